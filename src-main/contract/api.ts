@@ -1,0 +1,208 @@
+import { z } from 'zod';
+import type { AppError, Result } from '../core/result';
+import type { ChunkStrategy, Signature } from '../core/chunk';
+import type { DocFormat } from '../core/document';
+import { CHUNK_STRATEGIES } from '../core/chunk';
+import { CONTRACT_KEYS, type ContractKey } from './keys';
+
+/**
+ * The one API contract between the engine and every caller (Electron IPC, the web bridge, the
+ * renderer's client). `domain.verb -> { input: zod schema, output: type }`. Inputs are validated
+ * at the edge by `dispatch`; every call returns `Result<Output>` and never throws across it.
+ */
+
+export type { AppError, Result, ChunkStrategy, Signature, DocFormat };
+export { CONTRACT_KEYS, type ContractKey };
+
+/** Phantom marker carrying an output type through the contract map. */
+const out = <T>() => undefined as unknown as T;
+
+const libraryName = z
+  .string()
+  .trim()
+  .min(1, 'A library needs a name.')
+  .max(80, 'Library names are at most 80 characters.')
+  .refine((s) => !/[\\/\0]/.test(s), 'Library names cannot contain slashes.');
+
+const libraryRef = z.object({ library: libraryName }).strict();
+
+export const ENRICH_MODES = ['heuristic', 'llm', 'llm-single'] as const;
+export type EnrichMode = (typeof ENRICH_MODES)[number];
+
+export const DOCUMENT_STATUSES = ['queued', 'parsing', 'chunking', 'enriching', 'indexing', 'ready', 'failed'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+
+export interface AppInfo {
+  name: string;
+  version: string;
+  dataDir: string;
+  /** Always true: the app makes no network request. */
+  offline: true;
+  transport: 'electron' | 'web';
+}
+
+export interface ModelSummary {
+  id: string;
+  format: 'gguf' | 'onnx';
+  kinds: ('llm' | 'embedder')[];
+  sizeBytes: number;
+  source: 'bundled' | 'data';
+  state: 'not-loaded' | 'loading' | 'ready' | 'failed';
+  reason?: string;
+}
+
+export interface LibrarySummary {
+  name: string;
+  documents: number;
+  chunks: number;
+  strategy: ChunkStrategy;
+  enrich: EnrichMode;
+  createdAt: string;
+}
+
+export interface DocumentSummary {
+  /** Document id: path relative to the parent of the imported folder. */
+  id: string;
+  title: string;
+  format: DocFormat | null;
+  status: DocumentStatus;
+  /** Why it failed, in words; set when status is `failed`. */
+  reason?: string;
+  sizeBytes: number;
+  pageCount: number | null;
+  chunks: number;
+  models: string[];
+  importedAt: string;
+}
+
+export interface ImportFileResult {
+  file: string;
+  status: 'imported' | 'already' | 'replaced' | 'failed' | 'cancelled';
+  reason?: string;
+}
+
+export interface ImportSummary {
+  results: ImportFileResult[];
+  summary: { imported: number; already: number; replaced: number; failed: number; cancelled: number };
+}
+
+export interface SearchHit {
+  chunkId: string;
+  doc: string;
+  title: string;
+  text: string;
+  score: number;
+  pages: number[];
+  headingPath: string[];
+  start: number;
+  end: number;
+  signature: Signature;
+  snippet: string;
+}
+
+export interface SearchResponse {
+  query: string;
+  resolvedModels: string[];
+  retriever: 'bm25' | 'dense' | 'hybrid';
+  results: SearchHit[];
+}
+
+/** Events pushed from the engine to the renderer (IPC `webContents.send` or server-sent events). */
+export type EngineEvent =
+  | {
+      type: 'import.progress';
+      jobId: string;
+      library: string;
+      file: string;
+      stage: DocumentStatus;
+      /** 0..1 for this file. */
+      fraction: number;
+      /** Files finished so far and in total, for overall progress. */
+      done: number;
+      total: number;
+      reason?: string;
+    }
+  | { type: 'import.done'; jobId: string; library: string; summary: ImportSummary }
+  | { type: 'library.changed'; library: string };
+
+export const contract = {
+  'app.info': { input: z.object({}).strict(), output: out<AppInfo>() },
+  'models.list': { input: z.object({}).strict(), output: out<ModelSummary[]>() },
+  'libraries.list': { input: z.object({}).strict(), output: out<LibrarySummary[]>() },
+  'libraries.create': { input: z.object({ name: libraryName }).strict(), output: out<LibrarySummary>() },
+  'libraries.rename': {
+    input: z.object({ library: libraryName, name: libraryName }).strict(),
+    output: out<LibrarySummary>(),
+  },
+  'libraries.delete': { input: libraryRef, output: out<{ deleted: string }>() },
+  'libraries.configure': {
+    input: z
+      .object({
+        library: libraryName,
+        strategy: z.enum(CHUNK_STRATEGIES).optional(),
+        enrich: z.enum(ENRICH_MODES).optional(),
+      })
+      .strict(),
+    output: out<LibrarySummary>(),
+  },
+  'documents.list': { input: libraryRef, output: out<DocumentSummary[]>() },
+  'documents.remove': {
+    input: z.object({ library: libraryName, id: z.string().min(1).max(4096) }).strict(),
+    output: out<{ removed: string }>(),
+  },
+  'import.start': {
+    input: z
+      .object({
+        library: libraryName,
+        paths: z.array(z.string().min(1).max(4096)).min(1, 'Choose at least one file or folder.').max(10_000),
+      })
+      .strict(),
+    output: out<{ jobId: string }>(),
+  },
+  'import.cancel': { input: z.object({ jobId: z.string().min(1).max(100) }).strict(), output: out<{ cancelled: boolean }>() },
+  'search.query': {
+    input: z
+      .object({
+        library: libraryName,
+        query: z.string().trim().min(1, 'Type a question.').max(2000),
+        topK: z.number().int().min(1).max(100).default(10),
+        retriever: z.enum(['bm25', 'dense', 'hybrid']).default('bm25'),
+        models: z.array(z.string().max(200)).max(50).optional(),
+        docIds: z.array(z.string().max(4096)).max(1000).optional(),
+      })
+      .strict(),
+    output: out<SearchResponse>(),
+  },
+} as const satisfies Record<ContractKey, { input: z.ZodType; output: unknown }>;
+
+export type Contract = typeof contract;
+export type Input<K extends ContractKey> = z.input<Contract[K]['input']>;
+export type ParsedInput<K extends ContractKey> = z.output<Contract[K]['input']>;
+export type Output<K extends ContractKey> = Contract[K]['output'];
+
+/** What the renderer calls: one async function per contract key. */
+export type Api = { [K in ContractKey]: (input: Input<K>) => Promise<Result<Output<K>>> };
+
+/** What the engine implements: one handler per key, receiving validated input. */
+export type Handlers = { [K in ContractKey]: (input: ParsedInput<K>) => Promise<Result<Output<K>>> };
+
+/** The bridge surface exposed to the renderer: the API plus an event subscription. */
+export interface RendererBridge {
+  api: Api;
+  /** Subscribes to engine events; returns an unsubscribe function. */
+  onEvent(listener: (event: EngineEvent) => void): () => void;
+}
+
+/** Validates raw input for `key`; returns the parsed value or an `invalid-input` error in words. */
+export function validateInput<K extends ContractKey>(key: K, raw: unknown): Result<ParsedInput<K>> {
+  const schema = contract[key].input as unknown as z.ZodType<ParsedInput<K>>;
+  const parsed = schema.safeParse(raw ?? {});
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const first = parsed.error.issues[0];
+  const where = first && first.path.length > 0 ? ` (${first.path.join('.')})` : '';
+  return { ok: false, error: { code: 'invalid-input', message: `${first?.message ?? 'Invalid request.'}${where}` } };
+}
+
+export function isContractKey(key: string): key is ContractKey {
+  return (CONTRACT_KEYS as readonly string[]).includes(key);
+}

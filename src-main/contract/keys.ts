@@ -1,0 +1,24 @@
+/**
+ * The contract's keys, with no dependencies, so the sandboxed preload can build `window.api`
+ * from them without bundling zod. A test checks this list equals the keys of `contract`.
+ */
+export const CONTRACT_KEYS = [
+  'app.info',
+  'models.list',
+  'libraries.list',
+  'libraries.create',
+  'libraries.rename',
+  'libraries.delete',
+  'libraries.configure',
+  'documents.list',
+  'documents.remove',
+  'import.start',
+  'import.cancel',
+  'search.query',
+] as const;
+
+export type ContractKey = (typeof CONTRACT_KEYS)[number];
+
+/** IPC channel names: one per key, plus the event channel. */
+export const ipcChannel = (key: ContractKey): string => `mm:${key}`;
+export const EVENT_CHANNEL = 'mm:event';
