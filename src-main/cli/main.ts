@@ -1,0 +1,261 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { ImportSummary, SearchResponse } from '../contract/api';
+import { createEngine, type Engine } from '../engine/engine';
+import { appRoot, resolveDataDir } from '../engine/paths';
+import { startWebBridge } from '../bridge/web-bridge';
+
+/**
+ * The `manualmate` command line: the same engine as the app, for scripting, evaluation and
+ * machines without a display. Exit codes: 0 success, 1 the work failed (with reasons), 2 usage.
+ */
+
+type Out = { write(s: string): void };
+export interface CliIo {
+  stdout: Out;
+  stderr: Out;
+}
+
+class UsageError extends Error {}
+
+const HELP = `manualmate — offline search and chat over product manuals
+
+Usage: manualmate <command> [options]
+
+Commands:
+  import <paths...> --library NAME   Import files and folders (recursively) into a library
+  libraries                          List libraries
+  documents --library NAME           List the documents of a library
+  search "QUESTION" --library NAME   Search a library (--top-k N, --retriever bm25|dense|hybrid, --model M)
+  ask "QUESTION" --library NAME      Answer a question with citations
+  eval --corpus DIR --questions FILE Evaluate chunking and retrieval configurations
+  models                             List the models found in models/ and the data folder
+  serve                              Serve the app's UI through the local web bridge
+
+Options:
+  --data-dir DIR   Where libraries live (or MANUALMATE_DATA_DIR; default: the OS app-data folder)
+  --json           Print machine-readable JSON
+  -h, --help       Show this help
+  -v, --version    Show the version
+`;
+
+const COMMON: NonNullable<ParseArgsConfig['options']> = {
+  'data-dir': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+const COMMANDS: Record<string, { options: NonNullable<ParseArgsConfig['options']>; positionals: 'none' | 'some' | 'one' }> = {
+  import: { options: { library: { type: 'string' } }, positionals: 'some' },
+  libraries: { options: {}, positionals: 'none' },
+  documents: { options: { library: { type: 'string' } }, positionals: 'none' },
+  search: {
+    options: { library: { type: 'string' }, 'top-k': { type: 'string' }, retriever: { type: 'string' }, model: { type: 'string', multiple: true } },
+    positionals: 'one',
+  },
+  ask: { options: { library: { type: 'string' }, model: { type: 'string', multiple: true } }, positionals: 'one' },
+  eval: {
+    options: {
+      corpus: { type: 'string', multiple: true },
+      questions: { type: 'string' },
+      strategies: { type: 'string' },
+      enrich: { type: 'string' },
+      retrievers: { type: 'string' },
+      'top-k': { type: 'string' },
+      out: { type: 'string' },
+    },
+    positionals: 'none',
+  },
+  models: { options: {}, positionals: 'none' },
+  serve: { options: { port: { type: 'string' }, renderer: { type: 'string' } }, positionals: 'none' },
+};
+
+async function version(): Promise<string> {
+  const pkg = JSON.parse(await fs.readFile(path.join(appRoot(), 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function requireLibrary(values: Record<string, unknown>): string {
+  const lib = values['library'];
+  if (typeof lib !== 'string' || lib.trim() === '') throw new UsageError('This command needs --library NAME.');
+  return lib;
+}
+
+/** Runs the CLI with `argv` (without node and script); returns the exit code. */
+export async function runCli(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+    io.stdout.write(HELP);
+    return command === undefined ? 2 : 0;
+  }
+  if (command === '-v' || command === '--version') {
+    io.stdout.write(`${await version()}\n`);
+    return 0;
+  }
+  const spec = COMMANDS[command];
+  if (!spec) {
+    io.stderr.write(`manualmate: unknown command "${command}". Run "manualmate --help" for the list of commands.\n`);
+    return 2;
+  }
+  let values: Record<string, unknown>;
+  let positionals: string[];
+  try {
+    const parsed = parseArgs({ args: rest, options: { ...COMMON, ...spec.options }, allowPositionals: spec.positionals !== 'none', strict: true });
+    values = parsed.values as Record<string, unknown>;
+    positionals = parsed.positionals;
+    if (values['help']) {
+      io.stdout.write(HELP);
+      return 0;
+    }
+    if (spec.positionals === 'some' && positionals.length === 0) throw new UsageError(`"${command}" needs at least one path.`);
+    if (spec.positionals === 'one' && positionals.length !== 1) throw new UsageError(`"${command}" needs exactly one quoted question.`);
+  } catch (err) {
+    const message = err instanceof Error ? err.message.replace(/\. To specify a positional argument.*$/, '') : String(err);
+    io.stderr.write(`manualmate ${command}: ${message}\nRun "manualmate --help" for usage.\n`);
+    return 2;
+  }
+
+  const dataDir = resolveDataDir(values['data-dir'] as string | undefined);
+  const json = values['json'] === true;
+  let engine: Engine | undefined;
+  const getEngine = async () => (engine ??= createEngine({ dataDir, version: await version(), transport: 'web' }));
+  try {
+    switch (command) {
+      case 'import':
+        return await cmdImport(await getEngine(), requireLibrary(values), positionals, json, io);
+      case 'libraries': {
+        const res = await (await getEngine()).handlers['libraries.list']({});
+        if (!res.ok) return report(res.error.message, io);
+        if (json) io.stdout.write(`${JSON.stringify({ libraries: res.value })}\n`);
+        else if (res.value.length === 0) io.stdout.write(`No libraries yet in ${dataDir}.\n`);
+        else for (const l of res.value) io.stdout.write(`${l.name}\t${l.documents} documents\t${l.chunks} chunks\t${l.strategy}\n`);
+        return 0;
+      }
+      case 'documents': {
+        const res = await (await getEngine()).handlers['documents.list']({ library: requireLibrary(values) });
+        if (!res.ok) return report(res.error.message, io);
+        if (json) io.stdout.write(`${JSON.stringify({ documents: res.value })}\n`);
+        else
+          for (const d of res.value)
+            io.stdout.write(`${d.status.padEnd(7)} ${d.id}${d.reason ? `  — ${d.reason}` : ''}${d.models.length ? `  [${d.models.join(', ')}]` : ''}\n`);
+        return 0;
+      }
+      case 'search':
+        return await cmdSearch(await getEngine(), values, positionals[0]!, json, io);
+      case 'models': {
+        const res = await (await getEngine()).handlers['models.list']({});
+        if (!res.ok) return report(res.error.message, io);
+        if (json) io.stdout.write(`${JSON.stringify({ models: res.value })}\n`);
+        else if (res.value.length === 0) io.stdout.write('No models found. Put GGUF files or ONNX model folders in models/ (see models/README.md).\n');
+        else for (const m of res.value) io.stdout.write(`${m.id}\t${m.format}\t${m.kinds.join('+')}\t${(m.sizeBytes / 1e6).toFixed(1)} MB\t${m.source}\n`);
+        return 0;
+      }
+      case 'serve':
+        return await cmdServe(await getEngine(), values, io);
+      default:
+        io.stderr.write(`manualmate ${command}: not available in this version yet.\n`);
+        return 1;
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`manualmate ${command}: ${err.message}\nRun "manualmate --help" for usage.\n`);
+      return 2;
+    }
+    throw err;
+  } finally {
+    if (command !== 'serve') await engine?.dispose();
+  }
+}
+
+function report(message: string, io: CliIo): number {
+  io.stderr.write(`manualmate: ${message}\n`);
+  return 1;
+}
+
+async function cmdImport(engine: Engine, library: string, paths: string[], json: boolean, io: CliIo): Promise<number> {
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  let lastLine = 0;
+  const res = await engine.importPaths(library, paths, {
+    signal: controller.signal,
+    onProgress: (p) => {
+      if (json || !process.stderr.isTTY) return;
+      const now = Date.now();
+      if (now - lastLine < 100 && p.done < p.total) return;
+      lastLine = now;
+      process.stderr.write(`\r${p.done}/${p.total} ${p.stage.padEnd(9)} ${p.file.slice(-60).padEnd(60)}`);
+    },
+  });
+  process.removeListener('SIGINT', onSigint);
+  if (!json && process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+  if (!res.ok) return report(res.error.message, io);
+  const s: ImportSummary = res.value;
+  if (json) {
+    const { cancelled: _cancelled, ...summary } = s.summary;
+    io.stdout.write(`${JSON.stringify({ results: s.results, summary })}\n`);
+  } else {
+    for (const r of s.results) if (r.status === 'failed' || r.status === 'replaced') io.stdout.write(`${r.status}: ${r.file}${r.reason ? ` — ${r.reason}` : ''}\n`);
+    const { imported, already, replaced, failed, cancelled } = s.summary;
+    io.stdout.write(
+      `${imported} imported, ${already} already in library, ${replaced} replaced, ${failed} failed${cancelled ? `, ${cancelled} cancelled` : ''} (library "${library}").\n`,
+    );
+  }
+  return s.summary.failed > 0 || s.summary.cancelled > 0 ? 1 : 0;
+}
+
+async function cmdSearch(engine: Engine, values: Record<string, unknown>, query: string, json: boolean, io: CliIo): Promise<number> {
+  const topK = values['top-k'] === undefined ? 10 : Number(values['top-k']);
+  if (!Number.isInteger(topK) || topK < 1 || topK > 100) throw new UsageError('--top-k must be a whole number from 1 to 100.');
+  const retriever = (values['retriever'] as string | undefined) ?? 'bm25';
+  if (!['bm25', 'dense', 'hybrid'].includes(retriever)) throw new UsageError('--retriever must be bm25, dense or hybrid.');
+  const models = values['model'] as string[] | undefined;
+  const res = await engine.handlers['search.query']({
+    library: requireLibrary(values),
+    query,
+    topK,
+    retriever: retriever as 'bm25' | 'dense' | 'hybrid',
+    ...(models ? { models } : {}),
+  });
+  if (!res.ok) return report(res.error.message, io);
+  const r: SearchResponse = res.value;
+  if (json) {
+    io.stdout.write(
+      `${JSON.stringify({
+        query: r.query,
+        resolvedModels: r.resolvedModels,
+        results: r.results.map((h) => ({ doc: h.doc, text: h.text, score: h.score, pages: h.pages, headingPath: h.headingPath, signature: h.signature })),
+      })}\n`,
+    );
+  } else {
+    if (r.resolvedModels.length) io.stdout.write(`Model: ${r.resolvedModels.join(', ')}\n`);
+    r.results.forEach((h, i) => {
+      const where = [h.headingPath.join(' › '), h.pages.length ? `p. ${h.pages.join('-')}` : ''].filter(Boolean).join(' · ');
+      io.stdout.write(`${i + 1}. ${h.doc}${where ? ` — ${where}` : ''}  (${h.score.toFixed(3)})\n   ${h.snippet.replace(/\s+/g, ' ').slice(0, 200)}\n`);
+    });
+    if (r.results.length === 0) io.stdout.write('No results.\n');
+  }
+  return 0;
+}
+
+async function cmdServe(engine: Engine, values: Record<string, unknown>, io: CliIo): Promise<number> {
+  const port = values['port'] === undefined ? 0 : Number(values['port']);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number.');
+  const rendererDir = path.resolve((values['renderer'] as string | undefined) ?? path.join(appRoot(), 'out', 'renderer'));
+  try {
+    await fs.access(path.join(rendererDir, 'index.html'));
+  } catch {
+    return report(`The UI is not built (${rendererDir} has no index.html). Run "npm run build" or "npm start".`, io);
+  }
+  const bridge = await startWebBridge({ handlers: engine.handlers, subscribe: engine.subscribe, rendererDir, port, log: (m) => io.stderr.write(`${m}\n`) });
+  io.stdout.write(`ManualMate is serving its UI at ${bridge.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await bridge.close();
+  await engine.dispose();
+  return 0;
+}

@@ -1,0 +1,266 @@
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type {
+  DocumentSummary,
+  EngineEvent,
+  Handlers,
+  ImportSummary,
+  LibrarySummary,
+  ModelSummary,
+} from '../contract/api';
+import type { Result } from '../core/result';
+import { fail, ok } from '../core/result';
+import { runImport, type ImportProgress } from '../ingest/import.job';
+import type { Library } from '../library/library.store';
+import { LibraryManager } from '../library/library.store';
+import { ModelRuntime } from '../models/runtime';
+import { LibraryIndexes } from '../retrieval/library-index';
+import { appRoot } from './paths';
+
+/**
+ * The engine: plain Node, no Electron. It owns the libraries, the model runtime, running jobs and
+ * the event stream, and implements one handler per contract key. The Electron shell, the web
+ * bridge, the CLI and the tests all drive this same object.
+ */
+
+export interface EngineOptions {
+  dataDir: string;
+  /** Folder of models shipped with the app; default `<app root>/models`. */
+  bundledModelsDir?: string;
+  transport?: 'electron' | 'web';
+  version?: string;
+  /** Cap for native runtime threads; default: the runtimes' own cap (cpuMathCores). */
+  threads?: number;
+  log?: (message: string) => void;
+}
+
+export interface Engine {
+  readonly handlers: Handlers;
+  readonly libraries: LibraryManager;
+  readonly models: ModelRuntime;
+  readonly indexes: LibraryIndexes;
+  subscribe(listener: (event: EngineEvent) => void): () => void;
+  /** Runs an import to the end; the CLI's entry point (the contract's `import.start` runs it as a job). */
+  importPaths(library: string, paths: string[], options?: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string }): Promise<Result<ImportSummary>>;
+  /** Waits for running jobs (tests and graceful shutdown). */
+  idle(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export function createEngine(options: EngineOptions): Engine {
+  const log = options.log ?? ((m: string) => console.error(m));
+  const libraries = new LibraryManager(options.dataDir);
+  const models = new ModelRuntime(
+    { bundled: options.bundledModelsDir ?? path.join(appRoot(), 'models'), data: path.join(options.dataDir, 'models') },
+    options.threads !== undefined ? { threads: options.threads } : {},
+  );
+  const indexes = new LibraryIndexes();
+  const listeners = new Set<(event: EngineEvent) => void>();
+  const jobs = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
+
+  const emit = (event: EngineEvent) => {
+    for (const l of listeners) {
+      try {
+        l(event);
+      } catch (err) {
+        log(`[engine] event listener failed: ${String(err)}`);
+      }
+    }
+  };
+
+  async function librarySummary(lib: Library): Promise<LibrarySummary> {
+    const docs = await lib.documents();
+    return {
+      name: lib.name,
+      documents: docs.length,
+      chunks: docs.reduce((n, d) => n + (d.status === 'ready' ? d.chunks : 0), 0),
+      strategy: lib.config.strategy,
+      enrich: lib.config.enrich,
+      createdAt: lib.config.createdAt,
+    };
+  }
+
+  async function libraryFor(name: string, create: boolean): Promise<Result<Library>> {
+    const found = await libraries.get(name);
+    if (found) return ok(found);
+    if (!create) return fail('not-found', `There is no library named "${name}".`);
+    return libraries.create(name, { strategy: 'structure', enrich: 'heuristic' });
+  }
+
+  async function importPaths(
+    name: string,
+    paths: string[],
+    opts: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string } = {},
+  ): Promise<Result<ImportSummary>> {
+    const lib = await libraryFor(name, true);
+    if (!lib.ok) return lib;
+    const index = await indexes.open(lib.value);
+    const jobId = opts.jobId ?? 'cli';
+    const summary = await runImport({
+      library: lib.value,
+      paths,
+      indexer: index,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      onProgress: (p) => {
+        opts.onProgress?.(p);
+        emit({ type: 'import.progress', jobId, library: lib.value.name, ...p });
+      },
+    });
+    emit({ type: 'library.changed', library: lib.value.name });
+    return ok(summary);
+  }
+
+  const handlers: Handlers = {
+    'app.info': async () =>
+      ok({
+        name: 'ManualMate',
+        version: options.version ?? '0.0.0',
+        dataDir: options.dataDir,
+        offline: true as const,
+        transport: options.transport ?? 'web',
+      }),
+
+    'models.list': async () => {
+      const list = await models.list();
+      return ok(
+        list.map(
+          (m): ModelSummary => ({
+            id: m.id,
+            format: m.format,
+            kinds: m.kinds,
+            sizeBytes: m.sizeBytes,
+            source: m.source,
+            state: m.state,
+            ...(m.reason ? { reason: m.reason } : {}),
+          }),
+        ),
+      );
+    },
+
+    'libraries.list': async () => ok(await Promise.all((await libraries.list()).map(librarySummary))),
+
+    'libraries.create': async ({ name }) => {
+      const lib = await libraries.create(name, { strategy: 'structure', enrich: 'heuristic' });
+      if (!lib.ok) return lib;
+      emit({ type: 'library.changed', library: lib.value.name });
+      return ok(await librarySummary(lib.value));
+    },
+
+    'libraries.rename': async ({ library, name }) => {
+      const lib = await libraries.require(library);
+      if (!lib.ok) return lib;
+      const renamed = await libraries.rename(lib.value, name);
+      if (!renamed.ok) return renamed;
+      emit({ type: 'library.changed', library: renamed.value.name });
+      return ok(await librarySummary(renamed.value));
+    },
+
+    'libraries.delete': async ({ library }) => {
+      const lib = await libraries.require(library);
+      if (!lib.ok) return lib;
+      for (const job of jobs.values()) job.controller.abort();
+      await indexes.close(lib.value);
+      await libraries.delete(lib.value);
+      emit({ type: 'library.changed', library: lib.value.name });
+      return ok({ deleted: lib.value.name });
+    },
+
+    'libraries.configure': async ({ library, strategy, enrich }) => {
+      const lib = await libraries.require(library);
+      if (!lib.ok) return lib;
+      await lib.value.saveConfig({ ...(strategy ? { strategy } : {}), ...(enrich ? { enrich } : {}) });
+      if (strategy) {
+        const index = await indexes.open(lib.value);
+        await index.rechunkAll();
+      }
+      emit({ type: 'library.changed', library: lib.value.name });
+      return ok(await librarySummary(lib.value));
+    },
+
+    'documents.list': async ({ library }) => {
+      const lib = await libraries.require(library);
+      if (!lib.ok) return lib;
+      const docs = await lib.value.documents();
+      return ok(
+        docs.map(
+          (d): DocumentSummary => ({
+            id: d.id,
+            title: d.title,
+            format: d.format,
+            status: d.status,
+            ...(d.reason ? { reason: d.reason } : {}),
+            sizeBytes: d.sizeBytes,
+            pageCount: d.pageCount,
+            chunks: d.chunks,
+            models: d.models,
+            importedAt: d.importedAt,
+          }),
+        ),
+      );
+    },
+
+    'documents.remove': async ({ library, id }) => {
+      const lib = await libraries.require(library);
+      if (!lib.ok) return lib;
+      const rec = await lib.value.document(id);
+      if (!rec) return fail('not-found', `There is no document "${id}" in ${lib.value.name}.`);
+      const index = await indexes.open(lib.value);
+      await index.remove([id]);
+      await lib.value.removeDocuments([id]);
+      emit({ type: 'library.changed', library: lib.value.name });
+      return ok({ removed: id });
+    },
+
+    'import.start': async ({ library, paths }) => {
+      const lib = await libraryFor(library, true);
+      if (!lib.ok) return lib;
+      const jobId = `import-${randomBytes(6).toString('hex')}`;
+      const controller = new AbortController();
+      const done = importPaths(lib.value.name, paths, { signal: controller.signal, jobId })
+        .then((res) => {
+          if (res.ok) emit({ type: 'import.done', jobId, library: lib.value.name, summary: res.value });
+        })
+        .catch((err: unknown) => log(`[engine] import ${jobId} crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
+        .finally(() => jobs.delete(jobId));
+      jobs.set(jobId, { controller, done });
+      return ok({ jobId });
+    },
+
+    'import.cancel': async ({ jobId }) => {
+      const job = jobs.get(jobId);
+      if (!job) return ok({ cancelled: false });
+      job.controller.abort();
+      await job.done;
+      return ok({ cancelled: true });
+    },
+
+    'search.query': async ({ library, query, topK, retriever, models: modelFilter, docIds }) => {
+      const lib = await libraries.require(library);
+      if (!lib.ok) return lib;
+      const index = await indexes.open(lib.value);
+      return index.search(query, { topK, retriever, ...(modelFilter ? { models: modelFilter } : {}), ...(docIds ? { docIds } : {}) });
+    },
+  };
+
+  return {
+    handlers,
+    libraries,
+    models,
+    indexes,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    importPaths,
+    async idle() {
+      await Promise.all([...jobs.values()].map((j) => j.done));
+    },
+    async dispose() {
+      for (const job of jobs.values()) job.controller.abort();
+      await Promise.all([...jobs.values()].map((j) => j.done.catch(() => undefined)));
+      await indexes.closeAll();
+      await models.dispose();
+      listeners.clear();
+    },
+  };
+}

@@ -1,0 +1,268 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { ChunkStrategy } from '../core/chunk';
+import type { DocFormat, NormalizedDocument } from '../core/document';
+import type { ErrorCode, Result } from '../core/result';
+import { fail, ok } from '../core/result';
+import type { DocumentStatus, EnrichMode } from '../contract/api';
+import { readJson, sweepTempFiles, writeFileAtomic, writeJsonAtomic } from './atomic-file';
+
+/**
+ * Libraries on disk: one folder per library under `<dataDir>/libraries/`, holding the original
+ * files, the normalized documents, the LanceDB database and small JSON metadata written
+ * atomically. A crash at any moment leaves metadata that opens: either the old or the new file.
+ *
+ *   <lib>/library.json      name, strategy, enrichment, embedder
+ *   <lib>/documents.json    one record per document (only `ready` ones have chunks in the index)
+ *   <lib>/journal.json      documents whose index rows were being written (crash recovery)
+ *   <lib>/originals/...     copies of imported files, by document id
+ *   <lib>/normalized/*.json normalized documents, by content hash
+ *   <lib>/index/            LanceDB
+ */
+
+export interface LibraryConfig {
+  version: 1;
+  id: string;
+  name: string;
+  createdAt: string;
+  strategy: ChunkStrategy;
+  enrich: EnrichMode;
+  /** Embedding model id and dimension the index was built with; null when BM25 only. */
+  embedder: { id: string; dimension: number } | null;
+}
+
+export interface DocumentRecord {
+  id: string;
+  title: string;
+  format: DocFormat | null;
+  status: DocumentStatus;
+  code?: ErrorCode;
+  reason?: string;
+  sizeBytes: number;
+  pageCount: number | null;
+  contentHash: string | null;
+  importedAt: string;
+  models: string[];
+  chunks: number;
+  /** Path of the copied original, relative to the library folder. */
+  original: string | null;
+}
+
+interface DocumentsFile {
+  version: 1;
+  documents: DocumentRecord[];
+}
+
+const NAME_COLLATOR = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+/** Per-library serialization of metadata writes within this process. */
+class Mutex {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(fn, fn);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+}
+
+export class Library {
+  private readonly mutex = new Mutex();
+  private docs: Map<string, DocumentRecord> | null = null;
+
+  constructor(
+    readonly dir: string,
+    public config: LibraryConfig,
+  ) {}
+
+  get name(): string {
+    return this.config.name;
+  }
+  get indexDir(): string {
+    return path.join(this.dir, 'index');
+  }
+
+  private get documentsFile(): string {
+    return path.join(this.dir, 'documents.json');
+  }
+
+  /** All document records, sorted by id. */
+  async documents(): Promise<DocumentRecord[]> {
+    const map = await this.loadDocs();
+    return [...map.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  async document(id: string): Promise<DocumentRecord | undefined> {
+    return (await this.loadDocs()).get(id);
+  }
+
+  /** Inserts or replaces records and persists documents.json atomically, once for the batch. */
+  async putDocuments(records: DocumentRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    await this.mutex.run(async () => {
+      const map = await this.loadDocs();
+      for (const r of records) map.set(r.id, r);
+      await this.persistDocs(map);
+    });
+  }
+
+  /** Removes records (and their originals); returns the removed records. */
+  async removeDocuments(ids: string[]): Promise<DocumentRecord[]> {
+    return this.mutex.run(async () => {
+      const map = await this.loadDocs();
+      const removed: DocumentRecord[] = [];
+      for (const id of ids) {
+        const rec = map.get(id);
+        if (!rec) continue;
+        map.delete(id);
+        removed.push(rec);
+      }
+      if (removed.length > 0) await this.persistDocs(map);
+      for (const rec of removed) {
+        if (rec.original) await fs.rm(path.join(this.dir, rec.original), { force: true });
+      }
+      return removed;
+    });
+  }
+
+  async saveConfig(patch: Partial<Omit<LibraryConfig, 'version' | 'id' | 'createdAt'>>): Promise<void> {
+    await this.mutex.run(async () => {
+      this.config = { ...this.config, ...patch };
+      await writeJsonAtomic(path.join(this.dir, 'library.json'), this.config);
+    });
+  }
+
+  /** Copies an original file into the library; returns its path relative to the library folder. */
+  async storeOriginal(docId: string, bytes: Uint8Array): Promise<string> {
+    const rel = path.join('originals', ...docId.split('/'));
+    await writeFileAtomic(path.join(this.dir, rel), bytes);
+    return rel.split(path.sep).join('/');
+  }
+
+  async storeNormalized(doc: NormalizedDocument): Promise<void> {
+    await writeFileAtomic(this.normalizedPath(doc.contentHash), JSON.stringify(doc));
+  }
+
+  async loadNormalized(contentHash: string): Promise<NormalizedDocument | null> {
+    return readJson<NormalizedDocument | null>(this.normalizedPath(contentHash), null);
+  }
+
+  private normalizedPath(contentHash: string): string {
+    if (!/^[0-9a-f]{64}$/.test(contentHash)) throw new Error(`Bad content hash ${contentHash}`);
+    return path.join(this.dir, 'normalized', `${contentHash}.json`);
+  }
+
+  /** Document ids whose index rows were being written when the process last stopped. */
+  async journal(): Promise<string[]> {
+    return (await readJson<{ docIds: string[] }>(path.join(this.dir, 'journal.json'), { docIds: [] })).docIds;
+  }
+
+  async setJournal(docIds: string[]): Promise<void> {
+    await writeJsonAtomic(path.join(this.dir, 'journal.json'), { docIds });
+  }
+
+  private async loadDocs(): Promise<Map<string, DocumentRecord>> {
+    if (!this.docs) {
+      const file = await readJson<DocumentsFile>(this.documentsFile, { version: 1, documents: [] });
+      this.docs = new Map(file.documents.map((d) => [d.id, d]));
+    }
+    return this.docs;
+  }
+
+  private async persistDocs(map: Map<string, DocumentRecord>): Promise<void> {
+    const documents = [...map.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    await writeJsonAtomic(this.documentsFile, { version: 1, documents } satisfies DocumentsFile);
+  }
+}
+
+/** All libraries under one data directory. */
+export class LibraryManager {
+  private readonly cache = new Map<string, Library>();
+
+  constructor(readonly dataDir: string) {}
+
+  private get root(): string {
+    return path.join(this.dataDir, 'libraries');
+  }
+
+  async list(): Promise<Library[]> {
+    let entries: string[];
+    try {
+      entries = await fs.readdir(this.root);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+    const libs: Library[] = [];
+    for (const entry of entries) {
+      if (entry.startsWith('.')) continue;
+      const lib = await this.open(entry);
+      if (lib) libs.push(lib);
+    }
+    return libs.sort((a, b) => NAME_COLLATOR.compare(a.name, b.name));
+  }
+
+  /** Finds a library by name, case-insensitively. */
+  async get(name: string): Promise<Library | undefined> {
+    return (await this.list()).find((l) => NAME_COLLATOR.compare(l.name, name) === 0);
+  }
+
+  async require(name: string): Promise<Result<Library>> {
+    const lib = await this.get(name);
+    return lib ? ok(lib) : fail('not-found', `There is no library named "${name}".`);
+  }
+
+  async create(name: string, defaults: Pick<LibraryConfig, 'strategy' | 'enrich'>): Promise<Result<Library>> {
+    const trimmed = name.trim();
+    if (await this.get(trimmed)) return fail('already-exists', `A library named "${trimmed}" already exists.`);
+    const id = `lib-${randomBytes(6).toString('hex')}`;
+    const dir = path.join(this.root, id);
+    const config: LibraryConfig = {
+      version: 1,
+      id,
+      name: trimmed,
+      createdAt: new Date().toISOString(),
+      strategy: defaults.strategy,
+      enrich: defaults.enrich,
+      embedder: null,
+    };
+    // Build the library in a hidden folder and rename it into place, so a crash never leaves a
+    // half-created library that fails to open.
+    const staging = path.join(this.root, `.${id}.creating`);
+    await fs.mkdir(staging, { recursive: true });
+    await writeJsonAtomic(path.join(staging, 'library.json'), config);
+    await writeJsonAtomic(path.join(staging, 'documents.json'), { version: 1, documents: [] } satisfies DocumentsFile);
+    await fs.rename(staging, dir);
+    const lib = new Library(dir, config);
+    this.cache.set(id, lib);
+    return ok(lib);
+  }
+
+  async rename(lib: Library, name: string): Promise<Result<Library>> {
+    const trimmed = name.trim();
+    const clash = await this.get(trimmed);
+    if (clash && clash !== lib) return fail('already-exists', `A library named "${trimmed}" already exists.`);
+    await lib.saveConfig({ name: trimmed });
+    return ok(lib);
+  }
+
+  /** Deletes the library's folder: first renamed aside (atomic), then removed. */
+  async delete(lib: Library): Promise<void> {
+    const trash = path.join(this.root, `.${lib.config.id}.deleting-${randomBytes(3).toString('hex')}`);
+    await fs.rename(lib.dir, trash);
+    this.cache.delete(lib.config.id);
+    await fs.rm(trash, { recursive: true, force: true });
+  }
+
+  private async open(entry: string): Promise<Library | undefined> {
+    const cached = this.cache.get(entry);
+    if (cached) return cached;
+    const dir = path.join(this.root, entry);
+    const config = await readJson<LibraryConfig | null>(path.join(dir, 'library.json'), null).catch(() => null);
+    if (!config || typeof config.name !== 'string') return undefined;
+    await sweepTempFiles(dir);
+    const lib = new Library(dir, config);
+    this.cache.set(entry, lib);
+    return lib;
+  }
+}

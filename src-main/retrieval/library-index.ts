@@ -1,0 +1,220 @@
+import path from 'node:path';
+import type { SearchHit, SearchResponse } from '../contract/api';
+import type { NormalizedDocument } from '../core/document';
+import type { Result } from '../core/result';
+import { CodedError, fail, ok } from '../core/result';
+import type { Chunker } from '../chunking/chunker';
+import { createChunker } from '../chunking/chunker.registry';
+import type { DocumentIndexer, PreparedDocument } from '../ingest/import.job';
+import type { Library } from '../library/library.store';
+import { readJson, writeJsonAtomic } from '../library/atomic-file';
+import type { ChunkFilter, ChunkHit, ChunkInput, ChunkStore } from '../storage/chunk-store';
+import { openLanceStore } from '../storage/lance.store';
+import { LibraryEnrichment } from './enrichment.adapter';
+
+/**
+ * The index of one library: chunking with the library's strategy, heuristic enrichment, prefixes
+ * and the LanceDB store, plus model-aware search. It is the `DocumentIndexer` the import uses.
+ */
+
+export interface SearchOptions {
+  topK: number;
+  retriever: 'bm25' | 'dense' | 'hybrid';
+  models?: string[];
+  docIds?: string[];
+}
+
+/** How many extra candidates the first stage fetches so model-aware ranking has room to work. */
+const CANDIDATE_FACTOR = 5;
+
+export class LibraryIndex implements DocumentIndexer {
+  private chunker: Chunker;
+
+  private constructor(
+    private readonly library: Library,
+    private readonly store: ChunkStore,
+    readonly enrichment: LibraryEnrichment,
+  ) {
+    this.chunker = LibraryIndex.chunkerFor(library);
+  }
+
+  static async open(library: Library): Promise<LibraryIndex> {
+    const opened = await openLanceStore(library.indexDir, { vectorDimension: library.config.embedder?.dimension ?? null });
+    if (!opened.ok) throw new CodedError(opened.error.code, opened.error.message);
+    const store = opened.value;
+    const state = await readJson<unknown>(path.join(library.dir, 'enrichment.json'), null);
+    const index = new LibraryIndex(library, store, LibraryEnrichment.restore(state));
+    await index.recover();
+    return index;
+  }
+
+  private static chunkerFor(library: Library): Chunker {
+    const made = createChunker(library.config.strategy, {});
+    if (!made.ok) throw new CodedError(made.error.code, made.error.message);
+    return made.value;
+  }
+
+  async learn(docs: NormalizedDocument[]): Promise<void> {
+    this.enrichment.learn(docs);
+  }
+
+  async prepare(doc: NormalizedDocument, signal: AbortSignal): Promise<PreparedDocument> {
+    const chunks = await this.chunker.chunk(doc, { signal });
+    if (!chunks.ok) throw new CodedError(chunks.error.code, chunks.error.message);
+    const rows: ChunkInput[] = this.enrichment.enrich(doc, chunks.value);
+    const models = [...new Set(rows.map((r) => r.model).filter((m): m is string => m !== null))];
+    return { doc, chunks: rows.length, models, rows };
+  }
+
+  /**
+   * Writes a batch: the journal names the documents first, so a crash between the index write and
+   * documents.json is repaired by `recover()` on the next open.
+   */
+  async commit(batch: PreparedDocument[]): Promise<void> {
+    if (batch.length === 0) return;
+    const ids = batch.map((p) => p.doc.id);
+    await this.library.setJournal(ids);
+    const existing = new Set((await this.library.documents()).filter((d) => d.chunks > 0 || d.status === 'ready').map((d) => d.id));
+    for (const id of ids) if (existing.has(id)) await this.store.deleteDocument(id);
+    await this.store.addChunks(batch.flatMap((p) => p.rows as ChunkInput[]));
+    await this.store.ensureIndexes();
+    await writeJsonAtomic(path.join(this.library.dir, 'enrichment.json'), this.enrichment.snapshot());
+    // The caller writes documents.json next; the journal is cleared at the next commit or open.
+  }
+
+  /** Removes documents' rows from the index. */
+  async remove(docIds: string[]): Promise<void> {
+    await this.library.setJournal(docIds);
+    for (const id of docIds) await this.store.deleteDocument(id);
+    await this.store.ensureIndexes();
+    this.enrichment.forget(docIds);
+    await writeJsonAtomic(path.join(this.library.dir, 'enrichment.json'), this.enrichment.snapshot());
+    await this.library.setJournal([]);
+  }
+
+  /**
+   * Repairs an interrupted commit: rows of journaled documents are dropped, then documents that
+   * documents.json lists as ready are re-indexed from their stored normalized text. Documents left
+   * mid-import (neither ready nor failed) are marked failed with a reason.
+   */
+  async recover(): Promise<void> {
+    const journal = await this.library.journal();
+    const docs = await this.library.documents();
+    const interrupted = docs.filter((d) => d.status !== 'ready' && d.status !== 'failed');
+    if (interrupted.length > 0) {
+      await this.library.putDocuments(
+        interrupted.map((d) => ({ ...d, status: 'failed' as const, code: 'cancelled' as const, reason: 'The import was interrupted; import the file again.' })),
+      );
+    }
+    if (journal.length === 0) return;
+    for (const id of journal) await this.store.deleteDocument(id);
+    const byId = new Map(docs.map((d) => [d.id, d]));
+    const redo: PreparedDocument[] = [];
+    for (const id of journal) {
+      const rec = byId.get(id);
+      if (rec?.status !== 'ready' || !rec.contentHash) continue;
+      const doc = await this.library.loadNormalized(rec.contentHash);
+      if (doc) redo.push(await this.prepare(doc, new AbortController().signal));
+    }
+    if (redo.length > 0) await this.store.addChunks(redo.flatMap((p) => p.rows as ChunkInput[]));
+    await this.store.ensureIndexes();
+    await this.library.setJournal([]);
+  }
+
+  /** Re-derives every document's chunks from its stored normalized text (after a strategy change). */
+  async rechunkAll(): Promise<void> {
+    this.chunker = LibraryIndex.chunkerFor(this.library);
+    const docs = (await this.library.documents()).filter((d) => d.status === 'ready' && d.contentHash);
+    const prepared: PreparedDocument[] = [];
+    for (const rec of docs) {
+      const doc = await this.library.loadNormalized(rec.contentHash!);
+      if (doc) prepared.push(await this.prepare(doc, new AbortController().signal));
+    }
+    await this.commit(prepared);
+    await this.library.putDocuments(
+      prepared.map((p) => ({ ...docs.find((d) => d.id === p.doc.id)!, chunks: p.chunks, models: p.models })),
+    );
+    await this.library.setJournal([]);
+  }
+
+  async search(query: string, options: SearchOptions): Promise<Result<SearchResponse>> {
+    if (options.retriever !== 'bm25') {
+      return fail('unavailable', 'Dense and hybrid search need an embedding model; this library has none, so it uses keyword (BM25) search.');
+    }
+    const analysis = this.enrichment.analyzeQuery(query);
+    const filter: ChunkFilter = {
+      ...(options.docIds ? { docIds: options.docIds } : {}),
+      ...(options.models && options.models.length > 0 ? { models: options.models } : {}),
+    };
+    const candidates = await this.store.searchBm25(query, { limit: options.topK * CANDIDATE_FACTOR, filter });
+    const ranked = this.enrichment.rank(candidates, analysis).slice(0, options.topK);
+    return ok({ query, resolvedModels: analysis.models, retriever: options.retriever, results: ranked.map((h) => toHit(h, query)) });
+  }
+
+  listChunks(docId: string) {
+    return this.store.listChunks(docId);
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+}
+
+function toHit(hit: ChunkHit, query: string): SearchHit {
+  const r = hit.record;
+  const pages: number[] = [];
+  if (r.pageStart !== null) for (let p = r.pageStart; p <= (r.pageEnd ?? r.pageStart); p++) pages.push(p);
+  return {
+    chunkId: r.id,
+    doc: r.docId,
+    title: r.title ?? r.headingPath[0] ?? r.docId,
+    text: r.text,
+    score: hit.score,
+    pages,
+    headingPath: r.headingPath,
+    start: r.start,
+    end: r.end,
+    signature: { category: r.category, nouns: r.nouns, model: r.model },
+    snippet: snippet(r.text, query),
+  };
+}
+
+/** The ~240 characters around the first query term found in the text. */
+function snippet(text: string, query: string): string {
+  const terms = query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 2);
+  const lower = text.toLowerCase();
+  let at = -1;
+  for (const t of terms) {
+    const i = lower.indexOf(t);
+    if (i !== -1 && (at === -1 || i < at)) at = i;
+  }
+  const start = Math.max(0, (at === -1 ? 0 : at) - 80);
+  return `${start > 0 ? '…' : ''}${text.slice(start, start + 240)}${start + 240 < text.length ? '…' : ''}`;
+}
+
+/** Open indexes, one per library, shared by every caller in the process. */
+export class LibraryIndexes {
+  private readonly open_ = new Map<string, Promise<LibraryIndex>>();
+
+  open(library: Library): Promise<LibraryIndex> {
+    let p = this.open_.get(library.config.id);
+    if (!p) {
+      p = LibraryIndex.open(library);
+      p.catch(() => this.open_.delete(library.config.id));
+      this.open_.set(library.config.id, p);
+    }
+    return p;
+  }
+
+  async close(library: Library): Promise<void> {
+    const p = this.open_.get(library.config.id);
+    this.open_.delete(library.config.id);
+    if (p) await (await p.catch(() => null))?.close();
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.open_.values()];
+    this.open_.clear();
+    await Promise.all(all.map(async (p) => (await p.catch(() => null))?.close()));
+  }
+}

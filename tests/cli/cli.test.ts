@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { runCli } from '../../src-main/cli/main';
+import { repoRoot, tempDir } from '../helpers/temp';
+
+const exec = promisify(execFile);
+
+function capture() {
+  let out = '';
+  let err = '';
+  return {
+    io: { stdout: { write: (s: string) => void (out += s) }, stderr: { write: (s: string) => void (err += s) } },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+describe('manualmate CLI', () => {
+  it('lists every command in --help', async () => {
+    const c = capture();
+    expect(await runCli(['--help'], c.io)).toBe(0);
+    for (const cmd of ['import', 'libraries', 'documents', 'search', 'ask', 'eval', 'serve', 'models']) {
+      expect(c.out()).toMatch(new RegExp(`^  ${cmd}\\b`, 'm'));
+    }
+  });
+
+  it('exits 2 with a clear message on an unknown command', async () => {
+    const c = capture();
+    expect(await runCli(['nosuch'], c.io)).toBe(2);
+    expect(c.err()).toContain('unknown command "nosuch"');
+  });
+
+  it('exits 2 on an unknown flag and on a missing --library', async () => {
+    const a = capture();
+    expect(await runCli(['libraries', '--bogus'], a.io)).toBe(2);
+    expect(a.err()).toMatch(/Unknown option '--bogus'/);
+    const b = capture();
+    expect(await runCli(['documents'], b.io)).toBe(2);
+    expect(b.err()).toContain('needs --library NAME');
+  });
+
+  it('runs as the package bin through npx-style node invocation', async () => {
+    const tmp = await tempDir();
+    try {
+      const bin = path.join(repoRoot, 'bin', 'manualmate.mjs');
+      const version = await exec(process.execPath, [bin, '--version']);
+      expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+      const libs = await exec(process.execPath, [bin, 'libraries', '--json', '--data-dir', tmp.dir]);
+      expect(JSON.parse(libs.stdout)).toEqual({ libraries: [] });
+      const bad = await exec(process.execPath, [bin, 'nosuch']).catch((e: { code: number; stderr: string }) => e);
+      expect(bad).toMatchObject({ code: 2 });
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});
