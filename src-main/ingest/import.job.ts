@@ -186,7 +186,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
 
   for (let i = 0; i < candidates.length && !signal.aborted; i += batchSize) {
     const batch = candidates.slice(i, i + batchSize);
-    const parsed: { doc: NormalizedDocument; record: DocumentRecord; replaced: boolean }[] = [];
+    const parsed: Extract<ParseOutcome, { kind: 'parsed' }>[] = [];
 
     for (const c of batch) {
       if (signal.aborted) break;
@@ -198,6 +198,14 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       const outcome = await readAndParse(c, library, maxBytes, signal, (f) => progress(c.id, 'parsing', f * 0.6));
       if (outcome.kind === 'failed') {
         if (outcome.code === 'cancelled') break;
+        const previous = await library.document(c.id);
+        if (previous?.status === 'ready') {
+          // Never lose a good version to a bad new file: report the failure, keep what is stored.
+          results.push({ file: c.id, status: 'failed', reason: `${outcome.reason} The previous version is kept.` });
+          done++;
+          progress(c.id, 'failed', 1, outcome.reason);
+          continue;
+        }
         fail(c.id, outcome.code, outcome.reason, outcome.size);
       } else if (outcome.kind === 'already') {
         results.push({ file: c.id, status: 'already', reason: 'already in library' });
@@ -229,8 +237,10 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       await indexer.commit(prepared);
       await library.putDocuments(ready);
       for (const r of ready) {
-        const wasReplaced = parsed.find((p) => p.doc.id === r.id)?.replaced ?? false;
-        results.push({ file: r.id, status: wasReplaced ? 'replaced' : 'imported' });
+        const p = parsed.find((x) => x.doc.id === r.id);
+        results.push({ file: r.id, status: p?.replaced ? 'replaced' : 'imported' });
+        // A replaced version's normalized text is an orphan unless another document shares it.
+        if (p?.previousHash && p.previousHash !== r.contentHash) await library.dropNormalizedIfUnused(p.previousHash);
         done++;
         progress(r.id, 'ready', 1);
       }
@@ -251,7 +261,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
 type ParseOutcome =
   | { kind: 'failed'; code: ErrorCode; reason: string; size: number }
   | { kind: 'already' }
-  | { kind: 'parsed'; doc: NormalizedDocument; record: DocumentRecord; replaced: boolean };
+  | { kind: 'parsed'; doc: NormalizedDocument; record: DocumentRecord; replaced: boolean; previousHash: string | null };
 
 async function readAndParse(
   c: Candidate,
@@ -298,5 +308,5 @@ async function readAndParse(
     chunks: 0,
     original,
   };
-  return { kind: 'parsed', doc, record, replaced: existing?.status === 'ready' };
+  return { kind: 'parsed', doc, record, replaced: existing?.status === 'ready', previousHash: existing?.contentHash ?? null };
 }

@@ -8,6 +8,10 @@ import type { Block, BlockKind, DocFormat, ParsedDocument } from '../core/docume
  */
 
 const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
+// Only block structure is needed; inline parsing (the costliest core rule) runs on headings alone.
+md.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
+
+const inlineMd = new MarkdownIt({ html: true, linkify: false, typographer: false });
 
 const OPEN_KIND: Record<string, BlockKind> = {
   heading_open: 'heading',
@@ -22,7 +26,8 @@ const OPEN_KIND: Record<string, BlockKind> = {
   hr: 'rule',
 };
 
-const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
+/** YAML front matter at the very start of a text: `---` line, body (group 1), `---` or `...` line. */
+export const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 
 export interface NormalizeInput {
   markdown: string;
@@ -35,17 +40,40 @@ export interface NormalizeInput {
   metadata?: Record<string, string>;
 }
 
-/** Parses simple `key: value` YAML front matter (scalars only; nested values are kept as raw text). */
+function unquote(value: string): string {
+  if (value.length >= 2 && ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'")))) {
+    return value.slice(1, -1);
+  }
+  // A plain scalar ends where a ` #` comment starts.
+  return value.replace(/\s+#.*$/, '');
+}
+
+/**
+ * Parses the scalar part of YAML front matter into strings: `key: value` (quoted or plain),
+ * block scalars (`key: |` / `key: >`) and lists of scalars (joined with ", "); deeper nesting is
+ * skipped. Hand-written because metadata needs only these forms and no YAML library is a dependency.
+ */
 export function parseFrontMatter(yaml: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const line of yaml.split(/\r?\n/)) {
-    const m = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
+  const lines = yaml.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([A-Za-z_][\w-]*)\s*:(?:\s+(.*))?$/.exec(lines[i]!);
     if (!m) continue;
-    let value = m[2]!.trim();
-    if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) {
-      value = value.slice(1, -1);
+    const key = m[1]!;
+    const raw = (m[2] ?? '').trim();
+    const nested: string[] = [];
+    while (i + 1 < lines.length && (lines[i + 1]!.trim() === '' || /^\s/.test(lines[i + 1]!))) nested.push(lines[++i]!);
+    let value: string;
+    if (/^[|>][+-]?\d*$/.test(raw)) {
+      const body = nested.map((l) => l.trim());
+      value = raw.startsWith('|') ? body.join('\n').trim() : body.filter(Boolean).join(' ');
+    } else if (raw === '') {
+      const items = nested.map((l) => /^\s*-\s+(.*)$/.exec(l)?.[1]).filter((v): v is string => v !== undefined);
+      value = items.length === nested.filter((l) => l.trim()).length ? items.map((v) => unquote(v.trim())).join(', ') : '';
+    } else {
+      value = unquote(raw).trim();
     }
-    if (value) out[m[1]!] = value;
+    if (value) out[key] = value;
   }
   return out;
 }
@@ -60,6 +88,19 @@ export function inlineToPlain(inline: string): string {
     .replace(/\s*\{#[\w-]+\}\s*$/, '')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/** Heading text as a reader sees it: markdown-it's inline tokens (escapes and entities resolved). */
+function headingText(inline: string): string {
+  const tokens = inlineMd.parseInline(inline, {})[0]?.children ?? [];
+  let text = '';
+  for (const t of tokens) {
+    if (t.type === 'text' || t.type === 'code_inline') text += t.content;
+    else if (t.type === 'image') text += t.children?.map((c) => c.content).join('') ?? '';
+    else if (t.type === 'softbreak' || t.type === 'hardbreak') text += ' ';
+  }
+  // Docusaurus `{#custom-id}` anchors are not part of the title.
+  return text.replace(/\s*\{#[\w-]+\}\s*$/, '').replace(/\s+/g, ' ').trim();
 }
 
 function lineStartOffsets(text: string): number[] {
@@ -80,23 +121,53 @@ function pageAt(pageStarts: number[] | undefined, offset: number): number | null
   return lo + 1;
 }
 
-/** Splits Markdown into top-level blocks with heading paths, pages and exact offsets. */
+const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\v' || (c !== undefined && c > '\x7f' && /\s/.test(c));
+
+/**
+ * Splits Markdown into top-level blocks with heading paths, pages and exact offsets. Blocks cover
+ * every non-whitespace character: text markdown-it emits no token for (link reference
+ * definitions) becomes a `paragraph` block, so citations can point anywhere.
+ */
 export function buildBlocks(text: string, pageStarts?: number[]): { blocks: Block[]; frontMatter: Record<string, string> } {
   const blocks: Block[] = [];
   let frontMatter: Record<string, string> = {};
   let body = text;
+  const headingStack: { level: number; text: string }[] = [];
+  const path = (): string[] => headingStack.map((h) => h.text);
+
+  const push = (kind: BlockKind, start: number, end: number, level?: number): void => {
+    let s = start;
+    let e = end;
+    while (s < e && isSpace(text[s])) s++;
+    while (e > s && isSpace(text[e - 1])) e--;
+    if (e <= s) return;
+    blocks.push({ kind, ...(level !== undefined ? { level } : {}), headingPath: path(), page: pageAt(pageStarts, s), pageEnd: pageAt(pageStarts, e - 1), start: s, end: e });
+  };
+  /** Text between the previous block and `upTo` that no token covered. */
+  const fillGap = (upTo: number): void => {
+    const from = blocks.length ? blocks[blocks.length - 1]!.end : 0;
+    const gap = text.slice(from, upTo);
+    if (!/\S/.test(gap)) return;
+    // One block per blank-line-separated piece, as markdown-it would have split paragraphs.
+    const sep = /\n[ \t]*\n/g;
+    let pieceStart = from;
+    for (let m = sep.exec(gap); m; m = sep.exec(gap)) {
+      push('paragraph', pieceStart, from + m.index);
+      pieceStart = from + m.index + m[0].length;
+    }
+    push('paragraph', pieceStart, upTo);
+  };
+
   const fm = FRONT_MATTER.exec(text);
   if (fm) {
     frontMatter = parseFrontMatter(fm[1]!);
-    const end = fm[0].replace(/\s+$/, '').length;
-    blocks.push({ kind: 'frontmatter', headingPath: [], page: pageAt(pageStarts, 0), pageEnd: pageAt(pageStarts, end - 1), start: 0, end });
+    push('frontmatter', 0, fm[0].length);
     // Blank the front matter but keep its newlines so markdown-it's line map stays aligned.
     body = fm[0].replace(/[^\n]/g, ' ') + text.slice(fm[0].length);
   }
 
   const lines = lineStartOffsets(text);
   const tokens = md.parse(body, {});
-  const headingStack: { level: number; text: string }[] = [];
 
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i]!;
@@ -105,41 +176,52 @@ export function buildBlocks(text: string, pageStarts?: number[]): { blocks: Bloc
     if (!kind) continue;
     const [startLine, endLine] = tok.map;
     const start = lines[startLine]!;
-    const rawEnd = endLine < lines.length ? lines[endLine]! : text.length;
-    let end = rawEnd;
-    while (end > start && /\s/.test(text[end - 1]!)) end--;
-    if (end <= start) continue;
-
+    const end = endLine < lines.length ? lines[endLine]! : text.length;
+    const prev = blocks[blocks.length - 1];
+    if (prev && start < prev.end) continue; // nested map overlap (does not happen at level 0)
+    fillGap(start);
     let level: number | undefined;
     if (kind === 'heading') {
       level = Number(tok.tag.slice(1));
-      const inline = tokens[i + 1];
-      const headingText = inlineToPlain(inline?.content ?? '');
+      const own = headingText(tokens[i + 1]?.content ?? '');
       while (headingStack.length > 0 && headingStack[headingStack.length - 1]!.level >= level) headingStack.pop();
-      headingStack.push({ level, text: headingText });
+      headingStack.push({ level, text: own });
     }
-    // Outside code, leading indentation is not content: a block starts at its first non-blank character.
-    let s = start;
-    if (kind !== 'code') while (s < end && (text[s] === ' ' || text[s] === '\t')) s++;
-    const prev = blocks[blocks.length - 1];
-    if (prev && s < prev.end) continue; // nested map overlap (should not happen at level 0)
-    blocks.push({
-      kind,
-      ...(level !== undefined ? { level } : {}),
-      headingPath: headingStack.map((h) => h.text),
-      page: pageAt(pageStarts, s),
-      pageEnd: pageAt(pageStarts, end - 1),
-      start: s,
-      end,
-    });
+    push(kind, start, end, level);
   }
+  fillGap(text.length);
   return { blocks, frontMatter };
+}
+
+/** `\r\n` and lone `\r` become `\n` (markdown-it counts lines that way); page offsets follow. */
+function normalizeNewlines(text: string, pageStarts?: number[]): { text: string; pageStarts?: number[] } {
+  if (!text.includes('\r')) return pageStarts ? { text, pageStarts } : { text };
+  // removedBefore[i] = characters removed before original offset i (only `\r` of `\r\n` pairs).
+  const out: string[] = [];
+  const removedAt: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\r') {
+      if (text[i + 1] === '\n') {
+        removedAt.push(i);
+        continue;
+      }
+      out.push('\n');
+    } else out.push(c);
+  }
+  if (!pageStarts) return { text: out.join('') };
+  let k = 0;
+  const mapped = pageStarts.map((p) => {
+    while (k < removedAt.length && removedAt[k]! < p) k++;
+    return p - k;
+  });
+  return { text: out.join(''), pageStarts: mapped };
 }
 
 /** Turns a parser's Markdown into a ParsedDocument with blocks, title and metadata. */
 export function normalizeMarkdown(input: NormalizeInput): ParsedDocument {
-  const text = input.markdown;
-  const { blocks, frontMatter } = buildBlocks(text, input.pageStarts);
+  const { text, pageStarts } = normalizeNewlines(input.markdown, input.pageStarts);
+  const { blocks, frontMatter } = buildBlocks(text, pageStarts);
   const metadata = { ...frontMatter, ...(input.metadata ?? {}) };
   const firstH1 = blocks.find((b) => b.kind === 'heading' && b.level === 1);
   const title =
@@ -152,7 +234,7 @@ export function normalizeMarkdown(input: NormalizeInput): ParsedDocument {
     format: input.format,
     text,
     blocks,
-    pageCount: input.pageStarts ? input.pageStarts.length : null,
+    pageCount: pageStarts ? pageStarts.length : null,
     metadata,
   };
 }

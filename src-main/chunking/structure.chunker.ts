@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import type { NormalizedDocument } from '../core/document';
+import { ok } from '../core/result';
+import type { Chunker } from './chunker';
+import { cancelled } from './chunker.result';
+import type { Unit } from './span.util';
+import { assembleGroups, documentUnits, isBlank, unitsLength } from './span.util';
+
+/**
+ * MDKeyChunker stage 1: structure-aware chunking over the markdown-it blocks.
+ *
+ * Rules, in order:
+ * - headings, lists, tables, code, blockquotes, front matter (and raw HTML blocks) are never split;
+ *   a paragraph longer than `maxChars` is split into runs of whole sentences (a paragraph is not a
+ *   semantic unit in manuals converted from PDF, where one "paragraph" can be a whole page);
+ * - units accumulate while the chunk stays within `maxChars`; a heading closes the current chunk
+ *   only once it holds non-heading content of at least `minChars`, so a small section merges
+ *   forward into the next one; headings are carried into the next chunk rather than left at the
+ *   end of one;
+ * - a chunk still under `minChars` (the last one, or one squeezed between oversized neighbours)
+ *   merges backward into the previous chunk when the result stays within `maxChars`.
+ *
+ * Exact exceptions to `minChars <= size <= maxChars` (size = first unit start to last unit end):
+ * - over `maxChars`: the chunk holds exactly one non-heading unit (an atomic block, or a sentence
+ *   longer than the max), possibly preceded by headings;
+ * - under `minChars`: the document has one chunk, or merging with either neighbour would exceed
+ *   `maxChars`.
+ * Only the document's last chunk may end with a heading.
+ */
+
+/** Options: `minChars` and `maxChars` in characters; `maxChars` is soft (atomic blocks may exceed it). */
+export const structureOptionsSchema = z
+  .strictObject({
+    minChars: z.number().int().min(1).default(100),
+    maxChars: z.number().int().min(2).default(1500),
+  })
+  .refine((o) => o.minChars < o.maxChars, {
+    message: 'must be smaller than maxChars',
+    path: ['minChars'],
+  });
+export type StructureOptions = z.output<typeof structureOptionsSchema>;
+
+const isHeading = (u: Unit): boolean => u.block.kind === 'heading';
+
+/** Groups units by the rules above. */
+function groupStructure(units: readonly Unit[], o: StructureOptions): Unit[][] {
+  const groups: Unit[][] = [];
+  let cur: Unit[] = [];
+  const hasBody = (g: readonly Unit[]): boolean => g.some((u) => !isHeading(u));
+
+  // Where the chunk's trailing headings begin: they move on with the content they introduce.
+  const trailingHeadings = (g: readonly Unit[]): number => {
+    let cut = g.length;
+    while (cut > 0 && isHeading(g[cut - 1]!)) cut--;
+    return cut;
+  };
+
+  for (const u of units) {
+    if (cur.length === 0) {
+      cur.push(u);
+      continue;
+    }
+    if (isHeading(u)) {
+      const cut = trailingHeadings(cur);
+      const body = cur.slice(0, cut);
+      if (hasBody(body) && unitsLength(body) >= o.minChars) {
+        groups.push(body);
+        cur = [...cur.slice(cut), u];
+      } else cur.push(u);
+      continue;
+    }
+    if (!hasBody(cur) || u.end - cur[0]!.start <= o.maxChars) {
+      cur.push(u);
+      continue;
+    }
+    const cut = trailingHeadings(cur);
+    groups.push(cur.slice(0, cut));
+    cur = [...cur.slice(cut), u];
+  }
+  if (cur.length > 0) groups.push(cur);
+  return mergeSmallBackward(groups, o);
+}
+
+/**
+ * A chunk still under `minChars` joins the previous chunk when the result fits `maxChars`. (Merging
+ * forward is already done by the grouping: a heading does not close a chunk under `minChars`, and a
+ * chunk closed by size could not take the next unit anyway.)
+ */
+function mergeSmallBackward(groups: Unit[][], o: StructureOptions): Unit[][] {
+  const out: Unit[][] = [];
+  for (const g of groups) {
+    const prev = out[out.length - 1];
+    if (prev && unitsLength(g) < o.minChars && g[g.length - 1]!.end - prev[0]!.start <= o.maxChars) prev.push(...g);
+    else out.push([...g]);
+  }
+  return out;
+}
+
+/** Creates the `structure` chunker from validated options. */
+export function createStructureChunker(options: StructureOptions): Chunker {
+  return {
+    strategy: 'structure',
+    options,
+    async chunk(doc: NormalizedDocument, ctx = {}) {
+      if (ctx.signal?.aborted) return cancelled();
+      if (isBlank(doc)) return ok([]);
+      const units = documentUnits(doc, { splitParagraphsAbove: options.maxChars });
+      return ok(assembleGroups(doc, groupStructure(units, options), 'structure'));
+    },
+  };
+}

@@ -1,0 +1,176 @@
+import TurndownService from 'turndown';
+import { gfm } from '@joplin/turndown-plugin-gfm';
+
+/**
+ * HTML -> GitHub-flavoured Markdown with turndown and the Joplin GFM plugin, shared by the HTML,
+ * DOCX (mammoth's HTML) and Markdown (embedded `<table>`s) parsers. Turndown parses with domino,
+ * a DOM implementation that never runs scripts or fetches anything, so hostile HTML only ever
+ * becomes text.
+ */
+
+/** The slice of the DOM API the rules below touch (the tsconfig has no DOM lib). */
+interface DomNode {
+  nodeName: string;
+  nodeType: number;
+  parentNode: DomNode | null;
+  childNodes: ArrayLike<DomNode>;
+  firstChild: DomNode | null;
+  textContent: string | null;
+  getAttribute?: (name: string) => string | null;
+  hasAttribute?: (name: string) => boolean;
+  querySelector?: (selector: string) => DomNode | null;
+}
+
+type Replacement = (content: string, node: DomNode) => string;
+
+const asDom = (node: unknown): DomNode => node as DomNode;
+
+/** Elements that are never document content: page chrome, code, media and form controls. */
+const REMOVED_TAGS = [
+  'head', 'style', 'script', 'noscript', 'template', 'nav', 'iframe', 'frame', 'frameset', 'object',
+  'embed', 'applet', 'svg', 'canvas', 'audio', 'video', 'button', 'input', 'select', 'textarea',
+  'link', 'meta', 'base',
+];
+
+function hasAncestor(node: DomNode, names: readonly string[]): boolean {
+  for (let p = node.parentNode; p; p = p.parentNode) if (names.includes(p.nodeName)) return true;
+  return false;
+}
+
+/**
+ * Escapes only what would change the block structure or start inline markup, unlike turndown's
+ * default, which also escapes every `_`: identifiers such as `UART1_TX_M0` must stay searchable
+ * verbatim. Intraword underscores never open emphasis in CommonMark, so they are left alone.
+ */
+export function escapeMarkdownText(text: string): string {
+  return text
+    .replace(/\\(?=[!-/:-@[-`{-~])/g, '\\\\')
+    .replace(/[*`[\]]/g, '\\$&')
+    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
+    .replace(/<(?=[A-Za-z/!?])/g, '\\<')
+    .replace(/^(\s*)(-|\+ |=+|#{1,6}(?:\s|$)|~~~|>)/, '$1\\$2')
+    .replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, '$1\\$2');
+}
+
+function fencedBlock(code: string, language = ''): string {
+  const longest = Math.max(2, ...Array.from(code.matchAll(/`+/g), (m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `\n\n${fence}${language}\n${code.replace(/\n$/, '')}\n${fence}\n\n`;
+}
+
+const DIVIDER_ROW = /^\|(?:\s*:?-+:?\s*\|)+\s*$/;
+
+function cellCount(row: string): number {
+  let n = 0;
+  for (let i = 0; i < row.length; i++) {
+    if (row[i] === '\\') i++;
+    else if (row[i] === '|') n++;
+  }
+  return Math.max(0, n - 1);
+}
+
+/**
+ * Rebuilds the GFM table from the rows the plugin rendered so every table has exactly one header
+ * row: the plugin keeps tables holding lists/headings/blockquotes as raw HTML, puts a divider
+ * after every `<thead>` row (mammoth marks rows with `tblHeader val=off` as header rows), and
+ * gives header-less tables an empty header. Here the first row is the header, always.
+ */
+const tableReplacement: Replacement = (content, table) => {
+  const nested = table.querySelector?.('table');
+  const rows = content
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('|') && !DIVIDER_ROW.test(l))
+    // Line breaks inside cells: turndown's "  \n" became "  <br>"; keep one bare <br>.
+    .map((l) => l.replace(/\s*(?:<br>\s*)+/g, '<br>'));
+  // Single-cell and layout tables (tables of tables) carry no tabular data: keep their text flat.
+  if (nested || rows.length === 0 || (rows.length === 1 && cellCount(rows[0]!) <= 1)) return `\n\n${content}\n\n`;
+  const columns = Math.max(...rows.map(cellCount));
+  const header = rows[0]! + '     |'.repeat(columns - cellCount(rows[0]!));
+  const divider = '|' + ' --- |'.repeat(columns);
+  const caption = table.querySelector?.('caption')?.textContent?.trim();
+  const captionLine = caption ? `${escapeMarkdownText(caption)}\n\n` : '';
+  return `\n\n${captionLine}${[header, divider, ...rows.slice(1)].join('\n')}\n\n`;
+};
+
+/** Result of a conversion: Markdown and the `<title>` text when the HTML had one. */
+export interface HtmlConversion {
+  markdown: string;
+  title: string | null;
+}
+
+/** Options for `htmlToMarkdown`. */
+export interface HtmlToMarkdownOptions {
+  /** Drop page-level `<footer>`s (site chrome); footers inside `<article>`/`<main>`/`<section>` stay. */
+  dropPageFooters?: boolean;
+}
+
+function createService(options: HtmlToMarkdownOptions, onTitle: (title: string) => void): TurndownService {
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '_',
+    strongDelimiter: '**',
+    hr: '---',
+    linkStyle: 'inlined',
+  });
+  service.use(gfm);
+  service.escape = escapeMarkdownText;
+  // Rules added later take precedence over the plugin's and turndown's own.
+  service.addRule('mmTitle', {
+    filter: 'title',
+    replacement: (_content, node) => {
+      const text = asDom(node).textContent?.replace(/\s+/g, ' ').trim();
+      if (text) onTitle(text);
+      return '';
+    },
+  });
+  service.addRule('mmTable', { filter: 'table', replacement: (c, n) => tableReplacement(c, asDom(n)) });
+  service.addRule('mmPre', {
+    filter: (node) => {
+      const n = asDom(node);
+      return n.nodeName === 'PRE' && n.firstChild?.nodeName !== 'CODE';
+    },
+    replacement: (_content, node) => fencedBlock(asDom(node).textContent ?? ''),
+  });
+  service.addRule('mmUnsafeLink', {
+    filter: (node) => {
+      const n = asDom(node);
+      return n.nodeName === 'A' && /^\s*(?:javascript|vbscript|data):/i.test(n.getAttribute?.('href') ?? '');
+    },
+    replacement: (content) => content,
+  });
+  // Data-URI images would put whole base64 files into the text, and an image without alt text
+  // adds only a path; keep the alt text alone (or nothing).
+  service.addRule('mmInlineImage', {
+    filter: (node) => {
+      const n = asDom(node);
+      if (n.nodeName !== 'IMG') return false;
+      const src = n.getAttribute?.('src')?.trim() ?? '';
+      return src === '' || /^data:/i.test(src) || !n.getAttribute?.('alt')?.trim();
+    },
+    replacement: (_content, node) => escapeMarkdownText(asDom(node).getAttribute?.('alt')?.trim() ?? ''),
+  });
+  service.remove(REMOVED_TAGS as TurndownService.TagName[]);
+  service.remove((node) => asDom(node).hasAttribute?.('hidden') === true);
+  if (options.dropPageFooters) {
+    service.remove((node) => {
+      const n = asDom(node);
+      return n.nodeName === 'FOOTER' && !hasAncestor(n, ['ARTICLE', 'MAIN', 'SECTION']);
+    });
+  }
+  return service;
+}
+
+/** Converts an HTML document or fragment to Markdown; never executes or fetches anything. */
+export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions = {}): HtmlConversion {
+  let title: string | null = null;
+  const service = createService(options, (t) => {
+    title ??= t;
+  });
+  // Turndown wraps the input in <x-turndown id="turndown-root">; a closing tag in the input
+  // would end that root early and silently drop the rest of the page.
+  const markdown = service.turndown(html.replace(/<(\/?)x-turndown/gi, '&lt;$1x-turndown'));
+  return { markdown, title };
+}

@@ -1,0 +1,269 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { TextItem } from 'pdfjs-dist/types/src/display/api';
+import { normalizeMarkdown } from '../normalize';
+import type { ParseFailure, ParseInput, ParseResult, Parser } from './parser';
+import { layoutSegmentedPages, segmentPage, type PdfPageText, type PdfTextItem, type SegmentedPage } from './pdf.layout';
+
+/**
+ * PDF -> Markdown with page offsets, on pdf.js (pdfjs-dist 5, legacy build for Node 20). pdf.js
+ * gives positioned text items per page; `pdf.layout.ts` puts them in reading order and finds
+ * headings, tables, lists and paragraphs. Damaged, encrypted and scanned files come back as
+ * ParseFailure values, never as exceptions.
+ */
+
+type PdfJs = typeof PdfJsModule;
+
+/** Limits for one parse; a page that takes longer is reported as damaged instead of hanging the import. */
+export interface PdfParserOptions {
+  /** Milliseconds allowed to open the document (xref, trailer, encryption). Default 30 000. */
+  openTimeoutMs?: number;
+  /** Milliseconds allowed to extract one page's text. Default 30 000. */
+  pageTimeoutMs?: number;
+}
+
+/** Thrown inside the parse to unwind to a ParseFailure; never escapes `parse`. */
+class Failure extends Error {
+  constructor(readonly failure: ParseFailure) {
+    super(failure.reason);
+  }
+}
+
+let pdfjsPromise: Promise<PdfJs> | null = null;
+
+/** Loads pdf.js once, with its worker code on the main thread (Node has no Web Workers). */
+function loadPdfJs(): Promise<PdfJs> {
+  pdfjsPromise ??= (async () => {
+    const [pdfjs, worker] = await Promise.all([
+      import('pdfjs-dist/legacy/build/pdf.mjs'),
+      // Registering the worker module as `globalThis.pdfjsWorker` is pdf.js's documented way to run
+      // it in-thread; it also makes bundlers include the file instead of resolving a URL at runtime.
+      import('pdfjs-dist/legacy/build/pdf.worker.mjs'),
+    ]);
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+    return pdfjs;
+  })();
+  pdfjsPromise.catch(() => {
+    pdfjsPromise = null;
+  });
+  return pdfjsPromise;
+}
+
+let assets: { cMapUrl?: string; standardFontDataUrl?: string } | null = null;
+
+/** Folders of pdf.js's CMaps (needed for CJK text) and standard font data, or {} if not found. */
+function assetDirs(): { cMapUrl?: string; standardFontDataUrl?: string } {
+  if (assets) return assets;
+  try {
+    const root = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+    // pdf.js reads these with fs in Node and insists on a trailing '/', also on Windows.
+    assets = { cMapUrl: `${path.join(root, 'cmaps')}/`, standardFontDataUrl: `${path.join(root, 'standard_fonts')}/` };
+  } catch {
+    assets = {};
+  }
+  return assets;
+}
+
+const fail = (code: ParseFailure['code'], reason: string): Failure => new Failure({ ok: false, code, reason });
+const corrupt = (detail: string): Failure => fail('corrupt', `The file is damaged or not a PDF: ${detail}`);
+const cancelled = (): Failure => fail('cancelled', 'The import was cancelled.');
+
+function sentence(text: string): string {
+  const t = text.trim().replace(/\s+/g, ' ');
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
+/** Resolves `promise`, or fails on abort or after `ms` with `onTimeout()`. */
+function guard<T>(promise: Promise<T>, signal: AbortSignal | undefined, ms: number, onTimeout: () => Failure): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => done(() => reject(onTimeout())), ms);
+    const onAbort = (): void => done(() => reject(cancelled()));
+    const done = (settle: () => void): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      settle();
+    };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => done(() => resolve(v)),
+      (e: unknown) => done(() => reject(e)),
+    );
+  });
+}
+
+const PDF_HEADER = '%PDF-';
+const PDF_EOF = '%%EOF';
+
+function latin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+}
+
+/** Header and end-marker checks pdf.js would otherwise paper over by reconstructing the file. */
+function checkEnvelope(bytes: Uint8Array): void {
+  // Acrobat accepts the header anywhere in the first 1024 bytes and the end marker in the last 1024.
+  if (!latin1(bytes.subarray(0, 1024)).includes(PDF_HEADER)) throw corrupt('it does not start with a PDF header.');
+  if (!latin1(bytes.subarray(Math.max(0, bytes.length - 1024))).includes(PDF_EOF)) {
+    throw corrupt('it has no end-of-file marker, so it was probably cut short while copying or downloading.');
+  }
+}
+
+// Titles that tools write by default and that say nothing about the document.
+const JUNK_TITLE = /^(untitled\b.*|document\d*|doc\d*|title|slide\s*\d*|(powerpoint )?presentation\d*|microsoft (word|powerpoint|excel)\b.*|.*\.(docx?|pdf|rtf|odt|txt|indd|qxd|pptx?|xlsx?|html?))$/i;
+
+/** The metadata title when it names the document (not "Untitled", a file name or a path). */
+export function meaningfulTitle(raw: unknown): string | null {
+  if (typeof raw !== 'string') return null;
+  // Drop NULs and C0/C1 control characters that broken encoders leave in Info strings.
+  // eslint-disable-next-line no-control-regex
+  const t = raw.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim();
+  if (t.length < 3 || !/\p{L}/u.test(t) || JUNK_TITLE.test(t) || /[\\/]/.test(t.replace(/\s\/\s/g, ''))) return null;
+  return t;
+}
+
+const fileStem = (fileName: string): string => fileName.replace(/\.[^.]+$/, '') || fileName;
+
+function pageText(
+  items: unknown[],
+  styles: Record<string, { fontFamily?: string }>,
+  viewport: { transform: number[]; width: number; height: number },
+  pdfjs: PdfJs,
+): PdfPageText {
+  const out: PdfTextItem[] = [];
+  const extra: string[] = [];
+  for (const raw of items) {
+    const item = raw as Partial<TextItem>;
+    if (typeof item.str !== 'string' || !item.transform || item.str.trim() === '') continue;
+    // Into viewport space: y grows downwards and /Rotate is applied, so reading order is upright.
+    const m = pdfjs.Util.transform(viewport.transform, item.transform) as number[];
+    const [a, b, , d, e, f] = m as [number, number, number, number, number, number];
+    // Only the baseline direction matters: synthetic italics skew the glyphs, not the line.
+    const horizontal = a > 0 && Math.abs(b) <= 0.05 * a;
+    const size = Math.abs(d);
+    if (!horizontal || !(size > 0)) {
+      extra.push(item.str);
+      continue;
+    }
+    const scale = Math.hypot(viewport.transform[0]!, viewport.transform[1]!);
+    const mono = styles[item.fontName ?? '']?.fontFamily === 'monospace';
+    out.push({ text: item.str.split('\u0000').join(''), x: e, y: f, width: Math.max(0, (item.width ?? 0) * scale), size, mono });
+  }
+  return { width: viewport.width, height: viewport.height, items: out, extra };
+}
+
+function errorName(err: unknown): string {
+  return err && typeof err === 'object' && 'name' in err ? String(err.name) : '';
+}
+
+/** Creates a PDF parser; `pdfParser` is the default instance. */
+export function createPdfParser(options: PdfParserOptions = {}): Parser {
+  const openTimeoutMs = options.openTimeoutMs ?? 30_000;
+  const pageTimeoutMs = options.pageTimeoutMs ?? 30_000;
+
+  async function run(input: ParseInput): Promise<ParseResult> {
+    const { bytes, signal } = input;
+    if (signal?.aborted) throw cancelled();
+    if (bytes.length === 0) throw fail('empty', 'The file is empty (0 bytes).');
+    checkEnvelope(bytes);
+
+    let pdfjs: PdfJs;
+    try {
+      pdfjs = await loadPdfJs();
+    } catch (err) {
+      throw fail('unsupported', sentence(`The PDF reader could not be loaded: ${err instanceof Error ? err.message : String(err)}`));
+    }
+    const task = pdfjs.getDocument({
+      // pdf.js transfers the buffer to its worker side; hand it a copy so the caller's bytes survive.
+      data: new Uint8Array(bytes),
+      ...assetDirs(),
+      verbosity: pdfjs.VerbosityLevel.ERRORS,
+      isEvalSupported: false,
+      disableFontFace: true,
+      useSystemFonts: false,
+      stopAtErrors: false,
+    });
+    try {
+      let doc: Awaited<typeof task.promise>;
+      try {
+        doc = await guard(task.promise, signal, openTimeoutMs, () => corrupt(`it could not be opened within ${openTimeoutMs / 1000} s.`));
+      } catch (err) {
+        if (err instanceof Failure) throw err;
+        if (errorName(err) === 'PasswordException') {
+          throw fail('encrypted', 'The PDF is password-protected; save an unprotected copy (for example with "Print to PDF") and import that instead.');
+        }
+        throw corrupt(sentence(err instanceof Error ? err.message : String(err)));
+      }
+
+      const pages: SegmentedPage[] = [];
+      const unreadable: number[] = [];
+      const withoutText: number[] = [];
+      for (let n = 1; n <= doc.numPages; n++) {
+        if (signal?.aborted) throw cancelled();
+        try {
+          const timeout = (): Failure => corrupt(`page ${n} could not be read within ${pageTimeoutMs / 1000} s.`);
+          const page = await guard(doc.getPage(n), signal, pageTimeoutMs, timeout);
+          const viewport = page.getViewport({ scale: 1 });
+          const content = await guard(page.getTextContent(), signal, pageTimeoutMs, timeout);
+          const text = pageText(content.items, content.styles, viewport, pdfjs);
+          if (text.items.length === 0 && text.extra?.length === 0) withoutText.push(n);
+          pages.push(segmentPage(text));
+          page.cleanup();
+        } catch (err) {
+          if (err instanceof Failure) throw err;
+          // One damaged page should not cost the technician the rest of the manual.
+          unreadable.push(n);
+          pages.push({ height: 792, segments: [], extra: [] });
+        }
+        input.onProgress?.(n / doc.numPages);
+      }
+      if (unreadable.length === doc.numPages) throw corrupt('none of its pages could be read.');
+      if (withoutText.length + unreadable.length === doc.numPages) {
+        throw fail('no-text-layer', 'The PDF has no text layer; OCR is not supported yet, so scanned pages cannot be imported.');
+      }
+
+      let info: Record<string, unknown> = {};
+      let xmpTitle: string | null = null;
+      try {
+        const meta = await guard(doc.getMetadata(), signal, pageTimeoutMs, () => corrupt('its metadata could not be read.'));
+        info = (meta.info ?? {}) as Record<string, unknown>;
+        xmpTitle = meta.metadata?.get('dc:title') ?? null;
+      } catch (err) {
+        if (err instanceof Failure && err.failure.code === 'cancelled') throw err;
+        // Broken metadata only costs the title; the text is still good.
+      }
+
+      const layout = layoutSegmentedPages(pages);
+      const metadata: Record<string, string> = {};
+      for (const key of ['Author', 'Subject', 'Keywords', 'Creator', 'Producer'] as const) {
+        const v = info[key];
+        if (typeof v === 'string' && v.trim()) metadata[key.toLowerCase()] = v.trim();
+      }
+      if (unreadable.length) metadata['unreadablePages'] = unreadable.join(',');
+      if (withoutText.length) metadata['pagesWithoutText'] = withoutText.join(',');
+      const fallbackTitle = fileStem(input.fileName);
+      const title = meaningfulTitle(info['Title']) ?? meaningfulTitle(xmpTitle) ?? layout.firstHeading ?? fallbackTitle;
+      const parsed = normalizeMarkdown({ markdown: layout.markdown, format: 'pdf', pageStarts: layout.pageStarts, fallbackTitle, title, metadata });
+      return { ok: true, doc: parsed };
+    } finally {
+      await task.destroy().catch(() => undefined);
+    }
+  }
+
+  return {
+    format: 'pdf',
+    extensions: ['pdf'],
+    async parse(input: ParseInput): Promise<ParseResult> {
+      try {
+        return await run(input);
+      } catch (err) {
+        if (err instanceof Failure) return err.failure;
+        // pdf.js is hardened but huge; anything it throws on hostile input is the file's fault.
+        return corrupt(sentence(err instanceof Error ? err.message : String(err))).failure;
+      }
+    },
+  };
+}
+
+/** The default PDF parser (30 s limits for opening and per page). */
+export const pdfParser: Parser = createPdfParser();

@@ -1,0 +1,495 @@
+/**
+ * `ChunkStore` on an embedded LanceDB database: one `chunks` table per library folder, BM25 over
+ * `indexed_text` (ICU tokenizer), exact cosine kNN over an optional float32 vector column, and
+ * LanceDB's reciprocal-rank-fusion reranker for hybrid search.
+ *
+ * Vector column lifecycle (the dimension is fixed per table; its embedder id is field metadata):
+ * - opened without a dimension: no vector column is created; an existing one is kept as is;
+ * - opened with a dimension on a table without vectors: the column is added in place (all rows
+ *   null), and background embedding fills it with `listUnembedded` + `updateVectors`;
+ * - opened with another dimension or another embedder id: 'model-mismatch', unless
+ *   `onModelMismatch: 'reset'`, which drops the old vectors (text and FTS stay) so they can be
+ *   recomputed.
+ */
+
+// Must stay the first import: it sets LANCE_CPU_THREADS before LanceDB's runtime starts.
+import './lance-env';
+
+import fs from 'node:fs/promises';
+import type * as LanceModule from '@lancedb/lancedb';
+import type { Connection, FtsOptions, Index, IndexConfig, Table } from '@lancedb/lancedb';
+import { CodedError, fail, ok, type Result } from '../core/result';
+import type {
+  ChunkFilter,
+  ChunkHit,
+  ChunkInput,
+  ChunkRecord,
+  ChunkStore,
+  IndexStatus,
+  SearchOptions,
+  UnembeddedChunk,
+  VectorLike,
+} from './chunk-store';
+import { filterToWhere, sqlString } from './lance.filter';
+import {
+  EMBEDDER_KEY,
+  MAX_VECTOR_DIMENSION,
+  RECORD_COLUMNS,
+  TABLE_NAME,
+  VECTOR_COLUMN,
+  chunkSchema,
+  fromRow,
+  readTableShape,
+  toFloat32,
+  toRow,
+  vectorField,
+  vectorUpdateSchema,
+  type ChunkRow,
+  type TableShape,
+} from './lance.schema';
+
+type Lance = typeof LanceModule;
+
+let lanceModule: Promise<Lance> | null = null;
+
+// Dynamic so that no import order or bundler hoisting can load LanceDB before lance-env ran.
+function loadLance(): Promise<Lance> {
+  lanceModule ??= import('@lancedb/lancedb');
+  return lanceModule;
+}
+
+export interface LanceStoreOptions {
+  /** Dimension of the configured embedder; null/absent when none is configured. */
+  vectorDimension?: number | null;
+  /** Id of the configured embedder, recorded with the vectors to catch a silent model swap. */
+  embedderId?: string | null;
+  /** What to do when stored vectors came from another embedder; default 'fail'. */
+  onModelMismatch?: 'fail' | 'reset';
+}
+
+/** Rows per `add` / merge call: bounds the Arrow batch held in memory. */
+const WRITE_BATCH = 1000;
+/** Reciprocal rank fusion constant (the value from the RRF paper and LanceDB's default). */
+const RRF_K = 60;
+const FTS_COLUMN = 'indexed_text';
+/**
+ * ICU word segmentation splits Chinese and Japanese by dictionary (the simple tokenizer keeps a
+ * whole CJK sentence as one token, so no CJK query matches) and Latin text like the simple one;
+ * stemming and stop words then apply to English. 0.31 accepts 'icu' though its typings list only
+ * simple/whitespace/raw/ngram. Positions are off: we run match queries only, never phrases.
+ */
+const FTS_OPTIONS = {
+  baseTokenizer: 'icu',
+  language: 'English',
+  stem: true,
+  removeStopWords: true,
+  lowercase: true,
+  asciiFolding: true,
+  withPosition: false,
+} as const;
+
+interface WantedIndex {
+  column: string;
+  kind: string;
+  make: (lance: Lance) => Index;
+}
+
+/** Scalar indexes serve filters and point lookups; bitmap for low-cardinality columns. */
+const WANTED_INDEXES: readonly WantedIndex[] = [
+  { column: FTS_COLUMN, kind: 'FTS', make: (l) => l.Index.fts(FTS_OPTIONS as unknown as Partial<FtsOptions>) },
+  { column: 'id', kind: 'BTREE', make: (l) => l.Index.btree() },
+  { column: 'doc_id', kind: 'BTREE', make: (l) => l.Index.btree() },
+  { column: 'model_key', kind: 'BITMAP', make: (l) => l.Index.bitmap() },
+  { column: 'category', kind: 'BITMAP', make: (l) => l.Index.bitmap() },
+];
+
+/**
+ * Opens (or creates) the chunk store in `dir`. Expected failures are values: 'invalid-input'
+ * (bad options), 'unreadable' (dir is not a usable folder), 'corrupt' (damaged table),
+ * 'unsupported' (written by another schema version), 'model-mismatch' (see module comment).
+ */
+export async function openLanceStore(dir: string, opts: LanceStoreOptions = {}): Promise<Result<ChunkStore>> {
+  const wanted = opts.vectorDimension ?? null;
+  if (wanted !== null && (!Number.isInteger(wanted) || wanted < 1 || wanted > MAX_VECTOR_DIMENSION)) {
+    return fail('invalid-input', `Vector dimension must be an integer from 1 to ${MAX_VECTOR_DIMENSION}, got ${wanted}.`);
+  }
+  const embedderId = opts.embedderId ?? null;
+  try {
+    const stat = await fs.stat(dir).catch(() => null);
+    if (stat && !stat.isDirectory()) return fail('unreadable', `The library's database path is not a folder: ${dir}`);
+    await fs.mkdir(dir, { recursive: true });
+  } catch (err) {
+    return fail('unreadable', `Cannot create the library's database folder (${nativeMessage(err)}).`);
+  }
+
+  let lance: Lance;
+  try {
+    lance = await loadLance();
+  } catch (err) {
+    lanceModule = null;
+    return fail('unavailable', `The search database engine (LanceDB) could not be loaded on this computer (${nativeMessage(err)}).`);
+  }
+  let db: Connection;
+  try {
+    db = await lance.connect(dir);
+  } catch (err) {
+    return fail('unreadable', `Cannot open the library's database (${nativeMessage(err)}).`);
+  }
+  let table: Table | null = null;
+  try {
+    const names = await db.tableNames();
+    if (names.includes(TABLE_NAME)) {
+      try {
+        table = await db.openTable(TABLE_NAME);
+      } catch (err) {
+        throw damaged(err);
+      }
+    } else {
+      table = await db.createEmptyTable(TABLE_NAME, chunkSchema(wanted, embedderId));
+    }
+    const shape = await reconcileVectors(table, readTableShape(await table.schema()), wanted, embedderId, opts.onModelMismatch ?? 'fail');
+    return ok(new LanceChunkStore(lance, db, table, shape));
+  } catch (err) {
+    table?.close();
+    db.close();
+    const error = err instanceof CodedError ? err : damaged(err);
+    return fail(error.code, error.message);
+  }
+}
+
+async function reconcileVectors(
+  table: Table,
+  stored: TableShape,
+  wanted: number | null,
+  embedderId: string | null,
+  onMismatch: 'fail' | 'reset',
+): Promise<TableShape> {
+  if (wanted === null) return stored;
+  if (stored.vectorDimension === null) {
+    await table.addColumns(vectorField(wanted, embedderId));
+    return { vectorDimension: wanted, embedderId };
+  }
+  const dimensionDiffers = stored.vectorDimension !== wanted;
+  const embedderDiffers = embedderId !== null && stored.embedderId !== null && stored.embedderId !== embedderId;
+  if (dimensionDiffers || embedderDiffers) {
+    if (onMismatch === 'fail') {
+      const was = `${stored.embedderId ?? 'an embedder'} (${stored.vectorDimension} dimensions)`;
+      const now = `${embedderId ?? 'the configured embedder'} (${wanted} dimensions)`;
+      throw new CodedError(
+        'model-mismatch',
+        `This library's vectors were made by ${was}, but ${now} is configured. Switch back, or re-embed the library to use the new embedder.`,
+      );
+    }
+    await table.dropColumns([VECTOR_COLUMN]);
+    await table.addColumns(vectorField(wanted, embedderId));
+    return { vectorDimension: wanted, embedderId };
+  }
+  if (embedderId !== null && stored.embedderId === null) {
+    await table.updateFieldMetadata([{ path: VECTOR_COLUMN, metadata: { [EMBEDDER_KEY]: embedderId } }]);
+    return { vectorDimension: wanted, embedderId };
+  }
+  return stored;
+}
+
+function nativeMessage(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  // Native errors carry Rust source paths and repeated "Caused by" chains; keep the first clause.
+  return message.split(/,\s*\/|\s+Caused by:/)[0]!.trim().slice(0, 300);
+}
+
+function damaged(err: unknown): CodedError {
+  const error = new CodedError(
+    'corrupt',
+    `The library's search database is damaged and cannot be read (${nativeMessage(err)}). Re-import the library to rebuild it.`,
+  );
+  error.cause = err;
+  return error;
+}
+
+// Lance reports unreadable files as IO / not-found errors; anything else is a bug and propagates.
+function isStorageFailure(err: unknown): boolean {
+  const message = err instanceof Error ? err.message : String(err);
+  return /LanceError\(IO\)|Not found|not found|corrupt|No such file/i.test(message);
+}
+
+function checkLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1) throw new CodedError('invalid-input', `Search limit must be a positive integer, got ${limit}.`);
+  return limit;
+}
+
+class LanceChunkStore implements ChunkStore {
+  readonly vectorDimension: number | null;
+  readonly embedderId: string | null;
+  #writes: Promise<unknown> = Promise.resolve();
+  #dirty = true;
+  #rrf: Promise<LanceModule.rerankers.RRFReranker> | null = null;
+  #closed = false;
+  /** Set once the FTS index is known to exist; nothing in this store drops it. */
+  #ftsReady = false;
+
+  constructor(
+    private readonly lance: Lance,
+    private readonly db: Connection,
+    private readonly table: Table,
+    shape: TableShape,
+  ) {
+    this.vectorDimension = shape.vectorDimension;
+    this.embedderId = shape.embedderId;
+  }
+
+  /** Runs `fn` after every earlier write; LanceDB retries commit conflicts, we avoid them. */
+  #exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#writes.then(() => this.#guard(fn));
+    this.#writes = run.catch(() => undefined);
+    return run;
+  }
+
+  async #guard<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#closed) throw new CodedError('unavailable', 'The library was closed.');
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof CodedError || !isStorageFailure(err)) throw err;
+      throw damaged(err);
+    }
+  }
+
+  #rows(records: readonly ChunkInput[]): ChunkRow[] {
+    const rows = records.map((r) => toRow(r, this.vectorDimension));
+    const seen = new Set<string>();
+    for (const row of rows) {
+      const id = row.id as string;
+      if (seen.has(id)) throw new CodedError('invalid-input', `Chunk id ${id} appears twice in one write.`);
+      seen.add(id);
+    }
+    return rows;
+  }
+
+  async addChunks(records: readonly ChunkInput[]): Promise<void> {
+    const rows = this.#rows(records);
+    if (rows.length === 0) return;
+    await this.#exclusive(async () => {
+      for (let i = 0; i < rows.length; i += WRITE_BATCH) {
+        await this.table.add(rows.slice(i, i + WRITE_BATCH));
+      }
+      this.#dirty = true;
+    });
+  }
+
+  async deleteDocument(docId: string): Promise<number> {
+    return this.#exclusive(async () => {
+      const where = `doc_id = ${sqlString(docId)}`;
+      const count = await this.table.countRows(where);
+      if (count > 0) {
+        await this.table.delete(where);
+        this.#dirty = true;
+      }
+      return count;
+    });
+  }
+
+  async replaceDocument(docId: string, records: readonly ChunkInput[]): Promise<void> {
+    const stray = records.find((r) => r.docId !== docId);
+    if (stray) throw new CodedError('invalid-input', `Chunk ${stray.id} belongs to ${stray.docId}, not to ${docId}.`);
+    const rows = this.#rows(records);
+    if (rows.length === 0) {
+      await this.deleteDocument(docId);
+      return;
+    }
+    await this.#exclusive(async () => {
+      // One merge = one commit: readers see either the old or the new version of the document.
+      await this.table
+        .mergeInsert('id')
+        .whenMatchedUpdateAll()
+        .whenNotMatchedInsertAll()
+        .whenNotMatchedBySourceDelete({ where: `doc_id = ${sqlString(docId)}` })
+        .execute(rows);
+      this.#dirty = true;
+    });
+  }
+
+  async countChunks(filter?: ChunkFilter): Promise<number> {
+    return this.#guard(() => {
+      const where = filterToWhere(filter);
+      return where === null ? this.table.countRows() : this.table.countRows(where);
+    });
+  }
+
+  async listChunks(docId: string): Promise<ChunkRecord[]> {
+    return this.#guard(async () => {
+      const rows = await this.table
+        .query()
+        .where(`doc_id = ${sqlString(docId)}`)
+        .select([...RECORD_COLUMNS])
+        .toArray();
+      return rows.map(fromRow).sort((a, b) => a.ordinal - b.ordinal);
+    });
+  }
+
+  async getChunk(id: string): Promise<ChunkRecord | null> {
+    return this.#guard(async () => {
+      const rows = await this.table
+        .query()
+        .where(`id = ${sqlString(id)}`)
+        .select([...RECORD_COLUMNS])
+        .limit(1)
+        .toArray();
+      return rows[0] ? fromRow(rows[0]) : null;
+    });
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.#exclusive(async () => {
+      const existing = await this.table.listIndices();
+      for (const want of WANTED_INDEXES) {
+        const have = existing.find((i) => i.columns.length === 1 && i.columns[0] === want.column);
+        if (have && !(want.kind === 'FTS' && ftsOutdated(have))) continue;
+        await this.table.createIndex(want.column, { config: want.make(this.lance), replace: true });
+      }
+      this.#ftsReady = true;
+      const stale = existing.some((i) => (i.numUnindexedRows ?? 0) > 0);
+      if (this.#dirty || stale) {
+        // Folds new rows into every index as a delta (no rebuild), compacts small fragments from
+        // batched adds, and drops old versions (one process per library, so no reader needs them).
+        await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+      }
+      this.#dirty = false;
+    });
+  }
+
+  async indexStatus(): Promise<IndexStatus[]> {
+    return this.#guard(async () =>
+      (await this.table.listIndices()).map((i) => ({
+        name: i.name,
+        column: i.columns.join(','),
+        kind: i.indexType,
+        indexedRows: i.numIndexedRows ?? 0,
+        unindexedRows: i.numUnindexedRows ?? 0,
+      })),
+    );
+  }
+
+  // BM25 needs the inverted index; the first search on a fresh library builds it.
+  async #needFts(): Promise<void> {
+    if (this.#ftsReady) return;
+    const indexes = await this.#guard(() => this.table.listIndices());
+    if (!indexes.some((i) => i.indexType === 'FTS' && i.columns[0] === FTS_COLUMN)) await this.ensureIndexes();
+    this.#ftsReady = true;
+  }
+
+  #matchQuery(query: string): LanceModule.MatchQuery {
+    // A MatchQuery takes the text literally (no query syntax), OR over its terms.
+    return new this.lance.MatchQuery(query, FTS_COLUMN);
+  }
+
+  async searchBm25(query: string, options: SearchOptions): Promise<ChunkHit[]> {
+    const limit = checkLimit(options.limit);
+    if (query.trim() === '') return [];
+    await this.#needFts();
+    return this.#guard(async () => {
+      let q = this.table.query().fullTextSearch(this.#matchQuery(query)).select([...RECORD_COLUMNS]).limit(limit);
+      const where = filterToWhere(options.filter);
+      if (where !== null) q = q.where(where);
+      return (await q.toArray()).map((row) => ({ record: fromRow(row), score: Number(row._score) }));
+    });
+  }
+
+  #queryVector(vector: VectorLike): Float32Array {
+    if (this.vectorDimension === null) {
+      throw new CodedError('unavailable', 'This library has no vectors: configure an embedder and embed the library first.');
+    }
+    return toFloat32(vector, this.vectorDimension, 'Query');
+  }
+
+  async searchVector(vector: VectorLike, options: SearchOptions): Promise<ChunkHit[]> {
+    const limit = checkLimit(options.limit);
+    const vec = this.#queryVector(vector);
+    return this.#guard(async () => {
+      let q = this.table
+        .query()
+        .nearestTo(vec)
+        .column(VECTOR_COLUMN)
+        .distanceType('cosine')
+        .select([...RECORD_COLUMNS])
+        .limit(limit);
+      const where = filterToWhere(options.filter);
+      if (where !== null) q = q.where(where);
+      return (await q.toArray()).map((row) => ({ record: fromRow(row), score: 1 - Number(row._distance) }));
+    });
+  }
+
+  async searchHybrid(query: string, vector: VectorLike, options: SearchOptions): Promise<ChunkHit[]> {
+    const limit = checkLimit(options.limit);
+    const vec = this.#queryVector(vector);
+    await this.#needFts();
+    this.#rrf ??= this.lance.rerankers.RRFReranker.create(RRF_K);
+    const rrf = await this.#rrf;
+    return this.#guard(async () => {
+      let q = this.table
+        .query()
+        .fullTextSearch(this.#matchQuery(query))
+        .nearestTo(vec)
+        .column(VECTOR_COLUMN)
+        .distanceType('cosine')
+        .rerank(rrf)
+        .select([...RECORD_COLUMNS])
+        .limit(limit);
+      const where = filterToWhere(options.filter);
+      if (where !== null) q = q.where(where);
+      return (await q.toArray()).map((row) => ({ record: fromRow(row), score: Number(row._relevance_score) }));
+    });
+  }
+
+  async updateVectors(ids: readonly string[], vectors: readonly VectorLike[]): Promise<number> {
+    if (ids.length !== vectors.length) {
+      throw new CodedError('invalid-input', `updateVectors got ${ids.length} ids but ${vectors.length} vectors.`);
+    }
+    if (this.vectorDimension === null) {
+      throw new CodedError('unavailable', 'This library stores no vectors: open it with the embedder dimension first.');
+    }
+    const dimension = this.vectorDimension;
+    const rows = ids.map((id, i) => ({ id, [VECTOR_COLUMN]: toFloat32(vectors[i]!, dimension, `Chunk ${id}`) }));
+    if (rows.length === 0) return 0;
+    return this.#exclusive(async () => {
+      let updated = 0;
+      for (let i = 0; i < rows.length; i += WRITE_BATCH) {
+        // Only id + vector are written: the merge leaves every other column as it is.
+        const batch = this.lance.makeArrowTable(rows.slice(i, i + WRITE_BATCH), { schema: vectorUpdateSchema(dimension) });
+        const result = await this.table.mergeInsert('id').whenMatchedUpdateAll().execute(batch);
+        updated += result.numUpdatedRows;
+      }
+      this.#dirty = true;
+      return updated;
+    });
+  }
+
+  async listUnembedded(limit: number): Promise<UnembeddedChunk[]> {
+    checkLimit(limit);
+    if (this.vectorDimension === null) return [];
+    return this.#guard(async () => {
+      const rows = await this.table
+        .query()
+        .where(`${VECTOR_COLUMN} IS NULL`)
+        .select(['id', FTS_COLUMN])
+        .limit(limit)
+        .toArray();
+      return rows.map((row) => ({ id: String(row.id), indexedText: String(row[FTS_COLUMN]) }));
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await this.#writes;
+    this.#closed = true;
+    this.table.close();
+    this.db.close();
+  }
+}
+
+// An FTS index built with other tokenizer settings (an older ManualMate) is rebuilt once.
+function ftsOutdated(index: IndexConfig): boolean {
+  const details: unknown = index.indexDetails;
+  if (typeof details !== 'object' || details === null) return false;
+  const d = details as Record<string, unknown>;
+  return d.base_tokenizer !== FTS_OPTIONS.baseTokenizer || d.stem !== FTS_OPTIONS.stem;
+}

@@ -1,0 +1,156 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
+import type { ImportSummary } from '../../src-main/contract/api';
+import { createEngine, type Engine } from '../../src-main/engine/engine';
+import { writePdf } from '../fixtures/pdf-writer';
+import { sharedDir, tempDir } from '../helpers/temp';
+
+let engine: Engine;
+let dir: string;
+let cleanup: () => Promise<void>;
+
+beforeEach(async () => {
+  const tmp = await tempDir();
+  dir = tmp.dir;
+  cleanup = tmp.cleanup;
+  engine = createEngine({ dataDir: path.join(dir, 'data'), bundledModelsDir: path.join(dir, 'no-models'), maxFileBytes: 64 * 1024 });
+});
+afterEach(async () => {
+  await engine.dispose();
+  await cleanup();
+});
+
+async function write(rel: string, data: string | Uint8Array): Promise<string> {
+  const file = path.join(dir, 'in', rel);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, data);
+  return file;
+}
+
+async function importOk(paths: string[], library = 'Shop'): Promise<ImportSummary> {
+  const res = await engine.importPaths(library, paths);
+  if (!res.ok) throw new Error(res.error.message);
+  return res.value;
+}
+
+async function search(query: string, library = 'Shop') {
+  const res = await engine.handlers['search.query']({ library, query, topK: 5, retriever: 'bm25' });
+  if (!res.ok) throw new Error(res.error.message);
+  return res.value.results;
+}
+
+const byFile = (s: ImportSummary) => Object.fromEntries(s.results.map((r) => [r.file, r]));
+
+describe('import of a batch with bad files', () => {
+  it('imports the good files and gives every bad one its reason, without stopping', async () => {
+    const docx = await Packer.toBuffer(
+      new Document({ sections: [{ children: [new Paragraph({ text: 'Pump P-200 manual', heading: HeadingLevel.HEADING_1 }), new Paragraph('The P-200 impeller torque is 42 Nm.')] }] }),
+    );
+    const folder = path.join(dir, 'in', 'batch');
+    await write('batch/good.md', '# RAC-225B service\n\nThe RAC-225B takes a 10 A slow-blow fuse on the control board.\n');
+    await write('batch/manual.docx', docx);
+    await write('batch/empty.md', '');
+    await write('batch/picture.md', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]));
+    await write('batch/broken.pdf', '%PDF-1.4\nthis is not really a pdf\n');
+    await write('batch/locked.pdf', writePdf([{ runs: [{ x: 72, y: 700, text: 'Secret service data' }] }], { userPassword: 'pw' }));
+    await write('batch/scan.pdf', writePdf([{ image: { x: 0, y: 0, width: 612, height: 792 } }]));
+    await write('batch/huge.txt', 'x'.repeat(70 * 1024));
+    await write('batch/notes.xyz', 'ignored inside a folder');
+    const named = await write('single/old.doc', 'old word file');
+    const missing = path.join(dir, 'in', 'does-not-exist.pdf');
+
+    const summary = await importOk([folder, named, missing]);
+    const r = byFile(summary);
+    expect(r['batch/good.md']).toMatchObject({ status: 'imported' });
+    expect(r['batch/manual.docx']).toMatchObject({ status: 'imported' });
+    expect(r['batch/empty.md']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/empty/i) });
+    expect(r['batch/picture.md']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/not text|PNG/i) });
+    expect(r['batch/broken.pdf']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/damaged|not a PDF/i) });
+    expect(r['batch/locked.pdf']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/password/i) });
+    expect(r['batch/scan.pdf']).toMatchObject({ status: 'failed', reason: expect.stringContaining('no text layer; OCR is not supported yet') });
+    expect(r['batch/huge.txt']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/over the .* limit/) });
+    expect(r['old.doc']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/docx/i) });
+    expect(r['does-not-exist.pdf']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/does not exist/) });
+    expect(r['batch/notes.xyz']).toBeUndefined();
+    expect(summary.summary).toMatchObject({ imported: 2, failed: 8 });
+
+    const docs = await engine.handlers['documents.list']({ library: 'Shop' });
+    if (!docs.ok) throw new Error(docs.error.message);
+    const listed = Object.fromEntries(docs.value.map((d) => [d.id, d]));
+    expect(listed['batch/good.md']).toMatchObject({ status: 'ready', format: 'markdown' });
+    expect(listed['batch/locked.pdf']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/password/i) });
+    expect((await search('slow-blow fuse'))[0]?.doc).toBe('batch/good.md');
+    expect((await search('impeller torque'))[0]?.doc).toBe('batch/manual.docx');
+  });
+
+  it('refuses a file name that could escape the library folder', async () => {
+    const evil = await write('a\\..\\..\\evil.md', '# Evil\n\ntext\n');
+    const summary = await importOk([evil]);
+    expect(summary.results[0]).toMatchObject({ status: 'failed', reason: expect.stringMatching(/could escape the library folder/) });
+  });
+});
+
+describe('re-import and replacement', () => {
+  it('reports an identical file as already in the library', async () => {
+    const file = await write('m/pump.md', '# Pump\n\nPrime the pump before first use.\n');
+    expect((await importOk([file])).summary.imported).toBe(1);
+    const again = await importOk([file]);
+    expect(again.results).toEqual([{ file: 'pump.md', status: 'already', reason: 'already in library' }]);
+  });
+
+  it('replaces a changed file without leaving orphans and keeps a good version when the new one is bad', async () => {
+    const file = await write('m/pump.md', '# Pump\n\nThe old gasket is part GX-100.\n');
+    await importOk([file]);
+    expect(await search('GX-100')).toHaveLength(1);
+    await writeFile(file, '# Pump\n\nThe new gasket is part GY-300.\n');
+    expect((await importOk([file])).results[0]).toMatchObject({ status: 'replaced' });
+    expect(await search('GX-100')).toHaveLength(0);
+    expect((await search('GY-300'))[0]?.doc).toBe('pump.md');
+    const lib = (await engine.libraries.get('Shop'))!;
+    expect(await readdir(path.join(lib.dir, 'normalized'))).toHaveLength(1);
+
+    await writeFile(file, Buffer.from([0, 1, 2, 3, 0, 0, 0, 0]));
+    const bad = await importOk([file]);
+    expect(bad.results[0]).toMatchObject({ status: 'failed', reason: expect.stringContaining('previous version is kept') });
+    expect((await search('GY-300'))[0]?.doc).toBe('pump.md');
+    expect((await lib.document('pump.md'))?.status).toBe('ready');
+  });
+});
+
+describe('document identity', () => {
+  it('names documents by their path relative to the parent of the imported folder', async () => {
+    const summary = await importOk([path.join(sharedDir, 'corpus', 'esp-dev-kits')], 'Esp');
+    expect(summary.summary.failed).toBe(0);
+    const ids = summary.results.map((r) => r.file);
+    expect(ids.every((id) => id.startsWith('esp-dev-kits/'))).toBe(true);
+    expect(ids).toContain('esp-dev-kits/MANIFEST.txt');
+  });
+});
+
+describe('cancelling an import', () => {
+  it('keeps only fully imported documents when cancelled midway', async () => {
+    const lib = await engine.handlers['libraries.create']({ name: 'Big' });
+    expect(lib.ok).toBe(true);
+    let jobId = '';
+    let cancelled: Promise<unknown> | null = null;
+    const seen: string[] = [];
+    const unsubscribe = engine.subscribe((e) => {
+      if (e.type !== 'import.progress' || e.jobId !== jobId) return;
+      if (e.stage === 'ready') seen.push(e.file);
+      if (!cancelled && e.stage === 'parsing' && e.done === 0 && seen.length === 0) cancelled = engine.handlers['import.cancel']({ jobId });
+    });
+    const started = await engine.handlers['import.start']({ library: 'Big', paths: [path.join(sharedDir, 'corpus', 'radxa-docs')] });
+    if (!started.ok) throw new Error(started.error.message);
+    jobId = started.value.jobId;
+    await engine.idle();
+    unsubscribe();
+    expect(cancelled).not.toBeNull();
+    expect(await cancelled).toEqual({ ok: true, value: { cancelled: true } });
+    const docs = await engine.handlers['documents.list']({ library: 'Big' });
+    if (!docs.ok) throw new Error(docs.error.message);
+    expect(docs.value.length).toBeLessThan(500);
+    expect(docs.value.every((d) => d.status === 'ready' && d.chunks > 0)).toBe(true);
+  });
+});
