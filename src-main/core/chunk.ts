@@ -64,4 +64,13 @@ export interface EnrichedChunk extends Chunk {
   keys: KeyFields;
   /** Set when the LLM output was unusable and the heuristic result was used instead. */
   fallbackReason?: string | null;
+  /** LLM work spent on this chunk (all zero for the heuristic backend). */
+  enrichStats?: EnrichStats;
+}
+
+/** LLM calls and tokens (model tokenizer) spent on enrichment. */
+export interface EnrichStats {
+  llmCalls: number;
+  promptTokens: number;
+  outputTokens: number;
 }

@@ -31,6 +31,8 @@ export interface EngineOptions {
   version?: string;
   /** Cap for native runtime threads; default: the runtimes' own cap (cpuMathCores). */
   threads?: number;
+  /** Largest file an import accepts, in bytes (default 500 MB). */
+  maxFileBytes?: number;
   log?: (message: string) => void;
 }
 
@@ -56,7 +58,7 @@ export function createEngine(options: EngineOptions): Engine {
   );
   const indexes = new LibraryIndexes();
   const listeners = new Set<(event: EngineEvent) => void>();
-  const jobs = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
+  const jobs = new Map<string, { library: string; controller: AbortController; done: Promise<unknown> }>();
 
   const emit = (event: EngineEvent) => {
     for (const l of listeners) {
@@ -100,6 +102,7 @@ export function createEngine(options: EngineOptions): Engine {
       library: lib.value,
       paths,
       indexer: index,
+      ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
       onProgress: (p) => {
         opts.onProgress?.(p);
@@ -158,7 +161,9 @@ export function createEngine(options: EngineOptions): Engine {
     'libraries.delete': async ({ library }) => {
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
-      for (const job of jobs.values()) job.controller.abort();
+      const running = [...jobs.values()].filter((j) => j.library === lib.value.config.id);
+      for (const job of running) job.controller.abort();
+      await Promise.all(running.map((j) => j.done));
       await indexes.close(lib.value);
       await libraries.delete(lib.value);
       emit({ type: 'library.changed', library: lib.value.name });
@@ -222,7 +227,7 @@ export function createEngine(options: EngineOptions): Engine {
         })
         .catch((err: unknown) => log(`[engine] import ${jobId} crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
         .finally(() => jobs.delete(jobId));
-      jobs.set(jobId, { controller, done });
+      jobs.set(jobId, { library: lib.value.config.id, controller, done });
       return ok({ jobId });
     },
 

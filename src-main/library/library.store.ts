@@ -120,6 +120,9 @@ export class Library {
       if (removed.length > 0) await this.persistDocs(map);
       for (const rec of removed) {
         if (rec.original) await fs.rm(path.join(this.dir, rec.original), { force: true });
+        if (rec.contentHash && ![...map.values()].some((d) => d.contentHash === rec.contentHash)) {
+          await fs.rm(this.normalizedPath(rec.contentHash), { force: true });
+        }
       }
       return removed;
     });
@@ -145,6 +148,13 @@ export class Library {
 
   async loadNormalized(contentHash: string): Promise<NormalizedDocument | null> {
     return readJson<NormalizedDocument | null>(this.normalizedPath(contentHash), null);
+  }
+
+  /** Deletes a normalized document unless a listed document still uses it. */
+  async dropNormalizedIfUnused(contentHash: string): Promise<void> {
+    const docs = await this.loadDocs();
+    for (const d of docs.values()) if (d.contentHash === contentHash) return;
+    await fs.rm(this.normalizedPath(contentHash), { force: true });
   }
 
   private normalizedPath(contentHash: string): string {
