@@ -23,8 +23,11 @@ export interface DocumentIndexer {
   learn(docs: NormalizedDocument[]): Promise<void>;
   /** Chunks, enriches and prefixes one document; pure CPU, no writes. */
   prepare(doc: NormalizedDocument, signal: AbortSignal): Promise<PreparedDocument>;
-  /** Replaces the index rows of these documents with their prepared rows. */
-  commit(batch: PreparedDocument[]): Promise<void>;
+  /**
+   * Replaces the index rows of these documents with their prepared rows, then calls `persist`
+   * (which lists them as ready); a crash in between is repaired on the next open.
+   */
+  commit(batch: PreparedDocument[], persist: () => Promise<void>): Promise<void>;
 }
 
 export interface PreparedDocument {
@@ -234,8 +237,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
         }
       }
       if (signal.aborted) break;
-      await indexer.commit(prepared);
-      await library.putDocuments(ready);
+      await indexer.commit(prepared, () => library.putDocuments(ready));
       for (const r of ready) {
         const p = parsed.find((x) => x.doc.id === r.id);
         results.push({ file: r.id, status: p?.replaced ? 'replaced' : 'imported' });

@@ -70,8 +70,8 @@ export class LibraryIndex implements DocumentIndexer {
    * Writes a batch: the journal names the documents first, so a crash between the index write and
    * documents.json is repaired by `recover()` on the next open.
    */
-  async commit(batch: PreparedDocument[]): Promise<void> {
-    if (batch.length === 0) return;
+  async commit(batch: PreparedDocument[], persist: () => Promise<void>): Promise<void> {
+    if (batch.length === 0) return persist();
     const ids = batch.map((p) => p.doc.id);
     await this.library.setJournal(ids);
     const existing = new Set((await this.library.documents()).filter((d) => d.chunks > 0 || d.status === 'ready').map((d) => d.id));
@@ -79,7 +79,8 @@ export class LibraryIndex implements DocumentIndexer {
     await this.store.addChunks(batch.flatMap((p) => p.rows as ChunkInput[]));
     await this.store.ensureIndexes();
     await writeJsonAtomic(path.join(this.library.dir, 'enrichment.json'), this.enrichment.snapshot());
-    // The caller writes documents.json next; the journal is cleared at the next commit or open.
+    await persist();
+    await this.library.setJournal([]);
   }
 
   /** Removes documents' rows from the index. */
@@ -130,11 +131,9 @@ export class LibraryIndex implements DocumentIndexer {
       const doc = await this.library.loadNormalized(rec.contentHash!);
       if (doc) prepared.push(await this.prepare(doc, new AbortController().signal));
     }
-    await this.commit(prepared);
-    await this.library.putDocuments(
-      prepared.map((p) => ({ ...docs.find((d) => d.id === p.doc.id)!, chunks: p.chunks, models: p.models })),
+    await this.commit(prepared, () =>
+      this.library.putDocuments(prepared.map((p) => ({ ...docs.find((d) => d.id === p.doc.id)!, chunks: p.chunks, models: p.models }))),
     );
-    await this.library.setJournal([]);
   }
 
   async search(query: string, options: SearchOptions): Promise<Result<SearchResponse>> {
