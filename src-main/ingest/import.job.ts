@@ -55,11 +55,40 @@ export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void;
   /** Largest file accepted, in bytes (default 500 MB). */
   maxFileBytes?: number;
-  /** Files parsed before their batch is enriched and committed (default 200). */
+  /** Files parsed before their batch is enriched and committed (default 500). */
   batchSize?: number;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 500 * 1024 * 1024;
+
+/** Files read and parsed at once; enough to hide disk latency, few enough to bound memory. */
+const READ_CONCURRENCY = 8;
+
+/** Runs `fn` on every item with at most `limit` running (a worker pool); one promise per item, in order. */
+function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R>[] {
+  const settle = items.map(() => {
+    let resolve!: (value: R) => void;
+    let reject!: (reason: unknown) => void;
+    const promise = new Promise<R>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    return { promise, resolve, reject };
+  });
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      try {
+        settle[i]!.resolve(await fn(items[i]!));
+      } catch (err) {
+        settle[i]!.reject(err);
+      }
+    }
+  };
+  for (let w = 0; w < Math.min(limit, items.length); w++) void worker();
+  return settle.map((s) => s.promise);
+}
 
 interface Candidate {
   /** Absolute path on disk. */
@@ -169,7 +198,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const { library, indexer } = options;
   const signal = options.signal ?? new AbortController().signal;
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const batchSize = options.batchSize ?? 200;
+  const batchSize = options.batchSize ?? 500;
   const candidates = await expandPaths(options.paths);
   const total = candidates.length;
   const results: ImportFileResult[] = [];
@@ -191,16 +220,19 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     const batch = candidates.slice(i, i + batchSize);
     const parsed: Extract<ParseOutcome, { kind: 'parsed' }>[] = [];
 
-    for (const c of batch) {
-      if (signal.aborted) break;
-      if (c.failure) {
-        fail(c.id, c.failure.code, c.failure.reason);
-        continue;
-      }
+    // Files are read and parsed a few at a time so disk waits overlap parsing; outcomes are
+    // handled in input order, so results and progress stay deterministic.
+    const outcomes = mapConcurrent(batch, READ_CONCURRENCY, async (c): Promise<ParseOutcome> => {
+      if (signal.aborted) return { kind: 'failed', code: 'cancelled', reason: 'Cancelled.', size: 0 };
+      if (c.failure) return { kind: 'failed', code: c.failure.code, reason: c.failure.reason, size: 0 };
       progress(c.id, 'parsing', 0);
-      const outcome = await readAndParse(c, library, maxBytes, signal, (f) => progress(c.id, 'parsing', f * 0.6));
+      return readAndParse(c, library, maxBytes, signal, (f) => progress(c.id, 'parsing', f * 0.6));
+    });
+    for (let k = 0; k < batch.length; k++) {
+      const c = batch[k]!;
+      const outcome = await outcomes[k]!;
       if (outcome.kind === 'failed') {
-        if (outcome.code === 'cancelled') break;
+        if (outcome.code === 'cancelled' || signal.aborted) continue;
         const previous = await library.document(c.id);
         if (previous?.status === 'ready') {
           // Never lose a good version to a bad new file: report the failure, keep what is stored.
@@ -218,6 +250,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
         parsed.push(outcome);
       }
     }
+    if (signal.aborted) break;
 
     if (parsed.length > 0 && !signal.aborted) {
       await indexer.learn(parsed.map((p) => p.doc));

@@ -138,16 +138,17 @@ export class Library {
   /** Copies an original file into the library; returns its path relative to the library folder. */
   async storeOriginal(docId: string, bytes: Uint8Array): Promise<string> {
     const rel = path.join('originals', ...docId.split('/'));
-    await writeFileAtomic(path.join(this.dir, rel), bytes);
+    await writeFileAtomic(path.join(this.dir, rel), bytes, { durable: false });
     return rel.split(path.sep).join('/');
   }
 
   async storeNormalized(doc: NormalizedDocument): Promise<void> {
-    await writeFileAtomic(this.normalizedPath(doc.contentHash), JSON.stringify(doc));
+    await writeFileAtomic(this.normalizedPath(doc.contentHash), JSON.stringify(doc), { durable: false });
   }
 
+  /** The stored normalized document, or null when it is missing or damaged (e.g. after a power cut). */
   async loadNormalized(contentHash: string): Promise<NormalizedDocument | null> {
-    return readJson<NormalizedDocument | null>(this.normalizedPath(contentHash), null);
+    return readJson<NormalizedDocument | null>(this.normalizedPath(contentHash), null).catch(() => null);
   }
 
   /** Deletes a normalized document unless a listed document still uses it. */
