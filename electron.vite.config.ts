@@ -21,7 +21,7 @@ export default defineConfig({
       rollupOptions: {
         input: { index: resolve(__dirname, 'src-main/electron/preload.ts') },
         external: ['electron'],
-        output: { format: 'cjs', entryFileNames: '[name].cjs', inlineDynamicImports: true },
+        output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
       },
     },
   },

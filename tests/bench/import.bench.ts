@@ -1,0 +1,68 @@
+// Import throughput, run in its own process so peak memory is the import's alone.
+// Prints one JSON object on stdout.
+import { readFile, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import MarkdownIt from 'markdown-it';
+import { createEngine } from '../../src-main/engine/engine';
+import { sharedDir, tempDir } from '../helpers/temp';
+import { peakRssMb } from './machine';
+import { writePdf, wrapText, column } from '../fixtures/pdf-writer';
+import { writeFile } from 'node:fs/promises';
+
+async function files(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await files(p)));
+    else if (/\.(md|mdx)$/i.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+const corpora = [path.join(sharedDir, 'corpus', 'radxa-docs'), path.join(sharedDir, 'corpus', 'esp-dev-kits')];
+const mdFiles = (await Promise.all(corpora.map(files))).flat();
+const texts = await Promise.all(mdFiles.map((f) => readFile(f, 'utf8')));
+const bytes = (await Promise.all(mdFiles.map((f) => stat(f)))).reduce((n, s) => n + s.size, 0);
+
+// The bare parser time of the same files, for scale.
+const md = new MarkdownIt({ html: true });
+md.parse(texts[0] ?? '', {});
+let t = performance.now();
+for (const text of texts) md.parse(text, {});
+const markdownItSeconds = (performance.now() - t) / 1000;
+
+const tmp = await tempDir('manualmate-bench-');
+const engine = createEngine({ dataDir: tmp.dir, bundledModelsDir: path.join(tmp.dir, 'no-models') });
+t = performance.now();
+const res = await engine.importPaths('bench', corpora);
+const importSeconds = (performance.now() - t) / 1000;
+if (!res.ok) throw new Error(res.error.message);
+
+// A generated 200-page two-column manual.
+const pages = Array.from({ length: 200 }, (_, i) => {
+  const para = `Section ${i + 1}. The RAC-225B compressor relay must be checked after ${i + 3} hours of operation; replace the fuse with a 10 A slow-blow type if the indicator stays red. `;
+  const lines = wrapText(para.repeat(6), 250, 10);
+  return { runs: [...column(lines.slice(0, 30), 56, 740), ...column(lines.slice(30, 60), 320, 740)] };
+});
+const pdfPath = path.join(tmp.dir, 'service-manual-200p.pdf');
+await writeFile(pdfPath, writePdf(pages, { title: 'RAC-225B service manual' }));
+t = performance.now();
+const pdfRes = await engine.importPaths('bench-pdf', [pdfPath]);
+const pdfSeconds = (performance.now() - t) / 1000;
+if (!pdfRes.ok || pdfRes.value.summary.imported !== 1) throw new Error('PDF import failed');
+
+await engine.dispose();
+await tmp.cleanup();
+console.log(
+  JSON.stringify({
+    files: mdFiles.length,
+    megabytes: bytes / 1e6,
+    importSeconds,
+    imported: res.value.summary.imported,
+    failed: res.value.summary.failed,
+    markdownItSeconds,
+    pdfPages: 200,
+    pdfSeconds,
+    peakRssMb: peakRssMb(),
+  }),
+);
