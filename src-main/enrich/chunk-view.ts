@@ -1,0 +1,156 @@
+import type { Chunk } from '../core/chunk';
+import type { NormalizedDocument } from '../core/document';
+import type { DocIdentity, ModelMention, ModelVocabulary } from './model-vocabulary';
+import { contentTerms, plainText } from './text.util';
+
+/**
+ * What the heuristic stages read from one chunk, computed once: its prose, its content terms and
+ * the models it names, split by where (section headings and tab labels vs body text).
+ */
+
+export interface ChunkView {
+  chunk: Chunk;
+  /** Readable prose of the chunk (no markup). */
+  plain: string;
+  /** Distinct content terms, for lexical similarity. */
+  terms: Set<string>;
+  /** Models named by the enclosing heading path below the document title, outermost first. */
+  pathMentions: ModelMention[];
+  /** Models named by headings or tab labels inside the chunk, in order. */
+  localMentions: ModelMention[];
+  /** Models named in body text (confident mentions only). */
+  bodyMentions: ModelMention[];
+  /** Headings that start inside the chunk, with their level. */
+  headings: { level: number; text: string }[];
+  /** Heading path in force at the chunk's end (its start path is `chunk.headingPath`). */
+  endPath: string[];
+}
+
+/** Mentions below this confidence are ignored in chunks ("x4" lanes, lowercase "zero"). */
+export const CHUNK_MENTION_MIN_CONFIDENCE = 0.8;
+
+const HEADING_LINE = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/gm;
+
+/** Heading path of the last heading block starting before `end` (blocks are sorted). */
+function pathAt(doc: NormalizedDocument | null, end: number, fallback: string[]): string[] {
+  if (!doc) return fallback;
+  let lo = 0;
+  let hi = doc.blocks.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (doc.blocks[mid]!.start < end) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found >= 0 ? doc.blocks[found]!.headingPath : fallback;
+}
+
+/** Label of the tab (`<TabItem value=…>`) still open at `offset`: the chunk starts inside it. */
+function openTabAt(doc: NormalizedDocument | null, offset: number): string | null {
+  if (!doc || offset <= 0) return null;
+  const at = doc.text.lastIndexOf('<TabItem', offset - 1);
+  if (at < 0 || doc.text.indexOf('</TabItem>', at) < offset) return null;
+  const m = /^<TabItem\b[^>]*?\b(?:label|value)=["']([^"']+)["']/.exec(doc.text.slice(at, at + 300));
+  return m ? m[1]! : null;
+}
+
+const TAB_EDGE = /<TabItem\b[^>]*?\b(?:label|value)=["']([^"']+)["'][^>]*>|<\/TabItem>/g;
+
+/**
+ * The tab labels a chunk's text falls under, by share of characters: the dominant tab alone when it
+ * covers >= 60% of the chunk, else every tab covering >= 15% (a chunk that starts inside a tab
+ * counts that tab even though its opening tag is in the previous chunk).
+ */
+function tabLabels(chunk: Chunk, doc: NormalizedDocument | null): string[] {
+  const share = new Map<string, number>();
+  let current = openTabAt(doc, chunk.start);
+  let last = 0;
+  const add = (upTo: number): void => {
+    if (current !== null) share.set(current, (share.get(current) ?? 0) + (upTo - last));
+  };
+  for (const m of chunk.text.matchAll(TAB_EDGE)) {
+    add(m.index);
+    current = m[1] ?? null;
+    if (current !== null && !share.has(current)) share.set(current, 0);
+    last = m.index + m[0].length;
+  }
+  add(chunk.text.length);
+  const total = Math.max(1, chunk.text.length);
+  const ranked = [...share].sort((a, b) => b[1] - a[1]);
+  if (ranked.length === 0) return [];
+  if (ranked[0]![1] >= 0.6 * total) return [ranked[0]![0]];
+  const some = ranked.filter(([, n]) => n >= 0.15 * total).map(([l]) => l);
+  return some.length > 0 ? some : ranked.map(([l]) => l);
+}
+
+/** Builds the view of a chunk against the library's vocabulary (`doc` gives the end path and open tabs). */
+export function chunkView(chunk: Chunk, vocabulary: ModelVocabulary, doc: NormalizedDocument | null = null): ChunkView {
+  const confident = (ms: ModelMention[]): ModelMention[] => ms.filter((m) => m.confidence >= CHUNK_MENTION_MIN_CONFIDENCE);
+  const headings: { level: number; text: string }[] = [];
+  const local: string[] = [];
+  // The document's own title already decided its identity; it is not section evidence.
+  const isTitle = (level: number, text: string): boolean => level === 1 && doc !== null && text === doc.title;
+  for (const m of chunk.text.matchAll(HEADING_LINE)) {
+    const text = plainText(m[2]!);
+    headings.push({ level: m[1]!.length, text });
+    if (!isTitle(m[1]!.length, text)) local.push(text);
+  }
+  const path = doc !== null && chunk.headingPath[0] === doc.title ? chunk.headingPath.slice(1) : chunk.headingPath;
+  local.push(...tabLabels(chunk, doc));
+  const plain = plainText(chunk.text);
+  return {
+    chunk,
+    plain,
+    terms: new Set(contentTerms(plain)),
+    pathMentions: confident(path.flatMap((h) => vocabulary.findMentions(h))),
+    localMentions: confident(local.flatMap((h) => vocabulary.findMentions(h))),
+    bodyMentions: confident(vocabulary.findMentions(plain)),
+    headings,
+    endPath: pathAt(doc, chunk.end, chunk.headingPath),
+  };
+}
+
+/** A model decision with the evidence that made it. */
+export interface ModelChoice {
+  model: string | null;
+  reason: string;
+}
+
+function distinct(ms: readonly ModelMention[]): string[] {
+  return [...new Set(ms.map((m) => m.model))];
+}
+
+/**
+ * The chunk's model: a model named by its own headings/tab labels, else by its section path, when
+ * that model is not the document's own family; else the document's identity, refined to one member
+ * or revision the chunk names ("ROCK 4" -> "ROCK 4SE"); without identity, the most named model.
+ */
+export function chooseModel(view: ChunkView, identity: DocIdentity | null, vocabulary: ModelVocabulary): ModelChoice {
+  const related = (m: string): boolean => identity !== null && vocabulary.relation(m, identity.model) !== 'none' && vocabulary.relation(m, identity.model) !== 'sibling';
+  const local = distinct(view.localMentions);
+  const path = distinct(view.pathMentions);
+  // Section-level evidence: the chunk's own headings and tab labels, then its heading path (deepest).
+  const section = local.length > 0 ? local : path.length > 0 ? [path[path.length - 1]!] : [];
+  if (section.length > 0) {
+    const where = local.length > 0 ? 'heading/tab in chunk' : 'heading path';
+    if (identity && section.includes(identity.model)) return { model: identity.model, reason: `${where} names the document's model` };
+    if (section.length === 1) return { model: section[0]!, reason: `${where} names ${section[0]}` };
+    if (!identity) return { model: section[0]!, reason: `${where} names ${section.join(', ')}` };
+    if (section.every(related)) return { model: identity.model, reason: `${where} names ${section.length} models of ${identity.base}` };
+    return { model: section[0]!, reason: `${where} names ${section.join(', ')}` };
+  }
+  const body = distinct(view.bodyMentions);
+  if (identity) {
+    const members = body.filter((m) => related(m) && m !== identity.model && m !== identity.base);
+    const namesOwn = body.includes(identity.model) || body.includes(identity.base);
+    if (!namesOwn && members.length === 1) return { model: members[0]!, reason: `text names only ${members[0]} of ${identity.base}` };
+    return { model: identity.model, reason: `document identity (${identity.source})` };
+  }
+  if (body.length === 0) return { model: null, reason: 'no model named and no document identity' };
+  const counts = new Map<string, number>();
+  for (const m of view.bodyMentions) counts.set(m.model, (counts.get(m.model) ?? 0) + 1);
+  const best = [...counts].sort((a, b) => b[1] - a[1])[0]!;
+  return { model: best[0], reason: `text names ${best[0]} ${best[1]}x` };
+}

@@ -1,0 +1,157 @@
+import winkNLP, { type ItemSentence } from 'wink-nlp';
+import model from 'wink-eng-lite-web-model';
+import type { Signature } from '../core/chunk';
+import type { NormalizedDocument } from '../core/document';
+import { addCategoryHits, bestCategory } from './category.lexicon';
+import type { ChunkView } from './chunk-view';
+import { chooseModel } from './chunk-view';
+import type { DocIdentity, ModelVocabulary } from './model-vocabulary';
+import type { TermStats } from './term-stats';
+import { isStopword, modelTokens, singular } from './text.util';
+
+/**
+ * The heuristic CNM extractor (CHOP's Category–Noun–Model without a model):
+ * - model: `chooseModel` (document identity from the vocabulary, refined by the chunk's headings,
+ *   tab labels and text, cross-checked against the vocabulary);
+ * - category: the lexicon over the chunk's headings, else the model's learned category, else the
+ *   document's identity category;
+ * - nouns: part-of-speech tagged nouns (wink-nlp: ~14x faster than compromise here, which made
+ *   tagging 90% of import time) of the section heading and the chunk's opening,
+ *   ranked by TF-IDF against the library; noun compounds ("power supply") count as one noun.
+ */
+
+/** What every heuristic stage knows about the document being enriched. */
+export interface DocumentFacts {
+  doc: NormalizedDocument;
+  identity: DocIdentity | null;
+  vocabulary: ModelVocabulary;
+  terms: TermStats;
+}
+
+export interface CnmHeuristicOptions {
+  /** Characters of chunk prose that are part-of-speech tagged (tagging is the slow step). */
+  maxTaggedChars?: number;
+}
+
+export interface CnmExtraction {
+  signature: Signature;
+  /** Why the model was chosen (shown in the inspector, kept in continuity reasons). */
+  modelReason: string;
+}
+
+/** The CNM stage object; options are fixed at construction. */
+export interface CnmHeuristic {
+  readonly name: 'cnm-heuristic';
+  extract(view: ChunkView, facts: DocumentFacts): CnmExtraction;
+}
+
+/** Words that name documentation structure rather than what a chunk is about. */
+const NOUN_STOP = new Set(
+  (
+    'section chapter page document documentation guide manual table figure image picture note tip warning ' +
+    'detail details information info example introduction overview content contents step item list link ' +
+    'reference version user users thing way part method type lot number time'
+  ).split(' '),
+);
+
+/** The tagger, loaded once: part-of-speech only, no entities or sentiment. */
+const tagger = winkNLP(model, ['pos']);
+const its = tagger.its;
+
+interface TaggedTerm {
+  /** The word as written. */
+  text: string;
+  /** Lower-cased form. */
+  normal: string;
+  /** Universal POS tag (NOUN, PROPN, VERB, ...). */
+  pos: string;
+}
+
+/** Sentences of tagged terms. */
+function tagSentences(text: string): TaggedTerm[][] {
+  const doc = tagger.readDoc(text);
+  const out: TaggedTerm[][] = [];
+  doc.sentences().each((sentence: ItemSentence) => {
+    const tokens = sentence.tokens();
+    const values = tokens.out(its.value) as string[];
+    const normals = tokens.out(its.normal) as string[];
+    const pos = tokens.out(its.pos) as string[];
+    out.push(values.map((text, i) => ({ text, normal: normals[i] ?? text.toLowerCase(), pos: pos[i] ?? '' })));
+  });
+  return out;
+}
+
+function isNounTerm(t: TaggedTerm): boolean {
+  return (t.pos === 'NOUN' || t.pos === 'PROPN') && /^[a-z][a-z-]+$/.test(t.normal);
+}
+
+/** Creates the heuristic CNM extractor; `maxTaggedChars` defaults to 600. */
+export function createCnmHeuristic(options: CnmHeuristicOptions = {}): CnmHeuristic {
+  const maxTagged = options.maxTaggedChars ?? 600;
+  if (!Number.isInteger(maxTagged) || maxTagged < 50) throw new RangeError('maxTaggedChars must be an integer >= 50');
+
+  function nouns(view: ChunkView, facts: DocumentFacts, exclude: ReadonlySet<string>): string[] {
+    const heading = view.headings[view.headings.length - 1]?.text ?? view.chunk.headingPath[view.chunk.headingPath.length - 1] ?? '';
+    const score = new Map<string, number>();
+    const order = new Map<string, number>();
+    const add = (term: string, weight: number): void => {
+      score.set(term, (score.get(term) ?? 0) + weight);
+      if (!order.has(term)) order.set(term, order.size);
+    };
+    const harvest = (text: string, weight: number, acronyms: boolean): void => {
+      if (!text.trim()) return;
+      for (const terms of tagSentences(text)) {
+        let run: string[] = [];
+        const flush = (): void => {
+          if (run.length >= 2) add(run.slice(-2).join(' '), weight * 2);
+          run = [];
+        };
+        for (const t of terms) {
+          const word = singular(t.normal);
+          // Upper-case words in body text are mostly pin and signal names (GND, SDA) in tables.
+          const acronym = /^[A-Z0-9_]{2,}$/.test(t.text);
+          if (isNounTerm(t) && (acronyms || !acronym) && !isStopword(t.normal) && !isStopword(word) && !NOUN_STOP.has(word) && !exclude.has(word) && word.length >= 3) {
+            add(word, weight);
+            run.push(word);
+          } else flush();
+        }
+        flush();
+      }
+    };
+    harvest(heading, 3, true);
+    harvest(view.plain.slice(0, maxTagged), 1, false);
+    const idf = (term: string): number => Math.min(...term.split(' ').map((w) => facts.terms.idf(w)));
+    const ranked = [...score]
+      // Frequency first, rarity second: a word used once in a list ("Bessie") is rarely the topic.
+      .map(([t, n]) => ({ t, s: n * Math.sqrt(idf(t)) }))
+      .sort((a, b) => b.s - a.s || order.get(a.t)! - order.get(b.t)!);
+    const out: string[] = [];
+    for (const { t } of ranked) {
+      // A compound covers its words: "power supply" makes "supply" redundant.
+      if (out.some((o) => o.split(' ').includes(t) || t.split(' ').includes(o))) continue;
+      out.push(t);
+      if (out.length === 2) break;
+    }
+    return out;
+  }
+
+  return {
+    name: 'cnm-heuristic',
+    extract(view, facts) {
+      const choice = chooseModel(view, facts.identity, facts.vocabulary);
+      const headingText = [...view.chunk.headingPath, ...view.headings.map((h) => h.text)].join('\n');
+      const local = bestCategory(addCategoryHits(headingText, 1, {}, false));
+      const category =
+        local ?? (choice.model ? facts.vocabulary.categoryOf(choice.model) : null) ?? facts.identity?.category ?? null;
+      // Model names and vendor words are the signature's model, not its nouns.
+      const exclude = new Set<string>(facts.vocabulary.vendorWords().map((v) => v.toLowerCase()));
+      for (const m of [choice.model, facts.identity?.base]) {
+        for (const t of modelTokens(m ?? '')) exclude.add(t.norm);
+      }
+      return {
+        signature: { category, nouns: nouns(view, facts, exclude), model: choice.model },
+        modelReason: choice.reason,
+      };
+    },
+  };
+}

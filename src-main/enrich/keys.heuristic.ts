@@ -1,0 +1,126 @@
+import type { KeyFields } from '../core/chunk';
+import type { NormalizedDocument } from '../core/document';
+import type { ChunkView } from './chunk-view';
+import type { DocumentFacts } from './cnm.heuristic';
+import { topTerms } from './term-stats';
+import { modelTokens } from './text.util';
+
+/**
+ * MDKeyChunker fields without a model: title from the heading path, keywords by TF-IDF against
+ * the library, entities from model/part/unit patterns, and the key from the normalized heading
+ * path below the document title. Summary and questions stay empty rather than invented.
+ */
+
+export interface KeysHeuristicOptions {
+  /** Keywords per chunk, 1..20. */
+  maxKeywords?: number;
+  /** Entities per chunk, 1..50. */
+  maxEntities?: number;
+}
+
+export interface KeysHeuristic {
+  readonly name: 'keys-heuristic';
+  readonly options: Readonly<Required<KeysHeuristicOptions>>;
+  extract(view: ChunkView, facts: DocumentFacts): KeyFields;
+}
+
+/**
+ * Entity patterns, most specific first: ratings ("5V/3A", "12 V", "2.5 GHz"), interfaces
+ * ("USB 3.0", "PCIe 3.0 x4", "M.2 M Key"), pins ("GPIO3_A4"), part numbers ("RK3588",
+ * "ESP32-S3-WROOM-1", "WS2812B"). Hand-written: no offline library knows hardware vocabulary.
+ */
+const ENTITY_PATTERNS: readonly RegExp[] = [
+  /\b\d+(?:\.\d+)?\s?(?:V|A|W|mA|mAh)(?:\s?\/\s?\d+(?:\.\d+)?\s?(?:V|A|W|mA))+(?![\w/])/g,
+  /\b\d+(?:\.\d+)?\s?(?:V|A|W|mA|mAh|kHz|MHz|GHz|KB|MB|GB|TB|Mbps|Gbps|TOPS)\b/g,
+  /\b(?:USB\s?(?:\d(?:\.\d)?(?:\s?Gen\s?\d)?|Type-C|Type-A)|PCIe\s?\d(?:\.\d)?(?:\s?x\d+)?|M\.2(?:\s[A-E](?:\+[A-E])?\sKey)?|HDMI\s?\d(?:\.\d)?|(?:LP)?DDR\d\w?|Wi-?Fi\s?\d\w?|Bluetooth\s?\d(?:\.\d)?|MIPI\s(?:CSI|DSI))\b/gi,
+  /\bGPIO\d+(?:_[A-D]\d)?\b/g,
+  /\b[A-Z]{2,}\d{3,}[A-Z0-9]*(?:-[A-Z0-9]+)*\b/g,
+  /\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b/g,
+];
+
+/** Hyphenated upper-case names count only with a digit and some length ("SM-G973U", not "USB-C"). */
+function entityOk(value: string): boolean {
+  return !/^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+$/.test(value) || (/\d/.test(value) && value.length >= 6);
+}
+
+function slug(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+}
+
+/** Levels of the heading path that are the document title (a single H1 at the top), 0 or 1. */
+const titleDepths = new WeakMap<NormalizedDocument, number>();
+export function titleDepth(doc: NormalizedDocument): number {
+  let d = titleDepths.get(doc);
+  if (d === undefined) {
+    const h1 = doc.blocks.filter((b) => b.kind === 'heading' && b.level === 1);
+    d = h1.length === 1 && h1[0]!.headingPath.length === 1 ? 1 : 0;
+    titleDepths.set(doc, d);
+  }
+  return d;
+}
+
+/** The semantic key of a heading path: its levels below the document title, slugged, joined by "/". */
+export function headingKey(path: readonly string[], skip: number): string | null {
+  const parts = path.slice(skip).map(slug).filter(Boolean);
+  return parts.length > 0 ? parts.join('/') : null;
+}
+
+/** Pattern-based entities of a text (model names first), distinct, in order of appearance. */
+export function extractEntities(text: string, models: readonly string[], max: number): string[] {
+  const found: { at: number; value: string }[] = [];
+  const taken: [number, number][] = [];
+  for (const re of ENTITY_PATTERNS) {
+    re.lastIndex = 0;
+    for (const m of text.matchAll(re)) {
+      const start = m.index;
+      const end = start + m[0].length;
+      if (taken.some(([a, b]) => start < b && end > a) || !entityOk(m[0])) continue;
+      taken.push([start, end]);
+      found.push({ at: start, value: m[0].replace(/\s+/g, ' ') });
+    }
+  }
+  found.sort((a, b) => a.at - b.at);
+  const out: string[] = [];
+  for (const v of [...models, ...found.map((f) => f.value)]) {
+    if (!out.some((o) => o.toLowerCase() === v.toLowerCase())) out.push(v);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+/** Creates the heuristic keys stage; defaults: 6 keywords, 12 entities. */
+export function createKeysHeuristic(options: KeysHeuristicOptions = {}): KeysHeuristic {
+  const maxKeywords = options.maxKeywords ?? 6;
+  const maxEntities = options.maxEntities ?? 12;
+  if (!Number.isInteger(maxKeywords) || maxKeywords < 1 || maxKeywords > 20) throw new RangeError('maxKeywords must be an integer in 1..20');
+  if (!Number.isInteger(maxEntities) || maxEntities < 1 || maxEntities > 50) throw new RangeError('maxEntities must be an integer in 1..50');
+  return {
+    name: 'keys-heuristic',
+    options: { maxKeywords, maxEntities },
+    extract(view, facts) {
+      const path = view.chunk.headingPath;
+      const skip = titleDepth(facts.doc);
+      const title = view.headings[0]?.text ?? path[path.length - 1] ?? facts.doc.title ?? null;
+      const exclude = new Set<string>();
+      for (const v of facts.vocabulary.vendorWords()) exclude.add(v.toLowerCase());
+      const models = [...new Set([...view.localMentions, ...view.bodyMentions].map((m) => m.model))];
+      for (const m of [...models, facts.identity?.base ?? '']) for (const t of modelTokens(m)) exclude.add(t.norm);
+      const key = headingKey(path, skip);
+      const parent = path.length - skip >= 2 ? headingKey(path.slice(0, -1), skip) : null;
+      return {
+        title: title || null,
+        summary: null,
+        keywords: topTerms(view.chunk.text, facts.terms, maxKeywords, { boost: title ?? '', exclude }),
+        entities: extractEntities(view.plain, models, maxEntities),
+        questions: [],
+        key,
+        relatedKeys: parent ? [parent] : [],
+      };
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import type { ModelVocabulary } from './model-vocabulary';
+
+/**
+ * Query-side model detection: which of the library's models a question names, so retrieval can
+ * prefer chunks whose CNM model matches. Tolerant of case, spacing, hyphens, "plus"/"+", vendor
+ * words and revision suffixes (all handled by `ModelVocabulary.findMentions`); a question that
+ * names no model yields no models, never a guess.
+ */
+
+export interface QueryMention {
+  /** The words of the question that name the model. */
+  text: string;
+  /** Canonical model name (a variant such as "ESP32-S3-DevKitC-1 v1.1" when a known revision is named). */
+  model: string;
+  /** 0..1; short codes in lowercase ("x4") score lower since they also name other things. */
+  confidence: number;
+}
+
+export interface QueryAnalysis {
+  mentions: QueryMention[];
+  /** Distinct models named with confidence >= `minConfidence`, in question order. */
+  models: string[];
+  /** The named models' families (base, revisions, parent) not already in `models`, for soft matching. */
+  related: string[];
+}
+
+export interface QueryAnalysisOptions {
+  /** Mentions below this confidence stay in `mentions` but not in `models`; default 0.5. */
+  minConfidence?: number;
+}
+
+/** Finds the models a question names. Pure and fast (no model, no I/O). */
+export function analyzeQuery(query: string, vocabulary: ModelVocabulary, options: QueryAnalysisOptions = {}): QueryAnalysis {
+  const min = options.minConfidence ?? 0.5;
+  const mentions = vocabulary.findMentions(query).map((m) => ({ text: m.text, model: m.model, confidence: m.confidence }));
+  const models: string[] = [];
+  for (const m of mentions) if (m.confidence >= min && !models.includes(m.model)) models.push(m.model);
+  const related: string[] = [];
+  for (const model of models) {
+    for (const f of vocabulary.familyOf(model)) if (!models.includes(f) && !related.includes(f)) related.push(f);
+  }
+  return { mentions, models, related };
+}
+
+/** How well a chunk's model answers a question's models: the same model, its family, or neither. */
+export type ModelMatch = 'exact' | 'family' | 'none';
+
+/**
+ * Compares a chunk's signature model with the models a question names. 'family' covers another
+ * revision of the same board and a product/member pair ("ROCK 5B" for a "ROCK 5B+" question);
+ * siblings ("ZERO 3E" for "ZERO 3W") are 'none'.
+ */
+export function modelMatch(queryModels: readonly string[], chunkModel: string | null, vocabulary: ModelVocabulary): ModelMatch {
+  if (!chunkModel || queryModels.length === 0) return 'none';
+  let best: ModelMatch = 'none';
+  for (const q of queryModels) {
+    const r = vocabulary.relation(q, chunkModel);
+    if (r === 'same') return 'exact';
+    if (r === 'revision' || r === 'member') best = 'family';
+  }
+  return best;
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import type { Result } from '../core/result';
+import { fail, ok } from '../core/result';
+import { contentTerms, plainText } from './text.util';
+
+/**
+ * Document frequencies of content words over a library, for the TF-IDF of nouns and keywords.
+ * Serializable; documents are added and removed by their text (the same text must be passed to
+ * remove what was added).
+ */
+
+const termStatsSchema = z.object({
+  version: z.literal(1),
+  documentCount: z.number().int().min(0),
+  df: z.record(z.string(), z.number().int().min(0)),
+});
+
+export type TermStatsJson = z.infer<typeof termStatsSchema>;
+
+/** The distinct content terms of a Markdown text. */
+export function documentTerms(markdown: string): Set<string> {
+  return new Set(contentTerms(plainText(markdown)));
+}
+
+export class TermStats {
+  private readonly df = new Map<string, number>();
+  private docs = 0;
+
+  static create(): TermStats {
+    return new TermStats();
+  }
+
+  /** Document frequencies over the given texts (one text = one document). */
+  static fromTexts(texts: Iterable<string>): TermStats {
+    const s = new TermStats();
+    for (const t of texts) s.addDocument(t);
+    return s;
+  }
+
+  static fromJSON(json: unknown): Result<TermStats> {
+    const parsed = termStatsSchema.safeParse(json);
+    if (!parsed.success) return fail('corrupt', 'The stored term statistics are damaged and must be rebuilt.');
+    const s = new TermStats();
+    s.docs = parsed.data.documentCount;
+    for (const [t, n] of Object.entries(parsed.data.df)) s.df.set(t, n);
+    return ok(s);
+  }
+
+  toJSON(): TermStatsJson {
+    return { version: 1, documentCount: this.docs, df: Object.fromEntries(this.df) };
+  }
+
+  get documentCount(): number {
+    return this.docs;
+  }
+
+  addDocument(markdown: string): void {
+    this.docs++;
+    for (const t of documentTerms(markdown)) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+  }
+
+  removeDocument(markdown: string): void {
+    this.docs = Math.max(0, this.docs - 1);
+    for (const t of documentTerms(markdown)) {
+      const n = (this.df.get(t) ?? 0) - 1;
+      if (n > 0) this.df.set(t, n);
+      else this.df.delete(t);
+    }
+  }
+
+  /** Smoothed inverse document frequency, >= 1 for every term (unseen terms score highest). */
+  idf(term: string): number {
+    return Math.log((this.docs + 1) / ((this.df.get(term) ?? 0) + 1)) + 1;
+  }
+}
+
+/**
+ * Top `k` terms of a text by TF-IDF (terms of `boost` texts count double), excluding `exclude`.
+ * Ties keep first-occurrence order, so results are deterministic.
+ */
+export function topTerms(text: string, stats: TermStats, k: number, options: { boost?: string; exclude?: ReadonlySet<string> } = {}): string[] {
+  const tf = new Map<string, number>();
+  const order = new Map<string, number>();
+  const add = (t: string, w: number): void => {
+    // Terms with digits outside the heading are pin and register names ("gpio3", "uart7").
+    if (options.exclude?.has(t) || t.length < 3 || (w < 2 && /\d/.test(t))) return;
+    tf.set(t, (tf.get(t) ?? 0) + w);
+    if (!order.has(t)) order.set(t, order.size);
+  };
+  for (const t of contentTerms(options.boost ?? '')) add(t, 2);
+  for (const t of contentTerms(plainText(text))) add(t, 1);
+  return [...tf]
+    .map(([t, n]) => ({ t, score: (1 + Math.log(n)) * stats.idf(t) }))
+    .sort((a, b) => b.score - a.score || order.get(a.t)! - order.get(b.t)!)
+    .slice(0, k)
+    .map((x) => x.t);
+}

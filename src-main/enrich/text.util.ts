@@ -1,0 +1,139 @@
+/**
+ * Small text helpers shared by the enrichment stages: turning chunk Markdown into plain prose,
+ * content-word tokens for TF-IDF and lexical similarity, and the token stream model names are
+ * matched on.
+ */
+
+const STOPWORDS = new Set(
+  (
+    'a about above after again against all also am an and any are as at be because been before being below ' +
+    'between both but by can cannot could did do does doing down during each either etc few for from further ' +
+    'get gets had has have having he her here hers him his how i if in into is it its itself just may me ' +
+    'might more most must my no nor not now of off on once only or other our out over own per please same ' +
+    'see shall she should so some such than that the their them then there these they this those through to ' +
+    'too under until up upon us use used uses using very via was we were what when where which while who ' +
+    'whom why will with within without would yes you your e.g i.e. eg ie one two three first second new ' +
+    'following follow follows shown show shows below above click step steps note notes need needs want make ' +
+    'like well able support supports supported'
+  ).split(/\s+/),
+);
+
+/** True for English function words and filler that carry no topic. */
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(word);
+}
+
+/**
+ * Chunk Markdown to readable prose: front matter, code, HTML tags, image/link syntax, table pipes
+ * and emphasis removed; whitespace collapsed. Offsets are not preserved (for scoring only).
+ */
+export function plainText(markdown: string): string {
+  return markdown
+    .replace(/^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, ' ')
+    .replace(/```[\s\S]*?(?:```|$)/g, ' ')
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/!\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
+    .replace(/\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
+    .replace(/https?:\/\/[^\s)"'<>]+/g, ' ')
+    // Anchored at a token start: an unanchored `\S+@\S+` backtracks quadratically on long tokens.
+    .replace(/(?<!\S)[^\s@]+@\S+/g, ' ')
+    // Tab labels name the variant a passage is for (<TabItem value="ROCK 5B+">): keep them.
+    .replace(/<[^>]*?\b(?:label|value)=["']([^"']*)["'][^>]*>/g, ' $1 ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/^\s*(?:import|export)\s.*$/gm, ' ')
+    .replace(/(?:^|\s)\.{0,2}\/\S*/g, ' ')
+    .replace(/^[ \t]*\|?[ \t]*:?-{3,}.*$/gm, ' ')
+    .replace(/[|*`#>~]+/g, ' ')
+    // Emphasis underscores go, identifiers keep theirs ("GPIO3_A4", "SARADC_IN4").
+    .replace(/(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, ' ')
+    .replace(/&[a-z]+;|&#\d+;/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Crude English singular for TF-IDF terms ("supplies" -> "supply", "ports" -> "port"). */
+export function singular(word: string): string {
+  if (word.length <= 3 || /ss$|us$|is$/.test(word)) return word;
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (/(?:ches|shes|xes|sses)$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith('s')) return word.slice(0, -1);
+  return word;
+}
+
+/** Lowercase content words (letters first, >= 2 chars, no stopwords), singularized. */
+export function contentTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.toLowerCase().matchAll(/[\p{L}][\p{L}\p{N}+]*(?:[.-][\p{L}\p{N}]+)*/gu)) {
+    const w = m[0];
+    if (w.length < 2 || isStopword(w)) continue;
+    out.push(singular(w));
+  }
+  return out;
+}
+
+/** Jaccard overlap of two term sets, 0..1. */
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let inter = 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  for (const t of small) if (large.has(t)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+
+/** A token of the model-name stream: `norm` is lowercase letters/digits (with `+`), or a revision. */
+export interface ModelToken {
+  raw: string;
+  /** Lowercase key part; "plus" becomes "+"; for revisions the bare number ("1.1"). */
+  norm: string;
+  kind: 'word' | 'rev';
+  start: number;
+  end: number;
+}
+
+const TOKEN_RE = /(?<![\p{L}\p{N}])[vV]\d+(?:\.\d+)*(?![\p{L}\p{N}])|[\p{L}\p{N}]+\+*/gu;
+
+/** Splits text into model-name tokens with offsets; revisions like `v1.1` are single tokens. */
+export function modelTokens(text: string): ModelToken[] {
+  const out: ModelToken[] = [];
+  for (const m of text.matchAll(TOKEN_RE)) {
+    const raw = m[0];
+    const start = m.index;
+    const isRev = /^[vV]\d/.test(raw);
+    let norm: string;
+    if (isRev) norm = raw.slice(1);
+    else {
+      norm = raw.normalize('NFKC').toLowerCase();
+      if (norm === 'plus') norm = '+';
+    }
+    out.push({ raw, norm, kind: isRev ? 'rev' : 'word', start, end: start + raw.length });
+  }
+  return out;
+}
+
+/**
+ * Whether two adjacent tokens belong to one name: only spaces, hyphens, underscores, brand marks,
+ * `&`, parentheses or a single dot (as in "10.5") lie between them.
+ */
+export function joinable(gap: string): boolean {
+  return gap === '.' || /^[ \t\u00a0\-_&®™()]{1,3}$/.test(gap);
+}
+
+/** The key of a model name: its tokens' keys concatenated ("ROCK 5B plus" -> "rock5b+"). */
+export function nameKey(name: string): string {
+  return modelTokens(name)
+    .filter((t) => t.kind === 'word')
+    .map((t) => t.norm)
+    .join('');
+}
+
+/** Measurement-like tokens ("5v", "3a", "30w", "4k") that must never be read as a model by themselves. */
+export function isUnitLike(norm: string): boolean {
+  return /^\d+(?:\.\d+)?(?:v|a|ma|mah|w|kw|mm|cm|m|mp|in|inch|hz|khz|mhz|ghz|gb|mb|kb|tb|k|p|fps|bit|bits|pin|pins|x|g|d|nm|ms|s|th|st|nd|rd)$/.test(
+    norm,
+  );
+}
+
+/** True when the token mixes letters and digits ("e52c", "s3", "225b"). */
+export function isCodeToken(norm: string): boolean {
+  return /\p{L}/u.test(norm) && /\p{N}/u.test(norm);
+}

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
+import { loadCorpus, markdownDocument } from './corpus.helper';
+
+const doc = markdownDocument;
+
+describe('ModelVocabulary learning', () => {
+  it('learns a product folder whose name is written out in its documents', () => {
+    const v = ModelVocabulary.fromDocuments([
+      doc('lib/rock5/rock5b/intro.md', '# Product Introduction\n\nThe Radxa ROCK 5B is a single board computer.'),
+      doc('lib/rock5/rock5b/power.md', '# Power\n\nUse a 5V/3A adapter with the ROCK 5B.'),
+      doc('lib/rock5/getting-started/README.md', '# Getting Started\n\nRead this first.'),
+    ]);
+    expect(v.identityOf('lib/rock5/rock5b/power.md')).toMatchObject({ model: 'ROCK 5B', base: 'ROCK 5B', source: 'folder' });
+    expect(v.identityOf('lib/rock5/getting-started/README.md')).toBeNull();
+    expect(v.models().map((m) => m.name)).toEqual(['ROCK 5B']);
+    expect(v.categoryOf('ROCK 5B')).toBe('single board computer');
+  });
+
+  it('accepts a digit-free folder only when a title in it is written as a name', () => {
+    const v = ModelVocabulary.fromDocuments([
+      doc('lib/zero/zero/README.md', '# ZERO\n\nRadxa ZERO is a tiny board.'),
+      doc('lib/zero/zero/install-system/README.md', '# Install System\n\nInstall the system on the ZERO.'),
+    ]);
+    expect(v.lookup('ZERO')?.kind).toBe('product');
+    expect(v.lookup('Install System')).toBeNull();
+    expect(v.identityOf('lib/zero/zero/install-system/README.md')?.model).toBe('ZERO');
+  });
+
+  it('learns members that extend a product name and keeps "+" distinct', () => {
+    const v = ModelVocabulary.fromDocuments([
+      doc('lib/rock5b/a.md', '# Intro\n\nThe ROCK 5B/5B+ boards. ROCK 5B+ adds a B key.'),
+      doc('lib/rock5b/b.md', '# More\n\nOnly the ROCK 5B+ has it; the ROCK 5B does not.'),
+    ]);
+    const member = v.lookup('ROCK 5B+');
+    expect(member).toMatchObject({ name: 'ROCK 5B+', kind: 'member', parent: 'ROCK 5B' });
+    expect(v.relation('ROCK 5B+', 'ROCK 5B')).toBe('member');
+    expect(v.lookup('rock 5b plus')?.name).toBe('ROCK 5B+');
+    expect(v.lookup('rock 5b')?.name).toBe('ROCK 5B');
+  });
+
+  it('makes revisions from titles and file names variants of their base', () => {
+    const v = ModelVocabulary.fromDocuments([
+      doc('kits/esp32-s3-devkitc-1/user_guide_v1.0.md', '# ESP32-S3-DevKitC-1 v1.0\n\nThe ESP32-S3-DevKitC-1 is a development board.'),
+      doc('kits/esp32-s3-devkitc-1/user_guide.md', '# ESP32-S3-DevKitC-1 v1.1\n\nThe ESP32-S3-DevKitC-1 is a development board.'),
+      doc('kits/esp8684-devkitm-1/user_guide-v1.0.md', '# ESP8684-DevKitM-1\n\nAbout the ESP8684-DevKitM-1 board.'),
+    ]);
+    expect(v.identityOf('kits/esp32-s3-devkitc-1/user_guide_v1.0.md')?.model).toBe('ESP32-S3-DevKitC-1 v1.0');
+    expect(v.identityOf('kits/esp32-s3-devkitc-1/user_guide.md')?.model).toBe('ESP32-S3-DevKitC-1 v1.1');
+    expect(v.identityOf('kits/esp8684-devkitm-1/user_guide-v1.0.md')?.model).toBe('ESP8684-DevKitM-1 v1.0');
+    expect(v.relation('ESP32-S3-DevKitC-1 v1.0', 'ESP32-S3-DevKitC-1 v1.1')).toBe('revision');
+    expect(v.lookup('ESP32-S3-DevKitC-1 v1.1')).toMatchObject({ kind: 'variant', parent: 'ESP32-S3-DevKitC-1', revision: '1.1' });
+  });
+
+  it('lets a revisioned product file override its folder, but keeps accessory pages with the folder', () => {
+    const v = ModelVocabulary.fromDocuments([
+      doc('kits/esp32-s2-kaluga-1/user_guide.md', '# ESP32-S2-Kaluga-1 Kit v1.3\n\nThe ESP32-S2-Kaluga-1 kit.'),
+      doc('kits/esp32-s2-kaluga-1/user-guide-esp-lyrat-8311a_v1.3.md', '# ESP-LyraT-8311A v1.3\n\nThe ESP-LyraT-8311A extension board.'),
+      doc('boards/cubie/a7a/README.md', '# Radxa Cubie A7A\n\nThe Cubie A7A is a single board computer.'),
+      doc('boards/cubie/a7a/accessories/camera-4k.md', '# Radxa Camera 4K\n\nUse the Camera 4K with the Cubie A7A.'),
+    ]);
+    expect(v.identityOf('kits/esp32-s2-kaluga-1/user_guide.md')?.model).toBe('ESP32-S2-Kaluga-1 v1.3');
+    expect(v.identityOf('kits/esp32-s2-kaluga-1/user-guide-esp-lyrat-8311a_v1.3.md')).toMatchObject({ model: 'ESP-LyraT-8311A v1.3', source: 'file' });
+    expect(v.identityOf('boards/cubie/a7a/accessories/camera-4k.md')).toMatchObject({ model: 'Cubie A7A', source: 'folder' });
+  });
+
+  it('falls back to a model number in the title, and learns the models a stitched manual is made of', () => {
+    const v = ModelVocabulary.fromDocuments([
+      doc('manuals/rac-series.md', '# RAC-225B Service Manual\n\nAir conditioner.\n\n# RAC-228B Service Manual\n\nAir conditioner.'),
+      doc('manuals/notes.md', '# General safety\n\nKeep the unit dry.'),
+    ]);
+    expect(v.identityOf('manuals/rac-series.md')).toMatchObject({ model: 'RAC-225B', source: 'title', category: 'air conditioner' });
+    expect(v.lookup('rac 228b')?.name).toBe('RAC-228B');
+    expect(v.identityOf('manuals/notes.md')).toBeNull();
+  });
+
+  it('judges a document that was not added from its own path and title', () => {
+    const v = ModelVocabulary.fromDocuments([doc('lib/e/e52c/a.md', '# E52C\n\nThe Radxa E52C router.')]);
+    expect(v.identityOf(doc('lib/e/e52c/new.md', '# Something\n\nText.'))?.model).toBe('E52C');
+    expect(v.identityOf(doc('other/Galaxy_S10.md', '# Samsung Galaxy S10 User Manual\n\nHello.'))?.model).toBe('Galaxy S10');
+    expect(v.hasDocument('lib/e/e52c/new.md')).toBe(false);
+  });
+});
+
+describe('ModelVocabulary storage', () => {
+  const docs = [
+    doc('lib/e/e20c/a.md', '# Intro\n\nThe Radxa E20C.'),
+    doc('lib/e/e52c/a.md', '# Intro\n\nThe Radxa E52C.'),
+    doc('kits/esp32-c6-devkitc-1/user_guide.md', '# ESP32-C6-DevKitC-1 v1.2\n\nBoard.'),
+  ];
+
+  it('round-trips through JSON with the same models and identities', () => {
+    const v = ModelVocabulary.fromDocuments(docs);
+    const restored = ModelVocabulary.fromJSON(JSON.parse(JSON.stringify(v.toJSON())));
+    expect(restored.ok).toBe(true);
+    if (!restored.ok) return;
+    expect(restored.value.models()).toEqual(v.models());
+    for (const d of docs) expect(restored.value.identityOf(d.id)).toEqual(v.identityOf(d.id));
+  });
+
+  it('reports a damaged store as corrupt instead of throwing', () => {
+    const r = ModelVocabulary.fromJSON({ version: 1, vendors: 'x', docs: 3 });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.code).toBe('corrupt');
+  });
+
+  it('updates incrementally as documents are added and removed', () => {
+    const v = ModelVocabulary.fromDocuments(docs.slice(0, 1));
+    expect(v.lookup('E52C')).toBeNull();
+    v.addDocument(docs[1]!);
+    expect(v.lookup('E52C')?.name).toBe('E52C');
+    expect(v.removeDocument('lib/e/e52c/a.md')).toBe(true);
+    expect(v.lookup('E52C')).toBeNull();
+    expect(v.documentCount).toBe(1);
+  });
+});
+
+describe('ModelVocabulary on the shared corpora', () => {
+  const corpus = [...loadCorpus('radxa-docs'), ...loadCorpus('esp-dev-kits')];
+  const v = ModelVocabulary.fromDocuments(corpus);
+
+  it.each([
+    ['radxa-docs/e/e20c/getting-started/power-supply.md', 'E20C'],
+    ['radxa-docs/e/e52c/getting-started/power-supply.md', 'E52C'],
+    ['radxa-docs/rock5/rock5a/getting-started/introduction.md', 'ROCK 5A'],
+    ['radxa-docs/rock5/rock5c/getting-started/introduction.md', 'ROCK 5C'],
+    ['radxa-docs/zero/zero3/faq.md', 'ZERO 3'],
+    ['radxa-docs/cubie/a7a/README.md', 'Cubie A7A'],
+    ['radxa-docs/fogwise/airbox-q900/README.md', 'Fogwise AIRbox Q900'],
+    ['radxa-docs/fogwise/airbox/getting-started/preparation.md', 'Fogwise AirBox'],
+    ['radxa-docs/som/cm/cm3j/getting-started/interface-usage/cm3j-rpi-cm4-io/usb2-0.md', 'CM3J'],
+    ['esp-dev-kits/md/esp32-s3-devkitc-1/user_guide_v1.0.md', 'ESP32-S3-DevKitC-1 v1.0'],
+    ['esp-dev-kits/md/esp32-c61-devkitc-1/user_guide.md', 'ESP32-C61-DevKitC-1 v2.0'],
+    ['esp-dev-kits/md/esp32-s2-kaluga-1/user-guide-esp-lyrat-8311a_v1.3.md', 'ESP-LyraT-8311A v1.3'],
+  ])('files %s under %s', (id, model) => {
+    expect(v.identityOf(id)?.model).toBe(model);
+  });
+
+  it('gives every document under an ESP board folder an identity', () => {
+    const esp = corpus.filter((d) => d.id.startsWith('esp-dev-kits/md/'));
+    expect(esp.length).toBe(76);
+    expect(esp.filter((d) => v.identityOf(d.id) === null).map((d) => d.id)).toEqual([]);
+  });
+
+  it('never turns generic section folders or shell prompts into models', () => {
+    const names = v.models().map((m) => m.name.toLowerCase());
+    for (const bad of ['install system', 'getting started', 'hardware', 'accessories', 'cm3j-rpi-cm4-io', 'i2c']) {
+      expect(names).not.toContain(bad);
+    }
+  });
+});
