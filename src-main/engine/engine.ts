@@ -86,7 +86,7 @@ export function createEngine(options: EngineOptions): Engine {
     const found = await libraries.get(name);
     if (found) return ok(found);
     if (!create) return fail('not-found', `There is no library named "${name}".`);
-    return libraries.create(name, { strategy: 'structure', enrich: 'heuristic' });
+    return libraries.create(name);
   }
 
   async function importPaths(
@@ -143,7 +143,7 @@ export function createEngine(options: EngineOptions): Engine {
     'libraries.list': async () => ok(await Promise.all((await libraries.list()).map(librarySummary))),
 
     'libraries.create': async ({ name }) => {
-      const lib = await libraries.create(name, { strategy: 'structure', enrich: 'heuristic' });
+      const lib = await libraries.create(name);
       if (!lib.ok) return lib;
       emit({ type: 'library.changed', library: lib.value.name });
       return ok(await librarySummary(lib.value));

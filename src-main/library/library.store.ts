@@ -30,7 +30,20 @@ export interface LibraryConfig {
   enrich: EnrichMode;
   /** Embedding model id and dimension the index was built with; null when BM25 only. */
   embedder: { id: string; dimension: number } | null;
+  /** What is prefixed to each chunk's indexed text (CHOP's PFX and MDKeyChunker's section path). */
+  prefix: { signature: boolean; headingPath: boolean; keys: boolean };
+  /** MDKeyChunker stage 3: pack chunks sharing a key into retrieval units. */
+  restructure: boolean;
 }
+
+/** Settings a new library starts with; also fill fields missing from older library.json files. */
+export const LIBRARY_DEFAULTS: Pick<LibraryConfig, 'strategy' | 'enrich' | 'embedder' | 'prefix' | 'restructure'> = {
+  strategy: 'structure',
+  enrich: 'heuristic',
+  embedder: null,
+  prefix: { signature: true, headingPath: true, keys: false },
+  restructure: false,
+};
 
 export interface DocumentRecord {
   id: string;
@@ -223,20 +236,12 @@ export class LibraryManager {
     return lib ? ok(lib) : fail('not-found', `There is no library named "${name}".`);
   }
 
-  async create(name: string, defaults: Pick<LibraryConfig, 'strategy' | 'enrich'>): Promise<Result<Library>> {
+  async create(name: string, settings: Partial<typeof LIBRARY_DEFAULTS> = {}): Promise<Result<Library>> {
     const trimmed = name.trim();
     if (await this.get(trimmed)) return fail('already-exists', `A library named "${trimmed}" already exists.`);
     const id = `lib-${randomBytes(6).toString('hex')}`;
     const dir = path.join(this.root, id);
-    const config: LibraryConfig = {
-      version: 1,
-      id,
-      name: trimmed,
-      createdAt: new Date().toISOString(),
-      strategy: defaults.strategy,
-      enrich: defaults.enrich,
-      embedder: null,
-    };
+    const config: LibraryConfig = { ...LIBRARY_DEFAULTS, ...settings, version: 1, id, name: trimmed, createdAt: new Date().toISOString() };
     // Build the library in a hidden folder and rename it into place, so a crash never leaves a
     // half-created library that fails to open.
     const staging = path.join(this.root, `.${id}.creating`);
@@ -272,7 +277,7 @@ export class LibraryManager {
     const config = await readJson<LibraryConfig | null>(path.join(dir, 'library.json'), null).catch(() => null);
     if (!config || typeof config.name !== 'string') return undefined;
     await sweepTempFiles(dir);
-    const lib = new Library(dir, config);
+    const lib = new Library(dir, { ...LIBRARY_DEFAULTS, ...config });
     this.cache.set(entry, lib);
     return lib;
   }

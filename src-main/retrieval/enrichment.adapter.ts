@@ -1,47 +1,119 @@
 import type { Chunk, EnrichedChunk } from '../core/chunk';
 import type { NormalizedDocument } from '../core/document';
+import { CodedError } from '../core/result';
+import { createEnricher, type Enricher } from '../enrich/enricher';
+import { ModelVocabulary } from '../enrich/model-vocabulary';
+import { indexedText, type PrefixOptions } from '../enrich/prefix';
+import { analyzeQuery, modelMatch, type QueryAnalysis } from '../enrich/query-analysis';
+import { createRestructurer, type RetrievalUnit } from '../enrich/restructure';
+import { TermStats } from '../enrich/term-stats';
 import type { ChunkHit, ChunkInput } from '../storage/chunk-store';
-import { chunkInputFrom } from '../storage/chunk-store';
+import { chunkId, chunkInputFrom } from '../storage/chunk-store';
 
 /**
- * Glue between the library index and the enrichment stage: learns the library's vocabulary,
- * enriches and prefixes chunks, analyzes queries and ranks hits. Persisted in enrichment.json.
+ * Glue between a library's index and the enrichment stage: the library's model vocabulary and
+ * term statistics (persisted in enrichment.json), heuristic enrichment at import time, the
+ * indexed-text prefix, optional key-based restructuring, query analysis and model-aware ranking.
  */
-export interface QueryAnalysis {
-  models: string[];
+
+export type { QueryAnalysis };
+
+export interface EnrichmentSettings {
+  prefix: Required<PrefixOptions>;
+  restructure: boolean;
 }
 
+interface Persisted {
+  version: 1;
+  vocabulary: unknown;
+  terms: unknown;
+}
+
+/** Ranking tiers for a question that names a model: its own chunks first, other models last. */
+const TIER = { exact: 0, family: 1, unknown: 2, other: 3 } as const;
+
 export class LibraryEnrichment {
-  static restore(_state: unknown): LibraryEnrichment {
-    return new LibraryEnrichment();
+  private enricher: Enricher;
+
+  private constructor(
+    readonly vocabulary: ModelVocabulary,
+    readonly terms: TermStats,
+  ) {
+    this.enricher = this.makeEnricher();
   }
 
-  snapshot(): unknown {
-    return { version: 0 };
+  /** Restores stored state; damaged or missing state starts empty (the caller relearns). */
+  static restore(state: unknown): LibraryEnrichment {
+    const s = state as Partial<Persisted> | null;
+    const vocabulary = s?.vocabulary ? ModelVocabulary.fromJSON(s.vocabulary) : null;
+    const terms = s?.terms ? TermStats.fromJSON(s.terms) : null;
+    return new LibraryEnrichment(vocabulary?.ok ? vocabulary.value : ModelVocabulary.create(), terms?.ok ? terms.value : TermStats.create());
   }
 
-  learn(_docs: NormalizedDocument[]): void {}
-
-  forget(_docIds: string[]): void {}
-
-  enrich(_doc: NormalizedDocument, chunks: Chunk[]): ChunkInput[] {
-    return chunks.map((c) => {
-      const enriched: EnrichedChunk = {
-        ...c,
-        signature: { category: null, nouns: [], model: null },
-        signatureSource: 'extracted',
-        continuity: null,
-        keys: { title: null, summary: null, keywords: [], entities: [], questions: [], key: null, relatedKeys: [] },
-      };
-      return chunkInputFrom(enriched, [...c.headingPath, ''].join('\n') + c.text);
-    });
+  private makeEnricher(): Enricher {
+    const made = createEnricher('heuristic', { vocabulary: this.vocabulary, terms: this.terms });
+    if (!made.ok) throw new CodedError(made.error.code, made.error.message);
+    return made.value;
   }
 
-  analyzeQuery(_query: string): QueryAnalysis {
-    return { models: [] };
+  snapshot(): Persisted {
+    return { version: 1, vocabulary: this.vocabulary.toJSON(), terms: this.terms.toJSON() };
   }
 
-  rank(hits: ChunkHit[], _analysis: QueryAnalysis): ChunkHit[] {
-    return hits;
+  /** Adds documents (replacing `previous` versions of the same ids) to the vocabulary and term statistics. */
+  learn(docs: NormalizedDocument[], previous: NormalizedDocument[] = []): void {
+    for (const old of previous) this.terms.removeDocument(old.text);
+    for (const doc of docs) {
+      this.vocabulary.addDocument(doc);
+      this.terms.addDocument(doc.text);
+    }
   }
+
+  forget(docs: NormalizedDocument[]): void {
+    for (const doc of docs) {
+      this.vocabulary.removeDocument(doc.id);
+      this.terms.removeDocument(doc.text);
+    }
+  }
+
+  /** Heuristic enrichment, optional restructuring and prefixing: the rows to store. */
+  async enrich(doc: NormalizedDocument, chunks: Chunk[], settings: EnrichmentSettings, signal?: AbortSignal): Promise<ChunkInput[]> {
+    const { chunks: enriched } = await this.enricher.enrichDocument(doc, chunks, signal ? { signal } : {});
+    if (!settings.restructure) return enriched.map((c) => chunkInputFrom(c, indexedText(c, settings.prefix)));
+    const units = createRestructurer().run(enriched, doc.title);
+    return units.map((u) => unitInput(u, settings.prefix));
+  }
+
+  analyzeQuery(query: string): QueryAnalysis {
+    return analyzeQuery(query, this.vocabulary);
+  }
+
+  /** Models a question's models may be stored under: the named models and their families. */
+  filterModels(analysis: QueryAnalysis): string[] {
+    return [...analysis.models, ...analysis.related];
+  }
+
+  /**
+   * Model-aware ranking: when the question names a model, chunks of that model come first, then
+   * its family (another revision, the "+" member), then chunks with no model, and chunks of a
+   * different model last; BM25 order within each tier. Without a named model, order is unchanged.
+   */
+  rank(hits: ChunkHit[], analysis: QueryAnalysis): ChunkHit[] {
+    if (analysis.models.length === 0) return hits;
+    const tier = (h: ChunkHit): number => {
+      if (!h.record.model) return TIER.unknown;
+      const m = modelMatch(analysis.models, h.record.model, this.vocabulary);
+      return m === 'exact' ? TIER.exact : m === 'family' ? TIER.family : TIER.other;
+    };
+    return hits
+      .map((h, i) => ({ h, i, t: tier(h) }))
+      .sort((a, b) => a.t - b.t || b.h.score - a.h.score || a.i - b.i)
+      .map((x) => x.h);
+  }
+}
+
+function unitInput(unit: RetrievalUnit, prefix: Required<PrefixOptions>): ChunkInput {
+  const base = chunkInputFrom(unit as EnrichedChunk, indexedText(unit, prefix));
+  if (unit.members.length <= 1) return base;
+  return { ...base, id: `${chunkId(unit.docId, unit.ordinal)}+${unit.members.length}`, members: unit.members };
 }

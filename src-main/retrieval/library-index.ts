@@ -55,13 +55,22 @@ export class LibraryIndex implements DocumentIndexer {
   }
 
   async learn(docs: NormalizedDocument[]): Promise<void> {
-    this.enrichment.learn(docs);
+    const previous: NormalizedDocument[] = [];
+    for (const doc of docs) {
+      const rec = await this.library.document(doc.id);
+      if (rec?.status === 'ready' && rec.contentHash && rec.contentHash !== doc.contentHash) {
+        const old = await this.library.loadNormalized(rec.contentHash);
+        if (old) previous.push(old);
+      }
+    }
+    this.enrichment.learn(docs, previous);
   }
 
   async prepare(doc: NormalizedDocument, signal: AbortSignal): Promise<PreparedDocument> {
     const chunks = await this.chunker.chunk(doc, { signal });
     if (!chunks.ok) throw new CodedError(chunks.error.code, chunks.error.message);
-    const rows: ChunkInput[] = this.enrichment.enrich(doc, chunks.value);
+    const { prefix, restructure } = this.library.config;
+    const rows = await this.enrichment.enrich(doc, chunks.value, { prefix, restructure }, signal);
     const models = [...new Set(rows.map((r) => r.model).filter((m): m is string => m !== null))];
     return { doc, chunks: rows.length, models, rows };
   }
@@ -88,7 +97,13 @@ export class LibraryIndex implements DocumentIndexer {
     await this.library.setJournal(docIds);
     for (const id of docIds) await this.store.deleteDocument(id);
     await this.store.ensureIndexes();
-    this.enrichment.forget(docIds);
+    const docs: NormalizedDocument[] = [];
+    for (const id of docIds) {
+      const rec = await this.library.document(id);
+      const doc = rec?.contentHash ? await this.library.loadNormalized(rec.contentHash) : null;
+      if (doc) docs.push(doc);
+    }
+    this.enrichment.forget(docs);
     await writeJsonAtomic(path.join(this.library.dir, 'enrichment.json'), this.enrichment.snapshot());
     await this.library.setJournal([]);
   }
@@ -141,13 +156,27 @@ export class LibraryIndex implements DocumentIndexer {
       return fail('unavailable', 'Dense and hybrid search need an embedding model; this library has none, so it uses keyword (BM25) search.');
     }
     const analysis = this.enrichment.analyzeQuery(query);
-    const filter: ChunkFilter = {
-      ...(options.docIds ? { docIds: options.docIds } : {}),
-      ...(options.models && options.models.length > 0 ? { models: options.models } : {}),
-    };
-    const candidates = await this.store.searchBm25(query, { limit: options.topK * CANDIDATE_FACTOR, filter });
+    const limit = options.topK * CANDIDATE_FACTOR;
+    const base: ChunkFilter = options.docIds ? { docIds: options.docIds } : {};
+    let candidates: ChunkHit[];
+    if (options.models && options.models.length > 0) {
+      // The user's model filter restricts the search.
+      candidates = await this.store.searchBm25(query, { limit, filter: { ...base, models: options.models } });
+    } else if (analysis.models.length > 0) {
+      // A named model: its own (and its family's) chunks are searched separately so 30 sibling
+      // manuals cannot crowd them out of the candidates; the unfiltered search fills the rest.
+      const [own, all] = await Promise.all([
+        this.store.searchBm25(query, { limit, filter: { ...base, models: this.enrichment.filterModels(analysis) } }),
+        this.store.searchBm25(query, { limit, filter: base }),
+      ]);
+      const seen = new Set(own.map((h) => h.record.id));
+      candidates = [...own, ...all.filter((h) => !seen.has(h.record.id))];
+    } else {
+      candidates = await this.store.searchBm25(query, { limit, filter: base });
+    }
     const ranked = this.enrichment.rank(candidates, analysis).slice(0, options.topK);
-    return ok({ query, resolvedModels: analysis.models, retriever: options.retriever, results: ranked.map((h) => toHit(h, query)) });
+    const resolvedModels = options.models && options.models.length > 0 ? options.models : analysis.models;
+    return ok({ query, resolvedModels, retriever: options.retriever, results: ranked.map((h) => toHit(h, query)) });
   }
 
   listChunks(docId: string) {

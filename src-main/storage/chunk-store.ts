@@ -153,13 +153,15 @@ export interface ChunkStore {
 }
 
 /**
- * Model names compare by letters and digits only, case- and width-insensitive, so "RAC-225B",
- * "rac 225b" and "ＲＡＣ２２５Ｂ" are the same model. Returns null for null or a name without any
+ * Model names compare by letters and digits only (with "+" read as "plus"), case- and
+ * width-insensitive, so "RAC-225B", "rac 225b" and "ＲＡＣ２２５Ｂ" are the same model and
+ * "ROCK 5B+" equals "rock 5b plus" but not "ROCK 5B". Returns null for null or a name without any
  * letter or digit.
  */
 export function normalizeModelKey(model: string | null | undefined): string | null {
   if (model == null) return null;
-  const key = model.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  // "+" names a different board ("ROCK 5B+" is not "ROCK 5B"), so it survives as "plus".
+  const key = model.normalize('NFKC').toLowerCase().replace(/\+/g, 'plus').replace(/[^\p{L}\p{N}]+/gu, '');
   return key === '' ? null : key;
 }
 

@@ -42,6 +42,9 @@ describe('normalizeModelKey', () => {
     expect(normalizeModelKey('RAC-225B')).toBe('rac225b');
     expect(normalizeModelKey(' rac 225 b ')).toBe('rac225b');
     expect(normalizeModelKey('ＲＡＣ－２２５Ｂ')).toBe('rac225b');
+    expect(normalizeModelKey('ROCK 5B+')).toBe('rock5bplus');
+    expect(normalizeModelKey('rock 5b plus')).toBe('rock5bplus');
+    expect(normalizeModelKey('ROCK 5B')).not.toBe(normalizeModelKey('ROCK 5B+'));
     expect(normalizeModelKey('SM-G998B/DS')).toBe('smg998bds');
     expect(normalizeModelKey(null)).toBeNull();
     expect(normalizeModelKey('—')).toBeNull();
