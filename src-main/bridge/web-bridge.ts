@@ -46,6 +46,8 @@ export interface WebBridge {
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 const COOKIE = 'mm_token';
 const MAX_BODY_BYTES = 1024 * 1024;
+/** Dropped files arrive base64-encoded in `import.upload`; allow up to ~500 MB of file data. */
+const MAX_UPLOAD_BYTES = 700 * 1024 * 1024;
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -81,12 +83,12 @@ function send(res: http.ServerResponse, status: number, body: string, type = 'te
   res.end(body);
 }
 
-async function readBody(req: http.IncomingMessage): Promise<string> {
+async function readBody(req: http.IncomingMessage, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new CodedError('invalid-input', 'The request is too large.');
+    if (size > limit) throw new CodedError('invalid-input', 'The request is too large.');
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -165,7 +167,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       }
       let raw: unknown;
       try {
-        const body = await readBody(req);
+        const body = await readBody(req, url.pathname === '/api/import.upload' ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES);
         raw = body.trim() === '' ? {} : JSON.parse(body);
       } catch (err) {
         const message = err instanceof CodedError ? err.message : 'The request body is not valid JSON.';

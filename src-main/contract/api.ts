@@ -107,6 +107,49 @@ export interface SearchResponse {
   results: SearchHit[];
 }
 
+/** One stored chunk (or merged unit) as the chunk inspector shows it. */
+export interface ChunkDetail {
+  id: string;
+  ordinal: number;
+  /** The text shown and cited. */
+  text: string;
+  /** What was indexed and embedded: `prefix + text`. */
+  indexedText: string;
+  prefix: string;
+  headingPath: string[];
+  pages: number[];
+  start: number;
+  end: number;
+  signature: Signature;
+  signatureSource: 'extracted' | 'inherited' | null;
+  /** Continuity with the previous chunk; null for a first chunk. */
+  continuous: boolean | null;
+  sectionType: string | null;
+  key: string | null;
+  keywords: string[];
+  entities: string[];
+  /** Members of a merged unit (empty for a plain chunk). */
+  members: { ordinal: number; start: number; end: number; pageStart: number | null; pageEnd: number | null }[];
+}
+
+/** A document's normalized text, for the source viewer (rendered as sanitized Markdown, never raw HTML). */
+export interface DocumentSource {
+  id: string;
+  title: string;
+  format: DocFormat;
+  text: string;
+  pageCount: number | null;
+  /** Offsets where each page starts in `text` (page 1 first); empty for formats without pages. */
+  pageStarts: number[];
+}
+
+/** The original file, for formats the renderer draws itself (PDF via pdf.js). */
+export interface DocumentOriginal {
+  fileName: string;
+  mime: string;
+  base64: string;
+}
+
 /** Events pushed from the engine to the renderer (IPC `webContents.send` or server-sent events). */
 export type EngineEvent =
   | {
@@ -149,6 +192,42 @@ export const contract = {
   'documents.remove': {
     input: z.object({ library: libraryName, id: z.string().min(1).max(4096) }).strict(),
     output: out<{ removed: string }>(),
+  },
+  'documents.chunks': {
+    input: z.object({ library: libraryName, id: z.string().min(1).max(4096) }).strict(),
+    output: out<ChunkDetail[]>(),
+  },
+  'documents.source': {
+    input: z.object({ library: libraryName, id: z.string().min(1).max(4096) }).strict(),
+    output: out<DocumentSource>(),
+  },
+  'documents.original': {
+    input: z.object({ library: libraryName, id: z.string().min(1).max(4096) }).strict(),
+    output: out<DocumentOriginal>(),
+  },
+  'import.upload': {
+    input: z
+      .object({
+        library: libraryName,
+        files: z
+          .array(
+            z
+              .object({
+                /** Path relative to what was dropped, `/`-separated (a folder drop keeps its structure). */
+                path: z
+                  .string()
+                  .min(1)
+                  .max(1024)
+                  .refine((p) => !p.startsWith('/') && !/^[a-zA-Z]:/.test(p) && p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..' && !/[\\\0]/.test(seg)), 'File names cannot leave the dropped folder.'),
+                base64: z.string().max(700 * 1024 * 1024),
+              })
+              .strict(),
+          )
+          .min(1, 'Drop at least one file.')
+          .max(10_000),
+      })
+      .strict(),
+    output: out<{ jobId: string }>(),
   },
   'import.start': {
     input: z

@@ -1,6 +1,8 @@
 import path from 'node:path';
+import { promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type {
+  ChunkDetail,
   DocumentSummary,
   EngineEvent,
   Handlers,
@@ -113,6 +115,31 @@ export function createEngine(options: EngineOptions): Engine {
     return ok(summary);
   }
 
+  /** Runs an import in the background as a job; progress and the summary arrive as events. */
+  function startImportJob(lib: Library, paths: string[], cleanup?: () => Promise<void>): string {
+    const jobId = `import-${randomBytes(6).toString('hex')}`;
+    const controller = new AbortController();
+    const done = importPaths(lib.name, paths, { signal: controller.signal, jobId })
+      .then((res) => {
+        if (res.ok) emit({ type: 'import.done', jobId, library: lib.name, summary: res.value });
+      })
+      .catch((err: unknown) => log(`[engine] import ${jobId} crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
+      .finally(async () => {
+        jobs.delete(jobId);
+        await cleanup?.().catch(() => undefined);
+      });
+    jobs.set(jobId, { library: lib.config.id, controller, done });
+    return jobId;
+  }
+
+  async function readyDocument(library: string, id: string) {
+    const lib = await libraries.require(library);
+    if (!lib.ok) return lib;
+    const rec = await lib.value.document(id);
+    if (!rec) return fail<never>('not-found', `There is no document "${id}" in ${lib.value.name}.`);
+    return ok({ lib: lib.value, rec });
+  }
+
   const handlers: Handlers = {
     'app.info': async () =>
       ok({
@@ -219,16 +246,24 @@ export function createEngine(options: EngineOptions): Engine {
     'import.start': async ({ library, paths }) => {
       const lib = await libraryFor(library, true);
       if (!lib.ok) return lib;
-      const jobId = `import-${randomBytes(6).toString('hex')}`;
-      const controller = new AbortController();
-      const done = importPaths(lib.value.name, paths, { signal: controller.signal, jobId })
-        .then((res) => {
-          if (res.ok) emit({ type: 'import.done', jobId, library: lib.value.name, summary: res.value });
-        })
-        .catch((err: unknown) => log(`[engine] import ${jobId} crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
-        .finally(() => jobs.delete(jobId));
-      jobs.set(jobId, { library: lib.value.config.id, controller, done });
-      return ok({ jobId });
+      return ok({ jobId: startImportJob(lib.value, paths) });
+    },
+
+    'import.upload': async ({ library, files }) => {
+      const lib = await libraryFor(library, true);
+      if (!lib.ok) return lib;
+      // Dropped files reach a browser page as bytes, not paths: stage them under the data folder
+      // with their relative names, import the staged tree, then remove it.
+      const staging = path.join(options.dataDir, 'uploads', `upload-${randomBytes(6).toString('hex')}`);
+      const tops = new Set<string>();
+      for (const f of files) {
+        const target = path.join(staging, ...f.path.split('/'));
+        if (!target.startsWith(staging + path.sep)) return fail('unsafe-path', `The name "${f.path}" could escape the upload folder.`);
+        await fs.mkdir(path.dirname(target), { recursive: true });
+        await fs.writeFile(target, Buffer.from(f.base64, 'base64'));
+        tops.add(path.join(staging, f.path.split('/')[0]!));
+      }
+      return ok({ jobId: startImportJob(lib.value, [...tops], () => fs.rm(staging, { recursive: true, force: true })) });
     },
 
     'import.cancel': async ({ jobId }) => {
@@ -237,6 +272,66 @@ export function createEngine(options: EngineOptions): Engine {
       job.controller.abort();
       await job.done;
       return ok({ cancelled: true });
+    },
+
+    'documents.chunks': async ({ library, id }) => {
+      const found = await readyDocument(library, id);
+      if (!found.ok) return found;
+      const index = await indexes.open(found.value.lib);
+      const rows = await index.listChunks(id);
+      return ok(
+        rows.map((r): ChunkDetail => {
+          const prefix = r.indexedText.endsWith(r.text) ? r.indexedText.slice(0, r.indexedText.length - r.text.length) : '';
+          const pages: number[] = [];
+          if (r.pageStart !== null) for (let p = r.pageStart; p <= (r.pageEnd ?? r.pageStart); p++) pages.push(p);
+          return {
+            id: r.id,
+            ordinal: r.ordinal,
+            text: r.text,
+            indexedText: r.indexedText,
+            prefix,
+            headingPath: r.headingPath,
+            pages,
+            start: r.start,
+            end: r.end,
+            signature: { category: r.category, nouns: r.nouns, model: r.model },
+            signatureSource: r.signatureSource,
+            continuous: r.continuous,
+            sectionType: r.sectionType,
+            key: r.key,
+            keywords: r.keywords,
+            entities: r.entities,
+            members: r.members,
+          };
+        }),
+      );
+    },
+
+    'documents.source': async ({ library, id }) => {
+      const found = await readyDocument(library, id);
+      if (!found.ok) return found;
+      const { lib, rec } = found.value;
+      const doc = rec.contentHash ? await lib.loadNormalized(rec.contentHash) : null;
+      if (!doc) return fail('not-found', `The text of "${id}" is not available; import the file again.`);
+      const pageStarts: number[] = [];
+      if (doc.pageCount) {
+        for (let p = 1; p <= doc.pageCount; p++) {
+          const first = doc.blocks.find((b) => b.page !== null && b.page >= p);
+          pageStarts.push(first && first.page === p ? first.start : (pageStarts[p - 2] ?? 0));
+        }
+      }
+      return ok({ id: doc.id, title: doc.title, format: doc.format, text: doc.text, pageCount: doc.pageCount, pageStarts });
+    },
+
+    'documents.original': async ({ library, id }) => {
+      const found = await readyDocument(library, id);
+      if (!found.ok) return found;
+      const { lib, rec } = found.value;
+      if (!rec.original) return fail('not-found', `The original file of "${id}" is not stored.`);
+      const bytes = await fs.readFile(path.join(lib.dir, rec.original)).catch(() => null);
+      if (!bytes) return fail('not-found', `The original file of "${id}" is missing from the library folder.`);
+      const mime: Record<string, string> = { pdf: 'application/pdf', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', html: 'text/html', markdown: 'text/markdown', txt: 'text/plain' };
+      return ok({ fileName: path.posix.basename(rec.id), mime: mime[rec.format ?? 'txt'] ?? 'application/octet-stream', base64: bytes.toString('base64') });
     },
 
     'search.query': async ({ library, query, topK, retriever, models: modelFilter, docIds }) => {

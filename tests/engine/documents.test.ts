@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createEngine, type Engine } from '../../src-main/engine/engine';
+import { validateInput, type EngineEvent } from '../../src-main/contract/api';
+import { column, writePdf } from '../fixtures/pdf-writer';
+import { tempDir } from '../helpers/temp';
+
+let engine: Engine;
+let dir: string;
+let cleanup: () => Promise<void>;
+
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir());
+  engine = createEngine({ dataDir: path.join(dir, 'data'), bundledModelsDir: path.join(dir, 'none') });
+});
+afterEach(async () => {
+  await engine.dispose();
+  await cleanup();
+});
+
+const MD = '# RAC-225B service manual\n\n## Fuses\n\nThe RAC-225B takes a 10 A slow-blow fuse on the control board.\n\n## Filters\n\nClean the RAC-225B air filter every two weeks.\n';
+
+function unwrap<T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+describe('document views for the inspector and the source viewer', () => {
+  it('lists a document’s chunks with prefix, signature and offsets into its text', async () => {
+    const file = path.join(dir, 'rac-225b.md');
+    await writeFile(file, MD);
+    unwrap(await engine.importPaths('Shop', [file]));
+    const chunks = unwrap(await engine.handlers['documents.chunks']({ library: 'Shop', id: 'rac-225b.md' }));
+    expect(chunks.length).toBeGreaterThan(0);
+    const source = unwrap(await engine.handlers['documents.source']({ library: 'Shop', id: 'rac-225b.md' }));
+    for (const c of chunks) {
+      expect(source.text.slice(c.start, c.end)).toBe(c.text);
+      expect(c.indexedText).toBe(c.prefix + c.text);
+      expect(c.signature.model).toBe('RAC-225B');
+    }
+    expect(chunks[0]!.prefix).toContain('Model: RAC-225B');
+    expect(chunks.map((c) => c.ordinal)).toEqual(chunks.map((_, i) => i));
+  });
+
+  it('gives page starts for a PDF and its original bytes', async () => {
+    const pages = [1, 2, 3].map((n) => ({ runs: column([`Page ${n} talks about the pump seal number ${n * 111}.`], 72, 700) }));
+    const bytes = writePdf(pages, { title: 'Pump manual' });
+    const file = path.join(dir, 'pump.pdf');
+    await writeFile(file, bytes);
+    unwrap(await engine.importPaths('Shop', [file]));
+    const source = unwrap(await engine.handlers['documents.source']({ library: 'Shop', id: 'pump.pdf' }));
+    expect(source.pageCount).toBe(3);
+    expect(source.pageStarts).toHaveLength(3);
+    expect(source.text.slice(source.pageStarts[1]!, source.pageStarts[2]!)).toContain('222');
+    const original = unwrap(await engine.handlers['documents.original']({ library: 'Shop', id: 'pump.pdf' }));
+    expect(original.mime).toBe('application/pdf');
+    expect(Buffer.from(original.base64, 'base64').equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it('answers not-found for an unknown document', async () => {
+    unwrap(await engine.handlers['libraries.create']({ name: 'Shop' }));
+    const res = await engine.handlers['documents.chunks']({ library: 'Shop', id: 'nope.md' });
+    expect(res).toMatchObject({ ok: false, error: { code: 'not-found' } });
+  });
+});
+
+describe('import.upload (dropped files in a browser)', () => {
+  it('imports uploaded files under their relative names and removes the staging folder', async () => {
+    const events: EngineEvent[] = [];
+    engine.subscribe((e) => events.push(e));
+    const files = [
+      { path: 'manuals/rac-225b.md', base64: Buffer.from(MD).toString('base64') },
+      { path: 'manuals/sub/notes.txt', base64: Buffer.from('Torque the RAC-225B fan screw to 2 Nm.').toString('base64') },
+    ];
+    const { jobId } = unwrap(await engine.handlers['import.upload']({ library: 'Drops', files }));
+    await engine.idle();
+    const done = events.find((e) => e.type === 'import.done' && e.jobId === jobId);
+    expect(done).toBeDefined();
+    const docs = unwrap(await engine.handlers['documents.list']({ library: 'Drops' }));
+    expect(docs.map((d) => d.id).sort()).toEqual(['manuals/rac-225b.md', 'manuals/sub/notes.txt']);
+    expect(docs.every((d) => d.status === 'ready')).toBe(true);
+    const uploads = path.join(dir, 'data', 'uploads');
+    expect(existsSync(uploads) ? await readdir(uploads) : []).toEqual([]);
+  });
+
+  it('refuses names that leave the dropped folder before anything is written', () => {
+    for (const bad of ['../evil.md', '/etc/passwd', 'a/../../b.md', 'C:/x.md', 'a\\b.md', 'a//b.md']) {
+      expect(validateInput('import.upload', { library: 'L', files: [{ path: bad, base64: '' }] }).ok, bad).toBe(false);
+    }
+  });
+});
+
+describe('library settings', () => {
+  it('re-chunks from stored normalized documents when the strategy changes', async () => {
+    await mkdir(path.join(dir, 'in'), { recursive: true });
+    const section = (name: string, fact: string) => `## ${name}\n\n${fact} ${'This paragraph explains the procedure in detail for the service technician. '.repeat(3)}\n\n`;
+    await writeFile(path.join(dir, 'in', 'm.md'), `# RAC-225B\n\n${section('Fuses', 'Use a 10 A slow-blow fuse.')}${section('Filters', 'Clean the air filter.')}${section('Drain', 'Check the drain hose.')}`);
+    unwrap(await engine.importPaths('Shop', [path.join(dir, 'in', 'm.md')]));
+    const before = unwrap(await engine.handlers['documents.chunks']({ library: 'Shop', id: 'm.md' }));
+    const lib = unwrap(await engine.handlers['libraries.configure']({ library: 'Shop', strategy: 'naive' }));
+    expect(lib.strategy).toBe('naive');
+    const after = unwrap(await engine.handlers['documents.chunks']({ library: 'Shop', id: 'm.md' }));
+    expect(after.length).toBe(1);
+    expect(before.length).toBeGreaterThan(1);
+    const hits = unwrap(await engine.handlers['search.query']({ library: 'Shop', query: 'slow-blow fuse', topK: 3, retriever: 'bm25' }));
+    expect(hits.results[0]?.doc).toBe('m.md');
+  });
+});
