@@ -150,6 +150,62 @@ export interface DocumentOriginal {
   base64: string;
 }
 
+/** Where an answer's [n] points: one stored chunk (a member of a merged unit resolves to itself). */
+export interface Citation {
+  /** The number used in the answer text: [1], [2], ... */
+  n: number;
+  chunkId: string;
+  doc: string;
+  title: string;
+  headingPath: string[];
+  pages: number[];
+  /** Offsets of the quoted passage in the document's normalized text. */
+  start: number;
+  end: number;
+  /** The passage as stored (shown on hover, highlighted in the source viewer). */
+  quote: string;
+  model: string | null;
+}
+
+export interface ChatTurn {
+  id: string;
+  role: 'user' | 'assistant';
+  text: string;
+  createdAt: string;
+  /** Assistant turns: how the answer was made. `extracted` answers quote the manuals verbatim. */
+  mode?: 'generated' | 'extracted' | 'not-found';
+  citations?: Citation[];
+  /** The model(s) the question was resolved to (named, inherited from earlier, or chosen in scope). */
+  resolvedModels?: string[];
+  /** True when generation was stopped by the user before it finished. */
+  stopped?: boolean;
+}
+
+export interface ConversationScope {
+  /** Restrict retrieval to these documents. */
+  docIds?: string[];
+  /** Restrict retrieval to these models. */
+  models?: string[];
+}
+
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  turns: number;
+}
+
+export interface Conversation extends ConversationSummary {
+  scope: ConversationScope;
+  messages: ChatTurn[];
+}
+
+export interface AppSettings {
+  /** GGUF model id used for chat; null answers extractively. */
+  chatModel: string | null;
+}
+
 /** Events pushed from the engine to the renderer (IPC `webContents.send` or server-sent events). */
 export type EngineEvent =
   | {
@@ -166,7 +222,9 @@ export type EngineEvent =
       reason?: string;
     }
   | { type: 'import.done'; jobId: string; library: string; summary: ImportSummary }
-  | { type: 'library.changed'; library: string };
+  | { type: 'library.changed'; library: string }
+  | { type: 'chat.token'; library: string; conversationId: string; messageId: string; text: string }
+  | { type: 'chat.done'; library: string; conversationId: string; message: ChatTurn };
 
 export const contract = {
   'app.info': { input: z.object({}).strict(), output: out<AppInfo>() },

@@ -20,7 +20,10 @@ import { LibraryEnrichment } from './enrichment.adapter';
 export interface SearchOptions {
   topK: number;
   retriever: 'bm25' | 'dense' | 'hybrid';
+  /** Restrict to these models (the user's filter). */
   models?: string[];
+  /** Rank these models first when the question names none (a follow-up inheriting the model). */
+  preferModels?: string[];
   docIds?: string[];
 }
 
@@ -155,7 +158,10 @@ export class LibraryIndex implements DocumentIndexer {
     if (options.retriever !== 'bm25') {
       return fail('unavailable', 'Dense and hybrid search need an embedding model; this library has none, so it uses keyword (BM25) search.');
     }
-    const analysis = this.enrichment.analyzeQuery(query);
+    let analysis = this.enrichment.analyzeQuery(query);
+    if (analysis.models.length === 0 && options.preferModels && options.preferModels.length > 0) {
+      analysis = { ...analysis, models: options.preferModels, related: [] };
+    }
     const limit = options.topK * CANDIDATE_FACTOR;
     const base: ChunkFilter = options.docIds ? { docIds: options.docIds } : {};
     let candidates: ChunkHit[];
