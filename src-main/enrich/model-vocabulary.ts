@@ -878,12 +878,18 @@ export class ModelVocabulary {
       catByBase.set(id.base, rec);
     }
     // 6. Members: extensions of a product's key written often enough in its documents.
-    const memberAgg = new Map<string, { base: string; surfaces: Map<string, number>; weight: number }>();
+    const memberAgg = new Map<string, { base: string; baseKey: string; surfaces: Map<string, number>; weight: number }>();
     for (const o of this.docs.values()) {
       for (const [extKey, baseKey] of Object.entries(o.extensions)) {
         const baseName = d.productOfKey.get(baseKey);
         if (!baseName) continue;
-        const agg = memberAgg.get(extKey) ?? { base: baseName, surfaces: new Map(), weight: 0 };
+        const agg = memberAgg.get(extKey) ?? { base: baseName, baseKey, surfaces: new Map(), weight: 0 };
+        // The longest product key any document extends wins ("ROCK 5B+" extends ROCK 5B, not the
+        // ROCK 5 series), whichever document happened to be seen first.
+        if (baseKey.length > agg.baseKey.length) {
+          agg.base = baseName;
+          agg.baseKey = baseKey;
+        }
         agg.weight += addSurfaces(agg.surfaces, o.surfaces[extKey]);
         memberAgg.set(extKey, agg);
       }

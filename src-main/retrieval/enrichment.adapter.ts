@@ -29,8 +29,8 @@ interface Persisted {
   terms: unknown;
 }
 
-/** Ranking tiers for a question that names a model: its own chunks first, other models last. */
-const TIER = { exact: 0, family: 1, unknown: 2, other: 3 } as const;
+/** Score weights by how a chunk's model relates to the model a question names. */
+const MODEL_WEIGHT = { exact: 1, family: 0.85, unknown: 0.6, none: 0.3 } as const;
 
 export class LibraryEnrichment {
   private enricher: Enricher;
@@ -94,20 +94,22 @@ export class LibraryEnrichment {
   }
 
   /**
-   * Model-aware ranking: when the question names a model, chunks of that model come first, then
-   * its family (another revision, the "+" member), then chunks with no model, and chunks of a
-   * different model last; BM25 order within each tier. Without a named model, order is unchanged.
+   * Model-aware ranking: when the question names a model, each hit's BM25 score is weighted by how
+   * its chunk's model relates to the named one: the same model keeps its score, its family
+   * (another revision, a "+" member, the series page) keeps most of it, chunks without a model
+   * less, and chunks of a different model are demoted hard. A weight, not a strict tier, so a
+   * strong passage on the series page still beats a passing mention on the exact model's page.
+   * Without a named model, order is unchanged.
    */
   rank(hits: ChunkHit[], analysis: QueryAnalysis): ChunkHit[] {
     if (analysis.models.length === 0) return hits;
-    const tier = (h: ChunkHit): number => {
-      if (!h.record.model) return TIER.unknown;
-      const m = modelMatch(analysis.models, h.record.model, this.vocabulary);
-      return m === 'exact' ? TIER.exact : m === 'family' ? TIER.family : TIER.other;
+    const weight = (h: ChunkHit): number => {
+      if (!h.record.model) return MODEL_WEIGHT.unknown;
+      return MODEL_WEIGHT[modelMatch(analysis.models, h.record.model, this.vocabulary)];
     };
     return hits
-      .map((h, i) => ({ h, i, t: tier(h) }))
-      .sort((a, b) => a.t - b.t || b.h.score - a.h.score || a.i - b.i)
+      .map((h, i) => ({ h: { ...h, score: h.score * weight(h) }, i }))
+      .sort((a, b) => b.h.score - a.h.score || a.i - b.i)
       .map((x) => x.h);
   }
 }

@@ -8,9 +8,10 @@ import { createChunker } from '../chunking/chunker.registry';
 import type { DocumentIndexer, PreparedDocument } from '../ingest/import.job';
 import type { Library } from '../library/library.store';
 import { readJson, writeJsonAtomic } from '../library/atomic-file';
-import type { ChunkFilter, ChunkHit, ChunkInput, ChunkStore } from '../storage/chunk-store';
+import type { ChunkFilter, ChunkHit, ChunkInput, ChunkRecord, ChunkStore } from '../storage/chunk-store';
 import { openLanceStore } from '../storage/lance.store';
-import { LibraryEnrichment } from './enrichment.adapter';
+import { LibraryEnrichment, type QueryAnalysis } from './enrichment.adapter';
+import { resolveViews, tableRowViews } from './views';
 
 /**
  * The index of one library: chunking with the library's strategy, heuristic enrichment, prefixes
@@ -75,7 +76,8 @@ export class LibraryIndex implements DocumentIndexer {
     const { prefix, restructure } = this.library.config;
     const rows = await this.enrichment.enrich(doc, chunks.value, { prefix, restructure }, signal);
     const models = [...new Set(rows.map((r) => r.model).filter((m): m is string => m !== null))];
-    return { doc, chunks: rows.length, models, rows };
+    const views = rows.flatMap((r) => tableRowViews(doc, r));
+    return { doc, chunks: rows.length, models, rows: [...rows, ...views] };
   }
 
   /**
@@ -170,19 +172,23 @@ export class LibraryIndex implements DocumentIndexer {
       candidates = await this.store.searchBm25(query, { limit, filter: { ...base, models: options.models } });
     } else if (analysis.models.length > 0) {
       // A named model: its own (and its family's) chunks are searched separately so 30 sibling
-      // manuals cannot crowd them out of the candidates; the unfiltered search fills the rest.
+      // manuals cannot crowd them out of the candidates. Both searches use the question without
+      // the model's name (every chunk of that model carries it in its prefix, so it says nothing
+      // about which passage answers), which also keeps their BM25 scores comparable.
+      const topical = stripMentions(query, analysis);
       const [own, all] = await Promise.all([
-        this.store.searchBm25(query, { limit, filter: { ...base, models: this.enrichment.filterModels(analysis) } }),
-        this.store.searchBm25(query, { limit, filter: base }),
+        this.store.searchBm25(topical, { limit, filter: { ...base, models: this.enrichment.filterModels(analysis) } }),
+        this.store.searchBm25(topical, { limit, filter: base }),
       ]);
       const seen = new Set(own.map((h) => h.record.id));
       candidates = [...own, ...all.filter((h) => !seen.has(h.record.id))];
     } else {
       candidates = await this.store.searchBm25(query, { limit, filter: base });
     }
-    const ranked = this.enrichment.rank(candidates, analysis).slice(0, options.topK);
+    const resolved = await resolveViews(candidates, (ids) => this.store.getChunks(ids));
+    const ranked = this.enrichment.rank(resolved.hits, analysis).slice(0, options.topK);
     const resolvedModels = options.models && options.models.length > 0 ? options.models : analysis.models;
-    return ok({ query, resolvedModels, retriever: options.retriever, results: ranked.map((h) => toHit(h, query)) });
+    return ok({ query, resolvedModels, retriever: options.retriever, results: ranked.map((h) => toHit(h, query, resolved.matchedView.get(h.record.id))) });
   }
 
   listChunks(docId: string) {
@@ -194,7 +200,14 @@ export class LibraryIndex implements DocumentIndexer {
   }
 }
 
-function toHit(hit: ChunkHit, query: string): SearchHit {
+/** The question without the words that name its models; the whole question if nothing else is left. */
+function stripMentions(query: string, analysis: QueryAnalysis): string {
+  let rest = query;
+  for (const m of analysis.mentions) if (analysis.models.includes(m.model)) rest = rest.split(m.text).join(' ');
+  return /[\p{L}\p{N}]{2,}/u.test(rest) ? rest : query;
+}
+
+function toHit(hit: ChunkHit, query: string, view?: ChunkRecord): SearchHit {
   const r = hit.record;
   const pages: number[] = [];
   if (r.pageStart !== null) for (let p = r.pageStart; p <= (r.pageEnd ?? r.pageStart); p++) pages.push(p);
@@ -209,7 +222,7 @@ function toHit(hit: ChunkHit, query: string): SearchHit {
     start: r.start,
     end: r.end,
     signature: { category: r.category, nouns: r.nouns, model: r.model },
-    snippet: snippet(r.text, query),
+    snippet: snippet(view?.text ?? r.text, query),
   };
 }
 

@@ -55,14 +55,20 @@ export interface ChunkRecord {
   summary: string | null;
   /** Member chunks of a merged unit; empty for a plain chunk. */
   members: MemberRef[];
+  /**
+   * Set on a retrieval view: a searchable slice of a large chunk (a few rows of a long table,
+   * with its header) that stands for its parent chunk in search results. Null for chunks.
+   */
+  parentId: string | null;
 }
 
 /** A vector as produced by an `Embedder`; its length must equal the store's dimension. */
 export type VectorLike = Float32Array | readonly number[];
 
 /** What callers write: a record (modelKey is derived, never trusted) plus an optional vector. */
-export type ChunkInput = Omit<ChunkRecord, 'modelKey'> & {
+export type ChunkInput = Omit<ChunkRecord, 'modelKey' | 'parentId'> & {
   modelKey?: string | null;
+  parentId?: string | null;
   /** Null or absent: not embedded yet (see `ChunkStore.listUnembedded`). */
   vector?: VectorLike | null;
 };
@@ -129,10 +135,13 @@ export interface ChunkStore {
   deleteDocument(docId: string): Promise<number>;
   /** Atomically swaps a document's records for `records` (all must carry `docId`). */
   replaceDocument(docId: string, records: readonly ChunkInput[]): Promise<void>;
+  /** Chunks (not retrieval views) matching the filter. */
   countChunks(filter?: ChunkFilter): Promise<number>;
-  /** A document's records ordered by ordinal. */
+  /** A document's chunks (not retrieval views) ordered by ordinal. */
   listChunks(docId: string): Promise<ChunkRecord[]>;
   getChunk(id: string): Promise<ChunkRecord | null>;
+  /** Records by id, in no particular order; unknown ids are skipped. */
+  getChunks(ids: readonly string[]): Promise<ChunkRecord[]>;
   /**
    * Creates missing indexes (FTS on indexedText, scalar on id/docId/modelKey/category) and folds
    * rows written since the last call into them without rebuilding. Call after a batch of writes.

@@ -17,7 +17,7 @@ const arrow = createRequire(import.meta.url)('apache-arrow') as typeof ArrowModu
 export const TABLE_NAME = 'chunks';
 export const VECTOR_COLUMN = 'vector';
 /** Bumped when columns change incompatibly; a table with another version is 'unsupported'. */
-export const SCHEMA_VERSION = '1';
+export const SCHEMA_VERSION = '2';
 export const SCHEMA_VERSION_KEY = 'manualmate.schema';
 /** Field metadata on the vector column naming the embedder that produced the vectors. */
 export const EMBEDDER_KEY = 'manualmate.embedder';
@@ -58,6 +58,7 @@ const BASE_FIELDS: [name: string, type: () => ArrowModule.DataType, nullable: bo
   ['title', () => new arrow.Utf8(), true],
   ['summary', () => new arrow.Utf8(), true],
   ['members_json', () => new arrow.Utf8(), false],
+  ['parent_id', () => new arrow.Utf8(), true],
 ];
 
 /** Columns returned by reads: everything except the vector. */
@@ -198,6 +199,7 @@ export function toRow(input: ChunkInput, dimension: number | null): ChunkRow {
         pageEnd: checkInt(m.pageEnd ?? null, 'members.pageEnd', id, true),
       })),
     ),
+    parent_id: optString(input.parentId, 'parentId', id),
   };
   if (dimension !== null) row[VECTOR_COLUMN] = input.vector == null ? null : toFloat32(input.vector, dimension, `Chunk ${id}`);
   else if (input.vector != null) toFloat32(input.vector, dimension, `Chunk ${id}`);
@@ -247,5 +249,6 @@ export function fromRow(row: Record<string, unknown>): ChunkRecord {
     title: nullableString(row.title),
     summary: nullableString(row.summary),
     members: JSON.parse(String(row.members_json ?? '[]')) as MemberRef[],
+    parentId: nullableString(row.parent_id),
   };
 }

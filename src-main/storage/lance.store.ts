@@ -30,7 +30,7 @@ import type {
   UnembeddedChunk,
   VectorLike,
 } from './chunk-store';
-import { filterToWhere, sqlString } from './lance.filter';
+import { andWhere, filterToWhere, sqlIn, sqlString } from './lance.filter';
 import {
   EMBEDDER_KEY,
   MAX_VECTOR_DIMENSION,
@@ -309,17 +309,14 @@ class LanceChunkStore implements ChunkStore {
   }
 
   async countChunks(filter?: ChunkFilter): Promise<number> {
-    return this.#guard(() => {
-      const where = filterToWhere(filter);
-      return where === null ? this.table.countRows() : this.table.countRows(where);
-    });
+    return this.#guard(() => this.table.countRows(andWhere('parent_id IS NULL', filterToWhere(filter))!));
   }
 
   async listChunks(docId: string): Promise<ChunkRecord[]> {
     return this.#guard(async () => {
       const rows = await this.table
         .query()
-        .where(`doc_id = ${sqlString(docId)}`)
+        .where(`doc_id = ${sqlString(docId)} AND parent_id IS NULL`)
         .select([...RECORD_COLUMNS])
         .toArray();
       return rows.map(fromRow).sort((a, b) => a.ordinal - b.ordinal);
@@ -335,6 +332,14 @@ class LanceChunkStore implements ChunkStore {
         .limit(1)
         .toArray();
       return rows[0] ? fromRow(rows[0]) : null;
+    });
+  }
+
+  async getChunks(ids: readonly string[]): Promise<ChunkRecord[]> {
+    if (ids.length === 0) return [];
+    return this.#guard(async () => {
+      const rows = await this.table.query().where(sqlIn('id', ids)).select([...RECORD_COLUMNS]).toArray();
+      return rows.map(fromRow);
     });
   }
 

@@ -1,0 +1,94 @@
+import type { NormalizedDocument } from '../core/document';
+import type { ChunkHit, ChunkInput, ChunkRecord } from '../storage/chunk-store';
+
+/**
+ * Retrieval views ("small-to-big"): a long table is one atomic chunk, so BM25's length
+ * normalization buries it under short chunks that merely repeat the question's words, even when
+ * one of its rows is the answer (spec-table questions were the worst on dev.jsonl). Each long
+ * table is therefore also indexed as views of a few rows under the table's header; a view stands
+ * for its parent chunk in results, so what is shown and cited stays the whole, unsplit table.
+ */
+
+export interface ViewOptions {
+  /** Tables shorter than this (characters) are searched as part of their chunk only. */
+  minTableChars: number;
+  /** Rows are grouped into views of up to this many characters (a single longer row stays alone). */
+  maxViewChars: number;
+}
+
+export const DEFAULT_VIEW_OPTIONS: ViewOptions = { minTableChars: 600, maxViewChars: 400 };
+
+/** Row views of the long tables inside a chunk; none for merged units or chunks without tables. */
+export function tableRowViews(doc: NormalizedDocument, chunk: ChunkInput, options: ViewOptions = DEFAULT_VIEW_OPTIONS): ChunkInput[] {
+  if (chunk.members.length > 0 || chunk.parentId) return [];
+  const prefix = chunk.indexedText.endsWith(chunk.text) ? chunk.indexedText.slice(0, chunk.indexedText.length - chunk.text.length) : '';
+  const views: ChunkInput[] = [];
+  for (const block of doc.blocks) {
+    if (block.kind !== 'table' || block.start < chunk.start || block.end > chunk.end) continue;
+    if (block.end - block.start < options.minTableChars) continue;
+    const lines = lineSpans(doc.text, block.start, block.end);
+    if (lines.length < 3) continue;
+    const header = doc.text.slice(lines[0]!.start, lines[0]!.end);
+    let group: { start: number; end: number }[] = [];
+    const flush = () => {
+      if (group.length === 0) return;
+      const start = group[0]!.start;
+      const end = group[group.length - 1]!.end;
+      const rows = doc.text.slice(start, end);
+      views.push({
+        ...chunk,
+        id: `${chunk.id}/r${views.length}`,
+        parentId: chunk.id,
+        text: rows,
+        indexedText: `${prefix}${header}\n${rows}`,
+        start,
+        end,
+        vector: null,
+      });
+      group = [];
+    };
+    // Line 0 is the header, line 1 the delimiter row; the rest are body rows.
+    for (const row of lines.slice(2)) {
+      const size = row.end - (group[0]?.start ?? row.start);
+      if (group.length > 0 && size > options.maxViewChars) flush();
+      group.push(row);
+    }
+    flush();
+  }
+  return views;
+}
+
+function lineSpans(text: string, start: number, end: number): { start: number; end: number }[] {
+  const spans: { start: number; end: number }[] = [];
+  let s = start;
+  while (s < end) {
+    let e = text.indexOf('\n', s);
+    if (e === -1 || e > end) e = end;
+    if (text.slice(s, e).trim()) spans.push({ start: s, end: e });
+    s = e + 1;
+  }
+  return spans;
+}
+
+/**
+ * Replaces view hits by their parent chunks, keeping each parent once at its best position, and
+ * remembers which view matched (its rows make the snippet).
+ */
+export async function resolveViews(
+  hits: ChunkHit[],
+  getChunks: (ids: readonly string[]) => Promise<ChunkRecord[]>,
+): Promise<{ hits: ChunkHit[]; matchedView: Map<string, ChunkRecord> }> {
+  const parentIds = [...new Set(hits.map((h) => h.record.parentId).filter((p): p is string => p !== null))];
+  const parents = new Map((await getChunks(parentIds)).map((r) => [r.id, r]));
+  const out: ChunkHit[] = [];
+  const seen = new Set<string>();
+  const matchedView = new Map<string, ChunkRecord>();
+  for (const h of hits) {
+    const parent = h.record.parentId ? parents.get(h.record.parentId) : h.record;
+    if (!parent || seen.has(parent.id)) continue;
+    seen.add(parent.id);
+    if (h.record.parentId) matchedView.set(parent.id, h.record);
+    out.push({ record: parent, score: h.score });
+  }
+  return { hits: out, matchedView };
+}
