@@ -12,6 +12,7 @@ import type { ChunkFilter, ChunkHit, ChunkInput, ChunkRecord, ChunkStore } from 
 import { openLanceStore } from '../storage/lance.store';
 import { LibraryEnrichment, type QueryAnalysis } from './enrichment.adapter';
 import { resolveViews, tableRowViews } from './views';
+import { contentTerms } from '../enrich/text.util';
 
 /**
  * The index of one library: chunking with the library's strategy, heuristic enrichment, prefixes
@@ -30,6 +31,9 @@ export interface SearchOptions {
 
 /** How many extra candidates the first stage fetches so model-aware ranking has room to work. */
 const CANDIDATE_FACTOR = 5;
+
+/** Share of a candidate's score kept when it contains none of the question's content words. */
+const COVERAGE_FLOOR = 0.7;
 
 export class LibraryIndex implements DocumentIndexer {
   private chunker: Chunker;
@@ -186,7 +190,8 @@ export class LibraryIndex implements DocumentIndexer {
       candidates = await this.store.searchBm25(query, { limit, filter: base });
     }
     const resolved = await resolveViews(candidates, (ids) => this.store.getChunks(ids));
-    const ranked = this.enrichment.rank(resolved.hits, analysis).slice(0, options.topK);
+    const covered = coverageRerank(resolved.hits, analysis.models.length > 0 ? stripMentions(query, analysis) : query, resolved.matchedView);
+    const ranked = this.enrichment.rank(covered, analysis).slice(0, options.topK);
     const resolvedModels = options.models && options.models.length > 0 ? options.models : analysis.models;
     return ok({ query, resolvedModels, retriever: options.retriever, results: ranked.map((h) => toHit(h, query, resolved.matchedView.get(h.record.id))) });
   }
@@ -198,6 +203,25 @@ export class LibraryIndex implements DocumentIndexer {
   async close(): Promise<void> {
     await this.store.close();
   }
+}
+
+/**
+ * BM25 rewards a chunk that repeats one query word many times as much as one that contains all
+ * of them; technicians' questions are short and every word counts. Each candidate's score is
+ * scaled by the share of the question's content words it contains (in its text, prefix or the
+ * matching table rows).
+ */
+function coverageRerank(hits: ChunkHit[], query: string, views: Map<string, ChunkRecord>): ChunkHit[] {
+  const terms = [...new Set(contentTerms(query))];
+  if (terms.length < 2) return hits;
+  return hits
+    .map((h, i) => {
+      const have = new Set(contentTerms(`${h.record.indexedText}\n${views.get(h.record.id)?.text ?? ''}`.replace(/_/g, ' ')));
+      const share = terms.filter((t) => have.has(t)).length / terms.length;
+      return { h: { ...h, score: h.score * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * share) }, i };
+    })
+    .sort((a, b) => b.h.score - a.h.score || a.i - b.i)
+    .map((x) => x.h);
 }
 
 /** The question without the words that name its models; the whole question if nothing else is left. */

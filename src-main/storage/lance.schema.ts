@@ -59,10 +59,23 @@ const BASE_FIELDS: [name: string, type: () => ArrowModule.DataType, nullable: bo
   ['summary', () => new arrow.Utf8(), true],
   ['members_json', () => new arrow.Utf8(), false],
   ['parent_id', () => new arrow.Utf8(), true],
+  // What the full-text index sees (derived on write, never read back): see `searchAnalyzed`.
+  ['search_text', () => new arrow.Utf8(), false],
 ];
 
-/** Columns returned by reads: everything except the vector. */
-export const RECORD_COLUMNS: readonly string[] = BASE_FIELDS.map(([name]) => name);
+/** Derived columns: written for the full-text indexes, not part of a record. */
+const DERIVED_COLUMNS = new Set(['search_text']);
+
+/**
+ * Text as the full-text index sees it. ICU keeps `UART1_TX_M0` as one token, so a question
+ * about "UART1 TX" would never match it; identifiers are split at underscores (queries too).
+ */
+export function searchAnalyzed(text: string): string {
+  return text.replace(/_/g, ' ');
+}
+
+/** Columns returned by reads: everything except the vector and the derived search columns. */
+export const RECORD_COLUMNS: readonly string[] = BASE_FIELDS.map(([name]) => name).filter((n) => !DERIVED_COLUMNS.has(n));
 
 /** The vector column: fixed-size list of float32, null until the record is embedded. */
 export function vectorField(dimension: number, embedderId: string | null): ArrowModule.Field {
@@ -97,7 +110,7 @@ export interface TableShape {
 export function readTableShape(schema: ArrowModule.Schema): TableShape {
   const version = schema.metadata.get(SCHEMA_VERSION_KEY);
   const names = new Set(schema.fields.map((f) => f.name));
-  const missing = RECORD_COLUMNS.filter((c) => !names.has(c));
+  const missing = BASE_FIELDS.map(([n]) => n).filter((c) => !names.has(c));
   if (version !== SCHEMA_VERSION || missing.length > 0) {
     throw new CodedError(
       'unsupported',
@@ -200,6 +213,7 @@ export function toRow(input: ChunkInput, dimension: number | null): ChunkRow {
       })),
     ),
     parent_id: optString(input.parentId, 'parentId', id),
+    search_text: searchAnalyzed(input.indexedText),
   };
   if (dimension !== null) row[VECTOR_COLUMN] = input.vector == null ? null : toFloat32(input.vector, dimension, `Chunk ${id}`);
   else if (input.vector != null) toFloat32(input.vector, dimension, `Chunk ${id}`);

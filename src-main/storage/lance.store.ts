@@ -44,6 +44,7 @@ import {
   toRow,
   vectorField,
   vectorUpdateSchema,
+  searchAnalyzed,
   type ChunkRow,
   type TableShape,
 } from './lance.schema';
@@ -71,7 +72,8 @@ export interface LanceStoreOptions {
 const WRITE_BATCH = 1000;
 /** Reciprocal rank fusion constant (the value from the RRF paper and LanceDB's default). */
 const RRF_K = 60;
-const FTS_COLUMN = 'indexed_text';
+/** The full-text column: the prefixed chunk text as `searchAnalyzed` sees it. */
+const FTS_COLUMN = 'search_text';
 /**
  * ICU word segmentation splits Chinese and Japanese by dictionary (the simple tokenizer keeps a
  * whole CJK sentence as one token, so no CJK query matches) and Latin text like the simple one;
@@ -384,7 +386,7 @@ class LanceChunkStore implements ChunkStore {
 
   #matchQuery(query: string): LanceModule.MatchQuery {
     // A MatchQuery takes the text literally (no query syntax), OR over its terms.
-    return new this.lance.MatchQuery(query, FTS_COLUMN);
+    return new this.lance.MatchQuery(searchAnalyzed(query), FTS_COLUMN);
   }
 
   async searchBm25(query: string, options: SearchOptions): Promise<ChunkHit[]> {
@@ -475,10 +477,10 @@ class LanceChunkStore implements ChunkStore {
       const rows = await this.table
         .query()
         .where(`${VECTOR_COLUMN} IS NULL`)
-        .select(['id', FTS_COLUMN])
+        .select(['id', 'indexed_text'])
         .limit(limit)
         .toArray();
-      return rows.map((row) => ({ id: String(row.id), indexedText: String(row[FTS_COLUMN]) }));
+      return rows.map((row) => ({ id: String(row.id), indexedText: String(row.indexed_text) }));
     });
   }
 

@@ -89,7 +89,7 @@ describe('LanceDB chunk store: foundation smoke', () => {
     await store.addChunks([input]);
     const got = await store.getChunk('unit:fuse');
     const { vector: _vector, ...expected } = input;
-    expect(got).toEqual({ ...expected, modelKey: 'rac225b' });
+    expect(got).toEqual({ ...expected, modelKey: 'rac225b', parentId: null });
     expect(await store.getChunk('missing')).toBeNull();
   });
 
@@ -108,7 +108,7 @@ describe('LanceDB chunk store: incremental updates', () => {
     await store.addChunks([record('a', 0, 'Replace the thermal fuse.'), record('a', 1, 'Clean the air filter.')]);
     await store.ensureIndexes();
     const ftsBefore = (await store.indexStatus()).find((i) => i.kind === 'FTS');
-    expect(ftsBefore).toMatchObject({ column: 'indexed_text', indexedRows: 2, unindexedRows: 0 });
+    expect(ftsBefore).toMatchObject({ column: 'search_text', indexedRows: 2, unindexedRows: 0 });
 
     await store.addChunks([record('b', 0, 'The fuse holder sits behind the rear panel.')]);
     expect((await store.indexStatus()).find((i) => i.kind === 'FTS')!.unindexedRows).toBe(1);
