@@ -1,5 +1,5 @@
 import type { Api, ContractKey, EngineEvent, RendererBridge, Result } from '../../../src-main/contract/api';
-import { CONTRACT_KEYS } from '../../../src-main/contract/api';
+import { CONTRACT_KEYS } from '../../../src-main/contract/keys';
 
 /**
  * The renderer's only way to the engine: `window.manualmate` in Electron (built by the preload
@@ -7,9 +7,19 @@ import { CONTRACT_KEYS } from '../../../src-main/contract/api';
  * bridge; the per-run token travels in an HttpOnly cookie set when the printed URL was opened).
  */
 
+/** What the Electron preload adds next to the contract: file choosing and dropped-file paths. */
+export interface ShellBridge {
+  /** Shows the OS open dialog; resolves to the granted paths (empty when cancelled). */
+  pickFiles?(options?: { folders?: boolean }): Promise<Result<string[]>>;
+  /** Paths of files/folders dropped on the window, granted for import. */
+  pathsForDroppedFiles?(files: File[]): Promise<Result<string[]>>;
+  /** Files the OS asked the app to open (already granted); returns an unsubscribe function. */
+  onOpenFiles?(listener: (paths: string[]) => void): () => void;
+}
+
 declare global {
   interface Window {
-    manualmate?: RendererBridge;
+    manualmate?: RendererBridge & ShellBridge;
   }
 }
 
@@ -23,6 +33,9 @@ async function httpCall(key: ContractKey, input: unknown): Promise<Result<unknow
     });
     if (res.status === 401) {
       return { ok: false, error: { code: 'invalid-input', message: 'This page lost its access token. Open the URL ManualMate printed again.' } };
+    }
+    if (res.status === 404) {
+      return { ok: false, error: { code: 'unavailable', message: 'This version of the engine does not offer that yet.' } };
     }
     return (await res.json()) as Result<unknown>;
   } catch {
@@ -41,7 +54,12 @@ function httpBridge(): RendererBridge {
       if (!source) {
         source = new EventSource('/api/events');
         source.onmessage = (msg: MessageEvent<string>) => {
-          const event = JSON.parse(msg.data) as EngineEvent;
+          let event: EngineEvent;
+          try {
+            event = JSON.parse(msg.data) as EngineEvent;
+          } catch {
+            return;
+          }
           for (const l of listeners) l(event);
         };
       }
@@ -59,3 +77,10 @@ function httpBridge(): RendererBridge {
 export const bridge: RendererBridge = window.manualmate ?? httpBridge();
 export const api: Api = bridge.api;
 export const transport: 'electron' | 'web' = window.manualmate ? 'electron' : 'web';
+/** The Electron shell's file functions; every member is absent in a browser. */
+export const shell: ShellBridge = window.manualmate ?? {};
+
+/** True when the engine serves `key` (features land one contract key at a time). */
+export function hasKey(key: string): boolean {
+  return (CONTRACT_KEYS as readonly string[]).includes(key);
+}

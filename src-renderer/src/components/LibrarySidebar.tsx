@@ -1,17 +1,21 @@
 import { useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import type { LibrarySummary } from '../../../src-main/contract/api';
 import { useStore } from '../store';
+import { ConfirmDialog } from './ConfirmDialog';
+import { Icon } from './Icon';
 
-/** Libraries: list, select, create. */
+/** Libraries: list, select, create, rename in place, delete after confirmation. */
 export function LibrarySidebar() {
-  const { libraries, librariesLoaded, selectedLibrary } = useStore(
-    useShallow((s) => ({ libraries: s.libraries, librariesLoaded: s.librariesLoaded, selectedLibrary: s.selectedLibrary })),
+  const libraries = useStore((s) => s.libraries);
+  const librariesLoaded = useStore((s) => s.librariesLoaded);
+  const selectedLibrary = useStore((s) => s.selectedLibrary);
+  const { createLibrary, deleteLibrary, libraryError, clearLibraryError } = useStore(
+    useShallow((s) => ({ createLibrary: s.createLibrary, deleteLibrary: s.deleteLibrary, libraryError: s.libraryError, clearLibraryError: s.clearLibraryError })),
   );
-  const selectLibrary = useStore((s) => s.selectLibrary);
-  const createLibrary = useStore((s) => s.createLibrary);
-  const libraryError = useStore((s) => s.libraryError);
-  const clearLibraryError = useStore((s) => s.clearLibraryError);
   const [name, setName] = useState('');
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<LibrarySummary | null>(null);
 
   const onCreate = async (e: FormEvent) => {
     e.preventDefault();
@@ -23,24 +27,20 @@ export function LibrarySidebar() {
     <nav className="sidebar" aria-label="Libraries">
       <h2 className="sidebar-title">Libraries</h2>
       {librariesLoaded && libraries.length === 0 ? (
-        <p className="muted" data-testid="no-libraries">
-          No libraries yet.
+        <p className="muted small" data-testid="no-libraries">
+          No libraries yet. A library is a shelf of manuals you search together, for example one per product line.
         </p>
       ) : null}
       <ul className="library-list" data-testid="library-list">
-        {libraries.map((lib) => (
-          <li key={lib.name}>
-            <button
-              type="button"
-              className={lib.name === selectedLibrary ? 'library-item selected' : 'library-item'}
-              aria-current={lib.name === selectedLibrary ? 'true' : undefined}
-              onClick={() => void selectLibrary(lib.name)}
-            >
-              <span className="library-name">{lib.name}</span>
-              <span className="library-count">{lib.documents}</span>
-            </button>
-          </li>
-        ))}
+        {libraries.map((lib) =>
+          renaming === lib.name ? (
+            <li key={lib.name}>
+              <RenameForm library={lib.name} onDone={() => setRenaming(null)} />
+            </li>
+          ) : (
+            <LibraryItem key={lib.name} lib={lib} selected={lib.name === selectedLibrary} onRename={() => setRenaming(lib.name)} onDelete={() => setDeleting(lib)} />
+          ),
+        )}
       </ul>
       <form className="create-library" onSubmit={(e) => void onCreate(e)}>
         <label htmlFor="new-library" className="visually-hidden">
@@ -56,15 +56,90 @@ export function LibrarySidebar() {
             if (libraryError) clearLibraryError();
           }}
         />
-        <button type="submit" disabled={!name.trim()}>
+        <button type="submit" className="btn btn-primary" disabled={!name.trim()}>
           Create
         </button>
       </form>
       {libraryError ? (
-        <p className="error" role="alert">
+        <p className="error small" role="alert">
           {libraryError}
         </p>
       ) : null}
+      {deleting ? (
+        <ConfirmDialog
+          title={`Delete “${deleting.name}”?`}
+          confirmLabel="Delete library"
+          danger
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => {
+            const target = deleting.name;
+            setDeleting(null);
+            void deleteLibrary(target);
+          }}
+        >
+          <p>
+            Its {deleting.documents === 1 ? '1 document' : `${deleting.documents} documents`}, their search index and its conversations are removed from this computer.
+          </p>
+          <p className="muted">The files you imported from elsewhere are not touched.</p>
+        </ConfirmDialog>
+      ) : null}
     </nav>
+  );
+}
+
+function LibraryItem({ lib, selected, onRename, onDelete }: { lib: LibrarySummary; selected: boolean; onRename: () => void; onDelete: () => void }) {
+  const selectLibrary = useStore((s) => s.selectLibrary);
+  return (
+    <li className={selected ? 'library-row selected' : 'library-row'}>
+      <button type="button" className="library-item" aria-current={selected ? 'true' : undefined} onClick={() => void selectLibrary(lib.name)}>
+        <span className="library-name">{lib.name}</span>
+        <span className="library-count" aria-label={`${lib.documents} documents`}>
+          {lib.documents}
+        </span>
+      </button>
+      <span className="library-actions">
+        <button type="button" className="icon-btn" aria-label={`Rename ${lib.name}`} title="Rename" onClick={onRename}>
+          <Icon name="pencil" size={16} />
+        </button>
+        <button type="button" className="icon-btn" aria-label={`Delete ${lib.name}`} title="Delete" onClick={onDelete}>
+          <Icon name="trash" size={16} />
+        </button>
+      </span>
+    </li>
+  );
+}
+
+function RenameForm({ library, onDone }: { library: string; onDone: () => void }) {
+  const renameLibrary = useStore((s) => s.renameLibrary);
+  const [value, setValue] = useState(library);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const next = value.trim();
+    if (!next || next === library) return onDone();
+    if (await renameLibrary(library, next)) onDone();
+  };
+  return (
+    <form className="rename-form" onSubmit={(e) => void submit(e)}>
+      <label htmlFor="rename-library" className="visually-hidden">
+        New name for {library}
+      </label>
+      <input
+        id="rename-library"
+        value={value}
+        maxLength={80}
+        autoFocus
+        onFocus={(e) => e.currentTarget.select()}
+        onChange={(e) => setValue(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            onDone();
+          }
+        }}
+      />
+      <button type="submit" className="btn btn-primary">
+        Save
+      </button>
+    </form>
   );
 }

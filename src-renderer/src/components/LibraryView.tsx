@@ -1,72 +1,238 @@
-import { useMemo } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import type { DocumentSummary } from '../../../src-main/contract/api';
 import { useStore } from '../store';
+import type { FileProgress } from '../store/ingest.slice';
+import { formatBytes, formatPercent, stageLabel } from '../util/format';
+import { ConfirmDialog } from './ConfirmDialog';
+import { Icon } from './Icon';
+import { ImportButtons, MANUAL_EXTENSIONS } from './ImportButtons';
 
 /** The selected library's documents, or the first-run explanation when there is none. */
 export function LibraryView() {
-  const { selectedLibrary, documents, documentFilter, librariesLoaded } = useStore(
-    useShallow((s) => ({ selectedLibrary: s.selectedLibrary, documents: s.documents, documentFilter: s.documentFilter, librariesLoaded: s.librariesLoaded })),
+  const selectedLibrary = useStore((s) => s.selectedLibrary);
+  const librariesLoaded = useStore((s) => s.librariesLoaded);
+  if (!librariesLoaded) return <p className="muted pad">Loading…</p>;
+  if (!selectedLibrary) return <FirstRun />;
+  return <Documents library={selectedLibrary} />;
+}
+
+function FirstRun() {
+  const noModels = useStore((s) => s.modelsLoaded && !s.models.some((m) => m.kinds.includes('llm')));
+  return (
+    <section className="empty-state" data-testid="first-run">
+      <h2>Welcome to ManualMate</h2>
+      <p className="lead">Ask your manuals a question and get the answer for the exact model, with the page to check it on.</p>
+      <ol className="steps">
+        <li>
+          <strong>Drag manuals onto this window</strong> (PDF, Word, HTML, Markdown or text files, or whole folders), or use the buttons below. A library
+          called “Manuals” is created for them; make more on the left, one per product line.
+        </li>
+        <li>
+          <strong>Ask</strong> in Chat, or press <kbd>Ctrl</kbd>+<kbd>K</kbd> to search. Every answer cites the manual and page; click a citation to see
+          the passage highlighted.
+        </li>
+      </ol>
+      <ImportButtons />
+      <p className="muted small">
+        Everything stays on this computer; ManualMate never connects to the internet.{' '}
+        {noModels
+          ? 'No language model is installed yet, so answers are quoted word for word from your manuals. Put a GGUF model in the models folder (see Settings) for written answers.'
+          : 'Language models found in the models folder are listed in Settings.'}
+      </p>
+    </section>
   );
+}
+
+function Documents({ library }: { library: string }) {
+  const { documents, documentFilter } = useStore(useShallow((s) => ({ documents: s.documents, documentFilter: s.documentFilter })));
+  const summary = useStore((s) => s.libraries.find((l) => l.name === library));
   const setDocumentFilter = useStore((s) => s.setDocumentFilter);
+  const live = useStore(
+    useShallow((s) => {
+      const out: Record<string, FileProgress> = {};
+      for (const job of s.jobs) {
+        if (job.library !== library || job.phase === 'done' || job.phase === 'error') continue;
+        for (const f of Object.values(job.files)) if (f.stage !== 'ready' && f.stage !== 'failed') out[f.file] = f;
+      }
+      return out;
+    }),
+  );
+  const [removing, setRemoving] = useState<DocumentSummary | null>(null);
+  const removeDocument = useStore((s) => s.removeDocument);
+  const reimportDocument = useStore((s) => s.reimportDocument);
+  const retryDocument = useStore((s) => s.retryDocument);
+  const replaceInput = useRef<HTMLInputElement>(null);
+  const [replacing, setReplacing] = useState<string | null>(null);
+
   const filtered = useMemo(() => {
     const q = documentFilter.trim().toLowerCase();
     if (!q) return documents;
-    return documents.filter((d) => d.id.toLowerCase().includes(q) || d.title.toLowerCase().includes(q) || d.models.some((m) => m.toLowerCase().includes(q)));
-  }, [documents, documentFilter]);
-
-  if (!librariesLoaded) return <p className="muted">Loading…</p>;
-  if (!selectedLibrary) {
-    return (
-      <section className="empty-state" data-testid="first-run">
-        <h2>Welcome to ManualMate</h2>
-        <p>Create a library on the left, then drag manuals (PDF, Word, HTML, Markdown or text files, or whole folders) onto this window.</p>
-        <p>Ask questions about a specific model and get the answer for that model, with the page to check it on.</p>
-        <p className="muted">Everything stays on this computer. Without a language model in Settings › Models, answers are extracted word for word from your manuals.</p>
-      </section>
+    return documents.filter(
+      (d) => d.id.toLowerCase().includes(q) || d.title.toLowerCase().includes(q) || d.status.includes(q) || d.models.some((m) => m.toLowerCase().includes(q)),
     );
-  }
+  }, [documents, documentFilter]);
+  const failed = documents.filter((d) => d.status === 'failed').length;
+
   return (
-    <section className="library-view">
-      <div className="library-view-header">
-        <h2>{selectedLibrary}</h2>
-        <input
-          type="search"
-          className="doc-filter"
-          aria-label="Filter documents"
-          placeholder="Filter documents…"
-          value={documentFilter}
-          onChange={(e) => setDocumentFilter(e.target.value)}
-        />
+    <section className="library-view" aria-labelledby="library-heading">
+      <div className="view-header">
+        <div>
+          <h2 id="library-heading">{library}</h2>
+          <p className="muted small">
+            {documents.length === 1 ? '1 document' : `${documents.length} documents`}
+            {summary ? ` · ${summary.chunks} chunks · ${summary.strategy} chunking` : ''}
+            {failed > 0 ? ` · ${failed} failed` : ''}
+          </p>
+        </div>
+        <div className="view-header-actions">
+          {documents.length > 0 ? (
+            <input
+              type="search"
+              className="doc-filter"
+              aria-label="Filter documents"
+              placeholder="Filter by name, model or status…"
+              value={documentFilter}
+              onChange={(e) => setDocumentFilter(e.target.value)}
+            />
+          ) : null}
+          <ImportButtons compact />
+        </div>
       </div>
-      {documents.length === 0 ? (
-        <p className="muted" data-testid="no-documents">
-          This library is empty. Drag manuals onto the window to import them.
-        </p>
+      {documents.length === 0 && Object.keys(live).length === 0 ? (
+        <div className="drop-hint" data-testid="no-documents">
+          <Icon name="upload" size={36} />
+          <p>
+            <strong>This library is empty.</strong> Drag manuals or whole folders anywhere onto this window to import them.
+          </p>
+          <p className="muted small">PDF, Word (.docx), HTML, Markdown and text files. Scanned PDFs without a text layer cannot be read yet.</p>
+        </div>
       ) : (
-        <table className="doc-table" data-testid="document-table">
-          <thead>
-            <tr>
-              <th scope="col">Document</th>
-              <th scope="col">Status</th>
-              <th scope="col">Pages</th>
-              <th scope="col">Models</th>
-            </tr>
-          </thead>
-          <tbody>
-            {filtered.map((d) => (
-              <tr key={d.id} data-status={d.status}>
-                <td title={d.id}>{d.title}</td>
-                <td>
-                  <span className={`status status-${d.status}`}>{d.status}</span>
-                  {d.reason ? <div className="reason">{d.reason}</div> : null}
-                </td>
-                <td>{d.pageCount ?? '—'}</td>
-                <td>{d.models.join(', ')}</td>
+        <div className="table-wrap">
+          <table className="doc-table" data-testid="document-table">
+            <thead>
+              <tr>
+                <th scope="col">Document</th>
+                <th scope="col">Status</th>
+                <th scope="col" className="num hide-narrow">
+                  Size
+                </th>
+                <th scope="col" className="num">
+                  Pages
+                </th>
+                <th scope="col" className="num hide-narrow">
+                  Chunks
+                </th>
+                <th scope="col">Models</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {filtered.map((d) => (
+                <DocumentRow
+                  key={d.id}
+                  doc={d}
+                  live={live[d.id]}
+                  onRemove={() => setRemoving(d)}
+                  onReplace={() => {
+                    // A file dropped in this session is sent again as is; otherwise ask for it.
+                    void retryDocument(library, d.id).then((retried) => {
+                      if (retried) return;
+                      setReplacing(d.id);
+                      replaceInput.current?.click();
+                    });
+                  }}
+                />
+              ))}
+            </tbody>
+          </table>
+          {filtered.length === 0 ? <p className="muted pad">No document matches “{documentFilter}”.</p> : null}
+        </div>
       )}
+      <input
+        ref={replaceInput}
+        type="file"
+        accept={MANUAL_EXTENSIONS}
+        hidden
+        onChange={(e) => {
+          const file = e.currentTarget.files?.[0];
+          e.currentTarget.value = '';
+          if (file && replacing) void reimportDocument(replacing, file);
+          setReplacing(null);
+        }}
+      />
+      {removing ? (
+        <ConfirmDialog
+          title={`Remove “${removing.title}”?`}
+          confirmLabel="Remove"
+          danger
+          onCancel={() => setRemoving(null)}
+          onConfirm={() => {
+            const id = removing.id;
+            setRemoving(null);
+            void removeDocument(id);
+          }}
+        >
+          <p>It is taken out of this library and its search index. The file you imported from is not touched.</p>
+        </ConfirmDialog>
+      ) : null}
     </section>
+  );
+}
+
+function DocumentRow({ doc, live, onRemove, onReplace }: { doc: DocumentSummary; live: FileProgress | undefined; onRemove: () => void; onReplace: () => void }) {
+  const openInspector = useStore((s) => s.openInspector);
+  const openViewer = useStore((s) => s.openViewer);
+  const stage = live?.stage ?? doc.status;
+  const ready = doc.status === 'ready';
+  return (
+    <tr data-status={stage} data-doc={doc.id}>
+      <td className="doc-cell">
+        <span className="doc-title">{doc.title}</span>
+        <span className="doc-id" title={doc.id}>
+          {doc.id}
+        </span>
+      </td>
+      <td>
+        <span className={`status status-${stage}`}>
+          {stageLabel(stage)}
+          {live && stage !== 'ready' && stage !== 'failed' ? ` ${formatPercent(live.fraction)}` : ''}
+        </span>
+        {doc.status === 'failed' && doc.reason && !live ? <div className="reason">{doc.reason}</div> : null}
+      </td>
+      <td className="num hide-narrow">{formatBytes(doc.sizeBytes)}</td>
+      <td className="num">{doc.pageCount ?? '—'}</td>
+      <td className="num hide-narrow">{ready ? doc.chunks : '—'}</td>
+      <td>
+        <span className="chips">
+          {doc.models.slice(0, 4).map((m) => (
+            <span key={m} className="chip chip-static">
+              {m}
+            </span>
+          ))}
+          {doc.models.length > 4 ? <span className="muted small">+{doc.models.length - 4}</span> : null}
+        </span>
+      </td>
+      <td className="row-actions">
+        {ready ? (
+          <>
+            <button type="button" className="btn btn-small" onClick={() => void openViewer({ doc: doc.id, title: doc.title, pages: doc.pageCount ? [1] : [], start: 0, end: 0, quote: '' })} aria-label={`Open ${doc.title}`}>
+              <Icon name="doc" size={16} /> Open
+            </button>
+            <button type="button" className="btn btn-small" onClick={() => void openInspector(doc.id)} aria-label={`Inspect chunks of ${doc.title}`}>
+              <Icon name="chunks" size={16} /> Chunks
+            </button>
+          </>
+        ) : null}
+        <button type="button" className="icon-btn" onClick={onReplace} aria-label={`Re-import ${doc.title}`} title={doc.status === 'failed' ? 'Re-import (choose the file again)' : 'Re-import a newer version'}>
+          <Icon name="retry" size={16} />
+        </button>
+        <button type="button" className="icon-btn" onClick={onRemove} aria-label={`Remove ${doc.title}`} title="Remove from library">
+          <Icon name="trash" size={16} />
+        </button>
+      </td>
+    </tr>
   );
 }

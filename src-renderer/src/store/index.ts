@@ -2,12 +2,49 @@ import { create } from 'zustand';
 import { createLibrarySlice, type LibrarySlice } from './library.slice';
 import { createIngestSlice, type IngestSlice } from './ingest.slice';
 import { createSettingsSlice, type SettingsSlice } from './settings.slice';
+import { createChatSlice, type ChatSlice } from './chat.slice';
+import { createInspectorSlice, type InspectorSlice } from './inspector.slice';
+import { createViewerSlice, type ViewerSlice } from './viewer.slice';
+import { createSearchSlice, type SearchSlice } from './search.slice';
+import { createUiSlice, type UiSlice } from './ui.slice';
+
+/** Clears what belongs to the previously selected library. */
+interface SessionSlice {
+  resetForLibrary(): void;
+}
 
 /** One bound store made of slices (zustand's slices pattern); API calls live in slice actions. */
-export type Store = LibrarySlice & IngestSlice & SettingsSlice;
+export type Store = LibrarySlice & IngestSlice & SettingsSlice & ChatSlice & InspectorSlice & ViewerSlice & SearchSlice & UiSlice & SessionSlice;
 
 export const useStore = create<Store>()((...a) => ({
   ...createLibrarySlice(...a),
   ...createIngestSlice(...a),
   ...createSettingsSlice(...a),
+  ...createChatSlice(...a),
+  ...createInspectorSlice(...a),
+  ...createViewerSlice(...a),
+  ...createSearchSlice(...a),
+  ...createUiSlice(...a),
+  resetForLibrary() {
+    const [set, get] = a;
+    set({
+      conversations: [],
+      conversationsLoaded: false,
+      activeConversation: null,
+      streaming: null,
+      chatError: null,
+      modelFilter: [],
+      inspectorDoc: null,
+      chunks: [],
+      selectedChunk: null,
+      inspectorError: null,
+      viewer: null,
+      source: null,
+      original: null,
+      viewerError: null,
+      searchResults: null,
+      searchError: null,
+      ...(get().view === 'inspector' || get().view === 'search' ? { view: 'documents' as const } : {}),
+    });
+  },
 }));

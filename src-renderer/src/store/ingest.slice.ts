@@ -1,8 +1,10 @@
 import type { StateCreator } from 'zustand';
 import type { DocumentStatus, EngineEvent, ImportSummary } from '../../../src-main/contract/api';
 import { api } from '../api/client';
+import { fileToBase64, type PickedFile } from '../util/files';
 import type { Store } from './index';
 
+/** One file's progress in an import job; `fraction` is 0..1 for this file. */
 export interface FileProgress {
   file: string;
   stage: DocumentStatus;
@@ -10,64 +12,212 @@ export interface FileProgress {
   reason?: string;
 }
 
+/**
+ * An import as the user sees it. `key` is local and exists from the moment of the drop; `jobId`
+ * arrives once the engine has the files (uploads take a while for big folders).
+ */
 export interface ImportJob {
-  jobId: string;
+  key: string;
+  jobId: string | null;
   library: string;
+  phase: 'uploading' | 'running' | 'done' | 'cancelling' | 'error';
+  /** Per-file progress by document id, in the order files were first seen. */
   files: Record<string, FileProgress>;
+  order: string[];
+  /** Files finished and in total, for overall progress. */
   done: number;
   total: number;
   summary: ImportSummary | null;
-  /** The paths this job was started with, for "retry". */
-  paths: string[];
+  /** Why the job could not start, in words. */
+  error: string | null;
 }
 
 export interface IngestSlice {
   jobs: ImportJob[];
-  ingestError: string | null;
+  /** Upload files (browser drop or file picker) into `library`; names are paths relative to the drop. */
+  uploadFiles(library: string, files: PickedFile[]): Promise<void>;
+  /** Import paths on this computer (Electron: picked or dropped, already granted by the shell). */
   startImport(library: string, paths: string[]): Promise<void>;
-  cancelImport(jobId: string): Promise<void>;
-  dismissJob(jobId: string): void;
+  /** Imports one file of a job again from what this session still holds (the dropped file or its path). */
+  retryFile(jobKey: string, file: string): Promise<void>;
+  /** Same, by library and document id; resolves false when nothing is held for it. */
+  retryDocument(library: string, file: string): Promise<boolean>;
+  /** True when `retryFile` can re-send this file without asking the user for it. */
+  canRetry(library: string, file: string): boolean;
+  cancelImport(jobKey: string): Promise<void>;
+  dismissJob(jobKey: string): void;
   handleEngineEvent(event: EngineEvent): void;
 }
 
-export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set, get) => ({
-  jobs: [],
-  ingestError: null,
+/**
+ * What each imported file came from, kept outside the store: File objects and paths are only
+ * needed again for "retry", and must not make every store update copy them.
+ */
+const sources = new Map<string, { kind: 'file'; file: File } | { kind: 'path'; path: string }>();
+const sourceKey = (library: string, file: string) => `${library}\u0000${file}`;
+/** Events can overtake the reply that names their job (SSE vs HTTP): hold them until it arrives. */
+const early = new Map<string, EngineEvent[]>();
+let nextKey = 1;
 
-  async startImport(library, paths) {
-    const res = await api['import.start']({ library, paths });
-    if (!res.ok) return set({ ingestError: res.error.message });
-    set((s) => ({ ingestError: null, jobs: [...s.jobs, { jobId: res.value.jobId, library, files: {}, done: 0, total: 0, summary: null, paths }] }));
-  },
+/** Reading many files at once exhausts memory on big folders; a few at a time keeps the disk busy. */
+const READ_CONCURRENCY = 4;
 
-  async cancelImport(jobId) {
-    await api['import.cancel']({ jobId });
-  },
-
-  dismissJob(jobId) {
-    set((s) => ({ jobs: s.jobs.filter((j) => j.jobId !== jobId) }));
-  },
-
-  handleEngineEvent(event) {
-    if (event.type === 'import.progress') {
-      set((s) => ({
-        jobs: s.jobs.map((j) =>
-          j.jobId !== event.jobId
-            ? j
-            : {
-                ...j,
-                done: event.done,
-                total: event.total,
-                files: { ...j.files, [event.file]: { file: event.file, stage: event.stage, fraction: event.fraction, ...(event.reason ? { reason: event.reason } : {}) } },
-              },
-        ),
-      }));
-    } else if (event.type === 'import.done') {
-      set((s) => ({ jobs: s.jobs.map((j) => (j.jobId === event.jobId ? { ...j, summary: event.summary } : j)) }));
-      if (event.library === get().selectedLibrary) void get().loadDocuments();
-      void get().loadLibraries();
-    } else if (event.type === 'library.changed') {
-      if (event.library === get().selectedLibrary) void get().loadDocuments();
+async function encodeAll(files: PickedFile[]): Promise<{ path: string; base64: string }[]> {
+  const out: { path: string; base64: string }[] = new Array(files.length);
+  let i = 0;
+  const worker = async () => {
+    while (i < files.length) {
+      const n = i++;
+      const f = files[n]!;
+      out[n] = { path: f.path, base64: await fileToBase64(f.file) };
     }
-  },
-});
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
+  return out;
+}
+
+/** The document id the engine gives a path: relative to the parent of the imported path. */
+function idsForPaths(paths: string[]): string[] {
+  return paths.map((p) => p.split(/[\\/]/).filter(Boolean).pop() ?? p);
+}
+
+export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set, get) => {
+  const patchJob = (key: string, patch: (job: ImportJob) => ImportJob) =>
+    set((s) => ({ jobs: s.jobs.map((j) => (j.key === key ? patch(j) : j)) }));
+
+  const addJob = (library: string, seedFiles: string[]): string => {
+    const key = `job-${nextKey++}`;
+    const files: Record<string, FileProgress> = {};
+    for (const f of seedFiles) files[f] = { file: f, stage: 'queued', fraction: 0 };
+    const job: ImportJob = { key, jobId: null, library, phase: 'uploading', files, order: [...seedFiles], done: 0, total: seedFiles.length, summary: null, error: null };
+    set((s) => ({ jobs: [...s.jobs, job] }));
+    return key;
+  };
+
+  const started = (key: string, jobId: string) => {
+    patchJob(key, (j) => ({ ...j, jobId, phase: j.phase === 'cancelling' ? 'cancelling' : 'running' }));
+    const held = early.get(jobId);
+    early.delete(jobId);
+    for (const e of held ?? []) get().handleEngineEvent(e);
+  };
+
+  const failedToStart = (key: string, message: string) => patchJob(key, (j) => ({ ...j, phase: 'error', error: message }));
+
+  return {
+    jobs: [],
+
+    async uploadFiles(library, files) {
+      if (files.length === 0) return;
+      for (const f of files) sources.set(sourceKey(library, f.path), { kind: 'file', file: f.file });
+      const key = addJob(library, files.map((f) => f.path));
+      let payload: { path: string; base64: string }[];
+      try {
+        payload = await encodeAll(files);
+      } catch (err) {
+        return failedToStart(key, `A dropped file could not be read: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      if (get().jobs.find((j) => j.key === key)?.phase === 'cancelling') {
+        return patchJob(key, (j) => ({ ...j, phase: 'done', error: 'Cancelled before the import started.' }));
+      }
+      const res = await api['import.upload']({ library, files: payload });
+      if (!res.ok) return failedToStart(key, res.error.message);
+      started(key, res.value.jobId);
+      if (get().jobs.find((j) => j.key === key)?.phase === 'cancelling') await api['import.cancel']({ jobId: res.value.jobId });
+    },
+
+    async startImport(library, paths) {
+      if (paths.length === 0) return;
+      const ids = idsForPaths(paths);
+      paths.forEach((p, i) => sources.set(sourceKey(library, ids[i]!), { kind: 'path', path: p }));
+      const key = addJob(library, []);
+      const res = await api['import.start']({ library, paths });
+      if (!res.ok) return failedToStart(key, res.error.message);
+      started(key, res.value.jobId);
+    },
+
+    canRetry(library, file) {
+      return sources.has(sourceKey(library, file)) || [...sources.keys()].some((k) => k.startsWith(`${library}\u0000`) && file.startsWith(`${k.slice(library.length + 1)}/`));
+    },
+
+    async retryFile(jobKey, file) {
+      const job = get().jobs.find((j) => j.key === jobKey);
+      if (job) await get().retryDocument(job.library, file);
+    },
+
+    async retryDocument(library, file) {
+      const exact = sources.get(sourceKey(library, file));
+      if (exact?.kind === 'file') {
+        await get().uploadFiles(library, [{ path: file, file: exact.file }]);
+        return true;
+      }
+      if (exact?.kind === 'path') {
+        await get().startImport(library, [exact.path]);
+        return true;
+      }
+      // A file inside a dropped folder (Electron): its path is the folder's path plus the rest of the id.
+      for (const [k, src] of sources) {
+        const top = k.slice(library.length + 1);
+        if (k.startsWith(`${library}\u0000`) && src.kind === 'path' && file.startsWith(`${top}/`)) {
+          const sep = src.path.includes('\\') ? '\\' : '/';
+          await get().startImport(library, [src.path + sep + file.slice(top.length + 1).split('/').join(sep)]);
+          return true;
+        }
+      }
+      return false;
+    },
+
+    async cancelImport(jobKey) {
+      const job = get().jobs.find((j) => j.key === jobKey);
+      if (!job) return;
+      patchJob(jobKey, (j) => ({ ...j, phase: 'cancelling' }));
+      if (job.jobId) await api['import.cancel']({ jobId: job.jobId });
+    },
+
+    dismissJob(jobKey) {
+      set((s) => ({ jobs: s.jobs.filter((j) => j.key !== jobKey) }));
+    },
+
+    handleEngineEvent(event) {
+      if (event.type === 'import.progress' || event.type === 'import.done') {
+        const job = get().jobs.find((j) => j.jobId === event.jobId);
+        if (!job) {
+          const held = early.get(event.jobId) ?? [];
+          if (held.length < 50_000) held.push(event);
+          early.set(event.jobId, held);
+          return;
+        }
+        if (event.type === 'import.progress') {
+          patchJob(job.key, (j) => ({
+            ...j,
+            done: event.done,
+            total: Math.max(event.total, j.total),
+            order: j.files[event.file] ? j.order : [...j.order, event.file],
+            files: { ...j.files, [event.file]: { file: event.file, stage: event.stage, fraction: event.fraction, ...(event.reason ? { reason: event.reason } : {}) } },
+          }));
+          // A file that just became ready is searchable: refresh the list the user is looking at.
+          if ((event.stage === 'ready' || event.stage === 'failed') && event.library === get().selectedLibrary) get().scheduleDocumentsRefresh();
+        } else {
+          patchJob(job.key, (j) => {
+            // Files still queued when a job was cancelled never get a final event.
+            const files = { ...j.files };
+            for (const r of event.summary.results) {
+              const prev = files[r.file];
+              if (r.status === 'cancelled') files[r.file] = { file: r.file, stage: 'failed', fraction: prev?.fraction ?? 0, reason: 'Cancelled.' };
+              else if (r.status === 'failed') files[r.file] = { file: r.file, stage: 'failed', fraction: 1, reason: r.reason ?? prev?.reason ?? 'Failed.' };
+              else files[r.file] = { file: r.file, stage: 'ready', fraction: 1, ...(r.status === 'already' ? { reason: 'Already in the library.' } : {}) };
+            }
+            const order = [...j.order, ...event.summary.results.map((r) => r.file).filter((f) => !j.files[f])];
+            return { ...j, phase: 'done', summary: event.summary, files, order, done: event.summary.results.length, total: event.summary.results.length };
+          });
+          if (event.library === get().selectedLibrary) void get().loadDocuments();
+          void get().loadLibraries();
+        }
+      } else if (event.type === 'library.changed') {
+        if (event.library === get().selectedLibrary) get().scheduleDocumentsRefresh();
+        void get().loadLibraries();
+      } else if (event.type === 'chat.token' || event.type === 'chat.done') {
+        get().handleChatEvent(event);
+      }
+    },
+  };
+};

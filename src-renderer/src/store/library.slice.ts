@@ -12,94 +12,138 @@ export interface LibrarySlice {
   /** Last error from a library action, in words; null when none. */
   libraryError: string | null;
   loadLibraries(): Promise<void>;
+  /** The library to import into: the selected one, or a new "Manuals" library on first use. */
+  ensureLibrary(): Promise<string | null>;
   selectLibrary(name: string | null): Promise<void>;
   createLibrary(name: string): Promise<boolean>;
   renameLibrary(library: string, name: string): Promise<boolean>;
   deleteLibrary(library: string): Promise<boolean>;
   loadDocuments(): Promise<void>;
+  /** Coalesces refreshes while an import reports many files in a burst. */
+  scheduleDocumentsRefresh(): void;
   removeDocument(id: string): Promise<void>;
+  /** Imports `file` as a new version of document `id` (same id, so it replaces it). */
+  reimportDocument(id: string, file: File): Promise<void>;
   setDocumentFilter(filter: string): void;
   clearLibraryError(): void;
 }
 
-export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (set, get) => ({
-  libraries: [],
-  librariesLoaded: false,
-  selectedLibrary: null,
-  documents: [],
-  documentFilter: '',
-  libraryError: null,
+/** The library a first drop goes to when none exists yet. */
+const DEFAULT_LIBRARY = 'Manuals';
 
-  async loadLibraries() {
-    const res = await api['libraries.list']({});
-    if (!res.ok) return set({ libraryError: res.error.message, librariesLoaded: true });
-    const selected = get().selectedLibrary;
-    const stillThere = selected !== null && res.value.some((l) => l.name === selected);
-    set({ libraries: res.value, librariesLoaded: true, selectedLibrary: stillThere ? selected : (res.value[0]?.name ?? null) });
-    if (!stillThere) await get().loadDocuments();
-  },
+/** Refreshes at most this often during imports, in milliseconds. */
+const REFRESH_INTERVAL_MS = 400;
 
-  async selectLibrary(name) {
-    set({ selectedLibrary: name, documents: [], documentFilter: '' });
-    await get().loadDocuments();
-  },
+export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (set, get) => {
+  let refreshTimer: ReturnType<typeof setTimeout> | null = null;
 
-  async createLibrary(name) {
-    const res = await api['libraries.create']({ name });
-    if (!res.ok) {
-      set({ libraryError: res.error.message });
-      return false;
-    }
-    await get().loadLibraries();
-    await get().selectLibrary(res.value.name);
-    return true;
-  },
+  return {
+    libraries: [],
+    librariesLoaded: false,
+    selectedLibrary: null,
+    documents: [],
+    documentFilter: '',
+    libraryError: null,
 
-  async renameLibrary(library, name) {
-    const res = await api['libraries.rename']({ library, name });
-    if (!res.ok) {
-      set({ libraryError: res.error.message });
-      return false;
-    }
-    if (get().selectedLibrary === library) set({ selectedLibrary: res.value.name });
-    await get().loadLibraries();
-    return true;
-  },
+    async loadLibraries() {
+      const res = await api['libraries.list']({});
+      if (!res.ok) return set({ libraryError: res.error.message, librariesLoaded: true });
+      const selected = get().selectedLibrary;
+      const stillThere = selected !== null && res.value.some((l) => l.name === selected);
+      set({ libraries: res.value, librariesLoaded: true });
+      if (!stillThere) await get().selectLibrary(res.value[0]?.name ?? null);
+    },
 
-  async deleteLibrary(library) {
-    const res = await api['libraries.delete']({ library });
-    if (!res.ok) {
-      set({ libraryError: res.error.message });
-      return false;
-    }
-    if (get().selectedLibrary === library) set({ selectedLibrary: null });
-    await get().loadLibraries();
-    return true;
-  },
+    async ensureLibrary() {
+      const selected = get().selectedLibrary;
+      if (selected) return selected;
+      return (await get().createLibrary(DEFAULT_LIBRARY)) ? DEFAULT_LIBRARY : null;
+    },
 
-  async loadDocuments() {
-    const library = get().selectedLibrary;
-    if (!library) return set({ documents: [] });
-    const res = await api['documents.list']({ library });
-    if (get().selectedLibrary !== library) return;
-    if (!res.ok) return set({ libraryError: res.error.message });
-    set({ documents: res.value });
-  },
+    async selectLibrary(name) {
+      const changed = name !== get().selectedLibrary;
+      set({ selectedLibrary: name, ...(changed ? { documents: [], documentFilter: '' } : {}) });
+      if (changed) get().resetForLibrary();
+      await get().loadDocuments();
+      if (changed) void get().loadConversations();
+    },
 
-  async removeDocument(id) {
-    const library = get().selectedLibrary;
-    if (!library) return;
-    const res = await api['documents.remove']({ library, id });
-    if (!res.ok) set({ libraryError: res.error.message });
-    await get().loadDocuments();
-    await get().loadLibraries();
-  },
+    async createLibrary(name) {
+      const res = await api['libraries.create']({ name });
+      if (!res.ok) {
+        set({ libraryError: res.error.message });
+        return false;
+      }
+      set({ libraryError: null });
+      await get().loadLibraries();
+      await get().selectLibrary(res.value.name);
+      return true;
+    },
 
-  setDocumentFilter(filter) {
-    set({ documentFilter: filter });
-  },
+    async renameLibrary(library, name) {
+      const res = await api['libraries.rename']({ library, name });
+      if (!res.ok) {
+        set({ libraryError: res.error.message });
+        return false;
+      }
+      // Renaming keeps what is on screen: only the name under it changes.
+      if (get().selectedLibrary === library) set({ selectedLibrary: res.value.name });
+      set({ libraryError: null });
+      await get().loadLibraries();
+      return true;
+    },
 
-  clearLibraryError() {
-    set({ libraryError: null });
-  },
-});
+    async deleteLibrary(library) {
+      const res = await api['libraries.delete']({ library });
+      if (!res.ok) {
+        set({ libraryError: res.error.message });
+        return false;
+      }
+      set({ libraryError: null });
+      await get().loadLibraries();
+      return true;
+    },
+
+    async loadDocuments() {
+      const library = get().selectedLibrary;
+      if (!library) return set({ documents: [] });
+      const res = await api['documents.list']({ library });
+      if (get().selectedLibrary !== library) return;
+      if (!res.ok) return set({ libraryError: res.error.message });
+      set({ documents: res.value });
+    },
+
+    scheduleDocumentsRefresh() {
+      if (refreshTimer) return;
+      refreshTimer = setTimeout(() => {
+        refreshTimer = null;
+        void get().loadDocuments();
+      }, REFRESH_INTERVAL_MS);
+    },
+
+    async removeDocument(id) {
+      const library = get().selectedLibrary;
+      if (!library) return;
+      const res = await api['documents.remove']({ library, id });
+      if (!res.ok) set({ libraryError: res.error.message });
+      if (get().inspectorDoc === id) get().closeInspector();
+      if (get().viewer?.doc === id) get().closeViewer();
+      await get().loadDocuments();
+      await get().loadLibraries();
+    },
+
+    async reimportDocument(id, file) {
+      const library = get().selectedLibrary;
+      if (!library) return;
+      await get().uploadFiles(library, [{ path: id, file }]);
+    },
+
+    setDocumentFilter(filter) {
+      set({ documentFilter: filter });
+    },
+
+    clearLibraryError() {
+      set({ libraryError: null });
+    },
+  };
+};

@@ -1,28 +1,63 @@
 import type { StateCreator } from 'zustand';
-import type { AppInfo, ModelSummary } from '../../../src-main/contract/api';
+import type { AppInfo, AppSettings, ChunkStrategy, EnrichMode, ModelSummary } from '../../../src-main/contract/api';
 import { api } from '../api/client';
+import { callOptional } from './optional-api';
 import type { Store } from './index';
 
 export interface SettingsSlice {
   appInfo: AppInfo | null;
   models: ModelSummary[];
+  modelsLoaded: boolean;
+  /** App settings (the chat model); null until loaded or when the engine has no settings yet. */
+  appSettings: AppSettings | null;
   settingsError: string | null;
+  /** The library whose configuration is being saved (strategy changes re-chunk everything). */
+  configuring: string | null;
   loadAppInfo(): Promise<void>;
   loadModels(): Promise<void>;
+  loadSettings(): Promise<void>;
+  setChatModel(model: string | null): Promise<void>;
+  configureLibrary(library: string, change: { strategy?: ChunkStrategy; enrich?: EnrichMode }): Promise<void>;
 }
 
-export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (set) => ({
+export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (set, get) => ({
   appInfo: null,
   models: [],
+  modelsLoaded: false,
+  appSettings: null,
   settingsError: null,
+  configuring: null,
+
   async loadAppInfo() {
     const res = await api['app.info']({});
     if (res.ok) set({ appInfo: res.value });
     else set({ settingsError: res.error.message });
   },
+
   async loadModels() {
     const res = await api['models.list']({});
-    if (res.ok) set({ models: res.value });
-    else set({ settingsError: res.error.message });
+    if (res.ok) set({ models: res.value, modelsLoaded: true });
+    else set({ settingsError: res.error.message, modelsLoaded: true });
+  },
+
+  async loadSettings() {
+    const res = await callOptional('settings.get', {});
+    if (res?.ok) set({ appSettings: res.value });
+  },
+
+  async setChatModel(model) {
+    const res = await callOptional('settings.update', { chatModel: model });
+    if (!res) return set({ settingsError: 'This version of the engine cannot change the chat model yet.' });
+    if (!res.ok) return set({ settingsError: res.error.message });
+    set({ appSettings: res.value, settingsError: null });
+    void get().loadModels();
+  },
+
+  async configureLibrary(library, change) {
+    set({ configuring: library, settingsError: null });
+    const res = await api['libraries.configure']({ library, ...change });
+    set({ configuring: null });
+    if (!res.ok) return set({ settingsError: res.error.message });
+    await get().loadLibraries();
   },
 });
