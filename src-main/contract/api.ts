@@ -57,6 +57,8 @@ export interface LibrarySummary {
   chunks: number;
   strategy: ChunkStrategy;
   enrich: EnrichMode;
+  /** Embedding model the library's vectors come from; null: keyword (BM25) search only. */
+  embedder: string | null;
   createdAt: string;
 }
 
@@ -223,6 +225,16 @@ export type EngineEvent =
     }
   | { type: 'import.done'; jobId: string; library: string; summary: ImportSummary }
   | { type: 'library.changed'; library: string }
+  | {
+      type: 'index.progress';
+      library: string;
+      /** Background work that upgrades chunks in place while search keeps working. */
+      task: 'embedding';
+      done: number;
+      total: number;
+      /** Set when the task stopped early, in words. */
+      error?: string;
+    }
   | { type: 'chat.token'; library: string; conversationId: string; messageId: string; text: string }
   | { type: 'chat.done'; library: string; conversationId: string; message: ChatTurn };
 
@@ -242,6 +254,8 @@ export const contract = {
         library: libraryName,
         strategy: z.enum(CHUNK_STRATEGIES).optional(),
         enrich: z.enum(ENRICH_MODES).optional(),
+        /** Embedding model id (from models.list), or null for BM25 only. */
+        embedder: z.string().min(1).max(300).nullable().optional(),
       })
       .strict(),
     output: out<LibrarySummary>(),

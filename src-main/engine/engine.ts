@@ -58,9 +58,11 @@ export function createEngine(options: EngineOptions): Engine {
     { bundled: options.bundledModelsDir ?? path.join(appRoot(), 'models'), data: path.join(options.dataDir, 'models') },
     options.threads !== undefined ? { threads: options.threads } : {},
   );
-  const indexes = new LibraryIndexes();
+  const indexes = new LibraryIndexes(models);
   const listeners = new Set<(event: EngineEvent) => void>();
   const jobs = new Map<string, { library: string; controller: AbortController; done: Promise<unknown> }>();
+  /** Libraries that received chunks while their embedding job was running: embed again after it. */
+  const pendingEmbeds = new Set<string>();
 
   const emit = (event: EngineEvent) => {
     for (const l of listeners) {
@@ -80,6 +82,7 @@ export function createEngine(options: EngineOptions): Engine {
       chunks: docs.reduce((n, d) => n + (d.status === 'ready' ? d.chunks : 0), 0),
       strategy: lib.config.strategy,
       enrich: lib.config.enrich,
+      embedder: lib.config.embedder?.id ?? null,
       createdAt: lib.config.createdAt,
     };
   }
@@ -112,7 +115,37 @@ export function createEngine(options: EngineOptions): Engine {
       },
     });
     emit({ type: 'library.changed', library: lib.value.name });
+    startEmbedding(lib.value);
     return ok(summary);
+  }
+
+  /**
+   * Embeds the library's new chunks in the background (when it has an embedder), one job per
+   * library at a time; progress arrives as `index.progress` events and search keeps working.
+   */
+  function startEmbedding(lib: Library): void {
+    if (!lib.config.embedder) return;
+    const jobId = `embed-${lib.config.id}`;
+    if (jobs.has(jobId)) {
+      pendingEmbeds.add(lib.config.id);
+      return;
+    }
+    const controller = new AbortController();
+    const done = (async () => {
+      const index = await indexes.open(lib);
+      const res = await index.embedPending(controller.signal, (d, total) =>
+        emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: d, total }),
+      );
+      if (!res.ok && res.error.code !== 'cancelled') {
+        emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: 0, total: 0, error: res.error.message });
+      }
+    })()
+      .catch((err: unknown) => log(`[engine] embedding ${lib.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
+      .finally(() => {
+        jobs.delete(jobId);
+        if (pendingEmbeds.delete(lib.config.id) && !controller.signal.aborted) startEmbedding(lib);
+      });
+    jobs.set(jobId, { library: lib.config.id, controller, done });
   }
 
   /** Runs an import in the background as a job; progress and the summary arrive as events. */
@@ -197,14 +230,20 @@ export function createEngine(options: EngineOptions): Engine {
       return ok({ deleted: lib.value.name });
     },
 
-    'libraries.configure': async ({ library, strategy, enrich }) => {
+    'libraries.configure': async ({ library, strategy, enrich, embedder }) => {
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
       await lib.value.saveConfig({ ...(strategy ? { strategy } : {}), ...(enrich ? { enrich } : {}) });
-      if (strategy) {
-        const index = await indexes.open(lib.value);
-        await index.rechunkAll();
+      const index = await indexes.open(lib.value);
+      if (embedder !== undefined && embedder !== (lib.value.config.embedder?.id ?? null)) {
+        const job = jobs.get(`embed-${lib.value.config.id}`);
+        job?.controller.abort();
+        await job?.done;
+        const set = await index.setEmbedder(embedder);
+        if (!set.ok) return set;
       }
+      if (strategy) await index.rechunkAll();
+      startEmbedding(lib.value);
       emit({ type: 'library.changed', library: lib.value.name });
       return ok(await librarySummary(lib.value));
     },

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { SearchHit, SearchResponse } from '../contract/api';
 import type { NormalizedDocument } from '../core/document';
 import type { Result } from '../core/result';
+import type { Embedder } from '../models/types';
 import { CodedError, fail, ok } from '../core/result';
 import type { Chunker } from '../chunking/chunker';
 import { createChunker } from '../chunking/chunker.registry';
@@ -29,6 +30,14 @@ export interface SearchOptions {
   docIds?: string[];
 }
 
+/** Chunks embedded per call: large enough to amortize the call, small enough to stop promptly. */
+const EMBED_BATCH = 32;
+
+/** Where the index gets embedders from (the model runtime), loaded lazily and shared. */
+export interface EmbedderSource {
+  embedder(id: string): Promise<Embedder>;
+}
+
 /** How many extra candidates the first stage fetches so model-aware ranking has room to work. */
 const CANDIDATE_FACTOR = 5;
 
@@ -40,20 +49,101 @@ export class LibraryIndex implements DocumentIndexer {
 
   private constructor(
     private readonly library: Library,
-    private readonly store: ChunkStore,
+    private store: ChunkStore,
     readonly enrichment: LibraryEnrichment,
+    private readonly embedders: EmbedderSource,
   ) {
     this.chunker = LibraryIndex.chunkerFor(library);
   }
 
-  static async open(library: Library): Promise<LibraryIndex> {
-    const opened = await openLanceStore(library.indexDir, { vectorDimension: library.config.embedder?.dimension ?? null });
+  static async open(library: Library, embedders: EmbedderSource): Promise<LibraryIndex> {
+    const embedder = library.config.embedder;
+    const opened = await openLanceStore(library.indexDir, { vectorDimension: embedder?.dimension ?? null, embedderId: embedder?.id ?? null });
     if (!opened.ok) throw new CodedError(opened.error.code, opened.error.message);
     const store = opened.value;
     const state = await readJson<unknown>(path.join(library.dir, 'enrichment.json'), null);
-    const index = new LibraryIndex(library, store, LibraryEnrichment.restore(state));
+    const index = new LibraryIndex(library, store, LibraryEnrichment.restore(state), embedders);
     await index.recover();
     return index;
+  }
+
+  /**
+   * Switches the library's embedder: the vector column is recreated for the new model (text and
+   * the keyword index stay), so every chunk is re-embedded by `embedPending`. Null keeps BM25 only.
+   */
+  async setEmbedder(id: string | null): Promise<Result<void>> {
+    if (id === null) {
+      await this.library.saveConfig({ embedder: null });
+      return ok(undefined);
+    }
+    let embedder: Embedder;
+    try {
+      embedder = await this.embedders.embedder(id);
+    } catch (err) {
+      return fail('model-failed', err instanceof Error ? err.message : String(err));
+    }
+    await this.store.close();
+    const opened = await openLanceStore(this.library.indexDir, { vectorDimension: embedder.dimension, embedderId: id, onModelMismatch: 'reset' });
+    if (!opened.ok) return opened;
+    this.store = opened.value;
+    await this.library.saveConfig({ embedder: { id, dimension: embedder.dimension } });
+    return ok(undefined);
+  }
+
+  /** Chunks still waiting for a vector. */
+  pendingEmbeddings(): Promise<number> {
+    return this.library.config.embedder ? this.store.countUnembedded() : Promise.resolve(0);
+  }
+
+  /**
+   * Embeds every chunk that has no vector yet, in batches, reporting progress; search keeps working
+   * meanwhile (a chunk without a vector is simply not found by dense search yet). Cancellable.
+   */
+  async embedPending(signal: AbortSignal, onProgress: (done: number, total: number) => void): Promise<Result<number>> {
+    const configured = this.library.config.embedder;
+    if (!configured) return ok(0);
+    let embedder: Embedder;
+    try {
+      embedder = await this.embedders.embedder(configured.id);
+    } catch (err) {
+      return fail('model-missing', `The embedding model "${configured.id}" of this library could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const total = await this.store.countUnembedded();
+    let done = 0;
+    onProgress(0, total);
+    while (!signal.aborted) {
+      const batch = await this.store.listUnembedded(EMBED_BATCH);
+      if (batch.length === 0) break;
+      const vectors = await embedder.embed(batch.map((b) => b.indexedText), { signal });
+      await this.store.updateVectors(batch.map((b) => b.id), vectors);
+      done += batch.length;
+      onProgress(done, Math.max(total, done));
+    }
+    if (signal.aborted) return fail('cancelled', 'Embedding was cancelled; it resumes with the next import or when the library is opened.');
+    await this.store.ensureIndexes();
+    return ok(done);
+  }
+
+  /** The query vector, or why dense search is not possible for this library. */
+  private async queryVector(query: string): Promise<Result<Float32Array>> {
+    const configured = this.library.config.embedder;
+    if (!configured) {
+      return fail('unavailable', 'This library has no embedding model, so it uses keyword (BM25) search. Choose an embedder in Settings › Models to enable dense and hybrid search.');
+    }
+    if (this.store.embedderId !== null && this.store.embedderId !== configured.id) {
+      return fail('model-mismatch', `This library's vectors come from "${this.store.embedderId}", not "${configured.id}". Re-embed the library (Settings › Models) before using dense search.`);
+    }
+    let embedder: Embedder;
+    try {
+      embedder = await this.embedders.embedder(configured.id);
+    } catch {
+      return fail('model-missing', `The embedding model "${configured.id}" used by this library is not installed. Put it back in the models folder, or choose another embedder and re-embed.`);
+    }
+    if (embedder.dimension !== configured.dimension) {
+      return fail('model-mismatch', `"${configured.id}" now makes ${embedder.dimension}-dimensional vectors, but the library holds ${configured.dimension}. Re-embed the library.`);
+    }
+    const [vec] = await embedder.embed([query]);
+    return ok(vec!);
   }
 
   private static chunkerFor(library: Library): Chunker {
@@ -161,8 +251,11 @@ export class LibraryIndex implements DocumentIndexer {
   }
 
   async search(query: string, options: SearchOptions): Promise<Result<SearchResponse>> {
+    let vector: Float32Array | null = null;
     if (options.retriever !== 'bm25') {
-      return fail('unavailable', 'Dense and hybrid search need an embedding model; this library has none, so it uses keyword (BM25) search.');
+      const v = await this.queryVector(query);
+      if (!v.ok) return v;
+      vector = v.value;
     }
     let analysis = this.enrichment.analyzeQuery(query);
     if (analysis.models.length === 0 && options.preferModels && options.preferModels.length > 0) {
@@ -170,27 +263,34 @@ export class LibraryIndex implements DocumentIndexer {
     }
     const limit = options.topK * CANDIDATE_FACTOR;
     const base: ChunkFilter = options.docIds ? { docIds: options.docIds } : {};
+    const first = (text: string, filter: ChunkFilter): Promise<ChunkHit[]> => {
+      const opts = { limit, filter };
+      if (options.retriever === 'dense') return this.store.searchVector(vector!, opts);
+      if (options.retriever === 'hybrid') return this.store.searchHybrid(text, vector!, opts);
+      return this.store.searchBm25(text, opts);
+    };
     let candidates: ChunkHit[];
+    let topical = query;
     if (options.models && options.models.length > 0) {
       // The user's model filter restricts the search.
-      candidates = await this.store.searchBm25(query, { limit, filter: { ...base, models: options.models } });
+      candidates = await first(query, { ...base, models: options.models });
     } else if (analysis.models.length > 0) {
       // A named model: its own (and its family's) chunks are searched separately so 30 sibling
       // manuals cannot crowd them out of the candidates. Both searches use the question without
       // the model's name (every chunk of that model carries it in its prefix, so it says nothing
-      // about which passage answers), which also keeps their BM25 scores comparable.
-      const topical = stripMentions(query, analysis);
+      // about which passage answers), which also keeps their scores comparable.
+      topical = stripMentions(query, analysis);
       const [own, all] = await Promise.all([
-        this.store.searchBm25(topical, { limit, filter: { ...base, models: this.enrichment.filterModels(analysis) } }),
-        this.store.searchBm25(topical, { limit, filter: base }),
+        first(topical, { ...base, models: this.enrichment.filterModels(analysis) }),
+        first(topical, base),
       ]);
       const seen = new Set(own.map((h) => h.record.id));
       candidates = [...own, ...all.filter((h) => !seen.has(h.record.id))];
     } else {
-      candidates = await this.store.searchBm25(query, { limit, filter: base });
+      candidates = await first(query, base);
     }
     const resolved = await resolveViews(candidates, (ids) => this.store.getChunks(ids));
-    const covered = coverageRerank(resolved.hits, analysis.models.length > 0 ? stripMentions(query, analysis) : query, resolved.matchedView);
+    const covered = coverageRerank(resolved.hits, topical, resolved.matchedView);
     const ranked = this.enrichment.rank(covered, analysis).slice(0, options.topK);
     const resolvedModels = options.models && options.models.length > 0 ? options.models : analysis.models;
     return ok({ query, resolvedModels, retriever: options.retriever, results: ranked.map((h) => toHit(h, query, resolved.matchedView.get(h.record.id))) });
@@ -267,10 +367,12 @@ function snippet(text: string, query: string): string {
 export class LibraryIndexes {
   private readonly open_ = new Map<string, Promise<LibraryIndex>>();
 
+  constructor(private readonly embedders: EmbedderSource) {}
+
   open(library: Library): Promise<LibraryIndex> {
     let p = this.open_.get(library.config.id);
     if (!p) {
-      p = LibraryIndex.open(library);
+      p = LibraryIndex.open(library, this.embedders);
       p.catch(() => this.open_.delete(library.config.id));
       this.open_.set(library.config.id, p);
     }

@@ -158,6 +158,8 @@ export interface ChunkStore {
   updateVectors(ids: readonly string[], vectors: readonly VectorLike[]): Promise<number>;
   /** Up to `limit` records whose vector is still null (background embedding queue). */
   listUnembedded(limit: number): Promise<UnembeddedChunk[]>;
+  /** How many records still need a vector (0 when the store keeps no vectors). */
+  countUnembedded(): Promise<number>;
   close(): Promise<void>;
 }
 

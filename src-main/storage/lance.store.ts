@@ -470,6 +470,11 @@ class LanceChunkStore implements ChunkStore {
     });
   }
 
+  async countUnembedded(): Promise<number> {
+    if (this.vectorDimension === null) return 0;
+    return this.#guard(() => this.table.countRows(`${VECTOR_COLUMN} IS NULL`));
+  }
+
   async listUnembedded(limit: number): Promise<UnembeddedChunk[]> {
     checkLimit(limit);
     if (this.vectorDimension === null) return [];

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createEngine, type Engine } from '../../src-main/engine/engine';
+import type { EngineEvent } from '../../src-main/contract/api';
+import { ensureTinyOnnx } from '../models/tiny-onnx';
+import { tempDir } from '../helpers/temp';
+
+/** Dense and hybrid retrieval with the real LanceDB and the tiny generated ONNX embedder. */
+
+let engine: Engine;
+let dir: string;
+let cleanup: () => Promise<void>;
+const events: EngineEvent[] = [];
+
+const doc = (model: string, part: string) =>
+  `# ${model} pump manual\n\n## Seals\n\nReplace the ${model} shaft seal with part ${part} after 2000 hours.\n\n## Priming\n\nPrime the ${model} pump with clean water before the first start.\n`;
+
+beforeAll(async () => {
+  const onnx = await ensureTinyOnnx();
+  ({ dir, cleanup } = await tempDir());
+  engine = createEngine({ dataDir: path.join(dir, 'data'), bundledModelsDir: path.dirname(onnx) });
+  engine.subscribe((e) => events.push(e));
+  await mkdir(path.join(dir, 'pumps'), { recursive: true });
+  await writeFile(path.join(dir, 'pumps', 'p-100.md'), doc('P-100', 'SK-11'));
+  await writeFile(path.join(dir, 'pumps', 'p-200.md'), doc('P-200', 'SK-22'));
+  const res = await engine.importPaths('Pumps', [path.join(dir, 'pumps')]);
+  if (!res.ok) throw new Error(res.error.message);
+});
+afterAll(async () => {
+  await engine.dispose();
+  await cleanup();
+});
+
+const search = (query: string, retriever: 'bm25' | 'dense' | 'hybrid', models?: string[]) =>
+  engine.handlers['search.query']({ library: 'Pumps', query, topK: 5, retriever, ...(models ? { models } : {}) });
+
+describe('dense and hybrid retrieval', () => {
+  it('says plainly that a library without an embedder searches by keywords', async () => {
+    const res = await search('shaft seal', 'dense');
+    expect(res).toMatchObject({ ok: false, error: { code: 'unavailable', message: expect.stringMatching(/keyword \(BM25\) search/) } });
+    expect((await search('shaft seal', 'bm25')).ok).toBe(true);
+  });
+
+  it('embeds every chunk in the background once an embedder is chosen, with progress', async () => {
+    const models = await engine.handlers['models.list']({});
+    expect(models.ok && models.value.some((m) => m.id === 'tiny-embedder' && m.kinds.includes('embedder'))).toBe(true);
+    const lib = await engine.handlers['libraries.configure']({ library: 'Pumps', embedder: 'tiny-embedder' });
+    expect(lib).toMatchObject({ ok: true, value: { embedder: 'tiny-embedder' } });
+    await engine.idle();
+    const progress = events.filter((e) => e.type === 'index.progress');
+    expect(progress.length).toBeGreaterThan(1);
+    const last = progress[progress.length - 1]!;
+    expect(last).toMatchObject({ task: 'embedding', library: 'Pumps' });
+    if (last.type === 'index.progress') expect(last.done).toBe(last.total);
+    const index = await engine.indexes.open((await engine.libraries.get('Pumps'))!);
+    expect(await index.pendingEmbeddings()).toBe(0);
+  });
+
+  it('answers dense and hybrid queries, honouring the model filter', async () => {
+    for (const retriever of ['dense', 'hybrid'] as const) {
+      const res = await search('shaft seal part', retriever);
+      if (!res.ok) throw new Error(res.error.message);
+      expect(res.value.results.length).toBeGreaterThan(0);
+      expect(res.value.retriever).toBe(retriever);
+      const filtered = await search('shaft seal part', retriever, ['P-200']);
+      if (!filtered.ok) throw new Error(filtered.error.message);
+      expect(filtered.value.results.length).toBeGreaterThan(0);
+      expect(filtered.value.results.every((h) => h.doc === 'pumps/p-200.md')).toBe(true);
+    }
+    const named = await search('P-200 shaft seal part', 'hybrid');
+    if (!named.ok) throw new Error(named.error.message);
+    expect(named.value.resolvedModels).toEqual(['P-200']);
+    expect(named.value.results[0]?.doc).toBe('pumps/p-200.md');
+  });
+
+  it('embeds documents imported later, and forgets removed ones', async () => {
+    await writeFile(path.join(dir, 'p-300.md'), doc('P-300', 'SK-33'));
+    const res = await engine.importPaths('Pumps', [path.join(dir, 'p-300.md')]);
+    expect(res.ok).toBe(true);
+    await engine.idle();
+    const index = await engine.indexes.open((await engine.libraries.get('Pumps'))!);
+    expect(await index.pendingEmbeddings()).toBe(0);
+    const dense = await search('P-300 shaft seal', 'dense', ['P-300']);
+    expect(dense.ok && dense.value.results.some((h) => h.doc === 'p-300.md')).toBe(true);
+    await engine.handlers['documents.remove']({ library: 'Pumps', id: 'p-300.md' });
+    const after = await search('P-300 shaft seal', 'dense');
+    expect(after.ok && after.value.results.some((h) => h.doc === 'p-300.md')).toBe(false);
+  });
+
+  it('refuses dense search when the configured embedder is not the one that made the vectors', async () => {
+    const lib = (await engine.libraries.get('Pumps'))!;
+    const saved = lib.config.embedder;
+    await lib.saveConfig({ embedder: { id: 'another-embedder', dimension: 32 } });
+    try {
+      const res = await search('shaft seal', 'dense');
+      expect(res).toMatchObject({ ok: false, error: { code: 'model-mismatch', message: expect.stringMatching(/Re-embed/) } });
+    } finally {
+      await lib.saveConfig({ embedder: saved });
+    }
+  });
+});
