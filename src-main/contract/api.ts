@@ -224,12 +224,14 @@ export type EngineEvent =
       reason?: string;
     }
   | { type: 'import.done'; jobId: string; library: string; summary: ImportSummary }
+  /** The import job itself crashed (a bug, not a bad file): documents already committed stay. */
+  | { type: 'import.failed'; jobId: string; library: string; message: string }
   | { type: 'library.changed'; library: string }
   | {
       type: 'index.progress';
       library: string;
       /** Background work that upgrades chunks in place while search keeps working. */
-      task: 'embedding';
+      task: 'embedding' | 'enriching';
       done: number;
       total: number;
       /** Set when the task stopped early, in words. */
@@ -311,6 +313,11 @@ export const contract = {
     output: out<{ jobId: string }>(),
   },
   'import.cancel': { input: z.object({ jobId: z.string().min(1).max(100) }).strict(), output: out<{ cancelled: boolean }>() },
+  'settings.get': { input: z.object({}).strict(), output: out<AppSettings>() },
+  'settings.update': {
+    input: z.object({ chatModel: z.string().min(1).max(300).nullable() }).strict(),
+    output: out<AppSettings>(),
+  },
   'search.query': {
     input: z
       .object({

@@ -19,6 +19,8 @@ export const CONTRACT_KEYS = [
   'import.start',
   'import.cancel',
   'search.query',
+  'settings.get',
+  'settings.update',
 ] as const;
 
 export type ContractKey = (typeof CONTRACT_KEYS)[number];

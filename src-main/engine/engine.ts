@@ -18,6 +18,7 @@ import { LibraryManager } from '../library/library.store';
 import { ModelRuntime } from '../models/runtime';
 import { LibraryIndexes } from '../retrieval/library-index';
 import { appRoot } from './paths';
+import { SettingsStore } from './settings';
 
 /**
  * The engine: plain Node, no Electron. It owns the libraries, the model runtime, running jobs and
@@ -40,6 +41,7 @@ export interface EngineOptions {
 
 export interface Engine {
   readonly handlers: Handlers;
+  readonly settings: SettingsStore;
   readonly libraries: LibraryManager;
   readonly models: ModelRuntime;
   readonly indexes: LibraryIndexes;
@@ -59,6 +61,7 @@ export function createEngine(options: EngineOptions): Engine {
     options.threads !== undefined ? { threads: options.threads } : {},
   );
   const indexes = new LibraryIndexes(models);
+  const settings = new SettingsStore(options.dataDir);
   const listeners = new Set<(event: EngineEvent) => void>();
   const jobs = new Map<string, { library: string; controller: AbortController; done: Promise<unknown> }>();
   /** Libraries that received chunks while their embedding job was running: embed again after it. */
@@ -115,8 +118,46 @@ export function createEngine(options: EngineOptions): Engine {
       },
     });
     emit({ type: 'library.changed', library: lib.value.name });
-    startEmbedding(lib.value);
+    startBackground(lib.value);
     return ok(summary);
+  }
+
+  /** LLM enrichment first when the library asks for it and a chat model is set, then embedding. */
+  function startBackground(lib: Library): void {
+    if (lib.config.enrich !== 'heuristic') startEnrichment(lib);
+    else startEmbedding(lib);
+  }
+
+  /**
+   * Upgrades the library's chunks with LLM enrichment in the background (resumable, cancellable);
+   * the upgraded chunks are embedded afterwards. Without a chat model it reports why and stops.
+   */
+  function startEnrichment(lib: Library): void {
+    const mode = lib.config.enrich;
+    if (mode === 'heuristic') return;
+    const jobId = `enrich-${lib.config.id}`;
+    if (jobs.has(jobId)) return;
+    const report = (done: number, total: number, error?: string) =>
+      emit({ type: 'index.progress', library: lib.name, task: 'enriching', done, total, ...(error ? { error } : {}) });
+    const controller = new AbortController();
+    const done = (async () => {
+      const { chatModel } = await settings.get();
+      if (!chatModel) {
+        report(0, 0, `"${mode}" enrichment needs a chat model; choose one in Settings › Models. Chunks keep their heuristic enrichment meanwhile.`);
+        return;
+      }
+      const llm = await models.llm(chatModel);
+      const index = await indexes.open(lib);
+      const res = await index.upgradeEnrichment(mode, llm, controller.signal, (d, total) => report(d, total));
+      if (!res.ok && res.error.code !== 'cancelled') report(0, 0, res.error.message);
+      emit({ type: 'library.changed', library: lib.name });
+    })()
+      .catch((err: unknown) => report(0, 0, `Enrichment stopped: ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => {
+        jobs.delete(jobId);
+        if (!controller.signal.aborted) startEmbedding(lib);
+      });
+    jobs.set(jobId, { library: lib.config.id, controller, done });
   }
 
   /**
@@ -156,7 +197,10 @@ export function createEngine(options: EngineOptions): Engine {
       .then((res) => {
         if (res.ok) emit({ type: 'import.done', jobId, library: lib.name, summary: res.value });
       })
-      .catch((err: unknown) => log(`[engine] import ${jobId} crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
+      .catch((err: unknown) => {
+        log(`[engine] import ${jobId} crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        emit({ type: 'import.failed', jobId, library: lib.name, message: `The import stopped unexpectedly: ${err instanceof Error ? err.message : String(err)}` });
+      })
       .finally(async () => {
         jobs.delete(jobId);
         await cleanup?.().catch(() => undefined);
@@ -243,7 +287,7 @@ export function createEngine(options: EngineOptions): Engine {
         if (!set.ok) return set;
       }
       if (strategy) await index.rechunkAll();
-      startEmbedding(lib.value);
+      startBackground(lib.value);
       emit({ type: 'library.changed', library: lib.value.name });
       return ok(await librarySummary(lib.value));
     },
@@ -373,6 +417,18 @@ export function createEngine(options: EngineOptions): Engine {
       return ok({ fileName: path.posix.basename(rec.id), mime: mime[rec.format ?? 'txt'] ?? 'application/octet-stream', base64: bytes.toString('base64') });
     },
 
+    'settings.get': async () => ok(await settings.get()),
+
+    'settings.update': async ({ chatModel }) => {
+      if (chatModel !== null) {
+        const found = (await models.list()).find((m) => m.id === chatModel);
+        if (!found || found.format !== 'gguf') return fail('not-found', `There is no GGUF chat model named "${chatModel}" in the models folders.`);
+      }
+      const next = await settings.update({ chatModel });
+      if (chatModel !== null) for (const lib of await libraries.list()) if (lib.config.enrich !== 'heuristic') startEnrichment(lib);
+      return ok(next);
+    },
+
     'search.query': async ({ library, query, topK, retriever, models: modelFilter, docIds }) => {
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
@@ -383,6 +439,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   return {
     handlers,
+    settings,
     libraries,
     models,
     indexes,

@@ -60,6 +60,11 @@ export interface DocumentRecord {
   chunks: number;
   /** Path of the copied original, relative to the library folder. */
   original: string | null;
+  /** Enrichment the stored chunks come from (absent: heuristic, from import). */
+  enrichedWith?: EnrichMode;
+  /** LLM calls and tokens spent enriching this document. */
+  llmCalls?: number;
+  llmTokens?: number;
 }
 
 interface DocumentsFile {

@@ -1,7 +1,8 @@
 import type { Chunk, EnrichedChunk } from '../core/chunk';
 import type { NormalizedDocument } from '../core/document';
 import { CodedError } from '../core/result';
-import { createEnricher, type Enricher } from '../enrich/enricher';
+import { createEnricher, type EnrichMode, type Enricher } from '../enrich/enricher';
+import type { Llm } from '../models/types';
 import { ModelVocabulary } from '../enrich/model-vocabulary';
 import { indexedText, type PrefixOptions } from '../enrich/prefix';
 import { analyzeQuery, modelMatch, type QueryAnalysis } from '../enrich/query-analysis';
@@ -79,6 +80,28 @@ export class LibraryEnrichment {
   /** Heuristic enrichment, optional restructuring and prefixing: the rows to store. */
   async enrich(doc: NormalizedDocument, chunks: Chunk[], settings: EnrichmentSettings, signal?: AbortSignal): Promise<ChunkInput[]> {
     const { chunks: enriched } = await this.enricher.enrichDocument(doc, chunks, signal ? { signal } : {});
+    return this.rows(doc, enriched, settings);
+  }
+
+  /**
+   * LLM enrichment (CHOP's calls + MDKey's, or the single call) for the background upgrade;
+   * unusable model output falls back to the heuristic per chunk, with the reason recorded.
+   */
+  async enrichWithLlm(
+    doc: NormalizedDocument,
+    chunks: Chunk[],
+    settings: EnrichmentSettings,
+    mode: Exclude<EnrichMode, 'heuristic'>,
+    llm: Llm,
+    signal?: AbortSignal,
+  ): Promise<{ rows: ChunkInput[]; llmCalls: number; llmTokens: number }> {
+    const made = createEnricher(mode, { llm, vocabulary: this.vocabulary, terms: this.terms });
+    if (!made.ok) throw new CodedError(made.error.code, made.error.message);
+    const { chunks: enriched, stats } = await made.value.enrichDocument(doc, chunks, signal ? { signal } : {});
+    return { rows: this.rows(doc, enriched, settings), llmCalls: stats.llmCalls, llmTokens: stats.promptTokens + stats.outputTokens };
+  }
+
+  private rows(doc: NormalizedDocument, enriched: EnrichedChunk[], settings: EnrichmentSettings): ChunkInput[] {
     if (!settings.restructure) return enriched.map((c) => chunkInputFrom(c, indexedText(c, settings.prefix)));
     const units = createRestructurer().run(enriched, doc.title);
     return units.map((u) => unitInput(u, settings.prefix));

@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { SearchHit, SearchResponse } from '../contract/api';
 import type { NormalizedDocument } from '../core/document';
 import type { Result } from '../core/result';
-import type { Embedder } from '../models/types';
+import type { Embedder, Llm } from '../models/types';
+import type { EnrichMode } from '../enrich/enricher';
 import { CodedError, fail, ok } from '../core/result';
 import type { Chunker } from '../chunking/chunker';
 import { createChunker } from '../chunking/chunker.registry';
@@ -88,6 +89,48 @@ export class LibraryIndex implements DocumentIndexer {
     this.store = opened.value;
     await this.library.saveConfig({ embedder: { id, dimension: embedder.dimension } });
     return ok(undefined);
+  }
+
+  /**
+   * The background LLM upgrade: re-enriches every ready document not yet enriched with `mode`,
+   * one document at a time, replacing its rows in place (search keeps working on the old rows
+   * until then). Resumable: progress is recorded per document, so a cancelled run continues later.
+   */
+  async upgradeEnrichment(
+    mode: Exclude<EnrichMode, 'heuristic'>,
+    llm: Llm,
+    signal: AbortSignal,
+    onProgress: (done: number, total: number) => void,
+  ): Promise<Result<number>> {
+    const todo = (await this.library.documents()).filter((d) => d.status === 'ready' && d.contentHash && d.enrichedWith !== mode);
+    let done = 0;
+    onProgress(0, todo.length);
+    for (const rec of todo) {
+      if (signal.aborted) return fail('cancelled', 'Enrichment was cancelled; it resumes where it stopped.');
+      const doc = await this.library.loadNormalized(rec.contentHash!);
+      if (!doc) continue;
+      const chunks = await this.chunker.chunk(doc, { signal });
+      if (!chunks.ok) continue;
+      const { prefix, restructure } = this.library.config;
+      let upgraded;
+      try {
+        upgraded = await this.enrichment.enrichWithLlm(doc, chunks.value, { prefix, restructure }, mode, llm, signal);
+      } catch (err) {
+        if (signal.aborted) return fail('cancelled', 'Enrichment was cancelled; it resumes where it stopped.');
+        throw err;
+      }
+      const rows = [...upgraded.rows, ...upgraded.rows.flatMap((r) => tableRowViews(doc, r))];
+      await this.library.setJournal([doc.id]);
+      await this.store.replaceDocument(doc.id, rows);
+      const current = await this.library.document(doc.id);
+      if (current?.contentHash === rec.contentHash) {
+        await this.library.putDocuments([{ ...current, enrichedWith: mode, llmCalls: upgraded.llmCalls, llmTokens: upgraded.llmTokens, chunks: upgraded.rows.length }]);
+      }
+      await this.library.setJournal([]);
+      onProgress(++done, todo.length);
+    }
+    await this.store.ensureIndexes();
+    return ok(done);
   }
 
   /** Chunks still waiting for a vector. */
