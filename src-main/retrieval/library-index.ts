@@ -15,6 +15,7 @@ import { openLanceStore } from '../storage/lance.store';
 import { LibraryEnrichment, type QueryAnalysis } from './enrichment.adapter';
 import { resolveViews, tableRowViews } from './views';
 import { contentTerms } from '../enrich/text.util';
+import { expandQuery } from './thesaurus';
 
 /**
  * The index of one library: chunking with the library's strategy, heuristic enrichment, prefixes
@@ -307,7 +308,7 @@ export class LibraryIndex implements DocumentIndexer {
     const limit = options.topK * CANDIDATE_FACTOR;
     const base: ChunkFilter = options.docIds ? { docIds: options.docIds } : {};
     const first = (text: string, filter: ChunkFilter): Promise<ChunkHit[]> => {
-      const opts = { limit, filter };
+      const opts = { limit, filter, expansion: expandQuery(text) };
       if (options.retriever === 'dense') return this.store.searchVector(vector!, opts);
       if (options.retriever === 'hybrid') return this.store.searchHybrid(text, vector!, opts);
       return this.store.searchBm25(text, opts);

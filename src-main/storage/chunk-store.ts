@@ -91,6 +91,8 @@ export interface SearchOptions {
   /** Maximum hits returned, >= 1. */
   limit: number;
   filter?: ChunkFilter;
+  /** Extra words that may match at a lower weight (query expansion); keyword search only. */
+  expansion?: string;
 }
 
 /** A search hit; never carries the vector. */

@@ -74,6 +74,8 @@ const WRITE_BATCH = 1000;
 const RRF_K = 60;
 /** The full-text column: the prefixed chunk text as `searchAnalyzed` sees it. */
 const FTS_COLUMN = 'search_text';
+/** Weight of expansion words relative to the question's own words. */
+const EXPANSION_BOOST = 0.25;
 /**
  * ICU word segmentation splits Chinese and Japanese by dictionary (the simple tokenizer keeps a
  * whole CJK sentence as one token, so no CJK query matches) and Latin text like the simple one;
@@ -384,9 +386,15 @@ class LanceChunkStore implements ChunkStore {
     this.#ftsReady = true;
   }
 
-  #matchQuery(query: string): LanceModule.MatchQuery {
+  #matchQuery(query: string, expansion?: string): LanceModule.FullTextQuery {
     // A MatchQuery takes the text literally (no query syntax), OR over its terms.
-    return new this.lance.MatchQuery(searchAnalyzed(query), FTS_COLUMN);
+    const main = new this.lance.MatchQuery(searchAnalyzed(query), FTS_COLUMN);
+    if (!expansion?.trim()) return main;
+    const extra = new this.lance.MatchQuery(searchAnalyzed(expansion), FTS_COLUMN, { boost: EXPANSION_BOOST });
+    return new this.lance.BooleanQuery([
+      [this.lance.Occur.Should, main],
+      [this.lance.Occur.Should, extra],
+    ]);
   }
 
   async searchBm25(query: string, options: SearchOptions): Promise<ChunkHit[]> {
@@ -394,7 +402,7 @@ class LanceChunkStore implements ChunkStore {
     if (query.trim() === '') return [];
     await this.#needFts();
     return this.#guard(async () => {
-      let q = this.table.query().fullTextSearch(this.#matchQuery(query)).select([...RECORD_COLUMNS]).limit(limit);
+      let q = this.table.query().fullTextSearch(this.#matchQuery(query, options.expansion)).select([...RECORD_COLUMNS]).limit(limit);
       const where = filterToWhere(options.filter);
       if (where !== null) q = q.where(where);
       return (await q.toArray()).map((row) => ({ record: fromRow(row), score: Number(row._score) }));

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { expandQuery } from '../../src-main/retrieval/thesaurus';
+
+describe('query expansion for keyword search', () => {
+  it('adds how manuals say what technicians ask', () => {
+    expect(expandQuery('How big is the Cubie A7S board?').split(' ')).toEqual(expect.arrayContaining(['dimensions', 'mm']));
+    expect(expandQuery('Cubie A7A RAM options')).toContain('memory');
+    expect(expandQuery('does it ship with a power adapter in the box')).toContain('package');
+  });
+
+  it('adds nothing for questions outside the thesaurus, and never repeats the question’s own words', () => {
+    expect(expandQuery('E52C UART1 TX pin number')).not.toMatch(/\bpin\b/);
+    expect(expandQuery('zzz qqq')).toBe('');
+    expect(expandQuery('memory size').split(' ')).not.toContain('memory');
+  });
+});
