@@ -153,6 +153,12 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
       }
       case 'serve':
         return await cmdServe(await getEngine(), values, io);
+      case 'ask':
+        return await cmdAsk(await getEngine(), values, positionals[0]!, json, io);
+      case 'eval': {
+        const { runEvalCommand } = await import('../eval/eval.command');
+        return await runEvalCommand(values, io);
+      }
       default:
         io.stderr.write(`manualmate ${command}: not available in this version yet.\n`);
         return 1;
@@ -235,6 +241,37 @@ async function cmdSearch(engine: Engine, values: Record<string, unknown>, query:
       io.stdout.write(`${i + 1}. ${h.doc}${where ? ` — ${where}` : ''}  (${h.score.toFixed(3)})\n   ${h.snippet.replace(/\s+/g, ' ').slice(0, 200)}\n`);
     });
     if (r.results.length === 0) io.stdout.write('No results.\n');
+  }
+  return 0;
+}
+
+async function cmdAsk(engine: Engine, values: Record<string, unknown>, question: string, json: boolean, io: CliIo): Promise<number> {
+  const chat = await engine.chat(requireLibrary(values));
+  if (!chat.ok) return report(chat.error.message, io);
+  const models = values['model'] as string[] | undefined;
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  const res = await chat.value.answer(question, {
+    ...(models ? { scope: { models } } : {}),
+    signal: controller.signal,
+    ...(json ? {} : { onToken: (piece: string) => io.stdout.write(piece) }),
+  });
+  process.removeListener('SIGINT', onSigint);
+  if (!res.ok) return report(res.error.message, io);
+  const turn = res.value;
+  if (json) {
+    io.stdout.write(`${JSON.stringify({ question, answer: turn.text, mode: turn.mode, resolvedModels: turn.resolvedModels ?? [], stopped: turn.stopped ?? false, citations: turn.citations ?? [] })}\n`);
+    return 0;
+  }
+  io.stdout.write(turn.stopped ? '\n[stopped]\n' : '\n');
+  if (turn.resolvedModels?.length) io.stdout.write(`\nModel: ${turn.resolvedModels.join(', ')}\n`);
+  if (turn.citations?.length) {
+    io.stdout.write('\nSources:\n');
+    for (const c of turn.citations) {
+      const where = [c.headingPath.join(' › '), c.pages.length ? `p. ${c.pages.join('-')}` : ''].filter(Boolean).join(' · ');
+      io.stdout.write(`[${c.n}] ${c.doc}${where ? ` — ${where}` : ''}\n    "${c.quote.replace(/\s+/g, ' ').slice(0, 200)}"\n`);
+    }
   }
   return 0;
 }

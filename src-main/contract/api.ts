@@ -26,6 +26,15 @@ const libraryName = z
 
 const libraryRef = z.object({ library: libraryName }).strict();
 
+const conversationId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Unknown conversation.');
+
+const conversationScope = z
+  .object({
+    docIds: z.array(z.string().min(1).max(4096)).max(1000).optional(),
+    models: z.array(z.string().min(1).max(200)).max(50).optional(),
+  })
+  .strict();
+
 export const ENRICH_MODES = ['heuristic', 'llm', 'llm-single'] as const;
 export type EnrichMode = (typeof ENRICH_MODES)[number];
 
@@ -313,6 +322,30 @@ export const contract = {
     output: out<{ jobId: string }>(),
   },
   'import.cancel': { input: z.object({ jobId: z.string().min(1).max(100) }).strict(), output: out<{ cancelled: boolean }>() },
+  'chat.list': { input: libraryRef, output: out<ConversationSummary[]>() },
+  'chat.create': {
+    input: z.object({ library: libraryName, title: z.string().max(120).optional(), scope: conversationScope.optional() }).strict(),
+    output: out<Conversation>(),
+  },
+  'chat.get': { input: z.object({ library: libraryName, id: conversationId }).strict(), output: out<Conversation>() },
+  'chat.rename': {
+    input: z.object({ library: libraryName, id: conversationId, title: z.string().trim().min(1, 'A conversation needs a title.').max(120) }).strict(),
+    output: out<ConversationSummary>(),
+  },
+  'chat.scope': {
+    input: z.object({ library: libraryName, id: conversationId, scope: conversationScope }).strict(),
+    output: out<Conversation>(),
+  },
+  'chat.delete': { input: z.object({ library: libraryName, id: conversationId }).strict(), output: out<{ deleted: string }>() },
+  'chat.ask': {
+    input: z.object({ library: libraryName, id: conversationId, question: z.string().trim().min(1, 'Type a question.').max(2000) }).strict(),
+    output: out<ChatTurn>(),
+  },
+  'chat.stop': { input: z.object({ library: libraryName, id: conversationId }).strict(), output: out<{ stopped: boolean }>() },
+  'chat.export': {
+    input: z.object({ library: libraryName, id: conversationId }).strict(),
+    output: out<{ fileName: string; markdown: string }>(),
+  },
   'settings.get': { input: z.object({}).strict(), output: out<AppSettings>() },
   'settings.update': {
     input: z.object({ chatModel: z.string().min(1).max(300).nullable() }).strict(),

@@ -19,6 +19,8 @@ import { ModelRuntime } from '../models/runtime';
 import { LibraryIndexes } from '../retrieval/library-index';
 import { appRoot } from './paths';
 import { SettingsStore } from './settings';
+import { chatIndexOf, createChatService, type ChatService } from '../chat/chat.service';
+import type { Llm } from '../models/types';
 
 /**
  * The engine: plain Node, no Electron. It owns the libraries, the model runtime, running jobs and
@@ -41,6 +43,8 @@ export interface EngineOptions {
 
 export interface Engine {
   readonly handlers: Handlers;
+  /** The chat service of a library (the CLI's one-off answers use it directly). */
+  chat(library: string): Promise<Result<ChatService>>;
   readonly settings: SettingsStore;
   readonly libraries: LibraryManager;
   readonly models: ModelRuntime;
@@ -189,6 +193,29 @@ export function createEngine(options: EngineOptions): Engine {
     jobs.set(jobId, { library: lib.config.id, controller, done });
   }
 
+  const chats = new Map<string, ChatService>();
+
+  /** The chat model chosen in settings, loaded on first use; null answers extractively. */
+  async function chatLlm(): Promise<Llm | null> {
+    const { chatModel } = await settings.get();
+    if (!chatModel) return null;
+    const known = (await models.list()).some((m) => m.id === chatModel);
+    return known ? models.llm(chatModel) : null;
+  }
+
+  /** One chat service per library (conversations live in its folder). */
+  async function chatFor(library: string): Promise<Result<ChatService>> {
+    const lib = await libraries.require(library);
+    if (!lib.ok) return lib;
+    let chat = chats.get(lib.value.config.id);
+    if (!chat) {
+      const index = await indexes.open(lib.value);
+      chat = createChatService({ libraryDir: lib.value.dir, libraryName: lib.value.name, index: chatIndexOf(index), getLlm: chatLlm, emit });
+      chats.set(lib.value.config.id, chat);
+    }
+    return ok(chat);
+  }
+
   /** Runs an import in the background as a job; progress and the summary arrive as events. */
   function startImportJob(lib: Library, paths: string[], cleanup?: () => Promise<void>): string {
     const jobId = `import-${randomBytes(6).toString('hex')}`;
@@ -258,6 +285,8 @@ export function createEngine(options: EngineOptions): Engine {
       if (!lib.ok) return lib;
       const renamed = await libraries.rename(lib.value, name);
       if (!renamed.ok) return renamed;
+      // Chat events carry the library name: start a fresh service under the new one.
+      chats.delete(lib.value.config.id);
       emit({ type: 'library.changed', library: renamed.value.name });
       return ok(await librarySummary(renamed.value));
     },
@@ -269,6 +298,7 @@ export function createEngine(options: EngineOptions): Engine {
       for (const job of running) job.controller.abort();
       await Promise.all(running.map((j) => j.done));
       await indexes.close(lib.value);
+      chats.delete(lib.value.config.id);
       await libraries.delete(lib.value);
       emit({ type: 'library.changed', library: lib.value.name });
       return ok({ deleted: lib.value.name });
@@ -417,6 +447,43 @@ export function createEngine(options: EngineOptions): Engine {
       return ok({ fileName: path.posix.basename(rec.id), mime: mime[rec.format ?? 'txt'] ?? 'application/octet-stream', base64: bytes.toString('base64') });
     },
 
+    'chat.list': async ({ library }) => {
+      const chat = await chatFor(library);
+      return chat.ok ? chat.value.list() : chat;
+    },
+    'chat.create': async ({ library, title, scope }) => {
+      const chat = await chatFor(library);
+      return chat.ok ? chat.value.create({ ...(title ? { title } : {}), ...(scope ? { scope } : {}) }) : chat;
+    },
+    'chat.get': async ({ library, id }) => {
+      const chat = await chatFor(library);
+      return chat.ok ? chat.value.get(id) : chat;
+    },
+    'chat.rename': async ({ library, id, title }) => {
+      const chat = await chatFor(library);
+      return chat.ok ? chat.value.rename(id, title) : chat;
+    },
+    'chat.scope': async ({ library, id, scope }) => {
+      const chat = await chatFor(library);
+      return chat.ok ? chat.value.setScope(id, scope) : chat;
+    },
+    'chat.delete': async ({ library, id }) => {
+      const chat = await chatFor(library);
+      return chat.ok ? chat.value.delete(id) : chat;
+    },
+    'chat.ask': async ({ library, id, question }) => {
+      const chat = await chatFor(library);
+      return chat.ok ? chat.value.ask(id, question) : chat;
+    },
+    'chat.stop': async ({ library, id }) => {
+      const chat = await chatFor(library);
+      return chat.ok ? chat.value.stop(id) : chat;
+    },
+    'chat.export': async ({ library, id }) => {
+      const chat = await chatFor(library);
+      return chat.ok ? chat.value.exportMarkdown(id) : chat;
+    },
+
     'settings.get': async () => ok(await settings.get()),
 
     'settings.update': async ({ chatModel }) => {
@@ -439,6 +506,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   return {
     handlers,
+    chat: chatFor,
     settings,
     libraries,
     models,

@@ -56,3 +56,29 @@ describe('manualmate CLI', () => {
     }
   });
 });
+
+describe('manualmate ask', () => {
+  it('answers with citations listed after the answer, and says plainly when a model has no manual', async () => {
+    const tmp = await tempDir();
+    try {
+      const { writeFile } = await import('node:fs/promises');
+      const file = path.join(tmp.dir, 'rac-225b.md');
+      await writeFile(file, '# RAC-225B service manual\n\n## Fuses\n\nThe RAC-225B takes a 10 A slow-blow fuse on the control board.\n');
+      const data = path.join(tmp.dir, 'data');
+      const imp = capture();
+      expect(await runCli(['import', file, '--library', 'Shop', '--data-dir', data], imp.io)).toBe(0);
+      const a = capture();
+      expect(await runCli(['ask', 'What fuse does the RAC-225B take?', '--library', 'Shop', '--data-dir', data], a.io)).toBe(0);
+      expect(a.out()).toContain('10 A slow-blow fuse');
+      expect(a.out()).toMatch(/Extracted from the manuals/);
+      expect(a.out()).toMatch(/Sources:\n\[1\] rac-225b\.md/);
+      const b = capture();
+      expect(await runCli(['ask', 'What fuse does the RAC-999Z take?', '--library', 'Shop', '--data-dir', data], b.io)).toBe(0);
+      expect(b.out()).toMatch(/No manual for RAC-999Z in this library; closest: RAC-225B/);
+      const c = capture();
+      expect(await runCli(['ask', 'What fuse?', '--data-dir', data], c.io)).toBe(2);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});

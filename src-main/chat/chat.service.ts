@@ -1,0 +1,295 @@
+import type { ChatTurn, Conversation, ConversationScope, ConversationSummary, EngineEvent, SearchResponse } from '../contract/api';
+import type { Result } from '../core/result';
+import { fail, ok, toAppError } from '../core/result';
+import type { ModelVocabulary } from '../enrich/model-vocabulary';
+import type { Llm } from '../models/types';
+import type { SearchOptions } from '../retrieval/library-index';
+import type { ChunkRecord } from '../storage/chunk-store';
+import type { CreateConversationInput } from './conversation.store';
+import { createConversationStore, DEFAULT_TITLE, newId } from './conversation.store';
+import { answerExtractively, EXTRACTED_LABEL } from './extractive.answerer';
+import type { HistoryMessage, LlmAnswer } from './llm.answerer';
+import { answerWithLlm } from './llm.answerer';
+import { conversationToMarkdown, exportFileName } from './markdown.export';
+import { closestModels } from './model-guard';
+import type { ChatIndex, RetrieveOptions } from './retrieve';
+import { planQuestion, retrieve, withoutModelNames } from './retrieve';
+
+/**
+ * Chat over one library: conversations (persisted in the library folder) and answers grounded in
+ * its passages with numbered citations. With an LLM the answer is generated and streamed; without
+ * one (the default) it is extracted verbatim. A question about a model the library has no manual
+ * for, or one no passage is relevant to, gets a plain "not found" instead of a sibling's answer.
+ * Follow-up questions that name no model keep the model(s) of the previous answer.
+ */
+
+export type { ChatIndex };
+
+/** Longest question, in characters (the contract's search limit). */
+export const MAX_QUESTION_CHARS = 2000;
+/** Earlier messages offered to the LLM (the budget may keep fewer). */
+const HISTORY_MESSAGES = 12;
+/** Characters of the first question used as a conversation's title. */
+const TITLE_CHARS = 60;
+
+export interface ChatServiceOptions {
+  /** The library folder; conversations live in `<libraryDir>/conversations/`. */
+  libraryDir: string;
+  /** Library name, carried by events and the export header. */
+  libraryName: string;
+  index: ChatIndex;
+  /** The chat model chosen in settings, or null to answer extractively. Throwing fails the ask. */
+  getLlm: () => Promise<Llm | null>;
+  /** Receives `chat.token` (in order, adding up to the answer text) and `chat.done` events. */
+  emit: (event: EngineEvent) => void;
+  /** Retrieval tuning (hits fetched, passages kept, relevance threshold). */
+  retrieve?: RetrieveOptions;
+  /** Tokens reserved for a generated answer (default: a quarter of the context, at most 1024). */
+  answerTokens?: number;
+}
+
+export interface AskOptions {
+  /** Aborting stops generation; the partial answer is kept with `stopped: true`. */
+  signal?: AbortSignal;
+}
+
+export interface AnswerOptions extends AskOptions {
+  scope?: ConversationScope;
+  /** Earlier turns, oldest first: their models are inherited and (with an LLM) their text is context. */
+  history?: readonly ChatTurn[];
+  /** Receives the answer text piece by piece, in order. */
+  onToken?: (piece: string) => void;
+}
+
+export interface ChatService {
+  list(): Promise<Result<ConversationSummary[]>>;
+  create(input?: CreateConversationInput): Promise<Result<Conversation>>;
+  get(id: string): Promise<Result<Conversation>>;
+  rename(id: string, title: string): Promise<Result<ConversationSummary>>;
+  /** Limits every later retrieval of the conversation to these documents / models. */
+  setScope(id: string, scope: ConversationScope): Promise<Result<Conversation>>;
+  /** Deletes the conversation, stopping an answer in progress. */
+  delete(id: string): Promise<Result<{ deleted: string }>>;
+  /**
+   * Answers `question` in the conversation: emits `chat.token` events while answering and
+   * `chat.done` with the final assistant turn, stores the question and the answer, and returns
+   * the answer. One answer at a time per conversation (`unavailable` otherwise).
+   */
+  ask(id: string, question: string, options?: AskOptions): Promise<Result<ChatTurn>>;
+  /** Stops the answer in progress in the conversation; `stopped` is false when none was running. */
+  stop(id: string): Promise<Result<{ stopped: boolean }>>;
+  /** The conversation as Markdown with numbered citations, and a file name for it. */
+  exportMarkdown(id: string): Promise<Result<{ fileName: string; markdown: string }>>;
+  /** A one-off answer (the CLI's `ask`): nothing stored, no events. */
+  answer(question: string, options?: AnswerOptions): Promise<Result<ChatTurn>>;
+}
+
+/** The shape of `LibraryIndex` this module reads (kept structural so tests can pass fakes). */
+export interface LibraryIndexLike {
+  search(query: string, options: SearchOptions): Promise<Result<SearchResponse>>;
+  readonly enrichment: { readonly vocabulary: ModelVocabulary };
+  listChunks(docId: string): Promise<ChunkRecord[]>;
+}
+
+/** Adapts an open `LibraryIndex` to what chat needs; the vocabulary is read live. */
+export function chatIndexOf(index: LibraryIndexLike): ChatIndex {
+  return {
+    search: (query, options) => index.search(query, options),
+    get vocabulary() {
+      return index.enrichment.vocabulary;
+    },
+    listChunks: (docId) => index.listChunks(docId),
+  };
+}
+
+function cleanQuestion(question: string): Result<string> {
+  const q = question.trim();
+  if (q === '') return fail('invalid-input', 'Type a question.');
+  if (q.length > MAX_QUESTION_CHARS) return fail('invalid-input', `Questions are at most ${MAX_QUESTION_CHARS} characters.`);
+  return ok(q);
+}
+
+function titleFrom(question: string): string {
+  const q = question.replace(/\s+/g, ' ').trim();
+  return q.length <= TITLE_CHARS ? q : `${q.slice(0, TITLE_CHARS - 1).trimEnd()}…`;
+}
+
+/** Earlier turns as LLM context: the extracted label dropped, empty stopped answers skipped. */
+function historyFor(turns: readonly ChatTurn[]): HistoryMessage[] {
+  return turns
+    .map((t) => ({ role: t.role, text: t.text.startsWith(EXTRACTED_LABEL) ? t.text.slice(EXTRACTED_LABEL.length).trim() : t.text.trim() }))
+    .filter((m) => m.text !== '')
+    .slice(-HISTORY_MESSAGES);
+}
+
+function listNames(names: readonly string[]): string {
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+export function createChatService(options: ChatServiceOptions): ChatService {
+  const store = createConversationStore(options.libraryDir);
+  const running = new Map<string, AbortController>();
+  const { index, libraryName } = options;
+
+  const emit = (event: EngineEvent): void => {
+    try {
+      options.emit(event);
+    } catch {
+      // A failing listener must not break the answer; the engine logs listener errors itself.
+    }
+  };
+
+  async function answer(question: string, opts: AnswerOptions & { messageId?: string } = {}): Promise<Result<ChatTurn>> {
+    const q = cleanQuestion(question);
+    if (!q.ok) return q;
+    const scope = opts.scope ?? {};
+    const history = opts.history ?? [];
+    const onToken = opts.onToken ?? (() => undefined);
+    const vocabulary = index.vocabulary;
+    const previous = [...history].reverse().find((t) => t.role === 'assistant')?.resolvedModels ?? [];
+    const plan = planQuestion(q.value, vocabulary, previous);
+    const turn = (fields: Omit<ChatTurn, 'id' | 'role' | 'createdAt'>): ChatTurn => ({
+      id: opts.messageId ?? newId(),
+      role: 'assistant',
+      createdAt: new Date().toISOString(),
+      ...fields,
+    });
+    const whole = (fields: Omit<ChatTurn, 'id' | 'role' | 'createdAt'>): Result<ChatTurn> => {
+      onToken(fields.text);
+      return ok(turn(fields));
+    };
+
+    if (plan.unknown.length > 0 && plan.named.length === 0) {
+      const missing = plan.unknown.map((u) => u.text);
+      const closest = closestModels(missing[0]!, vocabulary);
+      const text = `No manual for ${listNames(missing)} in this library${closest.length > 0 ? `; closest: ${closest.join(', ')}` : ''}.`;
+      return whole({ text, mode: 'not-found', citations: [], resolvedModels: [] });
+    }
+
+    const found = await retrieve(index, q.value, plan, scope, options.retrieve);
+    if (!found.ok) return found;
+    const { passages, resolvedModels } = found.value;
+    // A question naming a known and an unknown model is answered for the known one, said first.
+    const note = plan.unknown.length > 0 ? `No manual for ${listNames(plan.unknown.map((u) => u.text))} in this library; answering for ${listNames(plan.named)}.\n\n` : '';
+
+    if (passages.length === 0) {
+      const about = resolvedModels.length > 0 ? ` for ${listNames(resolvedModels)}` : '';
+      const limited = (scope.models?.length ?? 0) > 0 || (scope.docIds?.length ?? 0) > 0 ? ' (this conversation is limited to some documents or models)' : '';
+      const text = `${note}I found nothing about this${about} in the manuals of this library${limited}.`;
+      return whole({ text, mode: 'not-found', citations: [], resolvedModels });
+    }
+    if (opts.signal?.aborted) return fail('cancelled', 'Stopped before answering.');
+
+    let llm: Llm | null;
+    try {
+      llm = await options.getLlm();
+    } catch (err) {
+      const e = toAppError(err);
+      return fail(e.code === 'internal' ? 'model-failed' : e.code, e.message);
+    }
+
+    if (llm) {
+      if (note) onToken(note);
+      let generated: LlmAnswer | null;
+      try {
+        generated = await answerWithLlm(
+          llm,
+          { question: q.value, passages, history: historyFor(history) },
+          {
+            onToken,
+            ...(opts.signal ? { signal: opts.signal } : {}),
+            ...(options.answerTokens !== undefined ? { answerTokens: options.answerTokens } : {}),
+          },
+        );
+      } catch (err) {
+        const e = toAppError(err);
+        return fail(e.code === 'internal' ? 'model-failed' : e.code, e.code === 'internal' ? `The chat model failed: ${e.message}` : e.message);
+      }
+      if (generated) {
+        return ok(
+          turn({
+            text: note + generated.text,
+            mode: 'generated',
+            citations: generated.citations,
+            resolvedModels,
+            ...(generated.stopped ? { stopped: true } : {}),
+          }),
+        );
+      }
+      // Not even the best passage fits the model's context: quote instead of generating.
+      const extracted = answerExtractively(withoutModelNames(q.value, vocabulary), passages);
+      onToken(extracted.text);
+      return ok(turn({ text: note + extracted.text, mode: 'extracted', citations: extracted.citations, resolvedModels }));
+    }
+
+    const extracted = answerExtractively(withoutModelNames(q.value, vocabulary), passages);
+    return whole({ text: note + extracted.text, mode: 'extracted', citations: extracted.citations, resolvedModels });
+  }
+
+  return {
+    async list() {
+      return ok(await store.list());
+    },
+
+    create: (input) => store.create(input),
+    get: (id) => store.get(id),
+    rename: (id, title) => store.rename(id, title),
+    setScope: (id, scope) => store.setScope(id, scope),
+
+    async delete(id) {
+      running.get(id)?.abort();
+      return store.delete(id);
+    },
+
+    async ask(id, question, askOptions = {}) {
+      const q = cleanQuestion(question);
+      if (!q.ok) return q;
+      const conv = await store.get(id);
+      if (!conv.ok) return conv;
+      if (running.has(id)) return fail('unavailable', 'Still answering the previous question in this conversation; stop it or wait for it.');
+      const controller = new AbortController();
+      const outer = askOptions.signal;
+      const forward = (): void => controller.abort();
+      if (outer?.aborted) controller.abort();
+      outer?.addEventListener('abort', forward, { once: true });
+      running.set(id, controller);
+      try {
+        const userTurn: ChatTurn = { id: newId(), role: 'user', text: q.value, createdAt: new Date().toISOString() };
+        const messageId = newId();
+        const answered = await answer(q.value, {
+          scope: conv.value.scope,
+          history: conv.value.messages,
+          signal: controller.signal,
+          messageId,
+          onToken: (text) => {
+            if (text !== '') emit({ type: 'chat.token', library: libraryName, conversationId: id, messageId, text });
+          },
+        });
+        if (!answered.ok) return answered;
+        const retitle = conv.value.title === DEFAULT_TITLE && conv.value.messages.length === 0 ? { title: titleFrom(q.value) } : {};
+        const saved = await store.append(id, [userTurn, answered.value], retitle);
+        if (!saved.ok) return saved;
+        emit({ type: 'chat.done', library: libraryName, conversationId: id, message: answered.value });
+        return answered;
+      } finally {
+        running.delete(id);
+        outer?.removeEventListener('abort', forward);
+      }
+    },
+
+    async stop(id) {
+      const controller = running.get(id);
+      controller?.abort();
+      return ok({ stopped: controller !== undefined });
+    },
+
+    async exportMarkdown(id) {
+      const conv = await store.get(id);
+      if (!conv.ok) return conv;
+      return ok({ fileName: exportFileName(conv.value), markdown: conversationToMarkdown(conv.value, libraryName) });
+    },
+
+    answer: (question, answerOptions) => answer(question, answerOptions ?? {}),
+  };
+}

@@ -1,0 +1,146 @@
+import type { Citation } from '../contract/api';
+import type { Passage } from './passages';
+import { citationFor } from './passages';
+import type { Sentence } from './sentences';
+import { cleanInline, identifiers, splitSentences, terms } from './sentences';
+
+/**
+ * The answer without a language model: the sentences of the best passages most related to the
+ * question, quoted verbatim (table rows read with their header), each followed by its citation
+ * [n]. Sentences are scored by BM25 over the sentences of the retrieved passages, with a bonus for
+ * the question's own numbers, units and identifiers, and discounted by their passage's rank; the
+ * answer keeps passage order, so [1] is always the best passage.
+ */
+
+/** First line of every extracted answer, so each surface (UI, CLI, export) shows what it is. */
+export const EXTRACTED_LABEL = 'Extracted from the manuals (no language model was used):';
+
+export interface ExtractiveOptions {
+  /** Sentences in the answer (default 4). */
+  maxSentences?: number;
+  /** Sentences taken from one passage (default 2). */
+  perPassage?: number;
+  /** Passages considered, best first (default 4). */
+  maxPassages?: number;
+}
+
+export interface ExtractiveAnswer {
+  text: string;
+  /** Numbered in order of first appearance in `text`. */
+  citations: Citation[];
+}
+
+interface Scored {
+  passage: number;
+  sentence: Sentence;
+  score: number;
+}
+
+const K1 = 1.2;
+const B = 0.5;
+/** Weight of a question identifier ("5V", "UART1") found verbatim in a sentence, in idf units. */
+const IDENTIFIER_BONUS = 1.5;
+/** Share of the best score a further sentence needs to be quoted too. */
+const KEEP_RATIO = 0.35;
+
+/**
+ * Builds the extractive answer; `passages` must be non-empty and relevant (see `retrieve`).
+ * Pass the question with model names blanked (`withoutModelNames`): every passage is about the
+ * model already, so its name tells the sentences apart no better than "the".
+ */
+export function answerExtractively(question: string, passages: readonly Passage[], options: ExtractiveOptions = {}): ExtractiveAnswer {
+  const maxSentences = options.maxSentences ?? 4;
+  const perPassage = options.perPassage ?? 2;
+  const used = passages.slice(0, options.maxPassages ?? 4);
+  const wanted = [...new Set(terms(question))];
+  const ids = identifiers(question);
+
+  const units = used.map((p) => splitSentences(p.hit.text));
+  const docs = units.flat().map((s) => terms(s.text));
+  const n = Math.max(1, docs.length);
+  const avgLen = docs.reduce((a, d) => a + d.length, 0) / n || 1;
+  const df = new Map<string, number>();
+  for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
+  const idf = (t: string): number => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
+
+  const scored: Scored[] = [];
+  units.forEach((sentences, pi) => {
+    for (const sentence of sentences) {
+      const words = terms(sentence.text);
+      const tf = new Map<string, number>();
+      for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
+      let score = 0;
+      for (const t of wanted) {
+        let f = tf.get(t) ?? 0;
+        // Half credit for a word the term begins ("GPIO" in "GPIOAO-11", "flash" in "flashable").
+        if (f === 0 && t.length >= 3 && words.some((w) => w.startsWith(t))) f = 0.5;
+        if (f > 0) score += (idf(t) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * words.length) / avgLen));
+      }
+      const lower = sentence.text.toLowerCase();
+      for (const id of ids) if (containsToken(lower, id)) score += IDENTIFIER_BONUS;
+      // Fragments ("Zero 2 Pro", "Pin#: Name") are labels, rarely the answer.
+      if (words.length < 3 && sentence.kind !== 'code') score *= 0.5;
+      // Retrieval already ranked passages with model awareness; sentence scores only refine it.
+      scored.push({ passage: pi, sentence, score: score / (1 + 0.25 * pi) });
+    }
+  });
+
+  const picked = pick(scored, maxSentences, perPassage);
+  picked.sort((a, b) => a.passage - b.passage || a.sentence.offset - b.sentence.offset);
+
+  const numberOf = new Map<number, number>();
+  const citations: Citation[] = [];
+  const lines: string[] = [];
+  for (const s of picked) {
+    let num = numberOf.get(s.passage);
+    if (num === undefined) {
+      num = citations.length + 1;
+      numberOf.set(s.passage, num);
+      citations.push(citationFor(used[s.passage]!, num, { offset: s.sentence.offset }));
+    }
+    lines.push(`- ${s.sentence.text} [${num}]`);
+  }
+  if (lines.length === 0 && used[0]) {
+    // A passage with no quotable sentence (an image caption, a bare table): quote its start.
+    const head = cleanInline(used[0].hit.text).slice(0, 300);
+    citations.push(citationFor(used[0], 1));
+    lines.push(`- ${head}${head.length === 300 ? '…' : ''} [1]`);
+  }
+  return { text: `${EXTRACTED_LABEL}\n\n${lines.join('\n')}`, citations };
+}
+
+/**
+ * The best passage always contributes its best sentence (it cleared the relevance gate); more
+ * sentences follow by score while they reach a share of the best one.
+ */
+function pick(scored: readonly Scored[], maxSentences: number, perPassage: number): Scored[] {
+  const ranked = [...scored].sort((a, b) => b.score - a.score || a.passage - b.passage || a.sentence.offset - b.sentence.offset);
+  const firstPassage = Math.min(...scored.map((s) => s.passage));
+  const lead = ranked.find((s) => s.passage === firstPassage);
+  if (!lead) return [];
+  const out: Scored[] = [lead];
+  const best = ranked[0]!.score;
+  const perCount = new Map<number, number>([[lead.passage, 1]]);
+  const seen = new Set([lead.sentence.text]);
+  for (const s of ranked) {
+    if (out.length >= maxSentences) break;
+    if (s === lead || s.score <= 0 || s.score < best * KEEP_RATIO || seen.has(s.sentence.text)) continue;
+    if ((perCount.get(s.passage) ?? 0) >= perPassage) continue;
+    out.push(s);
+    seen.add(s.sentence.text);
+    perCount.set(s.passage, (perCount.get(s.passage) ?? 0) + 1);
+  }
+  return out;
+}
+
+/** Whether `token` occurs in `text` not glued to other letters or digits. */
+function containsToken(text: string, token: string): boolean {
+  let at = text.indexOf(token);
+  while (at !== -1) {
+    const before = text[at - 1];
+    const after = text[at + token.length];
+    if ((!before || !/[\p{L}\p{N}]/u.test(before)) && (!after || !/[\p{L}\p{N}]/u.test(after))) return true;
+    at = text.indexOf(token, at + 1);
+  }
+  return false;
+}

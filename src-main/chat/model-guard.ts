@@ -1,0 +1,163 @@
+import type { ModelEntry, ModelVocabulary } from '../enrich/model-vocabulary';
+import type { ModelToken } from '../enrich/text.util';
+import { isCodeToken, isStopword, isUnitLike, joinable, modelTokens } from '../enrich/text.util';
+
+/**
+ * Honest "not found" for product models: spots model-number-like names in a question that the
+ * library's vocabulary does not know ("E99C", "RAC-999Z", "ROCK 9X") and ranks the library's
+ * models closest to them. A name counts only when it looks like the library's own models (same
+ * leading letters and the same letter/digit shape as some model), so ordinary identifiers and
+ * units (5V, USB3, M.2, GPIO3_A4, RK3588, Cortex-A76) are never taken for a missing manual.
+ */
+
+/** A model-number-like name in a question that no model of the library matches. */
+export interface UnknownModel {
+  /** The words as written in the question. */
+  text: string;
+  /** Normalized key (lowercase letters and digits, vendor words removed). */
+  key: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * Technical terms shaped like model numbers that name interfaces, chips, codecs or ratings,
+ * never a product manual. The shape gate below already rejects most; these share a letter prefix
+ * with real product lines in some libraries ("X86" vs "X4", "C6" vs "C200").
+ */
+const TECH_TERMS =
+  /^(?:x86|x64|x8664|arm\d*|armv\d+\w*|aarch64|a\d{2,3}|r\d|m\d|usb\d*\w*|ddr\d\w*|lpddr\d\w*|pcie\d*\w*|hdmi\d*\w*|dp\d+\w*|wifi\d\w*|bt\d\w*|ble\d*|i2c\d*|i2s\d*|spi\d*|uart\d*|gpio\w*|sata\d*|nvme\d*|emmc\d*|ipv\d|ip\d{2}|rj\d+|h26\d|mp\d|cat\d\w*|type\w*|utf\d+|sd\d*|tf\d*|ufs\d\w*|rk\d+\w*|esp\d+)$/;
+
+/** Leading run of letters of a key ("e52c" -> "e", "rock5b" -> "rock"). */
+function lead(key: string): string {
+  return /^\p{L}*/u.exec(key)?.[0] ?? '';
+}
+
+/** Letter/digit run pattern of a key ("e52c" -> "LDL", "esp32s3devkitc1" -> "LDLDLDL"). */
+function shape(key: string): string {
+  return key
+    .replace(/\p{L}+/gu, 'L')
+    .replace(/\p{N}+/gu, 'D')
+    .replace(/[^LD]/g, '');
+}
+
+/** First number in a key, for ranking equally distant names ("e99c" -> 99). */
+function firstNumber(key: string): number | null {
+  const m = /\d+/.exec(key);
+  return m ? Number(m[0]) : null;
+}
+
+/**
+ * Levenshtein distance. Hand-written (a dozen lines) because the keys are a few characters long
+ * and no dependency of the project offers it.
+ */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** Products and members of the vocabulary (revisions are listed under their base). */
+function catalog(vocabulary: ModelVocabulary): ModelEntry[] {
+  return vocabulary.models().filter((m) => m.kind !== 'variant' && m.key !== '');
+}
+
+/**
+ * Model-number-like names in `question` that the vocabulary does not know. Names the vocabulary
+ * resolves (via `findMentions` or `lookup`) and series/family prefixes of known models ("ESP32",
+ * "ROCK 5") are not unknown.
+ */
+export function findUnknownModels(question: string, vocabulary: ModelVocabulary): UnknownModel[] {
+  const models = catalog(vocabulary);
+  if (models.length === 0) return [];
+  const vendors = new Set(vocabulary.vendorWords().map((v) => v.toLowerCase()));
+  // Words that occur in model names ("rock", "zero", "cubie", "rac"): a series word may precede
+  // a number that is not a code by itself ("ROCK 9X", "ZERO 9").
+  const nameWords = new Set<string>();
+  for (const m of models) for (const t of modelTokens(m.name)) if (t.kind === 'word' && !/\d/.test(t.norm)) nameWords.add(t.norm);
+  const known = vocabulary.findMentions(question);
+  const covered = (t: ModelToken): boolean => known.some((k) => t.start < k.end && t.end > k.start);
+  const keys = models.map((m) => ({ key: m.key, lead: lead(m.key), shape: shape(m.key) }));
+
+  const toks = modelTokens(question);
+  const out: UnknownModel[] = [];
+  let i = 0;
+  while (i < toks.length) {
+    // A run of joinable tokens, each a series word or a letter/digit code, not inside a known name.
+    const run: ModelToken[] = [];
+    let j = i;
+    while (j < toks.length) {
+      const t = toks[j]!;
+      if (run.length > 0 && !joinable(question.slice(run[run.length - 1]!.end, t.start))) break;
+      const usable = t.kind === 'word' && !covered(t) && !vendors.has(t.norm) && !isStopword(t.norm) && (nameWords.has(t.norm) || /\d/.test(t.norm));
+      if (!usable) break;
+      run.push(t);
+      j++;
+    }
+    // Trim trailing series words: the name ends at its last code ("ROCK 9X board" -> "ROCK 9X").
+    while (run.length > 0 && !/\d/.test(run[run.length - 1]!.norm)) run.pop();
+    if (run.length > 0) {
+      const key = run.map((t) => t.norm).join('');
+      const text = question.slice(run[0]!.start, run[run.length - 1]!.end);
+      if (looksLikeUnknownModel(key, run, keys) && vocabulary.lookup(text) === null) {
+        out.push({ text, key, start: run[0]!.start, end: run[run.length - 1]!.end });
+      }
+    }
+    i = Math.max(j, i + 1);
+  }
+  return out;
+}
+
+function looksLikeUnknownModel(key: string, run: readonly ModelToken[], keys: readonly { key: string; lead: string; shape: string }[]): boolean {
+  if (!/\p{L}/u.test(key) || !/\p{N}/u.test(key)) return false;
+  if (run.length === 1 && (!isCodeToken(key) || isUnitLike(key))) return false;
+  if (TECH_TERMS.test(key)) return false;
+  const l = lead(key);
+  if (l === '') return false;
+  const s = shape(key);
+  // A family or series name ("esp32s3", "rock5") is the beginning of a known model's key.
+  if (keys.some((k) => k.key.startsWith(key))) return false;
+  // Same leading letters as a product line and a shape that line uses ("e99c" ~ "e52c").
+  return keys.some((k) => k.lead === l && (k.shape === s || (s.length >= 2 && k.shape.startsWith(s))));
+}
+
+/** Length of the common beginning of two keys. */
+function commonPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/**
+ * The library's models closest to `name`: same leading letters first, then the longest common
+ * beginning ("ESP32-C9" -> the ESP32-C boards), then edit distance on normalized keys, then how
+ * near their first number is ("E99C" -> E54C, E52C, E24C).
+ */
+export function closestModels(name: string, vocabulary: ModelVocabulary, limit = 3): string[] {
+  const key = modelTokens(name)
+    .filter((t) => t.kind === 'word' && !vocabulary.vendorWords().some((v) => v.toLowerCase() === t.norm))
+    .map((t) => t.norm)
+    .join('');
+  const l = lead(key);
+  const n = firstNumber(key);
+  return catalog(vocabulary)
+    .map((m) => {
+      const mn = firstNumber(m.key);
+      return {
+        name: m.name,
+        sameLead: lead(m.key) === l ? 0 : 1,
+        prefix: commonPrefix(key, m.key),
+        distance: editDistance(key, m.key),
+        numberGap: n !== null && mn !== null ? Math.abs(n - mn) : Number.MAX_SAFE_INTEGER,
+      };
+    })
+    .sort((a, b) => a.sameLead - b.sameLead || b.prefix - a.prefix || a.distance - b.distance || a.numberGap - b.numberGap || a.name.localeCompare(b.name))
+    .slice(0, limit)
+    .map((m) => m.name);
+}

@@ -1,0 +1,139 @@
+import type { ConversationScope, SearchHit, SearchResponse } from '../contract/api';
+import type { Result } from '../core/result';
+import { ok } from '../core/result';
+import type { ModelVocabulary } from '../enrich/model-vocabulary';
+import { analyzeQuery, modelMatch } from '../enrich/query-analysis';
+import type { SearchOptions } from '../retrieval/library-index';
+import type { ChunkRecord } from '../storage/chunk-store';
+import type { UnknownModel } from './model-guard';
+import { findUnknownModels } from './model-guard';
+import type { Passage } from './passages';
+import { locateMembers } from './passages';
+import { terms } from './sentences';
+
+/**
+ * Retrieval for chat: which models a question is about (named, inherited from the conversation,
+ * or unknown to the library), model-aware search within the conversation's scope, and the
+ * relevance gate that decides between answering and an honest "not found".
+ */
+
+/** What chat needs from a library's index (`chatIndexOf(LibraryIndex)` builds it). */
+export interface ChatIndex {
+  search(query: string, options: SearchOptions): Promise<Result<SearchResponse>>;
+  /** The library's model vocabulary (read at each question, so imports are seen). */
+  readonly vocabulary: ModelVocabulary;
+  /** A document's stored records; used to locate the members of merged units. */
+  listChunks?(docId: string): Promise<ChunkRecord[]>;
+}
+
+/** The models a question is about. */
+export interface QuestionPlan {
+  /** Library models the question names. */
+  named: string[];
+  /** Models kept from the conversation because the question names none. */
+  inherited: string[];
+  /** Model-number-like names the library has no manual for. */
+  unknown: UnknownModel[];
+}
+
+/** Reads the models of a question; `previousModels` are the conversation's last resolved models. */
+export function planQuestion(question: string, vocabulary: ModelVocabulary, previousModels: readonly string[]): QuestionPlan {
+  const named = analyzeQuery(question, vocabulary).models;
+  const unknown = findUnknownModels(question, vocabulary);
+  // Naming an unknown model is a switch too: never answer it from the previous model's manual.
+  const inherited = named.length === 0 && unknown.length === 0 ? [...previousModels] : [];
+  return { named, inherited, unknown };
+}
+
+export interface RetrieveOptions {
+  /** Hits fetched from the index (default 10). */
+  topK?: number;
+  /** Passages kept after the relevance gate (default 6). */
+  maxPassages?: number;
+  /** Share of the question's content words a passage must contain (default 0.4, at least one word). */
+  minCoverage?: number;
+}
+
+export interface Retrieved {
+  /** Relevant passages, best first; empty means "not found". */
+  passages: Passage[];
+  /** The models the answer is about: named, else inherited, else the scope's. */
+  resolvedModels: string[];
+}
+
+/** How many of `wanted` occur in the hit's text, title or section path. */
+function coverage(wanted: readonly string[], hit: SearchHit): number {
+  const have = new Set(terms(`${hit.title}\n${hit.headingPath.join('\n')}\n${hit.text}`));
+  return wanted.filter((t) => have.has(t)).length;
+}
+
+/** The question with the model names it mentions blanked out (they say which manual, not what). */
+export function withoutModelNames(question: string, vocabulary: ModelVocabulary): string {
+  let rest = question;
+  for (const m of [...vocabulary.findMentions(question)].sort((a, b) => b.start - a.start)) rest = rest.slice(0, m.start) + ' ' + rest.slice(m.end);
+  return rest;
+}
+
+/** The question's content words outside model names and vendor words. */
+export function topicTerms(question: string, vocabulary: ModelVocabulary): string[] {
+  const rest = withoutModelNames(question, vocabulary);
+  const vendors = new Set(vocabulary.vendorWords().map((v) => v.toLowerCase()));
+  // Revisions ("v1.2") name a model's version, not the topic.
+  return [...new Set(terms(rest).filter((t) => !vendors.has(t) && !/^v\d/.test(t)))];
+}
+
+/**
+ * Searches within the scope and keeps the passages that clear the relevance gate: enough of the
+ * question's words, and (when the question is about models) a chunk of those models, their
+ * family, or of no model; never a sibling model's manual.
+ */
+export async function retrieve(
+  index: ChatIndex,
+  question: string,
+  plan: QuestionPlan,
+  scope: ConversationScope,
+  options: RetrieveOptions = {},
+): Promise<Result<Retrieved>> {
+  const topK = options.topK ?? 10;
+  const scoped = scope.models && scope.models.length > 0 ? scope.models : [];
+  const searchOptions: SearchOptions = {
+    topK,
+    retriever: 'bm25',
+    ...(scoped.length > 0 ? { models: scoped } : {}),
+    ...(plan.inherited.length > 0 ? { preferModels: plan.inherited } : {}),
+    ...(scope.docIds && scope.docIds.length > 0 ? { docIds: scope.docIds } : {}),
+  };
+  const found = await index.search(question, searchOptions);
+  if (!found.ok) return found;
+  const resolvedModels = plan.named.length > 0 ? plan.named : plan.inherited.length > 0 ? plan.inherited : scoped;
+
+  const vocabulary = index.vocabulary;
+  const wanted = topicTerms(question, vocabulary);
+  const need = wanted.length === 0 ? 0 : Math.max(1, Math.ceil(wanted.length * (options.minCoverage ?? 0.4)));
+  const kept = found.value.results.filter((hit) => {
+    if (resolvedModels.length > 0 && hit.signature.model !== null && modelMatch(resolvedModels, hit.signature.model, vocabulary) === 'none') return false;
+    return coverage(wanted, hit) >= need;
+  });
+  const passages = await withMembers(index, kept.slice(0, options.maxPassages ?? 6));
+  return ok({ passages, resolvedModels });
+}
+
+/** Attaches member spans to merged units (ids with `+`); plain chunks have none. */
+async function withMembers(index: ChatIndex, hits: SearchHit[]): Promise<Passage[]> {
+  const byDoc = new Map<string, Promise<ChunkRecord[]>>();
+  const out: Passage[] = [];
+  for (const hit of hits) {
+    if (!hit.chunkId.includes('+') || !index.listChunks) {
+      out.push({ hit, members: [] });
+      continue;
+    }
+    let records = byDoc.get(hit.doc);
+    if (!records) {
+      records = index.listChunks(hit.doc);
+      byDoc.set(hit.doc, records);
+    }
+    const record = (await records).find((r) => r.id === hit.chunkId);
+    out.push({ hit, members: record ? locateMembers(record) : [] });
+  }
+  return out;
+}

@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import type { SearchHit } from '../../src-main/contract/api';
+import { answerExtractively, EXTRACTED_LABEL } from '../../src-main/chat/extractive.answerer';
+import type { Passage } from '../../src-main/chat/passages';
+import { citationFor, locateMembers } from '../../src-main/chat/passages';
+import { splitSentences, stem, terms } from '../../src-main/chat/sentences';
+
+function hit(id: string, text: string, extra: Partial<SearchHit> = {}): SearchHit {
+  return {
+    chunkId: id,
+    doc: `${id.split('#')[0]}`,
+    title: 'Power',
+    text,
+    score: 1,
+    pages: [2],
+    headingPath: ['Manual', 'Power'],
+    start: 100,
+    end: 100 + text.length,
+    signature: { category: null, nouns: [], model: 'E52C' },
+    snippet: '',
+    ...extra,
+  };
+}
+
+const POWER = [
+  '## Power supply',
+  '',
+  'The E52C is a compact router. It supports a fixed voltage of 5V/3A over USB Type-C. Other voltages are not supported!',
+  '',
+  '| Item | Value |',
+  '| :-: | :---: |',
+  '| Power input | 5V/3A |',
+  '| Weight | 120 g |',
+  '',
+  '- Use the official adapter.',
+  '- Check the cable before powering on.',
+  '',
+  '```bash',
+  'sudo rsetup',
+  '```',
+].join('\n');
+
+describe('sentence splitting', () => {
+  it('cuts prose, list items, table rows (with their header) and code lines, in passage order', () => {
+    const s = splitSentences(POWER);
+    expect(s.map((x) => x.text)).toEqual([
+      'The E52C is a compact router.',
+      'It supports a fixed voltage of 5V/3A over USB Type-C.',
+      'Other voltages are not supported!',
+      'Power input: 5V/3A',
+      'Weight: 120 g',
+      'Use the official adapter.',
+      'Check the cable before powering on.',
+      '`sudo rsetup`',
+    ]);
+    expect(s.map((x) => x.kind)).toEqual(['prose', 'prose', 'prose', 'row', 'row', 'item', 'item', 'code']);
+    for (const x of s) {
+      expect(x.offset).toBeGreaterThanOrEqual(0);
+      expect(POWER.slice(x.offset, x.offset + x.length).length).toBe(x.length);
+    }
+    // Offsets point at the source of each unit.
+    expect(POWER.slice(s[1]!.offset).startsWith('It supports')).toBe(true);
+    expect(POWER.slice(s[3]!.offset).startsWith('| Power input')).toBe(true);
+  });
+
+  it('reads a numbered table row with its header so the value keeps its label', () => {
+    const s = splitSentences('| PIN | PIN definition |\n| :-: | :-: |\n| 1 | GND |\n| 2 | GPIOAO-11 |');
+    expect(s.map((x) => x.text)).toEqual(['PIN: 1; PIN definition: GND', 'PIN: 2; PIN definition: GPIOAO-11']);
+  });
+
+  it('drops images, link targets, HTML tags and blockquote marks from what it shows', () => {
+    const s = splitSentences('> See the [power guide](/docs/power) for <b>details</b>. ![diagram](/img/a.png)');
+    expect(s.map((x) => x.text)).toEqual(['See the power guide for details.']);
+  });
+
+  it('stems word forms alike and splits compounds into their parts too', () => {
+    expect(stem('changed')).toBe(stem('change'));
+    expect(stem('flashing')).toBe(stem('flash'));
+    expect(stem('supplies')).toBe(stem('supply'));
+    expect(terms('Quad-core Cortex-A76')).toEqual(expect.arrayContaining([stem('quad-core'), 'core', 'cortex-a76', 'cortex']));
+  });
+});
+
+describe('extractive answers', () => {
+  const passages: Passage[] = [
+    { hit: hit('e52c/power.md#1', POWER), members: [] },
+    { hit: hit('e52c/faq.md#4', 'Can the E52C be powered over PoE? No. The E52C needs 5V/3A on its USB Type-C port.'), members: [] },
+    { hit: hit('e52c/leds.md#2', 'The status LED blinks during boot. The LED turns solid when the system is ready.'), members: [] },
+  ];
+
+  it('labels the answer as extracted and cites every sentence, with [1] for the best passage', () => {
+    const a = answerExtractively('What power supply voltage and current does it need?', passages);
+    const [label, , ...lines] = a.text.split('\n');
+    expect(label).toBe(EXTRACTED_LABEL);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^- .+ \[\d+\]$/);
+    expect(lines[0]).toMatch(/\[1\]$/);
+    expect(a.citations[0]!.chunkId).toBe('e52c/power.md#1');
+    expect(a.citations.map((c) => c.n)).toEqual(a.citations.map((_, i) => i + 1));
+    const cited = new Set([...a.text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])));
+    expect([...cited].sort()).toEqual(a.citations.map((c) => c.n));
+  });
+
+  it('prefers sentences carrying the question’s numbers and units and quotes them verbatim', () => {
+    const a = answerExtractively('Is 5V/3A enough?', passages);
+    expect(a.text).toContain('It supports a fixed voltage of 5V/3A over USB Type-C.');
+    expect(a.text).not.toContain('status LED');
+  });
+
+  it('never cites a passage twice under different numbers and quotes at most two sentences per passage', () => {
+    const a = answerExtractively('power supply 5V/3A USB Type-C', passages);
+    expect(new Set(a.citations.map((c) => c.chunkId)).size).toBe(a.citations.length);
+    for (const c of a.citations) {
+      const lines = a.text.split('\n').filter((l) => l.endsWith(`[${c.n}]`));
+      expect(lines.length).toBeLessThanOrEqual(2);
+    }
+  });
+});
+
+describe('citations into merged units', () => {
+  const members = ['Replace the seal kit every 2000 hours.', 'Clean the inlet strainer every week.', 'Grease the bearings every month.'];
+  const text = members.join('\n\n');
+  const record = {
+    text,
+    members: [
+      { ordinal: 4, start: 1000, end: 1000 + members[0]!.length, pageStart: 2, pageEnd: 2 },
+      { ordinal: 5, start: 1500, end: 1500 + members[1]!.length, pageStart: 3, pageEnd: 3 },
+      { ordinal: 6, start: 2000, end: 2000 + members[2]!.length, pageStart: 4, pageEnd: 5 },
+    ],
+  };
+
+  it('locates each member inside the unit text', () => {
+    const located = locateMembers(record);
+    expect(located.map((m) => text.slice(m.textStart, m.textEnd))).toEqual(members);
+  });
+
+  it('cites the member holding the quoted sentence, with that member’s offsets and pages', () => {
+    const passage: Passage = { hit: hit('pump.pdf#1+3', text, { pages: [2, 3, 4, 5], start: 1000, end: 2000 + members[2]!.length }), members: locateMembers(record) };
+    const byOffset = citationFor(passage, 1, { offset: text.indexOf('Clean the inlet') });
+    expect(byOffset).toMatchObject({ chunkId: 'pump.pdf#1+3', pages: [3], start: 1500, quote: members[1] });
+    const byWords = citationFor(passage, 2, { texts: ['no such words', 'grease bearings monthly'] });
+    expect(byWords).toMatchObject({ pages: [4, 5], start: 2000, quote: members[2] });
+    const verbatim = citationFor(passage, 3, { texts: ['Replace the seal kit'] });
+    expect(verbatim).toMatchObject({ pages: [2], start: 1000, quote: members[0] });
+    const whole = citationFor(passage, 4, { texts: ['nothing in common'] });
+    expect(whole).toMatchObject({ pages: [2, 3, 4, 5], start: 1000, quote: text });
+  });
+
+  it('falls back to the whole unit when member lengths do not add up to its text', () => {
+    expect(locateMembers({ text: `${text} extra`, members: record.members })).toEqual([]);
+    expect(locateMembers({ text: members[0]!, members: [record.members[0]!] })).toEqual([]);
+  });
+});

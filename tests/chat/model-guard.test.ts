@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { closestModels, editDistance, findUnknownModels } from '../../src-main/chat/model-guard';
+import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
+
+/** A small library: the E-series routers, two ROCK boards and an air conditioner service manual. */
+function vocabulary(): ModelVocabulary {
+  const board = (dir: string, name: string) => ({
+    id: `docs/${dir}/README.md`,
+    title: `Radxa ${name}`,
+    text: `# Radxa ${name}\n\nThe Radxa ${name} is a compact board. ${name} needs a 5V/3A supply. Connect the ${name} with USB3 and an M.2 SSD.`,
+    h1Headings: [`Radxa ${name}`],
+  });
+  return ModelVocabulary.fromDocuments([
+    board('e/e52c', 'E52C'),
+    board('e/e54c', 'E54C'),
+    board('e/e20c', 'E20C'),
+    board('rock5/rock5b', 'ROCK 5B'),
+    board('rock5/rock5a', 'ROCK 5A'),
+    {
+      id: 'service/RAC-225B.md',
+      title: 'RAC-225B Service Manual',
+      text: '# RAC-225B Service Manual\n\nThe RAC-225B takes a 10 A fuse. RAC-225B filters need cleaning.',
+      h1Headings: ['RAC-225B Service Manual'],
+    },
+  ]);
+}
+
+describe('unknown model detection', () => {
+  const vocab = vocabulary();
+
+  it('knows the library models it was built from', () => {
+    const names = vocab.models().map((m) => m.name);
+    for (const n of ['E52C', 'E54C', 'E20C', 'ROCK 5B', 'ROCK 5A', 'RAC-225B']) expect(names).toContain(n);
+  });
+
+  it('flags model numbers shaped like the library’s own that it has no manual for', () => {
+    expect(findUnknownModels('What power supply does the Radxa E99C need?', vocab).map((u) => u.text)).toEqual(['E99C']);
+    expect(findUnknownModels('Which fuse does the RAC-999Z take?', vocab).map((u) => u.text)).toEqual(['RAC-999Z']);
+    expect(findUnknownModels('Does the ROCK 9X have Wi-Fi?', vocab).map((u) => u.text)).toEqual(['ROCK 9X']);
+    expect(findUnknownModels('e99c power supply', vocab).map((u) => u.key)).toEqual(['e99c']);
+  });
+
+  it('does not flag models the library has, however they are written', () => {
+    for (const q of ['What power supply does the Radxa E52C need?', 'rock 5b fan', 'RAC 225B fuse', 'Compare the E52C and the E54C']) {
+      expect(findUnknownModels(q, vocab)).toEqual([]);
+    }
+  });
+
+  it('does not take units, interfaces, pins or chips for models', () => {
+    const q = 'Can it take 5V 3A or 12V, USB3, 2GB or 4GB RAM, an M.2 SSD, GPIO3_A4, an RK3588, x86 code on a Cortex-A76 at 2.4GHz, 1080p60, IP67, 40-pin?';
+    expect(findUnknownModels(q, vocab)).toEqual([]);
+  });
+
+  it('does not flag a series or family name that begins known models', () => {
+    expect(findUnknownModels('Which ROCK 5 boards have NVMe?', vocab)).toEqual([]);
+  });
+
+  it('ranks the closest library models: same leading letters first, then edit distance and number', () => {
+    const closest = closestModels('E99C', vocab);
+    expect(closest).toHaveLength(3);
+    expect(closest.every((m) => /^E\d/.test(m))).toBe(true);
+    expect(closest[0]).toBe('E54C');
+    expect(closestModels('RAC-999Z', vocab)[0]).toBe('RAC-225B');
+    expect(closestModels('ROCK 9X', vocab).slice(0, 2).every((m) => m.startsWith('ROCK'))).toBe(true);
+  });
+
+  it('computes Levenshtein distance', () => {
+    expect(editDistance('e99c', 'e52c')).toBe(2);
+    expect(editDistance('', 'abc')).toBe(3);
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    expect(editDistance('same', 'same')).toBe(0);
+  });
+});
