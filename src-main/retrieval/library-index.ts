@@ -34,6 +34,8 @@ export interface SearchOptions {
 
 /** Chunks embedded per call: large enough to amortize the call, small enough to stop promptly. */
 const EMBED_BATCH = 32;
+/** Vectors written to the store per update. */
+const EMBED_WRITE_BATCH = 512;
 
 /** Where the index gets embedders from (the model runtime), loaded lazily and shared. */
 export interface EmbedderSource {
@@ -156,12 +158,21 @@ export class LibraryIndex implements DocumentIndexer {
     let done = 0;
     onProgress(0, total);
     while (!signal.aborted) {
-      const batch = await this.store.listUnembedded(EMBED_BATCH);
+      // Each write is a new table version, so vectors are written a few hundred at a time while
+      // the embedder is called in small batches (progress, and a prompt stop when cancelled).
+      const batch = await this.store.listUnembedded(EMBED_WRITE_BATCH);
       if (batch.length === 0) break;
-      const vectors = await embedder.embed(batch.map((b) => b.indexedText), { signal });
-      await this.store.updateVectors(batch.map((b) => b.id), vectors);
-      done += batch.length;
-      onProgress(done, Math.max(total, done));
+      const vectors: Float32Array[] = [];
+      try {
+        for (let i = 0; i < batch.length && !signal.aborted; i += EMBED_BATCH) {
+          vectors.push(...(await embedder.embed(batch.slice(i, i + EMBED_BATCH).map((b) => b.indexedText), { signal })));
+          onProgress(done + vectors.length, Math.max(total, done + vectors.length));
+        }
+      } catch (err) {
+        if (!signal.aborted) throw err;
+      }
+      await this.store.updateVectors(batch.slice(0, vectors.length).map((b) => b.id), vectors);
+      done += vectors.length;
     }
     if (signal.aborted) return fail('cancelled', 'Embedding was cancelled; it resumes with the next import or when the library is opened.');
     await this.store.ensureIndexes();
