@@ -319,7 +319,7 @@ export class LibraryIndex implements DocumentIndexer {
     const limit = options.topK * CANDIDATE_FACTOR;
     const base: ChunkFilter = options.docIds ? { docIds: options.docIds } : {};
     const first = (text: string, filter: ChunkFilter): Promise<ChunkHit[]> => {
-      const opts = { limit, filter, expansion: expandQuery(text) };
+      const opts = { limit, filter, expansion: expandQuery(text), light: true };
       if (options.retriever === 'dense') return this.store.searchVector(vector!, opts);
       if (options.retriever === 'hybrid') return this.store.searchHybrid(text, vector!, opts);
       return this.store.searchBm25(text, opts);
@@ -344,11 +344,17 @@ export class LibraryIndex implements DocumentIndexer {
     } else {
       candidates = await first(query, base);
     }
-    const resolved = await resolveViews(candidates, (ids) => this.store.getChunks(ids));
+    const resolved = resolveViews(candidates);
     const covered = coverageRerank(resolved.hits, topical, resolved.matchedView);
     const ranked = this.enrichment.rank(covered, analysis).slice(0, options.topK);
+    // Candidates were read light; the winners are read whole.
+    const full = new Map((await this.store.getChunks(ranked.map((h) => h.record.id))).map((r) => [r.id, r]));
+    const results = ranked.flatMap((h) => {
+      const record = full.get(h.record.id);
+      return record ? [toHit({ record, score: h.score }, query, resolved.matchedView.get(h.record.id))] : [];
+    });
     const resolvedModels = options.models && options.models.length > 0 ? options.models : analysis.models;
-    return ok({ query, resolvedModels, retriever: options.retriever, results: ranked.map((h) => toHit(h, query, resolved.matchedView.get(h.record.id))) });
+    return ok({ query, resolvedModels, retriever: options.retriever, results });
   }
 
   listChunks(docId: string) {

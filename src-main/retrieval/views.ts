@@ -72,23 +72,20 @@ function lineSpans(text: string, start: number, end: number): { start: number; e
 
 /**
  * Replaces view hits by their parent chunks, keeping each parent once at its best position, and
- * remembers which view matched (its rows make the snippet).
+ * remembers which view matched (its rows make the snippet). The parent stands in as a record with
+ * the view's ranking fields (same document, model and prefix) and the parent's id; callers fetch
+ * whole records for the winners.
  */
-export async function resolveViews(
-  hits: ChunkHit[],
-  getChunks: (ids: readonly string[]) => Promise<ChunkRecord[]>,
-): Promise<{ hits: ChunkHit[]; matchedView: Map<string, ChunkRecord> }> {
-  const parentIds = [...new Set(hits.map((h) => h.record.parentId).filter((p): p is string => p !== null))];
-  const parents = new Map((await getChunks(parentIds)).map((r) => [r.id, r]));
+export function resolveViews(hits: ChunkHit[]): { hits: ChunkHit[]; matchedView: Map<string, ChunkRecord> } {
   const out: ChunkHit[] = [];
   const seen = new Set<string>();
   const matchedView = new Map<string, ChunkRecord>();
   for (const h of hits) {
-    const parent = h.record.parentId ? parents.get(h.record.parentId) : h.record;
-    if (!parent || seen.has(parent.id)) continue;
-    seen.add(parent.id);
-    if (h.record.parentId) matchedView.set(parent.id, h.record);
-    out.push({ record: parent, score: h.score });
+    const id = h.record.parentId ?? h.record.id;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    if (h.record.parentId) matchedView.set(id, h.record);
+    out.push({ record: { ...h.record, id, parentId: null }, score: h.score });
   }
   return { hits: out, matchedView };
 }

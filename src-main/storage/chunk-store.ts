@@ -93,6 +93,12 @@ export interface SearchOptions {
   filter?: ChunkFilter;
   /** Extra words that may match at a lower weight (query expansion); keyword search only. */
   expansion?: string;
+  /**
+   * Return only what ranking needs (id, docId, ordinal, model, parentId, text, indexedText, headingPath,
+   * offsets, pages); other fields come back empty. Reading fewer columns makes candidate
+   * retrieval cheaper; fetch the winners whole with `getChunks`.
+   */
+  light?: boolean;
 }
 
 /** A search hit; never carries the vector. */

@@ -74,6 +74,9 @@ export function searchAnalyzed(text: string): string {
   return text.replace(/_/g, ' ');
 }
 
+/** Columns a light read returns: what candidate ranking needs. */
+export const LIGHT_COLUMNS: readonly string[] = ['id', 'doc_id', 'ordinal', 'model', 'model_key', 'parent_id', 'text', 'indexed_text', 'heading_path', 'page_start', 'page_end', 'char_start', 'char_end', 'strategy'];
+
 /** Columns returned by reads: everything except the vector and the derived search columns. */
 export const RECORD_COLUMNS: readonly string[] = BASE_FIELDS.map(([name]) => name).filter((n) => !DERIVED_COLUMNS.has(n));
 
@@ -240,7 +243,7 @@ export function fromRow(row: Record<string, unknown>): ChunkRecord {
     id: String(row.id),
     docId: String(row.doc_id),
     ordinal: Number(row.ordinal),
-    text: String(row.text),
+    text: row.text == null ? '' : String(row.text),
     indexedText: String(row.indexed_text),
     headingPath: strings(row.heading_path),
     pageStart: nullableInt(row.page_start),
@@ -262,7 +265,7 @@ export function fromRow(row: Record<string, unknown>): ChunkRecord {
     relatedKeys: strings(row.related_keys),
     title: nullableString(row.title),
     summary: nullableString(row.summary),
-    members: JSON.parse(String(row.members_json ?? '[]')) as MemberRef[],
+    members: JSON.parse(row.members_json == null ? '[]' : String(row.members_json)) as MemberRef[],
     parentId: nullableString(row.parent_id),
   };
 }

@@ -45,6 +45,7 @@ import {
   vectorField,
   vectorUpdateSchema,
   searchAnalyzed,
+  LIGHT_COLUMNS,
   type ChunkRow,
   type TableShape,
 } from './lance.schema';
@@ -74,6 +75,10 @@ const WRITE_BATCH = 1000;
 const RRF_K = 60;
 /** The full-text column: the prefixed chunk text as `searchAnalyzed` sees it. */
 const FTS_COLUMN = 'search_text';
+
+function columnsFor(options: SearchOptions): string[] {
+  return [...(options.light ? LIGHT_COLUMNS : RECORD_COLUMNS)];
+}
 /** Weight of expansion words relative to the question's own words. */
 const EXPANSION_BOOST = 0.25;
 /**
@@ -402,7 +407,7 @@ class LanceChunkStore implements ChunkStore {
     if (query.trim() === '') return [];
     await this.#needFts();
     return this.#guard(async () => {
-      let q = this.table.query().fullTextSearch(this.#matchQuery(query, options.expansion)).select([...RECORD_COLUMNS]).limit(limit);
+      let q = this.table.query().fullTextSearch(this.#matchQuery(query, options.expansion)).select(columnsFor(options)).limit(limit);
       const where = filterToWhere(options.filter);
       if (where !== null) q = q.where(where);
       return (await q.toArray()).map((row) => ({ record: fromRow(row), score: Number(row._score) }));
@@ -425,7 +430,7 @@ class LanceChunkStore implements ChunkStore {
         .nearestTo(vec)
         .column(VECTOR_COLUMN)
         .distanceType('cosine')
-        .select([...RECORD_COLUMNS])
+        .select(columnsFor(options))
         .limit(limit);
       const where = filterToWhere(options.filter);
       if (where !== null) q = q.where(where);
@@ -447,7 +452,7 @@ class LanceChunkStore implements ChunkStore {
         .column(VECTOR_COLUMN)
         .distanceType('cosine')
         .rerank(rrf)
-        .select([...RECORD_COLUMNS])
+        .select(columnsFor(options))
         .limit(limit);
       const where = filterToWhere(options.filter);
       if (where !== null) q = q.where(where);
