@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// Code passed to page.evaluate runs in Chromium: it is type-checked against the DOM.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -57,9 +59,33 @@ describe('app shell in Chromium through the web bridge', () => {
     await page.getByLabel('New library name').fill('Boards');
     await page.keyboard.press('Enter');
     await page.getByTestId('no-documents').waitFor();
-    const item = page.getByTestId('library-list').getByRole('button', { name: /Boards/ });
+    const item = page.getByTestId('library-list').getByRole('button', { name: /^Boards/ });
     expect(await item.getAttribute('aria-current')).toBe('true');
     await page.screenshot({ path: path.join(screenshotDir, 'app-shell-library.png') });
+  });
+
+  it('shows a visible focus ring while moving through the app with the keyboard', async () => {
+    const page = await browser.newPage();
+    await page.goto(bridge.url);
+    await page.getByTestId('library-list').waitFor();
+    const rings: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('Tab');
+      rings.push(
+        await page.evaluate(() => {
+          const el = document.activeElement as HTMLElement | null;
+          if (!el || el === document.body) return 'none';
+          // The ring may sit on the element or on the field that wraps it (the search box).
+          for (let node: HTMLElement | null = el, depth = 0; node && depth < 2; node = node.parentElement, depth++) {
+            const style = getComputedStyle(node);
+            if (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2) return 'ring';
+          }
+          return el.tagName;
+        }),
+      );
+    }
+    expect(rings.filter((r) => r !== 'ring')).toEqual([]);
+    await page.screenshot({ path: path.join(screenshotDir, 'keyboard-focus.png') });
   });
 
   it('made no request to any host other than the bridge origin', () => {

@@ -79,8 +79,3 @@ export const api: Api = bridge.api;
 export const transport: 'electron' | 'web' = window.manualmate ? 'electron' : 'web';
 /** The Electron shell's file functions; every member is absent in a browser. */
 export const shell: ShellBridge = window.manualmate ?? {};
-
-/** True when the engine serves `key` (features land one contract key at a time). */
-export function hasKey(key: string): boolean {
-  return (CONTRACT_KEYS as readonly string[]).includes(key);
-}

@@ -1,37 +1,196 @@
-import { useEffect } from 'react';
-import { bridge } from '../api/client';
+import { useEffect, useRef, type RefObject } from 'react';
+import { bridge, shell } from '../api/client';
 import { useStore } from '../store';
+import { applyTheme, type ThemeChoice, type View } from '../store/ui.slice';
+import { ChatView } from './ChatView';
+import { ChunkInspector } from './ChunkInspector';
+import { DropOverlay } from './DropOverlay';
+import { Icon, type IconName } from './Icon';
+import { ImportPanel } from './ImportPanel';
 import { LibrarySidebar } from './LibrarySidebar';
 import { LibraryView } from './LibraryView';
+import { SearchView } from './SearchView';
+import { SettingsView } from './SettingsView';
+import { SourceViewer } from '../viewer/SourceViewer';
 
-/** The app shell: header with the offline indicator, the library sidebar, the selected library. */
+const NEXT_THEME: Record<ThemeChoice, ThemeChoice> = { system: 'light', light: 'dark', dark: 'system' };
+const THEME_ICON: Record<ThemeChoice, IconName> = { system: 'auto', light: 'sun', dark: 'moon' };
+const THEME_LABEL: Record<ThemeChoice, string> = { system: 'Theme: follows the system', light: 'Theme: light', dark: 'Theme: dark' };
+
+/** The app shell: header (search, offline indicator, theme), libraries, the current screen, the source viewer. */
 export function App() {
   const loadLibraries = useStore((s) => s.loadLibraries);
   const loadAppInfo = useStore((s) => s.loadAppInfo);
+  const loadModels = useStore((s) => s.loadModels);
+  const loadSettings = useStore((s) => s.loadSettings);
   const handleEngineEvent = useStore((s) => s.handleEngineEvent);
-  const version = useStore((s) => s.appInfo?.version);
+  const theme = useStore((s) => s.theme);
+  const viewerOpen = useStore((s) => s.viewer !== null);
+  const searchInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     void loadAppInfo();
     void loadLibraries();
+    void loadModels();
+    void loadSettings();
     return bridge.onEvent(handleEngineEvent);
-  }, [loadAppInfo, loadLibraries, handleEngineEvent]);
+  }, [loadAppInfo, loadLibraries, loadModels, loadSettings, handleEngineEvent]);
+
+  useEffect(() => applyTheme(theme), [theme]);
+
+  useEffect(() => {
+    // Files the OS asked the app to open (Electron: "Open with ManualMate").
+    return shell.onOpenFiles?.((paths) => {
+      const s = useStore.getState();
+      void s.ensureLibrary().then((library) => (library ? s.startImport(library, paths) : undefined));
+    });
+  }, []);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        searchInput.current?.focus();
+        searchInput.current?.select();
+        return;
+      }
+      if (e.key === 'Escape' && !e.defaultPrevented) {
+        const s = useStore.getState();
+        // Stopping an answer comes first; a second Esc closes the source viewer.
+        if (s.streaming) {
+          e.preventDefault();
+          void s.stop();
+        } else if (s.viewer && !document.querySelector('dialog[open]')) {
+          e.preventDefault();
+          s.closeViewer();
+        }
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
 
   return (
-    <div className="app">
-      <header className="app-header">
-        <h1 className="brand">ManualMate</h1>
-        {version ? <span className="version">v{version}</span> : null}
-        <span className="offline" title="ManualMate never connects to the internet. Your manuals stay on this computer." data-testid="offline-indicator">
-          ● Offline
-        </span>
-      </header>
+    <div className={viewerOpen ? 'app with-viewer' : 'app'}>
+      <Header searchInput={searchInput} />
       <div className="app-body">
         <LibrarySidebar />
-        <main className="main" aria-live="polite">
-          <LibraryView />
+        <main className="main">
+          <Tabs />
+          <div className="screen">
+            <Screen />
+          </div>
         </main>
+        <SourceViewer />
       </div>
+      <ImportPanel />
+      <DropOverlay />
+    </div>
+  );
+}
+
+function Header({ searchInput }: { searchInput: RefObject<HTMLInputElement | null> }) {
+  const version = useStore((s) => s.appInfo?.version);
+  const theme = useStore((s) => s.theme);
+  const setTheme = useStore((s) => s.setTheme);
+  const query = useStore((s) => s.searchQuery);
+  const setSearchQuery = useStore((s) => s.setSearchQuery);
+  const runSearch = useStore((s) => s.runSearch);
+  const library = useStore((s) => s.selectedLibrary);
+  const isMac = navigator.platform.toLowerCase().includes('mac');
+  return (
+    <header className="app-header">
+      <h1 className="brand">
+        Manual<span>Mate</span>
+      </h1>
+      {version ? <span className="version">v{version}</span> : null}
+      <form
+        className="global-search"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void runSearch();
+        }}
+      >
+        <Icon name="search" />
+        <label htmlFor="global-search" className="visually-hidden">
+          Search the library
+        </label>
+        <input
+          ref={searchInput}
+          id="global-search"
+          type="search"
+          value={query}
+          disabled={!library}
+          placeholder={library ? `Search ${library}…` : 'Create a library to search'}
+          onChange={(e) => setSearchQuery(e.target.value)}
+          data-testid="global-search"
+        />
+        <kbd className="shortcut" aria-hidden="true">
+          {isMac ? '⌘K' : 'Ctrl K'}
+        </kbd>
+      </form>
+      <span className="offline" title="ManualMate never connects to the internet. Your manuals stay on this computer." data-testid="offline-indicator">
+        <span className="offline-dot" aria-hidden="true" /> Offline
+      </span>
+      <button type="button" className="icon-btn theme-toggle" aria-label={`${THEME_LABEL[theme]}. Switch theme`} title={THEME_LABEL[theme]} onClick={() => setTheme(NEXT_THEME[theme])} data-testid="theme-toggle">
+        <Icon name={THEME_ICON[theme]} />
+      </button>
+    </header>
+  );
+}
+
+function Tabs() {
+  const view = useStore((s) => s.view);
+  const setView = useStore((s) => s.setView);
+  const docCount = useStore((s) => s.documents.length);
+  const inspectorTitle = useStore((s) => (s.inspectorDoc ? (s.documents.find((d) => d.id === s.inspectorDoc)?.title ?? s.inspectorDoc) : null));
+  const hasSearch = useStore((s) => s.searchResults !== null || s.searching);
+  const tabs: { id: View; label: string; icon: IconName }[] = [
+    { id: 'documents', label: `Documents${docCount ? ` (${docCount})` : ''}`, icon: 'doc' },
+    { id: 'chat', label: 'Chat', icon: 'send' },
+    ...(hasSearch ? [{ id: 'search' as const, label: 'Search', icon: 'search' as const }] : []),
+    ...(inspectorTitle ? [{ id: 'inspector' as const, label: `Chunks: ${inspectorTitle}`, icon: 'chunks' as const }] : []),
+    { id: 'settings', label: 'Settings', icon: 'gear' },
+  ];
+  return (
+    <div className="tabs" role="tablist" aria-label="Screens">
+      {tabs.map((t) => (
+        <button
+          key={t.id}
+          type="button"
+          role="tab"
+          id={`tab-${t.id}`}
+          aria-selected={view === t.id}
+          className={t.id === 'settings' ? 'tab tab-end' : 'tab'}
+          onClick={() => setView(t.id)}
+          data-testid={`tab-${t.id}`}
+        >
+          <Icon name={t.icon} size={16} /> <span className="tab-label">{t.label}</span>
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function Screen() {
+  const view = useStore((s) => s.view);
+  const hasLibrary = useStore((s) => s.selectedLibrary !== null);
+  const content =
+    view === 'settings' ? (
+      <SettingsView />
+    ) : !hasLibrary || view === 'documents' ? (
+      <LibraryView />
+    ) : view === 'chat' ? (
+      <ChatView />
+    ) : view === 'search' ? (
+      <SearchView />
+    ) : (
+      <ChunkInspector />
+    );
+  return (
+    <div role="tabpanel" aria-labelledby={`tab-${view}`} className={`panel panel-${view}`}>
+      {content}
     </div>
   );
 }

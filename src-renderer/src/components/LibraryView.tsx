@@ -12,7 +12,8 @@ import { ImportButtons, MANUAL_EXTENSIONS } from './ImportButtons';
 export function LibraryView() {
   const selectedLibrary = useStore((s) => s.selectedLibrary);
   const librariesLoaded = useStore((s) => s.librariesLoaded);
-  if (!librariesLoaded) return <p className="muted pad">Loading…</p>;
+  const loaded = useStore((s) => s.documentsOf === s.selectedLibrary);
+  if (!librariesLoaded || (selectedLibrary && !loaded)) return <p className="muted pad">Loading…</p>;
   if (!selectedLibrary) return <FirstRun />;
   return <Documents library={selectedLibrary} />;
 }
@@ -84,6 +85,7 @@ function Documents({ library }: { library: string }) {
             {summary ? ` · ${summary.chunks} chunks · ${summary.strategy} chunking` : ''}
             {failed > 0 ? ` · ${failed} failed` : ''}
           </p>
+          <IndexStatus library={library} />
         </div>
         <div className="view-header-actions">
           {documents.length > 0 ? (
@@ -109,7 +111,7 @@ function Documents({ library }: { library: string }) {
         </div>
       ) : (
         <div className="table-wrap">
-          <table className="doc-table" data-testid="document-table">
+          <table className="doc-table docs-table" data-testid="document-table">
             <thead>
               <tr>
                 <th scope="col">Document</th>
@@ -182,6 +184,27 @@ function Documents({ library }: { library: string }) {
   );
 }
 
+/** Background upgrades of the index (embedding, LLM enrichment): the library stays searchable meanwhile. */
+function IndexStatus({ library }: { library: string }) {
+  const progress = useStore((s) => s.indexProgress[library]);
+  if (!progress) return null;
+  const what = progress.task === 'embedding' ? 'Embedding chunks for meaning-based search' : 'Enriching chunks with the language model';
+  if (progress.error) {
+    return (
+      <p className="error small" data-testid="index-status">
+        {what} stopped: {progress.error}
+      </p>
+    );
+  }
+  if (progress.done >= progress.total) return null;
+  return (
+    <p className="muted small index-status" data-testid="index-status">
+      {what}: {progress.done} of {progress.total}. Search works meanwhile.
+      <progress className="bar bar-thin" max={Math.max(1, progress.total)} value={progress.done} aria-label={what} />
+    </p>
+  );
+}
+
 function DocumentRow({ doc, live, onRemove, onReplace }: { doc: DocumentSummary; live: FileProgress | undefined; onRemove: () => void; onReplace: () => void }) {
   const openInspector = useStore((s) => s.openInspector);
   const openViewer = useStore((s) => s.openViewer);
@@ -203,7 +226,9 @@ function DocumentRow({ doc, live, onRemove, onReplace }: { doc: DocumentSummary;
         {doc.status === 'failed' && doc.reason && !live ? <div className="reason">{doc.reason}</div> : null}
       </td>
       <td className="num hide-narrow">{formatBytes(doc.sizeBytes)}</td>
-      <td className="num">{doc.pageCount ?? '—'}</td>
+      <td className="num" data-label="Pages">
+        {doc.pageCount ?? '—'}
+      </td>
       <td className="num hide-narrow">{ready ? doc.chunks : '—'}</td>
       <td>
         <span className="chips">

@@ -117,7 +117,13 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
         return failedToStart(key, `A dropped file could not be read: ${err instanceof Error ? err.message : String(err)}`);
       }
       if (get().jobs.find((j) => j.key === key)?.phase === 'cancelling') {
-        return patchJob(key, (j) => ({ ...j, phase: 'done', error: 'Cancelled before the import started.' }));
+        // Cancelled while the files were being read: nothing reached the engine, every file is cancelled.
+        return patchJob(key, (j) => {
+          const files: Record<string, FileProgress> = {};
+          for (const f of j.order) files[f] = { file: f, stage: 'failed', fraction: 0, reason: 'Cancelled.' };
+          const results = j.order.map((file) => ({ file, status: 'cancelled' as const }));
+          return { ...j, phase: 'done', files, done: results.length, summary: { results, summary: { imported: 0, already: 0, replaced: 0, failed: 0, cancelled: results.length } } };
+        });
       }
       const res = await api['import.upload']({ library, files: payload });
       if (!res.ok) return failedToStart(key, res.error.message);
@@ -178,7 +184,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
     },
 
     handleEngineEvent(event) {
-      if (event.type === 'import.progress' || event.type === 'import.done') {
+      if (event.type === 'import.progress' || event.type === 'import.done' || event.type === 'import.failed') {
         const job = get().jobs.find((j) => j.jobId === event.jobId);
         if (!job) {
           const held = early.get(event.jobId) ?? [];
@@ -186,7 +192,11 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
           early.set(event.jobId, held);
           return;
         }
-        if (event.type === 'import.progress') {
+        if (event.type === 'import.failed') {
+          patchJob(job.key, (j) => ({ ...j, phase: 'error', error: `The import stopped: ${event.message} Files already imported are kept.` }));
+          if (event.library === get().selectedLibrary) void get().loadDocuments();
+          void get().loadLibraries();
+        } else if (event.type === 'import.progress') {
           patchJob(job.key, (j) => ({
             ...j,
             done: event.done,
@@ -215,6 +225,8 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
       } else if (event.type === 'library.changed') {
         if (event.library === get().selectedLibrary) get().scheduleDocumentsRefresh();
         void get().loadLibraries();
+      } else if (event.type === 'index.progress') {
+        get().handleIndexProgress(event);
       } else if (event.type === 'chat.token' || event.type === 'chat.done') {
         get().handleChatEvent(event);
       }

@@ -1,16 +1,24 @@
 import type { StateCreator } from 'zustand';
-import type { DocumentSummary, LibrarySummary } from '../../../src-main/contract/api';
+import type { DocumentSummary, EngineEvent, LibrarySummary } from '../../../src-main/contract/api';
 import { api } from '../api/client';
 import type { Store } from './index';
+
+/** Background work upgrading a library's chunks in place (embedding, LLM enrichment); search keeps working. */
+export type IndexProgress = Omit<Extract<EngineEvent, { type: 'index.progress' }>, 'type'>;
 
 export interface LibrarySlice {
   libraries: LibrarySummary[];
   librariesLoaded: boolean;
   selectedLibrary: string | null;
   documents: DocumentSummary[];
+  /** The library `documents` belongs to (null before the first load). */
+  documentsOf: string | null;
   documentFilter: string;
   /** Last error from a library action, in words; null when none. */
   libraryError: string | null;
+  /** Latest background-indexing report per library name. */
+  indexProgress: Record<string, IndexProgress>;
+  handleIndexProgress(event: Extract<EngineEvent, { type: 'index.progress' }>): void;
   loadLibraries(): Promise<void>;
   /** The library to import into: the selected one, or a new "Manuals" library on first use. */
   ensureLibrary(): Promise<string | null>;
@@ -42,8 +50,14 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
     librariesLoaded: false,
     selectedLibrary: null,
     documents: [],
+    documentsOf: null,
     documentFilter: '',
     libraryError: null,
+    indexProgress: {},
+
+    handleIndexProgress({ type: _type, ...progress }) {
+      set((s) => ({ indexProgress: { ...s.indexProgress, [progress.library]: progress } }));
+    },
 
     async loadLibraries() {
       const res = await api['libraries.list']({});
@@ -87,7 +101,7 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
         return false;
       }
       // Renaming keeps what is on screen: only the name under it changes.
-      if (get().selectedLibrary === library) set({ selectedLibrary: res.value.name });
+      if (get().selectedLibrary === library) set({ selectedLibrary: res.value.name, ...(get().documentsOf === library ? { documentsOf: res.value.name } : {}) });
       set({ libraryError: null });
       await get().loadLibraries();
       return true;
@@ -106,11 +120,11 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
 
     async loadDocuments() {
       const library = get().selectedLibrary;
-      if (!library) return set({ documents: [] });
+      if (!library) return set({ documents: [], documentsOf: null });
       const res = await api['documents.list']({ library });
       if (get().selectedLibrary !== library) return;
       if (!res.ok) return set({ libraryError: res.error.message });
-      set({ documents: res.value });
+      set({ documents: res.value, documentsOf: library });
     },
 
     scheduleDocumentsRefresh() {

@@ -1,7 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { AppInfo, AppSettings, ChunkStrategy, EnrichMode, ModelSummary } from '../../../src-main/contract/api';
 import { api } from '../api/client';
-import { callOptional } from './optional-api';
 import type { Store } from './index';
 
 export interface SettingsSlice {
@@ -41,13 +40,12 @@ export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (
   },
 
   async loadSettings() {
-    const res = await callOptional('settings.get', {});
-    if (res?.ok) set({ appSettings: res.value });
+    const res = await api['settings.get']({});
+    if (res.ok) set({ appSettings: res.value });
   },
 
   async setChatModel(model) {
-    const res = await callOptional('settings.update', { chatModel: model });
-    if (!res) return set({ settingsError: 'This version of the engine cannot change the chat model yet.' });
+    const res = await api['settings.update']({ chatModel: model });
     if (!res.ok) return set({ settingsError: res.error.message });
     set({ appSettings: res.value, settingsError: null });
     void get().loadModels();

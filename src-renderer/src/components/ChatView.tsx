@@ -1,0 +1,312 @@
+import { useEffect, useMemo, useRef, useState, type ComponentProps } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { ChatTurn, Citation } from '../../../src-main/contract/api';
+import { useStore } from '../store';
+import { formatDate, formatPages } from '../util/format';
+import { remarkCitations } from '../viewer/markdown.plugins';
+import { SafeMarkdown } from '../viewer/SafeMarkdown';
+import { CitationChip } from './CitationChip';
+import { ConfirmDialog } from './ConfirmDialog';
+import { Icon } from './Icon';
+import { ModelChips } from './ModelChips';
+
+/** Chat: conversations on the left, the transcript with cited answers, the question box. */
+export function ChatView() {
+  return (
+    <section className="chat" aria-label="Chat">
+      <ConversationList />
+      <div className="chat-main">
+        <Transcript />
+        <Composer />
+      </div>
+    </section>
+  );
+}
+
+function ConversationList() {
+  const conversations = useStore((s) => s.conversations);
+  const activeId = useStore((s) => s.activeConversation?.id ?? null);
+  const { openConversation, newConversation, deleteConversation, renameConversation, exportConversation } = useStore(
+    useShallow((s) => ({
+      openConversation: s.openConversation,
+      newConversation: s.newConversation,
+      deleteConversation: s.deleteConversation,
+      renameConversation: s.renameConversation,
+      exportConversation: s.exportConversation,
+    })),
+  );
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<{ id: string; title: string } | null>(null);
+  const [title, setTitle] = useState('');
+  return (
+    <nav className="conversations" aria-label="Conversations">
+      <button type="button" className="btn btn-primary new-conversation" onClick={newConversation}>
+        <Icon name="plus" /> New conversation
+      </button>
+      {conversations.length === 0 ? <p className="muted small pad-s">Your conversations appear here.</p> : null}
+      <ul className="conversation-list" data-testid="conversation-list">
+        {conversations.map((c) => (
+          <li key={c.id} className={c.id === activeId ? 'conversation selected' : 'conversation'}>
+            {renaming === c.id ? (
+              <form
+                className="rename-form"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void renameConversation(c.id, title).then(() => setRenaming(null));
+                }}
+              >
+                <label className="visually-hidden" htmlFor={`rename-${c.id}`}>
+                  Conversation title
+                </label>
+                <input id={`rename-${c.id}`} value={title} autoFocus maxLength={200} onChange={(e) => setTitle(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), setRenaming(null))} />
+              </form>
+            ) : (
+              <button type="button" className="conversation-item" aria-current={c.id === activeId ? 'true' : undefined} onClick={() => void openConversation(c.id)}>
+                <span className="conversation-title">{c.title || 'Untitled'}</span>
+                <span className="muted small">{formatDate(c.updatedAt)}</span>
+              </button>
+            )}
+            {c.id === activeId && renaming !== c.id ? (
+              <span className="conversation-actions">
+                <button
+                  type="button"
+                  className="icon-btn"
+                  aria-label="Rename conversation"
+                  title="Rename"
+                  onClick={() => {
+                    setTitle(c.title);
+                    setRenaming(c.id);
+                  }}
+                >
+                  <Icon name="pencil" size={15} />
+                </button>
+                <button type="button" className="icon-btn" aria-label="Export conversation" title="Export as Markdown" onClick={() => void exportConversation(c.id)}>
+                  <Icon name="download" size={15} />
+                </button>
+                <button type="button" className="icon-btn" aria-label="Delete conversation" title="Delete" onClick={() => setDeleting({ id: c.id, title: c.title })}>
+                  <Icon name="trash" size={15} />
+                </button>
+              </span>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {deleting ? (
+        <ConfirmDialog
+          title={`Delete “${deleting.title || 'Untitled'}”?`}
+          confirmLabel="Delete conversation"
+          danger
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => {
+            const id = deleting.id;
+            setDeleting(null);
+            void deleteConversation(id);
+          }}
+        >
+          <p>The questions and answers in it are removed from this computer. Your manuals are not touched.</p>
+        </ConfirmDialog>
+      ) : null}
+    </nav>
+  );
+}
+
+function Transcript() {
+  const messages = useStore((s) => s.activeConversation?.messages);
+  const streaming = useStore((s) => (s.streaming && s.streaming.conversationId === s.activeConversation?.id ? s.streaming : null));
+  const chatError = useStore((s) => s.chatError);
+  const end = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'end' });
+  }, [messages?.length, streaming?.text]);
+
+  if (!messages || messages.length === 0) return <ChatEmpty error={chatError} />;
+  return (
+    <div className="transcript" data-testid="transcript" aria-live="polite" aria-busy={streaming ? true : undefined}>
+      {messages.map((m) => (m.role === 'user' ? <Question key={m.id} turn={m} /> : <Answer key={m.id} turn={m} />))}
+      {streaming ? (
+        <article className="answer answer-streaming" data-testid="streaming-answer">
+          <div className="answer-meta">
+            <span className="badge badge-live">{streaming.stopping ? 'Stopping…' : 'Answering…'}</span>
+          </div>
+          <div className="markdown answer-text">
+            {streaming.text ? <SafeMarkdown text={answerText(streaming.text)} /> : <p className="muted">Looking through the manuals…</p>}
+          </div>
+        </article>
+      ) : null}
+      {chatError ? (
+        <p className="error" role="alert">
+          {chatError}
+        </p>
+      ) : null}
+      <div ref={end} />
+    </div>
+  );
+}
+
+function ChatEmpty({ error }: { error: string | null }) {
+  const readyDocs = useStore((s) => s.documents.filter((d) => d.status === 'ready').length);
+  const chatModel = useStore((s) => s.appSettings?.chatModel ?? null);
+  const hasLlm = useStore((s) => s.models.some((m) => m.kinds.includes('llm')));
+  const library = useStore((s) => s.selectedLibrary);
+  return (
+    <div className="chat-empty" data-testid="chat-empty">
+      <h2>Ask {library ?? 'your manuals'}</h2>
+      {readyDocs === 0 ? (
+        <p>
+          There is nothing to ask yet: drag manuals onto this window first. Once a document shows <span className="status status-ready">Ready</span>, its
+          text can answer questions.
+        </p>
+      ) : (
+        <p>Name the model when you can (“What fuse does the RAC-225B take?”): the answer then comes from that model’s manual, not a sibling’s.</p>
+      )}
+      {!chatModel ? (
+        <div className="notice" data-testid="no-llm-notice">
+          <strong>Answers are extracted, not written.</strong>
+          <p>
+            {hasLlm ? 'No language model is chosen for chat' : 'No language model is installed'}, so each answer quotes the most relevant passages of your
+            manuals word for word, each with its source and page. {hasLlm ? 'Choose one in Settings' : 'Put a GGUF model in the models folder (see Settings)'} to get
+            written answers; they cite the same passages.
+          </p>
+        </div>
+      ) : null}
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function Question({ turn }: { turn: ChatTurn }) {
+  return (
+    <div className="question" data-testid="question">
+      <p>{turn.text}</p>
+    </div>
+  );
+}
+
+/**
+ * Extracted answers start with the engine's label line for plain-text surfaces (CLI, export);
+ * here the badge says it, so the line is not repeated.
+ */
+const EXTRACTED_LINE = /^Extracted from the manuals[^\n]*:\s*/;
+const answerText = (text: string) => text.replace(EXTRACTED_LINE, '');
+
+function Answer({ turn }: { turn: ChatTurn }) {
+  const citations = turn.citations ?? [];
+  const byN = useMemo(() => new Map<number, Citation>(citations.map((c) => [c.n, c])), [citations]);
+  const components = useMemo(
+    () => ({
+      cite: (props: ComponentProps<'cite'>) => {
+        const n = Number((props as Record<string, unknown>)['data-n']);
+        return <CitationChip n={n} citation={byN.get(n)} />;
+      },
+    }),
+    [byN],
+  );
+  const plugins = useMemo(() => [remarkCitations], []);
+  return (
+    <article className={`answer answer-${turn.mode ?? 'generated'}`} data-testid="answer" data-mode={turn.mode ?? 'generated'}>
+      <div className="answer-meta">
+        {turn.mode === 'extracted' ? (
+          <span className="badge badge-extracted" title="No language model wrote this: it quotes your manuals word for word." data-testid="extracted-label">
+            Extracted from your manuals
+          </span>
+        ) : turn.mode === 'not-found' ? (
+          <span className="badge badge-warn">Not found in this library</span>
+        ) : (
+          <span className="badge">Written answer</span>
+        )}
+        {turn.resolvedModels && turn.resolvedModels.length > 0 ? (
+          <span className="resolved" data-testid="resolved-models">
+            For model{turn.resolvedModels.length > 1 ? 's' : ''}:{' '}
+            {turn.resolvedModels.map((m) => (
+              <span key={m} className="chip chip-static chip-model">
+                {m}
+              </span>
+            ))}
+          </span>
+        ) : (
+          <span className="resolved muted small">No model named</span>
+        )}
+        {turn.stopped ? <span className="badge badge-warn">Stopped</span> : null}
+      </div>
+      <div className="markdown answer-text">
+        <SafeMarkdown text={answerText(turn.text)} plugins={plugins} components={components} />
+      </div>
+      {citations.length > 0 ? <Sources citations={citations} /> : null}
+    </article>
+  );
+}
+
+/** The answer's sources: document, section and page for each [n]. */
+function Sources({ citations }: { citations: Citation[] }) {
+  const titles = useStore(useShallow((s) => citations.map((c) => s.documents.find((d) => d.id === c.doc)?.title ?? c.doc)));
+  return (
+    <ol className="sources" aria-label="Sources">
+      {citations.map((c, i) => (
+        <li key={`${c.n}-${c.chunkId}`}>
+          <CitationChip n={c.n} citation={c} />
+          <span className="source-title">{titles[i]}</span>
+          <span className="muted small">{[c.headingPath.slice(-1)[0], formatPages(c.pages)].filter((x) => x && x !== titles[i]).join(' · ')}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function Composer() {
+  const streaming = useStore((s) => s.streaming !== null);
+  const stopping = useStore((s) => s.streaming?.stopping ?? false);
+  const ask = useStore((s) => s.ask);
+  const stop = useStore((s) => s.stop);
+  const library = useStore((s) => s.selectedLibrary);
+  const [text, setText] = useState('');
+  const send = () => {
+    if (!text.trim() || streaming) return;
+    void ask(text);
+    setText('');
+  };
+  return (
+    <form
+      className="composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        send();
+      }}
+    >
+      <ModelChips />
+      <div className="composer-row">
+        <label htmlFor="question" className="visually-hidden">
+          Question
+        </label>
+        <textarea
+          id="question"
+          data-testid="question-input"
+          rows={2}
+          value={text}
+          disabled={!library}
+          placeholder="Ask about a model… (Enter to send, Shift+Enter for a new line)"
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              send();
+            }
+          }}
+        />
+        {streaming ? (
+          <button type="button" className="btn btn-danger" onClick={() => void stop()} disabled={stopping} data-testid="stop" title="Stop (Esc)">
+            <Icon name="stop" /> Stop
+          </button>
+        ) : (
+          <button type="submit" className="btn btn-primary" disabled={!text.trim()} data-testid="send">
+            <Icon name="send" /> Ask
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

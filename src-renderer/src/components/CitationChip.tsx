@@ -1,0 +1,73 @@
+import { useRef, useState } from 'react';
+import type { Citation } from '../../../src-main/contract/api';
+import { useStore } from '../store';
+import { formatPages, plainText } from '../util/format';
+
+/** Quote length shown in the hover card, in characters. */
+const PREVIEW_CHARS = 420;
+
+function preview(quote: string): string {
+  const plain = plainText(quote);
+  return plain.length > PREVIEW_CHARS ? `${plain.slice(0, PREVIEW_CHARS)}…` : plain;
+}
+
+/**
+ * `[n]` as a chip: hovering or focusing shows the cited passage, clicking opens the source
+ * viewer at its page with the passage highlighted. The card is positioned against the window
+ * (fixed) so scrolling containers never clip it.
+ */
+export function CitationChip({ citation, n }: { citation: Citation | undefined; n: number }) {
+  const openViewer = useStore((s) => s.openViewer);
+  const [card, setCard] = useState<{ top: number; left: number; above: boolean } | null>(null);
+  const ref = useRef<HTMLButtonElement>(null);
+
+  if (!citation) return <span className="cite-missing">[{n}]</span>;
+
+  const show = () => {
+    const r = ref.current?.getBoundingClientRect();
+    if (!r) return;
+    const width = Math.min(380, window.innerWidth - 16);
+    const above = r.bottom + 220 > window.innerHeight && r.top > 240;
+    setCard({ top: above ? r.top - 8 : r.bottom + 8, left: Math.max(8, Math.min(r.left, window.innerWidth - width - 8)), above });
+  };
+  const where = [citation.title, formatPages(citation.pages)].filter(Boolean).join(' · ');
+
+  return (
+    <>
+      <button
+        ref={ref}
+        type="button"
+        className="cite-chip"
+        data-testid="citation"
+        data-n={n}
+        aria-label={`Source ${n}: ${where}`}
+        aria-describedby={card ? `cite-card-${citation.chunkId}-${n}` : undefined}
+        onMouseEnter={show}
+        onMouseLeave={() => setCard(null)}
+        onFocus={show}
+        onBlur={() => setCard(null)}
+        onClick={() => {
+          setCard(null);
+          void openViewer({ doc: citation.doc, title: citation.title, pages: citation.pages, start: citation.start, end: citation.end, quote: citation.quote });
+        }}
+      >
+        {n}
+      </button>
+      {card ? (
+        <span
+          id={`cite-card-${citation.chunkId}-${n}`}
+          role="tooltip"
+          className={card.above ? 'cite-card above' : 'cite-card'}
+          data-testid="citation-card"
+          style={{ top: card.top, left: card.left }}
+        >
+          <span className="cite-card-where">{where}</span>
+          {citation.headingPath.length > 0 ? <span className="cite-card-path">{citation.headingPath.join(' › ')}</span> : null}
+          {citation.model ? <span className="chip chip-static">{citation.model}</span> : null}
+          <span className="cite-card-quote">{preview(citation.quote)}</span>
+          <span className="cite-card-hint muted">Click to open the page</span>
+        </span>
+      ) : null}
+    </>
+  );
+}

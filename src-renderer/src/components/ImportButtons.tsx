@@ -1,0 +1,62 @@
+import { useRef } from 'react';
+import { shell } from '../api/client';
+import { useStore } from '../store';
+import { pickedFromInput } from '../util/files';
+import { Icon } from './Icon';
+
+/** Manual formats the importer reads; the picker shows these first (others are still accepted by drop). */
+export const MANUAL_EXTENSIONS = '.pdf,.docx,.html,.htm,.md,.markdown,.mdx,.txt';
+
+/**
+ * "Import files" / "Import folder": the OS dialog in Electron (paths, nothing copied through the
+ * page), file inputs in a browser (bytes uploaded to the local engine).
+ */
+export function ImportButtons({ compact = false }: { compact?: boolean }) {
+  const ensureLibrary = useStore((s) => s.ensureLibrary);
+  const uploadFiles = useStore((s) => s.uploadFiles);
+  const startImport = useStore((s) => s.startImport);
+  const filesInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+
+  const pick = async (folders: boolean) => {
+    if (shell.pickFiles) {
+      const res = await shell.pickFiles({ folders });
+      if (!res.ok || res.value.length === 0) return;
+      const library = await ensureLibrary();
+      if (library) await startImport(library, res.value);
+      return;
+    }
+    (folders ? folderInput : filesInput).current?.click();
+  };
+
+  const onInput = async (input: HTMLInputElement) => {
+    const files = input.files ? pickedFromInput(input.files) : [];
+    input.value = '';
+    if (files.length === 0) return;
+    const library = await ensureLibrary();
+    if (library) await uploadFiles(library, files);
+  };
+
+  return (
+    <div className="import-buttons">
+      <button type="button" className="btn btn-primary" onClick={() => void pick(false)} data-testid="import-files">
+        <Icon name="upload" /> {compact ? 'Import' : 'Import files'}
+      </button>
+      <button type="button" className="btn" onClick={() => void pick(true)}>
+        <Icon name="folder" /> {compact ? 'Folder' : 'Import folder'}
+      </button>
+      <input ref={filesInput} type="file" multiple accept={MANUAL_EXTENSIONS} hidden onChange={(e) => void onInput(e.currentTarget)} data-testid="file-input" />
+      <input
+        ref={(el) => {
+          folderInput.current = el;
+          // `webkitdirectory` is not in React's attribute list; set it on the element itself.
+          el?.setAttribute('webkitdirectory', '');
+        }}
+        type="file"
+        multiple
+        hidden
+        onChange={(e) => void onInput(e.currentTarget)}
+      />
+    </div>
+  );
+}

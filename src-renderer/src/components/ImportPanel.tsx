@@ -1,0 +1,139 @@
+import { useEffect, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useStore } from '../store';
+import type { ImportJob } from '../store/ingest.slice';
+import { formatPercent, stageLabel } from '../util/format';
+import { Icon } from './Icon';
+
+/**
+ * Running and finished imports, docked bottom-right over every screen so the library stays
+ * usable while files import: overall progress, each file's stage and percent, cancel, failures
+ * with their reason and a retry.
+ */
+export function ImportPanel() {
+  const keys = useStore(useShallow((s) => s.jobs.map((j) => j.key)));
+  if (keys.length === 0) return null;
+  return (
+    <aside className="import-panel" aria-label="Imports" data-testid="import-panel">
+      {keys.map((k) => (
+        <JobCard key={k} jobKey={k} />
+      ))}
+    </aside>
+  );
+}
+
+function overall(job: ImportJob): number {
+  const files = Object.values(job.files);
+  if (files.length === 0) return 0;
+  const total = Math.max(job.total, files.length);
+  return files.reduce((sum, f) => sum + (f.stage === 'ready' || f.stage === 'failed' ? 1 : f.fraction), 0) / total;
+}
+
+function JobCard({ jobKey }: { jobKey: string }) {
+  const job = useStore((s) => s.jobs.find((j) => j.key === jobKey));
+  const cancelImport = useStore((s) => s.cancelImport);
+  const dismissJob = useStore((s) => s.dismissJob);
+  const retryFile = useStore((s) => s.retryFile);
+  const canRetry = useStore((s) => s.canRetry);
+  const [open, setOpen] = useState(true);
+  const finished = job?.phase === 'done' || job?.phase === 'error';
+  const failedCount = job ? Object.values(job.files).filter((f) => f.stage === 'failed').length : 0;
+  // A clean import folds to its one-line summary so it does not cover the library; failures stay open.
+  useEffect(() => {
+    if (finished) setOpen(failedCount > 0 || job?.phase === 'error');
+  }, [finished, failedCount, job?.phase]);
+  if (!job) return null;
+
+  const files = job.order.map((f) => job.files[f]!).filter(Boolean);
+  const failed = files.filter((f) => f.stage === 'failed');
+  const fraction = finished ? 1 : overall(job);
+  const total = Math.max(job.total, files.length);
+  const title =
+    job.phase === 'uploading'
+      ? `Sending ${total === 1 ? '1 file' : `${total} files`} to ${job.library}…`
+      : job.phase === 'cancelling'
+        ? 'Cancelling…'
+        : job.phase === 'error'
+          ? `Import into ${job.library} did not start`
+          : finished
+            ? (job.summary?.summary.cancelled ?? 0) > 0
+              ? `Import into ${job.library} cancelled`
+              : (job.summary?.summary.failed ?? 0) > 0 && (job.summary?.summary.imported ?? 0) + (job.summary?.summary.replaced ?? 0) === 0
+                ? `Import into ${job.library} failed`
+                : `Imported into ${job.library}`
+            : `Importing into ${job.library}: ${job.done} of ${total}`;
+  const s = job.summary?.summary;
+
+  return (
+    <section className={`job ${finished ? 'job-finished' : 'job-running'}`} data-testid="import-job" data-phase={job.phase} aria-live="polite">
+      <header className="job-header">
+        <button type="button" className="job-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+          <span className="job-title">{title}</span>
+          {!finished ? <span className="job-percent">{formatPercent(fraction)}</span> : <span className="job-chevron" aria-hidden="true">{open ? '▾' : '▸'}</span>}
+        </button>
+        {finished ? (
+          <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => dismissJob(job.key)}>
+            <Icon name="close" size={16} />
+          </button>
+        ) : (
+          <button type="button" className="btn btn-small" onClick={() => void cancelImport(job.key)} disabled={job.phase === 'cancelling'} data-testid="cancel-import">
+            Cancel
+          </button>
+        )}
+      </header>
+      {!finished ? <progress className="bar" max={1} value={fraction} aria-label="Overall progress" /> : null}
+      {s ? (
+        <p className="job-summary small" data-testid="import-summary">
+          {[
+            s.imported ? `${s.imported} imported` : '',
+            s.replaced ? `${s.replaced} replaced` : '',
+            s.already ? `${s.already} already there` : '',
+            s.failed ? `${s.failed} failed` : '',
+            s.cancelled ? `${s.cancelled} cancelled` : '',
+          ]
+            .filter(Boolean)
+            .join(' · ')}
+        </p>
+      ) : null}
+      {job.error ? (
+        <p className="error small" role="alert">
+          {job.error}
+        </p>
+      ) : null}
+      {open ? (
+        <ul className="job-files">
+          {files.map((f) => (
+            <li key={f.file} className={`job-file stage-${f.stage}`} data-testid="import-file" data-file={f.file} data-stage={f.stage}>
+              <div className="job-file-line">
+                <span className="job-file-name" title={f.file}>
+                  {f.file.split('/').pop()}
+                </span>
+                <span className={`status status-${f.stage}`}>
+                  {stageLabel(f.stage)}
+                  {f.stage !== 'failed' && f.stage !== 'ready' ? ` ${formatPercent(f.fraction)}` : ''}
+                </span>
+              </div>
+              {f.stage !== 'failed' && f.stage !== 'ready' ? <progress className="bar bar-thin" max={1} value={f.fraction} aria-label={`${f.file} progress`} /> : null}
+              {f.stage === 'failed' ? (
+                <div className="job-file-failure">
+                  <span className="reason" data-testid="failure-reason">
+                    {f.reason ?? 'Failed.'}
+                  </span>
+                  {finished && canRetry(job.library, f.file) ? (
+                    <button type="button" className="btn btn-small" onClick={() => void retryFile(job.key, f.file)}>
+                      <Icon name="retry" size={14} /> Retry
+                    </button>
+                  ) : null}
+                </div>
+              ) : f.reason ? (
+                <span className="muted small">{f.reason}</span>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : failed.length > 0 ? (
+        <p className="error small">{failed.length === 1 ? '1 file failed' : `${failed.length} files failed`}</p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,182 @@
+import type { StateCreator } from 'zustand';
+import type { ChatTurn, Conversation, ConversationSummary, EngineEvent } from '../../../src-main/contract/api';
+import { api } from '../api/client';
+import type { Store } from './index';
+
+/** The answer being written: tokens arrive as `chat.token` events until `chat.done`. */
+export interface StreamingAnswer {
+  conversationId: string;
+  messageId: string | null;
+  text: string;
+  /** True once the user asked to stop and the engine has not finished yet. */
+  stopping: boolean;
+}
+
+export interface ChatSlice {
+  conversations: ConversationSummary[];
+  conversationsLoaded: boolean;
+  activeConversation: Conversation | null;
+  streaming: StreamingAnswer | null;
+  chatError: string | null;
+  /** Models chosen with the filter chips; empty means "let the question decide". */
+  modelFilter: string[];
+  loadConversations(): Promise<void>;
+  openConversation(id: string): Promise<void>;
+  /** Clears the transcript; the next question starts a new conversation. */
+  newConversation(): void;
+  renameConversation(id: string, title: string): Promise<void>;
+  deleteConversation(id: string): Promise<void>;
+  ask(question: string): Promise<void>;
+  stop(): Promise<void>;
+  exportConversation(id: string): Promise<void>;
+  /** Adds or removes a model chip; the open conversation's scope follows. */
+  toggleModelFilter(model: string): void;
+  clearModelFilter(): void;
+  handleChatEvent(event: Extract<EngineEvent, { type: 'chat.token' | 'chat.done' }>): void;
+}
+
+let localIds = 0;
+
+export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get) => {
+  const finish = (conversationId: string, message: ChatTurn) => {
+    const s = get();
+    if (s.streaming?.conversationId === conversationId) set({ streaming: null });
+    const active = s.activeConversation;
+    if (active?.id === conversationId && !active.messages.some((m) => m.id === message.id)) {
+      set({ activeConversation: { ...active, messages: [...active.messages, message], turns: active.turns + 1 } });
+    }
+    void get().loadConversations();
+  };
+
+  /** Scope follows the chips: new conversations are created with it, open ones are updated. */
+  const applyFilter = async (models: string[]) => {
+    set({ modelFilter: models });
+    const library = get().selectedLibrary;
+    const active = get().activeConversation;
+    if (!library || !active) return;
+    const { models: _previous, ...rest } = active.scope;
+    const scope = models.length > 0 ? { ...rest, models } : rest;
+    const res = await api['chat.scope']({ library, id: active.id, scope });
+    if (!res.ok) return set({ chatError: res.error.message });
+    if (get().activeConversation?.id === active.id) set({ activeConversation: { ...get().activeConversation!, scope: res.value.scope } });
+  };
+
+  return {
+    conversations: [],
+    conversationsLoaded: false,
+    activeConversation: null,
+    streaming: null,
+    chatError: null,
+    modelFilter: [],
+
+    async loadConversations() {
+      const library = get().selectedLibrary;
+      if (!library) return set({ conversations: [], conversationsLoaded: true });
+      const res = await api['chat.list']({ library });
+      if (get().selectedLibrary !== library) return;
+      if (!res.ok) return set({ chatError: res.error.message, conversationsLoaded: true });
+      set({ conversations: res.value, conversationsLoaded: true });
+    },
+
+    async openConversation(id) {
+      const library = get().selectedLibrary;
+      if (!library) return;
+      const res = await api['chat.get']({ library, id });
+      if (!res.ok) return set({ chatError: res.error.message });
+      if (get().selectedLibrary !== library) return;
+      set({ activeConversation: res.value, chatError: null, modelFilter: res.value.scope.models ?? [] });
+    },
+
+    newConversation() {
+      set({ activeConversation: null, chatError: null });
+    },
+
+    async renameConversation(id, title) {
+      const library = get().selectedLibrary;
+      if (!library || !title.trim()) return;
+      const res = await api['chat.rename']({ library, id, title: title.trim() });
+      if (!res.ok) return set({ chatError: res.error.message });
+      const active = get().activeConversation;
+      if (active?.id === id) set({ activeConversation: { ...active, title: res.value.title } });
+      await get().loadConversations();
+    },
+
+    async deleteConversation(id) {
+      const library = get().selectedLibrary;
+      if (!library) return;
+      const res = await api['chat.delete']({ library, id });
+      if (!res.ok) return set({ chatError: res.error.message });
+      if (get().activeConversation?.id === id) set({ activeConversation: null, streaming: null });
+      await get().loadConversations();
+    },
+
+    async ask(question) {
+      const library = get().selectedLibrary;
+      const text = question.trim();
+      if (!library || !text || get().streaming) return;
+      let conversation = get().activeConversation;
+      if (!conversation) {
+        const models = get().modelFilter;
+        const created = await api['chat.create']({ library, ...(models.length > 0 ? { scope: { models } } : {}) });
+        if (!created.ok) return set({ chatError: created.error.message });
+        conversation = created.value;
+      }
+      const userTurn: ChatTurn = { id: `local-${++localIds}`, role: 'user', text, createdAt: new Date().toISOString() };
+      set({
+        activeConversation: { ...conversation, messages: [...conversation.messages, userTurn] },
+        streaming: { conversationId: conversation.id, messageId: null, text: '', stopping: false },
+        chatError: null,
+      });
+      // The call returns the finished turn; tokens meanwhile arrive as events (whichever comes first wins).
+      const res = await api['chat.ask']({ library, id: conversation.id, question: text });
+      if (res.ok) return finish(conversation.id, res.value);
+      if (get().streaming?.conversationId === conversation.id) set({ streaming: null });
+      // Stopped before the first word: nothing to show, and nothing went wrong.
+      if (res.error.code === 'cancelled') return void get().openConversation(conversation.id);
+      set({ chatError: res.error.message });
+    },
+
+    async stop() {
+      const library = get().selectedLibrary;
+      const streaming = get().streaming;
+      if (!library || !streaming || streaming.stopping) return;
+      set({ streaming: { ...streaming, stopping: true } });
+      const res = await api['chat.stop']({ library, id: streaming.conversationId });
+      if (!res.ok) set({ chatError: res.error.message });
+    },
+
+    async exportConversation(id) {
+      const library = get().selectedLibrary;
+      if (!library) return;
+      const res = await api['chat.export']({ library, id });
+      if (!res.ok) return set({ chatError: res.error.message });
+      // A blob link downloads without any network and without touching the page's HTML.
+      const url = URL.createObjectURL(new Blob([res.value.markdown], { type: 'text/markdown' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = res.value.fileName;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 0);
+    },
+
+    toggleModelFilter(model) {
+      const current = get().modelFilter;
+      void applyFilter(current.includes(model) ? current.filter((m) => m !== model) : [...current, model]);
+    },
+
+    clearModelFilter() {
+      void applyFilter([]);
+    },
+
+    handleChatEvent(event) {
+      if (event.library !== get().selectedLibrary) return;
+      if (event.type === 'chat.token') {
+        const s = get().streaming;
+        if (!s || s.conversationId !== event.conversationId) return;
+        set({ streaming: { ...s, messageId: event.messageId, text: s.text + event.text } });
+      } else {
+        finish(event.conversationId, event.message);
+      }
+    },
+  };
+};

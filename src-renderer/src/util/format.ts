@@ -1,0 +1,62 @@
+import type { DocumentStatus } from '../../../src-main/contract/api';
+
+/** Bytes as a short human size ("1.4 MB"); binary units, one decimal above 1 KB. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+/** A 0..1 fraction as a whole percent ("42%"), clamped. */
+export function formatPercent(fraction: number): string {
+  return `${Math.round(Math.min(1, Math.max(0, fraction)) * 100)}%`;
+}
+
+const STAGE_LABELS: Record<DocumentStatus, string> = {
+  queued: 'Queued',
+  parsing: 'Reading',
+  chunking: 'Chunking',
+  enriching: 'Enriching',
+  indexing: 'Indexing',
+  ready: 'Ready',
+  failed: 'Failed',
+};
+
+/** The word shown for a document or import stage. */
+export function stageLabel(stage: DocumentStatus): string {
+  return STAGE_LABELS[stage];
+}
+
+/** Pages as "p. 3" or "pp. 3–5"; empty for formats without pages. */
+export function formatPages(pages: readonly number[]): string {
+  if (pages.length === 0) return '';
+  const first = pages[0]!;
+  const last = pages[pages.length - 1]!;
+  return first === last ? `p. ${first}` : `pp. ${first}–${last}`;
+}
+
+/** A date as local "29 Nov 2026, 14:05". */
+export function formatDate(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  return d.toLocaleString(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+/**
+ * Manual text (Markdown) as plain reading text for previews: heading marks, emphasis, code ticks
+ * and table rules removed, blank-line runs collapsed. Never parsed as HTML.
+ */
+export function plainText(markdown: string): string {
+  return markdown
+    .replace(/^\s{0,3}#{1,6}\s+/gm, '')
+    .replace(/^\s*\|?\s*:?-{3,}.*$/gm, '')
+    .replace(/\*\*|__|`/g, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

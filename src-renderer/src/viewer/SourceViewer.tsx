@@ -1,0 +1,191 @@
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useStore } from '../store';
+import { formatPages, plainText } from '../util/format';
+import { Icon } from '../components/Icon';
+import { remarkHighlight } from './markdown.plugins';
+import { SafeMarkdown } from './SafeMarkdown';
+
+const PdfView = lazy(() => import('./PdfView'));
+
+/** Documents longer than this many characters are shown around the passage, not whole. */
+const WHOLE_TEXT_CHARS = 150_000;
+const WINDOW_CHARS = 40_000;
+
+/**
+ * The source viewer: the cited document opened at the passage's page with the passage
+ * highlighted. PDFs are drawn page by page by pdf.js; every format can also be read as its
+ * normalized text, rendered as sanitized Markdown with the passage marked by its offsets.
+ */
+export function SourceViewer() {
+  const viewer = useStore((s) => s.viewer);
+  const { source, original, viewerLoading, viewerError, viewerMode, viewerPage } = useStore(
+    useShallow((s) => ({ source: s.source, original: s.original, viewerLoading: s.viewerLoading, viewerError: s.viewerError, viewerMode: s.viewerMode, viewerPage: s.viewerPage })),
+  );
+  const closeViewer = useStore((s) => s.closeViewer);
+  const setViewerPage = useStore((s) => s.setViewerPage);
+  const setViewerMode = useStore((s) => s.setViewerMode);
+  const [pageCount, setPageCount] = useState<number | null>(null);
+  const [zoom, setZoom] = useState(1);
+  const [pdfError, setPdfError] = useState<string | null>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    setPdfError(null);
+    setPageCount(null);
+  }, [original]);
+  useEffect(() => {
+    if (viewer) closeRef.current?.focus({ preventScroll: true });
+  }, [viewer]);
+
+  if (!viewer) return null;
+  const count = pageCount ?? source?.pageCount ?? null;
+  const showPdf = viewerMode === 'page' && original !== null && !pdfError;
+  const hasPassage = viewer.end > viewer.start;
+
+  return (
+    <aside
+      className="viewer"
+      aria-label={`Source: ${source?.title ?? viewer.title}`}
+      data-testid="source-viewer"
+      onKeyDown={(e) => {
+        if (!showPdf || !count) return;
+        if (e.key === 'PageDown') setViewerPage(Math.min(count, viewerPage + 1));
+        if (e.key === 'PageUp') setViewerPage(Math.max(1, viewerPage - 1));
+      }}
+    >
+      <header className="viewer-header">
+        <div className="viewer-title">
+          <h2 title={viewer.doc}>{source?.title ?? viewer.title}</h2>
+          <span className="muted small">
+            {viewer.doc}
+            {hasPassage && viewer.title !== source?.title ? ` · ${viewer.title}` : ''}
+            {hasPassage && viewer.pages.length > 0 ? ` · passage on ${formatPages(viewer.pages)}` : ''}
+          </span>
+        </div>
+        <button ref={closeRef} type="button" className="icon-btn" aria-label="Close source" onClick={closeViewer}>
+          <Icon name="close" />
+        </button>
+      </header>
+      <div className="viewer-toolbar">
+        {original ? (
+          <div className="segmented" role="group" aria-label="View as">
+            <button type="button" aria-pressed={viewerMode === 'page'} onClick={() => setViewerMode('page')}>
+              Page
+            </button>
+            <button type="button" aria-pressed={viewerMode === 'text'} onClick={() => setViewerMode('text')}>
+              Text
+            </button>
+          </div>
+        ) : null}
+        {showPdf ? (
+          <>
+            <div className="pager" role="group" aria-label="Pages">
+              <button type="button" className="icon-btn" aria-label="Previous page" disabled={viewerPage <= 1} onClick={() => setViewerPage(viewerPage - 1)}>
+                <Icon name="chevronLeft" />
+              </button>
+              <span className="page-label" data-testid="viewer-page">
+                Page {viewerPage}
+                {count ? ` of ${count}` : ''}
+              </span>
+              <button type="button" className="icon-btn" aria-label="Next page" disabled={count !== null && viewerPage >= count} onClick={() => setViewerPage(viewerPage + 1)}>
+                <Icon name="chevronRight" />
+              </button>
+            </div>
+            <div className="pager" role="group" aria-label="Zoom">
+              <button type="button" className="icon-btn" aria-label="Zoom out" disabled={zoom <= 0.5} onClick={() => setZoom(Math.max(0.5, zoom - 0.25))}>
+                −
+              </button>
+              <span className="page-label">{Math.round(zoom * 100)}%</span>
+              <button type="button" className="icon-btn" aria-label="Zoom in" disabled={zoom >= 3} onClick={() => setZoom(Math.min(3, zoom + 0.25))}>
+                +
+              </button>
+            </div>
+            {viewer.pages.length > 0 && !viewer.pages.includes(viewerPage) ? (
+              <button type="button" className="btn btn-small" onClick={() => setViewerPage(viewer.pages[0]!)}>
+                Back to the passage
+              </button>
+            ) : null}
+          </>
+        ) : null}
+      </div>
+      {hasPassage ? (
+        <blockquote className="viewer-quote" data-testid="viewer-quote">
+          <span className="muted small">Cited passage</span>
+          <span className="viewer-quote-text">{clip(plainText(viewer.quote), 400)}</span>
+        </blockquote>
+      ) : null}
+      <div className="viewer-body">
+        {viewerLoading ? <p className="muted pad">Opening…</p> : null}
+        {viewerError ? (
+          <p className="error pad" role="alert">
+            {viewerError}
+          </p>
+        ) : null}
+        {pdfError ? (
+          <p className="error pad" role="alert">
+            {pdfError} Showing the text instead.
+          </p>
+        ) : null}
+        {showPdf && original ? (
+          <Suspense fallback={<p className="muted pad">Loading the PDF viewer…</p>}>
+            <PdfView base64={original.base64} page={viewerPage} quote={hasPassage ? viewer.quote : ''} zoom={zoom} onPageCount={setPageCount} onError={setPdfError} />
+          </Suspense>
+        ) : source ? (
+          <SourceText text={source.text} start={viewer.start} end={viewer.end} pageStarts={source.pageStarts} page={viewer.pages[0] ?? null} />
+        ) : null}
+      </div>
+    </aside>
+  );
+}
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+/** Cuts long documents around the passage at paragraph breaks, so rendering stays quick. */
+function windowAround(text: string, start: number, end: number, extra: number): { from: number; to: number } {
+  if (text.length <= WHOLE_TEXT_CHARS + extra * 2) return { from: 0, to: text.length };
+  const half = WINDOW_CHARS / 2 + extra;
+  let from = Math.max(0, start - half);
+  let to = Math.min(text.length, Math.max(end, start) + half);
+  if (from > 0) {
+    const br = text.lastIndexOf('\n\n', from);
+    from = br < 0 ? 0 : br + 2;
+  }
+  if (to < text.length) {
+    const br = text.indexOf('\n\n', to);
+    to = br < 0 ? text.length : br;
+  }
+  return { from, to };
+}
+
+function SourceText({ text, start, end, pageStarts, page }: { text: string; start: number; end: number; pageStarts: number[]; page: number | null }) {
+  const [extra, setExtra] = useState(0);
+  const body = useRef<HTMLDivElement>(null);
+  // Without a passage (a document opened from the list) start at the requested page.
+  const anchor = end > start ? start : page !== null ? (pageStarts[page - 1] ?? 0) : 0;
+  const { from, to } = windowAround(text, anchor, Math.max(end, anchor), extra);
+  const plugins = useMemo(() => (end > start ? [[remarkHighlight, { start, end, offset: from }] as [typeof remarkHighlight, Parameters<typeof remarkHighlight>[0]]] : []), [start, end, from]);
+  const slice = text.slice(from, to);
+
+  useEffect(() => {
+    body.current?.querySelector('.passage')?.scrollIntoView({ block: 'center' });
+  }, [start, end, slice]);
+
+  return (
+    <div className="source-text" ref={body} data-testid="source-text">
+      {from > 0 ? (
+        <button type="button" className="btn btn-small more" onClick={() => setExtra(extra + WINDOW_CHARS)}>
+          Show earlier text
+        </button>
+      ) : null}
+      <div className="markdown">
+        <SafeMarkdown text={slice} plugins={plugins} />
+      </div>
+      {to < text.length ? (
+        <button type="button" className="btn btn-small more" onClick={() => setExtra(extra + WINDOW_CHARS)}>
+          Show later text
+        </button>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import type { Nodes, Parent, Root, RootContent, Text } from 'mdast';
+
+/**
+ * remark plugins for showing manual text safely. Hand-written tree walks rather than
+ * unist-util-visit: that package is only a transitive dependency here, and each walk is a few lines.
+ */
+
+const FLOW_PARENTS = new Set(['root', 'blockquote', 'listItem', 'footnoteDefinition']);
+
+/** Offsets of a node in the Markdown source, when the parser recorded them. */
+function span(node: Nodes): [number, number] | null {
+  const s = node.position?.start.offset;
+  const e = node.position?.end.offset;
+  return s === undefined || e === undefined ? null : [s, e];
+}
+
+function walk(parent: Parent, visit: (child: RootContent, index: number, parent: Parent) => void): void {
+  // Visit from the end so a visitor may replace a child with several without skipping any.
+  for (let i = parent.children.length - 1; i >= 0; i--) {
+    const child = parent.children[i]!;
+    if ('children' in child) walk(child as Parent, visit);
+    visit(child, i, parent);
+  }
+}
+
+/**
+ * Raw HTML in a manual is shown as the literal text it is (a `<script>` stays visible and inert),
+ * never parsed: document text must not become markup in the app.
+ */
+export function remarkHtmlAsText() {
+  return (tree: Root) => {
+    walk(tree, (child, i, parent) => {
+      if (child.type !== 'html') return;
+      const text: Text = { type: 'text', value: child.value, ...(child.position ? { position: child.position } : {}) };
+      const replacement = FLOW_PARENTS.has(parent.type) ? ({ type: 'paragraph', children: [text], ...(child.position ? { position: child.position } : {}) } as RootContent) : text;
+      parent.children.splice(i, 1, replacement as never);
+    });
+  };
+}
+
+/** A node rendered as `<mark class="passage">` (mdast-util-to-hast honours `data.hName`). */
+function mark(children: Text[]): RootContent {
+  return { type: 'highlight', data: { hName: 'mark', hProperties: { className: ['passage'] } }, children } as unknown as RootContent;
+}
+
+/**
+ * Highlights the passage at `[start, end)` of the Markdown source: text nodes are split at the
+ * exact offsets when their value maps 1:1 onto the source, otherwise marked whole; code is marked
+ * whole. `offset` is where the rendered text begins in the full document.
+ */
+export function remarkHighlight(options: { start: number; end: number; offset?: number }) {
+  const start = options.start - (options.offset ?? 0);
+  const end = options.end - (options.offset ?? 0);
+  return (tree: Root) => {
+    if (end <= start) return;
+    walk(tree, (child, i, parent) => {
+      const pos = span(child);
+      if (!pos || pos[1] <= start || pos[0] >= end) return;
+      if (child.type === 'code' || child.type === 'inlineCode') {
+        child.data = { ...child.data, hProperties: { className: ['passage'] } } as typeof child.data;
+        return;
+      }
+      if (child.type !== 'text') return;
+      const [s, e] = pos;
+      if (child.value.length !== e - s) {
+        parent.children.splice(i, 1, mark([child]) as never);
+        return;
+      }
+      const a = Math.max(0, start - s);
+      const b = Math.min(child.value.length, end - s);
+      const parts: RootContent[] = [];
+      if (a > 0) parts.push({ type: 'text', value: child.value.slice(0, a) });
+      parts.push(mark([{ type: 'text', value: child.value.slice(a, b) }]));
+      if (b < child.value.length) parts.push({ type: 'text', value: child.value.slice(b) });
+      parent.children.splice(i, 1, ...(parts as never[]));
+    });
+  };
+}
+
+/** Turns `[n]` markers in an answer into `<cite data-n>` elements the renderer shows as chips. */
+export function remarkCitations() {
+  return (tree: Root) => {
+    walk(tree, (child, i, parent) => {
+      if (child.type !== 'text' || !/\[\d{1,3}\]/.test(child.value)) return;
+      const parts: RootContent[] = [];
+      let last = 0;
+      for (const m of child.value.matchAll(/\[(\d{1,3})\]/g)) {
+        if (m.index > last) parts.push({ type: 'text', value: child.value.slice(last, m.index) });
+        parts.push({ type: 'citation', data: { hName: 'cite', hProperties: { dataN: Number(m[1]) } }, children: [{ type: 'text', value: m[0] }] } as unknown as RootContent);
+        last = m.index + m[0].length;
+      }
+      if (last < child.value.length) parts.push({ type: 'text', value: child.value.slice(last) });
+      parent.children.splice(i, 1, ...(parts as never[]));
+    });
+  };
+}

@@ -1,0 +1,147 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// Code passed to page.evaluate runs in Chromium: it is type-checked against the DOM.
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
+import { startWebBridge, type WebBridge } from '../../src-main/bridge/web-bridge';
+import { createEngine, type Engine } from '../../src-main/engine/engine';
+import { column, wrapText, writePdf } from '../fixtures/pdf-writer';
+import { repoRoot, tempDir } from '../helpers/temp';
+import { launchBrowser, screenshotDir } from './browser';
+
+/** The real app for a UI test: engine in a temp data dir, the web bridge serving the built renderer, Chromium. */
+export interface UiApp {
+  engine: Engine;
+  /** The engine's data folder (libraries, and `models/` for models a user adds). */
+  dataDir: string;
+  bridge: WebBridge;
+  browser: BrowserContext;
+  /** Every URL the browser requested, for the "nothing leaves 127.0.0.1" check. */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+export const rendererDir = path.join(repoRoot, 'out', 'renderer');
+
+export async function startUiApp(): Promise<UiApp> {
+  if (!existsSync(path.join(rendererDir, 'index.html'))) {
+    throw new Error('The renderer is not built: run "npx electron-vite build" first (npm test does it).');
+  }
+  const tmp = await tempDir();
+  // No models: answers are extractive, as on a fresh install.
+  const engine = createEngine({ dataDir: tmp.dir, bundledModelsDir: path.join(tmp.dir, 'no-models'), version: '0.0.0-test', threads: 1, log: () => undefined });
+  const bridge = await startWebBridge({ handlers: engine.handlers, subscribe: engine.subscribe, rendererDir });
+  const browser = await launchBrowser();
+  const requests: string[] = [];
+  browser.on('request', (req) => requests.push(req.url()));
+  await mkdir(screenshotDir, { recursive: true });
+  return {
+    engine,
+    dataDir: tmp.dir,
+    bridge,
+    browser,
+    requests,
+    async close() {
+      await browser.close();
+      await bridge.close();
+      await engine.dispose();
+      await tmp.cleanup();
+    },
+  };
+}
+
+/** Opens the app (the token URL sets the cookie) and fails the test on any page error. */
+export async function openApp(app: UiApp, errors: string[]): Promise<Page> {
+  const page = await app.browser.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  await page.goto(app.bridge.url);
+  await page.waitForURL(`${app.bridge.origin}/`);
+  return page;
+}
+
+export const shot = (page: Page, name: string) => page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
+
+export interface DropFile {
+  name: string;
+  bytes: Uint8Array;
+  type?: string;
+}
+
+/**
+ * Drops files on the window the way a user does: a DataTransfer built in the page, then
+ * dragenter, dragover and drop dispatched on the main area (ENVIRONMENT.md).
+ */
+export async function dropFiles(page: Page, files: DropFile[], target = 'main'): Promise<void> {
+  const payload = files.map((f) => ({ name: f.name, type: f.type ?? '', base64: Buffer.from(f.bytes).toString('base64') }));
+  const dt = await page.evaluateHandle((items) => {
+    const transfer = new DataTransfer();
+    for (const f of items) {
+      const bin = atob(f.base64);
+      const bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      transfer.items.add(new File([bytes], f.name, { type: f.type }));
+    }
+    return transfer;
+  }, payload);
+  await page.dispatchEvent(target, 'dragenter', { dataTransfer: dt });
+  await page.dispatchEvent(target, 'dragover', { dataTransfer: dt });
+  await page.dispatchEvent(target, 'drop', { dataTransfer: dt });
+  await dt.dispose();
+}
+
+const PAGE_TOP = 720;
+
+/** A three-page service manual: the fuse rating is on page 2 only, maintenance on page 3. */
+export function serviceManualPdf(): Uint8Array {
+  const p1 = wrapText('This manual covers installation and service of the RAC-225B circulation pump. Read the safety notes before opening the housing.', 460);
+  const p2 = wrapText(
+    'The RAC-225B control board is protected by a 5 A slow-blow fuse rated at 250 V, located behind the terminal cover. Replace the fuse only with the same type and rating.',
+    460,
+  );
+  const p3 = wrapText('Clean the RAC-225B mesh filter every 200 hours of operation. Remove the filter cover and rinse the mesh under running water.', 460);
+  return writePdf(
+    [
+      { runs: [{ x: 72, y: PAGE_TOP, text: 'RAC-225B Service Manual', size: 20, bold: true }, ...column(p1, 72, PAGE_TOP - 40, 11, 15)] },
+      { runs: [{ x: 72, y: PAGE_TOP, text: 'Electrical protection', size: 15, bold: true }, ...column(p2, 72, PAGE_TOP - 30, 11, 15)] },
+      { runs: [{ x: 72, y: PAGE_TOP, text: 'Maintenance', size: 15, bold: true }, ...column(p3, 72, PAGE_TOP - 30, 11, 15)] },
+    ],
+    { title: 'RAC-225B Service Manual' },
+  );
+}
+
+/** Markdown whose text carries markup that must stay text: a script and an image with onerror. */
+export const HOSTILE_MARKDOWN = [
+  '# XR-10 Release notes',
+  '',
+  'The XR-10 firmware 2.1 changes the display. Example markup from the vendor: <script>window.__pwned = 1</script> and <img src=x onerror="window.__pwned = 2"> end of example.',
+  '',
+  '<script>window.__pwned = 3</script>',
+  '',
+  '## Display',
+  '',
+  'The XR-10 display shows the bracket torque in Nm.',
+  '',
+].join('\n');
+
+/** A Word document for the XR-10 bracket. */
+export async function installationDocx(): Promise<Uint8Array> {
+  const doc = new Document({
+    sections: [
+      {
+        children: [
+          new Paragraph({ text: 'XR-10 Installation Guide', heading: HeadingLevel.HEADING_1 }),
+          new Paragraph('Mount the XR-10 wall bracket with four M6 bolts tightened to 9 Nm.'),
+          new Paragraph({ text: 'Wiring', heading: HeadingLevel.HEADING_2 }),
+          new Paragraph('Connect the XR-10 supply cable to terminal block X1 before closing the cover.'),
+        ],
+      },
+    ],
+  });
+  return new Uint8Array(await Packer.toBuffer(doc));
+}

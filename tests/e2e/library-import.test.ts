@@ -1,0 +1,220 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// Code passed to page.evaluate runs in Chromium: it is type-checked against the DOM.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { dropFiles, HOSTILE_MARKDOWN, installationDocx, openApp, serviceManualPdf, shot, startUiApp, type UiApp } from './harness';
+
+/**
+ * The library screens in Chromium against the real engine: create a library, drop manuals and
+ * watch them import, see a corrupt file's reason, read a document whose text carries markup,
+ * search and land on the cited page, inspect chunks, switch theme, rename and delete.
+ */
+describe('libraries, import and viewing in Chromium', () => {
+  let app: UiApp;
+  let page: Page;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    app = await startUiApp();
+    page = await openApp(app, errors);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('creates a library from the sidebar and teaches drag-and-drop while it is empty', async () => {
+    await page.getByTestId('first-run').waitFor();
+    await page.getByLabel('New library name').fill('Pumps');
+    await page.getByLabel('New library name').press('Enter');
+    await page.getByTestId('no-documents').waitFor();
+    expect(await page.getByRole('button', { name: /^Pumps/ }).getAttribute('aria-current')).toBe('true');
+    expect(await page.getByTestId('no-documents').textContent()).toMatch(/Drag manuals/);
+    await shot(page, 'library-empty');
+  });
+
+  it('imports a dropped PDF, Markdown and DOCX with per-file progress until all are ready', async () => {
+    const files = [
+      { name: 'rac-225b.pdf', bytes: serviceManualPdf(), type: 'application/pdf' },
+      { name: 'xr10-notes.md', bytes: new TextEncoder().encode(HOSTILE_MARKDOWN), type: 'text/markdown' },
+      { name: 'xr10-install.docx', bytes: await installationDocx() },
+    ];
+    // Record every stage each file shows in the import panel, from the drop to the end.
+    await page.evaluate(() => {
+      const seen: Record<string, string[]> = {};
+      (window as unknown as { __stages: typeof seen }).__stages = seen;
+      const record = () => {
+        for (const el of document.querySelectorAll<HTMLElement>('[data-testid="import-file"]')) {
+          const list = (seen[el.dataset['file']!] ??= []);
+          if (list[list.length - 1] !== el.dataset['stage']) list.push(el.dataset['stage']!);
+        }
+      };
+      new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-stage'] });
+    });
+    await dropFiles(page, files);
+    const job = page.getByTestId('import-job').first();
+    await page.locator('[data-testid="import-job"][data-phase="done"]').waitFor();
+    const stages = await page.evaluate(() => (window as unknown as { __stages: Record<string, string[]> }).__stages);
+    expect(Object.keys(stages).sort()).toEqual(['rac-225b.pdf', 'xr10-install.docx', 'xr10-notes.md']);
+    for (const seen of Object.values(stages)) {
+      expect(seen[0]).toBe('queued');
+      expect(seen[seen.length - 1]).toBe('ready');
+    }
+    // A clean import folds to its summary; unfolding it lists every file as ready.
+    expect(await job.getByTestId('import-summary').textContent()).toContain('3 imported');
+    await job.getByRole('button', { expanded: false }).click();
+    expect(await job.locator('[data-testid="import-file"][data-stage="ready"]').count()).toBe(3);
+    // The library list refreshes on its own: every document is ready, with pages and models.
+    await expect.poll(() => page.locator('[data-testid="document-table"] tr[data-status="ready"]').count()).toBe(3);
+    const pdfRow = page.locator('tr[data-doc="rac-225b.pdf"]');
+    expect(await pdfRow.locator('td').nth(3).textContent()).toBe('3');
+    expect(await pdfRow.textContent()).toContain('RAC-225B');
+    await shot(page, 'import-ready');
+    await job.getByRole('button', { name: 'Dismiss' }).click();
+  });
+
+  it('shows why a corrupt file failed, with a retry', async () => {
+    await dropFiles(page, [{ name: 'broken.pdf', bytes: new TextEncoder().encode('%PDF-1.4\nthis is not really a pdf') }]);
+    const failed = page.locator('[data-testid="import-file"][data-file="broken.pdf"][data-stage="failed"]');
+    await failed.waitFor();
+    expect(await failed.getByTestId('failure-reason').textContent()).toMatch(/damaged|not a PDF/i);
+    await failed.getByRole('button', { name: 'Retry' }).waitFor();
+    const row = page.locator('tr[data-doc="broken.pdf"]');
+    await row.waitFor();
+    expect(await row.getAttribute('data-status')).toBe('failed');
+    expect(await row.locator('.reason').textContent()).toMatch(/damaged|not a PDF/i);
+    await shot(page, 'import-failed');
+    // Retry sends the same dropped file again: a new job, failing for the same reason.
+    await failed.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => page.locator('[data-testid="import-file"][data-file="broken.pdf"][data-stage="failed"]').count()).toBe(2);
+    // Read, then put away, as a technician would.
+    const brokenJobs = page.locator('[data-testid="import-job"]', { has: page.locator('[data-file="broken.pdf"]') });
+    while ((await brokenJobs.count()) > 0) await brokenJobs.first().getByRole('button', { name: 'Dismiss' }).click();
+  });
+
+  it('shows <script> and <img onerror> in a document as text and runs neither', async () => {
+    await page.getByRole('button', { name: 'Open XR-10 Release notes' }).click();
+    const text = page.getByTestId('source-text');
+    await text.waitFor();
+    const shown = (await text.textContent()) ?? '';
+    expect(shown).toContain('<script>window.__pwned = 1</script>');
+    expect(shown).toContain('<img src=x onerror="window.__pwned = 2">');
+    expect(shown).toContain('<script>window.__pwned = 3</script>');
+    expect(await text.locator('script, img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await shot(page, 'viewer-markup-as-text');
+    await page.getByRole('button', { name: 'Close source' }).click();
+  });
+
+  it('searches with Ctrl+K and opens a result on its PDF page with the passage highlighted', async () => {
+    await page.keyboard.press('Control+k');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('global-search');
+    await page.keyboard.type('What fuse does the RAC-225B take?');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('search-view').locator('.result').first().waitFor();
+    await page.getByTestId('search-view').locator('.result-open').first().click();
+    const pdf = page.locator('[data-testid="pdf-page"][data-page="2"]');
+    await pdf.waitFor();
+    await expect.poll(async () => Number(await pdf.getAttribute('data-highlights'))).toBeGreaterThan(0);
+    expect(await page.getByTestId('viewer-page').textContent()).toContain('Page 2 of 3');
+    await shot(page, 'search-pdf-highlight');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('source-viewer').waitFor({ state: 'detached' });
+  });
+
+  it('opens the chunk inspector with signatures, inheritance and a chunk’s details', async () => {
+    await page.getByTestId('tab-documents').click();
+    await page.getByRole('button', { name: 'Inspect chunks of RAC-225B Service Manual' }).click();
+    const strip = page.getByTestId('chunk-strip');
+    await strip.waitFor();
+    const segments = strip.getByTestId('chunk-segment');
+    const n = await segments.count();
+    expect(n).toBeGreaterThan(0);
+    await segments.nth(n - 1).click();
+    const details = page.getByTestId('chunk-details');
+    expect(await details.textContent()).toContain(`Chunk ${n - 1}`);
+    expect(await page.getByTestId('chunk-signature').textContent()).toContain('RAC-225B');
+    expect((await page.getByTestId('chunk-prefix').textContent())?.length).toBeGreaterThan(0);
+    expect(await page.getByTestId('inspector-stats').textContent()).toMatch(/\d+ chunks · \d+ new signatures · \d+ inherited/);
+    // Keyboard: arrows move the selection along the strip.
+    await segments.nth(n - 1).press('Home');
+    expect(await segments.nth(0).getAttribute('aria-selected')).toBe('true');
+    await shot(page, 'chunk-inspector');
+  });
+
+  it('switches between light and dark themes by hand', async () => {
+    const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const toggle = page.getByTestId('theme-toggle');
+    await toggle.click();
+    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('light');
+    const light = await bg();
+    await toggle.click();
+    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
+    const dark = await bg();
+    expect(dark).not.toBe(light);
+    const lum = (rgb: string) => (rgb.match(/\d+/g) ?? []).slice(0, 3).reduce((s, v) => s + Number(v), 0);
+    expect(lum(dark)).toBeLessThan(lum(light));
+    await page.getByTestId('tab-documents').click();
+    await shot(page, 'theme-dark');
+    // The choice survives a reload.
+    await page.reload();
+    await page.getByTestId('document-table').waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
+    await toggle.click();
+    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBeUndefined();
+  });
+
+  it('stays usable at 200% zoom (1280x800 seen as 640x400)', async () => {
+    await page.setViewportSize({ width: 640, height: 400 });
+    await page.getByTestId('document-table').waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shot(page, 'zoom-200');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('cancels an import: every file ends imported or cancelled, and the library keeps working', async () => {
+    const files = Array.from({ length: 120 }, (_, i) => ({
+      name: `bulk-${String(i).padStart(3, '0')}.md`,
+      bytes: new TextEncoder().encode(`# Bulletin ${i}\n\nService bulletin ${i} for the RAC-225B: check the seal on unit batch ${1000 + i}.\n`),
+    }));
+    await dropFiles(page, files);
+    const job = page.locator('[data-testid="import-job"]', { hasText: /Sending|Importing/ });
+    await job.getByTestId('cancel-import').click();
+    // While it winds down the rest of the app answers: the filter still filters.
+    await page.getByLabel('Filter documents').fill('xr10');
+    await expect.poll(() => page.locator('[data-testid="document-table"] tbody tr').count()).toBe(2);
+    await page.getByLabel('Filter documents').fill('');
+    const done = page.locator('[data-testid="import-job"][data-phase="done"]', { has: page.getByTestId('import-summary') }).last();
+    await done.waitFor();
+    const summary = (await done.getByTestId('import-summary').textContent()) ?? '';
+    const count = (word: string) => Number(new RegExp(`(\\d+) ${word}`).exec(summary)?.[1] ?? 0);
+    expect(count('imported') + count('cancelled')).toBe(120);
+    await done.getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByRole('button', { name: /^Pumps/ }).waitFor();
+    await expect.poll(() => page.locator('[data-testid="document-table"] tbody tr').count()).toBe(4 + count('imported'));
+  });
+
+  it('renames a library in place and deletes it only after confirmation', async () => {
+    await page.getByRole('button', { name: 'Rename Pumps' }).click();
+    await page.getByLabel('New name for Pumps').fill('Pumps 2026');
+    await page.getByLabel('New name for Pumps').press('Enter');
+    await page.getByRole('button', { name: /^Pumps 2026/ }).waitFor();
+    await page.getByRole('button', { name: 'Delete Pumps 2026' }).click();
+    const dialog = page.getByTestId('confirm-dialog');
+    await dialog.waitFor();
+    await shot(page, 'delete-confirm');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.getByTestId('library-list').locator('li').count()).toBe(1);
+    await page.getByRole('button', { name: 'Delete Pumps 2026' }).click();
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Delete library' }).click();
+    await page.getByTestId('no-libraries').waitFor();
+  });
+
+  it('logged no page errors and made no request to any host but the bridge', () => {
+    expect(errors).toEqual([]);
+    expect(app.requests.length).toBeGreaterThan(0);
+    expect(app.requests.filter((u) => !u.startsWith(`${app.bridge.origin}/`))).toEqual([]);
+  });
+});

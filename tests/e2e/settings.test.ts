@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Page, Route } from 'playwright-core';
+import type { EngineEvent } from '../../src-main/contract/api';
+import { ensureTinyGguf } from '../models/tiny-gguf';
+import { tempDir } from '../helpers/temp';
+import { openApp, serviceManualPdf, shot, startUiApp, type UiApp } from './harness';
+
+/** Settings and models in Chromium: the offline indicator, detected models, the chat model, per-library chunking and enrichment. */
+describe('settings and models in Chromium', () => {
+  let app: UiApp;
+  let page: Page;
+  const errors: string[] = [];
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    app = await startUiApp();
+    // A tiny generated GGUF in the data folder's models/, as a user would drop a real one.
+    await mkdir(path.join(app.dataDir, 'models'), { recursive: true });
+    await copyFile(await ensureTinyGguf(), path.join(app.dataDir, 'models', 'tiny-llama.gguf'));
+    const src = await tempDir();
+    cleanup = src.cleanup;
+    await writeFile(path.join(src.dir, 'rac-225b.pdf'), serviceManualPdf());
+    expect((await app.engine.importPaths('Pumps', [path.join(src.dir, 'rac-225b.pdf')])).ok).toBe(true);
+    page = await openApp(app, errors);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await cleanup?.();
+  });
+
+  it('lists detected models with their state and says it is offline', async () => {
+    await page.getByTestId('tab-settings').click();
+    const table = page.getByTestId('models-table');
+    await table.waitFor();
+    const row = table.locator('tr', { hasText: 'tiny-llama.gguf' });
+    expect(await row.textContent()).toMatch(/chat, enrichment.*GGUF.*data folder.*Not loaded/);
+    expect(await page.getByTestId('offline-card').textContent()).toMatch(/never connects to the internet/);
+    expect(await page.getByTestId('offline-indicator').textContent()).toContain('Offline');
+  });
+
+  it('chooses the chat model and goes back to extracted answers', async () => {
+    const select = page.getByLabel('Chat answers');
+    expect(await select.inputValue()).toBe('');
+    await select.selectOption('tiny-llama.gguf');
+    await page.getByTestId('models-table').locator('tr', { hasText: 'tiny-llama.gguf' }).locator('.chip', { hasText: 'chat' }).waitFor();
+    const stored = await app.engine.handlers['settings.get']({});
+    expect(stored.ok && stored.value.chatModel).toBe('tiny-llama.gguf');
+    await shot(page, 'settings-models');
+    await select.selectOption('');
+    await expect.poll(async () => {
+      const s = await app.engine.handlers['settings.get']({});
+      return s.ok ? s.value.chatModel : 'error';
+    }).toBeNull();
+  });
+
+  it('changes the library’s chunking strategy and enrichment backend', async () => {
+    const library = page.getByTestId('library-settings');
+    await library.getByLabel('Chunking').selectOption('naive');
+    await expect.poll(async () => {
+      const libs = await app.engine.handlers['libraries.list']({});
+      return libs.ok ? libs.value[0]?.strategy : 'error';
+    }).toBe('naive');
+    await expect.poll(() => library.getByLabel('Chunking').isEnabled()).toBe(true);
+    // With a language model installed the LLM backends can be chosen.
+    await library.getByLabel('Enrichment').selectOption('llm');
+    await expect.poll(async () => {
+      const libs = await app.engine.handlers['libraries.list']({});
+      return libs.ok ? libs.value[0]?.enrich : 'error';
+    }).toBe('llm');
+    await page.getByTestId('tab-documents').click();
+    expect(await page.locator('#library-heading + p').textContent()).toContain('naive chunking');
+  });
+
+  it('explains in the empty chat that answers are extracted while no model is chosen', async () => {
+    await page.getByTestId('tab-chat').click();
+    const notice = page.getByTestId('no-llm-notice');
+    await notice.waitFor();
+    expect(await notice.textContent()).toMatch(/extracted, not written.*No language model is chosen for chat/s);
+    await shot(page, 'chat-empty-no-llm');
+  });
+
+  it('answers with the chosen chat model, shows the answer streaming, and Esc asks the engine to stop', async () => {
+    const tokens: EngineEvent[] = [];
+    const unsubscribe = app.engine.subscribe((e) => e.type === 'chat.token' && tokens.push(e));
+    await page.getByTestId('tab-settings').click();
+    await page.getByLabel('Chat answers').selectOption('tiny-llama.gguf');
+    await page.getByTestId('models-table').locator('.chip', { hasText: 'chat' }).waitFor();
+    await page.getByTestId('tab-chat').click();
+    // Hold the question at the edge so the "answering" state can be looked at and stopped.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/chat.ask', async (route: Route) => {
+      await held;
+      await route.continue();
+    });
+    const input = page.getByTestId('question-input');
+    await input.fill('What fuse does the RAC-225B take?');
+    await input.press('Enter');
+    const streaming = page.getByTestId('streaming-answer');
+    await streaming.waitFor();
+    await page.getByTestId('stop').waitFor();
+    const stopRequest = page.waitForRequest('**/api/chat.stop');
+    await page.keyboard.press('Escape');
+    const body = JSON.parse((await stopRequest).postData() ?? '{}') as { library?: string; id?: string };
+    expect(body.library).toBe('Pumps');
+    expect(body.id).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(await streaming.textContent()).toContain('Stopping');
+    await shot(page, 'chat-stopping');
+    release();
+    const answer = page.getByTestId('answer').first();
+    await answer.waitFor();
+    await streaming.waitFor({ state: 'detached' });
+    await page.unroute('**/api/chat.ask');
+    // The tiny test model writes nonsense, but it is written by the model and streamed token by token.
+    expect(['generated', 'extracted']).toContain(await answer.getAttribute('data-mode'));
+    expect(tokens.length).toBeGreaterThan(0);
+    expect(await answer.getByTestId('resolved-models').textContent()).toContain('RAC-225B');
+    await shot(page, 'chat-llm-answer');
+    unsubscribe();
+    expect(errors).toEqual([]);
+    expect(app.requests.filter((u) => !u.startsWith(`${app.bridge.origin}/`))).toEqual([]);
+  });
+});
