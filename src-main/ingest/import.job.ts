@@ -55,7 +55,7 @@ export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void;
   /** Largest file accepted, in bytes (default 500 MB). */
   maxFileBytes?: number;
-  /** Files parsed before their batch is enriched and committed (default 500). */
+  /** Files parsed before their batch is enriched and committed (default 1000). */
   batchSize?: number;
 }
 
@@ -198,7 +198,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const { library, indexer } = options;
   const signal = options.signal ?? new AbortController().signal;
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const batchSize = options.batchSize ?? 500;
+  const batchSize = options.batchSize ?? 1000;
   const candidates = await expandPaths(options.paths);
   const total = candidates.length;
   const results: ImportFileResult[] = [];

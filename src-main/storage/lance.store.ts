@@ -70,7 +70,7 @@ export interface LanceStoreOptions {
 }
 
 /** Rows per `add` / merge call: bounds the Arrow batch held in memory. */
-const WRITE_BATCH = 1000;
+const WRITE_BATCH = 8000;
 /** Reciprocal rank fusion constant (the value from the RRF paper and LanceDB's default). */
 const RRF_K = 60;
 /** The full-text column: the prefixed chunk text as `searchAnalyzed` sees it. */

@@ -1,21 +1,12 @@
 // Chunking throughput per strategy on radxa-docs (Markdown), warm, best of three runs.
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ChunkStrategy } from '../../src-main/core/chunk';
 import type { NormalizedDocument } from '../../src-main/core/document';
 import { createChunker } from '../../src-main/chunking/chunker';
 import { markdownParser } from '../../src-main/ingest/parsers/markdown.parser';
+import { markdownFiles } from './corpus';
 import { sharedDir } from '../helpers/temp';
-
-async function files(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await files(p)));
-    else if (/\.(md|mdx)$/i.test(e.name)) out.push(p);
-  }
-  return out;
-}
 
 export interface ChunkingResult {
   strategy: ChunkStrategy;
@@ -26,7 +17,7 @@ export interface ChunkingResult {
 export async function benchChunking(): Promise<{ megabytes: number; results: ChunkingResult[] }> {
   const corpus = path.join(sharedDir, 'corpus', 'radxa-docs');
   const docs: NormalizedDocument[] = [];
-  for (const f of await files(corpus)) {
+  for (const f of await markdownFiles(corpus)) {
     const res = await markdownParser.parse({ bytes: await readFile(f), fileName: path.basename(f) });
     if (res.ok) docs.push({ ...res.doc, id: path.relative(path.dirname(corpus), f), contentHash: '' });
   }

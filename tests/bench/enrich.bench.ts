@@ -2,7 +2,7 @@
 // LLM mode (CHOP's two calls + MDKey's one, and the single call), on radxa-docs + esp-dev-kits.
 // The LLM numbers use the tiny generated GGUF: calls and tokens per chunk are what the prompts
 // cost; the model's speed and answers are not a real model's.
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Chunk } from '../../src-main/core/chunk';
 import type { NormalizedDocument } from '../../src-main/core/document';
@@ -13,17 +13,8 @@ import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
 import { TermStats } from '../../src-main/enrich/term-stats';
 import { loadLlm } from '../../src-main/models/llm.runtime';
 import { ensureTinyGguf } from '../models/tiny-gguf';
+import { markdownFiles } from './corpus';
 import { sharedDir } from '../helpers/temp';
-
-async function files(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await files(p)));
-    else if (/\.(md|mdx)$/i.test(e.name)) out.push(p);
-  }
-  return out;
-}
 
 export interface EnrichBench {
   documents: number;
@@ -36,7 +27,7 @@ export async function benchEnrichment(): Promise<EnrichBench> {
   const docs: NormalizedDocument[] = [];
   for (const corpus of ['radxa-docs', 'esp-dev-kits']) {
     const root = path.join(sharedDir, 'corpus', corpus);
-    for (const f of await files(root)) {
+    for (const f of await markdownFiles(root)) {
       const res = await markdownParser.parse({ bytes: await readFile(f), fileName: path.basename(f) });
       if (res.ok) docs.push({ ...res.doc, id: path.relative(path.dirname(root), f).split(path.sep).join('/'), contentHash: '' });
     }

@@ -1,26 +1,16 @@
 // Import throughput, run in its own process so peak memory is the import's alone.
 // Prints one JSON object on stdout.
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import MarkdownIt from 'markdown-it';
 import { createEngine } from '../../src-main/engine/engine';
+import { markdownFiles } from './corpus';
 import { sharedDir, tempDir } from '../helpers/temp';
 import { peakRssMb } from './machine';
 import { writePdf, wrapText, column } from '../fixtures/pdf-writer';
-import { writeFile } from 'node:fs/promises';
-
-async function files(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await files(p)));
-    else if (/\.(md|mdx)$/i.test(e.name)) out.push(p);
-  }
-  return out;
-}
 
 const corpora = [path.join(sharedDir, 'corpus', 'radxa-docs'), path.join(sharedDir, 'corpus', 'esp-dev-kits')];
-const mdFiles = (await Promise.all(corpora.map(files))).flat();
+const mdFiles = (await Promise.all(corpora.map(markdownFiles))).flat();
 const texts = await Promise.all(mdFiles.map((f) => readFile(f, 'utf8')));
 const bytes = (await Promise.all(mdFiles.map((f) => stat(f)))).reduce((n, s) => n + s.size, 0);
 

@@ -12,21 +12,10 @@ import {
   mdDoc,
   unwrap,
 } from './chunking.helpers';
+import { mulberry32 as rng } from '../helpers/prng';
 
 async function structure(doc: NormalizedDocument, options: object = {}): Promise<Chunk[]> {
   return unwrap(await unwrap(createChunker('structure', options)).chunk(doc));
-}
-
-/** Seeded PRNG (mulberry32) so generated documents are the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = ['pump', 'valve', 'fuse', 'RAC-225B', 'voltage', 'reset', 'the', 'model', 'check', 'panel', '电源', '指示灯', 'cable', 'E04', '3.3V'];

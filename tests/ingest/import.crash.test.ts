@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createEngine } from '../../src-main/engine/engine';
 import { repoRoot, sharedDir, tempDir } from '../helpers/temp';
+import { mulberry32 } from '../helpers/prng';
 
 /**
  * Kills `manualmate import` with SIGKILL at pseudo-random moments and checks that the library
@@ -13,17 +14,10 @@ import { repoRoot, sharedDir, tempDir } from '../helpers/temp';
 const corpus = path.join(sharedDir, 'corpus', 'radxa-docs');
 const bin = path.join(repoRoot, 'bin', 'manualmate.mjs');
 
-/** Deterministic "random" delays (mulberry32), so a failure can be replayed. */
+/** Deterministic "random" delays, so a failure can be replayed. */
 function delays(seed: number, n: number, min: number, max: number): number[] {
-  let a = seed;
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    out.push(min + (((t ^ (t >>> 14)) >>> 0) / 4294967296) * (max - min));
-  }
-  return out;
+  const next = mulberry32(seed);
+  return Array.from({ length: n }, () => min + next() * (max - min));
 }
 
 function importThenKill(dataDir: string, library: string, afterMs: number): Promise<{ killed: boolean }> {

@@ -4,18 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { BlockKind } from '../../src-main/core/document';
 import { buildBlocks, normalizeMarkdown, parseFrontMatter } from '../../src-main/ingest/normalize';
 import { corpusDir, invariantViolations, markdownFiles } from './doc-invariants';
-
-/** Small deterministic PRNG (mulberry32) so generated documents are the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as prng } from '../helpers/prng';
 
 interface Generated {
   markdown: string;

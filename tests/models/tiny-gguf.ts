@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mulberry32 } from '../helpers/prng';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -57,18 +58,6 @@ const WORDS = [
   'true', 'false', 'null', 'continuous', 'category',
 ];
 const SUFFIXES = ['ing', 'ed', 'er', 'tion', 'ly', 'es', 'ment', '":', '{"', '"}', '",', '":"', '0', '00'];
-
-/** Small deterministic PRNG (mulberry32): exact integer arithmetic, identical on every platform. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Vocab {
   tokens: string[];

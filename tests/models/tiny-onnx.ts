@@ -10,6 +10,7 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mulberry32 as prng } from '../helpers/prng';
 
 /** Bump whenever the written bytes change, so cached copies in tests/.models are rebuilt. */
 export const TINY_ONNX_VERSION = 'tiny-embedder-v1';
@@ -121,18 +122,6 @@ function valueInfo(name: string, elemType: number, dims: (string | number)[]): B
 // ---------------------------------------------------------------------------------------------
 // Weights and graph.
 // ---------------------------------------------------------------------------------------------
-
-/** mulberry32: tiny, well-known, and bit-exact across platforms (integer ops only). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function uniform(rand: () => number, n: number, scale: number): Float32Array {
   const out = new Float32Array(n);

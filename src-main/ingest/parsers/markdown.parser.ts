@@ -30,7 +30,7 @@ interface Segment {
 }
 
 /** Width of a line's leading whitespace in columns (tabs to the next multiple of 4). */
-function indentWidth(line: string): number {
+export function indentWidth(line: string): number {
   let w = 0;
   for (const c of line) {
     if (c === ' ') w++;

@@ -1,6 +1,7 @@
 import { normalizeMarkdown } from '../normalize';
 import type { ParseInput, ParseResult, Parser } from './parser';
 import { CANCELLED_FAILURE, EMPTY_FAILURE, baseTitle, cleanText, decodeText, sniffText } from './sniff';
+import { indentWidth } from './markdown.parser';
 
 /**
  * Plain text files in any common encoding (BOM, UTF-8, UTF-16, chardet + iconv-lite for legacy
@@ -17,16 +18,6 @@ import { CANCELLED_FAILURE, EMPTY_FAILURE, baseTitle, cleanText, decodeText, sni
 /** Longest first line (in characters) that is taken as the title. */
 const MAX_TITLE_CHARS = 120;
 
-/** Width of leading whitespace in columns, tabs to the next multiple of 4. */
-function indentWidth(line: string): number {
-  let w = 0;
-  for (const c of line) {
-    if (c === ' ') w++;
-    else if (c === '\t') w += 4 - (w % 4);
-    else break;
-  }
-  return w;
-}
 
 /** A line that markdown-it would read as a table delimiter row (`---|---`, `| :-- |`). */
 const TABLE_DELIMITER = /^[|:\-\s]*-[|:\-\s]*$/;

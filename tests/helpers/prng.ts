@@ -1,0 +1,14 @@
+/**
+ * Seeded PRNG (mulberry32) for deterministic test data and generated models: integer arithmetic
+ * only, so the sequence is bit-exact on every platform. Returns floats in [0, 1).
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
