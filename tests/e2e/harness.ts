@@ -2,14 +2,16 @@
 /// <reference lib="dom.iterable" />
 // Code passed to page.evaluate runs in Chromium: it is type-checked against the DOM.
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import type { EngineEvent } from '../../src-main/contract/api';
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import { startWebBridge, type WebBridge } from '../../src-main/bridge/web-bridge';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
 import { column, wrapText, writePdf } from '../fixtures/pdf-writer';
 import { repoRoot, tempDir } from '../helpers/temp';
+import { ensureTinyOnnx } from '../models/tiny-onnx';
 import { launchBrowser, screenshotDir } from './browser';
 
 /** The real app for a UI test: engine in a temp data dir, the web bridge serving the built renderer, Chromium. */
@@ -21,19 +23,48 @@ export interface UiApp {
   browser: BrowserContext;
   /** Every URL the browser requested, for the "nothing leaves 127.0.0.1" check. */
   requests: string[];
+  /**
+   * Sends an event to the page through the real bridge as if the engine had emitted it: for
+   * outcomes only a bug in the engine produces (an import job that crashes), which no input triggers.
+   */
+  emit(event: EngineEvent): void;
   close(): Promise<void>;
 }
 
 export const rendererDir = path.join(repoRoot, 'out', 'renderer');
 
-export async function startUiApp(): Promise<UiApp> {
+export interface UiAppOptions {
+  /**
+   * Ship the tiny generated ONNX embedder with the app, as the installer ships models. Copied alone
+   * into the temp bundled folder: the shared `tests/.models` also holds the tiny GGUF, which would
+   * turn this into an install with a chat model.
+   */
+  bundledEmbedder?: boolean;
+}
+
+export async function startUiApp(options: UiAppOptions = {}): Promise<UiApp> {
   if (!existsSync(path.join(rendererDir, 'index.html'))) {
     throw new Error('The renderer is not built: run "npx electron-vite build" first (npm test does it).');
   }
   const tmp = await tempDir();
-  // No models: answers are extractive, as on a fresh install.
-  const engine = createEngine({ dataDir: tmp.dir, bundledModelsDir: path.join(tmp.dir, 'no-models'), version: '0.0.0-test', threads: 1, log: () => undefined });
-  const bridge = await startWebBridge({ handlers: engine.handlers, subscribe: engine.subscribe, rendererDir });
+  // No models unless asked: answers are extractive and search is by keywords, as on a fresh install.
+  const bundledModelsDir = path.join(tmp.dir, 'bundled-models');
+  await mkdir(bundledModelsDir, { recursive: true });
+  if (options.bundledEmbedder) {
+    const onnx = await ensureTinyOnnx();
+    await cp(onnx, path.join(bundledModelsDir, path.basename(onnx)), { recursive: true });
+  }
+  const engine = createEngine({ dataDir: tmp.dir, bundledModelsDir, version: '0.0.0-test', threads: 1, log: () => undefined });
+  const injected = new Set<(event: EngineEvent) => void>();
+  const subscribe = (listener: (event: EngineEvent) => void) => {
+    injected.add(listener);
+    const unsubscribe = engine.subscribe(listener);
+    return () => {
+      injected.delete(listener);
+      unsubscribe();
+    };
+  };
+  const bridge = await startWebBridge({ handlers: engine.handlers, subscribe, rendererDir });
   const browser = await launchBrowser();
   const requests: string[] = [];
   browser.on('request', (req) => requests.push(req.url()));
@@ -44,6 +75,9 @@ export async function startUiApp(): Promise<UiApp> {
     bridge,
     browser,
     requests,
+    emit(event) {
+      for (const listener of injected) listener(event);
+    },
     async close() {
       await browser.close();
       await bridge.close();

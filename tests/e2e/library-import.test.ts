@@ -113,6 +113,9 @@ describe('libraries, import and viewing in Chromium', () => {
     await page.keyboard.type('What fuse does the RAC-225B take?');
     await page.keyboard.press('Enter');
     await page.getByTestId('search-view').locator('.result').first().waitFor();
+    // Without an embedding model the search is by keywords, and the view says how to get more.
+    expect(await page.getByTestId('keyword-search-note').textContent()).toMatch(/Search is by keywords.*embedding model.*meaning-based search/s);
+    expect(await page.getByTestId('retriever-choice').count()).toBe(0);
     await page.getByTestId('search-view').locator('.result-open').first().click();
     const pdf = page.locator('[data-testid="pdf-page"][data-page="2"]');
     await pdf.waitFor();
@@ -194,6 +197,30 @@ describe('libraries, import and viewing in Chromium', () => {
     await done.getByRole('button', { name: 'Dismiss' }).click();
     await page.getByRole('button', { name: /^Pumps/ }).waitFor();
     await expect.poll(() => page.locator('[data-testid="document-table"] tbody tr').count()).toBe(4 + count('imported'));
+  });
+
+  it('ends an import whose engine job crashed with the engine’s message instead of waiting forever', async () => {
+    // Only a bug crashes an import job: the upload is answered at the edge with a job id the engine
+    // never ran, and the crash arrives as the engine would send it, through the real event stream.
+    await page.route('**/api/import.upload', (route) => route.fulfill({ json: { ok: true, value: { jobId: 'import-crashtest' } } }));
+    await dropFiles(page, [{ name: 'crash.md', bytes: new TextEncoder().encode('# Crash\n\nNever imported.\n') }]);
+    const job = page.locator('[data-testid="import-job"]', { has: page.locator('[data-file="crash.md"]') });
+    await job.and(page.locator('[data-phase="running"]')).waitFor();
+    await page.unroute('**/api/import.upload');
+    app.emit({ type: 'import.progress', jobId: 'import-crashtest', library: 'Pumps', file: 'crash.md', stage: 'parsing', fraction: 0.3, done: 0, total: 1 });
+    await job.locator('[data-file="crash.md"][data-stage="parsing"]').waitFor();
+    app.emit({ type: 'import.failed', jobId: 'import-crashtest', library: 'Pumps', message: 'The import stopped unexpectedly: disk vanished.' });
+    await job.and(page.locator('[data-phase="stopped"]')).waitFor();
+    expect(await job.locator('.job-title').textContent()).toBe('Import into Pumps stopped');
+    expect(await job.getByRole('alert').textContent()).toBe('The import stopped unexpectedly: disk vanished. Files already imported are kept.');
+    const file = job.locator('[data-file="crash.md"]');
+    expect(await file.getAttribute('data-stage')).toBe('failed');
+    expect(await file.getByTestId('failure-reason').textContent()).toMatch(/stopped before this file finished/);
+    // Finished, so it no longer offers Cancel; the library keeps working.
+    expect(await job.getByTestId('cancel-import').count()).toBe(0);
+    await shot(page, 'import-crashed');
+    await job.getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByTestId('document-table').waitFor();
   });
 
   it('renames a library in place and deletes it only after confirmation', async () => {

@@ -7,7 +7,7 @@ import { ensureTinyGguf } from '../models/tiny-gguf';
 import { tempDir } from '../helpers/temp';
 import { openApp, serviceManualPdf, shot, startUiApp, type UiApp } from './harness';
 
-/** Settings and models in Chromium: the offline indicator, detected models, the chat model, per-library chunking and enrichment. */
+/** Settings and models in Chromium: the offline indicator, detected models, the chat model, per-library chunking, enrichment and embedding model. */
 describe('settings and models in Chromium', () => {
   let app: UiApp;
   let page: Page;
@@ -15,7 +15,8 @@ describe('settings and models in Chromium', () => {
   let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
-    app = await startUiApp();
+    // The tiny ONNX embedder ships with the app, as a real one would in the installer.
+    app = await startUiApp({ bundledEmbedder: true });
     // A tiny generated GGUF in the data folder's models/, as a user would drop a real one.
     await mkdir(path.join(app.dataDir, 'models'), { recursive: true });
     await copyFile(await ensureTinyGguf(), path.join(app.dataDir, 'models', 'tiny-llama.gguf'));
@@ -37,6 +38,8 @@ describe('settings and models in Chromium', () => {
     await table.waitFor();
     const row = table.locator('tr', { hasText: 'tiny-llama.gguf' });
     expect(await row.textContent()).toMatch(/chat, enrichment.*GGUF.*data folder.*Not loaded/);
+    const embedderRow = table.locator('tr', { hasText: 'tiny-embedder' });
+    expect(await embedderRow.textContent()).toMatch(/embedding.*ONNX.*app/);
     expect(await page.getByTestId('offline-card').textContent()).toMatch(/never connects to the internet/);
     expect(await page.getByTestId('offline-indicator').textContent()).toContain('Offline');
   });
@@ -64,14 +67,75 @@ describe('settings and models in Chromium', () => {
       return libs.ok ? libs.value[0]?.strategy : 'error';
     }).toBe('naive');
     await expect.poll(() => library.getByLabel('Chunking').isEnabled()).toBe(true);
-    // With a language model installed the LLM backends can be chosen.
+    // With a language model installed the LLM backends can be chosen; with none chosen for chat
+    // they cannot run yet, and both Settings and the library header say why.
     await library.getByLabel('Enrichment').selectOption('llm');
     await expect.poll(async () => {
       const libs = await app.engine.handlers['libraries.list']({});
       return libs.ok ? libs.value[0]?.enrich : 'error';
     }).toBe('llm');
+    expect(await library.getByTestId('enrich-needs-chat-model').textContent()).toMatch(/needs a chat model.*Chat answers/);
     await page.getByTestId('tab-documents').click();
     expect(await page.locator('#library-heading + p').textContent()).toContain('naive chunking');
+    const enrichStatus = page.locator('[data-testid="index-status-enriching"][data-state="error"]');
+    await enrichStatus.waitFor();
+    expect(await enrichStatus.textContent()).toMatch(/needs a chat model/);
+    await shot(page, 'library-enrichment-needs-chat-model');
+  });
+
+  it('embeds the library with the chosen embedder in the background, then searches by keywords and meaning', async () => {
+    const embedding: Extract<EngineEvent, { type: 'index.progress' }>[] = [];
+    const unsubscribe = app.engine.subscribe((e) => e.type === 'index.progress' && e.task === 'embedding' && embedding.push(e));
+    // Before: keyword search only, said in words, and no retriever to choose.
+    await page.getByLabel('Search the library').fill('RAC-225B fuse');
+    await page.getByLabel('Search the library').press('Enter');
+    await page.getByTestId('search-view').locator('.result').first().waitFor();
+    expect(await page.getByTestId('keyword-search-note').textContent()).toMatch(/Search is by keywords/);
+    expect(await page.getByTestId('retriever-choice').count()).toBe(0);
+
+    await page.getByTestId('tab-settings').click();
+    const library = page.getByTestId('library-settings');
+    const select = library.getByLabel('Embedding model');
+    expect(await select.inputValue()).toBe('');
+    expect(await library.getByTestId('embedder-hint').textContent()).toMatch(/keywords only/);
+    await select.selectOption('tiny-embedder');
+    const status = library.locator('[data-testid="index-status-embedding"][data-state="done"]');
+    await status.waitFor();
+    const chunks = embedding[embedding.length - 1]?.total ?? 0;
+    expect(chunks).toBeGreaterThan(0);
+    expect(embedding.every((e) => e.error === undefined && e.done <= e.total)).toBe(true);
+    expect(await status.textContent()).toBe(`Embedded ${chunks} ${chunks === 1 ? 'chunk' : 'chunks'}: meaning-based search covers the whole library.`);
+    expect(await select.inputValue()).toBe('tiny-embedder');
+    expect(await library.getByTestId('embedder-hint').textContent()).toMatch(/In use: tiny-embedder/);
+    const libs = await app.engine.handlers['libraries.list']({});
+    expect(libs.ok && libs.value[0]?.embedder).toBe('tiny-embedder');
+    await status.scrollIntoViewIfNeeded();
+    await shot(page, 'settings-embedder');
+
+    // Now the search view offers the retriever, hybrid by default, and the engine is asked for it.
+    const hybridRequest = page.waitForRequest('**/api/search.query');
+    await page.getByLabel('Search the library').press('Enter');
+    expect(JSON.parse((await hybridRequest).postData() ?? '{}')).toMatchObject({ library: 'Pumps', query: 'RAC-225B fuse', retriever: 'hybrid' });
+    const view = page.getByTestId('search-view');
+    const meta = page.getByTestId('results-meta');
+    await page.locator('[data-testid="results-meta"][data-retriever="hybrid"]').waitFor();
+    expect(await meta.textContent()).toContain('by keywords + meaning');
+    const choice = page.getByTestId('retriever-choice');
+    expect(await choice.getByRole('radio', { name: 'Both' }).getAttribute('aria-checked')).toBe('true');
+    expect(await page.getByTestId('keyword-search-note').count()).toBe(0);
+    expect(await view.locator('.result').count()).toBeGreaterThan(0);
+    expect(await view.locator('.result-title').first().textContent()).toBe('RAC-225B Service Manual');
+    await shot(page, 'search-hybrid');
+    // Choosing another retriever searches again with it.
+    const denseRequest = page.waitForRequest('**/api/search.query');
+    await choice.getByRole('radio', { name: 'Meaning' }).click();
+    expect(JSON.parse((await denseRequest).postData() ?? '{}')).toMatchObject({ retriever: 'dense' });
+    await page.locator('[data-testid="results-meta"][data-retriever="dense"]').waitFor();
+    expect(await meta.textContent()).toContain('by meaning');
+    expect(await view.locator('.result').count()).toBeGreaterThan(0);
+    await choice.getByRole('radio', { name: 'Both' }).click();
+    await page.locator('[data-testid="results-meta"][data-retriever="hybrid"]').waitFor();
+    unsubscribe();
   });
 
   it('explains in the empty chat that answers are extracted while no model is chosen', async () => {

@@ -29,6 +29,27 @@ function overall(job: ImportJob): number {
   return files.reduce((sum, f) => sum + (f.stage === 'ready' || f.stage === 'failed' ? 1 : f.fraction), 0) / total;
 }
 
+/** The job's one-line headline; `total` is the number of files known so far. */
+function jobTitle(job: ImportJob, total: number): string {
+  const s = job.summary?.summary;
+  switch (job.phase) {
+    case 'uploading':
+      return `Sending ${total === 1 ? '1 file' : `${total} files`} to ${job.library}…`;
+    case 'cancelling':
+      return 'Cancelling…';
+    case 'error':
+      return `Import into ${job.library} did not start`;
+    case 'stopped':
+      return `Import into ${job.library} stopped`;
+    case 'running':
+      return `Importing into ${job.library}: ${job.done} of ${total}`;
+    case 'done':
+      if ((s?.cancelled ?? 0) > 0) return `Import into ${job.library} cancelled`;
+      if ((s?.failed ?? 0) > 0 && (s?.imported ?? 0) + (s?.replaced ?? 0) === 0) return `Import into ${job.library} failed`;
+      return `Imported into ${job.library}`;
+  }
+}
+
 function JobCard({ jobKey }: { jobKey: string }) {
   const job = useStore((s) => s.jobs.find((j) => j.key === jobKey));
   const cancelImport = useStore((s) => s.cancelImport);
@@ -36,11 +57,11 @@ function JobCard({ jobKey }: { jobKey: string }) {
   const retryFile = useStore((s) => s.retryFile);
   const canRetry = useStore((s) => s.canRetry);
   const [open, setOpen] = useState(true);
-  const finished = job?.phase === 'done' || job?.phase === 'error';
+  const finished = job?.phase === 'done' || job?.phase === 'error' || job?.phase === 'stopped';
   const failedCount = job ? Object.values(job.files).filter((f) => f.stage === 'failed').length : 0;
   // A clean import folds to its one-line summary so it does not cover the library; failures stay open.
   useEffect(() => {
-    if (finished) setOpen(failedCount > 0 || job?.phase === 'error');
+    if (finished) setOpen(failedCount > 0 || job?.phase === 'error' || job?.phase === 'stopped');
   }, [finished, failedCount, job?.phase]);
   if (!job) return null;
 
@@ -48,20 +69,7 @@ function JobCard({ jobKey }: { jobKey: string }) {
   const failed = files.filter((f) => f.stage === 'failed');
   const fraction = finished ? 1 : overall(job);
   const total = Math.max(job.total, files.length);
-  const title =
-    job.phase === 'uploading'
-      ? `Sending ${total === 1 ? '1 file' : `${total} files`} to ${job.library}…`
-      : job.phase === 'cancelling'
-        ? 'Cancelling…'
-        : job.phase === 'error'
-          ? `Import into ${job.library} did not start`
-          : finished
-            ? (job.summary?.summary.cancelled ?? 0) > 0
-              ? `Import into ${job.library} cancelled`
-              : (job.summary?.summary.failed ?? 0) > 0 && (job.summary?.summary.imported ?? 0) + (job.summary?.summary.replaced ?? 0) === 0
-                ? `Import into ${job.library} failed`
-                : `Imported into ${job.library}`
-            : `Importing into ${job.library}: ${job.done} of ${total}`;
+  const title = jobTitle(job, total);
   const s = job.summary?.summary;
 
   return (

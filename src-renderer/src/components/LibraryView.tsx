@@ -7,6 +7,7 @@ import { formatBytes, formatPercent, stageLabel } from '../util/format';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Icon } from './Icon';
 import { ImportButtons, MANUAL_EXTENSIONS } from './ImportButtons';
+import { IndexStatus } from './IndexStatus';
 
 /** The selected library's documents, or the first-run explanation when there is none. */
 export function LibraryView() {
@@ -53,7 +54,7 @@ function Documents({ library }: { library: string }) {
     useShallow((s) => {
       const out: Record<string, FileProgress> = {};
       for (const job of s.jobs) {
-        if (job.library !== library || job.phase === 'done' || job.phase === 'error') continue;
+        if (job.library !== library || job.phase === 'done' || job.phase === 'error' || job.phase === 'stopped') continue;
         for (const f of Object.values(job.files)) if (f.stage !== 'ready' && f.stage !== 'failed') out[f.file] = f;
       }
       return out;
@@ -82,10 +83,11 @@ function Documents({ library }: { library: string }) {
           <h2 id="library-heading">{library}</h2>
           <p className="muted small">
             {documents.length === 1 ? '1 document' : `${documents.length} documents`}
-            {summary ? ` · ${summary.chunks} chunks · ${summary.strategy} chunking` : ''}
+            {summary ? ` · ${summary.chunks === 1 ? '1 chunk' : `${summary.chunks} chunks`} · ${summary.strategy} chunking` : ''}
             {failed > 0 ? ` · ${failed} failed` : ''}
           </p>
-          <IndexStatus library={library} />
+          <IndexStatus library={library} task="enriching" />
+          <IndexStatus library={library} task="embedding" />
         </div>
         <div className="view-header-actions">
           {documents.length > 0 ? (
@@ -181,27 +183,6 @@ function Documents({ library }: { library: string }) {
         </ConfirmDialog>
       ) : null}
     </section>
-  );
-}
-
-/** Background upgrades of the index (embedding, LLM enrichment): the library stays searchable meanwhile. */
-function IndexStatus({ library }: { library: string }) {
-  const progress = useStore((s) => s.indexProgress[library]);
-  if (!progress) return null;
-  const what = progress.task === 'embedding' ? 'Embedding chunks for meaning-based search' : 'Enriching chunks with the language model';
-  if (progress.error) {
-    return (
-      <p className="error small" data-testid="index-status">
-        {what} stopped: {progress.error}
-      </p>
-    );
-  }
-  if (progress.done >= progress.total) return null;
-  return (
-    <p className="muted small index-status" data-testid="index-status">
-      {what}: {progress.done} of {progress.total}. Search works meanwhile.
-      <progress className="bar bar-thin" max={Math.max(1, progress.total)} value={progress.done} aria-label={what} />
-    </p>
   );
 }
 

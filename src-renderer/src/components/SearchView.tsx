@@ -1,6 +1,16 @@
 import { useStore } from '../store';
+import { effectiveRetriever, type Retriever } from '../store/search.slice';
 import { formatPages, plainText } from '../util/format';
+import { IndexStatus } from './IndexStatus';
 import { ModelChips } from './ModelChips';
+
+const RETRIEVERS: { value: Retriever; label: string; hint: string }[] = [
+  { value: 'hybrid', label: 'Both', hint: 'Keywords and meaning combined: finds exact part numbers and passages worded differently.' },
+  { value: 'dense', label: 'Meaning', hint: 'By meaning only: finds passages that say the same thing in other words.' },
+  { value: 'bm25', label: 'Keywords', hint: 'By keywords only (BM25): the words and numbers you typed.' },
+];
+
+const RETRIEVER_NAME: Record<Retriever, string> = { hybrid: 'keywords + meaning', dense: 'meaning', bm25: 'keywords' };
 
 /** Search results: the passages that match, best first, each opening the source at its page. */
 export function SearchView() {
@@ -10,6 +20,10 @@ export function SearchView() {
   const runSearch = useStore((s) => s.runSearch);
   const openViewer = useStore((s) => s.openViewer);
   const modelFilter = useStore((s) => s.modelFilter);
+  const library = useStore((s) => s.libraries.find((l) => l.name === s.selectedLibrary));
+  const chosen = useStore((s) => s.searchRetriever);
+  const setSearchRetriever = useStore((s) => s.setSearchRetriever);
+  const retriever = effectiveRetriever(library, chosen);
 
   return (
     <section className="search-view" aria-labelledby="search-heading" data-testid="search-view">
@@ -17,14 +31,33 @@ export function SearchView() {
         <div>
           <h2 id="search-heading">{results ? `Results for “${results.query}”` : 'Search'}</h2>
           {results ? (
-            <p className="muted small">
+            <p className="muted small" data-testid="results-meta" data-retriever={results.retriever}>
               {results.results.length === 1 ? '1 passage' : `${results.results.length} passages`}
               {results.resolvedModels.length > 0 ? ` · for model ${results.resolvedModels.join(', ')}` : ''}
               {modelFilter.length > 0 ? ` · limited to ${modelFilter.join(', ')}` : ''}
+              {` · by ${RETRIEVER_NAME[results.retriever]}`}
             </p>
           ) : null}
         </div>
       </div>
+      {library?.embedder ? (
+        <div className="retriever" data-testid="retriever-choice">
+          <div className="segmented" role="radiogroup" aria-label="Search by">
+            {RETRIEVERS.map((r) => (
+              <button key={r.value} type="button" role="radio" aria-checked={retriever === r.value} title={r.hint} onClick={() => setSearchRetriever(r.value)}>
+                {r.label}
+              </button>
+            ))}
+          </div>
+          <span className="muted small">{RETRIEVERS.find((r) => r.value === retriever)?.hint}</span>
+          <IndexStatus library={library.name} task="embedding" />
+        </div>
+      ) : library ? (
+        <p className="muted small" data-testid="keyword-search-note">
+          Search is by keywords: passages that contain the words and numbers you type. Choosing an embedding model for this library in Settings enables
+          meaning-based search, which also finds passages worded differently.
+        </p>
+      ) : null}
       <div className="search-chips">
         <ModelChips />
         {results ? (

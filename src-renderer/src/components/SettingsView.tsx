@@ -4,6 +4,7 @@ import type { ChunkStrategy, EnrichMode } from '../../../src-main/contract/api';
 import { useStore } from '../store';
 import type { ThemeChoice } from '../store/ui.slice';
 import { formatBytes } from '../util/format';
+import { IndexStatus } from './IndexStatus';
 
 const STRATEGIES: { value: ChunkStrategy; label: string; hint: string }[] = [
   { value: 'structure', label: 'Structure', hint: 'Follows headings; tables, code and lists are never split. Best for most manuals.' },
@@ -21,7 +22,7 @@ const ENRICH: { value: EnrichMode; label: string; hint: string }[] = [
 
 const STATE_LABEL = { 'not-loaded': 'Not loaded', loading: 'Loading', ready: 'Ready', failed: 'Failed' } as const;
 
-/** Settings: offline status, models and their state, the chat model, per-library chunking and enrichment, theme. */
+/** Settings: offline status, models and their state, the chat model, per-library chunking, enrichment and embedding model, theme. */
 export function SettingsView() {
   const { models, modelsLoaded, appInfo, appSettings, settingsError, configuring } = useStore(
     useShallow((s) => ({ models: s.models, modelsLoaded: s.modelsLoaded, appInfo: s.appInfo, appSettings: s.appSettings, settingsError: s.settingsError, configuring: s.configuring })),
@@ -36,6 +37,11 @@ export function SettingsView() {
   }, [loadModels, loadSettings]);
 
   const llms = models.filter((m) => m.kinds.includes('llm'));
+  const embedders = models.filter((m) => m.kinds.includes('embedder'));
+  // A library can name a model that has since left the models folder: keep it visible in the select.
+  const missingEmbedder = library?.embedder && !embedders.some((m) => m.id === library.embedder) ? library.embedder : null;
+  const embedderModel = embedders.find((m) => m.id === library?.embedder);
+  const needsChatModel = library !== null && library.enrich !== 'heuristic' && !appSettings?.chatModel;
   const strategyHint = STRATEGIES.find((s) => s.value === library?.strategy)?.hint;
   const enrichHint = ENRICH.find((e) => e.value === library?.enrich)?.hint;
 
@@ -158,6 +164,39 @@ export function SettingsView() {
               ))}
             </select>
             <p className="muted small">{enrichHint} Applies to documents imported from now on.</p>
+            {needsChatModel ? (
+              <p className="warn small" role="note" data-testid="enrich-needs-chat-model">
+                Enrichment with a language model needs a chat model: choose one under “Chat answers” above. Until then chunks keep the rule-based
+                enrichment.
+              </p>
+            ) : null}
+            {/* The note above already says what the engine's "needs a chat model" report would. */}
+            {needsChatModel ? null : <IndexStatus library={library.name} task="enriching" showDone />}
+          </div>
+          <div className="field">
+            <label htmlFor="embedder">Embedding model</label>
+            <select
+              id="embedder"
+              value={library.embedder ?? ''}
+              disabled={configuring !== null || (embedders.length === 0 && !library.embedder)}
+              onChange={(e) => void configureLibrary(library.name, { embedder: e.target.value || null })}
+            >
+              <option value="">None (keyword search only)</option>
+              {embedders.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.id} ({m.format.toUpperCase()})
+                </option>
+              ))}
+              {missingEmbedder ? <option value={missingEmbedder}>{missingEmbedder} (missing)</option> : null}
+            </select>
+            <p className="muted small" data-testid="embedder-hint">
+              {library.embedder
+                ? `In use: ${library.embedder}${embedderModel ? ` (${STATE_LABEL[embedderModel.state].toLowerCase()})` : ', which is no longer in the models folder'}. Search finds passages by meaning as well as by keywords. Choosing another model re-embeds this library in the background.`
+                : embedders.length === 0
+                  ? 'No embedding model is installed: search uses keywords. Put an ONNX embedding model in the models folder to search by meaning.'
+                  : 'None: search uses keywords only. Choosing a model embeds this library in the background and enables meaning-based search; keyword search keeps working meanwhile.'}
+            </p>
+            <IndexStatus library={library.name} task="embedding" showDone />
           </div>
         </div>
       ) : null}

@@ -20,7 +20,8 @@ export interface ImportJob {
   key: string;
   jobId: string | null;
   library: string;
-  phase: 'uploading' | 'running' | 'done' | 'cancelling' | 'error';
+  /** `error`: the job never started; `stopped`: the engine's job crashed midway (`import.failed`). */
+  phase: 'uploading' | 'running' | 'done' | 'cancelling' | 'error' | 'stopped';
   /** Per-file progress by document id, in the order files were first seen. */
   files: Record<string, FileProgress>;
   order: string[];
@@ -28,7 +29,7 @@ export interface ImportJob {
   done: number;
   total: number;
   summary: ImportSummary | null;
-  /** Why the job could not start, in words. */
+  /** Why the job could not start or stopped, in words. */
   error: string | null;
 }
 
@@ -192,8 +193,18 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
           early.set(event.jobId, held);
           return;
         }
+        // A stopped job gets no further events worth showing; a late one must not reopen it.
+        if (job.phase === 'stopped') return;
         if (event.type === 'import.failed') {
-          patchJob(job.key, (j) => ({ ...j, phase: 'error', error: `The import stopped: ${event.message} Files already imported are kept.` }));
+          patchJob(job.key, (j) => {
+            // Files that were still on their way will not finish: say so instead of leaving them spinning.
+            const files = { ...j.files };
+            for (const f of j.order) {
+              const prev = files[f];
+              if (prev && prev.stage !== 'ready' && prev.stage !== 'failed') files[f] = { ...prev, stage: 'failed', reason: 'Not imported: the import stopped before this file finished.' };
+            }
+            return { ...j, phase: 'stopped', files, error: `${event.message} Files already imported are kept.` };
+          });
           if (event.library === get().selectedLibrary) void get().loadDocuments();
           void get().loadLibraries();
         } else if (event.type === 'import.progress') {

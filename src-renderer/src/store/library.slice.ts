@@ -6,6 +6,9 @@ import type { Store } from './index';
 /** Background work upgrading a library's chunks in place (embedding, LLM enrichment); search keeps working. */
 export type IndexProgress = Omit<Extract<EngineEvent, { type: 'index.progress' }>, 'type'>;
 
+/** Background task kinds the engine reports on. */
+export type IndexTask = IndexProgress['task'];
+
 export interface LibrarySlice {
   libraries: LibrarySummary[];
   librariesLoaded: boolean;
@@ -16,9 +19,11 @@ export interface LibrarySlice {
   documentFilter: string;
   /** Last error from a library action, in words; null when none. */
   libraryError: string | null;
-  /** Latest background-indexing report per library name. */
-  indexProgress: Record<string, IndexProgress>;
+  /** Latest background-indexing report per library name and task (embedding and enrichment run one after the other). */
+  indexProgress: Record<string, Partial<Record<IndexTask, IndexProgress>>>;
   handleIndexProgress(event: Extract<EngineEvent, { type: 'index.progress' }>): void;
+  /** Forgets a task's last report (its setting changed, so an old error no longer applies). */
+  clearIndexProgress(library: string, task: IndexTask): void;
   loadLibraries(): Promise<void>;
   /** The library to import into: the selected one, or a new "Manuals" library on first use. */
   ensureLibrary(): Promise<string | null>;
@@ -56,7 +61,14 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
     indexProgress: {},
 
     handleIndexProgress({ type: _type, ...progress }) {
-      set((s) => ({ indexProgress: { ...s.indexProgress, [progress.library]: progress } }));
+      set((s) => ({ indexProgress: { ...s.indexProgress, [progress.library]: { ...s.indexProgress[progress.library], [progress.task]: progress } } }));
+    },
+
+    clearIndexProgress(library, task) {
+      const current = get().indexProgress[library];
+      if (!current?.[task]) return;
+      const { [task]: _dropped, ...rest } = current;
+      set((s) => ({ indexProgress: { ...s.indexProgress, [library]: rest } }));
     },
 
     async loadLibraries() {

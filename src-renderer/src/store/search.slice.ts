@@ -1,15 +1,32 @@
 import type { StateCreator } from 'zustand';
-import type { SearchResponse } from '../../../src-main/contract/api';
+import type { LibrarySummary, SearchResponse } from '../../../src-main/contract/api';
 import { api } from '../api/client';
 import type { Store } from './index';
+
+/** How search ranks passages: keywords (BM25), meaning (dense vectors) or both fused (hybrid). */
+export type Retriever = SearchResponse['retriever'];
+
+/**
+ * The retriever a search in `library` uses: keywords only without an embedder (nothing else can
+ * work), otherwise the user's choice, hybrid by default since it keeps exact model numbers and part
+ * codes (keywords) while also finding passages worded differently (meaning).
+ */
+export function effectiveRetriever(library: LibrarySummary | undefined, chosen: Retriever | null): Retriever {
+  if (!library?.embedder) return 'bm25';
+  return chosen ?? 'hybrid';
+}
 
 export interface SearchSlice {
   searchQuery: string;
   searchResults: SearchResponse | null;
   searching: boolean;
   searchError: string | null;
+  /** The retriever the user picked; null: the default (hybrid when the library has an embedder). */
+  searchRetriever: Retriever | null;
   setSearchQuery(query: string): void;
-  /** Searches the selected library (BM25, model-aware; the model filter chips narrow it). */
+  /** Picks the retriever and searches again when results are shown. */
+  setSearchRetriever(retriever: Retriever): void;
+  /** Searches the selected library (model-aware; the model filter chips narrow it). */
   runSearch(): Promise<void>;
 }
 
@@ -18,9 +35,15 @@ export const createSearchSlice: StateCreator<Store, [], [], SearchSlice> = (set,
   searchResults: null,
   searching: false,
   searchError: null,
+  searchRetriever: null,
 
   setSearchQuery(query) {
     set({ searchQuery: query });
+  },
+
+  setSearchRetriever(retriever) {
+    set({ searchRetriever: retriever });
+    if (get().searchResults) void get().runSearch();
   },
 
   async runSearch() {
@@ -28,8 +51,12 @@ export const createSearchSlice: StateCreator<Store, [], [], SearchSlice> = (set,
     const query = get().searchQuery.trim();
     if (!library || !query) return;
     const models = get().modelFilter;
+    const retriever = effectiveRetriever(
+      get().libraries.find((l) => l.name === library),
+      get().searchRetriever,
+    );
     set({ searching: true, searchError: null, view: 'search' });
-    const res = await api['search.query']({ library, query, topK: 10, ...(models.length > 0 ? { models } : {}) });
+    const res = await api['search.query']({ library, query, topK: 10, retriever, ...(models.length > 0 ? { models } : {}) });
     if (get().selectedLibrary !== library) return;
     if (!res.ok) return set({ searching: false, searchError: res.error.message });
     set({ searching: false, searchResults: res.value });

@@ -16,7 +16,8 @@ export interface SettingsSlice {
   loadModels(): Promise<void>;
   loadSettings(): Promise<void>;
   setChatModel(model: string | null): Promise<void>;
-  configureLibrary(library: string, change: { strategy?: ChunkStrategy; enrich?: EnrichMode }): Promise<void>;
+  /** Saves a library setting; a new `embedder` (null: keyword search only) re-embeds the library in the background. */
+  configureLibrary(library: string, change: { strategy?: ChunkStrategy; enrich?: EnrichMode; embedder?: string | null }): Promise<void>;
 }
 
 export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (set, get) => ({
@@ -48,14 +49,21 @@ export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (
     const res = await api['settings.update']({ chatModel: model });
     if (!res.ok) return set({ settingsError: res.error.message });
     set({ appSettings: res.value, settingsError: null });
+    // The engine restarts LLM enrichment with the new model; "needs a chat model" no longer holds.
+    if (model !== null) for (const library of Object.keys(get().indexProgress)) if (get().indexProgress[library]?.enriching?.error) get().clearIndexProgress(library, 'enriching');
     void get().loadModels();
   },
 
   async configureLibrary(library, change) {
     set({ configuring: library, settingsError: null });
+    // A report about the old setting (e.g. "needs a chat model") would mislead once it changed.
+    if (change.enrich !== undefined) get().clearIndexProgress(library, 'enriching');
+    if (change.embedder !== undefined) get().clearIndexProgress(library, 'embedding');
     const res = await api['libraries.configure']({ library, ...change });
     set({ configuring: null });
     if (!res.ok) return set({ settingsError: res.error.message });
+    // Choosing an embedder loads it: the models table shows its new state.
+    if (change.embedder) void get().loadModels();
     await get().loadLibraries();
   },
 });
