@@ -1,0 +1,121 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { resolveDataDir } from '../engine/paths';
+import { parseConfigurations, parseEnrichModes, parseRetrievers } from './configurations';
+import { runEvaluation } from './eval.runner';
+import type { Question } from './questions';
+import { parseQuestions } from './questions';
+import { markdownTable, writeReport } from './report';
+
+/**
+ * `manualmate eval --corpus DIR [--corpus DIR2 ...] --questions FILE.jsonl [--strategies LIST]
+ * [--enrich LIST] [--retrievers LIST] [--top-k 10] [--out DIR] [--json]`.
+ * Exit codes: 0 at least one configuration ran, 1 none could run or cancelled, 2 usage error.
+ * Progress goes to stderr; the table (or with --json one JSON object) to stdout.
+ */
+
+type Out = { write(s: string): void };
+
+const USAGE =
+  'Usage: manualmate eval --corpus DIR [--corpus DIR2 ...] --questions FILE.jsonl [--strategies LIST] [--enrich LIST] [--retrievers LIST] [--top-k 10] [--out DIR] [--json]';
+
+/** Runs the eval command with parsed option values (node:util parseArgs); returns the exit code. */
+export async function runEvalCommand(values: Record<string, unknown>, io: { stdout: Out; stderr: Out }): Promise<number> {
+  const usage = (message: string): number => {
+    io.stderr.write(`manualmate eval: ${message}\n${USAGE}\n`);
+    return 2;
+  };
+
+  const corpusValue = values['corpus'];
+  const corpora = (Array.isArray(corpusValue) ? corpusValue : typeof corpusValue === 'string' ? [corpusValue] : []).filter(
+    (c): c is string => typeof c === 'string' && c.trim() !== '',
+  );
+  if (corpora.length === 0) return usage('needs at least one --corpus DIR (a folder of manuals).');
+  const corpusDirs: string[] = [];
+  for (const c of corpora) {
+    const abs = path.resolve(c);
+    const stat = await fs.stat(abs).catch(() => null);
+    if (!stat?.isDirectory()) return usage(`--corpus ${c} is not a folder.`);
+    corpusDirs.push(abs);
+  }
+
+  const questionsPath = values['questions'];
+  if (typeof questionsPath !== 'string' || questionsPath.trim() === '') return usage('needs --questions FILE.jsonl.');
+  let text: string;
+  try {
+    text = await fs.readFile(path.resolve(questionsPath), 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return usage(`cannot read the question file ${questionsPath}: ${code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder' : (code ?? 'error')}.`);
+  }
+  const questions = parseQuestions(text, path.basename(questionsPath));
+  if (!questions.ok) return usage(questions.error.message);
+
+  const configurations = parseConfigurations(values['strategies'] as string | undefined);
+  if (!configurations.ok) return usage(configurations.error.message);
+  const enrich = parseEnrichModes(values['enrich'] as string | undefined);
+  if (!enrich.ok) return usage(enrich.error.message);
+  const retrievers = parseRetrievers(values['retrievers'] as string | undefined);
+  if (!retrievers.ok) return usage(retrievers.error.message);
+  const topKValue = values['top-k'];
+  const topK = topKValue === undefined ? 10 : Number(topKValue);
+  if (!Number.isInteger(topK) || topK < 1 || topK > 100) return usage('--top-k must be a whole number from 1 to 100.');
+  const outDir = typeof values['out'] === 'string' && values['out'].trim() !== '' ? path.resolve(values['out']) : null;
+  const json = values['json'] === true;
+
+  const outside = questionsOutside(questions.value, corpusDirs);
+  if (outside.length > 0) {
+    io.stderr.write(
+      `manualmate eval: warning: ${outside.length} question(s) name documents under none of the corpus folders (e.g. ${outside[0]}); ` +
+        'document ids start with the corpus folder name, so those questions will score 0.\n',
+    );
+  }
+
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  const started = new Date();
+  const res = await runEvaluation({
+    corpora: corpusDirs,
+    questions: questions.value,
+    configurations: configurations.value,
+    enrich: enrich.value,
+    retrievers: retrievers.value,
+    topK,
+    userModelsDir: path.join(resolveDataDir(values['data-dir'] as string | undefined), 'models'),
+    signal: controller.signal,
+    onProgress: (line) => io.stderr.write(`${line}\n`),
+  }).finally(() => process.removeListener('SIGINT', onSigint));
+  if (!res.ok) {
+    io.stderr.write(`manualmate eval: ${res.error.message}\n`);
+    return 1;
+  }
+  const report = res.value;
+
+  if (outDir) {
+    const header =
+      `Questions: ${path.basename(questionsPath)} (${questions.value.length}); corpora: ${corpusDirs.map((c) => path.basename(c)).join(', ')}; ` +
+      `top-k ${topK}; ${started.toISOString()}\n\n`;
+    const title = `Hit@1 and NDCG@10 on ${path.basename(questionsPath)} (${questions.value.length} questions)`;
+    const files = await writeReport(outDir, report, { header, title });
+    io.stderr.write(`Wrote ${path.basename(files.table)}, ${path.basename(files.chart)}, ${path.basename(files.results)} and ${path.basename(files.ranks)} to ${outDir}\n`);
+  }
+  if (json) io.stdout.write(`${JSON.stringify({ results: report.results, skipped: report.skipped })}\n`);
+  else io.stdout.write(markdownTable(report.results, report.skipped));
+  if (report.results.length === 0) {
+    io.stderr.write('manualmate eval: no configuration could run (see the reasons above).\n');
+    return 1;
+  }
+  return 0;
+}
+
+/** Gold document ids whose first folder is none of the corpus folders' names. */
+function questionsOutside(questions: Question[], corpusDirs: string[]): string[] {
+  const roots = new Set(corpusDirs.map((c) => path.basename(c)));
+  const out: string[] = [];
+  for (const q of questions) {
+    const bad = q.answers.find((a) => !roots.has(a.doc.split('/')[0] ?? ''));
+    if (bad) out.push(`${q.id}: ${bad.doc}`);
+  }
+  return out;
+}
