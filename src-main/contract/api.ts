@@ -124,8 +124,9 @@ export interface ChunkDetail {
   ordinal: number;
   /** The text shown and cited. */
   text: string;
-  /** What was indexed and embedded: `prefix + text`. */
+  /** What the keyword index sees: the library's keyword prefix (none by default) + `text`. */
   indexedText: string;
+  /** CHOP's PFX(CNM), prefixed to the text before embedding. */
   prefix: string;
   headingPath: string[];
   pages: number[];

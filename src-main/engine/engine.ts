@@ -19,6 +19,7 @@ import { ModelRuntime } from '../models/runtime';
 import { LibraryIndexes } from '../retrieval/library-index';
 import { appRoot } from './paths';
 import { SettingsStore } from './settings';
+import { signaturePrefix } from '../enrich/prefix';
 import { chatIndexOf, createChatService, type ChatService } from '../chat/chat.service';
 import type { Llm } from '../models/types';
 
@@ -394,7 +395,7 @@ export function createEngine(options: EngineOptions): Engine {
       const rows = await index.listChunks(id);
       return ok(
         rows.map((r): ChunkDetail => {
-          const prefix = r.indexedText.endsWith(r.text) ? r.indexedText.slice(0, r.indexedText.length - r.text.length) : '';
+          const prefix = signaturePrefix({ category: r.category, nouns: r.nouns, model: r.model });
           const pages: number[] = [];
           if (r.pageStart !== null) for (let p = r.pageStart; p <= (r.pageEnd ?? r.pageStart); p++) pages.push(p);
           return {

@@ -10,7 +10,8 @@ import { createChunker } from '../chunking/chunker.registry';
 import type { DocumentIndexer, PreparedDocument } from '../ingest/import.job';
 import type { Library } from '../library/library.store';
 import { readJson, writeJsonAtomic } from '../library/atomic-file';
-import type { ChunkFilter, ChunkHit, ChunkInput, ChunkRecord, ChunkStore } from '../storage/chunk-store';
+import type { ChunkFilter, ChunkHit, ChunkInput, ChunkRecord, ChunkStore, UnembeddedChunk } from '../storage/chunk-store';
+import { signaturePrefix } from '../enrich/prefix';
 import { openLanceStore } from '../storage/lance.store';
 import { LibraryEnrichment, type QueryAnalysis } from './enrichment.adapter';
 import { resolveViews, tableRowViews } from './views';
@@ -165,7 +166,7 @@ export class LibraryIndex implements DocumentIndexer {
       const vectors: Float32Array[] = [];
       try {
         for (let i = 0; i < batch.length && !signal.aborted; i += EMBED_BATCH) {
-          vectors.push(...(await embedder.embed(batch.slice(i, i + EMBED_BATCH).map((b) => b.indexedText), { signal })));
+          vectors.push(...(await embedder.embed(batch.slice(i, i + EMBED_BATCH).map(embedText), { signal })));
           onProgress(done + vectors.length, Math.max(total, done + vectors.length));
         }
       } catch (err) {
@@ -383,6 +384,20 @@ function coverageRerank(hits: ChunkHit[], query: string, views: Map<string, Chun
     })
     .sort((a, b) => b.h.score - a.h.score || a.i - b.i)
     .map((x) => x.h);
+}
+
+/**
+ * What is embedded: CHOP's `PFX(CNM) || chunk`, whatever the keyword prefix setting. The
+ * signature anchors near-identical sibling passages apart in vector space (the method); for
+ * keyword search the model-aware ranking already uses the signature columns, and measured on
+ * dev.jsonl and galaxy-s10.jsonl the prefix in the keyword index did not help (docs/benchmarks.md).
+ */
+function embedText(chunk: UnembeddedChunk): string {
+  const prefix = signaturePrefix({ category: chunk.category, nouns: chunk.nouns, model: chunk.model });
+  const keywordPrefix = chunk.indexedText.endsWith(chunk.text) ? chunk.indexedText.slice(0, chunk.indexedText.length - chunk.text.length) : '';
+  // A configured keyword prefix that already starts with the signature is used as is.
+  if (!prefix || keywordPrefix.startsWith(prefix)) return chunk.indexedText;
+  return `${prefix}\n${chunk.indexedText}`;
 }
 
 /** The question without the words that name its models; the whole question if nothing else is left. */

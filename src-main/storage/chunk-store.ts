@@ -125,6 +125,11 @@ export interface IndexStatus {
 export interface UnembeddedChunk {
   id: string;
   indexedText: string;
+  /** The shown text and signature, so the embedder's input can carry CHOP's prefix. */
+  text: string;
+  category: string | null;
+  nouns: string[];
+  model: string | null;
 }
 
 /**

@@ -495,10 +495,13 @@ class LanceChunkStore implements ChunkStore {
       const rows = await this.table
         .query()
         .where(`${VECTOR_COLUMN} IS NULL`)
-        .select(['id', 'indexed_text'])
+        .select(['id', 'indexed_text', 'text', 'category', 'nouns', 'model'])
         .limit(limit)
         .toArray();
-      return rows.map((row) => ({ id: String(row.id), indexedText: String(row.indexed_text) }));
+      return rows.map((row) => {
+        const r = fromRow(row);
+        return { id: r.id, indexedText: r.indexedText, text: r.text, category: r.category, nouns: r.nouns, model: r.model };
+      });
     });
   }
 

@@ -256,7 +256,7 @@ function ChunkDetails() {
           </>
         ) : null}
       </dl>
-      <h4>Prefix (indexed before the text)</h4>
+      <h4>Signature prefix (added before embedding)</h4>
       <pre className="prefix" data-testid="chunk-prefix">
         {chunk.prefix || '(none)'}
       </pre>
