@@ -11,7 +11,7 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: native runtimes (llama.cpp, onnxruntime, LanceDB) each want a core.
     maxWorkers: 2,
-    reporters: ['default'],
+    reporters: ['default', './tests/helpers/summary.reporter.ts'],
     env: {
       LANCEDB_LOG: 'error',
     },
