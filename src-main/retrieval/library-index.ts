@@ -44,7 +44,7 @@ export interface EmbedderSource {
 }
 
 /** How many extra candidates the first stage fetches so model-aware ranking has room to work. */
-const CANDIDATE_FACTOR = 5;
+const CANDIDATE_FACTOR = 3;
 
 /** Share of a candidate's score kept when it contains none of the question's content words. */
 const COVERAGE_FLOOR = 0.7;
