@@ -127,10 +127,23 @@ export function createEngine(options: EngineOptions): Engine {
     return ok(summary);
   }
 
-  /** LLM enrichment first when the library asks for it and a chat model is set, then embedding. */
+  /**
+   * Work after an import, none of which blocks search: fold the new rows into the indexes, then
+   * LLM enrichment when the library asks for it and a chat model is set, then embedding.
+   */
   function startBackground(lib: Library): void {
-    if (lib.config.enrich !== 'heuristic') startEnrichment(lib);
-    else startEmbedding(lib);
+    const jobId = `index-${lib.config.id}`;
+    const previous = jobs.get(jobId)?.done ?? Promise.resolve();
+    const controller = new AbortController();
+    const done = previous
+      .then(async () => (await indexes.open(lib)).optimizeIndexes())
+      .catch((err: unknown) => log(`[engine] indexing ${lib.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
+      .finally(() => {
+        if (jobs.get(jobId)?.done === done) jobs.delete(jobId);
+        if (lib.config.enrich !== 'heuristic') startEnrichment(lib);
+        else startEmbedding(lib);
+      });
+    jobs.set(jobId, { library: lib.config.id, controller, done });
   }
 
   /**
@@ -518,9 +531,12 @@ export function createEngine(options: EngineOptions): Engine {
     },
     importPaths,
     async idle() {
-      await Promise.all([...jobs.values()].map((j) => j.done));
+      // A finishing job may start the next stage (index -> enrich -> embed): wait until none is left.
+      while (jobs.size > 0) await Promise.all([...jobs.values()].map((j) => j.done.catch(() => undefined)));
     },
     async dispose() {
+      // Index folding is short and keeps the next open fast: let it finish; stop everything else.
+      await Promise.all([...jobs.entries()].filter(([id]) => id.startsWith('index-')).map(([, j]) => j.done.catch(() => undefined)));
       for (const job of jobs.values()) job.controller.abort();
       await Promise.all([...jobs.values()].map((j) => j.done.catch(() => undefined)));
       await indexes.closeAll();

@@ -85,9 +85,9 @@ function isNounTerm(t: TaggedTerm): boolean {
   return (t.pos === 'NOUN' || t.pos === 'PROPN') && /^[a-z][a-z-]+$/.test(t.normal);
 }
 
-/** Creates the heuristic CNM extractor; `maxTaggedChars` defaults to 600. */
+/** Creates the heuristic CNM extractor; `maxTaggedChars` defaults to 400. */
 export function createCnmHeuristic(options: CnmHeuristicOptions = {}): CnmHeuristic {
-  const maxTagged = options.maxTaggedChars ?? 600;
+  const maxTagged = options.maxTaggedChars ?? 400;
   if (!Number.isInteger(maxTagged) || maxTagged < 50) throw new RangeError('maxTaggedChars must be an integer >= 50');
 
   function nouns(view: ChunkView, facts: DocumentFacts, exclude: ReadonlySet<string>): string[] {

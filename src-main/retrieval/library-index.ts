@@ -241,10 +241,16 @@ export class LibraryIndex implements DocumentIndexer {
     const existing = new Set((await this.library.documents()).filter((d) => d.chunks > 0 || d.status === 'ready').map((d) => d.id));
     for (const id of ids) if (existing.has(id)) await this.store.deleteDocument(id);
     await this.store.addChunks(batch.flatMap((p) => p.rows as ChunkInput[]));
-    await this.store.ensureIndexes();
+    // New rows are searchable at once (LanceDB scans rows not yet in an index); folding them into
+    // the indexes is `optimizeIndexes`, run as background work after the import.
     await writeJsonAtomic(path.join(this.library.dir, 'enrichment.json'), this.enrichment.snapshot());
     await persist();
     await this.library.setJournal([]);
+  }
+
+  /** Builds missing indexes and folds new rows into them (no rebuild). */
+  async optimizeIndexes(): Promise<void> {
+    await this.store.ensureIndexes();
   }
 
   /** Removes documents' rows from the index. */
