@@ -218,21 +218,21 @@ export interface AppSettings {
   chatModel: string | null;
 }
 
+/** Where one file of an import stands. */
+export interface ImportProgress {
+  file: string;
+  stage: DocumentStatus;
+  /** 0..1 for this file. */
+  fraction: number;
+  /** Files finished so far and in total, for overall progress. */
+  done: number;
+  total: number;
+  reason?: string;
+}
+
 /** Events pushed from the engine to the renderer (IPC `webContents.send` or server-sent events). */
 export type EngineEvent =
-  | {
-      type: 'import.progress';
-      jobId: string;
-      library: string;
-      file: string;
-      stage: DocumentStatus;
-      /** 0..1 for this file. */
-      fraction: number;
-      /** Files finished so far and in total, for overall progress. */
-      done: number;
-      total: number;
-      reason?: string;
-    }
+  | ({ type: 'import.progress'; jobId: string; library: string } & ImportProgress)
   | { type: 'import.done'; jobId: string; library: string; summary: ImportSummary }
   /** The import job itself crashed (a bug, not a bad file): documents already committed stay. */
   | { type: 'import.failed'; jobId: string; library: string; message: string }

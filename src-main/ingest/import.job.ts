@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import type { DocumentStatus, ImportFileResult, ImportSummary } from '../contract/api';
+import type { DocumentStatus, ImportFileResult, ImportProgress, ImportSummary } from '../contract/api';
 import type { NormalizedDocument } from '../core/document';
 import type { ErrorCode } from '../core/result';
 import type { DocumentRecord, Library } from '../library/library.store';
@@ -38,14 +38,7 @@ export interface PreparedDocument {
   rows: unknown[];
 }
 
-export interface ImportProgress {
-  file: string;
-  stage: DocumentStatus;
-  fraction: number;
-  done: number;
-  total: number;
-  reason?: string;
-}
+export type { ImportProgress };
 
 export interface ImportOptions {
   library: Library;

@@ -4,18 +4,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { runCli } from '../../src-main/cli/main';
 import { repoRoot, tempDir } from '../helpers/temp';
+import { capture } from '../helpers/capture';
 
 const exec = promisify(execFile);
 
-function capture() {
-  let out = '';
-  let err = '';
-  return {
-    io: { stdout: { write: (s: string) => void (out += s) }, stderr: { write: (s: string) => void (err += s) } },
-    out: () => out,
-    err: () => err,
-  };
-}
 
 describe('manualmate CLI', () => {
   it('lists every command in --help', async () => {

@@ -8,6 +8,7 @@ import type { Question } from '../../src-main/eval/questions';
 import { tempDir } from '../helpers/temp';
 import { ensureTinyGguf } from '../models/tiny-gguf';
 import { ensureTinyOnnx } from '../models/tiny-onnx';
+import { capture } from '../helpers/capture';
 
 const DOCS: Record<string, string> = {
   'rac-225b.md':
@@ -170,15 +171,6 @@ describe('runEvaluation on a tiny generated corpus', () => {
   });
 });
 
-function capture() {
-  let out = '';
-  let err = '';
-  return {
-    io: { stdout: { write: (s: string) => void (out += s) }, stderr: { write: (s: string) => void (err += s) } },
-    out: () => out,
-    err: () => err,
-  };
-}
 
 describe('runEvalCommand', () => {
   it('prints the --json object and writes the table, chart and ranks to --out', async () => {
