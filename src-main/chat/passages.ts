@@ -1,6 +1,7 @@
 import type { Citation, SearchHit } from '../contract/api';
 import type { ChunkRecord } from '../storage/chunk-store';
 import { terms } from './sentences';
+import { pageRange } from '../core/chunk';
 
 /**
  * Retrieved passages and the citations that point into them. A passage is a search hit; when the
@@ -28,13 +29,6 @@ export interface Passage {
 
 /** Separator between members in a merged unit's text (restructure.ts `UNIT_SEPARATOR`). */
 const MEMBER_SEPARATOR = '\n\n';
-
-function pageRange(start: number | null, end: number | null): number[] {
-  if (start === null) return [];
-  const out: number[] = [];
-  for (let p = start; p <= (end ?? start); p++) out.push(p);
-  return out;
-}
 
 /**
  * Members of a stored unit located in its text. Returns [] for a plain chunk, or when the

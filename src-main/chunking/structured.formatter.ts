@@ -13,6 +13,7 @@ import {
   stripDates,
 } from './section.classifier';
 import type { SectionSchema } from './section.schema';
+import { pageRange } from '../core/chunk';
 
 /**
  * The structured JSON form of a `structural` chunk, in the shape of the seed's example
@@ -114,8 +115,7 @@ export function toStructuredJson(
         .filter((r) => r.length > 0)
     : [];
   const skillsSection = schema.skillsType ? compiled.byType.get(schema.skillsType) : undefined;
-  const pages: number[] = [];
-  if (chunk.pageStart !== null) for (let p = chunk.pageStart; p <= (chunk.pageEnd ?? chunk.pageStart); p++) pages.push(p);
+  const pages = pageRange(chunk.pageStart, chunk.pageEnd);
   return {
     chunk_id: `${doc.id}#${type}_${String(seq).padStart(2, '0')}`,
     doc_id: doc.id,

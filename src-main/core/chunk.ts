@@ -74,3 +74,11 @@ export interface EnrichStats {
   promptTokens: number;
   outputTokens: number;
 }
+
+/** Every page from `pageStart` to `pageEnd` inclusive (`pageEnd` null: one page); [] without pages. */
+export function pageRange(pageStart: number | null, pageEnd: number | null): number[] {
+  if (pageStart === null) return [];
+  const pages: number[] = [];
+  for (let p = pageStart; p <= (pageEnd ?? pageStart); p++) pages.push(p);
+  return pages;
+}

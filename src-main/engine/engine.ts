@@ -22,6 +22,7 @@ import { SettingsStore } from './settings';
 import { signaturePrefix } from '../enrich/prefix';
 import { chatIndexOf, createChatService, type ChatService } from '../chat/chat.service';
 import type { Llm } from '../models/types';
+import { pageRange } from '../core/chunk';
 
 /**
  * The engine: plain Node, no Electron. It owns the libraries, the model runtime, running jobs and
@@ -409,8 +410,6 @@ export function createEngine(options: EngineOptions): Engine {
       return ok(
         rows.map((r): ChunkDetail => {
           const prefix = signaturePrefix({ category: r.category, nouns: r.nouns, model: r.model });
-          const pages: number[] = [];
-          if (r.pageStart !== null) for (let p = r.pageStart; p <= (r.pageEnd ?? r.pageStart); p++) pages.push(p);
           return {
             id: r.id,
             ordinal: r.ordinal,
@@ -418,7 +417,7 @@ export function createEngine(options: EngineOptions): Engine {
             indexedText: r.indexedText,
             prefix,
             headingPath: r.headingPath,
-            pages,
+            pages: pageRange(r.pageStart, r.pageEnd),
             start: r.start,
             end: r.end,
             signature: { category: r.category, nouns: r.nouns, model: r.model },

@@ -45,6 +45,11 @@ export function buildPrefix(chunk: EnrichedChunk & { context?: string | null }, 
   return lines.map((l) => `${l}\n`).join('');
 }
 
+/** The prefix part of a stored `indexedText` (what precedes the chunk's own text), '' when none. */
+export function prefixOf(stored: { indexedText: string; text: string }): string {
+  return stored.indexedText.endsWith(stored.text) ? stored.indexedText.slice(0, stored.indexedText.length - stored.text.length) : '';
+}
+
 /** The indexed/embedded text: prefix followed by the chunk's own text (never modified). */
 export function indexedText(chunk: EnrichedChunk & { context?: string | null }, options?: PrefixOptions): string {
   return buildPrefix(chunk, options) + chunk.text;

@@ -11,12 +11,13 @@ import type { DocumentIndexer, PreparedDocument } from '../ingest/import.job';
 import type { Library } from '../library/library.store';
 import { readJson, writeJsonAtomic } from '../library/atomic-file';
 import type { ChunkFilter, ChunkHit, ChunkInput, ChunkRecord, ChunkStore, UnembeddedChunk } from '../storage/chunk-store';
-import { signaturePrefix } from '../enrich/prefix';
+import { prefixOf, signaturePrefix } from '../enrich/prefix';
 import { openLanceStore } from '../storage/lance.store';
 import { LibraryEnrichment, type QueryAnalysis } from './enrichment.adapter';
 import { resolveViews, tableRowViews } from './views';
 import { contentTerms } from '../enrich/text.util';
 import { expandQuery } from './thesaurus';
+import { pageRange } from '../core/chunk';
 
 /**
  * The index of one library: chunking with the library's strategy, heuristic enrichment, prefixes
@@ -31,6 +32,14 @@ export interface SearchOptions {
   /** Rank these models first when the question names none (a follow-up inheriting the model). */
   preferModels?: string[];
   docIds?: string[];
+}
+
+/** Where a library keeps its model vocabulary and term statistics. */
+const ENRICHMENT_FILE = 'enrichment.json';
+
+/** A document's rows followed by the row views of its long tables. */
+function withViews(doc: NormalizedDocument, rows: ChunkInput[]): ChunkInput[] {
+  return [...rows, ...rows.flatMap((r) => tableRowViews(doc, r))];
 }
 
 /** Chunks embedded per call: large enough to amortize the call, small enough to stop promptly. */
@@ -66,7 +75,7 @@ export class LibraryIndex implements DocumentIndexer {
     const opened = await openLanceStore(library.indexDir, { vectorDimension: embedder?.dimension ?? null, embedderId: embedder?.id ?? null });
     if (!opened.ok) throw new CodedError(opened.error.code, opened.error.message);
     const store = opened.value;
-    const state = await readJson<unknown>(path.join(library.dir, 'enrichment.json'), null);
+    const state = await readJson<unknown>(path.join(library.dir, ENRICHMENT_FILE), null);
     const index = new LibraryIndex(library, store, LibraryEnrichment.restore(state), embedders);
     await index.recover();
     return index;
@@ -123,9 +132,8 @@ export class LibraryIndex implements DocumentIndexer {
         if (signal.aborted) return fail('cancelled', 'Enrichment was cancelled; it resumes where it stopped.');
         throw err;
       }
-      const rows = [...upgraded.rows, ...upgraded.rows.flatMap((r) => tableRowViews(doc, r))];
       await this.library.setJournal([doc.id]);
-      await this.store.replaceDocument(doc.id, rows);
+      await this.store.replaceDocument(doc.id, withViews(doc, upgraded.rows));
       const current = await this.library.document(doc.id);
       if (current?.contentHash === rec.contentHash) {
         await this.library.putDocuments([{ ...current, enrichedWith: mode, llmCalls: upgraded.llmCalls, llmTokens: upgraded.llmTokens, chunks: upgraded.rows.length }]);
@@ -226,8 +234,7 @@ export class LibraryIndex implements DocumentIndexer {
     const { prefix, restructure } = this.library.config;
     const rows = await this.enrichment.enrich(doc, chunks.value, { prefix, restructure }, signal);
     const models = [...new Set(rows.map((r) => r.model).filter((m): m is string => m !== null))];
-    const views = rows.flatMap((r) => tableRowViews(doc, r));
-    return { doc, chunks: rows.length, models, rows: [...rows, ...views] };
+    return { doc, chunks: rows.length, models, rows: withViews(doc, rows) };
   }
 
   /**
@@ -243,9 +250,14 @@ export class LibraryIndex implements DocumentIndexer {
     await this.store.addChunks(batch.flatMap((p) => p.rows as ChunkInput[]));
     // New rows are searchable at once (LanceDB scans rows not yet in an index); folding them into
     // the indexes is `optimizeIndexes`, run as background work after the import.
-    await writeJsonAtomic(path.join(this.library.dir, 'enrichment.json'), this.enrichment.snapshot());
+    await this.saveEnrichment();
     await persist();
     await this.library.setJournal([]);
+  }
+
+  /** Persists the library's model vocabulary and term statistics. */
+  private saveEnrichment(): Promise<void> {
+    return writeJsonAtomic(path.join(this.library.dir, ENRICHMENT_FILE), this.enrichment.snapshot());
   }
 
   /** Builds missing indexes and folds new rows into them (no rebuild). */
@@ -265,7 +277,7 @@ export class LibraryIndex implements DocumentIndexer {
       if (doc) docs.push(doc);
     }
     this.enrichment.forget(docs);
-    await writeJsonAtomic(path.join(this.library.dir, 'enrichment.json'), this.enrichment.snapshot());
+    await this.saveEnrichment();
     await this.library.setJournal([]);
   }
 
@@ -400,9 +412,8 @@ function coverageRerank(hits: ChunkHit[], query: string, views: Map<string, Chun
  */
 function embedText(chunk: UnembeddedChunk): string {
   const prefix = signaturePrefix({ category: chunk.category, nouns: chunk.nouns, model: chunk.model });
-  const keywordPrefix = chunk.indexedText.endsWith(chunk.text) ? chunk.indexedText.slice(0, chunk.indexedText.length - chunk.text.length) : '';
   // A configured keyword prefix that already starts with the signature is used as is.
-  if (!prefix || keywordPrefix.startsWith(prefix)) return chunk.indexedText;
+  if (!prefix || prefixOf(chunk).startsWith(prefix)) return chunk.indexedText;
   return `${prefix}\n${chunk.indexedText}`;
 }
 
@@ -415,15 +426,13 @@ function stripMentions(query: string, analysis: QueryAnalysis): string {
 
 function toHit(hit: ChunkHit, query: string, view?: ChunkRecord): SearchHit {
   const r = hit.record;
-  const pages: number[] = [];
-  if (r.pageStart !== null) for (let p = r.pageStart; p <= (r.pageEnd ?? r.pageStart); p++) pages.push(p);
   return {
     chunkId: r.id,
     doc: r.docId,
     title: r.title ?? r.headingPath[0] ?? r.docId,
     text: r.text,
     score: hit.score,
-    pages,
+    pages: pageRange(r.pageStart, r.pageEnd),
     headingPath: r.headingPath,
     start: r.start,
     end: r.end,

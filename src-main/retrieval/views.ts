@@ -1,4 +1,5 @@
 import type { NormalizedDocument } from '../core/document';
+import { prefixOf } from '../enrich/prefix';
 import type { ChunkHit, ChunkInput, ChunkRecord } from '../storage/chunk-store';
 
 /**
@@ -21,7 +22,7 @@ export const DEFAULT_VIEW_OPTIONS: ViewOptions = { minTableChars: 600, maxViewCh
 /** Row views of the long tables inside a chunk; none for merged units or chunks without tables. */
 export function tableRowViews(doc: NormalizedDocument, chunk: ChunkInput, options: ViewOptions = DEFAULT_VIEW_OPTIONS): ChunkInput[] {
   if (chunk.members.length > 0 || chunk.parentId) return [];
-  const prefix = chunk.indexedText.endsWith(chunk.text) ? chunk.indexedText.slice(0, chunk.indexedText.length - chunk.text.length) : '';
+  const prefix = prefixOf(chunk);
   const views: ChunkInput[] = [];
   for (const block of doc.blocks) {
     if (block.kind !== 'table' || block.start < chunk.start || block.end > chunk.end) continue;
