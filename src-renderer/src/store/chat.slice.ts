@@ -12,6 +12,13 @@ export interface StreamingAnswer {
   stopping: boolean;
 }
 
+type ChatLibraryState = Pick<ChatSlice, 'conversations' | 'conversationsLoaded' | 'activeConversation' | 'streaming' | 'chatError' | 'modelFilter'>;
+
+/** The chat state that belongs to one library: its initial value, and what a library switch resets. */
+export function chatLibraryState(): ChatLibraryState {
+  return { conversations: [], conversationsLoaded: false, activeConversation: null, streaming: null, chatError: null, modelFilter: [] };
+}
+
 export interface ChatSlice {
   conversations: ConversationSummary[];
   conversationsLoaded: boolean;
@@ -62,12 +69,7 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
   };
 
   return {
-    conversations: [],
-    conversationsLoaded: false,
-    activeConversation: null,
-    streaming: null,
-    chatError: null,
-    modelFilter: [],
+    ...chatLibraryState(),
 
     async loadConversations() {
       const library = get().selectedLibrary;

@@ -2,10 +2,10 @@ import { create } from 'zustand';
 import { createLibrarySlice, type LibrarySlice } from './library.slice';
 import { createIngestSlice, type IngestSlice } from './ingest.slice';
 import { createSettingsSlice, type SettingsSlice } from './settings.slice';
-import { createChatSlice, type ChatSlice } from './chat.slice';
-import { createInspectorSlice, type InspectorSlice } from './inspector.slice';
-import { createViewerSlice, type ViewerSlice } from './viewer.slice';
-import { createSearchSlice, type SearchSlice } from './search.slice';
+import { chatLibraryState, createChatSlice, type ChatSlice } from './chat.slice';
+import { createInspectorSlice, inspectorLibraryState, type InspectorSlice } from './inspector.slice';
+import { createViewerSlice, viewerLibraryState, type ViewerSlice } from './viewer.slice';
+import { createSearchSlice, searchLibraryState, type SearchSlice } from './search.slice';
 import { createUiSlice, type UiSlice } from './ui.slice';
 
 /** Clears what belongs to the previously selected library. */
@@ -28,22 +28,10 @@ export const useStore = create<Store>()((...a) => ({
   resetForLibrary() {
     const [set, get] = a;
     set({
-      conversations: [],
-      conversationsLoaded: false,
-      activeConversation: null,
-      streaming: null,
-      chatError: null,
-      modelFilter: [],
-      inspectorDoc: null,
-      chunks: [],
-      selectedChunk: null,
-      inspectorError: null,
-      viewer: null,
-      source: null,
-      original: null,
-      viewerError: null,
-      searchResults: null,
-      searchError: null,
+      ...chatLibraryState(),
+      ...inspectorLibraryState(),
+      ...viewerLibraryState(),
+      ...searchLibraryState(),
       ...(get().view === 'inspector' || get().view === 'search' ? { view: 'documents' as const } : {}),
     });
   },

@@ -5,6 +5,11 @@ import type { Store } from './index';
 
 export type InspectorColor = 'model' | 'category';
 
+/** The inspector state that belongs to one library: its initial value, and what a library switch resets. */
+export function inspectorLibraryState(): Pick<InspectorSlice, 'inspectorDoc' | 'chunks' | 'selectedChunk' | 'inspectorError'> {
+  return { inspectorDoc: null, chunks: [], selectedChunk: null, inspectorError: null };
+}
+
 export interface InspectorSlice {
   /** Document whose chunks are shown; null when the inspector is closed. */
   inspectorDoc: string | null;
@@ -21,12 +26,9 @@ export interface InspectorSlice {
 }
 
 export const createInspectorSlice: StateCreator<Store, [], [], InspectorSlice> = (set, get) => ({
-  inspectorDoc: null,
-  chunks: [],
+  ...inspectorLibraryState(),
   chunksLoading: false,
-  selectedChunk: null,
   inspectorColor: 'model',
-  inspectorError: null,
 
   async openInspector(docId) {
     const library = get().selectedLibrary;

@@ -16,6 +16,11 @@ export function effectiveRetriever(library: LibrarySummary | undefined, chosen: 
   return chosen ?? 'hybrid';
 }
 
+/** The search state that belongs to one library: its initial value, and what a library switch resets. */
+export function searchLibraryState(): Pick<SearchSlice, 'searchResults' | 'searchError'> {
+  return { searchResults: null, searchError: null };
+}
+
 export interface SearchSlice {
   searchQuery: string;
   searchResults: SearchResponse | null;
@@ -32,9 +37,8 @@ export interface SearchSlice {
 
 export const createSearchSlice: StateCreator<Store, [], [], SearchSlice> = (set, get) => ({
   searchQuery: '',
-  searchResults: null,
+  ...searchLibraryState(),
   searching: false,
-  searchError: null,
   searchRetriever: null,
 
   setSearchQuery(query) {

@@ -15,6 +15,11 @@ export interface ViewerTarget {
   quote: string;
 }
 
+/** The viewer state that belongs to one library: its initial value, and what a library switch resets. */
+export function viewerLibraryState(): Pick<ViewerSlice, 'viewer' | 'source' | 'original' | 'viewerError'> {
+  return { viewer: null, source: null, original: null, viewerError: null };
+}
+
 export interface ViewerSlice {
   viewer: ViewerTarget | null;
   /** The page on screen in the PDF view (1-based). */
@@ -32,13 +37,10 @@ export interface ViewerSlice {
 }
 
 export const createViewerSlice: StateCreator<Store, [], [], ViewerSlice> = (set, get) => ({
-  viewer: null,
+  ...viewerLibraryState(),
   viewerPage: 1,
   viewerMode: 'page',
-  source: null,
-  original: null,
   viewerLoading: false,
-  viewerError: null,
 
   async openViewer(target) {
     const library = get().selectedLibrary;
