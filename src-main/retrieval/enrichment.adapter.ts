@@ -32,6 +32,10 @@ interface Persisted {
 
 /** Score weights by how a chunk's model relates to the model a question names. */
 const MODEL_WEIGHT = { exact: 1, family: 0.85, unknown: 0.6, none: 0.3 } as const;
+/** Extra share of score for a chunk naming every model of a multi-model question. */
+const ALL_MODELS_BONUS = 0.3;
+/** Extra share of score for a chunk of the page whose title names the question's model. */
+const MODEL_PAGE_BONUS = 0.25;
 
 export class LibraryEnrichment {
   private enricher: Enricher;
@@ -122,6 +126,11 @@ export class LibraryEnrichment {
    * (another revision, a "+" member, the series page) keeps most of it, chunks without a model
    * less, and chunks of a different model are demoted hard. A weight, not a strict tier, so a
    * strong passage on the series page still beats a passing mention on the exact model's page.
+   * Two lighter signals follow the same idea:
+   * - a question naming several models ("Can I plug a CM5 into the CM3 IO board?") is about how
+   *   they relate, so chunks that name all of them are preferred;
+   * - a page whose title names the model (its overview page in a docs site) is the model's
+   *   reference, preferred over a page on another topic that mentions it in passing.
    * Without a named model, order is unchanged.
    */
   rank(hits: ChunkHit[], analysis: QueryAnalysis): ChunkHit[] {
@@ -130,8 +139,25 @@ export class LibraryEnrichment {
       if (!h.record.model) return MODEL_WEIGHT.unknown;
       return MODEL_WEIGHT[modelMatch(analysis.models, h.record.model, this.vocabulary)];
     };
+    const namesAll = (h: ChunkHit): boolean => {
+      if (analysis.models.length < 2) return false;
+      const named = new Set(this.vocabulary.findMentions(h.record.text).map((m) => m.model));
+      return analysis.models.every((m) => named.has(m));
+    };
+    const titled = new Map<string, boolean>();
+    const titleNamesModel = (h: ChunkHit): boolean => {
+      let named = titled.get(h.record.docId);
+      if (named === undefined) {
+        named = this.vocabulary.findMentions(h.record.headingPath[0] ?? '').some((m) => analysis.models.includes(m.model));
+        titled.set(h.record.docId, named);
+      }
+      return named;
+    };
     return hits
-      .map((h, i) => ({ h: { ...h, score: h.score * weight(h) }, i }))
+      .map((h, i) => {
+        const bonus = (namesAll(h) ? 1 + ALL_MODELS_BONUS : 1) * (titleNamesModel(h) ? 1 + MODEL_PAGE_BONUS : 1);
+        return { h: { ...h, score: h.score * weight(h) * bonus }, i };
+      })
       .sort((a, b) => b.h.score - a.h.score || a.i - b.i)
       .map((x) => x.h);
   }

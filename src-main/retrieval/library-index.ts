@@ -15,8 +15,8 @@ import { prefixOf, signaturePrefix } from '../enrich/prefix';
 import { openLanceStore } from '../storage/lance.store';
 import { LibraryEnrichment, type QueryAnalysis } from './enrichment.adapter';
 import { resolveViews, tableRowViews } from './views';
-import { contentTerms } from '../enrich/text.util';
 import { expandQuery } from './thesaurus';
+import { coverageRerank } from './rerank';
 import { pageRange } from '../core/chunk';
 
 /**
@@ -55,8 +55,6 @@ export interface EmbedderSource {
 /** How many extra candidates the first stage fetches so model-aware ranking has room to work. */
 const CANDIDATE_FACTOR = 3;
 
-/** Share of a candidate's score kept when it contains none of the question's content words. */
-const COVERAGE_FLOOR = 0.7;
 
 export class LibraryIndex implements DocumentIndexer {
   private chunker: Chunker;
@@ -383,25 +381,6 @@ export class LibraryIndex implements DocumentIndexer {
   async close(): Promise<void> {
     await this.store.close();
   }
-}
-
-/**
- * BM25 rewards a chunk that repeats one query word many times as much as one that contains all
- * of them; technicians' questions are short and every word counts. Each candidate's score is
- * scaled by the share of the question's content words it contains (in its text, prefix or the
- * matching table rows).
- */
-function coverageRerank(hits: ChunkHit[], query: string, views: Map<string, ChunkRecord>): ChunkHit[] {
-  const terms = [...new Set(contentTerms(query))];
-  if (terms.length < 2) return hits;
-  return hits
-    .map((h, i) => {
-      const have = new Set(contentTerms(`${h.record.indexedText}\n${views.get(h.record.id)?.text ?? ''}`.replace(/_/g, ' ')));
-      const share = terms.filter((t) => have.has(t)).length / terms.length;
-      return { h: { ...h, score: h.score * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * share) }, i };
-    })
-    .sort((a, b) => b.h.score - a.h.score || a.i - b.i)
-    .map((x) => x.h);
 }
 
 /**

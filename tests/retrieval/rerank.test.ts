@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { coverageRerank, proximityShare } from '../../src-main/retrieval/rerank';
+import { LibraryEnrichment } from '../../src-main/retrieval/enrichment.adapter';
+import type { ChunkHit, ChunkRecord } from '../../src-main/storage/chunk-store';
+import { markdownDocument } from '../enrich/corpus.helper';
+import { record } from '../storage/fixtures';
+
+/** A first-stage hit with a given BM25 score. */
+function hit(id: string, text: string, score: number, extra: Partial<ChunkRecord> = {}): ChunkHit {
+  return { record: { ...record(id, 0, text), id, modelKey: null, parentId: null, ...extra } as ChunkRecord, score };
+}
+
+describe('lexical reranking of candidates', () => {
+  it('prefers, at equal BM25 score, the chunk where the question’s words stand together', () => {
+    const apart = hit('apart', 'Power the board from the USB-C port on its left edge. An adapter for the camera ribbon is sold separately.', 5);
+    const together = hit('together', 'Use only the supplied power adapter; other supplies may damage the board.', 5);
+    const ranked = coverageRerank([apart, together], 'which power adapter does it use', new Map());
+    expect(ranked.map((h) => h.record.id)).toEqual(['together', 'apart']);
+    expect(ranked[0]!.score).toBeGreaterThan(ranked[1]!.score);
+  });
+
+  it('prefers the chunk that contains all of the question’s words over one that repeats one of them', () => {
+    const repeats = hit('repeats', 'fuse fuse fuse: the fuse holder, fuse cover and fuse puller', 6);
+    const covers = hit('covers', 'The control board fuse is a 10 A slow-blow type.', 5);
+    const ranked = coverageRerank([repeats, covers], 'control board fuse rating', new Map());
+    expect(ranked[0]!.record.id).toBe('covers');
+  });
+
+  it('counts the matching table rows of a view as part of the chunk', () => {
+    const table = hit('table', '| Item | Value |', 5);
+    const other = hit('other', 'Net weight is listed in the specifications.', 5);
+    const view = { ...table.record, id: 'table/r0', text: '| Net weight | Indoor unit 9 kg |' };
+    const ranked = coverageRerank([other, table], 'net weight indoor unit', new Map([['table', view]]));
+    expect(ranked[0]!.record.id).toBe('table');
+  });
+
+  it('leaves single-word questions in BM25 order', () => {
+    const a = hit('a', 'filter', 2);
+    const b = hit('b', 'filter filter', 3);
+    expect(coverageRerank([b, a], 'filter', new Map())).toEqual([b, a]);
+  });
+
+  it('measures proximity over adjacent question words, within a window', () => {
+    const positions = new Map([
+      ['power', [0]],
+      ['adapter', [2]],
+      ['rating', [40]],
+    ]);
+    expect(proximityShare(['power', 'adapter'], positions)).toBe(1);
+    expect(proximityShare(['power', 'adapter', 'rating'], positions)).toBe(0.5);
+    expect(proximityShare(['power', 'missing'], positions)).toBe(0);
+    expect(proximityShare(['power'], positions)).toBe(0);
+  });
+});
+
+describe('model-aware ranking signals', () => {
+  const doc = markdownDocument;
+  const enrichment = LibraryEnrichment.restore(null);
+  enrichment.learn([
+    doc('cm5/README.md', '# Radxa CM5\n\nThe Radxa CM5 is a compute module.\n\n## Power\n\nRadxa CM5 takes 5 V.'),
+    doc('cm5/faq.md', '# FAQ\n\nRadxa CM5 questions.\n\n## Carrier boards\n\nCan Radxa CM5 be used on the Radxa CM3 IO board?'),
+    doc('cm3/README.md', '# Radxa CM3\n\nThe Radxa CM3 is a compute module.'),
+    doc('cm3/quick-start.md', '# Quick start\n\nRadxa CM3 IO board packing list.'),
+  ]);
+
+  it('prefers a chunk naming every model of a question that names several', () => {
+    const analysis = enrichment.analyzeQuery('Can I plug a Radxa CM5 into the Radxa CM3 IO board?');
+    expect(analysis.models).toEqual(['CM5', 'CM3']);
+    const one = hit('one', 'Radxa CM3 IO board packing list.', 5, { docId: 'cm3/quick-start.md', model: 'CM3', headingPath: ['Quick start'] });
+    const both = hit('both', 'Can Radxa CM5 be used on the Radxa CM3 IO board?', 5, { docId: 'cm5/faq.md', model: 'CM5', headingPath: ['FAQ'] });
+    expect(enrichment.rank([one, both], analysis).map((h) => h.record.id)).toEqual(['both', 'one']);
+  });
+
+  it('prefers the page titled with the model over another page of the same model', () => {
+    const analysis = enrichment.analyzeQuery('Radxa CM5 power input');
+    const faq = hit('faq', 'Radxa CM5 power questions.', 5, { docId: 'cm5/faq.md', model: 'CM5', headingPath: ['FAQ'] });
+    const overview = hit('overview', 'Radxa CM5 takes 5 V.', 5, { docId: 'cm5/README.md', model: 'CM5', headingPath: ['Radxa CM5', 'Power'] });
+    const ranked = enrichment.rank([faq, overview], analysis);
+    expect(ranked.map((h) => h.record.id)).toEqual(['overview', 'faq']);
+    // A weight, not a tier: a much stronger passage elsewhere still wins.
+    const strong = { ...faq, score: 10 };
+    expect(enrichment.rank([overview, strong], analysis)[0]!.record.id).toBe('faq');
+  });
+});
