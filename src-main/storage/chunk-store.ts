@@ -94,9 +94,9 @@ export interface SearchOptions {
   /** Extra words that may match at a lower weight (query expansion); keyword search only. */
   expansion?: string;
   /**
-   * Return only what ranking needs (id, docId, ordinal, model, parentId, text, indexedText, headingPath,
-   * offsets, pages); other fields come back empty. Reading fewer columns makes candidate
-   * retrieval cheaper; fetch the winners whole with `getChunks`.
+   * Return stubs: only id, docId, model, modelKey and parentId are read (other fields come back
+   * empty), plus the row address for `hydrate`. Every column read costs per row, so candidates
+   * are found as stubs, then only the ones ranking keeps are completed with `hydrate`.
    */
   light?: boolean;
 }
@@ -109,6 +109,8 @@ export interface ChunkHit {
    * distance (vector), reciprocal-rank-fusion relevance (hybrid). Not comparable across kinds.
    */
   score: number;
+  /** The row's address in the store's current version (light searches); `hydrate` reads by it. */
+  rowId?: bigint;
 }
 
 /** Per-index state, for the inspector and for tests of incremental indexing. */
@@ -153,8 +155,16 @@ export interface ChunkStore {
   /** A document's chunks (not retrieval views) ordered by ordinal. */
   listChunks(docId: string): Promise<ChunkRecord[]>;
   getChunk(id: string): Promise<ChunkRecord | null>;
-  /** Records by id, in no particular order; unknown ids are skipped. */
-  getChunks(ids: readonly string[]): Promise<ChunkRecord[]>;
+  /**
+   * Records by id, in no particular order; unknown ids are skipped. `light` reads only what a
+   * search result shows (text, heading path, pages, offsets, signature, title).
+   */
+  getChunks(ids: readonly string[], options?: { light?: boolean }): Promise<ChunkRecord[]>;
+  /**
+   * Completes light hits (stubs) with what ranking and results need (as `getChunks` light), in
+   * the same order with the same scores; hits whose row is gone are dropped.
+   */
+  hydrate(hits: readonly ChunkHit[]): Promise<ChunkHit[]>;
   /**
    * Creates missing indexes (FTS on indexedText, scalar on id/docId/modelKey/category) and folds
    * rows written since the last call into them without rebuilding. Call after a batch of writes.
@@ -163,7 +173,10 @@ export interface ChunkStore {
   indexStatus(): Promise<IndexStatus[]>;
   /** BM25 over indexedText; a query with no searchable terms returns []. */
   searchBm25(query: string, options: SearchOptions): Promise<ChunkHit[]>;
-  /** Exact cosine kNN over embedded records; throws 'unavailable' without a vector column. */
+  /**
+   * Cosine kNN over embedded records: exact when filtered, through the vector index (built once the
+   * library is large) otherwise; throws 'unavailable' without a vector column.
+   */
   searchVector(vector: VectorLike, options: SearchOptions): Promise<ChunkHit[]>;
   /** BM25 and vector results fused with reciprocal rank fusion (k = 60). */
   searchHybrid(query: string, vector: VectorLike, options: SearchOptions): Promise<ChunkHit[]>;

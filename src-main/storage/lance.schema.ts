@@ -74,8 +74,25 @@ export function searchAnalyzed(text: string): string {
   return text.replace(/_/g, ' ');
 }
 
-/** Columns a light read returns: what candidate ranking needs. */
-export const LIGHT_COLUMNS: readonly string[] = ['id', 'doc_id', 'ordinal', 'model', 'model_key', 'parent_id', 'text', 'indexed_text', 'heading_path', 'page_start', 'page_end', 'char_start', 'char_end', 'strategy'];
+/** Columns a light search returns: what model-aware ranking needs before text is read. */
+export const STUB_COLUMNS: readonly string[] = ['id', 'doc_id', 'model', 'model_key', 'parent_id'];
+
+/** Columns a light read returns: what reranking and a search result need. */
+export const LIGHT_COLUMNS: readonly string[] = [
+  ...STUB_COLUMNS,
+  'ordinal',
+  'text',
+  'indexed_text',
+  'heading_path',
+  'page_start',
+  'page_end',
+  'char_start',
+  'char_end',
+  'strategy',
+  'title',
+  'category',
+  'nouns',
+];
 
 /** Columns returned by reads: everything except the vector and the derived search columns. */
 export const RECORD_COLUMNS: readonly string[] = BASE_FIELDS.map(([name]) => name).filter((n) => !DERIVED_COLUMNS.has(n));
@@ -242,14 +259,14 @@ export function fromRow(row: Record<string, unknown>): ChunkRecord {
   return {
     id: String(row.id),
     docId: String(row.doc_id),
-    ordinal: Number(row.ordinal),
+    ordinal: Number(row.ordinal ?? 0),
     text: row.text == null ? '' : String(row.text),
-    indexedText: String(row.indexed_text),
+    indexedText: row.indexed_text == null ? '' : String(row.indexed_text),
     headingPath: strings(row.heading_path),
     pageStart: nullableInt(row.page_start),
     pageEnd: nullableInt(row.page_end),
-    start: Number(row.char_start),
-    end: Number(row.char_end),
+    start: Number(row.char_start ?? 0),
+    end: Number(row.char_end ?? 0),
     strategy: String(row.strategy) as ChunkStrategy,
     sectionType: nullableString(row.section_type),
     category: nullableString(row.category),

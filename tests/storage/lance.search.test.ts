@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChunkStore } from '../../src-main/storage/chunk-store';
+import { mustOpen, record, tempDir } from './fixtures';
+
+/** Two-phase reads (stubs, then `hydrate`), query expansion and the vector index. */
+
+const cleanups: (() => Promise<void>)[] = [];
+const stores: ChunkStore[] = [];
+
+async function freshStore(options: { vectorDimension?: number; vectorIndexMinRows?: number } = {}) {
+  const { dir, cleanup } = await tempDir();
+  cleanups.push(cleanup);
+  const store = await mustOpen(dir, options);
+  stores.push(store);
+  return store;
+}
+
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+const ids = (hits: { record: { id: string } }[]) => hits.map((h) => h.record.id);
+
+describe('LanceDB chunk store: stubs and hydration', () => {
+  it('finds candidates as stubs and completes them in order with the same scores', async () => {
+    const store = await freshStore();
+    await store.addChunks([
+      record('manual', 0, 'Replace the fuse with a 10 A slow-blow type.', { model: 'RAC-225B', title: 'RAC-225B manual', category: 'air conditioner', nouns: ['fuse'] }),
+      record('manual', 1, 'The fuse holder sits behind the cover; the fuse is rated 250 V.', { model: 'RAC-225B' }),
+      record('other', 0, 'Clean the filter every two weeks.'),
+    ]);
+    await store.ensureIndexes();
+    const stubs = await store.searchBm25('fuse', { limit: 10, light: true });
+    expect(ids(stubs).sort()).toEqual(['manual#0', 'manual#1']);
+    for (const s of stubs) {
+      expect(s.record.text).toBe('');
+      expect(s.record.model).toBe('RAC-225B');
+      expect(typeof s.rowId).toBe('bigint');
+    }
+    const full = await store.hydrate(stubs);
+    expect(ids(full)).toEqual(ids(stubs));
+    expect(full.map((h) => h.score)).toEqual(stubs.map((h) => h.score));
+    const first = full.find((h) => h.record.id === 'manual#0')!.record;
+    expect(first.text).toContain('10 A slow-blow');
+    expect(first).toMatchObject({ title: 'RAC-225B manual', category: 'air conditioner', nouns: ['fuse'], headingPath: ['Manual', 'Section 0'], pageStart: 1 });
+  });
+
+  it('hydrates the right rows after writes moved them, and drops rows that are gone', async () => {
+    const store = await freshStore();
+    await store.addChunks(Array.from({ length: 20 }, (_, i) => record(`doc${i}`, 0, `heater element number ${i} resistance check`)));
+    await store.ensureIndexes();
+    const stubs = await store.searchBm25('heater element', { limit: 20, light: true });
+    expect(stubs).toHaveLength(20);
+    // Deleting and compacting rewrites the table: the stubs' row addresses now point elsewhere.
+    await store.deleteDocument('doc3');
+    await store.deleteDocument('doc0');
+    await store.ensureIndexes();
+    const full = await store.hydrate(stubs);
+    expect(ids(full)).toEqual(ids(stubs).filter((id) => id !== 'doc3#0' && id !== 'doc0#0'));
+    for (const h of full) expect(h.record.text).toBe(`heater element number ${h.record.docId.slice(3)} resistance check`);
+  });
+
+  it('reads winners light by id', async () => {
+    const store = await freshStore();
+    await store.addChunks([record('d', 0, 'first', { keywords: ['k'], summary: 'sum' }), record('d', 1, 'second')]);
+    const [light] = await store.getChunks(['d#0'], { light: true });
+    expect(light).toMatchObject({ id: 'd#0', text: 'first', keywords: [], summary: null });
+    const [whole] = await store.getChunks(['d#0']);
+    expect(whole).toMatchObject({ keywords: ['k'], summary: 'sum' });
+  });
+});
+
+describe('LanceDB chunk store: query expansion', () => {
+  it('adds expansion matches at a lower weight than the question’s own words', async () => {
+    const store = await freshStore();
+    await store.addChunks([
+      record('a', 0, 'Memory: LPDDR4X, up to 16 GB.'),
+      record('b', 0, 'RAM slots: none, the RAM is soldered.'),
+      record('c', 0, 'Unrelated text about the case.'),
+    ]);
+    await store.ensureIndexes();
+    const plain = await store.searchBm25('RAM', { limit: 10 });
+    expect(ids(plain)).toEqual(['b#0']);
+    const expanded = await store.searchBm25('RAM', { limit: 10, expansion: 'memory lpddr4x' });
+    expect(ids(expanded)).toEqual(['b#0', 'a#0']);
+    const light = await store.searchBm25('RAM', { limit: 10, expansion: 'memory lpddr4x', light: true });
+    expect(ids(light)).toEqual(['b#0', 'a#0']);
+    expect(light.every((h) => typeof h.rowId === 'bigint')).toBe(true);
+    expect(ids(await store.searchBm25('RAM', { limit: 1, expansion: 'memory lpddr4x' }))).toEqual(['b#0']);
+  });
+});
+
+describe('LanceDB chunk store: vector index', () => {
+  const dim = 8;
+  // Deterministic, spread-out unit vectors.
+  const vec = (i: number) => {
+    const v = Array.from({ length: dim }, (_, k) => Math.sin((i + 1) * (k + 1) * 0.7));
+    const n = Math.hypot(...v);
+    return v.map((x) => x / n);
+  };
+
+  it('builds an index once enough rows are embedded and still finds nearest rows, exactly when filtered', async () => {
+    const store = await freshStore({ vectorDimension: dim, vectorIndexMinRows: 300 });
+    await store.addChunks(Array.from({ length: 299 }, (_, i) => record(`d${i % 7}`, i, `chunk ${i}`, { vector: vec(i) })));
+    await store.ensureIndexes();
+    const kinds = async () => (await store.indexStatus()).filter((s) => s.column === 'vector').map((s) => s.kind);
+    expect(await kinds()).toEqual([]);
+    await store.addChunks([record('d0', 299, 'chunk 299', { vector: vec(299) })]);
+    await store.ensureIndexes();
+    expect((await kinds()).length).toBe(1);
+    // The query is row 42's own vector: an approximate index with refinement still puts it first.
+    const top = await store.searchVector(vec(42), { limit: 5 });
+    expect(top[0]!.record.id).toBe('d0#42');
+    // A filtered search is exact over the filtered rows.
+    const inDoc = await store.searchVector(vec(43), { limit: 3, filter: { docIds: ['d1'] } });
+    expect(inDoc[0]!.record.id).toBe('d1#43');
+    expect(inDoc.every((h) => h.record.docId === 'd1')).toBe(true);
+  });
+});
