@@ -94,7 +94,7 @@ export interface SearchOptions {
   /** Extra words that may match at a lower weight (query expansion); keyword search only. */
   expansion?: string;
   /**
-   * Return stubs: only id, docId, model, modelKey and parentId are read (other fields come back
+   * Return stubs: only id, model and parentId are read (other fields come back
    * empty), plus the row address for `hydrate`. Every column read costs per row, so candidates
    * are found as stubs, then only the ones ranking keeps are completed with `hydrate`.
    */

@@ -75,12 +75,11 @@ export function searchAnalyzed(text: string): string {
 }
 
 /** Columns a light search returns: what model-aware ranking needs before text is read. */
-export const STUB_COLUMNS: readonly string[] = ['id', 'doc_id', 'model', 'model_key', 'parent_id'];
+export const STUB_COLUMNS: readonly string[] = ['id', 'model', 'parent_id'];
 
-/** Columns a light read returns: what reranking and a search result need. */
-export const LIGHT_COLUMNS: readonly string[] = [
-  ...STUB_COLUMNS,
-  'ordinal',
+/** Columns a light read adds to a stub: what reranking and a search result need. */
+export const RESULT_COLUMNS: readonly string[] = [
+  'doc_id',
   'text',
   'indexed_text',
   'heading_path',
@@ -88,11 +87,13 @@ export const LIGHT_COLUMNS: readonly string[] = [
   'page_end',
   'char_start',
   'char_end',
-  'strategy',
   'title',
   'category',
   'nouns',
 ];
+
+/** Columns a light read returns (stub + result columns); other record fields come back empty. */
+export const LIGHT_COLUMNS: readonly string[] = [...STUB_COLUMNS, ...RESULT_COLUMNS];
 
 /** Columns returned by reads: everything except the vector and the derived search columns. */
 export const RECORD_COLUMNS: readonly string[] = BASE_FIELDS.map(([name]) => name).filter((n) => !DERIVED_COLUMNS.has(n));
@@ -258,7 +259,7 @@ function nullableInt(value: unknown): number | null {
 export function fromRow(row: Record<string, unknown>): ChunkRecord {
   return {
     id: String(row.id),
-    docId: String(row.doc_id),
+    docId: row.doc_id == null ? '' : String(row.doc_id),
     ordinal: Number(row.ordinal ?? 0),
     text: row.text == null ? '' : String(row.text),
     indexedText: row.indexed_text == null ? '' : String(row.indexed_text),

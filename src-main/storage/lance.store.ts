@@ -46,6 +46,7 @@ import {
   vectorUpdateSchema,
   searchAnalyzed,
   LIGHT_COLUMNS,
+  RESULT_COLUMNS,
   STUB_COLUMNS,
   type ChunkRow,
   type TableShape,
@@ -392,11 +393,16 @@ class LanceChunkStore implements ChunkStore {
       const byId = new Map<string, ChunkRecord>();
       const rowIds = hits.map((h) => h.rowId);
       if (rowIds.every((r) => r !== undefined)) {
-        // Reading by row address skips the id lookup (~3x faster for a few dozen rows). A write
-        // between the search and this read can move rows; every row is checked against its id
-        // and anything that moved is read by id below.
+        // Reading by row address skips the id lookup (~3x faster for a few dozen rows), and only
+        // the columns the stubs lack are read (each column costs per row). A write between the
+        // search and this read can move rows: every row is checked against its id, and anything
+        // that moved is read by id below.
+        const stubs = new Map(hits.map((h) => [h.record.id, h.record]));
         try {
-          for (const row of await this.table.takeRowIds(rowIds).select([...LIGHT_COLUMNS]).toArray()) byId.set(String(row.id), fromRow(row));
+          for (const row of await this.table.takeRowIds(rowIds).select(['id', ...RESULT_COLUMNS]).toArray()) {
+            const stub = stubs.get(String(row.id));
+            if (stub) byId.set(stub.id, fromRow({ ...row, model: stub.model, parent_id: stub.parentId }));
+          }
         } catch {
           byId.clear();
         }
@@ -460,8 +466,8 @@ class LanceChunkStore implements ChunkStore {
     return new this.lance.MatchQuery(searchAnalyzed(query), FTS_COLUMN);
   }
 
-  async #fts(query: string, options: SearchOptions, limit: number): Promise<ChunkHit[]> {
-    let q = this.table.query().fullTextSearch(this.#match(query)).select(columnsFor(options)).limit(limit);
+  async #fts(query: LanceModule.FullTextQuery, options: SearchOptions, limit: number): Promise<ChunkHit[]> {
+    let q = this.table.query().fullTextSearch(query).select(columnsFor(options)).limit(limit);
     if (options.light) q = q.withRowId();
     const where = filterToWhere(options.filter);
     if (where !== null) q = q.where(where);
@@ -474,15 +480,25 @@ class LanceChunkStore implements ChunkStore {
     await this.#needFts();
     return this.#guard(async () => {
       const expansion = options.expansion?.trim() ?? '';
-      if (!expansion) return this.#fts(query, options, limit);
-      // The expansion words are a second query whose scores are added at a lower weight: the sum
-      // a BooleanQuery of two SHOULD clauses would give, but LanceDB 0.31 runs such a boolean
-      // query ~8x slower than two plain match queries (28 vs 3 ms at 100k rows on 2 cores).
-      const [main, extra] = await Promise.all([this.#fts(query, options, limit), this.#fts(expansion, options, limit)]);
+      if (!expansion) return this.#fts(this.#match(query), options, limit);
+      const boosted = new this.lance.MatchQuery(searchAnalyzed(expansion), FTS_COLUMN, { boost: EXPANSION_BOOST });
+      if (filterToWhere(options.filter) !== null) {
+        // Over a filtered subset (one model's chunks) a BooleanQuery of two SHOULD clauses is as
+        // fast as a plain query.
+        const both = new this.lance.BooleanQuery([
+          [this.lance.Occur.Should, this.#match(query)],
+          [this.lance.Occur.Should, boosted],
+        ]);
+        return this.#fts(both, options, limit);
+      }
+      // Over the whole table LanceDB 0.31 runs that boolean query ~8x slower than two plain
+      // match queries (28 vs 3 ms at 100k rows on 2 cores), so the expansion is a second query
+      // whose (boosted) scores are added: the sum the boolean query gives.
+      const [main, extra] = await Promise.all([this.#fts(this.#match(query), options, limit), this.#fts(boosted, options, limit)]);
       const byId = new Map(main.map((h) => [h.record.id, h]));
       for (const h of extra) {
         const have = byId.get(h.record.id);
-        byId.set(h.record.id, { ...(have ?? h), score: (have?.score ?? 0) + EXPANSION_BOOST * h.score });
+        byId.set(h.record.id, { ...(have ?? h), score: (have?.score ?? 0) + h.score });
       }
       return [...byId.values()].sort((a, b) => b.score - a.score).slice(0, limit);
     });
