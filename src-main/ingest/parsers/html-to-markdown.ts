@@ -11,6 +11,7 @@ import { gfm } from '@joplin/turndown-plugin-gfm';
 /** The slice of the DOM API the rules below touch (the tsconfig has no DOM lib). */
 interface DomNode {
   nodeName: string;
+  rows?: ArrayLike<DomNode>;
   nodeType: number;
   parentNode: DomNode | null;
   childNodes: ArrayLike<DomNode>;
@@ -93,6 +94,41 @@ const tableReplacement: Replacement = (content, table) => {
   return `\n\n${captionLine}${[header, divider, ...rows.slice(1)].join('\n')}\n\n`;
 };
 
+/** Tables whose cells the GFM plugin renders as paragraphs (its `tableShouldBeSkipped`), by node. */
+const skippedTables = new WeakMap<DomNode, boolean>();
+
+function containsTable(node: DomNode): boolean {
+  for (let i = 0; i < node.childNodes.length; i++) {
+    const child = node.childNodes[i]!;
+    if (child.nodeName === 'TABLE' || containsTable(child)) return true;
+  }
+  return false;
+}
+
+/** The GFM plugin's rule for when a table is not rendered as a table (no rows, one cell, nested tables). */
+function tableSkipped(table: DomNode | null): boolean {
+  if (!table) return true;
+  let skipped = skippedTables.get(table);
+  if (skipped === undefined) {
+    const rows = table.rows;
+    skipped = !rows || (rows.length === 1 && rows[0]!.childNodes.length <= 1) || containsTable(table);
+    skippedTables.set(table, skipped);
+  }
+  return skipped;
+}
+
+/**
+ * The GFM plugin's row rule without the divider it appends to header rows: `tableReplacement`
+ * drops every divider and writes its own, and the plugin computes each divider cell's alignment
+ * by walking all rows of the table through domino's live `rows` list, which made tables with
+ * many rows cost quadratic time (half of Markdown parsing on the radxa docs).
+ */
+const tableRowReplacement: Replacement = (content, row) => {
+  let table = row.parentNode;
+  while (table && table.nodeName !== 'TABLE') table = table.parentNode;
+  return tableSkipped(table) ? content : `\n${content}`;
+};
+
 /** Result of a conversion: Markdown and the `<title>` text when the HTML had one. */
 export interface HtmlConversion {
   markdown: string;
@@ -127,6 +163,7 @@ function createService(options: HtmlToMarkdownOptions, onTitle: (title: string) 
     },
   });
   service.addRule('mmTable', { filter: 'table', replacement: (c, n) => tableReplacement(c, asDom(n)) });
+  service.addRule('mmTableRow', { filter: 'tr', replacement: (c, n) => tableRowReplacement(c, asDom(n)) });
   service.addRule('mmPre', {
     filter: (node) => {
       const n = asDom(node);

@@ -371,6 +371,8 @@ blockMd.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 
  * dedenting (indented prose or tags outside any container) are dedented to ordinary Markdown.
  */
 function dedentIndentedCode(markdown: string): string {
+  // Indented code needs a line indented by 4 columns or more; most pages have none, so the parse is skipped.
+  if (!/^(?: {4}| {0,3}\t)/m.test(markdown)) return markdown;
   const tokens = blockMd.parse(markdown, {});
   const ranges = tokens.filter((t) => t.type === 'code_block' && t.level === 0 && t.map).map((t) => t.map!);
   if (ranges.length === 0) return markdown;
@@ -424,7 +426,8 @@ export function transformMarkdown(source: string, isMdx = false): MarkdownTransf
     if (i < segments.length - 1) t = t.replace(/\n{2,}$/, '\n');
     return t;
   });
-  let markdown = out.join('\n').replace(/^\n+/, '').replace(/\s+$/, '');
+  // trimEnd, not /\s+$/: the same characters, without the regex's quadratic rescans of long blank runs.
+  let markdown = out.join('\n').replace(/^\n+/, '').trimEnd();
   if (mdx) markdown = dedentIndentedCode(markdown);
   if (frontMatter) markdown = markdown ? `${frontMatter}\n\n${markdown}` : frontMatter;
   return { markdown: markdown + '\n', mdx, warnings };

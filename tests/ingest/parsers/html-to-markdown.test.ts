@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { htmlToMarkdown } from '../../../src-main/ingest/parsers/html-to-markdown';
+
+const lines = (md: string) => md.trim().split('\n');
+/** Cells of a GFM table row, trimmed (the plugin pads short cells). */
+const cells = (row: string) => row.split('|').slice(1, -1).map((c) => c.trim());
+
+describe('htmlToMarkdown tables', () => {
+  it('writes one header and one divider whatever the alignment and header markup of the rows', () => {
+    const html = `<table>
+      <thead><tr><th align="right">Pin</th><th style="text-align:center">Signal</th></tr></thead>
+      <tbody><tr><td align="right">1</td><td>GND</td></tr><tr><td>2</td><td>UART2_TX_M0</td></tr></tbody>
+    </table>`;
+    const md = lines(htmlToMarkdown(html).markdown);
+    expect(md).toHaveLength(4);
+    expect(md[1]).toBe('| --- | --- |');
+    expect([md[0], md[2], md[3]].map((r) => cells(r!))).toEqual([['Pin', 'Signal'], ['1', 'GND'], ['2', 'UART2_TX_M0']]);
+  });
+
+  it('keeps the rows of a long table in order with every cell', () => {
+    const rows = Array.from({ length: 200 }, (_, i) => `<tr><td>GPIO${i}</td><td>pin ${i + 1}</td></tr>`).join('');
+    const md = lines(htmlToMarkdown(`<table><tr><th>Name</th><th>Pin</th></tr>${rows}</table>`).markdown);
+    expect(md).toHaveLength(202);
+    expect(md[1]).toBe('| --- | --- |');
+    expect(cells(md[2]!)).toEqual(['GPIO0', 'pin 1']);
+    expect(cells(md[201]!)).toEqual(['GPIO199', 'pin 200']);
+  });
+
+  it('keeps single-cell and layout tables as flat text rather than tables', () => {
+    const single = htmlToMarkdown('<table><tr><td>Note: power off first.</td></tr></table>').markdown;
+    expect(single).not.toContain('|');
+    expect(single).toContain('Note: power off first.');
+    const layout = htmlToMarkdown('<table><tr><td><table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table></td><td>side</td></tr></table>').markdown;
+    expect(layout).toContain('side');
+    expect(lines(layout).filter((l) => /^\| --- \| --- \|$/.test(l))).toHaveLength(1);
+  });
+});
