@@ -12,6 +12,8 @@ export interface ChunkView {
   chunk: Chunk;
   /** Readable prose of the chunk (no markup). */
   plain: string;
+  /** Content terms of `plain` in order, with repeats (`contentTerms(plain)`), for TF-IDF. */
+  termList: string[];
   /** Distinct content terms, for lexical similarity. */
   terms: Set<string>;
   /** Models named by the enclosing heading path below the document title, outermost first. */
@@ -47,9 +49,19 @@ function pathAt(doc: NormalizedDocument | null, end: number, fallback: string[])
   return found >= 0 ? doc.blocks[found]!.headingPath : fallback;
 }
 
+/** Whether a document has tabs at all, cached (documents are immutable once normalized). */
+const hasTabs = new WeakMap<NormalizedDocument, boolean>();
+
 /** Label of the tab (`<TabItem value=…>`) still open at `offset`: the chunk starts inside it. */
 function openTabAt(doc: NormalizedDocument | null, offset: number): string | null {
   if (!doc || offset <= 0) return null;
+  // Without this, every chunk of a tab-less document searched its whole prefix backwards.
+  let tabs = hasTabs.get(doc);
+  if (tabs === undefined) {
+    tabs = doc.text.includes('<TabItem');
+    hasTabs.set(doc, tabs);
+  }
+  if (!tabs) return null;
   const at = doc.text.lastIndexOf('<TabItem', offset - 1);
   if (at < 0 || doc.text.indexOf('</TabItem>', at) < offset) return null;
   const m = /^<TabItem\b[^>]*?\b(?:label|value)=["']([^"']+)["']/.exec(doc.text.slice(at, at + 300));
@@ -100,10 +112,12 @@ export function chunkView(chunk: Chunk, vocabulary: ModelVocabulary, doc: Normal
   const path = doc !== null && chunk.headingPath[0] === doc.title ? chunk.headingPath.slice(1) : chunk.headingPath;
   local.push(...tabLabels(chunk, doc));
   const plain = plainText(chunk.text);
+  const termList = contentTerms(plain);
   return {
     chunk,
     plain,
-    terms: new Set(contentTerms(plain)),
+    termList,
+    terms: new Set(termList),
     pathMentions: confident(path.flatMap((h) => vocabulary.findMentions(h))),
     localMentions: confident(local.flatMap((h) => vocabulary.findMentions(h))),
     bodyMentions: confident(vocabulary.findMentions(plain)),

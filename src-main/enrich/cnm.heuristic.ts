@@ -67,8 +67,25 @@ interface TaggedTerm {
   pos: string;
 }
 
-/** Sentences of tagged terms. */
+/**
+ * Recently tagged texts: section headings repeat for every chunk of their section, and manuals of
+ * sibling boards share whole passages. Bounded; dropped wholesale when full.
+ */
+const tagged = new Map<string, TaggedTerm[][]>();
+const TAG_CACHE_SIZE = 2000;
+
+/** Sentences of tagged terms (cached; callers must not modify the result). */
 function tagSentences(text: string): TaggedTerm[][] {
+  let out = tagged.get(text);
+  if (!out) {
+    if (tagged.size >= TAG_CACHE_SIZE) tagged.clear();
+    out = tagUncached(text);
+    tagged.set(text, out);
+  }
+  return out;
+}
+
+function tagUncached(text: string): TaggedTerm[][] {
   const doc = tagger.readDoc(text);
   const out: TaggedTerm[][] = [];
   doc.sentences().each((sentence: ItemSentence) => {
@@ -107,10 +124,14 @@ export function createCnmHeuristic(options: CnmHeuristicOptions = {}): CnmHeuris
           run = [];
         };
         for (const t of terms) {
+          if (!isNounTerm(t)) {
+            flush();
+            continue;
+          }
           const word = singular(t.normal);
           // Upper-case words in body text are mostly pin and signal names (GND, SDA) in tables.
           const acronym = /^[A-Z0-9_]{2,}$/.test(t.text);
-          if (isNounTerm(t) && (acronyms || !acronym) && !isStopword(t.normal) && !isStopword(word) && !NOUN_STOP.has(word) && !exclude.has(word) && word.length >= 3) {
+          if ((acronyms || !acronym) && !isStopword(t.normal) && !isStopword(word) && !NOUN_STOP.has(word) && !exclude.has(word) && word.length >= 3) {
             add(word, weight);
             run.push(word);
           } else flush();

@@ -2,7 +2,7 @@ import type { KeyFields } from '../core/chunk';
 import type { NormalizedDocument } from '../core/document';
 import type { ChunkView } from './chunk-view';
 import type { DocumentFacts } from './cnm.heuristic';
-import { topTerms } from './term-stats';
+import { topTermsOf } from './term-stats';
 import { modelTokens } from './text.util';
 
 /**
@@ -115,7 +115,7 @@ export function createKeysHeuristic(options: KeysHeuristicOptions = {}): KeysHeu
       return {
         title: title || null,
         summary: null,
-        keywords: topTerms(view.chunk.text, facts.terms, maxKeywords, { boost: title ?? '', exclude }),
+        keywords: topTermsOf(view.termList, facts.terms, maxKeywords, { boost: title ?? '', exclude }),
         entities: extractEntities(view.plain, models, maxEntities),
         questions: [],
         key,

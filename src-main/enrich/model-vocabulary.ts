@@ -52,6 +52,9 @@ const WHERE_WEIGHT = [5, 2, 1] as const;
 const INTRO_CHARS = 1500;
 /** Minimum weighted occurrences for a member ("ROCK 5B+") to be accepted. */
 const MIN_MEMBER_WEIGHT = 2;
+/** Texts up to this many characters (headings, tab labels) have their mentions cached. */
+const SHORT_TEXT = 160;
+const SHORT_CACHE_SIZE = 5000;
 
 export type ModelKind = 'product' | 'member' | 'variant';
 
@@ -111,6 +114,8 @@ export interface VocabularyDocInput {
   h1Headings?: string[];
   /** H2 heading texts. */
   h2Headings?: string[];
+  /** `plainText(text)`, when the caller already computed it (it is the costly part of learning). */
+  plain?: string;
 }
 
 type Counts = [number, number, number];
@@ -172,6 +177,13 @@ interface Derived {
   folderProducts: Map<string, string>;
   /** Folder or file key -> product name. */
   productOfKey: Map<string, string>;
+  /**
+   * Every prefix of every key and alias: a window whose key is not in here can neither resolve
+   * nor grow into a key that does, so mention matching stops extending it (most tokens stop at one).
+   */
+  keyPrefixes: Set<string>;
+  /** Mentions in short texts (headings repeat in every chunk of their section). */
+  shortMentions: Map<string, ModelMention[]>;
 }
 
 /** Builds the vocabulary input of a normalized document (title, front matter, headings, text). */
@@ -415,7 +427,7 @@ function observe(input: VocabularyDocInput, vendorKeys: ReadonlySet<string>): Do
   scan(titleish, 0, interesting, obs, vendorKeys);
   for (const h of input.headings ?? []) scan(h, 1, interesting, obs, vendorKeys);
   // Prose only: file paths, image names and shell commands spell models in lowercase ("e20c").
-  const body = plainText(input.text);
+  const body = input.plain ?? plainText(input.text);
   scan(body, 2, interesting, obs, vendorKeys);
   addCategoryHits(titleish, 5, obs.categories);
   addCategoryHits((input.headings ?? []).join('\n'), 2, obs.categories, false);
@@ -649,6 +661,17 @@ export class ModelVocabulary {
   findMentions(text: string): ModelMention[] {
     const d = this.derive();
     if (d.entries.size === 0) return [];
+    if (text.length > SHORT_TEXT) return this.scanMentions(text, d);
+    let found = d.shortMentions.get(text);
+    if (!found) {
+      if (d.shortMentions.size >= SHORT_CACHE_SIZE) d.shortMentions.clear();
+      found = this.scanMentions(text, d);
+      d.shortMentions.set(text, found);
+    }
+    return found.map((m) => ({ ...m }));
+  }
+
+  private scanMentions(text: string, d: Derived): ModelMention[] {
     const toks = modelTokens(text);
     const out: ModelMention[] = [];
     let i = 0;
@@ -695,6 +718,7 @@ export class ModelVocabulary {
       if (t.kind !== 'word') break;
       if (j > i && !joinable(text.slice(toks[j - 1]!.end, t.start))) break;
       key += t.norm;
+      if (!d.keyPrefixes.has(key)) break;
       keys.push(key);
     }
     for (let L = keys.length; L >= 1; L--) {
@@ -777,6 +801,8 @@ export class ModelVocabulary {
       categories: new Map(),
       folderProducts: new Map(),
       productOfKey: new Map(),
+      keyPrefixes: new Set(),
+      shortMentions: new Map(),
     };
     // 1. Aggregate each folder's evidence over the documents under it.
     interface FolderAgg {
@@ -911,6 +937,9 @@ export class ModelVocabulary {
     this.inheritSeriesCategories(d);
     for (const [docId, id] of d.identities) {
       id.category = d.categories.get(id.base) ?? bestCategory(this.docs.get(docId)?.categories ?? {});
+    }
+    for (const key of [...d.byKey.keys(), ...d.aliases.keys()]) {
+      for (let n = 1; n <= key.length; n++) d.keyPrefixes.add(key.slice(0, n));
     }
     this.derived = d;
     return d;

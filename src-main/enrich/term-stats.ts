@@ -25,6 +25,8 @@ export function documentTerms(markdown: string): Set<string> {
 export class TermStats {
   private readonly df = new Map<string, number>();
   private docs = 0;
+  /** `idf` values while the statistics do not change (enrichment asks for the same terms often). */
+  private readonly idfCache = new Map<string, number>();
 
   static create(): TermStats {
     return new TermStats();
@@ -55,11 +57,18 @@ export class TermStats {
   }
 
   addDocument(markdown: string): void {
+    this.addPlain(plainText(markdown));
+  }
+
+  /** `addDocument` for a caller that already has the text's `plainText` (removal still takes the Markdown). */
+  addPlain(plain: string): void {
+    this.idfCache.clear();
     this.docs++;
-    for (const t of documentTerms(markdown)) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    for (const t of new Set(contentTerms(plain))) this.df.set(t, (this.df.get(t) ?? 0) + 1);
   }
 
   removeDocument(markdown: string): void {
+    this.idfCache.clear();
     this.docs = Math.max(0, this.docs - 1);
     for (const t of documentTerms(markdown)) {
       const n = (this.df.get(t) ?? 0) - 1;
@@ -70,7 +79,12 @@ export class TermStats {
 
   /** Smoothed inverse document frequency, >= 1 for every term (unseen terms score highest). */
   idf(term: string): number {
-    return Math.log((this.docs + 1) / ((this.df.get(term) ?? 0) + 1)) + 1;
+    let v = this.idfCache.get(term);
+    if (v === undefined) {
+      v = Math.log((this.docs + 1) / ((this.df.get(term) ?? 0) + 1)) + 1;
+      this.idfCache.set(term, v);
+    }
+    return v;
   }
 }
 
@@ -79,6 +93,11 @@ export class TermStats {
  * Ties keep first-occurrence order, so results are deterministic.
  */
 export function topTerms(text: string, stats: TermStats, k: number, options: { boost?: string; exclude?: ReadonlySet<string> } = {}): string[] {
+  return topTermsOf(contentTerms(plainText(text)), stats, k, options);
+}
+
+/** `topTerms` over the text's content terms (`contentTerms(plainText(text))`) computed by the caller. */
+export function topTermsOf(terms: readonly string[], stats: TermStats, k: number, options: { boost?: string; exclude?: ReadonlySet<string> } = {}): string[] {
   const tf = new Map<string, number>();
   const order = new Map<string, number>();
   const add = (t: string, w: number): void => {
@@ -88,7 +107,7 @@ export function topTerms(text: string, stats: TermStats, k: number, options: { b
     if (!order.has(t)) order.set(t, order.size);
   };
   for (const t of contentTerms(options.boost ?? '')) add(t, 2);
-  for (const t of contentTerms(plainText(text))) add(t, 1);
+  for (const t of terms) add(t, 1);
   return [...tf]
     .map(([t, n]) => ({ t, score: (1 + Math.log(n)) * stats.idf(t) }))
     .sort((a, b) => b.score - a.score || order.get(a.t)! - order.get(b.t)!)

@@ -28,28 +28,39 @@ export function isStopword(word: string): boolean {
  * and emphasis removed; whitespace collapsed. Offsets are not preserved (for scoring only).
  */
 export function plainText(markdown: string): string {
-  return markdown
-    .replace(/^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, ' ')
-    .replace(/```[\s\S]*?(?:```|$)/g, ' ')
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/!\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
-    .replace(/\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
-    .replace(/https?:\/\/[^\s)"'<>]+/g, ' ')
-    // Anchored at a token start: an unanchored `\S+@\S+` backtracks quadratically on long tokens.
-    .replace(/(?<!\S)[^\s@]+@\S+/g, ' ')
-    // Tab labels name the variant a passage is for (<TabItem value="ROCK 5B+">): keep them.
-    .replace(/<[^>]*?\b(?:label|value)=["']([^"']*)["'][^>]*>/g, ' $1 ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/^\s*(?:import|export)\s.*$/gm, ' ')
-    .replace(/(?:^|\s)\.{0,2}\/\S*/g, ' ')
-    .replace(/^[ \t]*\|?[ \t]*:?-{3,}.*$/gm, ' ')
-    .replace(/[|*`#>~]+/g, ' ')
-    // Emphasis underscores go, identifiers keep theirs ("GPIO3_A4", "SARADC_IN4").
-    .replace(/(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, ' ')
-    .replace(/&[a-z]+;|&#\d+;/gi, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  let t = markdown;
+  for (const [needles, re, to] of PLAIN_STEPS) {
+    // A pattern that needs a literal the text lacks cannot match: skipping it saves a regex pass.
+    if (needles.length === 0 || needles.some((n) => t.includes(n))) t = t.replace(re, to);
+  }
+  return t.trim();
 }
+
+/**
+ * The rewrites of `plainText`, in order, each with the literals (any one of) a match must contain.
+ * Each step is checked against the text as the steps before it left it.
+ */
+const PLAIN_STEPS: readonly (readonly [needles: readonly string[], pattern: RegExp, replacement: string])[] = [
+  [['---'], /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, ' '],
+  [['```'], /```[\s\S]*?(?:```|$)/g, ' '],
+  [['<!--'], /<!--[\s\S]*?-->/g, ' '],
+  [['!['], /!\[([^\]\n]*)\]\([^)\n]*\)/g, '$1'],
+  [[']('], /\[([^\]\n]*)\]\([^)\n]*\)/g, '$1'],
+  [['://'], /https?:\/\/[^\s)"'<>]+/g, ' '],
+  // Anchored at a token start: an unanchored `\S+@\S+` backtracks quadratically on long tokens.
+  [['@'], /(?<!\S)[^\s@]+@\S+/g, ' '],
+  // Tab labels name the variant a passage is for (<TabItem value="ROCK 5B+">): keep them.
+  [['<'], /<[^>]*?\b(?:label|value)=["']([^"']*)["'][^>]*>/g, ' $1 '],
+  [['<'], /<[^>]*>/g, ' '],
+  [['import', 'export'], /^\s*(?:import|export)\s.*$/gm, ' '],
+  [['/'], /(?:^|\s)\.{0,2}\/\S*/g, ' '],
+  [['---'], /^[ \t]*\|?[ \t]*:?-{3,}.*$/gm, ' '],
+  [[], /[|*`#>~]+/g, ' '],
+  // Emphasis underscores go, identifiers keep theirs ("GPIO3_A4", "SARADC_IN4").
+  [['_'], /(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, ' '],
+  [['&'], /&[a-z]+;|&#\d+;/gi, ' '],
+  [[], /\s+/g, ' '],
+];
 
 /** Crude English singular for TF-IDF terms ("supplies" -> "supply", "ports" -> "port"). */
 export function singular(word: string): string {

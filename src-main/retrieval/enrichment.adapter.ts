@@ -3,7 +3,8 @@ import type { NormalizedDocument } from '../core/document';
 import { CodedError } from '../core/result';
 import { createEnricher, type EnrichMode, type Enricher } from '../enrich/enricher';
 import type { Llm } from '../models/types';
-import { ModelVocabulary } from '../enrich/model-vocabulary';
+import { ModelVocabulary, vocabularyInput } from '../enrich/model-vocabulary';
+import { plainText } from '../enrich/text.util';
 import { indexedText, type PrefixOptions } from '../enrich/prefix';
 import { analyzeQuery, modelMatch, type QueryAnalysis } from '../enrich/query-analysis';
 import { createRestructurer, type RetrievalUnit } from '../enrich/restructure';
@@ -69,8 +70,10 @@ export class LibraryEnrichment {
   learn(docs: NormalizedDocument[], previous: NormalizedDocument[] = []): void {
     for (const old of previous) this.terms.removeDocument(old.text);
     for (const doc of docs) {
-      this.vocabulary.addDocument(doc);
-      this.terms.addDocument(doc.text);
+      // One plain-text pass serves both: it is most of what learning costs.
+      const plain = plainText(doc.text);
+      this.vocabulary.addDocument({ ...vocabularyInput(doc), plain });
+      this.terms.addPlain(plain);
     }
   }
 

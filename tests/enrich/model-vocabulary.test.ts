@@ -115,6 +115,34 @@ describe('ModelVocabulary storage', () => {
   });
 });
 
+describe('ModelVocabulary mention finding', () => {
+  const docs = [doc('lib/e/e20c/a.md', '# Intro\n\nThe Radxa E20C.'), doc('lib/e/e52c/a.md', '# Intro\n\nThe Radxa E52C.')];
+
+  it('finds models in a heading it has seen before once the vocabulary learns them', () => {
+    const v = ModelVocabulary.fromDocuments(docs.slice(0, 1));
+    expect(v.findMentions('E52C power input')).toEqual([]);
+    v.addDocument(docs[1]!);
+    expect(v.findMentions('E52C power input').map((m) => m.model)).toEqual(['E52C']);
+  });
+
+  it('returns mentions that a caller may change without changing later answers', () => {
+    const v = ModelVocabulary.fromDocuments(docs);
+    const first = v.findMentions('E20C and E52C');
+    first[0]!.model = 'changed';
+    first.pop();
+    expect(v.findMentions('E20C and E52C').map((m) => m.model)).toEqual(['E20C', 'E52C']);
+  });
+
+  it('finds the same mentions in long texts as in their short pieces', () => {
+    const v = ModelVocabulary.fromDocuments(docs);
+    const piece = 'Connect the E20C to the router, then the E52C. ';
+    const long = piece.repeat(10);
+    expect(v.findMentions(long).map((m) => [m.model, m.start])).toEqual(
+      Array.from({ length: 10 }, (_, i) => v.findMentions(piece).map((m) => [m.model, m.start + i * piece.length])).flat(),
+    );
+  });
+});
+
 describe('ModelVocabulary on the shared corpora', () => {
   const corpus = [...loadCorpus('radxa-docs'), ...loadCorpus('esp-dev-kits')];
   const v = ModelVocabulary.fromDocuments(corpus);
