@@ -241,17 +241,29 @@ export class LibraryIndex implements DocumentIndexer {
    * Writes a batch: the journal names the documents first, so a crash between the index write and
    * documents.json is repaired by `recover()` on the next open.
    */
-  async commit(batch: PreparedDocument[], persist: () => Promise<void>): Promise<void> {
-    if (batch.length === 0) return persist();
+  async commit(batch: PreparedDocument[], persist: () => Promise<readonly string[] | void>): Promise<void> {
+    if (batch.length === 0) {
+      await persist();
+      return;
+    }
     const ids = batch.map((p) => p.doc.id);
     await this.library.setJournal(ids);
     const existing = new Set((await this.library.documents()).filter((d) => d.chunks > 0 || d.status === 'ready').map((d) => d.id));
-    for (const id of ids) if (existing.has(id)) await this.store.deleteDocument(id);
-    await this.store.addChunks(batch.flatMap((p) => p.rows as ChunkInput[]));
+    // The vocabulary file is written while LanceDB writes the rows: a crash leaves the same states
+    // as writing it after them (vocabulary ahead of documents.json, which recovery tolerates).
+    const writes = await Promise.allSettled([
+      this.saveEnrichment(),
+      (async () => {
+        for (const id of ids) if (existing.has(id)) await this.store.deleteDocument(id);
+        await this.store.addChunks(batch.flatMap((p) => p.rows as ChunkInput[]));
+      })(),
+    ]);
+    for (const w of writes) if (w.status === 'rejected') throw w.reason;
     // New rows are searchable at once (LanceDB scans rows not yet in an index); folding them into
     // the indexes is `optimizeIndexes`, run as background work after the import.
-    await this.saveEnrichment();
-    await persist();
+    const dropped = (await persist()) ?? [];
+    // Still journaled: a crash before these deletions drops the rows on the next open.
+    for (const id of dropped) await this.store.deleteDocument(id);
     await this.library.setJournal([]);
   }
 

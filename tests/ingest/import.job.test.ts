@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import type { ImportSummary } from '../../src-main/contract/api';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
+import { Library } from '../../src-main/library/library.store';
 import { writePdf } from '../fixtures/pdf-writer';
 import { sharedDir, tempDir } from '../helpers/temp';
 
@@ -89,6 +90,53 @@ describe('import of a batch with bad files', () => {
     const evil = await write('a\\..\\..\\evil.md', '# Evil\n\ntext\n');
     const summary = await importOk([evil]);
     expect(summary.results[0]).toMatchObject({ status: 'failed', reason: expect.stringMatching(/could escape the library folder/) });
+  });
+});
+
+describe('storing originals', () => {
+  it('fails only the file whose original cannot be stored and lists it without chunks', async () => {
+    // The disk refuses one file (a full disk, a permission problem): stores run behind parsing now,
+    // so their failure must still reach that file alone, before any of its rows are written.
+    const store = Library.prototype.storeOriginal;
+    const spy = vi.spyOn(Library.prototype, 'storeOriginal').mockImplementation(async function (this: Library, id: string, bytes: Uint8Array) {
+      if (id.endsWith('full-disk.md')) throw new Error('ENOSPC: no space left on device');
+      return store.call(this, id, bytes);
+    });
+    try {
+      await write('disk/fuse.md', '# RAC-225B fuses\n\nThe RAC-225B takes a 10 A slow-blow fuse.\n');
+      await write('disk/full-disk.md', '# RAC-225B filter\n\nClean the mesh filter every 200 hours.\n');
+      const summary = await importOk([path.join(dir, 'in', 'disk')]);
+      const r = byFile(summary);
+      expect(r['disk/fuse.md']).toMatchObject({ status: 'imported' });
+      expect(r['disk/full-disk.md']).toMatchObject({ status: 'failed', reason: expect.stringContaining('no space left on device') });
+      expect(summary.summary).toMatchObject({ imported: 1, failed: 1 });
+      const docs = await engine.handlers['documents.list']({ library: 'Shop' });
+      if (!docs.ok) throw new Error(docs.error.message);
+      const listed = Object.fromEntries(docs.value.map((d) => [d.id, d]));
+      expect(listed['disk/fuse.md']).toMatchObject({ status: 'ready' });
+      expect(listed['disk/full-disk.md']).toMatchObject({ status: 'failed', chunks: 0 });
+      expect((await search('slow-blow fuse'))[0]?.doc).toBe('disk/fuse.md');
+      expect(await search('mesh filter')).toHaveLength(0);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('keeps the previous version of a document whose new original cannot be stored', async () => {
+    const file = await write('m/pump.md', '# Pump\n\nThe old gasket is part GX-100.\n');
+    await importOk([file]);
+    await writeFile(file, '# Pump\n\nThe new gasket is part GY-300.\n');
+    const spy = vi.spyOn(Library.prototype, 'storeOriginal').mockRejectedValue(new Error('EIO: i/o error'));
+    try {
+      const summary = await importOk([file]);
+      expect(summary.results[0]).toMatchObject({ status: 'failed', reason: expect.stringMatching(/i\/o error.*previous version is kept/) });
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await search('GX-100'))[0]?.doc).toBe('pump.md');
+    expect(await search('GY-300')).toHaveLength(0);
+    const lib = (await engine.libraries.get('Shop'))!;
+    expect(await lib.document('pump.md')).toMatchObject({ status: 'ready', chunks: 1 });
   });
 });
 
