@@ -55,3 +55,39 @@ export async function mustOpen(dir: string, opts: LanceStoreOptions = {}): Promi
 export function axis(dim: number, index: number): number[] {
   return Array.from({ length: dim }, (_, i) => (i === index ? 1 : 0));
 }
+
+/**
+ * Stores and temp folders of one test file, all closed and removed by `closeAll` (call it in
+ * afterEach): `open` gives a fresh store in its own folder, `folder` a bare folder, `track` hands
+ * over a store opened by hand.
+ */
+export function storeScope(): {
+  open(options?: LanceStoreOptions): Promise<{ dir: string; store: ChunkStore }>;
+  folder(): Promise<string>;
+  track<S extends ChunkStore>(store: S): S;
+  closeAll(): Promise<void>;
+} {
+  const cleanups: (() => Promise<void>)[] = [];
+  const stores: ChunkStore[] = [];
+  const folder = async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    return dir;
+  };
+  const track = <S extends ChunkStore>(store: S): S => {
+    stores.push(store);
+    return store;
+  };
+  return {
+    folder,
+    track,
+    async open(options = {}) {
+      const dir = await folder();
+      return { dir, store: track(await mustOpen(dir, options)) };
+    },
+    async closeAll() {
+      for (const store of stores.splice(0)) await store.close();
+      for (const cleanup of cleanups.splice(0)) await cleanup();
+    },
+  };
+}

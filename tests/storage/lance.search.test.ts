@@ -1,24 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChunkStore } from '../../src-main/storage/chunk-store';
-import { mustOpen, record, tempDir } from './fixtures';
+import type { LanceStoreOptions } from '../../src-main/storage/lance.store';
+import { record, storeScope } from './fixtures';
 
 /** Two-phase reads (stubs, then `hydrate`), query expansion and the vector index. */
 
-const cleanups: (() => Promise<void>)[] = [];
-const stores: ChunkStore[] = [];
-
-async function freshStore(options: { vectorDimension?: number; vectorIndexMinRows?: number } = {}) {
-  const { dir, cleanup } = await tempDir();
-  cleanups.push(cleanup);
-  const store = await mustOpen(dir, options);
-  stores.push(store);
-  return store;
-}
-
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+const scope = storeScope();
+const freshStore = async (options: LanceStoreOptions = {}) => (await scope.open(options)).store;
+afterEach(() => scope.closeAll());
 
 const ids = (hits: { record: { id: string } }[]) => hits.map((h) => h.record.id);
 

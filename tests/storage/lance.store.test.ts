@@ -2,25 +2,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CodedError } from '../../src-main/core/result';
-import type { ChunkStore } from '../../src-main/storage/chunk-store';
 import { openLanceStore } from '../../src-main/storage/lance.store';
-import { axis, mustOpen, record, tempDir } from './fixtures';
+import { axis, mustOpen, record, storeScope } from './fixtures';
 
-const cleanups: (() => Promise<void>)[] = [];
-const stores: ChunkStore[] = [];
-
-async function freshStore(vectorDimension: number | null = null, embedderId: string | null = null) {
-  const { dir, cleanup } = await tempDir();
-  cleanups.push(cleanup);
-  const store = await mustOpen(dir, { vectorDimension, embedderId });
-  stores.push(store);
-  return { dir, store };
-}
-
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+const scope = storeScope();
+const freshStore = (vectorDimension: number | null = null, embedderId: string | null = null) => scope.open({ vectorDimension, embedderId });
+afterEach(() => scope.closeAll());
 
 const ids = (hits: { record: { id: string } }[]) => hits.map((h) => h.record.id);
 
@@ -269,14 +256,13 @@ describe('LanceDB chunk store: vectors and hybrid search', () => {
 
 describe('LanceDB chunk store: embedder changes', () => {
   it('upgrades a library without vectors in place when an embedder is configured', async () => {
-    const { dir, cleanup } = await tempDir();
-    cleanups.push(cleanup);
+    const dir = await scope.folder();
     const plain = await mustOpen(dir);
     await plain.addChunks([record('d', 0, 'fuse')]);
     await plain.close();
 
     const upgraded = await mustOpen(dir, { vectorDimension: 2, embedderId: 'e1' });
-    stores.push(upgraded);
+    scope.track(upgraded);
     expect(upgraded.vectorDimension).toBe(2);
     expect(upgraded.embedderId).toBe('e1');
     expect((await upgraded.listUnembedded(5)).map((q) => q.id)).toEqual(['d#0']);
@@ -284,8 +270,7 @@ describe('LanceDB chunk store: embedder changes', () => {
   });
 
   it('refuses another dimension or embedder with model-mismatch, and resets on request', async () => {
-    const { dir, cleanup } = await tempDir();
-    cleanups.push(cleanup);
+    const dir = await scope.folder();
     const first = await mustOpen(dir, { vectorDimension: 2, embedderId: 'e1' });
     await first.addChunks([record('d', 0, 'fuse', { vector: [1, 0] })]);
     await first.close();
@@ -308,7 +293,7 @@ describe('LanceDB chunk store: embedder changes', () => {
     await noEmbedder.close();
 
     const reset = await mustOpen(dir, { vectorDimension: 3, embedderId: 'e3', onModelMismatch: 'reset' });
-    stores.push(reset);
+    scope.track(reset);
     expect(reset.vectorDimension).toBe(3);
     expect(await reset.searchVector([1, 0, 0], { limit: 1 })).toEqual([]);
     expect((await reset.listUnembedded(5)).map((q) => q.id)).toEqual(['d#0']);
@@ -318,8 +303,7 @@ describe('LanceDB chunk store: embedder changes', () => {
 
 describe('LanceDB chunk store: failures as values', () => {
   it('reports a damaged table as corrupt', async () => {
-    const { dir, cleanup } = await tempDir();
-    cleanups.push(cleanup);
+    const dir = await scope.folder();
     await fs.mkdir(path.join(dir, 'chunks.lance', '_versions'), { recursive: true });
     await fs.writeFile(path.join(dir, 'chunks.lance', '_versions', '1.manifest'), 'not a manifest');
     const result = await openLanceStore(dir);
@@ -332,21 +316,19 @@ describe('LanceDB chunk store: failures as values', () => {
   });
 
   it('reports missing data files as corrupt when the table is read', async () => {
-    const { dir, cleanup } = await tempDir();
-    cleanups.push(cleanup);
+    const dir = await scope.folder();
     const store = await mustOpen(dir);
     await store.addChunks([record('d', 0, 'fuse')]);
     await store.close();
     const dataDir = path.join(dir, 'chunks.lance', 'data');
     for (const f of await fs.readdir(dataDir)) await fs.rm(path.join(dataDir, f));
     const reopened = await mustOpen(dir);
-    stores.push(reopened);
+    scope.track(reopened);
     await expect(reopened.listChunks('d')).rejects.toMatchObject({ code: 'corrupt' });
   });
 
   it('refuses a file where the database folder should be, and bad options', async () => {
-    const { dir, cleanup } = await tempDir();
-    cleanups.push(cleanup);
+    const dir = await scope.folder();
     const file = path.join(dir, 'db');
     await fs.writeFile(file, 'x');
     const asFile = await openLanceStore(file);
