@@ -48,6 +48,9 @@ import {
   LIGHT_COLUMNS,
   RESULT_COLUMNS,
   STUB_COLUMNS,
+  PACKED_RESULT_COLUMNS,
+  PACKED_RESULTS_COLUMN,
+  hasPackedResults,
   type ChunkRow,
   type TableShape,
 } from './lance.schema';
@@ -186,8 +189,9 @@ export async function openLanceStore(dir: string, opts: LanceStoreOptions = {}):
     } else {
       table = await db.createEmptyTable(TABLE_NAME, chunkSchema(wanted, embedderId));
     }
-    const shape = await reconcileVectors(table, readTableShape(await table.schema()), wanted, embedderId, opts.onModelMismatch ?? 'fail');
-    return ok(new LanceChunkStore(lance, db, table, shape, opts.vectorIndexMinRows ?? VECTOR_INDEX_MIN_ROWS));
+    const schema = await table.schema();
+    const shape = await reconcileVectors(table, readTableShape(schema), wanted, embedderId, opts.onModelMismatch ?? 'fail');
+    return ok(new LanceChunkStore(lance, db, table, shape, opts.vectorIndexMinRows ?? VECTOR_INDEX_MIN_ROWS, hasPackedResults(schema)));
   } catch (err) {
     table?.close();
     db.close();
@@ -272,6 +276,8 @@ class LanceChunkStore implements ChunkStore {
     private readonly table: Table,
     shape: TableShape,
     private readonly vectorIndexMinRows: number,
+    /** False for tables written before the packed result column: rows are written and read without it. */
+    private readonly packed: boolean,
   ) {
     this.vectorDimension = shape.vectorDimension;
     this.embedderId = shape.embedderId;
@@ -296,6 +302,7 @@ class LanceChunkStore implements ChunkStore {
 
   #rows(records: readonly ChunkInput[]): ChunkRow[] {
     const rows = records.map((r) => toRow(r, this.vectorDimension));
+    if (!this.packed) for (const row of rows) delete row[PACKED_RESULTS_COLUMN];
     const seen = new Set<string>();
     for (const row of rows) {
       const id = row.id as string;
@@ -381,10 +388,14 @@ class LanceChunkStore implements ChunkStore {
       const rows = await this.table
         .query()
         .where(sqlIn('id', ids))
-        .select([...(options.light ? LIGHT_COLUMNS : RECORD_COLUMNS)])
+        .select(options.light ? this.#lightColumns() : [...RECORD_COLUMNS])
         .toArray();
       return rows.map(fromRow);
     });
+  }
+
+  #lightColumns(): string[] {
+    return this.packed ? [...STUB_COLUMNS, ...PACKED_RESULT_COLUMNS] : [...LIGHT_COLUMNS];
   }
 
   async hydrate(hits: readonly ChunkHit[]): Promise<ChunkHit[]> {
@@ -399,7 +410,8 @@ class LanceChunkStore implements ChunkStore {
         // that moved is read by id below.
         const stubs = new Map(hits.map((h) => [h.record.id, h.record]));
         try {
-          for (const row of await this.table.takeRowIds(rowIds).select(['id', ...RESULT_COLUMNS]).toArray()) {
+          const columns = this.packed ? PACKED_RESULT_COLUMNS : RESULT_COLUMNS;
+          for (const row of await this.table.takeRowIds(rowIds).select(['id', ...columns]).toArray()) {
             const stub = stubs.get(String(row.id));
             if (stub) byId.set(stub.id, fromRow({ ...row, model: stub.model, parent_id: stub.parentId }));
           }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LanceStoreOptions } from '../../src-main/storage/lance.store';
-import { record, storeScope } from './fixtures';
+import { mustOpen, record, storeScope } from './fixtures';
 
 /** Two-phase reads (stubs, then `hydrate`), query expansion and the vector index. */
 
@@ -104,5 +104,40 @@ describe('LanceDB chunk store: vector index', () => {
     const inDoc = await store.searchVector(vec(43), { limit: 3, filter: { docIds: ['d1'] } });
     expect(inDoc[0]!.record.id).toBe('d1#43');
     expect(inDoc.every((h) => h.record.docId === 'd1')).toBe(true);
+  });
+});
+
+describe('LanceDB chunk store: tables written before the packed result column', () => {
+  it('opens them, writes rows without the column and reads light records from the separate columns', async () => {
+    const { dir, store } = await scope.open();
+    await store.addChunks([record('old', 0, 'Fuse rating of the heater: 10 A.', { model: 'RAC-225B', title: 'Old manual', nouns: ['fuse'] })]);
+    await store.close();
+    // The layout of a library written by the previous version: no result_json column.
+    const lancedb = await import('@lancedb/lancedb');
+    const db = await lancedb.connect(dir);
+    const table = await db.openTable('chunks');
+    await table.dropColumns(['result_json']);
+    expect((await table.schema()).fields.some((f) => f.name === 'result_json')).toBe(false);
+    table.close();
+    db.close();
+
+    const reopened = scope.track(await mustOpen(dir));
+    await reopened.addChunks([record('new', 0, 'Fuse holder behind the cover.', { pageStart: 4, pageEnd: 5, headingPath: ['Service', 'Fuses'] })]);
+    await reopened.ensureIndexes();
+    const full = await reopened.hydrate(await reopened.searchBm25('fuse', { limit: 10, light: true }));
+    expect(full.map((h) => h.record.id).sort()).toEqual(['new#0', 'old#0']);
+    expect(full.find((h) => h.record.id === 'old#0')!.record).toMatchObject({ docId: 'old', title: 'Old manual', nouns: ['fuse'], text: 'Fuse rating of the heater: 10 A.' });
+    expect(full.find((h) => h.record.id === 'new#0')!.record).toMatchObject({ pageStart: 4, pageEnd: 5, headingPath: ['Service', 'Fuses'] });
+  });
+
+  it('packs the result fields in new tables and reads the same records from them', async () => {
+    const { store } = await scope.open();
+    const input = record('doc', 3, 'Clean the filter every two weeks.', { pageStart: 7, pageEnd: 8, title: 'Care', category: 'air conditioner', nouns: ['filter'], headingPath: ['Care', 'Filter'] });
+    await store.addChunks([input]);
+    const [light] = await store.getChunks(['doc#3'], { light: true });
+    const [whole] = await store.getChunks(['doc#3']);
+    for (const field of ['docId', 'text', 'indexedText', 'headingPath', 'pageStart', 'pageEnd', 'start', 'end', 'title', 'category', 'nouns'] as const) {
+      expect(light![field]).toEqual(whole![field]);
+    }
   });
 });
