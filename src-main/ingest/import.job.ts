@@ -115,32 +115,6 @@ class Limiter {
   }
 }
 
-/** Runs `fn` on every item with at most `limit` running (a worker pool); one promise per item, in order. */
-function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R>[] {
-  const settle = items.map(() => {
-    let resolve!: (value: R) => void;
-    let reject!: (reason: unknown) => void;
-    const promise = new Promise<R>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    return { promise, resolve, reject };
-  });
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      try {
-        settle[i]!.resolve(await fn(items[i]!));
-      } catch (err) {
-        settle[i]!.reject(err);
-      }
-    }
-  };
-  for (let w = 0; w < Math.min(limit, items.length); w++) void worker();
-  return settle.map((s) => s.promise);
-}
-
 interface Candidate {
   /** Absolute path on disk. */
   abs: string;
@@ -276,7 +250,8 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
 
     // Files are read and parsed a few at a time so disk waits overlap parsing; outcomes are
     // handled in input order, so results and progress stay deterministic.
-    const outcomes = mapConcurrent(batch, READ_CONCURRENCY, async (c): Promise<ParseOutcome> => {
+    const reads = new Limiter(READ_CONCURRENCY);
+    const outcomes = batch.map((c) => reads.run(async (): Promise<ParseOutcome> => {
       await nextTurn();
       if (signal.aborted) return { kind: 'failed', code: 'cancelled', reason: 'Cancelled.', size: 0 };
       if (c.failure) return { kind: 'failed', code: c.failure.code, reason: c.failure.reason, size: 0 };
@@ -284,7 +259,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       const outcome = await readAndParse(c, library, maxBytes, signal, (f) => progress(c.id, 'parsing', f * 0.6), writes);
       if (outcome.kind === 'parsed') stores.push(outcome.stored);
       return outcome;
-    });
+    }));
     for (let k = 0; k < batch.length; k++) {
       const c = batch[k]!;
       const outcome = await outcomes[k]!;
