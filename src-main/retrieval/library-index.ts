@@ -57,7 +57,6 @@ const CANDIDATE_FACTOR = 3;
 /** Of those, how many (per result wanted) are read whole and reranked. */
 const HYDRATE_FACTOR = 2;
 
-
 export class LibraryIndex implements DocumentIndexer {
   private chunker: Chunker;
 
@@ -379,9 +378,9 @@ export class LibraryIndex implements DocumentIndexer {
     } else {
       candidates = await first(query, base);
     }
-    // Candidates are stubs until here: text is read only for the ones ranking looks at.
-    // Reading text is the costly part of a search, so only the candidates that model-aware
-    // ranking puts in reach of the top k are read: the lexical rerank moves a chunk by a bounded
+    // Candidates are stubs (id, model, parent) until here, and reading text is the costly part of
+    // a search, so only those that model-aware ranking (by model weight alone: stubs carry no text
+    // or title) puts in reach of the top k are read: the lexical rerank moves a chunk by a bounded
     // factor, and on the three question sets no winner came from below 2k (same Hit@1 at k..3k).
     // A table found through one of its row views is shown whole: those tables are read meanwhile.
     const reach = this.enrichment.rank(candidates, analysis).slice(0, options.topK * HYDRATE_FACTOR);

@@ -28,6 +28,9 @@ const INT32_MAX = 2 ** 31 - 1;
 
 const utf8List = () => new arrow.List(new arrow.Field('item', new arrow.Utf8(), true));
 
+/** The packed result column (see `PACKED_RESULT_COLUMNS`); tables written before it lack it. */
+export const RESULT_JSON_COLUMN = 'result_json';
+
 /** Every column but the vector, in table order; also the projection of every read. */
 const BASE_FIELDS: [name: string, type: () => ArrowModule.DataType, nullable: boolean][] = [
   ['id', () => new arrow.Utf8(), false],
@@ -62,15 +65,13 @@ const BASE_FIELDS: [name: string, type: () => ArrowModule.DataType, nullable: bo
   // What the full-text index sees (derived on write, never read back): see `searchAnalyzed`.
   ['search_text', () => new arrow.Utf8(), false],
   // The fields a search result shows, packed (derived on write): see `PACKED_RESULT_COLUMNS`.
-  ['result_json', () => new arrow.Utf8(), true],
+  [RESULT_JSON_COLUMN, () => new arrow.Utf8(), true],
 ];
 
 /** Derived columns: written for the indexes and for fast reads, not part of a record. */
-const DERIVED_COLUMNS = new Set(['search_text', 'result_json']);
+const DERIVED_COLUMNS = new Set(['search_text', RESULT_JSON_COLUMN]);
 /** Columns added after schema 2 shipped: a table without them still opens (and is read without them). */
-const OPTIONAL_COLUMNS = new Set(['result_json']);
-/** The packed result column; see `hasPackedResults`. */
-export const PACKED_RESULTS_COLUMN = 'result_json';
+const OPTIONAL_COLUMNS = new Set([RESULT_JSON_COLUMN]);
 
 /**
  * Text as the full-text index sees it. ICU keeps `UART1_TX_M0` as one token, so a question
@@ -106,11 +107,11 @@ export const LIGHT_COLUMNS: readonly string[] = [...STUB_COLUMNS, ...RESULT_COLU
  * (at 100k rows on 2 cores, 20 rows x 11 columns took 3.4 ms, x 4 columns 1.9 ms), so the small
  * result fields are also written as one JSON column, and light reads take the texts and that.
  */
-export const PACKED_RESULT_COLUMNS: readonly string[] = ['doc_id', 'text', 'indexed_text', PACKED_RESULTS_COLUMN];
+export const PACKED_RESULT_COLUMNS: readonly string[] = ['doc_id', 'text', 'indexed_text', RESULT_JSON_COLUMN];
 
 /** True when a table stores the packed result column (tables written before it keep working without). */
 export function hasPackedResults(schema: ArrowModule.Schema): boolean {
-  return schema.fields.some((f) => f.name === PACKED_RESULTS_COLUMN);
+  return schema.fields.some((f) => f.name === RESULT_JSON_COLUMN);
 }
 
 /** The result fields as packed into `result_json`. */
@@ -276,7 +277,7 @@ export function toRow(input: ChunkInput, dimension: number | null): ChunkRow {
     category: row.category as string | null,
     nouns: row.nouns as string[],
   };
-  row[PACKED_RESULTS_COLUMN] = JSON.stringify(packed);
+  row[RESULT_JSON_COLUMN] = JSON.stringify(packed);
   if (dimension !== null) row[VECTOR_COLUMN] = input.vector == null ? null : toFloat32(input.vector, dimension, `Chunk ${id}`);
   else if (input.vector != null) toFloat32(input.vector, dimension, `Chunk ${id}`);
   return row;
@@ -298,7 +299,7 @@ function nullableInt(value: unknown): number | null {
 
 /** Converts a row read back from LanceDB into a record; a packed result column fills its fields. */
 export function fromRow(input: Record<string, unknown>): ChunkRecord {
-  const row = input[PACKED_RESULTS_COLUMN] == null || input.char_start != null ? input : unpack(input);
+  const row = input[RESULT_JSON_COLUMN] == null || input.char_start != null ? input : unpack(input);
   return {
     id: String(row.id),
     docId: row.doc_id == null ? '' : String(row.doc_id),
@@ -331,7 +332,7 @@ export function fromRow(input: Record<string, unknown>): ChunkRecord {
 }
 
 function unpack(row: Record<string, unknown>): Record<string, unknown> {
-  const p = JSON.parse(String(row[PACKED_RESULTS_COLUMN])) as PackedResult;
+  const p = JSON.parse(String(row[RESULT_JSON_COLUMN])) as PackedResult;
   return {
     ...row,
     heading_path: p.headingPath,

@@ -49,7 +49,7 @@ import {
   RESULT_COLUMNS,
   STUB_COLUMNS,
   PACKED_RESULT_COLUMNS,
-  PACKED_RESULTS_COLUMN,
+  RESULT_JSON_COLUMN,
   hasPackedResults,
   type ChunkRow,
   type TableShape,
@@ -93,6 +93,14 @@ function toHit(row: Record<string, unknown>, score: number): ChunkHit {
   if (typeof row._rowid === 'bigint') hit.rowId = row._rowid;
   return hit;
 }
+
+/** What every search adds last: row addresses for a light search, and the filter. */
+function scoped<Q extends { withRowId(): Q; where(predicate: string): Q }>(q: Q, options: SearchOptions, where: string | null): Q {
+  let scopedQuery = options.light ? q.withRowId() : q;
+  if (where !== null) scopedQuery = scopedQuery.where(where);
+  return scopedQuery;
+}
+
 /**
  * Vectors are searched exactly (a scan) until the library holds this many embedded chunks; above
  * it, an IVF-PQ index is built in the background. Measured at 100k chunks on 2 cores: a scan
@@ -302,7 +310,7 @@ class LanceChunkStore implements ChunkStore {
 
   #rows(records: readonly ChunkInput[]): ChunkRow[] {
     const rows = records.map((r) => toRow(r, this.vectorDimension));
-    if (!this.packed) for (const row of rows) delete row[PACKED_RESULTS_COLUMN];
+    if (!this.packed) for (const row of rows) delete row[RESULT_JSON_COLUMN];
     const seen = new Set<string>();
     for (const row of rows) {
       const id = row.id as string;
@@ -478,11 +486,8 @@ class LanceChunkStore implements ChunkStore {
     return new this.lance.MatchQuery(searchAnalyzed(query), FTS_COLUMN);
   }
 
-  async #fts(query: LanceModule.FullTextQuery, options: SearchOptions, limit: number): Promise<ChunkHit[]> {
-    let q = this.table.query().fullTextSearch(query).select(columnsFor(options)).limit(limit);
-    if (options.light) q = q.withRowId();
-    const where = filterToWhere(options.filter);
-    if (where !== null) q = q.where(where);
+  async #fts(query: LanceModule.FullTextQuery, options: SearchOptions, limit: number, where: string | null): Promise<ChunkHit[]> {
+    const q = scoped(this.table.query().fullTextSearch(query).select(columnsFor(options)).limit(limit), options, where);
     return (await q.toArray()).map((row) => toHit(row, Number(row._score)));
   }
 
@@ -491,22 +496,23 @@ class LanceChunkStore implements ChunkStore {
     if (query.trim() === '') return [];
     await this.#needFts();
     return this.#guard(async () => {
+      const where = filterToWhere(options.filter);
       const expansion = options.expansion?.trim() ?? '';
-      if (!expansion) return this.#fts(this.#match(query), options, limit);
+      if (!expansion) return this.#fts(this.#match(query), options, limit, where);
       const boosted = new this.lance.MatchQuery(searchAnalyzed(expansion), FTS_COLUMN, { boost: EXPANSION_BOOST });
-      if (filterToWhere(options.filter) !== null) {
+      if (where !== null) {
         // Over a filtered subset (one model's chunks) a BooleanQuery of two SHOULD clauses is as
         // fast as a plain query.
         const both = new this.lance.BooleanQuery([
           [this.lance.Occur.Should, this.#match(query)],
           [this.lance.Occur.Should, boosted],
         ]);
-        return this.#fts(both, options, limit);
+        return this.#fts(both, options, limit, where);
       }
       // Over the whole table LanceDB 0.31 runs that boolean query ~8x slower than two plain
       // match queries (28 vs 3 ms at 100k rows on 2 cores), so the expansion is a second query
       // whose (boosted) scores are added: the sum the boolean query gives.
-      const [main, extra] = await Promise.all([this.#fts(this.#match(query), options, limit), this.#fts(boosted, options, limit)]);
+      const [main, extra] = await Promise.all([this.#fts(this.#match(query), options, limit, where), this.#fts(boosted, options, limit, where)]);
       const byId = new Map(main.map((h) => [h.record.id, h]));
       for (const h of extra) {
         const have = byId.get(h.record.id);
@@ -528,9 +534,7 @@ class LanceChunkStore implements ChunkStore {
     const vec = this.#queryVector(vector);
     return this.#guard(async () => {
       const where = filterToWhere(options.filter);
-      let q = vectorQuery(this.table.query().nearestTo(vec), where).select(columnsFor(options)).limit(limit);
-      if (options.light) q = q.withRowId();
-      if (where !== null) q = q.where(where);
+      const q = scoped(vectorQuery(this.table.query().nearestTo(vec), where).select(columnsFor(options)).limit(limit), options, where);
       return (await q.toArray()).map((row) => toHit(row, 1 - Number(row._distance)));
     });
   }
@@ -543,12 +547,11 @@ class LanceChunkStore implements ChunkStore {
     const rrf = await this.#rrf;
     return this.#guard(async () => {
       const where = filterToWhere(options.filter);
-      let q = vectorQuery(this.table.query().fullTextSearch(this.#match(query)).nearestTo(vec), where)
-        .rerank(rrf)
-        .select(columnsFor(options))
-        .limit(limit);
-      if (options.light) q = q.withRowId();
-      if (where !== null) q = q.where(where);
+      const q = scoped(
+        vectorQuery(this.table.query().fullTextSearch(this.#match(query)).nearestTo(vec), where).rerank(rrf).select(columnsFor(options)).limit(limit),
+        options,
+        where,
+      );
       return (await q.toArray()).map((row) => toHit(row, Number(row._relevance_score)));
     });
   }
