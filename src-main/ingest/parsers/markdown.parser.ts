@@ -2,7 +2,7 @@ import MarkdownIt from 'markdown-it';
 import { FRONT_MATTER, normalizeMarkdown } from '../normalize';
 import { escapeMarkdownText, htmlToMarkdown } from './html-to-markdown';
 import type { ParseInput, ParseResult, Parser } from './parser';
-import { CANCELLED_FAILURE, NO_TEXT_FAILURE, baseTitle, cleanText, decodeText, extensionOf, sniffText } from './sniff';
+import { NO_TEXT_FAILURE, baseTitle, cleanText, extensionOf, parseText } from './sniff';
 
 /**
  * Markdown, GFM and MDX (Docusaurus) pages. MDX syntax has no Markdown meaning and would be
@@ -457,12 +457,7 @@ export const markdownParser: Parser = {
   format: 'markdown',
   extensions: ['md', 'markdown', 'mdx'],
   async parse(input: ParseInput): Promise<ParseResult> {
-    if (input.signal?.aborted) return CANCELLED_FAILURE;
-    const notText = sniffText(input.bytes, input.fileName);
-    if (notText) return notText;
-    try {
-      const { text } = decodeText(input.bytes);
-      if (input.signal?.aborted) return CANCELLED_FAILURE;
+    return parseText(input, 'Markdown', ({ text }) => {
       const transformed = transformMarkdown(text, extensionOf(input.fileName) === 'mdx');
       let markdown = transformed.markdown;
       if (!markdown.trim() && transformed.mdx) {
@@ -470,12 +465,7 @@ export const markdownParser: Parser = {
         if (strings.length > 0) markdown = `${strings.map((t) => `- ${escapeMarkdownText(t)}`).join('\n')}\n`;
       }
       if (!markdown.trim()) return NO_TEXT_FAILURE;
-      if (input.signal?.aborted) return CANCELLED_FAILURE;
-      const doc = normalizeMarkdown({ markdown, format: 'markdown', fallbackTitle: baseTitle(input.fileName) });
-      input.onProgress?.(1);
-      return { ok: true, doc };
-    } catch (err) {
-      return { ok: false, code: 'corrupt', reason: `The Markdown file could not be read: ${err instanceof Error ? err.message : String(err)}` };
-    }
+      return { ok: true, doc: normalizeMarkdown({ markdown, format: 'markdown', fallbackTitle: baseTitle(input.fileName) }) };
+    });
   },
 };

@@ -1,6 +1,6 @@
 import { analyse } from 'chardet';
 import iconv from 'iconv-lite';
-import type { ParseFailure } from './parser';
+import type { ParseFailure, ParseInput, ParseResult } from './parser';
 
 /**
  * Content sniffing shared by the parsers: what a file really is (magic numbers), whether bytes
@@ -259,4 +259,28 @@ export function cleanText(text: string): string {
     .replace(/\f/g, '\n\n')
     // eslint-disable-next-line no-control-regex -- removing control characters is the point
     .replace(/[\u0000-\u0008\u000b\u000e-\u001f\u007f\ufeff]/g, '');
+}
+
+/**
+ * The frame every text format shares: a cancelled import, bytes that are not text (sniffed) and
+ * the decoding, then the format's own `body`; anything thrown becomes 'corrupt', naming the
+ * format (`label`, as in "The HTML file could not be read"). `charset` reads an encoding the file
+ * declares itself. Progress reaches 1 when `body` succeeds.
+ */
+export function parseText(
+  input: ParseInput,
+  label: string,
+  body: (decoded: DecodedText) => ParseResult,
+  charset?: (bytes: Uint8Array) => string | null,
+): ParseResult {
+  if (input.signal?.aborted) return CANCELLED_FAILURE;
+  const notText = sniffText(input.bytes, input.fileName);
+  if (notText) return notText;
+  try {
+    const result = body(decodeText(input.bytes, charset?.(input.bytes)));
+    if (result.ok) input.onProgress?.(1);
+    return result;
+  } catch (err) {
+    return { ok: false, code: 'corrupt', reason: `The ${label} file could not be read: ${err instanceof Error ? err.message : String(err)}` };
+  }
 }

@@ -1,6 +1,6 @@
 import { normalizeMarkdown } from '../normalize';
 import type { ParseInput, ParseResult, Parser } from './parser';
-import { CANCELLED_FAILURE, EMPTY_FAILURE, baseTitle, cleanText, decodeText, sniffText } from './sniff';
+import { EMPTY_FAILURE, baseTitle, cleanText, parseText } from './sniff';
 import { indentWidth } from './markdown.parser';
 
 /**
@@ -69,25 +69,16 @@ export const txtParser: Parser = {
   format: 'txt',
   extensions: ['txt', 'text'],
   async parse(input: ParseInput): Promise<ParseResult> {
-    if (input.signal?.aborted) return CANCELLED_FAILURE;
-    const notText = sniffText(input.bytes, input.fileName);
-    if (notText) return notText;
-    try {
-      const { text, encoding } = decodeText(input.bytes);
+    return parseText(input, 'text', ({ text, encoding }) => {
       if (!text.trim()) return EMPTY_FAILURE;
-      if (input.signal?.aborted) return CANCELLED_FAILURE;
-      const markdown = textToMarkdown(text);
       const doc = normalizeMarkdown({
-        markdown,
+        markdown: textToMarkdown(text),
         format: 'txt',
         title: titleFromText(cleanText(text)),
         fallbackTitle: baseTitle(input.fileName),
         metadata: { encoding },
       });
-      input.onProgress?.(1);
       return { ok: true, doc };
-    } catch (err) {
-      return { ok: false, code: 'corrupt', reason: `The text file could not be read: ${err instanceof Error ? err.message : String(err)}` };
-    }
+    });
   },
 };
