@@ -40,8 +40,8 @@ const GENERIC_WORDS = new Set(
 );
 /** Words that may sit between a model name and its revision ("Kaluga-1 Kit v1.3"). */
 const REVISION_FILLERS = new Set(['kit', 'board', 'module', 'dev']);
-/** Separate words that turn a model into a member of it ("ROCK 5T Industrial"). */
-const SUFFIX_WORDS = new Set(['+', 'pro', 'lite', 'max', 'mini', 'ultra', 'industrial', 'se', '5g', 'lte']);
+/** Separate words that turn a model into a member of it ("ROCK 5T Industrial"; "CM5 IO", the carrier board of the CM5 module). */
+const SUFFIX_WORDS = new Set(['+', 'pro', 'lite', 'max', 'mini', 'ultra', 'industrial', 'se', '5g', 'lte', 'io']);
 /** A suffix glued to the model's last token ("3" -> "3W", "5B" -> "5B+"). */
 const ATTACHED_SUFFIX = /^(?:[a-z]{1,2}\+?|\+)$/;
 /** Longest name, in tokens ("ESP-Module-Prog-SUB-01&04" has 6). */

@@ -39,6 +39,17 @@ describe('ModelVocabulary learning', () => {
     expect(v.lookup('rock 5b')?.name).toBe('ROCK 5B');
   });
 
+  it('learns a compute module\'s IO board as a member of the module, not as the module', () => {
+    const v = ModelVocabulary.fromDocuments([
+      doc('lib/cm/cm5/README.md', '# Radxa CM5\n\nThe Radxa CM5 is a compute module. The CM5 IO Board carries it.'),
+      doc('lib/cm/cm5/power.md', '# Power\n\nThe Radxa CM5 IO is powered by a 12V DC jack; the CM5 module takes 5V.'),
+    ]);
+    expect(v.lookup('CM5 IO')).toMatchObject({ kind: 'member', parent: 'CM5' });
+    expect(v.findMentions('Radxa CM5 IO Board').map((m) => m.model)).toEqual(['CM5 IO']);
+    expect(v.findMentions('the CM5 module').map((m) => m.model)).toEqual(['CM5']);
+    expect(v.relation('CM5 IO', 'CM5')).toBe('member');
+  });
+
   it('makes revisions from titles and file names variants of their base', () => {
     const v = ModelVocabulary.fromDocuments([
       doc('kits/esp32-s3-devkitc-1/user_guide_v1.0.md', '# ESP32-S3-DevKitC-1 v1.0\n\nThe ESP32-S3-DevKitC-1 is a development board.'),

@@ -29,7 +29,9 @@ describe('analyzeQuery on the shared corpora', () => {
     ['Orion O6 cooling', 'Orion O6'],
     ['fogwise airbox q900 tops', 'Fogwise AIRbox Q900'],
     ['AIRbox Q900 EDL', 'Fogwise AIRbox Q900'],
-    ['Radxa CM5 IO board', 'CM5'],
+    ['Radxa CM5 IO board', 'CM5 IO'],
+    ['cm4 io board microSD slot', 'CM4 IO'],
+    ['Radxa CM5 module input voltage', 'CM5'],
     ['cm3j boot from ssd', 'CM3J'],
     ['nio12l power input', 'NIO 12L'],
     ['ROCK 4SE adapter', 'ROCK 4SE'],
@@ -85,6 +87,9 @@ describe('analyzeQuery on the shared corpora', () => {
     expect(modelMatch(['ZERO 3W'], 'ZERO 3E', vocabulary)).toBe('none');
     expect(modelMatch(['ROCK 5B+'], 'ROCK 5B', vocabulary)).toBe('family');
     expect(modelMatch(['ROCK 5B+'], null, vocabulary)).toBe('none');
+    // An IO board carries its module: the module's chunks help an IO-board question, not the reverse.
+    expect(modelMatch(['CM5 IO'], 'CM5', vocabulary)).toBe('family');
+    expect(analyzeQuery('CM5', vocabulary).related).not.toContain('CM5 IO');
   });
 
   it('names, for every dev question, the gold document model or its family', () => {
