@@ -18,7 +18,7 @@ export interface ChunkView {
   terms: Set<string>;
   /** Models named by the enclosing heading path below the document title, outermost first. */
   pathMentions: ModelMention[];
-  /** Models named by headings or tab labels inside the chunk, in order. */
+  /** Models named by headings, tab labels or the opening caption line inside the chunk, in order. */
   localMentions: ModelMention[];
   /** Models named in body text (confident mentions only). */
   bodyMentions: ModelMention[];
@@ -97,6 +97,22 @@ function tabLabels(chunk: Chunk, doc: NormalizedDocument | null): string[] {
   return some.length > 0 ? some : ranked.map(([l]) => l);
 }
 
+/**
+ * A short line that opens a chunk as a paragraph of its own, without sentence punctuation: a
+ * caption for what follows. The Markdown parser leaves a Docusaurus tab's label as such a line
+ * ("CM4 IO Board" above the IO board's specification table, after the module's own table), and
+ * PDFs and HTML pages label tables and figures the same way. Like a heading, it is section
+ * evidence for the chunk's model; the chunks that continue it inherit that model (CHOP).
+ */
+const LEADING_CAPTION = /^([^\s#|<>\-*+\d][^\n|<>]{0,39}?)[ \t]*(?:\n[ \t]*\n|\s*$)/;
+
+/** The caption line opening `text` (see `LEADING_CAPTION`), or null. */
+export function leadingCaption(text: string): string | null {
+  const m = LEADING_CAPTION.exec(text);
+  if (!m || /[.,:;!?]$/.test(m[1]!)) return null;
+  return m[1]!;
+}
+
 /** Builds the view of a chunk against the library's vocabulary (`doc` gives the end path and open tabs). */
 export function chunkView(chunk: Chunk, vocabulary: ModelVocabulary, doc: NormalizedDocument | null = null): ChunkView {
   const confident = (ms: ModelMention[]): ModelMention[] => ms.filter((m) => m.confidence >= CHUNK_MENTION_MIN_CONFIDENCE);
@@ -111,6 +127,8 @@ export function chunkView(chunk: Chunk, vocabulary: ModelVocabulary, doc: Normal
   }
   const path = doc !== null && chunk.headingPath[0] === doc.title ? chunk.headingPath.slice(1) : chunk.headingPath;
   local.push(...tabLabels(chunk, doc));
+  const caption = leadingCaption(chunk.text);
+  if (caption) local.push(caption);
   const plain = plainText(chunk.text);
   const termList = contentTerms(plain);
   return {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createChunker } from '../../src-main/chunking/chunker';
+import { leadingCaption } from '../../src-main/enrich/chunk-view';
 import { createEnricher } from '../../src-main/enrich/enricher';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
 import { markdownDocument } from './corpus.helper';
@@ -104,5 +106,40 @@ describe('heuristic enrichment (CNM + continuity + keys)', () => {
     expect(power.keys.entities).toEqual(expect.arrayContaining(['E52C', '5V/3A', 'USB Type-C', 'GPIO3_A4']));
     expect(power.keys.keywords.length).toBeGreaterThan(0);
     expect(power.signature.model).toBe('E52C');
+  });
+
+  it('takes a caption line opening a chunk as the model of the table it labels (a tab label such as "CM4 IO Board")', async () => {
+    const row = (name: string, text: string) => `| ${name} | ${text} |`;
+    const table = (rows: string[]) => ['| Category | Specifications |', '| --- | --- |', ...rows].join('\n');
+    const readme = [
+      '# Radxa CM4',
+      '',
+      'The Radxa CM4 is a compute module. The CM4 IO Board carries it.',
+      '',
+      '## Product Specifications',
+      '',
+      table([row('Storage', 'Onboard eMMC, up to 128GB; SDMMC interface for data storage or OS boot'), row('Memory', 'LPDDR4X, up to 16GB, 64-bit bus')]),
+      '',
+      'CM4 IO Board',
+      '',
+      table([row('Storage', 'Supports onboard eMMC, microSD card, UFS module and M.2 M Key NVMe SSD'), row('Power', '12V DC jack, 5V over USB Type-C')]),
+    ].join('\n');
+    const { enricher, docs } = setup([
+      { id: 'lib/cm/cm4/README.md', md: readme },
+      { id: 'lib/cm/cm4/power.md', md: '# Power\n\nThe Radxa CM4 IO takes 12V. The CM4 IO board has a fan header.' },
+    ]);
+    const doc = docs[0]!;
+    const chunker = createChunker('structure', { minChars: 20, maxChars: 200 });
+    if (!chunker.ok) throw new Error(chunker.error.message);
+    const chunked = await chunker.value.chunk(doc);
+    if (!chunked.ok) throw new Error(chunked.error.message);
+    const { chunks } = await enricher.enrichDocument(doc, chunked.value);
+    const model = (needle: string) => chunks.find((c) => c.text.includes(needle))?.signature.model;
+    expect(model('up to 128GB')).toBe('CM4');
+    expect(model('UFS module')).toBe('CM4 IO');
+    expect(leadingCaption('CM4 IO Board\n\n| a | b |')).toBe('CM4 IO Board');
+    for (const text of ['The board works.\n\nMore.', '- a list item\n\nMore.', '## A heading\n\nMore.', 'CM4 IO Board\nruns on into a paragraph', 'Note:\n\nMore.']) {
+      expect(leadingCaption(text)).toBeNull();
+    }
   });
 });
