@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src-main/cli/main';
+import { isRelevant, type GoldAnswer } from '../../src-main/eval/relevance';
+import { capture } from '../helpers/capture';
+import { repoRoot, tempDir } from '../helpers/temp';
+
+/**
+ * The retrieval acceptance target of issue 6, end to end through the CLI a technician (or a
+ * script) uses: the shared board corpora imported with `manualmate import`, then every question of
+ * `../shared/bench/dev.jsonl` asked with `manualmate search --json` (bm25, the heuristic backend,
+ * no model). A relevant chunk (DESIGN.md's rule) must be at rank 1 for at least 85% of them.
+ */
+
+interface DevQuestion {
+  id: string;
+  query: string;
+  answers: GoldAnswer[];
+}
+
+interface SearchJson {
+  query: string;
+  resolvedModels: string[];
+  results: { doc: string; text: string; score: number }[];
+}
+
+const shared = path.resolve(repoRoot, '../shared');
+const questions: DevQuestion[] = readFileSync(path.join(shared, 'bench/dev.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '')
+  .map((l) => JSON.parse(l) as DevQuestion);
+
+let dataDir: string;
+let cleanup: () => Promise<void>;
+
+async function cli(args: string[]): Promise<string> {
+  const c = capture();
+  const code = await runCli([...args, '--data-dir', dataDir], c.io);
+  if (code !== 0) throw new Error(`manualmate ${args[0]} exited ${code}: ${c.err()}`);
+  return c.out();
+}
+
+beforeAll(async () => {
+  const tmp = await tempDir('manualmate-dev-search-');
+  dataDir = tmp.dir;
+  cleanup = tmp.cleanup;
+  const summary = JSON.parse(
+    await cli(['import', path.join(shared, 'corpus/radxa-docs'), path.join(shared, 'corpus/esp-dev-kits'), '--library', 'boards', '--json']),
+  ) as { summary: { imported: number; failed: number } };
+  expect(summary.summary.failed).toBe(0);
+});
+
+afterAll(async () => {
+  await cleanup();
+});
+
+describe('manualmate search on dev.jsonl (bm25, heuristic backend)', () => {
+  it('puts a relevant chunk at rank 1 for at least 85% of the questions', async () => {
+    expect(questions).toHaveLength(40);
+    const misses: string[] = [];
+    for (const q of questions) {
+      const res = JSON.parse(await cli(['search', q.query, '--library', 'boards', '--retriever', 'bm25', '--json'])) as SearchJson;
+      expect(res.query).toBe(q.query);
+      const top = res.results[0];
+      if (!top || !isRelevant(top, q.answers)) misses.push(`${q.id} (top: ${top?.doc ?? 'nothing'})`);
+    }
+    const hitAt1 = (questions.length - misses.length) / questions.length;
+    expect(hitAt1, `Hit@1 ${hitAt1}; misses: ${misses.join(', ')}`).toBeGreaterThanOrEqual(0.85);
+  });
+});
