@@ -27,6 +27,7 @@ Commands:
   import <paths...> --library NAME   Import files and folders (recursively) into a library
   libraries                          List libraries
   documents --library NAME           List the documents of a library
+  reindex --library NAME             Rebuild a library's index from its stored documents
   search "QUESTION" --library NAME   Search a library (--top-k N, --retriever bm25|dense|hybrid, --model M)
   ask "QUESTION" --library NAME      Answer a question with citations
   eval --corpus DIR --questions FILE Evaluate chunking and retrieval configurations
@@ -50,6 +51,7 @@ const COMMANDS: Record<string, { options: NonNullable<ParseArgsConfig['options']
   import: { options: { library: { type: 'string' } }, positionals: 'some' },
   libraries: { options: {}, positionals: 'none' },
   documents: { options: { library: { type: 'string' } }, positionals: 'none' },
+  reindex: { options: { library: { type: 'string' } }, positionals: 'none' },
   search: {
     options: { library: { type: 'string' }, 'top-k': { type: 'string' }, retriever: { type: 'string' }, model: { type: 'string', multiple: true } },
     positionals: 'one',
@@ -141,6 +143,8 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
             io.stdout.write(`${d.status.padEnd(7)} ${d.id}${d.reason ? `  — ${d.reason}` : ''}${d.models.length ? `  [${d.models.join(', ')}]` : ''}\n`);
         return 0;
       }
+      case 'reindex':
+        return await cmdReindex(await getEngine(), requireLibrary(values), json, io);
       case 'search':
         return await cmdSearch(await getEngine(), values, positionals[0]!, json, io);
       case 'models': {
@@ -211,6 +215,33 @@ async function cmdImport(engine: Engine, library: string, paths: string[], json:
   return s.summary.failed > 0 || s.summary.cancelled > 0 ? 1 : 0;
 }
 
+async function cmdReindex(engine: Engine, library: string, json: boolean, io: CliIo): Promise<number> {
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  const tty = !json && process.stderr.isTTY;
+  const res = await engine.rebuild(library, {
+    signal: controller.signal,
+    onProgress: (done, total) => {
+      if (tty) process.stderr.write(`\r${done}/${total} documents`);
+    },
+  });
+  process.removeListener('SIGINT', onSigint);
+  if (tty) process.stderr.write('\r\x1b[K');
+  if (!res.ok) return report(res.error.message, io);
+  if (json) io.stdout.write(`${JSON.stringify({ library, ...res.value })}\n`);
+  else io.stdout.write(`Rebuilt the index of "${library}": ${res.value.documents} documents, ${res.value.chunks} chunks.\n`);
+  return 0;
+}
+
+/** A note on stderr when the library's index predates the current chunking and enrichment. */
+async function warnIfOutdated(engine: Engine, library: string, io: CliIo): Promise<void> {
+  const lib = await engine.libraries.get(library);
+  if (lib?.indexOutdated) {
+    io.stderr.write(`Note: "${lib.name}" was indexed by an older version of ManualMate; run "manualmate reindex --library ${JSON.stringify(lib.name)}" for current results.\n`);
+  }
+}
+
 async function cmdSearch(engine: Engine, values: Record<string, unknown>, query: string, json: boolean, io: CliIo): Promise<number> {
   const topK = values['top-k'] === undefined ? 10 : Number(values['top-k']);
   if (!Number.isInteger(topK) || topK < 1 || topK > 100) throw new UsageError('--top-k must be a whole number from 1 to 100.');
@@ -225,6 +256,7 @@ async function cmdSearch(engine: Engine, values: Record<string, unknown>, query:
     ...(models ? { models } : {}),
   });
   if (!res.ok) return report(res.error.message, io);
+  await warnIfOutdated(engine, requireLibrary(values), io);
   const r: SearchResponse = res.value;
   if (json) {
     io.stdout.write(

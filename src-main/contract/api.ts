@@ -69,6 +69,12 @@ export interface LibrarySummary {
   /** Embedding model the library's vectors come from; null: keyword (BM25) search only. */
   embedder: string | null;
   createdAt: string;
+  /**
+   * True when the index was built by an older version of ManualMate's chunking and enrichment:
+   * search works, but with the older chunk signatures. `libraries.rebuild` brings it up to date
+   * from the stored documents (nothing is re-imported or lost).
+   */
+  indexOutdated: boolean;
 }
 
 export interface DocumentSummary {
@@ -241,7 +247,7 @@ export type EngineEvent =
       type: 'index.progress';
       library: string;
       /** Background work that upgrades chunks in place while search keeps working. */
-      task: 'embedding' | 'enriching';
+      task: 'embedding' | 'enriching' | 'rebuilding';
       done: number;
       total: number;
       /** Set when the task stopped early, in words. */
@@ -260,6 +266,15 @@ export const contract = {
     output: out<LibrarySummary>(),
   },
   'libraries.delete': { input: libraryRef, output: out<{ deleted: string }>() },
+  /**
+   * Rebuilds the library's index from its stored documents in the background: the model
+   * vocabulary is learned again and every document is chunked, enriched and indexed with the
+   * current code into a new index, which replaces the old one only when complete (search keeps
+   * using the old one meanwhile). Progress: `index.progress` with task 'rebuilding' (done/total in
+   * documents); `library.changed` when it is swapped in. Fails with 'busy' while an import or
+   * another rebuild of the library runs.
+   */
+  'libraries.rebuild': { input: libraryRef, output: out<{ jobId: string }>() },
   'libraries.configure': {
     input: z
       .object({

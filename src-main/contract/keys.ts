@@ -10,6 +10,7 @@ export const CONTRACT_KEYS = [
   'libraries.rename',
   'libraries.delete',
   'libraries.configure',
+  'libraries.rebuild',
   'documents.list',
   'documents.remove',
   'documents.chunks',

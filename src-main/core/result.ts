@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'model-failed',
   'model-mismatch',
   'unavailable',
+  'busy',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -54,6 +54,8 @@ export interface Engine {
   subscribe(listener: (event: EngineEvent) => void): () => void;
   /** Runs an import to the end; the CLI's entry point (the contract's `import.start` runs it as a job). */
   importPaths(library: string, paths: string[], options?: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string }): Promise<Result<ImportSummary>>;
+  /** Rebuilds a library's index to the end (the CLI's `reindex`; the contract's `libraries.rebuild` runs it as a job). */
+  rebuild(library: string, options?: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<Result<{ documents: number; chunks: number }>>;
   /** Waits for running jobs (tests and graceful shutdown). */
   idle(): Promise<void>;
   dispose(): Promise<void>;
@@ -72,6 +74,14 @@ export function createEngine(options: EngineOptions): Engine {
   const jobs = new Map<string, { library: string; controller: AbortController; done: Promise<unknown> }>();
   /** Libraries that received chunks while their embedding job was running: embed again after it. */
   const pendingEmbeds = new Set<string>();
+  /**
+   * Imports running per library, and libraries whose index is being rebuilt. The two exclude each
+   * other: an import would write into the index that the rebuild is about to replace.
+   */
+  const importing = new Map<string, number>();
+  const rebuilding = new Set<string>();
+  const busyRebuilding = (lib: Library) =>
+    fail<never>('busy', `"${lib.name}" is rebuilding its index. Search works meanwhile; try again when the rebuild has finished.`);
 
   const emit = (event: EngineEvent) => {
     for (const l of listeners) {
@@ -93,6 +103,7 @@ export function createEngine(options: EngineOptions): Engine {
       enrich: lib.config.enrich,
       embedder: lib.config.embedder?.id ?? null,
       createdAt: lib.config.createdAt,
+      indexOutdated: lib.indexOutdated,
     };
   }
 
@@ -110,22 +121,73 @@ export function createEngine(options: EngineOptions): Engine {
   ): Promise<Result<ImportSummary>> {
     const lib = await libraryFor(name, true);
     if (!lib.ok) return lib;
-    const index = await indexes.open(lib.value);
+    const id = lib.value.config.id;
+    if (rebuilding.has(id)) return busyRebuilding(lib.value);
+    importing.set(id, (importing.get(id) ?? 0) + 1);
+    try {
+      return await runImportInto(lib.value, paths, opts);
+    } finally {
+      const left = (importing.get(id) ?? 1) - 1;
+      if (left > 0) importing.set(id, left);
+      else importing.delete(id);
+    }
+  }
+
+  async function runImportInto(
+    lib: Library,
+    paths: string[],
+    opts: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string },
+  ): Promise<Result<ImportSummary>> {
+    const index = await indexes.open(lib);
     const jobId = opts.jobId ?? 'cli';
     const summary = await runImport({
-      library: lib.value,
+      library: lib,
       paths,
       indexer: index,
       ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
       onProgress: (p) => {
         opts.onProgress?.(p);
-        emit({ type: 'import.progress', jobId, library: lib.value.name, ...p });
+        emit({ type: 'import.progress', jobId, library: lib.name, ...p });
       },
     });
-    emit({ type: 'library.changed', library: lib.value.name });
-    startBackground(lib.value);
+    emit({ type: 'library.changed', library: lib.name });
+    startBackground(lib);
     return ok(summary);
+  }
+
+  /**
+   * Rebuilds a library's index (`LibraryIndex.rebuild`), reporting progress as `index.progress`
+   * events. Background work on the old index (folding, LLM enrichment, embedding) is stopped first:
+   * it would write into the index being replaced. The caller starts it again afterwards.
+   */
+  async function rebuildLibrary(
+    lib: Library,
+    opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
+  ): Promise<Result<{ documents: number; chunks: number }>> {
+    const id = lib.config.id;
+    if (rebuilding.has(id)) return busyRebuilding(lib);
+    if ((importing.get(id) ?? 0) > 0) return fail('busy', `"${lib.name}" is importing files. Rebuild its index when the import has finished.`);
+    rebuilding.add(id);
+    const report = (done: number, total: number, error?: string) => {
+      opts.onProgress?.(done, total);
+      emit({ type: 'index.progress', library: lib.name, task: 'rebuilding', done, total, ...(error ? { error } : {}) });
+    };
+    try {
+      const background = [...jobs].filter(([key, job]) => job.library === id && /^(index|enrich|embed)-/.test(key)).map(([, job]) => job);
+      for (const job of background) job.controller.abort();
+      await Promise.all(background.map((job) => job.done));
+      const index = await indexes.open(lib);
+      const res = await index.rebuild(opts.signal ?? new AbortController().signal, (done, total) => report(done, total));
+      if (!res.ok) report(0, 0, res.error.message);
+      return res;
+    } catch (err) {
+      report(0, 0, `The rebuild stopped: ${err instanceof Error ? err.message : String(err)}. The library keeps its previous index.`);
+      throw err;
+    } finally {
+      rebuilding.delete(id);
+      emit({ type: 'library.changed', library: lib.name });
+    }
   }
 
   /**
@@ -153,7 +215,8 @@ export function createEngine(options: EngineOptions): Engine {
    */
   function startEnrichment(lib: Library): void {
     const mode = lib.config.enrich;
-    if (mode === 'heuristic') return;
+    // A rebuild starts the background work again once its new index is in place.
+    if (mode === 'heuristic' || rebuilding.has(lib.config.id)) return;
     const jobId = `enrich-${lib.config.id}`;
     if (jobs.has(jobId)) return;
     const report = (done: number, total: number, error?: string) =>
@@ -184,7 +247,7 @@ export function createEngine(options: EngineOptions): Engine {
    * library at a time; progress arrives as `index.progress` events and search keeps working.
    */
   function startEmbedding(lib: Library): void {
-    if (!lib.config.embedder) return;
+    if (!lib.config.embedder || rebuilding.has(lib.config.id)) return;
     const jobId = `embed-${lib.config.id}`;
     if (jobs.has(jobId)) {
       pendingEmbeds.add(lib.config.id);
@@ -322,6 +385,10 @@ export function createEngine(options: EngineOptions): Engine {
     'libraries.configure': async ({ library, strategy, enrich, embedder }) => {
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
+      if (rebuilding.has(lib.value.config.id)) return busyRebuilding(lib.value);
+      if (strategy && (importing.get(lib.value.config.id) ?? 0) > 0) {
+        return fail('busy', `"${lib.value.name}" is importing files. Change its chunking when the import has finished.`);
+      }
       await lib.value.saveConfig({ ...(strategy ? { strategy } : {}), ...(enrich ? { enrich } : {}) });
       const index = await indexes.open(lib.value);
       if (embedder !== undefined && embedder !== (lib.value.config.embedder?.id ?? null)) {
@@ -331,10 +398,32 @@ export function createEngine(options: EngineOptions): Engine {
         const set = await index.setEmbedder(embedder);
         if (!set.ok) return set;
       }
-      if (strategy) await index.rechunkAll();
+      if (strategy) {
+        // Chunks of the old strategy are replaced by a rebuild, awaited: the summary returned
+        // describes the library as it now is.
+        const rebuilt = await rebuildLibrary(lib.value);
+        if (!rebuilt.ok) return rebuilt;
+      }
       startBackground(lib.value);
       emit({ type: 'library.changed', library: lib.value.name });
       return ok(await librarySummary(lib.value));
+    },
+
+    'libraries.rebuild': async ({ library }) => {
+      const lib = await libraries.require(library);
+      if (!lib.ok) return lib;
+      if (rebuilding.has(lib.value.config.id)) return busyRebuilding(lib.value);
+      if ((importing.get(lib.value.config.id) ?? 0) > 0) return fail('busy', `"${lib.value.name}" is importing files. Rebuild its index when the import has finished.`);
+      const jobId = `rebuild-${lib.value.config.id}`;
+      const controller = new AbortController();
+      const done = rebuildLibrary(lib.value, { signal: controller.signal })
+        .catch((err: unknown) => log(`[engine] rebuilding ${lib.value.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
+        .finally(() => {
+          jobs.delete(jobId);
+          startBackground(lib.value);
+        });
+      jobs.set(jobId, { library: lib.value.config.id, controller, done });
+      return ok({ jobId });
     },
 
     'documents.list': async ({ library }) => {
@@ -362,6 +451,7 @@ export function createEngine(options: EngineOptions): Engine {
     'documents.remove': async ({ library, id }) => {
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
+      if (rebuilding.has(lib.value.config.id)) return busyRebuilding(lib.value);
       const rec = await lib.value.document(id);
       if (!rec) return fail('not-found', `There is no document "${id}" in ${lib.value.name}.`);
       const index = await indexes.open(lib.value);
@@ -437,7 +527,7 @@ export function createEngine(options: EngineOptions): Engine {
       const found = await readyDocument(library, id);
       if (!found.ok) return found;
       const { lib, rec } = found.value;
-      const doc = rec.contentHash ? await lib.loadNormalized(rec.contentHash) : null;
+      const doc = await lib.loadNormalized(rec);
       if (!doc) return fail('not-found', `The text of "${id}" is not available; import the file again.`);
       const pageStarts: number[] = [];
       if (doc.pageCount) {
@@ -529,6 +619,13 @@ export function createEngine(options: EngineOptions): Engine {
       return () => listeners.delete(listener);
     },
     importPaths,
+    async rebuild(library, opts = {}) {
+      const lib = await libraries.require(library);
+      if (!lib.ok) return lib;
+      const res = await rebuildLibrary(lib.value, opts);
+      startBackground(lib.value);
+      return res;
+    },
     async idle() {
       // A finishing job may start the next stage (index -> enrich -> embed): wait until none is left.
       while (jobs.size > 0) await Promise.all([...jobs.values()].map((j) => j.done.catch(() => undefined)));

@@ -38,7 +38,17 @@ export interface LibraryConfig {
   prefix: { signature: boolean; headingPath: boolean; keys: boolean };
   /** MDKeyChunker stage 3: pack chunks sharing a key into retrieval units. */
   restructure: boolean;
+  /** `INDEX_VERSION` of the code that built the index; absent in libraries built before versioning (1). */
+  indexVersion?: number;
 }
+
+/**
+ * Version of what import derives from a document and stores: chunk boundaries, signatures, the
+ * model vocabulary, the index columns. Bump it with a change that alters them (2: IO boards became
+ * models of their own and caption lines name a chunk's model), so libraries built before the change
+ * report `indexOutdated` and are offered a rebuild from their stored documents.
+ */
+export const INDEX_VERSION = 2;
 
 /** Settings a new library starts with; also fill fields missing from older library.json files. */
 export const LIBRARY_DEFAULTS: Pick<LibraryConfig, 'strategy' | 'enrich' | 'embedder' | 'prefix' | 'restructure'> = {
@@ -102,6 +112,11 @@ export class Library {
   }
   get indexDir(): string {
     return path.join(this.dir, 'index');
+  }
+
+  /** True when the index was built by older chunking/enrichment code (see `INDEX_VERSION`). */
+  get indexOutdated(): boolean {
+    return (this.config.indexVersion ?? 1) < INDEX_VERSION;
   }
 
   private get documentsFile(): string {
@@ -169,8 +184,16 @@ export class Library {
   }
 
   /** The stored normalized document, or null when it is missing or damaged (e.g. after a power cut). */
-  async loadNormalized(contentHash: string): Promise<NormalizedDocument | null> {
-    return readJson<NormalizedDocument | null>(this.normalizedPath(contentHash), null).catch(() => null);
+  /**
+   * A listed document's stored normalized text, under the record's own id and title. Normalized
+   * texts are stored by content hash, so identical files share one, which carries the id of the
+   * file that stored it: taken as is, the other file's rows, vocabulary and LLM upgrade would be
+   * written under that id. Null when the record has no text or it cannot be read.
+   */
+  async loadNormalized(rec: Pick<DocumentRecord, 'id' | 'title' | 'contentHash'>): Promise<NormalizedDocument | null> {
+    if (!rec.contentHash) return null;
+    const doc = await readJson<NormalizedDocument | null>(this.normalizedPath(rec.contentHash), null).catch(() => null);
+    return doc ? { ...doc, id: rec.id, title: rec.title } : null;
   }
 
   /** Deletes a normalized document unless a listed document still uses it. */
@@ -250,7 +273,15 @@ export class LibraryManager {
     if (await this.get(trimmed)) return fail('already-exists', `A library named "${trimmed}" already exists.`);
     const id = `lib-${randomBytes(6).toString('hex')}`;
     const dir = path.join(this.root, id);
-    const config: LibraryConfig = { ...LIBRARY_DEFAULTS, ...settings, version: 1, id, name: trimmed, createdAt: new Date().toISOString() };
+    const config: LibraryConfig = {
+      ...LIBRARY_DEFAULTS,
+      ...settings,
+      version: 1,
+      id,
+      name: trimmed,
+      createdAt: new Date().toISOString(),
+      indexVersion: INDEX_VERSION,
+    };
     // Build the library in a hidden folder and rename it into place, so a crash never leaves a
     // half-created library that fails to open.
     const staging = path.join(this.root, `.${id}.creating`);

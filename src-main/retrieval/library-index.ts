@@ -1,3 +1,4 @@
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { SearchHit, SearchResponse } from '../contract/api';
 import type { NormalizedDocument } from '../core/document';
@@ -8,7 +9,7 @@ import { CodedError, fail, ok } from '../core/result';
 import type { Chunker } from '../chunking/chunker';
 import { createChunker } from '../chunking/chunker.registry';
 import type { DocumentIndexer, PreparedDocument } from '../ingest/import.job';
-import type { Library } from '../library/library.store';
+import { INDEX_VERSION, type Library } from '../library/library.store';
 import { readJson, writeJsonAtomic } from '../library/atomic-file';
 import type { ChunkFilter, ChunkHit, ChunkInput, ChunkRecord, ChunkStore, UnembeddedChunk } from '../storage/chunk-store';
 import { prefixOf, signaturePrefix } from '../enrich/prefix';
@@ -56,6 +57,27 @@ export interface EmbedderSource {
 const CANDIDATE_FACTOR = 3;
 /** Of those, how many (per result wanted) are read whole and reranked. */
 const HYDRATE_FACTOR = 2;
+/** Fewest results the candidate pools are sized for (the CLI's and the UI's default top-k). */
+const MIN_POOL = 10;
+
+/** Rows per write while rebuilding (each write is a table version). */
+const REBUILD_WRITE_ROWS = 4096;
+/** Beside the live index folder: the index being rebuilt, and the replaced one during the swap. */
+const NEXT_SUFFIX = '.next';
+const OLD_SUFFIX = '.old';
+
+/**
+ * Finishes or undoes an interrupted rebuild before the index is opened: a half-built `.next`
+ * folder is discarded; if the swap stopped between its two renames (no live folder, an `.old` one)
+ * the old index is put back; an `.old` folder beside a live one is what the swap replaced.
+ */
+async function settleRebuild(indexDir: string): Promise<void> {
+  const exists = (p: string) => fs.stat(p).then(() => true, () => false);
+  const old = `${indexDir}${OLD_SUFFIX}`;
+  if (!(await exists(indexDir)) && (await exists(old))) await fs.rename(old, indexDir);
+  await fs.rm(`${indexDir}${NEXT_SUFFIX}`, { recursive: true, force: true });
+  await fs.rm(old, { recursive: true, force: true });
+}
 
 export class LibraryIndex implements DocumentIndexer {
   private chunker: Chunker;
@@ -63,13 +85,14 @@ export class LibraryIndex implements DocumentIndexer {
   private constructor(
     private readonly library: Library,
     private store: ChunkStore,
-    readonly enrichment: LibraryEnrichment,
+    private enrichment_: LibraryEnrichment,
     private readonly embedders: EmbedderSource,
   ) {
     this.chunker = LibraryIndex.chunkerFor(library);
   }
 
   static async open(library: Library, embedders: EmbedderSource): Promise<LibraryIndex> {
+    await settleRebuild(library.indexDir);
     const embedder = library.config.embedder;
     const opened = await openLanceStore(library.indexDir, { vectorDimension: embedder?.dimension ?? null, embedderId: embedder?.id ?? null });
     if (!opened.ok) throw new CodedError(opened.error.code, opened.error.message);
@@ -119,7 +142,7 @@ export class LibraryIndex implements DocumentIndexer {
     onProgress(0, todo.length);
     for (const rec of todo) {
       if (signal.aborted) return fail('cancelled', 'Enrichment was cancelled; it resumes where it stopped.');
-      const doc = await this.library.loadNormalized(rec.contentHash!);
+      const doc = await this.library.loadNormalized(rec);
       if (!doc) continue;
       const chunks = await this.chunker.chunk(doc, { signal });
       if (!chunks.ok) continue;
@@ -220,18 +243,27 @@ export class LibraryIndex implements DocumentIndexer {
     for (const doc of docs) {
       const rec = await this.library.document(doc.id);
       if (rec?.status === 'ready' && rec.contentHash && rec.contentHash !== doc.contentHash) {
-        const old = await this.library.loadNormalized(rec.contentHash);
+        const old = await this.library.loadNormalized(rec);
         if (old) previous.push(old);
       }
     }
     this.enrichment.learn(docs, previous);
   }
 
-  async prepare(doc: NormalizedDocument, signal: AbortSignal): Promise<PreparedDocument> {
-    const chunks = await this.chunker.chunk(doc, { signal });
+  /** The library's model vocabulary and term statistics (replaced as a whole by `rebuild`). */
+  get enrichment(): LibraryEnrichment {
+    return this.enrichment_;
+  }
+
+  prepare(doc: NormalizedDocument, signal: AbortSignal): Promise<PreparedDocument> {
+    return this.prepareWith(this.enrichment_, this.chunker, doc, signal);
+  }
+
+  private async prepareWith(enrichment: LibraryEnrichment, chunker: Chunker, doc: NormalizedDocument, signal: AbortSignal): Promise<PreparedDocument> {
+    const chunks = await chunker.chunk(doc, { signal });
     if (!chunks.ok) throw new CodedError(chunks.error.code, chunks.error.message);
     const { prefix, restructure } = this.library.config;
-    const rows = await this.enrichment.enrich(doc, chunks.value, { prefix, restructure }, signal);
+    const rows = await enrichment.enrich(doc, chunks.value, { prefix, restructure }, signal);
     const models = [...new Set(rows.map((r) => r.model).filter((m): m is string => m !== null))];
     return { doc, chunks: rows.length, models, rows: withViews(doc, rows) };
   }
@@ -284,7 +316,7 @@ export class LibraryIndex implements DocumentIndexer {
     const docs: NormalizedDocument[] = [];
     for (const id of docIds) {
       const rec = await this.library.document(id);
-      const doc = rec?.contentHash ? await this.library.loadNormalized(rec.contentHash) : null;
+      const doc = rec ? await this.library.loadNormalized(rec) : null;
       if (doc) docs.push(doc);
     }
     this.enrichment.forget(docs);
@@ -313,7 +345,7 @@ export class LibraryIndex implements DocumentIndexer {
     for (const id of journal) {
       const rec = byId.get(id);
       if (rec?.status !== 'ready' || !rec.contentHash) continue;
-      const doc = await this.library.loadNormalized(rec.contentHash);
+      const doc = await this.library.loadNormalized(rec);
       if (doc) redo.push(await this.prepare(doc, new AbortController().signal));
     }
     if (redo.length > 0) await this.store.addChunks(redo.flatMap((p) => p.rows as ChunkInput[]));
@@ -321,18 +353,99 @@ export class LibraryIndex implements DocumentIndexer {
     await this.library.setJournal([]);
   }
 
-  /** Re-derives every document's chunks from its stored normalized text (after a strategy change). */
-  async rechunkAll(): Promise<void> {
-    this.chunker = LibraryIndex.chunkerFor(this.library);
-    const docs = (await this.library.documents()).filter((d) => d.status === 'ready' && d.contentHash);
-    const prepared: PreparedDocument[] = [];
-    for (const rec of docs) {
-      const doc = await this.library.loadNormalized(rec.contentHash!);
-      if (doc) prepared.push(await this.prepare(doc, new AbortController().signal));
+  /**
+   * Rebuilds the whole index from the stored normalized documents with the current code and
+   * settings: the vocabulary and term statistics are learned again from every document, each
+   * document is chunked, enriched and written into a new LanceDB folder beside the live one, and
+   * that folder replaces the live one only when it is complete. Search keeps using the old index
+   * until the swap; a crash or cancel before it leaves the old index as it was (the new folder is
+   * discarded on the next open). Afterwards chunks have no vectors and no LLM enrichment yet: the
+   * caller starts the background work that adds them again. The caller keeps imports and removals
+   * of this library out while it runs (they would write into the index being replaced).
+   */
+  async rebuild(signal: AbortSignal, onProgress: (done: number, total: number) => void): Promise<Result<{ documents: number; chunks: number }>> {
+    const cancelled = () => fail<never>('cancelled', 'The rebuild was cancelled; the library keeps its previous index.');
+    const records = (await this.library.documents()).filter((d) => d.status === 'ready' && d.contentHash);
+    const total = records.length;
+    onProgress(0, total);
+    const docs: NormalizedDocument[] = [];
+    const lost: string[] = [];
+    for (const rec of records) {
+      const doc = await this.library.loadNormalized(rec);
+      if (doc) docs.push(doc);
+      else lost.push(rec.id);
     }
-    await this.commit(prepared, () =>
-      this.library.putDocuments(prepared.map((p) => ({ ...docs.find((d) => d.id === p.doc.id)!, chunks: p.chunks, models: p.models }))),
+    if (signal.aborted) return cancelled();
+    const enrichment = LibraryEnrichment.restore(null);
+    enrichment.learn(docs);
+    const chunker = LibraryIndex.chunkerFor(this.library);
+    const staging = `${this.library.indexDir}${NEXT_SUFFIX}`;
+    await fs.rm(staging, { recursive: true, force: true });
+    const embedder = this.library.config.embedder;
+    const opened = await openLanceStore(staging, { vectorDimension: embedder?.dimension ?? null, embedderId: embedder?.id ?? null });
+    if (!opened.ok) return opened;
+    const next = opened.value;
+    const prepared: { id: string; chunks: number; models: string[] }[] = [];
+    try {
+      let pending: ChunkInput[] = [];
+      for (const doc of docs) {
+        if (signal.aborted) break;
+        const p = await this.prepareWith(enrichment, chunker, doc, signal);
+        prepared.push({ id: doc.id, chunks: p.chunks, models: p.models });
+        pending.push(...(p.rows as ChunkInput[]));
+        // Fewer, larger writes: each write is a new table version.
+        if (pending.length >= REBUILD_WRITE_ROWS) {
+          await next.addChunks(pending);
+          pending = [];
+        }
+        onProgress(prepared.length, total);
+      }
+      if (!signal.aborted) {
+        if (pending.length > 0) await next.addChunks(pending);
+        await next.ensureIndexes();
+      }
+    } catch (err) {
+      await next.close();
+      await fs.rm(staging, { recursive: true, force: true });
+      if (signal.aborted) return cancelled();
+      throw err;
+    }
+    await next.close();
+    if (signal.aborted) {
+      await fs.rm(staging, { recursive: true, force: true });
+      return cancelled();
+    }
+    // The swap: two renames, each atomic; `settleRebuild` finishes or undoes it after a crash.
+    await this.store.close();
+    const old = `${this.library.indexDir}${OLD_SUFFIX}`;
+    await fs.rm(old, { recursive: true, force: true });
+    await fs.rename(this.library.indexDir, old).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
+    await fs.rename(staging, this.library.indexDir);
+    const reopened = await openLanceStore(this.library.indexDir, { vectorDimension: embedder?.dimension ?? null, embedderId: embedder?.id ?? null });
+    if (!reopened.ok) throw new CodedError(reopened.error.code, reopened.error.message);
+    this.store = reopened.value;
+    this.enrichment_ = enrichment;
+    this.chunker = chunker;
+    await fs.rm(old, { recursive: true, force: true });
+    await this.saveEnrichment();
+    const byId = new Map(prepared.map((p) => [p.id, p]));
+    const current = await this.library.documents();
+    await this.library.putDocuments(
+      current.flatMap((d) => {
+        const p = byId.get(d.id);
+        if (p) {
+          // The LLM upgrade, when the library asks for one, runs again over the new chunks.
+          const { enrichedWith: _enrichedWith, llmCalls: _llmCalls, llmTokens: _llmTokens, ...rest } = d;
+          return [{ ...rest, chunks: p.chunks, models: p.models }];
+        }
+        if (!lost.includes(d.id)) return [];
+        return [{ ...d, status: 'failed' as const, code: 'corrupt' as const, chunks: 0, reason: 'Its stored text could not be read while rebuilding the index; import the file again.' }];
+      }),
     );
+    await this.library.saveConfig({ indexVersion: INDEX_VERSION });
+    return ok({ documents: prepared.length, chunks: prepared.reduce((n, p) => n + p.chunks, 0) });
   }
 
   async search(query: string, options: SearchOptions): Promise<Result<SearchResponse>> {
@@ -346,10 +459,13 @@ export class LibraryIndex implements DocumentIndexer {
     if (analysis.models.length === 0 && options.preferModels && options.preferModels.length > 0) {
       analysis = { ...analysis, models: options.preferModels, related: [] };
     }
-    const limit = options.topK * CANDIDATE_FACTOR;
+    // Candidate pools are sized for at least MIN_POOL results, so asking for fewer results returns
+    // the first ones of a longer list instead of a different ranking from a thinner pool.
+    const pool = Math.max(options.topK, MIN_POOL);
+    const limit = pool * CANDIDATE_FACTOR;
     const base: ChunkFilter = options.docIds ? { docIds: options.docIds } : {};
     const first = (text: string, filter: ChunkFilter, expand = true): Promise<ChunkHit[]> => {
-      const opts = { limit: expand ? limit : options.topK, filter, expansion: expand ? expandQuery(text) : '', light: true };
+      const opts = { limit: expand ? limit : pool, filter, expansion: expand ? expandQuery(text) : '', light: true };
       if (options.retriever === 'dense') return this.store.searchVector(vector!, opts);
       if (options.retriever === 'hybrid') return this.store.searchHybrid(text, vector!, opts);
       return this.store.searchBm25(text, opts);
@@ -383,7 +499,7 @@ export class LibraryIndex implements DocumentIndexer {
     // or title) puts in reach of the top k are read: the lexical rerank moves a chunk by a bounded
     // factor, and on the three question sets no winner came from below 2k (same Hit@1 at k..3k).
     // A table found through one of its row views is shown whole: those tables are read meanwhile.
-    const reach = this.enrichment.rank(candidates, analysis).slice(0, options.topK * HYDRATE_FACTOR);
+    const reach = this.enrichment.rank(candidates, analysis).slice(0, pool * HYDRATE_FACTOR);
     const tableIds = [...new Set(reach.flatMap((h) => (h.record.parentId ? [h.record.parentId] : [])))];
     const [hydrated, tables] = await Promise.all([this.store.hydrate(reach), this.store.getChunks(tableIds, { light: true })]);
     const resolved = resolveViews(hydrated);

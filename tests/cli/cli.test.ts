@@ -13,7 +13,7 @@ describe('manualmate CLI', () => {
   it('lists every command in --help', async () => {
     const c = capture();
     expect(await runCli(['--help'], c.io)).toBe(0);
-    for (const cmd of ['import', 'libraries', 'documents', 'search', 'ask', 'eval', 'serve', 'models']) {
+    for (const cmd of ['import', 'libraries', 'documents', 'reindex', 'search', 'ask', 'eval', 'serve', 'models']) {
       expect(c.out()).toMatch(new RegExp(`^  ${cmd}\\b`, 'm'));
     }
   });
@@ -69,6 +69,47 @@ describe('manualmate ask', () => {
       expect(b.out()).toMatch(/No manual for RAC-999Z in this library; closest: RAC-225B/);
       const c = capture();
       expect(await runCli(['ask', 'What fuse?', '--data-dir', data], c.io)).toBe(2);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});
+
+describe('manualmate reindex', () => {
+  it('says when a library predates the current index version, and rebuilds it from its stored documents', async () => {
+    const tmp = await tempDir();
+    try {
+      const { readFile, writeFile } = await import('node:fs/promises');
+      const file = path.join(tmp.dir, 'rac-225b.md');
+      await writeFile(file, '# RAC-225B service manual\n\n## Fuses\n\nThe RAC-225B takes a 10 A slow-blow fuse on the control board.\n');
+      const data = path.join(tmp.dir, 'data');
+      expect(await runCli(['import', file, '--library', 'Shop', '--data-dir', data], capture().io)).toBe(0);
+      const current = capture();
+      expect(await runCli(['search', 'fuse', '--library', 'Shop', '--data-dir', data], current.io)).toBe(0);
+      expect(current.err()).toBe('');
+      // Written by a version before index versioning: library.json has no indexVersion.
+      const libs = capture();
+      await runCli(['libraries', '--json', '--data-dir', data], libs.io);
+      expect(JSON.parse(libs.out()).libraries[0]).toMatchObject({ name: 'Shop', indexOutdated: false });
+      const { readdir } = await import('node:fs/promises');
+      const [libDir] = await readdir(path.join(data, 'libraries'));
+      const configFile = path.join(data, 'libraries', libDir!, 'library.json');
+      const config = JSON.parse(await readFile(configFile, 'utf8')) as Record<string, unknown>;
+      delete config['indexVersion'];
+      await writeFile(configFile, JSON.stringify(config));
+      const old = capture();
+      expect(await runCli(['search', 'fuse', '--library', 'Shop', '--data-dir', data], old.io)).toBe(0);
+      expect(old.out()).toContain('10 A slow-blow fuse');
+      expect(old.err()).toContain('manualmate reindex --library "Shop"');
+      const re = capture();
+      expect(await runCli(['reindex', '--library', 'Shop', '--json', '--data-dir', data], re.io)).toBe(0);
+      expect(JSON.parse(re.out())).toMatchObject({ library: 'Shop', documents: 1 });
+      const after = capture();
+      expect(await runCli(['search', 'fuse', '--library', 'Shop', '--data-dir', data], after.io)).toBe(0);
+      expect(after.err()).toBe('');
+      const missing = capture();
+      expect(await runCli(['reindex', '--library', 'Nope', '--data-dir', data], missing.io)).toBe(1);
+      expect(missing.err()).toContain('There is no library named "Nope"');
     } finally {
       await tmp.cleanup();
     }

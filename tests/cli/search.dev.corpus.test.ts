@@ -68,4 +68,16 @@ describe('manualmate search on dev.jsonl (bm25, heuristic backend)', () => {
     const hitAt1 = (questions.length - misses.length) / questions.length;
     expect(hitAt1, `Hit@1 ${hitAt1}; misses: ${misses.join(', ')}`).toBeGreaterThanOrEqual(0.85);
   });
+
+  it('gives the same first result whether one result or ten are asked for', async () => {
+    const differ: string[] = [];
+    for (const q of questions) {
+      const [one, ten] = await Promise.all(
+        ['1', '10'].map(async (k) => JSON.parse(await cli(['search', q.query, '--library', 'boards', '--top-k', k, '--json'])) as SearchJson),
+      );
+      expect(one!.results).toHaveLength(1);
+      if (one!.results[0]!.text !== ten!.results[0]?.text) differ.push(q.id);
+    }
+    expect(differ).toEqual([]);
+  });
 });
