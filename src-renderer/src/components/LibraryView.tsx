@@ -8,6 +8,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { Icon } from './Icon';
 import { ImportButtons, MANUAL_EXTENSIONS } from './ImportButtons';
 import { IndexStatus } from './IndexStatus';
+import { RebuildNotice } from './RebuildNotice';
 
 /** The selected library's documents, or the first-run explanation when there is none. */
 export function LibraryView() {
@@ -88,6 +89,8 @@ function Documents({ library }: { library: string }) {
           </p>
           <IndexStatus library={library} task="enriching" />
           <IndexStatus library={library} task="embedding" />
+          {/* Asked for by the user, so its outcome stays in view after the notice is gone. */}
+          <IndexStatus library={library} task="rebuilding" showDone />
         </div>
         <div className="view-header-actions">
           {documents.length > 0 ? (
@@ -103,6 +106,7 @@ function Documents({ library }: { library: string }) {
           <ImportButtons compact />
         </div>
       </div>
+      <RebuildNotice library={library} />
       {documents.length === 0 && Object.keys(live).length === 0 ? (
         <div className="drop-hint" data-testid="no-documents">
           <Icon name="upload" size={36} />

@@ -5,6 +5,7 @@ import { useStore } from '../store';
 import type { ThemeChoice } from '../store/ui.slice';
 import { formatBytes } from '../util/format';
 import { IndexStatus } from './IndexStatus';
+import { RebuildButton } from './RebuildNotice';
 
 const STRATEGIES: { value: ChunkStrategy; label: string; hint: string }[] = [
   { value: 'structure', label: 'Structure', hint: 'Follows headings; tables, code and lists are never split. Best for most manuals.' },
@@ -197,6 +198,22 @@ export function SettingsView() {
                   : 'None: search uses keywords only. Choosing a model embeds this library in the background and enables meaning-based search; keyword search keeps working meanwhile.'}
             </p>
             <IndexStatus library={library.name} task="embedding" showDone />
+          </div>
+          <div className="field" data-testid="rebuild-field" role="group" aria-labelledby="rebuild-field-title">
+            <span className="field-title" id="rebuild-field-title">
+              Index
+            </span>
+            {library.indexOutdated ? (
+              <p className="warn small" data-testid="index-outdated">
+                This library was indexed by an older version of ManualMate. Rebuilding improves which model each passage is attributed to.
+              </p>
+            ) : null}
+            <p className="muted small">
+              Chunks, enriches and indexes every stored document of this library again with this version of ManualMate. Documents are kept and nothing is
+              imported again; search uses the current index until the new one is complete.
+            </p>
+            <RebuildButton library={library.name} />
+            <IndexStatus library={library.name} task="rebuilding" showDone />
           </div>
         </div>
       ) : null}

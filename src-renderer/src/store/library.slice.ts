@@ -3,7 +3,7 @@ import type { DocumentSummary, EngineEvent, LibrarySummary } from '../../../src-
 import { api } from '../api/client';
 import type { Store } from './index';
 
-/** Background work upgrading a library's chunks in place (embedding, LLM enrichment); search keeps working. */
+/** Background work upgrading a library's chunks (embedding, LLM enrichment, an index rebuild); search keeps working. */
 export type IndexProgress = Omit<Extract<EngineEvent, { type: 'index.progress' }>, 'type'>;
 
 /** Background task kinds the engine reports on. */
@@ -19,11 +19,20 @@ export interface LibrarySlice {
   documentFilter: string;
   /** Last error from a library action, in words; null when none. */
   libraryError: string | null;
-  /** Latest background-indexing report per library name and task (embedding and enrichment run one after the other). */
+  /** Latest background-indexing report per library name and task (embedding and enrichment run one after the other; a rebuild replaces the index). */
   indexProgress: Record<string, Partial<Record<IndexTask, IndexProgress>>>;
   handleIndexProgress(event: Extract<EngineEvent, { type: 'index.progress' }>): void;
   /** Forgets a task's last report (its setting changed, so an old error no longer applies). */
   clearIndexProgress(library: string, task: IndexTask): void;
+  /**
+   * Libraries whose rebuild was asked for in this window and is not over yet: set before the call
+   * (progress can overtake its reply), cleared when it stops early or the new index is listed.
+   */
+  rebuildsPending: Record<string, true>;
+  /** Why a library's rebuild could not start ('busy' included), in words, by library name. */
+  rebuildErrors: Record<string, string>;
+  /** Asks the engine to rebuild the library's index from its stored documents; false when it did not start. */
+  rebuildLibrary(library: string): Promise<boolean>;
   loadLibraries(): Promise<void>;
   /** The library to import into: the selected one, or a new "Manuals" library on first use. */
   ensureLibrary(): Promise<string | null>;
@@ -40,6 +49,17 @@ export interface LibrarySlice {
   setDocumentFilter(filter: string): void;
   clearLibraryError(): void;
 }
+
+/** True while a rebuild of `library` runs: asked for here and not over, or reported running by the engine (e.g. from another window). */
+export function rebuildRunning(s: Pick<LibrarySlice, 'rebuildsPending' | 'indexProgress'>, library: string): boolean {
+  const progress = s.indexProgress[library]?.rebuilding;
+  return s.rebuildsPending[library] === true || (progress !== undefined && progress.error === undefined && progress.done < progress.total);
+}
+
+const without = <T>(record: Record<string, T>, key: string): Record<string, T> => {
+  const { [key]: _dropped, ...rest } = record;
+  return rest;
+};
 
 /** The library a first drop goes to when none exists yet. */
 const DEFAULT_LIBRARY = 'Manuals';
@@ -59,9 +79,26 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
     documentFilter: '',
     libraryError: null,
     indexProgress: {},
+    rebuildsPending: {},
+    rebuildErrors: {},
 
     handleIndexProgress({ type: _type, ...progress }) {
       set((s) => ({ indexProgress: { ...s.indexProgress, [progress.library]: { ...s.indexProgress[progress.library], [progress.task]: progress } } }));
+      // A rebuild that stopped early keeps the old index: the button is offered again, the report says why.
+      if (progress.task === 'rebuilding' && progress.error !== undefined && get().rebuildsPending[progress.library]) {
+        set((s) => ({ rebuildsPending: without(s.rebuildsPending, progress.library) }));
+      }
+    },
+
+    async rebuildLibrary(library) {
+      if (rebuildRunning(get(), library)) return false;
+      // The last report belongs to an earlier rebuild; it would read as this one's outcome.
+      get().clearIndexProgress(library, 'rebuilding');
+      set((s) => ({ rebuildsPending: { ...s.rebuildsPending, [library]: true }, rebuildErrors: without(s.rebuildErrors, library) }));
+      const res = await api['libraries.rebuild']({ library });
+      if (res.ok) return true;
+      set((s) => ({ rebuildsPending: without(s.rebuildsPending, library), rebuildErrors: { ...s.rebuildErrors, [library]: res.error.message } }));
+      return false;
     },
 
     clearIndexProgress(library, task) {
@@ -77,6 +114,12 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
       const selected = get().selectedLibrary;
       const stillThere = selected !== null && res.value.some((l) => l.name === selected);
       set({ libraries: res.value, librariesLoaded: true });
+      // The list is reloaded on 'library.changed', which follows a finished rebuild's swap.
+      for (const library of Object.keys(get().rebuildsPending)) {
+        const progress = get().indexProgress[library]?.rebuilding;
+        const gone = !res.value.some((l) => l.name === library);
+        if (gone || (progress && progress.done >= progress.total)) set((s) => ({ rebuildsPending: without(s.rebuildsPending, library) }));
+      }
       if (!stillThere) await get().selectLibrary(res.value[0]?.name ?? null);
     },
 
