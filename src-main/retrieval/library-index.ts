@@ -82,6 +82,14 @@ async function settleRebuild(indexDir: string): Promise<void> {
 export class LibraryIndex implements DocumentIndexer {
   private chunker: Chunker;
 
+  /**
+   * Reads in flight (searches, chunk lists) and a store swap waiting to happen: a rebuild's swap
+   * closes the store, so it waits for running reads, and reads that arrive meanwhile wait for it.
+   */
+  private reads = 0;
+  private readsDone: (() => void) | null = null;
+  private swapping: Promise<void> | null = null;
+
   private constructor(
     private readonly library: Library,
     private store: ChunkStore,
@@ -416,18 +424,20 @@ export class LibraryIndex implements DocumentIndexer {
       return cancelled();
     }
     // The swap: two renames, each atomic; `settleRebuild` finishes or undoes it after a crash.
-    await this.store.close();
     const old = `${this.library.indexDir}${OLD_SUFFIX}`;
-    await fs.rm(old, { recursive: true, force: true });
-    await fs.rename(this.library.indexDir, old).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ENOENT') throw err;
+    await this.exclusive(async () => {
+      await this.store.close();
+      await fs.rm(old, { recursive: true, force: true });
+      await fs.rename(this.library.indexDir, old).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
+      await fs.rename(staging, this.library.indexDir);
+      const reopened = await openLanceStore(this.library.indexDir, { vectorDimension: embedder?.dimension ?? null, embedderId: embedder?.id ?? null });
+      if (!reopened.ok) throw new CodedError(reopened.error.code, reopened.error.message);
+      this.store = reopened.value;
+      this.enrichment_ = enrichment;
+      this.chunker = chunker;
     });
-    await fs.rename(staging, this.library.indexDir);
-    const reopened = await openLanceStore(this.library.indexDir, { vectorDimension: embedder?.dimension ?? null, embedderId: embedder?.id ?? null });
-    if (!reopened.ok) throw new CodedError(reopened.error.code, reopened.error.message);
-    this.store = reopened.value;
-    this.enrichment_ = enrichment;
-    this.chunker = chunker;
     await fs.rm(old, { recursive: true, force: true });
     await this.saveEnrichment();
     const byId = new Map(prepared.map((p) => [p.id, p]));
@@ -448,7 +458,37 @@ export class LibraryIndex implements DocumentIndexer {
     return ok({ documents: prepared.length, chunks: prepared.reduce((n, p) => n + p.chunks, 0) });
   }
 
-  async search(query: string, options: SearchOptions): Promise<Result<SearchResponse>> {
+  /** Runs a read of the store, after any swap in progress and never during one. */
+  private async reading<T>(read: () => Promise<T>): Promise<T> {
+    while (this.swapping) await this.swapping;
+    this.reads++;
+    try {
+      return await read();
+    } finally {
+      if (--this.reads === 0) this.readsDone?.();
+    }
+  }
+
+  /** Runs `swap` once no read is in flight, holding new reads until it is done. */
+  private async exclusive(swap: () => Promise<void>): Promise<void> {
+    while (this.swapping) await this.swapping;
+    let release!: () => void;
+    this.swapping = new Promise((resolve) => (release = resolve));
+    try {
+      if (this.reads > 0) await new Promise<void>((resolve) => (this.readsDone = resolve));
+      this.readsDone = null;
+      await swap();
+    } finally {
+      this.swapping = null;
+      release();
+    }
+  }
+
+  search(query: string, options: SearchOptions): Promise<Result<SearchResponse>> {
+    return this.reading(() => this.searchNow(query, options));
+  }
+
+  private async searchNow(query: string, options: SearchOptions): Promise<Result<SearchResponse>> {
     let vector: Float32Array | null = null;
     if (options.retriever !== 'bm25') {
       const v = await this.queryVector(query);
@@ -514,8 +554,8 @@ export class LibraryIndex implements DocumentIndexer {
     return ok({ query, resolvedModels, retriever: options.retriever, results });
   }
 
-  listChunks(docId: string) {
-    return this.store.listChunks(docId);
+  listChunks(docId: string): Promise<ChunkRecord[]> {
+    return this.reading(() => this.store.listChunks(docId));
   }
 
   async close(): Promise<void> {

@@ -117,6 +117,26 @@ describe('rebuilding a library index', () => {
     }
   });
 
+  it('answers every search made while the rebuild swaps the new index in', async () => {
+    await importManuals();
+    let rebuilt = false;
+    const rebuild = engine.rebuild('Shop').finally(() => (rebuilt = true));
+    const answers: { ok: boolean; texts: string[] }[] = [];
+    // Searches keep arriving until the rebuild has finished, so some overlap the swap.
+    while (!rebuilt) {
+      const batch = await Promise.all(
+        [1, 2, 3].map(() => engine.handlers['search.query']({ library: 'Shop', query: 'RAC-228B fuse', topK: 3, retriever: 'bm25' })),
+      );
+      for (const r of batch) answers.push(r.ok ? { ok: true, texts: r.value.results.map((h) => h.text) } : { ok: false, texts: [r.error.message] });
+    }
+    expect(unwrap(await rebuild).documents).toBe(3);
+    expect(answers.length).toBeGreaterThan(3);
+    for (const a of answers) {
+      expect(a.ok, a.texts.join()).toBe(true);
+      expect(a.texts.some((t) => t.includes('15 A'))).toBe(true);
+    }
+  });
+
   it('refuses imports, removals and a second rebuild while one runs, in words', async () => {
     await importManuals();
     const extra = path.join(dir, 'extra.md');
