@@ -230,7 +230,10 @@ async function cmdReindex(engine: Engine, library: string, json: boolean, io: Cl
   if (tty) process.stderr.write('\r\x1b[K');
   if (!res.ok) return report(res.error.message, io);
   if (json) io.stdout.write(`${JSON.stringify({ library, ...res.value })}\n`);
-  else io.stdout.write(`Rebuilt the index of "${library}": ${res.value.documents} documents, ${res.value.chunks} chunks.\n`);
+  else {
+    const { documents, chunks, vectorsKept } = res.value;
+    io.stdout.write(`Rebuilt the index of "${library}": ${documents} documents, ${chunks} chunks${vectorsKept > 0 ? `, ${vectorsKept} vectors kept` : ''}.\n`);
+  }
   return 0;
 }
 

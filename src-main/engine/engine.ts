@@ -55,7 +55,7 @@ export interface Engine {
   /** Runs an import to the end; the CLI's entry point (the contract's `import.start` runs it as a job). */
   importPaths(library: string, paths: string[], options?: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string }): Promise<Result<ImportSummary>>;
   /** Rebuilds a library's index to the end (the CLI's `reindex`; the contract's `libraries.rebuild` runs it as a job). */
-  rebuild(library: string, options?: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<Result<{ documents: number; chunks: number }>>;
+  rebuild(library: string, options?: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<Result<{ documents: number; chunks: number; vectorsKept: number }>>;
   /** Waits for running jobs (tests and graceful shutdown). */
   idle(): Promise<void>;
   dispose(): Promise<void>;
@@ -164,7 +164,7 @@ export function createEngine(options: EngineOptions): Engine {
   async function rebuildLibrary(
     lib: Library,
     opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
-  ): Promise<Result<{ documents: number; chunks: number }>> {
+  ): Promise<Result<{ documents: number; chunks: number; vectorsKept: number }>> {
     const id = lib.config.id;
     if (rebuilding.has(id)) return busyRebuilding(lib);
     if ((importing.get(id) ?? 0) > 0) return fail('busy', `"${lib.name}" is importing files. Rebuild its index when the import has finished.`);

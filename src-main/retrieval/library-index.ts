@@ -62,6 +62,8 @@ const MIN_POOL = 10;
 
 /** Rows per write while rebuilding (each write is a table version). */
 const REBUILD_WRITE_ROWS = 4096;
+/** Ids per lookup of the vectors a rebuild keeps (one `IN` list). */
+const CARRY_BATCH = 512;
 /** Beside the live index folder: the index being rebuilt, and the replaced one during the swap. */
 const NEXT_SUFFIX = '.next';
 const OLD_SUFFIX = '.old';
@@ -367,11 +369,14 @@ export class LibraryIndex implements DocumentIndexer {
    * document is chunked, enriched and written into a new LanceDB folder beside the live one, and
    * that folder replaces the live one only when it is complete. Search keeps using the old index
    * until the swap; a crash or cancel before it leaves the old index as it was (the new folder is
-   * discarded on the next open). Afterwards chunks have no vectors and no LLM enrichment yet: the
-   * caller starts the background work that adds them again. The caller keeps imports and removals
+   * discarded on the next open). A chunk whose embedder input did not change keeps its vector;
+   * the others, and LLM enrichment, wait for the background work the caller starts afterwards. The caller keeps imports and removals
    * of this library out while it runs (they would write into the index being replaced).
    */
-  async rebuild(signal: AbortSignal, onProgress: (done: number, total: number) => void): Promise<Result<{ documents: number; chunks: number }>> {
+  async rebuild(
+    signal: AbortSignal,
+    onProgress: (done: number, total: number) => void,
+  ): Promise<Result<{ documents: number; chunks: number; vectorsKept: number }>> {
     const cancelled = () => fail<never>('cancelled', 'The rebuild was cancelled; the library keeps its previous index.');
     const records = (await this.library.documents()).filter((d) => d.status === 'ready' && d.contentHash);
     const total = records.length;
@@ -394,6 +399,7 @@ export class LibraryIndex implements DocumentIndexer {
     if (!opened.ok) return opened;
     const next = opened.value;
     const prepared: { id: string; chunks: number; models: string[] }[] = [];
+    let kept = 0;
     try {
       let pending: ChunkInput[] = [];
       for (const doc of docs) {
@@ -403,13 +409,17 @@ export class LibraryIndex implements DocumentIndexer {
         pending.push(...(p.rows as ChunkInput[]));
         // Fewer, larger writes: each write is a new table version.
         if (pending.length >= REBUILD_WRITE_ROWS) {
+          kept += await this.carryVectors(pending);
           await next.addChunks(pending);
           pending = [];
         }
         onProgress(prepared.length, total);
       }
       if (!signal.aborted) {
-        if (pending.length > 0) await next.addChunks(pending);
+        if (pending.length > 0) {
+          kept += await this.carryVectors(pending);
+          await next.addChunks(pending);
+        }
         await next.ensureIndexes();
       }
     } catch (err) {
@@ -455,7 +465,30 @@ export class LibraryIndex implements DocumentIndexer {
       }),
     );
     await this.library.saveConfig({ indexVersion: INDEX_VERSION });
-    return ok({ documents: prepared.length, chunks: prepared.reduce((n, p) => n + p.chunks, 0) });
+    return ok({ documents: prepared.length, chunks: prepared.reduce((n, p) => n + p.chunks, 0), vectorsKept: kept });
+  }
+
+  /**
+   * Gives rows the vectors the live index holds for the same id, embedder and embedder input, so
+   * a rebuild re-embeds only what changed (embedding is by far the slowest part of indexing).
+   * Returns how many rows got one.
+   */
+  private async carryVectors(rows: ChunkInput[]): Promise<number> {
+    const embedder = this.library.config.embedder;
+    if (!embedder || this.store.embedderId !== embedder.id || this.store.vectorDimension !== embedder.dimension) return 0;
+    let kept = 0;
+    for (let i = 0; i < rows.length; i += CARRY_BATCH) {
+      const slice = rows.slice(i, i + CARRY_BATCH);
+      const old = new Map((await this.store.listEmbedded(slice.map((r) => r.id))).map((e) => [e.id, e]));
+      for (const row of slice) {
+        const prev = old.get(row.id);
+        if (prev && embedText(prev) === embedText(row)) {
+          row.vector = prev.vector;
+          kept++;
+        }
+      }
+    }
+    return kept;
   }
 
   /** Runs a read of the store, after any swap in progress and never during one. */

@@ -134,6 +134,11 @@ export interface UnembeddedChunk {
   model: string | null;
 }
 
+/** A stored chunk with its vector and the fields its embedder input was built from. */
+export interface EmbeddedChunk extends UnembeddedChunk {
+  vector: Float32Array;
+}
+
 /**
  * The chunk store of one library. Writes are serialized inside the store; reads run concurrently.
  * Methods throw `CodedError` only for caller bugs ('invalid-input', 'unavailable',
@@ -186,6 +191,11 @@ export interface ChunkStore {
   listUnembedded(limit: number): Promise<UnembeddedChunk[]>;
   /** How many records still need a vector (0 when the store keeps no vectors). */
   countUnembedded(): Promise<number>;
+  /**
+   * Of these ids, the records that have a vector, with what it was computed from; unknown and
+   * unembedded ids are skipped (a rebuild keeps vectors whose input did not change).
+   */
+  listEmbedded(ids: readonly string[]): Promise<EmbeddedChunk[]>;
   close(): Promise<void>;
 }
 

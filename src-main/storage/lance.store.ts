@@ -27,6 +27,7 @@ import type {
   ChunkStore,
   IndexStatus,
   SearchOptions,
+  EmbeddedChunk,
   UnembeddedChunk,
   VectorLike,
 } from './chunk-store';
@@ -261,6 +262,13 @@ function damaged(err: unknown): CodedError {
 function isStorageFailure(err: unknown): boolean {
   const message = err instanceof Error ? err.message : String(err);
   return /LanceError\(IO\)|Not found|not found|corrupt|No such file/i.test(message);
+}
+
+/** The columns an embedder's input is built from. */
+const EMBED_INPUT_COLUMNS = ['id', 'indexed_text', 'text', 'category', 'nouns', 'model'] as const;
+
+function embedInput(r: ChunkRecord): UnembeddedChunk {
+  return { id: r.id, indexedText: r.indexedText, text: r.text, category: r.category, nouns: r.nouns, model: r.model };
 }
 
 function checkLimit(limit: number): number {
@@ -588,16 +596,20 @@ class LanceChunkStore implements ChunkStore {
     checkLimit(limit);
     if (this.vectorDimension === null) return [];
     return this.#guard(async () => {
+      const rows = await this.table.query().where(`${VECTOR_COLUMN} IS NULL`).select([...EMBED_INPUT_COLUMNS]).limit(limit).toArray();
+      return rows.map((row) => embedInput(fromRow(row)));
+    });
+  }
+
+  async listEmbedded(ids: readonly string[]): Promise<EmbeddedChunk[]> {
+    if (this.vectorDimension === null || ids.length === 0) return [];
+    return this.#guard(async () => {
       const rows = await this.table
         .query()
-        .where(`${VECTOR_COLUMN} IS NULL`)
-        .select(['id', 'indexed_text', 'text', 'category', 'nouns', 'model'])
-        .limit(limit)
+        .where(`${sqlIn('id', ids)} AND ${VECTOR_COLUMN} IS NOT NULL`)
+        .select([...EMBED_INPUT_COLUMNS, VECTOR_COLUMN])
         .toArray();
-      return rows.map((row) => {
-        const r = fromRow(row);
-        return { id: r.id, indexedText: r.indexedText, text: r.text, category: r.category, nouns: r.nouns, model: r.model };
-      });
+      return rows.map((row: Record<string, unknown>) => ({ ...embedInput(fromRow(row)), vector: Float32Array.from(row[VECTOR_COLUMN] as Iterable<number>) }));
     });
   }
 

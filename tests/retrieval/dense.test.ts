@@ -88,6 +88,19 @@ describe('dense and hybrid retrieval', () => {
     expect(after.ok && after.value.results.some((h) => h.doc === 'p-300.md')).toBe(false);
   });
 
+  it('keeps the vectors of unchanged chunks through an index rebuild, so dense search works at once', async () => {
+    await engine.idle();
+    const rebuilt = await engine.rebuild('Pumps');
+    if (!rebuilt.ok) throw new Error(rebuilt.error.message);
+    expect(rebuilt.value.chunks).toBeGreaterThan(0);
+    // Same code, same documents: every embedder input is unchanged, so nothing waits for a vector.
+    expect(rebuilt.value.vectorsKept).toBe(rebuilt.value.chunks);
+    const index = await engine.indexes.open((await engine.libraries.get('Pumps'))!);
+    expect(await index.pendingEmbeddings()).toBe(0);
+    const dense = await search('shaft seal part', 'dense', ['P-200']);
+    expect(dense.ok && dense.value.results[0]?.doc).toBe('pumps/p-200.md');
+  });
+
   it('refuses dense search when the configured embedder is not the one that made the vectors', async () => {
     const lib = (await engine.libraries.get('Pumps'))!;
     const saved = lib.config.embedder;

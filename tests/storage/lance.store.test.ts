@@ -236,6 +236,19 @@ describe('LanceDB chunk store: vectors and hybrid search', () => {
     expect(ids(await store.searchBm25('two', { limit: 5 }))).toEqual(['d#1']);
   });
 
+  it('lists the stored vectors of the ids asked for, with what they were computed from', async () => {
+    const { store } = await freshStore(2);
+    await store.addChunks([record('d', 0, 'fuse one', { vector: [0.25, -1] }), record('d', 1, 'fuse two'), record('e', 0, 'filter', { vector: [1, 0] })]);
+    const listed = await store.listEmbedded(['d#0', 'd#1', 'nope#0']);
+    expect(listed.map((e) => e.id)).toEqual(['d#0']);
+    expect(Array.from(listed[0]!.vector)).toEqual([0.25, -1]);
+    expect(listed[0]).toMatchObject({ indexedText: 'fuse one', text: 'fuse one' });
+    expect(await store.listEmbedded([])).toEqual([]);
+    const { store: plain } = await freshStore(null);
+    await plain.addChunks([record('d', 0, 'fuse')]);
+    expect(await plain.listEmbedded(['d#0'])).toEqual([]);
+  });
+
   it('rejects vectors of the wrong length instead of storing garbage', async () => {
     const { store } = await freshStore(3);
     await expect(store.addChunks([record('d', 0, 'x', { vector: [1, 2] })])).rejects.toMatchObject({ code: 'model-mismatch' });
