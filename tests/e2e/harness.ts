@@ -8,7 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { EngineEvent } from '../../src-main/contract/api';
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import { startWebBridge, type WebBridge } from '../../src-main/bridge/web-bridge';
-import { createEngine, type Engine } from '../../src-main/engine/engine';
+import { createEngine, type Engine, type EngineOptions } from '../../src-main/engine/engine';
 import { column, wrapText, writePdf } from '../fixtures/pdf-writer';
 import { repoRoot, tempDir } from '../helpers/temp';
 import { ensureTinyOnnx } from '../models/tiny-onnx';
@@ -40,6 +40,11 @@ export interface UiAppOptions {
    * turn this into an install with a chat model.
    */
   bundledEmbedder?: boolean;
+  /**
+   * Prepares the data folder before the app's engine opens it (e.g. a library written by another
+   * engine and then aged), with the options that engine would use.
+   */
+  beforeStart?: (engineOptions: EngineOptions) => Promise<void>;
 }
 
 export async function startUiApp(options: UiAppOptions = {}): Promise<UiApp> {
@@ -54,7 +59,9 @@ export async function startUiApp(options: UiAppOptions = {}): Promise<UiApp> {
     const onnx = await ensureTinyOnnx();
     await cp(onnx, path.join(bundledModelsDir, path.basename(onnx)), { recursive: true });
   }
-  const engine = createEngine({ dataDir: tmp.dir, bundledModelsDir, version: '0.0.0-test', threads: 1, log: () => undefined });
+  const engineOptions: EngineOptions = { dataDir: tmp.dir, bundledModelsDir, version: '0.0.0-test', threads: 1, log: () => undefined };
+  await options.beforeStart?.(engineOptions);
+  const engine = createEngine(engineOptions);
   const injected = new Set<(event: EngineEvent) => void>();
   const subscribe = (listener: (event: EngineEvent) => void) => {
     injected.add(listener);

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page, Route } from 'playwright-core';
 import type { EngineEvent } from '../../src-main/contract/api';
-import { startWebBridge } from '../../src-main/bridge/web-bridge';
-import { createEngine, type Engine } from '../../src-main/engine/engine';
+import { createEngine } from '../../src-main/engine/engine';
 import { tempDir } from '../helpers/temp';
-import { launchBrowser, screenshotDir } from './browser';
-import { openApp, rendererDir, shot, type UiApp } from './harness';
+import { openApp, shot, startUiApp, type UiApp } from './harness';
 
 const LIBRARY = 'Boards';
 
@@ -33,62 +31,28 @@ const MANUALS: Record<string, string> = {
 };
 
 /**
- * The app over a data folder whose library was indexed "by an older version": the library is
- * imported by one engine, its `library.json` loses `indexVersion` (as written before versioning),
- * and a second engine, the bridge and Chromium start over the same folder. The harness's
- * `startUiApp` always starts on a fresh folder, hence this setup here.
+ * The app over a data folder whose library was indexed "by an older version": before the app's
+ * engine opens the folder, another engine imports the library and its `library.json` loses
+ * `indexVersion` (as written before versioning).
  */
-async function startOutdatedApp(): Promise<UiApp> {
-  const data = await tempDir();
-  const bundledModelsDir = path.join(data.dir, 'bundled-models');
-  await mkdir(bundledModelsDir, { recursive: true });
-  const engineOptions = { dataDir: data.dir, bundledModelsDir, version: '0.0.0-test', threads: 1, log: () => undefined };
-
-  const src = await tempDir();
-  const files = Object.keys(MANUALS).map((name) => path.join(src.dir, name));
-  for (const [name, text] of Object.entries(MANUALS)) await writeFile(path.join(src.dir, name), text);
-  const older = createEngine(engineOptions);
-  const imported = await older.importPaths(LIBRARY, files);
-  expect(imported.ok && imported.value.summary.imported).toBe(files.length);
-  const libraryDir = (await older.libraries.get(LIBRARY))?.dir;
-  await older.dispose();
-  await src.cleanup();
-  if (!libraryDir) throw new Error(`The library "${LIBRARY}" was not created.`);
-  const configFile = path.join(libraryDir, 'library.json');
-  const { indexVersion: _current, ...config } = JSON.parse(await readFile(configFile, 'utf8')) as Record<string, unknown>;
-  await writeFile(configFile, JSON.stringify(config, null, 2));
-
-  const engine: Engine = createEngine(engineOptions);
-  const injected = new Set<(event: EngineEvent) => void>();
-  const subscribe = (listener: (event: EngineEvent) => void) => {
-    injected.add(listener);
-    const unsubscribe = engine.subscribe(listener);
-    return () => {
-      injected.delete(listener);
-      unsubscribe();
-    };
-  };
-  const bridge = await startWebBridge({ handlers: engine.handlers, subscribe, rendererDir });
-  const browser = await launchBrowser();
-  const requests: string[] = [];
-  browser.on('request', (req) => requests.push(req.url()));
-  await mkdir(screenshotDir, { recursive: true });
-  return {
-    engine,
-    dataDir: data.dir,
-    bridge,
-    browser,
-    requests,
-    emit(event) {
-      for (const listener of injected) listener(event);
+function startOutdatedApp(): Promise<UiApp> {
+  return startUiApp({
+    beforeStart: async (engineOptions) => {
+      const src = await tempDir();
+      const files = Object.keys(MANUALS).map((name) => path.join(src.dir, name));
+      for (const [name, text] of Object.entries(MANUALS)) await writeFile(path.join(src.dir, name), text);
+      const older = createEngine(engineOptions);
+      const imported = await older.importPaths(LIBRARY, files);
+      expect(imported.ok && imported.value.summary.imported).toBe(files.length);
+      const libraryDir = (await older.libraries.get(LIBRARY))?.dir;
+      await older.dispose();
+      await src.cleanup();
+      if (!libraryDir) throw new Error(`The library "${LIBRARY}" was not created.`);
+      const configFile = path.join(libraryDir, 'library.json');
+      const { indexVersion: _current, ...config } = JSON.parse(await readFile(configFile, 'utf8')) as Record<string, unknown>;
+      await writeFile(configFile, JSON.stringify(config, null, 2));
     },
-    async close() {
-      await browser.close();
-      await bridge.close();
-      await engine.dispose();
-      await data.cleanup();
-    },
-  };
+  });
 }
 
 type RebuildProgress = Extract<EngineEvent, { type: 'index.progress' }>;
