@@ -23,6 +23,7 @@ import { signaturePrefix } from '../enrich/prefix';
 import { chatIndexOf, createChatService, type ChatService } from '../chat/chat.service';
 import type { Llm } from '../models/types';
 import { pageRange } from '../core/chunk';
+import { SEMANTIC_NEEDS_EMBEDDER } from '../chunking/semantic.chunker';
 
 /**
  * The engine: plain Node, no Electron. It owns the libraries, the model runtime, running jobs and
@@ -389,6 +390,16 @@ export function createEngine(options: EngineOptions): Engine {
       if (strategy && (importing.get(lib.value.config.id) ?? 0) > 0) {
         return fail('busy', `"${lib.value.name}" is importing files. Change its chunking when the import has finished.`);
       }
+      // Semantic chunking embeds every sentence: refused up front without an embedder, rather than
+      // failing every document of the library.
+      const nextEmbedder = embedder === undefined ? (lib.value.config.embedder?.id ?? null) : embedder;
+      if ((strategy ?? lib.value.config.strategy) === 'semantic' && nextEmbedder === null) {
+        return fail(
+          'unavailable',
+          strategy === 'semantic' ? SEMANTIC_NEEDS_EMBEDDER : 'This library uses semantic chunking, which needs its embedding model: choose another chunking first.',
+        );
+      }
+      const previousStrategy = lib.value.config.strategy;
       await lib.value.saveConfig({ ...(strategy ? { strategy } : {}), ...(enrich ? { enrich } : {}) });
       const index = await indexes.open(lib.value);
       if (embedder !== undefined && embedder !== (lib.value.config.embedder?.id ?? null)) {
@@ -402,7 +413,12 @@ export function createEngine(options: EngineOptions): Engine {
         // Chunks of the old strategy are replaced by a rebuild, awaited: the summary returned
         // describes the library as it now is.
         const rebuilt = await rebuildLibrary(lib.value);
-        if (!rebuilt.ok) return rebuilt;
+        if (!rebuilt.ok) {
+          // The previous index stays, so does the strategy it was built with.
+          await lib.value.saveConfig({ strategy: previousStrategy });
+          startBackground(lib.value);
+          return rebuilt;
+        }
       }
       startBackground(lib.value);
       emit({ type: 'library.changed', library: lib.value.name });

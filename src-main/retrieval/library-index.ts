@@ -6,7 +6,7 @@ import type { Result } from '../core/result';
 import type { Embedder, Llm } from '../models/types';
 import type { EnrichMode } from '../enrich/enricher';
 import { CodedError, fail, ok } from '../core/result';
-import type { Chunker } from '../chunking/chunker';
+import type { ChunkContext, Chunker } from '../chunking/chunker';
 import { createChunker } from '../chunking/chunker.registry';
 import type { DocumentIndexer, PreparedDocument } from '../ingest/import.job';
 import { INDEX_VERSION, type Library } from '../library/library.store';
@@ -270,7 +270,7 @@ export class LibraryIndex implements DocumentIndexer {
   }
 
   private async prepareWith(enrichment: LibraryEnrichment, chunker: Chunker, doc: NormalizedDocument, signal: AbortSignal): Promise<PreparedDocument> {
-    const chunks = await chunker.chunk(doc, { signal });
+    const chunks = await chunker.chunk(doc, await this.chunkContext(signal));
     if (!chunks.ok) throw new CodedError(chunks.error.code, chunks.error.message);
     const { prefix, restructure } = this.library.config;
     const rows = await enrichment.enrich(doc, chunks.value, { prefix, restructure }, signal);
@@ -426,6 +426,9 @@ export class LibraryIndex implements DocumentIndexer {
       await next.close();
       await fs.rm(staging, { recursive: true, force: true });
       if (signal.aborted) return cancelled();
+      // A document the current settings cannot chunk (e.g. `semantic` without its embedder) stops
+      // the rebuild with that reason; the previous index stays.
+      if (err instanceof CodedError) return fail(err.code, `${err.message} The library keeps its previous index.`);
       throw err;
     }
     await next.close();
@@ -466,6 +469,22 @@ export class LibraryIndex implements DocumentIndexer {
     );
     await this.library.saveConfig({ indexVersion: INDEX_VERSION });
     return ok({ documents: prepared.length, chunks: prepared.reduce((n, p) => n + p.chunks, 0), vectorsKept: kept });
+  }
+
+  /**
+   * What chunkers get besides the document: the library's embedder when it has one (`semantic`
+   * cuts where embedded sentences drift apart; `structural`'s soft merge compares embeddings).
+   * An embedder that cannot be loaded is left out: `semantic` then fails with its own message,
+   * the other strategies do without it.
+   */
+  private async chunkContext(signal: AbortSignal): Promise<ChunkContext> {
+    const configured = this.library.config.embedder;
+    if (!configured) return { signal };
+    try {
+      return { signal, embedder: await this.embedders.embedder(configured.id) };
+    } catch {
+      return { signal };
+    }
   }
 
   /**

@@ -61,6 +61,10 @@ describe('settings and models in Chromium', () => {
 
   it('changes the library’s chunking strategy and enrichment backend', async () => {
     const library = page.getByTestId('library-settings');
+    // Semantic chunking embeds every sentence: without an embedder it is shown but not offered.
+    const semantic = library.getByLabel('Chunking').locator('option[value="semantic"]');
+    expect(await semantic.isDisabled()).toBe(true);
+    expect(await semantic.textContent()).toContain('needs an embedding model');
     await library.getByLabel('Chunking').selectOption('naive');
     await expect.poll(async () => {
       const libs = await app.engine.handlers['libraries.list']({});
@@ -107,6 +111,7 @@ describe('settings and models in Chromium', () => {
     expect(await status.textContent()).toBe(`Embedded ${chunks} ${chunks === 1 ? 'chunk' : 'chunks'}: meaning-based search covers the whole library.`);
     expect(await select.inputValue()).toBe('tiny-embedder');
     expect(await library.getByTestId('embedder-hint').textContent()).toMatch(/In use: tiny-embedder/);
+    expect(await library.getByLabel('Chunking').locator('option[value="semantic"]').isDisabled()).toBe(false);
     const libs = await app.engine.handlers['libraries.list']({});
     expect(libs.ok && libs.value[0]?.embedder).toBe('tiny-embedder');
     await status.scrollIntoViewIfNeeded();

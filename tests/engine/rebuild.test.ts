@@ -152,6 +152,15 @@ describe('rebuilding a library index', () => {
     expect(unwrap(await engine.importPaths('Shop', [extra])).summary.imported).toBe(1);
   });
 
+  it('refuses semantic chunking without an embedder before changing anything', async () => {
+    await importManuals();
+    const before = await summaryOf();
+    const res = await engine.handlers['libraries.configure']({ library: 'Shop', strategy: 'semantic' });
+    expect(res).toMatchObject({ ok: false, error: { code: 'unavailable', message: expect.stringMatching(/needs an embedding model/) } });
+    expect(await summaryOf()).toEqual(before);
+    expect(unwrap(await engine.handlers['search.query']({ library: 'Shop', query: 'slow-blow fuse', topK: 5, retriever: 'bm25' })).results.length).toBeGreaterThan(0);
+  });
+
   it('keeps the previous index when cancelled', async () => {
     const libDir = await importManuals();
     await ageLibrary(libDir);

@@ -101,6 +101,22 @@ describe('dense and hybrid retrieval', () => {
     expect(dense.ok && dense.value.results[0]?.doc).toBe('pumps/p-200.md');
   });
 
+  it('chunks with the semantic strategy through the library\'s embedder, and will not drop the embedder it needs', async () => {
+    const lib = await engine.handlers['libraries.configure']({ library: 'Pumps', strategy: 'semantic' });
+    expect(lib).toMatchObject({ ok: true, value: { strategy: 'semantic' } });
+    if (!lib.ok) return;
+    expect(lib.value.chunks).toBeGreaterThan(0);
+    const index = await engine.indexes.open((await engine.libraries.get('Pumps'))!);
+    const stored = await index.listChunks('pumps/p-200.md');
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored.every((c) => c.strategy === 'semantic')).toBe(true);
+    expect((await search('P-200 shaft seal', 'bm25')).ok).toBe(true);
+    const drop = await engine.handlers['libraries.configure']({ library: 'Pumps', embedder: null });
+    expect(drop).toMatchObject({ ok: false, error: { code: 'unavailable', message: expect.stringMatching(/semantic chunking/) } });
+    expect(await engine.handlers['libraries.configure']({ library: 'Pumps', strategy: 'structure' })).toMatchObject({ ok: true, value: { strategy: 'structure' } });
+    await engine.idle();
+  });
+
   it('refuses dense search when the configured embedder is not the one that made the vectors', async () => {
     const lib = (await engine.libraries.get('Pumps'))!;
     const saved = lib.config.embedder;

@@ -144,11 +144,15 @@ export function SettingsView() {
               disabled={configuring !== null}
               onChange={(e) => void configureLibrary(library.name, { strategy: e.target.value as ChunkStrategy })}
             >
-              {STRATEGIES.map((s) => (
-                <option key={s.value} value={s.value}>
-                  {s.label}
-                </option>
-              ))}
+              {STRATEGIES.map((s) => {
+                // Semantic chunking embeds every sentence: offered once the library has an embedder.
+                const needsEmbedder = s.value === 'semantic' && library.embedder === null;
+                return (
+                  <option key={s.value} value={s.value} disabled={needsEmbedder}>
+                    {needsEmbedder ? `${s.label} (needs an embedding model)` : s.label}
+                  </option>
+                );
+              })}
             </select>
             <p className="muted small">
               {strategyHint} Changing it re-chunks every document of this library{configuring === library.name ? ': working…' : '.'}
