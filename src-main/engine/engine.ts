@@ -104,7 +104,8 @@ export function createEngine(options: EngineOptions): Engine {
       enrich: lib.config.enrich,
       embedder: lib.config.embedder?.id ?? null,
       createdAt: lib.config.createdAt,
-      indexOutdated: lib.indexOutdated,
+      // An empty library has nothing built by older code.
+      indexOutdated: lib.indexOutdated && docs.some((d) => d.status === 'ready'),
     };
   }
 

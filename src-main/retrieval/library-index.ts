@@ -290,6 +290,8 @@ export class LibraryIndex implements DocumentIndexer {
     const ids = batch.map((p) => p.doc.id);
     await this.library.setJournal(ids);
     const existing = new Set((await this.library.documents()).filter((d) => d.chunks > 0 || d.status === 'ready').map((d) => d.id));
+    // The first documents of a library written before index versioning are built by this code.
+    if (existing.size === 0 && this.library.indexOutdated) await this.library.saveConfig({ indexVersion: INDEX_VERSION });
     // The vocabulary file is written while LanceDB writes the rows: a crash leaves the same states
     // as writing it after them (vocabulary ahead of documents.json, which recovery tolerates).
     const writes = await Promise.allSettled([

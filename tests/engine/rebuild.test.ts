@@ -71,6 +71,17 @@ describe('rebuilding a library index', () => {
     expect((await engine.libraries.get('Shop'))!.config.indexVersion).toBe(INDEX_VERSION);
   });
 
+  it('does not call an empty library from before versioning outdated, and stamps it on its first import', async () => {
+    unwrap(await engine.handlers['libraries.create']({ name: 'Shop' }));
+    const libDir = (await engine.libraries.get('Shop'))!.dir;
+    await ageLibrary(libDir);
+    expect((await engine.libraries.get('Shop'))!.indexOutdated).toBe(true);
+    expect((await summaryOf()).indexOutdated).toBe(false);
+    await importManuals();
+    expect((await engine.libraries.get('Shop'))!.config.indexVersion).toBe(INDEX_VERSION);
+    expect((await summaryOf()).indexOutdated).toBe(false);
+  });
+
   it('relearns what an older index lacks, reports progress, and keeps every document and chunk', async () => {
     const libDir = await importManuals();
     const before = await summaryOf();
