@@ -75,6 +75,8 @@ export interface LibrarySummary {
    * from the stored documents (nothing is re-imported or lost).
    */
   indexOutdated: boolean;
+  /** True while its index is being rebuilt (`libraries.rebuild`, or a chunking change). */
+  rebuilding: boolean;
 }
 
 export interface DocumentSummary {
@@ -275,6 +277,8 @@ export const contract = {
    * another rebuild of the library runs.
    */
   'libraries.rebuild': { input: libraryRef, output: out<{ jobId: string }>() },
+  /** Stops a running rebuild; the library keeps its previous index. `cancelled` is false when none ran. */
+  'libraries.cancelRebuild': { input: libraryRef, output: out<{ cancelled: boolean }>() },
   'libraries.configure': {
     input: z
       .object({

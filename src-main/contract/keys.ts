@@ -11,6 +11,7 @@ export const CONTRACT_KEYS = [
   'libraries.delete',
   'libraries.configure',
   'libraries.rebuild',
+  'libraries.cancelRebuild',
   'documents.list',
   'documents.remove',
   'documents.chunks',

@@ -106,6 +106,7 @@ export function createEngine(options: EngineOptions): Engine {
       createdAt: lib.config.createdAt,
       // An empty library has nothing built by older code.
       indexOutdated: lib.indexOutdated && docs.some((d) => d.status === 'ready'),
+      rebuilding: rebuilding.has(lib.config.id),
     };
   }
 
@@ -441,6 +442,16 @@ export function createEngine(options: EngineOptions): Engine {
         });
       jobs.set(jobId, { library: lib.value.config.id, controller, done });
       return ok({ jobId });
+    },
+
+    'libraries.cancelRebuild': async ({ library }) => {
+      const lib = await libraries.require(library);
+      if (!lib.ok) return lib;
+      const job = jobs.get(`rebuild-${lib.value.config.id}`);
+      if (!job) return ok({ cancelled: false });
+      job.controller.abort();
+      await job.done;
+      return ok({ cancelled: true });
     },
 
     'documents.list': async ({ library }) => {

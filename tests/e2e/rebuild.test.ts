@@ -155,6 +155,14 @@ describe('rebuilding an outdated index in Chromium', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('rebuild-index');
     await page.keyboard.press('Enter');
     expect(requests).toBe(1);
+    // While it runs it can be stopped: Cancel asks the engine to stop this library's rebuild.
+    const cancel = page.getByTestId('rebuild-cancel');
+    expect(await cancel.isVisible()).toBe(true);
+    await page.route('**/api/libraries.cancelRebuild', (route: Route) => route.fulfill({ json: { ok: true, value: { cancelled: false } } }));
+    const cancelRequest = page.waitForRequest('**/api/libraries.cancelRebuild');
+    await cancel.click();
+    expect(JSON.parse((await cancelRequest).postData() ?? '{}')).toEqual({ library: LIBRARY });
+    await page.unroute('**/api/libraries.cancelRebuild');
     release();
 
     const done = page.locator('[data-testid="index-status-rebuilding"][data-state="done"]');
@@ -162,6 +170,7 @@ describe('rebuilding an outdated index in Chromium', () => {
     expect(await done.textContent()).toBe('The index is up to date with this version of ManualMate.');
     await page.getByTestId('rebuild-notice').waitFor({ state: 'detached' });
     await page.unroute('**/api/libraries.rebuild');
+    expect(await page.getByTestId('rebuild-cancel').count()).toBe(0);
     expect(requests).toBe(1);
 
     const reports = progress.slice(before);

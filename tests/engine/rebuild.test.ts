@@ -184,6 +184,22 @@ describe('rebuilding a library index', () => {
     expect(hits.results.length).toBeGreaterThan(0);
   });
 
+  it('stops a running rebuild on request, keeping the previous index and saying so', async () => {
+    const libDir = await importManuals();
+    await ageLibrary(libDir);
+    const events: EngineEvent[] = [];
+    engine.subscribe((e) => events.push(e));
+    unwrap(await engine.handlers['libraries.rebuild']({ library: 'Shop' }));
+    expect(unwrap(await engine.handlers['libraries.cancelRebuild']({ library: 'Shop' }))).toEqual({ cancelled: true });
+    const summary = await summaryOf();
+    expect(summary).toMatchObject({ indexOutdated: true, rebuilding: false });
+    const stopped = events.filter((e) => e.type === 'index.progress' && e.task === 'rebuilding' && e.error);
+    expect(stopped.at(-1)).toMatchObject({ error: expect.stringMatching(/cancelled; the library keeps its previous index/) });
+    expect(unwrap(await engine.handlers['search.query']({ library: 'Shop', query: 'slow-blow fuse', topK: 5, retriever: 'bm25' })).results.length).toBeGreaterThan(0);
+    expect(unwrap(await engine.handlers['libraries.cancelRebuild']({ library: 'Shop' }))).toEqual({ cancelled: false });
+    expect(existsSync(path.join(libDir, 'index.next'))).toBe(false);
+  });
+
   it('finishes or undoes a swap that a crash interrupted', async () => {
     const libDir = await importManuals();
     await engine.dispose();

@@ -11,19 +11,28 @@ export function RebuildButton({ library, primary = false }: { library: string; p
   const running = useStore((s) => rebuildRunning(s, library));
   const error = useStore((s) => s.rebuildErrors[library]);
   const rebuildLibrary = useStore((s) => s.rebuildLibrary);
+  const cancelRebuild = useStore((s) => s.cancelRebuild);
   return (
     <div className="rebuild-action">
-      <button
-        type="button"
-        className={primary ? 'btn btn-primary' : 'btn'}
-        data-testid="rebuild-index"
-        aria-disabled={running}
-        onClick={() => {
-          if (!running) void rebuildLibrary(library);
-        }}
-      >
-        <Icon name="retry" size={16} /> {running ? 'Rebuilding…' : 'Rebuild index'}
-      </button>
+      <div className="rebuild-buttons">
+        <button
+          type="button"
+          className={primary ? 'btn btn-primary' : 'btn'}
+          data-testid="rebuild-index"
+          aria-disabled={running}
+          onClick={() => {
+            if (!running) void rebuildLibrary(library);
+          }}
+        >
+          <Icon name="retry" size={16} /> {running ? 'Rebuilding…' : 'Rebuild index'}
+        </button>
+        {running ? (
+          // A long rebuild can be stopped: the library keeps the index it had.
+          <button type="button" className="btn" data-testid="rebuild-cancel" onClick={() => void cancelRebuild(library)}>
+            Cancel
+          </button>
+        ) : null}
+      </div>
       {error ? (
         <p className="error small" role="alert" data-testid="rebuild-error">
           {error}

@@ -33,6 +33,8 @@ export interface LibrarySlice {
   rebuildErrors: Record<string, string>;
   /** Asks the engine to rebuild the library's index from its stored documents; false when it did not start. */
   rebuildLibrary(library: string): Promise<boolean>;
+  /** Stops the library's running rebuild (it keeps its previous index; the engine reports why it stopped). */
+  cancelRebuild(library: string): Promise<void>;
   loadLibraries(): Promise<void>;
   /** The library to import into: the selected one, or a new "Manuals" library on first use. */
   ensureLibrary(): Promise<string | null>;
@@ -50,10 +52,18 @@ export interface LibrarySlice {
   clearLibraryError(): void;
 }
 
-/** True while a rebuild of `library` runs: asked for here and not over, or reported running by the engine (e.g. from another window). */
-export function rebuildRunning(s: Pick<LibrarySlice, 'rebuildsPending' | 'indexProgress'>, library: string): boolean {
+/**
+ * True while a rebuild of `library` runs: asked for here and not over, reported running by the
+ * engine's progress, or listed as rebuilding (a window opened mid-rebuild, or another window's).
+ */
+export function rebuildRunning(s: Pick<LibrarySlice, 'rebuildsPending' | 'indexProgress' | 'libraries'>, library: string): boolean {
   const progress = s.indexProgress[library]?.rebuilding;
-  return s.rebuildsPending[library] === true || (progress !== undefined && progress.error === undefined && progress.done < progress.total);
+  if (progress?.error !== undefined) return false;
+  return (
+    s.rebuildsPending[library] === true ||
+    (progress !== undefined && progress.done < progress.total) ||
+    s.libraries.some((l) => l.name === library && l.rebuilding)
+  );
 }
 
 const without = <T>(record: Record<string, T>, key: string): Record<string, T> => {
@@ -99,6 +109,11 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
       if (res.ok) return true;
       set((s) => ({ rebuildsPending: without(s.rebuildsPending, library), rebuildErrors: { ...s.rebuildErrors, [library]: res.error.message } }));
       return false;
+    },
+
+    async cancelRebuild(library) {
+      const res = await api['libraries.cancelRebuild']({ library });
+      if (!res.ok) set((s) => ({ rebuildErrors: { ...s.rebuildErrors, [library]: res.error.message } }));
     },
 
     clearIndexProgress(library, task) {
