@@ -220,14 +220,18 @@ async function cmdReindex(engine: Engine, library: string, json: boolean, io: Cl
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   const tty = !json && process.stderr.isTTY;
-  const res = await engine.rebuild(library, {
-    signal: controller.signal,
-    onProgress: (done, total) => {
-      if (tty) process.stderr.write(`\r${done}/${total} documents`);
-    },
-  });
-  process.removeListener('SIGINT', onSigint);
-  if (tty) process.stderr.write('\r\x1b[K');
+  let res;
+  try {
+    res = await engine.rebuild(library, {
+      signal: controller.signal,
+      onProgress: (done, total) => {
+        if (tty) process.stderr.write(`\r${done}/${total} documents`);
+      },
+    });
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    if (tty) process.stderr.write('\r\x1b[K');
+  }
   if (!res.ok) return report(res.error.message, io);
   if (json) io.stdout.write(`${JSON.stringify({ library, ...res.value })}\n`);
   else {
@@ -239,7 +243,10 @@ async function cmdReindex(engine: Engine, library: string, json: boolean, io: Cl
 
 /** A note on stderr when the library's index predates the current chunking and enrichment. */
 async function warnIfOutdated(engine: Engine, library: string, io: CliIo): Promise<void> {
-  const lib = await engine.libraries.get(library);
+  // The summary's rule (an empty library is never outdated), for the library the name resolves to.
+  const name = (await engine.libraries.get(library))?.name;
+  const listed = await engine.handlers['libraries.list']({});
+  const lib = listed.ok ? listed.value.find((l) => l.name === name) : undefined;
   if (lib?.indexOutdated) {
     io.stderr.write(`Note: "${lib.name}" was indexed by an older version of ManualMate; run "manualmate reindex --library ${JSON.stringify(lib.name)}" for current results.\n`);
   }
@@ -322,6 +329,7 @@ async function cmdServe(engine: Engine, values: Record<string, unknown>, io: Cli
   }
   const bridge = await startWebBridge({ handlers: engine.handlers, subscribe: engine.subscribe, rendererDir, port, log: (m) => io.stderr.write(`${m}\n`) });
   io.stdout.write(`ManualMate is serving its UI at ${bridge.url}\n`);
+  void engine.resumeBackground().catch((err: unknown) => io.stderr.write(`Resuming background work failed: ${err instanceof Error ? err.message : String(err)}\n`));
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

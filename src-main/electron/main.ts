@@ -162,6 +162,7 @@ async function main(): Promise<void> {
     version: app.getVersion(),
     log,
   });
+  void engine.resumeBackground().catch((err: unknown) => log(`[manualmate] resuming background work failed: ${err instanceof Error ? err.message : String(err)}`));
 
   const ses = session.defaultSession;
   ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));

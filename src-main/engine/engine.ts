@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type {
   ChunkDetail,
+  ChunkStrategy,
   DocumentSummary,
   EngineEvent,
   Handlers,
@@ -57,6 +58,12 @@ export interface Engine {
   importPaths(library: string, paths: string[], options?: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string }): Promise<Result<ImportSummary>>;
   /** Rebuilds a library's index to the end (the CLI's `reindex`; the contract's `libraries.rebuild` runs it as a job). */
   rebuild(library: string, options?: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<Result<{ documents: number; chunks: number; vectorsKept: number }>>;
+  /**
+   * Starts the background work that libraries still owe from an earlier run (vectors for chunks
+   * imported or rebuilt while no embedding job could finish, e.g. from the CLI or before a quit).
+   * The app calls it once at start; one-off CLI commands do not.
+   */
+  resumeBackground(): Promise<void>;
   /** Waits for running jobs (tests and graceful shutdown). */
   idle(): Promise<void>;
   dispose(): Promise<void>;
@@ -76,13 +83,41 @@ export function createEngine(options: EngineOptions): Engine {
   /** Libraries that received chunks while their embedding job was running: embed again after it. */
   const pendingEmbeds = new Set<string>();
   /**
-   * Imports running per library, and libraries whose index is being rebuilt. The two exclude each
-   * other: an import would write into the index that the rebuild is about to replace.
+   * Who writes each library's index. Imports, removals and settings changes may overlap one another
+   * (counted in `writers`); a rebuild replaces the whole index, so it runs alone: it starts only
+   * when no writer runs and refuses new writers while it runs. Each check and its claim happen in
+   * the same tick (no await between), so two callers can never both get in.
    */
-  const importing = new Map<string, number>();
+  const writers = new Map<string, number>();
   const rebuilding = new Set<string>();
   const busyRebuilding = (lib: Library) =>
     fail<never>('busy', `"${lib.name}" is rebuilding its index. Search works meanwhile; try again when the rebuild has finished.`);
+
+  /** Claims a place among the library's writers; the returned function releases it (once). */
+  function claimWriter(lib: Library): Result<() => void> {
+    const id = lib.config.id;
+    if (rebuilding.has(id)) return busyRebuilding(lib);
+    writers.set(id, (writers.get(id) ?? 0) + 1);
+    let released = false;
+    return ok(() => {
+      if (released) return;
+      released = true;
+      const left = (writers.get(id) ?? 1) - 1;
+      if (left > 0) writers.set(id, left);
+      else writers.delete(id);
+    });
+  }
+
+  /** Claims the library for a rebuild, alone; the returned function releases it. */
+  function claimRebuild(lib: Library): Result<() => void> {
+    const id = lib.config.id;
+    if (rebuilding.has(id)) return busyRebuilding(lib);
+    if ((writers.get(id) ?? 0) > 0) {
+      return fail('busy', `"${lib.name}" is importing, removing or reconfiguring documents. Rebuild its index when that has finished.`);
+    }
+    rebuilding.add(id);
+    return ok(() => rebuilding.delete(id));
+  }
 
   const emit = (event: EngineEvent) => {
     for (const l of listeners) {
@@ -124,15 +159,12 @@ export function createEngine(options: EngineOptions): Engine {
   ): Promise<Result<ImportSummary>> {
     const lib = await libraryFor(name, true);
     if (!lib.ok) return lib;
-    const id = lib.value.config.id;
-    if (rebuilding.has(id)) return busyRebuilding(lib.value);
-    importing.set(id, (importing.get(id) ?? 0) + 1);
+    const claim = claimWriter(lib.value);
+    if (!claim.ok) return claim;
     try {
       return await runImportInto(lib.value, paths, opts);
     } finally {
-      const left = (importing.get(id) ?? 1) - 1;
-      if (left > 0) importing.set(id, left);
-      else importing.delete(id);
+      claim.value();
     }
   }
 
@@ -159,19 +191,19 @@ export function createEngine(options: EngineOptions): Engine {
     return ok(summary);
   }
 
+  type RebuildSummary = { documents: number; chunks: number; vectorsKept: number };
+
   /**
-   * Rebuilds a library's index (`LibraryIndex.rebuild`), reporting progress as `index.progress`
-   * events. Background work on the old index (folding, LLM enrichment, embedding) is stopped first:
-   * it would write into the index being replaced. The caller starts it again afterwards.
+   * Rebuilds a library's index (`LibraryIndex.rebuild`) for a caller holding `claimRebuild`,
+   * reporting progress as `index.progress` events. Background work on the old index (folding, LLM
+   * enrichment, embedding) is stopped first: it would write into the index being replaced. The
+   * caller starts it again afterwards.
    */
-  async function rebuildLibrary(
+  async function runRebuild(
     lib: Library,
-    opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
-  ): Promise<Result<{ documents: number; chunks: number; vectorsKept: number }>> {
+    opts: { signal: AbortSignal; strategy?: ChunkStrategy; onProgress?: (done: number, total: number) => void },
+  ): Promise<Result<RebuildSummary>> {
     const id = lib.config.id;
-    if (rebuilding.has(id)) return busyRebuilding(lib);
-    if ((importing.get(id) ?? 0) > 0) return fail('busy', `"${lib.name}" is importing files. Rebuild its index when the import has finished.`);
-    rebuilding.add(id);
     const report = (done: number, total: number, error?: string) => {
       opts.onProgress?.(done, total);
       emit({ type: 'index.progress', library: lib.name, task: 'rebuilding', done, total, ...(error ? { error } : {}) });
@@ -181,16 +213,31 @@ export function createEngine(options: EngineOptions): Engine {
       for (const job of background) job.controller.abort();
       await Promise.all(background.map((job) => job.done));
       const index = await indexes.open(lib);
-      const res = await index.rebuild(opts.signal ?? new AbortController().signal, (done, total) => report(done, total));
+      const res = await index.rebuild(opts.signal, report, opts.strategy ? { strategy: opts.strategy } : {});
       if (!res.ok) report(0, 0, res.error.message);
       return res;
     } catch (err) {
-      report(0, 0, `The rebuild stopped: ${err instanceof Error ? err.message : String(err)}. The library keeps its previous index.`);
-      throw err;
+      const message = `The rebuild stopped: ${err instanceof Error ? err.message : String(err)}. The library keeps its previous index.`;
+      log(`[engine] rebuilding ${lib.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      report(0, 0, message);
+      return fail('internal', message);
     } finally {
-      rebuilding.delete(id);
       emit({ type: 'library.changed', library: lib.name });
     }
+  }
+
+  /**
+   * Runs a rebuild as the library's cancellable job `rebuild-<id>` (the caller holds
+   * `claimRebuild` and releases it when `done` settles).
+   */
+  function rebuildJob(lib: Library, opts: { strategy?: ChunkStrategy; onProgress?: (done: number, total: number) => void; signal?: AbortSignal } = {}) {
+    const jobId = `rebuild-${lib.config.id}`;
+    const controller = new AbortController();
+    if (opts.signal?.aborted) controller.abort();
+    else opts.signal?.addEventListener('abort', () => controller.abort(), { once: true });
+    const done = runRebuild(lib, { ...opts, signal: controller.signal }).finally(() => jobs.delete(jobId));
+    jobs.set(jobId, { library: lib.config.id, controller, done });
+    return { jobId, done };
   }
 
   /**
@@ -304,6 +351,7 @@ export function createEngine(options: EngineOptions): Engine {
     const done = importPaths(lib.name, paths, { signal: controller.signal, jobId })
       .then((res) => {
         if (res.ok) emit({ type: 'import.done', jobId, library: lib.name, summary: res.value });
+        else emit({ type: 'import.failed', jobId, library: lib.name, message: res.error.message });
       })
       .catch((err: unknown) => {
         log(`[engine] import ${jobId} crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -388,39 +436,40 @@ export function createEngine(options: EngineOptions): Engine {
     'libraries.configure': async ({ library, strategy, enrich, embedder }) => {
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
-      if (rebuilding.has(lib.value.config.id)) return busyRebuilding(lib.value);
-      if (strategy && (importing.get(lib.value.config.id) ?? 0) > 0) {
-        return fail('busy', `"${lib.value.name}" is importing files. Change its chunking when the import has finished.`);
-      }
-      // Semantic chunking embeds every sentence: refused up front without an embedder, rather than
-      // failing every document of the library.
-      const nextEmbedder = embedder === undefined ? (lib.value.config.embedder?.id ?? null) : embedder;
-      if ((strategy ?? lib.value.config.strategy) === 'semantic' && nextEmbedder === null) {
-        return fail(
-          'unavailable',
-          strategy === 'semantic' ? SEMANTIC_NEEDS_EMBEDDER : 'This library uses semantic chunking, which needs its embedding model: choose another chunking first.',
-        );
-      }
-      const previousStrategy = lib.value.config.strategy;
-      await lib.value.saveConfig({ ...(strategy ? { strategy } : {}), ...(enrich ? { enrich } : {}) });
-      const index = await indexes.open(lib.value);
-      if (embedder !== undefined && embedder !== (lib.value.config.embedder?.id ?? null)) {
-        const job = jobs.get(`embed-${lib.value.config.id}`);
-        job?.controller.abort();
-        await job?.done;
-        const set = await index.setEmbedder(embedder);
-        if (!set.ok) return set;
-      }
-      if (strategy) {
-        // Chunks of the old strategy are replaced by a rebuild, awaited: the summary returned
-        // describes the library as it now is.
-        const rebuilt = await rebuildLibrary(lib.value);
-        if (!rebuilt.ok) {
-          // The previous index stays, so does the strategy it was built with.
-          await lib.value.saveConfig({ strategy: previousStrategy });
-          startBackground(lib.value);
-          return rebuilt;
+      // A new strategy means a rebuild, so the call runs alone; other changes are ordinary writers.
+      const claim = strategy ? claimRebuild(lib.value) : claimWriter(lib.value);
+      if (!claim.ok) return claim;
+      try {
+        // Semantic chunking embeds every sentence: refused up front without an embedder, rather
+        // than failing every document of the library.
+        const nextEmbedder = embedder === undefined ? (lib.value.config.embedder?.id ?? null) : embedder;
+        if ((strategy ?? lib.value.config.strategy) === 'semantic' && nextEmbedder === null) {
+          return fail(
+            'unavailable',
+            strategy === 'semantic' ? SEMANTIC_NEEDS_EMBEDDER : 'This library uses semantic chunking, which needs its embedding model: choose another chunking first.',
+          );
         }
+        if (enrich) await lib.value.saveConfig({ enrich });
+        const index = await indexes.open(lib.value);
+        if (embedder !== undefined && embedder !== (lib.value.config.embedder?.id ?? null)) {
+          const job = jobs.get(`embed-${lib.value.config.id}`);
+          job?.controller.abort();
+          await job?.done;
+          const set = await index.setEmbedder(embedder);
+          if (!set.ok) return set;
+        }
+        if (strategy) {
+          // Chunks of the old strategy are replaced by a rebuild (cancellable like any other),
+          // awaited so the summary returned describes the library as it now is. The strategy is
+          // saved only with the new index: a failed or cancelled rebuild keeps both as they were.
+          const rebuilt = await rebuildJob(lib.value, { strategy }).done;
+          if (!rebuilt.ok) {
+            startBackground(lib.value);
+            return rebuilt;
+          }
+        }
+      } finally {
+        claim.value();
       }
       startBackground(lib.value);
       emit({ type: 'library.changed', library: lib.value.name });
@@ -430,18 +479,14 @@ export function createEngine(options: EngineOptions): Engine {
     'libraries.rebuild': async ({ library }) => {
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
-      if (rebuilding.has(lib.value.config.id)) return busyRebuilding(lib.value);
-      if ((importing.get(lib.value.config.id) ?? 0) > 0) return fail('busy', `"${lib.value.name}" is importing files. Rebuild its index when the import has finished.`);
-      const jobId = `rebuild-${lib.value.config.id}`;
-      const controller = new AbortController();
-      const done = rebuildLibrary(lib.value, { signal: controller.signal })
-        .catch((err: unknown) => log(`[engine] rebuilding ${lib.value.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
-        .finally(() => {
-          jobs.delete(jobId);
-          startBackground(lib.value);
-        });
-      jobs.set(jobId, { library: lib.value.config.id, controller, done });
-      return ok({ jobId });
+      const claim = claimRebuild(lib.value);
+      if (!claim.ok) return claim;
+      const job = rebuildJob(lib.value);
+      void job.done.finally(() => {
+        claim.value();
+        startBackground(lib.value);
+      });
+      return ok({ jobId: job.jobId });
     },
 
     'libraries.cancelRebuild': async ({ library }) => {
@@ -479,12 +524,17 @@ export function createEngine(options: EngineOptions): Engine {
     'documents.remove': async ({ library, id }) => {
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
-      if (rebuilding.has(lib.value.config.id)) return busyRebuilding(lib.value);
-      const rec = await lib.value.document(id);
-      if (!rec) return fail('not-found', `There is no document "${id}" in ${lib.value.name}.`);
-      const index = await indexes.open(lib.value);
-      await index.remove([id]);
-      await lib.value.removeDocuments([id]);
+      const claim = claimWriter(lib.value);
+      if (!claim.ok) return claim;
+      try {
+        const rec = await lib.value.document(id);
+        if (!rec) return fail('not-found', `There is no document "${id}" in ${lib.value.name}.`);
+        const index = await indexes.open(lib.value);
+        await index.remove([id]);
+        await lib.value.removeDocuments([id]);
+      } finally {
+        claim.value();
+      }
       emit({ type: 'library.changed', library: lib.value.name });
       return ok({ removed: id });
     },
@@ -492,12 +542,15 @@ export function createEngine(options: EngineOptions): Engine {
     'import.start': async ({ library, paths }) => {
       const lib = await libraryFor(library, true);
       if (!lib.ok) return lib;
+      // Said now, not as a job that fails at once (the import itself also refuses, for the CLI).
+      if (rebuilding.has(lib.value.config.id)) return busyRebuilding(lib.value);
       return ok({ jobId: startImportJob(lib.value, paths) });
     },
 
     'import.upload': async ({ library, files }) => {
       const lib = await libraryFor(library, true);
       if (!lib.ok) return lib;
+      if (rebuilding.has(lib.value.config.id)) return busyRebuilding(lib.value);
       // Dropped files reach a browser page as bytes, not paths: stage them under the data folder
       // with their relative names, import the staged tree, then remove it.
       const staging = path.join(options.dataDir, 'uploads', `upload-${randomBytes(6).toString('hex')}`);
@@ -650,9 +703,21 @@ export function createEngine(options: EngineOptions): Engine {
     async rebuild(library, opts = {}) {
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
-      const res = await rebuildLibrary(lib.value, opts);
-      startBackground(lib.value);
-      return res;
+      const claim = claimRebuild(lib.value);
+      if (!claim.ok) return claim;
+      try {
+        return await rebuildJob(lib.value, opts).done;
+      } finally {
+        claim.value();
+        startBackground(lib.value);
+      }
+    },
+    async resumeBackground() {
+      for (const lib of await libraries.list()) {
+        if (!lib.config.embedder || rebuilding.has(lib.config.id)) continue;
+        const index = await indexes.open(lib);
+        if ((await index.pendingEmbeddings()) > 0) startEmbedding(lib);
+      }
     },
     async idle() {
       // A finishing job may start the next stage (index -> enrich -> embed): wait until none is left.

@@ -18,7 +18,7 @@ import { LibraryEnrichment, type QueryAnalysis } from './enrichment.adapter';
 import { resolveViews, tableRowViews } from './views';
 import { expandQuery } from './thesaurus';
 import { coverageRerank } from './rerank';
-import { pageRange } from '../core/chunk';
+import { pageRange, type ChunkStrategy } from '../core/chunk';
 
 /**
  * The index of one library: chunking with the library's strategy, heuristic enrichment, prefixes
@@ -68,15 +68,16 @@ const CARRY_BATCH = 512;
 const NEXT_SUFFIX = '.next';
 const OLD_SUFFIX = '.old';
 
+const pathExists = (p: string): Promise<boolean> => fs.stat(p).then(() => true, () => false);
+
 /**
  * Finishes or undoes an interrupted rebuild before the index is opened: a half-built `.next`
  * folder is discarded; if the swap stopped between its two renames (no live folder, an `.old` one)
  * the old index is put back; an `.old` folder beside a live one is what the swap replaced.
  */
 async function settleRebuild(indexDir: string): Promise<void> {
-  const exists = (p: string) => fs.stat(p).then(() => true, () => false);
   const old = `${indexDir}${OLD_SUFFIX}`;
-  if (!(await exists(indexDir)) && (await exists(old))) await fs.rename(old, indexDir);
+  if (!(await pathExists(indexDir)) && (await pathExists(old))) await fs.rename(old, indexDir);
   await fs.rm(`${indexDir}${NEXT_SUFFIX}`, { recursive: true, force: true });
   await fs.rm(old, { recursive: true, force: true });
 }
@@ -154,7 +155,7 @@ export class LibraryIndex implements DocumentIndexer {
       if (signal.aborted) return fail('cancelled', 'Enrichment was cancelled; it resumes where it stopped.');
       const doc = await this.library.loadNormalized(rec);
       if (!doc) continue;
-      const chunks = await this.chunker.chunk(doc, { signal });
+      const chunks = await this.chunker.chunk(doc, await this.chunkContext(signal));
       if (!chunks.ok) continue;
       const { prefix, restructure } = this.library.config;
       let upgraded;
@@ -215,7 +216,7 @@ export class LibraryIndex implements DocumentIndexer {
       await this.store.updateVectors(batch.slice(0, vectors.length).map((b) => b.id), vectors);
       done += vectors.length;
     }
-    if (signal.aborted) return fail('cancelled', 'Embedding was cancelled; it resumes with the next import or when the library is opened.');
+    if (signal.aborted) return fail('cancelled', 'Embedding was cancelled; it resumes with the next import or the next start of the app.');
     await this.store.ensureIndexes();
     return ok(done);
   }
@@ -242,8 +243,8 @@ export class LibraryIndex implements DocumentIndexer {
     return ok(vec!);
   }
 
-  private static chunkerFor(library: Library): Chunker {
-    const made = createChunker(library.config.strategy, {});
+  private static chunkerFor(library: Library, strategy: ChunkStrategy = library.config.strategy): Chunker {
+    const made = createChunker(strategy, {});
     if (!made.ok) throw new CodedError(made.error.code, made.error.message);
     return made.value;
   }
@@ -367,110 +368,156 @@ export class LibraryIndex implements DocumentIndexer {
 
   /**
    * Rebuilds the whole index from the stored normalized documents with the current code and
-   * settings: the vocabulary and term statistics are learned again from every document, each
-   * document is chunked, enriched and written into a new LanceDB folder beside the live one, and
-   * that folder replaces the live one only when it is complete. Search keeps using the old index
-   * until the swap; a crash or cancel before it leaves the old index as it was (the new folder is
-   * discarded on the next open). A chunk whose embedder input did not change keeps its vector;
-   * the others, and LLM enrichment, wait for the background work the caller starts afterwards. The caller keeps imports and removals
-   * of this library out while it runs (they would write into the index being replaced).
+   * settings (or `options.strategy`, saved only once the new index is in place): the vocabulary
+   * and term statistics are learned again from every document, each document is chunked, enriched
+   * and written into a new LanceDB folder beside the live one, and that folder replaces the live
+   * one only when complete. Search keeps using the old index until the swap. Cancelled, failed or
+   * crashed before the swap, the library keeps its previous index as it was (a leftover folder is
+   * discarded on the next open); a crash after it leaves the library marked outdated (index
+   * version 0) until its metadata is written, so it is offered a rebuild instead of showing mixed
+   * state. A chunk whose embedder input did not change keeps its vector; the others, and LLM
+   * enrichment, wait for the background work the caller starts afterwards. The caller keeps every
+   * other writer of this library out while it runs. Progress reaches done == total only when the
+   * new index is in place.
    */
   async rebuild(
     signal: AbortSignal,
     onProgress: (done: number, total: number) => void,
+    options: { strategy?: ChunkStrategy } = {},
   ): Promise<Result<{ documents: number; chunks: number; vectorsKept: number }>> {
     const cancelled = () => fail<never>('cancelled', 'The rebuild was cancelled; the library keeps its previous index.');
     const records = (await this.library.documents()).filter((d) => d.status === 'ready' && d.contentHash);
     const total = records.length;
-    onProgress(0, total);
-    const docs: NormalizedDocument[] = [];
-    const lost: string[] = [];
-    for (const rec of records) {
-      const doc = await this.library.loadNormalized(rec);
-      if (doc) docs.push(doc);
-      else lost.push(rec.id);
-    }
-    if (signal.aborted) return cancelled();
+    const report = (done: number) => onProgress(Math.min(done, Math.max(0, total - 1)), total);
+    report(0);
+    // Two passes over the stored texts, one document in memory at a time: the vocabulary must know
+    // every document before the first is enriched, and a library can hold gigabytes of text.
     const enrichment = LibraryEnrichment.restore(null);
-    enrichment.learn(docs);
-    const chunker = LibraryIndex.chunkerFor(this.library);
+    const lost = new Set<string>();
+    for (const rec of records) {
+      if (signal.aborted) return cancelled();
+      const doc = await this.library.loadNormalized(rec);
+      if (doc) enrichment.learn([doc]);
+      else lost.add(rec.id);
+    }
+    const chunker = LibraryIndex.chunkerFor(this.library, options.strategy);
     const staging = `${this.library.indexDir}${NEXT_SUFFIX}`;
     await fs.rm(staging, { recursive: true, force: true });
     const embedder = this.library.config.embedder;
-    const opened = await openLanceStore(staging, { vectorDimension: embedder?.dimension ?? null, embedderId: embedder?.id ?? null });
+    const storeOptions = { vectorDimension: embedder?.dimension ?? null, embedderId: embedder?.id ?? null };
+    const opened = await openLanceStore(staging, storeOptions);
     if (!opened.ok) return opened;
     const next = opened.value;
-    const prepared: { id: string; chunks: number; models: string[] }[] = [];
+    const prepared = new Map<string, { chunks: number; models: string[] }>();
     let kept = 0;
+    const discard = async () => {
+      await next.close();
+      await fs.rm(staging, { recursive: true, force: true });
+    };
     try {
       let pending: ChunkInput[] = [];
-      for (const doc of docs) {
+      const flush = async () => {
+        kept += await this.carryVectors(pending);
+        await next.addChunks(pending);
+        pending = [];
+      };
+      for (const rec of records) {
         if (signal.aborted) break;
+        if (lost.has(rec.id)) continue;
+        const doc = await this.library.loadNormalized(rec);
+        if (!doc) {
+          lost.add(rec.id);
+          continue;
+        }
         const p = await this.prepareWith(enrichment, chunker, doc, signal);
-        prepared.push({ id: doc.id, chunks: p.chunks, models: p.models });
+        prepared.set(doc.id, { chunks: p.chunks, models: p.models });
         pending.push(...(p.rows as ChunkInput[]));
         // Fewer, larger writes: each write is a new table version.
-        if (pending.length >= REBUILD_WRITE_ROWS) {
-          kept += await this.carryVectors(pending);
-          await next.addChunks(pending);
-          pending = [];
-        }
-        onProgress(prepared.length, total);
+        if (pending.length >= REBUILD_WRITE_ROWS) await flush();
+        report(prepared.size + lost.size);
       }
       if (!signal.aborted) {
-        if (pending.length > 0) {
-          kept += await this.carryVectors(pending);
-          await next.addChunks(pending);
-        }
+        if (pending.length > 0) await flush();
         await next.ensureIndexes();
       }
     } catch (err) {
-      await next.close();
-      await fs.rm(staging, { recursive: true, force: true });
+      await discard();
       if (signal.aborted) return cancelled();
       // A document the current settings cannot chunk (e.g. `semantic` without its embedder) stops
       // the rebuild with that reason; the previous index stays.
       if (err instanceof CodedError) return fail(err.code, `${err.message} The library keeps its previous index.`);
       throw err;
     }
-    await next.close();
     if (signal.aborted) {
-      await fs.rm(staging, { recursive: true, force: true });
+      await discard();
       return cancelled();
     }
-    // The swap: two renames, each atomic; `settleRebuild` finishes or undoes it after a crash.
-    const old = `${this.library.indexDir}${OLD_SUFFIX}`;
-    await this.exclusive(async () => {
-      await this.store.close();
-      await fs.rm(old, { recursive: true, force: true });
-      await fs.rename(this.library.indexDir, old).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ENOENT') throw err;
-      });
-      await fs.rename(staging, this.library.indexDir);
-      const reopened = await openLanceStore(this.library.indexDir, { vectorDimension: embedder?.dimension ?? null, embedderId: embedder?.id ?? null });
-      if (!reopened.ok) throw new CodedError(reopened.error.code, reopened.error.message);
-      this.store = reopened.value;
-      this.enrichment_ = enrichment;
-      this.chunker = chunker;
-    });
-    await fs.rm(old, { recursive: true, force: true });
+    await next.close();
+    const previousVersion = this.library.config.indexVersion;
+    await this.library.saveConfig({ indexVersion: 0 });
+    const swapped = await this.swapIn(staging, storeOptions);
+    if (!swapped.ok) {
+      await fs.rm(staging, { recursive: true, force: true });
+      await this.library.saveConfig({ indexVersion: previousVersion });
+      return swapped;
+    }
+    this.enrichment_ = enrichment;
+    this.chunker = chunker;
     await this.saveEnrichment();
-    const byId = new Map(prepared.map((p) => [p.id, p]));
     const current = await this.library.documents();
     await this.library.putDocuments(
       current.flatMap((d) => {
-        const p = byId.get(d.id);
+        const p = prepared.get(d.id);
         if (p) {
           // The LLM upgrade, when the library asks for one, runs again over the new chunks.
           const { enrichedWith: _enrichedWith, llmCalls: _llmCalls, llmTokens: _llmTokens, ...rest } = d;
           return [{ ...rest, chunks: p.chunks, models: p.models }];
         }
-        if (!lost.includes(d.id)) return [];
+        if (!lost.has(d.id)) return [];
         return [{ ...d, status: 'failed' as const, code: 'corrupt' as const, chunks: 0, reason: 'Its stored text could not be read while rebuilding the index; import the file again.' }];
       }),
     );
-    await this.library.saveConfig({ indexVersion: INDEX_VERSION });
-    return ok({ documents: prepared.length, chunks: prepared.reduce((n, p) => n + p.chunks, 0), vectorsKept: kept });
+    await this.library.saveConfig({ ...(options.strategy ? { strategy: options.strategy } : {}), indexVersion: INDEX_VERSION });
+    onProgress(total, total);
+    return ok({ documents: prepared.size, chunks: [...prepared.values()].reduce((n, p) => n + p.chunks, 0), vectorsKept: kept });
+  }
+
+  /**
+   * Replaces the live index folder by `staging` with two renames, each atomic (`settleRebuild`
+   * finishes or undoes them after a crash), while no read runs. When a rename or the reopen
+   * fails, the previous folder is put back and reopened, so the library keeps working.
+   */
+  private async swapIn(staging: string, storeOptions: { vectorDimension: number | null; embedderId: string | null }): Promise<Result<void>> {
+    const live = this.library.indexDir;
+    const old = `${live}${OLD_SUFFIX}`;
+    let failure: unknown = null;
+    await this.exclusive(async () => {
+      await this.store.close();
+      try {
+        await fs.rm(old, { recursive: true, force: true });
+        await fs.rename(live, old).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') throw err;
+        });
+        await fs.rename(staging, live);
+        this.store = await LibraryIndex.openStore(live, storeOptions);
+      } catch (err) {
+        failure = err;
+        if (!(await pathExists(live)) && (await pathExists(old))) await fs.rename(old, live);
+        this.store = await LibraryIndex.openStore(live, storeOptions);
+      }
+    });
+    if (failure !== null) {
+      const message = failure instanceof Error ? failure.message : String(failure);
+      return fail('internal', `The rebuilt index could not replace the current one (${message}). The library keeps its previous index.`);
+    }
+    await fs.rm(old, { recursive: true, force: true });
+    return ok(undefined);
+  }
+
+  private static async openStore(dir: string, options: { vectorDimension: number | null; embedderId: string | null }): Promise<ChunkStore> {
+    const opened = await openLanceStore(dir, options);
+    if (!opened.ok) throw new CodedError(opened.error.code, opened.error.message);
+    return opened.value;
   }
 
   /**

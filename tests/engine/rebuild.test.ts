@@ -172,6 +172,48 @@ describe('rebuilding a library index', () => {
     expect(unwrap(await engine.handlers['search.query']({ library: 'Shop', query: 'slow-blow fuse', topK: 5, retriever: 'bm25' })).results.length).toBeGreaterThan(0);
   });
 
+  it('refuses an import job during a rebuild at once, instead of starting one that never ends', async () => {
+    await importManuals();
+    const extra = path.join(dir, 'extra.md');
+    await writeFile(extra, '# Extra\n\nAnother page.\n');
+    unwrap(await engine.handlers['libraries.rebuild']({ library: 'Shop' }));
+    expect(await engine.handlers['import.start']({ library: 'Shop', paths: [extra] })).toMatchObject({ ok: false, error: { code: 'busy' } });
+    await engine.idle();
+  });
+
+  it('never indexes a document again that a removal racing the rebuild took out', async () => {
+    await importManuals();
+    const [removed, rebuilt] = await Promise.all([
+      engine.handlers['documents.remove']({ library: 'Shop', id: 'manuals/rac-228b.md' }),
+      engine.handlers['libraries.rebuild']({ library: 'Shop' }),
+    ]);
+    // Whichever claimed the library first, the other was told it is busy.
+    expect([removed.ok, rebuilt.ok].filter(Boolean)).toHaveLength(1);
+    await engine.idle();
+    if (removed.ok) {
+      const hits = unwrap(await engine.handlers['search.query']({ library: 'Shop', query: 'RAC-228B 15 A fuse', topK: 10, retriever: 'bm25' }));
+      expect(hits.results.some((h) => h.doc === 'manuals/rac-228b.md')).toBe(false);
+    }
+  });
+
+  it('stops between documents when cancelled mid-rebuild, keeping the previous index', async () => {
+    const libDir = await importManuals();
+    await ageLibrary(libDir);
+    const controller = new AbortController();
+    const res = await engine.rebuild('Shop', {
+      signal: controller.signal,
+      onProgress: (done) => {
+        if (done >= 1) controller.abort();
+      },
+    });
+    expect(res).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    expect((await summaryOf()).indexOutdated).toBe(true);
+    expect(existsSync(path.join(libDir, 'index.next'))).toBe(false);
+    const stale = unwrap(await engine.handlers['search.query']({ library: 'Shop', query: 'RAC-228B fuse rating', topK: 5, retriever: 'bm25' }));
+    expect(stale.resolvedModels).toEqual([]);
+    expect(stale.results.length).toBeGreaterThan(0);
+  });
+
   it('keeps the previous index when cancelled', async () => {
     const libDir = await importManuals();
     await ageLibrary(libDir);

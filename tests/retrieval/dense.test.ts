@@ -32,6 +32,11 @@ afterAll(async () => {
   await cleanup();
 });
 
+function unwrap<T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
 const search = (query: string, retriever: 'bm25' | 'dense' | 'hybrid', models?: string[]) =>
   engine.handlers['search.query']({ library: 'Pumps', query, topK: 5, retriever, ...(models ? { models } : {}) });
 
@@ -101,6 +106,39 @@ describe('dense and hybrid retrieval', () => {
     expect(dense.ok && dense.value.results[0]?.doc).toBe('pumps/p-200.md');
   });
 
+  it('embeds again only the chunks whose embedder input a rebuild changed', async () => {
+    const lib = (await engine.libraries.get('Pumps'))!;
+    // With the section path in the indexed text, every chunk's embedder input changes.
+    await lib.saveConfig({ prefix: { ...lib.config.prefix, headingPath: true } });
+    try {
+      const rebuilt = await engine.rebuild('Pumps');
+      if (!rebuilt.ok) throw new Error(rebuilt.error.message);
+      expect(rebuilt.value.vectorsKept).toBe(0);
+      await engine.idle();
+      const index = await engine.indexes.open(lib);
+      expect(await index.pendingEmbeddings()).toBe(0);
+    } finally {
+      await lib.saveConfig({ prefix: { ...lib.config.prefix, headingPath: false } });
+      const back = await engine.rebuild('Pumps');
+      expect(back.ok && back.value.vectorsKept).toBe(0);
+      await engine.idle();
+    }
+  });
+
+  it('never swaps in an index without vectors when an embedder is chosen during a rebuild', async () => {
+    expect(await engine.handlers['libraries.configure']({ library: 'Pumps', embedder: null })).toMatchObject({ ok: true });
+    const [configured, rebuilt] = await Promise.all([
+      engine.handlers['libraries.configure']({ library: 'Pumps', embedder: 'tiny-embedder' }),
+      engine.handlers['libraries.rebuild']({ library: 'Pumps' }),
+    ]);
+    expect([configured.ok, rebuilt.ok].filter(Boolean)).toHaveLength(1);
+    await engine.idle();
+    if (!configured.ok) expect(unwrap(await engine.handlers['libraries.configure']({ library: 'Pumps', embedder: 'tiny-embedder' })).embedder).toBe('tiny-embedder');
+    await engine.idle();
+    const dense = await search('P-200 shaft seal', 'dense', ['P-200']);
+    expect(dense.ok && dense.value.results[0]?.doc).toBe('pumps/p-200.md');
+  });
+
   it('chunks with the semantic strategy through the library\'s embedder, and will not drop the embedder it needs', async () => {
     const lib = await engine.handlers['libraries.configure']({ library: 'Pumps', strategy: 'semantic' });
     expect(lib).toMatchObject({ ok: true, value: { strategy: 'semantic' } });
@@ -127,5 +165,21 @@ describe('dense and hybrid retrieval', () => {
     } finally {
       await lib.saveConfig({ embedder: saved });
     }
+  });
+
+  it('resumes embedding that an earlier run left unfinished when the app starts', async () => {
+    await writeFile(path.join(dir, 'p-400.md'), doc('P-400', 'SK-44'));
+    const res = await engine.importPaths('Pumps', [path.join(dir, 'p-400.md')]);
+    expect(res.ok).toBe(true);
+    // Quitting right after the import stops its embedding job (as a CLI import does).
+    await engine.dispose();
+    engine = createEngine({ dataDir: path.join(dir, 'data'), bundledModelsDir: path.dirname(await ensureTinyOnnx()) });
+    const index = await engine.indexes.open((await engine.libraries.get('Pumps'))!);
+    expect(await index.pendingEmbeddings()).toBeGreaterThan(0);
+    await engine.resumeBackground();
+    await engine.idle();
+    expect(await index.pendingEmbeddings()).toBe(0);
+    const dense = await search('P-400 shaft seal', 'dense', ['P-400']);
+    expect(dense.ok && dense.value.results[0]?.doc).toBe('p-400.md');
   });
 });
