@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page, Route } from 'playwright-core';
-import type { EngineEvent } from '../../src-main/contract/api';
+import type { EngineEvent, LibrarySummary } from '../../src-main/contract/api';
 import { createEngine } from '../../src-main/engine/engine';
 import { tempDir } from '../helpers/temp';
 import { openApp, shot, startUiApp, type UiApp } from './harness';
@@ -93,11 +93,55 @@ describe('rebuilding an outdated index in Chromium', () => {
     expect(text).toMatch(/which model each passage is attributed to/);
     expect(text).toMatch(/documents are kept/);
     expect(text).toMatch(/Search keeps working/);
+    // Rules-based enrichment and keyword search only: nothing more is redone, so nothing more is said.
+    expect(text).not.toMatch(/language model|embedded/);
     expect(await page.getByRole('button', { name: 'Rebuild index' }).count()).toBe(1);
     expect(await rebuildButton().getAttribute('aria-disabled')).toBe('false');
     // The documents stay listed and usable under the notice.
     await expect.poll(() => page.locator('[data-testid="document-table"] tr[data-status="ready"]').count()).toBe(Object.keys(MANUALS).length);
     await shot(page, 'library-rebuild-notice');
+  });
+
+  it('says that LLM enrichment is redone and only changed passages are embedded again when the library uses them', async () => {
+    const notice = page.getByTestId('rebuild-notice');
+    const showSummary = async (patch: Partial<LibrarySummary>) => {
+      // The engine's own list, changed at the edge: LLM enrichment needs a chat model and embedding
+      // an embedder, neither of which this install has, and only the notice's words are checked here.
+      await page.unroute('**/api/libraries.list');
+      await page.route('**/api/libraries.list', async (route: Route) => {
+        const response = await route.fetch();
+        const body = (await response.json()) as { ok: boolean; value?: LibrarySummary[] };
+        const value = body.value?.map((l) => (l.name === LIBRARY ? { ...l, ...patch } : l));
+        await route.fulfill({ response, json: { ...body, value } });
+      });
+      const reloaded = page.waitForResponse('**/api/libraries.list');
+      app.emit({ type: 'library.changed', library: LIBRARY });
+      await reloaded;
+    };
+    const llm = /Passages enriched by the language model are enriched by it again after the rebuild/;
+    const llmMeanwhile = /can take a long time; until then search uses the rules-based enrichment/;
+    const embedded = /Only passages whose text changed are embedded again/;
+
+    await showSummary({ enrich: 'llm' });
+    await expect.poll(async () => (await notice.textContent()) ?? '').toMatch(llmMeanwhile);
+    expect(await notice.textContent()).toMatch(llm);
+    expect(await notice.textContent()).not.toMatch(embedded);
+
+    await showSummary({ enrich: 'heuristic', embedder: 'tiny-embedder' });
+    await expect.poll(async () => (await notice.textContent()) ?? '').toMatch(embedded);
+    expect(await notice.textContent()).not.toMatch(/language model/);
+
+    await showSummary({ enrich: 'llm-single', embedder: 'tiny-embedder' });
+    await expect.poll(async () => (await notice.textContent()) ?? '').toMatch(llmMeanwhile);
+    expect(await notice.textContent()).toMatch(embedded);
+    await shot(page, 'library-rebuild-notice-llm');
+
+    // Back to the engine's own list: heuristic enrichment, no embedder.
+    await page.unroute('**/api/libraries.list');
+    const reloaded = page.waitForResponse('**/api/libraries.list');
+    app.emit({ type: 'library.changed', library: LIBRARY });
+    await reloaded;
+    await expect.poll(async () => (await notice.textContent()) ?? '').not.toMatch(/language model|embedded/);
   });
 
   it('shows a rebuild the engine reports running, and its reason when it stops early', async () => {
@@ -135,6 +179,41 @@ describe('rebuilding an outdated index in Chromium', () => {
     expect((await listed())?.indexOutdated).toBe(true);
   });
 
+  it('returns focus to "Rebuild index" when Cancel is pressed from the keyboard', async () => {
+    // The request is held at the edge and never reaches the engine: three small documents would
+    // rebuild before a key could reach Cancel.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/libraries.rebuild', async (route: Route) => {
+      await held;
+      await route.fulfill({ json: { ok: true, value: { jobId: 'rebuild-held' } } });
+    });
+    await rebuildButton().focus();
+    await page.keyboard.press('Enter');
+    const cancel = page.getByTestId('rebuild-notice').getByTestId('rebuild-cancel');
+    await cancel.waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('rebuild-cancel');
+
+    await page.route('**/api/libraries.cancelRebuild', (route: Route) => route.fulfill({ json: { ok: true, value: { cancelled: true } } }));
+    const cancelRequest = page.waitForRequest('**/api/libraries.cancelRebuild');
+    await page.keyboard.press('Enter');
+    expect(JSON.parse((await cancelRequest).postData() ?? '{}')).toEqual({ library: LIBRARY });
+    // What the engine reports when a rebuild is cancelled, sent through the real bridge.
+    const reason = 'The rebuild was cancelled; the library keeps its previous index.';
+    app.emit({ type: 'index.progress', library: LIBRARY, task: 'rebuilding', done: 0, total: 0, error: reason });
+    await cancel.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('index-status-rebuilding').textContent()).toBe(reason);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('rebuild-index');
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-testid="rebuild-notice"]') !== null)).toBe(true);
+    expect(await rebuildButton().getAttribute('aria-disabled')).toBe('false');
+
+    release();
+    await page.unroute('**/api/libraries.cancelRebuild');
+    await page.unroute('**/api/libraries.rebuild');
+    expect((await listed())?.indexOutdated).toBe(true);
+  });
+
   it('rebuilds from the keyboard with progress, then the notice goes and search still finds the text', async () => {
     const before = progress.length;
     // Hold the request at the edge to see the button refuse a second rebuild before the engine answers.
@@ -155,20 +234,18 @@ describe('rebuilding an outdated index in Chromium', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('rebuild-index');
     await page.keyboard.press('Enter');
     expect(requests).toBe(1);
-    // While it runs it can be stopped: Cancel asks the engine to stop this library's rebuild.
-    const cancel = page.getByTestId('rebuild-cancel');
-    expect(await cancel.isVisible()).toBe(true);
-    await page.route('**/api/libraries.cancelRebuild', (route: Route) => route.fulfill({ json: { ok: true, value: { cancelled: false } } }));
-    const cancelRequest = page.waitForRequest('**/api/libraries.cancelRebuild');
-    await cancel.click();
-    expect(JSON.parse((await cancelRequest).postData() ?? '{}')).toEqual({ library: LIBRARY });
-    await page.unroute('**/api/libraries.cancelRebuild');
+    // While it runs it can be stopped (see the Cancel test above).
+    expect(await page.getByTestId('rebuild-cancel').isVisible()).toBe(true);
     release();
 
     const done = page.locator('[data-testid="index-status-rebuilding"][data-state="done"]');
     await done.waitFor();
     expect(await done.textContent()).toBe('The index is up to date with this version of ManualMate.');
     await page.getByTestId('rebuild-notice').waitFor({ state: 'detached' });
+    // The button that held focus went with the notice: focus is on the library's heading, not <body>,
+    // and the heading is reachable from script only, not by Tab.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('library-heading');
+    expect(await page.locator('#library-heading').getAttribute('tabindex')).toBe('-1');
     await page.unroute('**/api/libraries.rebuild');
     expect(await page.getByTestId('rebuild-cancel').count()).toBe(0);
     expect(requests).toBe(1);

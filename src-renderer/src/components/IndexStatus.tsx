@@ -37,6 +37,8 @@ export function IndexStatus({ library, task, showDone = false }: { library: stri
       </p>
     );
   }
+  // Finished only when the engine says so: it sends done == total after the last step (a rebuild's
+  // swap included), never earlier, and a stop carries an error.
   if (progress.done >= progress.total) {
     return showDone ? (
       <p className="index-status muted small" role="status" data-testid={testId} data-state="done">

@@ -67,6 +67,7 @@ function Documents({ library }: { library: string }) {
   const retryDocument = useStore((s) => s.retryDocument);
   const replaceInput = useRef<HTMLInputElement>(null);
   const [replacing, setReplacing] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
 
   const filtered = useMemo(() => {
     const q = documentFilter.trim().toLowerCase();
@@ -81,7 +82,10 @@ function Documents({ library }: { library: string }) {
     <section className="library-view" aria-labelledby="library-heading">
       <div className="view-header">
         <div>
-          <h2 id="library-heading">{library}</h2>
+          {/* Focusable from script only (not in the tab order): where focus goes when the rebuild notice holding it disappears. */}
+          <h2 id="library-heading" ref={heading} tabIndex={-1}>
+            {library}
+          </h2>
           <p className="muted small">
             {documents.length === 1 ? '1 document' : `${documents.length} documents`}
             {summary ? ` · ${summary.chunks === 1 ? '1 chunk' : `${summary.chunks} chunks`} · ${summary.strategy} chunking` : ''}
@@ -106,7 +110,7 @@ function Documents({ library }: { library: string }) {
           <ImportButtons compact />
         </div>
       </div>
-      <RebuildNotice library={library} />
+      <RebuildNotice library={library} returnFocusTo={heading} />
       {documents.length === 0 && Object.keys(live).length === 0 ? (
         <div className="drop-hint" data-testid="no-documents">
           <Icon name="upload" size={36} />
