@@ -101,16 +101,28 @@ function tabLabels(chunk: Chunk, doc: NormalizedDocument | null): string[] {
  * A short line that opens a chunk as a paragraph of its own, without sentence punctuation: a
  * caption for what follows. The Markdown parser leaves a Docusaurus tab's label as such a line
  * ("CM4 IO Board" above the IO board's specification table, after the module's own table), and
- * PDFs and HTML pages label tables and figures the same way. Like a heading, it is section
- * evidence for the chunk's model; the chunks that continue it inherit that model (CHOP).
+ * PDFs and HTML pages label tables and figures the same way (HTML→Markdown often bolds them:
+ * "**CM4 IO Board**"). Like a heading, it is section evidence for the chunk's model; the chunks
+ * that continue it inherit that model (CHOP).
  */
-const LEADING_CAPTION = /^([^\s#|<>\-*+\d][^\n|<>]{0,39}?)[ \t]*(?:\n[ \t]*\n|\s*$)/;
+const LEADING_LINE = /^([^\n]*?)[ \t]*(?:\n[ \t]*\n|\s*$)/;
+/** A line that is bold as a whole ("**CM4 IO Board**", "__CM4 IO Board__"). */
+const BOLD_LINE = /^(\*\*|__)(\S(?:.*\S)?)\1$/;
+/**
+ * Caption text: up to 40 characters, not a list item, heading, table row, tag or number, nor a
+ * Markdown link "[ROCK 5B](…)", image "![CM5 IO](…)" or admonition marker ":::tip".
+ */
+const CAPTION_TEXT = /^[^\s#|<>\-*+\d[!:][^|<>]{0,39}$/;
 
-/** The caption line opening `text` (see `LEADING_CAPTION`), or null. */
+/** The caption line opening `text` (see `LEADING_LINE`), without bold markers, or null. */
 export function leadingCaption(text: string): string | null {
-  const m = LEADING_CAPTION.exec(text);
-  if (!m || /[.,:;!?]$/.test(m[1]!)) return null;
-  return m[1]!;
+  const line = LEADING_LINE.exec(text)?.[1];
+  if (line === undefined) return null;
+  const bold = BOLD_LINE.exec(line);
+  const caption = bold ? bold[2]! : line;
+  if (bold && caption.includes(bold[1]!)) return null;
+  if (!CAPTION_TEXT.test(caption) || caption.includes('](') || /[.,:;!?]$/.test(caption)) return null;
+  return caption;
 }
 
 /** Builds the view of a chunk against the library's vocabulary (`doc` gives the end path and open tabs). */

@@ -42,6 +42,12 @@ const GENERIC_WORDS = new Set(
 const REVISION_FILLERS = new Set(['kit', 'board', 'module', 'dev']);
 /** Separate words that turn a model into a member of it ("ROCK 5T Industrial"; "CM5 IO", the carrier board of the CM5 module). */
 const SUFFIX_WORDS = new Set(['+', 'pro', 'lite', 'max', 'mini', 'ultra', 'industrial', 'se', '5g', 'lte', 'io']);
+/**
+ * Suffix words that make a member only when they name a board: followed by "board" / "carrier
+ * board" ("CM5 IO Board"), or as a whole title or heading line ("Radxa CM5 IO"). Elsewhere "IO"
+ * is a signal word ("ESP32-S2-HMI-DevKit-1 IO expander" is no product).
+ */
+const BOARD_SUFFIX_WORDS = new Set(['io']);
 /** A suffix glued to the model's last token ("3" -> "3W", "5B" -> "5B+"). */
 const ATTACHED_SUFFIX = /^(?:[a-z]{1,2}\+?|\+)$/;
 /** Longest name, in tokens ("ESP-Module-Prog-SUB-01&04" has 6). */
@@ -335,10 +341,12 @@ function scan(
       let live = false;
       let exact = false;
       let base: string | null = null;
+      let board: boolean | undefined;
+      const boardOk = (): boolean => (board ??= namesBoard(text, toks, i, j, where, vendorKeys));
       for (const k of interesting) {
         if (k.startsWith(key)) live = true;
         if (key === k) exact = true;
-        else if (key.startsWith(k) && extensionOk(key.slice(k.length), t) && (base === null || k.length > base.length)) base = k;
+        else if (key.startsWith(k) && extensionOk(key.slice(k.length), t, boardOk) && (base === null || k.length > base.length)) base = k;
       }
       if (exact || base !== null) record(text, toks, i, j, key, where, obs, vendorKeys);
       if (!exact && base !== null) {
@@ -350,8 +358,28 @@ function scan(
   }
 }
 
-function extensionOk(suffix: string, last: ModelToken): boolean {
-  if (last.norm === suffix) return SUFFIX_WORDS.has(suffix);
+/**
+ * Whether the window `toks[i..j]`, ending in a board suffix word, names a board: "board" or
+ * "carrier board" follows it, or it is a whole title/heading line apart from vendor words.
+ */
+function namesBoard(text: string, toks: readonly ModelToken[], i: number, j: number, where: 0 | 1 | 2, vendorKeys: ReadonlySet<string>): boolean {
+  const next = (k: number): string | null => {
+    const t = toks[k];
+    return t && t.kind === 'word' && joinable(text.slice(toks[k - 1]!.end, t.start)) ? t.norm : null;
+  };
+  const after = next(j + 1);
+  if (after === 'board' || (after === 'carrier' && next(j + 2) === 'board')) return true;
+  if (where === 2) return false;
+  const lineStart = text.lastIndexOf('\n', toks[i]!.start - 1) + 1;
+  const lineEnd = text.indexOf('\n', toks[j]!.end);
+  const rest = text.slice(toks[j]!.end, lineEnd < 0 ? text.length : lineEnd);
+  const lead = text.slice(lineStart, toks[i]!.start);
+  return rest.trim() === '' && /^[\p{L}\s]*$/u.test(lead) && modelTokens(lead).every((t) => vendorKeys.has(t.norm));
+}
+
+/** `namesBoard` is asked only for a board suffix word (it looks at the words around the window). */
+function extensionOk(suffix: string, last: ModelToken, namesBoard: () => boolean): boolean {
+  if (last.norm === suffix) return SUFFIX_WORDS.has(suffix) && (!BOARD_SUFFIX_WORDS.has(suffix) || namesBoard());
   const head = last.norm.slice(0, last.norm.length - suffix.length);
   // Letters glue only onto a number ("3" -> "3W"); "+" glues onto anything ("5B" -> "5B+").
   return last.norm.endsWith(suffix) && ATTACHED_SUFFIX.test(suffix) && (suffix.startsWith('+') || /\d$/.test(head));

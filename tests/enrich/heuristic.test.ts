@@ -138,8 +138,23 @@ describe('heuristic enrichment (CNM + continuity + keys)', () => {
     expect(model('up to 128GB')).toBe('CM4');
     expect(model('UFS module')).toBe('CM4 IO');
     expect(leadingCaption('CM4 IO Board\n\n| a | b |')).toBe('CM4 IO Board');
-    for (const text of ['The board works.\n\nMore.', '- a list item\n\nMore.', '## A heading\n\nMore.', 'CM4 IO Board\nruns on into a paragraph', 'Note:\n\nMore.']) {
-      expect(leadingCaption(text)).toBeNull();
-    }
+    // HTML→Markdown bolds captions; the markers are not part of the name.
+    expect(leadingCaption('**CM4 IO Board**\n\n| a | b |')).toBe('CM4 IO Board');
+    expect(leadingCaption('__CM4 IO Board__\n\n| a | b |')).toBe('CM4 IO Board');
+    const notCaptions = [
+      'The board works.\n\nMore.',
+      '- a list item\n\nMore.',
+      '## A heading\n\nMore.',
+      'CM4 IO Board\nruns on into a paragraph',
+      'Note:\n\nMore.',
+      '[ROCK 5B](./rock5b.md)\n\nMore.',
+      'See the [ROCK 5B](./rock5b.md)\n\nMore.',
+      '![CM5 IO](/img/cm5-io.webp)\n\nMore.',
+      ':::tip\n\nMore.',
+      ':::tip CM5 IO\n\nMore.',
+      '**Note:**\n\nMore.',
+      '**CM4** and **CM5**\n\nMore.',
+    ];
+    for (const text of notCaptions) expect(leadingCaption(text), text).toBeNull();
   });
 });

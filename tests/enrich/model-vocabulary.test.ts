@@ -42,12 +42,39 @@ describe('ModelVocabulary learning', () => {
   it('learns a compute module\'s IO board as a member of the module, not as the module', () => {
     const v = ModelVocabulary.fromDocuments([
       doc('lib/cm/cm5/README.md', '# Radxa CM5\n\nThe Radxa CM5 is a compute module. The CM5 IO Board carries it.'),
-      doc('lib/cm/cm5/power.md', '# Power\n\nThe Radxa CM5 IO is powered by a 12V DC jack; the CM5 module takes 5V.'),
+      doc('lib/cm/cm5/power.md', '# Power\n\nThe Radxa CM5 IO carrier board is powered by a 12V DC jack; the CM5 module takes 5V.'),
     ]);
     expect(v.lookup('CM5 IO')).toMatchObject({ kind: 'member', parent: 'CM5' });
     expect(v.findMentions('Radxa CM5 IO Board').map((m) => m.model)).toEqual(['CM5 IO']);
     expect(v.findMentions('the CM5 module').map((m) => m.model)).toEqual(['CM5']);
     expect(v.relation('CM5 IO', 'CM5')).toBe('member');
+    // A heading that is the board's whole name counts too, without the word "board".
+    const heading = ModelVocabulary.fromDocuments([
+      doc('lib/cm/cm5/README.md', '# Radxa CM5\n\nThe Radxa CM5 is a compute module.'),
+      doc('lib/cm/cm5/carrier.md', '# Carrier\n\n## Radxa CM5 IO\n\nIt takes 12V.'),
+    ]);
+    expect(heading.lookup('CM5 IO')).toMatchObject({ kind: 'member', parent: 'CM5' });
+  });
+
+  it('does not make a member of "IO" that does not name a board ("IO expander" after a model name)', () => {
+    const v = ModelVocabulary.fromDocuments([
+      doc('kits/esp32-s2-hmi-devkit-1/user_guide.md', '# ESP32-S2-HMI-DevKit-1\n\nThe ESP32-S2-HMI-DevKit-1 is a development board.'),
+      doc(
+        'kits/esp32-s2-hmi-devkit-1/display.md',
+        [
+          '# Display',
+          '',
+          '## ESP32-S2-HMI-DevKit-1 IO expander',
+          '',
+          'The touch IC signals the ESP32-S2-HMI-DevKit-1 IO expander. Read the ESP32-S2-HMI-DevKit-1 IO expander register.',
+          '',
+          'ESP32-S2-HMI-DevKit-1 IO expander schematic. The ESP32-S2-HMI-DevKit-1 IO pins are 3.3V.',
+        ].join('\n'),
+      ),
+    ]);
+    expect(v.lookup('ESP32-S2-HMI-DevKit-1 IO')).toBeNull();
+    expect(v.models().map((m) => m.name)).toEqual(['ESP32-S2-HMI-DevKit-1']);
+    expect(v.findMentions('the ESP32-S2-HMI-DevKit-1 IO expander').map((m) => m.model)).toEqual(['ESP32-S2-HMI-DevKit-1']);
   });
 
   it('makes revisions from titles and file names variants of their base', () => {
