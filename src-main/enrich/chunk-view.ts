@@ -97,15 +97,6 @@ function tabLabels(chunk: Chunk, doc: NormalizedDocument | null): string[] {
   return some.length > 0 ? some : ranked.map(([l]) => l);
 }
 
-/**
- * A short line that opens a chunk as a paragraph of its own, without sentence punctuation: a
- * caption for what follows. The Markdown parser leaves a Docusaurus tab's label as such a line
- * ("CM4 IO Board" above the IO board's specification table, after the module's own table), and
- * PDFs and HTML pages label tables and figures the same way (HTML→Markdown often bolds them:
- * "**CM4 IO Board**"). Like a heading, it is section evidence for the chunk's model; the chunks
- * that continue it inherit that model (CHOP).
- */
-const LEADING_LINE = /^([^\n]*?)[ \t]*(?:\n[ \t]*\n|\s*$)/;
 /** A line that is bold as a whole ("**CM4 IO Board**", "__CM4 IO Board__"). */
 const BOLD_LINE = /^(\*\*|__)(\S(?:.*\S)?)\1$/;
 /**
@@ -114,10 +105,29 @@ const BOLD_LINE = /^(\*\*|__)(\S(?:.*\S)?)\1$/;
  */
 const CAPTION_TEXT = /^[^\s#|<>\-*+\d[!:][^|<>]{0,39}$/;
 
-/** The caption line opening `text` (see `LEADING_LINE`), without bold markers, or null. */
+/** Longest opening line worth testing: a caption's 40 characters plus bold markers. */
+const CAPTION_LINE_MAX = 44;
+
+/**
+ * A short line that opens a chunk as a paragraph of its own, without sentence punctuation: a
+ * caption for what follows. The Markdown parser leaves a Docusaurus tab's label as such a line
+ * ("CM4 IO Board" above the IO board's specification table, after the module's own table), and
+ * PDFs and HTML pages label tables and figures the same way (HTML→Markdown often bolds them:
+ * "**CM4 IO Board**"). Like a heading, it is section evidence for the chunk's model; the chunks
+ * that continue it inherit that model (CHOP).
+ *
+ * Returns the caption opening `text` (its first line, followed by a blank line or nothing),
+ * without bold markers, or null. Plain string scanning: a regex for "first line, then a blank one" went
+ * quadratic on the long space-padded rows of Markdown tables (half a second per import).
+ */
 export function leadingCaption(text: string): string | null {
-  const line = LEADING_LINE.exec(text)?.[1];
-  if (line === undefined) return null;
+  const nl = text.indexOf('\n');
+  const line = (nl < 0 ? text : text.slice(0, nl)).trimEnd();
+  if (line.length > CAPTION_LINE_MAX) return null;
+  if (nl >= 0) {
+    const end = text.indexOf('\n', nl + 1);
+    if (text.slice(nl + 1, end < 0 ? text.length : end).trim() !== '') return null;
+  }
   const bold = BOLD_LINE.exec(line);
   const caption = bold ? bold[2]! : line;
   if (bold && caption.includes(bold[1]!)) return null;
