@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
@@ -18,10 +18,13 @@ export function chromiumPath(): string {
   return candidate;
 }
 
-/** A fresh persistent context (new user-data-dir) with the flags that keep Chromium off the network. */
+/**
+ * A fresh persistent context (new user-data-dir) with the flags that keep Chromium off the network.
+ * The user-data-dir goes when the context closes (each run left ~100 of them in the temp folder).
+ */
 export async function launchBrowser(): Promise<BrowserContext> {
   const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'manualmate-chromium-'));
-  return chromium.launchPersistentContext(userDataDir, {
+  const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromiumPath(),
     headless: true,
     viewport: { width: 1280, height: 800 },
@@ -37,6 +40,13 @@ export async function launchBrowser(): Promise<BrowserContext> {
       '--disable-default-apps',
     ],
   });
+  // Chromium may still be writing its profile as the context reports closing: retry, never throw.
+  const close = context.close.bind(context);
+  context.close = async (options) => {
+    await close(options);
+    await rm(userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => undefined);
+  };
+  return context;
 }
 
 /** Where tests save screenshots. */
