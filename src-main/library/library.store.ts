@@ -183,12 +183,12 @@ export class Library {
     await writeFileAtomic(this.normalizedPath(doc.contentHash), JSON.stringify(doc), { durable: false });
   }
 
-  /** The stored normalized document, or null when it is missing or damaged (e.g. after a power cut). */
   /**
    * A listed document's stored normalized text, under the record's own id and title. Normalized
    * texts are stored by content hash, so identical files share one, which carries the id of the
    * file that stored it: taken as is, the other file's rows, vocabulary and LLM upgrade would be
-   * written under that id. Null when the record has no text or it cannot be read.
+   * written under that id. Null when the record has no text, or it is missing or damaged (e.g.
+   * after a power cut).
    */
   async loadNormalized(rec: Pick<DocumentRecord, 'id' | 'title' | 'contentHash'>): Promise<NormalizedDocument | null> {
     if (!rec.contentHash) return null;
