@@ -17,7 +17,7 @@ import { runImport, type ImportProgress } from '../ingest/import.job';
 import type { Library } from '../library/library.store';
 import { LibraryManager } from '../library/library.store';
 import { ModelRuntime } from '../models/runtime';
-import { LibraryIndexes } from '../retrieval/library-index';
+import { LibraryIndexes, type RebuildSummary } from '../retrieval/library-index';
 import { appRoot } from './paths';
 import { SettingsStore } from './settings';
 import { signaturePrefix } from '../enrich/prefix';
@@ -57,7 +57,7 @@ export interface Engine {
   /** Runs an import to the end; the CLI's entry point (the contract's `import.start` runs it as a job). */
   importPaths(library: string, paths: string[], options?: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string }): Promise<Result<ImportSummary>>;
   /** Rebuilds a library's index to the end (the CLI's `reindex`; the contract's `libraries.rebuild` runs it as a job). */
-  rebuild(library: string, options?: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<Result<{ documents: number; chunks: number; vectorsKept: number }>>;
+  rebuild(library: string, options?: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<Result<RebuildSummary>>;
   /**
    * Starts the background work that libraries still owe from an earlier run (vectors for chunks
    * imported or rebuilt while no embedding job could finish, e.g. from the CLI or before a quit).
@@ -117,6 +117,13 @@ export function createEngine(options: EngineOptions): Engine {
     }
     rebuilding.add(id);
     return ok(() => rebuilding.delete(id));
+  }
+
+  /** Stops a library's running jobs (those whose key matches `keys`, else all) and waits for them to end. */
+  async function stopJobs(lib: Library, keys?: RegExp): Promise<void> {
+    const running = [...jobs].filter(([key, job]) => job.library === lib.config.id && (!keys || keys.test(key))).map(([, job]) => job);
+    for (const job of running) job.controller.abort();
+    await Promise.all(running.map((job) => job.done));
   }
 
   const emit = (event: EngineEvent) => {
@@ -191,8 +198,6 @@ export function createEngine(options: EngineOptions): Engine {
     return ok(summary);
   }
 
-  type RebuildSummary = { documents: number; chunks: number; vectorsKept: number };
-
   /**
    * Rebuilds a library's index (`LibraryIndex.rebuild`) for a caller holding `claimRebuild`,
    * reporting progress as `index.progress` events. Background work on the old index (folding, LLM
@@ -203,15 +208,12 @@ export function createEngine(options: EngineOptions): Engine {
     lib: Library,
     opts: { signal: AbortSignal; strategy?: ChunkStrategy; onProgress?: (done: number, total: number) => void },
   ): Promise<Result<RebuildSummary>> {
-    const id = lib.config.id;
     const report = (done: number, total: number, error?: string) => {
       opts.onProgress?.(done, total);
       emit({ type: 'index.progress', library: lib.name, task: 'rebuilding', done, total, ...(error ? { error } : {}) });
     };
     try {
-      const background = [...jobs].filter(([key, job]) => job.library === id && /^(index|enrich|embed)-/.test(key)).map(([, job]) => job);
-      for (const job of background) job.controller.abort();
-      await Promise.all(background.map((job) => job.done));
+      await stopJobs(lib, /^(index|enrich|embed)-/);
       const index = await indexes.open(lib);
       const res = await index.rebuild(opts.signal, report, opts.strategy ? { strategy: opts.strategy } : {});
       if (!res.ok) report(0, 0, res.error.message);
@@ -423,9 +425,7 @@ export function createEngine(options: EngineOptions): Engine {
     'libraries.delete': async ({ library }) => {
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
-      const running = [...jobs.values()].filter((j) => j.library === lib.value.config.id);
-      for (const job of running) job.controller.abort();
-      await Promise.all(running.map((j) => j.done));
+      await stopJobs(lib.value);
       await indexes.close(lib.value);
       chats.delete(lib.value.config.id);
       await libraries.delete(lib.value);
@@ -452,9 +452,7 @@ export function createEngine(options: EngineOptions): Engine {
         if (enrich) await lib.value.saveConfig({ enrich });
         const index = await indexes.open(lib.value);
         if (embedder !== undefined && embedder !== (lib.value.config.embedder?.id ?? null)) {
-          const job = jobs.get(`embed-${lib.value.config.id}`);
-          job?.controller.abort();
-          await job?.done;
+          await stopJobs(lib.value, /^embed-/);
           const set = await index.setEmbedder(embedder);
           if (!set.ok) return set;
         }

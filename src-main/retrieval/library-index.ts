@@ -35,6 +35,13 @@ export interface SearchOptions {
   docIds?: string[];
 }
 
+/** What a rebuild did: documents and chunks indexed, and vectors kept from the previous index. */
+export interface RebuildSummary {
+  documents: number;
+  chunks: number;
+  vectorsKept: number;
+}
+
 /** Where a library keeps its model vocabulary and term statistics. */
 const ENRICHMENT_FILE = 'enrichment.json';
 
@@ -67,6 +74,14 @@ const CARRY_BATCH = 512;
 /** Beside the live index folder: the index being rebuilt, and the replaced one during the swap. */
 const NEXT_SUFFIX = '.next';
 const OLD_SUFFIX = '.old';
+
+/** How a library's LanceDB store is opened: its embedder's dimension and id, when it has one. */
+type StoreOptions = { vectorDimension: number | null; embedderId: string | null };
+
+function storeOptionsOf(library: Library): StoreOptions {
+  const embedder = library.config.embedder;
+  return { vectorDimension: embedder?.dimension ?? null, embedderId: embedder?.id ?? null };
+}
 
 const pathExists = (p: string): Promise<boolean> => fs.stat(p).then(() => true, () => false);
 
@@ -104,10 +119,7 @@ export class LibraryIndex implements DocumentIndexer {
 
   static async open(library: Library, embedders: EmbedderSource): Promise<LibraryIndex> {
     await settleRebuild(library.indexDir);
-    const embedder = library.config.embedder;
-    const opened = await openLanceStore(library.indexDir, { vectorDimension: embedder?.dimension ?? null, embedderId: embedder?.id ?? null });
-    if (!opened.ok) throw new CodedError(opened.error.code, opened.error.message);
-    const store = opened.value;
+    const store = await LibraryIndex.openStore(library.indexDir, storeOptionsOf(library));
     const state = await readJson<unknown>(path.join(library.dir, ENRICHMENT_FILE), null);
     const index = new LibraryIndex(library, store, LibraryEnrichment.restore(state), embedders);
     await index.recover();
@@ -384,7 +396,7 @@ export class LibraryIndex implements DocumentIndexer {
     signal: AbortSignal,
     onProgress: (done: number, total: number) => void,
     options: { strategy?: ChunkStrategy } = {},
-  ): Promise<Result<{ documents: number; chunks: number; vectorsKept: number }>> {
+  ): Promise<Result<RebuildSummary>> {
     const cancelled = () => fail<never>('cancelled', 'The rebuild was cancelled; the library keeps its previous index.');
     const records = (await this.library.documents()).filter((d) => d.status === 'ready' && d.contentHash);
     const total = records.length;
@@ -403,8 +415,7 @@ export class LibraryIndex implements DocumentIndexer {
     const chunker = LibraryIndex.chunkerFor(this.library, options.strategy);
     const staging = `${this.library.indexDir}${NEXT_SUFFIX}`;
     await fs.rm(staging, { recursive: true, force: true });
-    const embedder = this.library.config.embedder;
-    const storeOptions = { vectorDimension: embedder?.dimension ?? null, embedderId: embedder?.id ?? null };
+    const storeOptions = storeOptionsOf(this.library);
     const opened = await openLanceStore(staging, storeOptions);
     if (!opened.ok) return opened;
     const next = opened.value;
@@ -487,7 +498,7 @@ export class LibraryIndex implements DocumentIndexer {
    * finishes or undoes them after a crash), while no read runs. When a rename or the reopen
    * fails, the previous folder is put back and reopened, so the library keeps working.
    */
-  private async swapIn(staging: string, storeOptions: { vectorDimension: number | null; embedderId: string | null }): Promise<Result<void>> {
+  private async swapIn(staging: string, storeOptions: StoreOptions): Promise<Result<void>> {
     const live = this.library.indexDir;
     const old = `${live}${OLD_SUFFIX}`;
     let failure: unknown = null;
@@ -514,7 +525,7 @@ export class LibraryIndex implements DocumentIndexer {
     return ok(undefined);
   }
 
-  private static async openStore(dir: string, options: { vectorDimension: number | null; embedderId: string | null }): Promise<ChunkStore> {
+  private static async openStore(dir: string, options: StoreOptions): Promise<ChunkStore> {
     const opened = await openLanceStore(dir, options);
     if (!opened.ok) throw new CodedError(opened.error.code, opened.error.message);
     return opened.value;
