@@ -183,23 +183,36 @@ function report(message: string, io: CliIo): number {
   return 1;
 }
 
-async function cmdImport(engine: Engine, library: string, paths: string[], json: boolean, io: CliIo): Promise<number> {
+/**
+ * Runs long work that Ctrl+C stops through its abort signal (the work ends cleanly, with what it
+ * finished), then clears the progress line it wrote on a terminal.
+ */
+async function untilInterrupted<T>(json: boolean, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
+  try {
+    return await run(controller.signal);
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    if (!json && process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+  }
+}
+
+async function cmdImport(engine: Engine, library: string, paths: string[], json: boolean, io: CliIo): Promise<number> {
   let lastLine = 0;
-  const res = await engine.importPaths(library, paths, {
-    signal: controller.signal,
-    onProgress: (p) => {
-      if (json || !process.stderr.isTTY) return;
-      const now = Date.now();
-      if (now - lastLine < 100 && p.done < p.total) return;
-      lastLine = now;
-      process.stderr.write(`\r${p.done}/${p.total} ${p.stage.padEnd(9)} ${p.file.slice(-60).padEnd(60)}`);
-    },
-  });
-  process.removeListener('SIGINT', onSigint);
-  if (!json && process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+  const res = await untilInterrupted(json, (signal) =>
+    engine.importPaths(library, paths, {
+      signal,
+      onProgress: (p) => {
+        if (json || !process.stderr.isTTY) return;
+        const now = Date.now();
+        if (now - lastLine < 100 && p.done < p.total) return;
+        lastLine = now;
+        process.stderr.write(`\r${p.done}/${p.total} ${p.stage.padEnd(9)} ${p.file.slice(-60).padEnd(60)}`);
+      },
+    }),
+  );
   if (!res.ok) return report(res.error.message, io);
   const s: ImportSummary = res.value;
   if (json) {
@@ -216,22 +229,14 @@ async function cmdImport(engine: Engine, library: string, paths: string[], json:
 }
 
 async function cmdReindex(engine: Engine, library: string, json: boolean, io: CliIo): Promise<number> {
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
-  const tty = !json && process.stderr.isTTY;
-  let res;
-  try {
-    res = await engine.rebuild(library, {
-      signal: controller.signal,
+  const res = await untilInterrupted(json, (signal) =>
+    engine.rebuild(library, {
+      signal,
       onProgress: (done, total) => {
-        if (tty) process.stderr.write(`\r${done}/${total} documents`);
+        if (!json && process.stderr.isTTY) process.stderr.write(`\r${done}/${total} documents`);
       },
-    });
-  } finally {
-    process.removeListener('SIGINT', onSigint);
-    if (tty) process.stderr.write('\r\x1b[K');
-  }
+    }),
+  );
   if (!res.ok) return report(res.error.message, io);
   if (json) io.stdout.write(`${JSON.stringify({ library, ...res.value })}\n`);
   else {
