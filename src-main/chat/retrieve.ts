@@ -2,8 +2,8 @@ import type { ConversationScope, SearchHit, SearchResponse } from '../contract/a
 import type { Result } from '../core/result';
 import { ok } from '../core/result';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
-import { analyzeQuery, modelMatch } from '../enrich/query-analysis';
-import type { SearchOptions } from '../retrieval/library-index';
+import { analyzeQuery, modelMatch } from '../search/query-analysis';
+import type { SearchOptions } from '../index/library-index';
 import type { ChunkRecord } from '../storage/chunk-store';
 import type { UnknownModel } from './model-guard';
 import { findUnknownModels } from './model-guard';

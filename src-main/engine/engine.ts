@@ -14,10 +14,10 @@ import type {
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import { runImport, type ImportProgress } from '../ingest/import.job';
-import type { Library } from '../library/library.store';
-import { LibraryManager } from '../library/library.store';
+import type { Library } from '../storage/library.store';
+import { LibraryManager } from '../storage/library.store';
 import { ModelRuntime } from '../models/runtime';
-import { LibraryIndexes, type RebuildSummary } from '../retrieval/library-index';
+import { LibraryIndexes, type RebuildSummary } from '../index/library-index';
 import { appRoot } from './paths';
 import { SettingsStore } from './settings';
 import { signaturePrefix } from '../enrich/prefix';

@@ -2,7 +2,7 @@ import type { EnrichMode } from '../contract/api';
 import { ENRICH_MODES } from '../contract/api';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
-import type { LibraryConfig } from '../library/library.store';
+import type { LibraryConfig } from '../storage/library.store';
 
 /**
  * The named pipelines `eval` compares, named like the papers' tables, and the library settings

@@ -5,7 +5,7 @@ import type { EnrichMode } from '../contract/api';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import { createEngine, type Engine } from '../engine/engine';
-import type { LibraryIndex } from '../retrieval/library-index';
+import type { LibraryIndex } from '../index/library-index';
 import type { ConfigurationName, Retriever } from './configurations';
 import { librarySettings } from './configurations';
 import type { Metrics } from './metrics';

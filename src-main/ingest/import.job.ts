@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { DocumentStatus, ImportFileResult, ImportProgress, ImportSummary } from '../contract/api';
 import type { NormalizedDocument } from '../core/document';
 import type { ErrorCode } from '../core/result';
-import type { DocumentRecord, Library } from '../library/library.store';
+import type { DocumentRecord, Library } from '../storage/library.store';
 import { parserFor, SUPPORTED_EXTENSIONS } from './parsers';
 
 /**

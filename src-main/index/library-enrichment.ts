@@ -6,7 +6,7 @@ import type { Llm } from '../models/types';
 import { ModelVocabulary, vocabularyInput } from '../enrich/model-vocabulary';
 import { plainText } from '../enrich/text.util';
 import { indexedText, type PrefixOptions } from '../enrich/prefix';
-import { analyzeQuery, modelMatch, type QueryAnalysis } from '../enrich/query-analysis';
+import { analyzeQuery, modelMatch, type QueryAnalysis } from '../search/query-analysis';
 import { createRestructurer, type RetrievalUnit } from '../enrich/restructure';
 import { TermStats } from '../enrich/term-stats';
 import type { ChunkHit, ChunkInput } from '../storage/chunk-store';

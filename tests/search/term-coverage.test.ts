@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { coverageRerank, proximityShare } from '../../src-main/retrieval/rerank';
-import { LibraryEnrichment } from '../../src-main/retrieval/enrichment.adapter';
+import { coverageRerank, proximityShare } from '../../src-main/search/stages/term-coverage.stage';
+import { LibraryEnrichment } from '../../src-main/index/library-enrichment';
 import type { ChunkHit, ChunkRecord } from '../../src-main/storage/chunk-store';
 import { markdownDocument } from '../enrich/corpus.helper';
 import { record } from '../storage/fixtures';

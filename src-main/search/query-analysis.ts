@@ -1,4 +1,4 @@
-import type { ModelVocabulary } from './model-vocabulary';
+import type { ModelVocabulary } from '../enrich/model-vocabulary';
 
 /**
  * Query-side model detection: which of the library's models a question names, so retrieval can

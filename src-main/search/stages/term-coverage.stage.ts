@@ -1,5 +1,5 @@
-import { contentTerms } from '../enrich/text.util';
-import type { ChunkHit, ChunkRecord } from '../storage/chunk-store';
+import { contentTerms } from '../../enrich/text.util';
+import type { ChunkHit, ChunkRecord } from '../../storage/chunk-store';
 
 /** Lexical reranking of first-stage candidates: coverage of the question's words and their proximity. */
 

@@ -9,15 +9,15 @@ import { CodedError, fail, ok } from '../core/result';
 import type { ChunkContext, Chunker } from '../chunking/chunker';
 import { createChunker } from '../chunking/chunker.registry';
 import type { DocumentIndexer, PreparedDocument } from '../ingest/import.job';
-import { INDEX_VERSION, type Library } from '../library/library.store';
-import { readJson, writeJsonAtomic } from '../library/atomic-file';
+import { INDEX_VERSION, type Library } from '../storage/library.store';
+import { readJson, writeJsonAtomic } from '../storage/atomic-file';
 import type { ChunkFilter, ChunkHit, ChunkInput, ChunkRecord, ChunkStore, UnembeddedChunk } from '../storage/chunk-store';
 import { prefixOf, signaturePrefix } from '../enrich/prefix';
 import { openLanceStore } from '../storage/lance.store';
-import { LibraryEnrichment, type QueryAnalysis } from './enrichment.adapter';
-import { resolveViews, tableRowViews } from './views';
-import { expandQuery } from './thesaurus';
-import { coverageRerank } from './rerank';
+import { LibraryEnrichment, type QueryAnalysis } from './library-enrichment';
+import { resolveViews, tableRowViews } from './table-views';
+import { expandQuery } from '../search/thesaurus';
+import { coverageRerank } from '../search/stages/term-coverage.stage';
 import { pageRange, type ChunkStrategy } from '../core/chunk';
 
 /**
