@@ -3,7 +3,7 @@ import type { Result } from '../core/result';
 import { fail, ok, toAppError } from '../core/result';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
 import type { Llm } from '../models/types';
-import type { SearchOptions } from '../index/library-index';
+import type { SearchOptions } from '../search/searcher';
 import type { ChunkRecord } from '../storage/chunk-store';
 import type { CreateConversationInput } from './conversation.store';
 import { createConversationStore, DEFAULT_TITLE, newId } from './conversation.store';

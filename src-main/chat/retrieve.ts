@@ -3,7 +3,7 @@ import type { Result } from '../core/result';
 import { ok } from '../core/result';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
 import { analyzeQuery, modelMatch } from '../search/query-analysis';
-import type { SearchOptions } from '../index/library-index';
+import type { SearchOptions } from '../search/searcher';
 import type { ChunkRecord } from '../storage/chunk-store';
 import type { UnknownModel } from './model-guard';
 import { findUnknownModels } from './model-guard';
