@@ -94,7 +94,12 @@ export async function search(source: SearchSource, query: string, options: Searc
   // or title) puts in reach of the top k are read: the lexical rerank moves a chunk by a bounded
   // factor, and on the three question sets no winner came from below 2k (same Hit@1 at k..3k).
   // A table found through one of its row views is shown whole: those tables are read meanwhile.
-  const reach = weighByModel(candidates, analysis, vocabulary).slice(0, pool * HYDRATE_FACTOR);
+  // The weights only choose which stubs are read: the stubs keep their first-stage scores, and the
+  // model-weight stage weighs them once below (weighing here too squared every weight).
+  const byId = new Map(candidates.map((h) => [h.record.id, h]));
+  const reach = weighByModel(candidates, analysis, vocabulary)
+    .slice(0, pool * HYDRATE_FACTOR)
+    .map((h) => byId.get(h.record.id)!);
   const tableIds = [...new Set(reach.flatMap((h) => (h.record.parentId ? [h.record.parentId] : [])))];
   const [hydrated, tables] = await Promise.all([store.hydrate(reach), store.getChunks(tableIds, { light: true })]);
   const ctx: RankContext = { query, topical, analysis, vocabulary, matchedView: new Map() };

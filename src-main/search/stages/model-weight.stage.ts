@@ -3,10 +3,13 @@ import type { ChunkHit } from '../../storage/chunk-store';
 import { modelMatch, type QueryAnalysis } from '../query-analysis';
 import { byScore, type RankStage } from './stage';
 
-/** Score weights by how a chunk's model relates to the model a question names. */
-const MODEL_WEIGHT = { exact: 1, family: 0.85, unknown: 0.6, none: 0.3 } as const;
+/**
+ * Share of its score a hit keeps, by how its chunk's model relates to the models the question
+ * names: the same model, its family, no model at all, or another model. Applied once per search.
+ */
+export const SCORE_KEPT_BY_MODEL = { exact: 1, family: 0.85, noModel: 0.6, otherModel: 0.3 } as const;
 /** Extra share of score for a chunk naming every model of a multi-model question. */
-const ALL_MODELS_BONUS = 0.3;
+export const ALL_MODELS_BONUS = 0.3;
 /** Extra share of score for a chunk of the page whose title names the question's model. */
 const MODEL_PAGE_BONUS = 0.25;
 
@@ -27,8 +30,9 @@ const MODEL_PAGE_BONUS = 0.25;
 export function weighByModel(hits: ChunkHit[], analysis: QueryAnalysis, vocabulary: ModelVocabulary): ChunkHit[] {
   if (analysis.models.length === 0) return hits;
   const weight = (h: ChunkHit): number => {
-    if (!h.record.model) return MODEL_WEIGHT.unknown;
-    return MODEL_WEIGHT[modelMatch(analysis.models, h.record.model, vocabulary)];
+    if (!h.record.model) return SCORE_KEPT_BY_MODEL.noModel;
+    const match = modelMatch(analysis.models, h.record.model, vocabulary);
+    return match === 'none' ? SCORE_KEPT_BY_MODEL.otherModel : SCORE_KEPT_BY_MODEL[match];
   };
   const namesAll = (h: ChunkHit): boolean => {
     if (analysis.models.length < 2) return false;
