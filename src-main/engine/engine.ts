@@ -2,6 +2,7 @@ import path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type {
+  Api,
   ChunkDetail,
   ChunkStrategy,
   DocumentSummary,
@@ -26,6 +27,7 @@ import { chatIndexOf, createChatService, type ChatService } from '../chat/chat.s
 import type { Llm } from '../models/types';
 import { pageRange } from '../core/chunk';
 import { SEMANTIC_NEEDS_EMBEDDER } from '../chunking/semantic.chunker';
+import { apiOf } from './dispatch';
 
 /**
  * The engine: plain Node, no Electron. It owns the libraries, the model runtime, running jobs and
@@ -48,6 +50,10 @@ export interface EngineOptions {
 
 export interface Engine {
   readonly handlers: Handlers;
+  /** The contract, every call through `dispatch` (zod-checked input): how the doors call the engine. */
+  readonly api: Api;
+  /** The summary a running or finished rebuild job (`libraries.rebuild`'s job id) ends with. */
+  rebuildResult(jobId: string): Promise<Result<RebuildSummary>> | undefined;
   /** The chat service of a library (the CLI's one-off answers use it directly). */
   chat(library: string): Promise<Result<ChatService>>;
   readonly settings: SettingsStore;
@@ -90,6 +96,8 @@ export function createEngine(options: EngineOptions): Engine {
    * the same tick (no await between), so two callers can never both get in.
    */
   const writers = new Map<string, number>();
+  /** The last rebuild job of each library (ids are per library), for callers that wait for it. */
+  const rebuildResults = new Map<string, Promise<Result<RebuildSummary>>>();
   const rebuilding = new Set<string>();
   const busyRebuilding = (lib: Library) =>
     fail<never>('busy', `"${lib.name}" is rebuilding its index. Search works meanwhile; try again when the rebuild has finished.`);
@@ -240,6 +248,7 @@ export function createEngine(options: EngineOptions): Engine {
     else opts.signal?.addEventListener('abort', () => controller.abort(), { once: true });
     const done = runRebuild(lib, { ...opts, signal: controller.signal }).finally(() => jobs.delete(jobId));
     jobs.set(jobId, { library: lib.config.id, controller, done });
+    rebuildResults.set(jobId, done);
     return { jobId, done };
   }
 
@@ -689,6 +698,8 @@ export function createEngine(options: EngineOptions): Engine {
 
   return {
     handlers,
+    api: apiOf(handlers, log),
+    rebuildResult: (jobId) => rebuildResults.get(jobId),
     chat: chatFor,
     settings,
     libraries,
