@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { AppError, ChatTurn, ImportSummary, SearchResponse } from '../contract/api';
+import { RETRIEVERS, type Retriever } from '../core/vocabulary';
 import { importAndWait, rebuildAndWait } from '../engine/contract-jobs';
 import { createEngine, type Engine } from '../engine/engine';
 import { appRoot, resolveDataDir } from '../engine/paths';
@@ -268,13 +269,13 @@ async function cmdSearch(engine: Engine, values: Record<string, unknown>, query:
   const topK = values['top-k'] === undefined ? 10 : Number(values['top-k']);
   if (!Number.isInteger(topK) || topK < 1 || topK > 100) throw new UsageError('--top-k must be a whole number from 1 to 100.');
   const retriever = (values['retriever'] as string | undefined) ?? 'bm25';
-  if (!['bm25', 'dense', 'hybrid'].includes(retriever)) throw new UsageError('--retriever must be bm25, dense or hybrid.');
+  if (!(RETRIEVERS as readonly string[]).includes(retriever)) throw new UsageError(`--retriever must be ${RETRIEVERS.slice(0, -1).join(', ')} or ${RETRIEVERS.at(-1)}.`);
   const models = values['model'] as string[] | undefined;
   const res = await engine.api['search.query']({
     library: requireLibrary(values),
     query,
     topK,
-    retriever: retriever as 'bm25' | 'dense' | 'hybrid',
+    retriever: retriever as Retriever,
     ...(models ? { models } : {}),
   });
   if (!res.ok) return reportError(res.error, io);

@@ -53,8 +53,8 @@ export const EVAL_CONFIGURATIONS = {
 export type ConfigurationName = keyof typeof EVAL_CONFIGURATIONS;
 export const CONFIGURATION_NAMES = Object.keys(EVAL_CONFIGURATIONS) as ConfigurationName[];
 
-export const RETRIEVERS = ['bm25', 'dense', 'hybrid'] as const;
-export type Retriever = (typeof RETRIEVERS)[number];
+export { RETRIEVERS, type Retriever } from '../core/vocabulary';
+import { RETRIEVERS, type Retriever } from '../core/vocabulary';
 
 /** Defaults when a list flag is absent: every configuration, heuristic enrichment, BM25. */
 export const DEFAULT_CONFIGURATIONS: readonly ConfigurationName[] = CONFIGURATION_NAMES;

@@ -1,6 +1,7 @@
 import type { SearchHit, SearchResponse } from '../contract/api';
 import { pageRange } from '../core/chunk';
 import type { Result } from '../core/result';
+import type { Retriever } from '../core/vocabulary';
 import { ok } from '../core/result';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
 import type { ChunkFilter, ChunkHit, ChunkRecord, ChunkStore } from '../storage/chunk-store';
@@ -17,7 +18,7 @@ import { expandQuery } from './thesaurus';
 
 export interface SearchOptions {
   topK: number;
-  retriever: 'bm25' | 'dense' | 'hybrid';
+  retriever: Retriever;
   /** Restrict to these models (the user's filter). */
   models?: string[];
   /** Rank these models first when the question names none (a follow-up inheriting the model). */
