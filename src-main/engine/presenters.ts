@@ -1,7 +1,7 @@
 import type { ChunkDetail, DocumentSummary, LibrarySummary, ModelSummary } from '../contract/api';
 import { pageRange } from '../core/chunk';
 import type { DocFormat, NormalizedDocument } from '../core/document';
-import { signaturePrefix } from '../enrich/prefix';
+import { signaturePrefix } from '../core/prefix';
 import type { ModelStatus } from '../models/runtime';
 import type { ChunkRecord } from '../storage/chunk-store';
 import type { DocumentRecord, Library } from '../storage/library.store';

@@ -1,6 +1,6 @@
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
-import { prefixOf, signaturePrefix } from '../enrich/prefix';
+import { prefixOf, signaturePrefix } from '../core/prefix';
 import type { Embedder, EmbedderSource } from '../models/types';
 import type { LibraryConfig } from '../storage/library.store';
 import type { ChunkInput, ChunkStore, UnembeddedChunk } from '../storage/chunk-store';

@@ -5,7 +5,7 @@ import { createEnricher, type EnrichMode, type Enricher } from '../enrich/enrich
 import type { Llm } from '../models/types';
 import { ModelVocabulary, vocabularyInput } from '../enrich/model-vocabulary';
 import { plainText } from '../enrich/text.util';
-import { indexedText, type PrefixOptions } from '../enrich/prefix';
+import { indexedText, type PrefixOptions } from '../core/prefix';
 import { createRestructurer, type RetrievalUnit } from '../enrich/restructure';
 import { TermStats } from '../enrich/term-stats';
 import type { ChunkInput } from '../storage/chunk-store';

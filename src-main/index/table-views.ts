@@ -1,5 +1,5 @@
 import type { NormalizedDocument } from '../core/document';
-import { prefixOf } from '../enrich/prefix';
+import { prefixOf } from '../core/prefix';
 import type { ChunkInput } from '../storage/chunk-store';
 
 /**
