@@ -2,13 +2,17 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import layers from './eslint-rules/layers.js';
 
 /**
  * Import boundaries, enforced rather than documented (STYLE.md, VS Code's layering):
  * - only the Electron shell (src-main/electron) imports `electron`;
  * - the renderer imports nothing from src-main but the API contract;
  * - only the storage module imports LanceDB, only the model runtime imports node-llama-cpp or
- *   transformers.js; everything else depends on small interfaces.
+ *   transformers.js; everything else depends on small interfaces;
+ * - the engine's folders form layers (core, contract < storage, models < ingest, chunking, enrich
+ *   < index, search < chat < engine < cli, bridge, electron, eval): each imports only its own
+ *   layer and those below, statically or with import() (eslint-rules/layers.js).
  */
 const NATIVE_RUNTIMES = [
   { name: '@lancedb/lancedb', message: 'Only src-main/storage/ may import LanceDB; depend on the ChunkStore interface.' },
@@ -30,6 +34,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  {
+    files: ['src-main/**/*.ts'],
+    plugins: { manualmate: layers },
+    rules: { 'manualmate/layer-order': 'error' },
   },
   {
     files: ['src-main/**/*.ts'],

@@ -3,7 +3,7 @@ import type { Result } from '../core/result';
 import { fail, ok, toAppError } from '../core/result';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
 import type { Llm } from '../models/types';
-import type { SearchOptions } from '../retrieval/library-index';
+import type { SearchOptions } from '../search/searcher';
 import type { ChunkRecord } from '../storage/chunk-store';
 import type { CreateConversationInput } from './conversation.store';
 import { createConversationStore, DEFAULT_TITLE, newId } from './conversation.store';
@@ -13,7 +13,9 @@ import { answerWithLlm } from './llm.answerer';
 import { conversationToMarkdown, exportFileName } from './markdown.export';
 import { closestModels } from './model-guard';
 import type { ChatIndex, RetrieveOptions } from './retrieve';
-import { planQuestion, retrieve, withoutModelNames } from './retrieve';
+import { retrieverFor } from '../core/vocabulary';
+import { analyzeQuery, withoutMentions } from '../search/query-analysis';
+import { planQuestion, retrieve } from './retrieve';
 
 /**
  * Chat over one library: conversations (persisted in the library folder) and answers grounded in
@@ -88,6 +90,7 @@ export interface ChatService {
 export interface LibraryIndexLike {
   search(query: string, options: SearchOptions): Promise<Result<SearchResponse>>;
   readonly enrichment: { readonly vocabulary: ModelVocabulary };
+  readonly library: { readonly config: { readonly embedder: unknown } };
   listChunks(docId: string): Promise<ChunkRecord[]>;
 }
 
@@ -97,6 +100,9 @@ export function chatIndexOf(index: LibraryIndexLike): ChatIndex {
     search: (query, options) => index.search(query, options),
     get vocabulary() {
       return index.enrichment.vocabulary;
+    },
+    get retriever() {
+      return retrieverFor(index.library.config.embedder !== null);
     },
     listChunks: (docId) => index.listChunks(docId),
   };
@@ -148,7 +154,9 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     const onToken = opts.onToken ?? (() => undefined);
     const vocabulary = index.vocabulary;
     const previous = [...history].reverse().find((t) => t.role === 'assistant')?.resolvedModels ?? [];
-    const plan = planQuestion(q.value, vocabulary, previous);
+    // The question is analysed once; the plan, the search and the answer all read this analysis.
+    const analysis = analyzeQuery(q.value, vocabulary);
+    const plan = planQuestion(q.value, analysis, vocabulary, previous);
     const turn = (fields: Omit<ChatTurn, 'id' | 'role' | 'createdAt'>): ChatTurn => ({
       id: opts.messageId ?? newId(),
       role: 'assistant',
@@ -167,7 +175,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       return whole({ text, mode: 'not-found', citations: [], resolvedModels: [] });
     }
 
-    const found = await retrieve(index, q.value, plan, scope, options.retrieve);
+    const found = await retrieve(index, q.value, analysis, plan, scope, options.retrieve);
     if (!found.ok) return found;
     const { passages, resolvedModels } = found.value;
     // A question naming a known and an unknown model is answered for the known one, said first.
@@ -218,12 +226,12 @@ export function createChatService(options: ChatServiceOptions): ChatService {
         );
       }
       // Not even the best passage fits the model's context: quote instead of generating.
-      const extracted = answerExtractively(withoutModelNames(q.value, vocabulary), passages);
+      const extracted = answerExtractively(withoutMentions(q.value, analysis), passages);
       onToken(extracted.text);
       return ok(turn({ text: note + extracted.text, mode: 'extracted', citations: extracted.citations, resolvedModels }));
     }
 
-    const extracted = answerExtractively(withoutModelNames(q.value, vocabulary), passages);
+    const extracted = answerExtractively(withoutMentions(q.value, analysis), passages);
     return whole({ text: note + extracted.text, mode: 'extracted', citations: extracted.citations, resolvedModels });
   }
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ChatTurn, Conversation, ConversationScope, ConversationSummary } from '../contract/api';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
-import { readJson, sweepTempFiles, writeJsonAtomic } from '../library/atomic-file';
+import { readJson, sweepTempFiles, writeJsonAtomic } from '../storage/atomic-file';
 
 /**
  * Conversations of one library, one JSON file each under `<libraryDir>/conversations/<id>.json`,

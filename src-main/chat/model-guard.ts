@@ -71,9 +71,13 @@ function catalog(vocabulary: ModelVocabulary): ModelEntry[] {
 /**
  * Model-number-like names in `question` that the vocabulary does not know. Names the vocabulary
  * resolves (via `findMentions` or `lookup`) and series/family prefixes of known models ("ESP32",
- * "ROCK 5") are not unknown.
+ * "ROCK 5") are not unknown. `known`: the question's mentions when the caller has them already.
  */
-export function findUnknownModels(question: string, vocabulary: ModelVocabulary): UnknownModel[] {
+export function findUnknownModels(
+  question: string,
+  vocabulary: ModelVocabulary,
+  known: readonly { start: number; end: number }[] = vocabulary.findMentions(question),
+): UnknownModel[] {
   const models = catalog(vocabulary);
   if (models.length === 0) return [];
   const vendors = new Set(vocabulary.vendorWords().map((v) => v.toLowerCase()));
@@ -81,7 +85,6 @@ export function findUnknownModels(question: string, vocabulary: ModelVocabulary)
   // a number that is not a code by itself ("ROCK 9X", "ZERO 9").
   const nameWords = new Set<string>();
   for (const m of models) for (const t of modelTokens(m.name)) if (t.kind === 'word' && !/\d/.test(t.norm)) nameWords.add(t.norm);
-  const known = vocabulary.findMentions(question);
   const covered = (t: ModelToken): boolean => known.some((k) => t.start < k.end && t.end > k.start);
   const keys = models.map((m) => ({ key: m.key, lead: lead(m.key), shape: shape(m.key) }));
 

@@ -2,8 +2,9 @@ import type { ConversationScope, SearchHit, SearchResponse } from '../contract/a
 import type { Result } from '../core/result';
 import { ok } from '../core/result';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
-import { analyzeQuery, modelMatch } from '../enrich/query-analysis';
-import type { SearchOptions } from '../retrieval/library-index';
+import { modelMatch, withoutMentions, type QueryAnalysis } from '../search/query-analysis';
+import type { SearchOptions } from '../search/searcher';
+import type { Retriever } from '../core/vocabulary';
 import type { ChunkRecord } from '../storage/chunk-store';
 import type { UnknownModel } from './model-guard';
 import { findUnknownModels } from './model-guard';
@@ -22,6 +23,8 @@ export interface ChatIndex {
   search(query: string, options: SearchOptions): Promise<Result<SearchResponse>>;
   /** The library's model vocabulary (read at each question, so imports are seen). */
   readonly vocabulary: ModelVocabulary;
+  /** The library's retriever: hybrid once it has an embedder, else BM25 (read at each question). */
+  readonly retriever: Retriever;
   /** A document's stored records; used to locate the members of merged units. */
   listChunks?(docId: string): Promise<ChunkRecord[]>;
 }
@@ -36,10 +39,13 @@ export interface QuestionPlan {
   unknown: UnknownModel[];
 }
 
-/** Reads the models of a question; `previousModels` are the conversation's last resolved models. */
-export function planQuestion(question: string, vocabulary: ModelVocabulary, previousModels: readonly string[]): QuestionPlan {
-  const named = analyzeQuery(question, vocabulary).models;
-  const unknown = findUnknownModels(question, vocabulary);
+/**
+ * Reads the models of a question from its one analysis; `previousModels` are the conversation's
+ * last resolved models.
+ */
+export function planQuestion(question: string, analysis: QueryAnalysis, vocabulary: ModelVocabulary, previousModels: readonly string[]): QuestionPlan {
+  const named = analysis.models;
+  const unknown = findUnknownModels(question, vocabulary, analysis.mentions);
   // Naming an unknown model is a switch too: never answer it from the previous model's manual.
   const inherited = named.length === 0 && unknown.length === 0 ? [...previousModels] : [];
   return { named, inherited, unknown };
@@ -61,22 +67,18 @@ export interface Retrieved {
   resolvedModels: string[];
 }
 
+/** Why dense search may be unavailable for a while; chat then searches by keywords. */
+const VECTOR_TROUBLE: ReadonlySet<string> = new Set(['unavailable', 'model-missing', 'model-mismatch']);
+
 /** How many of `wanted` occur in the hit's text, title or section path. */
 function coverage(wanted: readonly string[], hit: SearchHit): number {
   const have = new Set(terms(`${hit.title}\n${hit.headingPath.join('\n')}\n${hit.text}`));
   return wanted.filter((t) => have.has(t)).length;
 }
 
-/** The question with the model names it mentions blanked out (they say which manual, not what). */
-export function withoutModelNames(question: string, vocabulary: ModelVocabulary): string {
-  let rest = question;
-  for (const m of [...vocabulary.findMentions(question)].sort((a, b) => b.start - a.start)) rest = rest.slice(0, m.start) + ' ' + rest.slice(m.end);
-  return rest;
-}
-
 /** The question's content words outside model names and vendor words. */
-export function topicTerms(question: string, vocabulary: ModelVocabulary): string[] {
-  const rest = withoutModelNames(question, vocabulary);
+export function topicTerms(question: string, analysis: QueryAnalysis, vocabulary: ModelVocabulary): string[] {
+  const rest = withoutMentions(question, analysis);
   const vendors = new Set(vocabulary.vendorWords().map((v) => v.toLowerCase()));
   // Revisions ("v1.2") name a model's version, not the topic.
   return [...new Set(terms(rest).filter((t) => !vendors.has(t) && !/^v\d/.test(t)))];
@@ -90,6 +92,7 @@ export function topicTerms(question: string, vocabulary: ModelVocabulary): strin
 export async function retrieve(
   index: ChatIndex,
   question: string,
+  analysis: QueryAnalysis,
   plan: QuestionPlan,
   scope: ConversationScope,
   options: RetrieveOptions = {},
@@ -98,17 +101,21 @@ export async function retrieve(
   const scoped = scope.models && scope.models.length > 0 ? scope.models : [];
   const searchOptions: SearchOptions = {
     topK,
-    retriever: 'bm25',
+    retriever: index.retriever,
+    analysis,
     ...(scoped.length > 0 ? { models: scoped } : {}),
     ...(plan.inherited.length > 0 ? { preferModels: plan.inherited } : {}),
     ...(scope.docIds && scope.docIds.length > 0 ? { docIds: scope.docIds } : {}),
   };
-  const found = await index.search(question, searchOptions);
+  let found = await index.search(question, searchOptions);
+  // Vectors that cannot be used right now (embedder missing, re-embed pending) never stop chat:
+  // it answers from keyword search meanwhile.
+  if (!found.ok && searchOptions.retriever !== 'bm25' && VECTOR_TROUBLE.has(found.error.code)) found = await index.search(question, { ...searchOptions, retriever: 'bm25' });
   if (!found.ok) return found;
   const resolvedModels = plan.named.length > 0 ? plan.named : plan.inherited.length > 0 ? plan.inherited : scoped;
 
   const vocabulary = index.vocabulary;
-  const wanted = topicTerms(question, vocabulary);
+  const wanted = topicTerms(question, analysis, vocabulary);
   const need = wanted.length === 0 ? 0 : Math.max(1, Math.ceil(wanted.length * (options.minCoverage ?? 0.4)));
   const kept = found.value.results.filter((hit) => {
     if (resolvedModels.length > 0 && hit.signature.model !== null && modelMatch(resolvedModels, hit.signature.model, vocabulary) === 'none') return false;

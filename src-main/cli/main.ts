@@ -1,7 +1,9 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ImportSummary, SearchResponse } from '../contract/api';
+import type { AppError, ChatTurn, ImportSummary, SearchResponse } from '../contract/api';
+import { RETRIEVERS, type Retriever } from '../core/vocabulary';
+import { importAndWait, rebuildAndWait } from '../engine/contract-jobs';
 import { createEngine, type Engine } from '../engine/engine';
 import { appRoot, resolveDataDir } from '../engine/paths';
 import { startWebBridge } from '../bridge/web-bridge';
@@ -131,16 +133,16 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
       case 'import':
         return await cmdImport(await getEngine(), requireLibrary(values), positionals, json, io);
       case 'libraries': {
-        const res = await (await getEngine()).handlers['libraries.list']({});
-        if (!res.ok) return report(res.error.message, io);
+        const res = await (await getEngine()).api['libraries.list']({});
+        if (!res.ok) return reportError(res.error, io);
         if (json) io.stdout.write(`${JSON.stringify({ libraries: res.value })}\n`);
         else if (res.value.length === 0) io.stdout.write(`No libraries yet in ${dataDir}.\n`);
         else for (const l of res.value) io.stdout.write(`${l.name}\t${l.documents} documents\t${l.chunks} chunks\t${l.strategy}\n`);
         return 0;
       }
       case 'documents': {
-        const res = await (await getEngine()).handlers['documents.list']({ library: requireLibrary(values) });
-        if (!res.ok) return report(res.error.message, io);
+        const res = await (await getEngine()).api['documents.list']({ library: requireLibrary(values) });
+        if (!res.ok) return reportError(res.error, io);
         if (json) io.stdout.write(`${JSON.stringify({ documents: res.value })}\n`);
         else
           for (const d of res.value)
@@ -152,8 +154,8 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
       case 'search':
         return await cmdSearch(await getEngine(), values, positionals[0]!, json, io);
       case 'models': {
-        const res = await (await getEngine()).handlers['models.list']({});
-        if (!res.ok) return report(res.error.message, io);
+        const res = await (await getEngine()).api['models.list']({});
+        if (!res.ok) return reportError(res.error, io);
         if (json) io.stdout.write(`${JSON.stringify({ models: res.value })}\n`);
         else if (res.value.length === 0) io.stdout.write('No models found. Put GGUF files or ONNX model folders in models/ (see models/README.md).\n');
         else for (const m of res.value) io.stdout.write(`${m.id}\t${m.format}\t${m.kinds.join('+')}\t${(m.sizeBytes / 1e6).toFixed(1)} MB\t${m.source}\n`);
@@ -187,6 +189,12 @@ function report(message: string, io: CliIo): number {
   return 1;
 }
 
+/** Prints a contract error; input the contract refuses is a usage error (exit 2), the rest exit 1. */
+function reportError(error: AppError, io: CliIo): number {
+  report(error.message, io);
+  return error.code === 'invalid-input' ? 2 : 1;
+}
+
 /**
  * Runs long work that Ctrl+C stops through its abort signal (the work ends cleanly, with what it
  * finished), then clears the progress line it wrote on a terminal.
@@ -206,7 +214,7 @@ async function untilInterrupted<T>(json: boolean, run: (signal: AbortSignal) => 
 async function cmdImport(engine: Engine, library: string, paths: string[], json: boolean, io: CliIo): Promise<number> {
   let lastLine = 0;
   const res = await untilInterrupted(json, (signal) =>
-    engine.importPaths(library, paths, {
+    importAndWait(engine, library, paths, {
       signal,
       onProgress: (p) => {
         if (json || !process.stderr.isTTY) return;
@@ -217,7 +225,7 @@ async function cmdImport(engine: Engine, library: string, paths: string[], json:
       },
     }),
   );
-  if (!res.ok) return report(res.error.message, io);
+  if (!res.ok) return reportError(res.error, io);
   const s: ImportSummary = res.value;
   if (json) {
     const { cancelled: _cancelled, ...summary } = s.summary;
@@ -234,14 +242,14 @@ async function cmdImport(engine: Engine, library: string, paths: string[], json:
 
 async function cmdReindex(engine: Engine, library: string, json: boolean, io: CliIo): Promise<number> {
   const res = await untilInterrupted(json, (signal) =>
-    engine.rebuild(library, {
+    rebuildAndWait(engine, library, {
       signal,
       onProgress: (done, total) => {
         if (!json && process.stderr.isTTY) process.stderr.write(`\r${done}/${total} documents`);
       },
     }),
   );
-  if (!res.ok) return report(res.error.message, io);
+  if (!res.ok) return reportError(res.error, io);
   if (json) io.stdout.write(`${JSON.stringify({ library, ...res.value })}\n`);
   else {
     const { documents, chunks, vectorsKept } = res.value;
@@ -254,7 +262,7 @@ async function cmdReindex(engine: Engine, library: string, json: boolean, io: Cl
 async function warnIfOutdated(engine: Engine, library: string, io: CliIo): Promise<void> {
   // The summary's rule (an empty library is never outdated), for the library the name resolves to.
   const name = (await engine.libraries.get(library))?.name;
-  const listed = await engine.handlers['libraries.list']({});
+  const listed = await engine.api['libraries.list']({});
   const lib = listed.ok ? listed.value.find((l) => l.name === name) : undefined;
   if (lib?.indexOutdated) {
     io.stderr.write(`Note: "${lib.name}" was indexed by an older version of ManualMate; run "manualmate reindex --library ${JSON.stringify(lib.name)}" for current results.\n`);
@@ -265,16 +273,16 @@ async function cmdSearch(engine: Engine, values: Record<string, unknown>, query:
   const topK = values['top-k'] === undefined ? 10 : Number(values['top-k']);
   if (!Number.isInteger(topK) || topK < 1 || topK > 100) throw new UsageError('--top-k must be a whole number from 1 to 100.');
   const retriever = (values['retriever'] as string | undefined) ?? 'bm25';
-  if (!['bm25', 'dense', 'hybrid'].includes(retriever)) throw new UsageError('--retriever must be bm25, dense or hybrid.');
+  if (!(RETRIEVERS as readonly string[]).includes(retriever)) throw new UsageError(`--retriever must be ${RETRIEVERS.slice(0, -1).join(', ')} or ${RETRIEVERS.at(-1)}.`);
   const models = values['model'] as string[] | undefined;
-  const res = await engine.handlers['search.query']({
+  const res = await engine.api['search.query']({
     library: requireLibrary(values),
     query,
     topK,
-    retriever: retriever as 'bm25' | 'dense' | 'hybrid',
+    retriever: retriever as Retriever,
     ...(models ? { models } : {}),
   });
-  if (!res.ok) return report(res.error.message, io);
+  if (!res.ok) return reportError(res.error, io);
   await warnIfOutdated(engine, requireLibrary(values), io);
   const r: SearchResponse = res.value;
   if (json) {
@@ -297,20 +305,27 @@ async function cmdSearch(engine: Engine, values: Record<string, unknown>, query:
 }
 
 async function cmdAsk(engine: Engine, values: Record<string, unknown>, question: string, json: boolean, io: CliIo): Promise<number> {
-  const chat = await engine.chat(requireLibrary(values));
-  if (!chat.ok) return report(chat.error.message, io);
+  const library = requireLibrary(values);
   const models = values['model'] as string[] | undefined;
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
-  const res = await chat.value.answer(question, {
-    ...(models ? { scope: { models } } : {}),
-    signal: controller.signal,
-    ...(json ? {} : { onToken: (piece: string) => io.stdout.write(piece) }),
+  // A one-off conversation: created, asked once and deleted, all through the contract.
+  const conversation = await engine.api['chat.create']({ library, ...(models ? { scope: { models } } : {}) });
+  if (!conversation.ok) return reportError(conversation.error, io);
+  const id = conversation.value.id;
+  const unsubscribe = engine.subscribe((e) => {
+    if (!json && e.type === 'chat.token' && e.conversationId === id) io.stdout.write(e.text);
   });
-  process.removeListener('SIGINT', onSigint);
-  if (!res.ok) return report(res.error.message, io);
-  const turn = res.value;
+  const onSigint = () => void engine.api['chat.stop']({ library, id });
+  process.once('SIGINT', onSigint);
+  let res;
+  try {
+    res = await engine.api['chat.ask']({ library, id, question });
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    unsubscribe();
+    await engine.api['chat.delete']({ library, id });
+  }
+  if (!res.ok) return reportError(res.error, io);
+  const turn: ChatTurn = res.value;
   if (json) {
     io.stdout.write(`${JSON.stringify({ question, answer: turn.text, mode: turn.mode, resolvedModels: turn.resolvedModels ?? [], stopped: turn.stopped ?? false, citations: turn.citations ?? [] })}\n`);
     return 0;

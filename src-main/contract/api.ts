@@ -1,3 +1,4 @@
+import { ENRICH_MODES, RETRIEVERS, type EnrichMode, type Retriever } from '../core/vocabulary';
 import { z } from 'zod';
 import type { AppError, Result } from '../core/result';
 import type { ChunkStrategy, Signature } from '../core/chunk';
@@ -35,8 +36,7 @@ const conversationScope = z
   })
   .strict();
 
-export const ENRICH_MODES = ['heuristic', 'llm', 'llm-single'] as const;
-export type EnrichMode = (typeof ENRICH_MODES)[number];
+export { ENRICH_MODES, RETRIEVERS, type EnrichMode, type Retriever } from '../core/vocabulary';
 
 export const DOCUMENT_STATUSES = ['queued', 'parsing', 'chunking', 'enriching', 'indexing', 'ready', 'failed'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
@@ -122,7 +122,7 @@ export interface SearchHit {
 export interface SearchResponse {
   query: string;
   resolvedModels: string[];
-  retriever: 'bm25' | 'dense' | 'hybrid';
+  retriever: Retriever;
   results: SearchHit[];
 }
 
@@ -377,7 +377,7 @@ export const contract = {
         library: libraryName,
         query: z.string().trim().min(1, 'Type a question.').max(2000),
         topK: z.number().int().min(1).max(100).default(10),
-        retriever: z.enum(['bm25', 'dense', 'hybrid']).default('bm25'),
+        retriever: z.enum(RETRIEVERS).default('bm25'),
         models: z.array(z.string().max(200)).max(50).optional(),
         docIds: z.array(z.string().max(4096)).max(1000).optional(),
       })

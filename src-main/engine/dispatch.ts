@@ -1,5 +1,5 @@
-import type { ContractKey, Handlers, Result } from '../contract/api';
-import { isContractKey, validateInput } from '../contract/api';
+import type { Api, ContractKey, Handlers, Result } from '../contract/api';
+import { CONTRACT_KEYS, isContractKey, validateInput } from '../contract/api';
 import { toAppError } from '../core/result';
 
 /**
@@ -26,3 +26,13 @@ export async function dispatch(
 }
 
 export type { ContractKey };
+
+/**
+ * The contract as a typed object whose every call goes through `dispatch` (input checked by the
+ * contract's zod schema, errors as results): what the CLI and eval call, like the app does.
+ */
+export function apiOf(handlers: Handlers, log?: (message: string) => void): Api {
+  const api: Partial<Record<ContractKey, (input: unknown) => Promise<Result<unknown>>>> = {};
+  for (const key of CONTRACT_KEYS) api[key] = (input) => dispatch(handlers, key, input, log);
+  return api as Api;
+}

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AppSettings } from '../contract/api';
-import { readJson, writeJsonAtomic } from '../library/atomic-file';
+import { readJson, writeJsonAtomic } from '../storage/atomic-file';
 
 /** App-wide settings in `<dataDir>/settings.json` (written atomically); libraries keep their own. */
 export class SettingsStore {

@@ -26,8 +26,8 @@ import { TermStats } from './term-stats';
  * `fallbackReason`. Every chunk carries its LLM calls and token counts (`enrichStats`).
  */
 
-export const ENRICH_MODES = ['heuristic', 'llm', 'llm-single'] as const;
-export type EnrichMode = (typeof ENRICH_MODES)[number];
+export { ENRICH_MODES, type EnrichMode } from '../core/vocabulary';
+import { ENRICH_MODES, type EnrichMode } from '../core/vocabulary';
 
 export interface EnrichContext {
   signal?: AbortSignal;

@@ -2,8 +2,8 @@ import type { EnrichMode } from '../contract/api';
 import { ENRICH_MODES } from '../contract/api';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
-import type { LibraryConfig } from '../library/library.store';
-import { LIBRARY_DEFAULTS } from '../library/library.store';
+import type { LibraryConfig } from '../storage/library.store';
+import { LIBRARY_DEFAULTS } from '../storage/library.store';
 
 /**
  * The named pipelines `eval` compares, named like the papers' tables, and the library settings
@@ -58,8 +58,8 @@ export const EVAL_CONFIGURATIONS = {
 export type ConfigurationName = keyof typeof EVAL_CONFIGURATIONS;
 export const CONFIGURATION_NAMES = Object.keys(EVAL_CONFIGURATIONS) as ConfigurationName[];
 
-export const RETRIEVERS = ['bm25', 'dense', 'hybrid'] as const;
-export type Retriever = (typeof RETRIEVERS)[number];
+export { RETRIEVERS, type Retriever } from '../core/vocabulary';
+import { RETRIEVERS, type Retriever } from '../core/vocabulary';
 
 /** Defaults when a list flag is absent: every configuration, heuristic enrichment, BM25. */
 /** Every named configuration; `default` only when asked for, since it repeats one of them. */

@@ -5,7 +5,7 @@ import type { EnrichMode } from '../contract/api';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import { createEngine, type Engine } from '../engine/engine';
-import type { LibraryIndex } from '../retrieval/library-index';
+import { importAndWait } from '../engine/contract-jobs';
 import type { ConfigurationName, Retriever } from './configurations';
 import { librarySettings } from './configurations';
 import type { Metrics } from './metrics';
@@ -169,7 +169,7 @@ export async function runEvaluation(options: EvalOptions): Promise<Result<EvalRe
     const models = await chooseModels(engine, options, progress);
     if (models.embedder) progress(`embedder for dense/hybrid search: ${models.embedder.id}`);
     if (models.chatModel) {
-      const set = await engine.handlers['settings.update']({ chatModel: models.chatModel });
+      const set = await engine.api['settings.update']({ chatModel: models.chatModel });
       if (set.ok) progress(`chat model for LLM enrichment: ${models.chatModel}`);
       else models.chatModel = null;
     }
@@ -182,7 +182,7 @@ export async function runEvaluation(options: EvalOptions): Promise<Result<EvalRe
         report.results.push(...outcome.results);
         report.skipped.push(...outcome.skipped);
         report.ranks.push(...outcome.ranks);
-        await engine.handlers['libraries.delete']({ library: name });
+        await engine.api['libraries.delete']({ library: name });
       }
     }
     if (signal.aborted) return fail('cancelled', 'Cancelled.');
@@ -218,7 +218,6 @@ async function evaluateLibrary(
 
   const created = await engine.libraries.create(name, { ...librarySettings(config, enrich), embedder: models.embedder });
   if (!created.ok) return skipAll(created.error.message);
-  const index = await engine.indexes.open(created.value);
 
   // Background work (LLM enrichment, embedding) reports through events; its errors become skip reasons.
   const background: { task: string; error?: string }[] = [];
@@ -241,7 +240,7 @@ async function evaluateLibrary(
   const started = performance.now();
   let imported;
   try {
-    imported = await engine.importPaths(name, options.corpora, {
+    imported = await importAndWait(engine, name, options.corpora, {
       signal,
       onProgress: (p) => {
         if (p.total > 0 && p.done / p.total >= nextMark && p.done < p.total) {
@@ -290,7 +289,7 @@ async function evaluateLibrary(
   const llmTokens = records.reduce((s, d) => s + (d.llmTokens ?? 0), 0);
   progress(`${tag} indexed ${imported.value.summary.imported} files, ${chunks} chunks in ${indexSeconds.toFixed(1)} s`);
 
-  const relevantChunks = await storedRelevance(index, options.questions, prepared);
+  const relevantChunks = await storedRelevance(engine, name, options.questions, prepared);
 
   for (const retriever of options.retrievers) {
     if (signal.aborted) return out;
@@ -306,7 +305,7 @@ async function evaluateLibrary(
     for (let i = 0; i < options.questions.length; i++) {
       if (signal.aborted) return out;
       const q = options.questions[i]!;
-      const res = await engine.handlers['search.query']({ library: name, query: q.query, topK: options.topK, retriever });
+      const res = await engine.api['search.query']({ library: name, query: q.query, topK: options.topK, retriever });
       if (!res.ok) {
         skipped = res.error.code === 'unavailable' ? res.error.message : `search failed on question ${q.id}: ${res.error.message}`;
         break;
@@ -365,12 +364,13 @@ async function evaluateLibrary(
 }
 
 /** For each question, how many stored chunks of its gold documents are relevant to some answer. */
-async function storedRelevance(index: LibraryIndex, questions: Question[], prepared: PreparedAnswers[]): Promise<number[]> {
+async function storedRelevance(engine: Engine, library: string, questions: Question[], prepared: PreparedAnswers[]): Promise<number[]> {
   const byDoc = new Map<string, string[]>();
   const normalizedChunks = async (doc: string): Promise<string[]> => {
     let texts = byDoc.get(doc);
     if (!texts) {
-      texts = (await index.listChunks(doc)).map((c) => normalizeForRelevance(c.text));
+      const chunks = await engine.api['documents.chunks']({ library, id: doc });
+      texts = chunks.ok ? chunks.value.map((c) => normalizeForRelevance(c.text)) : [];
       byDoc.set(doc, texts);
     }
     return texts;

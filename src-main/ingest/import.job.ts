@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import type { DocumentStatus, ImportFileResult, ImportProgress, ImportSummary } from '../contract/api';
 import type { NormalizedDocument } from '../core/document';
 import type { ErrorCode } from '../core/result';
-import type { DocumentRecord, Library } from '../library/library.store';
+import type { ChunkInput } from '../storage/chunk-store';
+import type { DocumentRecord, Library } from '../storage/library.store';
 import { parserFor, SUPPORTED_EXTENSIONS } from './parsers';
 
 /**
@@ -36,8 +37,8 @@ export interface PreparedDocument {
   doc: NormalizedDocument;
   chunks: number;
   models: string[];
-  /** Opaque rows for the store. */
-  rows: unknown[];
+  /** The rows the store receives: the document's chunks and their table row views. */
+  rows: ChunkInput[];
 }
 
 export type { ImportProgress };

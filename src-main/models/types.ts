@@ -66,3 +66,8 @@ export interface Embedder {
   embed(texts: string[], options?: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<Float32Array[]>;
   dispose(): Promise<void>;
 }
+
+/** Where the engine gets embedders from (the model runtime), loaded lazily and shared. */
+export interface EmbedderSource {
+  embedder(id: string): Promise<Embedder>;
+}

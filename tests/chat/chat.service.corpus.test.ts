@@ -6,7 +6,7 @@ import { chatIndexOf, createChatService, type ChatService } from '../../src-main
 import { EXTRACTED_LABEL } from '../../src-main/chat/extractive.answerer';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
 import type { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
-import type { LibraryIndex } from '../../src-main/retrieval/library-index';
+import type { LibraryIndex } from '../../src-main/index/library-index';
 import { benchNormalize } from '../ingest/doc-invariants';
 import { repoRoot, tempDir } from '../helpers/temp';
 import { unwrap } from './fixtures';

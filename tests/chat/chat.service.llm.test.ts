@@ -5,7 +5,7 @@ import { chatIndexOf, createChatService, type ChatService } from '../../src-main
 import { createEngine, type Engine } from '../../src-main/engine/engine';
 import { loadLlm } from '../../src-main/models/llm.runtime';
 import type { Llm } from '../../src-main/models/types';
-import type { LibraryIndex } from '../../src-main/retrieval/library-index';
+import type { LibraryIndex } from '../../src-main/index/library-index';
 import { CodedError } from '../../src-main/core/result';
 import { ensureTinyGguf } from '../models/tiny-gguf';
 import { tempDir } from '../helpers/temp';

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Engine } from '../../src-main/engine/engine';
-import type { LibraryIndex } from '../../src-main/retrieval/library-index';
+import type { LibraryIndex } from '../../src-main/index/library-index';
 import type { ChatMessage, GenerateResult, Llm } from '../../src-main/models/types';
 import { column, wrapText, writePdf } from '../fixtures/pdf-writer';
 

@@ -49,6 +49,28 @@ describe('manualmate CLI', () => {
   });
 });
 
+describe('manualmate import through the contract', () => {
+  it('refuses a library name the contract cannot address, exits 2 and creates nothing', async () => {
+    const tmp = await tempDir();
+    try {
+      const { readdir, writeFile } = await import('node:fs/promises');
+      const file = path.join(tmp.dir, 'manual.md');
+      await writeFile(file, '# Manual\n\nText.\n');
+      const data = path.join(tmp.dir, 'data');
+      const c = capture();
+      expect(await runCli(['import', file, '--library', 'a/b', '--data-dir', data], c.io)).toBe(2);
+      expect(c.err()).toContain('Library names cannot contain slashes.');
+      const listed = capture();
+      expect(await runCli(['libraries', '--json', '--data-dir', data], listed.io)).toBe(0);
+      expect(JSON.parse(listed.out())).toEqual({ libraries: [] });
+      const libraryFolders = await readdir(path.join(data, 'libraries')).catch(() => []);
+      expect(libraryFolders).toEqual([]);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});
+
 describe('manualmate ask', () => {
   it('answers with citations listed after the answer, and says plainly when a model has no manual', async () => {
     const tmp = await tempDir();

@@ -4,7 +4,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
 import type { EngineEvent } from '../../src-main/contract/api';
-import { INDEX_VERSION } from '../../src-main/library/library.store';
+import { INDEX_VERSION } from '../../src-main/storage/library.store';
 import { tempDir } from '../helpers/temp';
 
 /**

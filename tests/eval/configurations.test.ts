@@ -7,7 +7,7 @@ import {
   parseEnrichModes,
   parseRetrievers,
 } from '../../src-main/eval/configurations';
-import { LIBRARY_DEFAULTS } from '../../src-main/library/library.store';
+import { LIBRARY_DEFAULTS } from '../../src-main/storage/library.store';
 
 describe('evaluation configurations', () => {
   it('names the papers’ configurations', () => {

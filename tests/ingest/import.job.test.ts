@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import type { ImportSummary } from '../../src-main/contract/api';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
-import { Library } from '../../src-main/library/library.store';
+import { Library } from '../../src-main/storage/library.store';
 import { writePdf } from '../fixtures/pdf-writer';
 import { sharedDir, tempDir } from '../helpers/temp';
 

@@ -29,7 +29,7 @@ describe('import boundaries (eslint)', () => {
   });
 
   it('fails when code outside storage/model runtime imports native runtimes', async () => {
-    expect(await lint('src-main/retrieval/x.ts', "import * as l from '@lancedb/lancedb';\nexport const a = l;\n")).toHaveLength(1);
+    expect(await lint('src-main/search/x.ts', "import * as l from '@lancedb/lancedb';\nexport const a = l;\n")).toHaveLength(1);
     expect(await lint('src-main/enrich/x.ts', "import * as l from 'node-llama-cpp';\nexport const a = l;\n")).toHaveLength(1);
     expect(await lint('src-main/chunking/x.ts', "import * as t from '@huggingface/transformers';\nexport const a = t;\n")).toHaveLength(1);
     expect(await lint('src-main/storage/x.ts', "import * as l from '@lancedb/lancedb';\nexport const a = l;\n")).toEqual([]);

@@ -1,4 +1,4 @@
-import type { ModelVocabulary } from './model-vocabulary';
+import type { ModelVocabulary } from '../enrich/model-vocabulary';
 
 /**
  * Query-side model detection: which of the library's models a question names, so retrieval can
@@ -14,6 +14,9 @@ export interface QueryMention {
   model: string;
   /** 0..1; short codes in lowercase ("x4") score lower since they also name other things. */
   confidence: number;
+  /** Where the words stand in the question: character offsets, end exclusive. */
+  start: number;
+  end: number;
 }
 
 export interface QueryAnalysis {
@@ -32,7 +35,7 @@ export interface QueryAnalysisOptions {
 /** Finds the models a question names. Pure and fast (no model, no I/O). */
 export function analyzeQuery(query: string, vocabulary: ModelVocabulary, options: QueryAnalysisOptions = {}): QueryAnalysis {
   const min = options.minConfidence ?? 0.5;
-  const mentions = vocabulary.findMentions(query).map((m) => ({ text: m.text, model: m.model, confidence: m.confidence }));
+  const mentions = vocabulary.findMentions(query).map((m) => ({ text: m.text, model: m.model, confidence: m.confidence, start: m.start, end: m.end }));
   const models: string[] = [];
   for (const m of mentions) if (m.confidence >= min && !models.includes(m.model)) models.push(m.model);
   const related: string[] = [];
@@ -59,4 +62,11 @@ export function modelMatch(queryModels: readonly string[], chunkModel: string | 
     if (r === 'revision' || r === 'member') best = 'family';
   }
   return best;
+}
+
+/** The question with every model name it mentions blanked out (they say which manual, not what). */
+export function withoutMentions(query: string, analysis: QueryAnalysis): string {
+  let rest = query;
+  for (const m of [...analysis.mentions].sort((a, b) => b.start - a.start)) rest = rest.slice(0, m.start) + ' ' + rest.slice(m.end);
+  return rest;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandQuery } from '../../src-main/retrieval/thesaurus';
+import { expandQuery } from '../../src-main/search/thesaurus';
 
 describe('query expansion for keyword search', () => {
   it('adds how manuals say what technicians ask', () => {

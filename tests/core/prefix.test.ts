@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EnrichedChunk } from '../../src-main/core/chunk';
-import { buildPrefix, indexedText, signaturePrefix } from '../../src-main/enrich/prefix';
+import { buildPrefix, indexedText, signaturePrefix } from '../../src-main/core/prefix';
 
 const base: EnrichedChunk = {
   docId: 'd.md',

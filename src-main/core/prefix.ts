@@ -1,4 +1,4 @@
-import type { EnrichedChunk, Signature } from '../core/chunk';
+import type { EnrichedChunk, Signature } from './chunk';
 
 /**
  * CHOP's embedding input `PFX(signature) || chunk`: the text that is indexed (FTS) and embedded,

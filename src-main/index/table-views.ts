@@ -1,13 +1,14 @@
 import type { NormalizedDocument } from '../core/document';
-import { prefixOf } from '../enrich/prefix';
-import type { ChunkHit, ChunkInput, ChunkRecord } from '../storage/chunk-store';
+import { prefixOf } from '../core/prefix';
+import type { ChunkInput } from '../storage/chunk-store';
 
 /**
  * Retrieval views ("small-to-big"): a long table is one atomic chunk, so BM25's length
  * normalization buries it under short chunks that merely repeat the question's words, even when
  * one of its rows is the answer (spec-table questions were the worst on dev.jsonl). Each long
  * table is therefore also indexed as views of a few rows under the table's header; a view stands
- * for its parent chunk in results, so what is shown and cited stays the whole, unsplit table.
+ * for its parent chunk in results, so what is shown and cited stays the whole, unsplit table
+ * (`search/stages/table-views.stage.ts` resolves them at search time).
  */
 
 export interface ViewOptions {
@@ -71,22 +72,7 @@ function lineSpans(text: string, start: number, end: number): { start: number; e
   return spans;
 }
 
-/**
- * Replaces view hits by their parent chunks, keeping each parent once at its best position, and
- * remembers which view matched (its rows make the snippet). The parent stands in as a record with
- * the view's ranking fields (same document, model and prefix) and the parent's id; callers fetch
- * whole records for the winners.
- */
-export function resolveViews(hits: ChunkHit[]): { hits: ChunkHit[]; matchedView: Map<string, ChunkRecord> } {
-  const out: ChunkHit[] = [];
-  const seen = new Set<string>();
-  const matchedView = new Map<string, ChunkRecord>();
-  for (const h of hits) {
-    const id = h.record.parentId ?? h.record.id;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    if (h.record.parentId) matchedView.set(id, h.record);
-    out.push({ record: { ...h.record, id, parentId: null }, score: h.score });
-  }
-  return { hits: out, matchedView };
+/** A document's rows followed by the row views of its long tables. */
+export function withViews(doc: NormalizedDocument, rows: ChunkInput[]): ChunkInput[] {
+  return [...rows, ...rows.flatMap((r) => tableRowViews(doc, r))];
 }

@@ -5,20 +5,17 @@ import { createEnricher, type EnrichMode, type Enricher } from '../enrich/enrich
 import type { Llm } from '../models/types';
 import { ModelVocabulary, vocabularyInput } from '../enrich/model-vocabulary';
 import { plainText } from '../enrich/text.util';
-import { indexedText, type PrefixOptions } from '../enrich/prefix';
-import { analyzeQuery, modelMatch, type QueryAnalysis } from '../enrich/query-analysis';
+import { indexedText, type PrefixOptions } from '../core/prefix';
 import { createRestructurer, type RetrievalUnit } from '../enrich/restructure';
 import { TermStats } from '../enrich/term-stats';
-import type { ChunkHit, ChunkInput } from '../storage/chunk-store';
+import type { ChunkInput } from '../storage/chunk-store';
 import { chunkId, chunkInputFrom } from '../storage/chunk-store';
 
 /**
  * Glue between a library's index and the enrichment stage: the library's model vocabulary and
  * term statistics (persisted in enrichment.json), heuristic enrichment at import time, the
- * indexed-text prefix, optional key-based restructuring, query analysis and model-aware ranking.
+ * indexed-text prefix and optional key-based restructuring. Search reads the vocabulary it keeps.
  */
-
-export type { QueryAnalysis };
 
 export interface EnrichmentSettings {
   prefix: Required<PrefixOptions>;
@@ -30,13 +27,6 @@ interface Persisted {
   vocabulary: unknown;
   terms: unknown;
 }
-
-/** Score weights by how a chunk's model relates to the model a question names. */
-const MODEL_WEIGHT = { exact: 1, family: 0.85, unknown: 0.6, none: 0.3 } as const;
-/** Extra share of score for a chunk naming every model of a multi-model question. */
-const ALL_MODELS_BONUS = 0.3;
-/** Extra share of score for a chunk of the page whose title names the question's model. */
-const MODEL_PAGE_BONUS = 0.25;
 
 export class LibraryEnrichment {
   private enricher: Enricher;
@@ -112,57 +102,6 @@ export class LibraryEnrichment {
     if (!settings.restructure) return enriched.map((c) => chunkInputFrom(c, indexedText(c, settings.prefix)));
     const units = createRestructurer().run(enriched, doc.title);
     return units.map((u) => unitInput(u, settings.prefix));
-  }
-
-  analyzeQuery(query: string): QueryAnalysis {
-    return analyzeQuery(query, this.vocabulary);
-  }
-
-  /** Models a question's models may be stored under: the named models and their families. */
-  filterModels(analysis: QueryAnalysis): string[] {
-    return [...analysis.models, ...analysis.related];
-  }
-
-  /**
-   * Model-aware ranking: when the question names a model, each hit's BM25 score is weighted by how
-   * its chunk's model relates to the named one: the same model keeps its score, its family
-   * (another revision, a "+" member, the series page) keeps most of it, chunks without a model
-   * less, and chunks of a different model are demoted hard. A weight, not a strict tier, so a
-   * strong passage on the series page still beats a passing mention on the exact model's page.
-   * Two lighter signals follow the same idea:
-   * - a question naming several models ("Can I plug a CM5 into the CM3 IO board?") is about how
-   *   they relate, so chunks that name all of them are preferred;
-   * - a page whose title names the model (its overview page in a docs site) is the model's
-   *   reference, preferred over a page on another topic that mentions it in passing.
-   * Without a named model, order is unchanged.
-   */
-  rank(hits: ChunkHit[], analysis: QueryAnalysis): ChunkHit[] {
-    if (analysis.models.length === 0) return hits;
-    const weight = (h: ChunkHit): number => {
-      if (!h.record.model) return MODEL_WEIGHT.unknown;
-      return MODEL_WEIGHT[modelMatch(analysis.models, h.record.model, this.vocabulary)];
-    };
-    const namesAll = (h: ChunkHit): boolean => {
-      if (analysis.models.length < 2) return false;
-      const named = new Set(this.vocabulary.findMentions(h.record.text).map((m) => m.model));
-      return analysis.models.every((m) => named.has(m));
-    };
-    const titled = new Map<string, boolean>();
-    const titleNamesModel = (h: ChunkHit): boolean => {
-      let named = titled.get(h.record.docId);
-      if (named === undefined) {
-        named = this.vocabulary.findMentions(h.record.headingPath[0] ?? '').some((m) => analysis.models.includes(m.model));
-        titled.set(h.record.docId, named);
-      }
-      return named;
-    };
-    return hits
-      .map((h, i) => {
-        const bonus = (namesAll(h) ? 1 + ALL_MODELS_BONUS : 1) * (titleNamesModel(h) ? 1 + MODEL_PAGE_BONUS : 1);
-        return { h: { ...h, score: h.score * weight(h) * bonus }, i };
-      })
-      .sort((a, b) => b.h.score - a.h.score || a.i - b.i)
-      .map((x) => x.h);
   }
 }
 

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
-import { analyzeQuery, modelMatch } from '../../src-main/enrich/query-analysis';
-import { loadCorpus, repoRoot } from './corpus.helper';
+import { analyzeQuery, modelMatch } from '../../src-main/search/query-analysis';
+import { loadCorpus, repoRoot } from '../enrich/corpus.helper';
 
 const vocabulary = ModelVocabulary.fromDocuments([...loadCorpus('radxa-docs'), ...loadCorpus('esp-dev-kits'), ...loadCorpus('emanual/galaxy')]);
 

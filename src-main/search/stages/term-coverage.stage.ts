@@ -1,5 +1,6 @@
-import { contentTerms } from '../enrich/text.util';
-import type { ChunkHit, ChunkRecord } from '../storage/chunk-store';
+import { contentTerms } from '../../enrich/text.util';
+import type { ChunkHit, ChunkRecord } from '../../storage/chunk-store';
+import type { RankStage } from './stage';
 
 /** Lexical reranking of first-stage candidates: coverage of the question's words and their proximity. */
 
@@ -56,3 +57,10 @@ export function proximityShare(order: readonly string[], positions: ReadonlyMap<
   }
   return pairs === 0 ? 0 : near / pairs;
 }
+
+/** `coverageRerank` as a stage: scored on the question without its model names. */
+export const termCoverageStage: RankStage<'term-coverage'> = {
+  name: 'term-coverage',
+  describes: "scales each hit by the share of the question's words it contains and their proximity",
+  run: (hits, ctx) => coverageRerank(hits, ctx.topical, ctx.matchedView),
+};

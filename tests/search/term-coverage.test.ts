@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { coverageRerank, proximityShare } from '../../src-main/retrieval/rerank';
-import { LibraryEnrichment } from '../../src-main/retrieval/enrichment.adapter';
+import { coverageRerank, proximityShare } from '../../src-main/search/stages/term-coverage.stage';
+import { LibraryEnrichment } from '../../src-main/index/library-enrichment';
+import { analyzeQuery } from '../../src-main/search/query-analysis';
+import { weighByModel } from '../../src-main/search/stages/model-weight.stage';
 import type { ChunkHit, ChunkRecord } from '../../src-main/storage/chunk-store';
 import { markdownDocument } from '../enrich/corpus.helper';
 import { record } from '../storage/fixtures';
@@ -64,21 +66,21 @@ describe('model-aware ranking signals', () => {
   ]);
 
   it('prefers a chunk naming every model of a question that names several', () => {
-    const analysis = enrichment.analyzeQuery('Can I plug a Radxa CM5 into the Radxa CM3 IO board?');
+    const analysis = analyzeQuery('Can I plug a Radxa CM5 into the Radxa CM3 IO board?', enrichment.vocabulary);
     expect(analysis.models).toEqual(['CM5', 'CM3']);
     const one = hit('one', 'Radxa CM3 IO board packing list.', 5, { docId: 'cm3/quick-start.md', model: 'CM3', headingPath: ['Quick start'] });
     const both = hit('both', 'Can Radxa CM5 be used on the Radxa CM3 IO board?', 5, { docId: 'cm5/faq.md', model: 'CM5', headingPath: ['FAQ'] });
-    expect(enrichment.rank([one, both], analysis).map((h) => h.record.id)).toEqual(['both', 'one']);
+    expect(weighByModel([one, both], analysis, enrichment.vocabulary).map((h) => h.record.id)).toEqual(['both', 'one']);
   });
 
   it('prefers the page titled with the model over another page of the same model', () => {
-    const analysis = enrichment.analyzeQuery('Radxa CM5 power input');
+    const analysis = analyzeQuery('Radxa CM5 power input', enrichment.vocabulary);
     const faq = hit('faq', 'Radxa CM5 power questions.', 5, { docId: 'cm5/faq.md', model: 'CM5', headingPath: ['FAQ'] });
     const overview = hit('overview', 'Radxa CM5 takes 5 V.', 5, { docId: 'cm5/README.md', model: 'CM5', headingPath: ['Radxa CM5', 'Power'] });
-    const ranked = enrichment.rank([faq, overview], analysis);
+    const ranked = weighByModel([faq, overview], analysis, enrichment.vocabulary);
     expect(ranked.map((h) => h.record.id)).toEqual(['overview', 'faq']);
     // A weight, not a tier: a much stronger passage elsewhere still wins.
     const strong = { ...faq, score: 10 };
-    expect(enrichment.rank([overview, strong], analysis)[0]!.record.id).toBe('faq');
+    expect(weighByModel([overview, strong], analysis, enrichment.vocabulary)[0]!.record.id).toBe('faq');
   });
 });

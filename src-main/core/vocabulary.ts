@@ -1,0 +1,17 @@
+/**
+ * Vocabularies shared by the engine, the contract and the renderer, spelled once: a name added
+ * here is accepted by the contract's zod schemas, the CLI and eval.
+ */
+
+/** How a library's chunks are found: keywords (BM25), vectors (dense), or both fused (RRF). */
+export const RETRIEVERS = ['bm25', 'dense', 'hybrid'] as const;
+export type Retriever = (typeof RETRIEVERS)[number];
+
+/** The retriever a library uses when the caller names none: hybrid once it has an embedder. */
+export function retrieverFor(hasEmbedder: boolean): Retriever {
+  return hasEmbedder ? 'hybrid' : 'bm25';
+}
+
+/** How chunks are enriched: rules and statistics, CHOP's and MDKey's LLM calls, or one LLM call. */
+export const ENRICH_MODES = ['heuristic', 'llm', 'llm-single'] as const;
+export type EnrichMode = (typeof ENRICH_MODES)[number];

@@ -1,0 +1,119 @@
+import type { EngineEvent } from '../contract/api';
+import type { LibraryIndexes } from '../index/library-indexes';
+import type { ModelRuntime } from '../models/runtime';
+import type { Library } from '../storage/library.store';
+import type { SettingsStore } from './settings';
+import type { WriterLock } from './writer-lock';
+
+/** A running job of the engine: its library, how to stop it, and when it ends. */
+export interface Job {
+  library: string;
+  controller: AbortController;
+  done: Promise<unknown>;
+}
+
+/** What the background jobs share with the engine. */
+export interface BackgroundDeps {
+  /** The engine's running jobs by id (`index-`, `enrich-`, `embed-` + library id here). */
+  jobs: Map<string, Job>;
+  /** Libraries that received chunks while their embedding job was running: embed again after it. */
+  pendingEmbeds: Set<string>;
+  lock: WriterLock;
+  indexes: LibraryIndexes;
+  settings: SettingsStore;
+  models: ModelRuntime;
+  emit: (event: EngineEvent) => void;
+  log: (message: string) => void;
+}
+
+/**
+ * The background work a library owes after an import, a rebuild or a settings change, as a chain
+ * of jobs: fold new rows into the indexes, then the LLM upgrade (when asked for), then embedding.
+ * None of it blocks search; progress arrives as `index.progress` events.
+ */
+export function createBackgroundJobs(deps: BackgroundDeps) {
+  const { jobs, pendingEmbeds, lock, indexes, settings, models, emit, log } = deps;
+
+/**
+ * Work after an import, none of which blocks search: fold the new rows into the indexes, then
+ * LLM enrichment when the library asks for it and a chat model is set, then embedding.
+ */
+function startBackground(lib: Library): void {
+  const jobId = `index-${lib.config.id}`;
+  const previous = jobs.get(jobId)?.done ?? Promise.resolve();
+  const controller = new AbortController();
+  const done = previous
+    .then(async () => (await indexes.open(lib)).optimizeIndexes())
+    .catch((err: unknown) => log(`[engine] indexing ${lib.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
+    .finally(() => {
+      if (jobs.get(jobId)?.done === done) jobs.delete(jobId);
+      if (lib.config.enrich !== 'heuristic') startEnrichment(lib);
+      else startEmbedding(lib);
+    });
+  jobs.set(jobId, { library: lib.config.id, controller, done });
+}
+
+/**
+ * Upgrades the library's chunks with LLM enrichment in the background (resumable, cancellable);
+ * the upgraded chunks are embedded afterwards. Without a chat model it reports why and stops.
+ */
+function startEnrichment(lib: Library): void {
+  const mode = lib.config.enrich;
+  // A rebuild starts the background work again once its new index is in place.
+  if (mode === 'heuristic' || lock.rebuilding(lib)) return;
+  const jobId = `enrich-${lib.config.id}`;
+  if (jobs.has(jobId)) return;
+  const report = (done: number, total: number, error?: string) =>
+    emit({ type: 'index.progress', library: lib.name, task: 'enriching', done, total, ...(error ? { error } : {}) });
+  const controller = new AbortController();
+  const done = (async () => {
+    const { chatModel } = await settings.get();
+    if (!chatModel) {
+      report(0, 0, `"${mode}" enrichment needs a chat model; choose one in Settings › Models. Chunks keep their heuristic enrichment meanwhile.`);
+      return;
+    }
+    const llm = await models.llm(chatModel);
+    const index = await indexes.open(lib);
+    const res = await index.upgradeEnrichment(mode, llm, controller.signal, (d, total) => report(d, total));
+    if (!res.ok && res.error.code !== 'cancelled') report(0, 0, res.error.message);
+    emit({ type: 'library.changed', library: lib.name });
+  })()
+    .catch((err: unknown) => report(0, 0, `Enrichment stopped: ${err instanceof Error ? err.message : String(err)}`))
+    .finally(() => {
+      jobs.delete(jobId);
+      if (!controller.signal.aborted) startEmbedding(lib);
+    });
+  jobs.set(jobId, { library: lib.config.id, controller, done });
+}
+
+/**
+ * Embeds the library's new chunks in the background (when it has an embedder), one job per
+ * library at a time; progress arrives as `index.progress` events and search keeps working.
+ */
+function startEmbedding(lib: Library): void {
+  if (!lib.config.embedder || lock.rebuilding(lib)) return;
+  const jobId = `embed-${lib.config.id}`;
+  if (jobs.has(jobId)) {
+    pendingEmbeds.add(lib.config.id);
+    return;
+  }
+  const controller = new AbortController();
+  const done = (async () => {
+    const index = await indexes.open(lib);
+    const res = await index.embedPending(controller.signal, (d, total) =>
+      emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: d, total }),
+    );
+    if (!res.ok && res.error.code !== 'cancelled') {
+      emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: 0, total: 0, error: res.error.message });
+    }
+  })()
+    .catch((err: unknown) => log(`[engine] embedding ${lib.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
+    .finally(() => {
+      jobs.delete(jobId);
+      if (pendingEmbeds.delete(lib.config.id) && !controller.signal.aborted) startEmbedding(lib);
+    });
+  jobs.set(jobId, { library: lib.config.id, controller, done });
+}
+
+  return { startBackground, startEnrichment, startEmbedding };
+}

@@ -1,0 +1,51 @@
+import type { Api, EngineEvent, Handlers, ImportProgress, ImportSummary } from '../contract/api';
+import type { Result } from '../core/result';
+import type { ChatService } from '../chat/chat.service';
+import type { LibraryIndexes } from '../index/library-indexes';
+import type { RebuildSummary } from '../index/rebuild';
+import type { ModelRuntime } from '../models/runtime';
+import type { LibraryManager } from '../storage/library.store';
+import type { SettingsStore } from './settings';
+
+/** The engine service's options and its interface (`createEngine` in engine.ts builds it). */
+
+export interface EngineOptions {
+  dataDir: string;
+  /** Folder of models shipped with the app; default `<app root>/models`. */
+  bundledModelsDir?: string;
+  transport?: 'electron' | 'web';
+  version?: string;
+  /** Cap for native runtime threads; default: the runtimes' own cap (cpuMathCores). */
+  threads?: number;
+  /** Largest file an import accepts, in bytes (default 500 MB). */
+  maxFileBytes?: number;
+  log?: (message: string) => void;
+}
+
+export interface Engine {
+  readonly handlers: Handlers;
+  /** The contract, every call through `dispatch` (zod-checked input): how the doors call the engine. */
+  readonly api: Api;
+  /** The summary a running or finished rebuild job (`libraries.rebuild`'s job id) ends with. */
+  rebuildResult(jobId: string): Promise<Result<RebuildSummary>> | undefined;
+  /** The chat service of a library (the CLI's one-off answers use it directly). */
+  chat(library: string): Promise<Result<ChatService>>;
+  readonly settings: SettingsStore;
+  readonly libraries: LibraryManager;
+  readonly models: ModelRuntime;
+  readonly indexes: LibraryIndexes;
+  subscribe(listener: (event: EngineEvent) => void): () => void;
+  /** Runs an import to the end; the CLI's entry point (the contract's `import.start` runs it as a job). */
+  importPaths(library: string, paths: string[], options?: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string }): Promise<Result<ImportSummary>>;
+  /** Rebuilds a library's index to the end (the CLI's `reindex`; the contract's `libraries.rebuild` runs it as a job). */
+  rebuild(library: string, options?: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<Result<RebuildSummary>>;
+  /**
+   * Starts the background work that libraries still owe from an earlier run (vectors for chunks
+   * imported or rebuilt while no embedding job could finish, e.g. from the CLI or before a quit).
+   * The app calls it once at start; one-off CLI commands do not.
+   */
+  resumeBackground(): Promise<void>;
+  /** Waits for running jobs (tests and graceful shutdown). */
+  idle(): Promise<void>;
+  dispose(): Promise<void>;
+}

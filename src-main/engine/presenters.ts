@@ -1,0 +1,104 @@
+import type { ChunkDetail, DocumentSummary, LibrarySummary, ModelSummary } from '../contract/api';
+import { pageRange } from '../core/chunk';
+import type { DocFormat, NormalizedDocument } from '../core/document';
+import { signaturePrefix } from '../core/prefix';
+import type { ModelStatus } from '../models/runtime';
+import type { ChunkRecord } from '../storage/chunk-store';
+import type { DocumentRecord, Library } from '../storage/library.store';
+
+/** Engine records as the contract shows them (DTO mapping), in one place. */
+
+/** A library as listed; `rebuilding` comes from the writer lock. */
+export async function librarySummary(lib: Library, rebuilding: boolean): Promise<LibrarySummary> {
+  const docs = await lib.documents();
+  return {
+    name: lib.name,
+    documents: docs.length,
+    chunks: docs.reduce((n, d) => n + (d.status === 'ready' ? d.chunks : 0), 0),
+    strategy: lib.config.strategy,
+    enrich: lib.config.enrich,
+    embedder: lib.config.embedder?.id ?? null,
+    createdAt: lib.config.createdAt,
+    // An empty library has nothing built by older code.
+    indexOutdated: lib.indexOutdated && docs.some((d) => d.status === 'ready'),
+    rebuilding,
+  };
+}
+
+/** A discovered model file as listed. */
+export function modelSummary(m: ModelStatus): ModelSummary {
+  return {
+    id: m.id,
+    format: m.format,
+    kinds: m.kinds,
+    sizeBytes: m.sizeBytes,
+    source: m.source,
+    state: m.state,
+    ...(m.reason ? { reason: m.reason } : {}),
+  };
+}
+
+/** A document as listed. */
+export function documentSummary(d: DocumentRecord): DocumentSummary {
+  return {
+    id: d.id,
+    title: d.title,
+    format: d.format,
+    status: d.status,
+    ...(d.reason ? { reason: d.reason } : {}),
+    sizeBytes: d.sizeBytes,
+    pageCount: d.pageCount,
+    chunks: d.chunks,
+    models: d.models,
+    importedAt: d.importedAt,
+  };
+}
+
+/** A stored chunk with its prefix, signature and offsets. */
+export function chunkDetail(r: ChunkRecord): ChunkDetail {
+  return {
+    id: r.id,
+    ordinal: r.ordinal,
+    text: r.text,
+    indexedText: r.indexedText,
+    prefix: signaturePrefix({ category: r.category, nouns: r.nouns, model: r.model }),
+    headingPath: r.headingPath,
+    pages: pageRange(r.pageStart, r.pageEnd),
+    start: r.start,
+    end: r.end,
+    signature: { category: r.category, nouns: r.nouns, model: r.model },
+    signatureSource: r.signatureSource,
+    continuous: r.continuous,
+    sectionType: r.sectionType,
+    key: r.key,
+    keywords: r.keywords,
+    entities: r.entities,
+    members: r.members,
+  };
+}
+
+/** Where each page starts in a document's normalized text (1-based pages; empty without pages). */
+export function pageStarts(doc: NormalizedDocument): number[] {
+  const starts: number[] = [];
+  if (doc.pageCount) {
+    for (let p = 1; p <= doc.pageCount; p++) {
+      const first = doc.blocks.find((b) => b.page !== null && b.page >= p);
+      starts.push(first && first.page === p ? first.start : (starts[p - 2] ?? 0));
+    }
+  }
+  return starts;
+}
+
+/** The MIME type an original file is served with. */
+const MIME: Record<DocFormat, string> = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  html: 'text/html',
+  markdown: 'text/markdown',
+  txt: 'text/plain',
+};
+
+/** The MIME type of a stored original, by its document's format. */
+export function mimeOf(format: DocFormat | null): string {
+  return MIME[format ?? 'txt'] ?? 'application/octet-stream';
+}

@@ -1,0 +1,255 @@
+import path from 'node:path';
+import type { SearchResponse } from '../contract/api';
+import type { ChunkStrategy } from '../core/chunk';
+import type { NormalizedDocument } from '../core/document';
+import type { Result } from '../core/result';
+import { CodedError, fail, ok } from '../core/result';
+import type { ChunkContext, Chunker } from '../chunking/chunker';
+import type { EnrichMode } from '../enrich/enricher';
+import type { DocumentIndexer, PreparedDocument } from '../ingest/import.job';
+import type { Embedder, EmbedderSource, Llm } from '../models/types';
+import { queryVector } from '../search/query-vector';
+import { search, type SearchOptions } from '../search/searcher';
+import type { ChunkRecord, ChunkStore } from '../storage/chunk-store';
+import { openLanceStore } from '../storage/lance.store';
+import { readJson, writeJsonAtomic } from '../storage/atomic-file';
+import { INDEX_VERSION, type Library } from '../storage/library.store';
+import { embedPending } from './embed.job';
+import { recoverJournal } from './journal';
+import { LibraryEnrichment } from './library-enrichment';
+import { upgradeEnrichment } from './llm-upgrade.job';
+import { chunkerFor, openStore, storeOptionsOf } from './open-store';
+import { ReadGate } from './read-gate';
+import { rebuildIndex, settleRebuild, type RebuildSummary } from './rebuild';
+import { withViews } from './table-views';
+
+/**
+ * The open index of one library: its LanceDB store, its model vocabulary and term statistics, and
+ * the chunker of its strategy. It is the `DocumentIndexer` the import writes through (learn,
+ * prepare, commit, remove, journal recovery), runs the write jobs (`embed.job`, `llm-upgrade.job`,
+ * `rebuild`), and serves reads (`search/searcher`) behind a gate that a rebuild's store swap waits on.
+ */
+
+export type { RebuildSummary };
+
+/** Where a library keeps its model vocabulary and term statistics. */
+const ENRICHMENT_FILE = 'enrichment.json';
+
+export class LibraryIndex implements DocumentIndexer {
+  private readonly gate = new ReadGate();
+
+  private constructor(
+    /** The library this index belongs to. */
+    readonly library: Library,
+    private store_: ChunkStore,
+    private enrichment_: LibraryEnrichment,
+    /** The model runtime the index loads its embedder from. */
+    readonly embedders: EmbedderSource,
+    private chunker_: Chunker = chunkerFor(library.config.strategy),
+  ) {}
+
+  /** Opens a library's index, finishing an interrupted rebuild or commit first. */
+  static async open(library: Library, embedders: EmbedderSource): Promise<LibraryIndex> {
+    await settleRebuild(library.indexDir);
+    const store = await openStore(library.indexDir, storeOptionsOf(library));
+    const state = await readJson<unknown>(path.join(library.dir, ENRICHMENT_FILE), null);
+    const index = new LibraryIndex(library, store, LibraryEnrichment.restore(state), embedders);
+    await recoverJournal(index);
+    return index;
+  }
+
+  /** The live store (replaced by a rebuild's swap). */
+  get store(): ChunkStore {
+    return this.store_;
+  }
+
+  /** The library's model vocabulary and term statistics (replaced as a whole by `rebuild`). */
+  get enrichment(): LibraryEnrichment {
+    return this.enrichment_;
+  }
+
+  /** The chunker of the library's strategy. */
+  get chunker(): Chunker {
+    return this.chunker_;
+  }
+
+  /**
+   * Switches the library's embedder: the vector column is recreated for the new model (text and
+   * the keyword index stay), so every chunk is re-embedded by `embedPending`. Null keeps BM25 only.
+   */
+  async setEmbedder(id: string | null): Promise<Result<void>> {
+    if (id === null) {
+      await this.library.saveConfig({ embedder: null });
+      return ok(undefined);
+    }
+    let embedder: Embedder;
+    try {
+      embedder = await this.embedders.embedder(id);
+    } catch (err) {
+      return fail('model-failed', err instanceof Error ? err.message : String(err));
+    }
+    await this.store_.close();
+    const opened = await openLanceStore(this.library.indexDir, { vectorDimension: embedder.dimension, embedderId: id, onModelMismatch: 'reset' });
+    if (!opened.ok) return opened;
+    this.store_ = opened.value;
+    await this.library.saveConfig({ embedder: { id, dimension: embedder.dimension } });
+    return ok(undefined);
+  }
+
+  /** See `llm-upgrade.job.ts`. */
+  upgradeEnrichment(mode: Exclude<EnrichMode, 'heuristic'>, llm: Llm, signal: AbortSignal, onProgress: (done: number, total: number) => void): Promise<Result<number>> {
+    return upgradeEnrichment(this, mode, llm, signal, onProgress);
+  }
+
+  /** Chunks still waiting for a vector. */
+  pendingEmbeddings(): Promise<number> {
+    return this.library.config.embedder ? this.store_.countUnembedded() : Promise.resolve(0);
+  }
+
+  /** See `embed.job.ts`. */
+  embedPending(signal: AbortSignal, onProgress: (done: number, total: number) => void): Promise<Result<number>> {
+    return embedPending({ embedder: this.library.config.embedder, store: this.store_, embedders: this.embedders }, signal, onProgress);
+  }
+
+  async learn(docs: NormalizedDocument[]): Promise<void> {
+    const previous: NormalizedDocument[] = [];
+    for (const doc of docs) {
+      const rec = await this.library.document(doc.id);
+      if (rec?.status === 'ready' && rec.contentHash && rec.contentHash !== doc.contentHash) {
+        const old = await this.library.loadNormalized(rec);
+        if (old) previous.push(old);
+      }
+    }
+    this.enrichment_.learn(docs, previous);
+  }
+
+  prepare(doc: NormalizedDocument, signal: AbortSignal): Promise<PreparedDocument> {
+    return this.prepareWith(this.enrichment_, this.chunker_, doc, signal);
+  }
+
+  /** Chunks, enriches and prefixes one document with the given vocabulary and chunker (a rebuild's new ones). */
+  async prepareWith(enrichment: LibraryEnrichment, chunker: Chunker, doc: NormalizedDocument, signal: AbortSignal): Promise<PreparedDocument> {
+    const chunks = await chunker.chunk(doc, await this.chunkContext(signal));
+    if (!chunks.ok) throw new CodedError(chunks.error.code, chunks.error.message);
+    const { prefix, restructure } = this.library.config;
+    const rows = await enrichment.enrich(doc, chunks.value, { prefix, restructure }, signal);
+    const models = [...new Set(rows.map((r) => r.model).filter((m): m is string => m !== null))];
+    return { doc, chunks: rows.length, models, rows: withViews(doc, rows) };
+  }
+
+  /**
+   * Writes a batch: the journal names the documents first, so a crash between the index write and
+   * documents.json is repaired by `recoverJournal` on the next open.
+   */
+  async commit(batch: PreparedDocument[], persist: () => Promise<readonly string[] | void>): Promise<void> {
+    if (batch.length === 0) {
+      await persist();
+      return;
+    }
+    const ids = batch.map((p) => p.doc.id);
+    await this.library.setJournal(ids);
+    const existing = new Set((await this.library.documents()).filter((d) => d.chunks > 0 || d.status === 'ready').map((d) => d.id));
+    // The first documents of a library written before index versioning are built by this code.
+    if (existing.size === 0 && this.library.indexOutdated) await this.library.saveConfig({ indexVersion: INDEX_VERSION });
+    // The vocabulary file is written while LanceDB writes the rows: a crash leaves the same states
+    // as writing it after them (vocabulary ahead of documents.json, which recovery tolerates).
+    const writes = await Promise.allSettled([
+      this.saveEnrichment(),
+      (async () => {
+        for (const id of ids) if (existing.has(id)) await this.store_.deleteDocument(id);
+        await this.store_.addChunks(batch.flatMap((p) => p.rows));
+      })(),
+    ]);
+    for (const w of writes) if (w.status === 'rejected') throw w.reason;
+    // New rows are searchable at once (LanceDB scans rows not yet in an index); folding them into
+    // the indexes is `optimizeIndexes`, run as background work after the import.
+    const dropped = (await persist()) ?? [];
+    // Still journaled: a crash before these deletions drops the rows on the next open.
+    for (const id of dropped) await this.store_.deleteDocument(id);
+    await this.library.setJournal([]);
+  }
+
+  /** Persists the library's model vocabulary and term statistics. */
+  saveEnrichment(): Promise<void> {
+    return writeJsonAtomic(path.join(this.library.dir, ENRICHMENT_FILE), this.enrichment_.snapshot());
+  }
+
+  /** Builds missing indexes and folds new rows into them (no rebuild). */
+  async optimizeIndexes(): Promise<void> {
+    await this.store_.ensureIndexes();
+  }
+
+  /** Removes documents' rows from the index. */
+  async remove(docIds: string[]): Promise<void> {
+    await this.library.setJournal(docIds);
+    for (const id of docIds) await this.store_.deleteDocument(id);
+    await this.store_.ensureIndexes();
+    const docs: NormalizedDocument[] = [];
+    for (const id of docIds) {
+      const rec = await this.library.document(id);
+      const doc = rec ? await this.library.loadNormalized(rec) : null;
+      if (doc) docs.push(doc);
+    }
+    this.enrichment_.forget(docs);
+    await this.saveEnrichment();
+    await this.library.setJournal([]);
+  }
+
+  /** See `rebuild.ts`. */
+  rebuild(signal: AbortSignal, onProgress: (done: number, total: number) => void, options: { strategy?: ChunkStrategy } = {}): Promise<Result<RebuildSummary>> {
+    return rebuildIndex(this, signal, onProgress, options);
+  }
+
+  /** Replaces the store while no read runs: `swap` closes the current one and returns the next. */
+  async swapStore(swap: (current: ChunkStore) => Promise<ChunkStore>): Promise<void> {
+    await this.gate.exclusive(async () => {
+      this.store_ = await swap(this.store_);
+    });
+  }
+
+  /** Takes a rebuild's vocabulary and chunker once its store is in place. */
+  adopt(enrichment: LibraryEnrichment, chunker: Chunker): void {
+    this.enrichment_ = enrichment;
+    this.chunker_ = chunker;
+  }
+
+  /**
+   * What chunkers get besides the document: the library's embedder when it has one (`semantic`
+   * cuts where embedded sentences drift apart; `structural`'s soft merge compares embeddings).
+   * An embedder that cannot be loaded is left out: `semantic` then fails with its own message,
+   * the other strategies do without it.
+   */
+  async chunkContext(signal: AbortSignal): Promise<ChunkContext> {
+    const configured = this.library.config.embedder;
+    if (!configured) return { signal };
+    try {
+      return { signal, embedder: await this.embedders.embedder(configured.id) };
+    } catch {
+      return { signal };
+    }
+  }
+
+  /** Searches the library (see `search/searcher.ts`). */
+  search(query: string, options: SearchOptions): Promise<Result<SearchResponse>> {
+    return this.gate.reading(() =>
+      search(
+        {
+          store: this.store_,
+          vocabulary: this.enrichment_.vocabulary,
+          queryVector: (q) => queryVector(q, { configured: this.library.config.embedder, storedEmbedderId: this.store_.embedderId, embedders: this.embedders }),
+        },
+        query,
+        options,
+      ),
+    );
+  }
+
+  /** A document's stored records, in order. */
+  listChunks(docId: string): Promise<ChunkRecord[]> {
+    return this.gate.reading(() => this.store_.listChunks(docId));
+  }
+
+  async close(): Promise<void> {
+    await this.store_.close();
+  }
+}

@@ -1,0 +1,35 @@
+import type { EmbedderSource } from '../models/types';
+import type { Library } from '../storage/library.store';
+import { LibraryIndex } from './library-index';
+
+/** Open indexes, one per library, shared by every caller in the process. */
+export class LibraryIndexes {
+  private readonly open_ = new Map<string, Promise<LibraryIndex>>();
+
+  constructor(private readonly embedders: EmbedderSource) {}
+
+  /** The library's open index, opened (and recovered) on first use. */
+  open(library: Library): Promise<LibraryIndex> {
+    let p = this.open_.get(library.config.id);
+    if (!p) {
+      p = LibraryIndex.open(library, this.embedders);
+      p.catch(() => this.open_.delete(library.config.id));
+      this.open_.set(library.config.id, p);
+    }
+    return p;
+  }
+
+  /** Closes one library's index (before it is deleted). */
+  async close(library: Library): Promise<void> {
+    const p = this.open_.get(library.config.id);
+    this.open_.delete(library.config.id);
+    if (p) await (await p.catch(() => null))?.close();
+  }
+
+  /** Closes every open index (shutdown). */
+  async closeAll(): Promise<void> {
+    const all = [...this.open_.values()];
+    this.open_.clear();
+    await Promise.all(all.map(async (p) => (await p.catch(() => null))?.close()));
+  }
+}

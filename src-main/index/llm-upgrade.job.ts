@@ -1,0 +1,50 @@
+import type { Result } from '../core/result';
+import { fail, ok } from '../core/result';
+import type { EnrichMode } from '../enrich/enricher';
+import type { Llm } from '../models/types';
+import type { LibraryIndex } from './library-index';
+import { withViews } from './table-views';
+
+/**
+ * The background LLM upgrade: re-enriches every ready document not yet enriched with `mode`,
+ * one document at a time, replacing its rows in place (search keeps working on the old rows
+ * until then). Resumable: progress is recorded per document, so a cancelled run continues later.
+ */
+export async function upgradeEnrichment(
+  index: LibraryIndex,
+  mode: Exclude<EnrichMode, 'heuristic'>,
+  llm: Llm,
+  signal: AbortSignal,
+  onProgress: (done: number, total: number) => void,
+): Promise<Result<number>> {
+  const { library } = index;
+  const cancelled = () => fail<never>('cancelled', 'Enrichment was cancelled; it resumes where it stopped.');
+  const todo = (await library.documents()).filter((d) => d.status === 'ready' && d.contentHash && d.enrichedWith !== mode);
+  let done = 0;
+  onProgress(0, todo.length);
+  for (const rec of todo) {
+    if (signal.aborted) return cancelled();
+    const doc = await library.loadNormalized(rec);
+    if (!doc) continue;
+    const chunks = await index.chunker.chunk(doc, await index.chunkContext(signal));
+    if (!chunks.ok) continue;
+    const { prefix, restructure } = library.config;
+    let upgraded;
+    try {
+      upgraded = await index.enrichment.enrichWithLlm(doc, chunks.value, { prefix, restructure }, mode, llm, signal);
+    } catch (err) {
+      if (signal.aborted) return cancelled();
+      throw err;
+    }
+    await library.setJournal([doc.id]);
+    await index.store.replaceDocument(doc.id, withViews(doc, upgraded.rows));
+    const current = await library.document(doc.id);
+    if (current?.contentHash === rec.contentHash) {
+      await library.putDocuments([{ ...current, enrichedWith: mode, llmCalls: upgraded.llmCalls, llmTokens: upgraded.llmTokens, chunks: upgraded.rows.length }]);
+    }
+    await library.setJournal([]);
+    onProgress(++done, todo.length);
+  }
+  await index.store.ensureIndexes();
+  return ok(done);
+}

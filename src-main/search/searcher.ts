@@ -1,0 +1,153 @@
+import type { SearchHit, SearchResponse } from '../contract/api';
+import { pageRange } from '../core/chunk';
+import type { Result } from '../core/result';
+import type { Retriever } from '../core/vocabulary';
+import { ok } from '../core/result';
+import type { ModelVocabulary } from '../enrich/model-vocabulary';
+import type { ChunkFilter, ChunkHit, ChunkRecord, ChunkStore } from '../storage/chunk-store';
+import { analyzeQuery, type QueryAnalysis } from './query-analysis';
+import { stagesFor, type RankContext, type StageName } from './stages';
+import { weighByModel } from './stages/model-weight.stage';
+import { expandQuery } from './thesaurus';
+
+/**
+ * The read side of a library: candidate generation (BM25, dense or hybrid; a named model's own
+ * chunks searched apart from the rest), then the ranking stages of `./stages`, then the hits as
+ * the contract shows them. It reads the store and the vocabulary it is given and writes nothing.
+ */
+
+export interface SearchOptions {
+  topK: number;
+  retriever: Retriever;
+  /** Restrict to these models (the user's filter). */
+  models?: string[];
+  /** Rank these models first when the question names none (a follow-up inheriting the model). */
+  preferModels?: string[];
+  docIds?: string[];
+  /** The question's analysis when the caller already has it (chat analyses each question once). */
+  analysis?: QueryAnalysis;
+  /** Ranking stages to run, by name (default: all, see `RANK_STAGES`). */
+  stages?: readonly StageName[];
+}
+
+/** What search reads from an open library. */
+export interface SearchSource {
+  readonly store: ChunkStore;
+  readonly vocabulary: ModelVocabulary;
+  /** The question's vector for dense and hybrid search, or why there is none. */
+  queryVector(query: string): Promise<Result<Float32Array>>;
+}
+
+/** How many extra candidates the first stage fetches so model-aware ranking has room to work. */
+const CANDIDATE_FACTOR = 3;
+/** Of those, how many (per result wanted) are read whole and reranked. */
+const HYDRATE_FACTOR = 2;
+/** Fewest results the candidate pools are sized for (the CLI's and the UI's default top-k). */
+const MIN_POOL = 10;
+
+/** Searches one library. */
+export async function search(source: SearchSource, query: string, options: SearchOptions): Promise<Result<SearchResponse>> {
+  const { store, vocabulary } = source;
+  let vector: Float32Array | null = null;
+  if (options.retriever !== 'bm25') {
+    const v = await source.queryVector(query);
+    if (!v.ok) return v;
+    vector = v.value;
+  }
+  let analysis = options.analysis ?? analyzeQuery(query, vocabulary);
+  if (analysis.models.length === 0 && options.preferModels && options.preferModels.length > 0) {
+    analysis = { ...analysis, models: options.preferModels, related: [] };
+  }
+  // Candidate pools are sized for at least MIN_POOL results, so asking for fewer results returns
+  // the first ones of a longer list instead of a different ranking from a thinner pool.
+  const pool = Math.max(options.topK, MIN_POOL);
+  const limit = pool * CANDIDATE_FACTOR;
+  const base: ChunkFilter = options.docIds ? { docIds: options.docIds } : {};
+  const first = (text: string, filter: ChunkFilter, expand = true): Promise<ChunkHit[]> => {
+    const opts = { limit: expand ? limit : pool, filter, expansion: expand ? expandQuery(text) : '', light: true };
+    if (options.retriever === 'dense') return store.searchVector(vector!, opts);
+    if (options.retriever === 'hybrid') return store.searchHybrid(text, vector!, opts);
+    return store.searchBm25(text, opts);
+  };
+  let candidates: ChunkHit[];
+  let topical = query;
+  if (options.models && options.models.length > 0) {
+    // The user's model filter restricts the search.
+    candidates = await first(query, { ...base, models: options.models });
+  } else if (analysis.models.length > 0) {
+    // A named model: its own (and its family's) chunks are searched separately so 30 sibling
+    // manuals cannot crowd them out of the candidates. Both searches use the question without
+    // the model's name (every chunk of that model carries it in its prefix, so it says nothing
+    // about which passage answers), which also keeps their scores comparable. The search over
+    // the whole library only has to find what could outrank the model's own chunks (other
+    // models' chunks keep a fraction of their score), so it fetches no extra candidates and adds
+    // no synonyms: with them it found nothing more on the three question sets (same Hit@1) and
+    // cost twice as much.
+    topical = stripMentions(query, analysis);
+    const [own, all] = await Promise.all([first(topical, { ...base, models: [...analysis.models, ...analysis.related] }), first(topical, base, false)]);
+    const seen = new Set(own.map((h) => h.record.id));
+    candidates = [...own, ...all.filter((h) => !seen.has(h.record.id))];
+  } else {
+    candidates = await first(query, base);
+  }
+  // Candidates are stubs (id, model, parent) until here, and reading text is the costly part of
+  // a search, so only those that model-aware ranking (by model weight alone: stubs carry no text
+  // or title) puts in reach of the top k are read: the lexical rerank moves a chunk by a bounded
+  // factor, and on the three question sets no winner came from below 2k (same Hit@1 at k..3k).
+  // A table found through one of its row views is shown whole: those tables are read meanwhile.
+  // The weights only choose which stubs are read: the stubs keep their first-stage scores, and the
+  // model-weight stage weighs them once below (weighing here too squared every weight).
+  const byId = new Map(candidates.map((h) => [h.record.id, h]));
+  const reach = weighByModel(candidates, analysis, vocabulary)
+    .slice(0, pool * HYDRATE_FACTOR)
+    .map((h) => byId.get(h.record.id)!);
+  const tableIds = [...new Set(reach.flatMap((h) => (h.record.parentId ? [h.record.parentId] : [])))];
+  const [hydrated, tables] = await Promise.all([store.hydrate(reach), store.getChunks(tableIds, { light: true })]);
+  const ctx: RankContext = { query, topical, analysis, vocabulary, matchedView: new Map() };
+  let hits = hydrated;
+  for (const stage of stagesFor(options.stages)) hits = stage.run(hits, ctx);
+  const whole = new Map(tables.map((r) => [r.id, r]));
+  const results = hits.slice(0, options.topK).flatMap((h) => {
+    const record = ctx.matchedView.has(h.record.id) ? whole.get(h.record.id) : h.record;
+    return record ? [toHit({ record, score: h.score }, query, ctx.matchedView.get(h.record.id))] : [];
+  });
+  const resolvedModels = options.models && options.models.length > 0 ? options.models : analysis.models;
+  return ok({ query, resolvedModels, retriever: options.retriever, results });
+}
+
+/** The question without the words that name its models; the whole question if nothing else is left. */
+function stripMentions(query: string, analysis: QueryAnalysis): string {
+  let rest = query;
+  for (const m of analysis.mentions) if (analysis.models.includes(m.model)) rest = rest.split(m.text).join(' ');
+  return /[\p{L}\p{N}]{2,}/u.test(rest) ? rest : query;
+}
+
+function toHit(hit: ChunkHit, query: string, view?: ChunkRecord): SearchHit {
+  const r = hit.record;
+  return {
+    chunkId: r.id,
+    doc: r.docId,
+    title: r.title ?? r.headingPath[0] ?? r.docId,
+    text: r.text,
+    score: hit.score,
+    pages: pageRange(r.pageStart, r.pageEnd),
+    headingPath: r.headingPath,
+    start: r.start,
+    end: r.end,
+    signature: { category: r.category, nouns: r.nouns, model: r.model },
+    snippet: snippet(view?.text ?? r.text, query),
+  };
+}
+
+/** The ~240 characters around the first query term found in the text. */
+function snippet(text: string, query: string): string {
+  const terms = query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 2);
+  const lower = text.toLowerCase();
+  let at = -1;
+  for (const t of terms) {
+    const i = lower.indexOf(t);
+    if (i !== -1 && (at === -1 || i < at)) at = i;
+  }
+  const start = Math.max(0, (at === -1 ? 0 : at) - 80);
+  return `${start > 0 ? '…' : ''}${text.slice(start, start + 240)}${start + 240 < text.length ? '…' : ''}`;
+}

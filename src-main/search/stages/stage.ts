@@ -1,0 +1,36 @@
+import type { ModelVocabulary } from '../../enrich/model-vocabulary';
+import type { ChunkHit, ChunkRecord } from '../../storage/chunk-store';
+import type { QueryAnalysis } from '../query-analysis';
+
+/**
+ * Ranking as named phases (Vespa's rank phases, Haystack's rankers): after candidate generation
+ * (BM25, dense or hybrid) the hits pass through a list of stages, each a small object that
+ * rescores or reorders them. Every stage is named, reads only what `RankContext` carries, and can
+ * be left out of `SearchOptions.stages` to measure what it is worth.
+ */
+
+/** What a stage may read: the question, its one analysis, and what earlier stages found. */
+export interface RankContext {
+  /** The question as asked. */
+  readonly query: string;
+  /** The question without the names of the models it is about (what the passage must answer). */
+  readonly topical: string;
+  /** The question's analysis, computed once per question. */
+  readonly analysis: QueryAnalysis;
+  readonly vocabulary: ModelVocabulary;
+  /** Parent chunk id -> the table row view that matched (written by the `table-views` stage). */
+  readonly matchedView: Map<string, ChunkRecord>;
+}
+
+/** One ranking stage: takes hits best first, returns hits best first. */
+export interface RankStage<Name extends string = string> {
+  readonly name: Name;
+  /** What the stage does, for reports (one line). */
+  readonly describes: string;
+  run(hits: ChunkHit[], ctx: RankContext): ChunkHit[];
+}
+
+/** Sorts by score, keeping the incoming order among equal scores. */
+export function byScore(scored: { hit: ChunkHit; i: number }[]): ChunkHit[] {
+  return scored.sort((a, b) => b.hit.score - a.hit.score || a.i - b.i).map((x) => x.hit);
+}

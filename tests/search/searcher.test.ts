@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { ok } from '../../src-main/core/result';
+import { LibraryEnrichment } from '../../src-main/index/library-enrichment';
+import { search } from '../../src-main/search/searcher';
+import { STAGE_NAMES } from '../../src-main/search/stages';
+import { SCORE_KEPT_BY_MODEL } from '../../src-main/search/stages/model-weight.stage';
+import type { ChunkHit, ChunkRecord, ChunkStore } from '../../src-main/storage/chunk-store';
+import { markdownDocument } from '../enrich/corpus.helper';
+import { record } from '../storage/fixtures';
+
+/**
+ * The read side over a scripted store (the ranking logic is what is tested; the real LanceDB
+ * searches are covered in tests/index and tests/storage): the store returns fixed BM25 hits.
+ */
+function hit(id: string, text: string, score: number, extra: Partial<ChunkRecord> = {}): ChunkHit {
+  return { record: { ...record(id, 0, text), id, modelKey: null, parentId: null, ...extra } as ChunkRecord, score };
+}
+
+function scriptedStore(hits: ChunkHit[]): ChunkStore {
+  const store: Partial<ChunkStore> = {
+    searchBm25: async () => hits.map((h) => ({ ...h })),
+    hydrate: async (stubs) => stubs.map((h) => ({ ...h })),
+    getChunks: async () => [],
+  };
+  return store as ChunkStore;
+}
+
+const enrichment = LibraryEnrichment.restore(null);
+enrichment.learn([
+  markdownDocument('cm5/README.md', '# Radxa CM5\n\nThe Radxa CM5 is a compute module.\n\n## Power\n\nRadxa CM5 takes 5 V.'),
+  markdownDocument('cm3/README.md', '# Radxa CM3\n\nThe Radxa CM3 is a compute module.\n\n## Power\n\nRadxa CM3 takes 5 V.'),
+]);
+const noVector = async () => ok(new Float32Array(0));
+
+describe('search', () => {
+  const question = 'Radxa CM5 power input';
+  const own = hit('own', 'Power input is 5 V.', 1, { docId: 'cm5/power.md', model: 'CM5', headingPath: ['Power'] });
+  const other = hit('other', 'Power input is 5 V.', 10, { docId: 'cm3/power.md', model: 'CM3', headingPath: ['Power'] });
+  const source = { store: scriptedStore([other, own]), vocabulary: enrichment.vocabulary, queryVector: noVector };
+
+  it("weighs another model's chunk once by its model weight", async () => {
+    const res = await search(source, question, { topK: 10, retriever: 'bm25', stages: ['model-weight'] });
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    const scores = Object.fromEntries(res.value.results.map((r) => [r.chunkId, r.score]));
+    expect(scores['other']).toBeCloseTo(10 * SCORE_KEPT_BY_MODEL.otherModel, 6);
+    expect(scores['own']).toBeCloseTo(1 * SCORE_KEPT_BY_MODEL.exact, 6);
+    expect(res.value.resolvedModels).toEqual(['CM5']);
+  });
+
+  it('leaves first-stage scores as they are when every stage is switched off', async () => {
+    const res = await search(source, question, { topK: 10, retriever: 'bm25', stages: [] });
+    expect(res.ok && res.value.results.map((r) => [r.chunkId, r.score])).toEqual([
+      ['other', 10],
+      ['own', 1],
+    ]);
+  });
+
+  it('uses the analysis it is given instead of analysing the question again', async () => {
+    const given = { mentions: [], models: ['CM3'], related: [] };
+    const res = await search(source, question, { topK: 10, retriever: 'bm25', stages: ['model-weight'], analysis: given });
+    expect(res.ok && res.value.resolvedModels).toEqual(['CM3']);
+    expect(res.ok && res.value.results[0]!.chunkId).toBe('other');
+  });
+
+  it('names every stage once', () => {
+    expect(new Set(STAGE_NAMES).size).toBe(STAGE_NAMES.length);
+    expect(STAGE_NAMES).toEqual(['table-views', 'term-coverage', 'model-weight']);
+  });
+});
