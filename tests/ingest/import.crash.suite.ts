@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createEngine } from '../../src-main/engine/engine';
-import { repoRoot, sharedDir, tempDir } from '../helpers/temp';
+import { repoRoot, tempDir } from '../helpers/temp';
 import { mulberry32 } from '../helpers/prng';
 
 /**
@@ -11,7 +11,6 @@ import { mulberry32 } from '../helpers/prng';
  * nothing is left listed mid-import. A final uninterrupted run then completes the import.
  */
 
-const corpus = path.join(sharedDir, 'corpus', 'radxa-docs');
 const bin = path.join(repoRoot, 'bin', 'manualmate.mjs');
 
 /** Deterministic "random" delays, so a failure can be replayed. */
@@ -20,7 +19,7 @@ function delays(seed: number, n: number, min: number, max: number): number[] {
   return Array.from({ length: n }, () => min + next() * (max - min));
 }
 
-function importThenKill(dataDir: string, library: string, afterMs: number): Promise<{ killed: boolean }> {
+function importThenKill(corpus: string, dataDir: string, library: string, afterMs: number): Promise<{ killed: boolean }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, 'import', corpus, '--library', library, '--data-dir', dataDir, '--json'], { stdio: 'ignore' });
     const timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
@@ -55,32 +54,40 @@ async function checkConsistent(dataDir: string, library: string): Promise<{ read
   }
 }
 
-describe('import killed at random moments', () => {
-  it('never leaves a library that fails to open or a half-imported document listed as ready', { timeout: 240_000 }, async () => {
-    const tmp = await tempDir();
-    try {
-      // Each run starts a fresh library, so every kill lands somewhere inside a full import.
-      let killedRuns = 0;
-      const runs = delays(20261129, 5, 700, 3200).map((ms, i) => ({ library: `crashy-${i}`, ms: Math.round(ms) }));
-      for (const run of runs) {
-        const { killed } = await importThenKill(tmp.dir, run.library, run.ms);
-        if (killed) killedRuns++;
-        await checkConsistent(tmp.dir, run.library);
-      }
-      expect(killedRuns).toBeGreaterThanOrEqual(3);
-      // Importing again into a killed library completes it.
-      const engine = createEngine({ dataDir: tmp.dir, bundledModelsDir: path.join(tmp.dir, 'no-models') });
+/**
+ * `corpus(tmp)` returns the folder to import (made inside `tmp` if it needs making) and how many
+ * documents a complete import of it lists as ready; it must take several seconds to import so that
+ * most kills land inside the import.
+ */
+export function describeImportCrash(title: string, corpus: (tmp: string) => Promise<{ folder: string; documents: number }>): void {
+  describe(title, () => {
+    it('never leaves a library that fails to open or a half-imported document listed as ready', { timeout: 240_000 }, async () => {
+      const tmp = await tempDir();
       try {
-        const res = await engine.importPaths(runs[0]!.library, [corpus]);
-        if (!res.ok) throw new Error(res.error.message);
-        expect(res.value.summary.failed).toBe(0);
+        const { folder, documents } = await corpus(tmp.dir);
+        // Each run starts a fresh library, so every kill lands somewhere inside a full import.
+        let killedRuns = 0;
+        const runs = delays(20261129, 5, 700, 3200).map((ms, i) => ({ library: `crashy-${i}`, ms: Math.round(ms) }));
+        for (const run of runs) {
+          const { killed } = await importThenKill(folder, tmp.dir, run.library, run.ms);
+          if (killed) killedRuns++;
+          await checkConsistent(tmp.dir, run.library);
+        }
+        expect(killedRuns).toBeGreaterThanOrEqual(3);
+        // Importing again into a killed library completes it.
+        const engine = createEngine({ dataDir: tmp.dir, bundledModelsDir: path.join(tmp.dir, 'no-models') });
+        try {
+          const res = await engine.importPaths(runs[0]!.library, [folder]);
+          if (!res.ok) throw new Error(res.error.message);
+          expect(res.value.summary.failed).toBe(0);
+        } finally {
+          await engine.dispose();
+        }
+        const { ready } = await checkConsistent(tmp.dir, runs[0]!.library);
+        expect(ready).toBe(documents);
       } finally {
-        await engine.dispose();
+        await tmp.cleanup();
       }
-      const { ready } = await checkConsistent(tmp.dir, runs[0]!.library);
-      expect(ready).toBe(583);
-    } finally {
-      await tmp.cleanup();
-    }
+    });
   });
-});
+}
