@@ -1,10 +1,14 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
-// One config, three kinds of tests told apart by folder: unit/integration tests mirror the source
-// tree; tests/e2e drives the built renderer in Debian Chromium through the web bridge.
+/** Tests that read the benchmark corpora in ../shared: `npm run test:corpus`, never `npm test`. */
+const corpusTests = 'tests/**/*.corpus.test.ts';
+
+// Two projects. `unit` (run by `npm test`) needs nothing outside the repository: unit and
+// integration tests mirror the source tree, tests/e2e drives the built renderer in Debian Chromium
+// through the web bridge, and tests that need real manuals read the fixture cut in
+// tests/fixtures/corpus. `corpus` holds the corpus-wide checks over ../shared.
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 120_000,
@@ -15,5 +19,9 @@ export default defineConfig({
     env: {
       LANCEDB_LOG: 'error',
     },
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['tests/**/*.test.ts'], exclude: [...configDefaults.exclude, corpusTests] } },
+      { extends: true, test: { name: 'corpus', include: [corpusTests], globalSetup: ['./tests/helpers/shared-corpora.ts'] } },
+    ],
   },
 });

@@ -6,7 +6,6 @@ import type { Block, NormalizedDocument } from '../../src-main/core/document';
 import { ATOMIC_BLOCK_KINDS } from '../../src-main/core/document';
 import { normalizeMarkdown } from '../../src-main/ingest/normalize';
 import type { Embedder } from '../../src-main/models/types';
-import { sharedDir } from '../helpers/temp';
 
 /** A normalized Markdown document; pass `pageStarts` (offsets where pages 1, 2, … begin) for a paged one. */
 export function mdDoc(markdown: string, opts: { id?: string; pageStarts?: number[] } = {}): NormalizedDocument {
@@ -19,9 +18,9 @@ export function mdDoc(markdown: string, opts: { id?: string; pageStarts?: number
   return { ...parsed, id: opts.id ?? 'doc.md', contentHash: '0'.repeat(64) };
 }
 
-/** Every Markdown file of a shared corpus, normalized, with ids relative to the corpus root. */
-export function corpusDocs(name: string): NormalizedDocument[] {
-  const root = path.resolve(sharedDir, 'corpus', name);
+/** Every Markdown file of a corpus folder under `corpusRoot` (one of `corpusRoots`), normalized, with ids relative to `corpusRoot`. */
+export function corpusDocs(name: string, corpusRoot: string): NormalizedDocument[] {
+  const root = path.resolve(corpusRoot, name);
   const files: string[] = [];
   const walk = (dir: string): void => {
     for (const f of readdirSync(dir).sort()) {

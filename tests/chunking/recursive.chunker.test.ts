@@ -1,11 +1,12 @@
 import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import { describe, expect, it } from 'vitest';
 import { createChunker } from '../../src-main/chunking/chunker';
+import { corpusRoots } from '../helpers/temp';
 import { corpusDocs, expectBlockMetadata, expectExactSlices, mdDoc, unwrap } from './chunking.helpers';
 
 describe('recursive chunker', () => {
   it('returns exactly the pieces of LangChain RecursiveCharacterTextSplitter, located at exact offsets', async () => {
-    const docs = corpusDocs('esp-dev-kits').slice(0, 20);
+    const docs = ['radxa-docs', 'esp-dev-kits'].flatMap((name) => corpusDocs(name, corpusRoots.fixture));
     const chunker = unwrap(createChunker('recursive'));
     const splitter = new RecursiveCharacterTextSplitter({ chunkSize: 1000, chunkOverlap: 200 });
     for (const doc of docs) {

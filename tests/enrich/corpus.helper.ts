@@ -8,9 +8,9 @@ import { normalizeMarkdown } from '../../src-main/ingest/normalize';
 /** Repository root, from this file's location (tests/enrich/). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** A shared benchmark corpus folder (`../shared/corpus/<name>` from the repo root). */
-export function corpusDir(name: string): string {
-  return path.resolve(repoRoot, '../shared/corpus', name);
+/** A corpus folder under `root` (one of `corpusRoots`: the fixture cut or ../shared/corpus). */
+export function corpusDir(name: string, root: string): string {
+  return path.resolve(root, name);
 }
 
 function walk(dir: string, out: string[]): string[] {
@@ -32,10 +32,10 @@ export function markdownDocument(id: string, markdown: string): NormalizedDocume
  * Loads every Markdown document of a corpus folder; ids are paths relative to the folder's parent
  * (`radxa-docs/rock5/rock5b/...`), as the question files expect.
  */
-export function loadCorpus(name: string): NormalizedDocument[] {
-  const root = corpusDir(name);
-  const parent = path.dirname(root);
-  return walk(root, [])
+export function loadCorpus(name: string, root: string): NormalizedDocument[] {
+  const dir = corpusDir(name, root);
+  const parent = path.dirname(dir);
+  return walk(dir, [])
     .sort()
     .map((file) => markdownDocument(path.relative(parent, file).split(path.sep).join('/'), readFileSync(file, 'utf8')));
 }

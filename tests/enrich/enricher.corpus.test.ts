@@ -1,108 +1,28 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createStructureChunker } from '../../src-main/chunking/structure.chunker';
-import type { EnrichedChunk } from '../../src-main/core/chunk';
-import type { NormalizedDocument } from '../../src-main/core/document';
-import { createEnricher } from '../../src-main/enrich/enricher';
-import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
-import { createRestructurer } from '../../src-main/enrich/restructure';
-import { TermStats } from '../../src-main/enrich/term-stats';
-import { loadCorpus } from './corpus.helper';
+import { corpusRoots } from '../helpers/temp';
+import { describeHeuristicEnrichment } from './enricher.suite';
 
-/**
- * "Product document", defined independently of the code under test: a document inside one of the
- * product folders that the corpus MANIFEST lists (folder -> model) for radxa-docs, and any document
- * inside a board folder (`md/<board>/`) for esp-dev-kits. Series pages, shared pages and the
- * licence (e.g. `rock5/faq.md`, `rock4/hardware/*`, `som/*.mdx`, `e/README.md`) are not.
- */
-const RADXA_PRODUCT_FOLDERS = [
-  'rock5/rock5a', 'rock5/rock5b', 'rock5/rock5c', 'rock5/rock5t', 'rock5/rock5itx',
-  'rock4/rock4ab-se', 'rock4/rock4c+', 'rock4/rock4d', 'rock3/rock3a', 'rock3/rock3b', 'rock3/rock3c', 'rock3/e25',
-  'rock2/rock2a', 'rock2/rock2f', 'rockpi/rockpie', 'rockpi/rockpis', 'rockpi/rockpis0',
-  'zero/zero', 'zero/zero2pro', 'zero/zero3', 'cubie/a5e', 'cubie/a7a', 'cubie/a7s', 'cubie/a7z',
-  'e/e20c', 'e/e24c', 'e/e52c', 'e/e54c', 'som/cm/cm3', 'som/cm/cm3i', 'som/cm/cm3j', 'som/cm/cm4', 'som/cm/cm5',
-  'som/nx/nx4', 'som/nx/nx5', 'som/nx/orin-nx/c200-orin', 'orion/o6', 'orion/o6n', 'dragon/q6a', 'dragon/q8b',
-  'x/x2l', 'x/x4', 'x/x5', 'fogwise/airbox', 'fogwise/airbox-q900', 'nio/nio12l', 'sirider/s1',
-  'aicore/ax-m1', 'aicore/dx-m1', 'aicore/sg2300x',
-].map((f) => `radxa-docs/${f}/`);
+// Checked by hand: the chunk (found by a phrase in it) is about this model.
+const handChecked: [docId: string, phrase: string, model: string][] = [
+  ['radxa-docs/e/e20c/getting-started/power-supply.md', 'fixed voltage of 5V / 2A', 'E20C'],
+  ['radxa-docs/e/e52c/getting-started/power-supply.md', 'fixed voltage of 5V / 3A', 'E52C'],
+  ['radxa-docs/e/e20c/faq.md', 'restore factory settings of iStoreOS', 'E20C'],
+  ['radxa-docs/e/e52c/hardware-design/hardware-interface.md', '### microSD Card Slot', 'E52C'],
+  ['radxa-docs/rock5/rock5a/getting-started/introduction.md', 'ROCK 5 Model A', 'ROCK 5A'],
+  ['radxa-docs/rock5/rock5c/getting-started/introduction.md', 'compact single-board computer', 'ROCK 5C'],
+  ['radxa-docs/rock5/rock5c/getting-started/introduction.md', '<td align="center">ROCK 5C Lite</td>', 'ROCK 5C'],
+  ['radxa-docs/rock5/rock5b/hardware-design/hardware-interface.md', 'ROCK 5B has no PCIe B Key', 'ROCK 5B+'],
+  ['radxa-docs/rock5/rock5b/hardware-design/hardware-interface.md', '### Gigabit Ethernet\n\n- ROCK 5B/5B+', 'ROCK 5B'],
+  ['radxa-docs/zero/zero3/accessories/3e-poe-hat.md', '## Precaution', 'ZERO 3E'],
+  ['radxa-docs/zero/zero3/accessories/zero3w-antenna.md', 'AP6212 WiFi&BT module', 'ZERO 3W'],
+  ['radxa-docs/cubie/a7a/accessories/camera-4k.md', '## Preview the camera', 'Cubie A7A'],
+  ['radxa-docs/rock3/e25/accessories/pd-30w.md', 'OUTPUT: 5V/5A', 'E25'],
+  ['radxa-docs/som/cm/cm3j/getting-started/interface-usage/cm3j-rpi-cm4-io/usb2-0.md', '### Transmission rate', 'CM3J'],
+  ['radxa-docs/dragon/q6a/hardware-use/power-header.md', '#### External power button', 'Dragon Q6A'],
+  ['radxa-docs/fogwise/airbox-q900/hardware-design/edl-button.md', '## Entering EDL Mode', 'Fogwise AIRbox Q900'],
+  ['esp-dev-kits/md/esp32-s3-devkitc-1/user_guide_v1.0.md', '| 5 V to 3.3 V LDO      |', 'ESP32-S3-DevKitC-1 v1.0'],
+  ['esp-dev-kits/md/esp32-s3-devkitc-1/user_guide_v1.1.md', '| 5 V to 3.3 V LDO      |', 'ESP32-S3-DevKitC-1 v1.1'],
+  ['esp-dev-kits/md/esp32-s2-kaluga-1/user-guide-esp-lyrat-8311a_v1.3.md', 'ADC/ES7243 and ADC/ES7210 removed', 'ESP-LyraT-8311A v1.3'],
+  ['esp-dev-kits/md/esp8684-devkitm-1/user_guide-v1.0.md', 'ESP8684-MINI-1 from Espressif', 'ESP8684-DevKitM-1 v1.0'],
+];
 
-function isProductDocument(id: string): boolean {
-  if (id.startsWith('esp-dev-kits/md/')) return id.split('/').length >= 4;
-  return RADXA_PRODUCT_FOLDERS.some((f) => id.startsWith(f));
-}
-
-let docs: NormalizedDocument[];
-const enrichedByDoc = new Map<string, EnrichedChunk[]>();
-
-beforeAll(async () => {
-  docs = [...loadCorpus('radxa-docs'), ...loadCorpus('esp-dev-kits')];
-  const vocabulary = ModelVocabulary.fromDocuments(docs);
-  const terms = TermStats.fromTexts(docs.map((d) => d.text));
-  const chunker = createStructureChunker({ minChars: 100, maxChars: 1500 });
-  const enricher = createEnricher('heuristic', { vocabulary, terms });
-  if (!enricher.ok) throw new Error(enricher.error.message);
-  for (const doc of docs) {
-    const chunks = await chunker.chunk(doc);
-    if (!chunks.ok) throw new Error(chunks.error.message);
-    enrichedByDoc.set(doc.id, (await enricher.value.enrichDocument(doc, chunks.value)).chunks);
-  }
-});
-
-describe('heuristic enrichment on radxa-docs and esp-dev-kits', () => {
-  it('gives >= 95% of product-document chunks a model', () => {
-    const product = docs.filter((d) => isProductDocument(d.id));
-    expect(product.length).toBeGreaterThan(600);
-    const chunks = product.flatMap((d) => enrichedByDoc.get(d.id)!);
-    const withModel = chunks.filter((c) => c.signature.model !== null).length;
-    expect(withModel / chunks.length).toBeGreaterThanOrEqual(0.95);
-  });
-
-  // Checked by hand: the chunk (found by a phrase in it) is about this model.
-  const handChecked: [docId: string, phrase: string, model: string][] = [
-    ['radxa-docs/e/e20c/getting-started/power-supply.md', 'fixed voltage of 5V / 2A', 'E20C'],
-    ['radxa-docs/e/e52c/getting-started/power-supply.md', 'fixed voltage of 5V / 3A', 'E52C'],
-    ['radxa-docs/e/e20c/faq.md', 'restore factory settings of iStoreOS', 'E20C'],
-    ['radxa-docs/e/e52c/hardware-design/hardware-interface.md', '### microSD Card Slot', 'E52C'],
-    ['radxa-docs/rock5/rock5a/getting-started/introduction.md', 'ROCK 5 Model A', 'ROCK 5A'],
-    ['radxa-docs/rock5/rock5c/getting-started/introduction.md', 'compact single-board computer', 'ROCK 5C'],
-    ['radxa-docs/rock5/rock5c/getting-started/introduction.md', '<td align="center">ROCK 5C Lite</td>', 'ROCK 5C'],
-    ['radxa-docs/rock5/rock5b/hardware-design/hardware-interface.md', 'ROCK 5B has no PCIe B Key', 'ROCK 5B+'],
-    ['radxa-docs/rock5/rock5b/hardware-design/hardware-interface.md', '### Gigabit Ethernet\n\n- ROCK 5B/5B+', 'ROCK 5B'],
-    ['radxa-docs/zero/zero3/accessories/3e-poe-hat.md', '## Precaution', 'ZERO 3E'],
-    ['radxa-docs/zero/zero3/accessories/zero3w-antenna.md', 'AP6212 WiFi&BT module', 'ZERO 3W'],
-    ['radxa-docs/cubie/a7a/accessories/camera-4k.md', '## Preview the camera', 'Cubie A7A'],
-    ['radxa-docs/rock3/e25/accessories/pd-30w.md', 'OUTPUT: 5V/5A', 'E25'],
-    ['radxa-docs/som/cm/cm3j/getting-started/interface-usage/cm3j-rpi-cm4-io/usb2-0.md', '### Transmission rate', 'CM3J'],
-    ['radxa-docs/dragon/q6a/hardware-use/power-header.md', '#### External power button', 'Dragon Q6A'],
-    ['radxa-docs/fogwise/airbox-q900/hardware-design/edl-button.md', '## Entering EDL Mode', 'Fogwise AIRbox Q900'],
-    ['esp-dev-kits/md/esp32-s3-devkitc-1/user_guide_v1.0.md', '| 5 V to 3.3 V LDO      |', 'ESP32-S3-DevKitC-1 v1.0'],
-    ['esp-dev-kits/md/esp32-s3-devkitc-1/user_guide_v1.1.md', '| 5 V to 3.3 V LDO      |', 'ESP32-S3-DevKitC-1 v1.1'],
-    ['esp-dev-kits/md/esp32-s2-kaluga-1/user-guide-esp-lyrat-8311a_v1.3.md', 'ADC/ES7243 and ADC/ES7210 removed', 'ESP-LyraT-8311A v1.3'],
-    ['esp-dev-kits/md/esp8684-devkitm-1/user_guide-v1.0.md', 'ESP8684-MINI-1 from Espressif', 'ESP8684-DevKitM-1 v1.0'],
-  ];
-
-  it.each(handChecked)('labels the chunk of %s containing "%s" with %s', (docId, phrase, model) => {
-    const chunks = enrichedByDoc.get(docId);
-    expect(chunks).toBeDefined();
-    const hits = chunks!.filter((c) => c.text.includes(phrase));
-    expect(hits).toHaveLength(1);
-    expect(hits[0]!.signature.model).toBe(model);
-  });
-
-  it('covers at least 8 products in the hand check, including the sibling pairs', () => {
-    const models = new Set(handChecked.map(([, , m]) => m));
-    expect(models.size).toBeGreaterThanOrEqual(8);
-    for (const m of ['E20C', 'E52C', 'ROCK 5A', 'ROCK 5C']) expect(models).toContain(m);
-  });
-
-  it('gives every chunk a signature, a continuity decision after the first, and packs units within 3000 characters', () => {
-    const restructure = createRestructurer();
-    for (const [, chunks] of enrichedByDoc) {
-      chunks.forEach((c, i) => {
-        expect(c.signature.nouns.length).toBeLessThanOrEqual(2);
-        expect(i === 0 ? c.continuity === null : (c.continuity?.reason.length ?? 0) > 0).toBe(true);
-        if (c.signatureSource === 'inherited') expect(c.signature).toEqual(chunks[i - 1]!.signature);
-      });
-      for (const u of restructure.run(chunks)) expect(u.members.length === 1 || u.text.length <= 3000).toBe(true);
-    }
-  });
-});
+describeHeuristicEnrichment(corpusRoots.shared, 600, handChecked);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
-import { loadCorpus, markdownDocument } from './corpus.helper';
+import { corpusRoots } from '../helpers/temp';
+import { markdownDocument } from './corpus.helper';
+import { describeVocabularyOnBoards } from './vocabulary.suite';
 
 const doc = markdownDocument;
 
@@ -181,37 +183,17 @@ describe('ModelVocabulary mention finding', () => {
   });
 });
 
-describe('ModelVocabulary on the shared corpora', () => {
-  const corpus = [...loadCorpus('radxa-docs'), ...loadCorpus('esp-dev-kits')];
-  const v = ModelVocabulary.fromDocuments(corpus);
-
-  it.each([
+// The same checks over the whole corpora, with more products, are in model-vocabulary.corpus.test.ts.
+describeVocabularyOnBoards(
+  corpusRoots.fixture,
+  [
     ['radxa-docs/e/e20c/getting-started/power-supply.md', 'E20C'],
     ['radxa-docs/e/e52c/getting-started/power-supply.md', 'E52C'],
     ['radxa-docs/rock5/rock5a/getting-started/introduction.md', 'ROCK 5A'],
     ['radxa-docs/rock5/rock5c/getting-started/introduction.md', 'ROCK 5C'],
     ['radxa-docs/zero/zero3/faq.md', 'ZERO 3'],
-    ['radxa-docs/cubie/a7a/README.md', 'Cubie A7A'],
-    ['radxa-docs/fogwise/airbox-q900/README.md', 'Fogwise AIRbox Q900'],
-    ['radxa-docs/fogwise/airbox/getting-started/preparation.md', 'Fogwise AirBox'],
-    ['radxa-docs/som/cm/cm3j/getting-started/interface-usage/cm3j-rpi-cm4-io/usb2-0.md', 'CM3J'],
     ['esp-dev-kits/md/esp32-s3-devkitc-1/user_guide_v1.0.md', 'ESP32-S3-DevKitC-1 v1.0'],
-    ['esp-dev-kits/md/esp32-c61-devkitc-1/user_guide.md', 'ESP32-C61-DevKitC-1 v2.0'],
-    ['esp-dev-kits/md/esp32-s2-kaluga-1/user-guide-esp-lyrat-8311a_v1.3.md', 'ESP-LyraT-8311A v1.3'],
-  ])('files %s under %s', (id, model) => {
-    expect(v.identityOf(id)?.model).toBe(model);
-  });
-
-  it('gives every document under an ESP board folder an identity', () => {
-    const esp = corpus.filter((d) => d.id.startsWith('esp-dev-kits/md/'));
-    expect(esp.length).toBe(76);
-    expect(esp.filter((d) => v.identityOf(d.id) === null).map((d) => d.id)).toEqual([]);
-  });
-
-  it('never turns generic section folders or shell prompts into models', () => {
-    const names = v.models().map((m) => m.name.toLowerCase());
-    for (const bad of ['install system', 'getting started', 'hardware', 'accessories', 'cm3j-rpi-cm4-io', 'i2c']) {
-      expect(names).not.toContain(bad);
-    }
-  });
-});
+    ['esp-dev-kits/md/esp32-s3-devkitc-1/user_guide_v1.1.md', 'ESP32-S3-DevKitC-1 v1.1'],
+  ],
+  6,
+);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseQuestions } from '../../src-main/eval/questions';
 import { coveredAnswers, coveredByNormalized, isRelevant, normalizeForRelevance, prepareAnswers } from '../../src-main/eval/relevance';
-import { sharedDir } from '../helpers/temp';
+import { corpusRoots } from '../helpers/temp';
+import { goldMisses } from './gold.helper';
 
 describe('normalizeForRelevance (the DESIGN.md rule)', () => {
   it('decodes named and numeric HTML entities (NFKC then maps the micro sign to a Greek mu)', () => {
@@ -52,23 +52,23 @@ describe('relevance of a retrieved chunk', () => {
   });
 });
 
-describe('the shared question files under the rule', () => {
-  it('find every gold answer in the text of its document', async () => {
-    const roots: Record<string, string> = { 'dev.jsonl': 'corpus', 'galaxy-s10.jsonl': 'corpus/emanual', 'smart-tv.jsonl': 'corpus/emanual' };
-    const texts = new Map<string, string>();
-    const missing: string[] = [];
-    for (const [file, root] of Object.entries(roots)) {
-      const parsed = parseQuestions(await readFile(path.join(sharedDir, 'bench', file), 'utf8'), file);
-      if (!parsed.ok) throw new Error(parsed.error.message);
-      for (const q of parsed.value) {
-        const prepared = prepareAnswers(q.answers);
-        for (const [i, a] of q.answers.entries()) {
-          const abs = path.join(sharedDir, root, a.doc);
-          if (!texts.has(abs)) texts.set(abs, normalizeForRelevance(await readFile(abs, 'utf8')));
-          if (!coveredByNormalized(a.doc, texts.get(abs)!, prepared).includes(i)) missing.push(`${q.id}: ${a.contains}`);
-        }
+describe('the fixture question file under the rule', () => {
+  const file = path.join(corpusRoots.fixture, 'questions.jsonl');
+
+  it('finds every gold answer in the text of its document', async () => {
+    expect(await goldMisses(file, corpusRoots.fixture)).toEqual([]);
+  });
+
+  it('finds no gold answer in the sibling documents listed as its distractors', async () => {
+    const lines = (await readFile(file, 'utf8')).split('\n').filter((l) => l.trim() !== '');
+    const found: string[] = [];
+    for (const l of lines) {
+      const q = JSON.parse(l) as { id: string; answers: { doc: string; contains: string }[]; distractors?: string[] };
+      for (const d of q.distractors ?? []) {
+        const text = normalizeForRelevance(await readFile(path.join(corpusRoots.fixture, d), 'utf8'));
+        if (coveredByNormalized(d, text, prepareAnswers(q.answers.map((a) => ({ ...a, doc: d })))).length > 0) found.push(`${q.id}: ${d}`);
       }
     }
-    expect(missing).toEqual([]);
+    expect(found).toEqual([]);
   });
 });

@@ -7,8 +7,8 @@ import type { ParsedDocument } from '../../src-main/core/document';
 /** Repository root, from this file's location (tests/ingest/). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Absolute path of a corpus folder under `../shared/corpus`. */
-export const corpusDir = (name: string): string => path.resolve(repoRoot, '../shared/corpus', name);
+/** Absolute path of a corpus folder under `root` (one of `corpusRoots`: the fixture cut or ../shared/corpus). */
+export const corpusDir = (name: string, root: string): string => path.resolve(root, name);
 
 /** Every Markdown/MDX file under `dir`, sorted, as paths relative to `dir`'s parent. */
 export function markdownFiles(dir: string): string[] {

@@ -1,86 +1,15 @@
-import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { cp, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { createEngine } from '../../src-main/engine/engine';
-import { repoRoot, sharedDir, tempDir } from '../helpers/temp';
-import { mulberry32 } from '../helpers/prng';
+import { corpusRoots } from '../helpers/temp';
+import { describeImportCrash } from './import.crash.suite';
 
-/**
- * Kills `manualmate import` with SIGKILL at pseudo-random moments and checks that the library
- * still opens, that every document listed as ready has exactly its chunks in the index, and that
- * nothing is left listed mid-import. A final uninterrupted run then completes the import.
- */
+/** Copies of the fixture radxa-docs cut, each in its own folder, so the import lasts as long as one of the whole corpus. */
+const COPIES = 16;
 
-const corpus = path.join(sharedDir, 'corpus', 'radxa-docs');
-const bin = path.join(repoRoot, 'bin', 'manualmate.mjs');
-
-/** Deterministic "random" delays, so a failure can be replayed. */
-function delays(seed: number, n: number, min: number, max: number): number[] {
-  const next = mulberry32(seed);
-  return Array.from({ length: n }, () => min + next() * (max - min));
-}
-
-function importThenKill(dataDir: string, library: string, afterMs: number): Promise<{ killed: boolean }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'import', corpus, '--library', library, '--data-dir', dataDir, '--json'], { stdio: 'ignore' });
-    const timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
-    child.on('error', reject);
-    child.on('exit', (_code, signal) => {
-      clearTimeout(timer);
-      resolve({ killed: signal === 'SIGKILL' });
-    });
-  });
-}
-
-async function checkConsistent(dataDir: string, library: string): Promise<{ ready: number }> {
-  const engine = createEngine({ dataDir, bundledModelsDir: path.join(dataDir, 'no-models') });
-  try {
-    const libs = await engine.handlers['libraries.list']({});
-    expect(libs.ok).toBe(true);
-    const lib = await engine.libraries.get(library);
-    if (!lib) return { ready: 0 };
-    const index = await engine.indexes.open(lib);
-    const docs = await lib.documents();
-    for (const d of docs) {
-      expect(['ready', 'failed'], `${d.id} is listed as ${d.status}`).toContain(d.status);
-      const rows = await index.listChunks(d.id);
-      if (d.status === 'ready') expect(rows.length, `${d.id} chunks`).toBe(d.chunks);
-      else expect(rows.length, `${d.id} (failed) has no chunks`).toBe(0);
-    }
-    const search = await engine.handlers['search.query']({ library, query: 'power supply', topK: 3, retriever: 'bm25' });
-    expect(search.ok).toBe(true);
-    return { ready: docs.filter((d) => d.status === 'ready').length };
-  } finally {
-    await engine.dispose();
-  }
-}
-
-describe('import killed at random moments', () => {
-  it('never leaves a library that fails to open or a half-imported document listed as ready', { timeout: 240_000 }, async () => {
-    const tmp = await tempDir();
-    try {
-      // Each run starts a fresh library, so every kill lands somewhere inside a full import.
-      let killedRuns = 0;
-      const runs = delays(20261129, 5, 700, 3200).map((ms, i) => ({ library: `crashy-${i}`, ms: Math.round(ms) }));
-      for (const run of runs) {
-        const { killed } = await importThenKill(tmp.dir, run.library, run.ms);
-        if (killed) killedRuns++;
-        await checkConsistent(tmp.dir, run.library);
-      }
-      expect(killedRuns).toBeGreaterThanOrEqual(3);
-      // Importing again into a killed library completes it.
-      const engine = createEngine({ dataDir: tmp.dir, bundledModelsDir: path.join(tmp.dir, 'no-models') });
-      try {
-        const res = await engine.importPaths(runs[0]!.library, [corpus]);
-        if (!res.ok) throw new Error(res.error.message);
-        expect(res.value.summary.failed).toBe(0);
-      } finally {
-        await engine.dispose();
-      }
-      const { ready } = await checkConsistent(tmp.dir, runs[0]!.library);
-      expect(ready).toBe(583);
-    } finally {
-      await tmp.cleanup();
-    }
-  });
+describeImportCrash('import killed at random moments', async (tmp) => {
+  const source = path.join(corpusRoots.fixture, 'radxa-docs');
+  const folder = path.join(tmp, 'generated', 'boards');
+  for (let i = 1; i <= COPIES; i++) await cp(source, path.join(folder, `copy-${String(i).padStart(2, '0')}`), { recursive: true });
+  const perCopy = (await readdir(source, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
+  return { folder, documents: COPIES * perCopy };
 });

@@ -1,9 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BlockKind } from '../../src-main/core/document';
 import { buildBlocks, normalizeMarkdown, parseFrontMatter } from '../../src-main/ingest/normalize';
-import { corpusDir, invariantViolations, markdownFiles } from './doc-invariants';
+import { describeNormalizeOnCorpus, fixtureMarkdownCount } from './corpus.suites';
+import { invariantViolations } from './doc-invariants';
+import { corpusRoots } from '../helpers/temp';
 import { mulberry32 as prng } from '../helpers/prng';
 
 interface Generated {
@@ -199,23 +199,4 @@ describe('normalizeMarkdown structure', () => {
   });
 });
 
-describe('normalizeMarkdown on the real corpora', () => {
-  const files = [...markdownFiles(corpusDir('radxa-docs')), ...markdownFiles(corpusDir('esp-dev-kits'))];
-  const sources = files.map((f) => fs.readFileSync(path.resolve(corpusDir(''), f), 'utf8'));
-
-  it('finds all 658 radxa-docs and esp-dev-kits Markdown files', () => {
-    expect(files.length).toBe(658);
-  });
-
-  it('holds every block invariant on every file and normalizes the 3.4 MB quickly', () => {
-    const bytes = sources.reduce((n, s) => n + Buffer.byteLength(s), 0);
-    const t0 = performance.now();
-    const docs = sources.map((markdown, i) => normalizeMarkdown({ markdown, format: 'markdown', fallbackTitle: files[i]! }));
-    const ms = performance.now() - t0;
-    console.log(`normalize: ${files.length} files, ${(bytes / 1e6).toFixed(2)} MB in ${ms.toFixed(0)} ms`);
-    const bad = docs.flatMap((d, i) => invariantViolations(d).map((v) => `${files[i]}: ${v}`));
-    expect(bad).toEqual([]);
-    // Front matter becomes a block wherever a file has it.
-    docs.forEach((d, i) => expect(d.blocks[0]?.kind === 'frontmatter', files[i]).toBe(sources[i]!.startsWith('---\n')));
-  });
-});
+describeNormalizeOnCorpus(corpusRoots.fixture, fixtureMarkdownCount());

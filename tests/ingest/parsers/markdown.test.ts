@@ -1,9 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ParsedDocument } from '../../../src-main/core/document';
 import { markdownParser, transformMarkdown } from '../../../src-main/ingest/parsers/markdown.parser';
-import { benchNormalize, corpusDir, invariantViolations, markdownFiles, repoRoot } from '../doc-invariants';
+import { invariantViolations } from '../doc-invariants';
+import { describeMarkdownParserOnCorpus, fixtureMarkdownCount } from '../corpus.suites';
+import { corpusRoots } from '../../helpers/temp';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -199,57 +200,4 @@ export default settings before flashing a new image.
   });
 });
 
-describe('markdown parser on the real corpora', () => {
-  const files = [...markdownFiles(corpusDir('radxa-docs')), ...markdownFiles(corpusDir('esp-dev-kits'))];
-
-  it('parses all 658 files with every invariant, keeps every question-file fact, and loses no heading', async () => {
-    const docs = new Map<string, ParsedDocument>();
-    const failures: string[] = [];
-    const violations: string[] = [];
-    let warned = 0;
-    let mdx = 0;
-    let htmlBlocks = 0;
-    let leftoverTags = 0;
-    const t0 = performance.now();
-    for (const f of files) {
-      const bytes = fs.readFileSync(path.resolve(corpusDir(''), f));
-      const r = await markdownParser.parse({ bytes, fileName: path.basename(f) });
-      if (!r.ok) {
-        failures.push(`${f}: ${r.code}`);
-        continue;
-      }
-      docs.set(f, r.doc);
-      violations.push(...invariantViolations(r.doc).map((v) => `${f}: ${v}`));
-      const t = transformMarkdown(bytes.toString('utf8'), f.endsWith('.mdx'));
-      if (t.warnings.length) warned++;
-      if (t.mdx) mdx++;
-      if (r.doc.blocks.some((b) => b.kind === 'html')) htmlBlocks++;
-      const prose = r.doc.text.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
-      if (t.mdx && /<\/?[A-Z][\w.]*[\s/>]/.test(prose)) leftoverTags++;
-    }
-    const ms = performance.now() - t0;
-    console.log(
-      `markdown parser: ${files.length} files in ${ms.toFixed(0)} ms; ${mdx} MDX; ${failures.length} without text (${failures.join(', ')}); ` +
-        `${warned} with transform warnings; ${leftoverTags} with component tags left; ${htmlBlocks} still holding raw HTML blocks (figures, divs)`,
-    );
-    expect(violations).toEqual([]);
-    // Only MDX partials that are pure component code have nothing to index.
-    expect(failures.every((f) => f.endsWith('.mdx: empty'))).toBe(true);
-    expect(leftoverTags).toBe(0);
-
-    // Every gold evidence string of the dev question file survives in its gold document.
-    const questions = fs.readFileSync(path.resolve(repoRoot, '../shared/bench/dev.jsonl'), 'utf8').trim().split('\n');
-    const missing: string[] = [];
-    for (const line of questions) {
-      const q = JSON.parse(line) as { id: string; answers: { doc: string; contains: string }[] };
-      for (const a of q.answers) {
-        const doc = docs.get(a.doc);
-        if (!doc || !benchNormalize(doc.text).includes(benchNormalize(a.contains))) missing.push(`${q.id} ${a.doc}`);
-      }
-    }
-    expect(missing).toEqual([]);
-
-    // The facts components carry are searchable.
-    expect(docs.get('radxa-docs/rock5/rock5a/getting-started/interface-usage/pin-40-test.md')!.text).toContain('i2c_overlay_name: I2C8-M2');
-  });
-});
+describeMarkdownParserOnCorpus(corpusRoots.fixture, path.join(corpusRoots.fixture, 'questions.jsonl'), fixtureMarkdownCount());

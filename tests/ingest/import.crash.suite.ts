@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { createEngine } from '../../src-main/engine/engine';
+import { repoRoot, tempDir } from '../helpers/temp';
+import { mulberry32 } from '../helpers/prng';
+
+/**
+ * Kills `manualmate import` with SIGKILL at pseudo-random moments and checks that the library
+ * still opens, that every document listed as ready has exactly its chunks in the index, and that
+ * nothing is left listed mid-import. A final uninterrupted run then completes the import.
+ */
+
+const bin = path.join(repoRoot, 'bin', 'manualmate.mjs');
+
+/** Deterministic "random" delays, so a failure can be replayed. */
+function delays(seed: number, n: number, min: number, max: number): number[] {
+  const next = mulberry32(seed);
+  return Array.from({ length: n }, () => min + next() * (max - min));
+}
+
+function importThenKill(corpus: string, dataDir: string, library: string, afterMs: number): Promise<{ killed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'import', corpus, '--library', library, '--data-dir', dataDir, '--json'], { stdio: 'ignore' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
+    child.on('error', reject);
+    child.on('exit', (_code, signal) => {
+      clearTimeout(timer);
+      resolve({ killed: signal === 'SIGKILL' });
+    });
+  });
+}
+
+async function checkConsistent(dataDir: string, library: string): Promise<{ ready: number }> {
+  const engine = createEngine({ dataDir, bundledModelsDir: path.join(dataDir, 'no-models') });
+  try {
+    const libs = await engine.handlers['libraries.list']({});
+    expect(libs.ok).toBe(true);
+    const lib = await engine.libraries.get(library);
+    if (!lib) return { ready: 0 };
+    const index = await engine.indexes.open(lib);
+    const docs = await lib.documents();
+    for (const d of docs) {
+      expect(['ready', 'failed'], `${d.id} is listed as ${d.status}`).toContain(d.status);
+      const rows = await index.listChunks(d.id);
+      if (d.status === 'ready') expect(rows.length, `${d.id} chunks`).toBe(d.chunks);
+      else expect(rows.length, `${d.id} (failed) has no chunks`).toBe(0);
+    }
+    const search = await engine.handlers['search.query']({ library, query: 'power supply', topK: 3, retriever: 'bm25' });
+    expect(search.ok).toBe(true);
+    return { ready: docs.filter((d) => d.status === 'ready').length };
+  } finally {
+    await engine.dispose();
+  }
+}
+
+/**
+ * `corpus(tmp)` returns the folder to import (made inside `tmp` if it needs making) and how many
+ * documents a complete import of it lists as ready; it must take several seconds to import so that
+ * most kills land inside the import.
+ */
+export function describeImportCrash(title: string, corpus: (tmp: string) => Promise<{ folder: string; documents: number }>): void {
+  describe(title, () => {
+    it('never leaves a library that fails to open or a half-imported document listed as ready', { timeout: 240_000 }, async () => {
+      const tmp = await tempDir();
+      try {
+        const { folder, documents } = await corpus(tmp.dir);
+        // Each run starts a fresh library, so every kill lands somewhere inside a full import.
+        let killedRuns = 0;
+        const runs = delays(20261129, 5, 700, 3200).map((ms, i) => ({ library: `crashy-${i}`, ms: Math.round(ms) }));
+        for (const run of runs) {
+          const { killed } = await importThenKill(folder, tmp.dir, run.library, run.ms);
+          if (killed) killedRuns++;
+          await checkConsistent(tmp.dir, run.library);
+        }
+        expect(killedRuns).toBeGreaterThanOrEqual(3);
+        // Importing again into a killed library completes it.
+        const engine = createEngine({ dataDir: tmp.dir, bundledModelsDir: path.join(tmp.dir, 'no-models') });
+        try {
+          const res = await engine.importPaths(runs[0]!.library, [folder]);
+          if (!res.ok) throw new Error(res.error.message);
+          expect(res.value.summary.failed).toBe(0);
+        } finally {
+          await engine.dispose();
+        }
+        const { ready } = await checkConsistent(tmp.dir, runs[0]!.library);
+        expect(ready).toBe(documents);
+      } finally {
+        await tmp.cleanup();
+      }
+    });
+  });
+}
