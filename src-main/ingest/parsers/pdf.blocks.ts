@@ -137,13 +137,17 @@ function headingLevel(text: string, size: number, fonts: FontStats): number {
   return Math.min(3, (rank < 0 ? fonts.headingSizes.length : rank) + 1);
 }
 
-/** Joins wrapped lines, removing line-end hyphens before a lower-case continuation. */
+/**
+ * Joins wrapped lines at a line end: a hyphen between lower-case letters is hyphenation and goes
+ * ("seg-" + "ment"); any other hyphen between letters or digits is printed and stays, without a
+ * space ("ESP32-" + "C3", "RISC-" + "V", "USB-" + "powered").
+ */
 export function joinLines(a: string, b: string): string {
   if (/\u00ad$/.test(a)) return a.slice(0, -1) + b;
-  if (/\p{L}-$/u.test(a) && /^\p{Ll}/u.test(b)) return a.slice(0, -1) + b;
+  if (/\p{Ll}-$/u.test(a) && /^\p{Ll}/u.test(b)) return a.slice(0, -1) + b;
   // An all-capitals word broken by hyphenation ("OP-" + "TIONAL"); "USB-" + "C" or "RS-" + "232" keep it.
   if (/(?:^|[^\p{L}])\p{Lu}{2,}-$/u.test(a) && /^\p{Lu}{2,}(?![\p{L}\p{N}-])/u.test(b)) return a.slice(0, -1) + b;
-  if (/\p{L}-$/u.test(a)) return a + b;
+  if (/[\p{L}\p{N}]-$/u.test(a) && /^[\p{L}\p{N}]/u.test(b)) return a + b;
   return `${a} ${b}`;
 }
 
@@ -279,7 +283,12 @@ export function blocksOfLeaf(segs: Segment[], fonts: FontStats): Block[] {
 
     // Lists: a marker line starts an item; indented tight lines continue it.
     const item = LIST_ITEM.exec(text);
-    if (item) {
+    // "m. For each additional metre" after "...up to 5" is the sentence wrapping, not item "m.": a
+    // letter or number marker only starts an item after a finished sentence or a paragraph gap.
+    const lastPara = para[para.length - 1];
+    const wrapped =
+      item !== null && /^[\p{L}\p{N}]/u.test(item[1]!) && lastPara !== undefined && line.y - lastPara.y <= paraGap && !SENTENCE_END.test(lineText(lastPara));
+    if (item && !wrapped) {
       flushPara();
       const marker = /^[a-z][.)]$/.test(item[1]!) ? `- ${item[1]}` : /^\d/.test(item[1]!) ? item[1]! : '-';
       const body = escapeBlockStart(item[2]!);
@@ -300,6 +309,7 @@ export function blocksOfLeaf(segs: Segment[], fonts: FontStats): Block[] {
     if (para.length && prev) {
       const p = para[para.length - 1]!;
       const prevText = lineText(p);
+      const hyphenated = /[\p{L}\p{N}]-$/u.test(prevText) && /^[\p{L}\p{N}]/u.test(text);
       const breakHere =
         line.y - p.y > paraGap ||
         line.y <= p.y ||
@@ -308,7 +318,7 @@ export function blocksOfLeaf(segs: Segment[], fonts: FontStats): Block[] {
         TOC_ENTRY.test(text) ||
         // A short line ends its paragraph: after a full stop, or before a line that starts a new sentence.
         (SENTENCE_END.test(prevText) && p.x1 < leafX1 - 0.25 * leafW) ||
-        (!/^\p{Ll}/u.test(text) && p.x1 < leafX0 + 0.5 * leafW) ||
+        (!hyphenated && !/^\p{Ll}/u.test(text) && p.x1 < leafX0 + 0.5 * leafW) ||
         // First-line indent after a finished sentence; a hanging indent ("Note  text...") is not a break.
         (SENTENCE_END.test(prevText) && line.x0 > leafX0 + 0.8 * line.size && p.x0 <= leafX0 + 0.3 * line.size);
       if (breakHere) flushPara();

@@ -15,7 +15,7 @@
 import { fontStats, blocksOfLeaf, joinLines, renderBlock, SENTENCE_END, type Block } from './pdf.blocks';
 import { readingOrder } from './pdf.order';
 import { removeRunningText } from './pdf.running';
-import { segmentPage, type PdfPageText, type SegmentedPage } from './pdf.segments';
+import { LAYOUT, segmentPage, type PdfPageText, type SegmentedPage } from './pdf.segments';
 
 export { escapeBlockStart } from './pdf.blocks';
 export { isPageNumber } from './pdf.running';
@@ -25,8 +25,10 @@ export { segmentPage, type PdfPageText, type PdfSegment, type PdfTextItem, type 
 export interface PdfLayout {
   markdown: string;
   pageStarts: number[];
-  /** Text of the first heading found, for the title fallback. */
+  /** Text of the first level-1 heading (else the first heading), for the title fallback. */
   firstHeading: string | null;
+  /** Running header/footer lines removed from the text, as printed, most frequent first. */
+  runningText: string[];
 }
 
 /** Lays out every page and renders the document as Markdown with page offsets. */
@@ -36,15 +38,25 @@ export function layoutPdf(pages: PdfPageText[]): PdfLayout {
 
 /** Second stage, over the whole document: running text, fonts, reading order, blocks, Markdown. */
 export function layoutSegmentedPages(pages: SegmentedPage[]): PdfLayout {
-  const segmented = removeRunningText(
+  const running = removeRunningText(
     pages.map((p) => p.segments),
     pages.map((p) => p.height),
   );
+  const segmented = running.pages;
+  // Text set vertically in a margin on most pages (a running title along the edge) is running text too.
+  const extraKey = (t: string): string => t.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
+  const extraPages = new Map<string, number>();
+  for (const p of pages) for (const k of new Set(p.extra.map(extraKey))) extraPages.set(k, (extraPages.get(k) ?? 0) + 1);
+  const runningExtra = new Map<string, string>();
   const fonts = fontStats(segmented);
   const pageBlocks: Block[][] = segmented.map((segs, p) => {
     const blocks = readingOrder(segs).flatMap((leaf) => blocksOfLeaf(leaf, fonts));
     for (const extra of pages[p]!.extra) {
       const text = extra.replace(/\s+/g, ' ').trim();
+      if (pages.length >= 2 && (extraPages.get(extraKey(extra)) ?? 0) >= Math.max(2, LAYOUT.repeatFraction * pages.length)) {
+        if (text && !runningExtra.has(extraKey(extra))) runningExtra.set(extraKey(extra), text);
+        continue;
+      }
       if (text) blocks.push({ kind: 'paragraph', text });
     }
     return blocks;
@@ -53,11 +65,16 @@ export function layoutSegmentedPages(pages: SegmentedPage[]): PdfLayout {
   let markdown = '';
   const pageStarts: number[] = [];
   let firstHeading: string | null = null;
+  let anyHeading: string | null = null;
   let last: { block: Block; start: number } | null = null;
   for (const blocks of pageBlocks) {
     let pageStart: number | null = null;
     blocks.forEach((block, i) => {
-      if (block.kind === 'heading') firstHeading ??= block.text;
+      if (block.kind === 'heading') {
+        anyHeading ??= block.text;
+        // A level-1 heading names the document better than a date or a label set large before it.
+        if (block.level === 1) firstHeading ??= block.text;
+      }
       const prev = last?.block;
       // A paragraph cut by the page break continues on the next page: join it back.
       if (i === 0 && last && prev?.kind === 'paragraph' && block.kind === 'paragraph' && !SENTENCE_END.test(prev.text) && /^\p{Ll}/u.test(block.text)) {
@@ -79,5 +96,5 @@ export function layoutSegmentedPages(pages: SegmentedPage[]): PdfLayout {
     pageStarts.push(pageStart ?? markdown.length);
   }
   if (markdown) markdown += '\n';
-  return { markdown, pageStarts, firstHeading };
+  return { markdown, pageStarts, firstHeading: firstHeading ?? anyHeading, runningText: [...running.runningText, ...runningExtra.values()] };
 }

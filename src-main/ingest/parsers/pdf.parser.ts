@@ -2,7 +2,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api';
+import { normalizeText, UNDECODED } from '../../core/text';
 import { normalizeMarkdown } from '../normalize';
+import { documentFacts } from './pdf.facts';
 import type { ParseFailure, ParseInput, ParseResult, Parser } from './parser';
 import { layoutSegmentedPages, segmentPage, type PdfPageText, type PdfTextItem, type SegmentedPage } from './pdf.layout';
 
@@ -116,7 +118,7 @@ function checkEnvelope(bytes: Uint8Array): void {
 }
 
 // Titles that tools write by default and that say nothing about the document.
-const JUNK_TITLE = /^(untitled\b.*|document\d*|doc\d*|title|slide\s*\d*|(powerpoint )?presentation\d*|microsoft (word|powerpoint|excel)\b.*|.*\.(docx?|pdf|rtf|odt|txt|indd|qxd|pptx?|xlsx?|html?))$/i;
+const JUNK_TITLE = /^(untitled\b.*|document\d*|doc\d*|title|slide\s*\d*|(powerpoint )?presentation\d*|microsoft (word|powerpoint|excel)\b.*|output file|.*\.(docx?|pdf|rtf|odt|txt|indd|qxd|fm|book|pptx?|xlsx?|html?))$/i;
 
 /** The metadata title when it names the document (not "Untitled", a file name or a path). */
 export function meaningfulTitle(raw: unknown): string | null {
@@ -148,12 +150,14 @@ function pageText(
     const horizontal = a > 0 && Math.abs(b) <= 0.05 * a;
     const size = Math.abs(d);
     if (!horizontal || !(size > 0)) {
-      extra.push(item.str);
+      extra.push(normalizeText(item.str.split('\u0000').join('')));
       continue;
     }
     const scale = Math.hypot(viewport.transform[0]!, viewport.transform[1]!);
     const mono = styles[item.fontName ?? '']?.fontFamily === 'monospace';
-    out.push({ text: item.str.split('\u0000').join(''), x: e, y: f, width: Math.max(0, (item.width ?? 0) * scale), size, mono });
+    // pdf.js leaves codes it cannot map to Unicode (fonts without a ToUnicode map or glyph names)
+    // as control characters; normalizeText turns them into U+FFFD, counted by the caller.
+    out.push({ text: normalizeText(item.str.split('\u0000').join('')), x: e, y: f, width: Math.max(0, (item.width ?? 0) * scale), size, mono });
   }
   return { width: viewport.width, height: viewport.height, items: out, extra };
 }
@@ -204,6 +208,7 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
       const pages: SegmentedPage[] = [];
       const unreadable: number[] = [];
       const withoutText: number[] = [];
+      const undecoded: number[] = [];
       for (let n = 1; n <= doc.numPages; n++) {
         if (signal?.aborted) throw cancelled();
         try {
@@ -213,6 +218,7 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
           const content = await guard(page.getTextContent(), signal, pageTimeoutMs, timeout);
           const text = pageText(content.items, content.styles, viewport, pdfjs);
           if (text.items.length === 0 && text.extra?.length === 0) withoutText.push(n);
+          if (text.items.some((i) => i.text.includes(UNDECODED)) || text.extra?.some((t) => t.includes(UNDECODED))) undecoded.push(n);
           pages.push(segmentPage(text));
           page.cleanup();
         } catch (err) {
@@ -247,10 +253,15 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
       }
       if (unreadable.length) metadata['unreadablePages'] = unreadable.join(',');
       if (withoutText.length) metadata['pagesWithoutText'] = withoutText.join(',');
+      // Characters whose font has no Unicode mapping: flagged (U+FFFD in the text), never control codes.
+      if (undecoded.length) metadata['pagesWithUndecodedCharacters'] = undecoded.join(',');
       const fallbackTitle = fileStem(input.fileName);
-      const title = meaningfulTitle(info['Title']) ?? meaningfulTitle(xmpTitle) ?? layout.firstHeading ?? fallbackTitle;
+      const metadataTitle = meaningfulTitle(info['Title']) ?? meaningfulTitle(xmpTitle);
+      const title = metadataTitle ?? layout.firstHeading ?? fallbackTitle;
       const parsed = normalizeMarkdown({ markdown: layout.markdown, format: 'pdf', pageStarts: layout.pageStarts, fallbackTitle, title, metadata });
-      return { ok: true, doc: parsed };
+      const subject = meaningfulTitle(info['Subject']);
+      const facts = documentFacts({ metadataTitle: metadataTitle ? normalizeText(metadataTitle) : null, subject: subject ? normalizeText(subject) : null, runningText: layout.runningText });
+      return { ok: true, doc: { ...parsed, facts } };
     } finally {
       await task.destroy().catch(() => undefined);
     }

@@ -113,6 +113,8 @@ export function bands<T extends { y: number; size: number }>(boxes: T[]): T[][] 
   return out.map((b) => b.members);
 }
 
+const FOOTNOTE_MARKER = /^\s*(?:\d{1,2}|[*†‡§])\s*$/u;
+
 export function makeSegment(items: PdfTextItem[]): Segment {
   let text = '';
   let prev: PdfTextItem | null = null;
@@ -124,7 +126,11 @@ export function makeSegment(items: PdfTextItem[]): Segment {
       const spaced = /\s$/.test(text) || /^\s/.test(it.text);
       if (!spaced && gap > LAYOUT.spaceGapEm * Math.min(prev.size, it.size)) text += ' ';
     }
-    text += it.text;
+    // A footnote marker: a digit or dagger set smaller and raised right after a word ("enabled4").
+    // It is kept, but apart from the value it marks, so "enabled" and "160 MHz" stay searchable.
+    const marker =
+      prev !== null && FOOTNOTE_MARKER.test(it.text) && it.size <= 0.8 * prev.size && prev.y - it.y > 0.2 * prev.size && /[\p{L}\p{N}]$/u.test(text);
+    text += marker ? ` [${it.text.trim()}]` : it.text;
     const key = round(it.size);
     chars.set(key, (chars.get(key) ?? 0) + it.text.length);
     if (it.size > main.size) main = it;

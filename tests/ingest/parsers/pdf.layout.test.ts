@@ -94,14 +94,14 @@ describe('layoutPdf reading order', () => {
     );
   });
 
-  it('keeps a superscript footnote mark on its line and drops fake-bold duplicates', () => {
+  it('keeps a superscript footnote mark on its line, apart from the value, and drops fake-bold duplicates', () => {
     const items = [
       item('Torque the bolts to 12 Nm', 72, 100),
       item('1', 72 + textWidth('Torque the bolts to 12 Nm') + 0.5, 96, 6),
       item('Warning', 72, 130),
       item('Warning', 72.3, 130),
     ];
-    expect(markdown([page(items)])).toBe('Torque the bolts to 12 Nm1\n\nWarning\n');
+    expect(markdown([page(items)])).toBe('Torque the bolts to 12 Nm [1]\n\nWarning\n');
   });
 });
 
