@@ -72,12 +72,20 @@ export function sideBySide(left: Segment[], right: Segment[]): boolean {
 
 export const MAX_RUN_ROWS = 1000;
 
+/** Per-row values `findColumnRun` needs from every start row; computed once per region, not per start. */
+export interface RowCache {
+  free: Interval[][];
+  gutterMin: number[];
+}
+
+const rowGutterMin = (row: Row): number => Math.max(4, LAYOUT.segmentGapEm * median(row.segs.map((s) => s.size)));
+
 /**
  * The longest run of rows from `start` that shares a gutter with text on both sides, if both sides
  * read as prose. Tables share gutters too, but their cells are short, so they are never cut and
  * their rows stay whole.
  */
-export function findColumnRun(rows: Row[], start: number, x0: number, x1: number): { end: number; gutter: Interval } | null {
+export function findColumnRun(rows: Row[], start: number, x0: number, x1: number, cache?: RowCache): { end: number; gutter: Interval } | null {
   let free: Interval[] | null = null;
   let minX = Infinity;
   let maxX = -Infinity;
@@ -85,8 +93,9 @@ export function findColumnRun(rows: Row[], start: number, x0: number, x1: number
   // The cap keeps hostile pages (tens of thousands of rows) from going quadratic; real pages have < 200.
   for (let j = start; j < Math.min(rows.length, start + MAX_RUN_ROWS); j++) {
     const row = rows[j]!;
-    const gutterMin = Math.max(4, LAYOUT.segmentGapEm * median(row.segs.map((s) => s.size)));
-    free = (free ? intersect(free, freeIntervals(row, x0, x1)) : freeIntervals(row, x0, x1)).filter(([a, b]) => b - a >= gutterMin);
+    const gutterMin = cache ? cache.gutterMin[j]! : rowGutterMin(row);
+    const rowFree = cache ? cache.free[j]! : freeIntervals(row, x0, x1);
+    free = (free ? intersect(free, rowFree) : rowFree).filter(([a, b]) => b - a >= gutterMin);
     if (free.length === 0) break;
     for (const s of row.segs) {
       minX = Math.min(minX, s.x0);
@@ -118,8 +127,10 @@ export function readingOrder(segs: Segment[]): Segment[][] {
     if (pending.length) leaves.push(pending);
     pending = [];
   };
+  // Every start row scans the rows below it; their free intervals do not depend on the start.
+  const cache: RowCache = { free: rows.map((r) => freeIntervals(r, x0, x1)), gutterMin: rows.map(rowGutterMin) };
   for (let i = 0; i < rows.length; ) {
-    const run = findColumnRun(rows, i, x0, x1);
+    const run = findColumnRun(rows, i, x0, x1, cache);
     if (!run) {
       pending.push(...rows[i]!.segs);
       i++;
