@@ -31,6 +31,7 @@ Commands:
   search "QUESTION" --library NAME   Search a library (--top-k N, --retriever bm25|dense|hybrid, --model M)
   ask "QUESTION" --library NAME      Answer a question with citations
   eval --corpus DIR --questions FILE Evaluate chunking and retrieval configurations
+  eval --suite BENCH_DIR             The scorecard: every question file of a bench folder (--sets a,b)
   models                             List the models found in models/ and the data folder
   serve                              Serve the app's UI through the local web bridge
 
@@ -61,6 +62,9 @@ const COMMANDS: Record<string, { options: NonNullable<ParseArgsConfig['options']
     options: {
       corpus: { type: 'string', multiple: true },
       questions: { type: 'string' },
+      suite: { type: 'string' },
+      sets: { type: 'string' },
+      'write-docs': { type: 'string' },
       strategies: { type: 'string' },
       enrich: { type: 'string' },
       retrievers: { type: 'string' },

@@ -3,6 +3,7 @@ import { ENRICH_MODES } from '../contract/api';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import type { LibraryConfig } from '../library/library.store';
+import { LIBRARY_DEFAULTS } from '../library/library.store';
 
 /**
  * The named pipelines `eval` compares, named like the papers' tables, and the library settings
@@ -28,6 +29,10 @@ const NO_PREFIX = { signature: false, headingPath: false, keys: false } as const
 
 /** Configuration name -> what it is and the settings it maps to. */
 export const EVAL_CONFIGURATIONS = {
+  default: {
+    describes: 'what a new library uses: the default chunking, prefix and ranking of the app',
+    settings: { strategy: LIBRARY_DEFAULTS.strategy, prefix: LIBRARY_DEFAULTS.prefix, restructure: LIBRARY_DEFAULTS.restructure },
+  },
   naive: { describes: 'Naive-500T: 500-token windows, 100-token overlap (CHOP baseline)', settings: { strategy: 'naive', prefix: NO_PREFIX, restructure: false } },
   recursive: {
     describes: 'LangChain recursive splitter, 1000 chars, 200 overlap (MDKeyChunker peer)',
@@ -57,7 +62,8 @@ export const RETRIEVERS = ['bm25', 'dense', 'hybrid'] as const;
 export type Retriever = (typeof RETRIEVERS)[number];
 
 /** Defaults when a list flag is absent: every configuration, heuristic enrichment, BM25. */
-export const DEFAULT_CONFIGURATIONS: readonly ConfigurationName[] = CONFIGURATION_NAMES;
+/** Every named configuration; `default` only when asked for, since it repeats one of them. */
+export const DEFAULT_CONFIGURATIONS: readonly ConfigurationName[] = CONFIGURATION_NAMES.filter((n) => n !== 'default');
 export const DEFAULT_ENRICH: readonly EnrichMode[] = ['heuristic'];
 export const DEFAULT_RETRIEVERS: readonly Retriever[] = ['bm25'];
 

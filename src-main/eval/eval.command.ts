@@ -1,11 +1,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { resolveDataDir } from '../engine/paths';
+import { fail, ok } from '../core/result';
 import { parseConfigurations, parseEnrichModes, parseRetrievers } from './configurations';
 import { runEvaluation } from './eval.runner';
 import type { Question } from './questions';
 import { parseQuestions } from './questions';
 import { markdownTable, writeReport } from './report';
+import { discoverSuite, runSuite, scorecardMarkdown, spliceScorecard } from './suite';
 
 /**
  * `manualmate eval --corpus DIR [--corpus DIR2 ...] --questions FILE.jsonl [--strategies LIST]
@@ -17,7 +19,11 @@ import { markdownTable, writeReport } from './report';
 type Out = { write(s: string): void };
 
 const USAGE =
-  'Usage: manualmate eval --corpus DIR [--corpus DIR2 ...] --questions FILE.jsonl [--strategies LIST] [--enrich LIST] [--retrievers LIST] [--top-k 10] [--out DIR] [--json]';
+  'Usage: manualmate eval --corpus DIR [--corpus DIR2 ...] --questions FILE.jsonl [--strategies LIST] [--enrich LIST] [--retrievers LIST] [--top-k 10] [--out DIR] [--json]\n' +
+  '       manualmate eval --suite BENCH_DIR [--sets LIST] [--strategies LIST] [--retrievers LIST] [--top-k 10] [--out DIR] [--write-docs FILE.md] [--json]';
+
+/** Configurations of the scorecard when --strategies is absent: the product and the two peers. */
+const SUITE_CONFIGURATIONS = 'default,naive,recursive';
 
 /** Runs the eval command with parsed option values (node:util parseArgs); returns the exit code. */
 export async function runEvalCommand(values: Record<string, unknown>, io: { stdout: Out; stderr: Out }): Promise<number> {
@@ -25,6 +31,8 @@ export async function runEvalCommand(values: Record<string, unknown>, io: { stdo
     io.stderr.write(`manualmate eval: ${message}\n${USAGE}\n`);
     return 2;
   };
+
+  if (values['suite'] !== undefined) return runSuiteCommand(values, io, usage);
 
   const corpusValue = values['corpus'];
   const corpora = (Array.isArray(corpusValue) ? corpusValue : typeof corpusValue === 'string' ? [corpusValue] : []).filter(
@@ -51,16 +59,9 @@ export async function runEvalCommand(values: Record<string, unknown>, io: { stdo
   const questions = parseQuestions(text, path.basename(questionsPath));
   if (!questions.ok) return usage(questions.error.message);
 
-  const configurations = parseConfigurations(values['strategies'] as string | undefined);
-  if (!configurations.ok) return usage(configurations.error.message);
-  const enrich = parseEnrichModes(values['enrich'] as string | undefined);
-  if (!enrich.ok) return usage(enrich.error.message);
-  const retrievers = parseRetrievers(values['retrievers'] as string | undefined);
-  if (!retrievers.ok) return usage(retrievers.error.message);
-  const topKValue = values['top-k'];
-  const topK = topKValue === undefined ? 10 : Number(topKValue);
-  if (!Number.isInteger(topK) || topK < 1 || topK > 100) return usage('--top-k must be a whole number from 1 to 100.');
-  const outDir = typeof values['out'] === 'string' && values['out'].trim() !== '' ? path.resolve(values['out']) : null;
+  const common = commonOptions(values);
+  if (!common.ok) return usage(common.error.message);
+  const { configurations, enrich, retrievers, topK, outDir } = common.value;
   const json = values['json'] === true;
 
   const outside = questionsOutside(questions.value, corpusDirs);
@@ -78,9 +79,9 @@ export async function runEvalCommand(values: Record<string, unknown>, io: { stdo
   const res = await runEvaluation({
     corpora: corpusDirs,
     questions: questions.value,
-    configurations: configurations.value,
-    enrich: enrich.value,
-    retrievers: retrievers.value,
+    configurations,
+    enrich,
+    retrievers,
     topK,
     userModelsDir: path.join(resolveDataDir(values['data-dir'] as string | undefined), 'models'),
     signal: controller.signal,
@@ -107,6 +108,74 @@ export async function runEvalCommand(values: Record<string, unknown>, io: { stdo
     return 1;
   }
   return 0;
+}
+
+/** Flags shared by both forms of the command, parsed the same way. */
+function commonOptions(values: Record<string, unknown>, defaultStrategies?: string) {
+  const configurations = parseConfigurations((values['strategies'] as string | undefined) ?? defaultStrategies);
+  if (!configurations.ok) return configurations;
+  const enrich = parseEnrichModes(values['enrich'] as string | undefined);
+  if (!enrich.ok) return enrich;
+  const retrievers = parseRetrievers(values['retrievers'] as string | undefined);
+  if (!retrievers.ok) return retrievers;
+  const topKValue = values['top-k'];
+  const topK = topKValue === undefined ? 10 : Number(topKValue);
+  if (!Number.isInteger(topK) || topK < 1 || topK > 100) return fail('invalid-input', '--top-k must be a whole number from 1 to 100.');
+  const outDir = typeof values['out'] === 'string' && values['out'].trim() !== '' ? path.resolve(values['out']) : null;
+  return ok({ configurations: configurations.value, enrich: enrich.value, retrievers: retrievers.value, topK, outDir });
+}
+
+/**
+ * `eval --suite BENCH_DIR`: the scorecard over every question file in the folder (each set's corpus
+ * found from its document ids), printed as Markdown (or JSON) and, with --write-docs, spliced
+ * into that Markdown file between the scorecard markers.
+ */
+async function runSuiteCommand(values: Record<string, unknown>, io: { stdout: Out; stderr: Out }, usage: (m: string) => number): Promise<number> {
+  const benchDir = values['suite'];
+  if (typeof benchDir !== 'string' || benchDir.trim() === '') return usage('--suite needs a folder of question files.');
+  if (values['corpus'] !== undefined || values['questions'] !== undefined) return usage('--suite finds each set\'s corpus itself; leave out --corpus and --questions.');
+  const only = typeof values['sets'] === 'string' ? values['sets'].split(',').map((s) => s.trim()).filter((s) => s !== '') : undefined;
+  const common = commonOptions(values, SUITE_CONFIGURATIONS);
+  if (!common.ok) return usage(common.error.message);
+  const sets = await discoverSuite(path.resolve(benchDir), only ? { only } : {});
+  if (!sets.ok) return usage(sets.error.message);
+
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  const started = new Date();
+  const res = await runSuite(sets.value, {
+    configurations: common.value.configurations,
+    enrich: common.value.enrich,
+    retrievers: common.value.retrievers,
+    topK: common.value.topK,
+    userModelsDir: path.join(resolveDataDir(values['data-dir'] as string | undefined), 'models'),
+    signal: controller.signal,
+    onProgress: (line) => io.stderr.write(`${line}\n`),
+  }).finally(() => process.removeListener('SIGINT', onSigint));
+  if (!res.ok) {
+    io.stderr.write(`manualmate eval: ${res.error.message}\n`);
+    return 1;
+  }
+  const table = scorecardMarkdown(res.value);
+  if (common.value.outDir) {
+    for (const s of res.value.sets) {
+      await writeReport(path.join(common.value.outDir, s.set), s, { title: `Hit@1 and NDCG@10 on ${s.set} (${s.questions} questions)` });
+    }
+    await fs.writeFile(path.join(common.value.outDir, 'scorecard.md'), table);
+    io.stderr.write(`Wrote scorecard.md and one report folder per set to ${common.value.outDir}\n`);
+  }
+  const docs = values['write-docs'];
+  if (typeof docs === 'string' && docs.trim() !== '') {
+    const file = path.resolve(docs);
+    const before = await fs.readFile(file, 'utf8').catch(() => '');
+    const header = `Run ${started.toISOString().slice(0, 10)}, top-k ${common.value.topK}, ${res.value.sets.map((s) => s.set).join(', ')}; \`manualmate eval --suite ../shared/bench\`.\n\n`;
+    await fs.writeFile(file, spliceScorecard(before, header + table));
+    io.stderr.write(`Updated the scorecard in ${docs}\n`);
+  }
+  if (values['json'] === true) io.stdout.write(`${JSON.stringify({ sets: res.value.sets.map(({ ranks: _ranks, ...s }) => s), macro: res.value.macro })}\n`);
+  else io.stdout.write(table);
+  return res.value.sets.some((s) => s.results.length > 0) ? 0 : 1;
 }
 
 /** Gold document ids whose first folder is none of the corpus folders' names. */

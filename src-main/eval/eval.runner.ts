@@ -9,7 +9,7 @@ import type { LibraryIndex } from '../retrieval/library-index';
 import type { ConfigurationName, Retriever } from './configurations';
 import { librarySettings } from './configurations';
 import type { Metrics } from './metrics';
-import { meanMetrics, questionMetrics, relevantRanks } from './metrics';
+import { meanMetrics, pageCorrect, questionMetrics, relevantRanks } from './metrics';
 import type { Question } from './questions';
 import type { PreparedAnswers } from './relevance';
 import { coveredAnswers, coveredByNormalized, normalizeForRelevance, prepareAnswers } from './relevance';
@@ -61,6 +61,13 @@ export interface EvalResult {
   answerable: number;
   /** Corpus files that failed to import (their questions cannot be answered). */
   failed_documents: number;
+  /**
+   * Share of the questions with gold pages whose first relevant result cites a gold page (see
+   * `pageCorrect`); null when no question has pages or none was found.
+   */
+  page_accuracy: number | null;
+  /** Questions that page accuracy counts: a gold page and a relevant result in the top K. */
+  page_questions: number;
 }
 
 /** A configuration that could not run, and why, in words. */
@@ -90,6 +97,8 @@ export interface QuestionRank {
   relevant_chunks: number;
   /** The first three results: document and chunk id. */
   top: { doc: string; chunk: string }[];
+  /** Whether the first relevant result cites a gold page; null without pages or without a relevant result. */
+  page_correct: boolean | null;
 }
 
 export interface EvalReport {
@@ -291,6 +300,7 @@ async function evaluateLibrary(
       continue;
     }
     const metrics: Metrics[] = [];
+    const pageScores: number[] = [];
     const ranks: QuestionRank[] = [];
     let skipped: string | null = null;
     for (let i = 0; i < options.questions.length; i++) {
@@ -304,6 +314,12 @@ async function evaluateLibrary(
       const coverage = res.value.results.map((h) => coveredAnswers(h, prepared[i]!));
       const m = questionMetrics(coverage, q.answers.length);
       metrics.push(m);
+      const onPage = pageCorrect(
+        coverage,
+        res.value.results.map((h) => h.pages),
+        q.answers,
+      );
+      if (onPage !== null) pageScores.push(onPage ? 1 : 0);
       const relevant = relevantRanks(coverage);
       ranks.push({
         strategy: config,
@@ -318,6 +334,7 @@ async function evaluateLibrary(
         'recall@5': round(m['recall@5'], 4),
         relevant_chunks: relevantChunks[i]!,
         top: res.value.results.slice(0, 3).map((h) => ({ doc: h.doc, chunk: h.chunkId })),
+        page_correct: onPage,
       });
     }
     if (skipped !== null) {
@@ -338,6 +355,8 @@ async function evaluateLibrary(
       llm_tokens: llmTokens,
       answerable: round(relevantChunks.filter((c) => c > 0).length / Math.max(1, relevantChunks.length), 4),
       failed_documents: failed.length,
+      page_accuracy: pageScores.length > 0 ? round(pageScores.reduce((a, b) => a + b, 0) / pageScores.length, 4) : null,
+      page_questions: pageScores.length,
     });
     out.ranks.push(...ranks);
     progress(`${tag} ${retriever}: Hit@1 ${mean['hit@1'].toFixed(3)}  NDCG@10 ${mean['ndcg@10'].toFixed(3)}`);

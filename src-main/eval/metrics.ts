@@ -75,3 +75,19 @@ export function meanMetrics(list: readonly Metrics[]): Metrics {
   for (const m of METRIC_NAMES) out[m] = list.reduce((s, x) => s + x[m], 0) / list.length;
   return out;
 }
+
+/**
+ * Page accuracy of one question (DESIGN.md): the first relevant result cites the right page when
+ * its pages include the `page` of a gold answer it covers. Null when no gold answer has a page
+ * or no result is relevant, so the share counts only questions whose evidence was found.
+ */
+export function pageCorrect(coverage: RankedCoverage, resultPages: readonly (readonly number[])[], answers: readonly { page?: number }[]): boolean | null {
+  if (!answers.some((a) => a.page !== undefined)) return null;
+  const first = coverage.findIndex((c) => c.length > 0);
+  if (first < 0) return null;
+  const pages = resultPages[first] ?? [];
+  return coverage[first]!.some((a) => {
+    const page = answers[a]?.page;
+    return page !== undefined && pages.includes(page);
+  });
+}

@@ -6,7 +6,7 @@ import { normalizeForRelevance } from './relevance';
 
 /**
  * Question files (DESIGN.md): JSONL, one question a line,
- * `{"id","query","answers":[{"doc","contains"}], ...}`; other keys (kind, section, distractors)
+ * `{"id","query","answers":[{"doc","contains","page"?}], ...}`; other keys (kind, section, distractors)
  * are kept but not used by the metrics. Blank lines are ignored.
  */
 
@@ -22,6 +22,7 @@ export interface Question {
 const answerSchema = z.object({
   doc: z.string('"doc" must be a string').trim().min(1, '"doc" must not be empty'),
   contains: z.string('"contains" must be a string').refine((s) => normalizeForRelevance(s) !== '', '"contains" must have text in it'),
+  page: z.number('"page" must be a number').int('"page" must be a whole number').min(1, '"page" is 1-based').optional(),
 });
 
 const questionSchema = z.looseObject({
@@ -63,7 +64,7 @@ export function parseQuestions(text: string, fileName = 'the question file'): Re
     questions.push({
       id,
       query: parsed.data.query,
-      answers: parsed.data.answers.map((a) => ({ doc: a.doc.trim(), contains: a.contains })),
+      answers: parsed.data.answers.map((a) => ({ doc: a.doc.trim(), contains: a.contains, ...(a.page !== undefined ? { page: a.page } : {}) })),
       ...(parsed.data.kind !== undefined ? { kind: parsed.data.kind } : {}),
     });
   }

@@ -13,6 +13,8 @@ import { decodeHTML } from 'entities';
 export interface GoldAnswer {
   doc: string;
   contains: string;
+  /** 1-based page of the PDF the evidence is on, where the question file gives one. */
+  page?: number;
 }
 
 /** What the rule needs from a retrieved chunk. */
@@ -28,12 +30,13 @@ const HTML_TAG = /<!--[\s\S]*?-->|<\/?[A-Za-z][^<>]*>/g;
 const MARKDOWN_MARKS = /[*_`|]/g;
 
 /**
- * DESIGN.md's normalization, in its order: decode HTML entities, strip HTML tags (each becomes a
- * space, as `<br>` or `<td>` separate words), strip Markdown emphasis/code/pipe characters,
- * collapse whitespace to one space and trim, lowercase.
+ * DESIGN.md's normalization, in its order: decode HTML entities, Unicode NFKC (a micro sign equals
+ * a Greek mu, a full-width digit a digit), strip HTML tags (each becomes a space, as `<br>` or
+ * `<td>` separate words), strip Markdown emphasis/code/pipe characters, collapse whitespace to one
+ * space and trim, lowercase.
  */
 export function normalizeForRelevance(text: string): string {
-  return decodeHTML(text).replace(HTML_TAG, ' ').replace(MARKDOWN_MARKS, '').replace(/\s+/g, ' ').trim().toLowerCase();
+  return decodeHTML(text).normalize('NFKC').replace(HTML_TAG, ' ').replace(MARKDOWN_MARKS, '').replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
 /** Gold answers with their `contains` normalized once, for matching many chunks. */

@@ -7,10 +7,20 @@ import {
   parseEnrichModes,
   parseRetrievers,
 } from '../../src-main/eval/configurations';
+import { LIBRARY_DEFAULTS } from '../../src-main/library/library.store';
 
 describe('evaluation configurations', () => {
   it('names the papers’ configurations', () => {
-    expect(CONFIGURATION_NAMES).toEqual(['naive', 'recursive', 'semantic', 'structure', 'structure+path', 'structure+cnm', 'structure+cnm+keys', 'structural']);
+    expect(CONFIGURATION_NAMES).toEqual(['default', 'naive', 'recursive', 'semantic', 'structure', 'structure+path', 'structure+cnm', 'structure+cnm+keys', 'structural']);
+  });
+
+  it('runs `default` with the settings a new library gets', () => {
+    const s = librarySettings('default', 'heuristic');
+    expect({ strategy: s.strategy, prefix: s.prefix, restructure: s.restructure }).toEqual({
+      strategy: LIBRARY_DEFAULTS.strategy,
+      prefix: LIBRARY_DEFAULTS.prefix,
+      restructure: LIBRARY_DEFAULTS.restructure,
+    });
   });
 
   it('indexes the baselines and the bare chunkers without any prefix or restructuring', () => {
@@ -53,7 +63,8 @@ describe('evaluation configurations', () => {
 
 describe('list flags', () => {
   it('falls back to the defaults when a flag is absent', () => {
-    expect(parseConfigurations(undefined)).toEqual({ ok: true, value: CONFIGURATION_NAMES });
+    // `default` repeats one of the named configurations: it runs only when asked for.
+    expect(parseConfigurations(undefined)).toEqual({ ok: true, value: CONFIGURATION_NAMES.filter((n) => n !== 'default') });
     expect(parseEnrichModes(undefined)).toEqual({ ok: true, value: ['heuristic'] });
     expect(parseRetrievers(undefined)).toEqual({ ok: true, value: ['bm25'] });
   });

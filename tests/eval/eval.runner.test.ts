@@ -219,7 +219,7 @@ describe('runEvalCommand', () => {
       [{ corpus: [path.join(root, 'nope')], questions }, /--corpus .*nope is not a folder/],
       [{ corpus: [corpus], questions: path.join(root, 'missing.jsonl') }, /cannot read the question file .*missing\.jsonl: it does not exist/],
       [{ corpus: [corpus], questions: bad }, /bad\.jsonl, line 2: "contains" must be a string/],
-      [{ corpus: [corpus], questions, strategies: 'structure,chop' }, /--strategies has "chop"; choose from naive, recursive/],
+      [{ corpus: [corpus], questions, strategies: 'structure,chop' }, /--strategies has "chop"; choose from default, naive, recursive/],
       [{ corpus: [corpus], questions, retrievers: 'bm25,splade' }, /--retrievers has "splade"/],
       [{ corpus: [corpus], questions, 'top-k': '0' }, /--top-k must be a whole number from 1 to 100/],
     ];

@@ -6,8 +6,8 @@ import { coveredAnswers, coveredByNormalized, isRelevant, normalizeForRelevance,
 import { sharedDir } from '../helpers/temp';
 
 describe('normalizeForRelevance (the DESIGN.md rule)', () => {
-  it('decodes named and numeric HTML entities', () => {
-    expect(normalizeForRelevance('5V&#x2F;3A &amp; 12&nbsp;V &lt;2&#65;&gt; &ndash; &micro;F')).toBe('5v/3a & 12 v <2a> – µf');
+  it('decodes named and numeric HTML entities (NFKC then maps the micro sign to a Greek mu)', () => {
+    expect(normalizeForRelevance('5V&#x2F;3A &amp; 12&nbsp;V &lt;2&#65;&gt; &ndash; &micro;F')).toBe('5v/3a & 12 v <2a> – \u03bcf');
   });
 
   it('strips HTML tags, each standing for a space, but keeps angle brackets in prose', () => {

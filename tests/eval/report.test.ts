@@ -15,6 +15,8 @@ function result(strategy: EvalResult['strategy'], hit1: number, ndcg: number, re
     llm_tokens: 0,
     answerable: 1,
     failed_documents: 0,
+    page_accuracy: null,
+    page_questions: 0,
   };
 }
 
