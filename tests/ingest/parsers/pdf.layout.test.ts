@@ -241,4 +241,11 @@ describe('layoutPdf running text and pages', () => {
     const md = markdown([{ ...page([item('Main text.', 72, 100)]), extra: ['Side label'] }]);
     expect(md).toBe('Main text.\n\nSide label\n');
   });
+
+  it('reports a vertical margin title repeated on most pages as running text, and keeps it on the page', () => {
+    const pages = [1, 2, 3].map((n) => ({ ...page([item(`Body of page ${n}.`, 72, 100)]), extra: ['LM-100 Voltage Regulator'] }));
+    const layout = layoutPdf(pages);
+    expect(layout.runningText).toContain('LM-100 Voltage Regulator');
+    expect(layout.markdown.match(/LM-100 Voltage Regulator/g)).toHaveLength(3);
+  });
 });
