@@ -50,6 +50,23 @@ export interface Block {
   end: number;
 }
 
+/**
+ * What a document says about itself outside its body text: metadata and the running headers and
+ * footers that were removed from the text. Enrichment reads these to learn the document's model.
+ */
+export interface DocumentFacts {
+  /** Title from the file's metadata, when it names the document. */
+  metadataTitle?: string;
+  /** Subject from the file's metadata. */
+  subject?: string;
+  /** Distinct running header/footer lines removed from the text, as printed, most frequent first (at most 10). */
+  runningText: string[];
+  /** Part numbers and model codes (capitals with digits, 4+ characters) in the metadata and running text, first seen first. */
+  partNumbers: string[];
+  /** Revision or version as printed in the running text or metadata ("Rev. 1.2.1", "V1.9"). */
+  revision?: string;
+}
+
 export interface NormalizedDocument {
   /** Document id: source path relative to the parent of what was imported, with `/` separators. */
   id: string;
@@ -64,6 +81,8 @@ export interface NormalizedDocument {
   contentHash: string;
   /** Front matter and other document-level metadata (string values only). */
   metadata: Record<string, string>;
+  /** Facts the parser found outside the body text (PDF: metadata, running headers/footers). */
+  facts?: DocumentFacts;
 }
 
 /** What a parser returns before identity (id, hash) is attached. */

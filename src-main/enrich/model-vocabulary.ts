@@ -126,6 +126,8 @@ export interface VocabularyDocInput {
   h1Headings?: string[];
   /** H2 heading texts. */
   h2Headings?: string[];
+  /** Lines the parser found outside the body text (metadata title/subject, running headers), read like the title. */
+  facts?: string[];
   /** `plainText(text)`, when the caller already computed it (it is the costly part of learning). */
   plain?: string;
 }
@@ -210,7 +212,8 @@ export function vocabularyInput(doc: NormalizedDocument): VocabularyDocInput {
     if (b.level === 1) h1Headings.push(text);
     if (b.level === 2) h2Headings.push(text);
   }
-  return { id: doc.id, title: doc.title, text: doc.text, metadata: doc.metadata, headings, h1Headings, h2Headings };
+  const facts = doc.facts ? [doc.facts.metadataTitle, doc.facts.subject, ...doc.facts.runningText].filter((t): t is string => !!t) : [];
+  return { id: doc.id, title: doc.title, text: doc.text, metadata: doc.metadata, headings, h1Headings, h2Headings, ...(facts.length ? { facts } : {}) };
 }
 
 function isInput(doc: NormalizedDocument | VocabularyDocInput): doc is VocabularyDocInput {
@@ -446,7 +449,7 @@ function observe(input: VocabularyDocInput, vendorKeys: ReadonlySet<string>): Do
   // A title that is only the file name (no H1, no front matter) is no evidence of a name.
   const fileStem = input.id.split('/').pop()?.replace(/\.[^./]+$/, '') ?? '';
   const title = input.title === fileStem ? '' : input.title;
-  const titleish = [title, meta['title'], meta['description']].filter((s): s is string => !!s).join('\n');
+  const titleish = [title, meta['title'], meta['description'], ...(input.facts ?? [])].filter((s): s is string => !!s).join('\n');
   const obs: DocObservation = {
     id: input.id,
     dirs,

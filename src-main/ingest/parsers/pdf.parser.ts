@@ -2,7 +2,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api';
+import { normalizeText, UNDECODED } from '../../core/text';
 import { normalizeMarkdown } from '../normalize';
+import { documentFacts } from './pdf.facts';
 import type { ParseFailure, ParseInput, ParseResult, Parser } from './parser';
 import { layoutSegmentedPages, segmentPage, type PdfPageText, type PdfTextItem, type SegmentedPage } from './pdf.layout';
 
@@ -35,6 +37,7 @@ let pdfjsPromise: Promise<PdfJs> | null = null;
 /** Loads pdf.js once, with its worker code on the main thread (Node has no Web Workers). */
 function loadPdfJs(): Promise<PdfJs> {
   pdfjsPromise ??= (async () => {
+    const push = Object.getOwnPropertyDescriptor(Array.prototype, 'push');
     const [pdfjs, worker] = await Promise.all([
       import('pdfjs-dist/legacy/build/pdf.mjs'),
       // Registering the worker module as `globalThis.pdfjsWorker` is pdf.js's documented way to run
@@ -42,6 +45,11 @@ function loadPdfJs(): Promise<PdfJs> {
       import('pdfjs-dist/legacy/build/pdf.worker.mjs'),
     ]);
     (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+    // The legacy build's core-js replaces Array.prototype.push for the whole process on Node 20
+    // (its check for an error on non-writable lengths fails on V8 11), and the replacement is ~10x
+    // slower: it was the top self-time entry of a pdf-dev import profile, slowing every array in
+    // the engine, not only pdf.js's. V8's own push is correct for everything pdf.js does.
+    if (push && Array.prototype.push !== push.value) Object.defineProperty(Array.prototype, 'push', push);
     return pdfjs;
   })();
   pdfjsPromise.catch(() => {
@@ -110,7 +118,7 @@ function checkEnvelope(bytes: Uint8Array): void {
 }
 
 // Titles that tools write by default and that say nothing about the document.
-const JUNK_TITLE = /^(untitled\b.*|document\d*|doc\d*|title|slide\s*\d*|(powerpoint )?presentation\d*|microsoft (word|powerpoint|excel)\b.*|.*\.(docx?|pdf|rtf|odt|txt|indd|qxd|pptx?|xlsx?|html?))$/i;
+const JUNK_TITLE = /^(untitled\b.*|document\d*|doc\d*|title|slide\s*\d*|(powerpoint )?presentation\d*|microsoft (word|powerpoint|excel)\b.*|output file|.*\.(docx?|pdf|rtf|odt|txt|indd|qxd|fm|book|pptx?|xlsx?|html?))$/i;
 
 /** The metadata title when it names the document (not "Untitled", a file name or a path). */
 export function meaningfulTitle(raw: unknown): string | null {
@@ -142,12 +150,14 @@ function pageText(
     const horizontal = a > 0 && Math.abs(b) <= 0.05 * a;
     const size = Math.abs(d);
     if (!horizontal || !(size > 0)) {
-      extra.push(item.str);
+      extra.push(normalizeText(item.str.split('\u0000').join('')));
       continue;
     }
     const scale = Math.hypot(viewport.transform[0]!, viewport.transform[1]!);
     const mono = styles[item.fontName ?? '']?.fontFamily === 'monospace';
-    out.push({ text: item.str.split('\u0000').join(''), x: e, y: f, width: Math.max(0, (item.width ?? 0) * scale), size, mono });
+    // pdf.js leaves codes it cannot map to Unicode (fonts without a ToUnicode map or glyph names)
+    // as control characters; normalizeText turns them into U+FFFD, counted by the caller.
+    out.push({ text: normalizeText(item.str.split('\u0000').join('')), x: e, y: f, width: Math.max(0, (item.width ?? 0) * scale), size, mono });
   }
   return { width: viewport.width, height: viewport.height, items: out, extra };
 }
@@ -198,6 +208,7 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
       const pages: SegmentedPage[] = [];
       const unreadable: number[] = [];
       const withoutText: number[] = [];
+      const undecoded: number[] = [];
       for (let n = 1; n <= doc.numPages; n++) {
         if (signal?.aborted) throw cancelled();
         try {
@@ -207,6 +218,7 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
           const content = await guard(page.getTextContent(), signal, pageTimeoutMs, timeout);
           const text = pageText(content.items, content.styles, viewport, pdfjs);
           if (text.items.length === 0 && text.extra?.length === 0) withoutText.push(n);
+          if (text.items.some((i) => i.text.includes(UNDECODED)) || text.extra?.some((t) => t.includes(UNDECODED))) undecoded.push(n);
           pages.push(segmentPage(text));
           page.cleanup();
         } catch (err) {
@@ -241,10 +253,15 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
       }
       if (unreadable.length) metadata['unreadablePages'] = unreadable.join(',');
       if (withoutText.length) metadata['pagesWithoutText'] = withoutText.join(',');
+      // Characters whose font has no Unicode mapping: flagged (U+FFFD in the text), never control codes.
+      if (undecoded.length) metadata['pagesWithUndecodedCharacters'] = undecoded.join(',');
       const fallbackTitle = fileStem(input.fileName);
-      const title = meaningfulTitle(info['Title']) ?? meaningfulTitle(xmpTitle) ?? layout.firstHeading ?? fallbackTitle;
+      const metadataTitle = meaningfulTitle(info['Title']) ?? meaningfulTitle(xmpTitle);
+      const title = metadataTitle ?? layout.firstHeading ?? fallbackTitle;
       const parsed = normalizeMarkdown({ markdown: layout.markdown, format: 'pdf', pageStarts: layout.pageStarts, fallbackTitle, title, metadata });
-      return { ok: true, doc: parsed };
+      const subject = meaningfulTitle(info['Subject']);
+      const facts = documentFacts({ metadataTitle: metadataTitle ? normalizeText(metadataTitle) : null, subject: subject ? normalizeText(subject) : null, runningText: layout.runningText });
+      return { ok: true, doc: { ...parsed, facts } };
     } finally {
       await task.destroy().catch(() => undefined);
     }

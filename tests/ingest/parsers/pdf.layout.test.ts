@@ -94,14 +94,14 @@ describe('layoutPdf reading order', () => {
     );
   });
 
-  it('keeps a superscript footnote mark on its line and drops fake-bold duplicates', () => {
+  it('keeps a superscript footnote mark on its line, apart from the value, and drops fake-bold duplicates', () => {
     const items = [
       item('Torque the bolts to 12 Nm', 72, 100),
       item('1', 72 + textWidth('Torque the bolts to 12 Nm') + 0.5, 96, 6),
       item('Warning', 72, 130),
       item('Warning', 72.3, 130),
     ];
-    expect(markdown([page(items)])).toBe('Torque the bolts to 12 Nm1\n\nWarning\n');
+    expect(markdown([page(items)])).toBe('Torque the bolts to 12 Nm [1]\n\nWarning\n');
   });
 });
 
@@ -240,5 +240,12 @@ describe('layoutPdf running text and pages', () => {
   it('keeps rotated text of a page after its horizontal text', () => {
     const md = markdown([{ ...page([item('Main text.', 72, 100)]), extra: ['Side label'] }]);
     expect(md).toBe('Main text.\n\nSide label\n');
+  });
+
+  it('reports a vertical margin title repeated on most pages as running text, and keeps it on the page', () => {
+    const pages = [1, 2, 3].map((n) => ({ ...page([item(`Body of page ${n}.`, 72, 100)]), extra: ['LM-100 Voltage Regulator'] }));
+    const layout = layoutPdf(pages);
+    expect(layout.runningText).toContain('LM-100 Voltage Regulator');
+    expect(layout.markdown.match(/LM-100 Voltage Regulator/g)).toHaveLength(3);
   });
 });

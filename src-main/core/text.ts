@@ -1,0 +1,20 @@
+/**
+ * Text normalization shared by what is indexed and what is asked, so both sides compare the same
+ * characters. Pure: no Node or DOM imports, so the query side (and the renderer) can call it too.
+ */
+
+// C0 control characters except tab, line feed and carriage return, plus DEL.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
+/** Stands for a character the source could not decode (a control code from a font without a Unicode map). */
+export const UNDECODED = '\ufffd';
+
+/**
+ * NFKC (micro sign -> Greek mu, ligatures, full-width and superscript forms), soft hyphens removed
+ * (they are invisible where no line breaks), and C0 control characters other than tab and line
+ * breaks replaced by `UNDECODED`, so no control character ever reaches an index.
+ */
+export function normalizeText(text: string): string {
+  return text.normalize('NFKC').replace(/\u00ad/g, '').replace(CONTROL, UNDECODED);
+}

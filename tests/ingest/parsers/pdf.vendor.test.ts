@@ -1,0 +1,180 @@
+// Issue 19: the defects found on real vendor manuals, each rebuilt as a generated PDF.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ParsedDocument } from '../../../src-main/core/document';
+import { normalizeText } from '../../../src-main/core/text';
+import { pdfParser } from '../../../src-main/ingest/parsers/pdf.parser';
+import { column, textWidth, wrapText, writePdf, type PdfPageSpec, type PdfWriteOptions } from '../../fixtures/pdf-writer';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'pdf-vendor-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function parseOk(pages: PdfPageSpec[], options: PdfWriteOptions = {}): Promise<ParsedDocument> {
+  const result = await pdfParser.parse({ bytes: writePdf(pages, options), fileName: 'datasheet.pdf' });
+  if (!result.ok) throw new Error(`expected a parsed document, got ${result.code}: ${result.reason}`);
+  return result.doc;
+}
+
+/** poppler's pdftotext, the reference for content and reading order; fails loudly when it is missing. */
+function pdftotext(pdf: Uint8Array): string {
+  const file = path.join(tmp, `ref-${Math.random().toString(36).slice(2)}.pdf`);
+  writeFileSync(file, pdf);
+  try {
+    return execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('pdftotext (poppler-utils) is not installed; .ci/run installs it. Install poppler-utils to run this test.');
+    throw err;
+  }
+}
+
+// eslint-disable-next-line no-control-regex
+const C0 = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+
+/** A body page of a datasheet with a running header (title + part numbers) and footer (revision + page). */
+function datasheetPage(n: number, body: string[]): PdfPageSpec {
+  return {
+    runs: [
+      { x: 72, y: 760, text: 'NTD4809N, NVD4809N', size: 12 },
+      { x: 400, y: 760, text: 'Power MOSFET 30 V', size: 9 },
+      ...column(body, 72, 700),
+      { x: 72, y: 30, text: `Rev. 3 ${n}`, size: 8 },
+    ],
+  };
+}
+
+
+describe('pdfParser on a running process', () => {
+  // In its own Node process: vitest may load pdf.js in a realm of its own, where the polyfill would
+  // replace another Array.prototype than the engine's.
+  it('leaves Array.prototype.push native after loading pdf.js (its polyfill slowed every array in the engine)', () => {
+    const parser = path.resolve(import.meta.dirname, '../../../src-main/ingest/parsers/pdf.parser.ts');
+    const script = [
+      'const native = Array.prototype.push;',
+      `const { pdfParser } = await import(${JSON.stringify(pathToFileURL(parser).href)});`,
+      `const r = await pdfParser.parse({ bytes: new Uint8Array(Buffer.from(${JSON.stringify(Buffer.from(writePdf([{ runs: [{ x: 72, y: 700, text: 'Any text.' }] }])).toString('base64'))}, 'base64')), fileName: 'a.pdf' });`,
+      `console.log(JSON.stringify({ ok: r.ok, native: Array.prototype.push === native }));`,
+    ].join('\n');
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const result = JSON.parse(out.trim().split('\n').pop()!) as { ok: boolean; native: boolean };
+    expect(result.ok).toBe(true);
+    // core-js makes its replacement print as "[native code]", so only identity tells them apart.
+    expect(result.native).toBe(true);
+  });
+});
+
+describe('pdfParser running headers, footers and metadata as document facts', () => {
+  const body = (n: number): string[] => wrapText(`Section ${n}. The drain current rating applies at a case temperature of 25 degrees with the tab soldered to a copper area. `.repeat(3), 460);
+  const pages = [1, 2, 3, 4].map((n) => datasheetPage(n, body(n)));
+
+  it('removes the running lines from pages 2+ but keeps the title line of page 1', async () => {
+    const doc = await parseOk(pages);
+    expect(doc.text.match(/NTD4809N, NVD4809N/g)).toHaveLength(1);
+    const block = doc.blocks.find((b) => doc.text.slice(b.start, b.end).includes('NTD4809N'));
+    expect(block?.page).toBe(1);
+    expect(doc.text).not.toContain('Rev. 3');
+  });
+
+  it('keeps the removed lines, part numbers and revision as typed facts', async () => {
+    const doc = await parseOk(pages, { title: 'NTD4809N Power MOSFET', subject: 'Single N-Channel DPAK' });
+    expect(doc.facts?.runningText).toEqual(expect.arrayContaining(['NTD4809N, NVD4809N', 'Power MOSFET 30 V']));
+    expect(doc.facts?.partNumbers).toEqual(expect.arrayContaining(['NTD4809N', 'NVD4809N']));
+    expect(doc.facts?.partNumbers).not.toContain('DPAK');
+    expect(doc.facts?.revision).toBe('Rev. 3');
+    expect(doc.facts?.metadataTitle).toBe('NTD4809N Power MOSFET');
+    expect(doc.facts?.subject).toBe('Single N-Channel DPAK');
+  });
+
+  it('titles a document from its level-1 heading when the metadata title is a tool file name', async () => {
+    const cover: PdfPageSpec = { runs: [{ x: 400, y: 700, text: 'July 2013', size: 12 }, { x: 72, y: 660, text: 'LM317 Adjustable Regulator', size: 20 }, ...column(body(1), 72, 620)] };
+    const doc = await parseOk([cover, ...pages.slice(1)], { title: 'LM317 20130307.fm' });
+    expect(doc.title).toBe('LM317 Adjustable Regulator');
+  });
+});
+
+describe('pdfParser hyphens at line ends', () => {
+  // Lines as wide as the column, so only the hyphen decides whether the next line continues.
+  const lines = [
+    'The module integrates a 32-bit RISC-',
+    'V core, a radio and the ESP32-',
+    'C3 chip, and every seg-',
+    'ment of flash is encrypted, the Wi-',
+    'Fi radio is off before the USB-',
+    'powered board starts; soft\u00ad',
+    'hyphens join too.',
+  ];
+  const width = Math.max(...lines.map((l) => textWidth(l)));
+  const pdf = writePdf([{ runs: [{ x: 72, y: 720, text: 'ESP32\u00adC3 Series Datasheet', size: 20 }, ...column(lines.map((l) => l.padEnd(l.length)), 72, 690)] }]);
+
+  it('joins at a hyphenation break and keeps printed hyphens, as pdftotext prints them', async () => {
+    expect(width).toBeGreaterThan(100);
+    const result = await pdfParser.parse({ bytes: pdf, fileName: 'a.pdf' });
+    if (!result.ok) throw new Error(result.reason);
+    const text = result.doc.text;
+    for (const kept of ['RISC-V core', 'ESP32-C3 chip', 'USB-powered', 'segment of flash', 'Wi-Fi radio', 'soft', 'ESP32-C3 Series']) expect(text).toContain(kept);
+    expect(text).not.toMatch(/ESP32C3|RISCV|ESP32- C3|seg- ment/);
+    // One paragraph: the short "ESP32-" line does not end it.
+    expect(text).toMatch(/The module integrates[^\n]+hyphens join too\./);
+    // Every word of pdftotext's reading is there, in the same order (hyphenated halves aside).
+    // pdftotext drops every line-end hyphen ("RISCV"), so hyphens are ignored on both sides here.
+    const words = (t: string): string[] => t.replace(/[-\u00ad]/g, '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 3);
+    const ours = words(text);
+    const ref = words(pdftotext(pdf));
+    expect(ref.length).toBeGreaterThan(20);
+    expect(ref.filter((w) => !ours.includes(w))).toEqual([]);
+  });
+});
+
+describe('pdfParser characters', () => {
+  it('stores the micro sign and Greek mu as one character, the same one normalizeText gives a query', async () => {
+    const doc = await parseOk([{ runs: [{ x: 72, y: 700, text: 'Decouple VDD with 10 \u00b5F and 100 nF.' }] }]);
+    expect(doc.text).toContain(normalizeText('10 \u00b5F'));
+    expect(normalizeText('10\u00b5F')).toBe(normalizeText('10\u03bcF'));
+    expect(normalizeText('\ufb01rmware')).toBe('firmware');
+  });
+
+  it('decodes a font through its encoding and flags codes without a Unicode mapping, never as control characters', async () => {
+    const runs = [
+      { x: 72, y: 700, text: 'Thermal resistance R' },
+      { x: 72 + textWidth('Thermal resistance R'), y: 700, text: '\u0002', font: 'custom' as const },
+      { x: 78 + textWidth('Thermal resistance R'), y: 700, text: 'JA is 50 and unnamed glyphs \u0005\u0006 stay flagged.' },
+      { x: 72, y: 680, text: 'On-resistance 9.0 m' },
+      { x: 72 + textWidth('On-resistance 9.0 m'), y: 680, text: 'W', font: 'symbol' as const },
+      { x: 72, y: 660, text: 'unknown' },
+      { x: 72 + textWidth('unknown '), y: 660, text: '\u0005\u0006', font: 'custom' as const },
+    ];
+    const doc = await parseOk([{ runs }, { runs: [{ x: 72, y: 700, text: 'Plain page.' }] }]);
+    expect(doc.text).not.toMatch(C0);
+    expect(doc.text).toContain('R\u03b8');
+    expect(doc.text).toContain('m\u03a9');
+    expect(doc.text).toContain('\ufffd');
+    expect(doc.metadata['pagesWithUndecodedCharacters']).toBe('1');
+  });
+});
+
+describe('pdfParser footnote markers and wrapped values', () => {
+  it('separates a raised footnote marker from the value it marks', async () => {
+    const doc = await parseOk([
+      {
+        runs: [
+          { x: 72, y: 700, text: 'Secure boot is enabled' },
+          { x: 72 + textWidth('Secure boot is enabled'), y: 703.5, text: '4', size: 6 },
+          { x: 72 + textWidth('Secure boot is enabled') + 5, y: 700, text: ' by default and the clock runs at 160 MHz' },
+          { x: 72, y: 660, text: '4. Only in production mode.', size: 8 },
+        ],
+      },
+    ]);
+    expect(doc.text).toMatch(/enabled \[4\] by default/);
+    expect(doc.text).not.toContain('enabled4');
+  });
+
+  it('continues a sentence whose next line starts like a lettered list item', async () => {
+    const lines = ['The sensor cable can be extended up to 5', 'm. For each additional metre, add one repeater to the line and check the supply.'];
+    const doc = await parseOk([{ runs: column(lines, 72, 700) }]);
+    expect(doc.text).toContain('up to 5 m. For each additional metre');
+    expect(doc.blocks.some((b) => b.kind === 'list')).toBe(false);
+  });
+});
