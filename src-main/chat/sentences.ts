@@ -77,10 +77,11 @@ export function cleanInline(text: string): string {
     .replace(/!\[[^\]\n]*\]\([^)\n]*\)/g, ' ')
     .replace(/\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
     .replace(/<br\s*\/?>/gi, ' ')
+    // A removed tag glued to punctuation leaves no gap ("<b>5V</b>." -> "5V."); the manual's own spacing stays.
+    .replace(/<[^>\n]*>(?=[.,;:!?])/g, '')
     .replace(/<[^>\n]*>/g, ' ')
     .replace(/&nbsp;/g, ' ')
     .replace(/\s+/g, ' ')
-    .replace(/ ([.,;:!?])(?=\s|$)/g, '$1')
     .trim();
 }
 

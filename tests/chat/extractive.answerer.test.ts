@@ -200,3 +200,10 @@ describe('structure kept in extracted answers', () => {
     expect(a.text).not.toContain('Which model');
   });
 });
+
+describe('quoted verbatim', () => {
+  it('keeps the manual\'s own spacing before punctuation, so the quote matches the manual', () => {
+    const s = splitSentences('It provides more hardware resources : 16M Flash + 4M PSRAM, a <b>larger</b> battery <i>etc</i>.');
+    expect(s[0]!.text).toBe('It provides more hardware resources : 16M Flash + 4M PSRAM, a larger battery etc.');
+  });
+});
