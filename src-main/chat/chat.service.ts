@@ -7,6 +7,7 @@ import type { SearchOptions } from '../search/searcher';
 import type { ChunkRecord } from '../storage/chunk-store';
 import type { CreateConversationInput } from './conversation.store';
 import { createConversationStore, DEFAULT_TITLE, newId } from './conversation.store';
+import type { ExtractiveOptions } from './extractive.answerer';
 import { answerExtractively, EXTRACTED_LABEL } from './extractive.answerer';
 import type { HistoryMessage, LlmAnswer } from './llm.answerer';
 import { answerWithLlm } from './llm.answerer';
@@ -133,6 +134,16 @@ function listNames(names: readonly string[]): string {
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
+/** The one library model a heading, caption or table row names, else null. */
+function modelNamedIn(vocabulary: ModelVocabulary, text: string): string | null {
+  const names = new Set(vocabulary.findMentions(text).filter((m) => m.confidence >= 0.5).map((m) => m.model));
+  return names.size === 1 ? [...names][0]! : null;
+}
+
+function extractOptions(vocabulary: ModelVocabulary, resolvedModels: readonly string[]): ExtractiveOptions {
+  return { modelIn: (text) => modelNamedIn(vocabulary, text), models: resolvedModels, modelNamed: resolvedModels.length > 0 };
+}
+
 export function createChatService(options: ChatServiceOptions): ChatService {
   const store = createConversationStore(options.libraryDir);
   const running = new Map<string, AbortController>();
@@ -153,7 +164,9 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     const history = opts.history ?? [];
     const onToken = opts.onToken ?? (() => undefined);
     const vocabulary = index.vocabulary;
-    const previous = [...history].reverse().find((t) => t.role === 'assistant')?.resolvedModels ?? [];
+    // A model the user picked for the conversation wins over the one it remembered.
+    const picked = scope.models ?? [];
+    const previous = picked.length > 0 ? [] : ([...history].reverse().find((t) => t.role === 'assistant')?.resolvedModels ?? []);
     // The question is analysed once; the plan, the search and the answer all read this analysis.
     const analysis = analyzeQuery(q.value, vocabulary);
     const plan = planQuestion(q.value, analysis, vocabulary, previous);
@@ -179,7 +192,9 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     if (!found.ok) return found;
     const { passages, resolvedModels } = found.value;
     // A question naming a known and an unknown model is answered for the known one, said first.
-    const note = plan.unknown.length > 0 ? `No manual for ${listNames(plan.unknown.map((u) => u.text))} in this library; answering for ${listNames(plan.named)}.\n\n` : '';
+    let note = plan.unknown.length > 0 ? `No manual for ${listNames(plan.unknown.map((u) => u.text))} in this library; answering for ${listNames(plan.named)}.\n\n` : '';
+    // A follow-up naming no model says which model it kept, so a silent carry-over can be seen.
+    if (plan.inherited.length > 0) note += `Kept ${listNames(plan.inherited)} from the previous question (name another model or pick a model chip to change it).\n\n`;
 
     if (passages.length === 0) {
       const about = resolvedModels.length > 0 ? ` for ${listNames(resolvedModels)}` : '';
@@ -226,12 +241,12 @@ export function createChatService(options: ChatServiceOptions): ChatService {
         );
       }
       // Not even the best passage fits the model's context: quote instead of generating.
-      const extracted = answerExtractively(withoutMentions(q.value, analysis), passages);
+      const extracted = answerExtractively(withoutMentions(q.value, analysis), passages, extractOptions(vocabulary, resolvedModels));
       onToken(extracted.text);
       return ok(turn({ text: note + extracted.text, mode: 'extracted', citations: extracted.citations, resolvedModels }));
     }
 
-    const extracted = answerExtractively(withoutMentions(q.value, analysis), passages);
+    const extracted = answerExtractively(withoutMentions(q.value, analysis), passages, extractOptions(vocabulary, resolvedModels));
     return whole({ text: note + extracted.text, mode: 'extracted', citations: extracted.citations, resolvedModels });
   }
 

@@ -22,6 +22,17 @@ export interface ExtractiveOptions {
   perPassage?: number;
   /** Passages considered, best first (default 4). */
   maxPassages?: number;
+  /**
+   * The library model a heading or caption names, if any (from the library's vocabulary): a
+   * quoted line under a "ROCK 5B+" sub-heading belongs to that model, not the chunk's.
+   */
+  modelIn?: (text: string) => string | null;
+  /** The question names a model (or the scope fixes one): then lines are not grouped by model. */
+  modelNamed?: boolean;
+  /** The models the answer is about: lines under another model's sub-heading weigh little. */
+  models?: readonly string[];
+  /** Items of a list or rows of a table quoted after its lead sentence (default 8). */
+  maxListed?: number;
 }
 
 export interface ExtractiveAnswer {
@@ -42,14 +53,26 @@ const B = 0.5;
 const IDENTIFIER_BONUS = 1.5;
 /** Share of the best score a further sentence needs to be quoted too. */
 const KEEP_RATIO = 0.35;
+/** Weight of question words found in a unit's section heading, relative to their idf. */
+const HEADING_WEIGHT = 0.3;
+
+/** One quoted line: the unit, its passage and the model it belongs to. */
+interface Line {
+  passage: number;
+  sentence: Sentence;
+  model: string | null;
+  /** Indented under a lead sentence. */
+  sub: boolean;
+}
 
 /**
  * Builds the extractive answer; `passages` must be non-empty and relevant (see `retrieve`).
- * Pass the question with model names blanked (`withoutModelNames`): every passage is about the
+ * Pass the question with model names blanked (`withoutMentions`): every passage is about the
  * model already, so its name tells the sentences apart no better than "the".
  */
 export function answerExtractively(question: string, passages: readonly Passage[], options: ExtractiveOptions = {}): ExtractiveAnswer {
   const maxSentences = options.maxSentences ?? 4;
+  const maxListed = options.maxListed ?? 8;
   const perPassage = options.perPassage ?? 2;
   const used = passages.slice(0, options.maxPassages ?? 4);
   const wanted = [...new Set(terms(question))];
@@ -78,6 +101,18 @@ export function answerExtractively(question: string, passages: readonly Passage[
       }
       const lower = sentence.text.toLowerCase();
       for (const id of ids) if (containsToken(lower, id)) score += IDENTIFIER_BONUS;
+      // The steps under the heading that matches the question answer it, even in few words.
+      if (sentence.heading && score > 0) {
+        const head = new Set(terms(sentence.heading));
+        let shared = 0;
+        for (const t of wanted) if (head.has(t)) shared += idf(t);
+        score += HEADING_WEIGHT * shared;
+      }
+      // Under a sibling's sub-heading ("ROCK 5B" in a ROCK 5B/5B+ page): another model's value.
+      const headModel = sentence.heading ? (options.modelIn?.(sentence.heading) ?? null) : null;
+      if (headModel && options.models && options.models.length > 0 && !options.models.includes(headModel)) score *= 0.2;
+      // A lead sentence ("... the supported adapters are:") stands for the list it opens.
+      if (sentence.opens !== undefined) score *= 1.2;
       // Fragments ("Zero 2 Pro", "Pin#: Name") are labels, rarely the answer.
       if (words.length < 3 && sentence.kind !== 'code') score *= 0.5;
       // Retrieval already ranked passages with model awareness; sentence scores only refine it.
@@ -88,25 +123,57 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const picked = pick(scored, maxSentences, perPassage);
   picked.sort((a, b) => a.passage - b.passage || a.sentence.offset - b.sentence.offset);
 
+  // Lead sentences bring their list or table rows; quoted lines keep their model.
+  const lines: Line[] = [];
+  const quoted = new Set<Sentence>();
+  const modelOf = (pi: number, sentence: Sentence): string | null =>
+    (sentence.heading ? options.modelIn?.(sentence.heading) : null) ?? (sentence.kind === 'row' ? (options.modelIn?.(sentence.text) ?? null) : null) ?? used[pi]!.hit.signature.model;
+  for (const s of picked) {
+    if (quoted.has(s.sentence)) continue;
+    quoted.add(s.sentence);
+    lines.push({ passage: s.passage, sentence: s.sentence, model: modelOf(s.passage, s.sentence), sub: false });
+    if (s.sentence.opens === undefined) continue;
+    for (const member of units[s.passage]!.filter((u) => u.block === s.sentence.opens).slice(0, maxListed)) {
+      if (quoted.has(member)) continue;
+      quoted.add(member);
+      lines.push({ passage: s.passage, sentence: member, model: modelOf(s.passage, member), sub: true });
+    }
+  }
+
   const numberOf = new Map<number, number>();
   const citations: Citation[] = [];
-  const lines: string[] = [];
-  for (const s of picked) {
-    let num = numberOf.get(s.passage);
+  const cite = (l: Line): number => {
+    let num = numberOf.get(l.passage);
     if (num === undefined) {
       num = citations.length + 1;
-      numberOf.set(s.passage, num);
-      citations.push(citationFor(used[s.passage]!, num, { offset: s.sentence.offset }));
+      numberOf.set(l.passage, num);
+      citations.push(citationFor(used[l.passage]!, num, { offset: l.sentence.offset }));
     }
-    lines.push(`- ${s.sentence.text} [${num}]`);
+    return num;
+  };
+  const render = (l: Line): string => `${l.sub ? '  ' : ''}- ${l.sentence.text} [${cite(l)}]`;
+  const out: string[] = [];
+  const models = [...new Set(lines.map((l) => l.model).filter((m): m is string => m !== null))];
+  if (models.length >= 2 && !options.modelNamed) {
+    // Several models' values and none asked for: each under its model's name, then ask back.
+    for (const m of [...models, null]) {
+      const mine = lines.filter((l) => l.model === m);
+      if (mine.length === 0) continue;
+      out.push(`${out.length > 0 ? '\n' : ''}${m ?? 'Any model'}:`);
+      for (const l of mine) out.push(render(l));
+    }
+    out.push('', `Which model: ${models.join(', ')}? Name it in the question or pick its chip to get only its values.`);
+  } else {
+    if (models.length === 1) out.push(`For ${models[0]}:`);
+    for (const l of lines) out.push(render(l));
   }
   if (lines.length === 0 && used[0]) {
     // A passage with no quotable sentence (an image caption, a bare table): quote its start.
     const head = cleanInline(used[0].hit.text).slice(0, 300);
     citations.push(citationFor(used[0], 1));
-    lines.push(`- ${head}${head.length === 300 ? '…' : ''} [1]`);
+    out.push(`- ${head}${head.length === 300 ? '…' : ''} [1]`);
   }
-  return { text: `${EXTRACTED_LABEL}\n\n${lines.join('\n')}`, citations };
+  return { text: `${EXTRACTED_LABEL}\n\n${out.join('\n')}`, citations };
 }
 
 /**

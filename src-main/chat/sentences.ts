@@ -16,6 +16,12 @@ export interface Sentence {
   /** Length of the source slice in the passage text. */
   length: number;
   kind: SentenceKind;
+  /** The nearest heading above the unit inside the passage (cleaned), or null. */
+  heading: string | null;
+  /** Consecutive list items / table rows share a block number; prose and code have -1. */
+  block: number;
+  /** For a sentence ending in ":" right before a list or table: that block's number. */
+  opens?: number;
 }
 
 /** Words of a question that ask rather than say what is asked about. */
@@ -71,10 +77,11 @@ export function cleanInline(text: string): string {
     .replace(/!\[[^\]\n]*\]\([^)\n]*\)/g, ' ')
     .replace(/\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
     .replace(/<br\s*\/?>/gi, ' ')
+    // A removed tag glued to punctuation leaves no gap ("<b>5V</b>." -> "5V."); the manual's own spacing stays.
+    .replace(/<[^>\n]*>(?=[.,;:!?])/g, '')
     .replace(/<[^>\n]*>/g, ' ')
     .replace(/&nbsp;/g, ' ')
     .replace(/\s+/g, ' ')
-    .replace(/ ([.,;:!?])(?=\s|$)/g, '$1')
     .trim();
 }
 
@@ -98,13 +105,13 @@ function rowText(row: string[], header: string[] | null): string {
 }
 
 /** Splits a prose paragraph at sentence ends followed by a capital, digit or quote. */
-function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Sentence[]): void {
+function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Sentence[], heading: string | null = null, block = -1): void {
   const re = /(?<=[.!?。])\s+(?=[\p{Lu}\p{N}"“(])/gu;
   let from = 0;
   const push = (end: number): void => {
     const raw = paragraph.slice(from, end);
     const text = cleanInline(raw);
-    if (text.length >= 3 && /[\p{L}\p{N}]/u.test(text)) out.push({ text, offset: base + from, length: raw.length, kind });
+    if (text.length >= 3 && /[\p{L}\p{N}]/u.test(text) && !isMarkup(text)) out.push({ text, offset: base + from, length: raw.length, kind, heading, block });
   };
   for (const m of paragraph.matchAll(re)) {
     push(m.index);
@@ -112,6 +119,14 @@ function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Se
   }
   push(paragraph.length);
 }
+
+/** Text left after markup is removed that is still markup: JSX props, front matter keys, braces. */
+function isMarkup(text: string): boolean {
+  return /^[{}()[\]/<>=;,.\s]*$/.test(text) || /^\{\/\*.*\*\/\}$/.test(text) || /^[\w-]+=["{]/.test(text);
+}
+
+/** A line that is JSX/HTML structure only (`<Tabs>`, `<TabItem value="x">`, `</div>`, `<img ...>`). */
+const TAG_LINE = /^(?:<\/?[A-Za-z][^>]*>\s*)+$|^<\/?[A-Za-z][\w.]*(?:\s[^>]*)?$|^\/?>$|^\{\/\*.*\*\/\}$/;
 
 /** Cuts chunk Markdown into quotable sentences, in passage order. */
 export function splitSentences(markdown: string): Sentence[] {
@@ -125,17 +140,41 @@ export function splitSentences(markdown: string): Sentence[] {
   let fence: string | null = null;
   let header: string[] | null = null;
   let para: { start: number; end: number } | null = null;
+  let heading: string | null = null;
+  let block = -1;
+  let blocks = 0;
+  let inBlock: 'item' | 'row' | null = null;
+  const openBlock = (kind: 'item' | 'row'): number => {
+    if (inBlock !== kind) {
+      block = blocks++;
+      inBlock = kind;
+      // A lead sentence ending in ":" just before this block introduces it.
+      const last = out[out.length - 1];
+      if (last && last.kind === 'prose' && last.text.endsWith(':')) last.opens = block;
+    }
+    return block;
+  };
   const flush = (): void => {
-    if (para) splitProse(markdown.slice(para.start, para.end), para.start, 'prose', out);
+    if (para) splitProse(markdown.slice(para.start, para.end), para.start, 'prose', out, heading);
     para = null;
   };
-  for (let i = 0; i < lines.length; i++) {
+  // Front matter at the start of a passage is metadata, never an answer.
+  let i0 = 0;
+  if (/^---\s*$/.test(lines[0]?.text ?? '')) {
+    const end = lines.findIndex((l, k) => k > 0 && /^(?:---|\.\.\.)\s*$/.test(l.text));
+    if (end > 0) i0 = end + 1;
+  }
+  for (let i = i0; i < lines.length; i++) {
     const { text: line, offset } = lines[i]!;
     const trimmed = line.trim();
+    if (fence === null && trimmed !== '' && !trimmed.startsWith('|') && TAG_LINE.test(trimmed)) {
+      flush();
+      continue;
+    }
     const fenceMark = /^(```+|~~~+)/.exec(trimmed)?.[1];
     if (fence !== null) {
       if (fenceMark && fenceMark[0] === fence[0] && fenceMark.length >= fence.length) fence = null;
-      else if (trimmed && trimmed.length <= 200) out.push({ text: `\`${trimmed.replace(/`/g, '')}\``, offset, length: line.length, kind: 'code' });
+      else if (trimmed && trimmed.length <= 200) out.push({ text: `\`${trimmed.replace(/`/g, '')}\``, offset, length: line.length, kind: 'code', heading, block: -1 });
       continue;
     }
     if (fenceMark) {
@@ -143,9 +182,24 @@ export function splitSentences(markdown: string): Sentence[] {
       fence = fenceMark;
       continue;
     }
-    if (trimmed === '' || /^#{1,6}\s/.test(trimmed) || /^:::/.test(trimmed) || /^(?:import|export)\s/.test(trimmed) || /^---+$/.test(trimmed)) {
+    const h = /^#{1,6}\s+(.*)$/.exec(trimmed);
+    if (h) {
       flush();
       header = null;
+      inBlock = null;
+      heading = cleanInline(h[1]!.replace(/\s*\{#[^}]*\}\s*$/, '')) || heading;
+      continue;
+    }
+    if (trimmed === '') {
+      // A blank line between items of one list keeps the list; anything else ends it below.
+      flush();
+      header = null;
+      continue;
+    }
+    if (/^:::/.test(trimmed) || /^(?:import|export)\s/.test(trimmed) || /^---+$/.test(trimmed)) {
+      flush();
+      header = null;
+      inBlock = null;
       continue;
     }
     if (trimmed.startsWith('|')) {
@@ -153,20 +207,22 @@ export function splitSentences(markdown: string): Sentence[] {
       const next = lines[i + 1]?.text ?? '';
       if (TABLE_RULE.test(trimmed)) continue;
       if (TABLE_RULE.test(next)) {
+        inBlock = null;
         header = cells(trimmed);
         continue;
       }
       const text = rowText(cells(trimmed), header);
-      if (text) out.push({ text, offset, length: line.length, kind: 'row' });
+      if (text && !isMarkup(text)) out.push({ text, offset, length: line.length, kind: 'row', heading, block: openBlock('row') });
       continue;
     }
     header = null;
     const item = /^(\s*(?:[-*+]|\d+[.)])\s+)/.exec(line);
     if (item) {
       flush();
-      splitProse(line.slice(item[1]!.length), offset + item[1]!.length, 'item', out);
+      splitProse(line.slice(item[1]!.length), offset + item[1]!.length, 'item', out, heading, openBlock('item'));
       continue;
     }
+    inBlock = null;
     if (para) para.end = offset + line.length;
     else para = { start: offset, end: offset + line.length };
   }

@@ -90,8 +90,10 @@ describe('extractive answers', () => {
 
   it('labels the answer as extracted and cites every sentence, with [1] for the best passage', () => {
     const a = answerExtractively('What power supply voltage and current does it need?', passages);
-    const [label, , ...lines] = a.text.split('\n');
+    const [label, , model, ...lines] = a.text.split('\n');
     expect(label).toBe(EXTRACTED_LABEL);
+    // Every passage is the E52C's: the model is said once, above the quoted lines.
+    expect(model).toBe('For E52C:');
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(line).toMatch(/^- .+ \[\d+\]$/);
     expect(lines[0]).toMatch(/\[1\]$/);
@@ -149,5 +151,59 @@ describe('citations into merged units', () => {
   it('falls back to the whole unit when member lengths do not add up to its text', () => {
     expect(locateMembers({ text: `${text} extra`, members: record.members })).toEqual([]);
     expect(locateMembers({ text: members[0]!, members: [record.members[0]!] })).toEqual([]);
+  });
+});
+
+describe('structure kept in extracted answers', () => {
+  const vocabularyModels = ['ROCK 5B', 'ROCK 5B+'];
+  const modelIn = (text: string): string | null => [...vocabularyModels].reverse().find((m) => text.includes(m)) ?? null;
+
+  it('quotes a lead sentence ending in ":" together with the list that follows it', () => {
+    const text = ['## Power', '', 'The board supports these power adapters:', '', '- PD 30W charger', '- 12V/2A DC adapter', '', 'Other text about LEDs.'].join('\n');
+    const a = answerExtractively('Which power adapters are supported?', [{ hit: hit('b/power.md#1', text, { signature: { category: null, nouns: [], model: null } }), members: [] }]);
+    const lines = a.text.split('\n');
+    const lead = lines.findIndex((l) => l.startsWith('- The board supports these power adapters: [1]'));
+    expect(lead).toBeGreaterThan(-1);
+    expect(lines[lead + 1]).toBe('  - PD 30W charger [1]');
+    expect(lines[lead + 2]).toBe('  - 12V/2A DC adapter [1]');
+  });
+
+  it('never quotes front matter, JSX or raw <img> tags', () => {
+    const text = ['---', 'title: Power supply', 'sidebar_position: 3', '---', '<Tabs>', '<TabItem value="a">', '<img src="x.png" width="300" />', 'The input voltage is 5V over USB-C.', '</TabItem>', '</Tabs>'].join('\n');
+    const a = answerExtractively('What is the input voltage?', [{ hit: hit('b/p.md#1', text), members: [] }]);
+    expect(a.text).toContain('The input voltage is 5V over USB-C. [1]');
+    for (const bad of ['title:', 'sidebar_position', '<Tabs', 'TabItem', '<img', '---']) expect(a.text).not.toContain(bad);
+  });
+
+  it('groups several models\' values under each model\'s sub-heading and asks back when no model is named', () => {
+    const text = ['## ROCK 5B', '', '- Supply: PD 30W charger', '', '## ROCK 5B+', '', '- Supply: 12V DC charger'].join('\n');
+    const a = answerExtractively('Which supply charger?', [{ hit: hit('b/p.md#1', text, { signature: { category: null, nouns: [], model: null } }), members: [] }], { modelIn });
+    const lines = a.text.split('\n');
+    const first = lines.indexOf('ROCK 5B:');
+    const second = lines.indexOf('ROCK 5B+:');
+    expect(first).toBeGreaterThan(-1);
+    expect(second).toBeGreaterThan(first);
+    expect(lines.slice(first, second).join('\n')).toContain('PD 30W');
+    expect(lines.slice(second).join('\n')).toContain('12V DC');
+    expect(a.text).toContain('Which model: ROCK 5B, ROCK 5B+?');
+  });
+
+  it('puts the named model\'s line first and keeps the sibling\'s out of the lead', () => {
+    const text = ['## ROCK 5B', '', '- Supply: PD 30W charger', '', '## ROCK 5B+', '', '- Supply: 12V DC charger'].join('\n');
+    const a = answerExtractively('Which supply charger?', [{ hit: hit('b/p.md#1', text, { signature: { category: null, nouns: [], model: null } }), members: [] }], {
+      modelIn,
+      models: ['ROCK 5B+'],
+      modelNamed: true,
+    });
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toContain('12V DC');
+    expect(a.text).not.toContain('Which model');
+  });
+});
+
+describe('quoted verbatim', () => {
+  it('keeps the manual\'s own spacing before punctuation, so the quote matches the manual', () => {
+    const s = splitSentences('It provides more hardware resources : 16M Flash + 4M PSRAM, a <b>larger</b> battery <i>etc</i>.');
+    expect(s[0]!.text).toBe('It provides more hardware resources : 16M Flash + 4M PSRAM, a larger battery etc.');
   });
 });

@@ -42,7 +42,7 @@ describe('chat with citations in Chromium', () => {
   it('explains extracted answers before the first question and offers the library’s models as chips', async () => {
     await page.getByTestId('no-llm-notice').waitFor();
     expect(await page.getByTestId('no-llm-notice').textContent()).toMatch(/No language model is installed/);
-    const chips = page.getByTestId('model-chips').getByRole('button');
+    const chips = page.getByTestId('model-chips-chat').getByRole('button');
     const docs = await app.engine.handlers['documents.list']({ library: 'Pumps' });
     const detected = [...new Set(docs.ok ? docs.value.flatMap((d) => d.models) : [])].sort();
     expect(detected).toContain('RAC-225B');
@@ -130,7 +130,7 @@ describe('chat with citations in Chromium', () => {
   });
 
   it('limits the open conversation to the models chosen with the chips', async () => {
-    const chip = page.getByTestId('model-chips').getByRole('button', { name: 'RAC-225B' });
+    const chip = page.getByTestId('model-chips-chat').getByRole('button', { name: 'RAC-225B' });
     await chip.click();
     expect(await chip.getAttribute('aria-pressed')).toBe('true');
     const scopeOf = async () => {

@@ -241,7 +241,7 @@ function Answer({ turn }: { turn: ChatTurn }) {
   );
 }
 
-/** The answer's sources: document, section and page for each [n]. */
+/** The answer's sources: document (title and file, since sibling manuals share titles), model, section and page for each [n]. */
 function Sources({ citations }: { citations: Citation[] }) {
   const titles = useStore(useShallow((s) => citations.map((c) => s.documents.find((d) => d.id === c.doc)?.title ?? c.doc)));
   return (
@@ -250,6 +250,10 @@ function Sources({ citations }: { citations: Citation[] }) {
         <li key={`${c.n}-${c.chunkId}`}>
           <CitationChip n={c.n} citation={c} />
           <span className="source-title">{titles[i]}</span>
+          <span className="muted small source-doc" data-testid="source-doc">
+            {c.doc}
+            {c.model ? ` · model ${c.model}` : ''}
+          </span>
           <span className="muted small">{[c.headingPath.slice(-1)[0], formatPages(c.pages)].filter((x) => x && x !== titles[i]).join(' · ')}</span>
         </li>
       ))}
@@ -277,7 +281,7 @@ function Composer() {
         send();
       }}
     >
-      <ModelChips />
+      <ModelChips scope="chat" />
       <div className="composer-row">
         <label htmlFor="question" className="visually-hidden">
           Question

@@ -6,9 +6,9 @@ import { formatPercent, stageLabel } from '../util/format';
 import { Icon } from './Icon';
 
 /**
- * Running and finished imports, docked bottom-right over every screen so the library stays
- * usable while files import: overall progress, each file's stage and percent, cancel, failures
- * with their reason and a retry.
+ * Running and finished imports, docked top-right below the tabs (never over the chat composer)
+ * so the library stays usable while files import: overall progress, each file's stage and
+ * percent, cancel, failures with their reason, cancelled files as "Cancelled", one "Retry all".
  */
 export function ImportPanel() {
   const keys = useStore(useShallow((s) => s.jobs.map((j) => j.key)));
@@ -41,8 +41,11 @@ function jobTitle(job: ImportJob, total: number): string {
       return `Import into ${job.library} did not start`;
     case 'stopped':
       return `Import into ${job.library} stopped`;
-    case 'running':
-      return `Importing into ${job.library}: ${job.done} of ${total}`;
+    case 'running': {
+      // Counted from the files themselves, so "N of M" moves as each file finishes.
+      const finished = Object.values(job.files).filter((f) => f.stage === 'ready' || f.stage === 'failed').length;
+      return `Importing into ${job.library}: ${finished} of ${total}`;
+    }
     case 'done':
       if ((s?.cancelled ?? 0) > 0) return `Import into ${job.library} cancelled`;
       if ((s?.failed ?? 0) > 0 && (s?.imported ?? 0) + (s?.replaced ?? 0) === 0) return `Import into ${job.library} failed`;
@@ -58,7 +61,7 @@ function JobCard({ jobKey }: { jobKey: string }) {
   const canRetry = useStore((s) => s.canRetry);
   const [open, setOpen] = useState(true);
   const finished = job?.phase === 'done' || job?.phase === 'error' || job?.phase === 'stopped';
-  const failedCount = job ? Object.values(job.files).filter((f) => f.stage === 'failed').length : 0;
+  const failedCount = job ? Object.values(job.files).filter((f) => f.stage === 'failed' && !f.cancelled).length : 0;
   // A clean import folds to its one-line summary so it does not cover the library; failures stay open.
   useEffect(() => {
     if (finished) setOpen(failedCount > 0 || job?.phase === 'error' || job?.phase === 'stopped');
@@ -66,7 +69,9 @@ function JobCard({ jobKey }: { jobKey: string }) {
   if (!job) return null;
 
   const files = job.order.map((f) => job.files[f]!).filter(Boolean);
-  const failed = files.filter((f) => f.stage === 'failed');
+  const failed = files.filter((f) => f.stage === 'failed' && !f.cancelled);
+  // Cancelled files are retried together; one button instead of one per file.
+  const retryable = finished ? files.filter((f) => f.cancelled && canRetry(job.library, f.file)) : [];
   const fraction = finished ? 1 : overall(job);
   const total = Math.max(job.total, files.length);
   const title = jobTitle(job, total);
@@ -103,6 +108,11 @@ function JobCard({ jobKey }: { jobKey: string }) {
             .join(' · ')}
         </p>
       ) : null}
+      {retryable.length > 0 ? (
+        <button type="button" className="btn btn-small" data-testid="retry-all" onClick={() => void Promise.all(retryable.map((f) => retryFile(job.key, f.file)))}>
+          <Icon name="retry" size={14} /> Retry all ({retryable.length})
+        </button>
+      ) : null}
       {job.error ? (
         <p className="error small" role="alert">
           {job.error}
@@ -111,18 +121,18 @@ function JobCard({ jobKey }: { jobKey: string }) {
       {open ? (
         <ul className="job-files">
           {files.map((f) => (
-            <li key={f.file} className={`job-file stage-${f.stage}`} data-testid="import-file" data-file={f.file} data-stage={f.stage}>
+            <li key={f.file} className={`job-file stage-${f.stage}`} data-testid="import-file" data-file={f.file} data-stage={f.stage} data-cancelled={f.cancelled ? "true" : undefined}>
               <div className="job-file-line">
                 <span className="job-file-name" title={f.file}>
                   {f.file.split('/').pop()}
                 </span>
-                <span className={`status status-${f.stage}`}>
-                  {stageLabel(f.stage)}
+                <span className={`status status-${f.cancelled ? 'cancelled' : f.stage}`}>
+                  {f.cancelled ? 'Cancelled' : stageLabel(f.stage)}
                   {f.stage !== 'failed' && f.stage !== 'ready' ? ` ${formatPercent(f.fraction)}` : ''}
                 </span>
               </div>
               {f.stage !== 'failed' && f.stage !== 'ready' ? <progress className="bar bar-thin" max={1} value={f.fraction} aria-label={`${f.file} progress`} /> : null}
-              {f.stage === 'failed' ? (
+              {f.stage === 'failed' && !f.cancelled ? (
                 <div className="job-file-failure">
                   <span className="reason" data-testid="failure-reason">
                     {f.reason ?? 'Failed.'}
@@ -133,7 +143,7 @@ function JobCard({ jobKey }: { jobKey: string }) {
                     </button>
                   ) : null}
                 </div>
-              ) : f.reason ? (
+              ) : f.reason && !f.cancelled ? (
                 <span className="muted small">{f.reason}</span>
               ) : null}
             </li>

@@ -5,10 +5,11 @@ import { useStore } from '../store';
 const MAX_CHIPS = 24;
 
 /**
- * Model filter chips from the models detected in the library's documents. Selected chips narrow
- * search and new conversations to those models; none selected lets the question decide.
+ * Model filter chips from the models detected in the library's documents. `scope` says whose
+ * chips they are: the chat's (the conversation's scope, shown in the composer) or search's own.
+ * None selected lets the question decide.
  */
-export function ModelChips() {
+export function ModelChips({ scope }: { scope: 'chat' | 'search' }) {
   const models = useStore(
     useShallow((s) => {
       const counts = new Map<string, number>();
@@ -16,13 +17,13 @@ export function ModelChips() {
       return [...counts.keys()].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
     }),
   );
-  const selected = useStore((s) => s.modelFilter);
-  const toggle = useStore((s) => s.toggleModelFilter);
-  const clear = useStore((s) => s.clearModelFilter);
+  const selected = useStore((s) => (scope === 'chat' ? s.modelFilter : s.searchModels));
+  const toggle = useStore((s) => (scope === 'chat' ? s.toggleModelFilter : s.toggleSearchModel));
+  const clear = useStore((s) => (scope === 'chat' ? s.clearModelFilter : s.clearSearchModels));
   if (models.length === 0) return null;
   return (
-    <div className="model-chips" role="group" aria-label="Limit to models" data-testid="model-chips">
-      <span className="muted small">Models:</span>
+    <div className="model-chips" role="group" aria-label={scope === 'chat' ? 'Answer for model' : 'Search models'} data-testid={`model-chips-${scope}`}>
+      <span className="muted small">{scope === 'chat' ? (selected.length > 0 ? `Answering for ${selected.join(', ')}:` : 'Answer for model (none picked: the question decides):') : 'Search models:'}</span>
       {models.slice(0, MAX_CHIPS).map((m) => (
         <button key={m} type="button" className="chip" aria-pressed={selected.includes(m)} onClick={() => toggle(m)}>
           {m}

@@ -19,7 +19,7 @@ export function SearchView() {
   const searchError = useStore((s) => s.searchError);
   const runSearch = useStore((s) => s.runSearch);
   const openViewer = useStore((s) => s.openViewer);
-  const modelFilter = useStore((s) => s.modelFilter);
+  const modelFilter = useStore((s) => s.searchModels);
   const library = useStore((s) => s.libraries.find((l) => l.name === s.selectedLibrary));
   const chosen = useStore((s) => s.searchRetriever);
   const setSearchRetriever = useStore((s) => s.setSearchRetriever);
@@ -59,7 +59,7 @@ export function SearchView() {
         </p>
       ) : null}
       <div className="search-chips">
-        <ModelChips />
+        <ModelChips scope="search" />
         {results ? (
           <button type="button" className="btn btn-small" onClick={() => void runSearch()}>
             Search again

@@ -10,6 +10,8 @@ export interface FileProgress {
   stage: DocumentStatus;
   fraction: number;
   reason?: string;
+  /** Stopped by the user's cancel: not a failure, shown as "Cancelled" and retried with "Retry all". */
+  cancelled?: boolean;
 }
 
 /**
@@ -121,7 +123,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
         // Cancelled while the files were being read: nothing reached the engine, every file is cancelled.
         return patchJob(key, (j) => {
           const files: Record<string, FileProgress> = {};
-          for (const f of j.order) files[f] = { file: f, stage: 'failed', fraction: 0, reason: 'Cancelled.' };
+          for (const f of j.order) files[f] = { file: f, stage: 'failed', fraction: 0, reason: 'Cancelled.', cancelled: true };
           const results = j.order.map((file) => ({ file, status: 'cancelled' as const }));
           return { ...j, phase: 'done', files, done: results.length, summary: { results, summary: { imported: 0, already: 0, replaced: 0, failed: 0, cancelled: results.length } } };
         });
@@ -223,7 +225,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
             const files = { ...j.files };
             for (const r of event.summary.results) {
               const prev = files[r.file];
-              if (r.status === 'cancelled') files[r.file] = { file: r.file, stage: 'failed', fraction: prev?.fraction ?? 0, reason: 'Cancelled.' };
+              if (r.status === 'cancelled') files[r.file] = { file: r.file, stage: 'failed', fraction: prev?.fraction ?? 0, reason: 'Cancelled.', cancelled: true };
               else if (r.status === 'failed') files[r.file] = { file: r.file, stage: 'failed', fraction: 1, reason: r.reason ?? prev?.reason ?? 'Failed.' };
               else files[r.file] = { file: r.file, stage: 'ready', fraction: 1, ...(r.status === 'already' ? { reason: 'Already in the library.' } : {}) };
             }

@@ -26,12 +26,17 @@ export interface SearchSlice {
   searchResults: SearchResponse | null;
   searching: boolean;
   searchError: string | null;
+  /** Models search is limited to: its own scope, independent of the chat's model chips. */
+  searchModels: string[];
+  /** Adds or removes a model from the search scope and searches again when results are shown. */
+  toggleSearchModel(model: string): void;
+  clearSearchModels(): void;
   /** The retriever the user picked; null: the default (hybrid when the library has an embedder). */
   searchRetriever: Retriever | null;
   setSearchQuery(query: string): void;
   /** Picks the retriever and searches again when results are shown. */
   setSearchRetriever(retriever: Retriever): void;
-  /** Searches the selected library (model-aware; the model filter chips narrow it). */
+  /** Searches the selected library (model-aware; the search's own model chips narrow it). */
   runSearch(): Promise<void>;
 }
 
@@ -40,6 +45,18 @@ export const createSearchSlice: StateCreator<Store, [], [], SearchSlice> = (set,
   ...searchLibraryState(),
   searching: false,
   searchRetriever: null,
+  searchModels: [],
+
+  toggleSearchModel(model) {
+    const current = get().searchModels;
+    set({ searchModels: current.includes(model) ? current.filter((m) => m !== model) : [...current, model] });
+    if (get().searchResults) void get().runSearch();
+  },
+
+  clearSearchModels() {
+    set({ searchModels: [] });
+    if (get().searchResults) void get().runSearch();
+  },
 
   setSearchQuery(query) {
     set({ searchQuery: query });
@@ -54,7 +71,7 @@ export const createSearchSlice: StateCreator<Store, [], [], SearchSlice> = (set,
     const library = get().selectedLibrary;
     const query = get().searchQuery.trim();
     if (!library || !query) return;
-    const models = get().modelFilter;
+    const models = get().searchModels;
     const retriever = effectiveRetriever(
       get().libraries.find((l) => l.name === library),
       get().searchRetriever,

@@ -3,8 +3,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../store';
 import { formatPages, plainText } from '../util/format';
 import { Icon } from '../components/Icon';
-import { remarkHighlight } from './markdown.plugins';
 import { SafeMarkdown } from './SafeMarkdown';
+import { frontMatterEnd, remarkAdmonitions, remarkHideFrontMatter, remarkHighlight } from './markdown.plugins';
 
 const PdfView = lazy(() => import('./PdfView'));
 
@@ -164,8 +164,17 @@ function SourceText({ text, start, end, pageStarts, page }: { text: string; star
   // Without a passage (a document opened from the list) start at the requested page.
   const anchor = end > start ? start : page !== null ? (pageStarts[page - 1] ?? 0) : 0;
   const { from, to } = windowAround(text, anchor, Math.max(end, anchor), extra);
-  const plugins = useMemo(() => (end > start ? [[remarkHighlight, { start, end, offset: from }] as [typeof remarkHighlight, Parameters<typeof remarkHighlight>[0]]] : []), [start, end, from]);
   const slice = text.slice(from, to);
+  // Front matter is metadata (hidden, not a heading); admonitions render as labelled boxes.
+  const hiddenEnd = from === 0 ? frontMatterEnd(slice) : 0;
+  const plugins = useMemo(
+    () => [
+      ...(end > start ? [[remarkHighlight, { start, end, offset: from }] as [typeof remarkHighlight, Parameters<typeof remarkHighlight>[0]]] : []),
+      remarkHideFrontMatter(hiddenEnd),
+      remarkAdmonitions,
+    ],
+    [start, end, from, hiddenEnd],
+  );
 
   useEffect(() => {
     body.current?.querySelector('.passage')?.scrollIntoView({ block: 'center' });

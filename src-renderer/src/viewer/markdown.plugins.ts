@@ -94,3 +94,88 @@ export function remarkCitations() {
     });
   };
 }
+
+/** The front matter block (`---` ... `---` at the very start) of a Markdown source: its end offset, or 0. */
+export function frontMatterEnd(source: string): number {
+  const m = /^---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(source);
+  return m ? m[0].length : 0;
+}
+
+/** Hides nodes that lie inside the front matter (`end`: its end offset in the source). */
+export function remarkHideFrontMatter(end: number) {
+  return () => (tree: Root) => {
+    if (end <= 0) return;
+    tree.children = tree.children.filter((c) => {
+      const s = span(c);
+      return !s || s[0] >= end;
+    });
+  };
+}
+
+const ADMONITION_OPEN = /^:::[ \t]*([A-Za-z]+)?[ \t]*([^\n]*)\n?/;
+const ADMONITION_CLOSE = /\n?[ \t]*:::[ \t]*$/;
+
+function firstText(node: RootContent): Text | null {
+  if (node.type === 'text') return node;
+  if ('children' in node) for (const c of (node as Parent).children) {
+    const t = firstText(c);
+    if (t) return t;
+  }
+  return null;
+}
+
+function lastText(node: RootContent): Text | null {
+  if (node.type === 'text') return node;
+  if ('children' in node) {
+    const kids = (node as Parent).children;
+    for (let i = kids.length - 1; i >= 0; i--) {
+      const t = lastText(kids[i]!);
+      if (t) return t;
+    }
+  }
+  return null;
+}
+
+/**
+ * Docusaurus-style admonitions (":::note Title" ... ":::") rendered as a labelled box instead of
+ * literal colons. Only top-level paragraphs are read; the text inside stays text.
+ */
+export function remarkAdmonitions() {
+  return (tree: Root) => {
+    const out: RootContent[] = [];
+    const kids = tree.children;
+    for (let i = 0; i < kids.length; i++) {
+      const node = kids[i]!;
+      const head = node.type === 'paragraph' ? firstText(node) : null;
+      const open = head ? ADMONITION_OPEN.exec(head.value) : null;
+      if (!head || !open || head.value.startsWith(':::') === false) {
+        out.push(node);
+        continue;
+      }
+      // Find the paragraph that closes it (possibly this one).
+      let j = i;
+      while (j < kids.length) {
+        const t = kids[j]!.type === 'paragraph' ? lastText(kids[j]!) : null;
+        // The opening paragraph closes itself only when ":::" follows its opening line.
+        const rest = t === head ? t.value.replace(ADMONITION_OPEN, '') : (t?.value ?? '');
+        if (t && ADMONITION_CLOSE.test(rest) && (t !== head || rest.trim() !== '' || j > i)) break;
+        j++;
+      }
+      if (j >= kids.length) {
+        out.push(node);
+        continue;
+      }
+      const inner = kids.slice(i, j + 1);
+      head.value = head.value.replace(ADMONITION_OPEN, '');
+      const tail = lastText(inner[inner.length - 1]!);
+      if (tail) tail.value = tail.value.replace(ADMONITION_CLOSE, '');
+      const kind = (open[1] ?? 'note').toLowerCase();
+      const label = open[2]?.trim() || kind.charAt(0).toUpperCase() + kind.slice(1);
+      const title = { type: 'paragraph', data: { hProperties: { className: ['admonition-title'] } }, children: [{ type: 'text', value: label }] } as unknown as RootContent;
+      const body = inner.filter((n) => !(n.type === 'paragraph' && (lastText(n)?.value ?? '').trim() === '' && n.children.length <= 1));
+      out.push({ type: 'admonition', data: { hName: 'aside', hProperties: { className: ['admonition', `admonition-${kind}`] } }, children: [title, ...body] } as unknown as RootContent);
+      i = j;
+    }
+    tree.children = out as Root['children'];
+  };
+}

@@ -1,0 +1,111 @@
+// Answer benchmark: per shared question set, imports the set's corpus folder(s) into a library,
+// asks every question the way `manualmate ask --json` does (no model installed, so the answer is
+// extracted), and scores the quoted lines against the gold answers.
+//   npm run bench:answers -- [--sets dev,m5stack] [--limit 50] [--fresh] [--misses]
+// Libraries are kept in <tmp>/manualmate-answer-bench/<set> between runs (the index does not
+// depend on the chat code being measured); --fresh re-imports them.
+import { existsSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Citation } from '../../src-main/contract/api';
+import { createEngine } from '../../src-main/engine/engine';
+import { normalizeForRelevance } from '../../src-main/eval/relevance';
+import { sharedDir } from '../helpers/temp';
+
+interface Question {
+  id: string;
+  query: string;
+  answers: { doc: string; contains: string }[];
+}
+
+/** Each shared set and the corpus folders it is asked over (ids are relative to their parent). */
+const SETS: Record<string, string[]> = {
+  dev: ['corpus/radxa-docs', 'corpus/esp-dev-kits'],
+  'galaxy-s10': ['corpus/emanual/galaxy'],
+  'smart-tv': ['corpus/emanual/smart-tv'],
+  'pdf-dev': ['corpus/pdf-dev'],
+  m5stack: ['corpus/m5stack'],
+  'seeed-xiao': ['corpus/seeed-xiao'],
+};
+
+const { values } = parseArgs({
+  options: {
+    sets: { type: 'string' },
+    limit: { type: 'string' },
+    fresh: { type: 'boolean' },
+    misses: { type: 'boolean' },
+    'data-dir': { type: 'string' },
+  },
+});
+const sets = values.sets ? values.sets.split(',').map((s) => s.trim()) : Object.keys(SETS);
+for (const s of sets) if (!SETS[s]) throw new Error(`Unknown set "${s}"; sets: ${Object.keys(SETS).join(', ')}`);
+const limit = values.limit ? Number(values.limit) : Infinity;
+const root = path.resolve(values['data-dir'] ?? path.join(os.tmpdir(), 'manualmate-answer-bench'));
+
+/** Lines of an answer that quote a passage: those carrying citation markers, with their numbers. */
+export function quotedLines(answer: string): { text: string; cites: number[] }[] {
+  const out: { text: string; cites: number[] }[] = [];
+  for (const line of answer.split('\n')) {
+    const cites = [...line.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+    if (cites.length > 0) out.push({ text: line.replace(/\[\d+\]/g, ' '), cites });
+  }
+  return out;
+}
+
+/** Whether a quoted line holds a gold string and cites that answer's document. */
+function lineHits(line: { text: string; cites: number[] }, citations: readonly Citation[], q: Question): boolean {
+  const norm = normalizeForRelevance(line.text);
+  const docs = new Set(line.cites.map((n) => citations.find((c) => c.n === n)?.doc));
+  return q.answers.some((a) => docs.has(a.doc) && norm.includes(normalizeForRelevance(a.contains)));
+}
+
+const rows: string[] = [];
+for (const set of sets) {
+  const dataDir = path.join(root, set);
+  if (values.fresh || !existsSync(path.join(dataDir, 'imported.txt'))) await rm(dataDir, { recursive: true, force: true });
+  const marker = path.join(dataDir, 'imported.txt');
+  const fresh = !existsSync(marker);
+  const engine = createEngine({ dataDir, bundledModelsDir: path.join(dataDir, 'no-models') });
+  try {
+    if (fresh) {
+      const t = performance.now();
+      const res = await engine.importPaths(set, SETS[set]!.map((p) => path.join(sharedDir, p)));
+      if (!res.ok) throw new Error(res.error.message);
+      await engine.idle();
+      await writeFile(marker, `${res.value.summary.imported}\n`);
+      process.stderr.write(`${set}: imported ${res.value.summary.imported} files in ${((performance.now() - t) / 1000).toFixed(0)} s\n`);
+    }
+    const chat = await engine.chat(set);
+    if (!chat.ok) throw new Error(chat.error.message);
+    const text = await readFile(path.join(sharedDir, 'bench', `${set}.jsonl`), 'utf8');
+    const questions = text
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as Question)
+      .slice(0, limit);
+    let any = 0;
+    let first = 0;
+    for (const q of questions) {
+      const res = await chat.value.answer(q.query);
+      const lines = res.ok ? quotedLines(res.value.text) : [];
+      const citations = res.ok ? (res.value.citations ?? []) : [];
+      const hitAny = lines.some((l) => lineHits(l, citations, q));
+      const hitFirst = lines.length > 0 && lineHits(lines[0]!, citations, q);
+      if (hitAny) any++;
+      if (hitFirst) first++;
+      if (values.misses && !hitFirst) {
+        process.stderr.write(`\n--- ${q.id} ${hitAny ? '(later line)' : 'MISS'}: ${q.query}\n  gold: ${q.answers.map((a) => `${a.doc} :: ${a.contains}`).join(' | ')}\n`);
+        process.stderr.write(`${res.ok ? res.value.text : res.error.message}\n  cites: ${citations.map((c) => `[${c.n}] ${c.doc}`).join(' ')}\n`);
+      }
+    }
+    const n = Math.max(1, questions.length);
+    rows.push(`| ${set} | ${questions.length} | ${(any / n).toFixed(2)} | ${(first / n).toFixed(2)} |`);
+    process.stderr.write(`${rows[rows.length - 1]}\n`);
+  } finally {
+    await engine.dispose();
+  }
+}
+console.log('| set | questions | any quoted line | first quoted line |\n|---|---|---|---|');
+console.log(rows.join('\n'));

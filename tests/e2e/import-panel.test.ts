@@ -1,0 +1,74 @@
+/// <reference lib="dom" />
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { dropFiles, openApp, shot, startUiApp, type UiApp } from './harness';
+
+/**
+ * The import panel at 800x600: it never covers the chat's Ask button, a clean import folds to its
+ * summary, and a cancelled batch shows its files as "Cancelled" (not failed) with one "Retry all".
+ */
+describe('import panel in Chromium at 800x600', () => {
+  let app: UiApp;
+  let page: Page;
+  const errors: string[] = [];
+  const bulletin = (i: number) => ({
+    name: `bulletin-${String(i).padStart(3, '0')}.md`,
+    bytes: new TextEncoder().encode(`# Bulletin ${i}\n\nService bulletin ${i} for the RAC-225B: check the seal on unit batch ${1000 + i}.\n`),
+  });
+
+  beforeAll(async () => {
+    app = await startUiApp();
+    const created = await app.engine.handlers['libraries.create']({ name: 'Pumps' });
+    expect(created.ok).toBe(true);
+    page = await openApp(app, errors);
+    await page.setViewportSize({ width: 800, height: 600 });
+    await page.getByRole('button', { name: /^Pumps/ }).click();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('folds a clean import and keeps the panel off the Ask button', async () => {
+    await dropFiles(page, [bulletin(1), bulletin(2), bulletin(3)]);
+    const job = page.locator('[data-testid="import-job"][data-phase="done"]');
+    await job.waitFor();
+    expect(await job.getByRole('button', { expanded: false }).count()).toBe(1);
+    await page.getByTestId('tab-chat').click();
+    const panel = await page.getByTestId('import-panel').boundingBox();
+    const ask = await page.getByTestId('send').boundingBox();
+    const input = await page.getByTestId('question-input').boundingBox();
+    expect(panel && ask && input).toBeTruthy();
+    for (const box of [ask!, input!]) expect(panel!.y + panel!.height <= box.y || panel!.x + panel!.width <= box.x).toBe(true);
+    await shot(page, 'import-panel-800x600');
+    await job.getByRole('button', { name: 'Dismiss' }).click();
+  });
+
+  it('shows cancelled files as Cancelled with one Retry all that imports them', async () => {
+    await dropFiles(page, Array.from({ length: 60 }, (_, i) => bulletin(100 + i)));
+    const running = page.locator('[data-testid="import-job"]', { hasText: /Sending|Importing/ });
+    await running.getByTestId('cancel-import').click();
+    const done = page.locator('[data-testid="import-job"][data-phase="done"]').last();
+    await done.waitFor();
+    if ((await done.getByRole('button', { expanded: false }).count()) > 0) await done.getByRole('button', { expanded: false }).click();
+    const cancelled = await done.locator('[data-testid="import-file"][data-cancelled="true"]').count();
+    expect(cancelled).toBeGreaterThan(0);
+    // Not failures: no "Failed" label, no per-file Retry, one Retry all.
+    expect(await done.locator('.status-cancelled').first().textContent()).toBe('Cancelled');
+    expect(await done.locator('.status-failed').count()).toBe(0);
+    expect(await done.getByRole('button', { name: 'Retry', exact: true }).count()).toBe(0);
+    expect(await done.getByTestId('retry-all').count()).toBe(1);
+    await shot(page, 'import-cancelled-retry-all');
+    await done.getByTestId('retry-all').click();
+    await expect
+      .poll(async () => {
+        const docs = await app.engine.handlers['documents.list']({ library: 'Pumps' });
+        return docs.ok ? docs.value.filter((d) => d.status === 'ready').length : -1;
+      }, { timeout: 60_000 })
+      .toBe(63);
+  });
+
+  it('logged no page errors', () => {
+    expect(errors).toEqual([]);
+  });
+});

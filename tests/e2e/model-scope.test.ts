@@ -1,0 +1,106 @@
+/// <reference lib="dom" />
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { tempDir } from '../helpers/temp';
+import { openApp, shot, startUiApp, type UiApp } from './harness';
+
+/**
+ * One visible model scope: the chat's model chips sit in the composer and win over the model the
+ * conversation remembered; search keeps its own chips; with no model named or picked, values of
+ * several models come grouped under each model's name with a question back.
+ */
+const MANUAL = (model: string, fuse: string) =>
+  [`# ${model} service manual`, '', '## Fuse', '', `The ${model} main board takes a ${fuse} fuse on the mains input.`, '', '## Cleaning', '', `Clean the ${model} filter every month with warm water.`].join('\n');
+const FAMILY = [
+  '# Fuse ratings of the RAC series',
+  '',
+  '## RAC-225B',
+  '',
+  '- Mains fuse rating: T5A 250V',
+  '',
+  '## RAC-226B',
+  '',
+  '- Mains fuse rating: T10A 250V',
+].join('\n');
+
+describe('model scope in Chromium', () => {
+  let app: UiApp;
+  let page: Page;
+  const errors: string[] = [];
+  let cleanup: () => Promise<void>;
+
+  const ask = async (question: string, nth: number): Promise<string> => {
+    const input = page.getByTestId('question-input');
+    await input.fill(question);
+    await input.press('Enter');
+    const answer = page.getByTestId('answer').nth(nth);
+    await answer.waitFor();
+    await expect.poll(() => answer.getAttribute('data-mode'), { timeout: 20_000 }).not.toBeNull();
+    await page.getByTestId('streaming-answer').waitFor({ state: 'detached' });
+    return (await answer.textContent()) ?? '';
+  };
+
+  beforeAll(async () => {
+    app = await startUiApp();
+    const src = await tempDir();
+    cleanup = src.cleanup;
+    await writeFile(path.join(src.dir, 'rac-225b.md'), MANUAL('RAC-225B', 'T5A 250V'));
+    await writeFile(path.join(src.dir, 'rac-226b.md'), MANUAL('RAC-226B', 'T10A 250V'));
+    await writeFile(path.join(src.dir, 'rac-fuses.md'), FAMILY);
+    const imported = await app.engine.importPaths('Units', ['rac-225b.md', 'rac-226b.md', 'rac-fuses.md'].map((f) => path.join(src.dir, f)));
+    expect(imported.ok && imported.value.summary.imported).toBe(3);
+    page = await openApp(app, errors);
+    await page.getByTestId('tab-chat').click();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await cleanup?.();
+  });
+
+  it('answers for the picked chip, not the model the conversation remembered, and says so in the composer', async () => {
+    const first = await ask('What fuse does the RAC-226B take?', 0);
+    expect(first).toContain('T10A 250V');
+    const chips = page.getByTestId('model-chips-chat');
+    await chips.getByRole('button', { name: 'RAC-225B' }).click();
+    await expect.poll(() => chips.textContent()).toContain('Answering for RAC-225B');
+    const second = await ask('What fuse does it take?', 1);
+    expect(second).toContain('T5A 250V');
+    expect(second).not.toContain('T10A');
+    expect(second).not.toMatch(/found nothing/i);
+    await shot(page, 'scope-chip-over-memory');
+  });
+
+  it('keeps the search scope apart from the chat chip', async () => {
+    await page.keyboard.press('Control+k');
+    await page.getByTestId('global-search').fill('RAC-226B cleaning filter');
+    await page.getByTestId('global-search').press('Enter');
+    const meta = page.getByTestId('results-meta');
+    await meta.waitFor();
+    expect(await meta.textContent()).not.toContain('limited to');
+    expect(await page.getByTestId('model-chips-search').getByRole('button', { name: 'RAC-225B' }).getAttribute('aria-pressed')).toBe('false');
+    await shot(page, 'scope-search-own');
+    await page.getByTestId('tab-chat').click();
+    expect(await page.getByTestId('model-chips-chat').getByRole('button', { name: 'RAC-225B' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('groups values under each model when no model is named or picked, and says which model a follow-up kept', async () => {
+    await page.getByTestId('model-chips-chat').getByRole('button', { name: 'RAC-225B' }).click();
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByTestId('chat-empty').waitFor();
+    const grouped = await ask('What is the mains fuse rating?', 0);
+    expect(grouped).toMatch(/RAC-225B:[\s\S]*T5A 250V/);
+    expect(grouped).toMatch(/RAC-226B:[\s\S]*T10A 250V/);
+    expect(grouped).toContain('Which model:');
+    await shot(page, 'scope-grouped-values');
+    await ask('What fuse does the RAC-225B take?', 1);
+    const kept = await ask('How do I clean the filter?', 2);
+    expect(kept).toContain('Kept RAC-225B from the previous question');
+  });
+
+  it('logged no page errors', () => {
+    expect(errors).toEqual([]);
+  });
+});
