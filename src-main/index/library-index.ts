@@ -10,6 +10,7 @@ import type { DocumentIndexer, PreparedDocument } from '../ingest/import.job';
 import type { Embedder, EmbedderSource, Llm } from '../models/types';
 import { queryVector } from '../search/query-vector';
 import { search, type SearchOptions } from '../search/searcher';
+import { DocumentEvidence } from '../search/document-evidence';
 import type { ChunkRecord, ChunkStore } from '../storage/chunk-store';
 import { openLanceStore } from '../storage/lance.store';
 import { readJson, writeJsonAtomic } from '../storage/atomic-file';
@@ -229,6 +230,16 @@ export class LibraryIndex implements DocumentIndexer {
     }
   }
 
+  private evidence: { key: string; value: DocumentEvidence } | null = null;
+
+  /** The names of the ready documents, rebuilt when a document's id or title changes. */
+  private async documentEvidence(): Promise<DocumentEvidence> {
+    const docs = (await this.library.documents()).filter((d) => d.status === 'ready');
+    const key = docs.map((d) => `${d.id}\t${d.title}`).join('\n');
+    if (this.evidence?.key !== key) this.evidence = { key, value: DocumentEvidence.build(docs) };
+    return this.evidence.value;
+  }
+
   /** Searches the library (see `search/searcher.ts`). */
   search(query: string, options: SearchOptions): Promise<Result<SearchResponse>> {
     return this.gate.reading(() =>
@@ -237,6 +248,7 @@ export class LibraryIndex implements DocumentIndexer {
           store: this.store_,
           vocabulary: this.enrichment_.vocabulary,
           queryVector: (q) => queryVector(q, { configured: this.library.config.embedder, storedEmbedderId: this.store_.embedderId, embedders: this.embedders }),
+          documentEvidence: () => this.documentEvidence(),
         },
         query,
         options,

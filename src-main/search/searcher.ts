@@ -8,6 +8,8 @@ import type { ChunkFilter, ChunkHit, ChunkRecord, ChunkStore } from '../storage/
 import { analyzeQuery, type QueryAnalysis } from './query-analysis';
 import { stagesFor, type RankContext, type StageName } from './stages';
 import { weighByModel } from './stages/model-weight.stage';
+import { weighByDocumentNames } from './stages/document-names.stage';
+import type { DocumentEvidence } from './document-evidence';
 import { expandQuery } from './thesaurus';
 
 /**
@@ -36,6 +38,8 @@ export interface SearchSource {
   readonly vocabulary: ModelVocabulary;
   /** The question's vector for dense and hybrid search, or why there is none. */
   queryVector(query: string): Promise<Result<Float32Array>>;
+  /** The names of the library's documents, for the `document-names` stage. */
+  documentEvidence(): Promise<DocumentEvidence>;
 }
 
 /** How many extra candidates the first stage fetches so model-aware ranking has room to work. */
@@ -91,21 +95,23 @@ export async function search(source: SearchSource, query: string, options: Searc
     candidates = await first(query, base);
   }
   // Candidates are stubs (id, model, parent) until here, and reading text is the costly part of
-  // a search, so only those that model-aware ranking (by model weight alone: stubs carry no text
-  // or title) puts in reach of the top k are read: the lexical rerank moves a chunk by a bounded
+  // a search, so only those that model-aware ranking (by model and document-name weight alone: stubs
+  // carry no text) puts in reach of the top k are read: the lexical rerank moves a chunk by a bounded
   // factor, and on the three question sets no winner came from below 2k (same Hit@1 at k..3k).
   // A table found through one of its row views is shown whole: those tables are read meanwhile.
   // The weights only choose which stubs are read: the stubs keep their first-stage scores, and the
   // model-weight stage weighs them once below (weighing here too squared every weight).
+  const enabled = stagesFor(options.stages);
+  const documentEvidence = enabled.some((s) => s.name === 'document-names') ? (await source.documentEvidence()).score(query) : new Map<string, number>();
   const byId = new Map(candidates.map((h) => [h.record.id, h]));
-  const reach = weighByModel(candidates, analysis, vocabulary)
+  const reach = weighByDocumentNames(weighByModel(candidates, analysis, vocabulary), documentEvidence)
     .slice(0, pool * HYDRATE_FACTOR)
     .map((h) => byId.get(h.record.id)!);
   const tableIds = [...new Set(reach.flatMap((h) => (h.record.parentId ? [h.record.parentId] : [])))];
   const [hydrated, tables] = await Promise.all([store.hydrate(reach), store.getChunks(tableIds, { light: true })]);
-  const ctx: RankContext = { query, topical, analysis, vocabulary, matchedView: new Map() };
+  const ctx: RankContext = { query, topical, analysis, vocabulary, documentEvidence, matchedView: new Map() };
   let hits = hydrated;
-  for (const stage of stagesFor(options.stages)) hits = stage.run(hits, ctx);
+  for (const stage of enabled) hits = stage.run(hits, ctx);
   const whole = new Map(tables.map((r) => [r.id, r]));
   const results = hits.slice(0, options.topK).flatMap((h) => {
     const record = ctx.matchedView.has(h.record.id) ? whole.get(h.record.id) : h.record;

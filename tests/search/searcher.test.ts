@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DocumentEvidence } from '../../src-main/search/document-evidence';
 import { ok } from '../../src-main/core/result';
 import { LibraryEnrichment } from '../../src-main/index/library-enrichment';
 import { search } from '../../src-main/search/searcher';
@@ -31,12 +32,13 @@ enrichment.learn([
   markdownDocument('cm3/README.md', '# Radxa CM3\n\nThe Radxa CM3 is a compute module.\n\n## Power\n\nRadxa CM3 takes 5 V.'),
 ]);
 const noVector = async () => ok(new Float32Array(0));
+const noNames = async () => DocumentEvidence.build([]);
 
 describe('search', () => {
   const question = 'Radxa CM5 power input';
   const own = hit('own', 'Power input is 5 V.', 1, { docId: 'cm5/power.md', model: 'CM5', headingPath: ['Power'] });
   const other = hit('other', 'Power input is 5 V.', 10, { docId: 'cm3/power.md', model: 'CM3', headingPath: ['Power'] });
-  const source = { store: scriptedStore([other, own]), vocabulary: enrichment.vocabulary, queryVector: noVector };
+  const source = { store: scriptedStore([other, own]), vocabulary: enrichment.vocabulary, queryVector: noVector, documentEvidence: noNames };
 
   it("weighs another model's chunk once by its model weight", async () => {
     const res = await search(source, question, { topK: 10, retriever: 'bm25', stages: ['model-weight'] });
@@ -65,6 +67,6 @@ describe('search', () => {
 
   it('names every stage once', () => {
     expect(new Set(STAGE_NAMES).size).toBe(STAGE_NAMES.length);
-    expect(STAGE_NAMES).toEqual(['table-views', 'term-coverage', 'model-weight']);
+    expect(STAGE_NAMES).toEqual(['table-views', 'term-coverage', 'model-weight', 'document-names']);
   });
 });

@@ -18,6 +18,8 @@ export interface RankContext {
   /** The question's analysis, computed once per question. */
   readonly analysis: QueryAnalysis;
   readonly vocabulary: ModelVocabulary;
+  /** Document id -> how well its names match the question, in (0, 1]; absent documents match nothing. */
+  readonly documentEvidence: ReadonlyMap<string, number>;
   /** Parent chunk id -> the table row view that matched (written by the `table-views` stage). */
   readonly matchedView: Map<string, ChunkRecord>;
 }

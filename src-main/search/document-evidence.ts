@@ -1,0 +1,118 @@
+import { isStopword } from '../enrich/text.util';
+
+/**
+ * Document-level evidence: how well a question's words match each document's names — its title,
+ * its file name and its folders — weighted by how rare each name term is in the library. In a library
+ * of
+ * sibling manuals the names are what tell the siblings apart (a model code in a file name, a
+ * "Plus" in a title), and the IDF over the library's own names discounts what every sibling shares
+ * (a vendor word, "Evaluation Board"), so nothing here knows a vendor or a product. Hand-written:
+ * it is a few dozen lines over a few hundred short names, rebuilt when the documents change, and
+ * LanceDB's FTS cannot credit one spelling of a name once (see `score`).
+ */
+
+/** Longest run of adjacent words joined into one term ("zero 2 pro" -> "zero2pro"). */
+const MAX_JOIN = 3;
+
+/** Words of a name or a question: NFKC, lowercase, stopwords out; a trailing "+" is the word "plus". */
+export function nameWords(text: string): string[] {
+  const words: string[] = [];
+  for (const raw of text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}+]+/u)) {
+    if (raw === '') continue;
+    const w = raw.replace(/\+/g, '');
+    if (w !== '' && !isStopword(w)) {
+      // "702/704/706" after "BL702": the bare numbers name BL704 and BL706.
+      const prev = words[words.length - 1];
+      const stem = prev?.match(/^(\p{L}+)(\p{N}+)$/u);
+      if (stem && /^\p{N}+$/u.test(w) && w.length === stem[2]!.length) words.push(stem[1]! + w);
+      else words.push(w);
+    }
+    if (raw.includes('+')) words.push('plus');
+  }
+  return words;
+}
+
+/** Each word and each run of up to MAX_JOIN adjacent words joined, with the word span it covers. */
+function spans(words: readonly string[]): { term: string; from: number; to: number }[] {
+  const out: { term: string; from: number; to: number }[] = [];
+  for (let i = 0; i < words.length; i++) {
+    let term = '';
+    for (let j = i; j < Math.min(words.length, i + MAX_JOIN); j++) {
+      term += words[j]!;
+      out.push({ term, from: i, to: j });
+    }
+  }
+  return out;
+}
+
+/** The names of a document: its title, its file name (without extension) and each folder below the imported one. */
+export function documentNames(doc: { id: string; title: string }): string[] {
+  const parts = doc.id.split('/').slice(1);
+  const file = (parts.pop() ?? '').replace(/\.[^.]+$/, '');
+  return [doc.title, file, ...parts].map((p) => p.replace(/_/g, ' '));
+}
+
+export class DocumentEvidence {
+  private constructor(
+    private readonly ids: string[],
+    private readonly terms: Set<string>[],
+    private readonly df: Map<string, number>,
+  ) {}
+
+  static build(docs: readonly { id: string; title: string }[]): DocumentEvidence {
+    const ids: string[] = [];
+    const terms: Set<string>[] = [];
+    const df = new Map<string, number>();
+    for (const d of docs) {
+      const set = new Set<string>();
+      for (const name of documentNames(d)) for (const s of spans(nameWords(name))) set.add(s.term);
+      for (const t of set) df.set(t, (df.get(t) ?? 0) + 1);
+      ids.push(d.id);
+      terms.push(set);
+    }
+    return new DocumentEvidence(ids, terms, df);
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /**
+   * Each matching document's evidence divided by the best one's (so in (0, 1]); documents that
+   * match nothing are absent, and the map is empty when the question matches no name. A
+   * document's evidence is, over the question's words, the IDF of the rarest of its name terms
+   * that covers the word: a model name counts once however many ways a document spells it
+   * ("ZERO 2 PRO" in a title, "zero2pro" in its folder), so the pages of one model tie on it and
+   * the passage decides between them.
+   */
+  score(query: string): Map<string, number> {
+    const words = nameWords(query);
+    const candidates = spans(words).filter((s) => this.df.has(s.term));
+    const n = this.ids.length;
+    const idf = (t: string) => {
+      const df = this.df.get(t)!;
+      return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    };
+    const weights = candidates.map((c) => idf(c.term));
+    const raw = new Map<string, number>();
+    let best = 0;
+    const credit = new Array<number>(words.length);
+    for (let i = 0; i < n; i++) {
+      const set = this.terms[i]!;
+      credit.fill(0);
+      let any = false;
+      candidates.forEach((c, k) => {
+        if (!set.has(c.term)) return;
+        any = true;
+        for (let p = c.from; p <= c.to; p++) if (weights[k]! > credit[p]!) credit[p] = weights[k]!;
+      });
+      if (!any) continue;
+      const s = credit.reduce((a, b) => a + b, 0);
+      raw.set(this.ids[i]!, s);
+      if (s > best) best = s;
+    }
+    for (const [id, s] of raw) raw.set(id, s / best);
+    return raw;
+  }
+}
+
