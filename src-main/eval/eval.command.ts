@@ -61,7 +61,8 @@ export async function runEvalCommand(values: Record<string, unknown>, io: { stdo
 
   const common = commonOptions(values);
   if (!common.ok) return usage(common.error.message);
-  const { configurations, enrich, retrievers, topK, outDir } = common.value;
+  const { outDir } = common.value;
+  const { topK } = common.value.run;
   const json = values['json'] === true;
 
   const outside = questionsOutside(questions.value, corpusDirs);
@@ -72,21 +73,10 @@ export async function runEvalCommand(values: Record<string, unknown>, io: { stdo
     );
   }
 
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
   const started = new Date();
-  const res = await runEvaluation({
-    corpora: corpusDirs,
-    questions: questions.value,
-    configurations,
-    enrich,
-    retrievers,
-    topK,
-    userModelsDir: path.join(resolveDataDir(values['data-dir'] as string | undefined), 'models'),
-    signal: controller.signal,
-    onProgress: (line) => io.stderr.write(`${line}\n`),
-  }).finally(() => process.removeListener('SIGINT', onSigint));
+  const res = await withCtrlC((signal) =>
+    runEvaluation({ ...common.value.run, corpora: corpusDirs, questions: questions.value, signal, onProgress: (line) => io.stderr.write(`${line}\n`) }),
+  );
   if (!res.ok) {
     io.stderr.write(`manualmate eval: ${res.error.message}\n`);
     return 1;
@@ -122,7 +112,20 @@ function commonOptions(values: Record<string, unknown>, defaultStrategies?: stri
   const topK = topKValue === undefined ? 10 : Number(topKValue);
   if (!Number.isInteger(topK) || topK < 1 || topK > 100) return fail('invalid-input', '--top-k must be a whole number from 1 to 100.');
   const outDir = typeof values['out'] === 'string' && values['out'].trim() !== '' ? path.resolve(values['out']) : null;
-  return ok({ configurations: configurations.value, enrich: enrich.value, retrievers: retrievers.value, topK, outDir });
+  const userModelsDir = path.join(resolveDataDir(values['data-dir'] as string | undefined), 'models');
+  return ok({ run: { configurations: configurations.value, enrich: enrich.value, retrievers: retrievers.value, topK, userModelsDir }, outDir });
+}
+
+/** Runs `work` with a signal that Ctrl+C aborts, and stops listening for Ctrl+C when it ends. */
+async function withCtrlC<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    return await work(controller.signal);
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
 }
 
 /**
@@ -140,19 +143,8 @@ async function runSuiteCommand(values: Record<string, unknown>, io: { stdout: Ou
   const sets = await discoverSuite(path.resolve(benchDir), only ? { only } : {});
   if (!sets.ok) return usage(sets.error.message);
 
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
   const started = new Date();
-  const res = await runSuite(sets.value, {
-    configurations: common.value.configurations,
-    enrich: common.value.enrich,
-    retrievers: common.value.retrievers,
-    topK: common.value.topK,
-    userModelsDir: path.join(resolveDataDir(values['data-dir'] as string | undefined), 'models'),
-    signal: controller.signal,
-    onProgress: (line) => io.stderr.write(`${line}\n`),
-  }).finally(() => process.removeListener('SIGINT', onSigint));
+  const res = await withCtrlC((signal) => runSuite(sets.value, { ...common.value.run, signal, onProgress: (line) => io.stderr.write(`${line}\n`) }));
   if (!res.ok) {
     io.stderr.write(`manualmate eval: ${res.error.message}\n`);
     return 1;
@@ -169,7 +161,7 @@ async function runSuiteCommand(values: Record<string, unknown>, io: { stdout: Ou
   if (typeof docs === 'string' && docs.trim() !== '') {
     const file = path.resolve(docs);
     const before = await fs.readFile(file, 'utf8').catch(() => '');
-    const header = `Run ${started.toISOString().slice(0, 10)}, top-k ${common.value.topK}, ${res.value.sets.map((s) => s.set).join(', ')}; \`manualmate eval --suite ../shared/bench\`.\n\n`;
+    const header = `Run ${started.toISOString().slice(0, 10)}, top-k ${common.value.run.topK}, ${res.value.sets.map((s) => s.set).join(', ')}; \`manualmate eval --suite ../shared/bench\`.\n\n`;
     await fs.writeFile(file, spliceScorecard(before, header + table));
     io.stderr.write(`Updated the scorecard in ${docs}\n`);
   }
