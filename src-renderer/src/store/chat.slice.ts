@@ -55,9 +55,19 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     void get().loadConversations();
   };
 
+  /**
+   * The chips' latest scope change while it is being saved: a question sent right after a chip
+   * click waits for it, so the engine never answers with the scope from before the click.
+   */
+  let scopeSaved: Promise<unknown> = Promise.resolve();
+
   /** Scope follows the chips: new conversations are created with it, open ones are updated. */
-  const applyFilter = async (models: string[]) => {
+  const applyFilter = (models: string[]): Promise<unknown> => {
     set({ modelFilter: models });
+    return (scopeSaved = scopeSaved.then(() => saveFilter(models)));
+  };
+
+  const saveFilter = async (models: string[]) => {
     const library = get().selectedLibrary;
     const active = get().activeConversation;
     if (!library || !active) return;
@@ -116,6 +126,7 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       const library = get().selectedLibrary;
       const text = question.trim();
       if (!library || !text || get().streaming) return;
+      await scopeSaved;
       let conversation = get().activeConversation;
       if (!conversation) {
         const models = get().modelFilter;
