@@ -7,6 +7,7 @@ import { importAndWait, rebuildAndWait } from '../engine/contract-jobs';
 import { createEngine, type Engine } from '../engine/engine';
 import { appRoot, resolveDataDir } from '../engine/paths';
 import { startWebBridge } from '../bridge/web-bridge';
+import { withCtrlC } from './interrupt';
 
 /**
  * The `manualmate` command line: the same engine as the app, for scripting, evaluation and
@@ -200,13 +201,9 @@ function reportError(error: AppError, io: CliIo): number {
  * finished), then clears the progress line it wrote on a terminal.
  */
 async function untilInterrupted<T>(json: boolean, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
   try {
-    return await run(controller.signal);
+    return await withCtrlC(run);
   } finally {
-    process.removeListener('SIGINT', onSigint);
     if (!json && process.stderr.isTTY) process.stderr.write('\r\x1b[K');
   }
 }

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { withCtrlC } from '../cli/interrupt';
 import { resolveDataDir } from '../engine/paths';
 import { fail, ok } from '../core/result';
 import { parseConfigurations, parseEnrichModes, parseRetrievers } from './configurations';
@@ -114,18 +115,6 @@ function commonOptions(values: Record<string, unknown>, defaultStrategies?: stri
   const outDir = typeof values['out'] === 'string' && values['out'].trim() !== '' ? path.resolve(values['out']) : null;
   const userModelsDir = path.join(resolveDataDir(values['data-dir'] as string | undefined), 'models');
   return ok({ run: { configurations: configurations.value, enrich: enrich.value, retrievers: retrievers.value, topK, userModelsDir }, outDir });
-}
-
-/** Runs `work` with a signal that Ctrl+C aborts, and stops listening for Ctrl+C when it ends. */
-async function withCtrlC<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
-  try {
-    return await work(controller.signal);
-  } finally {
-    process.removeListener('SIGINT', onSigint);
-  }
 }
 
 /**

@@ -73,10 +73,6 @@ export class DocumentEvidence {
     return new DocumentEvidence(ids, terms, df);
   }
 
-  get size(): number {
-    return this.ids.length;
-  }
-
   /**
    * Each matching document's evidence divided by the best one's (so in (0, 1]); documents that
    * match nothing are absent, and the map is empty when the question matches no name. A
