@@ -224,6 +224,23 @@ function bump<K extends string>(rec: Record<K, number>, key: K, by = 1): void {
   rec[key] = (rec[key] ?? 0) + by;
 }
 
+/**
+ * Fewest models, other than the folder's own and its members, that documents under a folder must
+ * be titled after for the folder to be a collection of products rather than one product's pages.
+ */
+const COLLECTION_MODELS = 2;
+
+/**
+ * A folder named like a product ("m5stack", a vendor's name with a digit) whose documents are
+ * titled after other models ("M5Core2", "M5Paper") holds many products: signing all of them with
+ * the folder's name would make every sibling look like the same model.
+ */
+function isCollection(folderKey: string, titleModels: ReadonlySet<string>): boolean {
+  let others = 0;
+  for (const k of titleModels) if (!k.startsWith(folderKey) && !folderKey.startsWith(k)) others++;
+  return others >= COLLECTION_MODELS;
+}
+
 /** Splits a document id into folders and the file stem's key/revision. */
 function pathParts(id: string): { dirs: string[]; stemKey: string | null; stemRevision: string | null; stemWords: string } {
   const parts = id.split('/').filter(Boolean);
@@ -855,6 +872,8 @@ export class ModelVocabulary {
       weight: number;
       prev: Map<string, number>;
       directTitleKeys: Set<string>;
+      /** Keys of the models that documents under the folder are titled after ("M5Paper", "M5Core2"). */
+      titleModels: Set<string>;
     }
     const folders = new Map<string, FolderAgg>();
     for (const o of this.docs.values()) {
@@ -863,12 +882,13 @@ export class ModelVocabulary {
         const key = nameKey(o.dirs[depth]!);
         let agg = folders.get(path);
         if (!agg) {
-          agg = { key, surfaces: new Map(), weight: 0, prev: new Map(), directTitleKeys: new Set() };
+          agg = { key, surfaces: new Map(), weight: 0, prev: new Map(), directTitleKeys: new Set(), titleModels: new Set() };
           folders.set(path, agg);
         }
         agg.weight += addSurfaces(agg.surfaces, o.surfaces[key]);
         for (const [w, n] of Object.entries(o.prev[key] ?? {})) agg.prev.set(w, (agg.prev.get(w) ?? 0) + n);
         if (depth === o.dirs.length - 1) agg.directTitleKeys.add(o.titleKey);
+        if (o.titleModel) agg.titleModels.add(nameKey(this.stripVendor(o.titleModel.surface)));
       }
     }
     // 2. Product folders: the folder name is written out in its documents.
@@ -883,6 +903,7 @@ export class ModelVocabulary {
     for (const [path, agg] of folders) {
       if (agg.key.length < 2 || agg.weight === 0) continue;
       if (!/\d/.test(agg.key) && !(agg.key.length >= 3 && agg.directTitleKeys.has(agg.key))) continue;
+      if (isCollection(agg.key, agg.titleModels)) continue;
       folderKeyOfPath.set(path, agg.key);
       gather(agg.key, agg.surfaces, agg.prev);
     }

@@ -19,6 +19,19 @@ describe('ModelVocabulary learning', () => {
     expect(v.categoryOf('ROCK 5B')).toBe('single board computer');
   });
 
+  it('does not sign a folder of several titled products with the folder name', () => {
+    // A vendor name with a digit ("Kit9") as the library's folder, written out in every page.
+    const v = ModelVocabulary.fromDocuments([
+      doc('kit9/core/k10.md', '# K10\n\nThe K10 is the first Kit9 core. Battery: 110 mAh.'),
+      doc('kit9/core/p20.md', '# P20\n\nThe P20 is the second Kit9 core. Battery: 390 mAh.'),
+      doc('kit9/core/fire.md', '# FIRE\n\nFIRE is a Kit9 core with more memory.'),
+    ]);
+    expect(v.identityOf('kit9/core/k10.md')?.model).toBe('K10');
+    expect(v.identityOf('kit9/core/p20.md')?.model).toBe('P20');
+    expect(v.identityOf('kit9/core/fire.md')?.model ?? null).not.toBe('Kit9');
+    expect(v.models().map((m) => m.name)).not.toContain('Kit9');
+  });
+
   it('accepts a digit-free folder only when a title in it is written as a name', () => {
     const v = ModelVocabulary.fromDocuments([
       doc('lib/zero/zero/README.md', '# ZERO\n\nRadxa ZERO is a tiny board.'),
