@@ -82,6 +82,23 @@ export class DocumentEvidence {
    * the passage decides between them.
    */
   score(query: string): Map<string, number> {
+    return this.match(query).evidence;
+  }
+
+  /**
+   * The documents the question names best (evidence 1) and the question's words left when the
+   * words their names cover are taken out: what the passage, not the manual, must match. Null
+   * when no document name matches or no word is left.
+   */
+  passageWords(query: string): { docs: string[]; words: string[] } | null {
+    const { evidence, covered } = this.match(query);
+    const docs = [...evidence].filter(([, e]) => e >= 1).map(([id]) => id);
+    if (docs.length === 0 || covered.size === 0) return null;
+    const words = nameWords(query).filter((_, i) => !covered.has(i));
+    return words.length > 0 ? { docs, words } : null;
+  }
+
+  private match(query: string): { evidence: Map<string, number>; covered: Set<number> } {
     const words = nameWords(query);
     const candidates = spans(words).filter((s) => this.df.has(s.term));
     const n = this.ids.length;
@@ -93,6 +110,7 @@ export class DocumentEvidence {
     const raw = new Map<string, number>();
     let best = 0;
     const credit = new Array<number>(words.length);
+    const coveredBy = new Map<string, Set<number>>();
     for (let i = 0; i < n; i++) {
       const set = this.terms[i]!;
       credit.fill(0);
@@ -105,10 +123,21 @@ export class DocumentEvidence {
       if (!any) continue;
       const s = credit.reduce((a, b) => a + b, 0);
       raw.set(this.ids[i]!, s);
+      if (s >= best) {
+        const cover = new Set<number>();
+        credit.forEach((c, p) => {
+          if (c > 0) cover.add(p);
+        });
+        coveredBy.set(this.ids[i]!, cover);
+      }
       if (s > best) best = s;
     }
-    for (const [id, s] of raw) raw.set(id, s / best);
-    return raw;
+    const covered = new Set<number>();
+    for (const [id, s] of raw) {
+      raw.set(id, s / best);
+      if (s === best) for (const p of coveredBy.get(id) ?? []) covered.add(p);
+    }
+    return { evidence: raw, covered };
   }
 }
 

@@ -102,14 +102,31 @@ export async function search(source: SearchSource, query: string, options: Searc
   // The weights only choose which stubs are read: the stubs keep their first-stage scores, and the
   // model-weight stage weighs them once below (weighing here too squared every weight).
   const enabled = stagesFor(options.stages);
-  const documentEvidence = enabled.some((s) => s.name === 'document-names') ? (await source.documentEvidence()).score(query) : new Map<string, number>();
+  const names = enabled.some((s) => s.name === 'document-names' || s.name === 'passage-order') ? await source.documentEvidence() : null;
+  const documentEvidence = names && enabled.some((s) => s.name === 'document-names') ? names.score(query) : new Map<string, number>();
   const byId = new Map(candidates.map((h) => [h.record.id, h]));
   const reach = weighByDocumentNames(weighByModel(candidates, analysis, vocabulary), documentEvidence)
     .slice(0, pool * HYDRATE_FACTOR)
     .map((h) => byId.get(h.record.id)!);
-  const tableIds = [...new Set(reach.flatMap((h) => (h.record.parentId ? [h.record.parentId] : [])))];
-  const [hydrated, tables] = await Promise.all([store.hydrate(reach), store.getChunks(tableIds, { light: true })]);
-  const ctx: RankContext = { query, topical, analysis, vocabulary, documentEvidence, matchedView: new Map() };
+  // The passage words: the question without its model names and without the words that name the
+  // documents it names best; searched again inside those documents for the `passage-order` stage.
+  const passageWords = names && enabled.some((s) => s.name === 'passage-order') ? names.passageWords(topical) : null;
+  const passageHits = passageWords
+    ? await store.searchBm25(passageWords.words.join(' '), { limit: pool * HYDRATE_FACTOR, filter: { ...base, docIds: passageWords.docs }, light: true })
+    : [];
+  const reached = new Set(reach.map((h) => h.record.id));
+  // Passages of those documents that the whole question left out of reach join at the bottom.
+  const extra = passageHits.filter((h) => !reached.has(h.record.id)).map((h) => ({ ...h, score: 0 }));
+  const parentIds = [...reach, ...extra].flatMap((h) => (h.record.parentId ? [h.record.parentId] : []));
+  const tableIds = [...new Set(parentIds)];
+  const [hydrated, tables] = await Promise.all([store.hydrate([...reach, ...extra]), store.getChunks(tableIds, { light: true })]);
+  const passageScores = new Map<string, number>();
+  for (const h of passageHits) {
+    const id = h.record.parentId ?? h.record.id;
+    passageScores.set(id, Math.max(passageScores.get(id) ?? 0, h.score));
+  }
+  const passage = passageWords ? { words: passageWords.words.join(' '), docs: new Set(passageWords.docs), scores: passageScores } : null;
+  const ctx: RankContext = { query, topical, analysis, vocabulary, documentEvidence, passage, matchedView: new Map() };
   let hits = hydrated;
   for (const stage of enabled) hits = stage.run(hits, ctx);
   const whole = new Map(tables.map((r) => [r.id, r]));

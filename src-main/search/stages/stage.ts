@@ -20,6 +20,11 @@ export interface RankContext {
   readonly vocabulary: ModelVocabulary;
   /** Document id -> how well its names match the question, in (0, 1]; absent documents match nothing. */
   readonly documentEvidence: ReadonlyMap<string, number>;
+  /**
+   * The documents the question names best and, for their chunks (table views under their parent's
+   * id), the BM25 score of the question's passage words alone; null when the question has none.
+   */
+  readonly passage: { words: string; docs: ReadonlySet<string>; scores: ReadonlyMap<string, number> } | null;
   /** Parent chunk id -> the table row view that matched (written by the `table-views` stage). */
   readonly matchedView: Map<string, ChunkRecord>;
 }
