@@ -241,6 +241,9 @@ function isCollection(folderKey: string, titleModels: ReadonlySet<string>): bool
   return others >= COLLECTION_MODELS;
 }
 
+/** Fewest product keys that must start with a prefix for it to be a series prefix (see `mergePrefixed`). */
+const SERIES_PREFIX_MODELS = 3;
+
 /** Splits a document id into folders and the file stem's key/revision. */
 function pathParts(id: string): { dirs: string[]; stemKey: string | null; stemRevision: string | null; stemWords: string } {
   const parts = id.split('/').filter(Boolean);
@@ -958,6 +961,8 @@ export class ModelVocabulary {
         addEntry({ name, key: this.entryKey(name), kind: 'product', parent: null, revision: null, docCount: 0 });
       }
     }
+    // 4c. One model written with and without a series prefix ("M5Core2" and "Core2").
+    this.mergePrefixed(d);
     // 5. Identities (and the variants they name).
     const catByBase = new Map<string, Record<string, number>>();
     for (const o of this.docs.values()) {
@@ -1124,6 +1129,31 @@ export class ModelVocabulary {
       .filter((t) => t.kind === 'word' && !this.vendorKeys.has(t.norm))
       .map((t) => t.norm)
       .join('');
+  }
+
+  /**
+   * Merges products whose keys differ only by a leading series prefix that at least
+   * `SERIES_PREFIX_MODELS` product keys start with ("m5" in "m5core2", "m5paper", "m5stickc"):
+   * "Core2" (a folder) and "M5Core2" (a title) are then one model, the prefixed name canonical and
+   * the bare one its alias. A prefix only a pair shares ("rock" in "rock5b" / "5b") is not enough.
+   */
+  private mergePrefixed(d: Derived): void {
+    const products = [...d.entries.values()].filter((e) => e.kind === 'product');
+    const keys = products.map((e) => e.key);
+    for (const short of products) {
+      for (const long of products) {
+        if (long === short || !d.entries.has(short.name) || !d.entries.has(long.name)) continue;
+        if (long.key.length <= short.key.length || !long.key.endsWith(short.key)) continue;
+        const prefix = long.key.slice(0, long.key.length - short.key.length);
+        if (prefix.length < 2 || keys.filter((k) => k.startsWith(prefix) && k.length > prefix.length).length < SERIES_PREFIX_MODELS) continue;
+        d.entries.delete(short.name);
+        d.byKey.delete(short.key);
+        for (const [k, name] of d.productOfKey) if (name === short.name) d.productOfKey.set(k, long.name);
+        for (const [path, name] of d.folderProducts) if (name === short.name) d.folderProducts.set(path, long.name);
+        for (const names of d.aliases.values()) if (names.delete(short.name)) names.add(long.name);
+        this.addAlias(d, short.key, long.name);
+      }
+    }
   }
 
   private addAlias(d: Derived, alias: string, name: string): void {

@@ -32,6 +32,19 @@ describe('ModelVocabulary learning', () => {
     expect(v.models().map((m) => m.name)).not.toContain('Kit9');
   });
 
+  it('takes a model written with and without a series prefix many models share as one model', () => {
+    const v = ModelVocabulary.fromDocuments([
+      doc('kit/core/core2.md', '# QXCore2\n\nThe QXCore2 is the second core. Battery: 390 mAh.'),
+      doc('kit/core/paper.md', '# QXPaper2\n\nThe QXPaper2 has an e-ink screen.'),
+      doc('kit/core/stick.md', '# QXStick3\n\nThe QXStick3 is small.'),
+      doc('kit/quick/core2/start.md', '# Quick Start\n\nConnect the Core2 to USB, then flash the Core2.'),
+    ]);
+    expect(v.lookup('Core2')?.name).toBe('QXCore2');
+    expect(v.identityOf('kit/quick/core2/start.md')?.model).toBe('QXCore2');
+    expect(v.identityOf('kit/core/core2.md')?.model).toBe('QXCore2');
+    expect(v.models().map((m) => m.name)).not.toContain('Core2');
+  });
+
   it('accepts a digit-free folder only when a title in it is written as a name', () => {
     const v = ModelVocabulary.fromDocuments([
       doc('lib/zero/zero/README.md', '# ZERO\n\nRadxa ZERO is a tiny board.'),
