@@ -1,4 +1,4 @@
-import { ENRICH_MODES, RETRIEVERS, type EnrichMode, type Retriever } from '../core/vocabulary';
+import { ENRICH_MODES, RANK_STAGE_NAMES, RETRIEVERS, type EnrichMode, type Retriever } from '../core/vocabulary';
 import { z } from 'zod';
 import type { AppError, Result } from '../core/result';
 import type { ChunkStrategy, Signature } from '../core/chunk';
@@ -380,6 +380,8 @@ export const contract = {
         retriever: z.enum(RETRIEVERS).default('bm25'),
         models: z.array(z.string().max(200)).max(50).optional(),
         docIds: z.array(z.string().max(4096)).max(1000).optional(),
+        /** Ranking stages to run (default: all); the scorecard's ablation leaves one out at a time. */
+        stages: z.array(z.enum(RANK_STAGE_NAMES)).max(RANK_STAGE_NAMES.length).optional(),
       })
       .strict(),
     output: out<SearchResponse>(),

@@ -15,3 +15,11 @@ export function retrieverFor(hasEmbedder: boolean): Retriever {
 /** How chunks are enriched: rules and statistics, CHOP's and MDKey's LLM calls, or one LLM call. */
 export const ENRICH_MODES = ['heuristic', 'llm', 'llm-single'] as const;
 export type EnrichMode = (typeof ENRICH_MODES)[number];
+
+/**
+ * The ranking stages of search after candidate generation, in running order (each one file in
+ * `search/stages/`). Spelled here so the contract can name them: `search.query` may leave some out,
+ * which is how the scorecard's ablation switches one off at a time.
+ */
+export const RANK_STAGE_NAMES = ['table-views', 'term-coverage', 'model-weight', 'question-type', 'document-names', 'passage-order'] as const;
+export type RankStageName = (typeof RANK_STAGE_NAMES)[number];

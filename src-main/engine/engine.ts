@@ -430,11 +430,11 @@ export function createEngine(options: EngineOptions): Engine {
       return ok(next);
     },
 
-    'search.query': async ({ library, query, topK, retriever, models: modelFilter, docIds }) => {
+    'search.query': async ({ library, query, topK, retriever, models: modelFilter, docIds, stages }) => {
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
       const index = await indexes.open(lib.value);
-      return index.search(query, { topK, retriever, ...(modelFilter ? { models: modelFilter } : {}), ...(docIds ? { docIds } : {}) });
+      return index.search(query, { topK, retriever, ...(modelFilter ? { models: modelFilter } : {}), ...(docIds ? { docIds } : {}), ...(stages ? { stages } : {}) });
     },
   };
 

@@ -1,3 +1,4 @@
+import type { RankStageName } from '../../core/vocabulary';
 import { documentNamesStage } from './document-names.stage';
 import { modelWeightStage } from './model-weight.stage';
 import { passageOrderStage } from './passage-order.stage';
@@ -13,8 +14,11 @@ import { termCoverageStage } from './term-coverage.stage';
  */
 export const RANK_STAGES = [tableViewsStage, termCoverageStage, modelWeightStage, questionTypeStage, documentNamesStage, passageOrderStage] as const;
 
-/** The name of a ranking stage. */
+/** The name of a ranking stage (the list in core/vocabulary.ts names the same stages in the same order). */
 export type StageName = (typeof RANK_STAGES)[number]['name'];
+// Compile-time check that core's list and the stages here name the same stages.
+const sameNames: [StageName, RankStageName] extends [RankStageName, StageName] ? true : never = true;
+void sameNames;
 
 /** Every stage name, in running order. */
 export const STAGE_NAMES: readonly StageName[] = RANK_STAGES.map((s) => s.name);
