@@ -52,6 +52,7 @@ export function documentSummary(d: DocumentRecord): DocumentSummary {
     chunks: d.chunks,
     models: d.models,
     importedAt: d.importedAt,
+    ...(d.enrichedWith ? { enrichment: { mode: d.enrichedWith, llmCalls: d.llmCalls ?? 0, llmTokens: d.llmTokens ?? 0 } } : {}),
   };
 }
 
