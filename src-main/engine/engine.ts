@@ -25,7 +25,7 @@ import { apiOf } from './dispatch';
 import { chunkDetail, documentSummary, librarySummary, mimeOf, modelSummary, pageStarts } from './presenters';
 import { WriterLock } from './writer-lock';
 import { stageUpload } from './uploads';
-import type { Engine, EngineOptions } from './engine.types';
+import type { Engine, EngineDoor, EngineOptions } from './engine.types';
 import { createBackgroundJobs, type Job } from './background';
 import { newLibrarySettings } from './new-library';
 
@@ -35,7 +35,7 @@ import { newLibrarySettings } from './new-library';
  * bridge, the CLI and the tests all drive this same object.
  */
 
-export type { Engine, EngineOptions };
+export type { Engine, EngineDoor, EngineOptions };
 
 export function createEngine(options: EngineOptions): Engine {
   const log = options.log ?? ((m: string) => console.error(m));

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { EnrichMode, LibrarySummary } from '../contract/api';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
-import { createEngine, type Engine } from '../engine/engine';
+import { createEngine, type EngineDoor } from '../engine/engine';
 import { importAndWait } from '../engine/contract-jobs';
 import type { ConfigurationName, Retriever } from './configurations';
 import { librarySettings } from './configurations';
@@ -120,7 +120,7 @@ interface RunModels {
   chatModel: string | null;
 }
 
-async function chooseModels(engine: Engine, options: EvalOptions): Promise<RunModels> {
+async function chooseModels(engine: EngineDoor, options: EvalOptions): Promise<RunModels> {
   const needEmbedder = options.retrievers.some((r) => r !== 'bm25') || options.configurations.includes('semantic');
   const needLlm = options.enrich.some((e) => e !== 'heuristic');
   if (!needEmbedder && !needLlm) return { embedder: null, chatModel: null };
@@ -138,7 +138,7 @@ async function chooseModels(engine: Engine, options: EvalOptions): Promise<RunMo
  * run (BM25 still runs; dense and hybrid are skipped with the reason).
  */
 async function createLibrary(
-  engine: Engine,
+  engine: EngineDoor,
   name: string,
   config: ConfigurationName,
   enrich: EnrichMode,
@@ -169,7 +169,8 @@ export async function runEvaluation(options: EvalOptions): Promise<Result<EvalRe
     // user's folder so an installed embedder or LLM is found; without it, nothing is lost.
     await fs.symlink(path.resolve(options.userModelsDir), path.join(dataDir, 'models'), 'junction').catch(() => undefined);
   }
-  const engine = createEngine({
+  // Only the contract and the lifecycle: every call goes through `dispatch`, like the app's.
+  const engine: EngineDoor = createEngine({
     dataDir,
     ...(options.bundledModelsDir ? { bundledModelsDir: options.bundledModelsDir } : {}),
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
@@ -206,7 +207,7 @@ export async function runEvaluation(options: EvalOptions): Promise<Result<EvalRe
 }
 
 async function evaluateLibrary(
-  engine: Engine,
+  engine: EngineDoor,
   name: string,
   config: ConfigurationName,
   enrich: EnrichMode,
@@ -375,7 +376,7 @@ async function evaluateLibrary(
 }
 
 /** For each question, how many stored chunks of its gold documents are relevant to some answer. */
-async function storedRelevance(engine: Engine, library: string, questions: Question[], prepared: PreparedAnswers[]): Promise<number[]> {
+async function storedRelevance(engine: EngineDoor, library: string, questions: Question[], prepared: PreparedAnswers[]): Promise<number[]> {
   const byDoc = new Map<string, string[]>();
   const normalizedChunks = async (doc: string): Promise<string[]> => {
     let texts = byDoc.get(doc);

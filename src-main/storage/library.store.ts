@@ -90,6 +90,11 @@ interface DocumentsFile {
 
 const NAME_COLLATOR = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
+/** True when two library names address the same library (names compare case- and accent-insensitively). */
+export function sameLibraryName(a: string, b: string): boolean {
+  return NAME_COLLATOR.compare(a, b) === 0;
+}
+
 /** Per-library serialization of metadata writes within this process. */
 class Mutex {
   private tail: Promise<unknown> = Promise.resolve();
@@ -262,7 +267,7 @@ export class LibraryManager {
 
   /** Finds a library by name, case-insensitively. */
   async get(name: string): Promise<Library | undefined> {
-    return (await this.list()).find((l) => NAME_COLLATOR.compare(l.name, name) === 0);
+    return (await this.list()).find((l) => sameLibraryName(l.name, name));
   }
 
   async require(name: string): Promise<Result<Library>> {
