@@ -1,5 +1,4 @@
-import type { EnrichMode } from '../contract/api';
-import { ENRICH_MODES } from '../contract/api';
+import { ENRICH_MODES, type EnrichMode } from '../core/vocabulary';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import { NO_PREFIX } from '../core/prefix';
