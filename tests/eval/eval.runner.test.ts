@@ -233,3 +233,35 @@ describe('runEvalCommand', () => {
     }
   });
 });
+
+describe('runEvaluation with an embedder that does not load', () => {
+  it('says so once, runs BM25, and skips dense search with the reason', async () => {
+    const tmp = await tempDir('manualmate-eval-broken-');
+    try {
+      const corpusDir = path.join(tmp.dir, 'manuals');
+      await mkdir(corpusDir);
+      for (const [name, text] of Object.entries(DOCS)) await writeFile(path.join(corpusDir, name), text);
+      const models = path.join(tmp.dir, 'models');
+      await ensureTinyOnnx(path.join(models, 'broken-embedder'));
+      await writeFile(path.join(models, 'broken-embedder', 'onnx', 'model.onnx'), 'not an onnx graph');
+      const lines: string[] = [];
+      const res = await runEvaluation({
+        corpora: [corpusDir],
+        questions: QUESTIONS,
+        configurations: ['structure', 'naive'],
+        enrich: ['heuristic'],
+        retrievers: ['bm25', 'dense'],
+        topK: 10,
+        bundledModelsDir: models,
+        tempRoot: tmp.dir,
+        onProgress: (l) => lines.push(l),
+      });
+      if (!res.ok) throw new Error(res.error.message);
+      expect(res.value.results.map((r) => `${r.strategy}/${r.retriever}`)).toEqual(['structure/bm25', 'naive/bm25']);
+      expect(res.value.skipped.map((s) => `${s.strategy}/${s.retriever}`)).toEqual(['structure/dense', 'naive/dense']);
+      expect(lines.filter((l) => l.includes('"broken-embedder" could not be loaded'))).toHaveLength(1);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});
