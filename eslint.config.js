@@ -7,7 +7,7 @@ import layers from './eslint-rules/layers.js';
 /**
  * Import boundaries, enforced rather than documented (STYLE.md, VS Code's layering):
  * - only the Electron shell (src-main/electron) imports `electron`;
- * - the renderer imports nothing from src-main but the API contract;
+ * - the renderer imports nothing from src-main but the API contract and core's pure vocabularies;
  * - only the storage module imports LanceDB, only the model runtime imports node-llama-cpp or
  *   transformers.js; everything else depends on small interfaces;
  * - the engine's folders form layers (core, contract < storage, models < ingest, chunking, enrich
@@ -91,8 +91,9 @@ export default tseslint.config(
         [ELECTRON, ...NATIVE_RUNTIMES],
         [
           {
-            regex: '(^|/)src-main/(?!contract/)',
-            message: 'The renderer talks only to the API contract (src-main/contract).',
+            // core/ is pure shared vocabulary (no Node, imports nothing outside itself), like the contract.
+            regex: '(^|/)src-main/(?!contract/|core/)',
+            message: 'The renderer talks only to the API contract (src-main/contract) and the shared vocabularies (src-main/core).',
           },
           { group: ['node:*'], message: 'The renderer runs in a sandboxed browser page: no Node modules.' },
         ],

@@ -4,9 +4,10 @@ import path from 'node:path';
 import type { AppError, ChatTurn, ImportSummary, SearchResponse } from '../contract/api';
 import { RETRIEVERS, type Retriever } from '../core/vocabulary';
 import { importAndWait, rebuildAndWait } from '../engine/contract-jobs';
-import { createEngine, type Engine } from '../engine/engine';
+import { createEngine, type Engine, type EngineDoor } from '../engine/engine';
 import { appRoot, resolveDataDir } from '../engine/paths';
 import { startWebBridge } from '../bridge/web-bridge';
+import { sameLibraryName } from '../storage/library.store';
 import { withCtrlC } from './interrupt';
 
 /**
@@ -31,7 +32,7 @@ Commands:
   libraries                          List libraries
   documents --library NAME           List the documents of a library
   reindex --library NAME             Rebuild a library's index from its stored documents
-  search "QUESTION" --library NAME   Search a library (--top-k N, --retriever bm25|dense|hybrid, --model M)
+  search "QUESTION" --library NAME   Search a library (--top-k N, --retriever ${RETRIEVERS.join('|')}, --model M)
   ask "QUESTION" --library NAME      Answer a question with citations
   eval --corpus DIR --questions FILE Evaluate chunking and retrieval configurations
   eval --suite BENCH_DIR             The scorecard: every question file of a bench folder (--sets a,b)
@@ -208,7 +209,7 @@ async function untilInterrupted<T>(json: boolean, run: (signal: AbortSignal) => 
   }
 }
 
-async function cmdImport(engine: Engine, library: string, paths: string[], json: boolean, io: CliIo): Promise<number> {
+async function cmdImport(engine: EngineDoor, library: string, paths: string[], json: boolean, io: CliIo): Promise<number> {
   let lastLine = 0;
   const res = await untilInterrupted(json, (signal) =>
     importAndWait(engine, library, paths, {
@@ -237,7 +238,7 @@ async function cmdImport(engine: Engine, library: string, paths: string[], json:
   return s.summary.failed > 0 || s.summary.cancelled > 0 ? 1 : 0;
 }
 
-async function cmdReindex(engine: Engine, library: string, json: boolean, io: CliIo): Promise<number> {
+async function cmdReindex(engine: EngineDoor, library: string, json: boolean, io: CliIo): Promise<number> {
   const res = await untilInterrupted(json, (signal) =>
     rebuildAndWait(engine, library, {
       signal,
@@ -256,17 +257,16 @@ async function cmdReindex(engine: Engine, library: string, json: boolean, io: Cl
 }
 
 /** A note on stderr when the library's index predates the current chunking and enrichment. */
-async function warnIfOutdated(engine: Engine, library: string, io: CliIo): Promise<void> {
+async function warnIfOutdated(engine: EngineDoor, library: string, io: CliIo): Promise<void> {
   // The summary's rule (an empty library is never outdated), for the library the name resolves to.
-  const name = (await engine.libraries.get(library))?.name;
   const listed = await engine.api['libraries.list']({});
-  const lib = listed.ok ? listed.value.find((l) => l.name === name) : undefined;
+  const lib = listed.ok ? listed.value.find((l) => sameLibraryName(l.name, library.trim())) : undefined;
   if (lib?.indexOutdated) {
     io.stderr.write(`Note: "${lib.name}" was indexed by an older version of ManualMate; run "manualmate reindex --library ${JSON.stringify(lib.name)}" for current results.\n`);
   }
 }
 
-async function cmdSearch(engine: Engine, values: Record<string, unknown>, query: string, json: boolean, io: CliIo): Promise<number> {
+async function cmdSearch(engine: EngineDoor, values: Record<string, unknown>, query: string, json: boolean, io: CliIo): Promise<number> {
   const topK = values['top-k'] === undefined ? 10 : Number(values['top-k']);
   if (!Number.isInteger(topK) || topK < 1 || topK > 100) throw new UsageError('--top-k must be a whole number from 1 to 100.');
   const retriever = (values['retriever'] as string | undefined) ?? 'bm25';
@@ -301,7 +301,7 @@ async function cmdSearch(engine: Engine, values: Record<string, unknown>, query:
   return 0;
 }
 
-async function cmdAsk(engine: Engine, values: Record<string, unknown>, question: string, json: boolean, io: CliIo): Promise<number> {
+async function cmdAsk(engine: EngineDoor, values: Record<string, unknown>, question: string, json: boolean, io: CliIo): Promise<number> {
   const library = requireLibrary(values);
   const models = values['model'] as string[] | undefined;
   // A one-off conversation: created, asked once and deleted, all through the contract.

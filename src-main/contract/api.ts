@@ -92,6 +92,8 @@ export interface DocumentSummary {
   chunks: number;
   models: string[];
   importedAt: string;
+  /** Set when the stored chunks come from an LLM enrichment upgrade, with the work it took (model tokens). */
+  enrichment?: { mode: EnrichMode; llmCalls: number; llmTokens: number };
 }
 
 export interface ImportFileResult {
@@ -262,7 +264,27 @@ export const contract = {
   'app.info': { input: z.object({}).strict(), output: out<AppInfo>() },
   'models.list': { input: z.object({}).strict(), output: out<ModelSummary[]>() },
   'libraries.list': { input: z.object({}).strict(), output: out<LibrarySummary[]>() },
-  'libraries.create': { input: z.object({ name: libraryName }).strict(), output: out<LibrarySummary>() },
+  /**
+   * Creates an empty library. Settings left out take a new library's defaults (structure chunks,
+   * heuristic enrichment, no embedder, no keyword prefix, no key packing); an embedder is loaded
+   * once to record its dimension ('not-found' / 'model-failed' when it cannot be).
+   */
+  'libraries.create': {
+    input: z
+      .object({
+        name: libraryName,
+        strategy: z.enum(CHUNK_STRATEGIES).optional(),
+        enrich: z.enum(ENRICH_MODES).optional(),
+        /** Embedding model id (from models.list), or null for BM25 only. */
+        embedder: z.string().min(1).max(300).nullable().optional(),
+        /** What is prefixed to each chunk's keyword-indexed text (core/prefix.ts); parts left out are off. */
+        prefix: z.object({ signature: z.boolean(), headingPath: z.boolean(), keys: z.boolean() }).partial().strict().optional(),
+        /** MDKeyChunker stage 3: pack chunks sharing a key into one retrieval unit. */
+        restructure: z.boolean().optional(),
+      })
+      .strict(),
+    output: out<LibrarySummary>(),
+  },
   'libraries.rename': {
     input: z.object({ library: libraryName, name: libraryName }).strict(),
     output: out<LibrarySummary>(),

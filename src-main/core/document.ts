@@ -9,8 +9,9 @@
  *   own path ends with its own text.
  */
 
-export const DOC_FORMATS = ['pdf', 'docx', 'html', 'markdown', 'txt'] as const;
-export type DocFormat = (typeof DOC_FORMATS)[number];
+import type { DocFormat } from './formats';
+
+export { DOC_FORMATS, type DocFormat } from './formats';
 
 export const BLOCK_KINDS = [
   'heading',

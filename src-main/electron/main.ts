@@ -6,7 +6,7 @@ import type { Handlers } from '../contract/api';
 import { EVENT_CHANNEL } from '../contract/keys';
 import { createEngine, type Engine } from '../engine/engine';
 import { resolveDataDir } from '../engine/paths';
-import { SUPPORTED_EXTENSIONS } from '../ingest/parsers';
+import { SUPPORTED_EXTENSIONS } from '../core/formats';
 import { makeSenderCheck, registerIpcHandlers, registerShellHandlers } from './ipc';
 import { filesFromArgv, guardImportStart, PathGrants } from './path-grants';
 import { SHELL_CHANNELS } from './shell-channels';

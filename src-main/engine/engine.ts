@@ -25,8 +25,9 @@ import { apiOf } from './dispatch';
 import { chunkDetail, documentSummary, librarySummary, mimeOf, modelSummary, pageStarts } from './presenters';
 import { WriterLock } from './writer-lock';
 import { stageUpload } from './uploads';
-import type { Engine, EngineOptions } from './engine.types';
+import type { Engine, EngineDoor, EngineOptions } from './engine.types';
 import { createBackgroundJobs, type Job } from './background';
+import { newLibrarySettings } from './new-library';
 
 /**
  * The engine: plain Node, no Electron. It owns the libraries, the model runtime, running jobs and
@@ -34,7 +35,7 @@ import { createBackgroundJobs, type Job } from './background';
  * bridge, the CLI and the tests all drive this same object.
  */
 
-export type { Engine, EngineOptions };
+export type { Engine, EngineDoor, EngineOptions };
 
 export function createEngine(options: EngineOptions): Engine {
   const log = options.log ?? ((m: string) => console.error(m));
@@ -239,8 +240,10 @@ export function createEngine(options: EngineOptions): Engine {
 
     'libraries.list': async () => ok(await Promise.all((await libraries.list()).map(summaryOf))),
 
-    'libraries.create': async ({ name }) => {
-      const lib = await libraries.create(name);
+    'libraries.create': async (input) => {
+      const settings = await newLibrarySettings(input, models);
+      if (!settings.ok) return settings;
+      const lib = await libraries.create(input.name, settings.value);
       if (!lib.ok) return lib;
       emit({ type: 'library.changed', library: lib.value.name });
       return ok(await summaryOf(lib.value));

@@ -49,3 +49,9 @@ export interface Engine {
   idle(): Promise<void>;
   dispose(): Promise<void>;
 }
+
+/**
+ * What the CLI and eval hold: the contract (every call through `dispatch`), its events, a rebuild
+ * job's summary, and the engine's lifecycle; no direct way to the libraries, models or indexes.
+ */
+export type EngineDoor = Pick<Engine, 'api' | 'subscribe' | 'rebuildResult' | 'idle' | 'dispose'>;

@@ -1,6 +1,7 @@
 import type { ChunkDetail, DocumentSummary, LibrarySummary, ModelSummary } from '../contract/api';
 import { pageRange } from '../core/chunk';
 import type { DocFormat, NormalizedDocument } from '../core/document';
+import { FORMATS } from '../core/formats';
 import { signaturePrefix } from '../core/prefix';
 import type { ModelStatus } from '../models/runtime';
 import type { ChunkRecord } from '../storage/chunk-store';
@@ -51,6 +52,7 @@ export function documentSummary(d: DocumentRecord): DocumentSummary {
     chunks: d.chunks,
     models: d.models,
     importedAt: d.importedAt,
+    ...(d.enrichedWith ? { enrichment: { mode: d.enrichedWith, llmCalls: d.llmCalls ?? 0, llmTokens: d.llmTokens ?? 0 } } : {}),
   };
 }
 
@@ -89,16 +91,7 @@ export function pageStarts(doc: NormalizedDocument): number[] {
   return starts;
 }
 
-/** The MIME type an original file is served with. */
-const MIME: Record<DocFormat, string> = {
-  pdf: 'application/pdf',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  html: 'text/html',
-  markdown: 'text/markdown',
-  txt: 'text/plain',
-};
-
-/** The MIME type of a stored original, by its document's format. */
+/** The MIME type of a stored original, by its document's format (core's table). */
 export function mimeOf(format: DocFormat | null): string {
-  return MIME[format ?? 'txt'] ?? 'application/octet-stream';
+  return FORMATS[format ?? 'txt']?.mime ?? 'application/octet-stream';
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ContinuityDecision, EnrichStats, Signature } from '../core/chunk';
+import { signatureFields } from '../core/prefix';
 import type { ChatMessage, Llm } from '../models/types';
 import type { ChunkView } from './chunk-view';
 import type { DocumentFacts } from './cnm.heuristic';
@@ -85,8 +86,9 @@ export function modelsLine(view: ChunkView): string {
   return names.length > 0 ? `Known models named in this chunk: ${names.join(', ')}` : 'Known models named in this chunk: none';
 }
 
+/** A signature as prompts show it: every field, absent ones as null (core's format, `signatureFields`). */
 export function signatureLine(s: Signature): string {
-  return `Category: ${s.category ?? 'null'} | Nouns: ${s.nouns.join(', ') || 'none'} | Model: ${s.model ?? 'null'}`;
+  return signatureFields(s, { showAbsent: true });
 }
 
 /**

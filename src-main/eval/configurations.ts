@@ -1,7 +1,7 @@
-import type { EnrichMode } from '../contract/api';
-import { ENRICH_MODES } from '../contract/api';
+import { ENRICH_MODES, type EnrichMode } from '../core/vocabulary';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
+import { NO_PREFIX } from '../core/prefix';
 import type { LibraryConfig } from '../storage/library.store';
 import { LIBRARY_DEFAULTS } from '../storage/library.store';
 
@@ -25,7 +25,6 @@ export interface EvalConfiguration {
   settings: ConfigurationSettings;
 }
 
-const NO_PREFIX = { signature: false, headingPath: false, keys: false } as const;
 
 /** Configuration name -> what it is and the settings it maps to. */
 export const EVAL_CONFIGURATIONS = {

@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { EnrichMode } from '../contract/api';
+import type { EnrichMode, LibrarySummary } from '../contract/api';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
-import { createEngine, type Engine } from '../engine/engine';
+import { createEngine, type EngineDoor } from '../engine/engine';
 import { importAndWait } from '../engine/contract-jobs';
 import type { ConfigurationName, Retriever } from './configurations';
 import { librarySettings } from './configurations';
@@ -114,31 +114,43 @@ const ENRICH_START_TIMEOUT_MS = 15_000;
 
 /** The models the evaluation libraries use, chosen once per run from the model folders. */
 interface RunModels {
-  /** Embedder for dense/hybrid search and semantic chunking; null when none is installed or loads. */
-  embedder: { id: string; dimension: number } | null;
+  /** Embedder id for dense/hybrid search and semantic chunking; null when none is installed or loads. */
+  embedder: string | null;
   /** Chat model for LLM enrichment; null when none is installed. */
   chatModel: string | null;
 }
 
-async function chooseModels(engine: Engine, options: EvalOptions, progress: (line: string) => void): Promise<RunModels> {
+async function chooseModels(engine: EngineDoor, options: EvalOptions): Promise<RunModels> {
   const needEmbedder = options.retrievers.some((r) => r !== 'bm25') || options.configurations.includes('semantic');
   const needLlm = options.enrich.some((e) => e !== 'heuristic');
   if (!needEmbedder && !needLlm) return { embedder: null, chatModel: null };
-  const models = await engine.models.list();
+  const listed = await engine.api['models.list']({});
+  const models = listed.ok ? listed.value : [];
   // A dedicated embedder beats a chat GGUF that can also embed.
   const candidate = needEmbedder ? models.filter((m) => m.kinds.includes('embedder')).sort((a, b) => a.kinds.length - b.kinds.length)[0] : undefined;
-  let embedder: RunModels['embedder'] = null;
-  if (candidate) {
-    // Loaded once here for its dimension, so each library is created with it: configuring an
-    // embedder later would also start the library's background work before the import.
-    try {
-      embedder = { id: candidate.id, dimension: (await engine.models.embedder(candidate.id)).dimension };
-    } catch (err) {
-      progress(`the embedder ${candidate.id} could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
   const chat = needLlm ? models.find((m) => m.format === 'gguf' && m.kinds.includes('llm')) : undefined;
-  return { embedder, chatModel: chat?.id ?? null };
+  return { embedder: candidate?.id ?? null, chatModel: chat?.id ?? null };
+}
+
+/**
+ * Creates an evaluation library through the contract with the configuration's settings and the
+ * run's embedder. An embedder that does not load is reported once and dropped for the rest of the
+ * run (BM25 still runs; dense and hybrid are skipped with the reason).
+ */
+async function createLibrary(
+  engine: EngineDoor,
+  name: string,
+  config: ConfigurationName,
+  enrich: EnrichMode,
+  models: RunModels,
+  progress: (line: string) => void,
+): Promise<Result<LibrarySummary>> {
+  const create = () => engine.api['libraries.create']({ name, ...librarySettings(config, enrich), embedder: models.embedder });
+  const created = await create();
+  if (created.ok || created.error.code !== 'model-failed' || models.embedder === null) return created;
+  progress(created.error.message);
+  models.embedder = null;
+  return create();
 }
 
 /** Runs every configuration; fails only when cancelled or when the temporary folder cannot be made. */
@@ -157,7 +169,8 @@ export async function runEvaluation(options: EvalOptions): Promise<Result<EvalRe
     // user's folder so an installed embedder or LLM is found; without it, nothing is lost.
     await fs.symlink(path.resolve(options.userModelsDir), path.join(dataDir, 'models'), 'junction').catch(() => undefined);
   }
-  const engine = createEngine({
+  // Only the contract and the lifecycle: every call goes through `dispatch`, like the app's.
+  const engine: EngineDoor = createEngine({
     dataDir,
     ...(options.bundledModelsDir ? { bundledModelsDir: options.bundledModelsDir } : {}),
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
@@ -166,8 +179,8 @@ export async function runEvaluation(options: EvalOptions): Promise<Result<EvalRe
   const report: EvalReport = { results: [], skipped: [], ranks: [] };
   const prepared = options.questions.map((q) => prepareAnswers(q.answers));
   try {
-    const models = await chooseModels(engine, options, progress);
-    if (models.embedder) progress(`embedder for dense/hybrid search: ${models.embedder.id}`);
+    const models = await chooseModels(engine, options);
+    if (models.embedder) progress(`embedder for dense/hybrid search: ${models.embedder}`);
     if (models.chatModel) {
       const set = await engine.api['settings.update']({ chatModel: models.chatModel });
       if (set.ok) progress(`chat model for LLM enrichment: ${models.chatModel}`);
@@ -193,11 +206,8 @@ export async function runEvaluation(options: EvalOptions): Promise<Result<EvalRe
   }
 }
 
-/** LLM enrichment state of a document record (fields written by the background LLM upgrade). */
-type EnrichedRecord = { status: string; chunks: number; enrichedWith?: EnrichMode; llmCalls?: number; llmTokens?: number };
-
 async function evaluateLibrary(
-  engine: Engine,
+  engine: EngineDoor,
   name: string,
   config: ConfigurationName,
   enrich: EnrichMode,
@@ -216,7 +226,7 @@ async function evaluateLibrary(
   };
   if (enrich !== 'heuristic' && !models.chatModel) return skipAll(`"${enrich}" enrichment needs a chat model (a GGUF file in models/); none was found.`);
 
-  const created = await engine.libraries.create(name, { ...librarySettings(config, enrich), embedder: models.embedder });
+  const created = await createLibrary(engine, name, config, enrich, models, progress);
   if (!created.ok) return skipAll(created.error.message);
 
   // Background work (LLM enrichment, embedding) reports through events; its errors become skip reasons.
@@ -276,17 +286,19 @@ async function evaluateLibrary(
   if (failed.length > 0) {
     progress(`${tag} ${failed.length} file(s) failed to import, e.g. ${failed[0]!.file}: ${failed[0]!.reason ?? ''}`);
   }
-  const records = (await created.value.documents()).filter((d) => d.status === 'ready') as EnrichedRecord[];
+  const listed = await engine.api['documents.list']({ library: name });
+  if (!listed.ok) return skipAll(listed.error.message);
+  const records = listed.value.filter((d) => d.status === 'ready');
   if (enrich !== 'heuristic') {
-    const upgraded = records.filter((d) => d.enrichedWith === enrich).length;
+    const upgraded = records.filter((d) => d.enrichment?.mode === enrich).length;
     const error = background.find((b) => b.task === 'enriching' && b.error)?.error;
     if (upgraded === 0) return skipAll(error ?? `no document was enriched with "${enrich}".`);
     if (upgraded < records.length) progress(`${tag} only ${upgraded} of ${records.length} documents were enriched with "${enrich}"${error ? `: ${error}` : ''}`);
   }
   const embedError = background.find((b) => b.task === 'embedding' && b.error)?.error;
   const chunks = records.reduce((s, d) => s + d.chunks, 0);
-  const llmCalls = records.reduce((s, d) => s + (d.llmCalls ?? 0), 0);
-  const llmTokens = records.reduce((s, d) => s + (d.llmTokens ?? 0), 0);
+  const llmCalls = records.reduce((s, d) => s + (d.enrichment?.llmCalls ?? 0), 0);
+  const llmTokens = records.reduce((s, d) => s + (d.enrichment?.llmTokens ?? 0), 0);
   progress(`${tag} indexed ${imported.value.summary.imported} files, ${chunks} chunks in ${indexSeconds.toFixed(1)} s`);
 
   const relevantChunks = await storedRelevance(engine, name, options.questions, prepared);
@@ -364,7 +376,7 @@ async function evaluateLibrary(
 }
 
 /** For each question, how many stored chunks of its gold documents are relevant to some answer. */
-async function storedRelevance(engine: Engine, library: string, questions: Question[], prepared: PreparedAnswers[]): Promise<number[]> {
+async function storedRelevance(engine: EngineDoor, library: string, questions: Question[], prepared: PreparedAnswers[]): Promise<number[]> {
   const byDoc = new Map<string, string[]>();
   const normalizedChunks = async (doc: string): Promise<string[]> => {
     let texts = byDoc.get(doc);

@@ -1,6 +1,6 @@
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
-import { prefixOf, signaturePrefix } from '../core/prefix';
+import { embedderInput } from '../core/prefix';
 import type { Embedder, EmbedderSource } from '../models/types';
 import type { LibraryConfig } from '../storage/library.store';
 import type { ChunkInput, ChunkStore, UnembeddedChunk } from '../storage/chunk-store';
@@ -89,8 +89,5 @@ export async function carryVectors(live: ChunkStore, embedder: LibraryConfig['em
  * dev.jsonl and galaxy-s10.jsonl the prefix in the keyword index did not help (docs/benchmarks.md).
  */
 export function embedText(chunk: UnembeddedChunk): string {
-  const prefix = signaturePrefix({ category: chunk.category, nouns: chunk.nouns, model: chunk.model });
-  // A configured keyword prefix that already starts with the signature is used as is.
-  if (!prefix || prefixOf(chunk).startsWith(prefix)) return chunk.indexedText;
-  return `${prefix}\n${chunk.indexedText}`;
+  return embedderInput(chunk, { category: chunk.category, nouns: chunk.nouns, model: chunk.model });
 }

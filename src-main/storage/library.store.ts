@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { ChunkStrategy } from '../core/chunk';
 import type { DocFormat, NormalizedDocument } from '../core/document';
+import { DEFAULT_PREFIX_OPTIONS, type PrefixOptions } from '../core/prefix';
 import type { ErrorCode, Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import type { DocumentStatus, EnrichMode } from '../contract/api';
@@ -32,10 +33,11 @@ export interface LibraryConfig {
   embedder: { id: string; dimension: number } | null;
   /**
    * What is prefixed to each chunk's keyword-indexed text (CHOP's PFX, MDKeyChunker's section
-   * path, keys). Off by default: measured on the shared benchmarks it did not help keyword search
-   * once ranking is model-aware. Embeddings always get the CHOP signature prefix.
+   * path, keys). `DEFAULT_PREFIX_OPTIONS` (core/prefix.ts) by default: none, since measured on the
+   * shared benchmarks it did not help keyword search once ranking is model-aware. Embeddings
+   * always get the CHOP signature prefix.
    */
-  prefix: { signature: boolean; headingPath: boolean; keys: boolean };
+  prefix: Required<PrefixOptions>;
   /** MDKeyChunker stage 3: pack chunks sharing a key into retrieval units. */
   restructure: boolean;
   /** `INDEX_VERSION` of the code that built the index; absent in libraries built before versioning (1). */
@@ -55,7 +57,7 @@ export const LIBRARY_DEFAULTS: Pick<LibraryConfig, 'strategy' | 'enrich' | 'embe
   strategy: 'structure',
   enrich: 'heuristic',
   embedder: null,
-  prefix: { signature: false, headingPath: false, keys: false },
+  prefix: { ...DEFAULT_PREFIX_OPTIONS },
   restructure: false,
 };
 
@@ -87,6 +89,11 @@ interface DocumentsFile {
 }
 
 const NAME_COLLATOR = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+/** True when two library names address the same library (names compare case- and accent-insensitively). */
+export function sameLibraryName(a: string, b: string): boolean {
+  return NAME_COLLATOR.compare(a, b) === 0;
+}
 
 /** Per-library serialization of metadata writes within this process. */
 class Mutex {
@@ -260,7 +267,7 @@ export class LibraryManager {
 
   /** Finds a library by name, case-insensitively. */
   async get(name: string): Promise<Library | undefined> {
-    return (await this.list()).find((l) => NAME_COLLATOR.compare(l.name, name) === 0);
+    return (await this.list()).find((l) => sameLibraryName(l.name, name));
   }
 
   async require(name: string): Promise<Result<Library>> {

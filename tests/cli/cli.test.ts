@@ -123,6 +123,10 @@ describe('manualmate reindex', () => {
       expect(await runCli(['search', 'fuse', '--library', 'Shop', '--data-dir', data], old.io)).toBe(0);
       expect(old.out()).toContain('10 A slow-blow fuse');
       expect(old.err()).toContain('manualmate reindex --library "Shop"');
+      // The note is for the library the name resolves to, whatever its case.
+      const lower = capture();
+      expect(await runCli(['search', 'fuse', '--library', 'shop', '--data-dir', data], lower.io)).toBe(0);
+      expect(lower.err()).toContain('manualmate reindex --library "Shop"');
       const re = capture();
       expect(await runCli(['reindex', '--library', 'Shop', '--json', '--data-dir', data], re.io)).toBe(0);
       expect(JSON.parse(re.out())).toMatchObject({ library: 'Shop', documents: 1 });

@@ -140,7 +140,8 @@ describe('runEvaluation on a tiny generated corpus', () => {
     const reasons = (strategy: string, enrich: string, retriever: string) =>
       report.skipped.filter((s) => s.strategy === strategy && s.enrich === enrich && s.retriever === retriever).map((s) => s.reason);
     expect(reasons('structure+cnm', 'heuristic', 'dense')[0]).toMatch(/embedding model/);
-    expect(reasons('semantic', 'heuristic', 'bm25')[0]).toMatch(/every file failed to import: Semantic chunking needs an embedding model/);
+    // Refused by the contract's libraries.create before any file is imported.
+    expect(reasons('semantic', 'heuristic', 'bm25')[0]).toMatch(/^Semantic chunking needs an embedding model/);
     expect(reasons('naive', 'llm', 'bm25')[0]).toMatch(/"llm" enrichment needs a chat model/);
     expect(report.skipped).toHaveLength(2 * 3 + 2 + 2);
     expect(progress.some((l) => l.includes('skipped'))).toBe(true);
@@ -229,6 +230,38 @@ describe('runEvalCommand', () => {
       expect(c.err()).toMatch(message);
       expect(c.err()).toContain('Usage: manualmate eval --corpus DIR');
       expect(c.out()).toBe('');
+    }
+  });
+});
+
+describe('runEvaluation with an embedder that does not load', () => {
+  it('says so once, runs BM25, and skips dense search with the reason', async () => {
+    const tmp = await tempDir('manualmate-eval-broken-');
+    try {
+      const corpusDir = path.join(tmp.dir, 'manuals');
+      await mkdir(corpusDir);
+      for (const [name, text] of Object.entries(DOCS)) await writeFile(path.join(corpusDir, name), text);
+      const models = path.join(tmp.dir, 'models');
+      await ensureTinyOnnx(path.join(models, 'broken-embedder'));
+      await writeFile(path.join(models, 'broken-embedder', 'onnx', 'model.onnx'), 'not an onnx graph');
+      const lines: string[] = [];
+      const res = await runEvaluation({
+        corpora: [corpusDir],
+        questions: QUESTIONS,
+        configurations: ['structure', 'naive'],
+        enrich: ['heuristic'],
+        retrievers: ['bm25', 'dense'],
+        topK: 10,
+        bundledModelsDir: models,
+        tempRoot: tmp.dir,
+        onProgress: (l) => lines.push(l),
+      });
+      if (!res.ok) throw new Error(res.error.message);
+      expect(res.value.results.map((r) => `${r.strategy}/${r.retriever}`)).toEqual(['structure/bm25', 'naive/bm25']);
+      expect(res.value.skipped.map((s) => `${s.strategy}/${s.retriever}`)).toEqual(['structure/dense', 'naive/dense']);
+      expect(lines.filter((l) => l.includes('"broken-embedder" could not be loaded'))).toHaveLength(1);
+    } finally {
+      await tmp.cleanup();
     }
   });
 });

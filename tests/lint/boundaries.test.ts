@@ -21,11 +21,15 @@ describe('import boundaries (eslint)', () => {
     expect(await lint('src-main/electron/x.ts', "import { app } from 'electron';\nexport const a = app;\n")).toEqual([]);
   });
 
-  it('fails when the renderer imports engine code other than the contract', async () => {
+  it('fails when the renderer imports engine code other than the contract and core', async () => {
     const bad = await lint('src-renderer/src/x.ts', "import { createEngine } from '../../src-main/engine/engine';\nexport const a = createEngine;\n");
     expect(bad).toEqual([expect.stringContaining('only to the API contract')]);
+    const parsers = await lint('src-renderer/src/x.ts', "import { PARSERS } from '../../src-main/ingest/parsers';\nexport const a = PARSERS;\n");
+    expect(parsers).toEqual([expect.stringContaining('only to the API contract')]);
     const good = await lint('src-renderer/src/x.ts', "import { contract } from '../../src-main/contract/api';\nexport const a = contract;\n");
     expect(good).toEqual([]);
+    const core = await lint('src-renderer/src/x.ts', "import { SUPPORTED_EXTENSIONS } from '../../src-main/core/formats';\nexport const a = SUPPORTED_EXTENSIONS;\n");
+    expect(core).toEqual([]);
   });
 
   it('fails when code outside storage/model runtime imports native runtimes', async () => {

@@ -117,7 +117,6 @@ function mammothFailure(err: unknown): ParseFailure {
 /** Parses `.docx` files; never throws. */
 export const docxParser: Parser = {
   format: 'docx',
-  extensions: ['docx'],
   async parse(input: ParseInput): Promise<ParseResult> {
     if (input.signal?.aborted) return CANCELLED_FAILURE;
     const bad = checkContainer(input.bytes);

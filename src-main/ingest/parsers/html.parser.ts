@@ -18,7 +18,6 @@ export function declaredCharset(bytes: Uint8Array): string | null {
 /** Parses `.html`, `.htm` and `.xhtml` files; never throws. */
 export const htmlParser: Parser = {
   format: 'html',
-  extensions: ['html', 'htm', 'xhtml'],
   async parse(input: ParseInput): Promise<ParseResult> {
     return parseText(
       input,

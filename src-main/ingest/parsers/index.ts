@@ -1,3 +1,4 @@
+import { FORMATS, SUPPORTED_EXTENSIONS } from '../../core/formats';
 import { docxParser } from './docx.parser';
 import { htmlParser } from './html.parser';
 import { markdownParser } from './markdown.parser';
@@ -11,10 +12,10 @@ import { txtParser } from './txt.parser';
 /** Every registered parser, in the order formats are listed to users. */
 export const PARSERS: readonly Parser[] = [pdfParser, docxParser, htmlParser, markdownParser, txtParser];
 
-/** Every extension the app imports (lower case, no dot), in the order shown to users. */
-export const SUPPORTED_EXTENSIONS: readonly string[] = PARSERS.flatMap((p) => p.extensions);
+export { SUPPORTED_EXTENSIONS };
 
-const BY_EXTENSION: ReadonlyMap<string, Parser> = new Map(PARSERS.flatMap((p) => p.extensions.map((e) => [e, p] as const)));
+/** Extension -> parser, through the parser's format (the extensions are core's, spelled once). */
+const BY_EXTENSION: ReadonlyMap<string, Parser> = new Map(PARSERS.flatMap((p) => FORMATS[p.format].extensions.map((e) => [e, p] as const)));
 
 const supportedList = (): string => SUPPORTED_EXTENSIONS.map((e) => `.${e}`).join(', ');
 

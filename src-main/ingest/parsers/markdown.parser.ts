@@ -455,7 +455,6 @@ export function componentText(source: string): string[] {
 /** Parses `.md`, `.markdown` and `.mdx` files; never throws. */
 export const markdownParser: Parser = {
   format: 'markdown',
-  extensions: ['md', 'markdown', 'mdx'],
   async parse(input: ParseInput): Promise<ParseResult> {
     return parseText(input, 'Markdown', ({ text }) => {
       const transformed = transformMarkdown(text, extensionOf(input.fileName) === 'mdx');

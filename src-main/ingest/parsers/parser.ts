@@ -20,9 +20,8 @@ export interface ParseFailure {
 
 export type ParseResult = { ok: true; doc: ParsedDocument } | ParseFailure;
 
-/** One parser per format; `extensions` are lower-case without the dot. */
+/** One parser per format; the extensions it reads are its format's (`FORMATS` in core/formats.ts). */
 export interface Parser {
   readonly format: DocFormat;
-  readonly extensions: readonly string[];
   parse(input: ParseInput): Promise<ParseResult>;
 }

@@ -269,7 +269,6 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
 
   return {
     format: 'pdf',
-    extensions: ['pdf'],
     async parse(input: ParseInput): Promise<ParseResult> {
       try {
         return await run(input);

@@ -67,7 +67,6 @@ export function titleFromText(text: string): string | null {
 /** Parses `.txt` and `.text` files; never throws. */
 export const txtParser: Parser = {
   format: 'txt',
-  extensions: ['txt', 'text'],
   async parse(input: ParseInput): Promise<ParseResult> {
     return parseText(input, 'text', ({ text, encoding }) => {
       if (!text.trim()) return EMPTY_FAILURE;

@@ -1,11 +1,12 @@
 import { useRef } from 'react';
+import { SUPPORTED_EXTENSIONS } from '../../../src-main/core/formats';
 import { shell } from '../api/client';
 import { useStore } from '../store';
 import { pickedFromInput } from '../util/files';
 import { Icon } from './Icon';
 
-/** Manual formats the importer reads; the picker shows these first (others are still accepted by drop). */
-export const MANUAL_EXTENSIONS = '.pdf,.docx,.html,.htm,.md,.markdown,.mdx,.txt';
+/** Manual formats the importer reads (the engine's list); the picker shows these first (others are still accepted by drop). */
+export const MANUAL_EXTENSIONS = SUPPORTED_EXTENSIONS.map((e) => `.${e}`).join(',');
 
 /**
  * "Import files" / "Import folder": the OS dialog in Electron (paths, nothing copied through the

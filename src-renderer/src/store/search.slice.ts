@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { LibrarySummary, SearchResponse } from '../../../src-main/contract/api';
+import { retrieverFor } from '../../../src-main/core/vocabulary';
 import { api } from '../api/client';
 import type { Store } from './index';
 
@@ -12,8 +13,8 @@ export type Retriever = SearchResponse['retriever'];
  * codes (keywords) while also finding passages worded differently (meaning).
  */
 export function effectiveRetriever(library: LibrarySummary | undefined, chosen: Retriever | null): Retriever {
-  if (!library?.embedder) return 'bm25';
-  return chosen ?? 'hybrid';
+  if (!library?.embedder) return retrieverFor(false);
+  return chosen ?? retrieverFor(true);
 }
 
 /** The search state that belongs to one library: its initial value, and what a library switch resets. */

@@ -1,5 +1,6 @@
 import { Document, Packer, Paragraph } from 'docx';
 import { describe, expect, it } from 'vitest';
+import { DOC_FORMATS, FORMATS, formatOfExtension } from '../../../src-main/core/formats';
 import { PARSERS, SUPPORTED_EXTENSIONS, isSupportedFile, parseDocument, parserFor } from '../../../src-main/ingest/parsers';
 
 const formatOf = (name: string): string | null => {
@@ -11,6 +12,14 @@ describe('parser registry', () => {
   it('lists exactly the supported extensions', () => {
     expect([...SUPPORTED_EXTENSIONS].sort()).toEqual(['docx', 'htm', 'html', 'markdown', 'md', 'mdx', 'pdf', 'text', 'txt', 'xhtml']);
     expect(new Set(PARSERS.map((p) => p.format))).toEqual(new Set(['pdf', 'docx', 'html', 'markdown', 'txt']));
+  });
+
+  it('has exactly one parser for every format of core/formats.ts, reading that format\'s extensions', () => {
+    for (const format of DOC_FORMATS) expect(PARSERS.filter((p) => p.format === format), format).toHaveLength(1);
+    expect(PARSERS).toHaveLength(DOC_FORMATS.length);
+    for (const ext of SUPPORTED_EXTENSIONS) expect(formatOf(`file.${ext}`), ext).toBe(formatOfExtension(ext));
+    expect(FORMATS.markdown.extensions).toContain('mdx');
+    expect(formatOfExtension('epub')).toBeNull();
   });
 
   it('chooses the parser by lower-case extension', () => {
