@@ -68,6 +68,7 @@ const COMMANDS: Record<string, { options: NonNullable<ParseArgsConfig['options']
       questions: { type: 'string' },
       suite: { type: 'string' },
       sets: { type: 'string' },
+      ablate: { type: 'boolean' },
       'write-docs': { type: 'string' },
       strategies: { type: 'string' },
       enrich: { type: 'string' },

@@ -21,7 +21,7 @@ type Out = { write(s: string): void };
 
 const USAGE =
   'Usage: manualmate eval --corpus DIR [--corpus DIR2 ...] --questions FILE.jsonl [--strategies LIST] [--enrich LIST] [--retrievers LIST] [--top-k 10] [--out DIR] [--json]\n' +
-  '       manualmate eval --suite BENCH_DIR [--sets LIST] [--strategies LIST] [--retrievers LIST] [--top-k 10] [--out DIR] [--write-docs FILE.md] [--json]';
+  '       manualmate eval --suite BENCH_DIR [--sets LIST] [--strategies LIST] [--retrievers LIST] [--top-k 10] [--ablate] [--out DIR] [--write-docs FILE.md] [--json]';
 
 /** Configurations of the scorecard when --strategies is absent: the product and the two peers. */
 const SUITE_CONFIGURATIONS = 'default,naive,recursive';
@@ -133,7 +133,8 @@ async function runSuiteCommand(values: Record<string, unknown>, io: { stdout: Ou
   if (!sets.ok) return usage(sets.error.message);
 
   const started = new Date();
-  const res = await withCtrlC((signal) => runSuite(sets.value, { ...common.value.run, signal, onProgress: (line) => io.stderr.write(`${line}\n`) }));
+  const ablate = values['ablate'] === true;
+  const res = await withCtrlC((signal) => runSuite(sets.value, { ...common.value.run, ablate, signal, onProgress: (line) => io.stderr.write(`${line}\n`) }));
   if (!res.ok) {
     io.stderr.write(`manualmate eval: ${res.error.message}\n`);
     return 1;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { EnrichMode, LibrarySummary } from '../contract/api';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
+import { RANK_STAGE_NAMES, type RankStageName } from '../core/vocabulary';
 import { createEngine, type EngineDoor } from '../engine/engine';
 import { importAndWait } from '../engine/contract-jobs';
 import type { ConfigurationName, Retriever } from './configurations';
@@ -36,6 +37,8 @@ export interface EvalOptions {
   userModelsDir?: string;
   /** Cap for native model runtime threads (default: the runtimes' own cap). */
   threads?: number;
+  /** Also run every question with each ranking stage left out, one at a time (BM25 only). */
+  ablate?: boolean;
   /** Parent of the temporary data folder (default: the OS temp folder). */
   tempRoot?: string;
   /** Human progress, one line per call. */
@@ -50,6 +53,8 @@ export interface EvalResult {
   retriever: Retriever;
   queries: number;
   metrics: Metrics;
+  /** The ranking stage left out (the scorecard's ablation), null for the full ranking. */
+  stage_off: RankStageName | null;
   /** Wall time of the import (parse, chunk, enrich, prefix, index), in seconds. */
   index_seconds: number;
   /** Stored retrieval units (chunks, or packed units with restructuring). */
@@ -303,74 +308,81 @@ async function evaluateLibrary(
 
   const relevantChunks = await storedRelevance(engine, name, options.questions, prepared);
 
+  // The full ranking, then (with `ablate`) the same questions with each ranking stage left out.
+  const variants: (RankStageName | null)[] = [null, ...(options.ablate ? RANK_STAGE_NAMES : [])];
   for (const retriever of options.retrievers) {
-    if (signal.aborted) return out;
-    if (retriever !== 'bm25' && embedError) {
-      progress(`${tag} ${retriever} skipped: ${embedError}`);
-      out.skipped.push({ strategy: config, enrich, retriever, reason: `embedding failed: ${embedError}` });
-      continue;
-    }
-    const metrics: Metrics[] = [];
-    const pageScores: number[] = [];
-    const ranks: QuestionRank[] = [];
-    let skipped: string | null = null;
-    for (let i = 0; i < options.questions.length; i++) {
+    for (const off of variants) {
+      const stages = off ? RANK_STAGE_NAMES.filter((n) => n !== off) : undefined;
       if (signal.aborted) return out;
-      const q = options.questions[i]!;
-      const res = await engine.api['search.query']({ library: name, query: q.query, topK: options.topK, retriever });
-      if (!res.ok) {
-        skipped = res.error.code === 'unavailable' ? res.error.message : `search failed on question ${q.id}: ${res.error.message}`;
-        break;
+      if (off && retriever !== 'bm25') continue;
+      if (retriever !== 'bm25' && embedError) {
+        progress(`${tag} ${retriever} skipped: ${embedError}`);
+        out.skipped.push({ strategy: config, enrich, retriever, reason: `embedding failed: ${embedError}` });
+        continue;
       }
-      const coverage = res.value.results.map((h) => coveredAnswers(h, prepared[i]!));
-      const m = questionMetrics(coverage, q.answers.length);
-      metrics.push(m);
-      const onPage = pageCorrect(
-        coverage,
-        res.value.results.map((h) => h.pages),
-        q.answers,
-      );
-      if (onPage !== null) pageScores.push(onPage ? 1 : 0);
-      const relevant = relevantRanks(coverage);
-      ranks.push({
+      const metrics: Metrics[] = [];
+      const pageScores: number[] = [];
+      const ranks: QuestionRank[] = [];
+      let skipped: string | null = null;
+      for (let i = 0; i < options.questions.length; i++) {
+        if (signal.aborted) return out;
+        const q = options.questions[i]!;
+        const res = await engine.api['search.query']({ library: name, query: q.query, topK: options.topK, retriever, ...(stages ? { stages } : {}) });
+        if (!res.ok) {
+          skipped = res.error.code === 'unavailable' ? res.error.message : `search failed on question ${q.id}: ${res.error.message}`;
+          break;
+        }
+        const coverage = res.value.results.map((h) => coveredAnswers(h, prepared[i]!));
+        const m = questionMetrics(coverage, q.answers.length);
+        metrics.push(m);
+        const onPage = pageCorrect(
+          coverage,
+          res.value.results.map((h) => h.pages),
+          q.answers,
+        );
+        if (onPage !== null) pageScores.push(onPage ? 1 : 0);
+        const relevant = relevantRanks(coverage);
+        ranks.push({
+          strategy: config,
+          enrich,
+          retriever,
+          id: q.id,
+          kind: q.kind ?? null,
+          rank: relevant[0] ?? null,
+          relevant_ranks: relevant,
+          answers: q.answers.length,
+          'ndcg@10': round(m['ndcg@10'], 4),
+          'recall@5': round(m['recall@5'], 4),
+          relevant_chunks: relevantChunks[i]!,
+          top: res.value.results.slice(0, 3).map((h) => ({ doc: h.doc, chunk: h.chunkId })),
+          page_correct: onPage,
+        });
+      }
+      if (skipped !== null) {
+        progress(`${tag} ${retriever} skipped: ${skipped}`);
+        out.skipped.push({ strategy: config, enrich, retriever, reason: skipped });
+        continue;
+      }
+      const mean = meanMetrics(metrics);
+      out.results.push({
         strategy: config,
         enrich,
         retriever,
-        id: q.id,
-        kind: q.kind ?? null,
-        rank: relevant[0] ?? null,
-        relevant_ranks: relevant,
-        answers: q.answers.length,
-        'ndcg@10': round(m['ndcg@10'], 4),
-        'recall@5': round(m['recall@5'], 4),
-        relevant_chunks: relevantChunks[i]!,
-        top: res.value.results.slice(0, 3).map((h) => ({ doc: h.doc, chunk: h.chunkId })),
-        page_correct: onPage,
+        stage_off: off,
+        queries: metrics.length,
+        metrics: Object.fromEntries(Object.entries(mean).map(([k, v]) => [k, round(v, 4)])) as Metrics,
+        index_seconds: round(indexSeconds, 2),
+        chunks,
+        llm_calls: llmCalls,
+        llm_tokens: llmTokens,
+        answerable: round(relevantChunks.filter((c) => c > 0).length / Math.max(1, relevantChunks.length), 4),
+        failed_documents: failed.length,
+        page_accuracy: pageScores.length > 0 ? round(pageScores.reduce((a, b) => a + b, 0) / pageScores.length, 4) : null,
+        page_questions: pageScores.length,
       });
+      if (!off) out.ranks.push(...ranks);
+      progress(`${tag} ${retriever}${off ? ` without ${off}` : ''}: Hit@1 ${mean['hit@1'].toFixed(3)}  NDCG@10 ${mean['ndcg@10'].toFixed(3)}`);
     }
-    if (skipped !== null) {
-      progress(`${tag} ${retriever} skipped: ${skipped}`);
-      out.skipped.push({ strategy: config, enrich, retriever, reason: skipped });
-      continue;
-    }
-    const mean = meanMetrics(metrics);
-    out.results.push({
-      strategy: config,
-      enrich,
-      retriever,
-      queries: metrics.length,
-      metrics: Object.fromEntries(Object.entries(mean).map(([k, v]) => [k, round(v, 4)])) as Metrics,
-      index_seconds: round(indexSeconds, 2),
-      chunks,
-      llm_calls: llmCalls,
-      llm_tokens: llmTokens,
-      answerable: round(relevantChunks.filter((c) => c > 0).length / Math.max(1, relevantChunks.length), 4),
-      failed_documents: failed.length,
-      page_accuracy: pageScores.length > 0 ? round(pageScores.reduce((a, b) => a + b, 0) / pageScores.length, 4) : null,
-      page_questions: pageScores.length,
-    });
-    out.ranks.push(...ranks);
-    progress(`${tag} ${retriever}: Hit@1 ${mean['hit@1'].toFixed(3)}  NDCG@10 ${mean['ndcg@10'].toFixed(3)}`);
   }
   return out;
 }

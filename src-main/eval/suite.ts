@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { RankStageName } from '../core/vocabulary';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import type { EvalOptions, EvalReport, EvalResult, SkippedConfiguration } from './eval.runner';
@@ -39,7 +40,7 @@ export interface SetReport {
 export interface SuiteReport {
   sets: SetReport[];
   /** Per configuration, the mean over the sets where it ran of each metric (and page accuracy where sets have pages). */
-  macro: (Pick<EvalResult, 'strategy' | 'enrich' | 'retriever'> & { sets: number; metrics: Record<MetricName, number> })[];
+  macro: (Pick<EvalResult, 'strategy' | 'enrich' | 'retriever' | 'stage_off'> & { sets: number; metrics: Record<MetricName, number> })[];
 }
 
 /** How deep below the corpus root a corpus folder may sit (`corpus/emanual/galaxy` is 2). */
@@ -116,8 +117,8 @@ export async function runSuite(sets: readonly SuiteSet[], options: SuiteOptions)
 }
 
 /** A configuration row of the scorecard: chunking configuration, enrichment and retriever. */
-type Row = Pick<EvalResult, 'strategy' | 'enrich' | 'retriever'>;
-const sameRow = (a: Row, b: Row) => a.strategy === b.strategy && a.enrich === b.enrich && a.retriever === b.retriever;
+type Row = Pick<EvalResult, 'strategy' | 'enrich' | 'retriever' | 'stage_off'>;
+const sameRow = (a: Row, b: Row) => a.strategy === b.strategy && a.enrich === b.enrich && a.retriever === b.retriever && a.stage_off === b.stage_off;
 
 /** Mean of each metric over the sets where a row ran, per row in first-seen order. */
 export function macroAverage(sets: readonly SetReport[]): SuiteReport['macro'] {
@@ -126,7 +127,7 @@ export function macroAverage(sets: readonly SetReport[]): SuiteReport['macro'] {
     for (const r of s.results) {
       const found = rows.find((x) => sameRow(x.row, r));
       if (found) found.results.push(r);
-      else rows.push({ row: { strategy: r.strategy, enrich: r.enrich, retriever: r.retriever }, results: [r] });
+      else rows.push({ row: { strategy: r.strategy, enrich: r.enrich, retriever: r.retriever, stage_off: r.stage_off }, results: [r] });
     }
   }
   return rows.map(({ row, results }) => ({
@@ -143,7 +144,7 @@ const fmt = (v: number | null | undefined) => (v === null || v === undefined ? '
  * configuration every metric per set, with page accuracy where a set has pages.
  */
 export function scorecardMarkdown(report: SuiteReport): string {
-  const rows = report.macro;
+  const rows = report.macro.filter((r) => r.stage_off === null);
   const label = (r: Row) => rowLabel(r, rows);
   const find = (s: SetReport, row: Row) => s.results.find((r) => sameRow(r, row));
   const lines: string[] = [];
@@ -164,9 +165,38 @@ export function scorecardMarkdown(report: SuiteReport): string {
     }
     lines.push(`| macro (${row.sets} sets) | ${METRIC_NAMES.map((m) => fmt(row.metrics[m])).join(' | ')} | | | |`);
   }
+  lines.push(...ablationMarkdown(report));
   const skipped = report.sets.flatMap((s) => s.skipped.map((k) => `- ${s.set}: ${k.strategy} / ${k.enrich} / ${k.retriever}: ${k.reason}`));
   if (skipped.length > 0) lines.push('', 'Skipped:', ...skipped);
   return `${lines.join('\n')}\n`;
+}
+
+const signed = (v: number) => (v > 0 ? `+${v.toFixed(3)}` : v < 0 ? `−${(-v).toFixed(3)}` : '±0');
+
+/**
+ * The ablation (`--ablate`): per set, Hit@1 with every ranking stage, then the change in Hit@1
+ * when each stage is left out (a negative number is what the stage is worth there; a positive one
+ * is a set the stage makes worse). Empty when no run left a stage out.
+ */
+export function ablationMarkdown(report: SuiteReport): string[] {
+  const off = report.macro.filter((r) => r.stage_off !== null);
+  if (off.length === 0) return [];
+  const stages = [...new Set(off.map((r) => r.stage_off!))];
+  const lines = ['', '**Ablation: Hit@1 with every stage, and its change with one stage left out (BM25)**', ''];
+  lines.push(`| set | all stages | ${stages.map((s) => `without ${s}`).join(' | ')} |`, `|---|---:|${stages.map(() => '---:').join('|')}|`);
+  const hit = (results: readonly EvalResult[], base: Row, stage: RankStageName | null) =>
+    results.find((r) => r.strategy === base.strategy && r.enrich === base.enrich && r.retriever === base.retriever && r.stage_off === stage)?.metrics['hit@1'];
+  const base = off[0]!;
+  for (const s of report.sets) {
+    const all = hit(s.results, base, null);
+    if (all === undefined) continue;
+    lines.push(`| ${s.set} | ${fmt(all)} | ${stages.map((st) => { const v = hit(s.results, base, st); return v === undefined ? '–' : signed(v - all); }).join(' | ')} |`);
+  }
+  const macroAll = report.macro.find((r) => sameRow(r, { ...base, stage_off: null }))?.metrics['hit@1'];
+  if (macroAll !== undefined) {
+    lines.push(`| **macro** | **${fmt(macroAll)}** | ${stages.map((st) => { const m = report.macro.find((r) => sameRow(r, { ...base, stage_off: st })); return m ? signed(m.metrics['hit@1'] - macroAll) : '–'; }).join(' | ')} |`);
+  }
+  return lines;
 }
 
 /** Markers around the scorecard in a Markdown file; the text between them is replaced on each run. */

@@ -7,6 +7,7 @@ function result(strategy: EvalResult['strategy'], hit1: number, ndcg: number, re
     strategy,
     enrich: 'heuristic',
     retriever,
+    stage_off: null,
     queries: 4,
     metrics: { 'hit@1': hit1, 'hit@3': 0.75, 'hit@5': 1, 'hit@10': 1, 'mrr@10': 0.6, 'ndcg@10': ndcg, 'recall@5': 0.9 },
     index_seconds: 1.234,

@@ -5,6 +5,7 @@ import { runEvalCommand } from '../../src-main/eval/eval.command';
 import { pageCorrect } from '../../src-main/eval/metrics';
 import { normalizeForRelevance } from '../../src-main/eval/relevance';
 import { discoverSuite, macroAverage, SCORECARD_END, SCORECARD_START, spliceScorecard, type SetReport } from '../../src-main/eval/suite';
+import { RANK_STAGE_NAMES } from '../../src-main/core/vocabulary';
 import { capture } from '../helpers/capture';
 import { tempDir } from '../helpers/temp';
 import { column, writePdf } from '../fixtures/pdf-writer';
@@ -119,6 +120,7 @@ describe('macroAverage', () => {
           strategy: 'default',
           enrich: 'heuristic',
           retriever: 'bm25',
+          stage_off: null,
           queries: questions,
           metrics: { 'hit@1': hit, 'hit@3': hit, 'hit@5': hit, 'hit@10': hit, 'mrr@10': hit, 'ndcg@10': hit, 'recall@5': hit },
           index_seconds: 0,
@@ -172,6 +174,24 @@ describe('eval --suite', () => {
     const written = await readFile(docs, 'utf8');
     expect(written).toMatch(/\| fans \(2\) \| 1\.000 \| [0-9.]+ \| – \|/);
     expect(written).toMatch(/\| pumps \(1\) \| 1\.000 \| [0-9.]+ \| 1\.000 \(1\) \|/);
+  });
+
+  it('with --ablate, runs every question once more per ranking stage left out and tables the change', async () => {
+    const docs = path.join(root.dir, 'ablation.md');
+    await writeFile(docs, `# Benchmarks\n\n${SCORECARD_START}\n${SCORECARD_END}\n`);
+    const c = capture();
+    const code = await runEvalCommand({ suite: bench, strategies: 'default', ablate: true, 'write-docs': docs, json: true }, c.io);
+    expect(code, c.err()).toBe(0);
+    const out = JSON.parse(c.out()) as { sets: SetReport[] };
+    for (const set of out.sets) {
+      expect(set.results.map((r) => r.stage_off)).toEqual([null, ...RANK_STAGE_NAMES]);
+      for (const r of set.results) expect(r.queries).toBe(set.questions);
+    }
+    const written = await readFile(docs, 'utf8');
+    expect(written).toContain('**Ablation');
+    expect(written).toContain(`| set | all stages | ${RANK_STAGE_NAMES.map((s) => `without ${s}`).join(' | ')} |`);
+    expect(written).toMatch(/\| fans \| 1\.000 \| /);
+    expect(written).toMatch(/\| \*\*macro\*\* \|/);
   });
 
   it('exits 2 when --suite is given with --corpus, or names a missing folder', async () => {
