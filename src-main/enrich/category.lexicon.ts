@@ -19,9 +19,9 @@ export const CATEGORY_RULES: readonly CategoryRule[] = [
   { category: 'refrigerator', pattern: /\brefrigerators?\b|\bfridges?\b/i },
   { category: 'television', pattern: /\btelevisions?\b|\bsmart tvs?\b|\btv sets?\b/i },
   { category: 'remote control', accessory: true, pattern: /\bremote controls?\b|\bsmart remote\b/i },
-  { category: 'smartwatch', pattern: /\bsmart ?watch(?:es)?\b|\bfitness (?:band|tracker)s?\b|\bgalaxy (?:watch|fit)\b/i },
-  { category: 'tablet', pattern: /\btablets?\b|\bgalaxy tab\b/i },
-  { category: 'smartphone', pattern: /\bsmart ?phones?\b|\bmobile phones?\b|\bgalaxy (?:s|note|a|z)\s?\d/i },
+  { category: 'smartwatch', pattern: /\bsmart ?watch(?:es)?\b|\bfitness (?:band|tracker)s?\b/i },
+  { category: 'tablet', pattern: /\btablets?\b/i },
+  { category: 'smartphone', pattern: /\bsmart ?phones?\b|\bmobile phones?\b/i },
   { category: 'AI accelerator', pattern: /\bai accelerat\w*|\bnpu (?:module|card)s?\b|\bm\.2 ai\b/i },
   { category: 'edge AI computer', pattern: /\bedge (?:ai|computing) (?:box|device|computer|platform)s?\b|\bai ?box\b/i },
   {

@@ -49,26 +49,47 @@ function pathAt(doc: NormalizedDocument | null, end: number, fallback: string[])
   return found >= 0 ? doc.blocks[found]!.headingPath : fallback;
 }
 
-/** Whether a document has tabs at all, cached (documents are immutable once normalized). */
-const hasTabs = new WeakMap<NormalizedDocument, boolean>();
+/**
+ * An element of JSX/MDX or HTML components that labels what it holds: a capitalized tag with a
+ * `label` or `value` attribute (a tab panel of a docs site, `<Tab label="Windows">`), closed by the
+ * same tag name. Written for the tag shape, not for any one site generator.
+ */
+const LABELLED_EDGE = /<([A-Z][\w.]*)\b[^>]*?\b(?:label|value)=["']([^"']+)["'][^>]*>|<\/([A-Z][\w.]*)>/g;
 
-/** Label of the tab (`<TabItem value=…>`) still open at `offset`: the chunk starts inside it. */
-function openTabAt(doc: NormalizedDocument | null, offset: number): string | null {
-  if (!doc || offset <= 0) return null;
-  // Without this, every chunk of a tab-less document searched its whole prefix backwards.
-  let tabs = hasTabs.get(doc);
-  if (tabs === undefined) {
-    tabs = doc.text.includes('<TabItem');
-    hasTabs.set(doc, tabs);
-  }
-  if (!tabs) return null;
-  const at = doc.text.lastIndexOf('<TabItem', offset - 1);
-  if (at < 0 || doc.text.indexOf('</TabItem>', at) < offset) return null;
-  const m = /^<TabItem\b[^>]*?\b(?:label|value)=["']([^"']+)["']/.exec(doc.text.slice(at, at + 300));
-  return m ? m[1]! : null;
+interface LabelledRegion {
+  start: number;
+  end: number;
+  label: string;
 }
 
-const TAB_EDGE = /<TabItem\b[^>]*?\b(?:label|value)=["']([^"']+)["'][^>]*>|<\/TabItem>/g;
+/** The labelled regions of a document, innermost last; cached (documents are immutable once normalized). */
+const regionsOf = new WeakMap<NormalizedDocument, LabelledRegion[]>();
+
+function labelledRegions(doc: NormalizedDocument): LabelledRegion[] {
+  let regions = regionsOf.get(doc);
+  if (regions) return regions;
+  regions = [];
+  const open: { tag: string; label: string; start: number }[] = [];
+  for (const m of doc.text.matchAll(LABELLED_EDGE)) {
+    if (m[1] !== undefined) open.push({ tag: m[1], label: m[2]!, start: m.index });
+    else {
+      const k = open.map((o) => o.tag).lastIndexOf(m[3]!);
+      if (k < 0) continue;
+      const o = open.splice(k)[0]!;
+      regions.push({ start: o.start, end: m.index, label: o.label });
+    }
+  }
+  regionsOf.set(doc, regions);
+  return regions;
+}
+
+/** Label of the labelled element still open at `offset`: the chunk starts inside it. */
+function openTabAt(doc: NormalizedDocument | null, offset: number): string | null {
+  if (!doc || offset <= 0) return null;
+  let best: LabelledRegion | null = null;
+  for (const r of labelledRegions(doc)) if (r.start < offset && r.end >= offset && (!best || r.start > best.start)) best = r;
+  return best ? best.label : null;
+}
 
 /**
  * The tab labels a chunk's text falls under, by share of characters: the dominant tab alone when it
@@ -82,9 +103,9 @@ function tabLabels(chunk: Chunk, doc: NormalizedDocument | null): string[] {
   const add = (upTo: number): void => {
     if (current !== null) share.set(current, (share.get(current) ?? 0) + (upTo - last));
   };
-  for (const m of chunk.text.matchAll(TAB_EDGE)) {
+  for (const m of chunk.text.matchAll(LABELLED_EDGE)) {
     add(m.index);
-    current = m[1] ?? null;
+    current = m[2] ?? null;
     if (current !== null && !share.has(current)) share.set(current, 0);
     last = m.index + m[0].length;
   }

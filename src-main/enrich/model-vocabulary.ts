@@ -34,7 +34,12 @@ import { isCodeToken, isStopword, isUnitLike, joinable, modelTokens, nameKey, pl
  * list in code), and splits it then instead of twice.
  */
 
-export const DEFAULT_VENDORS: readonly string[] = ['Radxa', 'Espressif', 'Samsung'];
+/**
+ * Fewest different products a capitalized word must be written right before for it to be a vendor
+ * word ("Radxa" before ROCK 5B, CM5, ZERO 3W, E20C, ...): stripped from model names instead of
+ * taken as a series word ("Cubie" before A5E, A7A, A7Z names a series of its own).
+ */
+const VENDOR_MIN_PRODUCTS = 5;
 
 /** Words that name a document's role, not a product; stripped from file stems and titles. */
 const GENERIC_WORDS = new Set(
@@ -561,7 +566,10 @@ function revisionName(base: string, revision: string): string {
 export class ModelVocabulary {
   private readonly docs = new Map<string, DocObservation>();
   private readonly vendors: string[];
+  /** The vendor words given at creation (none by default), used while observing documents. */
   private readonly vendorKeys: Set<string>;
+  /** Vendor words learned from the library's documents (see `VENDOR_MIN_PRODUCTS`), display form by key. */
+  private learnedVendors = new Map<string, string>();
   private derived: Derived | null = null;
 
   private constructor(vendors: readonly string[]) {
@@ -569,9 +577,12 @@ export class ModelVocabulary {
     this.vendorKeys = new Set(this.vendors.map((v) => nameKey(v)).filter(Boolean));
   }
 
-  /** An empty vocabulary; `vendors` are words stripped from model names ("Radxa ROCK 5B"). */
+  /**
+   * An empty vocabulary; `vendors` are words stripped from model names ("Radxa ROCK 5B") on top of
+   * those it learns from the library itself.
+   */
   static create(options: { vendors?: readonly string[] } = {}): ModelVocabulary {
-    return new ModelVocabulary(options.vendors ?? DEFAULT_VENDORS);
+    return new ModelVocabulary(options.vendors ?? []);
   }
 
   /** Learns from all documents at once (convenience for imports and tests). */
@@ -624,7 +635,32 @@ export class ModelVocabulary {
 
   /** The vendor words this vocabulary strips. */
   vendorWords(): readonly string[] {
-    return this.vendors;
+    this.derive();
+    return [...this.vendors, ...[...this.learnedVendors].filter(([k]) => !this.vendorKeys.has(k)).map(([, w]) => w)];
+  }
+
+  /** Whether a token key is a vendor word, given or learned. */
+  private isVendorKey(key: string): boolean {
+    return this.vendorKeys.has(key) || this.learnedVendors.has(key);
+  }
+
+  /** Capitalized words written right before at least `VENDOR_MIN_PRODUCTS` different product keys. */
+  private learnVendors(): void {
+    const keysOf = new Map<string, Set<string>>();
+    const display = new Map<string, string>();
+    for (const o of this.docs.values()) {
+      for (const [key, words] of Object.entries(o.prev)) {
+        for (const w of Object.keys(words)) {
+          const k = nameKey(w);
+          if (!k || /\d/.test(k)) continue;
+          const set = keysOf.get(k) ?? new Set<string>();
+          set.add(key);
+          keysOf.set(k, set);
+          if (!display.has(k)) display.set(k, w);
+        }
+      }
+    }
+    this.learnedVendors = new Map([...keysOf].filter(([, keys]) => keys.size >= VENDOR_MIN_PRODUCTS).map(([k]) => [k, display.get(k)!]));
   }
 
   /**
@@ -664,7 +700,7 @@ export class ModelVocabulary {
     if (direct) return direct;
     const toks = modelTokens(name);
     const rev = toks.find((t) => t.kind === 'rev')?.norm ?? null;
-    const words = toks.filter((t) => t.kind === 'word' && !this.vendorKeys.has(t.norm));
+    const words = toks.filter((t) => t.kind === 'word' && !this.isVendorKey(t.norm));
     const key = words.map((t) => t.norm).join('');
     const entry = this.resolveKey(key, d);
     if (!entry) return null;
@@ -822,7 +858,7 @@ export class ModelVocabulary {
 
   private confidence(entry: ModelEntry, surface: string, key: string, toks: readonly ModelToken[], i: number, text: string, chained: boolean): number {
     const prevTok = toks[i - 1];
-    const afterVendor = !!prevTok && prevTok.kind === 'word' && this.vendorKeys.has(prevTok.norm) && joinable(text.slice(prevTok.end, toks[i]!.start));
+    const afterVendor = !!prevTok && prevTok.kind === 'word' && this.isVendorKey(prevTok.norm) && joinable(text.slice(prevTok.end, toks[i]!.start));
     const flat = (s: string): string => s.replace(/[\s\-_®™]+/g, '');
     const canonicalCase = flat(entry.name).endsWith(flat(surface));
     if (!/\d/.test(key)) {
@@ -856,6 +892,7 @@ export class ModelVocabulary {
 
   private derive(): Derived {
     if (this.derived) return this.derived;
+    this.learnVendors();
     const d: Derived = {
       entries: new Map(),
       byKey: new Map(),
@@ -937,7 +974,7 @@ export class ModelVocabulary {
     for (const [pkey, ps] of productSurfaces) {
       let name = bestSurface(displayForms(ps.surfaces));
       if (!name) continue;
-      const series = seriesWord(ps.prev);
+      const series = seriesWord(new Map([...ps.prev].filter(([w]) => !this.isVendorKey(nameKey(w)))));
       if (series && !nameKey(name).startsWith(nameKey(series))) name = `${series} ${name}`;
       name = this.stripVendor(name);
       const entry = addEntry({ name, key: this.entryKey(name), kind: 'product', parent: null, revision: null, docCount: 0 });
@@ -1120,13 +1157,13 @@ export class ModelVocabulary {
   private stripVendor(name: string): string {
     const toks = modelTokens(name);
     let i = 0;
-    while (i < toks.length - 1 && toks[i]!.kind === 'word' && this.vendorKeys.has(toks[i]!.norm)) i++;
+    while (i < toks.length - 1 && toks[i]!.kind === 'word' && this.isVendorKey(toks[i]!.norm)) i++;
     return name.slice(toks[i]?.start ?? 0).replace(/[®™]/g, '').replace(/\s+/g, ' ').trim();
   }
 
   private entryKey(name: string): string {
     return modelTokens(name)
-      .filter((t) => t.kind === 'word' && !this.vendorKeys.has(t.norm))
+      .filter((t) => t.kind === 'word' && !this.isVendorKey(t.norm))
       .map((t) => t.norm)
       .join('');
   }
@@ -1164,7 +1201,7 @@ export class ModelVocabulary {
   }
 
   private addDerivedAliases(d: Derived, e: ModelEntry): void {
-    const toks = modelTokens(e.name).filter((t) => t.kind === 'word' && !this.vendorKeys.has(t.norm));
+    const toks = modelTokens(e.name).filter((t) => t.kind === 'word' && !this.isVendorKey(t.norm));
     const norms = toks.map((t) => t.norm);
     const variants: string[][] = [norms];
     // "ESP32-S3-DevKitC-1" is also written without its trailing board index ("S3 DevKitC").

@@ -112,9 +112,9 @@ describe('heuristic enrichment (CNM + continuity + keys)', () => {
     const row = (name: string, text: string) => `| ${name} | ${text} |`;
     const table = (rows: string[]) => ['| Category | Specifications |', '| --- | --- |', ...rows].join('\n');
     const readme = [
-      '# Radxa CM4',
+      '# CM4',
       '',
-      'The Radxa CM4 is a compute module. The CM4 IO Board carries it.',
+      'The CM4 is a compute module. The CM4 IO Board carries it.',
       '',
       '## Product Specifications',
       '',
@@ -126,7 +126,7 @@ describe('heuristic enrichment (CNM + continuity + keys)', () => {
     ].join('\n');
     const { enricher, docs } = setup([
       { id: 'lib/cm/cm4/README.md', md: readme },
-      { id: 'lib/cm/cm4/power.md', md: '# Power\n\nThe Radxa CM4 IO takes 12V. The CM4 IO board has a fan header.' },
+      { id: 'lib/cm/cm4/power.md', md: '# Power\n\nThe CM4 IO takes 12V. The CM4 IO board has a fan header.' },
     ]);
     const doc = docs[0]!;
     const chunker = createChunker('structure', { minChars: 20, maxChars: 200 });

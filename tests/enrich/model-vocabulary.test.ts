@@ -45,6 +45,19 @@ describe('ModelVocabulary learning', () => {
     expect(v.models().map((m) => m.name)).not.toContain('Core2');
   });
 
+  it('learns a vendor word from the library: one written before many products is stripped, not a series', () => {
+    const boards = ['K10', 'K20', 'P30', 'Q40', 'Z50'];
+    const v = ModelVocabulary.fromDocuments(
+      boards.map((b) => doc(`lib/${b.toLowerCase()}/README.md`, `# Acme ${b}\n\nThe Acme ${b} is a board. Power the Acme ${b} with 5 V.`)),
+    );
+    expect(v.models().map((m) => m.name).sort()).toEqual(boards);
+    expect(v.vendorWords()).toContain('Acme');
+    expect(v.findMentions('acme k20 power').map((m) => m.model)).toEqual(['K20']);
+    // Two products are too few to tell a vendor from a series word.
+    const two = ModelVocabulary.fromDocuments(boards.slice(0, 2).map((b) => doc(`lib/${b.toLowerCase()}/README.md`, `# Acme ${b}\n\nThe Acme ${b} is a board. Power the Acme ${b} with 5 V.`)));
+    expect(two.vendorWords()).not.toContain('Acme');
+  });
+
   it('accepts a digit-free folder only when a title in it is written as a name', () => {
     const v = ModelVocabulary.fromDocuments([
       doc('lib/zero/zero/README.md', '# ZERO\n\nRadxa ZERO is a tiny board.'),
@@ -71,7 +84,7 @@ describe('ModelVocabulary learning', () => {
     const v = ModelVocabulary.fromDocuments([
       doc('lib/cm/cm5/README.md', '# Radxa CM5\n\nThe Radxa CM5 is a compute module. The CM5 IO Board carries it.'),
       doc('lib/cm/cm5/power.md', '# Power\n\nThe Radxa CM5 IO carrier board is powered by a 12V DC jack; the CM5 module takes 5V.'),
-    ]);
+    ], { vendors: ['Radxa'] });
     expect(v.lookup('CM5 IO')).toMatchObject({ kind: 'member', parent: 'CM5' });
     expect(v.findMentions('Radxa CM5 IO Board').map((m) => m.model)).toEqual(['CM5 IO']);
     expect(v.findMentions('the CM5 module').map((m) => m.model)).toEqual(['CM5']);
@@ -80,7 +93,7 @@ describe('ModelVocabulary learning', () => {
     const heading = ModelVocabulary.fromDocuments([
       doc('lib/cm/cm5/README.md', '# Radxa CM5\n\nThe Radxa CM5 is a compute module.'),
       doc('lib/cm/cm5/carrier.md', '# Carrier\n\n## Radxa CM5 IO\n\nIt takes 12V.'),
-    ]);
+    ], { vendors: ['Radxa'] });
     expect(heading.lookup('CM5 IO')).toMatchObject({ kind: 'member', parent: 'CM5' });
   });
 

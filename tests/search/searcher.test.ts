@@ -28,14 +28,14 @@ function scriptedStore(hits: ChunkHit[]): ChunkStore {
 
 const enrichment = LibraryEnrichment.restore(null);
 enrichment.learn([
-  markdownDocument('cm5/README.md', '# Radxa CM5\n\nThe Radxa CM5 is a compute module.\n\n## Power\n\nRadxa CM5 takes 5 V.'),
-  markdownDocument('cm3/README.md', '# Radxa CM3\n\nThe Radxa CM3 is a compute module.\n\n## Power\n\nRadxa CM3 takes 5 V.'),
+  markdownDocument('cm5/README.md', '# CM5\n\nThe CM5 is a compute module.\n\n## Power\n\nCM5 takes 5 V.'),
+  markdownDocument('cm3/README.md', '# CM3\n\nThe CM3 is a compute module.\n\n## Power\n\nCM3 takes 5 V.'),
 ]);
 const noVector = async () => ok(new Float32Array(0));
 const noNames = async () => DocumentEvidence.build([]);
 
 describe('search', () => {
-  const question = 'Radxa CM5 power input';
+  const question = 'CM5 power input';
   const own = hit('own', 'Power input is 5 V.', 1, { docId: 'cm5/power.md', model: 'CM5', headingPath: ['Power'] });
   const other = hit('other', 'Power input is 5 V.', 10, { docId: 'cm3/power.md', model: 'CM3', headingPath: ['Power'] });
   const source = { store: scriptedStore([other, own]), vocabulary: enrichment.vocabulary, queryVector: noVector, documentEvidence: noNames };

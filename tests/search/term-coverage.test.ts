@@ -59,24 +59,24 @@ describe('model-aware ranking signals', () => {
   const doc = markdownDocument;
   const enrichment = LibraryEnrichment.restore(null);
   enrichment.learn([
-    doc('cm5/README.md', '# Radxa CM5\n\nThe Radxa CM5 is a compute module.\n\n## Power\n\nRadxa CM5 takes 5 V.'),
-    doc('cm5/faq.md', '# FAQ\n\nRadxa CM5 questions.\n\n## Carrier boards\n\nCan Radxa CM5 be used on the Radxa CM3 IO board?'),
-    doc('cm3/README.md', '# Radxa CM3\n\nThe Radxa CM3 is a compute module.'),
-    doc('cm3/quick-start.md', '# Quick start\n\nRadxa CM3 IO board packing list.'),
+    doc('cm5/README.md', '# CM5\n\nThe CM5 is a compute module.\n\n## Power\n\nCM5 takes 5 V.'),
+    doc('cm5/faq.md', '# FAQ\n\nCM5 questions.\n\n## Carrier boards\n\nCan CM5 be used on the CM3 IO board?'),
+    doc('cm3/README.md', '# CM3\n\nThe CM3 is a compute module.'),
+    doc('cm3/quick-start.md', '# Quick start\n\nCM3 IO board packing list.'),
   ]);
 
   it('prefers a chunk naming every model of a question that names several', () => {
-    const analysis = analyzeQuery('Can I plug a Radxa CM5 into the Radxa CM3 IO board?', enrichment.vocabulary);
+    const analysis = analyzeQuery('Can I plug a CM5 into the CM3 IO board?', enrichment.vocabulary);
     expect(analysis.models).toEqual(['CM5', 'CM3']);
-    const one = hit('one', 'Radxa CM3 IO board packing list.', 5, { docId: 'cm3/quick-start.md', model: 'CM3', headingPath: ['Quick start'] });
-    const both = hit('both', 'Can Radxa CM5 be used on the Radxa CM3 IO board?', 5, { docId: 'cm5/faq.md', model: 'CM5', headingPath: ['FAQ'] });
+    const one = hit('one', 'CM3 IO board packing list.', 5, { docId: 'cm3/quick-start.md', model: 'CM3', headingPath: ['Quick start'] });
+    const both = hit('both', 'Can CM5 be used on the CM3 IO board?', 5, { docId: 'cm5/faq.md', model: 'CM5', headingPath: ['FAQ'] });
     expect(weighByModel([one, both], analysis, enrichment.vocabulary).map((h) => h.record.id)).toEqual(['both', 'one']);
   });
 
   it('prefers the page titled with the model over another page of the same model', () => {
-    const analysis = analyzeQuery('Radxa CM5 power input', enrichment.vocabulary);
-    const faq = hit('faq', 'Radxa CM5 power questions.', 5, { docId: 'cm5/faq.md', model: 'CM5', headingPath: ['FAQ'] });
-    const overview = hit('overview', 'Radxa CM5 takes 5 V.', 5, { docId: 'cm5/README.md', model: 'CM5', headingPath: ['Radxa CM5', 'Power'] });
+    const analysis = analyzeQuery('CM5 power input', enrichment.vocabulary);
+    const faq = hit('faq', 'CM5 power questions.', 5, { docId: 'cm5/faq.md', model: 'CM5', headingPath: ['FAQ'] });
+    const overview = hit('overview', 'CM5 takes 5 V.', 5, { docId: 'cm5/README.md', model: 'CM5', headingPath: ['CM5', 'Power'] });
     const ranked = weighByModel([faq, overview], analysis, enrichment.vocabulary);
     expect(ranked.map((h) => h.record.id)).toEqual(['overview', 'faq']);
     // A weight, not a tier: a much stronger passage elsewhere still wins.
