@@ -2,6 +2,7 @@ import type { ConversationScope, SearchHit, SearchResponse } from '../contract/a
 import type { Result } from '../core/result';
 import { ok } from '../core/result';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
+import { modelTokens } from '../enrich/text.util';
 import { modelMatch, withoutMentions, type QueryAnalysis } from '../search/query-analysis';
 import type { SearchOptions } from '../search/searcher';
 import type { Retriever } from '../core/vocabulary';
@@ -76,6 +77,43 @@ function coverage(wanted: readonly string[], hit: SearchHit): number {
   return wanted.filter((t) => have.has(t)).length;
 }
 
+/** A model name's key without its revision: lowercase letters and digits of its word tokens. */
+function nameKey(name: string): string {
+  return modelTokens(name)
+    .filter((t) => t.kind === 'word')
+    .map((t) => t.norm)
+    .join('');
+}
+
+/**
+ * Whether two spellings name one model although the vocabulary keeps them apart: one is the
+ * other with leading words that carry no digit (a maker's name the vocabulary did not learn as a
+ * vendor: "Acme Pump X2" and "Pump X2").
+ */
+function sameModelSpelled(a: string, b: string): boolean {
+  const ka = nameKey(a);
+  const kb = nameKey(b);
+  if (ka === '' || kb === '') return false;
+  const [long, short] = ka.length >= kb.length ? [ka, kb] : [kb, ka];
+  return long.endsWith(short) && /^\p{L}*$/u.test(long.slice(0, long.length - short.length)) && /\p{N}/u.test(short);
+}
+
+/**
+ * Whether a hit belongs to a sibling of the models asked about, so it must not be quoted: its
+ * chunk model is another model, and neither its document's file name nor its title or section
+ * path names one of the asked models. A chunk model the enrichment got wrong (a maker's name,
+ * a spelling the vocabulary keeps apart) is then overruled by the document's own name.
+ */
+function isSiblings(models: readonly string[], hit: SearchHit, vocabulary: ModelVocabulary): boolean {
+  const chunkModel = hit.signature.model;
+  if (chunkModel === null) return false;
+  if (modelMatch(models, chunkModel, vocabulary) !== 'none') return false;
+  if (models.some((m) => sameModelSpelled(m, chunkModel))) return false;
+  const fileName = (hit.doc.split('/').pop() ?? '').replace(/\.[^.]+$/, '').replace(/[_]+/g, ' ');
+  const named = vocabulary.findMentions(`${fileName}\n${hit.title}\n${hit.headingPath.join('\n')}`).map((m) => m.model);
+  return !named.some((n) => modelMatch(models, n, vocabulary) !== 'none' || models.some((m) => sameModelSpelled(m, n)));
+}
+
 /** The question's content words outside model names and vendor words. */
 export function topicTerms(question: string, analysis: QueryAnalysis, vocabulary: ModelVocabulary): string[] {
   const rest = withoutMentions(question, analysis);
@@ -118,7 +156,7 @@ export async function retrieve(
   const wanted = topicTerms(question, analysis, vocabulary);
   const need = wanted.length === 0 ? 0 : Math.max(1, Math.ceil(wanted.length * (options.minCoverage ?? 0.4)));
   const kept = found.value.results.filter((hit) => {
-    if (resolvedModels.length > 0 && hit.signature.model !== null && modelMatch(resolvedModels, hit.signature.model, vocabulary) === 'none') return false;
+    if (resolvedModels.length > 0 && isSiblings(resolvedModels, hit, vocabulary)) return false;
     return coverage(wanted, hit) >= need;
   });
   const passages = await withMembers(index, kept.slice(0, options.maxPassages ?? 6));
