@@ -121,7 +121,11 @@ export function answerExtractively(question: string, passages: readonly Passage[
   });
 
   const picked = pick(scored, maxSentences, perPassage);
-  picked.sort((a, b) => a.passage - b.passage || a.sentence.offset - b.sentence.offset);
+  // Passages stay in rank order ([1] is the best passage); inside one, its best sentence comes
+  // first (the line that answers), then the others in reading order (steps stay in sequence).
+  const bestOf = new Map<number, Scored>();
+  for (const s of picked) if ((bestOf.get(s.passage)?.score ?? -Infinity) < s.score) bestOf.set(s.passage, s);
+  picked.sort((a, b) => a.passage - b.passage || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
 
   // Lead sentences bring their list or table rows; quoted lines keep their model.
   const lines: Line[] = [];

@@ -201,6 +201,25 @@ describe('structure kept in extracted answers', () => {
   });
 });
 
+describe('line order', () => {
+  it("starts with the passage's best sentence even when it comes later in the passage, then keeps reading order", () => {
+    const text = [
+      '## Power',
+      '',
+      'The adapter plugs into the USB-C port on the side of the case.',
+      '',
+      'Use a cable that is shorter than one metre.',
+      '',
+      'The adapter must give a fixed voltage from 6V to 12V on the USB-C port.',
+    ].join('\n');
+    const a = answerExtractively('What fixed voltage range must the USB-C adapter give?', [{ hit: hit('b/power.md#1', text), members: [] }]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toContain('fixed voltage from 6V to 12V');
+    expect(quoted.length).toBeGreaterThan(1);
+    expect(quoted[1]).toContain('plugs into the USB-C port');
+  });
+});
+
 describe('quoted verbatim', () => {
   it('keeps the manual\'s own spacing before punctuation, so the quote matches the manual', () => {
     const s = splitSentences('It provides more hardware resources : 16M Flash + 4M PSRAM, a <b>larger</b> battery <i>etc</i>.');
