@@ -52,6 +52,43 @@ export function planQuestion(question: string, analysis: QueryAnalysis, vocabula
   return { named, inherited, unknown };
 }
 
+/** Hits read to decide whether the library's text mentions a name the vocabulary does not know. */
+const MENTION_PROBE_HITS = 5;
+/** A code this long with letters and digits ("CH32H417MEU") names one part wherever it occurs. */
+const SELF_NAMING_CODE = 5;
+
+function escapeRe(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Whether `text` mentions `name`: the whole name (any separators), or one long letter+digit code of it. */
+export function mentions(text: string, name: string): boolean {
+  const toks = modelTokens(name).map((t) => t.raw);
+  if (toks.length === 0) return false;
+  const edge = (body: string): RegExp => new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'iu');
+  if (edge(toks.map(escapeRe).join('[\\s_\\-/.]*')).test(text)) return true;
+  return toks.some((t) => t.length >= SELF_NAMING_CODE && /\p{L}/u.test(t) && /\p{N}/u.test(t) && edge(escapeRe(t)).test(text));
+}
+
+/**
+ * The plan, with "unknown" names the library's own text mentions taken back: a part number or
+ * chip the manuals talk about ("the QFN88 package (CH32H417MEU)") is asked about inside a manual
+ * the library has, not a missing manual. Learned from the library at each question, so no list
+ * of chip families is needed.
+ */
+export async function confirmUnknown(index: ChatIndex, plan: QuestionPlan, previousModels: readonly string[]): Promise<QuestionPlan> {
+  if (plan.unknown.length === 0) return plan;
+  const unknown: UnknownModel[] = [];
+  for (const u of plan.unknown) {
+    const found = await index.search(u.text, { topK: MENTION_PROBE_HITS, retriever: 'bm25' });
+    const said = found.ok && found.value.results.some((h) => mentions(`${h.title}\n${h.text}`, u.text));
+    if (!said) unknown.push(u);
+  }
+  if (unknown.length === plan.unknown.length) return plan;
+  const inherited = plan.named.length === 0 && unknown.length === 0 ? [...previousModels] : [];
+  return { named: plan.named, inherited, unknown };
+}
+
 export interface RetrieveOptions {
   /** Hits fetched from the index (default 10). */
   topK?: number;

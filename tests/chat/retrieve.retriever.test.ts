@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchResponse } from '../../src-main/contract/api';
 import { fail, ok, type Result } from '../../src-main/core/result';
 import { retrieverFor, type Retriever } from '../../src-main/core/vocabulary';
-import { planQuestion, retrieve, type ChatIndex } from '../../src-main/chat/retrieve';
+import { confirmUnknown, mentions, planQuestion, retrieve, type ChatIndex } from '../../src-main/chat/retrieve';
 import type { SearchHit } from '../../src-main/contract/api';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
 import { LibraryEnrichment } from '../../src-main/index/library-enrichment';
@@ -95,5 +95,44 @@ describe('the relevance gate and sibling models', () => {
       hit('lib/other/px30.md', 'Acme', 'Replace the fuse with a 4 A type.'),
     ]);
     expect(kept).toEqual(['lib/pumps/px20/fuse.md', 'lib/other/px20.md']);
+  });
+});
+
+describe('unknown names the library talks about', () => {
+  // Two routers with model numbers; the E52C manual also names its module, the E58M.
+  const vocabulary = ModelVocabulary.fromDocuments([
+    markdownDocument('lib/e/e52c/README.md', '# Radxa E52C\n\nThe Radxa E52C is a router.'),
+    markdownDocument('lib/e/e54c/README.md', '# Radxa E54C\n\nThe Radxa E54C is a router.'),
+  ]);
+  const manualText = 'The E52C carries an E58M module that takes 5V. The E52C and E54C routers need a 5V/3A supply.';
+  /** A BM25 stand-in over one stored passage: it returns the passage when it shares a word with the query. */
+  const index: ChatIndex = {
+    retriever: 'bm25',
+    vocabulary,
+    search: async (query, o) => {
+      const words = query.toLowerCase().split(/\W+/).filter(Boolean);
+      const hit = words.some((w) => manualText.toLowerCase().includes(w));
+      const results = hit ? [{ chunkId: 'lib/e/e52c/README.md#1', doc: 'lib/e/e52c/README.md', title: 'Radxa E52C', text: manualText, score: 1, pages: [], headingPath: [], start: 0, end: 1, signature: { category: null, nouns: [], model: 'E52C' }, snippet: '' }] : [];
+      return ok({ query, resolvedModels: [], retriever: o.retriever, results });
+    },
+  };
+
+  it('takes back an "unknown" name the manuals mention, and keeps a model number no manual names', async () => {
+    const ask = async (q: string) => confirmUnknown(index, planQuestion(q, analyzeQuery(q, vocabulary), vocabulary, ['E54C']), ['E54C']);
+    const missing = await ask('What supply does the E99C need?');
+    expect(missing.unknown.map((u) => u.text)).toEqual(['E99C']);
+    expect(missing.inherited).toEqual([]);
+    expect(planQuestion('Which voltage does the E58M take?', analyzeQuery('Which voltage does the E58M take?', vocabulary), vocabulary, []).unknown.map((u) => u.text)).toEqual(['E58M']);
+    const part = await ask('Which voltage does the E58M take?');
+    expect(part.unknown).toEqual([]);
+    // Nothing unknown is left and no model is named: the conversation's model is kept.
+    expect(part.inherited).toEqual(['E54C']);
+  });
+
+  it('recognises a name as written in the text: any separators, or one long code of it', () => {
+    expect(mentions('The special package (CH32H417MEU) uses PA9', 'CH32H417MEU (QFN88')).toBe(true);
+    expect(mentions('Radxa ROCK-9X board', 'ROCK 9X')).toBe(true);
+    expect(mentions('a 9X zoom on the ROCK board', 'ROCK 9X')).toBe(false);
+    expect(mentions('The E52C router', 'E5')).toBe(false);
   });
 });
