@@ -16,9 +16,9 @@ import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 export const EXTRACTED_LABEL = 'Extracted from the manuals (no language model was used):';
 
 export interface ExtractiveOptions {
-  /** Sentences in the answer (default 4). */
+  /** Sentences in the answer (default 6; lists and rows a lead sentence brings come on top). */
   maxSentences?: number;
-  /** Sentences taken from one passage (default 2). */
+  /** Sentences taken from one passage (default 3). */
   perPassage?: number;
   /** Passages considered, best first (default 4). */
   maxPassages?: number;
@@ -54,7 +54,12 @@ const IDENTIFIER_BONUS = 1.5;
 /** Share of the best score a further sentence needs to be quoted too. */
 const KEEP_RATIO = 0.35;
 /** Weight of question words found in a unit's section heading, relative to their idf. */
-const HEADING_WEIGHT = 0.3;
+const HEADING_WEIGHT = 0.6;
+
+/** A title line with fewer words of its own than this, beyond the question's, only echoes the question. */
+const TITLE_NEW_WORDS = 2;
+/** Weight of such a title line. */
+const TITLE_ECHO_WEIGHT = 0.3;
 
 /** One quoted line: the unit, its passage and the model it belongs to. */
 interface Line {
@@ -71,9 +76,9 @@ interface Line {
  * model already, so its name tells the sentences apart no better than "the".
  */
 export function answerExtractively(question: string, passages: readonly Passage[], options: ExtractiveOptions = {}): ExtractiveAnswer {
-  const maxSentences = options.maxSentences ?? 4;
+  const maxSentences = options.maxSentences ?? 6;
   const maxListed = options.maxListed ?? 8;
-  const perPassage = options.perPassage ?? 2;
+  const perPassage = options.perPassage ?? 3;
   const used = passages.slice(0, options.maxPassages ?? 4);
   const wanted = [...new Set(terms(question))];
   const ids = identifiers(question);
@@ -107,6 +112,12 @@ export function answerExtractively(question: string, passages: readonly Passage[
         let shared = 0;
         for (const t of wanted) if (head.has(t)) shared += idf(t);
         score += HEADING_WEIGHT * shared;
+      }
+      // A title that only restates the question ("Connecting a wired network") announces the
+      // answer; the lines under it give it. A title with words of its own (a menu path) stays.
+      if (sentence.title) {
+        const asked = new Set(wanted);
+        if (new Set(words.filter((w) => !asked.has(w))).size < TITLE_NEW_WORDS) score *= TITLE_ECHO_WEIGHT;
       }
       // Under a sibling's sub-heading ("ROCK 5B" in a ROCK 5B/5B+ page): another model's value.
       const headModel = sentence.heading ? (options.modelIn?.(sentence.heading) ?? null) : null;

@@ -20,6 +20,8 @@ export interface Sentence {
   heading: string | null;
   /** Consecutive list items / table rows share a block number; prose and code have -1. */
   block: number;
+  /** A short unpunctuated line of its own, read as the title of what follows (it may still be a menu path worth quoting). */
+  title?: boolean;
   /** For a sentence ending in ":" right before a list or table: that block's number. */
   opens?: number;
 }
@@ -120,6 +122,17 @@ function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Se
   push(paragraph.length);
 }
 
+/** Most words a title line has. */
+const TITLE_WORDS = 8;
+
+/** One line, a capital first, at most a few words, no sentence or clause punctuation at its end. */
+function isTitleLine(raw: string): boolean {
+  const text = cleanInline(raw);
+  if (raw.includes('\n') || !/^\p{Lu}/u.test(text) || /[.!?:;,。)\]]$/.test(text)) return false;
+  const words = text.split(/\s+/).length;
+  return words >= 2 && words <= TITLE_WORDS;
+}
+
 /** Text left after markup is removed that is still markup: JSX props, front matter keys, braces. */
 function isMarkup(text: string): boolean {
   return /^[{}()[\]/<>=;,.\s]*$/.test(text) || /^\{\/\*.*\*\/\}$/.test(text) || /^[\w-]+=["{]/.test(text);
@@ -155,7 +168,17 @@ export function splitSentences(markdown: string): Sentence[] {
     return block;
   };
   const flush = (): void => {
-    if (para) splitProse(markdown.slice(para.start, para.end), para.start, 'prose', out, heading);
+    if (para) {
+      const raw = markdown.slice(para.start, para.end);
+      const before = out.length;
+      splitProse(raw, para.start, 'prose', out, heading);
+      // A short unpunctuated line of its own is a title the converter left as text (manuals made
+      // from PDF): what follows is under it, as under a heading.
+      if (isTitleLine(raw)) {
+        heading = cleanInline(raw);
+        for (const u of out.slice(before)) u.title = true;
+      }
+    }
     para = null;
   };
   // Front matter at the start of a passage is metadata, never an answer.

@@ -201,6 +201,30 @@ describe('structure kept in extracted answers', () => {
   });
 });
 
+describe('titles left as text', () => {
+  it('reads a short unpunctuated line of its own as the title of what follows, so its steps are under it', () => {
+    const units = splitSentences(['Connecting a wired network', '', 'If you connect a LAN cable, the unit goes online by itself.', '', 'Use a shielded cable.'].join('\n'));
+    expect(units.map((u) => u.heading)).toEqual([null, 'Connecting a wired network', 'Connecting a wired network']);
+    // A sentence, even a short one, is not a title.
+    expect(splitSentences('Connect the cable.\n\nThen switch it on.').map((u) => u.heading)).toEqual([null, null]);
+  });
+
+  it('quotes the line under the title that matches the question before a line elsewhere that shares its words', () => {
+    const text = [
+      'Connecting a wireless network',
+      '',
+      'Keep the router close to the unit while you connect.',
+      '',
+      'Connecting a wired network',
+      '',
+      'If you connect a LAN cable, the unit goes online by itself.',
+    ].join('\n');
+    const a = answerExtractively('How do I connect a wired network?', [{ hit: hit('b/net.md#1', text), members: [] }]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toContain('If you connect a LAN cable');
+  });
+});
+
 describe('line order', () => {
   it("starts with the passage's best sentence even when it comes later in the passage, then keeps reading order", () => {
     const text = [
