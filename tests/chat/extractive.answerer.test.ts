@@ -225,6 +225,28 @@ describe('titles left as text', () => {
   });
 });
 
+describe('text a PDF converter marked up as headings', () => {
+  it('reads long or sentence-ending "headings" as text, joining a sentence cut over two of them', () => {
+    const md = [
+      '## 6.1 Moisture Sensitivity Level',
+      '',
+      '### The moisture sensitivity level of the chip is MSL3. After the vacuum package is opened, it must be used within',
+      '',
+      '### 168 hours (7 days) at 30°C/60%RH, otherwise it must be baked before use.',
+      '',
+      '### Table 6.2',
+    ].join('\n');
+    const texts = splitSentences(md).map((u) => u.text);
+    expect(texts).toContain('After the vacuum package is opened, it must be used within 168 hours (7 days) at 30°C/60%RH, otherwise it must be baked before use.');
+    expect(splitSentences(md).every((u) => u.heading === '6.1 Moisture Sensitivity Level')).toBe(true);
+  });
+
+  it('never quotes a table-of-contents entry', () => {
+    const md = ['2.7 Boot . . . . . . . . . . . . . . . . 12', '', 'The chip boots from UART or flash.'].join('\n');
+    expect(splitSentences(md).map((u) => u.text)).toEqual(['The chip boots from UART or flash.']);
+  });
+});
+
 describe('line order', () => {
   it("starts with the passage's best sentence even when it comes later in the passage, then keeps reading order", () => {
     const text = [
