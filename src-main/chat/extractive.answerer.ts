@@ -3,6 +3,7 @@ import type { Passage } from './passages';
 import { citationFor } from './passages';
 import type { Sentence } from './sentences';
 import { cleanInline, identifiers, splitSentences, terms } from './sentences';
+import cues from './data/question-cues.json';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -61,6 +62,44 @@ const TITLE_NEW_WORDS = 2;
 /** Weight of such a title line. */
 const TITLE_ECHO_WEIGHT = 0.3;
 
+/** What kind of answer a question wants, from general cue phrases (data/question-cues.json). */
+interface QuestionKind {
+  /** A value: "how much", "capacity", "voltage". */
+  quantity: boolean;
+  /** A pin or signal: "which pin", "GPIO". */
+  pin: boolean;
+}
+
+/** One regex for a list of cue phrases, matching whole words. */
+function cueRe(phrases: readonly string[]): RegExp {
+  return new RegExp(`(?<![\\p{L}])(?:${phrases.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}])`, 'u');
+}
+
+const QUANTITY_CUE = cueRe(cues.quantity);
+const PIN_CUE = cueRe(cues.pin);
+
+function questionKind(question: string): QuestionKind {
+  const q = question.toLowerCase();
+  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q) };
+}
+
+/** A pin or signal name: a few capitals and a number ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS"). */
+const PIN_NAME = /(?<![\p{L}\p{N}])[A-Z]{1,6}_?\d{1,3}(?:[_-]?[A-Z0-9]+)*(?![\p{L}\p{N}])/u;
+/** Weight of a line of the kind the question asks for (a value, a pin). */
+const KIND_WEIGHT = 1.3;
+/** Weight of a line with no number when the question asks for a quantity. */
+const NO_NUMBER_WEIGHT = 0.75;
+/** Weight of a "Label: value" line whose label is what the question asks about. */
+const LABEL_WEIGHT = 1.5;
+
+/** The label of a "Label: value" line (a row read with its header, a spec item), or null. */
+function labelOf(text: string): string | null {
+  const at = text.indexOf(': ');
+  if (at <= 0 || at > 60 || at + 2 >= text.length) return null;
+  const label = text.slice(0, at);
+  return label.split(/\s+/).length <= 6 ? label : null;
+}
+
 /** One quoted line: the unit, its passage and the model it belongs to. */
 interface Line {
   passage: number;
@@ -82,6 +121,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const used = passages.slice(0, options.maxPassages ?? 4);
   const wanted = [...new Set(terms(question))];
   const ids = identifiers(question);
+  const kind = questionKind(question);
 
   const units = used.map((p) => splitSentences(p.hit.text));
   const docs = units.flat().map((s) => terms(s.text));
@@ -118,6 +158,15 @@ export function answerExtractively(question: string, passages: readonly Passage[
       if (sentence.title) {
         const asked = new Set(wanted);
         if (new Set(words.filter((w) => !asked.has(w))).size < TITLE_NEW_WORDS) score *= TITLE_ECHO_WEIGHT;
+      }
+      if (score > 0) {
+        const label = labelOf(sentence.text);
+        if (label) {
+          const lt = terms(label);
+          if (lt.length > 0 && lt.filter((t) => wanted.includes(t)).length * 2 >= lt.length) score *= LABEL_WEIGHT;
+        }
+        if (kind.quantity) score *= /\d/.test(sentence.text) ? KIND_WEIGHT : NO_NUMBER_WEIGHT;
+        if (kind.pin && PIN_NAME.test(sentence.text)) score *= KIND_WEIGHT;
       }
       // Under a sibling's sub-heading ("ROCK 5B" in a ROCK 5B/5B+ page): another model's value.
       const headModel = sentence.heading ? (options.modelIn?.(sentence.heading) ?? null) : null;

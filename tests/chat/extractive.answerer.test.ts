@@ -109,8 +109,8 @@ describe('extractive answers', () => {
     expect(a.text).not.toContain('status LED');
   });
 
-  it('never cites a passage twice under different numbers and quotes at most two sentences per passage', () => {
-    const a = answerExtractively('power supply 5V/3A USB Type-C', passages);
+  it('never cites a passage twice under different numbers and quotes at most `perPassage` sentences per passage', () => {
+    const a = answerExtractively('power supply 5V/3A USB Type-C', passages, { perPassage: 2 });
     expect(new Set(a.citations.map((c) => c.chunkId)).size).toBe(a.citations.length);
     for (const c of a.citations) {
       const lines = a.text.split('\n').filter((l) => l.endsWith(`[${c.n}]`));
@@ -247,12 +247,34 @@ describe('text a PDF converter marked up as headings', () => {
   });
 });
 
+describe('question-type cues', () => {
+  const one = (question: string, text: string): string => {
+    const a = answerExtractively(question, [{ hit: hit('b/p.md#1', text), members: [] }]);
+    return a.text.split('\n').find((l) => l.startsWith('- ')) ?? '';
+  };
+
+  it('puts the line with a value first when the question asks for a quantity', () => {
+    const text = ['The battery keeps the clock running while the unit is off.', '', 'It has a 120 mAh battery.'].join('\n');
+    expect(one('How big is the battery?', text)).toContain('120 mAh');
+  });
+
+  it('puts the line naming a pin first when the question asks for a pin', () => {
+    const text = ['The status LED blinks.', '', 'The LED on the front of the case is wired to IO16 through a resistor.'].join('\n');
+    expect(one('Which pin drives the LED?', text)).toContain('IO16');
+  });
+
+  it('puts the "Label: value" line whose label is the question\'s subject first', () => {
+    const text = ['- Press the power button to turn the screen off.', '- Power off: double-click the red button on the left side of the case'].join('\n');
+    expect(one('How do I power off?', text)).toContain('Power off: double-click');
+  });
+});
+
 describe('line order', () => {
   it("starts with the passage's best sentence even when it comes later in the passage, then keeps reading order", () => {
     const text = [
       '## Power',
       '',
-      'The adapter plugs into the USB-C port on the side of the case.',
+      'The adapter plugs into the USB-C port, 2 cm from the side of the case.',
       '',
       'Use a cable that is shorter than one metre.',
       '',
