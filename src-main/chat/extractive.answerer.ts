@@ -53,7 +53,7 @@ const B = 0.5;
 /** Weight of a question identifier ("5V", "UART1") found verbatim in a sentence, in idf units. */
 const IDENTIFIER_BONUS = 1.5;
 /** Share of the best score a further sentence needs to be quoted too. */
-const KEEP_RATIO = 0.35;
+const KEEP_RATIO = 0.25;
 /** Weight of question words found in a unit's section heading, relative to their idf. */
 const HEADING_WEIGHT = 0.6;
 
