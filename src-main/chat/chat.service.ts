@@ -16,7 +16,7 @@ import { closestModels } from './model-guard';
 import type { ChatIndex, RetrieveOptions } from './retrieve';
 import { retrieverFor } from '../core/vocabulary';
 import { analyzeQuery, withoutMentions } from '../search/query-analysis';
-import { planQuestion, retrieve } from './retrieve';
+import { confirmUnknown, planQuestion, retrieve } from './retrieve';
 
 /**
  * Chat over one library: conversations (persisted in the library folder) and answers grounded in
@@ -169,7 +169,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     const previous = picked.length > 0 ? [] : ([...history].reverse().find((t) => t.role === 'assistant')?.resolvedModels ?? []);
     // The question is analysed once; the plan, the search and the answer all read this analysis.
     const analysis = analyzeQuery(q.value, vocabulary);
-    const plan = planQuestion(q.value, analysis, vocabulary, previous);
+    const plan = await confirmUnknown(index, planQuestion(q.value, analysis, vocabulary, previous), previous);
     const turn = (fields: Omit<ChatTurn, 'id' | 'role' | 'createdAt'>): ChatTurn => ({
       id: opts.messageId ?? newId(),
       role: 'assistant',

@@ -3,6 +3,7 @@ import type { Passage } from './passages';
 import { citationFor } from './passages';
 import type { Sentence } from './sentences';
 import { cleanInline, identifiers, splitSentences, terms } from './sentences';
+import cues from './data/question-cues.json';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -16,9 +17,9 @@ import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 export const EXTRACTED_LABEL = 'Extracted from the manuals (no language model was used):';
 
 export interface ExtractiveOptions {
-  /** Sentences in the answer (default 4). */
+  /** Sentences in the answer (default 6; lists and rows a lead sentence brings come on top). */
   maxSentences?: number;
-  /** Sentences taken from one passage (default 2). */
+  /** Sentences taken from one passage (default 3). */
   perPassage?: number;
   /** Passages considered, best first (default 4). */
   maxPassages?: number;
@@ -52,9 +53,52 @@ const B = 0.5;
 /** Weight of a question identifier ("5V", "UART1") found verbatim in a sentence, in idf units. */
 const IDENTIFIER_BONUS = 1.5;
 /** Share of the best score a further sentence needs to be quoted too. */
-const KEEP_RATIO = 0.35;
+const KEEP_RATIO = 0.25;
 /** Weight of question words found in a unit's section heading, relative to their idf. */
-const HEADING_WEIGHT = 0.3;
+const HEADING_WEIGHT = 0.6;
+
+/** A title line with fewer words of its own than this, beyond the question's, only echoes the question. */
+const TITLE_NEW_WORDS = 2;
+/** Weight of such a title line. */
+const TITLE_ECHO_WEIGHT = 0.3;
+
+/** What kind of answer a question wants, from general cue phrases (data/question-cues.json). */
+interface QuestionKind {
+  /** A value: "how much", "capacity", "voltage". */
+  quantity: boolean;
+  /** A pin or signal: "which pin", "GPIO". */
+  pin: boolean;
+}
+
+/** One regex for a list of cue phrases, matching whole words. */
+function cueRe(phrases: readonly string[]): RegExp {
+  return new RegExp(`(?<![\\p{L}])(?:${phrases.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}])`, 'u');
+}
+
+const QUANTITY_CUE = cueRe(cues.quantity);
+const PIN_CUE = cueRe(cues.pin);
+
+function questionKind(question: string): QuestionKind {
+  const q = question.toLowerCase();
+  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q) };
+}
+
+/** A pin or signal name: a few capitals and a number ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS"). */
+const PIN_NAME = /(?<![\p{L}\p{N}])[A-Z]{1,6}_?\d{1,3}(?:[_-]?[A-Z0-9]+)*(?![\p{L}\p{N}])/u;
+/** Weight of a line of the kind the question asks for (a value, a pin). */
+const KIND_WEIGHT = 1.3;
+/** Weight of a line with no number when the question asks for a quantity. */
+const NO_NUMBER_WEIGHT = 0.75;
+/** Weight of a "Label: value" line whose label is what the question asks about. */
+const LABEL_WEIGHT = 1.5;
+
+/** The label of a "Label: value" line (a row read with its header, a spec item), or null. */
+function labelOf(text: string): string | null {
+  const at = text.indexOf(': ');
+  if (at <= 0 || at > 60 || at + 2 >= text.length) return null;
+  const label = text.slice(0, at);
+  return label.split(/\s+/).length <= 6 ? label : null;
+}
 
 /** One quoted line: the unit, its passage and the model it belongs to. */
 interface Line {
@@ -71,12 +115,13 @@ interface Line {
  * model already, so its name tells the sentences apart no better than "the".
  */
 export function answerExtractively(question: string, passages: readonly Passage[], options: ExtractiveOptions = {}): ExtractiveAnswer {
-  const maxSentences = options.maxSentences ?? 4;
+  const maxSentences = options.maxSentences ?? 6;
   const maxListed = options.maxListed ?? 8;
-  const perPassage = options.perPassage ?? 2;
+  const perPassage = options.perPassage ?? 3;
   const used = passages.slice(0, options.maxPassages ?? 4);
   const wanted = [...new Set(terms(question))];
   const ids = identifiers(question);
+  const kind = questionKind(question);
 
   const units = used.map((p) => splitSentences(p.hit.text));
   const docs = units.flat().map((s) => terms(s.text));
@@ -108,6 +153,21 @@ export function answerExtractively(question: string, passages: readonly Passage[
         for (const t of wanted) if (head.has(t)) shared += idf(t);
         score += HEADING_WEIGHT * shared;
       }
+      // A title that only restates the question ("Connecting a wired network") announces the
+      // answer; the lines under it give it. A title with words of its own (a menu path) stays.
+      if (sentence.title) {
+        const asked = new Set(wanted);
+        if (new Set(words.filter((w) => !asked.has(w))).size < TITLE_NEW_WORDS) score *= TITLE_ECHO_WEIGHT;
+      }
+      if (score > 0) {
+        const label = labelOf(sentence.text);
+        if (label) {
+          const lt = terms(label);
+          if (lt.length > 0 && lt.filter((t) => wanted.includes(t)).length * 2 >= lt.length) score *= LABEL_WEIGHT;
+        }
+        if (kind.quantity) score *= /\d/.test(sentence.text) ? KIND_WEIGHT : NO_NUMBER_WEIGHT;
+        if (kind.pin && PIN_NAME.test(sentence.text)) score *= KIND_WEIGHT;
+      }
       // Under a sibling's sub-heading ("ROCK 5B" in a ROCK 5B/5B+ page): another model's value.
       const headModel = sentence.heading ? (options.modelIn?.(sentence.heading) ?? null) : null;
       if (headModel && options.models && options.models.length > 0 && !options.models.includes(headModel)) score *= 0.2;
@@ -121,7 +181,11 @@ export function answerExtractively(question: string, passages: readonly Passage[
   });
 
   const picked = pick(scored, maxSentences, perPassage);
-  picked.sort((a, b) => a.passage - b.passage || a.sentence.offset - b.sentence.offset);
+  // Passages stay in rank order ([1] is the best passage); inside one, its best sentence comes
+  // first (the line that answers), then the others in reading order (steps stay in sequence).
+  const bestOf = new Map<number, Scored>();
+  for (const s of picked) if ((bestOf.get(s.passage)?.score ?? -Infinity) < s.score) bestOf.set(s.passage, s);
+  picked.sort((a, b) => a.passage - b.passage || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
 
   // Lead sentences bring their list or table rows; quoted lines keep their model.
   const lines: Line[] = [];

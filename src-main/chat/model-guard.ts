@@ -1,13 +1,15 @@
 import type { ModelEntry, ModelVocabulary } from '../enrich/model-vocabulary';
 import type { ModelToken } from '../enrich/text.util';
 import { isCodeToken, isStopword, isUnitLike, joinable, modelTokens } from '../enrich/text.util';
+import technicalTerms from './data/technical-terms.json';
 
 /**
  * Honest "not found" for product models: spots model-number-like names in a question that the
  * library's vocabulary does not know ("E99C", "RAC-999Z", "ROCK 9X") and ranks the library's
  * models closest to them. A name counts only when it looks like the library's own models (same
  * leading letters and the same letter/digit shape as some model), so ordinary identifiers and
- * units (5V, USB3, M.2, GPIO3_A4, RK3588, Cortex-A76) are never taken for a missing manual.
+ * units (5V, USB3, M.2, GPIO3_A4) are never taken for a missing manual; chips and part numbers
+ * the library's own text mentions are taken back by `confirmUnknown` (retrieve.ts).
  */
 
 /** A model-number-like name in a question that no model of the library matches. */
@@ -21,12 +23,28 @@ export interface UnknownModel {
 }
 
 /**
- * Technical terms shaped like model numbers that name interfaces, chips, codecs or ratings,
- * never a product manual. The shape gate below already rejects most; these share a letter prefix
- * with real product lines in some libraries ("X86" vs "X4", "C6" vs "C200").
+ * General technical terms shaped like model numbers (interfaces, memory, ratings, codecs), never a
+ * product manual; kept as data. The shape gate below already rejects most; these share a letter
+ * prefix with real product lines in some libraries ("X86" vs "X4", "C6" vs "C200"). Chips and
+ * part numbers the manuals mention are recognised from the library's text instead
+ * (`confirmUnknown` in retrieve.ts), so no chip family is listed here.
  */
-const TECH_TERMS =
-  /^(?:x86|x64|x8664|arm\d*|armv\d+\w*|aarch64|a\d{2,3}|r\d|m\d|usb\d*\w*|ddr\d\w*|lpddr\d\w*|pcie\d*\w*|hdmi\d*\w*|dp\d+\w*|wifi\d\w*|bt\d\w*|ble\d*|i2c\d*|i2s\d*|spi\d*|uart\d*|gpio\w*|sata\d*|nvme\d*|emmc\d*|ipv\d|ip\d{2}|rj\d+|h26\d|mp\d|cat\d\w*|type\w*|utf\d+|sd\d*|tf\d*|ufs\d\w*|rk\d+\w*|esp\d+)$/;
+const TECH_PREFIXES: readonly string[] = technicalTerms.prefixes;
+
+/**
+ * Whether a key is a general technical term: a listed prefix and what may follow it. One letter
+ * takes one digit ("m2", "r5"), two letters take digits ("ip67", "rj45"), longer prefixes any
+ * letters and digits ("usb3", "typec", "gpio3a4").
+ */
+function isTechnicalTerm(key: string): boolean {
+  return TECH_PREFIXES.some((p) => {
+    if (!key.startsWith(p)) return false;
+    const rest = key.slice(p.length);
+    if (p.length === 1) return /^\d$/.test(rest);
+    if (p.length === 2) return /^\d+$/.test(rest);
+    return /^[\p{L}\p{N}]*$/u.test(rest);
+  });
+}
 
 /** Leading run of letters of a key ("e52c" -> "e", "rock5b" -> "rock"). */
 function lead(key: string): string {
@@ -120,7 +138,7 @@ export function findUnknownModels(
 function looksLikeUnknownModel(key: string, run: readonly ModelToken[], keys: readonly { key: string; lead: string; shape: string }[]): boolean {
   if (!/\p{L}/u.test(key) || !/\p{N}/u.test(key)) return false;
   if (run.length === 1 && (!isCodeToken(key) || isUnitLike(key))) return false;
-  if (TECH_TERMS.test(key)) return false;
+  if (isTechnicalTerm(key)) return false;
   const l = lead(key);
   if (l === '') return false;
   const s = shape(key);

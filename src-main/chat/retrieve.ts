@@ -2,6 +2,7 @@ import type { ConversationScope, SearchHit, SearchResponse } from '../contract/a
 import type { Result } from '../core/result';
 import { ok } from '../core/result';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
+import { modelTokens } from '../enrich/text.util';
 import { modelMatch, withoutMentions, type QueryAnalysis } from '../search/query-analysis';
 import type { SearchOptions } from '../search/searcher';
 import type { Retriever } from '../core/vocabulary';
@@ -51,6 +52,43 @@ export function planQuestion(question: string, analysis: QueryAnalysis, vocabula
   return { named, inherited, unknown };
 }
 
+/** Hits read to decide whether the library's text mentions a name the vocabulary does not know. */
+const MENTION_PROBE_HITS = 5;
+/** A code this long with letters and digits ("CH32H417MEU") names one part wherever it occurs. */
+const SELF_NAMING_CODE = 5;
+
+function escapeRe(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Whether `text` mentions `name`: the whole name (any separators), or one long letter+digit code of it. */
+export function mentions(text: string, name: string): boolean {
+  const toks = modelTokens(name).map((t) => t.raw);
+  if (toks.length === 0) return false;
+  const edge = (body: string): RegExp => new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'iu');
+  if (edge(toks.map(escapeRe).join('[\\s_\\-/.]*')).test(text)) return true;
+  return toks.some((t) => t.length >= SELF_NAMING_CODE && /\p{L}/u.test(t) && /\p{N}/u.test(t) && edge(escapeRe(t)).test(text));
+}
+
+/**
+ * The plan, with "unknown" names the library's own text mentions taken back: a part number or
+ * chip the manuals talk about ("the QFN88 package (CH32H417MEU)") is asked about inside a manual
+ * the library has, not a missing manual. Learned from the library at each question, so no list
+ * of chip families is needed.
+ */
+export async function confirmUnknown(index: ChatIndex, plan: QuestionPlan, previousModels: readonly string[]): Promise<QuestionPlan> {
+  if (plan.unknown.length === 0) return plan;
+  const unknown: UnknownModel[] = [];
+  for (const u of plan.unknown) {
+    const found = await index.search(u.text, { topK: MENTION_PROBE_HITS, retriever: 'bm25' });
+    const said = found.ok && found.value.results.some((h) => mentions(`${h.title}\n${h.text}`, u.text));
+    if (!said) unknown.push(u);
+  }
+  if (unknown.length === plan.unknown.length) return plan;
+  const inherited = plan.named.length === 0 && unknown.length === 0 ? [...previousModels] : [];
+  return { named: plan.named, inherited, unknown };
+}
+
 export interface RetrieveOptions {
   /** Hits fetched from the index (default 10). */
   topK?: number;
@@ -74,6 +112,43 @@ const VECTOR_TROUBLE: ReadonlySet<string> = new Set(['unavailable', 'model-missi
 function coverage(wanted: readonly string[], hit: SearchHit): number {
   const have = new Set(terms(`${hit.title}\n${hit.headingPath.join('\n')}\n${hit.text}`));
   return wanted.filter((t) => have.has(t)).length;
+}
+
+/** A model name's key without its revision: lowercase letters and digits of its word tokens. */
+function nameKey(name: string): string {
+  return modelTokens(name)
+    .filter((t) => t.kind === 'word')
+    .map((t) => t.norm)
+    .join('');
+}
+
+/**
+ * Whether two spellings name one model although the vocabulary keeps them apart: one is the
+ * other with leading words that carry no digit (a maker's name the vocabulary did not learn as a
+ * vendor: "Acme Pump X2" and "Pump X2").
+ */
+function sameModelSpelled(a: string, b: string): boolean {
+  const ka = nameKey(a);
+  const kb = nameKey(b);
+  if (ka === '' || kb === '') return false;
+  const [long, short] = ka.length >= kb.length ? [ka, kb] : [kb, ka];
+  return long.endsWith(short) && /^\p{L}*$/u.test(long.slice(0, long.length - short.length)) && /\p{N}/u.test(short);
+}
+
+/**
+ * Whether a hit belongs to a sibling of the models asked about, so it must not be quoted: its
+ * chunk model is another model, and neither its document's file name nor its title or section
+ * path names one of the asked models. A chunk model the enrichment got wrong (a maker's name,
+ * a spelling the vocabulary keeps apart) is then overruled by the document's own name.
+ */
+function isSiblings(models: readonly string[], hit: SearchHit, vocabulary: ModelVocabulary): boolean {
+  const chunkModel = hit.signature.model;
+  if (chunkModel === null) return false;
+  if (modelMatch(models, chunkModel, vocabulary) !== 'none') return false;
+  if (models.some((m) => sameModelSpelled(m, chunkModel))) return false;
+  const fileName = (hit.doc.split('/').pop() ?? '').replace(/\.[^.]+$/, '').replace(/[_]+/g, ' ');
+  const named = vocabulary.findMentions(`${fileName}\n${hit.title}\n${hit.headingPath.join('\n')}`).map((m) => m.model);
+  return !named.some((n) => modelMatch(models, n, vocabulary) !== 'none' || models.some((m) => sameModelSpelled(m, n)));
 }
 
 /** The question's content words outside model names and vendor words. */
@@ -118,7 +193,7 @@ export async function retrieve(
   const wanted = topicTerms(question, analysis, vocabulary);
   const need = wanted.length === 0 ? 0 : Math.max(1, Math.ceil(wanted.length * (options.minCoverage ?? 0.4)));
   const kept = found.value.results.filter((hit) => {
-    if (resolvedModels.length > 0 && hit.signature.model !== null && modelMatch(resolvedModels, hit.signature.model, vocabulary) === 'none') return false;
+    if (resolvedModels.length > 0 && isSiblings(resolvedModels, hit, vocabulary)) return false;
     return coverage(wanted, hit) >= need;
   });
   const passages = await withMembers(index, kept.slice(0, options.maxPassages ?? 6));

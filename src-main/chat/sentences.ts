@@ -20,6 +20,8 @@ export interface Sentence {
   heading: string | null;
   /** Consecutive list items / table rows share a block number; prose and code have -1. */
   block: number;
+  /** A short unpunctuated line of its own, read as the title of what follows (it may still be a menu path worth quoting). */
+  title?: boolean;
   /** For a sentence ending in ":" right before a list or table: that block's number. */
   opens?: number;
 }
@@ -74,6 +76,7 @@ export function identifiers(text: string): string[] {
 export function cleanInline(text: string): string {
   return text
     .replace(/(^|\n)[ \t]*(?:>[ \t]?)+/g, '$1')
+    .replace(/(^|\n)[ \t]*#{1,6}[ \t]+/g, '$1')
     .replace(/!\[[^\]\n]*\]\([^)\n]*\)/g, ' ')
     .replace(/\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
     .replace(/<br\s*\/?>/gi, ' ')
@@ -120,9 +123,28 @@ function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Se
   push(paragraph.length);
 }
 
-/** Text left after markup is removed that is still markup: JSX props, front matter keys, braces. */
+/** A heading with more words than this, or one that ends a sentence, is body text a converter marked as a heading. */
+const HEADING_WORDS = 12;
+
+function isTextHeading(text: string): boolean {
+  const t = text.trim();
+  return t.split(/\s+/).length > HEADING_WORDS || (/[.!?。]$/.test(t) && t.split(/\s+/).length > 3);
+}
+
+/** Most words a title line has. */
+const TITLE_WORDS = 8;
+
+/** One line, a capital first, at most a few words, no sentence or clause punctuation at its end. */
+function isTitleLine(raw: string): boolean {
+  const text = cleanInline(raw);
+  if (raw.includes('\n') || !/^\p{Lu}/u.test(text) || /[.!?:;,。)\]]$/.test(text)) return false;
+  const words = text.split(/\s+/).length;
+  return words >= 2 && words <= TITLE_WORDS;
+}
+
+/** Text left after markup is removed that is still markup: JSX props, front matter keys, braces; or a table-of-contents entry (dot leaders). */
 function isMarkup(text: string): boolean {
-  return /^[{}()[\]/<>=;,.\s]*$/.test(text) || /^\{\/\*.*\*\/\}$/.test(text) || /^[\w-]+=["{]/.test(text);
+  return /(?:\.\s?){5,}/.test(text) || /^[{}()[\]/<>=;,.\s]*$/.test(text) || /^\{\/\*.*\*\/\}$/.test(text) || /^[\w-]+=["{]/.test(text);
 }
 
 /** A line that is JSX/HTML structure only (`<Tabs>`, `<TabItem value="x">`, `</div>`, `<img ...>`). */
@@ -155,7 +177,17 @@ export function splitSentences(markdown: string): Sentence[] {
     return block;
   };
   const flush = (): void => {
-    if (para) splitProse(markdown.slice(para.start, para.end), para.start, 'prose', out, heading);
+    if (para) {
+      const raw = markdown.slice(para.start, para.end);
+      const before = out.length;
+      splitProse(raw, para.start, 'prose', out, heading);
+      // A short unpunctuated line of its own is a title the converter left as text (manuals made
+      // from PDF): what follows is under it, as under a heading.
+      if (isTitleLine(raw)) {
+        heading = cleanInline(raw);
+        for (const u of out.slice(before)) u.title = true;
+      }
+    }
     para = null;
   };
   // Front matter at the start of a passage is metadata, never an answer.
@@ -164,9 +196,15 @@ export function splitSentences(markdown: string): Sentence[] {
     const end = lines.findIndex((l, k) => k > 0 && /^(?:---|\.\.\.)\s*$/.test(l.text));
     if (end > 0) i0 = end + 1;
   }
+  // The paragraph read from a text heading is unfinished: blank lines do not end it.
+  let runOn = false;
   for (let i = i0; i < lines.length; i++) {
     const { text: line, offset } = lines[i]!;
     const trimmed = line.trim();
+    if (trimmed !== '' && !/^#{1,6}\s/.test(trimmed)) {
+      if (runOn && para && !/^[\p{Ll}\p{N}(]/u.test(trimmed)) flush();
+      runOn = false;
+    }
     if (fence === null && trimmed !== '' && !trimmed.startsWith('|') && TAG_LINE.test(trimmed)) {
       flush();
       continue;
@@ -183,14 +221,24 @@ export function splitSentences(markdown: string): Sentence[] {
       continue;
     }
     const h = /^#{1,6}\s+(.*)$/.exec(trimmed);
+    if (h && isTextHeading(h[1]!)) {
+      // A PDF converter's "heading" that is a line of body text: read it as text, and let an
+      // unfinished one run on into the next line as one paragraph.
+      if (para) para.end = offset + line.length;
+      else para = { start: offset, end: offset + line.length };
+      runOn = !/[.!?。]$/.test(h[1]!.trim());
+      continue;
+    }
     if (h) {
       flush();
+      runOn = false;
       header = null;
       inBlock = null;
       heading = cleanInline(h[1]!.replace(/\s*\{#[^}]*\}\s*$/, '')) || heading;
       continue;
     }
     if (trimmed === '') {
+      if (runOn && para) continue;
       // A blank line between items of one list keeps the list; anything else ends it below.
       flush();
       header = null;

@@ -109,8 +109,8 @@ describe('extractive answers', () => {
     expect(a.text).not.toContain('status LED');
   });
 
-  it('never cites a passage twice under different numbers and quotes at most two sentences per passage', () => {
-    const a = answerExtractively('power supply 5V/3A USB Type-C', passages);
+  it('never cites a passage twice under different numbers and quotes at most `perPassage` sentences per passage', () => {
+    const a = answerExtractively('power supply 5V/3A USB Type-C', passages, { perPassage: 2 });
     expect(new Set(a.citations.map((c) => c.chunkId)).size).toBe(a.citations.length);
     for (const c of a.citations) {
       const lines = a.text.split('\n').filter((l) => l.endsWith(`[${c.n}]`));
@@ -198,6 +198,93 @@ describe('structure kept in extracted answers', () => {
     const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
     expect(quoted[0]).toContain('12V DC');
     expect(a.text).not.toContain('Which model');
+  });
+});
+
+describe('titles left as text', () => {
+  it('reads a short unpunctuated line of its own as the title of what follows, so its steps are under it', () => {
+    const units = splitSentences(['Connecting a wired network', '', 'If you connect a LAN cable, the unit goes online by itself.', '', 'Use a shielded cable.'].join('\n'));
+    expect(units.map((u) => u.heading)).toEqual([null, 'Connecting a wired network', 'Connecting a wired network']);
+    // A sentence, even a short one, is not a title.
+    expect(splitSentences('Connect the cable.\n\nThen switch it on.').map((u) => u.heading)).toEqual([null, null]);
+  });
+
+  it('quotes the line under the title that matches the question before a line elsewhere that shares its words', () => {
+    const text = [
+      'Connecting a wireless network',
+      '',
+      'Keep the router close to the unit while you connect.',
+      '',
+      'Connecting a wired network',
+      '',
+      'If you connect a LAN cable, the unit goes online by itself.',
+    ].join('\n');
+    const a = answerExtractively('How do I connect a wired network?', [{ hit: hit('b/net.md#1', text), members: [] }]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toContain('If you connect a LAN cable');
+  });
+});
+
+describe('text a PDF converter marked up as headings', () => {
+  it('reads long or sentence-ending "headings" as text, joining a sentence cut over two of them', () => {
+    const md = [
+      '## 6.1 Moisture Sensitivity Level',
+      '',
+      '### The moisture sensitivity level of the chip is MSL3. After the vacuum package is opened, it must be used within',
+      '',
+      '### 168 hours (7 days) at 30°C/60%RH, otherwise it must be baked before use.',
+      '',
+      '### Table 6.2',
+    ].join('\n');
+    const texts = splitSentences(md).map((u) => u.text);
+    expect(texts).toContain('After the vacuum package is opened, it must be used within 168 hours (7 days) at 30°C/60%RH, otherwise it must be baked before use.');
+    expect(splitSentences(md).every((u) => u.heading === '6.1 Moisture Sensitivity Level')).toBe(true);
+  });
+
+  it('never quotes a table-of-contents entry', () => {
+    const md = ['2.7 Boot . . . . . . . . . . . . . . . . 12', '', 'The chip boots from UART or flash.'].join('\n');
+    expect(splitSentences(md).map((u) => u.text)).toEqual(['The chip boots from UART or flash.']);
+  });
+});
+
+describe('question-type cues', () => {
+  const one = (question: string, text: string): string => {
+    const a = answerExtractively(question, [{ hit: hit('b/p.md#1', text), members: [] }]);
+    return a.text.split('\n').find((l) => l.startsWith('- ')) ?? '';
+  };
+
+  it('puts the line with a value first when the question asks for a quantity', () => {
+    const text = ['The battery keeps the clock running while the unit is off.', '', 'It has a 120 mAh battery.'].join('\n');
+    expect(one('How big is the battery?', text)).toContain('120 mAh');
+  });
+
+  it('puts the line naming a pin first when the question asks for a pin', () => {
+    const text = ['The status LED blinks.', '', 'The LED on the front of the case is wired to IO16 through a resistor.'].join('\n');
+    expect(one('Which pin drives the LED?', text)).toContain('IO16');
+  });
+
+  it('puts the "Label: value" line whose label is the question\'s subject first', () => {
+    const text = ['- Press the power button to turn the screen off.', '- Power off: double-click the red button on the left side of the case'].join('\n');
+    expect(one('How do I power off?', text)).toContain('Power off: double-click');
+  });
+});
+
+describe('line order', () => {
+  it("starts with the passage's best sentence even when it comes later in the passage, then keeps reading order", () => {
+    const text = [
+      '## Power',
+      '',
+      'The adapter plugs into the USB-C port, 2 cm from the side of the case.',
+      '',
+      'Use a cable that is shorter than one metre.',
+      '',
+      'The adapter must give a fixed voltage from 6V to 12V on the USB-C port.',
+    ].join('\n');
+    const a = answerExtractively('What fixed voltage range must the USB-C adapter give?', [{ hit: hit('b/power.md#1', text), members: [] }]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toContain('fixed voltage from 6V to 12V');
+    expect(quoted.length).toBeGreaterThan(1);
+    expect(quoted[1]).toContain('plugs into the USB-C port');
   });
 });
 

@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { SearchResponse } from '../../src-main/contract/api';
 import { fail, ok, type Result } from '../../src-main/core/result';
 import { retrieverFor, type Retriever } from '../../src-main/core/vocabulary';
-import { planQuestion, retrieve, type ChatIndex } from '../../src-main/chat/retrieve';
+import { confirmUnknown, mentions, planQuestion, retrieve, type ChatIndex } from '../../src-main/chat/retrieve';
+import type { SearchHit } from '../../src-main/contract/api';
+import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
 import { LibraryEnrichment } from '../../src-main/index/library-enrichment';
+import { markdownDocument } from '../enrich/corpus.helper';
 import { analyzeQuery } from '../../src-main/search/query-analysis';
 import type { SearchOptions } from '../../src-main/search/searcher';
 
@@ -48,5 +51,88 @@ describe('chat retrieval', () => {
   it('uses hybrid search once a library has an embedder, BM25 before', () => {
     expect(retrieverFor(true)).toBe('hybrid');
     expect(retrieverFor(false)).toBe('bm25');
+  });
+});
+
+describe('the relevance gate and sibling models', () => {
+  // Two sibling pumps, each with its own folder; the vocabulary is learned from them as on import.
+  const vocabulary = ModelVocabulary.fromDocuments([
+    markdownDocument('lib/pumps/px20/README.md', '# PX20\n\nThe Acme PX20 is a dosing pump. Use the PX20 with 24V.'),
+    markdownDocument('lib/pumps/px20/fuse.md', '# Fuse\n\nThe PX20 takes a fuse.'),
+    markdownDocument('lib/pumps/px30/README.md', '# PX30\n\nThe Acme PX30 is a dosing pump. Use the PX30 with 48V.'),
+    markdownDocument('lib/pumps/px30/fuse.md', '# Fuse\n\nThe PX30 takes a fuse.'),
+  ]);
+  const hit = (doc: string, model: string | null, text: string): SearchHit => ({
+    chunkId: `${doc}#1`,
+    doc,
+    title: 'Fuse',
+    text,
+    score: 1,
+    pages: [],
+    headingPath: ['Fuse'],
+    start: 0,
+    end: text.length,
+    signature: { category: null, nouns: [], model },
+    snippet: '',
+  });
+
+  async function keptDocs(question: string, hits: SearchHit[]): Promise<string[]> {
+    const index: ChatIndex = { retriever: 'bm25', vocabulary, search: async (_q, o) => ok({ query: question, resolvedModels: [], retriever: o.retriever, results: hits }) };
+    const analysis = analyzeQuery(question, vocabulary);
+    const res = await retrieve(index, question, analysis, planQuestion(question, analysis, vocabulary, []), {});
+    if (!res.ok) throw new Error(res.error.message);
+    return res.value.passages.map((p) => p.hit.doc);
+  }
+
+  it("drops a sibling's passage but keeps one whose chunk model is a maker-prefixed spelling or whose file names the model", async () => {
+    expect(vocabulary.lookup('PX20')?.name).toBe('PX20');
+    const kept = await keptDocs('Which fuse does the PX20 take?', [
+      hit('lib/pumps/px30/fuse.md', 'PX30', 'The PX30 takes a 4 A fuse.'),
+      // The enrichment wrote the maker into the chunk model: still the PX20.
+      hit('lib/pumps/px20/fuse.md', 'Acme PX20', 'The fuse is a 2 A slow-blow fuse.'),
+      // The chunk model is wrong (the maker's name), but the file is the PX20's.
+      hit('lib/other/px20.md', 'Acme', 'Replace the fuse with a 2 A type.'),
+      hit('lib/other/px30.md', 'Acme', 'Replace the fuse with a 4 A type.'),
+    ]);
+    expect(kept).toEqual(['lib/pumps/px20/fuse.md', 'lib/other/px20.md']);
+  });
+});
+
+describe('unknown names the library talks about', () => {
+  // Two routers with model numbers; the E52C manual also names its module, the E58M.
+  const vocabulary = ModelVocabulary.fromDocuments([
+    markdownDocument('lib/e/e52c/README.md', '# Radxa E52C\n\nThe Radxa E52C is a router.'),
+    markdownDocument('lib/e/e54c/README.md', '# Radxa E54C\n\nThe Radxa E54C is a router.'),
+  ]);
+  const manualText = 'The E52C carries an E58M module that takes 5V. The E52C and E54C routers need a 5V/3A supply.';
+  /** A BM25 stand-in over one stored passage: it returns the passage when it shares a word with the query. */
+  const index: ChatIndex = {
+    retriever: 'bm25',
+    vocabulary,
+    search: async (query, o) => {
+      const words = query.toLowerCase().split(/\W+/).filter(Boolean);
+      const hit = words.some((w) => manualText.toLowerCase().includes(w));
+      const results = hit ? [{ chunkId: 'lib/e/e52c/README.md#1', doc: 'lib/e/e52c/README.md', title: 'Radxa E52C', text: manualText, score: 1, pages: [], headingPath: [], start: 0, end: 1, signature: { category: null, nouns: [], model: 'E52C' }, snippet: '' }] : [];
+      return ok({ query, resolvedModels: [], retriever: o.retriever, results });
+    },
+  };
+
+  it('takes back an "unknown" name the manuals mention, and keeps a model number no manual names', async () => {
+    const ask = async (q: string) => confirmUnknown(index, planQuestion(q, analyzeQuery(q, vocabulary), vocabulary, ['E54C']), ['E54C']);
+    const missing = await ask('What supply does the E99C need?');
+    expect(missing.unknown.map((u) => u.text)).toEqual(['E99C']);
+    expect(missing.inherited).toEqual([]);
+    expect(planQuestion('Which voltage does the E58M take?', analyzeQuery('Which voltage does the E58M take?', vocabulary), vocabulary, []).unknown.map((u) => u.text)).toEqual(['E58M']);
+    const part = await ask('Which voltage does the E58M take?');
+    expect(part.unknown).toEqual([]);
+    // Nothing unknown is left and no model is named: the conversation's model is kept.
+    expect(part.inherited).toEqual(['E54C']);
+  });
+
+  it('recognises a name as written in the text: any separators, or one long code of it', () => {
+    expect(mentions('The special package (CH32H417MEU) uses PA9', 'CH32H417MEU (QFN88')).toBe(true);
+    expect(mentions('Radxa ROCK-9X board', 'ROCK 9X')).toBe(true);
+    expect(mentions('a 9X zoom on the ROCK board', 'ROCK 9X')).toBe(false);
+    expect(mentions('The E52C router', 'E5')).toBe(false);
   });
 });
