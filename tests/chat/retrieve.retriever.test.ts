@@ -103,7 +103,7 @@ describe('unknown names the library talks about', () => {
   const vocabulary = ModelVocabulary.fromDocuments([
     markdownDocument('lib/e/e52c/README.md', '# Radxa E52C\n\nThe Radxa E52C is a router.'),
     markdownDocument('lib/e/e54c/README.md', '# Radxa E54C\n\nThe Radxa E54C is a router.'),
-  ]);
+  ], { vendors: ['Radxa'] });
   const manualText = 'The E52C carries an E58M module that takes 5V. The E52C and E54C routers need a 5V/3A supply.';
   /** A BM25 stand-in over one stored passage: it returns the passage when it shares a word with the query. */
   const index: ChatIndex = {
