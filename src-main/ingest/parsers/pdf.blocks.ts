@@ -140,13 +140,14 @@ function headingLevel(text: string, size: number, fonts: FontStats): number {
 /**
  * Joins wrapped lines at a line end: a hyphen between lower-case letters is hyphenation and goes
  * ("seg-" + "ment"); any other hyphen between letters or digits is printed and stays, without a
- * space ("ESP32-" + "C3", "RISC-" + "V", "USB-" + "powered").
+ * space ("ESP32-" + "C3", "RISC-" + "V", "USB-" + "powered", "AES-" + "XTS"). Capitals are kept
+ * whole on purpose: in manuals a hyphen between capitals is nearly always part of a name
+ * ("AES-XTS", "SPI-DMA", "USB-OTG"), and joining them made such names unsearchable, while text set
+ * in capitals is rarely hyphenated; pdftotext keeps them too.
  */
 export function joinLines(a: string, b: string): string {
   if (/\u00ad$/.test(a)) return a.slice(0, -1) + b;
   if (/\p{Ll}-$/u.test(a) && /^\p{Ll}/u.test(b)) return a.slice(0, -1) + b;
-  // An all-capitals word broken by hyphenation ("OP-" + "TIONAL"); "USB-" + "C" or "RS-" + "232" keep it.
-  if (/(?:^|[^\p{L}])\p{Lu}{2,}-$/u.test(a) && /^\p{Lu}{2,}(?![\p{L}\p{N}-])/u.test(b)) return a.slice(0, -1) + b;
   if (/[\p{L}\p{N}]-$/u.test(a) && /^[\p{L}\p{N}]/u.test(b)) return a + b;
   return `${a} ${b}`;
 }

@@ -129,6 +129,14 @@ describe('pdfParser hyphens at line ends', () => {
 });
 
 describe('pdfParser characters', () => {
+  // pdftotext is no reference here: it joins the two lines to "AESXTS", a name no datasheet prints.
+  it('keeps an all-capitals name broken at its hyphen at a line end whole, with the hyphen', async () => {
+    const lines = ['The flash is encrypted on the fly by the AES-', 'XTS engine, and the keys stay in the eFuse block.'];
+    const doc = await parseOk([{ runs: column(lines, 72, 700) }]);
+    expect(doc.text).toContain('by the AES-XTS engine');
+    expect(doc.text).not.toMatch(/AESXTS|AES- XTS/);
+  });
+
   it('stores the micro sign and Greek mu as one character, the same one normalizeText gives a query', async () => {
     const doc = await parseOk([{ runs: [{ x: 72, y: 700, text: 'Decouple VDD with 10 \u00b5F and 100 nF.' }] }]);
     expect(doc.text).toContain(normalizeText('10 \u00b5F'));
