@@ -182,12 +182,20 @@ export function blocksOfLeaf(segs: Segment[], fonts: FontStats): Block[] {
   const leafX0 = minOf(lines.map((l) => l.x0));
   const leafX1 = maxOf(lines.map((l) => l.x1));
   const leafW = Math.max(1, leafX1 - leafX0);
-  const gaps: number[] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const d = lines[i]!.y - lines[i - 1]!.y;
-    const s = lines[i]!.size;
-    if (Math.abs(s - lines[i - 1]!.size) < 0.5 && d > 0.5 * s && d < 3 * s) gaps.push(d);
-  }
+  // Line spacing from the gaps between lines of running text: the staggered baselines of a
+  // table's wrapped cells (rows of several segments) would make it look tighter than it is.
+  const lineGaps = (prose: boolean): number[] => {
+    const out: number[] = [];
+    for (let i = 1; i < lines.length; i++) {
+      const d = lines[i]!.y - lines[i - 1]!.y;
+      const s = lines[i]!.size;
+      if (prose && (lines[i]!.segs.length > 1 || lines[i - 1]!.segs.length > 1)) continue;
+      if (Math.abs(s - lines[i - 1]!.size) < 0.5 && d > 0.5 * s && d < 3 * s) out.push(d);
+    }
+    return out;
+  };
+  const proseGaps = lineGaps(true);
+  const gaps = proseGaps.length >= 2 ? proseGaps : lineGaps(false);
   const bodySize = median(lines.map((l) => l.size));
   // The lower quartile, not the median: in short leaves paragraph gaps can be half the samples.
   gaps.sort((a, b) => a - b);

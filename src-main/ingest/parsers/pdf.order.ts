@@ -55,10 +55,25 @@ export function intersect(a: Interval[], b: Interval[]): Interval[] {
 
 /** Lines of several words that are mostly words (not numbers, codes or hex dumps). */
 export function isProse(segs: Segment[]): boolean {
-  if (segs.length === 0 || median(segs.map((s) => wordCount(s.text))) < LAYOUT.proseWords) return false;
+  return isProseText(segs.map((s) => s.text));
+}
+
+/** `isProse` over line texts: median words per line >= LAYOUT.proseWords and half the tokens are words. */
+export function isProseText(lines: string[]): boolean {
+  if (lines.length === 0) return false;
+  const counts = lines.map(wordCount);
+  if (median(counts) < LAYOUT.proseWords) return false;
   // Dot leaders are layout, not words: an index or contents column is read like prose.
-  const tokens = segs.flatMap((s) => s.text.replace(/(?:\.\s?){3,}/g, ' ').split(/\s+/).filter(Boolean));
-  return tokens.filter((t) => /^\W?\p{L}{2}/u.test(t)).length >= 0.5 * tokens.length;
+  let tokens = 0;
+  let words = 0;
+  for (const line of lines) {
+    for (const t of line.replace(/(?:\.\s?){3,}/g, ' ').split(/\s+/)) {
+      if (!t) continue;
+      tokens++;
+      if (/^\W?\p{L}{2}/u.test(t)) words++;
+    }
+  }
+  return words >= 0.5 * tokens;
 }
 
 /** Both sides of a gutter hold at least two lines and stand side by side for two lines or more. */
@@ -80,16 +95,141 @@ export interface RowCache {
 
 const rowGutterMin = (row: Row): number => Math.max(4, LAYOUT.segmentGapEm * median(row.segs.map((s) => s.size)));
 
+/** Word gaps of justified text stay under this (em); table cells stand further apart. */
+const JUSTIFIED_GAP_EM = 2;
+
+/** One line of text on one side of a gutter, with its horizontal extent. */
+interface SideLine {
+  text: string;
+  x0: number;
+  x1: number;
+}
+
+/**
+ * The text lines of one row on one side of a gutter. Segments that stand closer than 2 em are one
+ * line: justified prose spreads a short line's words wider than the 0.8 em that splits segments
+ * ("rent   limiting,   thermal"), and counted word by word it read as a table.
+ */
+function rowSideLines(row: Row, side: (s: Segment) => boolean): SideLine[] {
+  const out: SideLine[] = [];
+  const segs = row.segs.filter(side).sort((a, b) => a.x0 - b.x0);
+  let line: SideLine | null = null;
+  let prev: Segment | null = null;
+  for (const s of segs) {
+    if (line && prev && s.x0 - prev.x1 > JUSTIFIED_GAP_EM * Math.max(prev.size, s.size)) {
+      out.push(line);
+      line = null;
+    }
+    if (line) line = { text: `${line.text} ${s.text}`, x0: line.x0, x1: Math.max(line.x1, s.x1) };
+    else line = { text: s.text, x0: s.x0, x1: s.x1 };
+    prev = s;
+  }
+  if (line) out.push(line);
+  return out;
+}
+
+/** Lines of a prose column fill most of its width; cells of a grid of labels do not. */
+function fillsColumn(lines: SideLine[]): boolean {
+  const width = maxOf(lines.map((l) => l.x1)) - minOf(lines.map((l) => l.x0));
+  return median(lines.map((l) => l.x1 - l.x0)) >= 0.5 * width;
+}
+
+const leftOf = (gutter: Interval) => (s: Segment): boolean => s.x1 <= gutter[0] + 0.01;
+const rightOf = (gutter: Interval) => (s: Segment): boolean => s.x0 >= gutter[1] - 0.01;
+
+// A bullet or item number set apart from its text: the gap after it is no word gap.
+const MARKER = /^[^\p{L}]{1,3}$/u;
+
+/** Widest word gap (under 2 em; wider ones part columns or cells) between neighbouring segments of `segs`. */
+function widestGap(segs: Segment[]): number {
+  const sorted = [...segs].sort((a, b) => a.x0 - b.x0);
+  let gap = 0;
+  for (let i = 1; i < sorted.length; i++) {
+    const [a, b] = [sorted[i - 1]!, sorted[i]!];
+    const d = b.x0 - a.x1;
+    if (!MARKER.test(a.text) && d <= JUSTIFIED_GAP_EM * Math.max(a.size, b.size)) gap = Math.max(gap, d);
+  }
+  return gap;
+}
+
+/**
+ * Where a row has text on both sides, the gutter is clearly wider than the gaps inside either side:
+ * the word gaps of a justified line line up across two or three lines, but they are no wider than
+ * the line's other word gaps.
+ */
+function gutterStandsOut(row: Row, isLeft: (s: Segment) => boolean, isRight: (s: Segment) => boolean): boolean {
+  const l = row.segs.filter(isLeft);
+  const r = row.segs.filter(isRight);
+  const gap = minOf(r.map((s) => s.x0)) - maxOf(l.map((s) => s.x1));
+  return gap > 1.5 * Math.max(widestGap(l), widestGap(r));
+}
+
+/**
+ * Rows [start, end) read as two prose columns at `gutter`, which stands out of 80% of the rows with
+ * text on both sides. `strict` (for runs shorter than the longest) also asks for one line per row on each side (a table row puts cells apart on one side)
+ * and for lines that fill their column (a grid of short labels is not prose).
+ */
+function proseColumns(rows: Row[], start: number, end: number, gutter: Interval, strict: boolean): boolean {
+  const run = rows.slice(start, end);
+  const isLeft = leftOf(gutter);
+  const isRight = rightOf(gutter);
+  const segs = run.flatMap((r) => r.segs);
+  if (!sideBySide(segs.filter(isLeft), segs.filter(isRight))) return false;
+  const left: SideLine[] = [];
+  const right: SideLine[] = [];
+  let twoSided = 0;
+  let standsOut = 0;
+  for (const row of run) {
+    const l = rowSideLines(row, isLeft);
+    const r = rowSideLines(row, isRight);
+    if (strict && (l.length > 1 || r.length > 1)) return false;
+    if (l.length && r.length) {
+      twoSided++;
+      if (gutterStandsOut(row, isLeft, isRight)) standsOut++;
+    }
+    left.push(...l);
+    right.push(...r);
+  }
+  // One loosely justified line ("Wi-Fi    security    WPS") may space its words as wide as the gutter.
+  if (standsOut < 0.8 * twoSided) return false;
+  if (!isProseText(left.map((l) => l.text)) || !isProseText(right.map((l) => l.text))) return false;
+  return !strict || (fillsColumn(left) && fillsColumn(right));
+}
+
+/**
+ * Extends two columns cut at `end` over the rows right below that are one line on one side only
+ * (the longer column going on alone), so its paragraph is not torn from its start.
+ */
+function extendColumns(rows: Row[], end: number, gutter: Interval): number {
+  const isLeft = leftOf(gutter);
+  const isRight = rightOf(gutter);
+  let j = end;
+  while (j < rows.length) {
+    const row = rows[j]!;
+    const oneSide = row.segs.every(isLeft) || row.segs.every(isRight);
+    const size = median(row.segs.map((s) => s.size));
+    if (!oneSide || row.top - rows[j - 1]!.bottom > size || rowSideLines(row, () => true).length > 1) break;
+    j++;
+  }
+  return j;
+}
+
+/** Cuts tried per start row when the longest run is not two prose columns (bounds the work on table pages). */
+const MAX_SHORTER_RUNS = 4;
+
 /**
  * The longest run of rows from `start` that shares a gutter with text on both sides, if both sides
  * read as prose. Tables share gutters too, but their cells are short, so they are never cut and
- * their rows stay whole.
+ * their rows stay whole. When the longest run is not prose (two prose columns above a table or a
+ * figure whose gaps happen to line up with the gutter), shorter runs are tried, ending where text
+ * stops standing on both sides of the gutter.
  */
 export function findColumnRun(rows: Row[], start: number, x0: number, x1: number, cache?: RowCache): { end: number; gutter: Interval } | null {
   let free: Interval[] | null = null;
   let minX = Infinity;
   let maxX = -Infinity;
-  let best: { end: number; gutters: Interval[] } | null = null;
+  // Every end where the gutters still have text on both sides, in row order.
+  const candidates: { end: number; gutters: Interval[]; twoSided: boolean }[] = [];
   // The cap keeps hostile pages (tens of thousands of rows) from going quadratic; real pages have < 200.
   for (let j = start; j < Math.min(rows.length, start + MAX_RUN_ROWS); j++) {
     const row = rows[j]!;
@@ -97,20 +237,30 @@ export function findColumnRun(rows: Row[], start: number, x0: number, x1: number
     const rowFree = cache ? cache.free[j]! : freeIntervals(row, x0, x1);
     free = (free ? intersect(free, rowFree) : rowFree).filter(([a, b]) => b - a >= gutterMin);
     if (free.length === 0) break;
+    let rowMin = Infinity;
+    let rowMax = -Infinity;
     for (const s of row.segs) {
-      minX = Math.min(minX, s.x0);
-      maxX = Math.max(maxX, s.x1);
+      rowMin = Math.min(rowMin, s.x0);
+      rowMax = Math.max(rowMax, s.x1);
     }
+    minX = Math.min(minX, rowMin);
+    maxX = Math.max(maxX, rowMax);
     const interior = free.filter(([a, b]) => a > minX && b < maxX);
-    if (interior.length) best = { end: j + 1, gutters: interior };
+    if (interior.length) candidates.push({ end: j + 1, gutters: interior, twoSided: interior.some(([a, b]) => rowMin < a && rowMax > b) });
   }
-  if (!best) return null;
-  const segs = rows.slice(start, best.end).flatMap((r) => r.segs);
-  const byWidth = [...best.gutters].sort((a, b) => b[1] - b[0] - (a[1] - a[0]));
-  for (const gutter of byWidth) {
-    const left = segs.filter((s) => s.x1 <= gutter[0] + 0.01);
-    const right = segs.filter((s) => s.x0 >= gutter[1] - 0.01);
-    if (sideBySide(left, right) && isProse(left) && isProse(right)) return { end: best.end, gutter };
+  if (candidates.length === 0) return null;
+  const longest = candidates[candidates.length - 1]!;
+  const byWidth = (gutters: Interval[]): Interval[] => [...gutters].sort((a, b) => b[1] - b[0] - (a[1] - a[0]));
+  for (const gutter of byWidth(longest.gutters)) if (proseColumns(rows, start, longest.end, gutter, false)) return { end: longest.end, gutter };
+  // Shorter runs end on a row with text on both sides that the next row does not continue, and
+  // must hold one filled line per row and side: neither a table nor a grid of short labels.
+  let tried = 0;
+  for (let k = candidates.length - 2; k >= 0 && tried < MAX_SHORTER_RUNS; k--) {
+    const c = candidates[k]!;
+    if (!c.twoSided || candidates[k + 1]!.twoSided) continue;
+    tried++;
+    const gutter = byWidth(c.gutters)[0]!;
+    if (proseColumns(rows, start, c.end, gutter, true)) return { end: extendColumns(rows, c.end, gutter), gutter };
   }
   return null;
 }

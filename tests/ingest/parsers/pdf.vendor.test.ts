@@ -186,3 +186,67 @@ describe('pdfParser footnote markers and wrapped values', () => {
     expect(doc.blocks.some((b) => b.kind === 'list')).toBe(false);
   });
 });
+
+describe('pdfParser two prose columns above a table (a regulator datasheet front page)', () => {
+  // Features (bullets) | Description (justified prose) and, below, a table and figure labels whose
+  // gaps line up with the gutter. Baselines written in PDF points from the bottom of the page.
+  const description = [
+    'This monolithic integrated circuit is an adjustable three-termi-',
+    'nal positive-voltage regulator designed to supply more',
+    'than 1.5 A of load current with an output voltage adjust-',
+    'able over a 1.2 V to 37 V range. It employs internal cur-',
+    // A justified line: pdf.js returns its words as items spread wider than a segment gap.
+    ['rent', 'limiting,', 'thermal', 'shutdown,', 'and', 'safe', 'area'],
+    'compensation.',
+  ];
+  const features = ['Output current in excess of 1.5 A', 'Output adjustable between 1.2 V and 37 V', 'Internal thermal overload protection', 'Internal short-circuit current limiting', 'Output transistor safe operating area compensation'];
+  const left = 77;
+  const right = 313;
+  const runs = [
+    { x: left, y: 720, text: 'LM317 Adjustable Regulator', size: 17 },
+    { x: left, y: 680, text: 'Features', size: 12 },
+    { x: right, y: 680, text: 'Description', size: 12 },
+    // Bullets on a looser pitch than the prose lines, so rows alternate between the columns.
+    ...features.map((f, i) => ({ x: left, y: 662 - i * 13.5, text: `\u2022 ${f}`, size: 9 })),
+    ...description.flatMap((line, i) => {
+      const y = 662 - i * 11;
+      if (typeof line === 'string') return [{ x: right, y, text: line, size: 9 }];
+      const words = line.map((w) => textWidth(w, 9));
+      const gap = (222 - words.reduce((a, b) => a + b, 0)) / (line.length - 1);
+      let x = right;
+      return line.map((w, k) => {
+        const run = { x, y, text: w, size: 9 };
+        x += words[k]! + gap;
+        return run;
+      });
+    }),
+    { x: right + 5, y: 580, text: 'TO-220', size: 9 },
+    { x: left, y: 540, text: 'Ordering Information', size: 12 },
+    ...[['Product Number', 'Package', 'Packing Method', 'Operating Temperature'], ['LM317T', 'TO-220 (Single Gauge)', 'Rail', '0 to 125 C'], ['KA317TU', 'TO-220 (Dual Gauge)', 'Rail', '0 to 125 C']].flatMap((row, r) =>
+      row.map((cell, c) => ({ x: [96, 203, 326, 424][c]!, y: 515 - r * 15, text: cell, size: 9 })),
+    ),
+  ];
+  const pdf = writePdf([{ runs }]);
+
+  it('keeps the prose column as one paragraph and the bullets as a list, not a table of interleaved lines', async () => {
+    const result = await pdfParser.parse({ bytes: pdf, fileName: 'regulator.pdf' });
+    if (!result.ok) throw new Error(result.reason);
+    const text = result.doc.text;
+    expect(text).toContain(
+      'This monolithic integrated circuit is an adjustable three-terminal positive-voltage regulator designed to supply more than 1.5 A of load current with an output voltage adjustable over a 1.2 V to 37 V range. It employs internal current limiting, thermal shutdown, and safe area compensation.',
+    );
+    const slice = (b: { start: number; end: number }): string => text.slice(b.start, b.end);
+    const lists = result.doc.blocks.filter((b) => b.kind === 'list').map(slice);
+    expect(lists).toEqual([features.map((f) => `- ${f}`).join('\n')]);
+    // The only table is the ordering table, whole, with its header.
+    const tables = result.doc.blocks.filter((b) => b.kind === 'table').map(slice);
+    expect(tables).toHaveLength(1);
+    expect(tables[0]).toMatch(/^\| Product Number \| Package \| Packing Method \| Operating Temperature \|/);
+    expect(tables[0]).toContain('| KA317TU | TO-220 (Dual Gauge) | Rail | 0 to 125 C |');
+    // pdftotext reads the columns in the same order: the bullets, then the prose, then the table.
+    const ref = pdftotext(pdf);
+    const order = (t: string): number[] => ['Output current in excess', 'safe operating area compensation', 'This monolithic', 'compensation.', 'Ordering Information'].map((s) => t.indexOf(s));
+    expect([...order(ref)].sort((a, b) => a - b)).toEqual(order(ref));
+    expect([...order(text)].sort((a, b) => a - b)).toEqual(order(text));
+  });
+});
