@@ -250,3 +250,65 @@ describe('pdfParser two prose columns above a table (a regulator datasheet front
     expect([...order(text)].sort((a, b) => a - b)).toEqual(order(text));
   });
 });
+
+describe('pdfParser spec tables with spanning labels and two-line headers', () => {
+  // Runs placed top-down (`top` in points from the top of a Letter page), as a datasheet sets them.
+  const at = (x: number, top: number, text: string, size = 9): { x: number; y: number; text: string; size: number } => ({ x, y: 792 - top, text, size });
+  const cols = { symbol: 88, parameter: 136, conditions: 241, min: 402, max: 473, unit: 510 };
+  const specTable = [
+    at(cols.symbol, 100, 'Symbol'), at(cols.parameter, 100, 'Parameter'), at(cols.conditions, 100, 'Conditions'), at(cols.min, 100, 'Min.'), at(cols.max, 100, 'Max.'), at(cols.unit, 100, 'Unit'),
+    // RLINE / Line regulation is centred beside its two condition rows.
+    at(cols.conditions, 115, 'TA = 25 C, 3 V to 40 V'), at(cols.min, 115, '0.01'), at(cols.max, 115, '0.04'), at(cols.unit, 115, '%/V'),
+    at(cols.symbol, 122.4, 'RLINE', 7), at(cols.parameter, 122.4, 'Line regulation'),
+    at(cols.conditions, 129.8, '3 V to 40 V'), at(cols.min, 129.8, '0.02'), at(cols.max, 129.8, '0.07'), at(cols.unit, 129.8, '%/V'),
+    at(cols.symbol, 150, 'IADJ', 7), at(cols.parameter, 150, 'Adjust pin current'), at(cols.min, 150, '46'), at(cols.max, 150, '100'), at(cols.unit, 150, 'uA'),
+    // A tall row: its conditions cell has two lines, set above and below the row's baseline.
+    at(cols.conditions, 164.6, '3 V to 40 V,'),
+    at(cols.symbol, 170, 'VREF', 7), at(cols.parameter, 170, 'Reference voltage'), at(cols.min, 170, '1.20'), at(cols.max, 170, '1.30'), at(cols.unit, 170, 'V'),
+    at(cols.conditions, 175.4, '10 mA to 1.5 A'),
+    at(cols.symbol, 195.5, 'STT', 7), at(cols.parameter, 195.5, 'Temperature stability'), at(cols.max, 195.5, '0.7'), at(cols.unit, 195.5, '%/VO'),
+  ];
+
+  it('keeps a table whose labels span several rows as one table, each row carrying its label', async () => {
+    const pdf = writePdf([{ runs: [at(72, 80, 'Electrical Characteristics', 13), ...specTable] }]);
+    const result = await pdfParser.parse({ bytes: pdf, fileName: 'regulator.pdf' });
+    if (!result.ok) throw new Error(result.reason);
+    const { text, blocks } = result.doc;
+    const tables = blocks.filter((b) => b.kind === 'table').map((b) => text.slice(b.start, b.end));
+    expect(tables).toHaveLength(1);
+    const rows = tables[0]!.split('\n');
+    expect(rows[0]).toBe('| Symbol | Parameter | Conditions | Min. | Max. | Unit |');
+    expect(rows).toContain('| RLINE | Line regulation | TA = 25 C, 3 V to 40 V | 0.01 | 0.04 | %/V |');
+    expect(rows).toContain('| RLINE | Line regulation | 3 V to 40 V | 0.02 | 0.07 | %/V |');
+    expect(rows.filter((r) => r.startsWith('| VREF |'))).toHaveLength(1);
+    expect(rows.some((r) => r.startsWith('| STT | Temperature stability |'))).toBe(true);
+    // No row is only a label any more, and every word pdftotext reads is in the table.
+    expect(rows.some((r) => /^\| RLINE \| Line regulation \|(?:\s*\|)+$/.test(r))).toBe(false);
+    const words = (t: string): string[] => t.split(/[\s|]+/).filter((w) => w && w !== '---');
+    const ours = new Set(words(tables[0]!));
+    const ref = words(pdftotext(pdf));
+    expect(ref.length).toBeGreaterThan(40);
+    expect(ref.filter((w) => !ours.has(w) && !['Electrical', 'Characteristics'].includes(w))).toEqual([]);
+  });
+
+  it('merges a header set on two lines into one header row', async () => {
+    const runs = [
+      at(80, 100, 'Product'), at(200, 100, 'Output'), at(330, 100, 'Operating'),
+      at(80, 109, 'Number'), at(200, 109, 'Voltage'), at(330, 109, 'Temperature'),
+      at(80, 124, 'LM7805CT'), at(200, 124, '5 V'), at(330, 124, '-40 to 125 C'),
+      at(80, 138, 'LM7812CT'), at(200, 138, '12 V'), at(330, 138, '-40 to 125 C'),
+    ];
+    const pdf = writePdf([{ runs }]);
+    const doc = await parseOk([{ runs }]);
+    const table = doc.blocks.filter((b) => b.kind === 'table').map((b) => doc.text.slice(b.start, b.end));
+    expect(table).toHaveLength(1);
+    expect(table[0]!.split('\n')).toEqual([
+      '| Product Number | Output Voltage | Operating Temperature |',
+      '| --- | --- | --- |',
+      '| LM7805CT | 5 V | -40 to 125 C |',
+      '| LM7812CT | 12 V | -40 to 125 C |',
+    ]);
+    // pdftotext reads the same two header lines, in the same order.
+    expect(pdftotext(pdf)).toMatch(/Product\s+Number[\s\S]*Output\s+Voltage/);
+  });
+});
