@@ -12,7 +12,7 @@ export interface Row {
 
 export type Interval = [number, number];
 
-/** Segments -> rows: connected runs of vertically overlapping segments, top to bottom. */
+/** Segments -> rows: connected runs of vertically overlapping segments, top to bottom, each row's segments left to right. */
 export function groupRows(segs: Segment[]): Row[] {
   const sorted = [...segs].sort((a, b) => top(a) - top(b));
   const rows: Row[] = [];
@@ -26,6 +26,7 @@ export function groupRows(segs: Segment[]): Row[] {
       rows.push({ segs: [s], top: top(s), bottom: bottom(s) });
     }
   }
+  for (const row of rows) row.segs.sort((a, b) => a.x0 - b.x0);
   return rows;
 }
 
@@ -58,22 +59,45 @@ export function isProse(segs: Segment[]): boolean {
   return isProseText(segs.map((s) => s.text));
 }
 
-/** `isProse` over line texts: median words per line >= LAYOUT.proseWords and half the tokens are words. */
-export function isProseText(lines: string[]): boolean {
-  if (lines.length === 0) return false;
-  const counts = lines.map(wordCount);
-  if (median(counts) < LAYOUT.proseWords) return false;
-  // Dot leaders are layout, not words: an index or contents column is read like prose.
+/** Words, and tokens that start like a word, of one segment's text (dot leaders dropped: an index column reads like prose). */
+interface WordStats {
+  words: number;
+  tokens: number;
+  wordLike: number;
+}
+
+function wordStats(text: string): WordStats {
   let tokens = 0;
-  let words = 0;
-  for (const line of lines) {
-    for (const t of line.replace(/(?:\.\s?){3,}/g, ' ').split(/\s+/)) {
-      if (!t) continue;
-      tokens++;
-      if (/^\W?\p{L}{2}/u.test(t)) words++;
-    }
+  let wordLike = 0;
+  for (const t of text.replace(/(?:\.\s?){3,}/g, ' ').split(/\s+/)) {
+    if (!t) continue;
+    tokens++;
+    if (/^\W?\p{L}{2}/u.test(t)) wordLike++;
   }
-  return words >= 0.5 * tokens;
+  return { words: wordCount(text), tokens, wordLike };
+}
+
+// Segments are immutable once built; every start row of a page asks again for the same ones.
+const statsCache = new WeakMap<Segment, WordStats>();
+function segStats(s: Segment): WordStats {
+  let st = statsCache.get(s);
+  if (!st) statsCache.set(s, (st = wordStats(s.text)));
+  return st;
+}
+
+/** Median words per line >= LAYOUT.proseWords and half the tokens start like words. */
+function proseStats(words: number[], tokens: number, wordLike: number): boolean {
+  return words.length > 0 && median(words) >= LAYOUT.proseWords && wordLike >= 0.5 * tokens;
+}
+
+/** `isProse` over line texts. */
+export function isProseText(lines: string[]): boolean {
+  const stats = lines.map(wordStats);
+  return proseStats(
+    stats.map((s) => s.words),
+    stats.reduce((n, s) => n + s.tokens, 0),
+    stats.reduce((n, s) => n + s.wordLike, 0),
+  );
 }
 
 /** Both sides of a gutter hold at least two lines and stand side by side for two lines or more. */
@@ -98,54 +122,80 @@ const rowGutterMin = (row: Row): number => Math.max(4, LAYOUT.segmentGapEm * med
 /** Word gaps of justified text stay under this (em); table cells stand further apart. */
 const JUSTIFIED_GAP_EM = 2;
 
-/** One line of text on one side of a gutter, with its horizontal extent. */
-interface SideLine {
-  text: string;
-  x0: number;
-  x1: number;
-}
+/** One side of a gutter over a run of rows: its lines (segments closer than 2 em joined) and their statistics. */
+class Side {
+  words: number[] = [];
+  widths: number[] = [];
+  tokens = 0;
+  wordLike = 0;
+  segs = 0;
+  top = Infinity;
+  bottom = -Infinity;
+  x0 = Infinity;
+  x1 = -Infinity;
 
-/**
- * The text lines of one row on one side of a gutter. Segments that stand closer than 2 em are one
- * line: justified prose spreads a short line's words wider than the 0.8 em that splits segments
- * ("rent   limiting,   thermal"), and counted word by word it read as a table.
- */
-function rowSideLines(row: Row, side: (s: Segment) => boolean): SideLine[] {
-  const out: SideLine[] = [];
-  const segs = row.segs.filter(side).sort((a, b) => a.x0 - b.x0);
-  let line: SideLine | null = null;
-  let prev: Segment | null = null;
-  for (const s of segs) {
-    if (line && prev && s.x0 - prev.x1 > JUSTIFIED_GAP_EM * Math.max(prev.size, s.size)) {
-      out.push(line);
-      line = null;
+  /** Adds one row's segments of this side (sorted by x0); returns how many lines they make. */
+  addRow(segs: Segment[]): number {
+    let lines = 0;
+    let words = 0;
+    let lineX0 = 0;
+    let lineX1 = 0;
+    let prev: Segment | null = null;
+    for (const s of segs) {
+      // Justified prose spreads a short line's words wider than the 0.8 em that splits segments
+      // ("rent   limiting,   thermal"); counted word by word it read as a table.
+      if (prev && s.x0 - prev.x1 > JUSTIFIED_GAP_EM * Math.max(prev.size, s.size)) {
+        this.endLine(words, lineX0, lineX1);
+        lines++;
+        prev = null;
+      }
+      const st = segStats(s);
+      if (!prev) {
+        words = 0;
+        lineX0 = s.x0;
+        lineX1 = s.x1;
+      }
+      words += st.words;
+      lineX1 = Math.max(lineX1, s.x1);
+      this.tokens += st.tokens;
+      this.wordLike += st.wordLike;
+      this.segs++;
+      this.top = Math.min(this.top, top(s));
+      this.bottom = Math.max(this.bottom, bottom(s));
+      prev = s;
     }
-    if (line) line = { text: `${line.text} ${s.text}`, x0: line.x0, x1: Math.max(line.x1, s.x1) };
-    else line = { text: s.text, x0: s.x0, x1: s.x1 };
-    prev = s;
+    if (prev) {
+      this.endLine(words, lineX0, lineX1);
+      lines++;
+    }
+    return lines;
   }
-  if (line) out.push(line);
-  return out;
-}
 
-/** Lines of a prose column fill most of its width; cells of a grid of labels do not. */
-function fillsColumn(lines: SideLine[]): boolean {
-  const width = maxOf(lines.map((l) => l.x1)) - minOf(lines.map((l) => l.x0));
-  return median(lines.map((l) => l.x1 - l.x0)) >= 0.5 * width;
-}
+  private endLine(words: number, x0: number, x1: number): void {
+    this.words.push(words);
+    this.widths.push(x1 - x0);
+    this.x0 = Math.min(this.x0, x0);
+    this.x1 = Math.max(this.x1, x1);
+  }
 
-const leftOf = (gutter: Interval) => (s: Segment): boolean => s.x1 <= gutter[0] + 0.01;
-const rightOf = (gutter: Interval) => (s: Segment): boolean => s.x0 >= gutter[1] - 0.01;
+  prose(): boolean {
+    return proseStats(this.words, this.tokens, this.wordLike);
+  }
+
+  /** Lines of a prose column fill most of its width; cells of a grid of short labels do not. */
+  filled(): boolean {
+    return median(this.widths) >= 0.5 * (this.x1 - this.x0);
+  }
+}
 
 // A bullet or item number set apart from its text: the gap after it is no word gap.
 const MARKER = /^[^\p{L}]{1,3}$/u;
 
-/** Widest word gap (under 2 em; wider ones part columns or cells) between neighbouring segments of `segs`. */
+/** Widest word gap (under 2 em; wider ones part columns or cells) between neighbouring segments, sorted by x0. */
 function widestGap(segs: Segment[]): number {
-  const sorted = [...segs].sort((a, b) => a.x0 - b.x0);
   let gap = 0;
-  for (let i = 1; i < sorted.length; i++) {
-    const [a, b] = [sorted[i - 1]!, sorted[i]!];
+  for (let i = 1; i < segs.length; i++) {
+    const [a, b] = [segs[i - 1]!, segs[i]!];
     const d = b.x0 - a.x1;
     if (!MARKER.test(a.text) && d <= JUSTIFIED_GAP_EM * Math.max(a.size, b.size)) gap = Math.max(gap, d);
   }
@@ -153,47 +203,39 @@ function widestGap(segs: Segment[]): number {
 }
 
 /**
- * Where a row has text on both sides, the gutter is clearly wider than the gaps inside either side:
- * the word gaps of a justified line line up across two or three lines, but they are no wider than
- * the line's other word gaps.
- */
-function gutterStandsOut(row: Row, isLeft: (s: Segment) => boolean, isRight: (s: Segment) => boolean): boolean {
-  const l = row.segs.filter(isLeft);
-  const r = row.segs.filter(isRight);
-  const gap = minOf(r.map((s) => s.x0)) - maxOf(l.map((s) => s.x1));
-  return gap > 1.5 * Math.max(widestGap(l), widestGap(r));
-}
-
-/**
- * Rows [start, end) read as two prose columns at `gutter`, which stands out of 80% of the rows with
- * text on both sides. `strict` (for runs shorter than the longest) also asks for one line per row on each side (a table row puts cells apart on one side)
- * and for lines that fill their column (a grid of short labels is not prose).
+ * Rows [start, end) read as two prose columns at `gutter`: both sides hold two lines or more side
+ * by side and read as prose, and the gutter is clearly wider than the word gaps of 80% of the rows
+ * with text on both sides (the word gaps of a justified line line up across two or three lines,
+ * but they are no wider than the line's other gaps; one loosely justified line, "Wi-Fi    security
+ * WPS", may space its words as wide as the gutter). `strict` (runs shorter than the longest) also
+ * asks for one line per row and side (a table row puts cells apart on one side) and for lines that
+ * fill their column (a grid of short labels is not prose). Row segments are sorted by x0.
  */
 function proseColumns(rows: Row[], start: number, end: number, gutter: Interval, strict: boolean): boolean {
-  const run = rows.slice(start, end);
-  const isLeft = leftOf(gutter);
-  const isRight = rightOf(gutter);
-  const segs = run.flatMap((r) => r.segs);
-  if (!sideBySide(segs.filter(isLeft), segs.filter(isRight))) return false;
-  const left: SideLine[] = [];
-  const right: SideLine[] = [];
+  const left = new Side();
+  const right = new Side();
+  const sizes: number[] = [];
   let twoSided = 0;
   let standsOut = 0;
-  for (const row of run) {
-    const l = rowSideLines(row, isLeft);
-    const r = rowSideLines(row, isRight);
-    if (strict && (l.length > 1 || r.length > 1)) return false;
-    if (l.length && r.length) {
+  for (let r = start; r < end; r++) {
+    const segs = rows[r]!.segs;
+    const l = segs.filter((s) => s.x1 <= gutter[0] + 0.01);
+    const rt = segs.filter((s) => s.x0 >= gutter[1] - 0.01);
+    const ln = left.addRow(l);
+    const rn = right.addRow(rt);
+    if (strict && (ln > 1 || rn > 1)) return false;
+    for (const s of l) sizes.push(s.size);
+    for (const s of rt) sizes.push(s.size);
+    if (ln && rn) {
       twoSided++;
-      if (gutterStandsOut(row, isLeft, isRight)) standsOut++;
+      const gap = rt[0]!.x0 - l[l.length - 1]!.x1;
+      if (gap > 1.5 * Math.max(widestGap(l), widestGap(rt))) standsOut++;
     }
-    left.push(...l);
-    right.push(...r);
   }
-  // One loosely justified line ("Wi-Fi    security    WPS") may space its words as wide as the gutter.
-  if (standsOut < 0.8 * twoSided) return false;
-  if (!isProseText(left.map((l) => l.text)) || !isProseText(right.map((l) => l.text))) return false;
-  return !strict || (fillsColumn(left) && fillsColumn(right));
+  if (left.segs < 2 || right.segs < 2) return false;
+  if (overlap(left.top, left.bottom, right.top, right.bottom) < 1.5 * median(sizes)) return false;
+  if (standsOut < 0.8 * twoSided || !left.prose() || !right.prose()) return false;
+  return !strict || (left.filled() && right.filled());
 }
 
 /**
@@ -201,14 +243,14 @@ function proseColumns(rows: Row[], start: number, end: number, gutter: Interval,
  * (the longer column going on alone), so its paragraph is not torn from its start.
  */
 function extendColumns(rows: Row[], end: number, gutter: Interval): number {
-  const isLeft = leftOf(gutter);
-  const isRight = rightOf(gutter);
+  const isLeft = (s: Segment): boolean => s.x1 <= gutter[0] + 0.01;
+  const isRight = (s: Segment): boolean => s.x0 >= gutter[1] - 0.01;
   let j = end;
   while (j < rows.length) {
     const row = rows[j]!;
     const oneSide = row.segs.every(isLeft) || row.segs.every(isRight);
     const size = median(row.segs.map((s) => s.size));
-    if (!oneSide || row.top - rows[j - 1]!.bottom > size || rowSideLines(row, () => true).length > 1) break;
+    if (!oneSide || row.top - rows[j - 1]!.bottom > size || new Side().addRow(row.segs) > 1) break;
     j++;
   }
   return j;
@@ -251,7 +293,8 @@ export function findColumnRun(rows: Row[], start: number, x0: number, x1: number
   if (candidates.length === 0) return null;
   const longest = candidates[candidates.length - 1]!;
   const byWidth = (gutters: Interval[]): Interval[] => [...gutters].sort((a, b) => b[1] - b[0] - (a[1] - a[0]));
-  for (const gutter of byWidth(longest.gutters)) if (proseColumns(rows, start, longest.end, gutter, false)) return { end: longest.end, gutter };
+  // The two widest gutters: narrower ones are cell gaps, and each test walks the whole run.
+  for (const gutter of byWidth(longest.gutters).slice(0, 2)) if (proseColumns(rows, start, longest.end, gutter, false)) return { end: longest.end, gutter };
   // Shorter runs end on a row with text on both sides that the next row does not continue, and
   // must hold one filled line per row and side: neither a table nor a grid of short labels.
   let tried = 0;
