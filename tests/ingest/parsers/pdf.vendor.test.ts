@@ -163,6 +163,28 @@ describe('pdfParser characters', () => {
   });
 });
 
+describe('pdfParser fonts without any Unicode mapping', () => {
+  it('flags a font of bare glyph ids instead of indexing its shifted letters, and keeps the page text around it', async () => {
+    const runs = [
+      { x: 72, y: 700, text: 'The regulator is made by' },
+      { x: 72 + textWidth('The regulator is made by '), y: 700, text: 'Maximum Integrated Products', font: 'glyph-ids' as const },
+      { x: 72, y: 680, text: 'and rated for 1.5 A.' },
+    ];
+    const pdf = writePdf([{ runs }, { runs: [{ x: 72, y: 700, text: 'Plain page.' }] }]);
+    // pdftotext has no font program to read here either: it prints the same shifted letters,
+    // which is what a subset TrueType font without ToUnicode gives pdf.js on real datasheets.
+    expect(pdftotext(pdf)).toContain('0D[LP');
+    const result = await pdfParser.parse({ bytes: pdf, fileName: 'datasheet.pdf' });
+    if (!result.ok) throw new Error(result.reason);
+    const { text, metadata } = result.doc;
+    expect(text).not.toMatch(C0);
+    expect(text).not.toMatch(/0D\[LP|QWHJUDWHG/);
+    expect(text).toContain('The regulator is made by \ufffd');
+    expect(text).toContain('rated for 1.5 A.');
+    expect(metadata['pagesWithUndecodedCharacters']).toBe('1');
+  });
+});
+
 describe('pdfParser footnote markers and wrapped values', () => {
   it('separates a raised footnote marker from the value it marks', async () => {
     const doc = await parseOk([
