@@ -42,14 +42,17 @@ export function freeIntervals(row: Row, x0: number, x1: number): Interval[] {
   return out;
 }
 
-export function intersect(a: Interval[], b: Interval[]): Interval[] {
+/** Overlaps of two sorted, disjoint interval lists at least `minWidth` wide (two-pointer merge). */
+export function intersect(a: Interval[], b: Interval[], minWidth = 0): Interval[] {
   const out: Interval[] = [];
-  for (const [a0, a1] of a) {
-    for (const [b0, b1] of b) {
-      const lo = Math.max(a0, b0);
-      const hi = Math.min(a1, b1);
-      if (hi > lo) out.push([lo, hi]);
-    }
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const lo = Math.max(a[i]![0], b[j]![0]);
+    const hi = Math.min(a[i]![1], b[j]![1]);
+    if (hi > lo && hi - lo >= minWidth) out.push([lo, hi]);
+    if (a[i]![1] < b[j]![1]) i++;
+    else j++;
   }
   return out;
 }
@@ -87,7 +90,7 @@ function segStats(s: Segment): WordStats {
 
 /** Median words per line >= LAYOUT.proseWords and half the tokens start like words. */
 function proseStats(words: number[], tokens: number, wordLike: number): boolean {
-  return words.length > 0 && median(words) >= LAYOUT.proseWords && wordLike >= 0.5 * tokens;
+  return words.length > 0 && wordLike >= 0.5 * tokens && median(words) >= LAYOUT.proseWords;
 }
 
 /** `isProse` over line texts. */
@@ -232,9 +235,9 @@ function proseColumns(rows: Row[], start: number, end: number, gutter: Interval,
       if (gap > 1.5 * Math.max(widestGap(l), widestGap(rt))) standsOut++;
     }
   }
-  if (left.segs < 2 || right.segs < 2) return false;
+  // Cheapest tests first: this runs for every start row of a page and most runs fail.
+  if (left.segs < 2 || right.segs < 2 || standsOut < 0.8 * twoSided || !left.prose() || !right.prose()) return false;
   if (overlap(left.top, left.bottom, right.top, right.bottom) < 1.5 * median(sizes)) return false;
-  if (standsOut < 0.8 * twoSided || !left.prose() || !right.prose()) return false;
   return !strict || (left.filled() && right.filled());
 }
 
@@ -277,7 +280,7 @@ export function findColumnRun(rows: Row[], start: number, x0: number, x1: number
     const row = rows[j]!;
     const gutterMin = cache ? cache.gutterMin[j]! : rowGutterMin(row);
     const rowFree = cache ? cache.free[j]! : freeIntervals(row, x0, x1);
-    free = (free ? intersect(free, rowFree) : rowFree).filter(([a, b]) => b - a >= gutterMin);
+    free = free ? intersect(free, rowFree, gutterMin) : rowFree.filter(([a, b]) => b - a >= gutterMin);
     if (free.length === 0) break;
     let rowMin = Infinity;
     let rowMax = -Infinity;

@@ -134,6 +134,8 @@ const fileStem = (fileName: string): string => fileName.replace(/\.[^.]+$/, '') 
 
 // eslint-disable-next-line no-control-regex
 const C0 = /[\u0001-\u0008\u000b\u000c\u000e-\u001f]/g;
+// eslint-disable-next-line no-control-regex
+const HAS_C0 = /[\u0001-\u0008\u000b\u000c\u000e-\u001f]/;
 
 /**
  * Fonts of a page that have no Unicode mapping at all. pdf.js gives a composite font without a
@@ -146,6 +148,9 @@ const C0 = /[\u0001-\u0008\u000b\u000c\u000e-\u001f]/g;
  * unmapped glyph (a ligature, a Symbol-font sign) is not one of them: its other text is good.
  */
 function fontsWithoutUnicode(items: unknown[]): Set<string> {
+  const out = new Set<string>();
+  // Nearly every page has no control code at all: one test per item, and nothing else.
+  if (!items.some((raw) => typeof (raw as Partial<TextItem>).str === 'string' && HAS_C0.test((raw as TextItem).str))) return out;
   const stats = new Map<string, { chars: number; controls: number; spaces: number }>();
   for (const raw of items) {
     const item = raw as Partial<TextItem>;
@@ -157,7 +162,6 @@ function fontsWithoutUnicode(items: unknown[]): Set<string> {
     st.controls += text.match(C0)?.length ?? 0;
     st.spaces += text.match(/ /g)?.length ?? 0;
   }
-  const out = new Set<string>();
   for (const [font, st] of stats) if (st.chars >= 8 && st.controls >= 2 && st.controls >= st.spaces) out.add(font);
   return out;
 }
