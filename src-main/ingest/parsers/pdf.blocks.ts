@@ -90,15 +90,78 @@ function tableRows(lines: Line[]): string[][] | null {
   // A row holding only the rest of one cell is that cell wrapping; rows with several cells (a group
   // label spanning rows: "" | Current | 2 A) stay rows.
   const merged: string[][] = [];
-  for (const row of rows) {
+  const ys: number[] = [];
+  rows.forEach((row, r) => {
     const filled = row.flatMap((t, c) => (t ? [c] : []));
     const prev = merged[merged.length - 1];
     const c = filled[0]!;
     const wraps = prev && filled.length === 1 && c > 0 && prev[c] && (/^\p{Ll}/u.test(row[c]!) || !SENTENCE_END.test(prev[c]!));
     if (wraps) prev[c] = joinLines(prev[c]!, row[c]!);
-    else merged.push(row);
+    else {
+      merged.push(row);
+      ys.push(lines[r]!.y);
+    }
+  });
+  return spreadRowLabels(mergeHeaderLines(merged, ys), ys);
+}
+
+/**
+ * A header set on two lines ("Operating" / "Temperature") comes out as two rows: the second is
+ * merged into the first when it holds no digits, stands closer to the first than the first body
+ * row stands to it, and the body below has values. `ys` (baselines, one per row) is updated too.
+ */
+function mergeHeaderLines(rows: string[][], ys: number[]): string[][] {
+  if (rows.length < 3) return rows;
+  const [head, second, body] = [rows[0]!, rows[1]!, rows[2]!];
+  const tighter = ys[1]! - ys[0]! < 0.85 * (ys[2]! - ys[1]!);
+  if (!tighter || second.some((t) => /\d/.test(t)) || !rows.slice(2).some((r) => r.some((t) => /\d/.test(t))) || body.every((t) => !t)) return rows;
+  const merged = head.map((t, c) => (t && second[c] ? joinLines(t, second[c]!) : t || second[c]!));
+  ys.splice(1, 1);
+  return [merged, ...rows.slice(2)];
+}
+
+/**
+ * A label set once, vertically centred beside the rows it names (a symbol and parameter spanning
+ * two condition rows: "" | "" | 25 C | 0.01 / RLINE | Line regulation | | / "" | "" | 0 to 125 C | 0.02),
+ * comes out as a row of its own between its rows. Its cells are copied into the empty leading
+ * cells of the rows nearest to it, and the label row goes: each row then names what it measures.
+ * Rows right under a label that has values of its own (a top-aligned group label) are left alone.
+ */
+function spreadRowLabels(rows: string[][], ys: number[]): string[][] {
+  const width = rows[0]!.length;
+  const lastFilled = (row: string[]): number => row.reduce((m, t, c) => (t ? c : m), -1);
+  const firstFilled = (row: string[]): number => row.findIndex(Boolean);
+  // Label rows: cells only in the leading columns, with rows around them whose leading columns are empty.
+  const labelCols = (r: number): number => {
+    const row = rows[r]!;
+    const last = lastFilled(row);
+    if (r === 0 || last < 0 || last >= width - 1 || firstFilled(row) !== 0) return -1;
+    const orphan = (k: number): boolean => k > 0 && k < rows.length && firstFilled(rows[k]!) > last;
+    return orphan(r - 1) || orphan(r + 1) ? last : -1;
+  };
+  const labels = rows.map((_, r) => labelCols(r));
+  const labelRows = labels.flatMap((l, r) => (l >= 0 ? [r] : []));
+  if (labelRows.length === 0) return rows;
+  const out = rows.map((row) => [...row]);
+  const used = new Set<number>();
+  for (let r = 1; r < rows.length; r++) {
+    if (labels[r]! >= 0) continue;
+    const first = firstFilled(rows[r]!);
+    // The nearest label row above or below, with no labelled row (a label row or a row with its own label) in between.
+    let best = -1;
+    for (const l of labelRows) {
+      if (first <= labels[l]!) continue;
+      const [a, b] = l < r ? [l, r] : [r, l];
+      let blocked = false;
+      for (let k = a + 1; k < b; k++) if (labels[k]! >= 0 || firstFilled(rows[k]!) <= labels[l]!) blocked = true;
+      if (blocked) continue;
+      if (best < 0 || Math.abs(ys[l]! - ys[r]!) < Math.abs(ys[best]! - ys[r]!)) best = l;
+    }
+    if (best < 0) continue;
+    for (let c = 0; c <= labels[best]!; c++) out[r]![c] = rows[best]![c]!;
+    used.add(best);
   }
-  return merged;
+  return out.filter((_, r) => !used.has(r));
 }
 
 /** Document-wide font statistics that decide headings. */
@@ -140,13 +203,14 @@ function headingLevel(text: string, size: number, fonts: FontStats): number {
 /**
  * Joins wrapped lines at a line end: a hyphen between lower-case letters is hyphenation and goes
  * ("seg-" + "ment"); any other hyphen between letters or digits is printed and stays, without a
- * space ("ESP32-" + "C3", "RISC-" + "V", "USB-" + "powered").
+ * space ("ESP32-" + "C3", "RISC-" + "V", "USB-" + "powered", "AES-" + "XTS"). Capitals are kept
+ * whole on purpose: in manuals a hyphen between capitals is nearly always part of a name
+ * ("AES-XTS", "SPI-DMA", "USB-OTG"), and joining them made such names unsearchable, while text set
+ * in capitals is rarely hyphenated; pdftotext keeps them too.
  */
 export function joinLines(a: string, b: string): string {
   if (/\u00ad$/.test(a)) return a.slice(0, -1) + b;
   if (/\p{Ll}-$/u.test(a) && /^\p{Ll}/u.test(b)) return a.slice(0, -1) + b;
-  // An all-capitals word broken by hyphenation ("OP-" + "TIONAL"); "USB-" + "C" or "RS-" + "232" keep it.
-  if (/(?:^|[^\p{L}])\p{Lu}{2,}-$/u.test(a) && /^\p{Lu}{2,}(?![\p{L}\p{N}-])/u.test(b)) return a.slice(0, -1) + b;
   if (/[\p{L}\p{N}]-$/u.test(a) && /^[\p{L}\p{N}]/u.test(b)) return a + b;
   return `${a} ${b}`;
 }
@@ -181,12 +245,20 @@ export function blocksOfLeaf(segs: Segment[], fonts: FontStats): Block[] {
   const leafX0 = minOf(lines.map((l) => l.x0));
   const leafX1 = maxOf(lines.map((l) => l.x1));
   const leafW = Math.max(1, leafX1 - leafX0);
-  const gaps: number[] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const d = lines[i]!.y - lines[i - 1]!.y;
-    const s = lines[i]!.size;
-    if (Math.abs(s - lines[i - 1]!.size) < 0.5 && d > 0.5 * s && d < 3 * s) gaps.push(d);
-  }
+  // Line spacing from the gaps between lines of running text: the staggered baselines of a
+  // table's wrapped cells (rows of several segments) would make it look tighter than it is.
+  const lineGaps = (prose: boolean): number[] => {
+    const out: number[] = [];
+    for (let i = 1; i < lines.length; i++) {
+      const d = lines[i]!.y - lines[i - 1]!.y;
+      const s = lines[i]!.size;
+      if (prose && (lines[i]!.segs.length > 1 || lines[i - 1]!.segs.length > 1)) continue;
+      if (Math.abs(s - lines[i - 1]!.size) < 0.5 && d > 0.5 * s && d < 3 * s) out.push(d);
+    }
+    return out;
+  };
+  const proseGaps = lineGaps(true);
+  const gaps = proseGaps.length >= 2 ? proseGaps : lineGaps(false);
   const bodySize = median(lines.map((l) => l.size));
   // The lower quartile, not the median: in short leaves paragraph gaps can be half the samples.
   gaps.sort((a, b) => a - b);
@@ -229,7 +301,9 @@ export function blocksOfLeaf(segs: Segment[], fonts: FontStats): Block[] {
       let lastMulti = i;
       while (j < lines.length) {
         const next = lines[j]!;
-        const tight = next.y - lines[j - 1]!.y <= 2.2 * next.size;
+        // A row of several cells after a tall row (a label spanning the two lines of its conditions
+        // cell) stands a little further down; up to 2.5 em it is the same table, not a new one.
+        const tight = next.y - lines[j - 1]!.y <= (next.segs.length >= 2 ? 2.5 : 2.2) * next.size;
         if (next.segs.length >= 2 && tight) lastMulti = j;
         else if (!(next.segs.length === 1 && tight && next.x0 > firstColRight)) break;
         j++;

@@ -12,7 +12,7 @@ export interface Row {
 
 export type Interval = [number, number];
 
-/** Segments -> rows: connected runs of vertically overlapping segments, top to bottom. */
+/** Segments -> rows: connected runs of vertically overlapping segments, top to bottom, each row's segments left to right. */
 export function groupRows(segs: Segment[]): Row[] {
   const sorted = [...segs].sort((a, b) => top(a) - top(b));
   const rows: Row[] = [];
@@ -26,6 +26,7 @@ export function groupRows(segs: Segment[]): Row[] {
       rows.push({ segs: [s], top: top(s), bottom: bottom(s) });
     }
   }
+  for (const row of rows) row.segs.sort((a, b) => a.x0 - b.x0);
   return rows;
 }
 
@@ -41,24 +42,65 @@ export function freeIntervals(row: Row, x0: number, x1: number): Interval[] {
   return out;
 }
 
-export function intersect(a: Interval[], b: Interval[]): Interval[] {
+/** Overlaps of two sorted, disjoint interval lists at least `minWidth` wide (two-pointer merge). */
+export function intersect(a: Interval[], b: Interval[], minWidth = 0): Interval[] {
   const out: Interval[] = [];
-  for (const [a0, a1] of a) {
-    for (const [b0, b1] of b) {
-      const lo = Math.max(a0, b0);
-      const hi = Math.min(a1, b1);
-      if (hi > lo) out.push([lo, hi]);
-    }
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const lo = Math.max(a[i]![0], b[j]![0]);
+    const hi = Math.min(a[i]![1], b[j]![1]);
+    if (hi > lo && hi - lo >= minWidth) out.push([lo, hi]);
+    if (a[i]![1] < b[j]![1]) i++;
+    else j++;
   }
   return out;
 }
 
 /** Lines of several words that are mostly words (not numbers, codes or hex dumps). */
 export function isProse(segs: Segment[]): boolean {
-  if (segs.length === 0 || median(segs.map((s) => wordCount(s.text))) < LAYOUT.proseWords) return false;
-  // Dot leaders are layout, not words: an index or contents column is read like prose.
-  const tokens = segs.flatMap((s) => s.text.replace(/(?:\.\s?){3,}/g, ' ').split(/\s+/).filter(Boolean));
-  return tokens.filter((t) => /^\W?\p{L}{2}/u.test(t)).length >= 0.5 * tokens.length;
+  return isProseText(segs.map((s) => s.text));
+}
+
+/** Words, and tokens that start like a word, of one segment's text (dot leaders dropped: an index column reads like prose). */
+interface WordStats {
+  words: number;
+  tokens: number;
+  wordLike: number;
+}
+
+function wordStats(text: string): WordStats {
+  let tokens = 0;
+  let wordLike = 0;
+  for (const t of text.replace(/(?:\.\s?){3,}/g, ' ').split(/\s+/)) {
+    if (!t) continue;
+    tokens++;
+    if (/^\W?\p{L}{2}/u.test(t)) wordLike++;
+  }
+  return { words: wordCount(text), tokens, wordLike };
+}
+
+// Segments are immutable once built; every start row of a page asks again for the same ones.
+const statsCache = new WeakMap<Segment, WordStats>();
+function segStats(s: Segment): WordStats {
+  let st = statsCache.get(s);
+  if (!st) statsCache.set(s, (st = wordStats(s.text)));
+  return st;
+}
+
+/** Median words per line >= LAYOUT.proseWords and half the tokens start like words. */
+function proseStats(words: number[], tokens: number, wordLike: number): boolean {
+  return words.length > 0 && wordLike >= 0.5 * tokens && median(words) >= LAYOUT.proseWords;
+}
+
+/** `isProse` over line texts. */
+export function isProseText(lines: string[]): boolean {
+  const stats = lines.map(wordStats);
+  return proseStats(
+    stats.map((s) => s.words),
+    stats.reduce((n, s) => n + s.tokens, 0),
+    stats.reduce((n, s) => n + s.wordLike, 0),
+  );
 }
 
 /** Both sides of a gutter hold at least two lines and stand side by side for two lines or more. */
@@ -80,37 +122,191 @@ export interface RowCache {
 
 const rowGutterMin = (row: Row): number => Math.max(4, LAYOUT.segmentGapEm * median(row.segs.map((s) => s.size)));
 
+/** Word gaps of justified text stay under this (em); table cells stand further apart. */
+const JUSTIFIED_GAP_EM = 2;
+
+/** One side of a gutter over a run of rows: its lines (segments closer than 2 em joined) and their statistics. */
+class Side {
+  words: number[] = [];
+  widths: number[] = [];
+  tokens = 0;
+  wordLike = 0;
+  segs = 0;
+  top = Infinity;
+  bottom = -Infinity;
+  x0 = Infinity;
+  x1 = -Infinity;
+
+  /** Adds one row's segments of this side (sorted by x0); returns how many lines they make. */
+  addRow(segs: Segment[]): number {
+    let lines = 0;
+    let words = 0;
+    let lineX0 = 0;
+    let lineX1 = 0;
+    let prev: Segment | null = null;
+    for (const s of segs) {
+      // Justified prose spreads a short line's words wider than the 0.8 em that splits segments
+      // ("rent   limiting,   thermal"); counted word by word it read as a table.
+      if (prev && s.x0 - prev.x1 > JUSTIFIED_GAP_EM * Math.max(prev.size, s.size)) {
+        this.endLine(words, lineX0, lineX1);
+        lines++;
+        prev = null;
+      }
+      const st = segStats(s);
+      if (!prev) {
+        words = 0;
+        lineX0 = s.x0;
+        lineX1 = s.x1;
+      }
+      words += st.words;
+      lineX1 = Math.max(lineX1, s.x1);
+      this.tokens += st.tokens;
+      this.wordLike += st.wordLike;
+      this.segs++;
+      this.top = Math.min(this.top, top(s));
+      this.bottom = Math.max(this.bottom, bottom(s));
+      prev = s;
+    }
+    if (prev) {
+      this.endLine(words, lineX0, lineX1);
+      lines++;
+    }
+    return lines;
+  }
+
+  private endLine(words: number, x0: number, x1: number): void {
+    this.words.push(words);
+    this.widths.push(x1 - x0);
+    this.x0 = Math.min(this.x0, x0);
+    this.x1 = Math.max(this.x1, x1);
+  }
+
+  prose(): boolean {
+    return proseStats(this.words, this.tokens, this.wordLike);
+  }
+
+  /** Lines of a prose column fill most of its width; cells of a grid of short labels do not. */
+  filled(): boolean {
+    return median(this.widths) >= 0.5 * (this.x1 - this.x0);
+  }
+}
+
+// A bullet or item number set apart from its text: the gap after it is no word gap.
+const MARKER = /^[^\p{L}]{1,3}$/u;
+
+/** Widest word gap (under 2 em; wider ones part columns or cells) between neighbouring segments, sorted by x0. */
+function widestGap(segs: Segment[]): number {
+  let gap = 0;
+  for (let i = 1; i < segs.length; i++) {
+    const [a, b] = [segs[i - 1]!, segs[i]!];
+    const d = b.x0 - a.x1;
+    if (!MARKER.test(a.text) && d <= JUSTIFIED_GAP_EM * Math.max(a.size, b.size)) gap = Math.max(gap, d);
+  }
+  return gap;
+}
+
+/**
+ * Rows [start, end) read as two prose columns at `gutter`: both sides hold two lines or more side
+ * by side and read as prose, and the gutter is clearly wider than the word gaps of 80% of the rows
+ * with text on both sides (the word gaps of a justified line line up across two or three lines,
+ * but they are no wider than the line's other gaps; one loosely justified line, "Wi-Fi    security
+ * WPS", may space its words as wide as the gutter). `strict` (runs shorter than the longest) also
+ * asks for one line per row and side (a table row puts cells apart on one side) and for lines that
+ * fill their column (a grid of short labels is not prose). Row segments are sorted by x0.
+ */
+function proseColumns(rows: Row[], start: number, end: number, gutter: Interval, strict: boolean): boolean {
+  const left = new Side();
+  const right = new Side();
+  const sizes: number[] = [];
+  let twoSided = 0;
+  let standsOut = 0;
+  for (let r = start; r < end; r++) {
+    const segs = rows[r]!.segs;
+    const l = segs.filter((s) => s.x1 <= gutter[0] + 0.01);
+    const rt = segs.filter((s) => s.x0 >= gutter[1] - 0.01);
+    const ln = left.addRow(l);
+    const rn = right.addRow(rt);
+    if (strict && (ln > 1 || rn > 1)) return false;
+    for (const s of l) sizes.push(s.size);
+    for (const s of rt) sizes.push(s.size);
+    if (ln && rn) {
+      twoSided++;
+      const gap = rt[0]!.x0 - l[l.length - 1]!.x1;
+      if (gap > 1.5 * Math.max(widestGap(l), widestGap(rt))) standsOut++;
+    }
+  }
+  // Cheapest tests first: this runs for every start row of a page and most runs fail.
+  if (left.segs < 2 || right.segs < 2 || standsOut < 0.8 * twoSided || !left.prose() || !right.prose()) return false;
+  if (overlap(left.top, left.bottom, right.top, right.bottom) < 1.5 * median(sizes)) return false;
+  return !strict || (left.filled() && right.filled());
+}
+
+/**
+ * Extends two columns cut at `end` over the rows right below that are one line on one side only
+ * (the longer column going on alone), so its paragraph is not torn from its start.
+ */
+function extendColumns(rows: Row[], end: number, gutter: Interval): number {
+  const isLeft = (s: Segment): boolean => s.x1 <= gutter[0] + 0.01;
+  const isRight = (s: Segment): boolean => s.x0 >= gutter[1] - 0.01;
+  let j = end;
+  while (j < rows.length) {
+    const row = rows[j]!;
+    const oneSide = row.segs.every(isLeft) || row.segs.every(isRight);
+    const size = median(row.segs.map((s) => s.size));
+    if (!oneSide || row.top - rows[j - 1]!.bottom > size || new Side().addRow(row.segs) > 1) break;
+    j++;
+  }
+  return j;
+}
+
+/** Cuts tried per start row when the longest run is not two prose columns (bounds the work on table pages). */
+const MAX_SHORTER_RUNS = 4;
+
 /**
  * The longest run of rows from `start` that shares a gutter with text on both sides, if both sides
  * read as prose. Tables share gutters too, but their cells are short, so they are never cut and
- * their rows stay whole.
+ * their rows stay whole. When the longest run is not prose (two prose columns above a table or a
+ * figure whose gaps happen to line up with the gutter), shorter runs are tried, ending where text
+ * stops standing on both sides of the gutter.
  */
 export function findColumnRun(rows: Row[], start: number, x0: number, x1: number, cache?: RowCache): { end: number; gutter: Interval } | null {
   let free: Interval[] | null = null;
   let minX = Infinity;
   let maxX = -Infinity;
-  let best: { end: number; gutters: Interval[] } | null = null;
+  // Every end where the gutters still have text on both sides, in row order.
+  const candidates: { end: number; gutters: Interval[]; twoSided: boolean }[] = [];
   // The cap keeps hostile pages (tens of thousands of rows) from going quadratic; real pages have < 200.
   for (let j = start; j < Math.min(rows.length, start + MAX_RUN_ROWS); j++) {
     const row = rows[j]!;
     const gutterMin = cache ? cache.gutterMin[j]! : rowGutterMin(row);
     const rowFree = cache ? cache.free[j]! : freeIntervals(row, x0, x1);
-    free = (free ? intersect(free, rowFree) : rowFree).filter(([a, b]) => b - a >= gutterMin);
+    free = free ? intersect(free, rowFree, gutterMin) : rowFree.filter(([a, b]) => b - a >= gutterMin);
     if (free.length === 0) break;
+    let rowMin = Infinity;
+    let rowMax = -Infinity;
     for (const s of row.segs) {
-      minX = Math.min(minX, s.x0);
-      maxX = Math.max(maxX, s.x1);
+      rowMin = Math.min(rowMin, s.x0);
+      rowMax = Math.max(rowMax, s.x1);
     }
+    minX = Math.min(minX, rowMin);
+    maxX = Math.max(maxX, rowMax);
     const interior = free.filter(([a, b]) => a > minX && b < maxX);
-    if (interior.length) best = { end: j + 1, gutters: interior };
+    if (interior.length) candidates.push({ end: j + 1, gutters: interior, twoSided: interior.some(([a, b]) => rowMin < a && rowMax > b) });
   }
-  if (!best) return null;
-  const segs = rows.slice(start, best.end).flatMap((r) => r.segs);
-  const byWidth = [...best.gutters].sort((a, b) => b[1] - b[0] - (a[1] - a[0]));
-  for (const gutter of byWidth) {
-    const left = segs.filter((s) => s.x1 <= gutter[0] + 0.01);
-    const right = segs.filter((s) => s.x0 >= gutter[1] - 0.01);
-    if (sideBySide(left, right) && isProse(left) && isProse(right)) return { end: best.end, gutter };
+  if (candidates.length === 0) return null;
+  const longest = candidates[candidates.length - 1]!;
+  const byWidth = (gutters: Interval[]): Interval[] => [...gutters].sort((a, b) => b[1] - b[0] - (a[1] - a[0]));
+  // The two widest gutters: narrower ones are cell gaps, and each test walks the whole run.
+  for (const gutter of byWidth(longest.gutters).slice(0, 2)) if (proseColumns(rows, start, longest.end, gutter, false)) return { end: longest.end, gutter };
+  // Shorter runs end on a row with text on both sides that the next row does not continue, and
+  // must hold one filled line per row and side: neither a table nor a grid of short labels.
+  let tried = 0;
+  for (let k = candidates.length - 2; k >= 0 && tried < MAX_SHORTER_RUNS; k--) {
+    const c = candidates[k]!;
+    if (!c.twoSided || candidates[k + 1]!.twoSided) continue;
+    tried++;
+    const gutter = byWidth(c.gutters)[0]!;
+    if (proseColumns(rows, start, c.end, gutter, true)) return { end: extendColumns(rows, c.end, gutter), gutter };
   }
   return null;
 }

@@ -132,6 +132,40 @@ export function meaningfulTitle(raw: unknown): string | null {
 
 const fileStem = (fileName: string): string => fileName.replace(/\.[^.]+$/, '') || fileName;
 
+// eslint-disable-next-line no-control-regex
+const C0 = /[\u0001-\u0008\u000b\u000c\u000e-\u001f]/g;
+// eslint-disable-next-line no-control-regex
+const HAS_C0 = /[\u0001-\u0008\u000b\u000c\u000e-\u001f]/;
+
+/**
+ * Fonts of a page that have no Unicode mapping at all. pdf.js gives a composite font without a
+ * ToUnicode map its codes as characters, and subset TrueType fonts use glyph ids as codes, so
+ * their spaces (glyph 3) come out as U+0003 and their letters shifted ("0D[LP\x03,QWHJUDWHG"
+ * where pdftotext, reading the embedded font's own character map, prints "Maximum Integrated").
+ * pdf.js does not expose that embedded map (it rebuilds the font program, and text content
+ * carries no font data), so such a font is recognised by its text: at least 8 characters with
+ * control codes where spaces should be, at least as many control codes as spaces. A font with one
+ * unmapped glyph (a ligature, a Symbol-font sign) is not one of them: its other text is good.
+ */
+function fontsWithoutUnicode(items: unknown[]): Set<string> {
+  const out = new Set<string>();
+  // Nearly every page has no control code at all: one test per item, and nothing else.
+  if (!items.some((raw) => typeof (raw as Partial<TextItem>).str === 'string' && HAS_C0.test((raw as TextItem).str))) return out;
+  const stats = new Map<string, { chars: number; controls: number; spaces: number }>();
+  for (const raw of items) {
+    const item = raw as Partial<TextItem>;
+    if (typeof item.str !== 'string' || typeof item.fontName !== 'string') continue;
+    const text = item.str.split('\u0000').join('');
+    let st = stats.get(item.fontName);
+    if (!st) stats.set(item.fontName, (st = { chars: 0, controls: 0, spaces: 0 }));
+    st.chars += text.length;
+    st.controls += text.match(C0)?.length ?? 0;
+    st.spaces += text.match(/ /g)?.length ?? 0;
+  }
+  for (const [font, st] of stats) if (st.chars >= 8 && st.controls >= 2 && st.controls >= st.spaces) out.add(font);
+  return out;
+}
+
 function pageText(
   items: unknown[],
   styles: Record<string, { fontFamily?: string }>,
@@ -140,9 +174,13 @@ function pageText(
 ): PdfPageText {
   const out: PdfTextItem[] = [];
   const extra: string[] = [];
+  const unmapped = fontsWithoutUnicode(items);
   for (const raw of items) {
     const item = raw as Partial<TextItem>;
     if (typeof item.str !== 'string' || !item.transform || item.str.trim() === '') continue;
+    // A font whose codes are bare glyph ids decodes as shifted letters ("0D[LP" for "Maximum"):
+    // the letters are not words of the manual, so the run is indexed as one undecoded mark.
+    const str = unmapped.has(item.fontName ?? '') ? UNDECODED : item.str;
     // Into viewport space: y grows downwards and /Rotate is applied, so reading order is upright.
     const m = pdfjs.Util.transform(viewport.transform, item.transform) as number[];
     const [a, b, , d, e, f] = m as [number, number, number, number, number, number];
@@ -150,14 +188,14 @@ function pageText(
     const horizontal = a > 0 && Math.abs(b) <= 0.05 * a;
     const size = Math.abs(d);
     if (!horizontal || !(size > 0)) {
-      extra.push(normalizeText(item.str.split('\u0000').join('')));
+      extra.push(normalizeText(str.split('\u0000').join('')));
       continue;
     }
     const scale = Math.hypot(viewport.transform[0]!, viewport.transform[1]!);
     const mono = styles[item.fontName ?? '']?.fontFamily === 'monospace';
     // pdf.js leaves codes it cannot map to Unicode (fonts without a ToUnicode map or glyph names)
     // as control characters; normalizeText turns them into U+FFFD, counted by the caller.
-    out.push({ text: normalizeText(item.str.split('\u0000').join('')), x: e, y: f, width: Math.max(0, (item.width ?? 0) * scale), size, mono });
+    out.push({ text: normalizeText(str.split('\u0000').join('')), x: e, y: f, width: Math.max(0, (item.width ?? 0) * scale), size, mono });
   }
   return { width: viewport.width, height: viewport.height, items: out, extra };
 }

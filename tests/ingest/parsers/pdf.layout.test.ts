@@ -164,9 +164,9 @@ describe('layoutPdf structure', () => {
     expect(markdown([page(items)]).trim().split('\n\n')).toHaveLength(3);
   });
 
-  it('removes line-end hyphens, also in capitals, but keeps hyphens before capitals and digits', () => {
-    const md = markdown([page(lines(['Check the con-', 'nector, the OP-', 'TIONAL relay, the Wi-', 'Fi module and the RS-', '232 port.'], 72, 100))]);
-    expect(md).toBe('Check the connector, the OPTIONAL relay, the Wi-Fi module and the RS-232 port.\n');
+  it('removes line-end hyphens between lower-case letters but keeps them in capitals and before capitals and digits', () => {
+    const md = markdown([page(lines(['Check the con-', 'nector, the AES-', 'XTS engine, the Wi-', 'Fi module and the RS-', '232 port.'], 72, 100))]);
+    expect(md).toBe('Check the connector, the AES-XTS engine, the Wi-Fi module and the RS-232 port.\n');
   });
 
   it('escapes text that Markdown would read as block syntax', () => {

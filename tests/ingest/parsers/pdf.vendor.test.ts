@@ -129,6 +129,14 @@ describe('pdfParser hyphens at line ends', () => {
 });
 
 describe('pdfParser characters', () => {
+  // pdftotext is no reference here: it joins the two lines to "AESXTS", a name no datasheet prints.
+  it('keeps an all-capitals name broken at its hyphen at a line end whole, with the hyphen', async () => {
+    const lines = ['The flash is encrypted on the fly by the AES-', 'XTS engine, and the keys stay in the eFuse block.'];
+    const doc = await parseOk([{ runs: column(lines, 72, 700) }]);
+    expect(doc.text).toContain('by the AES-XTS engine');
+    expect(doc.text).not.toMatch(/AESXTS|AES- XTS/);
+  });
+
   it('stores the micro sign and Greek mu as one character, the same one normalizeText gives a query', async () => {
     const doc = await parseOk([{ runs: [{ x: 72, y: 700, text: 'Decouple VDD with 10 \u00b5F and 100 nF.' }] }]);
     expect(doc.text).toContain(normalizeText('10 \u00b5F'));
@@ -155,6 +163,28 @@ describe('pdfParser characters', () => {
   });
 });
 
+describe('pdfParser fonts without any Unicode mapping', () => {
+  it('flags a font of bare glyph ids instead of indexing its shifted letters, and keeps the page text around it', async () => {
+    const runs = [
+      { x: 72, y: 700, text: 'The regulator is made by' },
+      { x: 72 + textWidth('The regulator is made by '), y: 700, text: 'Maximum Integrated Products', font: 'glyph-ids' as const },
+      { x: 72, y: 680, text: 'and rated for 1.5 A.' },
+    ];
+    const pdf = writePdf([{ runs }, { runs: [{ x: 72, y: 700, text: 'Plain page.' }] }]);
+    // pdftotext has no font program to read here either: it prints the same shifted letters,
+    // which is what a subset TrueType font without ToUnicode gives pdf.js on real datasheets.
+    expect(pdftotext(pdf)).toContain('0D[LP');
+    const result = await pdfParser.parse({ bytes: pdf, fileName: 'datasheet.pdf' });
+    if (!result.ok) throw new Error(result.reason);
+    const { text, metadata } = result.doc;
+    expect(text).not.toMatch(C0);
+    expect(text).not.toMatch(/0D\[LP|QWHJUDWHG/);
+    expect(text).toContain('The regulator is made by \ufffd');
+    expect(text).toContain('rated for 1.5 A.');
+    expect(metadata['pagesWithUndecodedCharacters']).toBe('1');
+  });
+});
+
 describe('pdfParser footnote markers and wrapped values', () => {
   it('separates a raised footnote marker from the value it marks', async () => {
     const doc = await parseOk([
@@ -176,5 +206,131 @@ describe('pdfParser footnote markers and wrapped values', () => {
     const doc = await parseOk([{ runs: column(lines, 72, 700) }]);
     expect(doc.text).toContain('up to 5 m. For each additional metre');
     expect(doc.blocks.some((b) => b.kind === 'list')).toBe(false);
+  });
+});
+
+describe('pdfParser two prose columns above a table (a regulator datasheet front page)', () => {
+  // Features (bullets) | Description (justified prose) and, below, a table and figure labels whose
+  // gaps line up with the gutter. Baselines written in PDF points from the bottom of the page.
+  const description = [
+    'This monolithic integrated circuit is an adjustable three-termi-',
+    'nal positive-voltage regulator designed to supply more',
+    'than 1.5 A of load current with an output voltage adjust-',
+    'able over a 1.2 V to 37 V range. It employs internal cur-',
+    // A justified line: pdf.js returns its words as items spread wider than a segment gap.
+    ['rent', 'limiting,', 'thermal', 'shutdown,', 'and', 'safe', 'area'],
+    'compensation.',
+  ];
+  const features = ['Output current in excess of 1.5 A', 'Output adjustable between 1.2 V and 37 V', 'Internal thermal overload protection', 'Internal short-circuit current limiting', 'Output transistor safe operating area compensation'];
+  const left = 77;
+  const right = 313;
+  const runs = [
+    { x: left, y: 720, text: 'LM317 Adjustable Regulator', size: 17 },
+    { x: left, y: 680, text: 'Features', size: 12 },
+    { x: right, y: 680, text: 'Description', size: 12 },
+    // Bullets on a looser pitch than the prose lines, so rows alternate between the columns.
+    ...features.map((f, i) => ({ x: left, y: 662 - i * 13.5, text: `\u2022 ${f}`, size: 9 })),
+    ...description.flatMap((line, i) => {
+      const y = 662 - i * 11;
+      if (typeof line === 'string') return [{ x: right, y, text: line, size: 9 }];
+      const words = line.map((w) => textWidth(w, 9));
+      const gap = (222 - words.reduce((a, b) => a + b, 0)) / (line.length - 1);
+      let x = right;
+      return line.map((w, k) => {
+        const run = { x, y, text: w, size: 9 };
+        x += words[k]! + gap;
+        return run;
+      });
+    }),
+    { x: right + 5, y: 580, text: 'TO-220', size: 9 },
+    { x: left, y: 540, text: 'Ordering Information', size: 12 },
+    ...[['Product Number', 'Package', 'Packing Method', 'Operating Temperature'], ['LM317T', 'TO-220 (Single Gauge)', 'Rail', '0 to 125 C'], ['KA317TU', 'TO-220 (Dual Gauge)', 'Rail', '0 to 125 C']].flatMap((row, r) =>
+      row.map((cell, c) => ({ x: [96, 203, 326, 424][c]!, y: 515 - r * 15, text: cell, size: 9 })),
+    ),
+  ];
+  const pdf = writePdf([{ runs }]);
+
+  it('keeps the prose column as one paragraph and the bullets as a list, not a table of interleaved lines', async () => {
+    const result = await pdfParser.parse({ bytes: pdf, fileName: 'regulator.pdf' });
+    if (!result.ok) throw new Error(result.reason);
+    const text = result.doc.text;
+    expect(text).toContain(
+      'This monolithic integrated circuit is an adjustable three-terminal positive-voltage regulator designed to supply more than 1.5 A of load current with an output voltage adjustable over a 1.2 V to 37 V range. It employs internal current limiting, thermal shutdown, and safe area compensation.',
+    );
+    const slice = (b: { start: number; end: number }): string => text.slice(b.start, b.end);
+    const lists = result.doc.blocks.filter((b) => b.kind === 'list').map(slice);
+    expect(lists).toEqual([features.map((f) => `- ${f}`).join('\n')]);
+    // The only table is the ordering table, whole, with its header.
+    const tables = result.doc.blocks.filter((b) => b.kind === 'table').map(slice);
+    expect(tables).toHaveLength(1);
+    expect(tables[0]).toMatch(/^\| Product Number \| Package \| Packing Method \| Operating Temperature \|/);
+    expect(tables[0]).toContain('| KA317TU | TO-220 (Dual Gauge) | Rail | 0 to 125 C |');
+    // pdftotext reads the columns in the same order: the bullets, then the prose, then the table.
+    const ref = pdftotext(pdf);
+    const order = (t: string): number[] => ['Output current in excess', 'safe operating area compensation', 'This monolithic', 'compensation.', 'Ordering Information'].map((s) => t.indexOf(s));
+    expect([...order(ref)].sort((a, b) => a - b)).toEqual(order(ref));
+    expect([...order(text)].sort((a, b) => a - b)).toEqual(order(text));
+  });
+});
+
+describe('pdfParser spec tables with spanning labels and two-line headers', () => {
+  // Runs placed top-down (`top` in points from the top of a Letter page), as a datasheet sets them.
+  const at = (x: number, top: number, text: string, size = 9): { x: number; y: number; text: string; size: number } => ({ x, y: 792 - top, text, size });
+  const cols = { symbol: 88, parameter: 136, conditions: 241, min: 402, max: 473, unit: 510 };
+  const specTable = [
+    at(cols.symbol, 100, 'Symbol'), at(cols.parameter, 100, 'Parameter'), at(cols.conditions, 100, 'Conditions'), at(cols.min, 100, 'Min.'), at(cols.max, 100, 'Max.'), at(cols.unit, 100, 'Unit'),
+    // RLINE / Line regulation is centred beside its two condition rows.
+    at(cols.conditions, 115, 'TA = 25 C, 3 V to 40 V'), at(cols.min, 115, '0.01'), at(cols.max, 115, '0.04'), at(cols.unit, 115, '%/V'),
+    at(cols.symbol, 122.4, 'RLINE', 7), at(cols.parameter, 122.4, 'Line regulation'),
+    at(cols.conditions, 129.8, '3 V to 40 V'), at(cols.min, 129.8, '0.02'), at(cols.max, 129.8, '0.07'), at(cols.unit, 129.8, '%/V'),
+    at(cols.symbol, 150, 'IADJ', 7), at(cols.parameter, 150, 'Adjust pin current'), at(cols.min, 150, '46'), at(cols.max, 150, '100'), at(cols.unit, 150, 'uA'),
+    // A tall row: its conditions cell has two lines, set above and below the row's baseline.
+    at(cols.conditions, 164.6, '3 V to 40 V,'),
+    at(cols.symbol, 170, 'VREF', 7), at(cols.parameter, 170, 'Reference voltage'), at(cols.min, 170, '1.20'), at(cols.max, 170, '1.30'), at(cols.unit, 170, 'V'),
+    at(cols.conditions, 175.4, '10 mA to 1.5 A'),
+    at(cols.symbol, 195.5, 'STT', 7), at(cols.parameter, 195.5, 'Temperature stability'), at(cols.max, 195.5, '0.7'), at(cols.unit, 195.5, '%/VO'),
+  ];
+
+  it('keeps a table whose labels span several rows as one table, each row carrying its label', async () => {
+    const pdf = writePdf([{ runs: [at(72, 80, 'Electrical Characteristics', 13), ...specTable] }]);
+    const result = await pdfParser.parse({ bytes: pdf, fileName: 'regulator.pdf' });
+    if (!result.ok) throw new Error(result.reason);
+    const { text, blocks } = result.doc;
+    const tables = blocks.filter((b) => b.kind === 'table').map((b) => text.slice(b.start, b.end));
+    expect(tables).toHaveLength(1);
+    const rows = tables[0]!.split('\n');
+    expect(rows[0]).toBe('| Symbol | Parameter | Conditions | Min. | Max. | Unit |');
+    expect(rows).toContain('| RLINE | Line regulation | TA = 25 C, 3 V to 40 V | 0.01 | 0.04 | %/V |');
+    expect(rows).toContain('| RLINE | Line regulation | 3 V to 40 V | 0.02 | 0.07 | %/V |');
+    expect(rows.filter((r) => r.startsWith('| VREF |'))).toHaveLength(1);
+    expect(rows.some((r) => r.startsWith('| STT | Temperature stability |'))).toBe(true);
+    // No row is only a label any more, and every word pdftotext reads is in the table.
+    expect(rows.some((r) => /^\| RLINE \| Line regulation \|(?:\s*\|)+$/.test(r))).toBe(false);
+    const words = (t: string): string[] => t.split(/[\s|]+/).filter((w) => w && w !== '---');
+    const ours = new Set(words(tables[0]!));
+    const ref = words(pdftotext(pdf));
+    expect(ref.length).toBeGreaterThan(40);
+    expect(ref.filter((w) => !ours.has(w) && !['Electrical', 'Characteristics'].includes(w))).toEqual([]);
+  });
+
+  it('merges a header set on two lines into one header row', async () => {
+    const runs = [
+      at(80, 100, 'Product'), at(200, 100, 'Output'), at(330, 100, 'Operating'),
+      at(80, 109, 'Number'), at(200, 109, 'Voltage'), at(330, 109, 'Temperature'),
+      at(80, 124, 'LM7805CT'), at(200, 124, '5 V'), at(330, 124, '-40 to 125 C'),
+      at(80, 138, 'LM7812CT'), at(200, 138, '12 V'), at(330, 138, '-40 to 125 C'),
+    ];
+    const pdf = writePdf([{ runs }]);
+    const doc = await parseOk([{ runs }]);
+    const table = doc.blocks.filter((b) => b.kind === 'table').map((b) => doc.text.slice(b.start, b.end));
+    expect(table).toHaveLength(1);
+    expect(table[0]!.split('\n')).toEqual([
+      '| Product Number | Output Voltage | Operating Temperature |',
+      '| --- | --- | --- |',
+      '| LM7805CT | 5 V | -40 to 125 C |',
+      '| LM7812CT | 12 V | -40 to 125 C |',
+    ]);
+    // pdftotext reads the same two header lines, in the same order.
+    expect(pdftotext(pdf)).toMatch(/Product\s+Number[\s\S]*Output\s+Voltage/);
   });
 });
