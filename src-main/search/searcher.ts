@@ -66,6 +66,12 @@ export async function search(source: SearchSource, query: string, options: Searc
   // the first ones of a longer list instead of a different ranking from a thinner pool.
   const pool = Math.max(options.topK, MIN_POOL);
   const limit = pool * CANDIDATE_FACTOR;
+  const enabled = stagesFor(options.stages);
+  const has = (name: StageName) => enabled.some((s) => s.name === name);
+  // The document names are scored while the index searches (plain JS beside native work).
+  const evidence = has('document-names') ? source.documentEvidence().then((e) => e.score(query)) : Promise.resolve(new Map<string, number>());
+  // Awaited below; a failed candidate search must not leave its rejection unhandled meanwhile.
+  evidence.catch(() => undefined);
   const base: ChunkFilter = options.docIds ? { docIds: options.docIds } : {};
   const first = (text: string, filter: ChunkFilter, expand = true): Promise<ChunkHit[]> => {
     const opts = { limit: expand ? limit : pool, filter, expansion: expand ? expandQuery(text) : '', light: true };
@@ -101,13 +107,16 @@ export async function search(source: SearchSource, query: string, options: Searc
   // A table found through one of its row views is shown whole: those tables are read meanwhile.
   // The weights only choose which stubs are read: the stubs keep their first-stage scores, and the
   // model-weight stage weighs them once below (weighing here too squared every weight).
-  const enabled = stagesFor(options.stages);
-  const documentEvidence = enabled.some((s) => s.name === 'document-names') ? (await source.documentEvidence()).score(query) : new Map<string, number>();
+  //
+  // What is read is sized from the stages that run: with none, the order is the first stage's
+  // (as weighed to choose the stubs), so only the top k are read; only the table-views stage
+  // shows a table through its row views, so only it needs those tables.
+  const documentEvidence = await evidence;
   const byId = new Map(candidates.map((h) => [h.record.id, h]));
   const reach = weighByDocumentNames(weighByModel(candidates, analysis, vocabulary), documentEvidence)
-    .slice(0, pool * HYDRATE_FACTOR)
+    .slice(0, enabled.length === 0 ? options.topK : pool * HYDRATE_FACTOR)
     .map((h) => byId.get(h.record.id)!);
-  const tableIds = [...new Set(reach.flatMap((h) => (h.record.parentId ? [h.record.parentId] : [])))];
+  const tableIds = has('table-views') ? [...new Set(reach.flatMap((h) => (h.record.parentId ? [h.record.parentId] : [])))] : [];
   const [hydrated, tables] = await Promise.all([store.hydrate(reach), store.getChunks(tableIds, { light: true })]);
   const ctx: RankContext = { query, topical, analysis, vocabulary, documentEvidence, matchedView: new Map() };
   let hits = hydrated;
