@@ -38,6 +38,8 @@ function platformFiles(os) {
     'out/**',
     'package.json',
     '!out/**/*.map',
+    // The command line's own bundle (bin/manualmate.mjs); the app runs out/main.
+    '!out/cli{,/**}',
     '!**/node_modules/**/*.map',
     // transformers.js bundles its own copy of the web runtime; in Node it uses onnxruntime-node.
     '!**/node_modules/onnxruntime-web{,/**}',

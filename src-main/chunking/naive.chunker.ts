@@ -1,4 +1,3 @@
-import { decodeGenerator, encode } from 'gpt-tokenizer/encoding/cl100k_base';
 import { z } from 'zod';
 import type { Chunk } from '../core/chunk';
 import type { NormalizedDocument } from '../core/document';
@@ -30,7 +29,9 @@ const LONE_SURROGATE_ALL = /\p{Cs}/gu;
  * `text.length`. A boundary inside a multi-byte character (a token holding part of a UTF-8
  * sequence) moves back to the start of that character, so every offset is a valid slice point.
  */
-export function tokenOffsets(text: string): { tokens: number; offsets: Int32Array } {
+export async function tokenOffsets(text: string): Promise<{ tokens: number; offsets: Int32Array }> {
+  // The cl100k tables are loaded when first needed, not when a library is opened for search.
+  const { decodeGenerator, encode } = await import('gpt-tokenizer/encoding/cl100k_base');
   // A lone surrogate becomes U+FFFD (same UTF-16 length) so decoded lengths stay aligned; special
   // tokens like <|endoftext|> in a manual are plain text here.
   const wellFormed = LONE_SURROGATE.test(text) ? text.replace(LONE_SURROGATE_ALL, '\uFFFD') : text;
@@ -60,7 +61,7 @@ export function createNaiveChunker(options: NaiveOptions): Chunker {
     async chunk(doc: NormalizedDocument, ctx = {}) {
       if (ctx.signal?.aborted) return cancelled();
       if (isBlank(doc)) return ok([]);
-      const { tokens, offsets } = tokenOffsets(doc.text);
+      const { tokens, offsets } = await tokenOffsets(doc.text);
       const step = options.tokens - options.overlap;
       const chunks: Chunk[] = [];
       for (let a = 0; ; a += step) {

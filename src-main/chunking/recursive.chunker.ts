@@ -1,4 +1,4 @@
-import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
+import type { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import { z } from 'zod';
 import type { Chunk } from '../core/chunk';
 import type { NormalizedDocument } from '../core/document';
@@ -28,17 +28,20 @@ export type RecursiveOptions = z.output<typeof recursiveOptionsSchema>;
 
 /** Creates the `recursive` chunker from validated options. */
 export function createRecursiveChunker(options: RecursiveOptions): Chunker {
-  const splitter = new RecursiveCharacterTextSplitter({
-    chunkSize: options.chunkSize,
-    chunkOverlap: options.chunkOverlap,
-  });
+  // LangChain (with its tracing client) takes longer to load than a whole search: it is loaded
+  // when the first document is chunked, not when a library using this strategy is opened.
+  let splitter: Promise<RecursiveCharacterTextSplitter> | null = null;
+  const splitterOf = () =>
+    (splitter ??= import('@langchain/textsplitters').then(
+      ({ RecursiveCharacterTextSplitter }) => new RecursiveCharacterTextSplitter({ chunkSize: options.chunkSize, chunkOverlap: options.chunkOverlap }),
+    ));
   return {
     strategy: 'recursive',
     options,
     async chunk(doc: NormalizedDocument, ctx = {}) {
       if (ctx.signal?.aborted) return cancelled();
       if (isBlank(doc)) return ok([]);
-      const pieces = await splitter.splitText(doc.text);
+      const pieces = await (await splitterOf()).splitText(doc.text);
       if (ctx.signal?.aborted) return cancelled();
       const chunks: Chunk[] = [];
       let prevStart = -1;

@@ -3,16 +3,18 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { AppError, ChatTurn, ImportSummary, SearchResponse } from '../contract/api';
 import { RETRIEVERS, type Retriever } from '../core/vocabulary';
-import { importAndWait, rebuildAndWait } from '../engine/contract-jobs';
-import { createEngine, type Engine, type EngineDoor } from '../engine/engine';
+import type { Engine, EngineDoor } from '../engine/engine';
 import { appRoot, resolveDataDir } from '../engine/paths';
-import { startWebBridge } from '../bridge/web-bridge';
 import { sameLibraryName } from '../storage/library.store';
 import { withCtrlC } from './interrupt';
 
 /**
  * The `manualmate` command line: the same engine as the app, for scripting, evaluation and
  * machines without a display. Exit codes: 0 success, 1 the work failed (with reasons), 2 usage.
+ *
+ * Only help, version and argument checks are loaded up front: the engine (LanceDB, parsers,
+ * model runtimes), the web bridge and eval are imported when a command needs them, so that
+ * `--help` or a usage error answers at once (bin/manualmate.mjs runs the bundled form).
  */
 
 type Out = { write(s: string): void };
@@ -130,7 +132,13 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
   const dataDir = resolveDataDir(values['data-dir'] as string | undefined);
   const json = values['json'] === true;
   let engine: Engine | undefined;
-  const getEngine = async () => (engine ??= createEngine({ dataDir, version: await version(), transport: 'web' }));
+  const getEngine = async () => {
+    if (!engine) {
+      const { createEngine } = await import('../engine/engine');
+      engine = createEngine({ dataDir, version: await version(), transport: 'web' });
+    }
+    return engine;
+  };
   try {
     switch (command) {
       case 'import':
@@ -211,6 +219,7 @@ async function untilInterrupted<T>(json: boolean, run: (signal: AbortSignal) => 
 }
 
 async function cmdImport(engine: EngineDoor, library: string, paths: string[], json: boolean, io: CliIo): Promise<number> {
+  const { importAndWait } = await import('../engine/contract-jobs');
   let lastLine = 0;
   const res = await untilInterrupted(json, (signal) =>
     importAndWait(engine, library, paths, {
@@ -240,6 +249,7 @@ async function cmdImport(engine: EngineDoor, library: string, paths: string[], j
 }
 
 async function cmdReindex(engine: EngineDoor, library: string, json: boolean, io: CliIo): Promise<number> {
+  const { rebuildAndWait } = await import('../engine/contract-jobs');
   const res = await untilInterrupted(json, (signal) =>
     rebuildAndWait(engine, library, {
       signal,
@@ -349,6 +359,7 @@ async function cmdServe(engine: Engine, values: Record<string, unknown>, io: Cli
   } catch {
     return report(`The UI is not built (${rendererDir} has no index.html). Run "npm run build" or "npm start".`, io);
   }
+  const { startWebBridge } = await import('../bridge/web-bridge');
   const bridge = await startWebBridge({ handlers: engine.handlers, subscribe: engine.subscribe, rendererDir, port, log: (m) => io.stderr.write(`${m}\n`) });
   io.stdout.write(`ManualMate is serving its UI at ${bridge.url}\n`);
   void engine.resumeBackground().catch((err: unknown) => io.stderr.write(`Resuming background work failed: ${err instanceof Error ? err.message : String(err)}\n`));

@@ -10,7 +10,7 @@ import type {
 } from '../contract/api';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
-import { runImport, type ImportProgress } from '../ingest/import.job';
+import type { ImportProgress } from '../ingest/import.job';
 import type { Library } from '../storage/library.store';
 import { LibraryManager } from '../storage/library.store';
 import { ModelRuntime } from '../models/runtime';
@@ -103,6 +103,8 @@ export function createEngine(options: EngineOptions): Engine {
   ): Promise<Result<ImportSummary>> {
     const index = await indexes.open(lib);
     const jobId = opts.jobId ?? 'cli';
+    // Loaded on the first import: the parsers (PDF, DOCX, HTML) are not needed to search or chat.
+    const { runImport } = await import('../ingest/import.job');
     const summary = await runImport({
       library: lib,
       paths,

@@ -1,5 +1,6 @@
-import winkNLP, { type ItemSentence } from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import { createRequire } from 'node:module';
+import type winkNLP from 'wink-nlp';
+import type { ItemSentence } from 'wink-nlp';
 import type { Signature } from '../core/chunk';
 import type { NormalizedDocument } from '../core/document';
 import { addCategoryHits, bestCategory } from './category.lexicon';
@@ -54,9 +55,22 @@ const NOUN_STOP = new Set(
   ).split(' '),
 );
 
-/** The tagger, loaded once: part-of-speech only, no entities or sentiment. */
-const tagger = winkNLP(model, ['pos']);
-const its = tagger.its;
+type Tagger = ReturnType<typeof winkNLP>;
+let loaded: Tagger | null = null;
+
+/**
+ * The tagger, loaded on first use: part-of-speech only, no entities or sentiment. Its English
+ * model takes longer to load than a whole search, and opening a library to search needs no
+ * tagging (both packages are CommonJS, so a synchronous require keeps `extract` synchronous).
+ */
+function tagger(): Tagger {
+  if (!loaded) {
+    const require = createRequire(import.meta.url);
+    const wink = require('wink-nlp') as typeof winkNLP;
+    loaded = wink(require('wink-eng-lite-web-model') as Parameters<typeof winkNLP>[0], ['pos']);
+  }
+  return loaded;
+}
 
 interface TaggedTerm {
   /** The word as written. */
@@ -86,7 +100,9 @@ function tagSentences(text: string): TaggedTerm[][] {
 }
 
 function tagUncached(text: string): TaggedTerm[][] {
-  const doc = tagger.readDoc(text);
+  const nlp = tagger();
+  const its = nlp.its;
+  const doc = nlp.readDoc(text);
   const out: TaggedTerm[][] = [];
   doc.sentences().each((sentence: ItemSentence) => {
     const tokens = sentence.tokens();

@@ -230,14 +230,21 @@ export class LibraryIndex implements DocumentIndexer {
     }
   }
 
-  private evidence: { key: string; value: DocumentEvidence } | null = null;
+  private evidence: { version: number; key: string; value: DocumentEvidence } | null = null;
 
-  /** The names of the ready documents, rebuilt when a document's id or title changes. */
+  /**
+   * The names of the ready documents, rebuilt when a document's id or title changes. Every search
+   * asks: while the records are unchanged (`documentsVersion`) the last one is returned without
+   * listing them (listing, sorting and keying ~14k records took longer than the search itself).
+   */
   private async documentEvidence(): Promise<DocumentEvidence> {
+    const version = this.library.documentsVersion;
+    if (this.evidence?.version === version) return this.evidence.value;
     const docs = (await this.library.documents()).filter((d) => d.status === 'ready');
     const key = docs.map((d) => `${d.id}\t${d.title}`).join('\n');
-    if (this.evidence?.key !== key) this.evidence = { key, value: DocumentEvidence.build(docs) };
-    return this.evidence.value;
+    const value = this.evidence?.key === key ? this.evidence.value : DocumentEvidence.build(docs);
+    this.evidence = { version, key, value };
+    return value;
   }
 
   /** Searches the library (see `search/searcher.ts`). */

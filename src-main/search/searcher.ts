@@ -66,6 +66,13 @@ export async function search(source: SearchSource, query: string, options: Searc
   // the first ones of a longer list instead of a different ranking from a thinner pool.
   const pool = Math.max(options.topK, MIN_POOL);
   const limit = pool * CANDIDATE_FACTOR;
+  const enabled = stagesFor(options.stages);
+  const has = (name: StageName) => enabled.some((s) => s.name === name);
+  // The document names are scored while the index searches (plain JS beside native work).
+  const names = has('document-names') || has('passage-order') ? source.documentEvidence() : null;
+  const evidence = names && has('document-names') ? names.then((e) => e.score(query)) : Promise.resolve(new Map<string, number>());
+  // Awaited below; a failed candidate search must not leave its rejection unhandled meanwhile.
+  evidence.catch(() => undefined);
   const base: ChunkFilter = options.docIds ? { docIds: options.docIds } : {};
   const first = (text: string, filter: ChunkFilter, expand = true): Promise<ChunkHit[]> => {
     const opts = { limit: expand ? limit : pool, filter, expansion: expand ? expandQuery(text) : '', light: true };
@@ -101,24 +108,25 @@ export async function search(source: SearchSource, query: string, options: Searc
   // A table found through one of its row views is shown whole: those tables are read meanwhile.
   // The weights only choose which stubs are read: the stubs keep their first-stage scores, and the
   // model-weight stage weighs them once below (weighing here too squared every weight).
-  const enabled = stagesFor(options.stages);
-  const names = enabled.some((s) => s.name === 'document-names' || s.name === 'passage-order') ? await source.documentEvidence() : null;
-  const documentEvidence = names && enabled.some((s) => s.name === 'document-names') ? names.score(query) : new Map<string, number>();
+  //
+  // What is read is sized from the stages that run: with none, the order is the first stage's
+  // (as weighed to choose the stubs), so only the top k are read; only the table-views stage
+  // shows a table through its row views, so only it needs those tables.
+  const documentEvidence = await evidence;
   const byId = new Map(candidates.map((h) => [h.record.id, h]));
   const reach = weighByDocumentNames(weighByModel(candidates, analysis, vocabulary), documentEvidence)
-    .slice(0, pool * HYDRATE_FACTOR)
+    .slice(0, enabled.length === 0 ? options.topK : pool * HYDRATE_FACTOR)
     .map((h) => byId.get(h.record.id)!);
   // The passage words: the question without its model names and without the words that name the
   // documents it names best; searched again inside those documents for the `passage-order` stage.
-  const passageWords = names && enabled.some((s) => s.name === 'passage-order') ? names.passageWords(topical) : null;
+  const passageWords = names && has('passage-order') ? (await names).passageWords(topical) : null;
   const passageHits = passageWords
     ? await store.searchBm25(passageWords.words.join(' '), { limit: pool * HYDRATE_FACTOR, filter: { ...base, docIds: passageWords.docs }, light: true })
     : [];
   const reached = new Set(reach.map((h) => h.record.id));
   // Passages of those documents that the whole question left out of reach join at the bottom.
   const extra = passageHits.filter((h) => !reached.has(h.record.id)).map((h) => ({ ...h, score: 0 }));
-  const parentIds = [...reach, ...extra].flatMap((h) => (h.record.parentId ? [h.record.parentId] : []));
-  const tableIds = [...new Set(parentIds)];
+  const tableIds = has('table-views') ? [...new Set([...reach, ...extra].flatMap((h) => (h.record.parentId ? [h.record.parentId] : [])))] : [];
   const [hydrated, tables] = await Promise.all([store.hydrate([...reach, ...extra]), store.getChunks(tableIds, { light: true })]);
   const passageScores = new Map<string, number>();
   for (const h of passageHits) {

@@ -25,7 +25,10 @@ export interface ChunkRecord {
   ordinal: number;
   /** What is shown and cited. */
   text: string;
-  /** What FTS and the embedder see: prefix (CNM / section path) + chunk text. */
+  /**
+   * What FTS and the embedder see: prefix (CNM / section path) + chunk text. Stored only when it
+   * differs from `text`, so an empty `indexedText` written for a non-empty `text` reads back as `text`.
+   */
   indexedText: string;
   /** Heading path, outermost first. */
   headingPath: string[];

@@ -37,6 +37,7 @@ const BASE_FIELDS: [name: string, type: () => ArrowModule.DataType, nullable: bo
   ['doc_id', () => new arrow.Utf8(), false],
   ['ordinal', () => new arrow.Int32(), false],
   ['text', () => new arrow.Utf8(), false],
+  // Empty when it equals `text` (most chunks of a library without prefixes): see `toRow`.
   ['indexed_text', () => new arrow.Utf8(), false],
   ['heading_path', utf8List, false],
   ['page_start', () => new arrow.Int32(), true],
@@ -234,7 +235,10 @@ export function toRow(input: ChunkInput, dimension: number | null): ChunkRow {
     doc_id: input.docId,
     ordinal: checkInt(input.ordinal, 'ordinal', id, false),
     text: input.text,
-    indexed_text: input.indexedText,
+    // Not stored twice: an empty value reads back as `text` (`fromRow`). Rows written before keep
+    // their full copy, which reads back the same. The column stays non-nullable so that new rows
+    // still fit the tables older versions created.
+    indexed_text: input.indexedText === input.text ? '' : input.indexedText,
     heading_path: checkStrings(input.headingPath, 'headingPath', id),
     page_start: checkInt(input.pageStart ?? null, 'pageStart', id, true),
     page_end: checkInt(input.pageEnd ?? null, 'pageEnd', id, true),
@@ -300,12 +304,13 @@ function nullableInt(value: unknown): number | null {
 /** Converts a row read back from LanceDB into a record; a packed result column fills its fields. */
 export function fromRow(input: Record<string, unknown>): ChunkRecord {
   const row = input[RESULT_JSON_COLUMN] == null || input.char_start != null ? input : unpack(input);
+  const text = row.text == null ? '' : String(row.text);
   return {
     id: String(row.id),
     docId: row.doc_id == null ? '' : String(row.doc_id),
     ordinal: Number(row.ordinal ?? 0),
-    text: row.text == null ? '' : String(row.text),
-    indexedText: row.indexed_text == null ? '' : String(row.indexed_text),
+    text,
+    indexedText: row.indexed_text == null || row.indexed_text === '' ? text : String(row.indexed_text),
     headingPath: strings(row.heading_path),
     pageStart: nullableInt(row.page_start),
     pageEnd: nullableInt(row.page_end),

@@ -108,6 +108,7 @@ class Mutex {
 export class Library {
   private readonly mutex = new Mutex();
   private docs: Map<string, DocumentRecord> | null = null;
+  private docsVersion = 0;
 
   constructor(
     readonly dir: string,
@@ -130,6 +131,11 @@ export class Library {
     return path.join(this.dir, 'documents.json');
   }
 
+  /** Changes whenever this object changes the document records: a cache key for what is built from them. */
+  get documentsVersion(): number {
+    return this.docsVersion;
+  }
+
   /** All document records, sorted by id. */
   async documents(): Promise<DocumentRecord[]> {
     const map = await this.loadDocs();
@@ -146,6 +152,7 @@ export class Library {
     await this.mutex.run(async () => {
       const map = await this.loadDocs();
       for (const r of records) map.set(r.id, r);
+      this.docsVersion++;
       await this.persistDocs(map);
     });
   }
@@ -161,6 +168,7 @@ export class Library {
         map.delete(id);
         removed.push(rec);
       }
+      if (removed.length > 0) this.docsVersion++;
       if (removed.length > 0) await this.persistDocs(map);
       for (const rec of removed) {
         if (rec.original) await fs.rm(path.join(this.dir, rec.original), { force: true });

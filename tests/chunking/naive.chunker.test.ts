@@ -17,18 +17,18 @@ const mixed = [
 ].join('\n');
 
 describe('naive chunker', () => {
-  it('maps token boundaries of ASCII text to exactly the decoded prefix length', () => {
+  it('maps token boundaries of ASCII text to exactly the decoded prefix length', async () => {
     const text = 'Replace fuse F2 (10 A, slow-blow) before powering the RAC-225B.\n\n'.repeat(20);
     const ids = encode(text);
-    const { tokens, offsets } = tokenOffsets(text);
+    const { tokens, offsets } = await tokenOffsets(text);
     expect(tokens).toBe(ids.length);
     for (let i = 0; i <= tokens; i++) expect(offsets[i]).toBe(decode(ids.slice(0, i)).length);
   });
 
-  it('maps a boundary inside a multi-byte character to the start of that character', () => {
+  it('maps a boundary inside a multi-byte character to the start of that character', async () => {
     const text = mixed.repeat(5);
     const ids = encode(text, { disallowedSpecial: new Set() });
-    const { tokens, offsets } = tokenOffsets(text);
+    const { tokens, offsets } = await tokenOffsets(text);
     expect(tokens).toBe(ids.length);
     // Oracle: each token's UTF-8 bytes from the tokenizer's internal table (tests only; the app
     // does not touch it), turned into character offsets with TextDecoder.
@@ -56,7 +56,7 @@ describe('naive chunker', () => {
     const doc = mdDoc(`# Assembly\n\n${sentences}\n`);
     const chunks = unwrap(await unwrap(createChunker('naive', { tokens: 120, overlap: 30 })).chunk(doc));
     expectExactSlices(doc, chunks);
-    const { tokens, offsets } = tokenOffsets(doc.text);
+    const { tokens, offsets } = await tokenOffsets(doc.text);
     expect(chunks.map((c) => c.start)).toEqual(chunks.map((_, k) => offsets[k * 90]));
     expect(chunks.map((c) => c.end)).toEqual(chunks.map((_, k) => offsets[Math.min(k * 90 + 120, tokens)]));
     expect(chunks[chunks.length - 1]!.end).toBe(doc.text.length);

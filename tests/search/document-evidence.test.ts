@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DocumentEvidence, documentNames, nameWords } from '../../src-main/search/document-evidence';
 import { weighByDocumentNames } from '../../src-main/search/stages/document-names.stage';
 import type { ChunkHit } from '../../src-main/storage/chunk-store';
+import { loadCorpus } from '../enrich/corpus.helper';
+import { corpusRoots } from '../helpers/temp';
 
 const docs = [
   { id: 'kit/boards/zx20/README.md', title: 'Acme ZX 20' },
@@ -60,5 +64,48 @@ describe('weighByDocumentNames', () => {
     expect(out.map((h) => h.record.id)).toEqual(['b', 'a']);
     expect(out[0]!.score).toBe(16);
     expect(weighByDocumentNames(hits, new Map())).toBe(hits);
+  });
+});
+
+describe('DocumentEvidence.score over postings', () => {
+  // The definition, as a scan of every document's name terms: the indexed score must give the
+  // same documents, in the same order, with the same values.
+  function reference(all: readonly { id: string; title: string }[], query: string): [string, number][] {
+    const spans = (words: string[]) => words.flatMap((_, i) => words.slice(i, i + 3).map((__, j) => ({ term: words.slice(i, i + j + 1).join(''), from: i, to: i + j })));
+    const terms = all.map((d) => new Set(documentNames(d).flatMap((n) => spans(nameWords(n)).map((s) => s.term))));
+    const df = new Map<string, number>();
+    for (const set of terms) for (const t of set) df.set(t, (df.get(t) ?? 0) + 1);
+    const words = nameWords(query);
+    const candidates = spans(words).filter((s) => df.has(s.term));
+    const weights = candidates.map((c) => Math.log(1 + (all.length - df.get(c.term)! + 0.5) / (df.get(c.term)! + 0.5)));
+    const raw: [string, number][] = [];
+    terms.forEach((set, i) => {
+      const credit = new Array<number>(words.length).fill(0);
+      let any = false;
+      candidates.forEach((c, k) => {
+        if (!set.has(c.term)) return;
+        any = true;
+        for (let p = c.from; p <= c.to; p++) credit[p] = Math.max(credit[p]!, weights[k]!);
+      });
+      if (any) raw.push([all[i]!.id, credit.reduce((a, b) => a + b, 0)]);
+    });
+    const best = Math.max(...raw.map(([, s]) => s));
+    return raw.map(([id, s]) => [id, s / best]);
+  }
+
+  it('scores every fixture question as the scan over every document does', () => {
+    const library = [...loadCorpus('radxa-docs', corpusRoots.fixture), ...loadCorpus('esp-dev-kits', corpusRoots.fixture)].map((d) => ({ id: d.id, title: d.title }));
+    const built = DocumentEvidence.build(library);
+    const questions = readFileSync(path.join(corpusRoots.fixture, 'questions.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { query: string }).query);
+    let matched = 0;
+    for (const q of [...questions, 'ROCK 5B+ power', 'zero 3w vs zero 3e', 'ESP32-S3-DevKitC-1 v1.1 pins']) {
+      const got = [...built.score(q)];
+      expect(got, q).toEqual(reference(library, q));
+      matched += got.length;
+    }
+    expect(matched).toBeGreaterThan(0);
   });
 });

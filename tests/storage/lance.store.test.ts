@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CodedError } from '../../src-main/core/result';
 import { openLanceStore } from '../../src-main/storage/lance.store';
+import { fromRow, toRow } from '../../src-main/storage/lance.schema';
 import { axis, mustOpen, record, storeScope } from './fixtures';
 
 const scope = storeScope();
@@ -78,6 +79,37 @@ describe('LanceDB chunk store: foundation smoke', () => {
     const { vector: _vector, ...expected } = input;
     expect(got).toEqual({ ...expected, modelKey: 'rac225b', parentId: null });
     expect(await store.getChunk('missing')).toBeNull();
+  });
+
+  it('stores the indexed text only when it differs from the text, and reads both back as written', async () => {
+    const { dir, store } = await freshStore(4, 'tiny-embedder');
+    const plain = record('m.md', 0, 'Fuse: 5 A slow-blow', { vector: axis(4, 0) });
+    const prefixed = record('m.md', 1, 'Fuse: 10 A', { indexedText: 'RAC-225B | Fuse\nFuse: 10 A' });
+    await store.addChunks([plain, prefixed]);
+    await store.ensureIndexes();
+    const lancedb = await import('@lancedb/lancedb');
+    const db = await lancedb.connect(dir);
+    const table = await db.openTable('chunks');
+    const rows = (await table.query().select(['id', 'indexed_text']).toArray()) as { id: string; indexed_text: string }[];
+    table.close();
+    db.close();
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.indexed_text]))).toEqual({ 'm.md#0': '', 'm.md#1': 'RAC-225B | Fuse\nFuse: 10 A' });
+    // Every read path gives the indexed text back: whole records, light hits, the embedder's queues.
+    const listed = await store.listChunks('m.md');
+    expect(listed.map((r) => r.indexedText)).toEqual([plain.indexedText, prefixed.indexedText]);
+    const [hit] = await store.hydrate(await store.searchBm25('slow-blow', { limit: 1, light: true }));
+    expect(hit!.record.indexedText).toBe(plain.indexedText);
+    expect((await store.listUnembedded(5)).map((u) => u.indexedText)).toEqual([prefixed.indexedText]);
+    expect((await store.listEmbedded(['m.md#0']))[0]!.indexedText).toBe(plain.indexedText);
+    // Both stay searchable by what FTS sees, prefix included.
+    expect(ids(await store.searchBm25('RAC-225B', { limit: 5 }))).toEqual(['m.md#1']);
+  });
+
+  it('reads rows of older libraries, which stored the indexed text even when equal to the text', () => {
+    const row = toRow(record('m.md', 0, 'Fuse: 5 A'), null);
+    const old = fromRow({ ...row, indexed_text: 'Fuse: 5 A' });
+    expect(old.indexedText).toBe('Fuse: 5 A');
+    expect(fromRow(row)).toEqual(old);
   });
 
   it('lists a document in ordinal order whatever the write order', async () => {
