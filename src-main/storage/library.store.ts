@@ -7,6 +7,7 @@ import type { ErrorCode, Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import type { DocumentStatus, EnrichMode } from '../contract/api';
 import { readJson, sweepTempFiles, writeFileAtomic, writeJsonAtomic } from './atomic-file';
+import { waitLock } from './lock-file';
 
 /**
  * Libraries on disk: one folder per library under `<dataDir>/libraries/`, holding the original
@@ -101,6 +102,8 @@ class Mutex {
 export class Library {
   private readonly mutex = new Mutex();
   private docs: Map<string, DocumentRecord> | null = null;
+  /** documents.json as this process last read or wrote it (mtime, size), to notice another process's writes. */
+  private docsStamp: string | null = null;
 
   constructor(
     readonly dir: string,
@@ -217,10 +220,27 @@ export class Library {
     await writeJsonAtomic(path.join(this.dir, 'journal.json'), { docIds });
   }
 
+  /**
+   * Forgets the cached document list when another process has written documents.json since this
+   * one last read or wrote it (called by a writer that has just taken the library's lock file).
+   */
+  async reloadIfChangedOnDisk(): Promise<void> {
+    await this.mutex.run(async () => {
+      if (this.docs && (await this.stampOfDocs()) !== this.docsStamp) this.docs = null;
+    });
+  }
+
+  private async stampOfDocs(): Promise<string | null> {
+    const st = await fs.stat(this.documentsFile).catch(() => null);
+    return st ? `${st.mtimeMs}:${st.size}:${st.ino}` : null;
+  }
+
   private async loadDocs(): Promise<Map<string, DocumentRecord>> {
     if (!this.docs) {
+      const stamp = await this.stampOfDocs();
       const file = await readJson<DocumentsFile>(this.documentsFile, { version: 1, documents: [] });
       this.docs = new Map(file.documents.map((d) => [d.id, d]));
+      this.docsStamp = stamp;
     }
     return this.docs;
   }
@@ -228,6 +248,7 @@ export class Library {
   private async persistDocs(map: Map<string, DocumentRecord>): Promise<void> {
     const documents = [...map.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     await writeJsonAtomic(this.documentsFile, { version: 1, documents } satisfies DocumentsFile);
+    this.docsStamp = await this.stampOfDocs();
   }
 }
 
@@ -269,6 +290,19 @@ export class LibraryManager {
   }
 
   async create(name: string, settings: Partial<typeof LIBRARY_DEFAULTS> = {}): Promise<Result<Library>> {
+    // Two processes creating the same name at once (two CLI imports into a new library) would make
+    // two folders of one name: the check and the creation run under a short lock of the data folder.
+    await fs.mkdir(this.root, { recursive: true });
+    const lock = await waitLock(path.join(this.root, '.create.lock'), 'library creation', 10_000);
+    if (!lock.ok) return fail('busy', 'Another ManualMate process is creating a library; try again in a moment.');
+    try {
+      return await this.createLocked(name, settings);
+    } finally {
+      await lock.release();
+    }
+  }
+
+  private async createLocked(name: string, settings: Partial<typeof LIBRARY_DEFAULTS>): Promise<Result<Library>> {
     const trimmed = name.trim();
     if (await this.get(trimmed)) return fail('already-exists', `A library named "${trimmed}" already exists.`);
     const id = `lib-${randomBytes(6).toString('hex')}`;
