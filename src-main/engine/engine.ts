@@ -25,7 +25,7 @@ import { SEMANTIC_NEEDS_EMBEDDER } from '../chunking/semantic.chunker';
 import { apiOf } from './dispatch';
 import { chunkDetail, documentSummary, librarySummary, mimeOf, modelSummary, pageStarts } from './presenters';
 import { WriterLock } from './writer-lock';
-import { stagedUpload, uploadsDirOf } from './uploads';
+import { stagedUpload, sweepAbandonedUploads, uploadsDirOf } from './uploads';
 import type { Engine, EngineOptions } from './engine.types';
 import { createBackgroundJobs, type Job } from './background';
 
@@ -47,6 +47,7 @@ export function createEngine(options: EngineOptions): Engine {
   const indexes = new LibraryIndexes(models);
   const settings = new SettingsStore(options.dataDir);
   const uploadsDir = uploadsDirOf(options.dataDir);
+  void sweepAbandonedUploads(uploadsDir);
   const listeners = new Set<(event: EngineEvent) => void>();
   const jobs = new Map<string, Job>();
   /** Libraries that received chunks while their embedding job was running: embed again after it. */

@@ -1,8 +1,7 @@
 import { createWriteStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished, Transform, type Readable, type Writable } from 'node:stream';
 import type { Result } from '../core/result';
 import { CodedError, fail, ok } from '../core/result';
 
@@ -52,7 +51,7 @@ export async function stageUploadedFile(uploads: string, uploadId: string, relPa
     },
   });
   try {
-    await pipeline(body, cap, createWriteStream(partial, { flags: 'wx' }));
+    await copyWithoutDestroying(body, cap, createWriteStream(partial, { flags: 'wx' }));
     await fs.rename(partial, target);
     return ok({ bytes });
   } catch (err) {
@@ -72,4 +71,47 @@ export async function stagedUpload(uploads: string, uploadId: string): Promise<R
   const tops = (names ?? []).filter((n) => !n.startsWith('.upload-')).map((n) => path.join(staging, n));
   if (tops.length === 0) return fail('not-found', 'Nothing was uploaded under this upload id (the files may not have arrived).');
   return ok({ staging, tops });
+}
+
+/**
+ * `body -> cap -> out`, like `stream.pipeline` except that on an error `body` is only unpiped, not
+ * destroyed: an HTTP request destroyed mid-body takes its socket with it, and the web bridge must
+ * still answer "too large" on that socket before closing it.
+ */
+function copyWithoutDestroying(body: Readable, cap: Transform, out: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const stop = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      body.unpipe(cap);
+      cap.destroy();
+      out.destroy();
+      // Resolved once the file is closed, so the caller can remove it.
+      if (out.closed) reject(err);
+      else out.once('close', () => reject(err));
+    };
+    finished(body, { writable: false }, (err) => err && stop(err));
+    cap.once('error', stop);
+    out.once('error', stop);
+    out.once('close', () => {
+      if (settled || !out.writableFinished) return;
+      settled = true;
+      resolve();
+    });
+    body.pipe(cap).pipe(out);
+  });
+}
+
+/** Staged uploads left this long (the page was closed mid-drop, or the drop was cancelled) are removed. */
+const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/** Removes upload folders nobody has written for a day; best effort, at engine start. */
+export async function sweepAbandonedUploads(uploads: string, now = Date.now()): Promise<void> {
+  const names = await fs.readdir(uploads).catch(() => [] as string[]);
+  for (const name of names) {
+    const dir = path.join(uploads, name);
+    const st = await fs.stat(dir).catch(() => null);
+    if (st && now - st.mtimeMs > ABANDONED_AFTER_MS) await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
 }
