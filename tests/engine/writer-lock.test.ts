@@ -135,6 +135,31 @@ describe('one writer per library across processes', () => {
   });
 });
 
+describe('an app and a CLI writing one library in turn', () => {
+  it('keeps the documents a CLI imported while the app had the library open, when the app writes next', { timeout: 120_000 }, async () => {
+    const tmp = await tempDir();
+    const app = createEngine({ dataDir: tmp.dir, bundledModelsDir: path.join(tmp.dir, 'none') });
+    try {
+      const esp = path.join(corpusRoots.fixture, 'esp-dev-kits');
+      const radxa = path.join(corpusRoots.fixture, 'radxa-docs');
+      const first = await app.importPaths('Shared', [esp]);
+      expect(first.ok).toBe(true);
+      await app.idle();
+      // The app has the document list in memory; another process adds to it.
+      const cli = await run(['import', radxa, '--library', 'Shared', '--data-dir', tmp.dir, '--json']);
+      expect(cli.code, cli.stderr).toBe(0);
+      const espIds = await filesOf(esp, 'esp-dev-kits');
+      const removed = await app.handlers['documents.remove']({ library: 'Shared', id: espIds[0]! });
+      expect(removed.ok).toBe(true);
+      await app.dispose();
+      await checkLibrary(tmp.dir, 'Shared', [...espIds.slice(1), ...(await filesOf(radxa, 'radxa-docs'))]);
+    } finally {
+      await app.dispose();
+      await tmp.cleanup();
+    }
+  });
+});
+
 describe('imports inside one app', () => {
   it('runs three import.start calls into one library one after another, in the order they were made', { timeout: 120_000 }, async () => {
     const tmp = await tempDir();
