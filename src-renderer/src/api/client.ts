@@ -121,10 +121,35 @@ export function newUploadId(): string {
 }
 
 /**
+ * Uploads this page sends at once, across all its drops: the bridge's own bound (4), so it never
+ * has to answer "busy" to this page (only when another tab uploads too).
+ */
+const UPLOAD_SLOTS = 4;
+let uploadsRunning = 0;
+const waitingForSlot: (() => void)[] = [];
+
+async function withUploadSlot<T>(run: () => Promise<T>): Promise<T> {
+  if (uploadsRunning >= UPLOAD_SLOTS) await new Promise<void>((resolve) => waitingForSlot.push(resolve));
+  else uploadsRunning++;
+  try {
+    return await run();
+  } finally {
+    // The slot passes straight to the next waiter, or is given back.
+    const next = waitingForSlot.shift();
+    if (next) next();
+    else uploadsRunning--;
+  }
+}
+
+/**
  * Sends one dropped file to the web bridge (`PUT /upload`), the File itself as the body so the
  * browser streams it from disk; retried while the bridge has as many uploads in flight as it takes.
  */
-export async function uploadFile(uploadId: string, relPath: string, file: Blob): Promise<Result<{ bytes: number }>> {
+export function uploadFile(uploadId: string, relPath: string, file: Blob): Promise<Result<{ bytes: number }>> {
+  return withUploadSlot(() => sendUpload(uploadId, relPath, file));
+}
+
+async function sendUpload(uploadId: string, relPath: string, file: Blob): Promise<Result<{ bytes: number }>> {
   if (window.manualmate) return { ok: false, error: { code: 'unavailable', message: 'Files are imported by path in the desktop app.' } };
   const url = `/upload?id=${encodeURIComponent(uploadId)}&path=${encodeURIComponent(relPath)}`;
   for (let attempt = 0; ; attempt++) {

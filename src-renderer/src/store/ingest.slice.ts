@@ -43,6 +43,11 @@ export interface IngestSlice {
   startImport(library: string, paths: string[]): Promise<void>;
   /** Imports one file of a job again from what this session still holds (the dropped file or its path). */
   retryFile(jobKey: string, file: string): Promise<void>;
+  /**
+   * Imports several files of a job again as one new job ("Retry all"): imports into a library run
+   * one after another, so one job per file would queue dozens of small jobs.
+   */
+  retryFiles(jobKey: string, files: string[]): Promise<void>;
   /** Same, by library and document id; resolves false when nothing is held for it. */
   retryDocument(library: string, file: string): Promise<boolean>;
   /** True when `retryFile` can re-send this file without asking the user for it. */
@@ -153,6 +158,19 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
     async retryFile(jobKey, file) {
       const job = get().jobs.find((j) => j.key === jobKey);
       if (job) await get().retryDocument(job.library, file);
+    },
+
+    async retryFiles(jobKey, files) {
+      const job = get().jobs.find((j) => j.key === jobKey);
+      if (!job) return;
+      const dropped: PickedFile[] = [];
+      const rest: string[] = [];
+      for (const file of files) {
+        const src = sources.get(sourceKey(job.library, file));
+        if (src?.kind === 'file') dropped.push({ path: file, file: src.file });
+        else rest.push(file);
+      }
+      await Promise.all([dropped.length > 0 ? get().uploadFiles(job.library, dropped) : undefined, ...rest.map((f) => get().retryDocument(job.library, f))]);
     },
 
     async retryDocument(library, file) {
