@@ -1,11 +1,10 @@
 import path from 'node:path';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
-import type { Library } from '../storage/library.store';
+import { LIBRARY_LOCK_FILE, type Library } from '../storage/library.store';
 import { tryLock, type LockOwner } from '../storage/lock-file';
 
-/** The lock file in each library folder that says which process writes it. */
-export const LIBRARY_LOCK_FILE = 'write.lock';
+export { LIBRARY_LOCK_FILE };
 
 /** The message a second writer gets, in words (CLI stderr, the app's error DTO). */
 export function libraryBusyMessage(lib: Library, owner: LockOwner | null): string {

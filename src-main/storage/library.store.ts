@@ -7,7 +7,7 @@ import type { ErrorCode, Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import type { DocumentStatus, EnrichMode } from '../contract/api';
 import { readJson, sweepTempFiles, writeFileAtomic, writeJsonAtomic } from './atomic-file';
-import { waitLock } from './lock-file';
+import { tryLock, waitLock } from './lock-file';
 
 /**
  * Libraries on disk: one folder per library under `<dataDir>/libraries/`, holding the original
@@ -86,6 +86,9 @@ interface DocumentsFile {
   version: 1;
   documents: DocumentRecord[];
 }
+
+/** The lock file in each library folder that says which process writes it (see `engine/writer-lock.ts`). */
+export const LIBRARY_LOCK_FILE = 'write.lock';
 
 const NAME_COLLATOR = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
@@ -350,7 +353,16 @@ export class LibraryManager {
     const dir = path.join(this.root, entry);
     const config = await readJson<LibraryConfig | null>(path.join(dir, 'library.json'), null).catch(() => null);
     if (!config || typeof config.name !== 'string') return undefined;
-    await sweepTempFiles(dir);
+    // Another process writing this library has its temp files in flight: sweep only when no one
+    // holds the library's lock file (a crash left them, or nobody writes now).
+    const free = await tryLock(path.join(dir, LIBRARY_LOCK_FILE), 'opening');
+    if (free.ok) {
+      try {
+        await sweepTempFiles(dir);
+      } finally {
+        await free.release();
+      }
+    }
     const lib = new Library(dir, { ...LIBRARY_DEFAULTS, ...config });
     this.cache.set(entry, lib);
     return lib;

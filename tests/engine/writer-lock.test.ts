@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cp, readdir } from 'node:fs/promises';
+import { cp, readdir, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { EngineEvent } from '../../src-main/contract/api';
 import { createEngine } from '../../src-main/engine/engine';
 import { LIBRARY_LOCK_FILE } from '../../src-main/engine/writer-lock';
 import { tryLock } from '../../src-main/storage/lock-file';
+import { LibraryManager } from '../../src-main/storage/library.store';
 import { SUPPORTED_EXTENSIONS } from '../../src-main/ingest/parsers';
 import { corpusRoots, repoRoot, tempDir } from '../helpers/temp';
 
@@ -108,6 +109,29 @@ describe('one writer per library across processes', () => {
       expect(after.code).toBe(0);
       expect(existsSync(lockFile)).toBe(false);
       await checkLibrary(tmp.dir, 'Boards', await filesOf(source, 'esp-dev-kits'));
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  it('leaves the temp files of a process writing the library alone when opening it, and sweeps them once that process is gone', { timeout: 60_000 }, async () => {
+    const tmp = await tempDir();
+    try {
+      const created = await new LibraryManager(tmp.dir).create('Writing');
+      if (!created.ok) throw new Error(created.error.message);
+      const dir = created.value.dir;
+      const inFlight = path.join(dir, '.documents.json.4242.cafe.tmp');
+      await writeFile(inFlight, '{"version":1,');
+      const other = await holdInAnotherProcess(path.join(dir, LIBRARY_LOCK_FILE));
+      try {
+        expect((await new LibraryManager(tmp.dir).list()).map((l) => l.name)).toEqual(['Writing']);
+        expect(existsSync(inFlight)).toBe(true);
+      } finally {
+        await killed(other);
+      }
+      expect((await new LibraryManager(tmp.dir).list()).map((l) => l.name)).toEqual(['Writing']);
+      expect(existsSync(inFlight)).toBe(false);
+      expect(existsSync(path.join(dir, LIBRARY_LOCK_FILE))).toBe(false);
     } finally {
       await tmp.cleanup();
     }
