@@ -383,8 +383,10 @@ export function createEngine(options: EngineOptions): Engine {
       const job = rebuildJob(lib.value);
       void job.done.finally(async () => {
         claim.value();
-        await held.value();
+        // Started before the lock file is let go, in the same tick the job left `jobs`: `idle()`
+        // must never see a moment with no job while the library still owes background work.
         startBackground(lib.value);
+        await held.value();
       });
       return ok({ jobId: job.jobId });
     },
@@ -554,8 +556,8 @@ export function createEngine(options: EngineOptions): Engine {
         return await rebuildJob(lib.value, opts).done;
       } finally {
         claim.value();
-        await held.value();
         startBackground(lib.value);
+        await held.value();
       }
     },
     async resumeBackground() {
