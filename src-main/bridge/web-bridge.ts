@@ -5,16 +5,29 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { EngineEvent, Handlers } from '../contract/api';
 import { CONTRACT_KEYS } from '../contract/keys';
-import { CodedError } from '../core/result';
+import { CodedError, fail, type AppError } from '../core/result';
 import { CONTENT_SECURITY_POLICY } from '../core/csp';
 import { dispatch } from '../engine/dispatch';
+import { stageUploadedFile } from '../engine/uploads';
 
 /**
  * The web bridge: the same contract as Electron's IPC, over HTTP + server-sent events on the
  * loopback interface, guarded by a random per-run token. It serves the built renderer so the real
  * UI runs in any local browser (how `npm start` works without an Electron binary, and how the UI
- * is tested in Chromium). Hand-written on node:http because it is ~200 lines and a framework would
+ * is tested in Chromium). Hand-written on node:http because it is ~300 lines and a framework would
  * add surface (body parsers, static middleware) we would then have to harden.
+ *
+ * Least privilege for whoever holds the token:
+ * - The token travels only as `Authorization: Bearer` (the page keeps it in memory and in its
+ *   tab's sessionStorage, which is bound to this origin, port included). No cookie: browsers send
+ *   a 127.0.0.1 cookie to every port of 127.0.0.1, so any local service the browser visits would
+ *   receive it.
+ * - No path on this computer is ever named by the page: `import.start` is refused here (Electron
+ *   keeps it, behind its path grants); dropped files are uploaded, streamed to disk one request per
+ *   file (`PUT /upload?id=&path=`, never buffered whole), with a size cap and a bound on uploads
+ *   in flight, then imported with `import.upload`.
+ * - The renderer's static files are served without the token (they are the app's public code and
+ *   hold no data); every API call, event stream and upload needs it.
  */
 
 export interface WebBridgeOptions {
@@ -29,11 +42,17 @@ export interface WebBridgeOptions {
   port?: number;
   /** Fixed token (tests); by default 32 random bytes per run. */
   token?: string;
+  /** Folder uploads are staged in (the engine's `uploadsDir`); null or absent refuses uploads. */
+  uploadsDir?: string | null;
+  /** Largest file one upload may carry, in bytes (default 500 MB, the engine's own import limit). */
+  maxUploadBytes?: number;
+  /** Uploads in flight at once (default 4); one more is answered 503 `busy`, and the page retries. */
+  maxConcurrentUploads?: number;
   log?: (message: string) => void;
 }
 
 export interface WebBridge {
-  /** The URL to open: it carries the token once; the page then keeps it in an HttpOnly cookie. */
+  /** The URL to open: it carries the token once; the page then keeps it in memory and sends it as a Bearer header. */
   url: string;
   origin: string;
   port: number;
@@ -44,10 +63,10 @@ export interface WebBridge {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
-const COOKIE = 'mm_token';
+/** Contract calls are small JSON; files come through `/upload`, streamed. */
 const MAX_BODY_BYTES = 1024 * 1024;
-/** Dropped files arrive base64-encoded in `import.upload`; allow up to ~500 MB of file data. */
-const MAX_UPLOAD_BYTES = 700 * 1024 * 1024;
+const DEFAULT_MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
+const DEFAULT_MAX_CONCURRENT_UPLOADS = 4;
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -69,19 +88,40 @@ function sameToken(given: string | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === name) return v.join('=');
-  }
-  return undefined;
-}
-
 function send(res: http.ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8'): void {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
   res.end(body);
 }
+
+/** A JSON error answer. */
+function sendError(res: http.ServerResponse, status: number, error: AppError): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(JSON.stringify({ ok: false, error }));
+}
+
+/** How much of a refused body is read and dropped so the client can read the refusal. */
+const LINGER_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Answers a refused upload, then reads and drops what the client still sends, up to
+ * `LINGER_BYTES`, before cutting the connection. Closing at once would reset it while the client
+ * is still sending, and the client would see "connection reset" instead of the refusal (the
+ * lingering close web servers do); reading all of a 10 GB body would waste the disk's time.
+ */
+function refuseUpload(req: http.IncomingMessage, res: http.ServerResponse, status: number, error: AppError): void {
+  sendError(res, status, error);
+  if (req.readableEnded) return;
+  let dropped = 0;
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_BYTES) req.socket.destroy();
+  });
+  req.resume();
+}
+
+/** The bridge never imports a path the page names (see the header comment). */
+const refuseServerPaths: Handlers['import.start'] = async () =>
+  fail('unsafe-path', 'A browser page cannot import paths on this computer: drop the files or choose them with "Add files", and they are uploaded.');
 
 async function readBody(req: http.IncomingMessage, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
@@ -102,6 +142,10 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
   }
   const token = options.token ?? randomBytes(32).toString('base64url');
   const log = options.log ?? (() => undefined);
+  const handlers: Handlers = { ...options.handlers, 'import.start': refuseServerPaths };
+  const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+  const maxConcurrentUploads = options.maxConcurrentUploads ?? DEFAULT_MAX_CONCURRENT_UPLOADS;
+  let uploadsInFlight = 0;
   const routes = CONTRACT_KEYS.map((k) => `/api/${k}`);
   const routeSet = new Set<string>(routes);
   const sseClients = new Set<http.ServerResponse>();
@@ -124,6 +168,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    res.setHeader('referrer-policy', 'no-referrer');
     // DNS rebinding: a page on another name resolving to 127.0.0.1 must not reach us.
     if (!allowedHosts().has(req.headers.host ?? '')) return send(res, 403, 'Forbidden: unexpected Host header.');
     const origin = req.headers.origin;
@@ -131,21 +176,22 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       return send(res, 403, 'Forbidden: requests from other origins are refused.');
     }
 
-    const queryToken = url.searchParams.get('token') ?? undefined;
-    if (req.method === 'GET' && queryToken !== undefined && (url.pathname === '/' || url.pathname === '/index.html')) {
-      if (!sameToken(queryToken, token)) return send(res, 401, 'Unauthorized: the token in this URL is not valid for this run.');
-      res.writeHead(302, {
-        location: '/',
-        'set-cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-        'cache-control': 'no-store',
-      });
-      return void res.end();
+    const isApi = url.pathname.startsWith('/api/') || url.pathname === '/upload';
+    if (!isApi) {
+      // The page reads the token from its URL and takes it out of the address bar itself.
+      const queryToken = url.searchParams.get('token') ?? undefined;
+      if (queryToken !== undefined && !sameToken(queryToken, token)) return send(res, 401, 'Unauthorized: the token in this URL is not valid for this run.');
+      if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed.');
+      return serveStatic(url.pathname, res);
     }
 
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    if (!sameToken(bearer ?? cookieValue(req.headers.cookie, COOKIE), token)) {
-      return send(res, 401, 'Unauthorized: open the URL ManualMate printed; it carries a per-run token.');
+    if (!sameToken(bearer, token)) {
+      const error: AppError = { code: 'invalid-input', message: 'Unauthorized: open the URL ManualMate printed; it carries a per-run token.' };
+      return url.pathname === '/upload' ? refuseUpload(req, res, 401, error) : sendError(res, 401, error);
     }
+
+    if (url.pathname === '/upload') return upload(req, res, url);
 
     if (url.pathname === '/api/events') {
       if (req.method !== 'GET') return send(res, 405, 'Method not allowed.');
@@ -167,18 +213,43 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       }
       let raw: unknown;
       try {
-        const body = await readBody(req, url.pathname === '/api/import.upload' ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES);
+        const body = await readBody(req, MAX_BODY_BYTES);
         raw = body.trim() === '' ? {} : JSON.parse(body);
       } catch (err) {
         const message = err instanceof CodedError ? err.message : 'The request body is not valid JSON.';
         return send(res, 400, JSON.stringify({ ok: false, error: { code: 'invalid-input', message } }), 'application/json');
       }
-      const result = await dispatch(options.handlers, url.pathname.slice('/api/'.length), raw, log);
+      const result = await dispatch(handlers, url.pathname.slice('/api/'.length), raw, log);
       return send(res, 200, JSON.stringify(result), 'application/json; charset=utf-8');
     }
+    return send(res, 404, 'Not found.');
+  }
 
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed.');
-    return serveStatic(url.pathname, res);
+  /**
+   * `PUT /upload?id=UPLOAD&path=REL`: one file's bytes as the raw body, streamed to the staging
+   * folder. Refused before reading when its declared length is over the cap or too many uploads
+   * are in flight; stopped at the cap when it declares none.
+   */
+  async function upload(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
+    if (req.method !== 'PUT') return refuseUpload(req, res, 405, { code: 'invalid-input', message: 'Uploads use PUT.' });
+    if (!options.uploadsDir) return refuseUpload(req, res, 404, { code: 'unavailable', message: 'This bridge does not take uploads.' });
+    const declared = req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']);
+    if (declared !== null && !(declared <= maxUploadBytes)) {
+      return refuseUpload(req, res, 413, { code: 'too-large', message: `The file is too large to upload (limit ${maxUploadBytes} bytes).` });
+    }
+    if (uploadsInFlight >= maxConcurrentUploads) {
+      res.setHeader('retry-after', '1');
+      return refuseUpload(req, res, 503, { code: 'busy', message: `Too many uploads at once (at most ${maxConcurrentUploads}); try again in a moment.` });
+    }
+    uploadsInFlight++;
+    try {
+      const staged = await stageUploadedFile(options.uploadsDir, url.searchParams.get('id') ?? '', url.searchParams.get('path') ?? '', req, maxUploadBytes);
+      if (staged.ok) return send(res, 200, JSON.stringify(staged), 'application/json; charset=utf-8');
+      const status = staged.error.code === 'too-large' ? 413 : staged.error.code === 'unreadable' ? 500 : 400;
+      return refuseUpload(req, res, status, staged.error);
+    } finally {
+      uploadsInFlight--;
+    }
   }
 
   async function serveStatic(pathname: string, res: http.ServerResponse): Promise<void> {

@@ -360,7 +360,7 @@ async function cmdServe(engine: Engine, values: Record<string, unknown>, io: Cli
     return report(`The UI is not built (${rendererDir} has no index.html). Run "npm run build" or "npm start".`, io);
   }
   const { startWebBridge } = await import('../bridge/web-bridge');
-  const bridge = await startWebBridge({ handlers: engine.handlers, subscribe: engine.subscribe, rendererDir, port, log: (m) => io.stderr.write(`${m}\n`) });
+  const bridge = await startWebBridge({ handlers: engine.handlers, subscribe: engine.subscribe, rendererDir, uploadsDir: engine.uploadsDir, port, log: (m) => io.stderr.write(`${m}\n`) });
   io.stdout.write(`ManualMate is serving its UI at ${bridge.url}\n`);
   void engine.resumeBackground().catch((err: unknown) => io.stderr.write(`Resuming background work failed: ${err instanceof Error ? err.message : String(err)}\n`));
   await new Promise<void>((resolve) => {

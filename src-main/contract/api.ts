@@ -330,30 +330,26 @@ export const contract = {
     input: z.object({ library: libraryName, id: z.string().min(1).max(4096) }).strict(),
     output: out<DocumentOriginal>(),
   },
+  /**
+   * Imports files a browser page uploaded: the web bridge streamed each one (`PUT /upload`) into a
+   * staging folder named by `uploadId`; this imports that tree under the files' relative names and
+   * removes it. The page never names a path on this computer.
+   */
   'import.upload': {
     input: z
       .object({
         library: libraryName,
-        files: z
-          .array(
-            z
-              .object({
-                /** Path relative to what was dropped, `/`-separated (a folder drop keeps its structure). */
-                path: z
-                  .string()
-                  .min(1)
-                  .max(1024)
-                  .refine((p) => !p.startsWith('/') && !/^[a-zA-Z]:/.test(p) && p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..' && !/[\\\0]/.test(seg)), 'File names cannot leave the dropped folder.'),
-                base64: z.string().max(700 * 1024 * 1024),
-              })
-              .strict(),
-          )
-          .min(1, 'Drop at least one file.')
-          .max(10_000),
+        uploadId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'The upload id is not valid.'),
       })
       .strict(),
     output: out<{ jobId: string }>(),
   },
+  /**
+   * Imports files and folders by path. Electron passes only paths its shell granted (picked or
+   * dropped); the web bridge refuses this call (a browser uploads instead). Fails with `busy`
+   * ("library busy: another import is running") while another process writes the library; within
+   * one app, imports into a library run one after another.
+   */
   'import.start': {
     input: z
       .object({

@@ -7,6 +7,7 @@ import type {
   Handlers,
   ImportSummary,
   LibrarySummary,
+  ParsedInput,
 } from '../contract/api';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
@@ -24,7 +25,7 @@ import { SEMANTIC_NEEDS_EMBEDDER } from '../chunking/semantic.chunker';
 import { apiOf } from './dispatch';
 import { chunkDetail, documentSummary, librarySummary, mimeOf, modelSummary, pageStarts } from './presenters';
 import { WriterLock } from './writer-lock';
-import { stageUpload } from './uploads';
+import { stagedUpload, sweepAbandonedUploads, uploadsDirOf } from './uploads';
 import type { Engine, EngineDoor, EngineOptions } from './engine.types';
 import { createBackgroundJobs, type Job } from './background';
 import { newLibrarySettings } from './new-library';
@@ -46,11 +47,14 @@ export function createEngine(options: EngineOptions): Engine {
   );
   const indexes = new LibraryIndexes(models);
   const settings = new SettingsStore(options.dataDir);
+  const uploadsDir = uploadsDirOf(options.dataDir);
+  void sweepAbandonedUploads(uploadsDir);
   const listeners = new Set<(event: EngineEvent) => void>();
   const jobs = new Map<string, Job>();
   /** Libraries that received chunks while their embedding job was running: embed again after it. */
   const pendingEmbeds = new Set<string>();
-  const lock = new WriterLock();
+  // Another process may have written the library while this one did not hold its lock file.
+  const lock = new WriterLock((lib) => lib.reloadIfChangedOnDisk());
   /** The last rebuild job of each library (ids are per library), for callers that wait for it. */
   const rebuildResults = new Map<string, Promise<Result<RebuildSummary>>>();
 
@@ -77,7 +81,11 @@ export function createEngine(options: EngineOptions): Engine {
     const found = await libraries.get(name);
     if (found) return ok(found);
     if (!create) return fail('not-found', `There is no library named "${name}".`);
-    return libraries.create(name);
+    const created = await libraries.create(name);
+    if (created.ok || created.error.code !== 'already-exists') return created;
+    // Created by another process between the two looks.
+    const now = await libraries.get(name);
+    return now ? ok(now) : created;
   }
 
   async function importPaths(
@@ -90,10 +98,41 @@ export function createEngine(options: EngineOptions): Engine {
     const claim = lock.claimWriter(lib.value);
     if (!claim.ok) return claim;
     try {
-      return await runImportInto(lib.value, paths, opts);
+      const held = await lock.hold(lib.value, 'import');
+      if (!held.ok) return held;
+      try {
+        // Imports into one library run one at a time, in the order they were started.
+        const endTurn = await lock.importTurn(lib.value);
+        try {
+          return await runImportInto(lib.value, paths, opts);
+        } finally {
+          endTurn();
+        }
+      } finally {
+        await held.value();
+      }
     } finally {
       claim.value();
     }
+  }
+
+  /**
+   * What an import job holds from the moment it is asked for: a place among the writers (no
+   * rebuild starts while it waits in the queue) and the library's lock file (a second process is
+   * told "library busy" at once, not when the job's turn comes).
+   */
+  async function admitImport(lib: Library): Promise<Result<() => Promise<void>>> {
+    const claim = lock.claimWriter(lib);
+    if (!claim.ok) return claim;
+    const held = await lock.hold(lib, 'import');
+    if (!held.ok) {
+      claim.value();
+      return held;
+    }
+    return ok(async () => {
+      claim.value();
+      await held.value();
+    });
   }
 
   async function runImportInto(
@@ -200,7 +239,7 @@ export function createEngine(options: EngineOptions): Engine {
   }
 
   /** Runs an import in the background as a job; progress and the summary arrive as events. */
-  function startImportJob(lib: Library, paths: string[], cleanup?: () => Promise<void>): string {
+  function startImportJob(lib: Library, paths: string[], cleanup: () => Promise<void>): string {
     const jobId = `import-${randomBytes(6).toString('hex')}`;
     const controller = new AbortController();
     const done = importPaths(lib.name, paths, { signal: controller.signal, jobId })
@@ -214,7 +253,7 @@ export function createEngine(options: EngineOptions): Engine {
       })
       .finally(async () => {
         jobs.delete(jobId);
-        await cleanup?.().catch(() => undefined);
+        await cleanup().catch(() => undefined);
       });
     jobs.set(jobId, { library: lib.config.id, controller, done });
     return jobId;
@@ -226,6 +265,55 @@ export function createEngine(options: EngineOptions): Engine {
     const rec = await lib.value.document(id);
     if (!rec) return fail<never>('not-found', `There is no document "${id}" in ${lib.value.name}.`);
     return ok({ lib: lib.value, rec });
+  }
+
+  /** Deletes a library (the caller holds its lock file): its jobs stopped, its index closed, its folder removed. */
+  async function deleteLibrary(lib: Library): Promise<void> {
+    await stopJobs(lib);
+    await indexes.close(lib);
+    chats.delete(lib.config.id);
+    await libraries.delete(lib);
+    emit({ type: 'library.changed', library: lib.name });
+  }
+
+  /** `libraries.configure` for a caller holding the library's lock file. */
+  async function configure(lib: Library, { strategy, enrich, embedder }: ParsedInput<'libraries.configure'>): Promise<Result<LibrarySummary>> {
+    // A new strategy means a rebuild, so the call runs alone; other changes are ordinary writers.
+    const claim = strategy ? lock.claimRebuild(lib) : lock.claimWriter(lib);
+    if (!claim.ok) return claim;
+    try {
+      // Semantic chunking embeds every sentence: refused up front without an embedder, rather
+      // than failing every document of the library.
+      const nextEmbedder = embedder === undefined ? (lib.config.embedder?.id ?? null) : embedder;
+      if ((strategy ?? lib.config.strategy) === 'semantic' && nextEmbedder === null) {
+        return fail(
+          'unavailable',
+          strategy === 'semantic' ? SEMANTIC_NEEDS_EMBEDDER : 'This library uses semantic chunking, which needs its embedding model: choose another chunking first.',
+        );
+      }
+      if (enrich) await lib.saveConfig({ enrich });
+      const index = await indexes.open(lib);
+      if (embedder !== undefined && embedder !== (lib.config.embedder?.id ?? null)) {
+        await stopJobs(lib, /^embed-/);
+        const set = await index.setEmbedder(embedder);
+        if (!set.ok) return set;
+      }
+      if (strategy) {
+        // Chunks of the old strategy are replaced by a rebuild (cancellable like any other),
+        // awaited so the summary returned describes the library as it now is. The strategy is
+        // saved only with the new index: a failed or cancelled rebuild keeps both as they were.
+        const rebuilt = await rebuildJob(lib, { strategy }).done;
+        if (!rebuilt.ok) {
+          startBackground(lib);
+          return rebuilt;
+        }
+      }
+    } finally {
+      claim.value();
+    }
+    startBackground(lib);
+    emit({ type: 'library.changed', library: lib.name });
+    return ok(await summaryOf(lib));
   }
 
   const handlers: Handlers = {
@@ -265,53 +353,26 @@ export function createEngine(options: EngineOptions): Engine {
     'libraries.delete': async ({ library }) => {
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
-      await stopJobs(lib.value);
-      await indexes.close(lib.value);
-      chats.delete(lib.value.config.id);
-      await libraries.delete(lib.value);
-      emit({ type: 'library.changed', library: lib.value.name });
+      const held = await lock.hold(lib.value, 'deletion');
+      if (!held.ok) return held;
+      try {
+        await deleteLibrary(lib.value);
+      } finally {
+        await held.value();
+      }
       return ok({ deleted: lib.value.name });
     },
 
-    'libraries.configure': async ({ library, strategy, enrich, embedder }) => {
-      const lib = await libraries.require(library);
+    'libraries.configure': async (input) => {
+      const lib = await libraries.require(input.library);
       if (!lib.ok) return lib;
-      // A new strategy means a rebuild, so the call runs alone; other changes are ordinary writers.
-      const claim = strategy ? lock.claimRebuild(lib.value) : lock.claimWriter(lib.value);
-      if (!claim.ok) return claim;
+      const held = await lock.hold(lib.value, input.strategy ? 'rebuild' : 'settings change');
+      if (!held.ok) return held;
       try {
-        // Semantic chunking embeds every sentence: refused up front without an embedder, rather
-        // than failing every document of the library.
-        const nextEmbedder = embedder === undefined ? (lib.value.config.embedder?.id ?? null) : embedder;
-        if ((strategy ?? lib.value.config.strategy) === 'semantic' && nextEmbedder === null) {
-          return fail(
-            'unavailable',
-            strategy === 'semantic' ? SEMANTIC_NEEDS_EMBEDDER : 'This library uses semantic chunking, which needs its embedding model: choose another chunking first.',
-          );
-        }
-        if (enrich) await lib.value.saveConfig({ enrich });
-        const index = await indexes.open(lib.value);
-        if (embedder !== undefined && embedder !== (lib.value.config.embedder?.id ?? null)) {
-          await stopJobs(lib.value, /^embed-/);
-          const set = await index.setEmbedder(embedder);
-          if (!set.ok) return set;
-        }
-        if (strategy) {
-          // Chunks of the old strategy are replaced by a rebuild (cancellable like any other),
-          // awaited so the summary returned describes the library as it now is. The strategy is
-          // saved only with the new index: a failed or cancelled rebuild keeps both as they were.
-          const rebuilt = await rebuildJob(lib.value, { strategy }).done;
-          if (!rebuilt.ok) {
-            startBackground(lib.value);
-            return rebuilt;
-          }
-        }
+        return await configure(lib.value, input);
       } finally {
-        claim.value();
+        await held.value();
       }
-      startBackground(lib.value);
-      emit({ type: 'library.changed', library: lib.value.name });
-      return ok(await summaryOf(lib.value));
     },
 
     'libraries.rebuild': async ({ library }) => {
@@ -319,10 +380,18 @@ export function createEngine(options: EngineOptions): Engine {
       if (!lib.ok) return lib;
       const claim = lock.claimRebuild(lib.value);
       if (!claim.ok) return claim;
-      const job = rebuildJob(lib.value);
-      void job.done.finally(() => {
+      const held = await lock.hold(lib.value, 'rebuild');
+      if (!held.ok) {
         claim.value();
+        return held;
+      }
+      const job = rebuildJob(lib.value);
+      void job.done.finally(async () => {
+        claim.value();
+        // Started before the lock file is let go, in the same tick the job left `jobs`: `idle()`
+        // must never see a moment with no job while the library still owes background work.
         startBackground(lib.value);
+        await held.value();
       });
       return ok({ jobId: job.jobId });
     },
@@ -348,6 +417,11 @@ export function createEngine(options: EngineOptions): Engine {
       if (!lib.ok) return lib;
       const claim = lock.claimWriter(lib.value);
       if (!claim.ok) return claim;
+      const held = await lock.hold(lib.value, 'removal');
+      if (!held.ok) {
+        claim.value();
+        return held;
+      }
       try {
         const rec = await lib.value.document(id);
         if (!rec) return fail('not-found', `There is no document "${id}" in ${lib.value.name}.`);
@@ -356,6 +430,7 @@ export function createEngine(options: EngineOptions): Engine {
         await lib.value.removeDocuments([id]);
       } finally {
         claim.value();
+        await held.value();
       }
       emit({ type: 'library.changed', library: lib.value.name });
       return ok({ removed: id });
@@ -364,19 +439,33 @@ export function createEngine(options: EngineOptions): Engine {
     'import.start': async ({ library, paths }) => {
       const lib = await libraryFor(library, true);
       if (!lib.ok) return lib;
-      // Said now, not as a job that fails at once (the import itself also refuses, for the CLI).
-      if (lock.rebuilding(lib.value)) return lock.busyRebuilding(lib.value);
-      return ok({ jobId: startImportJob(lib.value, paths) });
+      // Said now, not as a job that fails at once: a rebuild here, another process's import.
+      const admitted = await admitImport(lib.value);
+      if (!admitted.ok) return admitted;
+      return ok({ jobId: startImportJob(lib.value, paths, admitted.value) });
     },
 
-    'import.upload': async ({ library, files }) => {
-      const lib = await libraryFor(library, true);
-      if (!lib.ok) return lib;
-      if (lock.rebuilding(lib.value)) return lock.busyRebuilding(lib.value);
-      const staged = await stageUpload(options.dataDir, files);
+    'import.upload': async ({ library, uploadId }) => {
+      const staged = await stagedUpload(uploadsDir, uploadId);
       if (!staged.ok) return staged;
       const { staging, tops } = staged.value;
-      return ok({ jobId: startImportJob(lib.value, tops, () => fs.rm(staging, { recursive: true, force: true })) });
+      const removeStaging = () => fs.rm(staging, { recursive: true, force: true });
+      const lib = await libraryFor(library, true);
+      if (!lib.ok) {
+        await removeStaging();
+        return lib;
+      }
+      const admitted = await admitImport(lib.value);
+      if (!admitted.ok) {
+        await removeStaging();
+        return admitted;
+      }
+      return ok({
+        jobId: startImportJob(lib.value, tops, async () => {
+          await admitted.value();
+          await removeStaging();
+        }),
+      });
     },
 
     'import.cancel': async ({ jobId }) => {
@@ -445,6 +534,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   return {
     handlers,
+    uploadsDir,
     api: apiOf(handlers, log),
     rebuildResult: (jobId) => rebuildResults.get(jobId),
     chat: chatFor,
@@ -462,11 +552,17 @@ export function createEngine(options: EngineOptions): Engine {
       if (!lib.ok) return lib;
       const claim = lock.claimRebuild(lib.value);
       if (!claim.ok) return claim;
+      const held = await lock.hold(lib.value, 'rebuild');
+      if (!held.ok) {
+        claim.value();
+        return held;
+      }
       try {
         return await rebuildJob(lib.value, opts).done;
       } finally {
         claim.value();
         startBackground(lib.value);
+        await held.value();
       }
     },
     async resumeBackground() {

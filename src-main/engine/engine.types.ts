@@ -24,6 +24,8 @@ export interface EngineOptions {
 
 export interface Engine {
   readonly handlers: Handlers;
+  /** Where the web bridge streams uploaded files for `import.upload` (`<data>/uploads`). */
+  readonly uploadsDir: string;
   /** The contract, every call through `dispatch` (zod-checked input): how the doors call the engine. */
   readonly api: Api;
   /** The summary a running or finished rebuild job (`libraries.rebuild`'s job id) ends with. */

@@ -1,22 +1,117 @@
-import { promises as fs } from 'node:fs';
+import { createWriteStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { finished, Transform, type Readable, type Writable } from 'node:stream';
 import type { Result } from '../core/result';
-import { fail, ok } from '../core/result';
+import { CodedError, fail, ok } from '../core/result';
 
 /**
- * Dropped files reach a browser page as bytes, not paths: they are staged under the data folder
- * with their relative names, the staged tree is imported, then removed by the caller.
+ * Files dropped on a browser page reach the engine as bytes, not paths: the web bridge streams
+ * each one to disk under `<data>/uploads/<upload id>/` with its relative name (never holding a
+ * whole file in memory), then `import.upload` imports that staged tree and removes it. The
+ * browser names only an upload id and relative paths, never a path on this computer.
  */
-export async function stageUpload(dataDir: string, files: readonly { path: string; base64: string }[]): Promise<Result<{ staging: string; tops: string[] }>> {
-  const staging = path.join(dataDir, 'uploads', `upload-${randomBytes(6).toString('hex')}`);
-  const tops = new Set<string>();
-  for (const f of files) {
-    const target = path.join(staging, ...f.path.split('/'));
-    if (!target.startsWith(staging + path.sep)) return fail('unsafe-path', `The name "${f.path}" could escape the upload folder.`);
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.writeFile(target, Buffer.from(f.base64, 'base64'));
-    tops.add(path.join(staging, f.path.split('/')[0]!));
+
+/** An upload's id: chosen by the page, letters, digits, `-` and `_` only. */
+export const UPLOAD_ID = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** Where uploads are staged for a data folder. */
+export const uploadsDirOf = (dataDir: string): string => path.join(dataDir, 'uploads');
+
+/** A relative, `/`-separated name that stays inside the folder it is put in. */
+export function isSafeRelativePath(p: string): boolean {
+  return (
+    p.length > 0 &&
+    p.length <= 1024 &&
+    !p.startsWith('/') &&
+    !/^[a-zA-Z]:/.test(p) &&
+    p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..' && !/[\\\0]/.test(seg))
+  );
+}
+
+/**
+ * Streams one uploaded file to `<uploads>/<id>/<relPath>`, refusing it with `too-large` as soon as
+ * more than `maxBytes` have arrived (the part written is removed). The file appears under its name
+ * only when complete, so an interrupted upload is never imported.
+ */
+export async function stageUploadedFile(uploads: string, uploadId: string, relPath: string, body: Readable, maxBytes: number): Promise<Result<{ bytes: number }>> {
+  if (!UPLOAD_ID.test(uploadId)) return fail('invalid-input', 'The upload id is not valid.');
+  if (!isSafeRelativePath(relPath)) return fail('unsafe-path', 'File names cannot leave the dropped folder.');
+  const staging = path.join(uploads, uploadId);
+  const target = path.join(staging, ...relPath.split('/'));
+  if (!target.startsWith(staging + path.sep)) return fail('unsafe-path', `The name "${relPath}" could escape the upload folder.`);
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  const partial = path.join(path.dirname(target), `.upload-${randomBytes(6).toString('hex')}.part`);
+  let bytes = 0;
+  const cap = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) done(new CodedError('too-large', `The file is too large to upload (limit ${maxBytes} bytes).`));
+      else done(null, chunk);
+    },
+  });
+  try {
+    await copyWithoutDestroying(body, cap, createWriteStream(partial, { flags: 'wx' }));
+    await fs.rename(partial, target);
+    return ok({ bytes });
+  } catch (err) {
+    await fs.rm(partial, { force: true });
+    if (err instanceof CodedError) return fail(err.code, err.message);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC') return fail('unreadable', 'The disk is full: the file could not be staged for import.');
+    return fail('unreadable', `The upload stopped before the file was complete (${code ?? (err instanceof Error ? err.message : String(err))}).`);
   }
-  return ok({ staging, tops: [...tops] });
+}
+
+/** The staged tree of an upload: its folder and the top-level names to import. */
+export async function stagedUpload(uploads: string, uploadId: string): Promise<Result<{ staging: string; tops: string[] }>> {
+  if (!UPLOAD_ID.test(uploadId)) return fail('invalid-input', 'The upload id is not valid.');
+  const staging = path.join(uploads, uploadId);
+  const names = await fs.readdir(staging).catch(() => null);
+  const tops = (names ?? []).filter((n) => !n.startsWith('.upload-')).map((n) => path.join(staging, n));
+  if (tops.length === 0) return fail('not-found', 'Nothing was uploaded under this upload id (the files may not have arrived).');
+  return ok({ staging, tops });
+}
+
+/**
+ * `body -> cap -> out`, like `stream.pipeline` except that on an error `body` is only unpiped, not
+ * destroyed: an HTTP request destroyed mid-body takes its socket with it, and the web bridge must
+ * still answer "too large" on that socket before closing it.
+ */
+function copyWithoutDestroying(body: Readable, cap: Transform, out: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const stop = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      body.unpipe(cap);
+      cap.destroy();
+      out.destroy();
+      // Resolved once the file is closed, so the caller can remove it.
+      if (out.closed) reject(err);
+      else out.once('close', () => reject(err));
+    };
+    finished(body, { writable: false }, (err) => err && stop(err));
+    cap.once('error', stop);
+    out.once('error', stop);
+    out.once('close', () => {
+      if (settled || !out.writableFinished) return;
+      settled = true;
+      resolve();
+    });
+    body.pipe(cap).pipe(out);
+  });
+}
+
+/** Staged uploads left this long (the page was closed mid-drop, or the drop was cancelled) are removed. */
+const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/** Removes upload folders nobody has written for a day; best effort, at engine start. */
+export async function sweepAbandonedUploads(uploads: string, now = Date.now()): Promise<void> {
+  const names = await fs.readdir(uploads).catch(() => [] as string[]);
+  for (const name of names) {
+    const dir = path.join(uploads, name);
+    const st = await fs.stat(dir).catch(() => null);
+    if (st && now - st.mtimeMs > ABANDONED_AFTER_MS) await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
 }

@@ -1,16 +1,43 @@
+import path from 'node:path';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
-import type { Library } from '../storage/library.store';
+import { LIBRARY_LOCK_FILE, type Library } from '../storage/library.store';
+import { tryLock, type LockOwner } from '../storage/lock-file';
+
+export { LIBRARY_LOCK_FILE };
+
+/** The message a second writer gets, in words (CLI stderr, the app's error DTO). */
+export function libraryBusyMessage(lib: Library, owner: LockOwner | null): string {
+  const what = owner?.purpose ?? 'import';
+  const who = owner ? ` (process ${owner.pid}${owner.host ? ` on ${owner.host}` : ''}, since ${owner.since})` : '';
+  return `library busy: another ${what} is running in "${lib.name}"${who}. Try again when it has finished.`;
+}
 
 /**
- * Who writes each library's index. Imports, removals and settings changes may overlap one another
- * (counted as writers); a rebuild replaces the whole index, so it runs alone: it starts only when
- * no writer runs and refuses new writers while it runs. Each check and its claim happen in the
- * same tick (no await between), so two callers can never both get in.
+ * Who writes each library's index.
+ *
+ * Between processes (two CLI imports, the app and a CLI): a library is written by one process at a
+ * time, the one holding the lock file `<library>/write.lock` (see `storage/lock-file.ts`). Every
+ * foreground writer of this engine holds it (`hold`, counted: the file is taken by the first and
+ * removed by the last); a second process gets `busy` with "library busy: another import is running".
+ *
+ * Inside this process: imports into one library run one after another, in the order they were
+ * started (`importTurn`); removals and settings changes may overlap them (counted as writers); a
+ * rebuild replaces the whole index, so it runs alone: it starts only when no writer runs and
+ * refuses new writers while it runs. Each check and its claim happen in the same tick (no await
+ * between), so two callers can never both get in.
  */
 export class WriterLock {
   private readonly writers = new Map<string, number>();
   private readonly rebuilding_ = new Set<string>();
+  /** Per library: how many holds this engine has, and the file lock's release (or its acquisition under way). */
+  private readonly holds = new Map<string, { count: number; file: Promise<Result<() => Promise<void>>> }>();
+  /** Per library: the end of the import queue. */
+  private readonly importTail = new Map<string, Promise<void>>();
+  /** Per library: the lock file being removed by the last hold, which a new first hold waits for. */
+  private readonly releasing = new Map<string, Promise<void>>();
+
+  constructor(private readonly onFreshHold: (lib: Library) => Promise<void> = async () => undefined) {}
 
   /** Whether the library is rebuilding its index now. */
   rebuilding(lib: Library): boolean {
@@ -46,5 +73,77 @@ export class WriterLock {
     }
     this.rebuilding_.add(id);
     return ok(() => this.rebuilding_.delete(id));
+  }
+
+  /**
+   * Holds the library against writers in other processes for `purpose` ("import", "rebuild"...);
+   * the returned function lets go (once). The first hold of this engine takes the lock file (and
+   * runs `onFreshHold`: another process may have written the library since this one last did);
+   * later ones share it. Fails with `busy` while another live process holds it.
+   */
+  async hold(lib: Library, purpose: string): Promise<Result<() => Promise<void>>> {
+    const id = lib.config.id;
+    let entry = this.holds.get(id);
+    if (!entry) {
+      const file = (async (): Promise<Result<() => Promise<void>>> => {
+        await this.releasing.get(id);
+        const got = await tryLock(path.join(lib.dir, LIBRARY_LOCK_FILE), purpose);
+        if (!got.ok) return fail('busy', libraryBusyMessage(lib, got.owner));
+        try {
+          await this.onFreshHold(lib);
+        } catch (err) {
+          await got.release();
+          throw err;
+        }
+        return ok(got.release);
+      })();
+      entry = { count: 0, file };
+      this.holds.set(id, entry);
+    }
+    const mine = entry;
+    mine.count++;
+    let res: Result<() => Promise<void>>;
+    try {
+      res = await mine.file;
+    } catch (err) {
+      res = fail('busy', `The library's lock file could not be written: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (!res.ok) {
+      mine.count--;
+      if (this.holds.get(id) === mine && mine.count === 0) this.holds.delete(id);
+      return res;
+    }
+    const releaseFile = res.value;
+    let released = false;
+    return ok(async () => {
+      if (released) return;
+      released = true;
+      mine.count--;
+      if (mine.count === 0 && this.holds.get(id) === mine) {
+        this.holds.delete(id);
+        const gone = releaseFile().finally(() => {
+          if (this.releasing.get(id) === gone) this.releasing.delete(id);
+        });
+        this.releasing.set(id, gone);
+        await gone;
+      }
+    });
+  }
+
+  /**
+   * Waits for this import's turn in the library's queue (FIFO, in call order); the returned
+   * function ends the turn and lets the next import run.
+   */
+  importTurn(lib: Library): Promise<() => void> {
+    const id = lib.config.id;
+    const previous = this.importTail.get(id) ?? Promise.resolve();
+    let end!: () => void;
+    const mine = new Promise<void>((resolve) => (end = resolve));
+    const tail = previous.then(() => mine);
+    this.importTail.set(id, tail);
+    void tail.then(() => {
+      if (this.importTail.get(id) === tail) this.importTail.delete(id);
+    });
+    return previous.then(() => end);
   }
 }

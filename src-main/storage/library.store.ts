@@ -8,6 +8,7 @@ import type { ErrorCode, Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import type { DocumentStatus, EnrichMode } from '../contract/api';
 import { readJson, sweepTempFiles, writeFileAtomic, writeJsonAtomic } from './atomic-file';
+import { tryLock, waitLock } from './lock-file';
 
 /**
  * Libraries on disk: one folder per library under `<dataDir>/libraries/`, holding the original
@@ -88,6 +89,9 @@ interface DocumentsFile {
   documents: DocumentRecord[];
 }
 
+/** The lock file in each library folder that says which process writes it (see `engine/writer-lock.ts`). */
+export const LIBRARY_LOCK_FILE = 'write.lock';
+
 const NAME_COLLATOR = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
 /** True when two library names address the same library (names compare case- and accent-insensitively). */
@@ -109,6 +113,8 @@ export class Library {
   private readonly mutex = new Mutex();
   private docs: Map<string, DocumentRecord> | null = null;
   private docsVersion = 0;
+  /** documents.json as this process last read or wrote it (mtime, size), to notice another process's writes. */
+  private docsStamp: string | null = null;
 
   constructor(
     readonly dir: string,
@@ -232,10 +238,30 @@ export class Library {
     await writeJsonAtomic(path.join(this.dir, 'journal.json'), { docIds });
   }
 
+  /**
+   * Forgets the cached document list when another process has written documents.json since this
+   * one last read or wrote it (called by a writer that has just taken the library's lock file).
+   */
+  async reloadIfChangedOnDisk(): Promise<void> {
+    await this.mutex.run(async () => {
+      if (this.docs && (await this.stampOfDocs()) !== this.docsStamp) {
+        this.docs = null;
+        this.docsVersion++;
+      }
+    });
+  }
+
+  private async stampOfDocs(): Promise<string | null> {
+    const st = await fs.stat(this.documentsFile).catch(() => null);
+    return st ? `${st.mtimeMs}:${st.size}:${st.ino}` : null;
+  }
+
   private async loadDocs(): Promise<Map<string, DocumentRecord>> {
     if (!this.docs) {
+      const stamp = await this.stampOfDocs();
       const file = await readJson<DocumentsFile>(this.documentsFile, { version: 1, documents: [] });
       this.docs = new Map(file.documents.map((d) => [d.id, d]));
+      this.docsStamp = stamp;
     }
     return this.docs;
   }
@@ -243,6 +269,7 @@ export class Library {
   private async persistDocs(map: Map<string, DocumentRecord>): Promise<void> {
     const documents = [...map.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     await writeJsonAtomic(this.documentsFile, { version: 1, documents } satisfies DocumentsFile);
+    this.docsStamp = await this.stampOfDocs();
   }
 }
 
@@ -284,6 +311,19 @@ export class LibraryManager {
   }
 
   async create(name: string, settings: Partial<typeof LIBRARY_DEFAULTS> = {}): Promise<Result<Library>> {
+    // Two processes creating the same name at once (two CLI imports into a new library) would make
+    // two folders of one name: the check and the creation run under a short lock of the data folder.
+    await fs.mkdir(this.root, { recursive: true });
+    const lock = await waitLock(path.join(this.root, '.create.lock'), 'library creation', 10_000);
+    if (!lock.ok) return fail('busy', 'Another ManualMate process is creating a library; try again in a moment.');
+    try {
+      return await this.createLocked(name, settings);
+    } finally {
+      await lock.release();
+    }
+  }
+
+  private async createLocked(name: string, settings: Partial<typeof LIBRARY_DEFAULTS>): Promise<Result<Library>> {
     const trimmed = name.trim();
     if (await this.get(trimmed)) return fail('already-exists', `A library named "${trimmed}" already exists.`);
     const id = `lib-${randomBytes(6).toString('hex')}`;
@@ -331,7 +371,16 @@ export class LibraryManager {
     const dir = path.join(this.root, entry);
     const config = await readJson<LibraryConfig | null>(path.join(dir, 'library.json'), null).catch(() => null);
     if (!config || typeof config.name !== 'string') return undefined;
-    await sweepTempFiles(dir);
+    // Another process writing this library has its temp files in flight: sweep only when no one
+    // holds the library's lock file (a crash left them, or nobody writes now).
+    const free = await tryLock(path.join(dir, LIBRARY_LOCK_FILE), 'opening');
+    if (free.ok) {
+      try {
+        await sweepTempFiles(dir);
+      } finally {
+        await free.release();
+      }
+    }
     const lib = new Library(dir, { ...LIBRARY_DEFAULTS, ...config });
     this.cache.set(entry, lib);
     return lib;

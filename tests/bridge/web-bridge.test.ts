@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { EngineEvent } from '../../src-main/contract/api';
 import { startWebBridge, type WebBridge } from '../../src-main/bridge/web-bridge';
@@ -50,6 +51,9 @@ describe('web bridge', () => {
         return engine.subscribe(l);
       },
       rendererDir,
+      uploadsDir: engine.uploadsDir,
+      maxUploadBytes: 256 * 1024,
+      maxConcurrentUploads: 2,
     });
   });
   afterAll(async () => {
@@ -60,24 +64,41 @@ describe('web bridge', () => {
 
   const auth = () => ({ authorization: `Bearer ${bridge.token}` });
 
-  it('answers 401 without the token, for pages and API calls alike', async () => {
-    expect((await request(bridge.port, '/')).status).toBe(401);
+  it('answers 401 to API calls, events and uploads without the Bearer token, and to a page URL with a wrong token', async () => {
     expect((await request(bridge.port, '/api/libraries.list', { method: 'POST', body: '{}' })).status).toBe(401);
+    expect((await request(bridge.port, '/api/events')).status).toBe(401);
+    expect((await request(bridge.port, '/upload?id=drop-0001&path=a.md', { method: 'PUT', body: 'x' })).status).toBe(401);
+    expect((await request(bridge.port, '/api/libraries.list', { method: 'POST', body: '{}', headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
     expect((await request(bridge.port, '/?token=wrong')).status).toBe(401);
-    expect((await request(bridge.port, '/', { headers: { cookie: 'mm_token=wrong' } })).status).toBe(401);
   });
 
-  it('trades the token in the printed URL for an HttpOnly SameSite cookie', async () => {
-    expect(bridge.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
-    const res = await request(bridge.port, `/?token=${bridge.token}`);
-    expect(res.status).toBe(302);
-    expect(res.headers.location).toBe('/');
-    const cookie = String(res.headers['set-cookie']);
-    expect(cookie).toContain('HttpOnly');
-    expect(cookie).toContain('SameSite=Strict');
-    const page = await request(bridge.port, '/', { headers: { cookie: cookie.split(';')[0]! } });
+  it('refuses a request that carries the token as a cookie but not as a header: no cookie is set or read', async () => {
+    const page = await request(bridge.port, `/?token=${bridge.token}`);
     expect(page.status).toBe(200);
-    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['set-cookie']).toBeUndefined();
+    for (const cookie of [`mm_token=${bridge.token}`, `token=${bridge.token}`]) {
+      const res = await request(bridge.port, '/api/libraries.list', { method: 'POST', body: '{}', headers: { cookie } });
+      expect(res.status, cookie).toBe(401);
+    }
+  });
+
+  it('serves the renderer (public code, no data) with its security headers, and the page takes the token from its URL', async () => {
+    expect(bridge.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    for (const pathName of ['/', `/?token=${bridge.token}`]) {
+      const page = await request(bridge.port, pathName);
+      expect(page.status, pathName).toBe(200);
+      expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(page.headers['referrer-policy']).toBe('no-referrer');
+    }
+  });
+
+  it('refuses import.start with a path on this computer, with a typed error, and imports nothing', async () => {
+    const secret = path.join(path.dirname(engine.uploadsDir), '..', 'secret.txt');
+    const res = await request(bridge.port, '/api/import.start', { method: 'POST', body: JSON.stringify({ library: 'Stolen', paths: [secret] }), headers: auth() });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: { code: 'unsafe-path', message: expect.stringMatching(/cannot import paths on this computer/) } });
+    await engine.idle();
+    expect(await engine.libraries.get('Stolen')).toBeUndefined();
   });
 
   it('refuses a foreign Origin with 403 even with the token', async () => {
@@ -133,5 +154,103 @@ describe('web bridge', () => {
       req.end();
     });
     expect(JSON.parse(received)).toEqual({ type: 'library.changed', library: 'Events' });
+  });
+
+  /** An upload request whose body the test writes piece by piece; `response` settles when the bridge answers. */
+  function openUpload(pathName: string, headers: Record<string, string> = {}) {
+    let answered = false;
+    const req = http.request({ host: '127.0.0.1', port: bridge.port, path: pathName, method: 'PUT', headers: { host: `127.0.0.1:${bridge.port}`, ...auth(), ...headers } });
+    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      req.on('response', (res) => {
+        answered = true;
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('error', reject);
+      });
+      req.on('error', (err) => (answered ? undefined : reject(err)));
+    });
+    return { req, response, answered: () => answered };
+  }
+
+  const staged = async (id: string) => {
+    const dir = path.join(engine.uploadsDir, id);
+    return existsSync(dir) ? (await readdir(dir, { recursive: true })).map(String) : [];
+  };
+
+  it('streams dropped files to disk one request each and imports them with import.upload', async () => {
+    const files = { 'manuals/pump.md': '# P-100 pump\n\nThe P-100 takes a 4 A fuse.\n', 'manuals/notes.txt': 'Prime the P-100 before the first start.' };
+    for (const [name, text] of Object.entries(files)) {
+      const res = await request(bridge.port, `/upload?id=drop-0100&path=${encodeURIComponent(name)}`, { method: 'PUT', body: text, headers: auth() });
+      expect(JSON.parse(res.body)).toEqual({ ok: true, value: { bytes: Buffer.byteLength(text) } });
+    }
+    const done = new Promise<EngineEvent>((resolve) => {
+      const off = engine.subscribe((e) => {
+        if (e.type === 'import.done' || e.type === 'import.failed') {
+          off();
+          resolve(e);
+        }
+      });
+    });
+    const started = await request(bridge.port, '/api/import.upload', { method: 'POST', body: JSON.stringify({ library: 'Uploads', uploadId: 'drop-0100' }), headers: auth() });
+    expect(JSON.parse(started.body)).toMatchObject({ ok: true, value: { jobId: expect.any(String) } });
+    expect(await done).toMatchObject({ type: 'import.done', summary: { summary: { imported: 2, failed: 0 } } });
+    await engine.idle();
+    const docs = await engine.handlers['documents.list']({ library: 'Uploads' });
+    expect(docs.ok && docs.value.map((d) => d.id).sort()).toEqual(['manuals/notes.txt', 'manuals/pump.md']);
+    expect(await staged('drop-0100')).toEqual([]);
+  });
+
+  it('refuses an upload whose declared size is over the cap before its body is sent', async () => {
+    const up = openUpload('/upload?id=drop-0200&path=huge.txt', { 'content-length': String(10 * 1024 ** 3) });
+    up.req.write(Buffer.alloc(1024, 0x61));
+    const res = await up.response;
+    up.req.destroy();
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: { code: 'too-large', message: expect.stringContaining(`limit ${256 * 1024}`) } });
+    expect(await staged('drop-0200')).toEqual([]);
+  });
+
+  it('stops an upload of undeclared size at the cap, answers 413 while the body is still coming, and keeps none of it', async () => {
+    const up = openUpload('/upload?id=drop-0300&path=endless.txt', { 'transfer-encoding': 'chunked' });
+    const chunk = Buffer.alloc(64 * 1024, 0x62);
+    let sent = 0;
+    // Keeps sending until the bridge answers; 64 MB would be the whole body (256 times the cap).
+    while (!up.answered() && sent < 64 * 1024 * 1024 && !up.req.destroyed) {
+      if (!up.req.write(chunk)) await new Promise<void>((resolve) => setTimeout(resolve, 5).unref() && up.req.once('drain', () => resolve()));
+      sent += chunk.length;
+      await new Promise((r) => setImmediate(r));
+    }
+    const res = await up.response;
+    up.req.destroy();
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body).error.code).toBe('too-large');
+    expect(sent).toBeLessThan(16 * 1024 * 1024);
+    expect(await staged('drop-0300')).toEqual([]);
+  });
+
+  it('bounds uploads in flight: one more than the bound is answered busy, and goes through once one ends', async () => {
+    const open = [openUpload('/upload?id=drop-0400&path=a.txt', { 'content-length': '8' }), openUpload('/upload?id=drop-0400&path=b.txt', { 'content-length': '8' })];
+    for (const up of open) up.req.write('1234');
+    // Both are in flight once their first bytes are staged.
+    await expect.poll(async () => (await staged('drop-0400')).filter((n) => n.includes('.upload-')).length).toBe(2);
+    const third = await request(bridge.port, '/upload?id=drop-0400&path=c.txt', { method: 'PUT', body: '12345678', headers: auth() });
+    expect(third.status).toBe(503);
+    expect(JSON.parse(third.body)).toMatchObject({ ok: false, error: { code: 'busy' } });
+    for (const up of open) up.req.end('5678');
+    expect((await Promise.all(open.map((u) => u.response))).map((r) => r.status)).toEqual([200, 200]);
+    const again = await request(bridge.port, '/upload?id=drop-0400&path=c.txt', { method: 'PUT', body: '12345678', headers: auth() });
+    expect(again.status).toBe(200);
+    expect((await staged('drop-0400')).sort()).toEqual(['a.txt', 'b.txt', 'c.txt']);
+  });
+
+  it('refuses an upload name that leaves the upload folder', async () => {
+    for (const bad of ['../escape.md', '/abs.md', 'a/../../b.md']) {
+      const res = await request(bridge.port, `/upload?id=drop-0500&path=${encodeURIComponent(bad)}`, { method: 'PUT', body: 'x', headers: auth() });
+      expect(res.status, bad).toBe(400);
+      expect(JSON.parse(res.body).error.code, bad).toBe('unsafe-path');
+    }
+    expect(existsSync(path.join(path.dirname(engine.uploadsDir), 'escape.md'))).toBe(false);
   });
 });

@@ -71,7 +71,7 @@ export async function startUiApp(options: UiAppOptions = {}): Promise<UiApp> {
       unsubscribe();
     };
   };
-  const bridge = await startWebBridge({ handlers: engine.handlers, subscribe, rendererDir });
+  const bridge = await startWebBridge({ handlers: engine.handlers, subscribe, rendererDir, uploadsDir: engine.uploadsDir });
   const browser = await launchBrowser();
   const requests: string[] = [];
   browser.on('request', (req) => requests.push(req.url()));

@@ -6,6 +6,8 @@ import { createEngine, type Engine } from '../../src-main/engine/engine';
 import { validateInput, type EngineEvent } from '../../src-main/contract/api';
 import { column, writePdf } from '../fixtures/pdf-writer';
 import { tempDir } from '../helpers/temp';
+import { Readable } from 'node:stream';
+import { isSafeRelativePath, stageUploadedFile } from '../../src-main/engine/uploads';
 
 let engine: Engine;
 let dir: string;
@@ -67,28 +69,49 @@ describe('document views for the inspector and the source viewer', () => {
 });
 
 describe('import.upload (dropped files in a browser)', () => {
-  it('imports uploaded files under their relative names and removes the staging folder', async () => {
+  it('imports streamed uploads under their relative names and removes the staging folder', async () => {
     const events: EngineEvent[] = [];
     engine.subscribe((e) => events.push(e));
+    const uploadId = 'drop-0001';
     const files = [
-      { path: 'manuals/rac-225b.md', base64: Buffer.from(MD).toString('base64') },
-      { path: 'manuals/sub/notes.txt', base64: Buffer.from('Torque the RAC-225B fan screw to 2 Nm.').toString('base64') },
+      { path: 'manuals/rac-225b.md', text: MD },
+      { path: 'manuals/sub/notes.txt', text: 'Torque the RAC-225B fan screw to 2 Nm.' },
     ];
-    const { jobId } = unwrap(await engine.handlers['import.upload']({ library: 'Drops', files }));
+    for (const f of files) {
+      const staged = await stageUploadedFile(engine.uploadsDir, uploadId, f.path, Readable.from([Buffer.from(f.text)]), 1024 * 1024);
+      expect(staged).toEqual({ ok: true, value: { bytes: Buffer.byteLength(f.text) } });
+    }
+    const { jobId } = unwrap(await engine.handlers['import.upload']({ library: 'Drops', uploadId }));
     await engine.idle();
     const done = events.find((e) => e.type === 'import.done' && e.jobId === jobId);
     expect(done).toBeDefined();
     const docs = unwrap(await engine.handlers['documents.list']({ library: 'Drops' }));
     expect(docs.map((d) => d.id).sort()).toEqual(['manuals/rac-225b.md', 'manuals/sub/notes.txt']);
     expect(docs.every((d) => d.status === 'ready')).toBe(true);
-    const uploads = path.join(dir, 'data', 'uploads');
-    expect(existsSync(uploads) ? await readdir(uploads) : []).toEqual([]);
+    expect(existsSync(engine.uploadsDir) ? await readdir(engine.uploadsDir) : []).toEqual([]);
   });
 
-  it('refuses names that leave the dropped folder before anything is written', () => {
+  it('refuses names that leave the dropped folder before anything is written', async () => {
     for (const bad of ['../evil.md', '/etc/passwd', 'a/../../b.md', 'C:/x.md', 'a\\b.md', 'a//b.md']) {
-      expect(validateInput('import.upload', { library: 'L', files: [{ path: bad, base64: '' }] }).ok, bad).toBe(false);
+      expect(isSafeRelativePath(bad), bad).toBe(false);
+      const res = await stageUploadedFile(engine.uploadsDir, 'drop-0002', bad, Readable.from([Buffer.from('x')]), 1024);
+      expect(res, bad).toMatchObject({ ok: false, error: { code: 'unsafe-path' } });
     }
+    expect(existsSync(path.join(engine.uploadsDir, 'drop-0002'))).toBe(false);
+  });
+
+  it('stops staging a file at the size cap and keeps no part of it', async () => {
+    const big = Readable.from((function* () {
+      for (let i = 0; i < 64; i++) yield Buffer.alloc(16 * 1024, 0x61);
+    })());
+    const res = await stageUploadedFile(engine.uploadsDir, 'drop-0003', 'big.txt', big, 100 * 1024);
+    expect(res).toMatchObject({ ok: false, error: { code: 'too-large' } });
+    expect(await readdir(path.join(engine.uploadsDir, 'drop-0003'))).toEqual([]);
+    expect(await engine.handlers['import.upload']({ library: 'Drops', uploadId: 'drop-0003' })).toMatchObject({ ok: false, error: { code: 'not-found' } });
+  });
+
+  it('validates the upload id at the edge', () => {
+    for (const bad of ['../x', 'short', 'a/b/c/d/e/f', '']) expect(validateInput('import.upload', { library: 'L', uploadId: bad }).ok, bad).toBe(false);
   });
 });
 

@@ -4,7 +4,11 @@ import { CONTRACT_KEYS } from '../../../src-main/contract/keys';
 /**
  * The renderer's only way to the engine: `window.manualmate` in Electron (built by the preload
  * from the contract keys), the same calls over HTTP + server-sent events in a browser (the web
- * bridge; the per-run token travels in an HttpOnly cookie set when the printed URL was opened).
+ * bridge). In a browser the per-run token comes in the URL ManualMate printed; the page takes it
+ * out of the address bar, keeps it in memory (and in this tab's sessionStorage, which only this
+ * origin, port included, can read, so a reload keeps working) and sends it as an
+ * `Authorization: Bearer` header. Never a cookie: the browser would send that to every port of
+ * 127.0.0.1.
  */
 
 /** What the Electron preload adds next to the contract: file choosing and dropped-file paths. */
@@ -23,50 +27,174 @@ declare global {
   }
 }
 
+const TOKEN_KEY = 'manualmate.token';
+
+/** The bridge token: from the printed URL (then removed from the address bar), else from this tab's earlier load. */
+function takeToken(): string | null {
+  if (window.manualmate) return null;
+  const url = new URL(window.location.href);
+  const fromUrl = url.searchParams.get('token');
+  if (fromUrl) {
+    url.searchParams.delete('token');
+    window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+    try {
+      window.sessionStorage.setItem(TOKEN_KEY, fromUrl);
+    } catch {
+      /* storage disabled: the token lives in memory only, a reload asks for the URL again */
+    }
+    return fromUrl;
+  }
+  try {
+    return window.sessionStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+const token = takeToken();
+const authHeaders = (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
+const LOST_TOKEN: Result<never> = { ok: false, error: { code: 'invalid-input', message: 'This page lost its access token. Open the URL ManualMate printed again.' } };
+const NOT_RUNNING: Result<never> = { ok: false, error: { code: 'unavailable', message: 'ManualMate is not running (the local engine did not answer).' } };
+
 async function httpCall(key: ContractKey, input: unknown): Promise<Result<unknown>> {
   try {
     const res = await fetch(`/api/${key}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...authHeaders() },
       body: JSON.stringify(input ?? {}),
-      credentials: 'same-origin',
+      credentials: 'omit',
     });
-    if (res.status === 401) {
-      return { ok: false, error: { code: 'invalid-input', message: 'This page lost its access token. Open the URL ManualMate printed again.' } };
-    }
+    if (res.status === 401) return LOST_TOKEN;
     if (res.status === 404) {
       return { ok: false, error: { code: 'unavailable', message: 'This version of the engine does not offer that yet.' } };
     }
     return (await res.json()) as Result<unknown>;
   } catch {
-    return { ok: false, error: { code: 'unavailable', message: 'ManualMate is not running (the local engine did not answer).' } };
+    return NOT_RUNNING;
+  }
+}
+
+/**
+ * Server-sent events read with fetch, because `EventSource` cannot send an Authorization header.
+ * Reconnects after a second when the stream ends, until `stop` is called.
+ */
+function eventStream(onData: (data: string) => void): { stop(): void } {
+  const controller = new AbortController();
+  const connect = async (): Promise<void> => {
+    while (!controller.signal.aborted) {
+      try {
+        const res = await fetch('/api/events', { headers: authHeaders(), credentials: 'omit', cache: 'no-store', signal: controller.signal });
+        if (res.status === 401) return;
+        if (!res.body) throw new Error('no event stream');
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buf = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buf += value;
+          let end: number;
+          while ((end = buf.indexOf('\n\n')) !== -1) {
+            const frame = buf.slice(0, end);
+            buf = buf.slice(end + 2);
+            const data = frame
+              .split('\n')
+              .filter((l) => l.startsWith('data:'))
+              .map((l) => l.slice(5).replace(/^ /, ''))
+              .join('\n');
+            if (data) onData(data);
+          }
+        }
+      } catch {
+        if (controller.signal.aborted) return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  };
+  void connect();
+  return { stop: () => controller.abort() };
+}
+
+/** A fresh id for one drop's uploads (letters and digits, as the bridge requires). */
+export function newUploadId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return `up-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * Uploads this page sends at once, across all its drops: the bridge's own bound (4), so it never
+ * has to answer "busy" to this page (only when another tab uploads too).
+ */
+const UPLOAD_SLOTS = 4;
+let uploadsRunning = 0;
+const waitingForSlot: (() => void)[] = [];
+
+async function withUploadSlot<T>(run: () => Promise<T>): Promise<T> {
+  if (uploadsRunning >= UPLOAD_SLOTS) await new Promise<void>((resolve) => waitingForSlot.push(resolve));
+  else uploadsRunning++;
+  try {
+    return await run();
+  } finally {
+    // The slot passes straight to the next waiter, or is given back.
+    const next = waitingForSlot.shift();
+    if (next) next();
+    else uploadsRunning--;
+  }
+}
+
+/**
+ * Sends one dropped file to the web bridge (`PUT /upload`), the File itself as the body so the
+ * browser streams it from disk; retried while the bridge has as many uploads in flight as it takes.
+ */
+export function uploadFile(uploadId: string, relPath: string, file: Blob): Promise<Result<{ bytes: number }>> {
+  return withUploadSlot(() => sendUpload(uploadId, relPath, file));
+}
+
+async function sendUpload(uploadId: string, relPath: string, file: Blob): Promise<Result<{ bytes: number }>> {
+  if (window.manualmate) return { ok: false, error: { code: 'unavailable', message: 'Files are imported by path in the desktop app.' } };
+  const url = `/upload?id=${encodeURIComponent(uploadId)}&path=${encodeURIComponent(relPath)}`;
+  for (let attempt = 0; ; attempt++) {
+    let res: Response;
+    try {
+      res = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...authHeaders() }, body: file, credentials: 'omit' });
+    } catch {
+      return { ok: false, error: { code: 'unavailable', message: `"${relPath}" could not be sent to ManualMate (the upload was cut off; files over the upload limit are refused).` } };
+    }
+    if (res.status === 401) return LOST_TOKEN;
+    if (res.status === 503 && attempt < 100) {
+      await new Promise((resolve) => setTimeout(resolve, 200 + 50 * Math.min(attempt, 20)));
+      continue;
+    }
+    try {
+      return (await res.json()) as Result<{ bytes: number }>;
+    } catch {
+      return NOT_RUNNING;
+    }
   }
 }
 
 function httpBridge(): RendererBridge {
   const api = Object.fromEntries(CONTRACT_KEYS.map((key) => [key, (input: unknown) => httpCall(key, input)])) as unknown as Api;
   const listeners = new Set<(e: EngineEvent) => void>();
-  let source: EventSource | null = null;
+  let source: { stop(): void } | null = null;
   return {
     api,
     onEvent(listener) {
       listeners.add(listener);
       if (!source) {
-        source = new EventSource('/api/events');
-        source.onmessage = (msg: MessageEvent<string>) => {
+        source = eventStream((data) => {
           let event: EngineEvent;
           try {
-            event = JSON.parse(msg.data) as EngineEvent;
+            event = JSON.parse(data) as EngineEvent;
           } catch {
             return;
           }
           for (const l of listeners) l(event);
-        };
+        });
       }
       return () => {
         listeners.delete(listener);
         if (listeners.size === 0 && source) {
-          source.close();
+          source.stop();
           source = null;
         }
       };

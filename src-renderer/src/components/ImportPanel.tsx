@@ -58,6 +58,7 @@ function JobCard({ jobKey }: { jobKey: string }) {
   const cancelImport = useStore((s) => s.cancelImport);
   const dismissJob = useStore((s) => s.dismissJob);
   const retryFile = useStore((s) => s.retryFile);
+  const retryFiles = useStore((s) => s.retryFiles);
   const canRetry = useStore((s) => s.canRetry);
   const [open, setOpen] = useState(true);
   const finished = job?.phase === 'done' || job?.phase === 'error' || job?.phase === 'stopped';
@@ -109,7 +110,7 @@ function JobCard({ jobKey }: { jobKey: string }) {
         </p>
       ) : null}
       {retryable.length > 0 ? (
-        <button type="button" className="btn btn-small" data-testid="retry-all" onClick={() => void Promise.all(retryable.map((f) => retryFile(job.key, f.file)))}>
+        <button type="button" className="btn btn-small" data-testid="retry-all" onClick={() => void retryFiles(job.key, retryable.map((f) => f.file))}>
           <Icon name="retry" size={14} /> Retry all ({retryable.length})
         </button>
       ) : null}

@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { DocumentStatus, EngineEvent, ImportSummary } from '../../../src-main/contract/api';
-import { api } from '../api/client';
-import { fileToBase64, type PickedFile } from '../util/files';
+import { api, newUploadId, uploadFile } from '../api/client';
+import type { PickedFile } from '../util/files';
 import type { Store } from './index';
 
 /** One file's progress in an import job; `fraction` is 0..1 for this file. */
@@ -43,6 +43,11 @@ export interface IngestSlice {
   startImport(library: string, paths: string[]): Promise<void>;
   /** Imports one file of a job again from what this session still holds (the dropped file or its path). */
   retryFile(jobKey: string, file: string): Promise<void>;
+  /**
+   * Imports several files of a job again as one new job ("Retry all"): imports into a library run
+   * one after another, so one job per file would queue dozens of small jobs.
+   */
+  retryFiles(jobKey: string, files: string[]): Promise<void>;
   /** Same, by library and document id; resolves false when nothing is held for it. */
   retryDocument(library: string, file: string): Promise<boolean>;
   /** True when `retryFile` can re-send this file without asking the user for it. */
@@ -62,21 +67,25 @@ const sourceKey = (library: string, file: string) => `${library}\u0000${file}`;
 const early = new Map<string, EngineEvent[]>();
 let nextKey = 1;
 
-/** Reading many files at once exhausts memory on big folders; a few at a time keeps the disk busy. */
-const READ_CONCURRENCY = 4;
+/** Files sent at once: the web bridge takes a few uploads at a time (it answers "busy" beyond). */
+const UPLOAD_CONCURRENCY = 4;
 
-async function encodeAll(files: PickedFile[]): Promise<{ path: string; base64: string }[]> {
-  const out: { path: string; base64: string }[] = new Array(files.length);
+/**
+ * Streams every file to the bridge under one upload id, a few at a time; stops early (resolving
+ * to the first refusal) when one cannot be sent, or when `cancelled()` turns true.
+ */
+async function uploadAll(uploadId: string, files: PickedFile[], cancelled: () => boolean): Promise<string | null> {
   let i = 0;
+  let failure: string | null = null;
   const worker = async () => {
-    while (i < files.length) {
-      const n = i++;
-      const f = files[n]!;
-      out[n] = { path: f.path, base64: await fileToBase64(f.file) };
+    while (i < files.length && failure === null && !cancelled()) {
+      const f = files[i++]!;
+      const res = await uploadFile(uploadId, f.path, f.file);
+      if (!res.ok) failure ??= `"${f.path}" could not be uploaded: ${res.error.message}`;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
-  return out;
+  await Promise.all(Array.from({ length: Math.min(UPLOAD_CONCURRENCY, files.length) }, worker));
+  return failure;
 }
 
 /** The document id the engine gives a path: relative to the parent of the imported path. */
@@ -113,13 +122,11 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
       if (files.length === 0) return;
       for (const f of files) sources.set(sourceKey(library, f.path), { kind: 'file', file: f.file });
       const key = addJob(library, files.map((f) => f.path));
-      let payload: { path: string; base64: string }[];
-      try {
-        payload = await encodeAll(files);
-      } catch (err) {
-        return failedToStart(key, `A dropped file could not be read: ${err instanceof Error ? err.message : String(err)}`);
-      }
-      if (get().jobs.find((j) => j.key === key)?.phase === 'cancelling') {
+      const uploadId = newUploadId();
+      const isCancelling = () => get().jobs.find((j) => j.key === key)?.phase === 'cancelling';
+      const failure = await uploadAll(uploadId, files, isCancelling);
+      if (failure !== null && !isCancelling()) return failedToStart(key, failure);
+      if (isCancelling()) {
         // Cancelled while the files were being read: nothing reached the engine, every file is cancelled.
         return patchJob(key, (j) => {
           const files: Record<string, FileProgress> = {};
@@ -128,7 +135,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
           return { ...j, phase: 'done', files, done: results.length, summary: { results, summary: { imported: 0, already: 0, replaced: 0, failed: 0, cancelled: results.length } } };
         });
       }
-      const res = await api['import.upload']({ library, files: payload });
+      const res = await api['import.upload']({ library, uploadId });
       if (!res.ok) return failedToStart(key, res.error.message);
       started(key, res.value.jobId);
       if (get().jobs.find((j) => j.key === key)?.phase === 'cancelling') await api['import.cancel']({ jobId: res.value.jobId });
@@ -151,6 +158,19 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
     async retryFile(jobKey, file) {
       const job = get().jobs.find((j) => j.key === jobKey);
       if (job) await get().retryDocument(job.library, file);
+    },
+
+    async retryFiles(jobKey, files) {
+      const job = get().jobs.find((j) => j.key === jobKey);
+      if (!job) return;
+      const dropped: PickedFile[] = [];
+      const rest: string[] = [];
+      for (const file of files) {
+        const src = sources.get(sourceKey(job.library, file));
+        if (src?.kind === 'file') dropped.push({ path: file, file: src.file });
+        else rest.push(file);
+      }
+      await Promise.all([dropped.length > 0 ? get().uploadFiles(job.library, dropped) : undefined, ...rest.map((f) => get().retryDocument(job.library, f))]);
     },
 
     async retryDocument(library, file) {

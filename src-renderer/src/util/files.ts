@@ -71,19 +71,6 @@ async function walkDirectory(dir: FileSystemDirectoryEntry, out: PickedFile[]): 
   }
 }
 
-/** A file's bytes as base64 (the browser's own encoder, via a data URL). */
-export function fileToBase64(file: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => {
-      const url = String(reader.result);
-      resolve(url.slice(url.indexOf(',') + 1));
-    };
-    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read.'));
-    reader.readAsDataURL(file);
-  });
-}
-
 /** Base64 back to bytes (pdf.js wants a Uint8Array). */
 export function base64ToBytes(base64: string): Uint8Array {
   const binary = atob(base64);
