@@ -107,6 +107,7 @@ export function createEngine(options: EngineOptions): Engine {
       paths,
       indexer: index,
       ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
+      ...(options.importLimits ? { limits: options.importLimits } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
       onProgress: (p) => {
         opts.onProgress?.(p);

@@ -6,7 +6,7 @@ import type { DocFormat, NormalizedDocument } from '../core/document';
 import type { ErrorCode, Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import type { DocumentStatus, EnrichMode } from '../contract/api';
-import { readJson, sweepTempFiles, writeFileAtomic, writeJsonAtomic } from './atomic-file';
+import { isStrayTemp, readJson, writeFileAtomic, writeJsonAtomic } from './atomic-file';
 
 /**
  * Libraries on disk: one folder per library under `<dataDir>/libraries/`, holding the original
@@ -208,6 +208,43 @@ export class Library {
     return path.join(this.dir, 'normalized', `${contentHash}.json`);
   }
 
+  /**
+   * Removes what interrupted writes left in the library folder: temp files of writers that are
+   * gone (in the folder, `originals/` and `normalized/`) and, with `orphans`, originals and
+   * normalized texts that no listed document uses (an import killed, or stopped by a full disk,
+   * before listing them). Only the library's writer may sweep orphans: the files of an import
+   * under way are orphans until its commit lists them. Returns how many files were removed.
+   */
+  async sweepStrays(options: { orphans?: boolean } = {}): Promise<number> {
+    let removed = 0;
+    const rm = async (file: string) => {
+      await fs.rm(file, { force: true });
+      removed++;
+    };
+    const listing = async (sub: string) =>
+      (await fs.readdir(path.join(this.dir, sub), { withFileTypes: true, recursive: true }).catch(() => [])).filter((e) => e.isFile());
+    // `parentPath` (Node 20.12+; `path` before) is the folder of an entry of a recursive listing.
+    const fileOf = (e: { name: string; parentPath?: string; path?: string }) => path.join(e.parentPath ?? e.path ?? '', e.name);
+    const originals = await listing('originals');
+    const normalized = await listing('normalized');
+    for (const e of [...originals, ...normalized]) if (isStrayTemp(e.name)) await rm(fileOf(e));
+    const root = await fs.readdir(this.dir).catch(() => [] as string[]);
+    for (const name of root) if (isStrayTemp(name)) await rm(path.join(this.dir, name));
+    if (!options.orphans) return removed;
+    const docs = await this.documents();
+    const usedOriginals = new Set(docs.map((d) => d.original).filter((o): o is string => !!o).map((o) => path.join(this.dir, o)));
+    const usedHashes = new Set(docs.map((d) => d.contentHash).filter((h): h is string => !!h));
+    for (const e of originals) {
+      const file = fileOf(e);
+      if (!e.name.endsWith('.tmp') && !usedOriginals.has(file)) await rm(file);
+    }
+    for (const e of normalized) {
+      const hash = /^([0-9a-f]{64})\.json$/.exec(e.name)?.[1];
+      if (hash && !usedHashes.has(hash)) await rm(fileOf(e));
+    }
+    return removed;
+  }
+
   /** Document ids whose index rows were being written when the process last stopped. */
   async journal(): Promise<string[]> {
     return (await readJson<{ docIds: string[] }>(path.join(this.dir, 'journal.json'), { docIds: [] })).docIds;
@@ -316,8 +353,8 @@ export class LibraryManager {
     const dir = path.join(this.root, entry);
     const config = await readJson<LibraryConfig | null>(path.join(dir, 'library.json'), null).catch(() => null);
     if (!config || typeof config.name !== 'string') return undefined;
-    await sweepTempFiles(dir);
     const lib = new Library(dir, { ...LIBRARY_DEFAULTS, ...config });
+    await lib.sweepStrays();
     this.cache.set(entry, lib);
     return lib;
   }

@@ -72,10 +72,11 @@ describe('import of a batch with bad files', () => {
     expect(r['batch/broken.pdf']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/damaged|not a PDF/i) });
     expect(r['batch/locked.pdf']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/password/i) });
     expect(r['batch/scan.pdf']).toMatchObject({ status: 'failed', reason: expect.stringContaining('no text layer; OCR is not supported yet') });
-    expect(r['batch/huge.txt']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/over the .* limit/) });
+    expect(r['batch/huge.txt']).toMatchObject({ status: 'failed', reason: 'The file is too large to import (limit 64 KB): it is 70 KB.' });
     expect(r['old.doc']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/docx/i) });
     expect(r['does-not-exist.pdf']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/does not exist/) });
     expect(r['batch/notes.xyz']).toBeUndefined();
+    expect(summary.skipped).toEqual([{ file: 'batch/notes.xyz', reason: 'unsupported type .xyz' }]);
     expect(summary.summary).toMatchObject({ imported: 2, failed: 8 });
 
     const docs = await engine.handlers['documents.list']({ library: 'Shop' });

@@ -1,6 +1,8 @@
 import mammoth from 'mammoth';
 import { normalizeMarkdown } from '../normalize';
+import { checkDocxBounds } from './docx.guard';
 import { htmlToMarkdown } from './html-to-markdown';
+import { ParseLimitError } from './limits';
 import type { ParseFailure, ParseInput, ParseResult, Parser } from './parser';
 import { CANCELLED_FAILURE, EMPTY_FAILURE, baseTitle, detectMagic, looksBinary } from './sniff';
 
@@ -122,6 +124,12 @@ export const docxParser: Parser = {
     if (input.signal?.aborted) return CANCELLED_FAILURE;
     const bad = checkContainer(input.bytes);
     if (bad) return bad;
+    try {
+      checkDocxBounds(input.bytes);
+    } catch (err) {
+      if (err instanceof ParseLimitError) return err.failure;
+      throw err;
+    }
     let html: string;
     try {
       const buffer = Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength);
@@ -149,6 +157,7 @@ export const docxParser: Parser = {
       input.onProgress?.(1);
       return { ok: true, doc };
     } catch (err) {
+      if (err instanceof ParseLimitError) return err.failure;
       return { ok: false, code: 'corrupt', reason: `The Word document could not be converted: ${err instanceof Error ? err.message : String(err)}` };
     }
   },
