@@ -274,7 +274,10 @@ export function ioReason(err: unknown): string {
     ENOENT: 'a file or folder is missing',
   };
   if (code && words[code]) return `${words[code]} (${code})`;
-  return err instanceof Error ? err.message : String(err);
+  const message = err instanceof Error ? err.message : String(err);
+  // Native libraries (LanceDB) report the OS error in their own words.
+  if (/no space left on device|os error 28\b/i.test(message)) return `${words.ENOSPC} (ENOSPC)`;
+  return message;
 }
 
 /** Why one stage of a file's import failed: its code, the stage and the sentence shown for it. */
