@@ -110,7 +110,7 @@ describe('storing originals', () => {
       const summary = await importOk([path.join(dir, 'in', 'disk')]);
       const r = byFile(summary);
       expect(r['disk/fuse.md']).toMatchObject({ status: 'imported' });
-      expect(r['disk/full-disk.md']).toMatchObject({ status: 'failed', reason: expect.stringContaining('no space left on device') });
+      expect(r['disk/full-disk.md']).toMatchObject({ status: 'failed', reason: 'Could not store this document in the library: the disk is full (ENOSPC).' });
       expect(summary.summary).toMatchObject({ imported: 1, failed: 1 });
       const docs = await engine.handlers['documents.list']({ library: 'Shop' });
       if (!docs.ok) throw new Error(docs.error.message);
@@ -203,5 +203,45 @@ describe('cancelling an import', () => {
     if (!docs.ok) throw new Error(docs.error.message);
     expect(docs.value.length).toBeLessThan(markdownFiles(folder).length);
     expect(docs.value.every((d) => d.status === 'ready' && d.chunks > 0)).toBe(true);
+  });
+});
+
+describe('file names and leftovers', () => {
+  it('imports a file whose name is 251 bytes long', async () => {
+    const name = `${'ü'.repeat(100)}${'x'.repeat(47)}.txt`;
+    expect(Buffer.byteLength(name)).toBe(251);
+    const file = await write(name, 'Relay K4\n\nThe K4 relay coil is rated 24 V DC.\n');
+    const summary = await importOk([file]);
+    expect(summary.results).toEqual([{ file: name, status: 'imported' }]);
+    expect((await search('relay coil'))[0]?.doc).toBe(name);
+  });
+
+  it('sweeps temp files at open and, when an import starts, originals and normalized texts no document lists', async () => {
+    const kept = await write('kept.md', '# Kept\n\nThe kept manual.\n');
+    await importOk([kept]);
+    const lib = (await engine.libraries.get('Shop'))!;
+    const before = await lib.documents();
+    const orphanOriginal = path.join(lib.dir, 'originals', 'gone', 'killed.md');
+    const orphanNormalized = path.join(lib.dir, 'normalized', `${'ab'.repeat(32)}.json`);
+    const deadTemp = path.join(lib.dir, 'originals', 'gone', '.killed.md.999999999.0123abcd.tmp');
+    await mkdir(path.dirname(orphanOriginal), { recursive: true });
+    for (const f of [orphanOriginal, orphanNormalized, deadTemp]) await writeFile(f, 'left by a killed import');
+    await engine.dispose();
+
+    // Opening the library again (a new process, as after a crash) sweeps the temp file only.
+    engine = createEngine({ dataDir: path.join(dir, 'data'), bundledModelsDir: path.join(dir, 'no-models') });
+    const reopened = (await engine.libraries.get('Shop'))!;
+    const files = async () => (await readdir(reopened.dir, { recursive: true })).map((f) => f.split(path.sep).join('/')).sort();
+    expect(await files()).not.toContain('originals/gone/.killed.md.999999999.0123abcd.tmp');
+    expect(await files()).toContain('originals/gone/killed.md');
+
+    // The next import, the library's writer, sweeps the orphans and keeps what is listed.
+    await importOk([await write('next.md', '# Next\n\nThe next manual.\n')]);
+    const after = await files();
+    expect(after).not.toContain('originals/gone/killed.md');
+    expect(after).not.toContain(`normalized/${'ab'.repeat(32)}.json`);
+    expect(after).toContain(before[0]!.original);
+    expect(after).toContain(`normalized/${before[0]!.contentHash}.json`);
+    expect((await search('kept manual'))[0]?.doc).toBe('kept.md');
   });
 });
