@@ -306,7 +306,6 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   pool.warm(1);
   try {
     const { candidates, skipped } = await expandPaths(options.paths);
-    pool.warm(candidates.length);
     // Files a killed import left behind (temp files, originals never listed) go before new ones come.
     await library.sweepStrays({ orphans: true }).catch(() => undefined);
     return await importCandidates(options, { library, indexer, signal, maxBytes, limits, batchSize, pool, candidates, skipped });

@@ -31,6 +31,8 @@ export type PoolParseResult = ParseResult | { ok: false; code: Extract<ErrorCode
 const MAX_TASK_FILES = 64;
 /** Bytes of files packed into one message; a larger file travels alone. */
 const TASK_BYTES = 1024 * 1024;
+/** Queued bytes above which another worker starts (see `growIfBacklogged`). */
+const SPAWN_BACKLOG_BYTES = 4 * 1024 * 1024;
 /** How often running parses are checked against their CPU budget. */
 const WATCH_MS = 250;
 /** Wall-clock budget = CPU budget x this, where a thread's CPU time cannot be read. */
@@ -142,8 +144,7 @@ export class ParsePool {
     if (this.closed || this.queue.length === 0) return;
     const idle = [...this.slots].filter((s) => s.ready && s.task.length === 0);
     if (idle.length === 0) {
-      const starting = [...this.slots].some((s) => !s.ready);
-      if (!starting && this.slots.size < this.size) this.spawn();
+      this.growIfBacklogged();
       return;
     }
     for (let i = 0; i < idle.length && this.queue.length > 0; i++) {
@@ -158,8 +159,19 @@ export class ParsePool {
       }
       this.send(idle[i]!, files);
     }
-    // More work than idle workers: another worker, while there are cores for it.
-    if (this.queue.length > 0 && this.slots.size < this.size && ![...this.slots].some((s) => !s.ready)) this.spawn();
+    this.growIfBacklogged();
+  }
+
+  /**
+   * Starts another worker, while there are cores for it, when the queue holds more than
+   * `SPAWN_BACKLOG_BYTES`: a worker's start-up (loading the parsers) costs about as much CPU as
+   * parsing a few MB of Markdown, so a small folder is parsed faster by the one worker running.
+   */
+  private growIfBacklogged(): void {
+    if (this.queue.length === 0 || this.slots.size >= this.size || [...this.slots].some((s) => !s.ready)) return;
+    let queued = 0;
+    for (const item of this.queue) queued += item.bytes.byteLength;
+    if (this.slots.size === 0 || queued > SPAWN_BACKLOG_BYTES) this.spawn();
   }
 
   private send(slot: Slot, files: Pending[]): void {

@@ -60,7 +60,7 @@ describe('an import onto a full disk', () => {
       const second = lastJson(again.stdout);
       expect(second.summary.failed).toBe(0);
       const total = first.results.length;
-      expect(second.summary.imported + second.summary.already).toBe(total);
+      expect((second.summary.imported ?? 0) + (second.summary.already ?? 0)).toBe(total);
 
       const engine = createEngine({ dataDir: mountPoint, bundledModelsDir: path.join(tmp.dir, 'no-models') });
       try {
