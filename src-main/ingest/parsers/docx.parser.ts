@@ -1,4 +1,3 @@
-import mammoth from 'mammoth';
 import { normalizeMarkdown } from '../normalize';
 import { checkDocxBounds } from './docx.guard';
 import { htmlToMarkdown } from './html-to-markdown';
@@ -133,6 +132,9 @@ export const docxParser: Parser = {
     let html: string;
     try {
       const buffer = Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength);
+      // Loaded on the first DOCX: most imports (and most parse workers) never see one, and loading
+      // mammoth costs ~0.1 s of CPU each time.
+      const { default: mammoth } = await import('mammoth');
       const result = await mammoth.convertToHtml(
         { buffer },
         {
