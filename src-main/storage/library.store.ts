@@ -211,9 +211,10 @@ export class Library {
   /**
    * Removes what interrupted writes left in the library folder: temp files of writers that are
    * gone (in the folder, `originals/` and `normalized/`) and, with `orphans`, originals and
-   * normalized texts that no listed document uses (an import killed, or stopped by a full disk,
-   * before listing them). Only the library's writer may sweep orphans: the files of an import
-   * under way are orphans until its commit lists them. Returns how many files were removed.
+   * normalized texts that no listed document uses and that were written before this process
+   * started (by an import killed, or stopped by a full disk, before listing them). Only the
+   * library's writer may sweep orphans: the files of an import under way in another process are
+   * orphans until its commit lists them. Returns how many files were removed.
    */
   async sweepStrays(options: { orphans?: boolean } = {}): Promise<number> {
     let removed = 0;
@@ -231,16 +232,20 @@ export class Library {
     const root = await fs.readdir(this.dir).catch(() => [] as string[]);
     for (const name of root) if (isStrayTemp(name)) await rm(path.join(this.dir, name));
     if (!options.orphans) return removed;
+    // Files written since this process started may be another import's of this process, still
+    // to be listed (imports of one app can overlap); a killed import's files are older.
+    const startedAt = Date.now() - process.uptime() * 1000;
+    const old = async (file: string) => ((await fs.stat(file).catch(() => null))?.mtimeMs ?? Infinity) < startedAt;
     const docs = await this.documents();
     const usedOriginals = new Set(docs.map((d) => d.original).filter((o): o is string => !!o).map((o) => path.join(this.dir, o)));
     const usedHashes = new Set(docs.map((d) => d.contentHash).filter((h): h is string => !!h));
     for (const e of originals) {
       const file = fileOf(e);
-      if (!e.name.endsWith('.tmp') && !usedOriginals.has(file)) await rm(file);
+      if (!e.name.endsWith('.tmp') && !usedOriginals.has(file) && (await old(file))) await rm(file);
     }
     for (const e of normalized) {
       const hash = /^([0-9a-f]{64})\.json$/.exec(e.name)?.[1];
-      if (hash && !usedHashes.has(hash)) await rm(fileOf(e));
+      if (hash && !usedHashes.has(hash) && (await old(fileOf(e)))) await rm(fileOf(e));
     }
     return removed;
   }

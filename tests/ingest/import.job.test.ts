@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import type { ImportSummary } from '../../src-main/contract/api';
@@ -225,7 +225,15 @@ describe('file names and leftovers', () => {
     const orphanNormalized = path.join(lib.dir, 'normalized', `${'ab'.repeat(32)}.json`);
     const deadTemp = path.join(lib.dir, 'originals', 'gone', '.killed.md.999999999.0123abcd.tmp');
     await mkdir(path.dirname(orphanOriginal), { recursive: true });
-    for (const f of [orphanOriginal, orphanNormalized, deadTemp]) await writeFile(f, 'left by a killed import');
+    // Left by an import killed before this process started (their times say so).
+    const earlier = new Date(Date.now() - process.uptime() * 1000 - 60_000);
+    for (const f of [orphanOriginal, orphanNormalized, deadTemp]) {
+      await writeFile(f, 'left by a killed import');
+      await utimes(f, earlier, earlier);
+    }
+    // Written by this process: it could be another import's of this app, not yet listed.
+    const fresh = path.join(lib.dir, 'originals', 'gone', 'in-flight.md');
+    await writeFile(fresh, 'stored by an import still running');
     await engine.dispose();
 
     // Opening the library again (a new process, as after a crash) sweeps the temp file only.
@@ -240,6 +248,7 @@ describe('file names and leftovers', () => {
     const after = await files();
     expect(after).not.toContain('originals/gone/killed.md');
     expect(after).not.toContain(`normalized/${'ab'.repeat(32)}.json`);
+    expect(after).toContain('originals/gone/in-flight.md');
     expect(after).toContain(before[0]!.original);
     expect(after).toContain(`normalized/${before[0]!.contentHash}.json`);
     expect((await search('kept manual'))[0]?.doc).toBe('kept.md');
