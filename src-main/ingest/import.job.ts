@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { DocumentStatus, ImportFileResult, ImportProgress, ImportSkipped, ImportSummary } from '../contract/api';
 import type { NormalizedDocument } from '../core/document';
-import type { ErrorCode } from '../core/result';
+import { CodedError, type ErrorCode } from '../core/result';
 import type { ChunkInput } from '../storage/chunk-store';
 import type { DocumentRecord, Library } from '../storage/library.store';
 import { DEFAULT_IMPORT_LIMITS, maxFileBytesFor, megabytes, tooLargeReason, type ImportLimits } from './import-limits';
@@ -290,7 +290,9 @@ export interface ImportFailure {
 /** The failure of a stage that threw: disk errors become 'io-error', anything else keeps its words. */
 function stageFailure(stage: ImportFailure['stage'], err: unknown): ImportFailure {
   const what = { read: 'read the file', parse: 'parse the file', learn: "learn this document's model names", index: 'chunk and enrich this document', store: 'store this document in the library' }[stage];
-  const code: ErrorCode = (err as NodeJS.ErrnoException | null)?.code?.startsWith('E') ? 'io-error' : err instanceof RangeError ? 'too-large' : 'internal';
+  // A RangeError here is a stack or an array outgrown by one enormous document.
+  const code: ErrorCode =
+    err instanceof CodedError ? err.code : (err as NodeJS.ErrnoException | null)?.code?.startsWith('E') ? 'io-error' : err instanceof RangeError ? 'too-large' : 'internal';
   return { code, stage, reason: `Could not ${what}: ${ioReason(err)}.` };
 }
 
