@@ -11,6 +11,7 @@ import type {
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import { runImport, type ImportProgress } from '../ingest/import.job';
+import { ParsePool } from '../ingest/parse-pool';
 import type { Library } from '../storage/library.store';
 import { LibraryManager } from '../storage/library.store';
 import { ModelRuntime } from '../models/runtime';
@@ -50,6 +51,8 @@ export function createEngine(options: EngineOptions): Engine {
   /** Libraries that received chunks while their embedding job was running: embed again after it. */
   const pendingEmbeds = new Set<string>();
   const lock = new WriterLock();
+  /** Parse workers shared by every import, so back-to-back imports do not each load the parsers again. */
+  const parsePool = new ParsePool(options.importLimits ? { limits: options.importLimits } : {});
   /** The last rebuild job of each library (ids are per library), for callers that wait for it. */
   const rebuildResults = new Map<string, Promise<Result<RebuildSummary>>>();
 
@@ -108,6 +111,7 @@ export function createEngine(options: EngineOptions): Engine {
       indexer: index,
       ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
       ...(options.importLimits ? { limits: options.importLimits } : {}),
+      pool: parsePool,
       ...(opts.signal ? { signal: opts.signal } : {}),
       onProgress: (p) => {
         opts.onProgress?.(p);
@@ -482,6 +486,7 @@ export function createEngine(options: EngineOptions): Engine {
       for (const job of jobs.values()) job.controller.abort();
       await Promise.all([...jobs.values()].map((j) => j.done.catch(() => undefined)));
       await indexes.closeAll();
+      await parsePool.close();
       await models.dispose();
       listeners.clear();
     },

@@ -57,10 +57,12 @@ export interface ImportOptions {
   maxFileBytes?: number;
   /** Files parsed before their batch is enriched and committed (default 1000). */
   batchSize?: number;
-  /** Bounds of one file's import (memory, CPU time, text size); defaults `DEFAULT_IMPORT_LIMITS`. */
+  /** Bounds of one file's import (memory, CPU time, text size); defaults `DEFAULT_IMPORT_LIMITS`. A shared `pool` keeps its own. */
   limits?: Partial<ImportLimits>;
-  /** Parse workers at once (default: one per core). */
+  /** Parse workers at once (default: one per core); for the import's own pool. */
   parseWorkers?: number;
+  /** A pool shared by many imports (the engine's), left running; by default the import starts its own. */
+  pool?: ParsePool;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 500 * 1024 * 1024;
@@ -303,7 +305,9 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const limits: ImportLimits = { ...DEFAULT_IMPORT_LIMITS, ...options.limits };
   const batchSize = options.batchSize ?? 1000;
-  const pool = new ParsePool({ limits, signal, ...(options.parseWorkers !== undefined ? { size: options.parseWorkers } : {}) });
+  const pool = options.pool ?? new ParsePool({ limits, ...(options.parseWorkers !== undefined ? { size: options.parseWorkers } : {}) });
+  const onAbort = () => pool.cancel(signal);
+  signal.addEventListener('abort', onAbort, { once: true });
   // The first worker starts while the folders are listed and the library is tidied.
   pool.warm(1);
   try {
@@ -312,7 +316,8 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     await library.sweepStrays({ orphans: true }).catch(() => undefined);
     return await importCandidates(options, { library, indexer, signal, maxBytes, limits, batchSize, pool, candidates, skipped });
   } finally {
-    await pool.close();
+    signal.removeEventListener('abort', onAbort);
+    if (!options.pool) await pool.close();
   }
 }
 
@@ -561,7 +566,7 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
     const existing = await library.document(c.id);
     if (existing?.status === 'ready' && existing.contentHash === contentHash) return { kind: 'already' };
 
-    const result = await pool.parse(path.posix.basename(c.id), bytes);
+    const result = await pool.parse(path.posix.basename(c.id), bytes, ctx.signal);
     if (!result.ok) return { kind: 'failed', code: result.code, reason: result.reason, size };
 
     const doc: NormalizedDocument = { ...result.doc, id: c.id, contentHash };

@@ -35,6 +35,8 @@ const TASK_BYTES = 1024 * 1024;
 const SPAWN_BACKLOG_BYTES = 4 * 1024 * 1024;
 /** How often running parses are checked against their CPU budget. */
 const WATCH_MS = 250;
+/** How long idle workers are kept for the next import (loading the parsers again costs ~0.5 s of CPU). */
+const IDLE_MS = 60_000;
 /** Wall-clock budget = CPU budget x this, where a thread's CPU time cannot be read. */
 const WALL_CLOCK_SLACK = 4;
 
@@ -43,6 +45,8 @@ interface Pending {
   fileName: string;
   bytes: Uint8Array;
   budgetSeconds: number;
+  /** The import's signal: its abort drops the file while it is still queued. */
+  signal: AbortSignal | undefined;
   resolve: (result: PoolParseResult) => void;
 }
 
@@ -89,16 +93,28 @@ export class ParsePool {
   private startFailure: string | null = null;
   private watch: NodeJS.Timeout | null = null;
 
-  private readonly signal: AbortSignal | undefined;
+  private idleTimer: NodeJS.Timeout | null = null;
 
-  /** `size`: most workers at once (default: one per core); an aborted `signal` drops the files still queued. */
-  constructor(options: { limits?: Partial<ImportLimits>; size?: number; signal?: AbortSignal } = {}) {
+  /**
+   * `size`: most workers at once (default: one per core). One pool can serve many imports (an
+   * engine keeps one): idle workers never keep the process alive and stop after `idleMs`.
+   */
+  constructor(options: { limits?: Partial<ImportLimits>; size?: number; idleMs?: number } = {}) {
     this.limits = { ...DEFAULT_IMPORT_LIMITS, ...options.limits };
     this.size = Math.max(1, options.size ?? os.availableParallelism());
-    this.signal = options.signal;
-    this.signal?.addEventListener('abort', () => {
-      for (const item of this.queue.splice(0)) item.resolve(CANCELLED);
-    }, { once: true });
+    this.idleMs = options.idleMs ?? IDLE_MS;
+  }
+
+  private readonly idleMs: number;
+
+  /** Drops the queued files of the import whose signal this is (running parses finish). */
+  cancel(signal: AbortSignal): void {
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const item = this.queue[i]!;
+      if (item.signal !== signal) continue;
+      this.queue.splice(i, 1);
+      item.resolve(CANCELLED);
+    }
   }
 
   /** Starts up to `n` workers ahead of the first file, so their start-up overlaps other work. */
@@ -106,13 +122,13 @@ export class ParsePool {
     while (!this.closed && !this.startFailure && this.slots.size < Math.min(n, this.size)) this.spawn();
   }
 
-  /** Parses one file in a worker; never rejects. */
-  parse(fileName: string, bytes: Uint8Array): Promise<PoolParseResult> {
-    if (this.closed || this.signal?.aborted) return Promise.resolve(CANCELLED);
+  /** Parses one file in a worker; never rejects. An aborted `signal` (see `cancel`) drops it while queued. */
+  parse(fileName: string, bytes: Uint8Array, signal?: AbortSignal): Promise<PoolParseResult> {
+    if (this.closed || signal?.aborted) return Promise.resolve(CANCELLED);
     if (this.startFailure) return Promise.resolve(this.startFailed());
     const budgetSeconds = this.limits.cpuSecondsBase + (this.limits.cpuSecondsPerMb * bytes.byteLength) / (1024 * 1024);
     return new Promise<PoolParseResult>((resolve) => {
-      this.queue.push({ key: this.nextKey++, fileName, bytes, budgetSeconds, resolve });
+      this.queue.push({ key: this.nextKey++, fileName, bytes, budgetSeconds, signal, resolve });
       this.schedule();
     });
   }
@@ -120,6 +136,7 @@ export class ParsePool {
   /** Stops every worker; files still queued or being parsed resolve as cancelled. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     for (const item of this.queue.splice(0)) item.resolve(CANCELLED);
     if (this.watch) clearInterval(this.watch);
     this.watch = null;
@@ -176,6 +193,9 @@ export class ParsePool {
 
   private send(slot: Slot, files: Pending[]): void {
     slot.task = files;
+    slot.worker.ref();
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     const task: ParseTask = {
       files: files.map((f) => ({ key: f.key, fileName: f.fileName, bytes: f.bytes })),
       maxTextChars: this.limits.maxTextChars,
@@ -212,6 +232,7 @@ export class ParsePool {
     if (m.type === 'ready') {
       slot.ready = true;
       slot.thread = m.thread;
+      this.settle(slot);
       this.schedule();
     } else if (m.type === 'start') {
       const item = slot.task.find((f) => f.key === m.key);
@@ -224,7 +245,10 @@ export class ParsePool {
       const [item] = slot.task.splice(at, 1);
       slot.current = null;
       item!.resolve(m.result);
-      if (slot.task.length === 0) this.schedule();
+      if (slot.task.length === 0) {
+        this.settle(slot);
+        this.schedule();
+      }
     }
   }
 
@@ -247,6 +271,17 @@ export class ParsePool {
     this.queue.unshift(...slot.task);
     slot.task = [];
     this.schedule();
+  }
+
+  /** An idle worker never keeps the process alive; once every worker is idle, they stop after `idleMs`. */
+  private settle(slot: Slot): void {
+    slot.worker.unref();
+    if (this.idleTimer || [...this.slots].some((s) => s.task.length > 0)) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.queue.length > 0) return;
+      for (const s of this.slots) if (s.task.length === 0) void s.worker.terminate();
+    }, this.idleMs).unref();
   }
 
   private deathReason(slot: Slot): PoolParseResult {
