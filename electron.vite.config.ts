@@ -10,7 +10,8 @@ export default defineConfig({
       // Native modules and the engine's npm dependencies stay external: they are loaded from
       // node_modules (unpacked from asar for the native ones) at run time.
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve(__dirname, 'src-main/electron/main.ts') } },
+      // The parse worker is its own entry: `ingest/parse-pool.ts` starts `parse-worker.js` next to the bundle.
+      rollupOptions: { input: { index: resolve(__dirname, 'src-main/electron/main.ts'), 'parse-worker': resolve(__dirname, 'src-main/ingest/parse.worker.ts') } },
     },
   },
   preload: {

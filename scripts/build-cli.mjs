@@ -20,6 +20,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the bundle lives, relative to the repository root (bin/manualmate.mjs reads it). */
 export const CLI_OUT = path.join('out', 'cli');
 export const CLI_ENTRY = path.join('src-main', 'cli', 'main.ts');
+/** The parse worker's module: its own entry, found by `ingest/parse-pool.ts` next to the bundle. */
+export const PARSE_WORKER_ENTRY = path.join('src-main', 'ingest', 'parse.worker.ts');
 
 /** Builds the CLI bundle; returns the number of source files it holds. */
 export async function buildCli({ log = console.log } = {}) {
@@ -37,7 +39,7 @@ export async function buildCli({ log = console.log } = {}) {
   mkdirSync(next, { recursive: true });
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { main: CLI_ENTRY },
+    entryPoints: { main: CLI_ENTRY, 'parse-worker': PARSE_WORKER_ENTRY },
     bundle: true,
     splitting: true,
     format: 'esm',

@@ -237,12 +237,13 @@ async function cmdImport(engine: EngineDoor, library: string, paths: string[], j
   const s: ImportSummary = res.value;
   if (json) {
     const { cancelled: _cancelled, ...summary } = s.summary;
-    io.stdout.write(`${JSON.stringify({ results: s.results, summary })}\n`);
+    io.stdout.write(`${JSON.stringify({ results: s.results, skipped: s.skipped, summary: { ...summary, skipped: s.skipped.length } })}\n`);
   } else {
     for (const r of s.results) if (r.status === 'failed' || r.status === 'replaced') io.stdout.write(`${r.status}: ${r.file}${r.reason ? ` — ${r.reason}` : ''}\n`);
+    for (const k of s.skipped) io.stdout.write(`skipped: ${k.file} — ${k.reason}\n`);
     const { imported, already, replaced, failed, cancelled } = s.summary;
     io.stdout.write(
-      `${imported} imported, ${already} already in library, ${replaced} replaced, ${failed} failed${cancelled ? `, ${cancelled} cancelled` : ''} (library "${library}").\n`,
+      `${imported} imported, ${already} already in library, ${replaced} replaced, ${failed} failed${cancelled ? `, ${cancelled} cancelled` : ''}${s.skipped.length ? `, ${s.skipped.length} skipped` : ''} (library "${library}").\n`,
     );
   }
   return s.summary.failed > 0 || s.summary.cancelled > 0 ? 1 : 0;

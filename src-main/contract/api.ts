@@ -102,8 +102,16 @@ export interface ImportFileResult {
   reason?: string;
 }
 
+/** A file a folder import left out, and why ("unsupported type .xyz", "hidden", "symlink outside the folder"). */
+export interface ImportSkipped {
+  file: string;
+  reason: string;
+}
+
 export interface ImportSummary {
   results: ImportFileResult[];
+  /** What the named folders held that was not imported; never counted as failed. */
+  skipped: ImportSkipped[];
   summary: { imported: number; already: number; replaced: number; failed: number; cancelled: number };
 }
 

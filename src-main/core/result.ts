@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'binary',
   'too-large',
   'unreadable',
+  /** A read or write of the disk failed: full, read-only, permission denied, device error. */
+  'io-error',
   'unsafe-path',
   'cancelled',
   'model-missing',

@@ -12,6 +12,7 @@ import type {
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import type { ImportProgress } from '../ingest/import.job';
+import { ParsePool } from '../ingest/parse-pool';
 import type { Library } from '../storage/library.store';
 import { LibraryManager } from '../storage/library.store';
 import { ModelRuntime } from '../models/runtime';
@@ -60,6 +61,8 @@ export function createEngine(options: EngineOptions): Engine {
   const pendingEmbeds = new Set<string>();
   // Another process may have written the library while this one did not hold its lock file.
   const lock = new WriterLock((lib) => lib.reloadIfChangedOnDisk());
+  /** Parse workers shared by every import, so back-to-back imports do not each load the parsers again. */
+  const parsePool = new ParsePool(options.importLimits ? { limits: options.importLimits } : {});
   /** The last rebuild job of each library (ids are per library), for callers that wait for it. */
   const rebuildResults = new Map<string, Promise<Result<RebuildSummary>>>();
 
@@ -154,6 +157,8 @@ export function createEngine(options: EngineOptions): Engine {
       paths,
       indexer: index,
       ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
+      ...(options.importLimits ? { limits: options.importLimits } : {}),
+      pool: parsePool,
       ...(opts.signal ? { signal: opts.signal } : {}),
       onProgress: (p) => {
         opts.onProgress?.(p);
@@ -587,6 +592,7 @@ export function createEngine(options: EngineOptions): Engine {
       for (const job of jobs.values()) job.controller.abort();
       await Promise.all([...jobs.values()].map((j) => j.done.catch(() => undefined)));
       await indexes.closeAll();
+      await parsePool.close();
       await models.dispose();
       listeners.clear();
     },

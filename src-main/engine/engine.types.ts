@@ -1,3 +1,4 @@
+import type { ImportLimits } from '../ingest/import-limits';
 import type { Api, EngineEvent, Handlers, ImportProgress, ImportSummary } from '../contract/api';
 import type { Result } from '../core/result';
 import type { ChatService } from '../chat/chat.service';
@@ -19,6 +20,8 @@ export interface EngineOptions {
   threads?: number;
   /** Largest file an import accepts, in bytes (default 500 MB). */
   maxFileBytes?: number;
+  /** Bounds of one file's import (parse memory and CPU time, text size); see `ImportLimits`. */
+  importLimits?: Partial<ImportLimits>;
   log?: (message: string) => void;
 }
 

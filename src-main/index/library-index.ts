@@ -170,6 +170,11 @@ export class LibraryIndex implements DocumentIndexer {
     await this.library.setJournal([]);
   }
 
+  /** Repairs a commit that failed part-way (a full disk), as the next open would after a crash. */
+  recover(): Promise<void> {
+    return recoverJournal(this);
+  }
+
   /** Persists the library's model vocabulary and term statistics. */
   saveEnrichment(): Promise<void> {
     return writeJsonAtomic(path.join(this.library.dir, ENRICHMENT_FILE), this.enrichment_.snapshot());

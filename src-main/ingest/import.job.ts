@@ -1,11 +1,13 @@
 import { promises as fs, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import type { DocumentStatus, ImportFileResult, ImportProgress, ImportSummary } from '../contract/api';
+import type { DocumentStatus, ImportFileResult, ImportProgress, ImportSkipped, ImportSummary } from '../contract/api';
 import type { NormalizedDocument } from '../core/document';
-import type { ErrorCode } from '../core/result';
+import { CodedError, type ErrorCode } from '../core/result';
 import type { ChunkInput } from '../storage/chunk-store';
 import type { DocumentRecord, Library } from '../storage/library.store';
+import { DEFAULT_IMPORT_LIMITS, maxFileBytesFor, megabytes, tooLargeReason, type ImportLimits } from './import-limits';
+import { ParsePool } from './parse-pool';
 import { parserFor, SUPPORTED_EXTENSIONS } from './parsers';
 
 /**
@@ -31,6 +33,8 @@ export interface DocumentIndexer {
    * that failed after their rows were written); a crash in between is repaired on the next open.
    */
   commit(batch: PreparedDocument[], persist: () => Promise<readonly string[] | void>): Promise<void>;
+  /** Repairs the index after a commit that failed part-way (as on the next open after a crash). */
+  recover?(): Promise<void>;
 }
 
 export interface PreparedDocument {
@@ -53,12 +57,23 @@ export interface ImportOptions {
   maxFileBytes?: number;
   /** Files parsed before their batch is enriched and committed (default 1000). */
   batchSize?: number;
+  /** Bounds of one file's import (memory, CPU time, text size); defaults `DEFAULT_IMPORT_LIMITS`. A shared `pool` keeps its own. */
+  limits?: Partial<ImportLimits>;
+  /** Parse workers at once (default: one per core); for the import's own pool. */
+  parseWorkers?: number;
+  /** A pool shared by many imports (the engine's), left running; by default the import starts its own. */
+  pool?: ParsePool;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 500 * 1024 * 1024;
 
-/** Files read and parsed at once; enough to hide disk latency, few enough to bound memory. */
-const READ_CONCURRENCY = 8;
+/**
+ * Files read and parsing at once: enough for the parse pool to pack small files into few messages
+ * to its workers; files over `SYNC_READ_BYTES` also take a turn of `LARGE_READ_CONCURRENCY`, which
+ * bounds the memory held by files in flight.
+ */
+const READ_CONCURRENCY = 128;
+const LARGE_READ_CONCURRENCY = 4;
 
 /**
  * Files up to this size are stat'ed and read synchronously. Each asynchronous file operation is a
@@ -132,9 +147,27 @@ function unsafeSegment(seg: string): boolean {
   return seg === '' || seg === '.' || seg === '..' || /[\\\0:]/.test(seg) || /^[a-zA-Z]:/.test(seg);
 }
 
-/** Expands paths into candidate files; unsupported files inside folders are skipped silently. */
-export async function expandPaths(paths: string[]): Promise<Candidate[]> {
+/** What a folder import found: the files to import and what it left out, with the reason. */
+export interface Expansion {
+  candidates: Candidate[];
+  skipped: ImportSkipped[];
+}
+
+/** `path` lies inside `root` (both real paths). */
+function inside(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * Expands paths into candidate files. Inside folders, what is not imported is listed in
+ * `skipped` with the reason: unsupported types, hidden files and folders, tool folders
+ * (`node_modules`, `.git`...), and symlinks, which are never followed: they can loop or point
+ * outside what the user chose.
+ */
+export async function expandPaths(paths: string[]): Promise<Expansion> {
   const out: Candidate[] = [];
+  const skipped: ImportSkipped[] = [];
   const seen = new Set<string>();
   const push = (c: Candidate) => {
     if (seen.has(c.id)) return;
@@ -161,6 +194,8 @@ export async function expandPaths(paths: string[]): Promise<Candidate[]> {
       push({ abs, id: path.basename(abs), failure: { code: 'unsupported', reason: `${p} is not a regular file or folder.` } });
       continue;
     }
+    const root = await fs.realpath(abs).catch(() => abs);
+    const rel = (full: string) => path.relative(base, full).split(path.sep).join('/');
     const stack = [abs];
     while (stack.length > 0) {
       const dir = stack.pop()!;
@@ -168,25 +203,32 @@ export async function expandPaths(paths: string[]): Promise<Candidate[]> {
       try {
         entries = await fs.readdir(dir, { withFileTypes: true });
       } catch (err) {
-        const rel = path.relative(base, dir).split(path.sep).join('/');
-        push({ abs: dir, id: rel, failure: { code: 'unreadable', reason: `Cannot read the folder ${rel}: ${(err as NodeJS.ErrnoException).code ?? 'error'}.` } });
+        push({ abs: dir, id: rel(dir), failure: { code: 'unreadable', reason: `Cannot read the folder ${rel(dir)}: ${(err as NodeJS.ErrnoException).code ?? 'error'}.` } });
         continue;
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const e of entries) {
         const full = path.join(dir, e.name);
-        // Symlinks are not followed: they can loop or point outside what the user chose.
-        if (e.isDirectory()) {
-          if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) stack.push(full);
-        } else if (e.isFile() && !e.name.startsWith('.')) {
+        if (e.name.startsWith('.')) {
+          skipped.push({ file: rel(full), reason: e.isDirectory() ? 'hidden folder' : 'hidden' });
+        } else if (e.isSymbolicLink()) {
+          const target = await fs.realpath(full).catch(() => null);
+          const reason = target === null ? 'broken symlink' : inside(root, target) ? 'symlink (not followed; its target inside the folder is imported under its own name)' : 'symlink outside the folder';
+          skipped.push({ file: rel(full), reason });
+        } else if (e.isDirectory()) {
+          if (SKIP_DIRS.has(e.name)) skipped.push({ file: rel(full), reason: `tool folder (${e.name})` });
+          else stack.push(full);
+        } else if (e.isFile()) {
           const ext = path.extname(e.name).slice(1).toLowerCase();
-          if (!SUPPORTED_EXTENSIONS.includes(ext)) continue;
-          push(candidate(full, path.relative(base, full).split(path.sep).join('/')));
+          if (!SUPPORTED_EXTENSIONS.includes(ext)) skipped.push({ file: rel(full), reason: ext ? `unsupported type .${ext}` : 'unsupported type (no extension)' });
+          else push(candidate(full, rel(full)));
+        } else {
+          skipped.push({ file: rel(full), reason: 'not a regular file' });
         }
       }
     }
   }
-  return out;
+  return { candidates: out, skipped };
 }
 
 function candidate(abs: string, id: string): Candidate {
@@ -219,13 +261,88 @@ function failedRecord(id: string, code: ErrorCode, reason: string, sizeBytes: nu
   };
 }
 
+/** The words for a failed read or write of the disk, by its error code. */
+export function ioReason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  const words: Record<string, string> = {
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EROFS: 'the disk is read-only',
+    EIO: 'the disk reported an input/output error',
+    ENAMETOOLONG: 'the name is too long for the file system',
+    EMFILE: 'too many files are open',
+    ENOENT: 'a file or folder is missing',
+  };
+  if (code && words[code]) return `${words[code]} (${code})`;
+  const message = err instanceof Error ? err.message : String(err);
+  // Native libraries (LanceDB) report the OS error in their own words.
+  if (/no space left on device|os error 28\b/i.test(message)) return `${words.ENOSPC} (ENOSPC)`;
+  return message;
+}
+
+/** Why one stage of a file's import failed: its code, the stage and the sentence shown for it. */
+export interface ImportFailure {
+  code: ErrorCode;
+  stage: 'read' | 'parse' | 'learn' | 'index' | 'store';
+  reason: string;
+}
+
+/** The failure of a stage that threw: disk errors become 'io-error', anything else keeps its words. */
+function stageFailure(stage: ImportFailure['stage'], err: unknown): ImportFailure {
+  const what = { read: 'read the file', parse: 'parse the file', learn: "learn this document's model names", index: 'chunk and enrich this document', store: 'store this document in the library' }[stage];
+  // A RangeError here is a stack or an array outgrown by one enormous document.
+  const code: ErrorCode =
+    err instanceof CodedError ? err.code : (err as NodeJS.ErrnoException | null)?.code?.startsWith('E') ? 'io-error' : err instanceof RangeError ? 'too-large' : 'internal';
+  return { code, stage, reason: `Could not ${what}: ${ioReason(err)}.` };
+}
+
 /** Runs an import to the end (or until cancelled) and returns per-file results. */
 export async function runImport(options: ImportOptions): Promise<ImportSummary> {
   const { library, indexer } = options;
   const signal = options.signal ?? new AbortController().signal;
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const limits: ImportLimits = { ...DEFAULT_IMPORT_LIMITS, ...options.limits };
   const batchSize = options.batchSize ?? 1000;
-  const candidates = await expandPaths(options.paths);
+  const pool = options.pool ?? new ParsePool({ limits, ...(options.parseWorkers !== undefined ? { size: options.parseWorkers } : {}) });
+  const onAbort = () => pool.cancel(signal);
+  signal.addEventListener('abort', onAbort, { once: true });
+  // The first worker starts while the folders are listed and the library is tidied.
+  pool.warm(1);
+  try {
+    const { candidates, skipped } = await expandPaths(options.paths);
+    // Files a killed import left behind (temp files, originals never listed) go before new ones come.
+    await library.sweepStrays({ orphans: true }).catch(() => undefined);
+    return await importCandidates(options, { library, indexer, signal, maxBytes, limits, batchSize, pool, candidates, skipped });
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    if (!options.pool) await pool.close();
+  }
+}
+
+interface ImportRun {
+  library: Library;
+  indexer: DocumentIndexer;
+  signal: AbortSignal;
+  maxBytes: number;
+  limits: ImportLimits;
+  batchSize: number;
+  pool: ParsePool;
+  candidates: Candidate[];
+  skipped: ImportSkipped[];
+}
+
+/**
+ * Puts failure records into documents.json. When even that cannot be written (a full disk), the
+ * results still carry each file's reason, so the summary reports them.
+ */
+async function putFailures(library: Library, records: DocumentRecord[]): Promise<void> {
+  await library.putDocuments(records).catch(() => undefined);
+}
+
+async function importCandidates(options: ImportOptions, run: ImportRun): Promise<ImportSummary> {
+  const { library, indexer, signal, maxBytes, limits, batchSize, pool, candidates, skipped } = run;
   const total = candidates.length;
   const results: ImportFileResult[] = [];
   let done = 0;
@@ -249,15 +366,23 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     const batch = candidates.slice(i, i + batchSize);
     const parsed: Extract<ParseOutcome, { kind: 'parsed' }>[] = [];
 
-    // Files are read and parsed a few at a time so disk waits overlap parsing; outcomes are
-    // handled in input order, so results and progress stay deterministic.
+    // Files are read a few at a time and parsed in the pool's workers, so disk waits and parsing
+    // overlap; many small files are in flight at once, so the pool can pack them into few
+    // messages. Outcomes are handled in input order, so results and progress stay deterministic.
     const reads = new Limiter(READ_CONCURRENCY);
+    const largeReads = new Limiter(LARGE_READ_CONCURRENCY);
     const outcomes = batch.map((c) => reads.run(async (): Promise<ParseOutcome> => {
-      await nextTurn();
       if (signal.aborted) return { kind: 'failed', code: 'cancelled', reason: 'Cancelled.', size: 0 };
       if (c.failure) return { kind: 'failed', code: c.failure.code, reason: c.failure.reason, size: 0 };
       progress(c.id, 'parsing', 0);
-      const outcome = await readAndParse(c, library, maxBytes, signal, (f) => progress(c.id, 'parsing', f * 0.6), writes);
+      let outcome: ParseOutcome;
+      try {
+        outcome = await readAndParse(c, { library, pool, maxBytes, limits, signal, writes, largeReads });
+      } catch (err) {
+        // Every expected failure is a value already; this is a bug, still this file's alone.
+        const f = stageFailure('read', err);
+        outcome = { kind: 'failed', code: f.code, reason: f.reason, size: 0 };
+      }
       if (outcome.kind === 'parsed') stores.push(outcome.stored);
       return outcome;
     }));
@@ -287,10 +412,20 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     writes.setLimit(WRITES_AFTER_READING);
 
     if (parsed.length > 0 && !signal.aborted) {
-      await indexer.learn(parsed.map((p) => p.doc));
       const prepared: PreparedDocument[] = [];
       const ready: DocumentRecord[] = [];
+      const learned: typeof parsed = [];
+      // Each document is learned alone, so one that breaks the vocabulary fails by itself.
       for (const p of parsed) {
+        try {
+          await indexer.learn([p.doc]);
+          learned.push(p);
+        } catch (err) {
+          const f = stageFailure('learn', err);
+          fail(p.doc.id, f.code, f.reason, p.record.sizeBytes);
+        }
+      }
+      for (const p of learned) {
         if (signal.aborted) break;
         progress(p.doc.id, 'chunking', 0.65);
         await nextTurn();
@@ -301,7 +436,8 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
           progress(p.doc.id, 'indexing', 0.9);
         } catch (err) {
           if (signal.aborted) break;
-          fail(p.doc.id, 'internal', `Could not index this document: ${err instanceof Error ? err.message : String(err)}`, p.record.sizeBytes);
+          const f = stageFailure('index', err);
+          fail(p.doc.id, f.code, f.reason, p.record.sizeBytes);
         }
       }
       if (signal.aborted) break;
@@ -325,34 +461,49 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       // The other rows are written while the last stores finish. A document is listed as ready
       // only once its original and normalized text are on disk too (a crash before that leaves it
       // journaled and unlisted, and recovery drops its rows); one whose store failed loses its rows.
-      await indexer.commit(batchRows, async () => {
-        ready.length = 0;
-        const unstored: string[] = [];
-        for (const r of batchReady) {
-          const p = byId.get(r.id)!;
-          const stored = await p.stored;
-          if (stored.ok) ready.push({ ...r, original: stored.original });
-          else {
-            unstored.push(r.id);
-            fail(r.id, 'internal', stored.reason, p.record.sizeBytes);
+      let listed = false;
+      try {
+        await indexer.commit(batchRows, async () => {
+          ready.length = 0;
+          const unstored: string[] = [];
+          for (const r of batchReady) {
+            const p = byId.get(r.id)!;
+            const stored = await p.stored;
+            if (stored.ok) ready.push({ ...r, original: stored.original });
+            else {
+              unstored.push(r.id);
+              fail(r.id, 'io-error', stored.reason, p.record.sizeBytes);
+            }
           }
+          await library.putDocuments(ready);
+          listed = true;
+          return unstored;
+        });
+      } catch (err) {
+        // The index or documents.json could not be written (a full disk, most often): the batch's
+        // documents not yet listed fail, each with the reason, and the index is repaired as after
+        // a crash. Listed ones stay imported: their rows and files are in place.
+        if (!listed) {
+          const reason = `Could not write the library's index: ${ioReason(err)}.`;
+          const failedIds = new Set(results.filter((r) => r.status === 'failed').map((r) => r.file));
+          for (const r of batchReady) if (!failedIds.has(r.id)) fail(r.id, (err as NodeJS.ErrnoException).code ? 'io-error' : 'internal', reason, r.sizeBytes);
+          ready.length = 0;
         }
-        await library.putDocuments(ready);
-        return unstored;
-      });
+        await indexer.recover?.().catch(() => undefined);
+      }
       for (const r of ready) {
         const p = byId.get(r.id);
         results.push({ file: r.id, status: p?.replaced ? 'replaced' : 'imported' });
         // A replaced version's normalized text is an orphan unless another document shares it.
-        if (p?.previousHash && p.previousHash !== r.contentHash) await library.dropNormalizedIfUnused(p.previousHash);
+        if (p?.previousHash && p.previousHash !== r.contentHash) await library.dropNormalizedIfUnused(p.previousHash).catch(() => undefined);
         done++;
         progress(r.id, 'ready', 1);
       }
     }
-    await library.putDocuments(failures.splice(0));
+    await putFailures(library, failures.splice(0));
     writes.setLimit(WRITES_WHILE_READING);
   }
-  await library.putDocuments(failures.splice(0));
+  await putFailures(library, failures.splice(0));
   await Promise.all(stores);
 
   const finished = new Set(results.map((r) => r.file));
@@ -360,6 +511,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const count = (s: ImportFileResult['status']) => results.filter((r) => r.status === s).length;
   return {
     results,
+    skipped,
     summary: { imported: count('imported'), already: count('already'), replaced: count('replaced'), failed: count('failed'), cancelled: count('cancelled') },
   };
 }
@@ -380,53 +532,64 @@ type ParseOutcome =
       previousHash: string | null;
     };
 
-async function readAndParse(
-  c: Candidate,
-  library: Library,
-  maxBytes: number,
-  signal: AbortSignal,
-  onProgress: (fraction: number) => void,
-  writes: Limiter,
-): Promise<ParseOutcome> {
+interface ReadContext {
+  library: Library;
+  pool: ParsePool;
+  maxBytes: number;
+  limits: ImportLimits;
+  signal: AbortSignal;
+  writes: Limiter;
+  largeReads: Limiter;
+}
+
+async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcome> {
+  const { library, pool, writes } = ctx;
+  const chosen = parserFor(c.id);
+  // Old `.doc` files are told apart by their bytes (a `.docx` saved as `.doc` is rescued).
+  if (!chosen.ok && path.extname(c.id).toLowerCase() !== '.doc') return { kind: 'failed', code: chosen.code, reason: chosen.reason, size: 0 };
   let size = 0;
-  let bytes: Uint8Array;
   try {
     size = statSync(c.abs).size;
-    if (size > maxBytes) {
-      const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
-      return { kind: 'failed', code: 'too-large', reason: `The file is ${mb(size)}, over the ${mb(maxBytes)} limit.`, size };
-    }
-    bytes = size <= SYNC_READ_BYTES ? readFileSync(c.abs) : await fs.readFile(c.abs);
   } catch (err) {
-    return { kind: 'failed', code: 'unreadable', reason: `Cannot read the file: ${(err as NodeJS.ErrnoException).code ?? 'error'}.`, size };
+    return { kind: 'failed', code: 'unreadable', reason: `Cannot read the file: ${ioReason(err)}.`, size };
   }
-  const contentHash = createHash('sha256').update(bytes).digest('hex');
-  const existing = await library.document(c.id);
-  if (existing?.status === 'ready' && existing.contentHash === contentHash) return { kind: 'already' };
+  const limit = chosen.ok ? maxFileBytesFor(chosen.parser.format, ctx.maxBytes, ctx.limits) : ctx.maxBytes;
+  if (size > limit) return { kind: 'failed', code: 'too-large', reason: tooLargeReason(`it is ${megabytes(size)}`, megabytes(limit)), size };
+  const read = async (): Promise<ParseOutcome> => {
+    let bytes: Uint8Array;
+    try {
+      bytes = size <= SYNC_READ_BYTES ? readFileSync(c.abs) : await fs.readFile(c.abs);
+    } catch (err) {
+      return { kind: 'failed', code: 'unreadable', reason: `Cannot read the file: ${ioReason(err)}.`, size };
+    }
+    const contentHash = createHash('sha256').update(bytes).digest('hex');
+    const existing = await library.document(c.id);
+    if (existing?.status === 'ready' && existing.contentHash === contentHash) return { kind: 'already' };
 
-  const parser = parserFor(c.id);
-  if (!parser.ok) return { kind: 'failed', code: parser.code, reason: parser.reason, size };
-  const result = await parser.parser.parse({ bytes, fileName: path.posix.basename(c.id), signal, onProgress });
-  if (!result.ok) return { kind: 'failed', code: result.code, reason: result.reason, size };
+    const result = await pool.parse(path.posix.basename(c.id), bytes, ctx.signal);
+    if (!result.ok) return { kind: 'failed', code: result.code, reason: result.reason, size };
 
-  const doc: NormalizedDocument = { ...result.doc, id: c.id, contentHash };
-  const stored = writes.run(async (): Promise<StoreOutcome> => {
-    const original = await library.storeOriginal(c.id, bytes);
-    await library.storeNormalized(doc);
-    return { ok: true, original };
-  }).catch((err: unknown): StoreOutcome => ({ ok: false, reason: `Could not store this document in the library: ${err instanceof Error ? err.message : String(err)}` }));
-  const record: DocumentRecord = {
-    id: c.id,
-    title: doc.title,
-    format: doc.format,
-    status: 'indexing',
-    sizeBytes: size,
-    pageCount: doc.pageCount,
-    contentHash,
-    importedAt: new Date().toISOString(),
-    models: [],
-    chunks: 0,
-    original: null,
+    const doc: NormalizedDocument = { ...result.doc, id: c.id, contentHash };
+    const stored = writes.run(async (): Promise<StoreOutcome> => {
+      const original = await library.storeOriginal(c.id, bytes);
+      await library.storeNormalized(doc);
+      return { ok: true, original };
+    }).catch((err: unknown): StoreOutcome => ({ ok: false, reason: `Could not store this document in the library: ${ioReason(err)}.` }));
+    const record: DocumentRecord = {
+      id: c.id,
+      title: doc.title,
+      format: doc.format,
+      status: 'indexing',
+      sizeBytes: size,
+      pageCount: doc.pageCount,
+      contentHash,
+      importedAt: new Date().toISOString(),
+      models: [],
+      chunks: 0,
+      original: null,
+    };
+    return { kind: 'parsed', doc, record, stored, replaced: existing?.status === 'ready', previousHash: existing?.contentHash ?? null };
   };
-  return { kind: 'parsed', doc, record, stored, replaced: existing?.status === 'ready', previousHash: existing?.contentHash ?? null };
+  // Large files are read a few at a time, so the many small files in flight never hold much memory.
+  return size > SYNC_READ_BYTES ? ctx.largeReads.run(read) : read();
 }

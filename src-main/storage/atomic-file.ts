@@ -13,7 +13,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
   const durable = options.durable ?? true;
   const dir = path.dirname(file);
   await fs.mkdir(dir, { recursive: true });
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = path.join(dir, tempName(path.basename(file)));
   const handle = await fs.open(tmp, 'w');
   try {
     await handle.writeFile(data);
@@ -28,6 +28,25 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
     throw err;
   }
   if (durable) await syncDir(dir);
+}
+
+/** Longest file name, in bytes, on the file systems in use (ext4, APFS, NTFS: 255). */
+const NAME_MAX_BYTES = 255;
+
+/**
+ * The temp name for `base`: `.{base}.{pid}.{random}.tmp`, with `base` shortened (on a character
+ * boundary) so the name fits `NAME_MAX_BYTES` even when `base` itself nearly fills it. The pid
+ * tells a sweep whether the writer is still running.
+ */
+export function tempName(base: string): string {
+  const suffix = `.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const room = NAME_MAX_BYTES - 1 - Buffer.byteLength(suffix);
+  const bytes = Buffer.from(base);
+  let end = Math.min(bytes.length, room);
+  // A cut inside a multi-byte character moves back to the character's first byte.
+  while (end < bytes.length && end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  const kept = bytes.subarray(0, end).toString('utf8');
+  return `.${kept}${suffix}`;
 }
 
 /** JSON variant of `writeFileAtomic` (pretty-printed, trailing newline). */
@@ -61,13 +80,36 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-/** Removes stray temp files left by a crash between write and rename. */
-export async function sweepTempFiles(dir: string): Promise<void> {
-  let names: string[];
+/** True while process `pid` runs (a process of another user counts as running). */
+function processRuns(pid: number): boolean {
   try {
-    names = await fs.readdir(dir);
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * True for a temp file of `writeFileAtomic` whose writer is gone (a crash between write and
+ * rename): a temp name of a running process, this one included, is a write still under way.
+ */
+export function isStrayTemp(name: string): boolean {
+  if (!name.startsWith('.') || !name.endsWith('.tmp')) return false;
+  const pid = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name)?.[1];
+  if (!pid) return true;
+  return Number(pid) !== process.pid && !processRuns(Number(pid));
+}
+
+/** Removes stray temp files left by a crash between write and rename; `recursive` also looks in sub-folders. */
+export async function sweepTempFiles(dir: string, options: { recursive?: boolean } = {}): Promise<void> {
+  let entries;
+  try {
+    entries = await fs.readdir(dir, { withFileTypes: true, recursive: options.recursive ?? false });
   } catch {
     return;
   }
-  await Promise.all(names.filter((n) => n.startsWith('.') && n.endsWith('.tmp')).map((n) => fs.rm(path.join(dir, n), { force: true })));
+  const stray = entries.filter((e) => e.isFile() && isStrayTemp(e.name));
+  // `parentPath` (Node 20.12+) names the folder of an entry found by a recursive listing.
+  await Promise.all(stray.map((e) => fs.rm(path.join((e as { parentPath?: string }).parentPath ?? e.path ?? dir, e.name), { force: true })));
 }

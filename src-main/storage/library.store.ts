@@ -7,7 +7,7 @@ import { DEFAULT_PREFIX_OPTIONS, type PrefixOptions } from '../core/prefix';
 import type { ErrorCode, Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import type { DocumentStatus, EnrichMode } from '../contract/api';
-import { readJson, sweepTempFiles, writeFileAtomic, writeJsonAtomic } from './atomic-file';
+import { isStrayTemp, readJson, writeFileAtomic, writeJsonAtomic } from './atomic-file';
 import { tryLock, waitLock } from './lock-file';
 
 /**
@@ -229,6 +229,48 @@ export class Library {
     return path.join(this.dir, 'normalized', `${contentHash}.json`);
   }
 
+  /**
+   * Removes what interrupted writes left in the library folder: temp files of writers that are
+   * gone (in the folder, `originals/` and `normalized/`) and, with `orphans`, originals and
+   * normalized texts that no listed document uses and that were written before this process
+   * started (by an import killed, or stopped by a full disk, before listing them). Only the
+   * library's writer may sweep orphans: the files of an import under way in another process are
+   * orphans until its commit lists them. Returns how many files were removed.
+   */
+  async sweepStrays(options: { orphans?: boolean } = {}): Promise<number> {
+    let removed = 0;
+    const rm = async (file: string) => {
+      await fs.rm(file, { force: true });
+      removed++;
+    };
+    const listing = async (sub: string) =>
+      (await fs.readdir(path.join(this.dir, sub), { withFileTypes: true, recursive: true }).catch(() => [])).filter((e) => e.isFile());
+    // `parentPath` (Node 20.12+; `path` before) is the folder of an entry of a recursive listing.
+    const fileOf = (e: { name: string; parentPath?: string; path?: string }) => path.join(e.parentPath ?? e.path ?? '', e.name);
+    const originals = await listing('originals');
+    const normalized = await listing('normalized');
+    for (const e of [...originals, ...normalized]) if (isStrayTemp(e.name)) await rm(fileOf(e));
+    const root = await fs.readdir(this.dir).catch(() => [] as string[]);
+    for (const name of root) if (isStrayTemp(name)) await rm(path.join(this.dir, name));
+    if (!options.orphans) return removed;
+    // Files written since this process started may be another import's of this process, still
+    // to be listed (imports of one app can overlap); a killed import's files are older.
+    const startedAt = Date.now() - process.uptime() * 1000;
+    const old = async (file: string) => ((await fs.stat(file).catch(() => null))?.mtimeMs ?? Infinity) < startedAt;
+    const docs = await this.documents();
+    const usedOriginals = new Set(docs.map((d) => d.original).filter((o): o is string => !!o).map((o) => path.join(this.dir, o)));
+    const usedHashes = new Set(docs.map((d) => d.contentHash).filter((h): h is string => !!h));
+    for (const e of originals) {
+      const file = fileOf(e);
+      if (!e.name.endsWith('.tmp') && !usedOriginals.has(file) && (await old(file))) await rm(file);
+    }
+    for (const e of normalized) {
+      const hash = /^([0-9a-f]{64})\.json$/.exec(e.name)?.[1];
+      if (hash && !usedHashes.has(hash) && (await old(fileOf(e)))) await rm(fileOf(e));
+    }
+    return removed;
+  }
+
   /** Document ids whose index rows were being written when the process last stopped. */
   async journal(): Promise<string[]> {
     return (await readJson<{ docIds: string[] }>(path.join(this.dir, 'journal.json'), { docIds: [] })).docIds;
@@ -371,17 +413,17 @@ export class LibraryManager {
     const dir = path.join(this.root, entry);
     const config = await readJson<LibraryConfig | null>(path.join(dir, 'library.json'), null).catch(() => null);
     if (!config || typeof config.name !== 'string') return undefined;
-    // Another process writing this library has its temp files in flight: sweep only when no one
-    // holds the library's lock file (a crash left them, or nobody writes now).
+    const lib = new Library(dir, { ...LIBRARY_DEFAULTS, ...config });
+    // Temp files whose writer is gone are swept, and only when no process holds the library's lock
+    // file (another process writing this library has its temp files in flight).
     const free = await tryLock(path.join(dir, LIBRARY_LOCK_FILE), 'opening');
     if (free.ok) {
       try {
-        await sweepTempFiles(dir);
+        await lib.sweepStrays();
       } finally {
         await free.release();
       }
     }
-    const lib = new Library(dir, { ...LIBRARY_DEFAULTS, ...config });
     this.cache.set(entry, lib);
     return lib;
   }

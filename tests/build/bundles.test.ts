@@ -19,6 +19,14 @@ describe('electron-vite bundles', () => {
     expect(existsSync(path.join(out, 'renderer', 'index.html'))).toBe(true);
   });
 
+  it('ships the parse worker beside the main bundle, needing neither electron nor tsx', () => {
+    const worker = readFileSync(path.join(out, 'main', 'parse-worker.js'), 'utf8');
+    expect(requiresElectron(worker)).toBe(false);
+    expect(worker).not.toMatch(/["']tsx(?:\/[^"']*)?["']/);
+    // The parse pool starts the worker by that name (`ingest/parse-pool.ts`).
+    expect(readFileSync(path.join(out, 'main', 'index.js'), 'utf8')).toContain('parse-worker.js');
+  });
+
   it('requires electron only from the main bundle and the sandboxed preload', () => {
     expect(requiresElectron(readFileSync(path.join(out, 'main', 'index.js'), 'utf8'))).toBe(true);
     const preload = readFileSync(path.join(out, 'preload', 'index.cjs'), 'utf8');

@@ -1,6 +1,7 @@
-import mammoth from 'mammoth';
 import { normalizeMarkdown } from '../normalize';
+import { checkDocxBounds } from './docx.guard';
 import { htmlToMarkdown } from './html-to-markdown';
+import { ParseLimitError } from './limits';
 import type { ParseFailure, ParseInput, ParseResult, Parser } from './parser';
 import { CANCELLED_FAILURE, EMPTY_FAILURE, baseTitle, detectMagic, looksBinary } from './sniff';
 
@@ -121,9 +122,18 @@ export const docxParser: Parser = {
     if (input.signal?.aborted) return CANCELLED_FAILURE;
     const bad = checkContainer(input.bytes);
     if (bad) return bad;
+    try {
+      checkDocxBounds(input.bytes);
+    } catch (err) {
+      if (err instanceof ParseLimitError) return err.failure;
+      throw err;
+    }
     let html: string;
     try {
       const buffer = Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength);
+      // Loaded on the first DOCX: most imports (and most parse workers) never see one, and loading
+      // mammoth costs ~0.1 s of CPU each time.
+      const { default: mammoth } = await import('mammoth');
       const result = await mammoth.convertToHtml(
         { buffer },
         {
@@ -148,6 +158,7 @@ export const docxParser: Parser = {
       input.onProgress?.(1);
       return { ok: true, doc };
     } catch (err) {
+      if (err instanceof ParseLimitError) return err.failure;
       return { ok: false, code: 'corrupt', reason: `The Word document could not be converted: ${err instanceof Error ? err.message : String(err)}` };
     }
   },

@@ -1,5 +1,6 @@
 import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
+import { checkNesting } from './limits';
 
 /**
  * HTML -> GitHub-flavoured Markdown with turndown and the Joplin GFM plugin, shared by the HTML,
@@ -202,6 +203,8 @@ function createService(options: HtmlToMarkdownOptions, onTitle: (title: string) 
 
 /** Converts an HTML document or fragment to Markdown; never executes or fetches anything. */
 export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions = {}): HtmlConversion {
+  // Turndown and domino recurse per level: bound the depth before building the DOM.
+  checkNesting(html, 'HTML', true);
   let title: string | null = null;
   const service = createService(options, (t) => {
     title ??= t;

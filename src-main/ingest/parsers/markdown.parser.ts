@@ -2,6 +2,7 @@ import MarkdownIt from 'markdown-it';
 import { FRONT_MATTER, normalizeMarkdown } from '../normalize';
 import { escapeMarkdownText, htmlToMarkdown } from './html-to-markdown';
 import type { ParseInput, ParseResult, Parser } from './parser';
+import { checkNesting } from './limits';
 import { NO_TEXT_FAILURE, baseTitle, cleanText, extensionOf, parseText } from './sniff';
 
 /**
@@ -457,6 +458,8 @@ export const markdownParser: Parser = {
   format: 'markdown',
   async parse(input: ParseInput): Promise<ParseResult> {
     return parseText(input, 'Markdown', ({ text }) => {
+      // Embedded HTML and JSX tags are rewritten and converted per level, like an HTML page.
+      checkNesting(text, 'markup', true);
       const transformed = transformMarkdown(text, extensionOf(input.fileName) === 'mdx');
       let markdown = transformed.markdown;
       if (!markdown.trim() && transformed.mdx) {

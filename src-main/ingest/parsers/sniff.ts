@@ -1,5 +1,6 @@
 import { analyse } from 'chardet';
 import iconv from 'iconv-lite';
+import { ParseLimitError } from './limits';
 import type { ParseFailure, ParseInput, ParseResult } from './parser';
 
 /**
@@ -215,6 +216,43 @@ const ENCODING_ALIASES: Record<string, string> = {
 };
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+
+/** Valid multi-byte UTF-8 sequences and invalid bytes (each would decode as U+FFFD). */
+function utf8Counts(b: Uint8Array): [valid: number, invalid: number] {
+  let valid = 0;
+  let invalid = 0;
+  for (let i = 0; i < b.length; ) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    const n = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
+    let ok = n > 0;
+    for (let k = 1; ok && k <= n; k++) ok = i + k < b.length && (b[i + k]! & 0xc0) === 0x80;
+    if (ok) {
+      valid++;
+      i += n + 1;
+    } else {
+      invalid++;
+      i++;
+    }
+  }
+  return [valid, invalid];
+}
+
+/**
+ * True when bytes that are not valid UTF-8 are still mostly UTF-8: more valid multi-byte
+ * sequences than invalid bytes. A few bad bytes in a UTF-8 file (a truncated copy, one pasted
+ * Latin-1 character) then become U+FFFD where they are, as browsers decode, instead of the whole
+ * file being read as Windows-1252 ("cafÃ©"). Text in a legacy code page has almost no valid
+ * multi-byte sequences, so it still goes to statistical detection.
+ */
+export function mostlyUtf8(bytes: Uint8Array): boolean {
+  const [valid, invalid] = utf8Counts(bytes);
+  return valid > invalid;
+}
 
 /** Decoded text and the encoding that was used (iconv-lite name, lower case). */
 export interface DecodedText {
@@ -236,7 +274,11 @@ export function decodeText(bytes: Uint8Array, declaredCharset?: string | null): 
   try {
     return { text: strictUtf8.decode(bytes), encoding: 'utf-8' };
   } catch {
-    // Not UTF-8: fall through to the declared charset and statistical detection.
+    // Not valid UTF-8 throughout: mostly UTF-8 with a few bad bytes, or another encoding.
+  }
+  const declared = declaredCharset ? (ENCODING_ALIASES[declaredCharset.toLowerCase()] ?? declaredCharset.toLowerCase()) : null;
+  if (declared === 'utf-8' || declared === 'utf8' || (!declared && mostlyUtf8(bytes))) {
+    return { text: lenientUtf8.decode(bytes), encoding: 'utf-8' };
   }
   const candidates: string[] = [];
   if (declaredCharset) candidates.push(declaredCharset);
@@ -281,6 +323,7 @@ export function parseText(
     if (result.ok) input.onProgress?.(1);
     return result;
   } catch (err) {
+    if (err instanceof ParseLimitError) return err.failure;
     return { ok: false, code: 'corrupt', reason: `The ${label} file could not be read: ${err instanceof Error ? err.message : String(err)}` };
   }
 }

@@ -109,6 +109,18 @@ function JobCard({ jobKey }: { jobKey: string }) {
             .join(' · ')}
         </p>
       ) : null}
+      {job.summary?.skipped?.length ? (
+        <details className="job-skipped small" data-testid="import-skipped">
+          <summary>{job.summary.skipped.length === 1 ? '1 file skipped' : `${job.summary.skipped.length} files skipped`}</summary>
+          <ul>
+            {job.summary.skipped.map((k) => (
+              <li key={k.file}>
+                {k.file}: {k.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
       {retryable.length > 0 ? (
         <button type="button" className="btn btn-small" data-testid="retry-all" onClick={() => void retryFiles(job.key, retryable.map((f) => f.file))}>
           <Icon name="retry" size={14} /> Retry all ({retryable.length})

@@ -132,7 +132,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
           const files: Record<string, FileProgress> = {};
           for (const f of j.order) files[f] = { file: f, stage: 'failed', fraction: 0, reason: 'Cancelled.', cancelled: true };
           const results = j.order.map((file) => ({ file, status: 'cancelled' as const }));
-          return { ...j, phase: 'done', files, done: results.length, summary: { results, summary: { imported: 0, already: 0, replaced: 0, failed: 0, cancelled: results.length } } };
+          return { ...j, phase: 'done', files, done: results.length, summary: { results, skipped: [], summary: { imported: 0, already: 0, replaced: 0, failed: 0, cancelled: results.length } } };
         });
       }
       const res = await api['import.upload']({ library, uploadId });

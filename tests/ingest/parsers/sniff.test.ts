@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { cleanText, decodeText, detectMagic, extensionOf, looksBinary, sniffText } from '../../../src-main/ingest/parsers/sniff';
+import { cleanText, decodeText, detectMagic, extensionOf, looksBinary, mostlyUtf8, sniffText } from '../../../src-main/ingest/parsers/sniff';
 
 const bytes = (...parts: (number[] | string)[]): Uint8Array =>
   new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? Array.from(Buffer.from(p, 'latin1')) : p)));
@@ -77,6 +77,17 @@ describe('decodeText', () => {
     // ISO-8859-1 guesses are read as windows-1252, which also maps 0x80-0x9f to characters.
     const cp = new Uint8Array(iconv.encode('“Quoted” text — Größe über Spannung, Gerät prüfen.', 'windows-1252'));
     expect(decodeText(cp)).toEqual({ text: '“Quoted” text — Größe über Spannung, Gerät prüfen.', encoding: 'windows-1252' });
+  });
+
+  it('decodes a mostly UTF-8 file as UTF-8 with U+FFFD at its invalid bytes, not the whole file as Windows-1252', () => {
+    const utf8 = (t: string) => Array.from(Buffer.from(t, 'utf8'));
+    const mixed = new Uint8Array([...utf8('Café crème — the CM-3 '), 0xe9, 0xff, ...utf8(' Überprüfung, Größe.')]);
+    expect(decodeText(mixed)).toEqual({ text: 'Café crème — the CM-3 \ufffd\ufffd Überprüfung, Größe.', encoding: 'utf-8' });
+    // A page that declares UTF-8 keeps it even with more bad bytes than good sequences.
+    expect(decodeText(new Uint8Array([...utf8('abc '), 0xff, 0xfe]), 'UTF-8')).toEqual({ text: 'abc \ufffd\ufffd', encoding: 'utf-8' });
+    // Legacy text has no valid multi-byte sequences: still detected as a code page.
+    expect(mostlyUtf8(new Uint8Array(iconv.encode('Café crème brûlée, naïve façade, Größe.', 'windows-1252')))).toBe(false);
+    expect(mostlyUtf8(mixed)).toBe(true);
   });
 
   it('never throws, whatever the bytes', () => {

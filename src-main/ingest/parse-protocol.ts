@@ -1,0 +1,27 @@
+import type { ParseResult } from './parsers';
+
+/** Messages between the parse pool (`parse-pool.ts`) and its workers (`parse.worker.ts`). */
+
+/** Files sent to one worker at once: many small files travel in one message. */
+export interface ParseTask {
+  files: { key: number; fileName: string; bytes: Uint8Array }[];
+  /** `ImportLimits.maxTextChars`. */
+  maxTextChars: number;
+}
+
+export type WorkerMessage =
+  /** Sent once the worker has loaded; `thread` is its `/proc` entry ("pid/task/tid"), null off Linux. */
+  | { type: 'ready'; thread: string | null }
+  /** A file's parse begins; `cpuTicks` is the worker thread's CPU time then (null off Linux). */
+  | { type: 'start'; key: number; cpuTicks: number | null }
+  | { type: 'done'; key: number; result: ParseResult };
+
+/** Clock ticks per second of `/proc/.../stat` CPU times (USER_HZ, 100 on every Linux build in use). */
+export const TICKS_PER_SECOND = 100;
+
+/** utime + stime of a `/proc/.../stat` line (fields 14 and 15; the name in parentheses may hold spaces). */
+export function threadTicks(stat: string): number | null {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? ticks : null;
+}

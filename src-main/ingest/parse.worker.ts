@@ -1,0 +1,61 @@
+import { readFileSync, readlinkSync } from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+import { parseDocument, type ParseResult } from './parsers';
+import { threadTicks, type ParseTask, type WorkerMessage } from './parse-protocol';
+
+/**
+ * A parse worker (`parse-pool.ts`): parses the files of each task it is sent, one after the other,
+ * and reports each file's start (with this thread's CPU time, so the pool can stop a parse that
+ * runs over its budget) and its result. It holds no state between files.
+ */
+
+const port = parentPort;
+if (!port) throw new Error('parse.worker.ts runs as a worker thread only');
+
+/** This thread's `/proc` entry ("pid/task/tid"), where the kernel keeps its CPU time; null off Linux. */
+function threadEntry(): string | null {
+  try {
+    return readlinkSync('/proc/thread-self');
+  } catch {
+    return null;
+  }
+}
+
+const entry = threadEntry();
+
+/** CPU time this thread has used, in clock ticks, or null where `/proc` is not there. */
+function cpuTicks(): number | null {
+  if (!entry) return null;
+  try {
+    return threadTicks(readFileSync('/proc/thread-self/stat', 'latin1'));
+  } catch {
+    return null;
+  }
+}
+
+function send(message: WorkerMessage): void {
+  port!.postMessage(message);
+}
+
+port.on('message', async (task: ParseTask) => {
+  for (const file of task.files) {
+    send({ type: 'start', key: file.key, cpuTicks: cpuTicks() });
+    let result: ParseResult;
+    try {
+      result = await parseDocument({ bytes: file.bytes, fileName: file.fileName });
+      if (result.ok && result.doc.text.length > task.maxTextChars) {
+        const chars = (n: number) => `${Math.round(n / 1e6)} million characters`;
+        result = {
+          ok: false,
+          code: 'too-large',
+          reason: `The file is too large to import (limit ${chars(task.maxTextChars)} of text): it holds ${chars(result.doc.text.length)}.`,
+        };
+      }
+    } catch (err) {
+      result = { ok: false, code: 'corrupt', reason: `The file could not be read: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    send({ type: 'done', key: file.key, result });
+  }
+});
+
+send({ type: 'ready', thread: entry });
