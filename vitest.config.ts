@@ -2,11 +2,14 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /** Tests that read the benchmark corpora in ../shared: `npm run test:corpus`, never `npm test`. */
 const corpusTests = 'tests/**/*.corpus.test.ts';
+/** Tests that need root (they mount a file system): `npm run test:system`, run by .ci/run. */
+const systemTests = 'tests/**/*.system.test.ts';
 
 // Two projects. `unit` (run by `npm test`) needs nothing outside the repository: unit and
 // integration tests mirror the source tree, tests/e2e drives the built renderer in Debian Chromium
 // through the web bridge, and tests that need real manuals read the fixture cut in
-// tests/fixtures/corpus. `corpus` holds the corpus-wide checks over ../shared.
+// tests/fixtures/corpus. `corpus` holds the corpus-wide checks over ../shared; `system` the
+// tests that need root to mount a small tmpfs (a full disk), which CI runs.
 export default defineConfig({
   test: {
     environment: 'node',
@@ -20,8 +23,9 @@ export default defineConfig({
       LANCEDB_LOG: 'error',
     },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['tests/**/*.test.ts'], exclude: [...configDefaults.exclude, corpusTests] } },
+      { extends: true, test: { name: 'unit', include: ['tests/**/*.test.ts'], exclude: [...configDefaults.exclude, corpusTests, systemTests] } },
       { extends: true, test: { name: 'corpus', include: [corpusTests], globalSetup: ['./tests/helpers/shared-corpora.ts'] } },
+      { extends: true, test: { name: 'system', include: [systemTests] } },
     ],
   },
 });
