@@ -19,6 +19,11 @@ import { parserFor, SUPPORTED_EXTENSIONS } from './parsers';
  * document as `ready` only after its original and normalized text (written atomically) and its
  * rows are all in place; `recover()` on the indexer drops the rows of an interrupted commit.
  * The originals and normalized texts are written behind parsing and preparation, not before them.
+ *
+ * Longer than 500 lines for now: every stage of a file (read, parse in the worker pool, learn,
+ * chunk and enrich, store) runs inside that file's own guard here, so one reader sees where each
+ * failure is caught and what reason it gets; the folder walk (expanding paths, the skipped-file
+ * list) is the part that could move to its own file next.
  */
 
 /** What the import needs from the index: vocabulary learning, preparation, batched commits. */
