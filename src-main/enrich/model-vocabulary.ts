@@ -234,16 +234,22 @@ function bump<K extends string>(rec: Record<K, number>, key: K, by = 1): void {
  * be titled after for the folder to be a collection of products rather than one product's pages.
  */
 const COLLECTION_MODELS = 2;
+/**
+ * Least share of a collection's documents titled after another model. A product's folder may hold
+ * a few pages titled after the carrier boards it fits (radxa's CM3J folder: 4 of 23); a folder of
+ * products has many (m5stack's: 16 of 45).
+ */
+const COLLECTION_SHARE = 0.25;
 
 /**
  * A folder named like a product ("m5stack", a vendor's name with a digit) whose documents are
  * titled after other models ("M5Core2", "M5Paper") holds many products: signing all of them with
  * the folder's name would make every sibling look like the same model.
  */
-function isCollection(folderKey: string, titleModels: ReadonlySet<string>): boolean {
+function isCollection(folderKey: string, titleModels: ReadonlySet<string>, otherTitledShare: number): boolean {
   let others = 0;
   for (const k of titleModels) if (!k.startsWith(folderKey) && !folderKey.startsWith(k)) others++;
-  return others >= COLLECTION_MODELS;
+  return others >= COLLECTION_MODELS && otherTitledShare >= COLLECTION_SHARE;
 }
 
 /** Fewest product keys that must start with a prefix for it to be a series prefix (see `mergePrefixed`). */
@@ -644,23 +650,39 @@ export class ModelVocabulary {
     return this.vendorKeys.has(key) || this.learnedVendors.has(key);
   }
 
-  /** Capitalized words written right before at least `VENDOR_MIN_PRODUCTS` different product keys. */
+  /**
+   * Capitalized words that make up at least half of what is written right before each of at least
+   * `VENDOR_MIN_PRODUCTS` different product keys ("Radxa" before ROCK 5B, CM5, E20C ...). Words
+   * that merely stand before a name now and then ("Board", "Overview") never dominate.
+   */
   private learnVendors(): void {
-    const keysOf = new Map<string, Set<string>>();
+    const prevOf = new Map<string, Map<string, number>>();
     const display = new Map<string, string>();
     for (const o of this.docs.values()) {
       for (const [key, words] of Object.entries(o.prev)) {
-        for (const w of Object.keys(words)) {
+        const counts = prevOf.get(key) ?? new Map<string, number>();
+        for (const [w, n] of Object.entries(words)) {
           const k = nameKey(w);
-          if (!k || /\d/.test(k)) continue;
-          const set = keysOf.get(k) ?? new Set<string>();
-          set.add(key);
-          keysOf.set(k, set);
+          if (!k || /\d/.test(k) || GENERIC_WORDS.has(k)) continue;
+          counts.set(k, (counts.get(k) ?? 0) + n);
           if (!display.has(k)) display.set(k, w);
         }
+        prevOf.set(key, counts);
       }
     }
-    this.learnedVendors = new Map([...keysOf].filter(([, keys]) => keys.size >= VENDOR_MIN_PRODUCTS).map(([k]) => [k, display.get(k)!]));
+    const topOf = new Map<string, number>();
+    for (const counts of prevOf.values()) {
+      let best = '';
+      let bestN = 0;
+      let total = 0;
+      for (const [k, n] of counts) {
+        total += n;
+        if (n > bestN) [best, bestN] = [k, n];
+      }
+      // The vendor's name is most of what stands before its products, not one word among many.
+      if (best && bestN * 2 >= total) topOf.set(best, (topOf.get(best) ?? 0) + 1);
+    }
+    this.learnedVendors = new Map([...topOf].filter(([, n]) => n >= VENDOR_MIN_PRODUCTS).map(([k]) => [k, display.get(k)!]));
   }
 
   /**
@@ -914,6 +936,9 @@ export class ModelVocabulary {
       directTitleKeys: Set<string>;
       /** Keys of the models that documents under the folder are titled after ("M5Paper", "M5Core2"). */
       titleModels: Set<string>;
+      /** Documents under the folder, and those of them titled after a model other than the folder's. */
+      docs: number;
+      otherTitled: number;
     }
     const folders = new Map<string, FolderAgg>();
     for (const o of this.docs.values()) {
@@ -922,13 +947,18 @@ export class ModelVocabulary {
         const key = nameKey(o.dirs[depth]!);
         let agg = folders.get(path);
         if (!agg) {
-          agg = { key, surfaces: new Map(), weight: 0, prev: new Map(), directTitleKeys: new Set(), titleModels: new Set() };
+          agg = { key, surfaces: new Map(), weight: 0, prev: new Map(), directTitleKeys: new Set(), titleModels: new Set(), docs: 0, otherTitled: 0 };
           folders.set(path, agg);
         }
         agg.weight += addSurfaces(agg.surfaces, o.surfaces[key]);
         for (const [w, n] of Object.entries(o.prev[key] ?? {})) agg.prev.set(w, (agg.prev.get(w) ?? 0) + n);
         if (depth === o.dirs.length - 1) agg.directTitleKeys.add(o.titleKey);
-        if (o.titleModel) agg.titleModels.add(nameKey(this.stripVendor(o.titleModel.surface)));
+        agg.docs++;
+        if (o.titleModel) {
+          const k = nameKey(this.stripVendor(o.titleModel.surface));
+          agg.titleModels.add(k);
+          if (!k.startsWith(key) && !key.startsWith(k)) agg.otherTitled++;
+        }
       }
     }
     // 2. Product folders: the folder name is written out in its documents.
@@ -943,7 +973,7 @@ export class ModelVocabulary {
     for (const [path, agg] of folders) {
       if (agg.key.length < 2 || agg.weight === 0) continue;
       if (!/\d/.test(agg.key) && !(agg.key.length >= 3 && agg.directTitleKeys.has(agg.key))) continue;
-      if (isCollection(agg.key, agg.titleModels)) continue;
+      if (isCollection(agg.key, agg.titleModels, agg.otherTitled / agg.docs)) continue;
       folderKeyOfPath.set(path, agg.key);
       gather(agg.key, agg.surfaces, agg.prev);
     }

@@ -32,6 +32,16 @@ describe('ModelVocabulary learning', () => {
     expect(v.models().map((m) => m.name)).not.toContain('Kit9');
   });
 
+  it('keeps a product folder whose few pages are titled after the carrier boards it fits', () => {
+    const pages = ['Power', 'GPIO', 'Display', 'Audio', 'Camera', 'Reset', 'Fan', 'Storage'].map((t) => doc(`lib/zx9/${t.toLowerCase()}.md`, `# ${t}\n\nThe ZX9 ${t.toLowerCase()} section. Use the ZX9 here.`));
+    const v = ModelVocabulary.fromDocuments([
+      ...pages,
+      doc('lib/zx9/carriers/k10.md', '# K10 Base\n\nThe ZX9 on the K10 Base board.'),
+      doc('lib/zx9/carriers/p20.md', '# P20 Nano\n\nThe ZX9 on the P20 Nano board.'),
+    ]);
+    expect(v.identityOf('lib/zx9/power.md')?.model).toBe('ZX9');
+  });
+
   it('takes a model written with and without a series prefix many models share as one model', () => {
     const v = ModelVocabulary.fromDocuments([
       doc('kit/core/core2.md', '# QXCore2\n\nThe QXCore2 is the second core. Battery: 390 mAh.'),
