@@ -80,9 +80,19 @@ export async function search(source: SearchSource, query: string, options: Searc
     if (options.retriever === 'hybrid') return store.searchHybrid(text, vector!, opts);
     return store.searchBm25(text, opts);
   };
+  const filtered = options.models !== undefined && options.models.length > 0;
+  // The question without the model names it resolves to (see the named-model branch below).
+  const topical = !filtered && analysis.models.length > 0 ? stripMentions(query, analysis) : query;
+  // The passage words: the question without its model names and without the words that name the
+  // documents it names best; searched inside those documents for the `passage-order` stage, at
+  // the same time as the candidates.
+  const passageWords = names && has('passage-order') ? names.then((e) => e.passageWords(topical)) : Promise.resolve(null);
+  const passageHits = passageWords.then((w) =>
+    w ? store.searchBm25(w.words.join(' '), { limit: pool * HYDRATE_FACTOR, filter: { ...base, docIds: w.docs }, light: true }) : [],
+  );
+  passageHits.catch(() => undefined);
   let candidates: ChunkHit[];
-  let topical = query;
-  if (options.models && options.models.length > 0) {
+  if (filtered) {
     // The user's model filter restricts the search.
     candidates = await first(query, { ...base, models: options.models });
   } else if (analysis.models.length > 0) {
@@ -94,7 +104,6 @@ export async function search(source: SearchSource, query: string, options: Searc
     // models' chunks keep a fraction of their score), so it fetches no extra candidates and adds
     // no synonyms: with them it found nothing more on the three question sets (same Hit@1) and
     // cost twice as much.
-    topical = stripMentions(query, analysis);
     const [own, all] = await Promise.all([first(topical, { ...base, models: [...analysis.models, ...analysis.related] }), first(topical, base, false)]);
     const seen = new Set(own.map((h) => h.record.id));
     candidates = [...own, ...all.filter((h) => !seen.has(h.record.id))];
@@ -117,23 +126,18 @@ export async function search(source: SearchSource, query: string, options: Searc
   const reach = weighByDocumentNames(weighByModel(candidates, analysis, vocabulary), documentEvidence)
     .slice(0, enabled.length === 0 ? options.topK : pool * HYDRATE_FACTOR)
     .map((h) => byId.get(h.record.id)!);
-  // The passage words: the question without its model names and without the words that name the
-  // documents it names best; searched again inside those documents for the `passage-order` stage.
-  const passageWords = names && has('passage-order') ? (await names).passageWords(topical) : null;
-  const passageHits = passageWords
-    ? await store.searchBm25(passageWords.words.join(' '), { limit: pool * HYDRATE_FACTOR, filter: { ...base, docIds: passageWords.docs }, light: true })
-    : [];
+  const [words, passageFound] = await Promise.all([passageWords, passageHits]);
   const reached = new Set(reach.map((h) => h.record.id));
   // Passages of those documents that the whole question left out of reach join at the bottom.
-  const extra = passageHits.filter((h) => !reached.has(h.record.id)).map((h) => ({ ...h, score: 0 }));
+  const extra = passageFound.filter((h) => !reached.has(h.record.id)).map((h) => ({ ...h, score: 0 }));
   const tableIds = has('table-views') ? [...new Set([...reach, ...extra].flatMap((h) => (h.record.parentId ? [h.record.parentId] : [])))] : [];
   const [hydrated, tables] = await Promise.all([store.hydrate([...reach, ...extra]), store.getChunks(tableIds, { light: true })]);
   const passageScores = new Map<string, number>();
-  for (const h of passageHits) {
+  for (const h of passageFound) {
     const id = h.record.parentId ?? h.record.id;
     passageScores.set(id, Math.max(passageScores.get(id) ?? 0, h.score));
   }
-  const passage = passageWords ? { words: passageWords.words.join(' '), docs: new Set(passageWords.docs), scores: passageScores } : null;
+  const passage = words ? { words: words.words.join(' '), docs: new Set(words.docs), scores: passageScores } : null;
   const ctx: RankContext = { query, topical, analysis, vocabulary, documentEvidence, passage, matchedView: new Map() };
   let hits = hydrated;
   for (const stage of enabled) hits = stage.run(hits, ctx);
