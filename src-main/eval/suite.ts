@@ -184,18 +184,20 @@ export function ablationMarkdown(report: SuiteReport): string[] {
   const stages = [...new Set(off.map((r) => r.stage_off!))];
   const lines = ['', '**Ablation: Hit@1 with every stage, and its change with one stage left out (BM25)**', ''];
   lines.push(`| set | all stages | ${stages.map((s) => `without ${s}`).join(' | ')} |`, `|---|---:|${stages.map(() => '---:').join('|')}|`);
-  const hit = (results: readonly EvalResult[], base: Row, stage: RankStageName | null) =>
-    results.find((r) => r.strategy === base.strategy && r.enrich === base.enrich && r.retriever === base.retriever && r.stage_off === stage)?.metrics['hit@1'];
   const base = off[0]!;
-  for (const s of report.sets) {
-    const all = hit(s.results, base, null);
-    if (all === undefined) continue;
-    lines.push(`| ${s.set} | ${fmt(all)} | ${stages.map((st) => { const v = hit(s.results, base, st); return v === undefined ? '–' : signed(v - all); }).join(' | ')} |`);
-  }
-  const macroAll = report.macro.find((r) => sameRow(r, { ...base, stage_off: null }))?.metrics['hit@1'];
-  if (macroAll !== undefined) {
-    lines.push(`| **macro** | **${fmt(macroAll)}** | ${stages.map((st) => { const m = report.macro.find((r) => sameRow(r, { ...base, stage_off: st })); return m ? signed(m.metrics['hit@1'] - macroAll) : '–'; }).join(' | ')} |`);
-  }
+  // One line per set and one for the macro average, from the same kind of rows.
+  const line = (label: string, rows: readonly (Row & { metrics: Record<MetricName, number> })[], bold = false): void => {
+    const hit = (stage: RankStageName | null) => rows.find((r) => sameRow(r, { ...base, stage_off: stage }))?.metrics['hit@1'];
+    const all = hit(null);
+    if (all === undefined) return;
+    const changes = stages.map((st) => {
+      const v = hit(st);
+      return v === undefined ? '–' : signed(v - all);
+    });
+    lines.push(bold ? `| **${label}** | **${fmt(all)}** | ${changes.join(' | ')} |` : `| ${label} | ${fmt(all)} | ${changes.join(' | ')} |`);
+  };
+  for (const s of report.sets) line(s.set, s.results);
+  line('macro', report.macro, true);
   return lines;
 }
 
