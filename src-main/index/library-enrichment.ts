@@ -8,12 +8,13 @@ import { plainText } from '../enrich/text.util';
 import { indexedText, type PrefixOptions } from '../core/prefix';
 import { createRestructurer, type RetrievalUnit } from '../enrich/restructure';
 import { TermStats } from '../enrich/term-stats';
+import { PassageTermStats } from '../enrich/passage-terms';
 import type { ChunkInput } from '../storage/chunk-store';
 import { chunkId, chunkInputFrom } from '../storage/chunk-store';
 
 /**
- * Glue between a library's index and the enrichment stage: the library's model vocabulary and
- * term statistics (persisted in enrichment.json), heuristic enrichment at import time, the
+ * Glue between a library's index and the enrichment stage: the library's model vocabulary, its
+ * document and passage term statistics (persisted in enrichment.json), heuristic enrichment at import time, the
  * indexed-text prefix and optional key-based restructuring. Search reads the vocabulary it keeps.
  */
 
@@ -26,6 +27,8 @@ interface Persisted {
   version: 1;
   vocabulary: unknown;
   terms: unknown;
+  /** Absent in libraries indexed before passage statistics (search then weighs every word alike). */
+  passages?: unknown;
 }
 
 export class LibraryEnrichment {
@@ -34,6 +37,8 @@ export class LibraryEnrichment {
   private constructor(
     readonly vocabulary: ModelVocabulary,
     readonly terms: TermStats,
+    /** Passage frequencies of stemmed words, for search's in-document ranking. */
+    readonly passages: PassageTermStats,
   ) {
     this.enricher = this.makeEnricher();
   }
@@ -43,7 +48,12 @@ export class LibraryEnrichment {
     const s = state as Partial<Persisted> | null;
     const vocabulary = s?.vocabulary ? ModelVocabulary.fromJSON(s.vocabulary) : null;
     const terms = s?.terms ? TermStats.fromJSON(s.terms) : null;
-    return new LibraryEnrichment(vocabulary?.ok ? vocabulary.value : ModelVocabulary.create(), terms?.ok ? terms.value : TermStats.create());
+    const passages = s?.passages ? PassageTermStats.fromJSON(s.passages) : null;
+    return new LibraryEnrichment(
+      vocabulary?.ok ? vocabulary.value : ModelVocabulary.create(),
+      terms?.ok ? terms.value : TermStats.create(),
+      passages?.ok ? passages.value : PassageTermStats.create(),
+    );
   }
 
   private makeEnricher(): Enricher {
@@ -53,13 +63,17 @@ export class LibraryEnrichment {
   }
 
   snapshot(): Persisted {
-    return { version: 1, vocabulary: this.vocabulary.toJSON(), terms: this.terms.toJSON() };
+    return { version: 1, vocabulary: this.vocabulary.toJSON(), terms: this.terms.toJSON(), passages: this.passages.toJSON() };
   }
 
   /** Adds documents (replacing `previous` versions of the same ids) to the vocabulary and term statistics. */
   learn(docs: NormalizedDocument[], previous: NormalizedDocument[] = []): void {
-    for (const old of previous) this.terms.removeDocument(old.text);
+    for (const old of previous) {
+      this.terms.removeDocument(old.text);
+      this.passages.removeDocument(old);
+    }
     for (const doc of docs) {
+      this.passages.addDocument(doc);
       // One plain-text pass serves both: it is most of what learning costs.
       const plain = plainText(doc.text);
       this.vocabulary.addDocument({ ...vocabularyInput(doc), plain });
@@ -71,6 +85,7 @@ export class LibraryEnrichment {
     for (const doc of docs) {
       this.vocabulary.removeDocument(doc.id);
       this.terms.removeDocument(doc.text);
+      this.passages.removeDocument(doc);
     }
   }
 

@@ -261,6 +261,7 @@ export class LibraryIndex implements DocumentIndexer {
           vocabulary: this.enrichment_.vocabulary,
           queryVector: (q) => queryVector(q, { configured: this.library.config.embedder, storedEmbedderId: this.store_.embedderId, embedders: this.embedders }),
           documentEvidence: () => this.documentEvidence(),
+          idf: (t) => this.enrichment_.passages.idf(t),
         },
         query,
         options,

@@ -90,12 +90,14 @@ export class DocumentEvidence {
   /**
    * The documents the question names best (evidence 1) and the question's words left when the
    * words their names cover are taken out: what the passage, not the manual, must match. Null
-   * when no document name matches or no word is left.
+   * when no document name matches, when the question names every document alike (a one-manual
+   * library, a word in every title: such a name tells no manual apart, and taking its words out
+   * of the question only loses them) or when no word is left.
    */
   passageWords(query: string): { docs: string[]; words: string[] } | null {
     const { evidence, covered } = this.match(query);
     const docs = [...evidence].filter(([, e]) => e >= 1).map(([id]) => id);
-    if (docs.length === 0 || covered.size === 0) return null;
+    if (docs.length === 0 || docs.length === this.ids.length || covered.size === 0) return null;
     const words = nameWords(query).filter((_, i) => !covered.has(i));
     return words.length > 0 ? { docs, words } : null;
   }

@@ -40,6 +40,8 @@ export interface SearchSource {
   queryVector(query: string): Promise<Result<Float32Array>>;
   /** The names of the library's documents, for the `document-names` stage. */
   documentEvidence(): Promise<DocumentEvidence>;
+  /** How rare a stemmed word is as a passage of the library (see `enrich/passage-terms.ts`). */
+  idf(term: string): number;
 }
 
 /** How many extra candidates the first stage fetches so model-aware ranking has room to work. */
@@ -138,7 +140,7 @@ export async function search(source: SearchSource, query: string, options: Searc
     passageScores.set(id, Math.max(passageScores.get(id) ?? 0, h.score));
   }
   const passage = words ? { words: words.words.join(' '), docs: new Set(words.docs), scores: passageScores } : null;
-  const ctx: RankContext = { query, topical, analysis, vocabulary, documentEvidence, passage, matchedView: new Map() };
+  const ctx: RankContext = { query, topical, analysis, vocabulary, documentEvidence, passage, idf: (t) => source.idf(t), enabled: new Set(enabled.map((s) => s.name)), matchedView: new Map() };
   let hits = hydrated;
   for (const stage of enabled) hits = stage.run(hits, ctx);
   const whole = new Map(tables.map((r) => [r.id, r]));

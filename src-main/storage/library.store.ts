@@ -48,10 +48,11 @@ export interface LibraryConfig {
 /**
  * Version of what import derives from a document and stores: chunk boundaries, signatures, the
  * model vocabulary, the index columns. Bump it with a change that alters them (2: IO boards became
- * models of their own and caption lines name a chunk's model), so libraries built before the change
- * report `indexOutdated` and are offered a rebuild from their stored documents.
+ * models of their own and caption lines name a chunk's model; 3: passage term statistics, which
+ * search's answer-line stage weighs words with), so libraries built before the change report
+ * `indexOutdated` and are offered a rebuild from their stored documents.
  */
-export const INDEX_VERSION = 2;
+export const INDEX_VERSION = 3;
 
 /** Settings a new library starts with; also fill fields missing from older library.json files. */
 export const LIBRARY_DEFAULTS: Pick<LibraryConfig, 'strategy' | 'enrich' | 'embedder' | 'prefix' | 'restructure'> = {

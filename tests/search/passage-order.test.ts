@@ -24,6 +24,11 @@ describe('DocumentEvidence.passageWords', () => {
     expect(evidence.passageWords('RGB LED type')).toBeNull();
     expect(evidence.passageWords('lumen lite')).toBeNull();
   });
+
+  it('is null when the question names every document alike (a one-manual library)', () => {
+    const one = DocumentEvidence.build([{ id: 'tv/Smart_TV_Manual.md', title: 'Smart TV Manual' }]);
+    expect(one.passageWords('How do I update the TV automatically?')).toBeNull();
+  });
 });
 
 describe('orderPassages', () => {
@@ -33,6 +38,15 @@ describe('orderPassages', () => {
     expect(out.map((h) => h.record.id)).toEqual(['a3', 'b1', 'a1', 'a2']);
     // The places keep their scores: the document-level decision is not changed.
     expect(out.map((h) => h.score)).toEqual([9, 8, 7, 1]);
+  });
+
+  it('orders the named document\'s passages by the further weighting it is given', () => {
+    // Twin sections of one FAQ page, one per model: the passage words tie, the model decides.
+    const hits = [hit('faq-other', 'faq.md', 9), hit('faq-named', 'faq.md', 8)];
+    const scores = new Map([['faq-other', 5], ['faq-named', 5]]);
+    const named = (members: ChunkHit[]) => [...members].sort((a, b) => (b.record.id === 'faq-named' ? 1 : 0) - (a.record.id === 'faq-named' ? 1 : 0));
+    expect(orderPassages(hits, { words: 'bootloader mode', docs: new Set(['faq.md']), scores }).map((h) => h.record.id)).toEqual(['faq-other', 'faq-named']);
+    expect(orderPassages(hits, { words: 'bootloader mode', docs: new Set(['faq.md']), scores }, new Map(), named).map((h) => h.record.id)).toEqual(['faq-named', 'faq-other']);
   });
 
   it('changes nothing without passage words', () => {
@@ -60,7 +74,7 @@ describe('passage order in a real library', () => {
     const table = (led: string) =>
       ['## Specification', '', '| Resources | Parameter |', '| --- | --- |', '| Flash | 4MB |', `| RGB LED | ${led} |`, '| Button | Custom button x 1 |', ''].join('\n');
     const intro = (name: string) =>
-      `## Description\n\n**${name}** is a compact board. The ${name} has an RGB LED and a button; the ${name} fits in a pocket and the ${name} runs on 5 V.\n`;
+      `## Description\n\n**${name}** is a compact board. The ${name} has a button; the ${name} fits in a pocket and the ${name} runs on 5 V.\n`;
     await writeFile(path.join(root, 'lumen_lite.md'), `# LUMEN Lite\n\n${intro('LUMEN Lite')}\n${table('QX6812 x 1')}`);
     await writeFile(path.join(root, 'lumen_matrix.md'), `# LUMEN Matrix\n\n${intro('LUMEN Matrix')}\n${table('QX2812 x 25')}`);
     const imported = await engine.importPaths('Kit', [path.join(dir, 'kit')]);

@@ -38,7 +38,7 @@ describe('search', () => {
   const question = 'CM5 power input';
   const own = hit('own', 'Power input is 5 V.', 1, { docId: 'cm5/power.md', model: 'CM5', headingPath: ['Power'] });
   const other = hit('other', 'Power input is 5 V.', 10, { docId: 'cm3/power.md', model: 'CM3', headingPath: ['Power'] });
-  const source = { store: scriptedStore([other, own]), vocabulary: enrichment.vocabulary, queryVector: noVector, documentEvidence: noNames };
+  const source = { store: scriptedStore([other, own]), vocabulary: enrichment.vocabulary, queryVector: noVector, documentEvidence: noNames, idf: (t: string) => enrichment.passages.idf(t) };
 
   it("weighs another model's chunk once by its model weight", async () => {
     const res = await search(source, question, { topK: 10, retriever: 'bm25', stages: ['model-weight'] });
@@ -91,6 +91,6 @@ describe('search', () => {
 
   it('names every stage once', () => {
     expect(new Set(STAGE_NAMES).size).toBe(STAGE_NAMES.length);
-    expect(STAGE_NAMES).toEqual(['table-views', 'term-coverage', 'model-weight', 'document-names', 'passage-order']);
+    expect(STAGE_NAMES).toEqual(['table-views', 'term-coverage', 'model-weight', 'document-names', 'passage-order', 'answer-line']);
   });
 });

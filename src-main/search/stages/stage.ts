@@ -25,6 +25,10 @@ export interface RankContext {
    * id), the BM25 score of the question's passage words alone; null when the question has none.
    */
   readonly passage: { words: string; docs: ReadonlySet<string>; scores: ReadonlyMap<string, number> } | null;
+  /** How rare a stemmed word is as a passage in the library (`PassageTermStats.idf`); 1 for every word without statistics. */
+  readonly idf: (term: string) => number;
+  /** The stages that run in this search (a stage may reuse another's weighting only when that one is on). */
+  readonly enabled: ReadonlySet<string>;
   /** Parent chunk id -> the table row view that matched (written by the `table-views` stage). */
   readonly matchedView: Map<string, ChunkRecord>;
 }

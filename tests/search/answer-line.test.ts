@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { asksForQuantity, evidenceLines, statesQuantity, weighByAnswerLine } from '../../src-main/search/stages/answer-line.stage';
+import { PassageTermStats } from '../../src-main/enrich/passage-terms';
+import type { ChunkHit, ChunkRecord } from '../../src-main/storage/chunk-store';
+import { markdownDocument } from '../enrich/corpus.helper';
+import { record } from '../storage/fixtures';
+
+function hit(id: string, text: string, score: number): ChunkHit {
+  return { record: { ...record(id, 0, text), id, modelKey: null, parentId: null } as ChunkRecord, score };
+}
+const order = (hits: ChunkHit[]) => hits.map((h) => h.record.id);
+const flat = () => 1;
+
+describe('what a question asks for and what a line states', () => {
+  it('knows a question asking for a value', () => {
+    expect(asksForQuantity('What charge current does it use?')).toBe(true);
+    expect(asksForQuantity('How many RGB LEDs are on it?')).toBe(true);
+    expect(asksForQuantity('How do I pair the remote?')).toBe(false);
+  });
+
+  it('reads a number with a unit as a quantity, and a name with digits as none', () => {
+    for (const line of ['5V @ 500mA', 'up to 3.3 V', '-20°C ~ 65°C', '16MB Flash', '2.4GHz', 'SK6812 3535 x 1']) expect(statesQuantity(line), line).toBe(true);
+    for (const line of ['I2C on GPIO21', 'ESP32-S3 module', 'Press the BOOT button']) expect(statesQuantity(line), line).toBe(false);
+  });
+
+  it('reads table rows and sentences as lines, never code', () => {
+    const text = '## Power\n\n```c\n// charge current 100 mA\n```\n\n| Charging current | 100 mA<br>0.9 mA trickle |\n\n' + 'A'.repeat(250) + '. Second sentence about charging.';
+    const lines = evidenceLines(text);
+    expect(lines.some((l) => l.includes('// charge'))).toBe(false);
+    expect(lines).toContain('| Charging current | 100 mA<br>0.9 mA trickle |');
+    expect(lines).toContain('Second sentence about charging.');
+  });
+});
+
+describe('answer-line ranking', () => {
+  it('puts the row that states the asked value above a paragraph that talks about it', () => {
+    const prose = hit('prose', 'Charging: the charge LED lights while the battery charges. The charge current depends on the cell; see the table.', 10);
+    const row = hit('row', '| Item | Value |\n| --- | --- |\n| Charging current | 50 mA (fast) |', 6);
+    expect(order(weighByAnswerLine([prose, row], 'What charge current does the board use?', flat))).toEqual(['row', 'prose']);
+  });
+
+  it('prefers the line holding the rare words of the question', () => {
+    const stats = PassageTermStats.create();
+    stats.addDocument(markdownDocument('a.md', Array.from({ length: 20 }, (_, i) => `The board ${i} has a port.`).join('\n\n') + '\n\nThe fan header sits near the port.'));
+    const common = hit('common', 'Each board has a port on the left.', 5);
+    const rare = hit('rare', 'Connect the fan to the header.', 5);
+    const ranked = weighByAnswerLine([common, rare], 'board fan header', (t) => stats.idf(t));
+    expect(order(ranked)).toEqual(['rare', 'common']);
+  });
+
+  it('leaves a question of stopwords alone', () => {
+    const a = hit('a', 'x', 2);
+    const b = hit('b', 'y', 1);
+    expect(weighByAnswerLine([a, b], 'what is it', flat)).toEqual([a, b]);
+  });
+});
