@@ -61,6 +61,35 @@ const SUFFIX_WORDS = new Set(['+', 'pro', 'lite', 'max', 'mini', 'ultra', 'indus
 const BOARD_SUFFIX_WORDS = new Set(['io']);
 /** A suffix glued to the model's last token ("3" -> "3W", "5B" -> "5B+"). */
 const ATTACHED_SUFFIX = /^(?:[a-z]{1,2}\+?|\+)$/;
+/** Words after a part number that say what kind of product carries it ("CH32H417 Evaluation Board"). */
+const PRODUCT_TYPE_WORDS = new Set(['evaluation', 'development', 'dev', 'board', 'kit', 'module', 'reference', 'design', 'demo', 'starter']);
+/** An evaluation-kit suffix glued to a part number ("CH592EVT", "xxEVB", "xxEVK", "xxEVM"). */
+const KIT_SUFFIX = /^(\p{L}+\d+[\p{L}\d]*?\d)(?:evt|evb|evk|evm|eval)$/u;
+
+/**
+ * The family pattern of a name written with placeholder digits, as datasheets name a series:
+ * "LM78XX" (an upper-case run of two or more X after a digit), "CH32V30x" or "CH32X3x5" (a lower-case
+ * x after a digit in an otherwise upper-case code). Each placeholder stands for one digit; one or
+ * two letters may follow the code ("LM7812A"). Null for names without placeholders ("CH32X035":
+ * a single upper-case X is a letter of the name).
+ */
+export function familyPattern(raw: string): RegExp | null {
+  if (!/\d/.test(raw) || !/[xX]/.test(raw)) return null;
+  const upper = /\p{Lu}/u.test(raw.replace(/x/g, ''));
+  let out = '';
+  let placeholders = 0;
+  for (let k = 0; k < raw.length; k++) {
+    const c = raw[k]!;
+    const afterDigit = k > 0 && (/\d/.test(raw[k - 1]!) || out.endsWith('\\d'));
+    const upperRun = c === 'X' && (raw[k + 1] === 'X' || raw[k - 1] === 'X');
+    if (afterDigit && ((c === 'x' && upper) || upperRun)) {
+      out += '\\d';
+      placeholders++;
+    } else out += c.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return placeholders > 0 ? new RegExp(`^${out}[a-z]{0,2}$`) : null;
+}
+
 /** Longest name, in tokens ("ESP-Module-Prog-SUB-01&04" has 6). */
 const MAX_WINDOW = 7;
 /** Weight of an occurrence by where it was seen: title/front matter, heading, body. */
@@ -116,6 +145,11 @@ export interface ModelMention {
   confidence: number;
   /** Revision written after the name, known or not. */
   revision: string | null;
+  /**
+   * True when the words name one member of a family the vocabulary knows by a pattern ("LM7812A"
+   * for the "LM78XX" datasheet): they say more than the model they resolve to.
+   */
+  byPattern?: boolean;
 }
 
 export type ModelRelation = 'same' | 'revision' | 'member' | 'sibling' | 'none';
@@ -203,6 +237,8 @@ interface Derived {
   keyPrefixes: Set<string>;
   /** Mentions in short texts (headings repeat in every chunk of their section). */
   shortMentions: Map<string, ModelMention[]>;
+  /** Family patterns of names with placeholder digits ("LM78XX", "CH32V30x"), see `familyPattern`. */
+  patterns: { pattern: RegExp; name: string }[];
 }
 
 /** Builds the vocabulary input of a normalized document (title, front matter, headings, text). */
@@ -307,7 +343,9 @@ function titleModelOf(title: string, vendorKeys: ReadonlySet<string>): { surface
     }
     let j = i;
     let lastCode = isCode(t) ? i : -1;
-    while (j + 1 < toks.length && toks[j + 1]!.kind === 'word' && joinable(title.slice(toks[j]!.end, toks[j + 1]!.start))) {
+    // A name does not run into a parenthesis: "Electrical Characteristics (LM7812A)" is a caption
+    // and the code it names, not one name.
+    while (j + 1 < toks.length && toks[j + 1]!.kind === 'word' && joinable(title.slice(toks[j]!.end, toks[j + 1]!.start)) && !title.slice(toks[j]!.end, toks[j + 1]!.start).includes('(')) {
       const n = toks[j + 1]!;
       if (!(isCap(n) || isCode(n) || /^\d/.test(n.norm))) break;
       j++;
@@ -800,6 +838,8 @@ export class ModelVocabulary {
     while (i < toks.length) {
       const m = this.matchAt(text, toks, i, d, []);
       if (!m) {
+        const member = this.patternMention(toks[i]!, d);
+        if (member) out.push(member);
         i++;
         continue;
       }
@@ -822,6 +862,14 @@ export class ModelVocabulary {
       i = end + 1;
     }
     return out;
+  }
+
+  /** A code the vocabulary does not know that fits exactly one family pattern ("LM7812A" -> "LM78XX"). */
+  private patternMention(tok: ModelToken, d: Derived): ModelMention | null {
+    if (d.patterns.length === 0 || tok.kind !== 'word' || !isCodeToken(tok.norm) || isUnitLike(tok.norm)) return null;
+    const names = new Set(d.patterns.filter((p) => p.pattern.test(tok.norm)).map((p) => p.name));
+    if (names.size !== 1) return null;
+    return { text: tok.raw, start: tok.start, end: tok.end, model: [...names][0]!, confidence: 0.9, revision: null, byPattern: true };
   }
 
   private matchAt(
@@ -926,6 +974,7 @@ export class ModelVocabulary {
       productOfKey: new Map(),
       keyPrefixes: new Set(),
       shortMentions: new Map(),
+      patterns: [],
     };
     // 1. Aggregate each folder's evidence over the documents under it.
     interface FolderAgg {
@@ -1077,6 +1126,13 @@ export class ModelVocabulary {
     }
     for (const key of [...d.byKey.keys(), ...d.aliases.keys()]) {
       for (let n = 1; n <= key.length; n++) d.keyPrefixes.add(key.slice(0, n));
+    }
+    for (const e of d.entries.values()) {
+      if (e.kind === 'variant') continue;
+      for (const t of modelTokens(e.name)) {
+        const pattern = t.kind === 'word' ? familyPattern(t.raw) : null;
+        if (pattern) d.patterns.push({ pattern, name: e.name });
+      }
     }
     this.derived = d;
     return d;
@@ -1237,6 +1293,12 @@ export class ModelVocabulary {
     // "ESP32-S3-DevKitC-1" is also written without its trailing board index ("S3 DevKitC").
     const gluedLast = toks.length >= 3 && /^\d+$/.test(norms[norms.length - 1]!) && /^[-_]$/.test(e.name.slice(toks[toks.length - 2]!.end, toks[toks.length - 1]!.start));
     if (gluedLast) variants.push(norms.slice(0, -1));
+    // "CH32H417 Evaluation Board" is named "CH32H417", "CH592EVT" (an evaluation kit) "CH592".
+    let core = norms;
+    while (core.length > 1 && PRODUCT_TYPE_WORDS.has(core[core.length - 1]!)) core = core.slice(0, -1);
+    if (core.length < norms.length) variants.push(core);
+    const kit = core[core.length - 1]!.match(KIT_SUFFIX);
+    if (kit) variants.push([...core.slice(0, -1), kit[1]!]);
     for (const v of variants) {
       for (let drop = 0; drop < v.length; drop++) {
         const rest = v.slice(drop);

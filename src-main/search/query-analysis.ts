@@ -17,6 +17,8 @@ export interface QueryMention {
   /** Where the words stand in the question: character offsets, end exclusive. */
   start: number;
   end: number;
+  /** The words name one member of a family known by a pattern ("LM7812A" of "LM78XX"): they stay in the question. */
+  byPattern?: boolean;
 }
 
 export interface QueryAnalysis {
@@ -35,7 +37,9 @@ export interface QueryAnalysisOptions {
 /** Finds the models a question names. Pure and fast (no model, no I/O). */
 export function analyzeQuery(query: string, vocabulary: ModelVocabulary, options: QueryAnalysisOptions = {}): QueryAnalysis {
   const min = options.minConfidence ?? 0.5;
-  const mentions = vocabulary.findMentions(query).map((m) => ({ text: m.text, model: m.model, confidence: m.confidence, start: m.start, end: m.end }));
+  const mentions = vocabulary
+    .findMentions(query)
+    .map((m) => ({ text: m.text, model: m.model, confidence: m.confidence, start: m.start, end: m.end, ...(m.byPattern ? { byPattern: true } : {}) }));
   const models: string[] = [];
   for (const m of mentions) if (m.confidence >= min && !models.includes(m.model)) models.push(m.model);
   const related: string[] = [];
@@ -64,9 +68,12 @@ export function modelMatch(queryModels: readonly string[], chunkModel: string | 
   return best;
 }
 
-/** The question with every model name it mentions blanked out (they say which manual, not what). */
+/**
+ * The question with every model name it mentions blanked out (they say which manual, not what),
+ * except a family member's code ("LM7812A"), which says which part of the family's manual.
+ */
 export function withoutMentions(query: string, analysis: QueryAnalysis): string {
   let rest = query;
-  for (const m of [...analysis.mentions].sort((a, b) => b.start - a.start)) rest = rest.slice(0, m.start) + ' ' + rest.slice(m.end);
+  for (const m of [...analysis.mentions].sort((a, b) => b.start - a.start)) if (!m.byPattern) rest = rest.slice(0, m.start) + ' ' + rest.slice(m.end);
   return rest;
 }

@@ -152,10 +152,13 @@ export async function search(source: SearchSource, query: string, options: Searc
   return ok({ query, resolvedModels, retriever: options.retriever, results });
 }
 
-/** The question without the words that name its models; the whole question if nothing else is left. */
+/**
+ * The question without the words that name its models (a family member's code stays: it tells
+ * the family manual's sections apart); the whole question if nothing else is left.
+ */
 function stripMentions(query: string, analysis: QueryAnalysis): string {
   let rest = query;
-  for (const m of analysis.mentions) if (analysis.models.includes(m.model)) rest = rest.split(m.text).join(' ');
+  for (const m of analysis.mentions) if (analysis.models.includes(m.model) && !m.byPattern) rest = rest.split(m.text).join(' ');
   return /[\p{L}\p{N}]{2,}/u.test(rest) ? rest : query;
 }
 

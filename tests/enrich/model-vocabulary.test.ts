@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
+import { familyPattern, ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
 import { corpusRoots } from '../helpers/temp';
 import { markdownDocument } from './corpus.helper';
 import { describeVocabularyOnBoards } from './vocabulary.suite';
@@ -201,6 +201,51 @@ describe('ModelVocabulary storage', () => {
     expect(v.removeDocument('lib/e/e52c/a.md')).toBe(true);
     expect(v.lookup('E52C')).toBeNull();
     expect(v.documentCount).toBe(1);
+  });
+});
+
+describe('ModelVocabulary part numbers as datasheets write them', () => {
+  // Datasheets and evaluation-board manuals named the way vendors publish them (file names as on
+  // their sites); the part numbers are made up.
+  const v = ModelVocabulary.fromDocuments([
+    doc('ds/KX78XX-KX78XXA.md', '# KX78XX/KX78XXA 3-Terminal 1A Positive Voltage Regulator\n\n## Electrical Characteristics (KX7812A)\n\nOutput voltage 11.75 to 12.25 V.'),
+    doc('evt/QH32V30x-Evaluation-Board-Reference-EN.md', '# QH32V30x Evaluation Board\n\nThe QH32V30x evaluation board carries a QH32V307.'),
+    doc('evt/QH32X3x5-Evaluation-Board-Reference-EN.md', '# QH32X3x5 Evaluation Board\n\nSerial download on PA4 and PA5.'),
+    doc('evt/QH592EVT-Evaluation-Board-Manual.md', '# QH592EVT Evaluation Board\n\nDefault pin to download boot: PB22.'),
+    doc('evt/QH41-Evaluation-Board-Reference-EN.md', '# QH41 Evaluation Board\n\nThe QH41 board.'),
+  ]);
+  const named = (q: string) => v.findMentions(q).map((m) => [m.text, m.model, m.byPattern ?? false]);
+
+  it('reads placeholder digits as a family pattern, and a single capital X as a letter', () => {
+    expect(familyPattern('LM78XX')?.test('lm7812')).toBe(true);
+    expect(familyPattern('LM78XXA')?.test('lm7824a')).toBe(true);
+    expect(familyPattern('CH32X3x5')?.test('ch32x315')).toBe(true);
+    expect(familyPattern('CH32X3x5')?.test('ch32y315')).toBe(false);
+    expect(familyPattern('CH32X035')).toBeNull();
+    expect(familyPattern('0x10')).toBeNull();
+    expect(familyPattern('24x24mm')).toBeNull();
+  });
+
+  it('names a family member by its pattern, and keeps that it is a member', () => {
+    expect(named('KX7824A: minimum output voltage')).toEqual([['KX7824A', 'KX78XX', true]]);
+    expect(named('QH32X315 UART pins')).toEqual([['QH32X315', 'QH32X3x5 Evaluation Board', true]]);
+    expect(named('QH32V307 board')).toEqual([['QH32V307', 'QH32V30x Evaluation Board', true]]);
+  });
+
+  it('names a board by its part number without "Evaluation Board" or an evaluation-kit suffix', () => {
+    expect(named('QH41 download pins')).toEqual([['QH41', 'QH41 Evaluation Board', false]]);
+    expect(named('QH592 boot pin')).toEqual([['QH592', 'QH592EVT Evaluation Board', false]]);
+  });
+
+  it('does not take a caption with a code in parentheses for a product name', () => {
+    const captions = ModelVocabulary.fromDocuments([
+      doc('ds/KX78XX.md', '# KX78XX Regulator\n\n## Electrical Characteristics (KX7805A)\n\nA.\n\n## Electrical Characteristics (KX7812A)\n\nB.'),
+    ]);
+    expect(captions.models().map((m) => m.name)).toEqual(['KX78XX']);
+  });
+
+  it('names nothing when a code fits no family or two', () => {
+    expect(named('QH33V307 pins')).toEqual([]);
   });
 });
 
