@@ -43,6 +43,20 @@ export interface TeamDeps {
   env?: NodeJS.ProcessEnv;
 }
 
+/** Contract keys that read a library: a subscribed one is first brought to the version its folder points at. */
+const READS = [
+  'documents.list',
+  'documents.chunks',
+  'documents.source',
+  'documents.original',
+  'search.query',
+  'chat.list',
+  'chat.create',
+  'chat.get',
+  'chat.ask',
+  'chat.export',
+] as const;
+
 /** Contract keys that write a library: refused for subscribed ones. */
 const WRITES = ['import.start', 'import.upload', 'documents.remove', 'libraries.configure', 'libraries.rebuild', 'libraries.rename'] as const;
 
@@ -91,20 +105,22 @@ export function createTeam(deps: TeamDeps) {
   /**
    * Points a subscribed library at a new version folder while no read runs: reads in flight
    * finish on the old version, reads that arrive meanwhile wait, and then all read the new one.
-   * A version that cannot be opened is undone: the library keeps the one it had.
+   * A version that cannot be opened is undone: the library keeps the one it had. With `repoint`
+   * false (following another process's swap) the link is read, never written: writing it back
+   * could undo a newer swap of that process.
    */
-  async function swapIn(lib: Library, versionDir: string): Promise<void> {
+  async function swapIn(lib: Library, versionDir: string, repoint = true): Promise<void> {
     const index = await indexes.open(lib);
     const previous = await currentVersionDir(dataDir, lib.config.id);
     let failure: unknown = null;
     await index.swapStore(async (current) => {
       await current.close();
       try {
-        await pointLibraryAt(dataDir, lib.config.id, versionDir);
+        if (repoint) await pointLibraryAt(dataDir, lib.config.id, versionDir);
         return await loadInto(lib, index);
       } catch (err) {
         failure = err;
-        if (previous) await pointLibraryAt(dataDir, lib.config.id, previous);
+        if (repoint && previous) await pointLibraryAt(dataDir, lib.config.id, previous);
         return loadInto(lib, index);
       }
     });
@@ -222,9 +238,45 @@ export function createTeam(deps: TeamDeps) {
     },
   };
 
-  /** Wraps the handlers that write a library so a subscribed one refuses them in words. */
+  const following = new Map<string, Promise<void>>();
+  /**
+   * Another process (a CLI sync while the app runs) may have pointed a subscribed library at a
+   * newer version: the version in its folder's name and the one this process loaded differ. The
+   * open config, vocabulary and store then move to it, as after a sync of this process.
+   */
+  async function follow(lib: Library): Promise<void> {
+    const sub = lib.config.subscription;
+    if (!sub) return;
+    const target = await currentVersionDir(dataDir, lib.config.id);
+    const linked = target === null ? null : Number(/^v(\d+)$/.exec(path.basename(target))?.[1]);
+    if (target === null || !linked || linked === sub.version) return;
+    let running = following.get(lib.config.id);
+    if (!running) {
+      running = swapIn(lib, target, false).finally(() => following.delete(lib.config.id));
+      following.set(lib.config.id, running);
+    }
+    await running;
+  }
+
+  /**
+   * Wraps the handlers: those that write a library refuse a subscribed one in words; those that
+   * read one first follow a version another process swapped in (`follow`).
+   */
   function guardWrites(all: Handlers): Handlers {
     const guarded = { ...all };
+    for (const key of READS) {
+      const inner = all[key] as (input: { library: string }) => Promise<Result<unknown>>;
+      (guarded as Record<string, unknown>)[key] = async (input: { library: string }) => {
+        const lib = await libraries.get(input.library);
+        if (lib) await follow(lib);
+        return inner(input);
+      };
+    }
+    const list = all['libraries.list'];
+    guarded['libraries.list'] = async (input) => {
+      for (const lib of await libraries.list()) await follow(lib);
+      return list(input);
+    };
     for (const key of WRITES) {
       const inner = all[key] as (input: { library: string }) => Promise<Result<unknown>>;
       (guarded as Record<string, unknown>)[key] = async (input: { library: string }) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchResponse } from '../../src-main/contract/api';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
@@ -128,6 +128,22 @@ describe('team libraries through the engine', { timeout: 120_000 }, () => {
     expect(ok(await laptop.api['chat.list']({ library: lib })).map((c) => c.id)).toContain(id);
   });
 
+  it('follows a version another process synced', async () => {
+    ok(await publisher.importPaths('Pumps', [await manual('rac-225b.md', fuse(14))]));
+    await publisher.idle();
+    expect(ok(await publisher.api['libraries.publish']({ library: 'Pumps', to: SOURCE })).version).toBe(3);
+    // A CLI run on the laptop while the app is open: another engine over the same data folder.
+    const other = createEngine({ dataDir: path.join(tmp.dir, 'laptop'), threads: 1, log: () => undefined });
+    try {
+      expect(ok(await other.api['libraries.sync']({ library: 'Team pumps' })).version).toBe(3);
+    } finally {
+      await other.dispose();
+    }
+    const hit = ok(await laptop.api['search.query']({ library: 'Team pumps', query: 'What fuse does the RAC-225B take?', topK: 1 }));
+    expect(hit.results[0]!.text).toContain('14 A');
+    expect(ok(await laptop.api['libraries.list']({}))[0]!.subscription).toMatchObject({ version: 3 });
+  });
+
   it('lets exactly one of two publishers racing for the same version make it; the other makes the next one', async () => {
     const access = resolveRemoteAccess({ endpoint: moto.endpoint, accessKeyId: 'testing', secretAccessKey: 'testing' }, {});
     const location = parseRemoteLocation(`s3://${BUCKET}/race`);
@@ -190,5 +206,13 @@ describe('team libraries through the engine', { timeout: 120_000 }, () => {
     expect(sockets().length).toBeGreaterThan(before);
     expect(leavingHost(sockets())).toEqual([]);
     expect(new Set(sockets())).toEqual(new Set([`127.0.0.1:${moto.port}`]));
+  });
+
+  it('removes the synced copies and conversations with the subscribed library', async () => {
+    const subscriptions = path.join(tmp.dir, 'laptop', 'subscriptions');
+    expect(await readdir(subscriptions)).toHaveLength(1);
+    ok(await laptop.api['libraries.delete']({ library: 'Team pumps' }));
+    expect(await readdir(subscriptions)).toEqual([]);
+    expect(ok(await laptop.api['libraries.list']({}))).toEqual([]);
   });
 });
