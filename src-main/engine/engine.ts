@@ -539,7 +539,7 @@ export function createEngine(options: EngineOptions): Engine {
       }
       const next = await settings.update({ chatModel });
       if (chatModel !== null) for (const lib of await libraries.list()) if (lib.config.enrich !== 'heuristic') startEnrichment(lib);
-      return ok({ ...next, remote: await remote.view() });
+      return ok(next);
     },
 
     'search.query': async ({ library, query, topK, retriever, models: modelFilter, docIds, stages }) => {
