@@ -4,12 +4,15 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const corpusTests = 'tests/**/*.corpus.test.ts';
 /** Tests that need root (they mount a file system): `npm run test:system`, run by .ci/run. */
 const systemTests = 'tests/**/*.system.test.ts';
+/** Tests against a real S3 server (moto's, a Python program): `npm run test:s3`, run by .ci/run. */
+const s3Tests = 'tests/**/*.s3.test.ts';
 
 // Two projects. `unit` (run by `npm test`) needs nothing outside the repository: unit and
 // integration tests mirror the source tree, tests/e2e drives the built renderer in Debian Chromium
 // through the web bridge, and tests that need real manuals read the fixture cut in
 // tests/fixtures/corpus. `corpus` holds the corpus-wide checks over ../shared; `system` the
-// tests that need root to mount a small tmpfs (a full disk), which CI runs.
+// tests that need root to mount a small tmpfs (a full disk), which CI runs; `s3` the team-library
+// tests against moto's S3 server (Python), which CI runs.
 export default defineConfig({
   test: {
     environment: 'node',
@@ -23,9 +26,10 @@ export default defineConfig({
       LANCEDB_LOG: 'error',
     },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['tests/**/*.test.ts'], exclude: [...configDefaults.exclude, corpusTests, systemTests] } },
+      { extends: true, test: { name: 'unit', include: ['tests/**/*.test.ts'], exclude: [...configDefaults.exclude, corpusTests, systemTests, s3Tests] } },
       { extends: true, test: { name: 'corpus', include: [corpusTests], globalSetup: ['./tests/helpers/shared-corpora.ts'] } },
       { extends: true, test: { name: 'system', include: [systemTests] } },
+      { extends: true, test: { name: 's3', include: [s3Tests] } },
     ],
   },
 });

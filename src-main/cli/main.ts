@@ -34,12 +34,20 @@ Commands:
   libraries                          List libraries
   documents --library NAME           List the documents of a library
   reindex --library NAME             Rebuild a library's index from its stored documents
+  publish --library NAME --to s3://BUCKET/PREFIX
+                                     Publish a library to object storage as a new version
+  subscribe s3://BUCKET/PREFIX --library NAME
+                                     Subscribe to a published library (a read-only offline copy)
+  sync --library NAME                Fetch the latest published version of a subscribed library
   search "QUESTION" --library NAME   Search a library (--top-k N, --retriever ${RETRIEVERS.join('|')}, --model M)
   ask "QUESTION" --library NAME      Answer a question with citations
   eval --corpus DIR --questions FILE Evaluate chunking and retrieval configurations
   eval --suite BENCH_DIR             The scorecard: every question file of a bench folder (--sets a,b)
   models                             List the models found in models/ and the data folder
   serve                              Serve the app's UI through the local web bridge
+
+Object storage: endpoint, region and keys from Settings or AWS_ENDPOINT_URL, AWS_REGION,
+AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.
 
 Options:
   --data-dir DIR   Where libraries live (or MANUALMATE_DATA_DIR; default: the OS app-data folder)
@@ -54,11 +62,14 @@ const COMMON: NonNullable<ParseArgsConfig['options']> = {
   help: { type: 'boolean', short: 'h' },
 };
 
-const COMMANDS: Record<string, { options: NonNullable<ParseArgsConfig['options']>; positionals: 'none' | 'some' | 'one' }> = {
+const COMMANDS: Record<string, { options: NonNullable<ParseArgsConfig['options']>; positionals: 'none' | 'some' | 'one' | 'address' }> = {
   import: { options: { library: { type: 'string' } }, positionals: 'some' },
   libraries: { options: {}, positionals: 'none' },
   documents: { options: { library: { type: 'string' } }, positionals: 'none' },
   reindex: { options: { library: { type: 'string' } }, positionals: 'none' },
+  publish: { options: { library: { type: 'string' }, to: { type: 'string' } }, positionals: 'none' },
+  subscribe: { options: { library: { type: 'string' } }, positionals: 'address' },
+  sync: { options: { library: { type: 'string' } }, positionals: 'none' },
   search: {
     options: { library: { type: 'string' }, 'top-k': { type: 'string' }, retriever: { type: 'string' }, model: { type: 'string', multiple: true } },
     positionals: 'one',
@@ -123,6 +134,7 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
     }
     if (spec.positionals === 'some' && positionals.length === 0) throw new UsageError(`"${command}" needs at least one path.`);
     if (spec.positionals === 'one' && positionals.length !== 1) throw new UsageError(`"${command}" needs exactly one quoted question.`);
+    if (spec.positionals === 'address' && positionals.length !== 1) throw new UsageError(`"${command}" needs one address: s3://bucket/prefix.`);
   } catch (err) {
     const message = err instanceof Error ? err.message.replace(/\. To specify a positional argument.*$/, '') : String(err);
     io.stderr.write(`manualmate ${command}: ${message}\nRun "manualmate --help" for usage.\n`);
@@ -148,7 +160,11 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
         if (!res.ok) return reportError(res.error, io);
         if (json) io.stdout.write(`${JSON.stringify({ libraries: res.value })}\n`);
         else if (res.value.length === 0) io.stdout.write(`No libraries yet in ${dataDir}.\n`);
-        else for (const l of res.value) io.stdout.write(`${l.name}\t${l.documents} documents\t${l.chunks} chunks\t${l.strategy}\n`);
+        else
+          for (const l of res.value) {
+            const sub = l.subscription ? `\tsubscribed: version ${l.subscription.version} of ${l.subscription.source}${l.subscription.newerAvailable ? ` (version ${l.subscription.latestVersion} available)` : ''}` : '';
+            io.stdout.write(`${l.name}\t${l.documents} documents\t${l.chunks} chunks\t${l.strategy}${sub}\n`);
+          }
         return 0;
       }
       case 'documents': {
@@ -162,6 +178,12 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
       }
       case 'reindex':
         return await cmdReindex(await getEngine(), requireLibrary(values), json, io);
+      case 'publish':
+      case 'subscribe':
+      case 'sync': {
+        const { runTeamCommand } = await import('./team.command');
+        return await runTeamCommand(command, await getEngine(), requireLibrary(values), values, positionals, json, io);
+      }
       case 'search':
         return await cmdSearch(await getEngine(), values, positionals[0]!, json, io);
       case 'models': {

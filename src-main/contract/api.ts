@@ -5,6 +5,7 @@ import type { ChunkStrategy, Signature } from '../core/chunk';
 import type { DocFormat } from '../core/document';
 import { CHUNK_STRATEGIES } from '../core/chunk';
 import { CONTRACT_KEYS, type ContractKey } from './keys';
+import { remoteUrl, settingText, type LibrarySubscription, type PublishSummary, type RemoteSettingsView, type SyncSummary } from './team';
 
 /**
  * The one API contract between the engine and every caller (Electron IPC, the web bridge, the
@@ -14,6 +15,7 @@ import { CONTRACT_KEYS, type ContractKey } from './keys';
 
 export type { AppError, Result, ChunkStrategy, Signature, DocFormat };
 export { CONTRACT_KEYS, type ContractKey };
+export type { LibrarySubscription, PublishSummary, RemoteSettingsView, SyncSummary };
 
 /** Phantom marker carrying an output type through the contract map. */
 const out = <T>() => undefined as unknown as T;
@@ -77,6 +79,8 @@ export interface LibrarySummary {
   indexOutdated: boolean;
   /** True while its index is being rebuilt (`libraries.rebuild`, or a chunking change). */
   rebuilding: boolean;
+  /** Set when the library is subscribed from object storage: read-only here, updated by `libraries.sync`. */
+  subscription?: LibrarySubscription;
 }
 
 export interface DocumentSummary {
@@ -234,6 +238,8 @@ export interface Conversation extends ConversationSummary {
 export interface AppSettings {
   /** GGUF model id used for chat; null answers extractively. */
   chatModel: string | null;
+  /** Object storage for team libraries (the AWS environment variables fill what is left empty). */
+  remote?: RemoteSettingsView;
 }
 
 /** Where one file of an import stands. */
@@ -395,6 +401,31 @@ export const contract = {
   'settings.get': { input: z.object({}).strict(), output: out<AppSettings>() },
   'settings.update': {
     input: z.object({ chatModel: z.string().min(1).max(300).nullable() }).strict(),
+    output: out<AppSettings>(),
+  },
+  /**
+   * Publishes the library to object storage as a new version (`PublishSummary.version`): its
+   * documents, texts, enrichment and index, uploaded by content so a new version sends only the
+   * files that changed. 'busy' when another publisher made that version first (nothing is
+   * overwritten) or the library is being written; 'unavailable' offline or without credentials.
+   */
+  'libraries.publish': { input: z.object({ library: libraryName, to: remoteUrl }).strict(), output: out<PublishSummary>() },
+  /** Subscribes to a published library as a new, read-only library named `library`, fetching its latest version. */
+  'libraries.subscribe': { input: z.object({ source: remoteUrl, library: libraryName }).strict(), output: out<SyncSummary>() },
+  /** Fetches a subscribed library's latest version (only new files) and swaps it in; search keeps working meanwhile. */
+  'libraries.sync': { input: libraryRef, output: out<SyncSummary>() },
+  /** Looks for a newer published version of a subscribed library (fails soft: an offline look is recorded in `checkError`). */
+  'libraries.checkRemote': { input: libraryRef, output: out<LibrarySummary>() },
+  /** Saves the object-storage settings; `secretAccessKey` left out keeps the stored one, null clears it. */
+  'settings.remote': {
+    input: z
+      .object({
+        endpoint: settingText(500).refine((v) => v === null || /^https?:\/\/\S+$/.test(v), 'The endpoint is an http(s) URL, e.g. http://minio.local:9000.'),
+        region: settingText(64),
+        accessKeyId: settingText(256),
+        secretAccessKey: settingText(512).optional(),
+      })
+      .strict(),
     output: out<AppSettings>(),
   },
   'search.query': {

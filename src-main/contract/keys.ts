@@ -12,6 +12,10 @@ export const CONTRACT_KEYS = [
   'libraries.configure',
   'libraries.rebuild',
   'libraries.cancelRebuild',
+  'libraries.publish',
+  'libraries.subscribe',
+  'libraries.sync',
+  'libraries.checkRemote',
   'documents.list',
   'documents.remove',
   'documents.chunks',
@@ -32,6 +36,7 @@ export const CONTRACT_KEYS = [
   'chat.export',
   'settings.get',
   'settings.update',
+  'settings.remote',
 ] as const;
 
 export type ContractKey = (typeof CONTRACT_KEYS)[number];

@@ -39,6 +39,8 @@ export function createBackgroundJobs(deps: BackgroundDeps) {
  * LLM enrichment when the library asks for it and a chat model is set, then embedding.
  */
 function startBackground(lib: Library): void {
+  // A subscribed library is read-only: its publisher did this work.
+  if (lib.config.subscription) return;
   const jobId = `index-${lib.config.id}`;
   const previous = jobs.get(jobId)?.done ?? Promise.resolve();
   const controller = new AbortController();
@@ -60,7 +62,7 @@ function startBackground(lib: Library): void {
 function startEnrichment(lib: Library): void {
   const mode = lib.config.enrich;
   // A rebuild starts the background work again once its new index is in place.
-  if (mode === 'heuristic' || lock.rebuilding(lib)) return;
+  if (mode === 'heuristic' || lib.config.subscription || lock.rebuilding(lib)) return;
   const jobId = `enrich-${lib.config.id}`;
   if (jobs.has(jobId)) return;
   const report = (done: number, total: number, error?: string) =>
@@ -91,7 +93,7 @@ function startEnrichment(lib: Library): void {
  * library at a time; progress arrives as `index.progress` events and search keeps working.
  */
 function startEmbedding(lib: Library): void {
-  if (!lib.config.embedder || lock.rebuilding(lib)) return;
+  if (!lib.config.embedder || lib.config.subscription || lock.rebuilding(lib)) return;
   const jobId = `embed-${lib.config.id}`;
   if (jobs.has(jobId)) {
     pendingEmbeds.add(lib.config.id);

@@ -30,6 +30,8 @@ import { stagedUpload, sweepAbandonedUploads, uploadsDirOf } from './uploads';
 import type { Engine, EngineDoor, EngineOptions } from './engine.types';
 import { createBackgroundJobs, type Job } from './background';
 import { newLibrarySettings } from './new-library';
+import { RemoteSettingsStore } from './remote-settings';
+import { createTeam, readOnlyMessage } from './team';
 
 /**
  * The engine: plain Node, no Electron. It owns the libraries, the model runtime, running jobs and
@@ -53,6 +55,7 @@ export function createEngine(options: EngineOptions): Engine {
   );
   const indexes = new LibraryIndexes(models);
   const settings = new SettingsStore(options.dataDir);
+  const remote = new RemoteSettingsStore(options.dataDir);
   const uploadsDir = uploadsDirOf(options.dataDir);
   void sweepAbandonedUploads(uploadsDir);
   const listeners = new Set<(event: EngineEvent) => void>();
@@ -103,6 +106,7 @@ export function createEngine(options: EngineOptions): Engine {
   ): Promise<Result<ImportSummary>> {
     const lib = await libraryFor(name, true);
     if (!lib.ok) return lib;
+    if (lib.value.config.subscription) return fail('unsupported', readOnlyMessage(lib.value));
     const claim = lock.claimWriter(lib.value);
     if (!claim.ok) return claim;
     try {
@@ -218,6 +222,7 @@ export function createEngine(options: EngineOptions): Engine {
   const { startBackground, startEnrichment, startEmbedding } = createBackgroundJobs({ jobs, pendingEmbeds, lock, indexes, settings, models, emit, log });
 
   const chats = new Map<string, ChatService>();
+  const team = createTeam({ dataDir: options.dataDir, version: options.version ?? '0.0.0', libraries, lock, indexes, remote, settings, emit, log, stopJobs, startBackground, summaryOf });
 
   /** The chat model chosen in settings, loaded on first use; null answers extractively. */
   async function chatLlm(): Promise<Llm | null> {
@@ -326,7 +331,9 @@ export function createEngine(options: EngineOptions): Engine {
     return ok(await summaryOf(lib));
   }
 
-  const handlers: Handlers = {
+  // Subscribed libraries are read-only: the handlers that write a library refuse them (team.ts).
+  const handlers: Handlers = team.guardWrites({
+    ...team.handlers,
     'app.info': async () =>
       ok({
         name: 'ManualMate',
@@ -367,6 +374,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (!held.ok) return held;
       try {
         await deleteLibrary(lib.value);
+        await team.forget(lib.value);
       } finally {
         await held.value();
       }
@@ -522,7 +530,7 @@ export function createEngine(options: EngineOptions): Engine {
     'chat.stop': withChat((chat, { id }) => chat.stop(id)),
     'chat.export': withChat((chat, { id }) => chat.exportMarkdown(id)),
 
-    'settings.get': async () => ok(await settings.get()),
+    'settings.get': async () => ok({ ...(await settings.get()), remote: await remote.view() }),
 
     'settings.update': async ({ chatModel }) => {
       if (chatModel !== null) {
@@ -540,7 +548,7 @@ export function createEngine(options: EngineOptions): Engine {
       const index = await indexes.open(lib.value);
       return index.search(query, { topK, retriever, ...(modelFilter ? { models: modelFilter } : {}), ...(docIds ? { docIds } : {}), ...(stages ? { stages } : {}) });
     },
-  };
+  });
 
   return {
     handlers,
@@ -560,6 +568,7 @@ export function createEngine(options: EngineOptions): Engine {
     async rebuild(library, opts = {}) {
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
+      if (lib.value.config.subscription) return fail('unsupported', readOnlyMessage(lib.value));
       const claim = lock.claimRebuild(lib.value);
       if (!claim.ok) return claim;
       const held = await lock.hold(lib.value, 'rebuild');
@@ -577,10 +586,12 @@ export function createEngine(options: EngineOptions): Engine {
     },
     async resumeBackground() {
       for (const lib of await libraries.list()) {
-        if (!lib.config.embedder || lock.rebuilding(lib)) continue;
+        if (!lib.config.embedder || lib.config.subscription || lock.rebuilding(lib)) continue;
         const index = await indexes.open(lib);
         if ((await index.pendingEmbeddings()) > 0) startEmbedding(lib);
       }
+      // The only network request the app makes on its own, and only for subscribed libraries.
+      void team.checkAll().catch((err: unknown) => log(`[engine] checking subscribed libraries failed: ${String(err)}`));
     },
     async idle() {
       // A finishing job may start the next stage (index -> enrich -> embed): wait until none is left.

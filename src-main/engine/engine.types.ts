@@ -47,7 +47,9 @@ export interface Engine {
   /**
    * Starts the background work that libraries still owe from an earlier run (vectors for chunks
    * imported or rebuilt while no embedding job could finish, e.g. from the CLI or before a quit).
-   * The app calls it once at start; one-off CLI commands do not.
+   * It also looks for newer versions of subscribed libraries: the only request the app makes on
+   * its own, and none when no library is subscribed. The app calls it once at start; one-off CLI
+   * commands do not.
    */
   resumeBackground(): Promise<void>;
   /** Waits for running jobs (tests and graceful shutdown). */

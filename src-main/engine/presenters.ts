@@ -1,11 +1,11 @@
-import type { ChunkDetail, DocumentSummary, LibrarySummary, ModelSummary } from '../contract/api';
+import type { ChunkDetail, DocumentSummary, LibrarySubscription, LibrarySummary, ModelSummary } from '../contract/api';
 import { pageRange } from '../core/chunk';
 import type { DocFormat, NormalizedDocument } from '../core/document';
 import { FORMATS } from '../core/formats';
 import { signaturePrefix } from '../core/prefix';
 import type { ModelStatus } from '../models/runtime';
 import type { ChunkRecord } from '../storage/chunk-store';
-import type { DocumentRecord, Library } from '../storage/library.store';
+import type { DocumentRecord, Library, SubscriptionState } from '../storage/library.store';
 
 /** Engine records as the contract shows them (DTO mapping), in one place. */
 
@@ -23,7 +23,13 @@ export async function librarySummary(lib: Library, rebuilding: boolean): Promise
     // An empty library has nothing built by older code.
     indexOutdated: lib.indexOutdated && docs.some((d) => d.status === 'ready'),
     rebuilding,
+    ...(lib.config.subscription ? { subscription: subscriptionSummary(lib.config.subscription) } : {}),
   };
+}
+
+/** A subscribed library's state as the contract shows it (`newerAvailable` from the last look at the bucket). */
+export function subscriptionSummary(state: SubscriptionState): LibrarySubscription {
+  return { ...state, newerAvailable: state.latestVersion !== null && state.latestVersion > state.version };
 }
 
 /** A discovered model file as listed. */

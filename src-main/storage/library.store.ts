@@ -43,6 +43,23 @@ export interface LibraryConfig {
   restructure: boolean;
   /** `INDEX_VERSION` of the code that built the index; absent in libraries built before versioning (1). */
   indexVersion?: number;
+  /** Set on a library subscribed from object storage, which is read-only here (see `storage/remote/`). */
+  subscription?: SubscriptionState;
+}
+
+/** Where a subscribed library comes from and how current this computer's copy is. */
+export interface SubscriptionState {
+  /** `s3://bucket/prefix`; credentials and endpoint are never stored with a library. */
+  source: string;
+  /** The published version this copy holds, and when it was published and synced (ISO). */
+  version: number;
+  publishedAt: string;
+  syncedAt: string;
+  /** The last look at the bucket, and the newest version it showed (null: never looked, or it failed). */
+  checkedAt: string | null;
+  latestVersion: number | null;
+  /** Why the last look failed (offline, refused), in words; null when it worked. */
+  checkError: string | null;
 }
 
 /**

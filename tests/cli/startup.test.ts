@@ -10,7 +10,7 @@ const bin = path.join(repoRoot, 'bin', 'manualmate.mjs');
 const recorder = path.join(repoRoot, 'tests', 'cli', 'fixtures', 'record-packages.mjs');
 
 /** Packages no command but the one that needs them may load: engines, parsers, NLP, tokenizers. */
-const HEAVY = ['@lancedb/lancedb', 'node-llama-cpp', '@huggingface/transformers', 'onnxruntime-node', 'pdfjs-dist', 'mammoth', 'turndown', 'markdown-it', 'wink-nlp', '@langchain/textsplitters', 'gpt-tokenizer'];
+const HEAVY = ['@aws-sdk/client-s3', '@lancedb/lancedb', 'node-llama-cpp', '@huggingface/transformers', 'onnxruntime-node', 'pdfjs-dist', 'mammoth', 'turndown', 'markdown-it', 'wink-nlp', '@langchain/textsplitters', 'gpt-tokenizer'];
 
 /** Runs the CLI as a user does and returns the npm packages the process loaded. */
 async function packagesLoaded(args: string[], dir: string): Promise<Set<string>> {

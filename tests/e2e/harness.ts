@@ -13,6 +13,7 @@ import { column, wrapText, writePdf } from '../fixtures/pdf-writer';
 import { repoRoot, tempDir } from '../helpers/temp';
 import { ensureTinyOnnx } from '../models/tiny-onnx';
 import { launchBrowser, screenshotDir } from './browser';
+import { recordThisProcess } from '../helpers/sockets';
 
 /** The real app for a UI test: engine in a temp data dir, the web bridge serving the built renderer, Chromium. */
 export interface UiApp {
@@ -23,6 +24,8 @@ export interface UiApp {
   browser: BrowserContext;
   /** Every URL the browser requested, for the "nothing leaves 127.0.0.1" check. */
   requests: string[];
+  /** Every outgoing connection this process (the engine's) attempted since the app started, as `host:port`. */
+  engineSockets: () => string[];
   /**
    * Sends an event to the page through the real bridge as if the engine had emitted it: for
    * outcomes only a bug in the engine produces (an import job that crashes), which no input triggers.
@@ -61,6 +64,7 @@ export async function startUiApp(options: UiAppOptions = {}): Promise<UiApp> {
   }
   const engineOptions: EngineOptions = { dataDir: tmp.dir, bundledModelsDir, version: '0.0.0-test', threads: 1, log: () => undefined };
   await options.beforeStart?.(engineOptions);
+  const engineSockets = await recordThisProcess();
   const engine = createEngine(engineOptions);
   const injected = new Set<(event: EngineEvent) => void>();
   const subscribe = (listener: (event: EngineEvent) => void) => {
@@ -82,6 +86,7 @@ export async function startUiApp(options: UiAppOptions = {}): Promise<UiApp> {
     bridge,
     browser,
     requests,
+    engineSockets,
     emit(event) {
       for (const listener of injected) listener(event);
     },

@@ -243,5 +243,7 @@ describe('libraries, import and viewing in Chromium', () => {
     expect(errors).toEqual([]);
     expect(app.requests.length).toBeGreaterThan(0);
     expect(app.requests.filter((u) => !u.startsWith(`${app.bridge.origin}/`))).toEqual([]);
+    // Nor did the engine behind it: no library is subscribed, so it opened no connection at all.
+    expect(app.engineSockets()).toEqual([]);
   });
 });

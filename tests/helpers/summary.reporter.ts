@@ -2,8 +2,8 @@ import type { Reporter, TestModule } from 'vitest/node';
 
 /**
  * Ends the run with one plain line, `N passed, N failed[, N skipped]`, which CI reads (the default
- * reporter's summary is coloured and differently worded). A module that failed to load counts
- * as a failure.
+ * reporter's summary is coloured and differently worded). A module that failed to load, or whose
+ * setup hook failed (its tests then report as skipped), counts as a failure.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
@@ -11,7 +11,7 @@ export default class SummaryReporter implements Reporter {
     let failed = unhandledErrors.length;
     let skipped = 0;
     for (const m of testModules) {
-      if (m.state() === 'failed' && [...m.children.allTests()].length === 0) failed++;
+      if (m.state() === 'failed' && ![...m.children.allTests()].some((t) => t.result().state === 'failed')) failed++;
       for (const t of m.children.allTests()) {
         const state = t.result().state;
         if (state === 'passed') passed++;

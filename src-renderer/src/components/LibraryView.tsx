@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { DocumentSummary } from '../../../src-main/contract/api';
 import { useStore } from '../store';
 import type { FileProgress } from '../store/ingest.slice';
-import { formatBytes, formatPercent, stageLabel } from '../util/format';
+import { formatBytes, formatDate, formatPercent, stageLabel } from '../util/format';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Icon } from './Icon';
 import { ImportButtons, MANUAL_EXTENSIONS } from './ImportButtons';
@@ -91,6 +91,12 @@ function Documents({ library }: { library: string }) {
             {summary ? ` · ${summary.chunks === 1 ? '1 chunk' : `${summary.chunks} chunks`} · ${summary.strategy} chunking` : ''}
             {failed > 0 ? ` · ${failed} failed` : ''}
           </p>
+          {summary?.subscription ? (
+            <p className="muted small" data-testid="subscription-status">
+              Team library, read-only: version {summary.subscription.version} of {summary.subscription.source}, synced {formatDate(summary.subscription.syncedAt)}
+              {summary.subscription.newerAvailable ? <strong className="warn"> · a newer version ({summary.subscription.latestVersion}) is available (Settings › Sync now)</strong> : null}
+            </p>
+          ) : null}
           <IndexStatus library={library} task="enriching" />
           <IndexStatus library={library} task="embedding" />
           {/* Asked for by the user, so its outcome stays in view after the notice is gone. */}
@@ -107,7 +113,7 @@ function Documents({ library }: { library: string }) {
               onChange={(e) => setDocumentFilter(e.target.value)}
             />
           ) : null}
-          <ImportButtons compact />
+          {summary?.subscription ? null : <ImportButtons compact />}
         </div>
       </div>
       <RebuildNotice library={library} returnFocusTo={heading} />

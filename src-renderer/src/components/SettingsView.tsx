@@ -6,6 +6,7 @@ import type { ThemeChoice } from '../store/ui.slice';
 import { formatBytes } from '../util/format';
 import { IndexStatus } from './IndexStatus';
 import { RebuildButton } from './RebuildNotice';
+import { TeamSettings } from './TeamSettings';
 
 const STRATEGIES: { value: ChunkStrategy; label: string; hint: string }[] = [
   { value: 'structure', label: 'Structure', hint: 'Follows headings; tables, code and lists are never split. Best for most manuals.' },
@@ -29,6 +30,7 @@ export function SettingsView() {
     useShallow((s) => ({ models: s.models, modelsLoaded: s.modelsLoaded, appInfo: s.appInfo, appSettings: s.appSettings, settingsError: s.settingsError, configuring: s.configuring })),
   );
   const library = useStore((s) => s.libraries.find((l) => l.name === s.selectedLibrary) ?? null);
+  const anySubscribed = useStore((s) => s.libraries.some((l) => l.subscription));
   const { loadModels, loadSettings, setChatModel, configureLibrary, theme, setTheme } = useStore(
     useShallow((s) => ({ loadModels: s.loadModels, loadSettings: s.loadSettings, setChatModel: s.setChatModel, configureLibrary: s.configureLibrary, theme: s.theme, setTheme: s.setTheme })),
   );
@@ -59,7 +61,11 @@ export function SettingsView() {
         <span className="offline-dot" aria-hidden="true" />
         <div>
           <h3>Offline, always</h3>
-          <p className="muted">ManualMate never connects to the internet. Manuals, questions and models stay on this computer.</p>
+          <p className="muted">
+            {anySubscribed
+              ? 'Manuals, questions and models stay on this computer. ManualMate connects only to your team’s object storage, for the libraries subscribed from it.'
+              : 'ManualMate never connects to the internet. Manuals, questions and models stay on this computer.'}
+          </p>
           {appInfo ? <p className="muted small">Data folder: {appInfo.dataDir}</p> : null}
         </div>
       </div>
@@ -133,7 +139,9 @@ export function SettingsView() {
         </div>
       </div>
 
-      {library ? (
+      <TeamSettings />
+
+      {library && !library.subscription ? (
         <div className="card" data-testid="library-settings">
           <h3>Library “{library.name}”</h3>
           <div className="field">

@@ -7,6 +7,7 @@ import { createInspectorSlice, inspectorLibraryState, type InspectorSlice } from
 import { createViewerSlice, viewerLibraryState, type ViewerSlice } from './viewer.slice';
 import { createSearchSlice, searchLibraryState, type SearchSlice } from './search.slice';
 import { createUiSlice, type UiSlice } from './ui.slice';
+import { createTeamSlice, type TeamSlice } from './team.slice';
 
 /** Clears what belongs to the previously selected library. */
 interface SessionSlice {
@@ -14,7 +15,7 @@ interface SessionSlice {
 }
 
 /** One bound store made of slices (zustand's slices pattern); API calls live in slice actions. */
-export type Store = LibrarySlice & IngestSlice & SettingsSlice & ChatSlice & InspectorSlice & ViewerSlice & SearchSlice & UiSlice & SessionSlice;
+export type Store = LibrarySlice & IngestSlice & SettingsSlice & ChatSlice & InspectorSlice & ViewerSlice & SearchSlice & UiSlice & TeamSlice & SessionSlice;
 
 export const useStore = create<Store>()((...a) => ({
   ...createLibrarySlice(...a),
@@ -25,6 +26,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createViewerSlice(...a),
   ...createSearchSlice(...a),
   ...createUiSlice(...a),
+  ...createTeamSlice(...a),
   resetForLibrary() {
     const [set, get] = a;
     set({

@@ -48,7 +48,8 @@ export const createSettingsSlice: StateCreator<Store, [], [], SettingsSlice> = (
   async setChatModel(model) {
     const res = await api['settings.update']({ chatModel: model });
     if (!res.ok) return set({ settingsError: res.error.message });
-    set({ appSettings: res.value, settingsError: null });
+    // The reply carries the chat model; the object-storage settings are kept as loaded.
+    set({ appSettings: { ...get().appSettings, ...res.value }, settingsError: null });
     // The engine restarts LLM enrichment with the new model; "needs a chat model" no longer holds.
     if (model !== null) for (const library of Object.keys(get().indexProgress)) if (get().indexProgress[library]?.enriching?.error) get().clearIndexProgress(library, 'enriching');
     void get().loadModels();

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { startMoto, type MotoServer } from '../helpers/moto';
+import { leavingHost } from '../helpers/sockets';
+import { tempDir } from '../helpers/temp';
+import { openApp, shot, startUiApp, type UiApp } from './harness';
+
+/**
+ * Settings › Team libraries in Chromium against a real S3 server (moto on 127.0.0.1): saving the
+ * storage settings, publishing the selected library, subscribing to it, the read-only library
+ * view, "a newer version is available" and syncing it.
+ */
+describe('team libraries in the UI', { timeout: 120_000 }, () => {
+  let moto: MotoServer;
+  let app: UiApp;
+  let page: Page;
+  const errors: string[] = [];
+  let src: { dir: string; cleanup: () => Promise<void> };
+  const manual = (amps: number) => `# RAC-225B service manual\n\n## Fuses\n\nThe RAC-225B takes a ${amps} A slow-blow fuse on the control board.\n`;
+
+  beforeAll(async () => {
+    moto = await startMoto();
+    await moto.createBucket('ui-team');
+    app = await startUiApp();
+    src = await tempDir();
+    await writeFile(path.join(src.dir, 'rac-225b.md'), manual(10));
+    expect((await app.engine.importPaths('Pumps', [path.join(src.dir, 'rac-225b.md')])).ok).toBe(true);
+    page = await openApp(app, errors);
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await moto?.stop();
+    await src?.cleanup();
+  });
+
+  it('saves the storage settings without ever showing the secret again', async () => {
+    await page.getByTestId('tab-settings').click();
+    const card = page.getByTestId('team-settings');
+    await card.waitFor();
+    await card.getByLabel('Endpoint').fill(moto.endpoint);
+    await card.getByLabel('Region').fill('us-east-1');
+    await card.getByLabel('Access key').fill('testing');
+    await card.getByLabel('Secret key').fill('testing');
+    await card.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId('team-message').getByText('settings saved').waitFor();
+    expect(await card.getByLabel('Secret key').inputValue()).toBe('');
+    expect(await card.getByLabel('Secret key').getAttribute('placeholder')).toContain('Stored');
+  });
+
+  it('publishes the selected library and subscribes to it as a read-only library', async () => {
+    const card = page.getByTestId('team-settings');
+    await card.getByLabel('Publish “Pumps” to').fill('s3://ui-team/pumps');
+    await card.getByRole('button', { name: 'Publish' }).click();
+    expect(await page.getByTestId('team-message').textContent({ timeout: 60_000 })).toMatch(/Published “Pumps” as version 1 of s3:\/\/ui-team\/pumps/);
+    await card.getByLabel('Address').fill('s3://ui-team/pumps');
+    await card.getByLabel('Name on this computer').fill('Team pumps');
+    await card.getByRole('button', { name: 'Subscribe' }).click();
+    await page.getByTestId('subscription-card').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('subscription-version').textContent()).toMatch(/^Version 1, published .+; synced .+\.$/);
+    expect(await page.getByTestId('offline-card').textContent()).toContain('connects only to your team’s object storage');
+    await shot(page, 'team-subscribed');
+    await page.getByTestId('tab-documents').click();
+    expect(await page.getByTestId('subscription-status').textContent()).toContain('Team library, read-only: version 1 of s3://ui-team/pumps');
+    expect(await page.getByTestId('import-files').count()).toBe(0);
+  });
+
+  it('says when a newer version is published and syncs it', async () => {
+    await writeFile(path.join(src.dir, 'rac-225b.md'), manual(12));
+    expect((await app.engine.importPaths('Pumps', [path.join(src.dir, 'rac-225b.md')])).ok).toBe(true);
+    await app.engine.idle();
+    const published = await app.engine.api['libraries.publish']({ library: 'Pumps', to: 's3://ui-team/pumps' });
+    expect(published.ok && published.value.version).toBe(2);
+    await page.getByTestId('tab-settings').click();
+    await page.getByRole('button', { name: 'Look for a newer version' }).click();
+    expect(await page.getByTestId('newer-version').textContent()).toBe('A newer version (2) is available.');
+    await shot(page, 'team-newer-version');
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await page.getByTestId('newer-version').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('subscription-version').textContent()).toMatch(/^Version 2,/);
+    expect(await page.getByTestId('team-message').textContent()).toMatch(/now holds version 2/);
+    const hit = await app.engine.api['search.query']({ library: 'Team pumps', query: 'RAC-225B fuse', topK: 1 });
+    expect(hit.ok && hit.value.results[0]!.text).toContain('12 A');
+  });
+
+  it('made no request but to the bridge (browser) and the S3 server (engine)', () => {
+    expect(errors).toEqual([]);
+    expect(app.requests.filter((u) => !u.startsWith(`${app.bridge.origin}/`))).toEqual([]);
+    expect(app.engineSockets().length).toBeGreaterThan(0);
+    expect(leavingHost(app.engineSockets())).toEqual([]);
+  });
+});
