@@ -92,6 +92,18 @@ const NO_NUMBER_WEIGHT = 0.75;
 /** Weight of a "Label: value" line whose label is what the question asks about. */
 const LABEL_WEIGHT = 1.5;
 
+/** Weight of a line that is a run of capitalised names, not a sentence. */
+const NAME_RUN_WEIGHT = 0.5;
+/** Share of a line's words that start with a capital for it to read as a run of names. */
+const NAME_RUN_SHARE = 0.7;
+
+/** A prose line or item of at least four words, most of them capitalised, with no sentence punctuation at its end. */
+function isNameRun(sentence: Sentence): boolean {
+  if (sentence.kind === 'code' || sentence.kind === 'row' || /[.!?:;。]$/.test(sentence.text)) return false;
+  const words = sentence.text.split(/\s+/).filter((w) => /^\p{L}/u.test(w));
+  return words.length >= 4 && words.filter((w) => /^\p{Lu}/u.test(w)).length >= NAME_RUN_SHARE * words.length;
+}
+
 /** The label of a "Label: value" line (a row read with its header, a spec item), or null. */
 function labelOf(text: string): string | null {
   const at = text.indexOf(': ');
@@ -160,7 +172,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
         if (new Set(words.filter((w) => !asked.has(w))).size < TITLE_NEW_WORDS) score *= TITLE_ECHO_WEIGHT;
       }
       if (score > 0) {
-        const label = labelOf(sentence.text);
+        const label = sentence.label ?? labelOf(sentence.text);
         if (label) {
           const lt = terms(label);
           if (lt.length > 0 && lt.filter((t) => wanted.includes(t)).length * 2 >= lt.length) score *= LABEL_WEIGHT;
@@ -173,6 +185,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
       if (headModel && options.models && options.models.length > 0 && !options.models.includes(headModel)) score *= 0.2;
       // A lead sentence ("... the supported adapters are:") stands for the list it opens.
       if (sentence.opens !== undefined) score *= 1.2;
+      // A run of capitalised names ("Settings General Network Network Status"): a menu path or
+      // a table flattened by a PDF converter. It says where, the sentence near it says what.
+      if (isNameRun(sentence)) score *= NAME_RUN_WEIGHT;
       // Fragments ("Zero 2 Pro", "Pin#: Name") are labels, rarely the answer.
       if (words.length < 3 && sentence.kind !== 'code') score *= 0.5;
       // Retrieval already ranked passages with model awareness; sentence scores only refine it.

@@ -22,8 +22,10 @@ export interface Sentence {
   block: number;
   /** A short unpunctuated line of its own, read as the title of what follows (it may still be a menu path worth quoting). */
   title?: boolean;
-  /** For a sentence ending in ":" right before a list or table: that block's number. */
+  /** For a sentence ending in ":" (or "：", emphasis marks aside) right before a list or table: that block's number. */
   opens?: number;
+  /** For a table row: what the row is about (its first cell, when it has letters), which a question may name. */
+  label?: string;
 }
 
 /** Words of a question that ask rather than say what is asked about. */
@@ -84,6 +86,8 @@ export function cleanInline(text: string): string {
     .replace(/<[^>\n]*>(?=[.,;:!?])/g, '')
     .replace(/<[^>\n]*>/g, ' ')
     .replace(/&nbsp;/g, ' ')
+    // Markdown escapes ("\-20°C", "1\*2") show their character, as a renderer would.
+    .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1')
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -172,7 +176,7 @@ export function splitSentences(markdown: string): Sentence[] {
       inBlock = kind;
       // A lead sentence ending in ":" just before this block introduces it.
       const last = out[out.length - 1];
-      if (last && last.kind === 'prose' && last.text.endsWith(':')) last.opens = block;
+      if (last && last.kind === 'prose' && /[:：][*_]*$/.test(last.text)) last.opens = block;
     }
     return block;
   };
@@ -259,8 +263,10 @@ export function splitSentences(markdown: string): Sentence[] {
         header = cells(trimmed);
         continue;
       }
-      const text = rowText(cells(trimmed), header);
-      if (text && !isMarkup(text)) out.push({ text, offset, length: line.length, kind: 'row', heading, block: openBlock('row') });
+      const row = cells(trimmed);
+      const text = rowText(row, header);
+      const label = row.length >= 2 && /\p{L}/u.test(row[0] ?? '') ? row[0]! : null;
+      if (text && !isMarkup(text)) out.push({ text, offset, length: line.length, kind: 'row', heading, block: openBlock('row'), ...(label ? { label } : {}) });
       continue;
     }
     header = null;

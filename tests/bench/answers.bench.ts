@@ -101,7 +101,7 @@ for (const set of sets) {
       }
     }
     const n = Math.max(1, questions.length);
-    rows.push(`| ${set} | ${questions.length} | ${(any / n).toFixed(2)} | ${(first / n).toFixed(2)} |`);
+    rows.push(`| ${set} | ${questions.length} | ${(any / n).toFixed(2)} (${any}) | ${(first / n).toFixed(2)} (${first}) |`);
     process.stderr.write(`${rows[rows.length - 1]}\n`);
   } finally {
     await engine.dispose();

@@ -294,3 +294,38 @@ describe('quoted verbatim', () => {
     expect(s[0]!.text).toBe('It provides more hardware resources : 16M Flash + 4M PSRAM, a larger battery etc.');
   });
 });
+
+describe('table rows and their labels', () => {
+  it('reads a row\'s first cell as its label, so the row the question names comes first in a table of several columns', () => {
+    const text = [
+      '| Item | Board A | Board B |',
+      '| --- | --- | --- |',
+      '| USB | Flash the firmware over USB at 921600 baud, 2 Mbaud on Windows | same |',
+      '| Flash | 4 MB, shared with the file system and the display buffer | 8 MB |',
+    ].join('\n');
+    const a = answerExtractively('How much flash?', [{ hit: hit('b/spec.md#1', text), members: [] }]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toContain('Item: Flash; Board A: 4 MB');
+    expect(splitSentences(text).map((s) => s.label)).toEqual(['USB', 'Flash']);
+  });
+
+  it('shows a Markdown escape as its character, so a quoted "\\-20°C" reads as the manual shows it', () => {
+    expect(splitSentences('| Working temperature | \\-20°C ~ 65°C |')[0]!.text).toBe('Working temperature: -20°C ~ 65°C');
+    expect(splitSentences('Set it to 1\\*2 \\[mode\\].')[0]!.text).toBe('Set it to 1*2 [mode].');
+  });
+});
+
+describe('lines that are not sentences', () => {
+  it('quotes a lead line ending in a full-width colon with the list it opens', () => {
+    const text = ['**Power switch operation：**', '', '- Power on: press the power button for 2 seconds', '- Power off: press the power button for 6 seconds'].join('\n');
+    const a = answerExtractively('How do I switch the power?', [{ hit: hit('b/power.md#1', text), members: [] }]);
+    expect(a.text).toContain('  - Power off: press the power button for 6 seconds [1]');
+  });
+
+  it('puts the sentence before a run of capitalised menu names that shares its words, and still quotes the menu path', () => {
+    const text = ['Settings General Network Network Status Expert Settings IP Settings Try Now', '', 'View the current network and Internet status.'].join('\n');
+    const a = answerExtractively('How do I check the network status?', [{ hit: hit('tv/manual.md#1', text), members: [] }]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toContain('View the current network and Internet status.');
+    expect(quoted.some((l) => l.includes('Settings General Network'))).toBe(true);
+  });
+});
