@@ -92,6 +92,9 @@ const NO_NUMBER_WEIGHT = 0.75;
 /** Weight of a "Label: value" line whose label is what the question asks about. */
 const LABEL_WEIGHT = 1.5;
 
+/** A line with fewer content words (or numbers) of its own than this, beyond the question's, only restates it. */
+const ECHO_NEW_WORDS = 2;
+
 /** Weight of a line that is a run of capitalised names, not a sentence. */
 const NAME_RUN_WEIGHT = 0.5;
 /** Share of a line's words that start with a capital for it to read as a run of names. */
@@ -119,6 +122,8 @@ interface Line {
   model: string | null;
   /** Indented under a lead sentence. */
   sub: boolean;
+  /** The unit after a line that only restates the question, quoted on the same line. */
+  then?: Sentence;
 }
 
 /**
@@ -144,6 +149,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const idf = (t: string): number => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
 
   const scored: Scored[] = [];
+  const asked = new Set(wanted);
+  // Lines that only restate the question ("The TV smells of plastic." for "Why does the TV smell
+  // of plastic?"): the manual's answer is the line after, which is quoted with it.
+  const echoes = new Set<Sentence>();
   units.forEach((sentences, pi) => {
     for (const sentence of sentences) {
       const words = terms(sentence.text);
@@ -168,7 +177,6 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // A title that only restates the question ("Connecting a wired network") announces the
       // answer; the lines under it give it. A title with words of its own (a menu path) stays.
       if (sentence.title) {
-        const asked = new Set(wanted);
         if (new Set(words.filter((w) => !asked.has(w))).size < TITLE_NEW_WORDS) score *= TITLE_ECHO_WEIGHT;
       }
       if (score > 0) {
@@ -185,6 +193,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
       if (headModel && options.models && options.models.length > 0 && !options.models.includes(headModel)) score *= 0.2;
       // A lead sentence ("... the supported adapters are:") stands for the list it opens.
       if (sentence.opens !== undefined) score *= 1.2;
+      if (!sentence.title && (sentence.kind === 'prose' || sentence.kind === 'item') && sentence.opens === undefined) {
+        const fresh = new Set(words.filter((w) => !asked.has(w))).size + identifiers(sentence.text).filter((t) => /\d/.test(t) && !ids.includes(t)).length;
+        if (fresh < ECHO_NEW_WORDS) echoes.add(sentence);
+      }
       // A run of capitalised names ("Settings General Network Network Status"): a menu path or
       // a table flattened by a PDF converter. It says where, the sentence near it says what.
       if (isNameRun(sentence)) score *= NAME_RUN_WEIGHT;
@@ -210,7 +222,13 @@ export function answerExtractively(question: string, passages: readonly Passage[
   for (const s of picked) {
     if (quoted.has(s.sentence)) continue;
     quoted.add(s.sentence);
-    lines.push({ passage: s.passage, sentence: s.sentence, model: modelOf(s.passage, s.sentence), sub: false });
+    const line: Line = { passage: s.passage, sentence: s.sentence, model: modelOf(s.passage, s.sentence), sub: false };
+    lines.push(line);
+    const next = echoes.has(s.sentence) ? followerOf(units[s.passage]!, s.sentence) : null;
+    if (next && !quoted.has(next)) {
+      quoted.add(next);
+      line.then = next;
+    }
     if (s.sentence.opens === undefined) continue;
     for (const member of units[s.passage]!.filter((u) => u.block === s.sentence.opens).slice(0, maxListed)) {
       if (quoted.has(member)) continue;
@@ -230,7 +248,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
     }
     return num;
   };
-  const render = (l: Line): string => `${l.sub ? '  ' : ''}- ${l.sentence.text} [${cite(l)}]`;
+  const render = (l: Line): string => `${l.sub ? '  ' : ''}- ${l.sentence.text}${l.then ? ` ${l.then.text}` : ''} [${cite(l)}]`;
   const out: string[] = [];
   const models = [...new Set(lines.map((l) => l.model).filter((m): m is string => m !== null))];
   if (models.length >= 2 && !options.modelNamed) {
@@ -253,6 +271,13 @@ export function answerExtractively(question: string, passages: readonly Passage[
     out.push(`- ${head}${head.length === 300 ? '…' : ''} [1]`);
   }
   return { text: `${EXTRACTED_LABEL}\n\n${out.join('\n')}`, citations };
+}
+
+/** The unit right after `sentence` in its passage when it continues it: same heading, same list (or prose), not a title or code. */
+function followerOf(units: readonly Sentence[], sentence: Sentence): Sentence | null {
+  const next = units[units.indexOf(sentence) + 1];
+  if (!next || next.title || next.kind === 'code' || next.heading !== sentence.heading) return null;
+  return sentence.block === -1 || next.block === sentence.block ? next : null;
 }
 
 /**

@@ -329,3 +329,20 @@ describe('lines that are not sentences', () => {
     expect(quoted.some((l) => l.includes('Settings General Network'))).toBe(true);
   });
 });
+
+describe('a line that only restates the question', () => {
+  it('is quoted with the line after it, which says what the manual says about it', () => {
+    const text = ['### Other issues', '', 'The TV smells of plastic.', '', 'This smell is normal and will dissipate over time.', '', 'The stand wobbles when the TV is moved.'].join('\n');
+    const a = answerExtractively('Why does the TV smell of plastic?', [{ hit: hit('tv/manual.md#1', text), members: [] }]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toBe('- The TV smells of plastic. This smell is normal and will dissipate over time. [1]');
+    // The follower is quoted once, not again on a line of its own.
+    expect(quoted.filter((l) => l.includes('This smell is normal')).length).toBe(1);
+  });
+
+  it('stays alone when it says something of its own', () => {
+    const text = ['The TV smells of plastic for the first 48 hours after unpacking.', '', 'The stand wobbles when the TV is moved.'].join('\n');
+    const a = answerExtractively('Why does the TV smell of plastic?', [{ hit: hit('tv/manual.md#1', text), members: [] }]);
+    expect(a.text.split('\n').filter((l) => l.startsWith('- '))[0]).toBe('- The TV smells of plastic for the first 48 hours after unpacking. [1]');
+  });
+});
