@@ -105,6 +105,9 @@ export interface Retrieved {
   resolvedModels: string[];
 }
 
+/** Passages of the asked model kept below the coverage gate when none of its passages clears it. */
+const OWN_MODEL_RESCUE = 2;
+
 /** Why dense search may be unavailable for a while; chat then searches by keywords. */
 const VECTOR_TROUBLE: ReadonlySet<string> = new Set(['unavailable', 'model-missing', 'model-mismatch']);
 
@@ -192,10 +195,16 @@ export async function retrieve(
   const vocabulary = index.vocabulary;
   const wanted = topicTerms(question, analysis, vocabulary);
   const need = wanted.length === 0 ? 0 : Math.max(1, Math.ceil(wanted.length * (options.minCoverage ?? 0.4)));
-  const kept = found.value.results.filter((hit) => {
-    if (resolvedModels.length > 0 && isSiblings(resolvedModels, hit, vocabulary)) return false;
-    return coverage(wanted, hit) >= need;
-  });
+  const results = resolvedModels.length > 0 ? found.value.results.filter((hit) => !isSiblings(resolvedModels, hit, vocabulary)) : found.value.results;
+  let kept = results.filter((hit) => coverage(wanted, hit) >= need);
+  // The asked model's own manual says it in its own words ("Power on: click the reset button"
+  // for "turn it on"): when none of its passages clears the gate while pages of no model do,
+  // its best few that share a word with the question stay, in search order.
+  const own = (hit: SearchHit): boolean => modelMatch(resolvedModels, hit.signature.model, vocabulary) === 'exact';
+  if (resolvedModels.length > 0 && !kept.some(own)) {
+    const rescued = new Set(results.filter((hit) => own(hit) && coverage(wanted, hit) >= Math.min(need, 1)).slice(0, OWN_MODEL_RESCUE));
+    if (rescued.size > 0) kept = results.filter((hit) => rescued.has(hit) || kept.includes(hit));
+  }
   const passages = await withMembers(index, kept.slice(0, options.maxPassages ?? 6));
   return ok({ passages, resolvedModels });
 }

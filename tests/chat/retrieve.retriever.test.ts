@@ -96,6 +96,23 @@ describe('the relevance gate and sibling models', () => {
     ]);
     expect(kept).toEqual(['lib/pumps/px20/fuse.md', 'lib/other/px20.md']);
   });
+
+  it("keeps the asked model's own passage that says it in other words when only pages of no model clear the gate", async () => {
+    const question = 'How do I restart the PX20 after a power failure?';
+    const kept = await keptDocs(question, [
+      // The PX20's manual: one question word ("power") of three, below the 40% the gate asks for.
+      hit('lib/pumps/px20/power.md', 'PX20', 'Power: hold the button for 3 s to stop the pump, press it once to start it.'),
+      hit('lib/pumps/px30/power.md', 'PX30', 'To restart the PX30 after a power failure, press Start.'),
+      hit('lib/general/safety.md', null, 'After a power failure, restart any pump from its panel.'),
+    ]);
+    expect(kept).toEqual(['lib/pumps/px20/power.md', 'lib/general/safety.md']);
+    // With a passage of its own that clears the gate, no weaker one is added.
+    const clear = await keptDocs(question, [
+      hit('lib/pumps/px20/power.md', 'PX20', 'Power: hold the button for 3 s to stop the pump.'),
+      hit('lib/pumps/px20/reset.md', 'PX20', 'To restart the PX20 after a power failure, press Start.'),
+    ]);
+    expect(clear).toEqual(['lib/pumps/px20/reset.md']);
+  });
 });
 
 describe('unknown names the library talks about', () => {
