@@ -199,9 +199,11 @@ export async function retrieve(
   let kept = results.filter((hit) => coverage(wanted, hit) >= need);
   // The asked model's own manual says it in its own words ("Power on: click the reset button"
   // for "turn it on"): when none of its passages clears the gate while pages of no model do,
-  // its best few that share a word with the question stay, in search order.
+  // its best few that share a word with the question stay, in search order. Only for a model
+  // the question names or the user picked: a model kept from the previous question may not be
+  // what this one asks about ("What fuse does the ZX-900 take?" after a RAC-225B question).
   const own = (hit: SearchHit): boolean => modelMatch(resolvedModels, hit.signature.model, vocabulary) === 'exact';
-  if (resolvedModels.length > 0 && !kept.some(own)) {
+  if (plan.inherited.length === 0 && resolvedModels.length > 0 && !kept.some(own)) {
     const rescued = new Set(results.filter((hit) => own(hit) && coverage(wanted, hit) >= Math.min(need, 1)).slice(0, OWN_MODEL_RESCUE));
     if (rescued.size > 0) kept = results.filter((hit) => rescued.has(hit) || kept.includes(hit));
   }

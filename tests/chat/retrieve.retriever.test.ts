@@ -76,10 +76,10 @@ describe('the relevance gate and sibling models', () => {
     snippet: '',
   });
 
-  async function keptDocs(question: string, hits: SearchHit[]): Promise<string[]> {
+  async function keptDocs(question: string, hits: SearchHit[], previousModels: string[] = []): Promise<string[]> {
     const index: ChatIndex = { retriever: 'bm25', vocabulary, search: async (_q, o) => ok({ query: question, resolvedModels: [], retriever: o.retriever, results: hits }) };
     const analysis = analyzeQuery(question, vocabulary);
-    const res = await retrieve(index, question, analysis, planQuestion(question, analysis, vocabulary, []), {});
+    const res = await retrieve(index, question, analysis, planQuestion(question, analysis, vocabulary, previousModels), {});
     if (!res.ok) throw new Error(res.error.message);
     return res.value.passages.map((p) => p.hit.doc);
   }
@@ -112,6 +112,11 @@ describe('the relevance gate and sibling models', () => {
       hit('lib/pumps/px20/reset.md', 'PX20', 'To restart the PX20 after a power failure, press Start.'),
     ]);
     expect(clear).toEqual(['lib/pumps/px20/reset.md']);
+  });
+
+  it('keeps no weak passage for a model only kept from the previous question: this one may ask about another', async () => {
+    const kept = await keptDocs('What fuse does the QZ-7 controller take?', [hit('lib/pumps/px20/fuse.md', 'PX20', 'The PX20 uses a 2 A fuse.')], ['PX20']);
+    expect(kept).toEqual([]);
   });
 });
 
