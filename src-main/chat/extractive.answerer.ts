@@ -237,14 +237,17 @@ export function answerExtractively(question: string, passages: readonly Passage[
     }
   }
 
-  const numberOf = new Map<number, number>();
+  // One number per passage and model: a family page quoted for two models gets a source for
+  // each, so the source beside a line names that line's model, not the chunk's.
+  const numberOf = new Map<string, number>();
   const citations: Citation[] = [];
   const cite = (l: Line): number => {
-    let num = numberOf.get(l.passage);
+    const key = `${l.passage}\u0000${l.model ?? ''}`;
+    let num = numberOf.get(key);
     if (num === undefined) {
       num = citations.length + 1;
-      numberOf.set(l.passage, num);
-      citations.push(citationFor(used[l.passage]!, num, { offset: l.sentence.offset }));
+      numberOf.set(key, num);
+      citations.push({ ...citationFor(used[l.passage]!, num, { offset: l.sentence.offset }), model: l.model });
     }
     return num;
   };

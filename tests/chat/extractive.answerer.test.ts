@@ -188,6 +188,19 @@ describe('structure kept in extracted answers', () => {
     expect(a.text).toContain('Which model: ROCK 5B, ROCK 5B+?');
   });
 
+  it('gives each model\'s lines of one passage their own source, which names that model', () => {
+    const text = ['## ROCK 5B', '', '- Supply: PD 30W charger', '', '## ROCK 5B+', '', '- Supply: 12V DC charger'].join('\n');
+    const a = answerExtractively('Which supply charger?', [{ hit: hit('b/p.md#1', text, { signature: { category: null, nouns: [], model: 'ROCK 5B' } }), members: [] }], { modelIn });
+    const numberOn = (words: string): number => Number(/\[(\d+)\]$/.exec(a.text.split('\n').find((l) => l.includes(words)) ?? '')?.[1]);
+    const forB = a.citations.find((c) => c.n === numberOn('PD 30W'));
+    const forBPlus = a.citations.find((c) => c.n === numberOn('12V DC'));
+    expect(forB?.model).toBe('ROCK 5B');
+    // The chunk's model is the ROCK 5B; the line under the ROCK 5B+ heading is cited as the ROCK 5B+'s.
+    expect(forBPlus?.model).toBe('ROCK 5B+');
+    expect(forBPlus?.chunkId).toBe(forB?.chunkId);
+    expect(forBPlus?.n).not.toBe(forB?.n);
+  });
+
   it('puts the named model\'s line first and keeps the sibling\'s out of the lead', () => {
     const text = ['## ROCK 5B', '', '- Supply: PD 30W charger', '', '## ROCK 5B+', '', '- Supply: 12V DC charger'].join('\n');
     const a = answerExtractively('Which supply charger?', [{ hit: hit('b/p.md#1', text, { signature: { category: null, nouns: [], model: null } }), members: [] }], {
