@@ -154,6 +154,23 @@ function isMarkup(text: string): boolean {
 /** A line that is JSX/HTML structure only (`<Tabs>`, `<TabItem value="x">`, `</div>`, `<img ...>`). */
 const TAG_LINE = /^(?:<\/?[A-Za-z][^>]*>\s*)+$|^<\/?[A-Za-z][\w.]*(?:\s[^>]*)?$|^\/?>$|^\{\/\*.*\*\/\}$/;
 
+/** A YAML key line ("sidebar_position: 20", "title: Power"), an indented continuation or a YAML list item. */
+const YAML_LINE = /^(?:[A-Za-z_][\w-]*:(?:\s.*)?|\s+\S.*|-\s.*)$/;
+
+/**
+ * The index of the closing "---" of a front matter block opening at line `i` (a "---" line after
+ * a blank line or at the start, then only YAML key lines, at least one starting a key), else -1.
+ */
+function frontMatterEnd(lines: readonly { text: string }[], i: number): number {
+  if (!/^---\s*$/.test(lines[i]!.text) || (i > 0 && lines[i - 1]!.text.trim() !== '')) return -1;
+  for (let k = i + 1; k < lines.length; k++) {
+    const t = lines[k]!.text;
+    if (/^(?:---|\.\.\.)\s*$/.test(t)) return k > i + 1 && /^[A-Za-z_]/.test(lines[i + 1]!.text) ? k : -1;
+    if (!YAML_LINE.test(t)) return -1;
+  }
+  return -1;
+}
+
 /** Cuts chunk Markdown into quotable sentences, in passage order. */
 export function splitSentences(markdown: string): Sentence[] {
   const out: Sentence[] = [];
@@ -194,7 +211,8 @@ export function splitSentences(markdown: string): Sentence[] {
     }
     para = null;
   };
-  // Front matter at the start of a passage is metadata, never an answer.
+  // Front matter at the start of a passage is metadata, never an answer; so is a later member's
+  // front matter inside a merged unit ("---", "key: value" lines, "---").
   let i0 = 0;
   if (/^---\s*$/.test(lines[0]?.text ?? '')) {
     const end = lines.findIndex((l, k) => k > 0 && /^(?:---|\.\.\.)\s*$/.test(l.text));
@@ -203,6 +221,14 @@ export function splitSentences(markdown: string): Sentence[] {
   // The paragraph read from a text heading is unfinished: blank lines do not end it.
   let runOn = false;
   for (let i = i0; i < lines.length; i++) {
+    const metaEnd = fence === null ? frontMatterEnd(lines, i) : -1;
+    if (metaEnd > i) {
+      flush();
+      header = null;
+      inBlock = null;
+      i = metaEnd;
+      continue;
+    }
     const { text: line, offset } = lines[i]!;
     const trimmed = line.trim();
     if (trimmed !== '' && !/^#{1,6}\s/.test(trimmed)) {

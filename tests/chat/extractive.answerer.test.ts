@@ -168,6 +168,12 @@ describe('structure kept in extracted answers', () => {
     expect(lines[lead + 2]).toBe('  - 12V/2A DC adapter [1]');
   });
 
+  it('never quotes the front matter of a later member of a merged unit, and keeps a YAML example in a code block', () => {
+    const text = ['## V3.00', '', '- Upgrade DDR3 to DDR4', '', '---', 'sidebar_position: 20', 'title: Revision', '---', '', '# Revision', '', 'Check the hardware revisions here.', '', '```yaml', '---', 'title: Example', '---', '```'].join('\n');
+    const shown = splitSentences(text).map((s) => s.text);
+    expect(shown).toEqual(['Upgrade DDR3 to DDR4', 'Check the hardware revisions here.', '`---`', '`title: Example`', '`---`']);
+  });
+
   it('never quotes front matter, JSX or raw <img> tags', () => {
     const text = ['---', 'title: Power supply', 'sidebar_position: 3', '---', '<Tabs>', '<TabItem value="a">', '<img src="x.png" width="300" />', 'The input voltage is 5V over USB-C.', '</TabItem>', '</Tabs>'].join('\n');
     const a = answerExtractively('What is the input voltage?', [{ hit: hit('b/p.md#1', text), members: [] }]);
