@@ -95,6 +95,9 @@ const LABEL_WEIGHT = 1.5;
 /** A line with fewer content words (or numbers) of its own than this, beyond the question's, only restates it. */
 const ECHO_NEW_WORDS = 2;
 
+/** Fewest words of a label that, all named by the question, put its passage first. */
+const NAMED_LABEL_WORDS = 2;
+
 /** Weight of a line that is a run of capitalised names, not a sentence. */
 const NAME_RUN_WEIGHT = 0.5;
 /** Share of a line's words that start with a capital for it to read as a run of names. */
@@ -149,6 +152,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const idf = (t: string): number => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
 
   const scored: Scored[] = [];
+  // Passages with a "Label: value" line whose whole label the question names ("Working
+  // temperature: -20°C ~ 65°C"); a value the best passage only mentions in passing gives way to it.
+  const named = new Set<number>();
   const asked = new Set(wanted);
   // Lines that only restate the question ("The TV smells of plastic." for "Why does the TV smell
   // of plastic?"): the manual's answer is the line after, which is quoted with it.
@@ -184,6 +190,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
         if (label) {
           const lt = terms(label);
           if (lt.length > 0 && lt.filter((t) => wanted.includes(t)).length * 2 >= lt.length) score *= LABEL_WEIGHT;
+          if (lt.length >= NAMED_LABEL_WORDS && lt.every((t) => wanted.includes(t)) && (!kind.quantity || /\d/.test(sentence.text))) named.add(pi);
         }
         if (kind.quantity) score *= /\d/.test(sentence.text) ? KIND_WEIGHT : NO_NUMBER_WEIGHT;
         if (kind.pin && PIN_NAME.test(sentence.text)) score *= KIND_WEIGHT;
@@ -208,11 +215,13 @@ export function answerExtractively(question: string, passages: readonly Passage[
   });
 
   const picked = pick(scored, maxSentences, perPassage);
-  // Passages stay in rank order ([1] is the best passage); inside one, its best sentence comes
-  // first (the line that answers), then the others in reading order (steps stay in sequence).
+  // Passages stay in rank order ([1] is the best passage, unless a later one has the line whose
+  // label the question names); inside one, its best sentence comes first (the line that
+  // answers), then the others in reading order (steps stay in sequence).
   const bestOf = new Map<number, Scored>();
   for (const s of picked) if ((bestOf.get(s.passage)?.score ?? -Infinity) < s.score) bestOf.set(s.passage, s);
-  picked.sort((a, b) => a.passage - b.passage || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
+  const order = passageOrder(picked, named, used, options.models ?? []);
+  picked.sort((a, b) => order(a.passage) - order(b.passage) || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
 
   // Lead sentences bring their list or table rows; quoted lines keep their model.
   const lines: Line[] = [];
@@ -274,6 +283,22 @@ export function answerExtractively(question: string, passages: readonly Passage[
     out.push(`- ${head}${head.length === 300 ? '…' : ''} [1]`);
   }
   return { text: `${EXTRACTED_LABEL}\n\n${out.join('\n')}`, citations };
+}
+
+/**
+ * The rank of each quoted passage in the answer: search order, except that when the best passage
+ * has no line whose label the question names and a later one does (of the same document, or of
+ * the model asked about), that one comes first.
+ */
+function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[]): (pi: number) => number {
+  const first = Math.min(...picked.map((p) => p.passage));
+  if (named.has(first)) return (pi) => pi;
+  const ownSource = (pi: number): boolean => {
+    const model = used[pi]!.hit.signature.model;
+    return used[pi]!.hit.doc === used[first]!.hit.doc || models.length === 0 || (model !== null && models.includes(model));
+  };
+  const lead = picked.map((p) => p.passage).filter((pi) => named.has(pi) && ownSource(pi)).sort((a, b) => a - b)[0];
+  return (pi) => (pi === lead ? -1 : pi);
 }
 
 /** The unit right after `sentence` in its passage when it continues it: same heading, same list (or prose), not a title or code. */

@@ -365,3 +365,27 @@ describe('a line that only restates the question', () => {
     expect(a.text.split('\n').filter((l) => l.startsWith('- '))[0]).toBe('- The TV smells of plastic for the first 48 hours after unpacking. [1]');
   });
 });
+
+describe('a line whose label the question names', () => {
+  const board = (id: string, text: string, model: string | null = 'XB-2'): Passage => ({ hit: hit(`b/xb-2.md#${id}`, text, { signature: { category: null, nouns: [], model } }), members: [] });
+
+  it("puts its passage first when the best passage only mentions the value in passing", () => {
+    const a = answerExtractively('Working temperature range?', [
+      board('1', 'The temperature of the case rises by 10 °C under load; the working fan keeps the range of the chip safe.'),
+      board('2', ['| Item | XB-2 |', '| --- | --- |', '| Working temperature | -20°C ~ 65°C |', '| Weight | 12 g |'].join('\n')),
+    ]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toBe('- Working temperature: -20°C ~ 65°C [1]');
+    expect(a.citations[0]!.chunkId).toBe('b/xb-2.md#2');
+  });
+
+  it("leaves search order alone for a one-word label, or another product's page", () => {
+    const question = 'Working temperature range?';
+    const passing = board('1', 'The temperature of the case rises by 10 °C under load; the working fan keeps the range of the chip safe.');
+    const oneWord = answerExtractively('What temperature?', [passing, board('2', ['| Item | XB-2 |', '| --- | --- |', '| Temperature | -20°C ~ 65°C |'].join('\n'))]);
+    expect(oneWord.citations[0]!.chunkId).toBe('b/xb-2.md#1');
+    const other: Passage = { hit: hit('b/shield.md#2', ['| Item | Shield |', '| --- | --- |', '| Working temperature | 0°C ~ 40°C |'].join('\n'), { signature: { category: null, nouns: [], model: null } }), members: [] };
+    const elsewhere = answerExtractively(question, [passing, other], { models: ['XB-2'], modelNamed: true });
+    expect(elsewhere.citations[0]!.chunkId).toBe('b/xb-2.md#1');
+  });
+});
