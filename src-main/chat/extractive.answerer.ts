@@ -46,6 +46,8 @@ interface Scored {
   passage: number;
   sentence: Sentence;
   score: number;
+  /** Weight for the line's place in its passage only (not for whether it is quoted). */
+  lead?: number;
 }
 
 const K1 = 1.2;
@@ -68,6 +70,8 @@ interface QuestionKind {
   quantity: boolean;
   /** A pin or signal: "which pin", "GPIO". */
   pin: boolean;
+  /** Steps: "how do I", "how to". */
+  steps: boolean;
 }
 
 /** One regex for a list of cue phrases, matching whole words. */
@@ -77,10 +81,15 @@ function cueRe(phrases: readonly string[]): RegExp {
 
 const QUANTITY_CUE = cueRe(cues.quantity);
 const PIN_CUE = cueRe(cues.pin);
+const STEPS_CUE = cueRe(cues.steps);
+/** A line that gives an instruction: a step verb first, after an optional "Step 2:", "3." or "From Settings,". */
+const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?:(?:from|in|on|at) [^,]{1,60}, )?(?:${cues.stepVerbs.join('|')})\\b`, 'i');
+/** Weight of an instruction line for its place in its passage (how-to questions). */
+const STEP_LEAD_WEIGHT = 1.6;
 
 function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
-  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q) };
+  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), steps: STEPS_CUE.test(q) };
 }
 
 /** A pin or signal name: a few capitals and a number ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS"). */
@@ -204,13 +213,16 @@ export function answerExtractively(question: string, passages: readonly Passage[
         const fresh = new Set(words.filter((w) => !asked.has(w))).size + identifiers(sentence.text).filter((t) => /\d/.test(t) && !ids.includes(t)).length;
         if (fresh < ECHO_NEW_WORDS) echoes.add(sentence);
       }
+      // For a how-to question, the instruction ("Tap More options > Link to another contact.")
+      // answers before the line that describes the feature; it decides the order, not the choice.
+      const lead = kind.steps && STEP_LINE.test(sentence.text) ? STEP_LEAD_WEIGHT : 1;
       // A run of capitalised names ("Settings General Network Network Status"): a menu path or
       // a table flattened by a PDF converter. It says where, the sentence near it says what.
       if (isNameRun(sentence)) score *= NAME_RUN_WEIGHT;
       // Fragments ("Zero 2 Pro", "Pin#: Name") are labels, rarely the answer.
       if (words.length < 3 && sentence.kind !== 'code') score *= 0.5;
       // Retrieval already ranked passages with model awareness; sentence scores only refine it.
-      scored.push({ passage: pi, sentence, score: score / (1 + 0.25 * pi) });
+      scored.push({ passage: pi, sentence, score: score / (1 + 0.25 * pi), lead });
     }
   });
 
@@ -219,7 +231,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // label the question names); inside one, its best sentence comes first (the line that
   // answers), then the others in reading order (steps stay in sequence).
   const bestOf = new Map<number, Scored>();
-  for (const s of picked) if ((bestOf.get(s.passage)?.score ?? -Infinity) < s.score) bestOf.set(s.passage, s);
+  const leadScore = (x: Scored | undefined): number => (x ? x.score * (x.lead ?? 1) : -Infinity);
+  for (const s of picked) if (leadScore(bestOf.get(s.passage)) < leadScore(s)) bestOf.set(s.passage, s);
   const order = passageOrder(picked, named, used, options.models ?? []);
   picked.sort((a, b) => order(a.passage) - order(b.passage) || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
 

@@ -389,3 +389,20 @@ describe('a line whose label the question names', () => {
     expect(elsewhere.citations[0]!.chunkId).toBe('b/xb-2.md#1');
   });
 });
+
+describe('how-to questions', () => {
+  const text = ['### Link contacts', '', 'Link a contact to another contact to keep one contact entry.', '', '1. From Contacts, tap a contact.', '2. Tap More options > Link to another contact.'].join('\n');
+
+  it('put the instruction before the line that describes the feature', () => {
+    const a = answerExtractively('How do I link a contact?', [{ hit: hit('phone/manual.md#1', text), members: [] }]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toBe('- Tap More options > Link to another contact. [1]');
+    // The description is still quoted: the cue orders lines, it does not choose them.
+    expect(quoted.some((l) => l.startsWith('- Link a contact to another contact'))).toBe(true);
+  });
+
+  it('leave other questions in score order', () => {
+    const a = answerExtractively('What does linking contacts do?', [{ hit: hit('phone/manual.md#1', text), members: [] }]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toContain('Link a contact to another contact');
+  });
+});
