@@ -140,8 +140,9 @@ interface Line {
 
 /**
  * Builds the extractive answer; `passages` must be non-empty and relevant (see `retrieve`).
- * Pass the question with model names blanked (`withoutMentions`): every passage is about the
- * model already, so its name tells the sentences apart no better than "the".
+ * Pass the question with model names blanked (`questionForLines`): every passage is about the
+ * model already, so its name tells the sentences apart no better than "the" (a revision written
+ * with the name stays: it does).
  */
 export function answerExtractively(question: string, passages: readonly Passage[], options: ExtractiveOptions = {}): ExtractiveAnswer {
   const maxSentences = options.maxSentences ?? 6;
@@ -182,6 +183,12 @@ export function answerExtractively(question: string, passages: readonly Passage[
       }
       const lower = sentence.text.toLowerCase();
       for (const id of ids) if (containsToken(lower, id)) score += IDENTIFIER_BONUS;
+      // A question's identifier in the line's heading ("## V3.00" for "what changed in V3.00?")
+      // counts for the lines under it, even those that share no word with the question.
+      if (sentence.heading) {
+        const head = sentence.heading.toLowerCase();
+        for (const id of ids) if (!containsToken(lower, id) && containsToken(head, id)) score += HEADING_WEIGHT * IDENTIFIER_BONUS;
+      }
       // The steps under the heading that matches the question answer it, even in few words.
       if (sentence.heading && score > 0) {
         const head = new Set(terms(sentence.heading));

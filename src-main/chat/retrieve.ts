@@ -154,6 +154,24 @@ function isSiblings(models: readonly string[], hit: SearchHit, vocabulary: Model
   return !named.some((n) => modelMatch(models, n, vocabulary) !== 'none' || models.some((m) => sameModelSpelled(m, n)));
 }
 
+/** A revision written after a model name ("V1.73", "v3.00", "Rev. B2"): it names a version, not another model. */
+const REVISION = /^(?:v\d+(?:\.\d+)*[a-z]?|rev\.?\s*[a-z]?\d+(?:\.\d+)*)$/i;
+
+/**
+ * The question as the extractive answerer reads it: model names blanked (every passage is about
+ * the model already), but a revision written with the name kept, since inside one model's manual
+ * it is what tells the lines apart ("ROCK Pi E V3.00: what changed?" -> "  V3.00: what changed?").
+ */
+export function questionForLines(question: string, analysis: QueryAnalysis): string {
+  let rest = question;
+  for (const m of [...analysis.mentions].sort((a, b) => b.start - a.start)) {
+    const named = new Set(m.model.toLowerCase().split(/\s+/));
+    const kept = m.text.split(/\s+/).filter((t) => REVISION.test(t) && !named.has(t.toLowerCase()));
+    rest = `${rest.slice(0, m.start)} ${kept.join(' ')} ${rest.slice(m.end)}`;
+  }
+  return rest;
+}
+
 /** The question's content words outside model names and vendor words. */
 export function topicTerms(question: string, analysis: QueryAnalysis, vocabulary: ModelVocabulary): string[] {
   const rest = withoutMentions(question, analysis);

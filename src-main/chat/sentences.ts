@@ -171,6 +171,11 @@ function frontMatterEnd(lines: readonly { text: string }[], i: number): number {
   return -1;
 }
 
+/** An indented line of text that continues the list item above it (not a nested item, table, fence or tag). */
+function isContinuation(line: string): boolean {
+  return /^\s{2,}\S/.test(line) && !/^\s*(?:[-*+]|\d+[.)])\s/.test(line) && !/^\s*(?:\||```|~~~|<|#)/.test(line);
+}
+
 /** Cuts chunk Markdown into quotable sentences, in passage order. */
 export function splitSentences(markdown: string): Sentence[] {
   const out: Sentence[] = [];
@@ -299,7 +304,13 @@ export function splitSentences(markdown: string): Sentence[] {
     const item = /^(\s*(?:[-*+]|\d+[.)])\s+)/.exec(line);
     if (item) {
       flush();
-      splitProse(line.slice(item[1]!.length), offset + item[1]!.length, 'item', out, heading, openBlock('item'));
+      // Indented lines under an item continue it ("- **V1.73:**" then "  Optimize the ...").
+      let end = i;
+      while (end + 1 < lines.length && isContinuation(lines[end + 1]!.text)) end++;
+      const last = lines[end]!;
+      const from = offset + item[1]!.length;
+      splitProse(markdown.slice(from, last.offset + last.text.length), from, 'item', out, heading, openBlock('item'));
+      i = end;
       continue;
     }
     inBlock = null;

@@ -406,3 +406,20 @@ describe('how-to questions', () => {
     expect(a.text.split('\n').find((l) => l.startsWith('- '))).toContain('Link a contact to another contact');
   });
 });
+
+describe('revisions', () => {
+  const history = ['# Revisions', '', 'ROCK 9 boards', '', '- **V1.2:**', '  Initial version.', '', '- **V1.3:**', '  Optimize the headphone jack footprint for manufacturing.', '  Boards made after 2022 have SPI unpopulated.', '', '## V2.00', '', '- Upgrade DDR3 to DDR4', '- Move the fan header'].join('\n');
+
+  it('reads the indented lines under a list item as part of it', () => {
+    const units = splitSentences(history).map((s) => s.text);
+    expect(units).toContain('**V1.3:** Optimize the headphone jack footprint for manufacturing.');
+    expect(units).toContain('Boards made after 2022 have SPI unpopulated.');
+  });
+
+  it('quotes the changes of the revision the question names, under its item or its heading', () => {
+    const a = answerExtractively('  V1.3: what changed?', [{ hit: hit('b/rev.md#1', history), members: [] }]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toContain('Optimize the headphone jack footprint');
+    const b = answerExtractively('  V2.00: what changed in memory?', [{ hit: hit('b/rev.md#1', history), members: [] }]);
+    expect(b.text).toContain('- Upgrade DDR3 to DDR4 [1]');
+  });
+});

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchResponse } from '../../src-main/contract/api';
 import { fail, ok, type Result } from '../../src-main/core/result';
 import { retrieverFor, type Retriever } from '../../src-main/core/vocabulary';
-import { confirmUnknown, mentions, planQuestion, retrieve, type ChatIndex } from '../../src-main/chat/retrieve';
+import { confirmUnknown, mentions, planQuestion, questionForLines, retrieve, type ChatIndex } from '../../src-main/chat/retrieve';
 import type { SearchHit } from '../../src-main/contract/api';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
 import { LibraryEnrichment } from '../../src-main/index/library-enrichment';
@@ -149,6 +149,13 @@ describe('unknown names the library talks about', () => {
     expect(part.unknown).toEqual([]);
     // Nothing unknown is left and no model is named: the conversation's model is kept.
     expect(part.inherited).toEqual(['E54C']);
+  });
+
+  it('blanks model names for the answerer but keeps a revision written with them', () => {
+    const q = 'E52C V1.73: what changed?';
+    expect(questionForLines(q, analyzeQuery(q, vocabulary)).trim()).toBe('V1.73 : what changed?');
+    const plain = 'What supply does the E52C need?';
+    expect(questionForLines(plain, analyzeQuery(plain, vocabulary))).not.toContain('E52C');
   });
 
   it('recognises a name as written in the text: any separators, or one long code of it', () => {
