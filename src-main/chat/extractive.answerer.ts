@@ -121,10 +121,11 @@ function isNameRun(sentence: Sentence): boolean {
 
 /** The label of a "Label: value" line (a row read with its header, a spec item), or null. */
 function labelOf(text: string): string | null {
-  const at = text.indexOf(': ');
-  if (at <= 0 || at > 60 || at + 2 >= text.length) return null;
-  const label = text.slice(0, at);
-  return label.split(/\s+/).length <= 6 ? label : null;
+  // ": " or a full-width "：" (manuals written in CJK locales use it with no space).
+  const m = /^(.{1,60}?)(?:: |：\s*)\S/u.exec(text);
+  if (!m) return null;
+  const label = m[1]!.replace(/[*_]/g, '').trim();
+  return label !== '' && label.split(/\s+/).length <= 6 ? label : null;
 }
 
 /** One quoted line: the unit, its passage and the model it belongs to. */

@@ -142,6 +142,8 @@ const TITLE_WORDS = 8;
 function isTitleLine(raw: string): boolean {
   const text = cleanInline(raw);
   if (raw.includes('\n') || !/^\p{Lu}/u.test(text) || /[.!?:;,。)\]]$/.test(text)) return false;
+  // "Driver IC：ST7789v2", "Resolution: 135 * 240": a label with its value, not a title.
+  if (/(?:: |：)[^:：]*\d/.test(text)) return false;
   const words = text.split(/\s+/).length;
   return words >= 2 && words <= TITLE_WORDS;
 }

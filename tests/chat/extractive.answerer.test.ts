@@ -423,3 +423,20 @@ describe('revisions', () => {
     expect(b.text).toContain('- Upgrade DDR3 to DDR4 [1]');
   });
 });
+
+describe('label and value lines', () => {
+  const text = ['**TFT LCD**', '', 'Driver IC：ST7789v2', '', 'Resolution：135 * 240', '', '| ESP32 | GPIO15 | GPIO13 |', '| --- | --- | --- |', '| TFT LCD | TFT_MOSI | TFT_CLK |'].join('\n');
+
+  it('are facts, not titles of what follows, also with a full-width colon', () => {
+    const units = splitSentences(text);
+    const driver = units.find((u) => u.text === 'Driver IC：ST7789v2');
+    expect(driver?.title).toBeUndefined();
+    // No line is put under "Driver IC：ST7789v2" or "Resolution：135 * 240" as under a heading.
+    for (const u of units) expect(u.heading ?? '').not.toMatch(/[:：]/);
+  });
+
+  it('quote the line whose label the question names', () => {
+    const a = answerExtractively('What LCD driver IC is used?', [{ hit: hit('b/stick.md#1', text), members: [] }]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Driver IC：ST7789v2 [1]');
+  });
+});
