@@ -15,8 +15,8 @@ import { conversationToMarkdown, exportFileName } from './markdown.export';
 import { closestModels } from './model-guard';
 import type { ChatIndex, RetrieveOptions } from './retrieve';
 import { retrieverFor } from '../core/vocabulary';
-import { analyzeQuery, withoutMentions } from '../search/query-analysis';
-import { confirmUnknown, planQuestion, retrieve } from './retrieve';
+import { analyzeQuery } from '../search/query-analysis';
+import { confirmUnknown, planQuestion, questionForLines, retrieve } from './retrieve';
 
 /**
  * Chat over one library: conversations (persisted in the library folder) and answers grounded in
@@ -241,12 +241,12 @@ export function createChatService(options: ChatServiceOptions): ChatService {
         );
       }
       // Not even the best passage fits the model's context: quote instead of generating.
-      const extracted = answerExtractively(withoutMentions(q.value, analysis), passages, extractOptions(vocabulary, resolvedModels));
+      const extracted = answerExtractively(questionForLines(q.value, analysis), passages, extractOptions(vocabulary, resolvedModels));
       onToken(extracted.text);
       return ok(turn({ text: note + extracted.text, mode: 'extracted', citations: extracted.citations, resolvedModels }));
     }
 
-    const extracted = answerExtractively(withoutMentions(q.value, analysis), passages, extractOptions(vocabulary, resolvedModels));
+    const extracted = answerExtractively(questionForLines(q.value, analysis), passages, extractOptions(vocabulary, resolvedModels));
     return whole({ text: note + extracted.text, mode: 'extracted', citations: extracted.citations, resolvedModels });
   }
 

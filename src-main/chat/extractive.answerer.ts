@@ -46,6 +46,8 @@ interface Scored {
   passage: number;
   sentence: Sentence;
   score: number;
+  /** Weight for the line's place in its passage only (not for whether it is quoted). */
+  lead?: number;
 }
 
 const K1 = 1.2;
@@ -68,6 +70,8 @@ interface QuestionKind {
   quantity: boolean;
   /** A pin or signal: "which pin", "GPIO". */
   pin: boolean;
+  /** Steps: "how do I", "how to". */
+  steps: boolean;
 }
 
 /** One regex for a list of cue phrases, matching whole words. */
@@ -77,10 +81,15 @@ function cueRe(phrases: readonly string[]): RegExp {
 
 const QUANTITY_CUE = cueRe(cues.quantity);
 const PIN_CUE = cueRe(cues.pin);
+const STEPS_CUE = cueRe(cues.steps);
+/** A line that gives an instruction: a step verb first, after an optional "Step 2:", "3." or "From Settings,". */
+const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?:(?:from|in|on|at) [^,]{1,60}, )?(?:${cues.stepVerbs.join('|')})\\b`, 'i');
+/** Weight of an instruction line for its place in its passage (how-to questions). */
+const STEP_LEAD_WEIGHT = 1.6;
 
 function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
-  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q) };
+  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), steps: STEPS_CUE.test(q) };
 }
 
 /** A pin or signal name: a few capitals and a number ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS"). */
@@ -92,12 +101,31 @@ const NO_NUMBER_WEIGHT = 0.75;
 /** Weight of a "Label: value" line whose label is what the question asks about. */
 const LABEL_WEIGHT = 1.5;
 
+/** A line with fewer content words (or numbers) of its own than this, beyond the question's, only restates it. */
+const ECHO_NEW_WORDS = 2;
+
+/** Fewest words of a label that, all named by the question, put its passage first. */
+const NAMED_LABEL_WORDS = 2;
+
+/** Weight of a line that is a run of capitalised names, not a sentence. */
+const NAME_RUN_WEIGHT = 0.5;
+/** Share of a line's words that start with a capital for it to read as a run of names. */
+const NAME_RUN_SHARE = 0.7;
+
+/** A prose line or item of at least four words, most of them capitalised, with no sentence punctuation at its end. */
+function isNameRun(sentence: Sentence): boolean {
+  if (sentence.kind === 'code' || sentence.kind === 'row' || /[.!?:;。]$/.test(sentence.text)) return false;
+  const words = sentence.text.split(/\s+/).filter((w) => /^\p{L}/u.test(w));
+  return words.length >= 4 && words.filter((w) => /^\p{Lu}/u.test(w)).length >= NAME_RUN_SHARE * words.length;
+}
+
 /** The label of a "Label: value" line (a row read with its header, a spec item), or null. */
 function labelOf(text: string): string | null {
-  const at = text.indexOf(': ');
-  if (at <= 0 || at > 60 || at + 2 >= text.length) return null;
-  const label = text.slice(0, at);
-  return label.split(/\s+/).length <= 6 ? label : null;
+  // ": " or a full-width "：" (manuals written in CJK locales use it with no space).
+  const m = /^(.{1,60}?)(?:: |：\s*)\S/u.exec(text);
+  if (!m) return null;
+  const label = m[1]!.replace(/[*_]/g, '').trim();
+  return label !== '' && label.split(/\s+/).length <= 6 ? label : null;
 }
 
 /** One quoted line: the unit, its passage and the model it belongs to. */
@@ -107,12 +135,15 @@ interface Line {
   model: string | null;
   /** Indented under a lead sentence. */
   sub: boolean;
+  /** The unit after a line that only restates the question, quoted on the same line. */
+  then?: Sentence;
 }
 
 /**
  * Builds the extractive answer; `passages` must be non-empty and relevant (see `retrieve`).
- * Pass the question with model names blanked (`withoutMentions`): every passage is about the
- * model already, so its name tells the sentences apart no better than "the".
+ * Pass the question with model names blanked (`questionForLines`): every passage is about the
+ * model already, so its name tells the sentences apart no better than "the" (a revision written
+ * with the name stays: it does).
  */
 export function answerExtractively(question: string, passages: readonly Passage[], options: ExtractiveOptions = {}): ExtractiveAnswer {
   const maxSentences = options.maxSentences ?? 6;
@@ -132,6 +163,13 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const idf = (t: string): number => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
 
   const scored: Scored[] = [];
+  // Passages with a "Label: value" line whose whole label the question names ("Working
+  // temperature: -20°C ~ 65°C"); a value the best passage only mentions in passing gives way to it.
+  const named = new Set<number>();
+  const asked = new Set(wanted);
+  // Lines that only restate the question ("The TV smells of plastic." for "Why does the TV smell
+  // of plastic?"): the manual's answer is the line after, which is quoted with it.
+  const echoes = new Set<Sentence>();
   units.forEach((sentences, pi) => {
     for (const sentence of sentences) {
       const words = terms(sentence.text);
@@ -146,6 +184,12 @@ export function answerExtractively(question: string, passages: readonly Passage[
       }
       const lower = sentence.text.toLowerCase();
       for (const id of ids) if (containsToken(lower, id)) score += IDENTIFIER_BONUS;
+      // A question's identifier in the line's heading ("## V3.00" for "what changed in V3.00?")
+      // counts for the lines under it, even those that share no word with the question.
+      if (sentence.heading) {
+        const head = sentence.heading.toLowerCase();
+        for (const id of ids) if (!containsToken(lower, id) && containsToken(head, id)) score += HEADING_WEIGHT * IDENTIFIER_BONUS;
+      }
       // The steps under the heading that matches the question answer it, even in few words.
       if (sentence.heading && score > 0) {
         const head = new Set(terms(sentence.heading));
@@ -156,14 +200,14 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // A title that only restates the question ("Connecting a wired network") announces the
       // answer; the lines under it give it. A title with words of its own (a menu path) stays.
       if (sentence.title) {
-        const asked = new Set(wanted);
         if (new Set(words.filter((w) => !asked.has(w))).size < TITLE_NEW_WORDS) score *= TITLE_ECHO_WEIGHT;
       }
       if (score > 0) {
-        const label = labelOf(sentence.text);
+        const label = sentence.label ?? labelOf(sentence.text);
         if (label) {
           const lt = terms(label);
           if (lt.length > 0 && lt.filter((t) => wanted.includes(t)).length * 2 >= lt.length) score *= LABEL_WEIGHT;
+          if (lt.length >= NAMED_LABEL_WORDS && lt.every((t) => wanted.includes(t)) && (!kind.quantity || /\d/.test(sentence.text))) named.add(pi);
         }
         if (kind.quantity) score *= /\d/.test(sentence.text) ? KIND_WEIGHT : NO_NUMBER_WEIGHT;
         if (kind.pin && PIN_NAME.test(sentence.text)) score *= KIND_WEIGHT;
@@ -173,19 +217,32 @@ export function answerExtractively(question: string, passages: readonly Passage[
       if (headModel && options.models && options.models.length > 0 && !options.models.includes(headModel)) score *= 0.2;
       // A lead sentence ("... the supported adapters are:") stands for the list it opens.
       if (sentence.opens !== undefined) score *= 1.2;
+      if (!sentence.title && (sentence.kind === 'prose' || sentence.kind === 'item') && sentence.opens === undefined) {
+        const fresh = new Set(words.filter((w) => !asked.has(w))).size + identifiers(sentence.text).filter((t) => /\d/.test(t) && !ids.includes(t)).length;
+        if (fresh < ECHO_NEW_WORDS) echoes.add(sentence);
+      }
+      // For a how-to question, the instruction ("Tap More options > Link to another contact.")
+      // answers before the line that describes the feature; it decides the order, not the choice.
+      const lead = kind.steps && STEP_LINE.test(sentence.text) ? STEP_LEAD_WEIGHT : 1;
+      // A run of capitalised names ("Settings General Network Network Status"): a menu path or
+      // a table flattened by a PDF converter. It says where, the sentence near it says what.
+      if (isNameRun(sentence)) score *= NAME_RUN_WEIGHT;
       // Fragments ("Zero 2 Pro", "Pin#: Name") are labels, rarely the answer.
       if (words.length < 3 && sentence.kind !== 'code') score *= 0.5;
       // Retrieval already ranked passages with model awareness; sentence scores only refine it.
-      scored.push({ passage: pi, sentence, score: score / (1 + 0.25 * pi) });
+      scored.push({ passage: pi, sentence, score: score / (1 + 0.25 * pi), lead });
     }
   });
 
   const picked = pick(scored, maxSentences, perPassage);
-  // Passages stay in rank order ([1] is the best passage); inside one, its best sentence comes
-  // first (the line that answers), then the others in reading order (steps stay in sequence).
+  // Passages stay in rank order ([1] is the best passage, unless a later one has the line whose
+  // label the question names); inside one, its best sentence comes first (the line that
+  // answers), then the others in reading order (steps stay in sequence).
   const bestOf = new Map<number, Scored>();
-  for (const s of picked) if ((bestOf.get(s.passage)?.score ?? -Infinity) < s.score) bestOf.set(s.passage, s);
-  picked.sort((a, b) => a.passage - b.passage || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
+  const leadScore = (x: Scored | undefined): number => (x ? x.score * (x.lead ?? 1) : -Infinity);
+  for (const s of picked) if (leadScore(bestOf.get(s.passage)) < leadScore(s)) bestOf.set(s.passage, s);
+  const order = passageOrder(picked, named, used, options.models ?? []);
+  picked.sort((a, b) => order(a.passage) - order(b.passage) || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
 
   // Lead sentences bring their list or table rows; quoted lines keep their model.
   const lines: Line[] = [];
@@ -195,7 +252,13 @@ export function answerExtractively(question: string, passages: readonly Passage[
   for (const s of picked) {
     if (quoted.has(s.sentence)) continue;
     quoted.add(s.sentence);
-    lines.push({ passage: s.passage, sentence: s.sentence, model: modelOf(s.passage, s.sentence), sub: false });
+    const line: Line = { passage: s.passage, sentence: s.sentence, model: modelOf(s.passage, s.sentence), sub: false };
+    lines.push(line);
+    const next = echoes.has(s.sentence) ? followerOf(units[s.passage]!, s.sentence) : null;
+    if (next && !quoted.has(next)) {
+      quoted.add(next);
+      line.then = next;
+    }
     if (s.sentence.opens === undefined) continue;
     for (const member of units[s.passage]!.filter((u) => u.block === s.sentence.opens).slice(0, maxListed)) {
       if (quoted.has(member)) continue;
@@ -204,18 +267,21 @@ export function answerExtractively(question: string, passages: readonly Passage[
     }
   }
 
-  const numberOf = new Map<number, number>();
+  // One number per passage and model: a family page quoted for two models gets a source for
+  // each, so the source beside a line names that line's model, not the chunk's.
+  const numberOf = new Map<string, number>();
   const citations: Citation[] = [];
   const cite = (l: Line): number => {
-    let num = numberOf.get(l.passage);
+    const key = `${l.passage}\u0000${l.model ?? ''}`;
+    let num = numberOf.get(key);
     if (num === undefined) {
       num = citations.length + 1;
-      numberOf.set(l.passage, num);
-      citations.push(citationFor(used[l.passage]!, num, { offset: l.sentence.offset }));
+      numberOf.set(key, num);
+      citations.push({ ...citationFor(used[l.passage]!, num, { offset: l.sentence.offset }), model: l.model });
     }
     return num;
   };
-  const render = (l: Line): string => `${l.sub ? '  ' : ''}- ${l.sentence.text} [${cite(l)}]`;
+  const render = (l: Line): string => `${l.sub ? '  ' : ''}- ${l.sentence.text}${l.then ? ` ${l.then.text}` : ''} [${cite(l)}]`;
   const out: string[] = [];
   const models = [...new Set(lines.map((l) => l.model).filter((m): m is string => m !== null))];
   if (models.length >= 2 && !options.modelNamed) {
@@ -238,6 +304,29 @@ export function answerExtractively(question: string, passages: readonly Passage[
     out.push(`- ${head}${head.length === 300 ? '…' : ''} [1]`);
   }
   return { text: `${EXTRACTED_LABEL}\n\n${out.join('\n')}`, citations };
+}
+
+/**
+ * The rank of each quoted passage in the answer: search order, except that when the best passage
+ * has no line whose label the question names and a later one does (of the same document, or of
+ * the model asked about), that one comes first.
+ */
+function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[]): (pi: number) => number {
+  const first = Math.min(...picked.map((p) => p.passage));
+  if (named.has(first)) return (pi) => pi;
+  const ownSource = (pi: number): boolean => {
+    const model = used[pi]!.hit.signature.model;
+    return used[pi]!.hit.doc === used[first]!.hit.doc || models.length === 0 || (model !== null && models.includes(model));
+  };
+  const lead = picked.map((p) => p.passage).filter((pi) => named.has(pi) && ownSource(pi)).sort((a, b) => a - b)[0];
+  return (pi) => (pi === lead ? -1 : pi);
+}
+
+/** The unit right after `sentence` in its passage when it continues it: same heading, same list (or prose), not a title or code. */
+function followerOf(units: readonly Sentence[], sentence: Sentence): Sentence | null {
+  const next = units[units.indexOf(sentence) + 1];
+  if (!next || next.title || next.kind === 'code' || next.heading !== sentence.heading) return null;
+  return sentence.block === -1 || next.block === sentence.block ? next : null;
 }
 
 /**

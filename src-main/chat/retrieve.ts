@@ -105,6 +105,9 @@ export interface Retrieved {
   resolvedModels: string[];
 }
 
+/** Passages of the asked model kept below the coverage gate when none of its passages clears it. */
+const OWN_MODEL_RESCUE = 2;
+
 /** Why dense search may be unavailable for a while; chat then searches by keywords. */
 const VECTOR_TROUBLE: ReadonlySet<string> = new Set(['unavailable', 'model-missing', 'model-mismatch']);
 
@@ -151,6 +154,24 @@ function isSiblings(models: readonly string[], hit: SearchHit, vocabulary: Model
   return !named.some((n) => modelMatch(models, n, vocabulary) !== 'none' || models.some((m) => sameModelSpelled(m, n)));
 }
 
+/** A revision written after a model name ("V1.73", "v3.00", "Rev. B2"): it names a version, not another model. */
+const REVISION = /^(?:v\d+(?:\.\d+)*[a-z]?|rev\.?\s*[a-z]?\d+(?:\.\d+)*)$/i;
+
+/**
+ * The question as the extractive answerer reads it: model names blanked (every passage is about
+ * the model already), but a revision written with the name kept, since inside one model's manual
+ * it is what tells the lines apart ("ROCK Pi E V3.00: what changed?" -> "  V3.00: what changed?").
+ */
+export function questionForLines(question: string, analysis: QueryAnalysis): string {
+  let rest = question;
+  for (const m of [...analysis.mentions].sort((a, b) => b.start - a.start)) {
+    const named = new Set(m.model.toLowerCase().split(/\s+/));
+    const kept = m.text.split(/\s+/).filter((t) => REVISION.test(t) && !named.has(t.toLowerCase()));
+    rest = `${rest.slice(0, m.start)} ${kept.join(' ')} ${rest.slice(m.end)}`;
+  }
+  return rest;
+}
+
 /** The question's content words outside model names and vendor words. */
 export function topicTerms(question: string, analysis: QueryAnalysis, vocabulary: ModelVocabulary): string[] {
   const rest = withoutMentions(question, analysis);
@@ -192,10 +213,18 @@ export async function retrieve(
   const vocabulary = index.vocabulary;
   const wanted = topicTerms(question, analysis, vocabulary);
   const need = wanted.length === 0 ? 0 : Math.max(1, Math.ceil(wanted.length * (options.minCoverage ?? 0.4)));
-  const kept = found.value.results.filter((hit) => {
-    if (resolvedModels.length > 0 && isSiblings(resolvedModels, hit, vocabulary)) return false;
-    return coverage(wanted, hit) >= need;
-  });
+  const results = resolvedModels.length > 0 ? found.value.results.filter((hit) => !isSiblings(resolvedModels, hit, vocabulary)) : found.value.results;
+  let kept = results.filter((hit) => coverage(wanted, hit) >= need);
+  // The asked model's own manual says it in its own words ("Power on: click the reset button"
+  // for "turn it on"): when none of its passages clears the gate while pages of no model do,
+  // its best few that share a word with the question stay, in search order. Only for a model
+  // the question names or the user picked: a model kept from the previous question may not be
+  // what this one asks about ("What fuse does the ZX-900 take?" after a RAC-225B question).
+  const own = (hit: SearchHit): boolean => modelMatch(resolvedModels, hit.signature.model, vocabulary) === 'exact';
+  if (plan.inherited.length === 0 && resolvedModels.length > 0 && !kept.some(own)) {
+    const rescued = new Set(results.filter((hit) => own(hit) && coverage(wanted, hit) >= Math.min(need, 1)).slice(0, OWN_MODEL_RESCUE));
+    if (rescued.size > 0) kept = results.filter((hit) => rescued.has(hit) || kept.includes(hit));
+  }
   const passages = await withMembers(index, kept.slice(0, options.maxPassages ?? 6));
   return ok({ passages, resolvedModels });
 }

@@ -22,8 +22,10 @@ export interface Sentence {
   block: number;
   /** A short unpunctuated line of its own, read as the title of what follows (it may still be a menu path worth quoting). */
   title?: boolean;
-  /** For a sentence ending in ":" right before a list or table: that block's number. */
+  /** For a sentence ending in ":" (or "：", emphasis marks aside) right before a list or table: that block's number. */
   opens?: number;
+  /** For a table row: what the row is about (its first cell, when it has letters), which a question may name. */
+  label?: string;
 }
 
 /** Words of a question that ask rather than say what is asked about. */
@@ -84,6 +86,8 @@ export function cleanInline(text: string): string {
     .replace(/<[^>\n]*>(?=[.,;:!?])/g, '')
     .replace(/<[^>\n]*>/g, ' ')
     .replace(/&nbsp;/g, ' ')
+    // Markdown escapes ("\-20°C", "1\*2") show their character, as a renderer would.
+    .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1')
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -138,6 +142,8 @@ const TITLE_WORDS = 8;
 function isTitleLine(raw: string): boolean {
   const text = cleanInline(raw);
   if (raw.includes('\n') || !/^\p{Lu}/u.test(text) || /[.!?:;,。)\]]$/.test(text)) return false;
+  // "Driver IC：ST7789v2", "Resolution: 135 * 240": a label with its value, not a title.
+  if (/(?:: |：)[^:：]*\d/.test(text)) return false;
   const words = text.split(/\s+/).length;
   return words >= 2 && words <= TITLE_WORDS;
 }
@@ -149,6 +155,28 @@ function isMarkup(text: string): boolean {
 
 /** A line that is JSX/HTML structure only (`<Tabs>`, `<TabItem value="x">`, `</div>`, `<img ...>`). */
 const TAG_LINE = /^(?:<\/?[A-Za-z][^>]*>\s*)+$|^<\/?[A-Za-z][\w.]*(?:\s[^>]*)?$|^\/?>$|^\{\/\*.*\*\/\}$/;
+
+/** A YAML key line ("sidebar_position: 20", "title: Power"), an indented continuation or a YAML list item. */
+const YAML_LINE = /^(?:[A-Za-z_][\w-]*:(?:\s.*)?|\s+\S.*|-\s.*)$/;
+
+/**
+ * The index of the closing "---" of a front matter block opening at line `i` (a "---" line after
+ * a blank line or at the start, then only YAML key lines, at least one starting a key), else -1.
+ */
+function frontMatterEnd(lines: readonly { text: string }[], i: number): number {
+  if (!/^---\s*$/.test(lines[i]!.text) || (i > 0 && lines[i - 1]!.text.trim() !== '')) return -1;
+  for (let k = i + 1; k < lines.length; k++) {
+    const t = lines[k]!.text;
+    if (/^(?:---|\.\.\.)\s*$/.test(t)) return k > i + 1 && /^[A-Za-z_]/.test(lines[i + 1]!.text) ? k : -1;
+    if (!YAML_LINE.test(t)) return -1;
+  }
+  return -1;
+}
+
+/** An indented line of text that continues the list item above it (not a nested item, table, fence or tag). */
+function isContinuation(line: string): boolean {
+  return /^\s{2,}\S/.test(line) && !/^\s*(?:[-*+]|\d+[.)])\s/.test(line) && !/^\s*(?:\||```|~~~|<|#)/.test(line);
+}
 
 /** Cuts chunk Markdown into quotable sentences, in passage order. */
 export function splitSentences(markdown: string): Sentence[] {
@@ -172,7 +200,7 @@ export function splitSentences(markdown: string): Sentence[] {
       inBlock = kind;
       // A lead sentence ending in ":" just before this block introduces it.
       const last = out[out.length - 1];
-      if (last && last.kind === 'prose' && last.text.endsWith(':')) last.opens = block;
+      if (last && last.kind === 'prose' && /[:：][*_]*$/.test(last.text)) last.opens = block;
     }
     return block;
   };
@@ -190,7 +218,8 @@ export function splitSentences(markdown: string): Sentence[] {
     }
     para = null;
   };
-  // Front matter at the start of a passage is metadata, never an answer.
+  // Front matter at the start of a passage is metadata, never an answer; so is a later member's
+  // front matter inside a merged unit ("---", "key: value" lines, "---").
   let i0 = 0;
   if (/^---\s*$/.test(lines[0]?.text ?? '')) {
     const end = lines.findIndex((l, k) => k > 0 && /^(?:---|\.\.\.)\s*$/.test(l.text));
@@ -199,6 +228,14 @@ export function splitSentences(markdown: string): Sentence[] {
   // The paragraph read from a text heading is unfinished: blank lines do not end it.
   let runOn = false;
   for (let i = i0; i < lines.length; i++) {
+    const metaEnd = fence === null ? frontMatterEnd(lines, i) : -1;
+    if (metaEnd > i) {
+      flush();
+      header = null;
+      inBlock = null;
+      i = metaEnd;
+      continue;
+    }
     const { text: line, offset } = lines[i]!;
     const trimmed = line.trim();
     if (trimmed !== '' && !/^#{1,6}\s/.test(trimmed)) {
@@ -259,15 +296,23 @@ export function splitSentences(markdown: string): Sentence[] {
         header = cells(trimmed);
         continue;
       }
-      const text = rowText(cells(trimmed), header);
-      if (text && !isMarkup(text)) out.push({ text, offset, length: line.length, kind: 'row', heading, block: openBlock('row') });
+      const row = cells(trimmed);
+      const text = rowText(row, header);
+      const label = row.length >= 2 && /\p{L}/u.test(row[0] ?? '') ? row[0]! : null;
+      if (text && !isMarkup(text)) out.push({ text, offset, length: line.length, kind: 'row', heading, block: openBlock('row'), ...(label ? { label } : {}) });
       continue;
     }
     header = null;
     const item = /^(\s*(?:[-*+]|\d+[.)])\s+)/.exec(line);
     if (item) {
       flush();
-      splitProse(line.slice(item[1]!.length), offset + item[1]!.length, 'item', out, heading, openBlock('item'));
+      // Indented lines under an item continue it ("- **V1.73:**" then "  Optimize the ...").
+      let end = i;
+      while (end + 1 < lines.length && isContinuation(lines[end + 1]!.text)) end++;
+      const last = lines[end]!;
+      const from = offset + item[1]!.length;
+      splitProse(markdown.slice(from, last.offset + last.text.length), from, 'item', out, heading, openBlock('item'));
+      i = end;
       continue;
     }
     inBlock = null;

@@ -1,7 +1,10 @@
 // Answer benchmark: per shared question set, imports the set's corpus folder(s) into a library,
 // asks every question the way `manualmate ask --json` does (no model installed, so the answer is
 // extracted), and scores the quoted lines against the gold answers.
-//   npm run bench:answers -- [--sets dev,m5stack] [--limit 50] [--fresh] [--misses]
+//   npm run bench:answers -- [--sets dev,m5stack] [--limit 50] [--fresh] [--misses] [--why]
+// --why adds where each question's first line misses: a later line holds the gold string, a quoted
+// passage holds it but no line does, the search's top 10 holds it but chat did not quote that
+// passage (relevance gate, or beyond the passages quoted), or the search's top 10 does not.
 // Libraries are kept in <tmp>/manualmate-answer-bench/<set> between runs (the index does not
 // depend on the chat code being measured); --fresh re-imports them.
 import { existsSync } from 'node:fs';
@@ -36,6 +39,7 @@ const { values } = parseArgs({
     limit: { type: 'string' },
     fresh: { type: 'boolean' },
     misses: { type: 'boolean' },
+    why: { type: 'boolean' },
     'data-dir': { type: 'string' },
   },
 });
@@ -62,6 +66,13 @@ function lineHits(line: { text: string; cites: number[] }, citations: readonly C
 }
 
 const rows: string[] = [];
+const whyRows: string[] = [];
+
+/** Whether a text from a gold document holds a gold string. */
+function holdsGold(doc: string, text: string, q: Question): boolean {
+  const norm = normalizeForRelevance(text);
+  return q.answers.some((a) => a.doc === doc && norm.includes(normalizeForRelevance(a.contains)));
+}
 for (const set of sets) {
   const dataDir = path.join(root, set);
   if (values.fresh || !existsSync(path.join(dataDir, 'imported.txt'))) await rm(dataDir, { recursive: true, force: true });
@@ -87,6 +98,7 @@ for (const set of sets) {
       .slice(0, limit);
     let any = 0;
     let first = 0;
+    const why = { passage: 0, search: 0, missing: 0 };
     for (const q of questions) {
       const res = await chat.value.answer(q.query);
       const lines = res.ok ? quotedLines(res.value.text) : [];
@@ -95,17 +107,31 @@ for (const set of sets) {
       const hitFirst = lines.length > 0 && lineHits(lines[0]!, citations, q);
       if (hitAny) any++;
       if (hitFirst) first++;
+      if (values.why && !hitAny) {
+        if (citations.some((c) => holdsGold(c.doc, c.quote, q))) why.passage++;
+        else {
+          // The bench's libraries have no embedder, so chat searches them with BM25 as well.
+          const found = await engine.handlers['search.query']({ library: set, query: q.query, topK: 10, retriever: 'bm25' });
+          if (found.ok && found.value.results.some((h) => holdsGold(h.doc, h.text, q))) why.search++;
+          else why.missing++;
+        }
+      }
       if (values.misses && !hitFirst) {
         process.stderr.write(`\n--- ${q.id} ${hitAny ? '(later line)' : 'MISS'}: ${q.query}\n  gold: ${q.answers.map((a) => `${a.doc} :: ${a.contains}`).join(' | ')}\n`);
         process.stderr.write(`${res.ok ? res.value.text : res.error.message}\n  cites: ${citations.map((c) => `[${c.n}] ${c.doc}`).join(' ')}\n`);
       }
     }
     const n = Math.max(1, questions.length);
-    rows.push(`| ${set} | ${questions.length} | ${(any / n).toFixed(2)} | ${(first / n).toFixed(2)} |`);
+    rows.push(`| ${set} | ${questions.length} | ${(any / n).toFixed(2)} (${any}) | ${(first / n).toFixed(2)} (${first}) |`);
     process.stderr.write(`${rows[rows.length - 1]}\n`);
+    if (values.why) whyRows.push(`| ${set} | ${first} | ${any - first} | ${why.passage} | ${why.search} | ${why.missing} |`);
   } finally {
     await engine.dispose();
   }
 }
 console.log('| set | questions | any quoted line | first quoted line |\n|---|---|---|---|');
 console.log(rows.join('\n'));
+if (values.why) {
+  console.log('\n| set | first line | a later line | quoted passage, no line | search top 10, not quoted | not in search top 10 |\n|---|---|---|---|---|---|');
+  console.log(whyRows.join('\n'));
+}

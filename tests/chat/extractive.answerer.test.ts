@@ -168,6 +168,12 @@ describe('structure kept in extracted answers', () => {
     expect(lines[lead + 2]).toBe('  - 12V/2A DC adapter [1]');
   });
 
+  it('never quotes the front matter of a later member of a merged unit, and keeps a YAML example in a code block', () => {
+    const text = ['## V3.00', '', '- Upgrade DDR3 to DDR4', '', '---', 'sidebar_position: 20', 'title: Revision', '---', '', '# Revision', '', 'Check the hardware revisions here.', '', '```yaml', '---', 'title: Example', '---', '```'].join('\n');
+    const shown = splitSentences(text).map((s) => s.text);
+    expect(shown).toEqual(['Upgrade DDR3 to DDR4', 'Check the hardware revisions here.', '`---`', '`title: Example`', '`---`']);
+  });
+
   it('never quotes front matter, JSX or raw <img> tags', () => {
     const text = ['---', 'title: Power supply', 'sidebar_position: 3', '---', '<Tabs>', '<TabItem value="a">', '<img src="x.png" width="300" />', 'The input voltage is 5V over USB-C.', '</TabItem>', '</Tabs>'].join('\n');
     const a = answerExtractively('What is the input voltage?', [{ hit: hit('b/p.md#1', text), members: [] }]);
@@ -186,6 +192,19 @@ describe('structure kept in extracted answers', () => {
     expect(lines.slice(first, second).join('\n')).toContain('PD 30W');
     expect(lines.slice(second).join('\n')).toContain('12V DC');
     expect(a.text).toContain('Which model: ROCK 5B, ROCK 5B+?');
+  });
+
+  it('gives each model\'s lines of one passage their own source, which names that model', () => {
+    const text = ['## ROCK 5B', '', '- Supply: PD 30W charger', '', '## ROCK 5B+', '', '- Supply: 12V DC charger'].join('\n');
+    const a = answerExtractively('Which supply charger?', [{ hit: hit('b/p.md#1', text, { signature: { category: null, nouns: [], model: 'ROCK 5B' } }), members: [] }], { modelIn });
+    const numberOn = (words: string): number => Number(/\[(\d+)\]$/.exec(a.text.split('\n').find((l) => l.includes(words)) ?? '')?.[1]);
+    const forB = a.citations.find((c) => c.n === numberOn('PD 30W'));
+    const forBPlus = a.citations.find((c) => c.n === numberOn('12V DC'));
+    expect(forB?.model).toBe('ROCK 5B');
+    // The chunk's model is the ROCK 5B; the line under the ROCK 5B+ heading is cited as the ROCK 5B+'s.
+    expect(forBPlus?.model).toBe('ROCK 5B+');
+    expect(forBPlus?.chunkId).toBe(forB?.chunkId);
+    expect(forBPlus?.n).not.toBe(forB?.n);
   });
 
   it('puts the named model\'s line first and keeps the sibling\'s out of the lead', () => {
@@ -292,5 +311,132 @@ describe('quoted verbatim', () => {
   it('keeps the manual\'s own spacing before punctuation, so the quote matches the manual', () => {
     const s = splitSentences('It provides more hardware resources : 16M Flash + 4M PSRAM, a <b>larger</b> battery <i>etc</i>.');
     expect(s[0]!.text).toBe('It provides more hardware resources : 16M Flash + 4M PSRAM, a larger battery etc.');
+  });
+});
+
+describe('table rows and their labels', () => {
+  it('reads a row\'s first cell as its label, so the row the question names comes first in a table of several columns', () => {
+    const text = [
+      '| Item | Board A | Board B |',
+      '| --- | --- | --- |',
+      '| USB | Flash the firmware over USB at 921600 baud, 2 Mbaud on Windows | same |',
+      '| Flash | 4 MB, shared with the file system and the display buffer | 8 MB |',
+    ].join('\n');
+    const a = answerExtractively('How much flash?', [{ hit: hit('b/spec.md#1', text), members: [] }]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toContain('Item: Flash; Board A: 4 MB');
+    expect(splitSentences(text).map((s) => s.label)).toEqual(['USB', 'Flash']);
+  });
+
+  it('shows a Markdown escape as its character, so a quoted "\\-20°C" reads as the manual shows it', () => {
+    expect(splitSentences('| Working temperature | \\-20°C ~ 65°C |')[0]!.text).toBe('Working temperature: -20°C ~ 65°C');
+    expect(splitSentences('Set it to 1\\*2 \\[mode\\].')[0]!.text).toBe('Set it to 1*2 [mode].');
+  });
+});
+
+describe('lines that are not sentences', () => {
+  it('quotes a lead line ending in a full-width colon with the list it opens', () => {
+    const text = ['**Power switch operation：**', '', '- Power on: press the power button for 2 seconds', '- Power off: press the power button for 6 seconds'].join('\n');
+    const a = answerExtractively('How do I switch the power?', [{ hit: hit('b/power.md#1', text), members: [] }]);
+    expect(a.text).toContain('  - Power off: press the power button for 6 seconds [1]');
+  });
+
+  it('puts the sentence before a run of capitalised menu names that shares its words, and still quotes the menu path', () => {
+    const text = ['Settings General Network Network Status Expert Settings IP Settings Try Now', '', 'View the current network and Internet status.'].join('\n');
+    const a = answerExtractively('How do I check the network status?', [{ hit: hit('tv/manual.md#1', text), members: [] }]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toContain('View the current network and Internet status.');
+    expect(quoted.some((l) => l.includes('Settings General Network'))).toBe(true);
+  });
+});
+
+describe('a line that only restates the question', () => {
+  it('is quoted with the line after it, which says what the manual says about it', () => {
+    const text = ['### Other issues', '', 'The TV smells of plastic.', '', 'This smell is normal and will dissipate over time.', '', 'The stand wobbles when the TV is moved.'].join('\n');
+    const a = answerExtractively('Why does the TV smell of plastic?', [{ hit: hit('tv/manual.md#1', text), members: [] }]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toBe('- The TV smells of plastic. This smell is normal and will dissipate over time. [1]');
+    // The follower is quoted once, not again on a line of its own.
+    expect(quoted.filter((l) => l.includes('This smell is normal')).length).toBe(1);
+  });
+
+  it('stays alone when it says something of its own', () => {
+    const text = ['The TV smells of plastic for the first 48 hours after unpacking.', '', 'The stand wobbles when the TV is moved.'].join('\n');
+    const a = answerExtractively('Why does the TV smell of plastic?', [{ hit: hit('tv/manual.md#1', text), members: [] }]);
+    expect(a.text.split('\n').filter((l) => l.startsWith('- '))[0]).toBe('- The TV smells of plastic for the first 48 hours after unpacking. [1]');
+  });
+});
+
+describe('a line whose label the question names', () => {
+  const board = (id: string, text: string, model: string | null = 'XB-2'): Passage => ({ hit: hit(`b/xb-2.md#${id}`, text, { signature: { category: null, nouns: [], model } }), members: [] });
+
+  it("puts its passage first when the best passage only mentions the value in passing", () => {
+    const a = answerExtractively('Working temperature range?', [
+      board('1', 'The temperature of the case rises by 10 °C under load; the working fan keeps the range of the chip safe.'),
+      board('2', ['| Item | XB-2 |', '| --- | --- |', '| Working temperature | -20°C ~ 65°C |', '| Weight | 12 g |'].join('\n')),
+    ]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toBe('- Working temperature: -20°C ~ 65°C [1]');
+    expect(a.citations[0]!.chunkId).toBe('b/xb-2.md#2');
+  });
+
+  it("leaves search order alone for a one-word label, or another product's page", () => {
+    const question = 'Working temperature range?';
+    const passing = board('1', 'The temperature of the case rises by 10 °C under load; the working fan keeps the range of the chip safe.');
+    const oneWord = answerExtractively('What temperature?', [passing, board('2', ['| Item | XB-2 |', '| --- | --- |', '| Temperature | -20°C ~ 65°C |'].join('\n'))]);
+    expect(oneWord.citations[0]!.chunkId).toBe('b/xb-2.md#1');
+    const other: Passage = { hit: hit('b/shield.md#2', ['| Item | Shield |', '| --- | --- |', '| Working temperature | 0°C ~ 40°C |'].join('\n'), { signature: { category: null, nouns: [], model: null } }), members: [] };
+    const elsewhere = answerExtractively(question, [passing, other], { models: ['XB-2'], modelNamed: true });
+    expect(elsewhere.citations[0]!.chunkId).toBe('b/xb-2.md#1');
+  });
+});
+
+describe('how-to questions', () => {
+  const text = ['### Link contacts', '', 'Link a contact to another contact to keep one contact entry.', '', '1. From Contacts, tap a contact.', '2. Tap More options > Link to another contact.'].join('\n');
+
+  it('put the instruction before the line that describes the feature', () => {
+    const a = answerExtractively('How do I link a contact?', [{ hit: hit('phone/manual.md#1', text), members: [] }]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toBe('- Tap More options > Link to another contact. [1]');
+    // The description is still quoted: the cue orders lines, it does not choose them.
+    expect(quoted.some((l) => l.startsWith('- Link a contact to another contact'))).toBe(true);
+  });
+
+  it('leave other questions in score order', () => {
+    const a = answerExtractively('What does linking contacts do?', [{ hit: hit('phone/manual.md#1', text), members: [] }]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toContain('Link a contact to another contact');
+  });
+});
+
+describe('revisions', () => {
+  const history = ['# Revisions', '', 'ROCK 9 boards', '', '- **V1.2:**', '  Initial version.', '', '- **V1.3:**', '  Optimize the headphone jack footprint for manufacturing.', '  Boards made after 2022 have SPI unpopulated.', '', '## V2.00', '', '- Upgrade DDR3 to DDR4', '- Move the fan header'].join('\n');
+
+  it('reads the indented lines under a list item as part of it', () => {
+    const units = splitSentences(history).map((s) => s.text);
+    expect(units).toContain('**V1.3:** Optimize the headphone jack footprint for manufacturing.');
+    expect(units).toContain('Boards made after 2022 have SPI unpopulated.');
+  });
+
+  it('quotes the changes of the revision the question names, under its item or its heading', () => {
+    const a = answerExtractively('  V1.3: what changed?', [{ hit: hit('b/rev.md#1', history), members: [] }]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toContain('Optimize the headphone jack footprint');
+    const b = answerExtractively('  V2.00: what changed in memory?', [{ hit: hit('b/rev.md#1', history), members: [] }]);
+    expect(b.text).toContain('- Upgrade DDR3 to DDR4 [1]');
+  });
+});
+
+describe('label and value lines', () => {
+  const text = ['**TFT LCD**', '', 'Driver IC：ST7789v2', '', 'Resolution：135 * 240', '', '| ESP32 | GPIO15 | GPIO13 |', '| --- | --- | --- |', '| TFT LCD | TFT_MOSI | TFT_CLK |'].join('\n');
+
+  it('are facts, not titles of what follows, also with a full-width colon', () => {
+    const units = splitSentences(text);
+    const driver = units.find((u) => u.text === 'Driver IC：ST7789v2');
+    expect(driver?.title).toBeUndefined();
+    // No line is put under "Driver IC：ST7789v2" or "Resolution：135 * 240" as under a heading.
+    for (const u of units) expect(u.heading ?? '').not.toMatch(/[:：]/);
+  });
+
+  it('quote the line whose label the question names', () => {
+    const a = answerExtractively('What LCD driver IC is used?', [{ hit: hit('b/stick.md#1', text), members: [] }]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Driver IC：ST7789v2 [1]');
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchResponse } from '../../src-main/contract/api';
 import { fail, ok, type Result } from '../../src-main/core/result';
 import { retrieverFor, type Retriever } from '../../src-main/core/vocabulary';
-import { confirmUnknown, mentions, planQuestion, retrieve, type ChatIndex } from '../../src-main/chat/retrieve';
+import { confirmUnknown, mentions, planQuestion, questionForLines, retrieve, type ChatIndex } from '../../src-main/chat/retrieve';
 import type { SearchHit } from '../../src-main/contract/api';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
 import { LibraryEnrichment } from '../../src-main/index/library-enrichment';
@@ -76,10 +76,10 @@ describe('the relevance gate and sibling models', () => {
     snippet: '',
   });
 
-  async function keptDocs(question: string, hits: SearchHit[]): Promise<string[]> {
+  async function keptDocs(question: string, hits: SearchHit[], previousModels: string[] = []): Promise<string[]> {
     const index: ChatIndex = { retriever: 'bm25', vocabulary, search: async (_q, o) => ok({ query: question, resolvedModels: [], retriever: o.retriever, results: hits }) };
     const analysis = analyzeQuery(question, vocabulary);
-    const res = await retrieve(index, question, analysis, planQuestion(question, analysis, vocabulary, []), {});
+    const res = await retrieve(index, question, analysis, planQuestion(question, analysis, vocabulary, previousModels), {});
     if (!res.ok) throw new Error(res.error.message);
     return res.value.passages.map((p) => p.hit.doc);
   }
@@ -95,6 +95,28 @@ describe('the relevance gate and sibling models', () => {
       hit('lib/other/px30.md', 'Acme', 'Replace the fuse with a 4 A type.'),
     ]);
     expect(kept).toEqual(['lib/pumps/px20/fuse.md', 'lib/other/px20.md']);
+  });
+
+  it("keeps the asked model's own passage that says it in other words when only pages of no model clear the gate", async () => {
+    const question = 'How do I restart the PX20 after a power failure?';
+    const kept = await keptDocs(question, [
+      // The PX20's manual: one question word ("power") of three, below the 40% the gate asks for.
+      hit('lib/pumps/px20/power.md', 'PX20', 'Power: hold the button for 3 s to stop the pump, press it once to start it.'),
+      hit('lib/pumps/px30/power.md', 'PX30', 'To restart the PX30 after a power failure, press Start.'),
+      hit('lib/general/safety.md', null, 'After a power failure, restart any pump from its panel.'),
+    ]);
+    expect(kept).toEqual(['lib/pumps/px20/power.md', 'lib/general/safety.md']);
+    // With a passage of its own that clears the gate, no weaker one is added.
+    const clear = await keptDocs(question, [
+      hit('lib/pumps/px20/power.md', 'PX20', 'Power: hold the button for 3 s to stop the pump.'),
+      hit('lib/pumps/px20/reset.md', 'PX20', 'To restart the PX20 after a power failure, press Start.'),
+    ]);
+    expect(clear).toEqual(['lib/pumps/px20/reset.md']);
+  });
+
+  it('keeps no weak passage for a model only kept from the previous question: this one may ask about another', async () => {
+    const kept = await keptDocs('What fuse does the QZ-7 controller take?', [hit('lib/pumps/px20/fuse.md', 'PX20', 'The PX20 uses a 2 A fuse.')], ['PX20']);
+    expect(kept).toEqual([]);
   });
 });
 
@@ -127,6 +149,13 @@ describe('unknown names the library talks about', () => {
     expect(part.unknown).toEqual([]);
     // Nothing unknown is left and no model is named: the conversation's model is kept.
     expect(part.inherited).toEqual(['E54C']);
+  });
+
+  it('blanks model names for the answerer but keeps a revision written with them', () => {
+    const q = 'E52C V1.73: what changed?';
+    expect(questionForLines(q, analyzeQuery(q, vocabulary)).trim()).toBe('V1.73 : what changed?');
+    const plain = 'What supply does the E52C need?';
+    expect(questionForLines(plain, analyzeQuery(plain, vocabulary))).not.toContain('E52C');
   });
 
   it('recognises a name as written in the text: any separators, or one long code of it', () => {

@@ -5,7 +5,8 @@ import { dropFiles, openApp, shot, startUiApp, type UiApp } from './harness';
 
 /**
  * The import panel at 800x600: it never covers the chat's Ask button, a clean import folds to its
- * summary, and a cancelled batch shows its files as "Cancelled" (not failed) with one "Retry all".
+ * summary, "N of M" counts files as they finish, and a cancelled batch shows its files as
+ * "Cancelled" (not failed) with one "Retry all".
  */
 describe('import panel in Chromium at 800x600', () => {
   let app: UiApp;
@@ -44,6 +45,36 @@ describe('import panel in Chromium at 800x600', () => {
     await job.getByRole('button', { name: 'Dismiss' }).click();
   });
 
+  it('counts "N of M" up while the files finish, not only when the batch is written', async () => {
+    // Every headline the running job shows, in order, recorded in the page as it changes.
+    await page.evaluate(() => {
+      const w = window as unknown as { __titles: string[] };
+      w.__titles = [];
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('[data-testid="import-job"][data-phase="running"] .job-title')) {
+          const t = el.textContent ?? '';
+          if (w.__titles[w.__titles.length - 1] !== t) w.__titles.push(t);
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    const files = Array.from({ length: 24 }, (_, i) => bulletin(200 + i));
+    await dropFiles(page, files);
+    await expect.poll(async () => {
+      const docs = await app.engine.handlers['documents.list']({ library: 'Pumps' });
+      return docs.ok ? docs.value.filter((d) => d.status === 'ready').length : -1;
+    }, { timeout: 60_000 }).toBe(3 + files.length);
+    const counts = (await page.evaluate(() => (window as unknown as { __titles: string[] }).__titles))
+      .map((t) => /: (\d+) of (\d+)$/.exec(t))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => ({ n: Number(m[1]), of: Number(m[2]) }));
+    expect(counts.length).toBeGreaterThan(2);
+    for (const c of counts) expect(c.of).toBe(files.length);
+    // It moves while the job runs (not "0 of 24" until the end), and never goes back.
+    expect(counts.some((c) => c.n > 0 && c.n < files.length)).toBe(true);
+    for (let i = 1; i < counts.length; i++) expect(counts[i]!.n).toBeGreaterThanOrEqual(counts[i - 1]!.n);
+    await page.locator('[data-testid="import-job"][data-phase="done"]').last().getByRole('button', { name: 'Dismiss' }).click();
+  });
+
   it('shows cancelled files as Cancelled with one Retry all that imports them', async () => {
     await dropFiles(page, Array.from({ length: 60 }, (_, i) => bulletin(100 + i)));
     const running = page.locator('[data-testid="import-job"]', { hasText: /Sending|Importing/ });
@@ -65,7 +96,7 @@ describe('import panel in Chromium at 800x600', () => {
         const docs = await app.engine.handlers['documents.list']({ library: 'Pumps' });
         return docs.ok ? docs.value.filter((d) => d.status === 'ready').length : -1;
       }, { timeout: 60_000 })
-      .toBe(63);
+      .toBe(87);
   });
 
   it('logged no page errors', () => {

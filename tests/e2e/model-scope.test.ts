@@ -63,6 +63,10 @@ describe('model scope in Chromium', () => {
   it('answers for the picked chip, not the model the conversation remembered, and says so in the composer', async () => {
     const first = await ask('What fuse does the RAC-226B take?', 0);
     expect(first).toContain('T10A 250V');
+    // Sibling manuals share titles: each source also names its document file and its model.
+    const sources = await page.getByTestId('answer').nth(0).getByTestId('source-doc').allTextContents();
+    expect(sources.length).toBeGreaterThan(0);
+    expect(sources[0]).toMatch(/rac-226b\.md · model RAC-226B$/);
     const chips = page.getByTestId('model-chips-chat');
     await chips.getByRole('button', { name: 'RAC-225B' }).click();
     await expect.poll(() => chips.textContent()).toContain('Answering for RAC-225B');
@@ -94,6 +98,12 @@ describe('model scope in Chromium', () => {
     expect(grouped).toMatch(/RAC-225B:[\s\S]*T5A 250V/);
     expect(grouped).toMatch(/RAC-226B:[\s\S]*T10A 250V/);
     expect(grouped).toContain('Which model:');
+    // The family page's T10A line is the RAC-226B's: its source names the RAC-226B, whatever the page's own model.
+    const answer = page.getByTestId('answer').nth(0);
+    const t10 = ((await answer.locator('li', { hasText: 'T10A 250V' }).first().textContent()) ?? '').match(/(\d+)\s*$/)?.[1];
+    expect(t10).toBeDefined();
+    const source = answer.getByRole('list', { name: 'Sources' }).locator('li').nth(Number(t10) - 1);
+    expect(await source.getByTestId('source-doc').textContent()).toMatch(/ · model RAC-226B$/);
     await shot(page, 'scope-grouped-values');
     await ask('What fuse does the RAC-225B take?', 1);
     const kept = await ask('How do I clean the filter?', 2);

@@ -42,8 +42,11 @@ function jobTitle(job: ImportJob, total: number): string {
     case 'stopped':
       return `Import into ${job.library} stopped`;
     case 'running': {
-      // Counted from the files themselves, so "N of M" moves as each file finishes.
-      const finished = Object.values(job.files).filter((f) => f.stage === 'ready' || f.stage === 'failed').length;
+      // Counted from the files themselves, so "N of M" moves as each file finishes. A file whose
+      // chunks are prepared ("indexing") has finished its own work: the import writes the index
+      // once per batch of up to 1000 files, so counting only "ready" kept a 33-file drop at
+      // "0 of 33" until the very end while the percentage moved.
+      const finished = Object.values(job.files).filter((f) => f.stage === 'indexing' || f.stage === 'ready' || f.stage === 'failed').length;
       return `Importing into ${job.library}: ${finished} of ${total}`;
     }
     case 'done':
