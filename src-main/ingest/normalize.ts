@@ -99,8 +99,25 @@ function headingText(inline: string): string {
     else if (t.type === 'image') text += t.children?.map((c) => c.content).join('') ?? '';
     else if (t.type === 'softbreak' || t.type === 'hardbreak') text += ' ';
   }
-  // Docusaurus `{#custom-id}` anchors are not part of the title.
-  return text.replace(/\s*\{#[\w-]+\}\s*$/, '').replace(/\s+/g, ' ').trim();
+  return withoutAttributes(text).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * A trailing attribute list is markup, not part of a heading's title: the `{#id .class key=value}`
+ * of Pandoc, kramdown and markdown-it-attrs, Docusaurus's `{#custom-id}`, docsify's
+ * `{docsify-ignore-all}`, Pandoc's `{-}`. A brace group is dropped only when it reads as one: a
+ * token with `#`, `.` or `=`, or a single hyphenated word; "Replace {the fuse}" keeps its words.
+ */
+const HEADING_ATTRIBUTES = /\s*\{([^{}]*)\}\s*$/;
+const ATTRIBUTE_TOKEN = /^(?:[#.][\w:-]+|[\w:-]+=(?:"[^"]*"|'[^']*'|[^\s"']+)|:)$/;
+
+function withoutAttributes(heading: string): string {
+  const m = heading.match(HEADING_ATTRIBUTES);
+  if (!m) return heading;
+  const inner = m[1]!.trim();
+  const tokens = inner.match(/(?:[^\s"']+(?:=(?:"[^"]*"|'[^']*'))?|"[^"]*"|'[^']*')+/g) ?? [];
+  const isList = inner === '-' || /^[a-z][\w]*(?:-[\w]+)+$/i.test(inner) || (tokens.length > 0 && tokens.every((t) => ATTRIBUTE_TOKEN.test(t) || /^[\w-]+$/.test(t)) && tokens.some((t) => ATTRIBUTE_TOKEN.test(t)));
+  return isList ? heading.slice(0, m.index) : heading;
 }
 
 function lineStartOffsets(text: string): number[] {

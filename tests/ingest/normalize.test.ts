@@ -133,6 +133,18 @@ describe('normalizeMarkdown structure', () => {
     expect(doc.blocks[1]).toMatchObject({ kind: 'heading', level: 1, headingPath: ['Setext Title'] });
   });
 
+  it('drops a trailing attribute list from a heading, and keeps braces that are words', () => {
+    const doc = normalizeMarkdown({
+      markdown:
+        '# Timer Camera {docsify-ignore-all}\n\n## Pins {#pins .wide data-x="1 2"}\n\n## Appendix {-}\n\n## Set {value} with spaces and words!\n\n## Replace {the fuse}\n',
+      format: 'markdown',
+      fallbackTitle: 'x',
+    });
+    const titles = doc.blocks.filter((b) => b.kind === 'heading').map((b) => b.headingPath[b.headingPath.length - 1]);
+    expect(titles).toEqual(['Timer Camera', 'Pins', 'Appendix', 'Set {value} with spaces and words!', 'Replace {the fuse}']);
+    expect(doc.title).toBe('Timer Camera');
+  });
+
   it('keeps front matter as one block and as metadata, and takes the title from it', () => {
     const markdown = [
       '---',
