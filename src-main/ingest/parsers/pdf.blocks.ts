@@ -175,16 +175,25 @@ interface FontStats {
 
 export function fontStats(pages: Segment[][]): FontStats {
   const chars = new Map<number, number>();
+  const runningChars = new Map<number, number>();
   let mono = 0;
   let total = 0;
+  const add = (sizes: Map<number, number>, s: Segment): void => {
+    sizes.set(round(s.size), (sizes.get(round(s.size)) ?? 0) + s.text.length);
+  };
   for (const segs of pages) {
     for (const s of segs) {
-      chars.set(round(s.size), (chars.get(round(s.size)) ?? 0) + s.text.length);
+      add(chars, s);
+      if (wordCount(s.text) >= LAYOUT.proseWords) add(runningChars, s);
       total += s.text.length;
       if (s.mono) mono += s.text.length;
     }
   }
-  const body = [...chars].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 10;
+  // The body is the size most running text is set in. Counted over every character, a datasheet's
+  // pin tables (hundreds of one- and two-word cells at 5 pt) outweighed its prose at 10 pt, and
+  // short paragraphs became headings. Cells are short: segments of a few words decide, where any exist.
+  const mostText = (sizes: Map<number, number>): number | undefined => [...sizes].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const body = mostText(runningChars) ?? mostText(chars) ?? 10;
   const headingSizes = [...chars.keys()].filter((s) => isHeadingSize(s, body)).sort((a, b) => b - a);
   return { body, headingSizes, monoIsCode: mono < 0.5 * total };
 }
