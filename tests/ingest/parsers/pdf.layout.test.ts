@@ -195,6 +195,13 @@ describe('layoutPdf structure', () => {
     expect(md).toBe('Check the connector, the AES-XTS engine, the Wi-Fi module and the RS-232 port.\n');
   });
 
+  it('joins an abbreviation hyphenated at a line end when the words before it spell it, and no other', () => {
+    const md = markdown([
+      page(lines(['The flash has On-The-Fly AES Decryption (OT-', 'FAD) and an encrypted boot loader in XTS-AES mode (AES-', 'XTS).'], 72, 100)),
+    ]);
+    expect(md).toBe('The flash has On-The-Fly AES Decryption (OTFAD) and an encrypted boot loader in XTS-AES mode (AES-XTS).\n');
+  });
+
   it('escapes text that Markdown would read as block syntax', () => {
     expect(escapeBlockStart('# of cycles')).toBe('\\# of cycles');
     expect(escapeBlockStart('- 5 V')).toBe('\\- 5 V');
