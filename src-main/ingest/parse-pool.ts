@@ -116,7 +116,8 @@ function workerEntry(): URL {
  * One worker per core but one: the import's main thread (chunking, enrichment, indexing) and V8's
  * own background threads (compiling, collecting garbage: about as much CPU as the parse itself on
  * pdf-dev) need a core too. On two cores a second worker parsed no faster and cost its own pdf.js
- * start, compilation and heap (pdf-dev: 545 MB against 430 MB peak memory, a quarter more CPU).
+ * start, compilation and heap (pdf-dev, three interleaved runs: 471-478 MB against 400-423 MB peak
+ * memory, 20-40% more CPU, and a slower import each time).
  */
 export function defaultPoolSize(cores = os.availableParallelism()): number {
   return Math.max(1, cores - 1);
