@@ -64,7 +64,7 @@ export interface ImportOptions {
   batchSize?: number;
   /** Bounds of one file's import (memory, CPU time, text size); defaults `DEFAULT_IMPORT_LIMITS`. A shared `pool` keeps its own. */
   limits?: Partial<ImportLimits>;
-  /** Parse workers at once (default: one per core); for the import's own pool. */
+  /** Parse workers at once (default: `defaultPoolSize()`, one per core but one); for the import's own pool. */
   parseWorkers?: number;
   /** A pool shared by many imports (the engine's), left running; by default the import starts its own. */
   pool?: ParsePool;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,7 +11,8 @@ import type { ParseResult } from './parsers';
 /**
  * Parses files in worker threads, each with a heap cap and a CPU-time budget per file, so a file
  * that would exhaust memory or spin forever fails alone while the import, and the app, go on. Up
- * to one worker per core parses at once, which also spreads an import's parsing over the cores.
+ * to one worker per core but one parses at once, which also spreads an import's parsing over the
+ * cores while the main thread indexes.
  *
  * Small files travel to a worker many to a message: each message costs a structured clone and a
  * wake-up on both sides, which for a folder of hundreds of small Markdown pages would cost more
@@ -64,10 +65,41 @@ interface Slot {
   error: Error | null;
 }
 
-/** The worker's entry: the compiled `parse-worker.js` of a bundle, or the TypeScript sources through tsx. */
+/**
+ * The compiled worker of the CLI bundle under `root` (out/cli/, `scripts/build-cli.mjs`) when it
+ * was built from the sources as they are now, else null: the same rule as `bin/manualmate.mjs`. A
+ * worker run through tsx costs far more than the parse of a datasheet: its own loader thread, every
+ * module compiled at its start, and pdf.js's 3 MB rewritten by tsx with source maps that Node then
+ * parses (about 400 MB more memory and 1.5 s more CPU per worker than the compiled one on pdf-dev).
+ */
+export function currentCompiledWorker(root: string): URL | null {
+  const out = path.join(root, 'out', 'cli');
+  let stamp: { builtAt: number; inputs: string[] };
+  try {
+    stamp = JSON.parse(readFileSync(path.join(out, 'inputs.json'), 'utf8')) as typeof stamp;
+  } catch {
+    return null;
+  }
+  for (const input of stamp.inputs) {
+    const stat = statSync(path.join(root, input), { throwIfNoEntry: false });
+    if (!stat || stat.mtimeMs > stamp.builtAt) return null;
+  }
+  const worker = path.join(out, 'parse-worker.mjs');
+  return existsSync(worker) ? pathToFileURL(worker) : null;
+}
+
+/**
+ * The worker's entry: the compiled `parse-worker.js` of a bundle; from the TypeScript sources
+ * (tests, benchmarks, a stale CLI bundle), the CLI bundle's worker while it is current, else the
+ * sources through tsx.
+ */
 function workerEntry(): URL {
   const here = import.meta.url;
-  if (here.endsWith('.ts')) return new URL('./parse.worker.boot.mjs', here);
+  if (here.endsWith('.ts')) {
+    // This file is src-main/ingest/ of the repository.
+    const root = path.resolve(path.dirname(fileURLToPath(here)), '..', '..');
+    return currentCompiledWorker(root) ?? new URL('./parse.worker.boot.mjs', here);
+  }
   // A bundler may put this module in a chunk one folder below the entry points.
   const dir = path.dirname(fileURLToPath(here));
   // The app's bundle (electron-vite) names it .js, the CLI's (scripts/build-cli.mjs) .mjs.
@@ -78,6 +110,17 @@ function workerEntry(): URL {
     }
   }
   throw new Error(`the parse worker (parse-worker.js) is missing next to ${dir}`);
+}
+
+/**
+ * One worker per core but one: the import's main thread (chunking, enrichment, indexing) and V8's
+ * own background threads (compiling, collecting garbage: about as much CPU as the parse itself on
+ * pdf-dev) need a core too. On two cores a second worker parsed no faster and cost its own pdf.js
+ * start, compilation and heap (pdf-dev, three interleaved runs: 471-478 MB against 400-423 MB peak
+ * memory, 20-40% more CPU, and a slower import each time).
+ */
+export function defaultPoolSize(cores = os.availableParallelism()): number {
+  return Math.max(1, cores - 1);
 }
 
 const CANCELLED: PoolParseResult = { ok: false, code: 'cancelled', reason: 'Import was cancelled.' };
@@ -99,12 +142,12 @@ export class ParsePool {
   private idleTimer: NodeJS.Timeout | null = null;
 
   /**
-   * `size`: most workers at once (default: one per core). One pool can serve many imports (an
+   * `size`: most workers at once (default: `defaultPoolSize()`). One pool can serve many imports (an
    * engine keeps one): idle workers never keep the process alive and stop after `idleMs`.
    */
   constructor(options: { limits?: Partial<ImportLimits>; size?: number; idleMs?: number } = {}) {
     this.limits = { ...DEFAULT_IMPORT_LIMITS, ...options.limits };
-    this.size = Math.max(1, options.size ?? os.availableParallelism());
+    this.size = Math.max(1, options.size ?? defaultPoolSize());
     this.idleMs = options.idleMs ?? IDLE_MS;
   }
 
@@ -216,6 +259,9 @@ export class ParsePool {
     }
     const worker = new Worker(entry, {
       resourceLimits: { maxOldGenerationSizeMb: this.limits.workerMemoryMb },
+      // None of the parent's flags: a compiled worker needs no loader, and the sources' boot file
+      // registers tsx itself (an inherited `--import tsx` registered it a second time).
+      execArgv: [],
       // Parsers' console output must not reach the CLI's stdout, where `--json` prints.
       stdout: true,
       stderr: true,

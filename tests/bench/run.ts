@@ -86,22 +86,32 @@ interface PdfDevRun {
   pages: number;
   importSeconds: number;
   indexedSeconds: number;
+  cpuSeconds: number;
   peakRssMb: number;
 }
-// Real vendor PDFs, each run in its own process (peak RSS is the PDF import's alone); median of 3.
-const pdfRuns: PdfDevRun[] = [];
-for (let i = 0; i < IMPORT_RUNS; i++) {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'tests', 'bench', 'pdf-import.bench.ts')], { cwd: repoRoot, encoding: 'utf8' });
-  pdfRuns.push(JSON.parse(out.trim().split('\n').pop()!) as PdfDevRun);
+interface PdfBareRun {
+  pages: number;
+  seconds: number;
+  cpuSeconds: number;
 }
-const pdfDev = [...pdfRuns].sort((a, b) => a.importSeconds - b.importSeconds)[Math.floor(IMPORT_RUNS / 2)]!;
+// Real vendor PDFs, each run in its own process (peak RSS is the PDF import's alone); median of 3,
+// each run beside a bare pdf.js text pass over the same files (the ratio holds on a loaded machine).
+const pdfBench = (...args: string[]) =>
+  JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'tests', 'bench', 'pdf-import.bench.ts'), ...args], { cwd: repoRoot, encoding: 'utf8' }).trim().split('\n').pop()!) as unknown;
+const pdfRuns: { run: PdfDevRun; bare: PdfBareRun }[] = [];
+for (let i = 0; i < IMPORT_RUNS; i++) pdfRuns.push({ run: pdfBench() as PdfDevRun, bare: pdfBench('--bare') as PdfBareRun });
+const { run: pdfDev, bare: pdfBare } = [...pdfRuns].sort((a, b) => a.run.importSeconds - b.run.importSeconds)[Math.floor(IMPORT_RUNS / 2)]!;
+const pagesPerSecond = (r: PdfDevRun) => r.pages / r.importSeconds;
 log('## PDF import (../shared/corpus/pdf-dev: real vendor manuals and datasheets)');
 log();
 log('| what | value |');
 log('|---|---|');
 log(`| files | ${pdfDev.files} PDFs, ${pdfDev.pages} pages (${pdfDev.imported} imported, ${pdfDev.failed} failed) |`);
-log(`| whole import in process, until searchable (median of ${IMPORT_RUNS} runs; range) | ${fmt(pdfDev.importSeconds)} s = ${fmt(pdfDev.pages / pdfDev.importSeconds, 0)} pages/s (${fmt(Math.min(...pdfRuns.map((r) => r.pages / r.importSeconds)), 0)}–${fmt(Math.max(...pdfRuns.map((r) => r.pages / r.importSeconds)), 0)} pages/s; target >= 50) |`);
+log(`| whole import in process, until searchable (median of ${IMPORT_RUNS} runs; range) | ${fmt(pdfDev.importSeconds)} s = ${fmt(pagesPerSecond(pdfDev), 0)} pages/s (${fmt(Math.min(...pdfRuns.map((r) => pagesPerSecond(r.run))), 0)}–${fmt(Math.max(...pdfRuns.map((r) => pagesPerSecond(r.run))), 0)} pages/s; target >= 50) |`);
 log(`| ... and folded into the indexes | ${fmt(pdfDev.indexedSeconds)} s |`);
+log(`| CPU time of the import, all threads | ${fmt(pdfDev.cpuSeconds)} s |`);
+log(`| bare pdf.js text of every page (getTextContent, one thread), same run | ${fmt(pdfBare.seconds)} s = ${fmt(pdfBare.pages / pdfBare.seconds, 0)} pages/s, ${fmt(pdfBare.cpuSeconds)} s CPU |`);
+log(`| whole import / bare pdf.js text, same run | ${fmt(pdfDev.importSeconds / pdfBare.seconds, 2)}x wall clock, ${fmt(pdfDev.cpuSeconds / pdfBare.cpuSeconds, 2)}x CPU |`);
 log(`| peak memory (RSS) of the import process | ${fmt(pdfDev.peakRssMb, 0)} MB (target < 1024) |`);
 log();
 

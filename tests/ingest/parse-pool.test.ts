@@ -1,5 +1,11 @@
+import { mkdir, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ParsePool } from '../../src-main/ingest/parse-pool';
+import { currentCompiledWorker, defaultPoolSize, ParsePool } from '../../src-main/ingest/parse-pool';
+import { parseDocument } from '../../src-main/ingest/parsers';
+import { column, wrapText, writePdf } from '../fixtures/pdf-writer';
+import { tempDir } from '../helpers/temp';
 
 /** Real worker threads: a file over its memory cap or CPU budget fails alone, the files around it parse. */
 
@@ -57,6 +63,53 @@ describe('the parse pool', () => {
       expect(await pool.parse('late.md', small('Late'), controller.signal)).toMatchObject({ ok: false, code: 'cancelled' });
     } finally {
       await pool.close();
+    }
+  });
+
+  it('reads a compressed PDF in a worker exactly as on the calling thread', { timeout: 120_000 }, async () => {
+    // The worker inflates with pdf.js's own code (it removes DecompressionStream); the text must not change.
+    const prose = 'The RAC-225B takes a 10 A slow-blow fuse in the holder next to the mains inlet. Replace it only with the same type and rating.';
+    const bytes = writePdf(
+      [1, 2, 3].map((n) => ({ runs: [{ x: 72, y: 740, text: `${n}. Fuses`, size: 14, bold: true }, ...column(wrapText(`${prose} `.repeat(4 * n), 440), 72, 710)] })),
+      { compress: true, title: 'RAC-225B service manual' },
+    );
+    const pool = new ParsePool({ size: 1 });
+    try {
+      const inWorker = await pool.parse('rac-225b.pdf', bytes);
+      const here = await parseDocument({ bytes, fileName: 'rac-225b.pdf' });
+      expect(here).toMatchObject({ ok: true, doc: { text: expect.stringContaining('10 A slow-blow fuse') } });
+      expect(inWorker).toEqual(here);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe("the parse pool's size and worker", () => {
+  it('leaves a core to the main thread, and runs one worker on one or two cores', () => {
+    expect([1, 2, 4, 8].map((cores) => defaultPoolSize(cores))).toEqual([1, 1, 3, 7]);
+  });
+
+  it('runs the compiled worker of a CLI bundle only while no source is newer than the bundle', async () => {
+    const tmp = await tempDir('manualmate-pool-entry-');
+    try {
+      const root = tmp.dir;
+      const source = path.join(root, 'src-main', 'ingest', 'parse.worker.ts');
+      await mkdir(path.dirname(source), { recursive: true });
+      await mkdir(path.join(root, 'out', 'cli'), { recursive: true });
+      await writeFile(source, 'export {};\n');
+      const builtAt = Date.now();
+      await utimes(source, new Date(builtAt - 60_000), new Date(builtAt - 60_000));
+      expect(currentCompiledWorker(root)).toBeNull(); // no bundle yet
+      await writeFile(path.join(root, 'out', 'cli', 'inputs.json'), JSON.stringify({ builtAt, inputs: ['src-main/ingest/parse.worker.ts'] }));
+      await writeFile(path.join(root, 'out', 'cli', 'parse-worker.mjs'), '');
+      expect(currentCompiledWorker(root)?.href).toBe(pathToFileURL(path.join(root, 'out', 'cli', 'parse-worker.mjs')).href);
+      await utimes(source, new Date(builtAt + 60_000), new Date(builtAt + 60_000));
+      expect(currentCompiledWorker(root)).toBeNull(); // edited since the build
+      await writeFile(path.join(root, 'out', 'cli', 'inputs.json'), JSON.stringify({ builtAt, inputs: ['src-main/ingest/gone.ts'] }));
+      expect(currentCompiledWorker(root)).toBeNull(); // a source of the build is gone
+    } finally {
+      await tmp.cleanup();
     }
   });
 });

@@ -175,16 +175,25 @@ interface FontStats {
 
 export function fontStats(pages: Segment[][]): FontStats {
   const chars = new Map<number, number>();
+  const runningChars = new Map<number, number>();
   let mono = 0;
   let total = 0;
+  const add = (sizes: Map<number, number>, s: Segment): void => {
+    sizes.set(round(s.size), (sizes.get(round(s.size)) ?? 0) + s.text.length);
+  };
   for (const segs of pages) {
     for (const s of segs) {
-      chars.set(round(s.size), (chars.get(round(s.size)) ?? 0) + s.text.length);
+      add(chars, s);
+      if (wordCount(s.text) >= LAYOUT.proseWords) add(runningChars, s);
       total += s.text.length;
       if (s.mono) mono += s.text.length;
     }
   }
-  const body = [...chars].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 10;
+  // The body is the size most running text is set in. Counted over every character, a datasheet's
+  // pin tables (hundreds of one- and two-word cells at 5 pt) outweighed its prose at 10 pt, and
+  // short paragraphs became headings. Cells are short: segments of a few words decide, where any exist.
+  const mostText = (sizes: Map<number, number>): number | undefined => [...sizes].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const body = mostText(runningChars) ?? mostText(chars) ?? 10;
   const headingSizes = [...chars.keys()].filter((s) => isHeadingSize(s, body)).sort((a, b) => b - a);
   return { body, headingSizes, monoIsCode: mono < 0.5 * total };
 }
@@ -206,13 +215,30 @@ function headingLevel(text: string, size: number, fonts: FontStats): number {
  * space ("ESP32-" + "C3", "RISC-" + "V", "USB-" + "powered", "AES-" + "XTS"). Capitals are kept
  * whole on purpose: in manuals a hyphen between capitals is nearly always part of a name
  * ("AES-XTS", "SPI-DMA", "USB-OTG"), and joining them made such names unsearchable, while text set
- * in capitals is rarely hyphenated; pdftotext keeps them too.
+ * in capitals is rarely hyphenated; pdftotext keeps them too. The exception is an abbreviation
+ * spelled by the words before it (`hyphenatedAbbreviation`).
  */
 export function joinLines(a: string, b: string): string {
   if (/\u00ad$/.test(a)) return a.slice(0, -1) + b;
   if (/\p{Ll}-$/u.test(a) && /^\p{Ll}/u.test(b)) return a.slice(0, -1) + b;
+  if (hyphenatedAbbreviation(a, b)) return a.slice(0, -1) + b;
   if (/[\p{L}\p{N}]-$/u.test(a) && /^[\p{L}\p{N}]/u.test(b)) return a + b;
   return `${a} ${b}`;
+}
+
+/**
+ * An abbreviation in parentheses right after the words it abbreviates, hyphenated at the line end:
+ * "On-The-Fly AES Decryption (OT-" + "FAD)". Its letters are those words' initials, so the hyphen
+ * is the typesetter's (pdftotext joins it too), unlike the printed one of "(AES-" + "XTS)".
+ */
+function hyphenatedAbbreviation(a: string, b: string): boolean {
+  const left = /\((\p{Lu}{1,8})-$/u.exec(a);
+  const right = left && /^(\p{Lu}{1,8})\)/u.exec(b);
+  if (!left || !right) return false;
+  const abbreviation = left[1]! + right[1]!;
+  const words = a.slice(0, left.index).split(/[\s-]+/).filter((w) => /^\p{L}/u.test(w));
+  if (words.length < abbreviation.length) return false;
+  return words.slice(-abbreviation.length).every((w, i) => w[0]!.toUpperCase() === abbreviation[i]);
 }
 
 /** Escapes what markdown-it would read as block syntax at the start of a text block. */

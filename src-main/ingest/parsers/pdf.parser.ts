@@ -34,8 +34,8 @@ class Failure extends Error {
 
 let pdfjsPromise: Promise<PdfJs> | null = null;
 
-/** Loads pdf.js once, with its worker code on the main thread (Node has no Web Workers). */
-function loadPdfJs(): Promise<PdfJs> {
+/** Loads pdf.js once, with its worker code on the calling thread (Node has no Web Workers). */
+export function loadPdfJs(): Promise<PdfJs> {
   pdfjsPromise ??= (async () => {
     const push = Object.getOwnPropertyDescriptor(Array.prototype, 'push');
     const [pdfjs, worker] = await Promise.all([

@@ -146,6 +146,32 @@ describe('layoutPdf structure', () => {
     expect(layoutPdf([page(items)]).firstHeading).toBe('Pump Controller');
   });
 
+  it('sizes headings against the running text, not against pin tables set smaller with more characters', () => {
+    // A datasheet: prose at 10 pt under a 15 pt chapter title, then pages of a 5 pt pin table whose
+    // one-word cells hold more characters than the prose (pdf-dev's Bouffalo datasheets).
+    const twoLines = (tag: string, y: number): PdfTextItem[] =>
+      lines([`${tag} begins here: the controller reads the sensor values`, `while the pump runs. ${tag} ends here.`], 72, y, 10, 13);
+    const prosePage = page([
+      item('Functional Description', 72, 80, 15),
+      ...twoLines('First', 110),
+      ...twoLines('Second', 150),
+      item('2.1 CPU', 72, 200, 10.5),
+      ...twoLines('Third', 225),
+    ]);
+    const pinPage = (first: number): PdfPageText =>
+      page(
+        Array.from({ length: 90 }, (_, r) => {
+          const n = first + r;
+          return [`PAD_GPIO_${n}`, `GPIO${n}`, `VDDIO_${n % 3}`, `UART${n % 2}_TXD`].map((cell, c) => item(cell, 72 + c * 90, 60 + r * 7, 5));
+        }).flat(),
+      );
+    const pages = [prosePage, pinPage(0), pinPage(90)];
+    const md = markdown(pages);
+    expect(md.split('\n').filter((l) => l.startsWith('#'))).toEqual(['# Functional Description', '## 2.1 CPU']);
+    for (const tag of ['First', 'Second', 'Third']) expect(md).toMatch(new RegExp(`\\n\\n${tag} begins here[^\\n]+${tag} ends here\\.\\n`));
+    expect(layoutPdf(pages).firstHeading).toBe('Functional Description');
+  });
+
   it('keeps fixed-pitch lines as a fenced code block with their indentation', () => {
     const items = [
       item('Add this to the configuration file:', 72, 100),
@@ -167,6 +193,13 @@ describe('layoutPdf structure', () => {
   it('removes line-end hyphens between lower-case letters but keeps them in capitals and before capitals and digits', () => {
     const md = markdown([page(lines(['Check the con-', 'nector, the AES-', 'XTS engine, the Wi-', 'Fi module and the RS-', '232 port.'], 72, 100))]);
     expect(md).toBe('Check the connector, the AES-XTS engine, the Wi-Fi module and the RS-232 port.\n');
+  });
+
+  it('joins an abbreviation hyphenated at a line end when the words before it spell it, and no other', () => {
+    const md = markdown([
+      page(lines(['The flash has On-The-Fly AES Decryption (OT-', 'FAD) and an encrypted boot loader in XTS-AES mode (AES-', 'XTS).'], 72, 100)),
+    ]);
+    expect(md).toBe('The flash has On-The-Fly AES Decryption (OTFAD) and an encrypted boot loader in XTS-AES mode (AES-XTS).\n');
   });
 
   it('escapes text that Markdown would read as block syntax', () => {
