@@ -36,6 +36,7 @@ import type {
   UnembeddedChunk,
   VectorLike,
 } from './chunk-store';
+import { rowsToArrowTable } from './lance.batch';
 import { andWhere, filterToWhere, sqlIn, sqlString } from './lance.filter';
 import {
   EMBEDDER_KEY,
@@ -337,8 +338,10 @@ class LanceChunkStore implements ChunkStore {
     const rows = this.#rows(records);
     if (rows.length === 0) return;
     await this.#exclusive(async () => {
+      const schema = await this.table.schema();
       for (let i = 0; i < rows.length; i += WRITE_BATCH) {
-        await this.table.add(rows.slice(i, i + WRITE_BATCH));
+        const batch = rows.slice(i, i + WRITE_BATCH);
+        await this.table.add(rowsToArrowTable(batch, schema) ?? batch);
       }
       this.#dirty = true;
     });
