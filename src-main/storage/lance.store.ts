@@ -1,7 +1,7 @@
 /**
  * `ChunkStore` on an embedded LanceDB database: one `chunks` table per library folder, BM25 over
  * `indexed_text` (ICU tokenizer), exact cosine kNN over an optional float32 vector column, and
- * LanceDB's reciprocal-rank-fusion reranker for hybrid search.
+ * reciprocal rank fusion of the two (LanceDB's RRF, computed here) for hybrid search.
  *
  * Vector column lifecycle (the dimension is fixed per table; its embedder id is field metadata):
  * - opened without a dimension: no vector column is created; an existing one is kept as is;
@@ -37,6 +37,7 @@ import type {
   VectorLike,
 } from './chunk-store';
 import { rowsToArrowTable } from './lance.batch';
+import { rrfFuse } from './rank-fusion';
 import { andWhere, filterToWhere, sqlIn, sqlString } from './lance.filter';
 import {
   EMBEDDER_KEY,
@@ -85,8 +86,6 @@ export interface LanceStoreOptions {
 
 /** Rows per `add` / merge call: bounds the Arrow batch held in memory. */
 const WRITE_BATCH = 8000;
-/** Reciprocal rank fusion constant (the value from the RRF paper and LanceDB's default). */
-const RRF_K = 60;
 /** The full-text column: the prefixed chunk text as `searchAnalyzed` sees it. */
 const FTS_COLUMN = 'search_text';
 
@@ -287,7 +286,6 @@ class LanceChunkStore implements ChunkStore {
   readonly embedderId: string | null;
   #writes: Promise<unknown> = Promise.resolve();
   #dirty = true;
-  #rrf: Promise<LanceModule.rerankers.RRFReranker> | null = null;
   #closed = false;
   /** Set once the FTS index is known to exist; nothing in this store drops it. */
   #ftsReady = false;
@@ -555,20 +553,24 @@ class LanceChunkStore implements ChunkStore {
     });
   }
 
+  /**
+   * The vector and full-text rankings, each searched on its own (at once), fused here by
+   * reciprocal rank. LanceDB's own hybrid query runs the same two searches, but fuses them in a
+   * round trip through JavaScript (its reranker is called back with both result sets serialized,
+   * and serializes the fusion back): ~3.5 ms of a ~15 ms hybrid search at 100k chunks, and a
+   * wait for this thread's event loop. The fusion is LanceDB's RRF reranker's (`rrfFuse`).
+   */
   async searchHybrid(query: string, vector: VectorLike, options: SearchOptions): Promise<ChunkHit[]> {
     const limit = checkLimit(options.limit);
     const vec = this.#queryVector(vector);
     await this.#needFts();
-    this.#rrf ??= this.lance.rerankers.RRFReranker.create(RRF_K);
-    const rrf = await this.#rrf;
     return this.#guard(async () => {
       const where = filterToWhere(options.filter);
-      const q = scoped(
-        vectorQuery(this.table.query().fullTextSearch(this.#match(query)).nearestTo(vec), where).rerank(rrf).select(columnsFor(options)).limit(limit),
-        options,
-        where,
-      );
-      return (await q.toArray()).map((row) => toHit(row, Number(row._relevance_score)));
+      const [byVector, byText] = await Promise.all([
+        scoped(vectorQuery(this.table.query().nearestTo(vec), where).select(columnsFor(options)).limit(limit), options, where).toArray(),
+        scoped(this.table.query().fullTextSearch(this.#match(query)).select(columnsFor(options)).limit(limit), options, where).toArray(),
+      ]);
+      return rrfFuse([byVector, byText], limit).map(({ row, score }) => toHit(row, score));
     });
   }
 
