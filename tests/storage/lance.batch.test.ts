@@ -29,7 +29,9 @@ async function dump(dir: string, rows: unknown): Promise<unknown[]> {
     await table.add(rows as Record<string, unknown>[]);
     const out = await table.query().toArray();
     table.close();
-    return out.map((r: Record<string, unknown>) => JSON.parse(JSON.stringify(r, (_, v: unknown) => (ArrayBuffer.isView(v) || (typeof v === 'object' && v !== null && 'toArray' in v) ? Array.from(v as Iterable<unknown>) : v))));
+    // Typed arrays and Arrow vectors become plain arrays, so rows compare as JSON.
+    const plain = (_: string, v: unknown): unknown => (ArrayBuffer.isView(v) || (typeof v === 'object' && v !== null && 'toArray' in v) ? Array.from(v as unknown as Iterable<unknown>) : v);
+    return out.map((r: Record<string, unknown>) => JSON.parse(JSON.stringify(r, plain)) as unknown);
   } finally {
     db.close();
   }
