@@ -139,7 +139,7 @@ const query = JSON.parse(
 ) as { results: { chunks: number; copies: number; indexSeconds: number; embedSeconds: number; latency: Record<string, { p50: number; p95: number }> }[] };
 log('## Query latency (40 dev.jsonl questions x 5, top-10, including query analysis and model-aware ranking)');
 log();
-log('Libraries are copies of radxa + esp (near-duplicate manuals); vectors from the tiny ONNX embedder (32 dims), so dense/hybrid exclude a real model\'s query embedding time.');
+log('Libraries are copies of radxa + esp (near-duplicate manuals). bm25 is timed through the engine; dense and hybrid through the library index, with 384-dimensional vectors (the recommended bge-small\'s dimension) from a deterministic hashing embedder (`hash-embedder.ts`), so they exclude a real model\'s query embedding time; "embed" is writing every vector and building the vector index.');
 log();
 log('Raw LanceDB FTS: one match query on the same column, top 10, ids only, same process and run. Targets at ~100k chunks: bm25 p50 <= 5 ms and <= 2.5x raw FTS; hybrid p50 <= 20 ms.');
 log();
