@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { Chunker } from '../chunking/chunker';
 import { CodedError } from '../core/result';
+import { warmTagger } from '../enrich/cnm.heuristic';
 import { createChunker } from '../chunking/chunker.registry';
 import { LibraryEnrichment } from './library-enrichment';
 import { prepareDocument } from './prepare';
@@ -43,4 +44,6 @@ port.on('message', async (m: ToWorker) => {
   }
 });
 
+// The tagger loads while the import still parses (workers start ahead of the batch).
+warmTagger();
 send({ type: 'ready' });
