@@ -320,8 +320,30 @@ class LanceChunkStore implements ChunkStore {
     }
   }
 
+  /**
+   * Whether any row stores an indexed text of its own (`indexed_text` is empty where it equals the
+   * text: every row of a library without prefixes). Until one does, result reads leave that
+   * column out: reading it for the ~20 rows a search hydrates cost ~0.7 of ~2.5 ms at 100k chunks.
+   */
+  #prefixed: Promise<boolean> | null = null;
+
+  #hasPrefixedRows(): Promise<boolean> {
+    this.#prefixed ??= this.table.countRows("indexed_text != ''").then(
+      (n) => n > 0,
+      () => true,
+    );
+    return this.#prefixed;
+  }
+
+  /** The result columns a light read takes (see `#prefixed`). */
+  async #resultColumns(columns: readonly string[]): Promise<string[]> {
+    return (await this.#hasPrefixedRows()) ? [...columns] : columns.filter((c) => c !== 'indexed_text');
+  }
+
   #rows(records: readonly ChunkInput[]): ChunkRow[] {
     const rows = records.map((r) => toRow(r, this.vectorDimension));
+    // Set before the write, so no read that starts meanwhile leaves the column out.
+    if (rows.some((r) => r.indexed_text !== '')) this.#prefixed = Promise.resolve(true);
     if (!this.packed) for (const row of rows) delete row[RESULT_JSON_COLUMN];
     const seen = new Set<string>();
     for (const row of rows) {
@@ -410,14 +432,14 @@ class LanceChunkStore implements ChunkStore {
       const rows = await this.table
         .query()
         .where(sqlIn('id', ids))
-        .select(options.light ? this.#lightColumns() : [...RECORD_COLUMNS])
+        .select(options.light ? await this.#lightColumns() : [...RECORD_COLUMNS])
         .toArray();
       return rows.map(fromRow);
     });
   }
 
-  #lightColumns(): string[] {
-    return this.packed ? [...STUB_COLUMNS, ...PACKED_RESULT_COLUMNS] : [...LIGHT_COLUMNS];
+  #lightColumns(): Promise<string[]> {
+    return this.#resultColumns(this.packed ? [...STUB_COLUMNS, ...PACKED_RESULT_COLUMNS] : LIGHT_COLUMNS);
   }
 
   async hydrate(hits: readonly ChunkHit[]): Promise<ChunkHit[]> {
@@ -432,7 +454,7 @@ class LanceChunkStore implements ChunkStore {
         // that moved is read by id below.
         const stubs = new Map(hits.map((h) => [h.record.id, h.record]));
         try {
-          const columns = this.packed ? PACKED_RESULT_COLUMNS : RESULT_COLUMNS;
+          const columns = await this.#resultColumns(this.packed ? PACKED_RESULT_COLUMNS : RESULT_COLUMNS);
           for (const row of await this.table.takeRowIds(rowIds).select(['id', ...columns]).toArray()) {
             const stub = stubs.get(String(row.id));
             if (stub) byId.set(stub.id, fromRow({ ...row, model: stub.model, parent_id: stub.parentId }));
