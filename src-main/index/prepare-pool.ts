@@ -245,7 +245,13 @@ export class PreparePool {
 /** The pool every library's imports share (created on first use). */
 let shared: PreparePool | null = null;
 
+/**
+ * The shared pool. `MANUALMATE_PREPARE_WORKERS` (a whole number, 0 for none) overrides its size:
+ * on a machine whose cores other work keeps busy, a worker's start-up and its cold code cost more
+ * than the cores it would use (see tests/bench/RESULTS.md).
+ */
 export function sharedPreparePool(): PreparePool {
-  shared ??= new PreparePool();
+  const size = Number.parseInt(process.env.MANUALMATE_PREPARE_WORKERS ?? '', 10);
+  shared ??= new PreparePool(Number.isInteger(size) && size >= 0 ? { size } : {});
   return shared;
 }

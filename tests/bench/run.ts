@@ -37,10 +37,17 @@ interface ImportRun {
 // disk's state (README.md), so the median is reported with the range.
 const IMPORT_RUNS = 3;
 const runs: ImportRun[] = [];
+// The same import without prepare workers, each run right after one with them (same load).
+const serialRuns: ImportRun[] = [];
+const importRun = (env: NodeJS.ProcessEnv): ImportRun => {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'tests', 'bench', 'import.bench.ts')], { cwd: repoRoot, encoding: 'utf8', env });
+  return JSON.parse(out.trim().split('\n').pop()!) as ImportRun;
+};
 for (let i = 0; i < IMPORT_RUNS; i++) {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'tests', 'bench', 'import.bench.ts')], { cwd: repoRoot, encoding: 'utf8' });
-  runs.push(JSON.parse(out.trim().split('\n').pop()!) as ImportRun);
+  runs.push(importRun(process.env));
+  serialRuns.push(importRun({ ...process.env, MANUALMATE_PREPARE_WORKERS: '0' }));
 }
+const median = (rs: ImportRun[]) => [...rs].sort((a, b) => a.importSeconds - b.importSeconds)[Math.floor(rs.length / 2)]!;
 const byImport = [...runs].sort((a, b) => a.importSeconds - b.importSeconds);
 const imp = byImport[Math.floor(IMPORT_RUNS / 2)]!;
 const range = (pick: (r: ImportRun) => number) => `${fmt(Math.min(...runs.map(pick)))}–${fmt(Math.max(...runs.map(pick)))} s`;
@@ -53,6 +60,8 @@ log(`| whole import, until every document is ready and searchable (median of ${I
 log(`| ... and the new rows folded into the indexes (background), same run | ${fmt(imp.indexedSeconds)} s |`);
 log(`| bare markdown-it parse of the same files | ${fmt(imp.markdownItSeconds)} s |`);
 log(`| whole import / bare parse, same run | ${fmt(imp.importSeconds / imp.markdownItSeconds, 1)}x (target <= 8x) |`);
+const serial = median(serialRuns);
+log(`| ... without prepare workers (\`MANUALMATE_PREPARE_WORKERS=0\`, each run after one above; median) | ${fmt(serial.importSeconds)} s, ${fmt(serial.importSeconds / serial.markdownItSeconds, 1)}x its bare parse |`);
 log(`| generated ${imp.pdfPages}-page two-column PDF | ${fmt(imp.pdfSeconds)} s = ${fmt(imp.pdfPages / imp.pdfSeconds, 0)} pages/s |`);
 log(`| peak memory (RSS) of the import process | ${fmt(imp.peakRssMb, 0)} MB |`);
 log();

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { NormalizedDocument } from '../../src-main/core/document';
 import { DEFAULT_PREFIX_OPTIONS } from '../../src-main/core/prefix';
 import { CodedError } from '../../src-main/core/result';
@@ -101,6 +101,21 @@ describe('prepare pool', () => {
     const fromWorker = outcomes.filter((o) => o.status === 'rejected' && o.reason instanceof CodedError);
     expect(fromWorker.length).toBeGreaterThan(0);
     expect(fromWorker.every((o) => o.status === 'rejected' && (o.reason as CodedError).code === 'unavailable')).toBe(true);
+  });
+
+  it('takes its size from MANUALMATE_PREPARE_WORKERS when that is a whole number', async () => {
+    const sizeWith = async (value: string | undefined): Promise<number> => {
+      vi.resetModules();
+      vi.stubEnv('MANUALMATE_PREPARE_WORKERS', value);
+      try {
+        return (await import('../../src-main/index/prepare-pool')).sharedPreparePool().size;
+      } finally {
+        vi.unstubAllEnvs();
+      }
+    };
+    expect(await sizeWith('0')).toBe(0);
+    expect(await sizeWith('3')).toBe(3);
+    expect(await sizeWith('many')).toBe(new PreparePool().size);
   });
 
   it('rejects the documents not started yet once the import is cancelled', async () => {
