@@ -83,6 +83,8 @@ export class PreparePool {
   private failed = false;
   private localRunning = false;
   private readonly idleMs: number;
+  /** Documents prepared so far, by the workers and by this thread (for tests and diagnostics). */
+  readonly prepared = { byWorkers: 0, here: 0 };
 
   /** `size`: worker threads (default: one per core but the import's own). */
   constructor(options: { size?: number; idleMs?: number } = {}) {
@@ -149,6 +151,7 @@ export class PreparePool {
           else {
             try {
               job.resolve(await job.local(job.doc));
+              this.prepared.here++;
             } catch (err) {
               job.reject(err);
             }
@@ -214,8 +217,10 @@ export class PreparePool {
     const job = slot.jobs.get(m.key);
     if (!job) return;
     slot.jobs.delete(m.key);
-    if (m.ok) job.resolve({ doc: job.doc, ...m.value });
-    else job.reject(rebuild(m.error));
+    if (m.ok) {
+      this.prepared.byWorkers++;
+      job.resolve({ doc: job.doc, ...m.value });
+    } else job.reject(rebuild(m.error));
     this.feed();
     this.settle();
   }
