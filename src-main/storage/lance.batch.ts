@@ -114,3 +114,29 @@ export function rowsToArrowTable(rows: readonly ChunkRow[], schema: ArrowModule.
   const struct = arrow.makeData({ type: new arrow.Struct(schema.fields), length: rows.length, nullCount: 0, children });
   return new arrow.Table(schema, [new arrow.RecordBatch(schema, struct)]);
 }
+
+/**
+ * Text per `add`: bounds the Arrow batch held in memory. By size rather than by rows, so an
+ * import's batch of small chunks is one write (one table version, no small trailing fragment:
+ * 8,004 rows of radxa + esp were two adds, the second of 4 rows).
+ */
+export const ADD_BATCH_CHARS = 32 * 1024 * 1024;
+
+/** `rows` in consecutive groups of at most `ADD_BATCH_CHARS` of text each (a longer row alone). */
+export function byTextSize(rows: readonly ChunkRow[], maxChars = ADD_BATCH_CHARS): ChunkRow[][] {
+  const groups: ChunkRow[][] = [];
+  let group: ChunkRow[] = [];
+  let chars = 0;
+  for (const row of rows) {
+    const size = String(row.text).length + String(row.indexed_text).length + String(row.search_text).length;
+    if (group.length > 0 && chars + size > maxChars) {
+      groups.push(group);
+      group = [];
+      chars = 0;
+    }
+    group.push(row);
+    chars += size;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
+}

@@ -36,7 +36,7 @@ import type {
   UnembeddedChunk,
   VectorLike,
 } from './chunk-store';
-import { rowsToArrowTable } from './lance.batch';
+import { byTextSize, rowsToArrowTable } from './lance.batch';
 import { rrfFuse } from './rank-fusion';
 import { andWhere, filterToWhere, sqlIn, sqlString } from './lance.filter';
 import {
@@ -84,7 +84,7 @@ export interface LanceStoreOptions {
   vectorIndexMinRows?: number;
 }
 
-/** Rows per `add` / merge call: bounds the Arrow batch held in memory. */
+/** Rows per merge call (vector updates): bounds the Arrow batch held in memory. */
 const WRITE_BATCH = 8000;
 /** The full-text column: the prefixed chunk text as `searchAnalyzed` sees it. */
 const FTS_COLUMN = 'search_text';
@@ -359,10 +359,7 @@ class LanceChunkStore implements ChunkStore {
     if (rows.length === 0) return;
     await this.#exclusive(async () => {
       const schema = await this.table.schema();
-      for (let i = 0; i < rows.length; i += WRITE_BATCH) {
-        const batch = rows.slice(i, i + WRITE_BATCH);
-        await this.table.add(rowsToArrowTable(batch, schema) ?? batch);
-      }
+      for (const batch of byTextSize(rows)) await this.table.add(rowsToArrowTable(batch, schema) ?? batch);
       this.#dirty = true;
     });
   }

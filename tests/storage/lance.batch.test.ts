@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { chunkSchema, toRow } from '../../src-main/storage/lance.schema';
-import { rowsToArrowTable } from '../../src-main/storage/lance.batch';
+import { byTextSize, rowsToArrowTable } from '../../src-main/storage/lance.batch';
 import { record, tempDir } from './fixtures';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -60,5 +60,18 @@ describe('Arrow batches built column by column', () => {
     const { Schema, Field, Float64 } = await import('apache-arrow');
     const odd = new Schema([new Field('id', new Float64(), false)]);
     expect(rowsToArrowTable([{ id: 1 }], odd as never)).toBeNull();
+  });
+});
+
+describe('write batches', () => {
+  const row = (id: string, chars: number) => toRow(record(id, 0, 'x'.repeat(chars)), null);
+
+  it('groups rows in order up to a size of text, a longer row alone', () => {
+    const rows = [row('a', 10), row('b', 10), row('c', 100), row('d', 5), row('e', 5)];
+    // Each row's text counts three times: text, indexed text (empty here), search text.
+    const groups = byTextSize(rows, 60);
+    expect(groups.map((g) => g.map((r) => String(r.id)))).toEqual([['a#0', 'b#0'], ['c#0'], ['d#0', 'e#0']]);
+    expect(byTextSize(rows).map((g) => g.length)).toEqual([5]);
+    expect(byTextSize([])).toEqual([]);
   });
 });
