@@ -67,8 +67,7 @@ describe('search', () => {
 
   it('reads only what the stages that run need: the top k without stages, tables only for table views', async () => {
     const hits = Array.from({ length: 30 }, (_, i) => hit(`c${i}`, `Power input ${i}.`, 30 - i, { docId: `d${i}.md`, parentId: i === 3 ? 'table' : null }));
-    // The ids of the tables read, over however many reads (the extra passages' tables are read apart).
-    const reads: { hydrated: number; tables: string[] } = { hydrated: 0, tables: [] };
+    const reads: { hydrated: number; tables: string[][] } = { hydrated: 0, tables: [] };
     const store: Partial<ChunkStore> = {
       searchBm25: async () => hits.map((h) => ({ ...h })),
       hydrate: async (stubs) => {
@@ -76,18 +75,18 @@ describe('search', () => {
         return stubs.map((h) => ({ ...h }));
       },
       getChunks: async (ids) => {
-        reads.tables.push(...ids);
+        reads.tables.push([...ids]);
         return [];
       },
     };
     const counted = { ...source, store: store as ChunkStore };
     const bare = await search(counted, 'power input', { topK: 5, retriever: 'bm25', stages: [] });
     expect(bare.ok && bare.value.results.map((r) => r.chunkId)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
-    expect(reads).toEqual({ hydrated: 5, tables: [] });
+    expect(reads).toEqual({ hydrated: 5, tables: [[]] });
     reads.hydrated = 0;
     reads.tables = [];
     await search(counted, 'power input', { topK: 5, retriever: 'bm25', stages: ['table-views'] });
-    expect(reads).toEqual({ hydrated: 20, tables: ['table'] });
+    expect(reads).toEqual({ hydrated: 20, tables: [['table']] });
   });
 
   it('names every stage once', () => {
