@@ -126,23 +126,12 @@ export async function search(source: SearchSource, query: string, options: Searc
   const reach = weighByDocumentNames(weighByModel(candidates, analysis, vocabulary), documentEvidence)
     .slice(0, enabled.length === 0 ? options.topK : pool * HYDRATE_FACTOR)
     .map((h) => byId.get(h.record.id)!);
-  // Those (and their tables) are read while the passage search may still run; the extra passages
-  // it adds (and their tables) are read once it is done.
-  const tablesOf = (hs: ChunkHit[], except: readonly string[] = []): string[] =>
-    has('table-views') ? [...new Set(hs.flatMap((h) => (h.record.parentId && !except.includes(h.record.parentId) ? [h.record.parentId] : [])))] : [];
-  const reachTables = tablesOf(reach);
-  const readReach = Promise.all([store.hydrate(reach), store.getChunks(reachTables, { light: true })]);
-  readReach.catch(() => undefined);
   const [words, passageFound] = await Promise.all([passageWords, passageHits]);
   const reached = new Set(reach.map((h) => h.record.id));
   // Passages of those documents that the whole question left out of reach join at the bottom.
   const extra = passageFound.filter((h) => !reached.has(h.record.id)).map((h) => ({ ...h, score: 0 }));
-  const [[hydratedReach, tablesReach], [hydratedExtra, tablesExtra]] = await Promise.all([
-    readReach,
-    Promise.all([store.hydrate(extra), store.getChunks(tablesOf(extra, reachTables), { light: true })]),
-  ]);
-  const hydrated = [...hydratedReach, ...hydratedExtra];
-  const tables = [...tablesReach, ...tablesExtra];
+  const tableIds = has('table-views') ? [...new Set([...reach, ...extra].flatMap((h) => (h.record.parentId ? [h.record.parentId] : [])))] : [];
+  const [hydrated, tables] = await Promise.all([store.hydrate([...reach, ...extra]), store.getChunks(tableIds, { light: true })]);
   const passageScores = new Map<string, number>();
   for (const h of passageFound) {
     const id = h.record.parentId ?? h.record.id;
