@@ -10,8 +10,15 @@ export default defineConfig({
       // Native modules and the engine's npm dependencies stay external: they are loaded from
       // node_modules (unpacked from asar for the native ones) at run time.
       externalizeDeps: true,
-      // The parse worker is its own entry: `ingest/parse-pool.ts` starts `parse-worker.js` next to the bundle.
-      rollupOptions: { input: { index: resolve(__dirname, 'src-main/electron/main.ts'), 'parse-worker': resolve(__dirname, 'src-main/ingest/parse.worker.ts') } },
+      // The parse and prepare workers are entries of their own: `ingest/parse-pool.ts` and
+      // `index/prepare-pool.ts` start `parse-worker.js` and `prepare-worker.js` next to the bundle.
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src-main/electron/main.ts'),
+          'parse-worker': resolve(__dirname, 'src-main/ingest/parse.worker.ts'),
+          'prepare-worker': resolve(__dirname, 'src-main/index/prepare.worker.ts'),
+        },
+      },
     },
   },
   preload: {

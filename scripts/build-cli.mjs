@@ -22,6 +22,8 @@ export const CLI_OUT = path.join('out', 'cli');
 export const CLI_ENTRY = path.join('src-main', 'cli', 'main.ts');
 /** The parse worker's module: its own entry, found by `ingest/parse-pool.ts` next to the bundle. */
 export const PARSE_WORKER_ENTRY = path.join('src-main', 'ingest', 'parse.worker.ts');
+/** The prepare worker's module, found by `index/prepare-pool.ts` next to the bundle. */
+export const PREPARE_WORKER_ENTRY = path.join('src-main', 'index', 'prepare.worker.ts');
 
 /** Builds the CLI bundle; returns the number of source files it holds. */
 export async function buildCli({ log = console.log } = {}) {
@@ -39,7 +41,7 @@ export async function buildCli({ log = console.log } = {}) {
   mkdirSync(next, { recursive: true });
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { main: CLI_ENTRY, 'parse-worker': PARSE_WORKER_ENTRY },
+    entryPoints: { main: CLI_ENTRY, 'parse-worker': PARSE_WORKER_ENTRY, 'prepare-worker': PREPARE_WORKER_ENTRY },
     bundle: true,
     splitting: true,
     format: 'esm',

@@ -77,8 +77,18 @@ export const CONTINUITY_SYSTEM = [
 
 /** The document line shown in every prompt: title, id, and the library's identity for it. */
 export function documentLine(facts: DocumentFacts): string {
-  const id = facts.identity ? `; the library files it under model ${facts.identity.model}` : '';
+  const id = facts.identity ? `, filed under model ${facts.identity.model}` : '';
   return `Document: "${facts.doc.title}" (${facts.doc.id})${id}`;
+}
+
+/**
+ * The chunk's heading path as prompts show it: below the document title, which the document line
+ * already shows (repeating it cost every prompt a few tokens and told the model nothing).
+ */
+export function sectionPath(view: ChunkView, facts: DocumentFacts): string {
+  const path = view.chunk.headingPath;
+  const below = path[0] === facts.doc.title ? path.slice(1) : path;
+  return below.join(' > ') || '(none)';
 }
 
 export function modelsLine(view: ChunkView): string {
@@ -133,7 +143,7 @@ export function createCnmLlm(llm: Llm, options: LlmStageOptions = {}): CnmLlm {
         { role: 'system', content: CNM_SYSTEM },
         {
           role: 'user',
-          content: `${documentLine(facts)}\nSection: ${view.chunk.headingPath.join(' > ') || '(none)'}\n${modelsLine(view)}\n\nChunk:\n<<<\n${t}\n>>>`,
+          content: `${documentLine(facts)}\nSection: ${sectionPath(view, facts)}\n${modelsLine(view)}\n\nChunk:\n<<<\n${t}\n>>>`,
         },
       ];
       const messages = fitToContext(llm, view.chunk.text, build, CNM_MAX_TOKENS, o.maxChunkChars);
@@ -150,7 +160,7 @@ export function createCnmLlm(llm: Llm, options: LlmStageOptions = {}): CnmLlm {
           role: 'user',
           content:
             `${documentLine(facts)}\nA's signature: ${signatureLine(prevSignature)}\nA (end):\n<<<\n${tail}\n>>>\n\n` +
-            `B's section: ${cur.chunk.headingPath.join(' > ') || '(none)'}\n${modelsLine(cur)}\nB (start):\n<<<\n${t}\n>>>`,
+            `B's section: ${sectionPath(cur, facts)}\n${modelsLine(cur)}\nB (start):\n<<<\n${t}\n>>>`,
         },
       ];
       const messages = fitToContext(llm, cur.chunk.text, build, CONTINUITY_MAX_TOKENS, Math.min(900, o.maxChunkChars));

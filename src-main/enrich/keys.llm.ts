@@ -4,7 +4,7 @@ import type { ChatMessage, Llm } from '../models/types';
 import type { ChunkView } from './chunk-view';
 import type { DocumentFacts } from './cnm.heuristic';
 import type { LlmOutcome, LlmStageOptions } from './cnm.llm';
-import { checkStageOptions, documentLine } from './cnm.llm';
+import { checkStageOptions, documentLine, sectionPath } from './cnm.llm';
 import { callJson, fitToContext, normalizeKey, nullableStr, str, strArray } from './llm.util';
 import type { RollingKeys } from './rolling-keys';
 
@@ -67,19 +67,23 @@ export function toKeyFields(v: z.output<typeof keysOutput>): KeyFields {
   };
 }
 
+/**
+ * The keys fields as prompts describe them. Worded tightly: every prompt of both LLM modes carries
+ * them, so each token here is paid once per chunk.
+ */
 export const KEYS_INSTRUCTIONS = [
-  'title: a short title for the chunk. summary: one or two sentences. keywords: 3-6 search terms.',
-  'entities: product models, part numbers, interfaces and values as written (e.g. "RK3588", "5V/3A", "USB 3.0").',
-  'questions: 1-3 questions a technician could answer from this chunk.',
-  'key: a short lowercase topic tag, words joined by hyphens. Reuse an existing key when the chunk continues that topic;',
-  'create a new key only for a new subtopic; null if the chunk has no topic. related_keys: up to 3 existing keys it relates to.',
+  'title: short. summary: one or two sentences. keywords: 3-6 search terms.',
+  'entities: models, part numbers, interfaces and values as written (e.g. "RK3588", "5V/3A", "USB 3.0").',
+  'questions: 1-3 that a technician could answer from the chunk.',
+  'key: a short lowercase hyphenated topic tag; reuse an existing key when the chunk continues its topic,',
+  'a new key only for a new subtopic, null if none. related_keys: up to 3 existing keys it relates to.',
 ].join('\n');
 
-/** The rolling key dictionary as shown in prompts: "- key (n uses)", most recent first. */
+/** The rolling key dictionary as shown in prompts: "- key (uses)", most recent first. */
 export function rollingKeysBlock(keys: RollingKeys): string {
   const entries = keys.entries();
   if (entries.length === 0) return 'Existing keys: (none yet)';
-  return `Existing keys (most recently used first, with use counts):\n${entries.map((e) => `- ${e.key} (${e.uses} use${e.uses === 1 ? '' : 's'})`).join('\n')}`;
+  return `Existing keys, most recent first (uses):\n${entries.map((e) => `- ${e.key} (${e.uses})`).join('\n')}`;
 }
 
 export interface KeysLlm {
@@ -100,7 +104,7 @@ export function createKeysLlm(llm: Llm, options: LlmStageOptions = {}): KeysLlm 
         { role: 'system', content: `You label one chunk of a Markdown manual for retrieval. Reply with JSON only.\n${KEYS_INSTRUCTIONS}` },
         {
           role: 'user',
-          content: `${documentLine(facts)}\n${rollingKeysBlock(keys)}\n\nSection: ${view.chunk.headingPath.join(' > ') || '(none)'}\nChunk:\n<<<\n${t}\n>>>`,
+          content: `${documentLine(facts)}\n${rollingKeysBlock(keys)}\n\nSection: ${sectionPath(view, facts)}\nChunk:\n<<<\n${t}\n>>>`,
         },
       ];
       const messages = fitToContext(llm, view.chunk.text, build, MAX_TOKENS, o.maxChunkChars);

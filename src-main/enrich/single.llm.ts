@@ -4,7 +4,7 @@ import type { ChatMessage, Llm } from '../models/types';
 import type { ChunkView } from './chunk-view';
 import type { DocumentFacts } from './cnm.heuristic';
 import type { LlmOutcome, LlmStageOptions } from './cnm.llm';
-import { checkStageOptions, cnmOutput, documentLine, groundModel, modelsLine, signatureLine } from './cnm.llm';
+import { checkStageOptions, cnmOutput, documentLine, groundModel, modelsLine, sectionPath, signatureLine } from './cnm.llm';
 import { KEYS_INSTRUCTIONS, KEYS_PROPERTIES, keysOutputShape, rollingKeysBlock, toKeyFields } from './keys.llm';
 import { callJson, fitToContext, nullableStr, str, strArray } from './llm.util';
 import type { RollingKeys } from './rolling-keys';
@@ -58,13 +58,13 @@ export interface SingleLlm {
   ): Promise<LlmOutcome<SingleResult>>;
 }
 
+/** The single call's instructions: CHOP's continuity rules and CNM fields, then MDKey's (tight, as paid per chunk). */
 const SYSTEM = [
   'You enrich one chunk of a product manual for retrieval. Reply with JSON only.',
-  'continuous: does this chunk continue the previous chunk\'s product and topic? false if it starts a new document',
-  '(title page, "Model:" line, new top-level title), names a different product model than the previous signature, or you are unsure.',
-  'reason: at most 15 words.',
-  'category: broad product family, lowercase, or null. nouns: one or two key nouns, lowercase.',
-  'model: the specific product model the chunk is about, as written in the text, or null. Never invent a model.',
+  'continuous: true if the chunk continues the previous chunk\'s product and topic; false for a new document',
+  '(title page, "Model:" line, new top-level title), another model than the previous signature, or when unsure.',
+  'reason: at most 15 words. category: broad product family, lowercase, or null. nouns: one or two key nouns, lowercase.',
+  'model: the product model the chunk is about, as written in the text, or null; never invent one.',
   KEYS_INSTRUCTIONS,
 ].join('\n');
 
@@ -77,7 +77,7 @@ export function createSingleLlm(llm: Llm, options: LlmStageOptions = {}): Single
     options: o,
     async run(prev, cur, facts, keys, fallbackModel, stats, signal) {
       const previous = prev
-        ? `Previous chunk's signature: ${signatureLine(prev.signature)}\nPrevious chunk (end):\n<<<\n${prev.view.chunk.text.slice(-400)}\n>>>`
+        ? `Previous signature: ${signatureLine(prev.signature)}\nPrevious chunk (end):\n<<<\n${prev.view.chunk.text.slice(-400)}\n>>>`
         : 'This is the first chunk of the document: answer continuous=false.';
       const build = (t: string): ChatMessage[] => [
         { role: 'system', content: SYSTEM },
@@ -85,7 +85,7 @@ export function createSingleLlm(llm: Llm, options: LlmStageOptions = {}): Single
           role: 'user',
           content:
             `${documentLine(facts)}\n${rollingKeysBlock(keys)}\n${previous}\n\n` +
-            `Section: ${cur.chunk.headingPath.join(' > ') || '(none)'}\n${modelsLine(cur)}\nChunk:\n<<<\n${t}\n>>>`,
+            `Section: ${sectionPath(cur, facts)}\n${modelsLine(cur)}\nChunk:\n<<<\n${t}\n>>>`,
         },
       ];
       const messages = fitToContext(llm, cur.chunk.text, build, MAX_TOKENS, o.maxChunkChars);

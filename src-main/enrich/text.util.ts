@@ -71,13 +71,30 @@ export function singular(word: string): string {
   return word;
 }
 
+const CONTENT_WORD = /[\p{L}][\p{L}\p{N}+]*(?:[.-][\p{L}\p{N}]+)*/gu;
+
+/**
+ * Content term of each word seen (its singular), or '' for a stopword: the same words recur in
+ * every chunk of a library, so each is looked at once. Bounded; dropped wholesale when full.
+ */
+const termOf = new Map<string, string>();
+const TERM_CACHE = 50_000;
+
 /** Lowercase content words (letters first, >= 2 chars, no stopwords), singularized. */
 export function contentTerms(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.toLowerCase().matchAll(/[\p{L}][\p{L}\p{N}+]*(?:[.-][\p{L}\p{N}]+)*/gu)) {
+  const lower = text.toLowerCase();
+  CONTENT_WORD.lastIndex = 0;
+  for (let m = CONTENT_WORD.exec(lower); m !== null; m = CONTENT_WORD.exec(lower)) {
     const w = m[0];
-    if (w.length < 2 || isStopword(w)) continue;
-    out.push(singular(w));
+    if (w.length < 2) continue;
+    let term = termOf.get(w);
+    if (term === undefined) {
+      term = isStopword(w) ? '' : singular(w);
+      if (termOf.size >= TERM_CACHE) termOf.clear();
+      termOf.set(w, term);
+    }
+    if (term !== '') out.push(term);
   }
   return out;
 }
@@ -103,17 +120,43 @@ export interface ModelToken {
 
 const TOKEN_RE = /(?<![\p{L}\p{N}])[vV]\d+(?:\.\d+)*(?![\p{L}\p{N}])|[\p{L}\p{N}]+\+*/gu;
 
+/** Printable ASCII without upper-case letters: already its own NFKC lower-case form. */
+const LOWER_ASCII = /^[\x20-\x40\x5b-\x7e]*$/;
+
+/**
+ * Lower-case NFKC keys of the words seen, for `modelTokens`: a library repeats the same words
+ * all over, and normalizing each occurrence again was most of the tokenizer's time. Bounded;
+ * dropped wholesale when full.
+ */
+const wordKeys = new Map<string, string>();
+const WORD_KEY_CACHE = 50_000;
+
+function wordKey(raw: string): string {
+  if (LOWER_ASCII.test(raw)) return raw;
+  let norm = wordKeys.get(raw);
+  if (norm === undefined) {
+    norm = raw.normalize('NFKC').toLowerCase();
+    if (wordKeys.size >= WORD_KEY_CACHE) wordKeys.clear();
+    wordKeys.set(raw, norm);
+  }
+  return norm;
+}
+
 /** Splits text into model-name tokens with offsets; revisions like `v1.1` are single tokens. */
 export function modelTokens(text: string): ModelToken[] {
   const out: ModelToken[] = [];
-  for (const m of text.matchAll(TOKEN_RE)) {
+  TOKEN_RE.lastIndex = 0;
+  for (let m = TOKEN_RE.exec(text); m !== null; m = TOKEN_RE.exec(text)) {
     const raw = m[0];
     const start = m.index;
-    const isRev = /^[vV]\d/.test(raw);
+    // A revision is a `v`/`V` and a digit: the regex's first alternative, checked by code point.
+    const c0 = raw.charCodeAt(0);
+    const c1 = raw.charCodeAt(1);
+    const isRev = (c0 === 118 || c0 === 86) && c1 >= 48 && c1 <= 57;
     let norm: string;
     if (isRev) norm = raw.slice(1);
     else {
-      norm = raw.normalize('NFKC').toLowerCase();
+      norm = wordKey(raw);
       if (norm === 'plus') norm = '+';
     }
     out.push({ raw, norm, kind: isRev ? 'rev' : 'word', start, end: start + raw.length });

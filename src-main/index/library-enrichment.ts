@@ -1,6 +1,7 @@
 import type { Chunk, EnrichedChunk } from '../core/chunk';
 import type { NormalizedDocument } from '../core/document';
 import { CodedError } from '../core/result';
+import { warmTagger } from '../enrich/cnm.heuristic';
 import { createEnricher, type EnrichMode, type Enricher } from '../enrich/enricher';
 import type { Llm } from '../models/types';
 import { ModelVocabulary, vocabularyInput } from '../enrich/model-vocabulary';
@@ -68,6 +69,8 @@ export class LibraryEnrichment {
 
   /** Adds documents (replacing `previous` versions of the same ids) to the vocabulary and term statistics. */
   learn(docs: NormalizedDocument[], previous: NormalizedDocument[] = []): void {
+    // Learned documents are enriched next; an import learns while its later files still parse.
+    warmTagger();
     for (const old of previous) {
       this.terms.removeDocument(old.text);
       this.passages.removeDocument(old);

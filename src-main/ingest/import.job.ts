@@ -32,6 +32,8 @@ export interface DocumentIndexer {
   learn(docs: NormalizedDocument[]): Promise<void>;
   /** Chunks, enriches and prefixes one document; pure CPU, no writes. */
   prepare(doc: NormalizedDocument, signal: AbortSignal): Promise<PreparedDocument>;
+  /** `prepare` for a whole learned batch, possibly on several threads: one promise per document, in order. */
+  prepareAll?(docs: readonly NormalizedDocument[], signal: AbortSignal): Promise<PreparedDocument>[];
   /**
    * Replaces the index rows of these documents with their prepared rows, then calls `persist`
    * (which lists them as ready) and removes the rows of the documents `persist` returns (those
@@ -40,6 +42,8 @@ export interface DocumentIndexer {
   commit(batch: PreparedDocument[], persist: () => Promise<readonly string[] | void>): Promise<void>;
   /** Repairs the index after a commit that failed part-way (as on the next open after a crash). */
   recover?(): Promise<void>;
+  /** Forgets what `learn` took in since the last commit (a cancelled batch's documents). */
+  forgetUncommitted?(): Promise<void>;
 }
 
 export interface PreparedDocument {
@@ -367,9 +371,11 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
   // Every store started, so none is still writing into the library when the import returns.
   const stores: Promise<StoreOutcome>[] = [];
 
+  // Set while the vocabulary holds documents no commit has listed yet.
+  let uncommitted = false;
   for (let i = 0; i < candidates.length && !signal.aborted; i += batchSize) {
     const batch = candidates.slice(i, i + batchSize);
-    const parsed: Extract<ParseOutcome, { kind: 'parsed' }>[] = [];
+    const learned: Extract<ParseOutcome, { kind: 'parsed' }>[] = [];
 
     // Files are read a few at a time and parsed in the pool's workers, so disk waits and parsing
     // overlap; many small files are in flight at once, so the pool can pack them into few
@@ -410,32 +416,33 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         done++;
         progress(c.id, 'ready', 1);
       } else {
-        parsed.push(outcome);
+        // Each document is learned as soon as it is parsed, so learning runs while the files
+        // after it parse; alone, so one that breaks the vocabulary fails by itself.
+        try {
+          uncommitted = true;
+          await indexer.learn([outcome.doc]);
+          learned.push(outcome);
+        } catch (err) {
+          const f = stageFailure('learn', err);
+          fail(outcome.doc.id, f.code, f.reason, outcome.record.sizeBytes);
+        }
       }
     }
     if (signal.aborted) break;
     writes.setLimit(WRITES_AFTER_READING);
 
-    if (parsed.length > 0 && !signal.aborted) {
+    if (learned.length > 0 && !signal.aborted) {
       const prepared: PreparedDocument[] = [];
       const ready: DocumentRecord[] = [];
-      const learned: typeof parsed = [];
-      // Each document is learned alone, so one that breaks the vocabulary fails by itself.
-      for (const p of parsed) {
-        try {
-          await indexer.learn([p.doc]);
-          learned.push(p);
-        } catch (err) {
-          const f = stageFailure('learn', err);
-          fail(p.doc.id, f.code, f.reason, p.record.sizeBytes);
-        }
-      }
-      for (const p of learned) {
+      // Preparation may run on several threads at once (`prepareAll`); results are taken in order.
+      const pending = indexer.prepareAll?.(learned.map((p) => p.doc), signal);
+      for (let k = 0; k < learned.length; k++) {
+        const p = learned[k]!;
         if (signal.aborted) break;
         progress(p.doc.id, 'chunking', 0.65);
         await nextTurn();
         try {
-          const prep = await indexer.prepare(p.doc, signal);
+          const prep = await (pending ? pending[k]! : indexer.prepare(p.doc, signal));
           prepared.push(prep);
           ready.push({ ...p.record, status: 'ready', chunks: prep.chunks, models: prep.models });
           progress(p.doc.id, 'indexing', 0.9);
@@ -446,7 +453,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         }
       }
       if (signal.aborted) break;
-      const byId = new Map(parsed.map((p) => [p.doc.id, p]));
+      const byId = new Map(learned.map((p) => [p.doc.id, p]));
       // A new version's rows replace its previous version's: its files are stored first, and when
       // they cannot be, the previous version is kept.
       const batchRows: PreparedDocument[] = [];
@@ -496,6 +503,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         }
         await indexer.recover?.().catch(() => undefined);
       }
+      uncommitted = false;
       for (const r of ready) {
         const p = byId.get(r.id);
         results.push({ file: r.id, status: p?.replaced ? 'replaced' : 'imported' });
@@ -509,6 +517,8 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
     writes.setLimit(WRITES_WHILE_READING);
   }
   await putFailures(library, failures.splice(0));
+  // A cancelled batch's documents were learned but never listed: the vocabulary forgets them.
+  if (uncommitted) await indexer.forgetUncommitted?.().catch(() => undefined);
   await Promise.all(stores);
 
   const finished = new Set(results.map((r) => r.file));

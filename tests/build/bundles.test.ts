@@ -27,6 +27,15 @@ describe('electron-vite bundles', () => {
     expect(readFileSync(path.join(out, 'main', 'index.js'), 'utf8')).toContain('parse-worker.js');
   });
 
+  it('ships the prepare worker beside the main bundle, needing neither electron nor tsx', () => {
+    const worker = readFileSync(path.join(out, 'main', 'prepare-worker.js'), 'utf8');
+    expect(requiresElectron(worker)).toBe(false);
+    expect(worker).not.toMatch(/["']tsx(?:\/[^"']*)?["']/);
+    // The prepare pool starts the worker by that name (`index/prepare-pool.ts`).
+    const main = filesUnder(path.join(out, 'main')).filter((f) => f.endsWith('.js') && !f.endsWith('-worker.js'));
+    expect(main.some((f) => readFileSync(f, 'utf8').includes('prepare-worker.js'))).toBe(true);
+  });
+
   it('requires electron only from the main bundle and the sandboxed preload', () => {
     expect(requiresElectron(readFileSync(path.join(out, 'main', 'index.js'), 'utf8'))).toBe(true);
     const preload = readFileSync(path.join(out, 'preload', 'index.cjs'), 'utf8');

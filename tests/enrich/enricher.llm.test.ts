@@ -99,9 +99,9 @@ describe('llm mode (CHOP 2 calls + MDKey 1 call)', () => {
     await enricherFor('llm', llm).enrichDocument(stitched, chunkAtHeadings(stitched));
     const keyPrompts = llm.calls.filter((c) => c.schema === KEYS_SCHEMA).map((c) => ScriptedLlm.user(c));
     expect(keyPrompts[0]).toContain('Existing keys: (none yet)');
-    expect(keyPrompts[1]).toContain('- overview (1 use)');
-    expect(keyPrompts[2]).toContain('- fuses (1 use)\n- overview (1 use)');
-    expect(keyPrompts[4]).toContain('- overview (2 uses)\n- fuses (2 uses)');
+    expect(keyPrompts[1]).toContain('- overview (1)');
+    expect(keyPrompts[2]).toContain('- fuses (1)\n- overview (1)');
+    expect(keyPrompts[4]).toContain('- overview (2)\n- fuses (2)');
   });
 
   it('resets the rolling keys between documents', async () => {
@@ -160,7 +160,17 @@ describe('llm-single mode (one call per chunk)', () => {
     expect(ScriptedLlm.user(llm.calls[0]!)).toContain('first chunk of the document');
     expect(chunks.map((c) => c.signatureSource)).toEqual(['extracted', 'inherited', 'inherited', 'extracted', 'inherited']);
     expect(chunks.map((c) => c.signature.model)).toEqual(['RAC-225B', 'RAC-225B', 'RAC-225B', 'RAC-228B', 'RAC-228B']);
-    expect(ScriptedLlm.user(llm.calls[2]!)).toContain('- fuses (1 use)');
+    expect(ScriptedLlm.user(llm.calls[2]!)).toContain('- fuses (1)');
+  });
+
+  it('shows the section path below the document title, which the document line already names', async () => {
+    const llm = new ScriptedLlm(goodReply);
+    await enricherFor('llm-single', llm).enrichDocument(notes, chunkAtHeadings(notes));
+    const users = llm.calls.map((c) => ScriptedLlm.user(c));
+    expect(users[0]).toContain('Document: "General safety" (manuals/notes.md)');
+    expect(users[0]).toContain('Section: (none)');
+    expect(users[1]).toContain('Section: Cleaning\n');
+    expect(users[1]).not.toContain('Section: General safety');
   });
 
   it('falls back to the full heuristic result when the single answer is unusable', async () => {

@@ -206,6 +206,32 @@ describe('cancelling an import', () => {
   });
 });
 
+describe('cancelling an import after its documents were learned', () => {
+  it('leaves the vocabulary with the listed documents only', async () => {
+    const lib = await engine.handlers['libraries.create']({ name: 'Vocab' });
+    expect(lib.ok).toBe(true);
+    const first = await write('first/rac-225b.md', '# RAC-225B service manual\n\nThe RAC-225B takes a 10 A fuse.\n');
+    expect((await importOk([path.dirname(first)], 'Vocab')).summary.imported).toBe(1);
+    let jobId = '';
+    let cancelled: Promise<unknown> | null = null;
+    const unsubscribe = engine.subscribe((e) => {
+      // Chunking starts once the whole batch is learned.
+      if (e.type === 'import.progress' && e.jobId === jobId && e.stage === 'chunking' && !cancelled) cancelled = engine.handlers['import.cancel']({ jobId });
+    });
+    const started = await engine.handlers['import.start']({ library: 'Vocab', paths: [path.join(corpusRoots.fixture, 'radxa-docs')] });
+    if (!started.ok) throw new Error(started.error.message);
+    jobId = started.value.jobId;
+    await engine.idle();
+    unsubscribe();
+    expect(await cancelled).toEqual({ ok: true, value: { cancelled: true } });
+    const library = (await engine.libraries.list()).find((l) => l.config.name === 'Vocab')!;
+    const listed = (await library.documents()).filter((d) => d.status === 'ready').map((d) => d.id);
+    const vocabulary = (await engine.indexes.open(library)).enrichment.vocabulary;
+    expect(vocabulary.documentCount).toBe(listed.length);
+    for (const id of listed) expect(vocabulary.hasDocument(id)).toBe(true);
+  });
+});
+
 describe('file names and leftovers', () => {
   it('imports a file whose name is 251 bytes long', async () => {
     const name = `${'ü'.repeat(100)}${'x'.repeat(47)}.txt`;

@@ -49,6 +49,21 @@ describe('LanceDB chunk store: stubs and hydration', () => {
     for (const h of full) expect(h.record.text).toBe(`heater element number ${h.record.docId.slice(3)} resistance check`);
   });
 
+  it("reads a row's own indexed text once a library without prefixes gets a prefixed row", async () => {
+    const store = await freshStore();
+    await store.addChunks([record('plain', 0, 'The fuse is rated 10 A.'), record('plain', 1, 'The filter is washable.')]);
+    await store.ensureIndexes();
+    const [plain] = await store.hydrate(await store.searchBm25('fuse', { limit: 1, light: true }));
+    expect(plain!.record.indexedText).toBe('The fuse is rated 10 A.');
+    // The same store, after a prefixed row arrives: its prefix is read back, by row and by id.
+    await store.addChunks([record('prefixed', 0, 'Replace the fuse.', { indexedText: '[Section: Fuses]\nReplace the fuse.' })]);
+    const hits = await store.hydrate(await store.searchBm25('replace fuse', { limit: 3, light: true }));
+    expect(hits.find((h) => h.record.id === 'prefixed#0')!.record.indexedText).toBe('[Section: Fuses]\nReplace the fuse.');
+    expect(hits.find((h) => h.record.id === 'plain#0')!.record.indexedText).toBe('The fuse is rated 10 A.');
+    const [byId] = await store.getChunks(['prefixed#0'], { light: true });
+    expect(byId!.indexedText).toBe('[Section: Fuses]\nReplace the fuse.');
+  });
+
   it('reads winners light by id', async () => {
     const store = await freshStore();
     await store.addChunks([record('d', 0, 'first', { keywords: ['k'], summary: 'sum' }), record('d', 1, 'second')]);

@@ -250,6 +250,38 @@ describe('LanceDB chunk store: vectors and hybrid search', () => {
     expect(ids(await store.searchHybrid('the', [0, 1, 0], { limit: 1 }))).toEqual(['e#0']);
   });
 
+  it("fuses the two rankings as LanceDB's own RRF reranker does", async () => {
+    const { dir, store } = await freshStore(4);
+    const words = ['fuse', 'relay', 'heater', 'filter', 'fan', 'board', 'cable', 'switch'];
+    // Texts and vectors that rank the rows differently in each list, with a few rows in only one.
+    await store.addChunks(
+      Array.from({ length: 30 }, (_, i) =>
+        record('d', i, `${words[i % 8]} ${words[(i * 3) % 8]} ${i % 5 === 0 ? 'fuse' : 'note'} ${'x'.repeat(i % 7)}`, {
+          vector: [Math.cos(i), Math.sin(i), (i % 4) / 4, 1 - (i % 3) / 3],
+        }),
+      ),
+    );
+    await store.ensureIndexes();
+    const lancedb = await import('@lancedb/lancedb');
+    const db = await lancedb.connect(dir);
+    const table = await db.openTable('chunks');
+    const rrf = await lancedb.rerankers.RRFReranker.create(60);
+    const native = async (q: string, v: number[], limit: number) =>
+      (await table.query().fullTextSearch(new lancedb.MatchQuery(q, 'search_text')).nearestTo(v).column('vector').distanceType('cosine').rerank(rrf).select(['id']).limit(limit).toArray()).map(
+        (r: Record<string, unknown>) => [String(r.id), Number(r._relevance_score)] as const,
+      );
+    for (const [q, v] of [['fuse relay', [1, 0, 0, 1]], ['heater fan cable', [0, 1, 0.5, 0]]] as const) {
+      const ours = (await store.searchHybrid(q, [...v], { limit: 50 })).map((h) => [h.record.id, h.score] as const);
+      const theirs = await native(q, [...v], 50);
+      expect(new Map(ours)).toEqual(new Map(theirs));
+      // With a limit, the same scores are kept.
+      const top = await store.searchHybrid(q, [...v], { limit: 8 });
+      expect(top.map((h) => h.score)).toEqual((await native(q, [...v], 8)).map(([, s]) => s));
+    }
+    table.close();
+    db.close();
+  });
+
   it('embeds rows in place and keeps their text and FTS entries', async () => {
     const { store } = await freshStore(2);
     await store.addChunks([record('d', 0, 'fuse one'), record('d', 1, 'fuse two'), record('d', 2, 'fuse three')]);
