@@ -50,7 +50,7 @@ export function statesQuantity(line: string): boolean {
   return QUANTITY.test(line);
 }
 
-/** The lines of a chunk's text, code excluded; long lines become their sentences; `<br>` breaks a cell. */
+/** The lines of a chunk's text, code excluded; a line longer than `LONG_LINE` is split into its sentences and at `<br>`. */
 export function evidenceLines(text: string): string[] {
   const out: string[] = [];
   let code = false;
