@@ -8,7 +8,6 @@ import type { ChunkFilter, ChunkHit, ChunkRecord, ChunkStore } from '../storage/
 import { analyzeQuery, type QueryAnalysis } from './query-analysis';
 import { stagesFor, type RankContext, type StageName } from './stages';
 import { weighByModel } from './stages/model-weight.stage';
-import { weighByDocumentNames } from './stages/document-names.stage';
 import type { DocumentEvidence } from './document-evidence';
 import { expandQuery } from './thesaurus';
 
@@ -113,8 +112,8 @@ export async function search(source: SearchSource, query: string, options: Searc
     candidates = await first(query, base);
   }
   // Candidates are stubs (id, model, parent) until here, and reading text is the costly part of
-  // a search, so only those that model-aware ranking (by model and document-name weight alone: stubs
-  // carry no text) puts in reach of the top k are read: the lexical rerank moves a chunk by a bounded
+  // a search, so only those that model-aware ranking (by model weight alone: stubs carry neither
+  // text nor document, so document names cannot weigh them here) puts in reach of the top k are read: the lexical rerank moves a chunk by a bounded
   // factor, and on the three question sets no winner came from below 2k (same Hit@1 at k..3k).
   // A table found through one of its row views is shown whole: those tables are read meanwhile.
   // The weights only choose which stubs are read: the stubs keep their first-stage scores, and the
@@ -125,7 +124,7 @@ export async function search(source: SearchSource, query: string, options: Searc
   // shows a table through its row views, so only it needs those tables.
   const documentEvidence = await evidence;
   const byId = new Map(candidates.map((h) => [h.record.id, h]));
-  const reach = weighByDocumentNames(weighByModel(candidates, analysis, vocabulary), documentEvidence)
+  const reach = weighByModel(candidates, analysis, vocabulary)
     .slice(0, enabled.length === 0 ? options.topK : pool * HYDRATE_FACTOR)
     .map((h) => byId.get(h.record.id)!);
   const [words, passageFound] = await Promise.all([passageWords, passageHits]);
