@@ -1,26 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createEngine, type Engine } from '../../src-main/engine/engine';
 import { validateInput, type EngineEvent } from '../../src-main/contract/api';
 import { column, writePdf } from '../fixtures/pdf-writer';
-import { tempDir } from '../helpers/temp';
+import { useTempEngine } from '../helpers/temp-engine';
 import { Readable } from 'node:stream';
 import { isSafeRelativePath, stageUploadedFile } from '../../src-main/engine/uploads';
 
-let engine: Engine;
-let dir: string;
-let cleanup: () => Promise<void>;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-  engine = createEngine({ dataDir: path.join(dir, 'data'), bundledModelsDir: path.join(dir, 'none') });
-});
-afterEach(async () => {
-  await engine.dispose();
-  await cleanup();
-});
+const t = useTempEngine();
 
 const MD = '# RAC-225B service manual\n\n## Fuses\n\nThe RAC-225B takes a 10 A slow-blow fuse on the control board.\n\n## Filters\n\nClean the RAC-225B air filter every two weeks.\n';
 
@@ -31,12 +19,12 @@ function unwrap<T>(r: { ok: true; value: T } | { ok: false; error: { message: st
 
 describe('document views for the inspector and the source viewer', () => {
   it('lists a document’s chunks with prefix, signature and offsets into its text', async () => {
-    const file = path.join(dir, 'rac-225b.md');
+    const file = path.join(t.dir, 'rac-225b.md');
     await writeFile(file, MD);
-    unwrap(await engine.importPaths('Shop', [file]));
-    const chunks = unwrap(await engine.handlers['documents.chunks']({ library: 'Shop', id: 'rac-225b.md' }));
+    unwrap(await t.engine.importPaths('Shop', [file]));
+    const chunks = unwrap(await t.engine.handlers['documents.chunks']({ library: 'Shop', id: 'rac-225b.md' }));
     expect(chunks.length).toBeGreaterThan(0);
-    const source = unwrap(await engine.handlers['documents.source']({ library: 'Shop', id: 'rac-225b.md' }));
+    const source = unwrap(await t.engine.handlers['documents.source']({ library: 'Shop', id: 'rac-225b.md' }));
     for (const c of chunks) {
       expect(source.text.slice(c.start, c.end)).toBe(c.text);
       expect(c.indexedText.endsWith(c.text)).toBe(true);
@@ -49,21 +37,21 @@ describe('document views for the inspector and the source viewer', () => {
   it('gives page starts for a PDF and its original bytes', async () => {
     const pages = [1, 2, 3].map((n) => ({ runs: column([`Page ${n} talks about the pump seal number ${n * 111}.`], 72, 700) }));
     const bytes = writePdf(pages, { title: 'Pump manual' });
-    const file = path.join(dir, 'pump.pdf');
+    const file = path.join(t.dir, 'pump.pdf');
     await writeFile(file, bytes);
-    unwrap(await engine.importPaths('Shop', [file]));
-    const source = unwrap(await engine.handlers['documents.source']({ library: 'Shop', id: 'pump.pdf' }));
+    unwrap(await t.engine.importPaths('Shop', [file]));
+    const source = unwrap(await t.engine.handlers['documents.source']({ library: 'Shop', id: 'pump.pdf' }));
     expect(source.pageCount).toBe(3);
     expect(source.pageStarts).toHaveLength(3);
     expect(source.text.slice(source.pageStarts[1]!, source.pageStarts[2]!)).toContain('222');
-    const original = unwrap(await engine.handlers['documents.original']({ library: 'Shop', id: 'pump.pdf' }));
+    const original = unwrap(await t.engine.handlers['documents.original']({ library: 'Shop', id: 'pump.pdf' }));
     expect(original.mime).toBe('application/pdf');
     expect(Buffer.from(original.base64, 'base64').equals(Buffer.from(bytes))).toBe(true);
   });
 
   it('answers not-found for an unknown document', async () => {
-    unwrap(await engine.handlers['libraries.create']({ name: 'Shop' }));
-    const res = await engine.handlers['documents.chunks']({ library: 'Shop', id: 'nope.md' });
+    unwrap(await t.engine.handlers['libraries.create']({ name: 'Shop' }));
+    const res = await t.engine.handlers['documents.chunks']({ library: 'Shop', id: 'nope.md' });
     expect(res).toMatchObject({ ok: false, error: { code: 'not-found' } });
   });
 });
@@ -71,43 +59,43 @@ describe('document views for the inspector and the source viewer', () => {
 describe('import.upload (dropped files in a browser)', () => {
   it('imports streamed uploads under their relative names and removes the staging folder', async () => {
     const events: EngineEvent[] = [];
-    engine.subscribe((e) => events.push(e));
+    t.engine.subscribe((e) => events.push(e));
     const uploadId = 'drop-0001';
     const files = [
       { path: 'manuals/rac-225b.md', text: MD },
       { path: 'manuals/sub/notes.txt', text: 'Torque the RAC-225B fan screw to 2 Nm.' },
     ];
     for (const f of files) {
-      const staged = await stageUploadedFile(engine.uploadsDir, uploadId, f.path, Readable.from([Buffer.from(f.text)]), 1024 * 1024);
+      const staged = await stageUploadedFile(t.engine.uploadsDir, uploadId, f.path, Readable.from([Buffer.from(f.text)]), 1024 * 1024);
       expect(staged).toEqual({ ok: true, value: { bytes: Buffer.byteLength(f.text) } });
     }
-    const { jobId } = unwrap(await engine.handlers['import.upload']({ library: 'Drops', uploadId }));
-    await engine.idle();
+    const { jobId } = unwrap(await t.engine.handlers['import.upload']({ library: 'Drops', uploadId }));
+    await t.engine.idle();
     const done = events.find((e) => e.type === 'import.done' && e.jobId === jobId);
     expect(done).toBeDefined();
-    const docs = unwrap(await engine.handlers['documents.list']({ library: 'Drops' }));
+    const docs = unwrap(await t.engine.handlers['documents.list']({ library: 'Drops' }));
     expect(docs.map((d) => d.id).sort()).toEqual(['manuals/rac-225b.md', 'manuals/sub/notes.txt']);
     expect(docs.every((d) => d.status === 'ready')).toBe(true);
-    expect(existsSync(engine.uploadsDir) ? await readdir(engine.uploadsDir) : []).toEqual([]);
+    expect(existsSync(t.engine.uploadsDir) ? await readdir(t.engine.uploadsDir) : []).toEqual([]);
   });
 
   it('refuses names that leave the dropped folder before anything is written', async () => {
     for (const bad of ['../evil.md', '/etc/passwd', 'a/../../b.md', 'C:/x.md', 'a\\b.md', 'a//b.md']) {
       expect(isSafeRelativePath(bad), bad).toBe(false);
-      const res = await stageUploadedFile(engine.uploadsDir, 'drop-0002', bad, Readable.from([Buffer.from('x')]), 1024);
+      const res = await stageUploadedFile(t.engine.uploadsDir, 'drop-0002', bad, Readable.from([Buffer.from('x')]), 1024);
       expect(res, bad).toMatchObject({ ok: false, error: { code: 'unsafe-path' } });
     }
-    expect(existsSync(path.join(engine.uploadsDir, 'drop-0002'))).toBe(false);
+    expect(existsSync(path.join(t.engine.uploadsDir, 'drop-0002'))).toBe(false);
   });
 
   it('stops staging a file at the size cap and keeps no part of it', async () => {
     const big = Readable.from((function* () {
       for (let i = 0; i < 64; i++) yield Buffer.alloc(16 * 1024, 0x61);
     })());
-    const res = await stageUploadedFile(engine.uploadsDir, 'drop-0003', 'big.txt', big, 100 * 1024);
+    const res = await stageUploadedFile(t.engine.uploadsDir, 'drop-0003', 'big.txt', big, 100 * 1024);
     expect(res).toMatchObject({ ok: false, error: { code: 'too-large' } });
-    expect(await readdir(path.join(engine.uploadsDir, 'drop-0003'))).toEqual([]);
-    expect(await engine.handlers['import.upload']({ library: 'Drops', uploadId: 'drop-0003' })).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    expect(await readdir(path.join(t.engine.uploadsDir, 'drop-0003'))).toEqual([]);
+    expect(await t.engine.handlers['import.upload']({ library: 'Drops', uploadId: 'drop-0003' })).toMatchObject({ ok: false, error: { code: 'not-found' } });
   });
 
   it('validates the upload id at the edge', () => {
@@ -117,17 +105,17 @@ describe('import.upload (dropped files in a browser)', () => {
 
 describe('library settings', () => {
   it('re-chunks from stored normalized documents when the strategy changes', async () => {
-    await mkdir(path.join(dir, 'in'), { recursive: true });
+    await mkdir(path.join(t.dir, 'in'), { recursive: true });
     const section = (name: string, fact: string) => `## ${name}\n\n${fact} ${'This paragraph explains the procedure in detail for the service technician. '.repeat(3)}\n\n`;
-    await writeFile(path.join(dir, 'in', 'm.md'), `# RAC-225B\n\n${section('Fuses', 'Use a 10 A slow-blow fuse.')}${section('Filters', 'Clean the air filter.')}${section('Drain', 'Check the drain hose.')}`);
-    unwrap(await engine.importPaths('Shop', [path.join(dir, 'in', 'm.md')]));
-    const before = unwrap(await engine.handlers['documents.chunks']({ library: 'Shop', id: 'm.md' }));
-    const lib = unwrap(await engine.handlers['libraries.configure']({ library: 'Shop', strategy: 'naive' }));
+    await writeFile(path.join(t.dir, 'in', 'm.md'), `# RAC-225B\n\n${section('Fuses', 'Use a 10 A slow-blow fuse.')}${section('Filters', 'Clean the air filter.')}${section('Drain', 'Check the drain hose.')}`);
+    unwrap(await t.engine.importPaths('Shop', [path.join(t.dir, 'in', 'm.md')]));
+    const before = unwrap(await t.engine.handlers['documents.chunks']({ library: 'Shop', id: 'm.md' }));
+    const lib = unwrap(await t.engine.handlers['libraries.configure']({ library: 'Shop', strategy: 'naive' }));
     expect(lib.strategy).toBe('naive');
-    const after = unwrap(await engine.handlers['documents.chunks']({ library: 'Shop', id: 'm.md' }));
+    const after = unwrap(await t.engine.handlers['documents.chunks']({ library: 'Shop', id: 'm.md' }));
     expect(after.length).toBe(1);
     expect(before.length).toBeGreaterThan(1);
-    const hits = unwrap(await engine.handlers['search.query']({ library: 'Shop', query: 'slow-blow fuse', topK: 3, retriever: 'bm25' }));
+    const hits = unwrap(await t.engine.handlers['search.query']({ library: 'Shop', query: 'slow-blow fuse', topK: 3, retriever: 'bm25' }));
     expect(hits.results[0]?.doc).toBe('m.md');
   });
 });

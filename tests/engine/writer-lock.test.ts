@@ -10,6 +10,7 @@ import { tryLock } from '../../src-main/storage/lock-file';
 import { LibraryManager } from '../../src-main/storage/library.store';
 import { SUPPORTED_EXTENSIONS } from '../../src-main/ingest/parsers';
 import { corpusRoots, repoRoot, tempDir } from '../helpers/temp';
+import { runNode, type NodeRun } from '../helpers/run-node';
 
 /**
  * One writer per library across processes (the lock file) and one import at a time inside an app
@@ -19,16 +20,8 @@ import { corpusRoots, repoRoot, tempDir } from '../helpers/temp';
 const bin = path.join(repoRoot, 'bin', 'manualmate.mjs');
 const holder = path.join(repoRoot, 'tests', 'engine', 'fixtures', 'hold-lock.ts');
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[]): Promise<NodeRun> {
+  return runNode([bin, ...args]);
 }
 
 /** Starts a process holding `lockFile`; resolves once it says it holds it. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { mkdir, open, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Document, Packer, Paragraph } from 'docx';
 import { createEngine } from '../../src-main/engine/engine';
 import { repoRoot, tempDir } from '../helpers/temp';
+import { runNode, type NodeRun } from '../helpers/run-node';
 import { writeDocx } from '../helpers/zip';
 
 /**
@@ -17,16 +17,8 @@ import { writeDocx } from '../helpers/zip';
 const bin = path.join(repoRoot, 'bin', 'manualmate.mjs');
 const peakRss = path.join(repoRoot, 'tests', 'helpers', 'peak-rss.mjs');
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', pathToFileURL(peakRss).href, bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[]): Promise<NodeRun> {
+  return runNode(['--import', pathToFileURL(peakRss).href, bin, ...args]);
 }
 
 /** Writes `mb` MB of ordinary text lines without holding them in memory. */

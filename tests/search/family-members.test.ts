@@ -1,23 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createEngine, type Engine } from '../../src-main/engine/engine';
-import { tempDir } from '../helpers/temp';
+import { useTempEngine } from '../helpers/temp-engine';
 
 describe('a family datasheet searched for one member (real engine and LanceDB)', () => {
-  let engine: Engine;
-  let dir: string;
-  let cleanup: () => Promise<void>;
-  beforeEach(async () => {
-    ({ dir, cleanup } = await tempDir());
-    engine = createEngine({ dataDir: path.join(dir, 'data'), bundledModelsDir: path.join(dir, 'none') });
-  });
-  afterEach(async () => {
-    await engine.dispose();
-    await cleanup();
-  });
+  const t = useTempEngine();
 
   it("finds the member's own table in the family's datasheet, not a sibling's identical one", async () => {
+    const { engine, dir } = t;
     const root = path.join(dir, 'ds');
     await mkdir(root, { recursive: true });
     // One datasheet for the family, one table per member, the same rows with other values.

@@ -1,11 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createEngine, type Engine } from '../../src-main/engine/engine';
 import { DocumentEvidence } from '../../src-main/search/document-evidence';
 import { orderPassages } from '../../src-main/search/stages/passage-order.stage';
 import type { ChunkHit } from '../../src-main/storage/chunk-store';
-import { tempDir } from '../helpers/temp';
+import { useTempEngine } from '../helpers/temp-engine';
 
 const hit = (id: string, docId: string, score: number, text = '') => ({ score, record: { id, docId, text, indexedText: text } }) as unknown as ChunkHit;
 
@@ -56,19 +55,10 @@ describe('orderPassages', () => {
 });
 
 describe('passage order in a real library', () => {
-  let engine: Engine;
-  let dir: string;
-  let cleanup: () => Promise<void>;
-  beforeEach(async () => {
-    ({ dir, cleanup } = await tempDir());
-    engine = createEngine({ dataDir: path.join(dir, 'data'), bundledModelsDir: path.join(dir, 'none') });
-  });
-  afterEach(async () => {
-    await engine.dispose();
-    await cleanup();
-  });
+  const t = useTempEngine();
 
   it("puts the named manual's table row above its introduction that repeats the manual's name", async () => {
+    const { engine, dir } = t;
     const root = path.join(dir, 'kit', 'core');
     await mkdir(root, { recursive: true });
     const table = (led: string) =>

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, mkdir, readFile, readdir, readlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { corpusRoots, repoRoot, tempDir } from '../helpers/temp';
+import { runNode } from '../helpers/run-node';
 import { startMoto, type MotoServer } from '../helpers/moto';
 import { leavingHost, recordedIn, socketRecorder } from '../helpers/sockets';
 
@@ -33,18 +33,7 @@ let manuals: string;
 
 /** Runs the CLI as a user does, with the AWS variables of the moto server (or `env` over them). */
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', socketRecorder, bin, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...moto.env, ...env, RECORD_SOCKETS_TO: socketsFile },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runNode(['--import', socketRecorder, bin, ...args], { env: { ...moto.env, ...env, RECORD_SOCKETS_TO: socketsFile } });
 }
 
 async function json<T>(args: string[], env: Record<string, string> = {}): Promise<T> {
