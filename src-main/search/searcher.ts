@@ -139,10 +139,21 @@ export async function search(source: SearchSource, query: string, options: Searc
     passageScores.set(id, Math.max(passageScores.get(id) ?? 0, h.score));
   }
   const passage = words ? { words: words.words.join(' '), docs: new Set(words.docs), scores: passageScores } : null;
-  const ctx: RankContext = { query, topical, analysis, vocabulary, documentEvidence, passage, idf: (t) => source.idf(t), enabled: new Set(enabled.map((s) => s.name)), matchedView: new Map() };
+  const whole = new Map(tables.map((r) => [r.id, r]));
+  const ctx: RankContext = {
+    query,
+    topical,
+    analysis,
+    vocabulary,
+    documentEvidence,
+    passage,
+    idf: (t) => source.idf(t),
+    enabled: new Set(enabled.map((s) => s.name)),
+    tables: whole,
+    matchedView: new Map(),
+  };
   let hits = hydrated;
   for (const stage of enabled) hits = stage.run(hits, ctx);
-  const whole = new Map(tables.map((r) => [r.id, r]));
   const results = hits.slice(0, options.topK).flatMap((h) => {
     const record = ctx.matchedView.has(h.record.id) ? whole.get(h.record.id) : h.record;
     return record ? [toHit({ record, score: h.score }, query, ctx.matchedView.get(h.record.id))] : [];

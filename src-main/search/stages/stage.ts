@@ -29,6 +29,8 @@ export interface RankContext {
   readonly idf: (term: string) => number;
   /** The stages that run in this search (a stage may reuse another's weighting only when that one is on). */
   readonly enabled: ReadonlySet<string>;
+  /** Table chunk id -> the whole table, for the tables that candidates reached through row views. */
+  readonly tables: ReadonlyMap<string, ChunkRecord>;
   /** Parent chunk id -> the table row view that matched (written by the `table-views` stage). */
   readonly matchedView: Map<string, ChunkRecord>;
 }

@@ -7,7 +7,10 @@ import type { RankStage } from './stage';
  * the view's ranking fields (same document, model and prefix) and the parent's id; callers fetch
  * whole records for the winners. (The views themselves are written by `index/table-views.ts`.)
  */
-export function resolveViews(hits: ChunkHit[]): { hits: ChunkHit[]; matchedView: Map<string, ChunkRecord> } {
+export function resolveViews(
+  hits: ChunkHit[],
+  tables: ReadonlyMap<string, ChunkRecord> = new Map(),
+): { hits: ChunkHit[]; matchedView: Map<string, ChunkRecord> } {
   const out: ChunkHit[] = [];
   const seen = new Set<string>();
   const matchedView = new Map<string, ChunkRecord>();
@@ -16,7 +19,10 @@ export function resolveViews(hits: ChunkHit[]): { hits: ChunkHit[]; matchedView:
     if (seen.has(id)) continue;
     seen.add(id);
     if (h.record.parentId) matchedView.set(id, h.record);
-    out.push({ record: { ...h.record, id, parentId: null }, score: h.score });
+    // Later stages read the stand-in's lines: the whole table where it was read (a question's row
+    // is often in another view of the same table than the one that matched), else the view.
+    const whole = h.record.parentId ? tables.get(id) : undefined;
+    out.push({ record: whole ?? { ...h.record, id, parentId: null }, score: h.score });
   }
   return { hits: out, matchedView };
 }
@@ -26,7 +32,7 @@ export const tableViewsStage: RankStage<'table-views'> = {
   name: 'table-views',
   describes: 'a matching table row view stands for its whole table, once',
   run(hits, ctx) {
-    const resolved = resolveViews(hits);
+    const resolved = resolveViews(hits, ctx.tables);
     for (const [id, view] of resolved.matchedView) ctx.matchedView.set(id, view);
     return resolved.hits;
   },
