@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForQuantity, evidenceLines, statesQuantity, weighByAnswerLine } from '../../src-main/search/stages/answer-line.stage';
+import { asksForQuantity, evidenceLines, lineLabel, statesQuantity, weighByAnswerLine } from '../../src-main/search/stages/answer-line.stage';
 import { PassageTermStats } from '../../src-main/enrich/passage-terms';
 import type { ChunkHit, ChunkRecord } from '../../src-main/storage/chunk-store';
 import { markdownDocument } from '../enrich/corpus.helper';
@@ -46,6 +46,27 @@ describe('answer-line ranking', () => {
     const rare = hit('rare', 'Connect the fan to the header.', 5);
     const ranked = weighByAnswerLine([common, rare], 'board fan header', (t) => stats.idf(t));
     expect(order(ranked)).toEqual(['rare', 'common']);
+  });
+
+  it('reads the label of a table row or a "Label: value" line, and of no other line', () => {
+    expect(lineLabel('| Flash | 1536KB + 4MB Onboard |     |')).toBe('Flash');
+    expect(lineLabel('|  | RGB LED | SK6812 x 1 |')).toBe('RGB LED');
+    expect(lineLabel('- Detecting Range: 150cm')).toBe('Detecting Range');
+    expect(lineLabel('- **Powerful CPU**: ARM Cortex-M33 @ 78MHz')).toBe('Powerful CPU');
+    expect(lineLabel('Charging current：100 mA')).toBe('Charging current');
+    expect(lineLabel('| Flash |')).toBeNull();
+    expect(lineLabel('| --- | --- |')).toBeNull();
+    expect(lineLabel('Press the button. Note that the LED turns red when the battery charges: it is normal.')).toBeNull();
+    expect(lineLabel('The board sleeps.')).toBeNull();
+  });
+
+  it('puts the line whose whole label the question names above a sentence with the same words', () => {
+    const sentence = hit('sentence', 'The detecting range of the sensor is up to 150cm when nothing blocks it.', 10);
+    const labelled = hit('labelled', '- Detecting Range: 150cm\n- Delay time: 2s', 8);
+    expect(order(weighByAnswerLine([sentence, labelled], 'how far is the detecting range?', flat))).toEqual(['labelled', 'sentence']);
+    // A label the question names only in part is no answer to it.
+    const other = hit('other', '- Detecting Angle: 100°\n- Delay time: 2s', 8);
+    expect(order(weighByAnswerLine([sentence, other], 'how far is the detecting range?', flat))).toEqual(['sentence', 'other']);
   });
 
   it('leaves a question of stopwords alone', () => {
