@@ -21,5 +21,5 @@ export type EnrichMode = (typeof ENRICH_MODES)[number];
  * `search/stages/`). Spelled here so the contract can name them: `search.query` may leave some out,
  * which is how the scorecard's ablation switches one off at a time.
  */
-export const RANK_STAGE_NAMES = ['table-views', 'term-coverage', 'model-weight', 'document-names', 'passage-order', 'answer-line'] as const;
+export const RANK_STAGE_NAMES = ['table-views', 'term-coverage', 'model-weight', 'document-names', 'passage-order', 'answer-line', 'heading-match'] as const;
 export type RankStageName = (typeof RANK_STAGE_NAMES)[number];

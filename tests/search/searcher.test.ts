@@ -91,6 +91,6 @@ describe('search', () => {
 
   it('names every stage once', () => {
     expect(new Set(STAGE_NAMES).size).toBe(STAGE_NAMES.length);
-    expect(STAGE_NAMES).toEqual(['table-views', 'term-coverage', 'model-weight', 'document-names', 'passage-order', 'answer-line']);
+    expect(STAGE_NAMES).toEqual(['table-views', 'term-coverage', 'model-weight', 'document-names', 'passage-order', 'answer-line', 'heading-match']);
   });
 });

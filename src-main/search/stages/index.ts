@@ -1,6 +1,7 @@
 import type { RankStageName } from '../../core/vocabulary';
 import { answerLineStage } from './answer-line.stage';
 import { documentNamesStage } from './document-names.stage';
+import { headingMatchStage } from './heading-match.stage';
 import { modelWeightStage } from './model-weight.stage';
 import { passageOrderStage } from './passage-order.stage';
 import type { RankStage } from './stage';
@@ -12,7 +13,7 @@ import { termCoverageStage } from './term-coverage.stage';
  * a new signal) is one file in this folder and one entry here; `SearchOptions.stages` picks a
  * subset by name (the default is all of them), which is how an ablation switches one off.
  */
-export const RANK_STAGES = [tableViewsStage, termCoverageStage, modelWeightStage, documentNamesStage, passageOrderStage, answerLineStage] as const;
+export const RANK_STAGES = [tableViewsStage, termCoverageStage, modelWeightStage, documentNamesStage, passageOrderStage, answerLineStage, headingMatchStage] as const;
 
 /** The name of a ranking stage (the list in core/vocabulary.ts names the same stages in the same order). */
 export type StageName = (typeof RANK_STAGES)[number]['name'];

@@ -1,0 +1,53 @@
+import { passageTerms } from '../../enrich/passage-terms';
+import type { ChunkHit } from '../../storage/chunk-store';
+import { byScore, type RankStage } from './stage';
+
+/**
+ * Section headings as evidence. A manual names its sections after the task or the thing they
+ * cover ("Changing the input signal", "Notification sound", "Electrical Characteristics
+ * (LM7812A)"), and a technician asks in the same words. A hit is weighed by its best section
+ * heading (its own, and those of the sections merged into it; never the document's title, which
+ * every chunk of the manual shares): the share of the heading's words the question holds times
+ * the share of the question's words the heading holds, so a heading that is the question's topic
+ * counts fully and one that shares a word with it counts a little. The question's model names
+ * are left out of both sides: they name the manual, not the section.
+ *
+ * Measured on every shared set (docs/benchmarks.md): weights 0.15–0.2 lift smart-tv and pdf-dev
+ * and change no other set's Hit@1; from 0.25 on m5stack and then galaxy-s10 lose questions (a
+ * heading sharing a word with the question beats the section that answers it).
+ */
+
+/** Extra share of score for a hit whose heading is exactly the question's topic. */
+export const HEADING_WEIGHT = 0.2;
+
+/** Headings of a chunk below the document's title: its own section's and those of sections inside its text. */
+export function sectionHeadings(text: string, headingPath: readonly string[]): string[] {
+  const own = headingPath.length > 1 ? [headingPath[headingPath.length - 1]!] : [];
+  return [...own, ...text.split('\n').flatMap((line) => (/^#{2,6}\s/.test(line) ? [line.replace(/^#+\s+/, '')] : []))];
+}
+
+/** Scales each hit by `1 + weight × best heading match`; order among equal scores is kept. */
+export function weighByHeadings(hits: ChunkHit[], question: string, modelNames: readonly string[], weight = HEADING_WEIGHT): ChunkHit[] {
+  const names = new Set(modelNames.flatMap((m) => passageTerms(m)));
+  const asked = new Set(passageTerms(question).filter((t) => !names.has(t)));
+  if (asked.size === 0) return hits;
+  return byScore(
+    hits.map((h, i) => {
+      let best = 0;
+      for (const heading of sectionHeadings(h.record.text, h.record.headingPath)) {
+        const words = [...new Set(passageTerms(heading).filter((t) => !names.has(t)))];
+        if (words.length === 0) continue;
+        const shared = words.filter((t) => asked.has(t)).length;
+        best = Math.max(best, (shared / words.length) * (shared / asked.size));
+      }
+      return { hit: { ...h, score: h.score * (1 + weight * best) }, i };
+    }),
+  );
+}
+
+/** `weighByHeadings` as a stage, on the question without its model names. */
+export const headingMatchStage: RankStage<'heading-match'> = {
+  name: 'heading-match',
+  describes: "weights each hit by its section heading that best matches the question's topic",
+  run: (hits, ctx) => weighByHeadings(hits, ctx.topical, ctx.analysis.models),
+};

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { sectionHeadings, weighByHeadings } from '../../src-main/search/stages/heading-match.stage';
+import type { ChunkHit, ChunkRecord } from '../../src-main/storage/chunk-store';
+import { record } from '../storage/fixtures';
+
+function hit(id: string, text: string, headingPath: string[], score: number): ChunkHit {
+  return { record: { ...record('tv.md', 0, text, { headingPath }), id, modelKey: null, parentId: null } as ChunkRecord, score };
+}
+const order = (hits: ChunkHit[]) => hits.map((h) => h.record.id);
+
+describe('section headings as evidence', () => {
+  it("reads a chunk's own heading and the headings inside it, never the document title", () => {
+    expect(sectionHeadings('# TV Manual\n\nIntro.\n\n#### Changing the input signal\nSource ...', ['TV Manual', 'Connections'])).toEqual([
+      'Connections',
+      'Changing the input signal',
+    ]);
+    expect(sectionHeadings('Intro text.', ['TV Manual'])).toEqual([]);
+  });
+
+  it('puts the section named after the question above one that only mentions its words', () => {
+    const mentions = hit('mentions', 'Supported picture sizes differ with the input signal.', ['Manual', 'Changing the Picture Size'], 10);
+    const named = hit('named', '#### Changing the input signal\nSource: select the device.', ['Manual', 'Switching between devices'], 9);
+    expect(order(weighByHeadings([mentions, named], 'How to change the input signal?', []))).toEqual(['named', 'mentions']);
+  });
+
+  it('leaves the model named in the question out of the match', () => {
+    // Every section of the model's manual may carry its name; it says nothing about the section.
+    const model = hit('model', 'The XR-7 ships with a remote.', ['XR-7 Manual', 'XR-7'], 10);
+    const topic = hit('topic', 'Press and hold Reset for 5 s.', ['XR-7 Manual', 'Factory reset'], 9);
+    expect(order(weighByHeadings([model, topic], 'XR-7 factory reset', ['XR-7']))).toEqual(['topic', 'model']);
+    expect(order(weighByHeadings([model, topic], 'XR-7 factory reset', []))).toEqual(['model', 'topic']);
+  });
+
+  it('changes nothing when no heading shares a word with the question', () => {
+    const a = hit('a', 'x', ['M', 'Alpha'], 2);
+    const b = hit('b', 'y', ['M', 'Beta'], 1);
+    expect(weighByHeadings([a, b], 'gamma delta', [])).toEqual([a, b]);
+  });
+});
