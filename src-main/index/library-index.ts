@@ -295,7 +295,7 @@ export class LibraryIndex implements DocumentIndexer {
     const version = this.library.documentsVersion;
     if (this.evidence?.version === version) return this.evidence.value;
     const docs = (await this.library.documents()).filter((d) => d.status === 'ready');
-    const key = docs.map((d) => `${d.id}\t${d.title}`).join('\n');
+    const key = docs.map((d) => `${d.id}\t${d.title}\t${(d.codes ?? []).join(' ')}`).join('\n');
     const value = this.evidence?.key === key ? this.evidence.value : DocumentEvidence.build(docs);
     this.evidence = { version, key, value };
     return value;

@@ -6,6 +6,7 @@ import type { ChunkInput, ChunkStore } from '../storage/chunk-store';
 import { openLanceStore } from '../storage/lance.store';
 import { INDEX_VERSION } from '../storage/library.store';
 import { carryVectors } from './embed.job';
+import { documentCodes } from '../enrich/document-codes';
 import { LibraryEnrichment } from './library-enrichment';
 import type { LibraryIndex } from './library-index';
 import { chunkerFor, openStore, storeOptionsOf, type StoreOptions } from './open-store';
@@ -82,7 +83,7 @@ export async function rebuildIndex(
   const opened = await openLanceStore(staging, storeOptions);
   if (!opened.ok) return opened;
   const next = opened.value;
-  const prepared = new Map<string, { chunks: number; models: string[] }>();
+  const prepared = new Map<string, { chunks: number; models: string[]; codes: string[] }>();
   let kept = 0;
   const discard = async () => {
     await next.close();
@@ -104,7 +105,7 @@ export async function rebuildIndex(
         continue;
       }
       const p = await index.prepareWith(enrichment, chunker, doc, signal);
-      prepared.set(doc.id, { chunks: p.chunks, models: p.models });
+      prepared.set(doc.id, { chunks: p.chunks, models: p.models, codes: documentCodes(doc) });
       pending.push(...p.rows);
       // Fewer, larger writes: each write is a new table version.
       if (pending.length >= REBUILD_WRITE_ROWS) await flush();
@@ -143,8 +144,8 @@ export async function rebuildIndex(
       const p = prepared.get(d.id);
       if (p) {
         // The LLM upgrade, when the library asks for one, runs again over the new chunks.
-        const { enrichedWith: _enrichedWith, llmCalls: _llmCalls, llmTokens: _llmTokens, ...rest } = d;
-        return [{ ...rest, chunks: p.chunks, models: p.models }];
+        const { enrichedWith: _enrichedWith, llmCalls: _llmCalls, llmTokens: _llmTokens, codes: _codes, ...rest } = d;
+        return [{ ...rest, chunks: p.chunks, models: p.models, ...(p.codes.length > 0 ? { codes: p.codes } : {}) }];
       }
       if (!lost.has(d.id)) return [];
       return [{ ...d, status: 'failed' as const, code: 'corrupt' as const, chunks: 0, reason: 'Its stored text could not be read while rebuilding the index; import the file again.' }];

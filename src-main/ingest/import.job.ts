@@ -8,6 +8,7 @@ import type { ChunkInput } from '../storage/chunk-store';
 import type { DocumentRecord, Library } from '../storage/library.store';
 import { DEFAULT_IMPORT_LIMITS, maxFileBytesFor, megabytes, tooLargeReason, type ImportLimits } from './import-limits';
 import { ParsePool } from './parse-pool';
+import { documentCodes } from '../enrich/document-codes';
 import { parserFor, SUPPORTED_EXTENSIONS } from './parsers';
 
 /**
@@ -600,6 +601,7 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
       contentHash,
       importedAt: new Date().toISOString(),
       models: [],
+      ...withCodes(doc),
       chunks: 0,
       original: null,
     };
@@ -607,4 +609,10 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
   };
   // Large files are read a few at a time, so the many small files in flight never hold much memory.
   return size > SYNC_READ_BYTES ? ctx.largeReads.run(read) : read();
+}
+
+/** The document's ordering codes as a record field (absent when it gives none). */
+function withCodes(doc: NormalizedDocument): { codes?: string[] } {
+  const codes = documentCodes(doc);
+  return codes.length > 0 ? { codes } : {};
 }

@@ -45,11 +45,25 @@ function spans(words: readonly string[]): { term: string; from: number; to: numb
   return out;
 }
 
-/** The names of a document: its title, its file name (without extension) and each folder below the imported one. */
-export function documentNames(doc: { id: string; title: string }): string[] {
+/** The names of a document: its title, its file name (without extension), each folder below the imported one, and its ordering codes. */
+export function documentNames(doc: { id: string; title: string; codes?: readonly string[] }): string[] {
   const parts = doc.id.split('/').slice(1);
   const file = (parts.pop() ?? '').replace(/\.[^.]+$/, '');
-  return [doc.title, file, ...parts].map((p) => p.replace(/_/g, ' '));
+  return [doc.title, file, ...parts].map((p) => p.replace(/_/g, ' ')).concat(doc.codes ?? []);
+}
+
+/**
+ * A name's first and third word joined when they make a code of letters and digits: the
+ * run-together form a technician types for a name with a word in the middle ("MKR WiFi 1010" is
+ * asked as "MKR1010").
+ */
+function skipJoins(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 2 < words.length; i++) {
+    const term = words[i]! + words[i + 2]!;
+    if (/\p{L}/u.test(term) && /\p{N}/u.test(term)) out.push(term);
+  }
+  return out;
 }
 
 export class DocumentEvidence {
@@ -59,12 +73,16 @@ export class DocumentEvidence {
     private readonly postings: Map<string, number[]>,
   ) {}
 
-  static build(docs: readonly { id: string; title: string }[]): DocumentEvidence {
+  static build(docs: readonly { id: string; title: string; codes?: readonly string[] }[]): DocumentEvidence {
     const ids: string[] = [];
     const postings = new Map<string, number[]>();
     for (const d of docs) {
       const set = new Set<string>();
-      for (const name of documentNames(d)) for (const s of spans(nameWords(name))) set.add(s.term);
+      for (const name of documentNames(d)) {
+        const words = nameWords(name);
+        for (const s of spans(words)) set.add(s.term);
+        for (const t of skipJoins(words)) set.add(t);
+      }
       for (const t of set) {
         const list = postings.get(t);
         if (list) list.push(ids.length);

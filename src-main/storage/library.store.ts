@@ -66,10 +66,11 @@ export interface SubscriptionState {
  * Version of what import derives from a document and stores: chunk boundaries, signatures, the
  * model vocabulary, the index columns. Bump it with a change that alters them (2: IO boards became
  * models of their own and caption lines name a chunk's model; 3: passage term statistics, which
- * search's answer-line stage weighs words with), so libraries built before the change report
+ * search's answer-line stage weighs words with;
+ * 4: documents' ordering codes, which name them for search), so libraries built before the change report
  * `indexOutdated` and are offered a rebuild from their stored documents.
  */
-export const INDEX_VERSION = 3;
+export const INDEX_VERSION = 4;
 
 /** Settings a new library starts with; also fill fields missing from older library.json files. */
 export const LIBRARY_DEFAULTS: Pick<LibraryConfig, 'strategy' | 'enrich' | 'embedder' | 'prefix' | 'restructure'> = {
@@ -92,6 +93,8 @@ export interface DocumentRecord {
   contentHash: string | null;
   importedAt: string;
   models: string[];
+  /** Ordering codes the document gives itself (SKU, part or order number; see `enrich/document-codes.ts`). */
+  codes?: string[];
   chunks: number;
   /** Path of the copied original, relative to the library folder. */
   original: string | null;
