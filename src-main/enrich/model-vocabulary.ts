@@ -92,6 +92,8 @@ export function familyPattern(raw: string): RegExp | null {
 
 /** Longest name, in tokens ("ESP-Module-Prog-SUB-01&04" has 6). */
 const MAX_WINDOW = 7;
+/** Confidence of each member of a family a text names ("UNO R4" for "UNO R4 Minima" and "UNO R4 WiFi"); an outright name wins over it. */
+const FAMILY_CONFIDENCE = 0.7;
 /** Weight of an occurrence by where it was seen: title/front matter, heading, body. */
 const WHERE_WEIGHT = [5, 2, 1] as const;
 /** Characters at the start of a document whose category words count fully. */
@@ -834,10 +836,14 @@ export class ModelVocabulary {
   private scanMentions(text: string, d: Derived): ModelMention[] {
     const toks = modelTokens(text);
     const out: ModelMention[] = [];
+    const families: ModelMention[] = [];
     let i = 0;
     while (i < toks.length) {
       const m = this.matchAt(text, toks, i, d, []);
       if (!m) {
+        // Names may start inside a family's words ("Seeed XIAO nRF52840" holds "XIAO nRF52840"),
+        // so the scan goes on at the next word.
+        families.push(...(this.familyAt(text, toks, i, d) ?? []));
         const member = this.patternMention(toks[i]!, d);
         if (member) out.push(member);
         i++;
@@ -861,7 +867,47 @@ export class ModelVocabulary {
       }
       i = end + 1;
     }
-    return out;
+    if (families.length === 0) return out;
+    // A weaker mention inside a family's words is a piece of it ("R4" of "UNO R4"), not a name of
+    // its own; the family stands in for a name only when the text names no model outright ("the
+    // ESP-Prog-2's own ESP32-S3" is about the ESP-Prog-2, not every ESP32-S3 board).
+    const named = out.filter((m) => m.confidence >= FAMILY_CONFIDENCE || !families.some((f) => m.start >= f.start && m.end <= f.end));
+    if (named.some((m) => m.confidence >= FAMILY_CONFIDENCE)) return named;
+    return [...named, ...families].sort((a, b) => a.start - b.start);
+  }
+
+  /**
+   * Two or more words that begin the names of several products and end no name ("UNO R4" before
+   * "UNO R4 Minima" and "UNO R4 WiFi"): the question names that family, so each member is a
+   * mention, and the words inside it are not read again on their own ("R4" alone is another
+   * product's short name). Needs a letter+digit code in the words, like an alias.
+   */
+  private familyAt(text: string, toks: readonly ModelToken[], i: number, d: Derived): ModelMention[] | null {
+    const words: string[] = [];
+    let best: { words: string[]; end: number } | null = null;
+    for (let j = i; j < toks.length && j < i + MAX_WINDOW; j++) {
+      const t = toks[j]!;
+      if (t.kind !== 'word') break;
+      if (j > i && !joinable(text.slice(toks[j - 1]!.end, t.start))) break;
+      words.push(t.norm);
+      if (!d.keyPrefixes.has(words.join(''))) break;
+      // The family's last word is its code ("UNO R4"): "ESP32-S3 USB" is a chip and a word.
+      if (j > i && /\p{L}/u.test(words.join('')) && /\d/.test(t.norm)) best = { words: [...words], end: j };
+    }
+    if (!best) return null;
+    const family = best.words;
+    // Members continue the family at a word boundary ("ESP32-S31-Korvo" is not of "ESP32-S3").
+    const members = [...d.entries.values()].filter((e) => {
+      if (e.kind !== 'product') return false;
+      const name = modelTokens(e.name)
+        .filter((t) => t.kind === 'word' && !this.isVendorKey(t.norm))
+        .map((t) => t.norm);
+      return name.length > family.length && family.every((w, k) => name[k] === w);
+    });
+    if (members.length === 0) return null;
+    const start = toks[i]!.start;
+    const end = toks[best.end]!.end;
+    return members.map((e) => ({ text: text.slice(start, end), start, end, model: e.name, confidence: FAMILY_CONFIDENCE, revision: null }));
   }
 
   /** A code the vocabulary does not know that fits exactly one family pattern ("LM7812A" -> "LM78XX"). */

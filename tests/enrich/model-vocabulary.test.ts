@@ -259,6 +259,22 @@ describe('ModelVocabulary mention finding', () => {
     expect(v.findMentions('E52C power input').map((m) => m.model)).toEqual(['E52C']);
   });
 
+  it('reads a family named by its first words as its members, not as the model a fragment aliases', () => {
+    // "R4" alone is the Nano R4's short name; "UNO R4" begins two other boards' names.
+    const boards = ['Nano R4', 'UNO R4 Minima', 'UNO R4 WiFi', 'Nano Every'].map((t) =>
+      doc(`hw/${t.toLowerCase().replace(/ /g, '-')}/datasheet.md`, `---\ntitle: ${t}\n---\n\n# ${t}\n\nThe ${t} board.`),
+    );
+    const v = ModelVocabulary.fromDocuments(boards);
+    expect(v.findMentions('UNO R4 DC current per pin').map((m) => [m.text, m.model])).toEqual([
+      ['UNO R4', 'UNO R4 Minima'],
+      ['UNO R4', 'UNO R4 WiFi'],
+    ]);
+    expect(v.findMentions('UNO R4 WiFi pins').map((m) => m.model)).toEqual(['UNO R4 WiFi']);
+    expect(v.findMentions('Nano R4 pins').map((m) => m.model)).toEqual(['Nano R4']);
+    // A model named outright wins over a family its words also begin.
+    expect(v.findMentions('the UNO R4 WiFi beside an UNO R4').map((m) => m.model)).toEqual(['UNO R4 WiFi']);
+  });
+
   it('returns mentions that a caller may change without changing later answers', () => {
     const v = ModelVocabulary.fromDocuments(docs);
     const first = v.findMentions('E20C and E52C');
