@@ -31,6 +31,13 @@ describe('section headings as evidence', () => {
     expect(order(weighByHeadings([model, topic], 'XR-7 factory reset', []))).toEqual(['model', 'topic']);
   });
 
+  it("puts the section headed with the member's code the question names above its siblings' sections", () => {
+    // One datasheet, one table per member; the family is the model, the member's code decides.
+    const other = hit('other', '| VO | Output Voltage | 8.82 | 9.0 | 9.16 |', ['QR78XX', 'Electrical Characteristics (QR7809A)'], 11);
+    const asked = hit('asked', '| VO | Output Voltage | 23.5 | 24.0 | 24.5 |', ['QR78XX', 'Electrical Characteristics (QR7824A)'], 10);
+    expect(order(weighByHeadings([other, asked], 'QR7824A minimum output voltage', ['QR78XX']))).toEqual(['asked', 'other']);
+  });
+
   it('changes nothing when no heading shares a word with the question', () => {
     const a = hit('a', 'x', ['M', 'Alpha'], 2);
     const b = hit('b', 'y', ['M', 'Beta'], 1);

@@ -9,8 +9,9 @@ import { byScore, type RankStage } from './stage';
  * heading (its own, and those of the sections merged into it; never the document's title, which
  * every chunk of the manual shares): the share of the heading's words the question holds times
  * the share of the question's words the heading holds, so a heading that is the question's topic
- * counts fully and one that shares a word with it counts a little. The question's model names
- * are left out of both sides: they name the manual, not the section.
+ * counts fully and one that shares a word with it counts a little; so does a heading naming a
+ * code the question names. The question's model names are left out of both sides: they name the
+ * manual, not the section.
  *
  * Measured on every shared set (docs/benchmarks.md): weights 0.15–0.2 lift smart-tv and pdf-dev
  * and change no other set's Hit@1; from 0.25 on m5stack and then galaxy-s10 lose questions (a
@@ -19,6 +20,9 @@ import { byScore, type RankStage } from './stage';
 
 /** Extra share of score for a hit whose heading is exactly the question's topic. */
 export const HEADING_WEIGHT = 0.2;
+
+/** A word of letters and digits: a part number or a member's code. */
+const isCode = (term: string): boolean => /\d/.test(term) && /\p{L}/u.test(term);
 
 /** Headings of a chunk below the document's title: its own section's and those of sections inside its text. */
 export function sectionHeadings(text: string, headingPath: readonly string[]): string[] {
@@ -39,6 +43,9 @@ export function weighByHeadings(hits: ChunkHit[], question: string, modelNames: 
         if (words.length === 0) continue;
         const shared = words.filter((t) => asked.has(t)).length;
         best = Math.max(best, (shared / words.length) * (shared / asked.size));
+        // A code of letters and digits the question names ("LM7824A", once the family "LM78XX" is
+        // the model) picks the section of that member among the sibling sections of one datasheet.
+        if (words.some((t) => asked.has(t) && isCode(t))) best = 1;
       }
       return { hit: { ...h, score: h.score * (1 + weight * best) }, i };
     }),
