@@ -3,6 +3,7 @@ import type { NormalizedDocument } from '../core/document';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import { addCategoryHits, bestCategory } from './category.lexicon';
+import { documentCodes } from './document-codes';
 import type { ModelToken } from './text.util';
 import { isCodeToken, isStopword, isUnitLike, joinable, modelTokens, nameKey, plainText } from './text.util';
 
@@ -365,6 +366,22 @@ function titleModelOf(title: string, vendorKeys: ReadonlySet<string>): { surface
   return null;
 }
 
+/** Most words of a digit-free product name read from a coded page's title ("ATOM Lite", "Timer Camera"). */
+const CODED_TITLE_WORDS = 3;
+
+/**
+ * The title of a page that gives itself an ordering code (a SKU: a product's own page) as the
+ * product's name, when the title is a short run of capitalised words: names without a digit
+ * ("ATOM Lite", "Nicla Vision") are otherwise never learned, as a title word is only a word.
+ */
+function codedTitleModel(input: VocabularyDocInput, title: string, vendorKeys: ReadonlySet<string>): { surface: string; revisions: string[] } | null {
+  const toks = modelTokens(title).filter((t) => t.kind === 'word' && !vendorKeys.has(t.norm));
+  if (toks.length === 0 || toks.length > CODED_TITLE_WORDS) return null;
+  if (!toks.every((t) => /^\p{Lu}/u.test(t.raw) && !isStopword(t.norm)) || toks.every((t) => GENERIC_WORDS.has(t.norm))) return null;
+  if (documentCodes({ text: input.text, metadata: input.metadata ?? {}, facts: undefined }).length === 0) return null;
+  return { surface: title.slice(toks[0]!.start, toks[toks.length - 1]!.end), revisions: [] };
+}
+
 /** The model a heading consists of, apart from vendor and generic words ("RAC-228B Service Manual"). */
 function headingModelOf(heading: string, vendorKeys: ReadonlySet<string>): string | null {
   const m = titleModelOf(heading, vendorKeys);
@@ -531,7 +548,7 @@ function observe(input: VocabularyDocInput, vendorKeys: ReadonlySet<string>): Do
     revisions: {},
     extensions: {},
     titleKey: strippedTitleKey(title, vendorKeys, new Set(dirKeys)),
-    titleModel: titleModelOf(title, vendorKeys),
+    titleModel: titleModelOf(title, vendorKeys) ?? codedTitleModel(input, title, vendorKeys),
     headingModels: headingModels(input, vendorKeys),
     categories: {},
   };

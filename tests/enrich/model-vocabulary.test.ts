@@ -78,6 +78,22 @@ describe('ModelVocabulary learning', () => {
     expect(v.identityOf('lib/zero/zero/install-system/README.md')?.model).toBe('ZERO');
   });
 
+  it('learns a digit-free name from the title of a page that gives itself an ordering code', () => {
+    const v = ModelVocabulary.fromDocuments([
+      doc('kit/core/lumen_lite.md', '# LUMEN Lite\n\n<span>SKU:C008</span>\n\nA compact board.'),
+      doc('kit/core/nova.md', '# Nova Vision\n\n---\n\nSKU: ABX00051. A camera board.'),
+      // No code: a title is only a title.
+      doc('kit/guide/setup.md', '# Install System\n\nInstall the system first.'),
+      // A code, but a sentence for a title.
+      doc('kit/guide/start.md', '# Getting Started With The Kit\n\nSKU: K001.'),
+    ]);
+    expect(v.identityOf('kit/core/lumen_lite.md')).toMatchObject({ model: 'LUMEN Lite', source: 'title' });
+    expect(v.identityOf('kit/core/nova.md')?.model).toBe('Nova Vision');
+    expect(v.identityOf('kit/guide/setup.md')).toBeNull();
+    expect(v.identityOf('kit/guide/start.md')).toBeNull();
+    expect(v.findMentions('lumen lite RGB LED').map((m) => m.model)).toEqual(['LUMEN Lite']);
+  });
+
   it('learns members that extend a product name and keeps "+" distinct', () => {
     const v = ModelVocabulary.fromDocuments([
       doc('lib/rock5b/a.md', '# Intro\n\nThe ROCK 5B/5B+ boards. ROCK 5B+ adds a B key.'),
