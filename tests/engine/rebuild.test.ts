@@ -117,6 +117,25 @@ describe('rebuilding a library index', () => {
     expect(existsSync(path.join(libDir, 'index.next'))).toBe(false);
   });
 
+  it("reads the ordering codes that an older import did not store into the documents' records", async () => {
+    const folder = path.join(dir, 'coded');
+    await mkdir(folder, { recursive: true });
+    await writeFile(path.join(folder, 'lens.md'), '# Lens Camera\n\nSKU: U082. A camera unit.\n');
+    unwrap(await engine.importPaths('Shop', [folder]));
+    await engine.idle();
+    const libDir = (await engine.libraries.get('Shop'))!.dir;
+    const docsFile = path.join(libDir, 'documents.json');
+    const codesOf = async () => (JSON.parse(await readFile(docsFile, 'utf8')) as { documents: { codes?: string[] }[] }).documents.map((d) => d.codes);
+    expect(await codesOf()).toEqual([['U082']]);
+    const stored = JSON.parse(await readFile(docsFile, 'utf8')) as { documents: Record<string, unknown>[] };
+    for (const d of stored.documents) delete d['codes'];
+    await writeFile(docsFile, JSON.stringify(stored));
+    await ageLibrary(libDir);
+    unwrap(await engine.handlers['libraries.rebuild']({ library: 'Shop' }));
+    await engine.idle();
+    expect(await codesOf()).toEqual([['U082']]);
+  });
+
   it('indexes byte-identical files under their own ids (they share one stored text)', async () => {
     await importManuals();
     unwrap(await engine.rebuild('Shop'));
