@@ -420,7 +420,9 @@ export const contract = {
   'settings.remote': {
     input: z
       .object({
-        endpoint: settingText(500).refine((v) => v === null || /^https?:\/\/\S+$/.test(v), 'The endpoint is an http(s) URL, e.g. http://minio.local:9000.'),
+        endpoint: settingText(500)
+          .refine((v) => v === null || /^https?:\/\/\S+$/.test(v), 'The endpoint is an http(s) URL, e.g. http://minio.local:9000.')
+          .refine((v) => v === null || !/^https?:\/\/[^/]*@/.test(v), 'The endpoint must not hold a user name or password; enter the keys in their own fields.'),
         region: settingText(64),
         accessKeyId: settingText(256),
         secretAccessKey: settingText(512).optional(),

@@ -11,7 +11,8 @@ import type {
 } from '../contract/api';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
-import type { ImportProgress } from '../ingest/import.job';
+import { DEFAULT_MAX_FILE_BYTES, type ImportProgress } from '../ingest/import.job';
+import { megabytes } from '../ingest/import-limits';
 import { ParsePool } from '../ingest/parse-pool';
 import type { Library } from '../storage/library.store';
 import { LibraryManager } from '../storage/library.store';
@@ -32,6 +33,9 @@ import { createBackgroundJobs, type Job } from './background';
 import { newLibrarySettings } from './new-library';
 import { RemoteSettingsStore } from './remote-settings';
 import { createTeam, readOnlyMessage } from './team';
+
+/** Largest original the viewer is sent: what an import accepts by default (it is sent whole, as base64). */
+const MAX_ORIGINAL_BYTES = DEFAULT_MAX_FILE_BYTES;
 
 /**
  * The engine: plain Node, no Electron. It owns the libraries, the model runtime, running jobs and
@@ -373,8 +377,14 @@ export function createEngine(options: EngineOptions): Engine {
       const held = await lock.hold(lib.value, 'deletion');
       if (!held.ok) return held;
       try {
-        await deleteLibrary(lib.value);
-        await team.forget(lib.value);
+        const syncing = await team.holdForDeletion(lib.value);
+        if (!syncing.ok) return syncing;
+        try {
+          await deleteLibrary(lib.value);
+          await team.forget(lib.value);
+        } finally {
+          await syncing.value();
+        }
       } finally {
         await held.value();
       }
@@ -515,7 +525,12 @@ export function createEngine(options: EngineOptions): Engine {
       if (!found.ok) return found;
       const { lib, rec } = found.value;
       if (!rec.original) return fail('not-found', `The original file of "${id}" is not stored.`);
-      const bytes = await fs.readFile(path.join(lib.dir, rec.original)).catch(() => null);
+      const file = lib.originalPath(rec);
+      if (!file) return fail('corrupt', `The record of "${id}" names its original outside the library folder; it is not opened.`);
+      const st = await fs.stat(file).catch(() => null);
+      if (!st?.isFile()) return fail('not-found', `The original file of "${id}" is missing from the library folder.`);
+      if (st.size > MAX_ORIGINAL_BYTES) return fail('too-large', `The original file of "${id}" is ${megabytes(st.size)}, more than the viewer opens (${megabytes(MAX_ORIGINAL_BYTES)}).`);
+      const bytes = await fs.readFile(file).catch(() => null);
       if (!bytes) return fail('not-found', `The original file of "${id}" is missing from the library folder.`);
       return ok({ fileName: path.posix.basename(rec.id), mime: mimeOf(rec.format), base64: bytes.toString('base64') });
     },

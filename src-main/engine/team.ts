@@ -9,7 +9,7 @@ import { LibraryEnrichment } from '../index/library-enrichment';
 import { chunkerFor, openStore, storeOptionsOf } from '../index/open-store';
 import { readJson } from '../storage/atomic-file';
 import { LIBRARY_DEFAULTS, type Library, type LibraryConfig, type LibraryManager, type SubscriptionState } from '../storage/library.store';
-import { waitLock } from '../storage/lock-file';
+import { tryLock, waitLock } from '../storage/lock-file';
 import { currentVersionDir, pointLibraryAt, subscriptionDir } from '../storage/remote/local-copy';
 import { parseRemoteLocation, resolveRemoteAccess, type RemoteLocation } from '../storage/remote/location';
 import { openS3Store, type ObjectStore } from '../storage/remote/object-store';
@@ -92,36 +92,49 @@ export function createTeam(deps: TeamDeps) {
     }
   }
 
-  /** Reads a library folder's config and vocabulary into the open objects and opens its store. */
-  async function loadInto(lib: Library, index: Awaited<ReturnType<LibraryIndexes['open']>>) {
+  /** Reads a library folder's config and vocabulary into the open objects. */
+  async function loadState(lib: Library, index: Awaited<ReturnType<LibraryIndexes['open']>>): Promise<void> {
     const config = await readJson<LibraryConfig | null>(path.join(lib.dir, 'library.json'), null);
     if (!config) throw new CodedError('corrupt', `The synced copy of "${lib.name}" has no library.json.`);
     lib.config = { ...LIBRARY_DEFAULTS, ...config };
     await lib.reloadIfChangedOnDisk();
     index.adopt(LibraryEnrichment.restore(await readJson<unknown>(path.join(lib.dir, 'enrichment.json'), null)), chunkerFor(lib.config.strategy));
-    return openStore(lib.indexDir, storeOptionsOf(lib));
   }
 
   /**
    * Points a subscribed library at a new version folder while no read runs: reads in flight
    * finish on the old version, reads that arrive meanwhile wait, and then all read the new one.
-   * A version that cannot be opened is undone: the library keeps the one it had. With `repoint`
-   * false (following another process's swap) the link is read, never written: writing it back
-   * could undo a newer swap of that process.
+   * The new version's store is opened before the old one is closed, so a version that cannot be
+   * opened is undone and the library keeps reading the one it had. With `repoint` false
+   * (following another process's swap) the link is read, never written: writing it back could
+   * undo a newer swap of that process.
    */
   async function swapIn(lib: Library, versionDir: string, repoint = true): Promise<void> {
+    const run = swapInOnce(lib, versionDir, repoint);
+    swapping.set(lib.config.id, run);
+    try {
+      await run;
+    } finally {
+      if (swapping.get(lib.config.id) === run) swapping.delete(lib.config.id);
+    }
+  }
+
+  async function swapInOnce(lib: Library, versionDir: string, repoint: boolean): Promise<void> {
     const index = await indexes.open(lib);
     const previous = await currentVersionDir(dataDir, lib.config.id);
     let failure: unknown = null;
     await index.swapStore(async (current) => {
-      await current.close();
       try {
         if (repoint) await pointLibraryAt(dataDir, lib.config.id, versionDir);
-        return await loadInto(lib, index);
+        await loadState(lib, index);
+        const next = await openStore(await lib.storeDir(), storeOptionsOf(lib));
+        await current.close();
+        return next;
       } catch (err) {
         failure = err;
-        if (repoint && previous) await pointLibraryAt(dataDir, lib.config.id, previous);
-        return loadInto(lib, index);
+        if (repoint && previous) await pointLibraryAt(dataDir, lib.config.id, previous).catch(() => undefined);
+        await loadState(lib, index).catch((e: unknown) => log(`[team] ${lib.name}: reloading the previous version's settings failed: ${String(e)}`));
+        return current;
       }
     });
     if (failure !== null) throw failure;
@@ -136,6 +149,9 @@ export function createTeam(deps: TeamDeps) {
     const lib = await libraries.require(name);
     if (!lib.ok) return lib;
     if (!lib.value.config.subscription) return fail('unsupported', `"${lib.value.name}" is a library of this computer, not a subscription: publish it with "manualmate publish", or subscribe to a published one.`);
+    // Another process may have synced meanwhile: its version, not the one this process loaded,
+    // is what a sync starts from and what a look at the bucket is recorded on.
+    await follow(lib.value);
     return ok(lib.value as Library & { config: { subscription: SubscriptionState } });
   }
 
@@ -239,6 +255,10 @@ export function createTeam(deps: TeamDeps) {
   };
 
   const following = new Map<string, Promise<void>>();
+  /** Swaps under way in this process, by library id: a read meanwhile waits for them instead of swapping again. */
+  const swapping = new Map<string, Promise<void>>();
+  /** The version folder a library failed to move to, so reads do not retry it on every call. */
+  const unreadable = new Map<string, string>();
   /**
    * Another process (a CLI sync while the app runs) may have pointed a subscribed library at a
    * newer version: the version in its folder's name and the one this process loaded differ. The
@@ -247,12 +267,20 @@ export function createTeam(deps: TeamDeps) {
   async function follow(lib: Library): Promise<void> {
     const sub = lib.config.subscription;
     if (!sub) return;
+    const own = swapping.get(lib.config.id);
+    if (own) return own.catch(() => undefined);
     const target = await currentVersionDir(dataDir, lib.config.id);
     const linked = target === null ? null : Number(/^v(\d+)$/.exec(path.basename(target))?.[1]);
-    if (target === null || !linked || linked === sub.version) return;
+    if (target === null || !linked || linked === sub.version || unreadable.get(lib.config.id) === target) return;
     let running = following.get(lib.config.id);
     if (!running) {
-      running = swapIn(lib, target, false).finally(() => following.delete(lib.config.id));
+      // A version that cannot be opened leaves the library on the one it reads now; reads go on.
+      running = swapIn(lib, target, false)
+        .catch((err: unknown) => {
+          unreadable.set(lib.config.id, target);
+          log(`[team] ${lib.name}: cannot open version ${linked} that another process synced; staying on version ${sub.version}: ${String(err)}`);
+        })
+        .finally(() => following.delete(lib.config.id));
       following.set(lib.config.id, running);
     }
     await running;
@@ -300,10 +328,21 @@ export function createTeam(deps: TeamDeps) {
     }
   }
 
-  /** Deleting a subscribed library also removes its synced versions and conversations. */
+  /**
+   * Deleting a subscribed library waits for no sync: it takes the sync lock (so no sync writes
+   * into the folder being removed) or is refused as busy. Returns the lock's release.
+   */
+  async function holdForDeletion(lib: Library): Promise<Result<() => Promise<void>>> {
+    if (!lib.config.subscription) return ok(async () => undefined);
+    const lock = await tryLock(path.join(subscriptionDir(dataDir, lib.config.id), 'sync.lock'), 'deletion');
+    if (!lock.ok) return fail('busy', `"${lib.name}" is being synced${lock.owner ? ` (process ${lock.owner.pid})` : ''}; delete it when the sync has finished.`);
+    return ok(lock.release);
+  }
+
+  /** Deleting a subscribed library also removes its synced versions and conversations (the caller holds `holdForDeletion`). */
   async function forget(lib: Library): Promise<void> {
     if (lib.config.subscription) await fs.rm(subscriptionDir(dataDir, lib.config.id), { recursive: true, force: true });
   }
 
-  return { handlers, guardWrites, checkAll, forget };
+  return { handlers, guardWrites, checkAll, holdForDeletion, forget };
 }

@@ -68,7 +68,7 @@ export class LibraryIndex implements DocumentIndexer {
   /** Opens a library's index, finishing an interrupted rebuild or commit first. */
   static async open(library: Library, embedders: EmbedderSource): Promise<LibraryIndex> {
     await settleRebuild(library.indexDir);
-    const store = await openStore(library.indexDir, storeOptionsOf(library));
+    const store = await openStore(await library.storeDir(), storeOptionsOf(library));
     const state = await readJson<unknown>(path.join(library.dir, ENRICHMENT_FILE), null);
     const index = new LibraryIndex(library, store, LibraryEnrichment.restore(state), embedders);
     await recoverJournal(index);

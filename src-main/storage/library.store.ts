@@ -149,6 +149,17 @@ export class Library {
     return path.join(this.dir, 'index');
   }
 
+  /**
+   * The index folder to open a store at. A subscribed library's folder is a link that a sync in
+   * another process may point at a newer version: its store is opened inside the version folder
+   * the link names now, so the files LanceDB opens later still belong to that version (the
+   * previous version is kept for such readers until they follow the link, see `engine/team.ts`).
+   */
+  async storeDir(): Promise<string> {
+    if (!this.config.subscription) return this.indexDir;
+    return path.join(await fs.realpath(this.dir).catch(() => this.dir), 'index');
+  }
+
   /** True when the index was built by older chunking/enrichment code (see `INDEX_VERSION`). */
   get indexOutdated(): boolean {
     return (this.config.indexVersion ?? 1) < INDEX_VERSION;
@@ -198,7 +209,8 @@ export class Library {
       if (removed.length > 0) this.docsVersion++;
       if (removed.length > 0) await this.persistDocs(map);
       for (const rec of removed) {
-        if (rec.original) await fs.rm(path.join(this.dir, rec.original), { force: true });
+        const original = this.originalPath(rec);
+        if (original) await fs.rm(original, { force: true });
         if (rec.contentHash && ![...map.values()].some((d) => d.contentHash === rec.contentHash)) {
           await fs.rm(this.normalizedPath(rec.contentHash), { force: true });
         }
@@ -212,6 +224,19 @@ export class Library {
       this.config = { ...this.config, ...patch };
       await writeJsonAtomic(path.join(this.dir, 'library.json'), this.config);
     });
+  }
+
+  /**
+   * Where a record's stored original is, or null when it has none or its path leaves the
+   * library's `originals/` folder: a subscribed library's documents.json comes from a bucket, and
+   * a record naming "../../.aws/credentials" must not make the viewer read (or removal delete)
+   * a file of this computer.
+   */
+  originalPath(rec: Pick<DocumentRecord, 'original'>): string | null {
+    if (!rec.original) return null;
+    const root = path.join(this.dir, 'originals');
+    const file = path.resolve(this.dir, rec.original);
+    return file.startsWith(root + path.sep) ? file : null;
   }
 
   /** Copies an original file into the library; returns its path relative to the library folder. */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { validateInput, type EngineEvent } from '../../src-main/contract/api';
+import { createEngine } from '../../src-main/engine/engine';
 import { column, writePdf } from '../fixtures/pdf-writer';
 import { useTempEngine } from '../helpers/temp-engine';
 import { Readable } from 'node:stream';
@@ -47,6 +48,30 @@ describe('document views for the inspector and the source viewer', () => {
     const original = unwrap(await t.engine.handlers['documents.original']({ library: 'Shop', id: 'pump.pdf' }));
     expect(original.mime).toBe('application/pdf');
     expect(Buffer.from(original.base64, 'base64').equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it("never opens a file outside the library that a document's record names as its original", async () => {
+    // A subscribed library's documents.json comes from a bucket: a record may name any path.
+    const secret = path.join(t.dir, 'secret.txt');
+    await writeFile(secret, 'aws_secret_access_key = hunter2');
+    const file = path.join(t.dir, 'rac-225b.md');
+    await writeFile(file, MD);
+    unwrap(await t.engine.importPaths('Shop', [file]));
+    const libDir = (await t.engine.libraries.get('Shop'))!.dir;
+    const docsFile = path.join(libDir, 'documents.json');
+    const stored = JSON.parse(await readFile(docsFile, 'utf8')) as { documents: { original: string | null }[] };
+    stored.documents[0]!.original = path.relative(libDir, secret);
+    await writeFile(docsFile, JSON.stringify(stored));
+    const other = createEngine({ dataDir: path.join(t.dir, 'data'), bundledModelsDir: path.join(t.dir, 'none') });
+    try {
+      const res = await other.handlers['documents.original']({ library: 'Shop', id: 'rac-225b.md' });
+      expect(res).toMatchObject({ ok: false, error: { code: 'corrupt', message: expect.stringContaining('outside the library folder') } });
+      // Removing the document does not delete the file the record names either.
+      unwrap(await other.handlers['documents.remove']({ library: 'Shop', id: 'rac-225b.md' }));
+      expect(existsSync(secret)).toBe(true);
+    } finally {
+      await other.dispose();
+    }
   });
 
   it('answers not-found for an unknown document', async () => {

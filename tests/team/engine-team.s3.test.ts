@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchResponse } from '../../src-main/contract/api';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
+import { currentVersionDir, pointLibraryAt } from '../../src-main/storage/remote/local-copy';
+import { tryLock } from '../../src-main/storage/lock-file';
 import { parseRemoteLocation, resolveRemoteAccess } from '../../src-main/storage/remote/location';
 import { listLibraryFiles } from '../../src-main/storage/remote/manifest';
 import { openS3Store, type ObjectStore } from '../../src-main/storage/remote/object-store';
@@ -144,6 +146,47 @@ describe('team libraries through the engine', { timeout: 120_000 }, () => {
     expect(ok(await laptop.api['libraries.list']({}))[0]!.subscription).toMatchObject({ version: 3 });
   });
 
+  it('syncs from the version another process synced: nothing fetched twice, the folder in use never removed', async () => {
+    ok(await publisher.importPaths('Pumps', [await manual('rac-225b.md', fuse(16))]));
+    await publisher.idle();
+    const published = ok(await publisher.api['libraries.publish']({ library: 'Pumps', to: SOURCE })).version;
+    const subscriptions = path.join(tmp.dir, 'laptop', 'subscriptions');
+    const [id] = await readdir(subscriptions);
+    const other = createEngine({ dataDir: path.join(tmp.dir, 'laptop'), threads: 1, log: () => undefined });
+    try {
+      expect(ok(await other.api['libraries.sync']({ library: 'Team pumps' })).version).toBe(published);
+    } finally {
+      await other.dispose();
+    }
+    const live = path.join(subscriptions, id!, `v${published}`);
+    const before = (await stat(live)).ino;
+    // This engine loaded the version before; its "Sync now" starts from the one on disk.
+    const res = ok(await laptop.api['libraries.sync']({ library: 'Team pumps' }));
+    expect(res).toMatchObject({ version: published, changed: false, fetchedFiles: 0 });
+    expect((await stat(live)).ino).toBe(before);
+    const hit = ok(await laptop.api['search.query']({ library: 'Team pumps', query: 'What fuse does the RAC-225B take?', topK: 1 }));
+    expect(hit.results[0]!.text).toContain('16 A');
+  });
+
+  it('keeps reading its version when another process points the library at a folder that cannot be opened', async () => {
+    const subscriptions = path.join(tmp.dir, 'laptop', 'subscriptions');
+    const [id] = await readdir(subscriptions);
+    const current = await currentVersionDir(path.join(tmp.dir, 'laptop'), id!);
+    const broken = path.join(subscriptions, id!, 'v999');
+    await mkdir(broken, { recursive: true });
+    await writeFile(path.join(broken, 'library.json'), '{ not json');
+    await pointLibraryAt(path.join(tmp.dir, 'laptop'), id!, broken);
+    try {
+      for (let i = 0; i < 2; i++) {
+        const hit = ok(await laptop.api['search.query']({ library: 'Team pumps', query: 'What fuse does the RAC-225B take?', topK: 1 }));
+        expect(hit.results[0]!.text).toContain('16 A');
+      }
+    } finally {
+      await pointLibraryAt(path.join(tmp.dir, 'laptop'), id!, current!);
+      await rm(broken, { recursive: true, force: true });
+    }
+  });
+
   it('lets exactly one of two publishers racing for the same version make it; the other makes the next one', async () => {
     const access = resolveRemoteAccess({ endpoint: moto.endpoint, accessKeyId: 'testing', secretAccessKey: 'testing' }, {});
     const location = parseRemoteLocation(`s3://${BUCKET}/race`);
@@ -206,6 +249,20 @@ describe('team libraries through the engine', { timeout: 120_000 }, () => {
     expect(sockets().length).toBeGreaterThan(before);
     expect(leavingHost(sockets())).toEqual([]);
     expect(new Set(sockets())).toEqual(new Set([`127.0.0.1:${moto.port}`]));
+  });
+
+  it('refuses to delete a subscribed library while a sync of it runs, in words', async () => {
+    const subscriptions = path.join(tmp.dir, 'laptop', 'subscriptions');
+    const [id] = await readdir(subscriptions);
+    const syncing = await tryLock(path.join(subscriptions, id!, 'sync.lock'), 'sync');
+    if (!syncing.ok) throw new Error('the test could not take the sync lock');
+    try {
+      const res = await laptop.api['libraries.delete']({ library: 'Team pumps' });
+      expect(res).toMatchObject({ ok: false, error: { code: 'busy', message: expect.stringContaining('being synced') } });
+      expect(await readdir(subscriptions)).toEqual([id]);
+    } finally {
+      await syncing.release();
+    }
   });
 
   it('removes the synced copies and conversations with the subscribed library', async () => {

@@ -180,6 +180,12 @@ describe('a team library on object storage', { timeout: 180_000 }, () => {
     expect(await readlink(path.join(laptop, 'libraries', id!))).toContain('v2');
     const hit = await json<SearchJson>(['search', 'RAC-225B fuse', '--top-k', '1', '--library', 'Team', '--data-dir', laptop]);
     expect(hit.results[0]!.text).toContain('12 A slow-blow');
+    // An object larger than its manifest says is cut off as it arrives, not written to the end.
+    await moto.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: Buffer.concat([good, Buffer.alloc(2 * 1024 * 1024, 'x')]) }));
+    const big = await cli(['sync', '--library', 'Team', '--data-dir', laptop]);
+    expect(big.code).toBe(1);
+    expect(big.stderr).toContain('larger than expected');
+    expect((await readdir(path.join(subs, id!))).filter((e) => e.startsWith('.staging'))).toEqual([]);
     // Repaired in the bucket, the sync goes through.
     await moto.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: good }));
     expect((await json<{ version: number }>(['sync', '--library', 'Team', '--data-dir', laptop])).version).toBe(3);

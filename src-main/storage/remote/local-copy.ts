@@ -73,7 +73,7 @@ export async function fetchVersion(options: {
         outcome.reusedFiles++;
         return;
       }
-      const got = await store.download(objectKey(location.prefix, f.sha256), target);
+      const got = await store.download(objectKey(location.prefix, f.sha256), target, f.size);
       if (got.size !== f.size || got.sha256 !== f.sha256) {
         throw new CodedError(
           'corrupt',

@@ -68,6 +68,10 @@ export function resolveRemoteAccess(settings: Partial<RemoteSettings>, env: Node
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
       return fail('invalid-input', `The object-storage endpoint "${endpoint}" is not an http(s) URL.`);
     }
+    // The endpoint is shown in messages and recorded on the library: a password inside it would go with it.
+    if (url.username !== '' || url.password !== '') {
+      return fail('invalid-input', 'The object-storage endpoint must not hold a user name or password; put the keys in Settings or the AWS variables.');
+    }
   }
   const region = nonEmpty(settings.region) ?? nonEmpty(env['AWS_REGION']) ?? nonEmpty(env['AWS_DEFAULT_REGION']) ?? 'us-east-1';
   // A key pair comes from one place: a key id from settings with a secret from the environment would be a mix-up.

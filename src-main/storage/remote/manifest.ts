@@ -89,6 +89,9 @@ export function parseManifest(bytes: Buffer, expected: number): Result<Manifest>
   for (const f of m.files) {
     const parts = f.path.split('/');
     for (let i = 1; i < parts.length; i++) if (paths.has(parts.slice(0, i).join('/'))) return fail('corrupt', `The manifest of version ${expected} lists ${f.path} inside a file.`);
+    // What is never published is never fetched either: a synced conversations/ would collide with
+    // this computer's, a journal.json would be replayed against the synced index.
+    if (LOCAL_ONLY.has(parts[0]!)) return fail('corrupt', `The manifest of version ${expected} lists ${f.path}, which belongs to one computer and is never published.`);
   }
   for (const req of REQUIRED_FILES) if (!paths.has(req)) return fail('corrupt', `The manifest of version ${expected} has no ${req}.`);
   return ok(m);

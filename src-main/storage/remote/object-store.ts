@@ -17,10 +17,14 @@ import type { RemoteAccess } from './location';
  * (unreachable, timed out, credentials refused), 'not-found' (no such bucket).
  */
 export interface ObjectStore {
-  /** The whole object, or null when it does not exist. */
-  getBytes(key: string): Promise<Buffer | null>;
-  /** Streams an object into `file`; returns its size and SHA-256 (hex). Throws 'not-found' when missing. */
-  download(key: string, file: string): Promise<{ size: number; sha256: string }>;
+  /** The whole object, or null when it does not exist; 'corrupt' when it is larger than `maxBytes`. */
+  getBytes(key: string, maxBytes: number): Promise<Buffer | null>;
+  /**
+   * Streams an object into `file`; returns its size and SHA-256 (hex). Throws 'not-found' when
+   * missing and 'corrupt' as soon as more than `maxBytes` arrive (a bucket or proxy sending more
+   * than the manifest says must not fill the disk).
+   */
+  download(key: string, file: string, maxBytes: number): Promise<{ size: number; sha256: string }>;
   /**
    * Writes an object. With `ifNoneMatch`, only when no object has that key (S3's conditional write,
    * `If-None-Match: *`): 'exists' when another writer got there first.
@@ -125,21 +129,36 @@ export async function openS3Store(access: RemoteAccess, bucket: string): Promise
       throw explain(err, where, `s3://${bucket}/${key}`);
     }
   };
+  const tooBig = (key: string, maxBytes: number) => new CodedError('corrupt', `s3://${bucket}/${key} is larger than expected (more than ${maxBytes} bytes); nothing of it is kept.`);
   const missing = (err: unknown) => statusOf(err) === 404 || (err as SdkError).name === 'NoSuchKey' || (err as SdkError).name === 'NotFound';
 
   return {
-    async getBytes(key) {
+    async getBytes(key, maxBytes) {
       return call(key, async () => {
         try {
           const res = await client.send(new s3.GetObjectCommand({ Bucket: bucket, Key: key }));
-          return Buffer.from(await res.Body!.transformToByteArray());
+          if ((res.ContentLength ?? 0) > maxBytes) {
+            (res.Body as Readable | undefined)?.destroy?.();
+            throw tooBig(key, maxBytes);
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          for await (const chunk of res.Body as Readable) {
+            size += (chunk as Buffer).length;
+            if (size > maxBytes) {
+              (res.Body as Readable).destroy();
+              throw tooBig(key, maxBytes);
+            }
+            chunks.push(chunk as Buffer);
+          }
+          return Buffer.concat(chunks);
         } catch (err) {
           if (missing(err) && (err as SdkError).name !== 'NoSuchBucket') return null;
           throw err;
         }
       });
     },
-    async download(key, file) {
+    async download(key, file, maxBytes) {
       return call(key, async () => {
         let res;
         try {
@@ -152,8 +171,9 @@ export async function openS3Store(access: RemoteAccess, bucket: string): Promise
         let size = 0;
         const tap = new Transform({
           transform(chunk: Buffer, _enc, done) {
-            hash.update(chunk);
             size += chunk.length;
+            if (size > maxBytes) return done(tooBig(key, maxBytes));
+            hash.update(chunk);
             done(null, chunk);
           },
         });

@@ -22,9 +22,12 @@ export async function latestVersion(store: ObjectStore, location: RemoteLocation
   return latest;
 }
 
+/** Largest manifest read (about 2 million files' entries; a manifest is never read whole beyond it). */
+const MAX_MANIFEST_BYTES = 512 * 1024 * 1024;
+
 /** A version's manifest from the bucket, checked; 'not-found' when the bucket has no such version. */
 export async function readManifest(store: ObjectStore, location: RemoteLocation, version: number): Promise<Result<Manifest>> {
-  const bytes = await store.getBytes(versionKey(location.prefix, version));
+  const bytes = await store.getBytes(versionKey(location.prefix, version), MAX_MANIFEST_BYTES);
   if (!bytes) return fail('not-found', `${location.url} has no version ${version}.`);
   return parseManifest(bytes, version);
 }

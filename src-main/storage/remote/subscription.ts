@@ -1,7 +1,9 @@
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import type { Result } from '../../core/result';
 import { fail, ok } from '../../core/result';
-import type { SubscriptionState } from '../library.store';
+import { readJson } from '../atomic-file';
+import type { LibraryConfig, SubscriptionState } from '../library.store';
 import { tryLock } from '../lock-file';
 import {
   currentVersionDir,
@@ -44,12 +46,13 @@ export async function syncCopy(options: {
   swap: (versionDir: string, state: SubscriptionState) => Promise<void>;
   signal?: AbortSignal;
 }): Promise<Result<SyncOutcome>> {
-  const { dataDir, id, location, store, current } = options;
+  const { dataDir, id, location, store } = options;
   const subsDir = subscriptionDir(dataDir, id);
   await fs.mkdir(subsDir, { recursive: true });
   const lock = await tryLock(`${subsDir}/sync.lock`, 'sync');
   if (!lock.ok) return fail('busy', `"${options.name}" is already being synced${lock.owner ? ` (process ${lock.owner.pid})` : ''}; try again when it has finished.`);
   try {
+    const current = await linkedState(dataDir, id, options.current);
     const after = current?.version ?? 0;
     const latest = await latestVersion(store, location, after);
     const now = new Date().toISOString();
@@ -79,7 +82,10 @@ export async function syncCopy(options: {
       latestVersion: latest,
       checkError: null,
     };
-    const versionDir = await finishVersion(fetched.dir, subsDir, { id, name: options.name, subscription: state });
+    const versionDir = await finishVersion(fetched.dir, subsDir, { id, name: options.name, subscription: state }).catch(async (err: unknown) => {
+      await fs.rm(fetched.dir, { recursive: true, force: true });
+      throw err;
+    });
     await writeLocalManifest(subsDir, manifest.value);
     await options.swap(versionDir, state);
     await pruneVersions(subsDir, [versionDir]);
@@ -87,4 +93,18 @@ export async function syncCopy(options: {
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * The state a sync starts from: the one recorded in the version folder the library's link points
+ * at when that is newer than the caller's. A process that loaded version 1 while another process
+ * synced version 2 must neither fetch version 2 again nor remove the folder readers are using.
+ */
+async function linkedState(dataDir: string, id: string, caller: SubscriptionState | null): Promise<SubscriptionState | null> {
+  if (!caller) return null;
+  const linked = await currentVersionDir(dataDir, id);
+  if (!linked) return caller;
+  const onDisk = await readJson<Partial<LibraryConfig> | null>(path.join(linked, 'library.json'), null).catch(() => null);
+  const state = onDisk?.subscription;
+  return state && typeof state.version === 'number' && state.version > caller.version ? state : caller;
 }

@@ -118,9 +118,18 @@ export function RebuildNotice({ library, returnFocusTo }: { library: string; ret
   const summary = useStore(
     useShallow((s) => {
       const l = s.libraries.find((x) => x.name === library);
-      return l?.indexOutdated === true ? { enrich: l.enrich, embedder: l.embedder } : null;
+      return l?.indexOutdated === true ? { enrich: l.enrich, embedder: l.embedder, subscribed: l.subscription !== undefined } : null;
     }),
   );
   if (!summary) return null;
+  // A subscribed copy is read-only here: only its publisher can rebuild it.
+  if (summary.subscribed) {
+    return (
+      <section className="notice rebuild-notice" data-testid="rebuild-notice-subscribed" role="note">
+        <strong>This library was indexed by an older version of ManualMate.</strong>
+        <p>It is a subscribed copy, so it cannot be rebuilt here: ask its publisher to rebuild it and publish again, then sync.</p>
+      </section>
+    );
+  }
   return <NoticeBody library={library} summary={summary} returnFocusTo={returnFocusTo} />;
 }

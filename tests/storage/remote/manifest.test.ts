@@ -36,6 +36,12 @@ describe('parseManifest (bytes from a bucket, untrusted)', () => {
     }
   });
 
+  it("refuses files that belong to one computer and are never published (conversations, the journal, the lock)", () => {
+    for (const local of ['conversations/c1.json', 'journal.json', 'write.lock', 'index.next/x.lance', 'index.old/x.lance']) {
+      expect(parseManifest(manifest([...base, { path: local }]), 3), local).toMatchObject({ ok: false, error: { code: 'corrupt', message: expect.stringContaining('never published') } });
+    }
+  });
+
   it('refuses a manifest under another version, duplicates, files inside files and a missing library.json', () => {
     expect(parseManifest(manifest(base), 4)).toMatchObject({ ok: false, error: { code: 'corrupt' } });
     expect(parseManifest(manifest([...base, { path: 'documents.json' }]), 3)).toMatchObject({ ok: false, error: { message: expect.stringContaining('twice') } });
