@@ -135,8 +135,13 @@ interface Line {
   model: string | null;
   /** Indented under a lead sentence. */
   sub: boolean;
-  /** The unit after a line that only restates the question, quoted on the same line. */
-  then?: Sentence;
+  /** Sentences quoted on the same line before it: the rest of its paragraph. */
+  before: Sentence[];
+  /**
+   * Sentences quoted on the same line after it: the rest of its paragraph, or for a line that
+   * only restates the question the unit after it.
+   */
+  after: Sentence[];
 }
 
 /**
@@ -252,18 +257,20 @@ export function answerExtractively(question: string, passages: readonly Passage[
   for (const s of picked) {
     if (quoted.has(s.sentence)) continue;
     quoted.add(s.sentence);
-    const line: Line = { passage: s.passage, sentence: s.sentence, model: modelOf(s.passage, s.sentence), sub: false };
+    const line: Line = { passage: s.passage, sentence: s.sentence, model: modelOf(s.passage, s.sentence), sub: false, before: [], after: [] };
     lines.push(line);
     const next = echoes.has(s.sentence) ? followerOf(units[s.passage]!, s.sentence) : null;
     if (next && !quoted.has(next)) {
       quoted.add(next);
-      line.then = next;
+      line.after.push(next);
+    } else {
+      withParagraph(line, units[s.passage]!, quoted);
     }
     if (s.sentence.opens === undefined) continue;
     for (const member of units[s.passage]!.filter((u) => u.block === s.sentence.opens).slice(0, maxListed)) {
       if (quoted.has(member)) continue;
       quoted.add(member);
-      lines.push({ passage: s.passage, sentence: member, model: modelOf(s.passage, member), sub: true });
+      lines.push({ passage: s.passage, sentence: member, model: modelOf(s.passage, member), sub: true, before: [], after: [] });
     }
   }
 
@@ -281,7 +288,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
     }
     return num;
   };
-  const render = (l: Line): string => `${l.sub ? '  ' : ''}- ${l.sentence.text}${l.then ? ` ${l.then.text}` : ''} [${cite(l)}]`;
+  const render = (l: Line): string => `${l.sub ? '  ' : ''}- ${[...l.before, l.sentence, ...l.after].map((u) => u.text).join(' ')} [${cite(l)}]`;
   const out: string[] = [];
   const models = [...new Set(lines.map((l) => l.model).filter((m): m is string => m !== null))];
   if (models.length >= 2 && !options.modelNamed) {
@@ -320,6 +327,35 @@ function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, use
   };
   const lead = picked.map((p) => p.passage).filter((pi) => named.has(pi) && ownSource(pi)).sort((a, b) => a - b)[0];
   return (pi) => (pi === lead ? -1 : pi);
+}
+
+/** Most characters of one quoted line once the rest of its paragraph joins it. */
+const PARAGRAPH_CHARS = 400;
+
+/**
+ * Quotes a prose sentence or list item with the rest of its paragraph, as far as the line stays
+ * short: the sentence that names the topic and the one that says what to do ("You can enlarge
+ * the font. To activate, set Enlarge.") are one thought split by a full stop, and either alone
+ * can miss the answer. The sentences after it come first, then those before.
+ */
+function withParagraph(line: Line, units: readonly Sentence[], quoted: Set<Sentence>): void {
+  const { sentence } = line;
+  if (sentence.para === undefined) return;
+  const mates = units.filter((u) => u.para === sentence.para);
+  const at = mates.indexOf(sentence);
+  let length = sentence.text.length;
+  const fits = (u: Sentence): boolean => !quoted.has(u) && length + u.text.length <= PARAGRAPH_CHARS;
+  for (const u of mates.slice(at + 1)) {
+    if (!fits(u)) break;
+    line.after.push(u);
+    length += u.text.length;
+  }
+  for (const u of mates.slice(0, at).reverse()) {
+    if (!fits(u)) break;
+    line.before.unshift(u);
+    length += u.text.length;
+  }
+  for (const u of [...line.before, ...line.after]) quoted.add(u);
 }
 
 /** The unit right after `sentence` in its passage when it continues it: same heading, same list (or prose), not a title or code. */

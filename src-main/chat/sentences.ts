@@ -26,6 +26,8 @@ export interface Sentence {
   opens?: number;
   /** For a table row: what the row is about (its first cell, when it has letters), which a question may name. */
   label?: string;
+  /** Sentences of one prose paragraph or of one list item share this number (unique in the passage). */
+  para?: number;
 }
 
 /** Words of a question that ask rather than say what is asked about. */
@@ -112,13 +114,13 @@ function rowText(row: string[], header: string[] | null): string {
 }
 
 /** Splits a prose paragraph at sentence ends followed by a capital, digit or quote. */
-function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Sentence[], heading: string | null = null, block = -1): void {
+function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Sentence[], para: number, heading: string | null = null, block = -1): void {
   const re = /(?<=[.!?。])\s+(?=[\p{Lu}\p{N}"“(])/gu;
   let from = 0;
   const push = (end: number): void => {
     const raw = paragraph.slice(from, end);
     const text = cleanInline(raw);
-    if (text.length >= 3 && /[\p{L}\p{N}]/u.test(text) && !isMarkup(text)) out.push({ text, offset: base + from, length: raw.length, kind, heading, block });
+    if (text.length >= 3 && /[\p{L}\p{N}]/u.test(text) && !isMarkup(text)) out.push({ text, offset: base + from, length: raw.length, kind, heading, block, para });
   };
   for (const m of paragraph.matchAll(re)) {
     push(m.index);
@@ -193,6 +195,7 @@ export function splitSentences(markdown: string): Sentence[] {
   let heading: string | null = null;
   let block = -1;
   let blocks = 0;
+  let paras = 0;
   let inBlock: 'item' | 'row' | null = null;
   const openBlock = (kind: 'item' | 'row'): number => {
     if (inBlock !== kind) {
@@ -208,7 +211,7 @@ export function splitSentences(markdown: string): Sentence[] {
     if (para) {
       const raw = markdown.slice(para.start, para.end);
       const before = out.length;
-      splitProse(raw, para.start, 'prose', out, heading);
+      splitProse(raw, para.start, 'prose', out, paras++, heading);
       // A short unpunctuated line of its own is a title the converter left as text (manuals made
       // from PDF): what follows is under it, as under a heading.
       if (isTitleLine(raw)) {
@@ -311,7 +314,7 @@ export function splitSentences(markdown: string): Sentence[] {
       while (end + 1 < lines.length && isContinuation(lines[end + 1]!.text)) end++;
       const last = lines[end]!;
       const from = offset + item[1]!.length;
-      splitProse(markdown.slice(from, last.offset + last.text.length), from, 'item', out, heading, openBlock('item'));
+      splitProse(markdown.slice(from, last.offset + last.text.length), from, 'item', out, paras++, heading, openBlock('item'));
       i = end;
       continue;
     }

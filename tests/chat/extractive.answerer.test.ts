@@ -440,3 +440,24 @@ describe('label and value lines', () => {
     expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Driver IC：ST7789v2 [1]');
   });
 });
+
+describe('a sentence and the rest of its paragraph', () => {
+  it('are quoted on one line, so the instruction after a full stop stays with the sentence that names the topic', () => {
+    const text = ['### Enlarge', '', 'You can enlarge the font of menus and subtitles for easier reading. To activate, set Enlarge to On.', '', 'Only a limited number of fonts are supported.'].join('\n');
+    const a = answerExtractively('How do I make the font larger?', [{ hit: hit('tv/manual.md#1', text), members: [] }]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted.find((l) => l.includes('You can enlarge'))).toBe('- You can enlarge the font of menus and subtitles for easier reading. To activate, set Enlarge to On. [1]');
+    // Each sentence is quoted once.
+    expect(quoted.filter((l) => l.includes('To activate')).length).toBe(1);
+  });
+
+  it('keep a line short: a long paragraph adds only what fits, and a sentence is never repeated', () => {
+    const filler = Array.from({ length: 12 }, (_, i) => `Inspection note ${i + 1} records the pressure, the temperature and the vibration of the pump in the log.`);
+    const text = ['Clean the inlet strainer every week.', ...filler].join(' ');
+    const a = answerExtractively('How often must the inlet strainer be cleaned?', [{ hit: hit('pump/manual.md#1', text), members: [] }]);
+    const first = a.text.split('\n').find((l) => l.startsWith('- '))!;
+    expect(first.startsWith('- Clean the inlet strainer every week. Inspection note 1 ')).toBe(true);
+    expect(first.length).toBeLessThan(450);
+    expect(first).not.toContain('Inspection note 12 ');
+  });
+});
