@@ -86,6 +86,12 @@ const STEPS_CUE = cueRe(cues.steps);
 const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?:(?:from|in|on|at) [^,]{1,60}, )?(?:${cues.stepVerbs.join('|')})\\b`, 'i');
 /** Weight of an instruction line for its place in its passage (how-to questions). */
 const STEP_LEAD_WEIGHT = 1.6;
+/** A side remark: "Note:", "Tip", "?> Caution:" (an admonition marker may come first). */
+const ASIDE_LINE = new RegExp(`^(?:[?!]>\\s*)?(?:${cues.asides.join('|')})\\b`, 'i');
+/** A line that is all emphasis ("**Power switch operation**"): a label set in bold, not a sentence. */
+const BOLD_LINE = /^(?:\*\*|__)[^*_]+(?:\*\*|__)[:：]?$/;
+/** Weight, for its place in its passage only, of a title or a side remark: the line it introduces or qualifies answers first. */
+const ASIDE_LEAD_WEIGHT = 0.5;
 
 function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
@@ -228,7 +234,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
       }
       // For a how-to question, the instruction ("Tap More options > Link to another contact.")
       // answers before the line that describes the feature; it decides the order, not the choice.
-      const lead = kind.steps && STEP_LINE.test(sentence.text) ? STEP_LEAD_WEIGHT : 1;
+      let lead = kind.steps && STEP_LINE.test(sentence.text) ? STEP_LEAD_WEIGHT : 1;
+      // A title ("Configuring the IPv6 connection settings", "**PortC (blue)**") says what the
+      // lines under it are about, and a note qualifies the line it follows; neither leads.
+      if (sentence.title || BOLD_LINE.test(sentence.text) || ASIDE_LINE.test(sentence.text)) lead *= ASIDE_LEAD_WEIGHT;
       // A run of capitalised names ("Settings General Network Network Status"): a menu path or
       // a table flattened by a PDF converter. It says where, the sentence near it says what.
       if (isNameRun(sentence)) score *= NAME_RUN_WEIGHT;

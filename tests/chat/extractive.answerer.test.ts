@@ -461,3 +461,21 @@ describe('a sentence and the rest of its paragraph', () => {
     expect(first).not.toContain('Inspection note 12 ');
   });
 });
+
+describe('titles and side remarks', () => {
+  it('a note does not lead its passage: the line it qualifies comes first, and the note is still quoted', () => {
+    const text = ['## Power button', '', 'Note: What the power button does when pressed can be changed in the Power Button Behavior setting.', '', 'When the board runs, press the power button and the system sleeps.'].join('\n');
+    const a = answerExtractively('What happens when I press the power button?', [{ hit: hit('board/power.md#1', text), members: [] }]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toBe('- When the board runs, press the power button and the system sleeps. [1]');
+    expect(quoted.some((l) => l.startsWith('- Note: What the power button does'))).toBe(true);
+  });
+
+  it('a title or a bold label does not lead its passage either', () => {
+    const question = 'Where is the blue port of the board?';
+    const lead = (first: string, answer: string): string | undefined =>
+      answerExtractively(question, [{ hit: hit('board/ports.md#1', [first, '', answer].join('\n')), members: [] }]).text.split('\n').find((l) => l.startsWith('- '));
+    expect(lead('Blue port of the board and grove socket', 'The port sits next to the USB socket.')).toBe('- The port sits next to the USB socket. [1]');
+    expect(lead('**Blue port of the board and grove socket**', 'The blue port of the board sits next to the USB socket.')).toBe('- The blue port of the board sits next to the USB socket. [1]');
+  });
+});
