@@ -18,11 +18,15 @@ export interface Sentence {
   kind: SentenceKind;
   /** The nearest heading above the unit inside the passage (cleaned), or null. */
   heading: string | null;
-  /** Consecutive list items / table rows share a block number; prose and code have -1. */
+  /** Consecutive list items / table rows, or the lines of one code block, share a block number; prose has -1. */
   block: number;
   /** A short unpunctuated line of its own, read as the title of what follows (it may still be a menu path worth quoting). */
   title?: boolean;
-  /** For a sentence ending in ":" (or "：", emphasis marks aside) right before a list or table: that block's number. */
+  /**
+   * The block a sentence stands for: the list, table or code right after a sentence ending in ":"
+   * (or "："), the code right after one pointing forward ("the following code") or right before
+   * one pointing back ("the above URL").
+   */
   opens?: number;
   /** For a table row: what the row is about (its first cell, when it has letters), which a question may name. */
   label?: string;
@@ -180,6 +184,11 @@ function isContinuation(line: string): boolean {
   return /^\s{2,}\S/.test(line) && !/^\s*(?:[-*+]|\d+[.)])\s/.test(line) && !/^\s*(?:\||```|~~~|<|#)/.test(line);
 }
 
+/** A sentence pointing at what comes after it ("the following code", "as shown below"). */
+const FORWARD_REF = /\b(?:following|below)\b/i;
+/** A sentence pointing at what came before it ("the above URL"). */
+const BACK_REF = /\babove\b/i;
+
 /** Cuts chunk Markdown into quotable sentences, in passage order. */
 export function splitSentences(markdown: string): Sentence[] {
   const out: Sentence[] = [];
@@ -196,17 +205,19 @@ export function splitSentences(markdown: string): Sentence[] {
   let block = -1;
   let blocks = 0;
   let paras = 0;
-  let inBlock: 'item' | 'row' | null = null;
-  const openBlock = (kind: 'item' | 'row'): number => {
+  let inBlock: 'item' | 'row' | 'code' | null = null;
+  const openBlock = (kind: 'item' | 'row' | 'code'): number => {
     if (inBlock !== kind) {
       block = blocks++;
       inBlock = kind;
-      // A lead sentence ending in ":" just before this block introduces it.
+      // A lead sentence ending in ":" just before this block introduces it; before code, so
+      // does one that points forward ("copy the following code into platform.ini").
       const last = out[out.length - 1];
-      if (last && last.kind === 'prose' && /[:：][*_]*$/.test(last.text)) last.opens = block;
+      if (last && last.kind === 'prose' && (/[:：][*_]*$/.test(last.text) || (kind === 'code' && FORWARD_REF.test(last.text)))) last.opens = block;
     }
     return block;
   };
+
   const flush = (): void => {
     if (para) {
       const raw = markdown.slice(para.start, para.end);
@@ -251,15 +262,19 @@ export function splitSentences(markdown: string): Sentence[] {
     }
     const fenceMark = /^(```+|~~~+)/.exec(trimmed)?.[1];
     if (fence !== null) {
-      if (fenceMark && fenceMark[0] === fence[0] && fenceMark.length >= fence.length) fence = null;
-      else if (trimmed && trimmed.length <= 200) out.push({ text: `\`${trimmed.replace(/`/g, '')}\``, offset, length: line.length, kind: 'code', heading, block: -1 });
+      if (fenceMark && fenceMark[0] === fence[0] && fenceMark.length >= fence.length) {
+        fence = null;
+        inBlock = null;
+      } else if (trimmed && trimmed.length <= 200) out.push({ text: `\`${trimmed.replace(/`/g, '')}\``, offset, length: line.length, kind: 'code', heading, block: openBlock('code') });
       continue;
     }
     if (fenceMark) {
       flush();
       fence = fenceMark;
+      inBlock = null;
       continue;
     }
+
     const h = /^#{1,6}\s+(.*)$/.exec(trimmed);
     if (h && isTextHeading(h[1]!)) {
       // A PDF converter's "heading" that is a line of body text: read it as text, and let an
@@ -323,5 +338,11 @@ export function splitSentences(markdown: string): Sentence[] {
     else para = { start: offset, end: offset + line.length };
   }
   flush();
+  // The sentence right after a code block that points back at it ("Add the above board manager
+  // URL to the preferences") stands for it, as a lead sentence does for what follows it.
+  out.forEach((u, k) => {
+    const prev = out[k - 1];
+    if (prev?.kind === 'code' && u.kind !== 'code' && u.opens === undefined && BACK_REF.test(u.text)) u.opens = prev.block;
+  });
   return out;
 }

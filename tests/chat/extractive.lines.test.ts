@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { answerExtractively } from '../../src-main/chat/extractive.answerer';
+import type { Passage } from '../../src-main/chat/passages';
+
+/** A retrieved passage of one chunk (no merged members), of a model-less page. */
+function passage(id: string, text: string): Passage {
+  return {
+    hit: { chunkId: id, doc: id.split('#')[0]!, title: 'Manual', text, score: 1, pages: [1], headingPath: [], start: 0, end: text.length, signature: { category: null, nouns: [], model: null }, snippet: '' },
+    members: [],
+  };
+}
+
+describe('a sentence and the rest of its paragraph', () => {
+  it('are quoted on one line, so the instruction after a full stop stays with the sentence that names the topic', () => {
+    const text = ['### Enlarge', '', 'You can enlarge the font of menus and subtitles for easier reading. To activate, set Enlarge to On.', '', 'Only a limited number of fonts are supported.'].join('\n');
+    const a = answerExtractively('How do I make the font larger?', [passage('tv/manual.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted.find((l) => l.includes('You can enlarge'))).toBe('- You can enlarge the font of menus and subtitles for easier reading. To activate, set Enlarge to On. [1]');
+    // Each sentence is quoted once.
+    expect(quoted.filter((l) => l.includes('To activate')).length).toBe(1);
+  });
+
+  it('keep a line short: a long paragraph adds only what fits, and a sentence is never repeated', () => {
+    const filler = Array.from({ length: 12 }, (_, i) => `Inspection note ${i + 1} records the pressure, the temperature and the vibration of the pump in the log.`);
+    const text = ['Clean the inlet strainer every week.', ...filler].join(' ');
+    const a = answerExtractively('How often must the inlet strainer be cleaned?', [passage('pump/manual.md#1', text)]);
+    const first = a.text.split('\n').find((l) => l.startsWith('- '))!;
+    expect(first.startsWith('- Clean the inlet strainer every week. Inspection note 1 ')).toBe(true);
+    expect(first.length).toBeLessThan(450);
+    expect(first).not.toContain('Inspection note 12 ');
+  });
+});
+
+describe('titles and side remarks', () => {
+  it('a note does not lead its passage: the line it qualifies comes first, and the note is still quoted', () => {
+    const text = ['## Power button', '', 'Note: What the power button does when pressed can be changed in the Power Button Behavior setting.', '', 'When the board runs, press the power button and the system sleeps.'].join('\n');
+    const a = answerExtractively('What happens when I press the power button?', [passage('board/power.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toBe('- When the board runs, press the power button and the system sleeps. [1]');
+    expect(quoted.some((l) => l.startsWith('- Note: What the power button does'))).toBe(true);
+  });
+
+  it('a title or a bold label does not lead its passage either', () => {
+    const question = 'Where is the blue port of the board?';
+    const lead = (first: string, answer: string): string | undefined =>
+      answerExtractively(question, [passage('board/ports.md#1', [first, '', answer].join('\n'))]).text.split('\n').find((l) => l.startsWith('- '));
+    expect(lead('Blue port of the board and grove socket', 'The port sits next to the USB socket.')).toBe('- The port sits next to the USB socket. [1]');
+    expect(lead('**Blue port of the board and grove socket**', 'The blue port of the board sits next to the USB socket.')).toBe('- The blue port of the board sits next to the USB socket. [1]');
+  });
+});
+
+describe('a sentence that points at a code block', () => {
+  it('brings the code after it when it points forward', () => {
+    const text = ['You need to copy the following code into the platform.ini file', '', '```', '[env:xb2]', 'platform = local', 'board = xb-2-board', '```'].join('\n');
+    const a = answerExtractively('What do I copy into the platform.ini file?', [passage('xb/pio.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    expect(quoted[0]).toBe('- You need to copy the following code into the platform.ini file [1]');
+    expect(quoted.slice(1)).toEqual(['  - `[env:xb2]` [1]', '  - `platform = local` [1]', '  - `board = xb-2-board` [1]']);
+  });
+
+  it('brings the code before it when it points back', () => {
+    const text = ['To install the board:', '', '```', 'https://example.org/package_index.json', '```', '', '1. Add the above board manager URL to the preferences of your IDE.'].join('\n');
+    const a = answerExtractively('Where do I add the board manager URL?', [passage('xb/ide.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    const at = quoted.indexOf('- Add the above board manager URL to the preferences of your IDE. [1]');
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(quoted[at + 1]).toBe('  - `https://example.org/package_index.json` [1]');
+  });
+});
