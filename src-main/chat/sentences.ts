@@ -42,6 +42,13 @@ const QUESTION_FILLER = new Set(
   ).split(' '),
 );
 
+/**
+ * Stopwords kept as content words here: the particle of a phrasal verb is the action in a manual
+ * ("power off" vs "power on", "scroll down"), so a line saying "Power off: ..." answers "how do I
+ * power it off?" better than "Power input: 5V".
+ */
+const ACTION_PARTICLES = new Set(['off', 'up', 'down']);
+
 /** Crude stem so "flashing"/"flash", "supplies"/"supply" meet; applied to both sides alike. */
 export function stem(word: string): string {
   let w = singular(word.toLowerCase());
@@ -59,7 +66,7 @@ export function stem(word: string): string {
 export function terms(text: string): string[] {
   const out: string[] = [];
   const add = (w: string): void => {
-    if (w.length < 2 || !/^\p{L}/u.test(w) || isStopword(w) || QUESTION_FILLER.has(w)) return;
+    if (w.length < 2 || !/^\p{L}/u.test(w) || (isStopword(w) && !ACTION_PARTICLES.has(w)) || QUESTION_FILLER.has(w)) return;
     out.push(stem(w));
   };
   for (const m of text.toLowerCase().matchAll(/[\p{L}][\p{L}\p{N}+]*(?:[.\-_][\p{L}\p{N}]+)*/gu)) {

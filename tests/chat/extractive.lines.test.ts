@@ -67,3 +67,11 @@ describe('a sentence that points at a code block', () => {
     expect(quoted[at + 1]).toBe('  - `https://example.org/package_index.json` [1]');
   });
 });
+
+describe('the particle of a phrasal verb', () => {
+  it('tells "power off" from "power input", so the line for the action asked about comes first', () => {
+    const text = ['- Power input: 5V @ 500mA from the USB port', '- Power on: press the red power button once', '- Power off: quickly double-click the red power button'].join('\n');
+    const a = answerExtractively('How do I power off the board?', [passage('core/power.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Power off: quickly double-click the red power button [1]');
+  });
+});
