@@ -325,9 +325,25 @@ export function answerExtractively(question: string, passages: readonly Passage[
 /**
  * The rank of each quoted passage in the answer: search order, except that when the best passage
  * has no line whose label the question names and a later one does (of the same document, or of
- * the model asked about), that one comes first.
+ * the model asked about), that one comes first; failing that, a later passage of the first one's
+ * document whose best line scores well above the first one's comes first.
  */
 function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[]): (pi: number) => number {
+  const byLabel = labelOrder(picked, named, used, models);
+  if (picked.some((p) => byLabel(p.passage) < 0)) return byLabel;
+  const first = Math.min(...picked.map((p) => p.passage));
+  // Inside one manual, search ranks sections by all their words; a section whose best line
+  // answers clearly better (rank discount included) leads. Across documents the search's
+  // model-aware order stands.
+  const best = new Map<number, number>();
+  for (const p of picked) best.set(p.passage, Math.max(best.get(p.passage) ?? 0, p.score));
+  const top = [...best].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
+  const leads = top !== first && used[top]!.hit.doc === used[first]!.hit.doc && best.get(top)! > BETTER_LINE * best.get(first)!;
+  return leads ? (pi) => (pi === top ? -1 : pi) : byLabel;
+}
+
+/** Search order, or the passage with a line whose label the question names first (see `passageOrder`). */
+function labelOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[]): (pi: number) => number {
   const first = Math.min(...picked.map((p) => p.passage));
   if (named.has(first)) return (pi) => pi;
   const ownSource = (pi: number): boolean => {
@@ -337,6 +353,9 @@ function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, use
   const lead = picked.map((p) => p.passage).filter((pi) => named.has(pi) && ownSource(pi)).sort((a, b) => a - b)[0];
   return (pi) => (pi === lead ? -1 : pi);
 }
+
+/** How much better a later passage's best line must score than the first passage's to lead. */
+const BETTER_LINE = 1.5;
 
 /** Most characters of one quoted line once the rest of its paragraph joins it. */
 const PARAGRAPH_CHARS = 400;

@@ -75,3 +75,20 @@ describe('the particle of a phrasal verb', () => {
     expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Power off: quickly double-click the red power button [1]');
   });
 });
+
+describe('passage order inside one manual', () => {
+  const question = 'What is the battery capacity of the camera?';
+  const passing = 'The camera housing also holds the battery.';
+  const answer = 'The battery capacity of the camera is 140 mAh, enough for a day of timed shots.';
+
+  it('puts a later section of the same manual first when its best line answers clearly better', () => {
+    const a = answerExtractively(question, [passage('cam/manual.md#1', passing), passage('cam/manual.md#7', answer)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe(`- ${answer} [1]`);
+    expect(a.citations[0]!.chunkId).toBe('cam/manual.md#7');
+  });
+
+  it("keeps the search's order across documents", () => {
+    const a = answerExtractively(question, [passage('cam/manual.md#1', passing), passage('other/manual.md#7', answer)]);
+    expect(a.citations[0]!.chunkId).toBe('cam/manual.md#1');
+  });
+});
