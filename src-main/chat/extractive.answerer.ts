@@ -218,7 +218,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
         if (label) {
           const lt = terms(label);
           if (lt.length > 0 && lt.filter((t) => wanted.includes(t)).length * 2 >= lt.length) score *= LABEL_WEIGHT;
-          if (lt.length >= NAMED_LABEL_WORDS && lt.every((t) => wanted.includes(t)) && (!kind.quantity || /\d/.test(sentence.text))) named.add(pi);
+          // Not for a how-to question: "Permission manager: Control which apps ..." says what the
+          // option is, the step ("From Settings, tap Privacy > Permission manager.") how to get there.
+          if (!kind.steps && lt.length >= NAMED_LABEL_WORDS && lt.every((t) => wanted.includes(t)) && (!kind.quantity || /\d/.test(sentence.text))) named.add(pi);
         }
         if (kind.quantity) score *= /\d/.test(sentence.text) ? KIND_WEIGHT : NO_NUMBER_WEIGHT;
         if (kind.pin && PIN_NAME.test(sentence.text)) score *= KIND_WEIGHT;

@@ -92,3 +92,15 @@ describe('passage order inside one manual', () => {
     expect(a.citations[0]!.chunkId).toBe('cam/manual.md#1');
   });
 });
+
+describe('a how-to question and a line whose label it names', () => {
+  it('keeps the passage with the step first: the label line says what the option is, not how to reach it', () => {
+    const step = passage('phone/manual.md#1', 'From Settings, tap Privacy > Permission manager.\n\nTap a category, then tap an app to allow or deny it.');
+    const label = passage('phone/manual.md#2', '- Permission manager: Control which apps have permissions to use certain features.');
+    const howTo = answerExtractively('How can I open the permission manager?', [step, label]);
+    expect(howTo.citations[0]!.chunkId).toBe('phone/manual.md#1');
+    // Asked what it is, the label line still leads.
+    const what = answerExtractively('What does the permission manager control?', [step, label]);
+    expect(what.citations[0]!.chunkId).toBe('phone/manual.md#2');
+  });
+});
