@@ -408,12 +408,22 @@ function pick(scored: readonly Scored[], maxSentences: number, perPassage: numbe
   const best = ranked[0]!.score;
   const perCount = new Map<number, number>([[lead.passage, 1]]);
   const seen = new Set([lead.sentence.text]);
+  // A sentence of a paragraph already picked joins that paragraph's line (see `withParagraph`),
+  // so it takes no place of its own among the lines.
+  const paragraphOf = (s: Scored): string | null => (s.sentence.para === undefined ? null : `${s.passage}:${s.sentence.para}`);
+  const paragraphs = new Set([paragraphOf(lead)]);
+  let lines = 1;
   for (const s of ranked) {
-    if (out.length >= maxSentences) break;
+    if (lines >= maxSentences) break;
     if (s === lead || s.score <= 0 || s.score < best * KEEP_RATIO || seen.has(s.sentence.text)) continue;
-    if ((perCount.get(s.passage) ?? 0) >= perPassage) continue;
+    const para = paragraphOf(s);
+    const joins = para !== null && paragraphs.has(para);
+    if (!joins && (perCount.get(s.passage) ?? 0) >= perPassage) continue;
     out.push(s);
     seen.add(s.sentence.text);
+    if (joins) continue;
+    paragraphs.add(para);
+    lines++;
     perCount.set(s.passage, (perCount.get(s.passage) ?? 0) + 1);
   }
   return out;

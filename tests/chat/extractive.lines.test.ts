@@ -104,3 +104,12 @@ describe('a how-to question and a line whose label it names', () => {
     expect(what.citations[0]!.chunkId).toBe('phone/manual.md#2');
   });
 });
+
+describe('the line budget', () => {
+  it('counts lines, not sentences: a sentence that joins its paragraph leaves room for another line', () => {
+    const text = ['The fuse rating is 5 A slow-blow. The rating label sits on the fuse cover.', '', 'Replace a blown fuse with one of the same rating, never with a stronger one.'].join('\n');
+    const a = answerExtractively('What fuse rating?', [passage('pump/manual.md#1', text)], { maxSentences: 2 });
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted).toEqual(['- The fuse rating is 5 A slow-blow. The rating label sits on the fuse cover. [1]', '- Replace a blown fuse with one of the same rating, never with a stronger one. [1]']);
+  });
+});
