@@ -161,10 +161,13 @@ function isTitleLine(raw: string): boolean {
   return words >= 2 && words <= TITLE_WORDS;
 }
 
-/** Text left after markup is removed that is still markup: JSX props, front matter keys, braces; or a table-of-contents entry (dot leaders). */
+/** Text left after markup is removed that is still markup: JSX props, front matter keys, braces, script statements; or a table-of-contents entry (dot leaders). */
 function isMarkup(text: string): boolean {
-  return /(?:\.\s?){5,}/.test(text) || /^[{}()[\]/<>=;,.\s]*$/.test(text) || /^\{\/\*.*\*\/\}$/.test(text) || /^[\w-]+=["{]/.test(text);
+  return /(?:\.\s?){5,}/.test(text) || /^[{}()[\]/<>=;,.\s]*$/.test(text) || /^\{\/\*.*\*\/\}$/.test(text) || /^[\w-]+=["{]/.test(text) || SCRIPT_LINE.test(text);
 }
+
+/** A script statement a page embeds outside a code block ("var purchase_link = '...';"). */
+const SCRIPT_LINE = /^(?:var|let|const)\s+[\w$]+\s*=|^function\s+[\w$]+\s*\(/;
 
 /** A line that is JSX/HTML structure only (`<Tabs>`, `<TabItem value="x">`, `</div>`, `<img ...>`). */
 const TAG_LINE = /^(?:<\/?[A-Za-z][^>]*>\s*)+$|^<\/?[A-Za-z][\w.]*(?:\s[^>]*)?$|^\/?>$|^\{\/\*.*\*\/\}$/;

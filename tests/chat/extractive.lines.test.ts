@@ -113,3 +113,12 @@ describe('the line budget', () => {
     expect(quoted).toEqual(['- The fuse rating is 5 A slow-blow. The rating label sits on the fuse cover. [1]', '- Replace a blown fuse with one of the same rating, never with a stronger one. [1]']);
   });
 });
+
+describe('script a page embeds outside code blocks', () => {
+  it('is never quoted', () => {
+    const text = ["var purchase_link = 'https://shop.example.org/products/pir-unit';", '', 'This unit plugs into port B of the core.'].join('\n');
+    const a = answerExtractively('Which port does the unit plug into? Where is the purchase link?', [passage('unit/pir.md#1', text)]);
+    expect(a.text).not.toContain('var purchase_link');
+    expect(a.text).toContain('This unit plugs into port B of the core.');
+  });
+});
