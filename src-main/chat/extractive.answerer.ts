@@ -112,6 +112,8 @@ const ECHO_NEW_WORDS = 2;
 
 /** Fewest words of a label that, all named by the question, put its passage first. */
 const NAMED_LABEL_WORDS = 2;
+/** Weight, for its place in its passage only, of a line whose whole label (of at least NAMED_LABEL_WORDS words) the question names. */
+const WHOLE_LABEL_LEAD_WEIGHT = 1.2;
 
 /** Weight of a line that is a run of capitalised names, not a sentence. */
 const NAME_RUN_WEIGHT = 0.5;
@@ -213,11 +215,15 @@ export function answerExtractively(question: string, passages: readonly Passage[
       if (sentence.title) {
         if (new Set(words.filter((w) => !asked.has(w))).size < TITLE_NEW_WORDS) score *= TITLE_ECHO_WEIGHT;
       }
+      // A label the question names whole ("USB-to-UART Bridge Chip: CP2102N ..." for "which
+      // USB-to-UART bridge chip?") leads its passage over one it names half ("USB-to-UART Port: ...").
+      let wholeLabel = 1;
       if (score > 0) {
         const label = sentence.label ?? labelOf(sentence.text);
         if (label) {
           const lt = terms(label);
           if (lt.length > 0 && lt.filter((t) => wanted.includes(t)).length * 2 >= lt.length) score *= LABEL_WEIGHT;
+          if (lt.length >= NAMED_LABEL_WORDS && lt.every((t) => wanted.includes(t))) wholeLabel = WHOLE_LABEL_LEAD_WEIGHT;
           // Not for a how-to question: "Permission manager: Control which apps ..." says what the
           // option is, the step ("From Settings, tap Privacy > Permission manager.") how to get there.
           if (!kind.steps && lt.length >= NAMED_LABEL_WORDS && lt.every((t) => wanted.includes(t)) && (!kind.quantity || /\d/.test(sentence.text))) named.add(pi);
@@ -240,6 +246,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // A title ("Configuring the IPv6 connection settings", "**PortC (blue)**") says what the
       // lines under it are about, and a note qualifies the line it follows; neither leads.
       if (sentence.title || BOLD_LINE.test(sentence.text) || ASIDE_LINE.test(sentence.text)) lead *= ASIDE_LEAD_WEIGHT;
+      lead *= wholeLabel;
       // A run of capitalised names ("Settings General Network Network Status"): a menu path or
       // a table flattened by a PDF converter. It says where, the sentence near it says what.
       if (isNameRun(sentence)) score *= NAME_RUN_WEIGHT;

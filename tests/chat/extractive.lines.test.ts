@@ -122,3 +122,12 @@ describe('script a page embeds outside code blocks', () => {
     expect(a.text).toContain('This unit plugs into port B of the core.');
   });
 });
+
+describe('a label the question names whole', () => {
+  it('leads its passage over a label it names only in part', () => {
+    const bridge = '- USB-to-UART Bridge Chip: CP2102N is a single USB-to-UART bridge chip connected to UART0. It provides transfer rates up to 3 Mbps for firmware downloading and debugging work.';
+    const text = ['- USB-to-UART Port: a Type-C port wired to the USB-to-UART bridge chip of the board.', bridge].join('\n');
+    const a = answerExtractively('Which USB-to-UART bridge chip is on the board?', [passage('kit/guide.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe(`${bridge} [1]`);
+  });
+});
