@@ -86,6 +86,12 @@ const STEPS_CUE = cueRe(cues.steps);
 const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?:(?:from|in|on|at) [^,]{1,60}, )?(?:${cues.stepVerbs.join('|')})\\b`, 'i');
 /** Weight of an instruction line for its place in its passage (how-to questions). */
 const STEP_LEAD_WEIGHT = 1.6;
+/** A side remark: "Note:", "Tip", "?> Caution:" (an admonition marker may come first). */
+const ASIDE_LINE = new RegExp(`^(?:[?!]>\\s*)?(?:${cues.asides.join('|')})\\b`, 'i');
+/** A line that is all emphasis ("**Power switch operation**"): a label set in bold, not a sentence. */
+const BOLD_LINE = /^(?:\*\*|__)[^*_]+(?:\*\*|__)[:：]?$/;
+/** Weight, for its place in its passage only, of a title or a side remark: the line it introduces or qualifies answers first. */
+const ASIDE_LEAD_WEIGHT = 0.5;
 
 function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
@@ -106,6 +112,8 @@ const ECHO_NEW_WORDS = 2;
 
 /** Fewest words of a label that, all named by the question, put its passage first. */
 const NAMED_LABEL_WORDS = 2;
+/** Weight, for its place in its passage only, of a line whose whole label (of at least NAMED_LABEL_WORDS words) the question names. */
+const WHOLE_LABEL_LEAD_WEIGHT = 1.2;
 
 /** Weight of a line that is a run of capitalised names, not a sentence. */
 const NAME_RUN_WEIGHT = 0.5;
@@ -135,8 +143,13 @@ interface Line {
   model: string | null;
   /** Indented under a lead sentence. */
   sub: boolean;
-  /** The unit after a line that only restates the question, quoted on the same line. */
-  then?: Sentence;
+  /** Sentences quoted on the same line before it: the rest of its paragraph. */
+  before: Sentence[];
+  /**
+   * Sentences quoted on the same line after it: the rest of its paragraph, or for a line that
+   * only restates the question the unit after it.
+   */
+  after: Sentence[];
 }
 
 /**
@@ -202,12 +215,18 @@ export function answerExtractively(question: string, passages: readonly Passage[
       if (sentence.title) {
         if (new Set(words.filter((w) => !asked.has(w))).size < TITLE_NEW_WORDS) score *= TITLE_ECHO_WEIGHT;
       }
+      // A label the question names whole ("USB-to-UART Bridge Chip: CP2102N ..." for "which
+      // USB-to-UART bridge chip?") leads its passage over one it names half ("USB-to-UART Port: ...").
+      let wholeLabel = 1;
       if (score > 0) {
         const label = sentence.label ?? labelOf(sentence.text);
         if (label) {
           const lt = terms(label);
           if (lt.length > 0 && lt.filter((t) => wanted.includes(t)).length * 2 >= lt.length) score *= LABEL_WEIGHT;
-          if (lt.length >= NAMED_LABEL_WORDS && lt.every((t) => wanted.includes(t)) && (!kind.quantity || /\d/.test(sentence.text))) named.add(pi);
+          if (lt.length >= NAMED_LABEL_WORDS && lt.every((t) => wanted.includes(t))) wholeLabel = WHOLE_LABEL_LEAD_WEIGHT;
+          // Not for a how-to question: "Permission manager: Control which apps ..." says what the
+          // option is, the step ("From Settings, tap Privacy > Permission manager.") how to get there.
+          if (!kind.steps && lt.length >= NAMED_LABEL_WORDS && lt.every((t) => wanted.includes(t)) && (!kind.quantity || /\d/.test(sentence.text))) named.add(pi);
         }
         if (kind.quantity) score *= /\d/.test(sentence.text) ? KIND_WEIGHT : NO_NUMBER_WEIGHT;
         if (kind.pin && PIN_NAME.test(sentence.text)) score *= KIND_WEIGHT;
@@ -223,7 +242,11 @@ export function answerExtractively(question: string, passages: readonly Passage[
       }
       // For a how-to question, the instruction ("Tap More options > Link to another contact.")
       // answers before the line that describes the feature; it decides the order, not the choice.
-      const lead = kind.steps && STEP_LINE.test(sentence.text) ? STEP_LEAD_WEIGHT : 1;
+      let lead = kind.steps && STEP_LINE.test(sentence.text) ? STEP_LEAD_WEIGHT : 1;
+      // A title ("Configuring the IPv6 connection settings", "**PortC (blue)**") says what the
+      // lines under it are about, and a note qualifies the line it follows; neither leads.
+      if (sentence.title || BOLD_LINE.test(sentence.text) || ASIDE_LINE.test(sentence.text)) lead *= ASIDE_LEAD_WEIGHT;
+      lead *= wholeLabel;
       // A run of capitalised names ("Settings General Network Network Status"): a menu path or
       // a table flattened by a PDF converter. It says where, the sentence near it says what.
       if (isNameRun(sentence)) score *= NAME_RUN_WEIGHT;
@@ -252,18 +275,20 @@ export function answerExtractively(question: string, passages: readonly Passage[
   for (const s of picked) {
     if (quoted.has(s.sentence)) continue;
     quoted.add(s.sentence);
-    const line: Line = { passage: s.passage, sentence: s.sentence, model: modelOf(s.passage, s.sentence), sub: false };
+    const line: Line = { passage: s.passage, sentence: s.sentence, model: modelOf(s.passage, s.sentence), sub: false, before: [], after: [] };
     lines.push(line);
     const next = echoes.has(s.sentence) ? followerOf(units[s.passage]!, s.sentence) : null;
     if (next && !quoted.has(next)) {
       quoted.add(next);
-      line.then = next;
+      line.after.push(next);
+    } else {
+      withParagraph(line, units[s.passage]!, quoted);
     }
     if (s.sentence.opens === undefined) continue;
     for (const member of units[s.passage]!.filter((u) => u.block === s.sentence.opens).slice(0, maxListed)) {
       if (quoted.has(member)) continue;
       quoted.add(member);
-      lines.push({ passage: s.passage, sentence: member, model: modelOf(s.passage, member), sub: true });
+      lines.push({ passage: s.passage, sentence: member, model: modelOf(s.passage, member), sub: true, before: [], after: [] });
     }
   }
 
@@ -281,7 +306,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
     }
     return num;
   };
-  const render = (l: Line): string => `${l.sub ? '  ' : ''}- ${l.sentence.text}${l.then ? ` ${l.then.text}` : ''} [${cite(l)}]`;
+  const render = (l: Line): string => `${l.sub ? '  ' : ''}- ${[...l.before, l.sentence, ...l.after].map((u) => u.text).join(' ')} [${cite(l)}]`;
   const out: string[] = [];
   const models = [...new Set(lines.map((l) => l.model).filter((m): m is string => m !== null))];
   if (models.length >= 2 && !options.modelNamed) {
@@ -309,9 +334,25 @@ export function answerExtractively(question: string, passages: readonly Passage[
 /**
  * The rank of each quoted passage in the answer: search order, except that when the best passage
  * has no line whose label the question names and a later one does (of the same document, or of
- * the model asked about), that one comes first.
+ * the model asked about), that one comes first; failing that, a later passage of the first one's
+ * document whose best line scores well above the first one's comes first.
  */
 function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[]): (pi: number) => number {
+  const byLabel = labelOrder(picked, named, used, models);
+  if (picked.some((p) => byLabel(p.passage) < 0)) return byLabel;
+  const first = Math.min(...picked.map((p) => p.passage));
+  // Inside one manual, search ranks sections by all their words; a section whose best line
+  // answers clearly better (rank discount included) leads. Across documents the search's
+  // model-aware order stands.
+  const best = new Map<number, number>();
+  for (const p of picked) best.set(p.passage, Math.max(best.get(p.passage) ?? 0, p.score));
+  const top = [...best].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
+  const leads = top !== first && used[top]!.hit.doc === used[first]!.hit.doc && best.get(top)! > BETTER_LINE * best.get(first)!;
+  return leads ? (pi) => (pi === top ? -1 : pi) : byLabel;
+}
+
+/** Search order, or the passage with a line whose label the question names first (see `passageOrder`). */
+function labelOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[]): (pi: number) => number {
   const first = Math.min(...picked.map((p) => p.passage));
   if (named.has(first)) return (pi) => pi;
   const ownSource = (pi: number): boolean => {
@@ -320,6 +361,38 @@ function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, use
   };
   const lead = picked.map((p) => p.passage).filter((pi) => named.has(pi) && ownSource(pi)).sort((a, b) => a - b)[0];
   return (pi) => (pi === lead ? -1 : pi);
+}
+
+/** How much better a later passage's best line must score than the first passage's to lead. */
+const BETTER_LINE = 1.5;
+
+/** Most characters of one quoted line once the rest of its paragraph joins it. */
+const PARAGRAPH_CHARS = 400;
+
+/**
+ * Quotes a prose sentence or list item with the rest of its paragraph, as far as the line stays
+ * short: the sentence that names the topic and the one that says what to do ("You can enlarge
+ * the font. To activate, set Enlarge.") are one thought split by a full stop, and either alone
+ * can miss the answer. The sentences after it come first, then those before.
+ */
+function withParagraph(line: Line, units: readonly Sentence[], quoted: Set<Sentence>): void {
+  const { sentence } = line;
+  if (sentence.para === undefined) return;
+  const mates = units.filter((u) => u.para === sentence.para);
+  const at = mates.indexOf(sentence);
+  let length = sentence.text.length;
+  const fits = (u: Sentence): boolean => !quoted.has(u) && length + u.text.length <= PARAGRAPH_CHARS;
+  for (const u of mates.slice(at + 1)) {
+    if (!fits(u)) break;
+    line.after.push(u);
+    length += u.text.length;
+  }
+  for (const u of mates.slice(0, at).reverse()) {
+    if (!fits(u)) break;
+    line.before.unshift(u);
+    length += u.text.length;
+  }
+  for (const u of [...line.before, ...line.after]) quoted.add(u);
 }
 
 /** The unit right after `sentence` in its passage when it continues it: same heading, same list (or prose), not a title or code. */
@@ -342,12 +415,22 @@ function pick(scored: readonly Scored[], maxSentences: number, perPassage: numbe
   const best = ranked[0]!.score;
   const perCount = new Map<number, number>([[lead.passage, 1]]);
   const seen = new Set([lead.sentence.text]);
+  // A sentence of a paragraph already picked joins that paragraph's line (see `withParagraph`),
+  // so it takes no place of its own among the lines.
+  const paragraphOf = (s: Scored): string | null => (s.sentence.para === undefined ? null : `${s.passage}:${s.sentence.para}`);
+  const paragraphs = new Set([paragraphOf(lead)]);
+  let lines = 1;
   for (const s of ranked) {
-    if (out.length >= maxSentences) break;
+    if (lines >= maxSentences) break;
     if (s === lead || s.score <= 0 || s.score < best * KEEP_RATIO || seen.has(s.sentence.text)) continue;
-    if ((perCount.get(s.passage) ?? 0) >= perPassage) continue;
+    const para = paragraphOf(s);
+    const joins = para !== null && paragraphs.has(para);
+    if (!joins && (perCount.get(s.passage) ?? 0) >= perPassage) continue;
     out.push(s);
     seen.add(s.sentence.text);
+    if (joins) continue;
+    paragraphs.add(para);
+    lines++;
     perCount.set(s.passage, (perCount.get(s.passage) ?? 0) + 1);
   }
   return out;

@@ -18,14 +18,20 @@ export interface Sentence {
   kind: SentenceKind;
   /** The nearest heading above the unit inside the passage (cleaned), or null. */
   heading: string | null;
-  /** Consecutive list items / table rows share a block number; prose and code have -1. */
+  /** Consecutive list items / table rows, or the lines of one code block, share a block number; prose has -1. */
   block: number;
   /** A short unpunctuated line of its own, read as the title of what follows (it may still be a menu path worth quoting). */
   title?: boolean;
-  /** For a sentence ending in ":" (or "：", emphasis marks aside) right before a list or table: that block's number. */
+  /**
+   * The block a sentence stands for: the list, table or code right after a sentence ending in ":"
+   * (or "："), the code right after one pointing forward ("the following code") or right before
+   * one pointing back ("the above URL").
+   */
   opens?: number;
   /** For a table row: what the row is about (its first cell, when it has letters), which a question may name. */
   label?: string;
+  /** Sentences of one prose paragraph or of one list item share this number (unique in the passage). */
+  para?: number;
 }
 
 /** Words of a question that ask rather than say what is asked about. */
@@ -35,6 +41,13 @@ const QUESTION_FILLER = new Set(
     'get got give gives find kind sort won don isn doesn didn aren wasn weren couldn shouldn wouldn ll ve re'
   ).split(' '),
 );
+
+/**
+ * Stopwords kept as content words here: the particle of a phrasal verb is the action in a manual
+ * ("power off" vs "power on", "scroll down"), so a line saying "Power off: ..." answers "how do I
+ * power it off?" better than "Power input: 5V".
+ */
+const ACTION_PARTICLES = new Set(['off', 'up', 'down']);
 
 /** Crude stem so "flashing"/"flash", "supplies"/"supply" meet; applied to both sides alike. */
 export function stem(word: string): string {
@@ -53,7 +66,7 @@ export function stem(word: string): string {
 export function terms(text: string): string[] {
   const out: string[] = [];
   const add = (w: string): void => {
-    if (w.length < 2 || !/^\p{L}/u.test(w) || isStopword(w) || QUESTION_FILLER.has(w)) return;
+    if (w.length < 2 || !/^\p{L}/u.test(w) || (isStopword(w) && !ACTION_PARTICLES.has(w)) || QUESTION_FILLER.has(w)) return;
     out.push(stem(w));
   };
   for (const m of text.toLowerCase().matchAll(/[\p{L}][\p{L}\p{N}+]*(?:[.\-_][\p{L}\p{N}]+)*/gu)) {
@@ -112,13 +125,13 @@ function rowText(row: string[], header: string[] | null): string {
 }
 
 /** Splits a prose paragraph at sentence ends followed by a capital, digit or quote. */
-function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Sentence[], heading: string | null = null, block = -1): void {
+function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Sentence[], para: number, heading: string | null = null, block = -1): void {
   const re = /(?<=[.!?。])\s+(?=[\p{Lu}\p{N}"“(])/gu;
   let from = 0;
   const push = (end: number): void => {
     const raw = paragraph.slice(from, end);
     const text = cleanInline(raw);
-    if (text.length >= 3 && /[\p{L}\p{N}]/u.test(text) && !isMarkup(text)) out.push({ text, offset: base + from, length: raw.length, kind, heading, block });
+    if (text.length >= 3 && /[\p{L}\p{N}]/u.test(text) && !isMarkup(text)) out.push({ text, offset: base + from, length: raw.length, kind, heading, block, para });
   };
   for (const m of paragraph.matchAll(re)) {
     push(m.index);
@@ -148,10 +161,13 @@ function isTitleLine(raw: string): boolean {
   return words >= 2 && words <= TITLE_WORDS;
 }
 
-/** Text left after markup is removed that is still markup: JSX props, front matter keys, braces; or a table-of-contents entry (dot leaders). */
+/** Text left after markup is removed that is still markup: JSX props, front matter keys, braces, script statements; or a table-of-contents entry (dot leaders). */
 function isMarkup(text: string): boolean {
-  return /(?:\.\s?){5,}/.test(text) || /^[{}()[\]/<>=;,.\s]*$/.test(text) || /^\{\/\*.*\*\/\}$/.test(text) || /^[\w-]+=["{]/.test(text);
+  return /(?:\.\s?){5,}/.test(text) || /^[{}()[\]/<>=;,.\s]*$/.test(text) || /^\{\/\*.*\*\/\}$/.test(text) || /^[\w-]+=["{]/.test(text) || SCRIPT_LINE.test(text);
 }
+
+/** A script statement a page embeds outside a code block ("var purchase_link = '...';"). */
+const SCRIPT_LINE = /^(?:var|let|const)\s+[\w$]+\s*=|^function\s+[\w$]+\s*\(/;
 
 /** A line that is JSX/HTML structure only (`<Tabs>`, `<TabItem value="x">`, `</div>`, `<img ...>`). */
 const TAG_LINE = /^(?:<\/?[A-Za-z][^>]*>\s*)+$|^<\/?[A-Za-z][\w.]*(?:\s[^>]*)?$|^\/?>$|^\{\/\*.*\*\/\}$/;
@@ -178,6 +194,11 @@ function isContinuation(line: string): boolean {
   return /^\s{2,}\S/.test(line) && !/^\s*(?:[-*+]|\d+[.)])\s/.test(line) && !/^\s*(?:\||```|~~~|<|#)/.test(line);
 }
 
+/** A sentence pointing at what comes after it ("the following code", "as shown below"). */
+const FORWARD_REF = /\b(?:following|below)\b/i;
+/** A sentence pointing at what came before it ("the above URL"). */
+const BACK_REF = /\babove\b/i;
+
 /** Cuts chunk Markdown into quotable sentences, in passage order. */
 export function splitSentences(markdown: string): Sentence[] {
   const out: Sentence[] = [];
@@ -193,22 +214,25 @@ export function splitSentences(markdown: string): Sentence[] {
   let heading: string | null = null;
   let block = -1;
   let blocks = 0;
-  let inBlock: 'item' | 'row' | null = null;
-  const openBlock = (kind: 'item' | 'row'): number => {
+  let paras = 0;
+  let inBlock: 'item' | 'row' | 'code' | null = null;
+  const openBlock = (kind: 'item' | 'row' | 'code'): number => {
     if (inBlock !== kind) {
       block = blocks++;
       inBlock = kind;
-      // A lead sentence ending in ":" just before this block introduces it.
+      // A lead sentence ending in ":" just before this block introduces it; before code, so
+      // does one that points forward ("copy the following code into platform.ini").
       const last = out[out.length - 1];
-      if (last && last.kind === 'prose' && /[:：][*_]*$/.test(last.text)) last.opens = block;
+      if (last && last.kind === 'prose' && (/[:：][*_]*$/.test(last.text) || (kind === 'code' && FORWARD_REF.test(last.text)))) last.opens = block;
     }
     return block;
   };
+
   const flush = (): void => {
     if (para) {
       const raw = markdown.slice(para.start, para.end);
       const before = out.length;
-      splitProse(raw, para.start, 'prose', out, heading);
+      splitProse(raw, para.start, 'prose', out, paras++, heading);
       // A short unpunctuated line of its own is a title the converter left as text (manuals made
       // from PDF): what follows is under it, as under a heading.
       if (isTitleLine(raw)) {
@@ -248,15 +272,19 @@ export function splitSentences(markdown: string): Sentence[] {
     }
     const fenceMark = /^(```+|~~~+)/.exec(trimmed)?.[1];
     if (fence !== null) {
-      if (fenceMark && fenceMark[0] === fence[0] && fenceMark.length >= fence.length) fence = null;
-      else if (trimmed && trimmed.length <= 200) out.push({ text: `\`${trimmed.replace(/`/g, '')}\``, offset, length: line.length, kind: 'code', heading, block: -1 });
+      if (fenceMark && fenceMark[0] === fence[0] && fenceMark.length >= fence.length) {
+        fence = null;
+        inBlock = null;
+      } else if (trimmed && trimmed.length <= 200) out.push({ text: `\`${trimmed.replace(/`/g, '')}\``, offset, length: line.length, kind: 'code', heading, block: openBlock('code') });
       continue;
     }
     if (fenceMark) {
       flush();
       fence = fenceMark;
+      inBlock = null;
       continue;
     }
+
     const h = /^#{1,6}\s+(.*)$/.exec(trimmed);
     if (h && isTextHeading(h[1]!)) {
       // A PDF converter's "heading" that is a line of body text: read it as text, and let an
@@ -311,7 +339,7 @@ export function splitSentences(markdown: string): Sentence[] {
       while (end + 1 < lines.length && isContinuation(lines[end + 1]!.text)) end++;
       const last = lines[end]!;
       const from = offset + item[1]!.length;
-      splitProse(markdown.slice(from, last.offset + last.text.length), from, 'item', out, heading, openBlock('item'));
+      splitProse(markdown.slice(from, last.offset + last.text.length), from, 'item', out, paras++, heading, openBlock('item'));
       i = end;
       continue;
     }
@@ -320,5 +348,11 @@ export function splitSentences(markdown: string): Sentence[] {
     else para = { start: offset, end: offset + line.length };
   }
   flush();
+  // The sentence right after a code block that points back at it ("Add the above board manager
+  // URL to the preferences") stands for it, as a lead sentence does for what follows it.
+  out.forEach((u, k) => {
+    const prev = out[k - 1];
+    if (prev?.kind === 'code' && u.kind !== 'code' && u.opens === undefined && BACK_REF.test(u.text)) u.opens = prev.block;
+  });
   return out;
 }

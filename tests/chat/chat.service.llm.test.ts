@@ -240,7 +240,8 @@ describe('chat without an LLM on a paged PDF', () => {
     expect(first.chunkId).toContain('+');
     expect(first.pages).toEqual([4]);
     expect(first.quote).toContain('Clean the P-200 inlet strainer every week.');
-    expect(turn.text).toContain('Clean the P-200 inlet strainer every week. [1]');
+    // The sentence is quoted with the rest of its paragraph, under the same citation.
+    expect(turn.text).toMatch(/- Clean the P-200 inlet strainer every week\.[^\n]* \[1\]/);
     await expectCitationsResolve(turn);
   });
 

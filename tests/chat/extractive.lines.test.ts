@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { answerExtractively } from '../../src-main/chat/extractive.answerer';
+import type { Passage } from '../../src-main/chat/passages';
+
+/** A retrieved passage of one chunk (no merged members), of a model-less page. */
+function passage(id: string, text: string): Passage {
+  return {
+    hit: { chunkId: id, doc: id.split('#')[0]!, title: 'Manual', text, score: 1, pages: [1], headingPath: [], start: 0, end: text.length, signature: { category: null, nouns: [], model: null }, snippet: '' },
+    members: [],
+  };
+}
+
+describe('a sentence and the rest of its paragraph', () => {
+  it('are quoted on one line, so the instruction after a full stop stays with the sentence that names the topic', () => {
+    const text = ['### Enlarge', '', 'You can enlarge the font of menus and subtitles for easier reading. To activate, set Enlarge to On.', '', 'Only a limited number of fonts are supported.'].join('\n');
+    const a = answerExtractively('How do I make the font larger?', [passage('tv/manual.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted.find((l) => l.includes('You can enlarge'))).toBe('- You can enlarge the font of menus and subtitles for easier reading. To activate, set Enlarge to On. [1]');
+    // Each sentence is quoted once.
+    expect(quoted.filter((l) => l.includes('To activate')).length).toBe(1);
+  });
+
+  it('keep a line short: a long paragraph adds only what fits, and a sentence is never repeated', () => {
+    const filler = Array.from({ length: 12 }, (_, i) => `Inspection note ${i + 1} records the pressure, the temperature and the vibration of the pump in the log.`);
+    const text = ['Clean the inlet strainer every week.', ...filler].join(' ');
+    const a = answerExtractively('How often must the inlet strainer be cleaned?', [passage('pump/manual.md#1', text)]);
+    const first = a.text.split('\n').find((l) => l.startsWith('- '))!;
+    expect(first.startsWith('- Clean the inlet strainer every week. Inspection note 1 ')).toBe(true);
+    expect(first.length).toBeLessThan(450);
+    expect(first).not.toContain('Inspection note 12 ');
+  });
+});
+
+describe('titles and side remarks', () => {
+  it('a note does not lead its passage: the line it qualifies comes first, and the note is still quoted', () => {
+    const text = ['## Power button', '', 'Note: What the power button does when pressed can be changed in the Power Button Behavior setting.', '', 'When the board runs, press the power button and the system sleeps.'].join('\n');
+    const a = answerExtractively('What happens when I press the power button?', [passage('board/power.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toBe('- When the board runs, press the power button and the system sleeps. [1]');
+    expect(quoted.some((l) => l.startsWith('- Note: What the power button does'))).toBe(true);
+  });
+
+  it('a title or a bold label does not lead its passage either', () => {
+    const question = 'Where is the blue port of the board?';
+    const lead = (first: string, answer: string): string | undefined =>
+      answerExtractively(question, [passage('board/ports.md#1', [first, '', answer].join('\n'))]).text.split('\n').find((l) => l.startsWith('- '));
+    expect(lead('Blue port of the board and grove socket', 'The port sits next to the USB socket.')).toBe('- The port sits next to the USB socket. [1]');
+    expect(lead('**Blue port of the board and grove socket**', 'The blue port of the board sits next to the USB socket.')).toBe('- The blue port of the board sits next to the USB socket. [1]');
+  });
+});
+
+describe('a sentence that points at a code block', () => {
+  it('brings the code after it when it points forward', () => {
+    const text = ['You need to copy the following code into the platform.ini file', '', '```', '[env:xb2]', 'platform = local', 'board = xb-2-board', '```'].join('\n');
+    const a = answerExtractively('What do I copy into the platform.ini file?', [passage('xb/pio.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    expect(quoted[0]).toBe('- You need to copy the following code into the platform.ini file [1]');
+    expect(quoted.slice(1)).toEqual(['  - `[env:xb2]` [1]', '  - `platform = local` [1]', '  - `board = xb-2-board` [1]']);
+  });
+
+  it('brings the code before it when it points back', () => {
+    const text = ['To install the board:', '', '```', 'https://example.org/package_index.json', '```', '', '1. Add the above board manager URL to the preferences of your IDE.'].join('\n');
+    const a = answerExtractively('Where do I add the board manager URL?', [passage('xb/ide.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    const at = quoted.indexOf('- Add the above board manager URL to the preferences of your IDE. [1]');
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(quoted[at + 1]).toBe('  - `https://example.org/package_index.json` [1]');
+  });
+});
+
+describe('the particle of a phrasal verb', () => {
+  it('tells "power off" from "power input", so the line for the action asked about comes first', () => {
+    const text = ['- Power input: 5V @ 500mA from the USB port', '- Power on: press the red power button once', '- Power off: quickly double-click the red power button'].join('\n');
+    const a = answerExtractively('How do I power off the board?', [passage('core/power.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Power off: quickly double-click the red power button [1]');
+  });
+});
+
+describe('passage order inside one manual', () => {
+  const question = 'What is the battery capacity of the camera?';
+  const passing = 'The camera housing also holds the battery.';
+  const answer = 'The battery capacity of the camera is 140 mAh, enough for a day of timed shots.';
+
+  it('puts a later section of the same manual first when its best line answers clearly better', () => {
+    const a = answerExtractively(question, [passage('cam/manual.md#1', passing), passage('cam/manual.md#7', answer)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe(`- ${answer} [1]`);
+    expect(a.citations[0]!.chunkId).toBe('cam/manual.md#7');
+  });
+
+  it("keeps the search's order across documents", () => {
+    const a = answerExtractively(question, [passage('cam/manual.md#1', passing), passage('other/manual.md#7', answer)]);
+    expect(a.citations[0]!.chunkId).toBe('cam/manual.md#1');
+  });
+});
+
+describe('a how-to question and a line whose label it names', () => {
+  it('keeps the passage with the step first: the label line says what the option is, not how to reach it', () => {
+    const step = passage('phone/manual.md#1', 'From Settings, tap Privacy > Permission manager.\n\nTap a category, then tap an app to allow or deny it.');
+    const label = passage('phone/manual.md#2', '- Permission manager: Control which apps have permissions to use certain features.');
+    const howTo = answerExtractively('How can I open the permission manager?', [step, label]);
+    expect(howTo.citations[0]!.chunkId).toBe('phone/manual.md#1');
+    // Asked what it is, the label line still leads.
+    const what = answerExtractively('What does the permission manager control?', [step, label]);
+    expect(what.citations[0]!.chunkId).toBe('phone/manual.md#2');
+  });
+});
+
+describe('the line budget', () => {
+  it('counts lines, not sentences: a sentence that joins its paragraph leaves room for another line', () => {
+    const text = ['The fuse rating is 5 A slow-blow. The rating label sits on the fuse cover.', '', 'Replace a blown fuse with one of the same rating, never with a stronger one.'].join('\n');
+    const a = answerExtractively('What fuse rating?', [passage('pump/manual.md#1', text)], { maxSentences: 2 });
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted).toEqual(['- The fuse rating is 5 A slow-blow. The rating label sits on the fuse cover. [1]', '- Replace a blown fuse with one of the same rating, never with a stronger one. [1]']);
+  });
+});
+
+describe('script a page embeds outside code blocks', () => {
+  it('is never quoted', () => {
+    const text = ["var purchase_link = 'https://shop.example.org/products/pir-unit';", '', 'This unit plugs into port B of the core.'].join('\n');
+    const a = answerExtractively('Which port does the unit plug into? Where is the purchase link?', [passage('unit/pir.md#1', text)]);
+    expect(a.text).not.toContain('var purchase_link');
+    expect(a.text).toContain('This unit plugs into port B of the core.');
+  });
+});
+
+describe('a label the question names whole', () => {
+  it('leads its passage over a label it names only in part', () => {
+    const bridge = '- USB-to-UART Bridge Chip: CP2102N is a single USB-to-UART bridge chip connected to UART0. It provides transfer rates up to 3 Mbps for firmware downloading and debugging work.';
+    const text = ['- USB-to-UART Port: a Type-C port wired to the USB-to-UART bridge chip of the board.', bridge].join('\n');
+    const a = answerExtractively('Which USB-to-UART bridge chip is on the board?', [passage('kit/guide.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe(`${bridge} [1]`);
+  });
+});
