@@ -1305,13 +1305,29 @@ export class ModelVocabulary {
 
   private stripVendor(name: string): string {
     const toks = modelTokens(name);
-    let i = 0;
-    while (i < toks.length - 1 && toks[i]!.kind === 'word' && this.isVendorKey(toks[i]!.norm)) i++;
+    const i = this.vendorLead(toks);
     return name.slice(toks[i]?.start ?? 0).replace(/[®™]/g, '').replace(/\s+/g, ' ').trim();
   }
 
+  /**
+   * How many leading tokens of a name are its vendor's: the vendor words, and the capitalised
+   * words before one ("Seeed" of "Seeed Studio XIAO RP2350" when "Studio" is the learned vendor
+   * word: a two-word vendor name whose first word stands before other words too).
+   */
+  private vendorLead(toks: readonly ModelToken[]): number {
+    let lead = 0;
+    for (let j = 0; j < toks.length - 1; j++) {
+      const t = toks[j]!;
+      if (t.kind !== 'word' || /\d/.test(t.norm) || !/^\p{Lu}/u.test(t.raw)) break;
+      if (this.isVendorKey(t.norm)) lead = j + 1;
+    }
+    return lead;
+  }
+
   private entryKey(name: string): string {
-    return modelTokens(name)
+    const toks = modelTokens(name);
+    return toks
+      .slice(this.vendorLead(toks))
       .filter((t) => t.kind === 'word' && !this.isVendorKey(t.norm))
       .map((t) => t.norm)
       .join('');

@@ -94,6 +94,18 @@ describe('ModelVocabulary learning', () => {
     expect(v.findMentions('lumen lite RGB LED').map((m) => m.model)).toEqual(['LUMEN Lite']);
   });
 
+  it('strips a two-word vendor name from product names when its second word is the learned vendor word', () => {
+    // "Studio" stands before five products; "Seeed" stands before "Studio", not before a product.
+    const boards = ['RP2350', 'MG24', 'RA4M1', 'SAMD21', 'C6X'].map((m) =>
+      doc(`wiki/xiao_${m.toLowerCase()}/getting-started.md`, `# Seeed Studio XIAO ${m} with Arduino\n\nThe Seeed Studio XIAO ${m} is a board. Plug the Seeed Studio XIAO ${m} in.`),
+    );
+    const v = ModelVocabulary.fromDocuments(boards);
+    expect(v.vendorWords()).toContain('Studio');
+    expect(v.models().map((m) => m.name)).toContain('XIAO RP2350');
+    expect(v.findMentions('Seeed Studio XIAO RP2350 clock').map((m) => m.model)).toEqual(['XIAO RP2350']);
+    expect(v.findMentions('xiao rp2350 clock').map((m) => m.model)).toEqual(['XIAO RP2350']);
+  });
+
   it('learns members that extend a product name and keeps "+" distinct', () => {
     const v = ModelVocabulary.fromDocuments([
       doc('lib/rock5b/a.md', '# Intro\n\nThe ROCK 5B/5B+ boards. ROCK 5B+ adds a B key.'),
