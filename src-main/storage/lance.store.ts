@@ -532,15 +532,17 @@ class LanceChunkStore implements ChunkStore {
       const rowIds = hits.map((h) => h.rowId);
       if (rowIds.every((r) => r !== undefined)) {
         // Reading by row address skips the id lookup (~3x faster for a few dozen rows), and only
-        // the columns the stubs lack are read (each column costs per row). A write between the
-        // search and this read can move rows: every row is checked against its id, and anything
-        // that moved is read by id below.
-        const stubs = new Map(hits.map((h) => [h.record.id, h.record]));
+        // the columns the stubs lack are read (each column costs per row: leaving the id out saves
+        // ~0.6 of ~3.3 ms of CPU for 25 rows at 100k chunks). LanceDB never reuses a row address
+        // (see `lance.stubs.ts`), so a row read at a hit's address is that hit's row; a write
+        // between the search and this read that moved it (a compaction) leaves nothing there or
+        // fails the read, and whatever is missing is read by id below.
+        const stubs = new Map(hits.map((h) => [h.rowId!, h.record]));
         try {
           const columns = await this.#resultColumns(this.packed ? PACKED_RESULT_COLUMNS : RESULT_COLUMNS);
-          for (const row of plainRows(await this.table.takeRowIds(rowIds).select(['id', ...columns]).toArrow())) {
-            const stub = stubs.get(String(row.id));
-            if (stub) byId.set(stub.id, fromRow({ ...row, model: stub.model, parent_id: stub.parentId }));
+          for (const row of plainRows(await this.table.takeRowIds(rowIds as bigint[]).select(columns).withRowId().toArrow())) {
+            const stub = stubs.get(row._rowid as bigint);
+            if (stub) byId.set(stub.id, fromRow({ ...row, id: stub.id, model: stub.model, parent_id: stub.parentId }));
           }
         } catch {
           byId.clear();
