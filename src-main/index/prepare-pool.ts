@@ -86,9 +86,9 @@ export class PreparePool {
   /** Documents prepared so far, by the workers and by this thread (for tests and diagnostics). */
   readonly prepared = { byWorkers: 0, here: 0 };
 
-  /** `size`: worker threads (default: one per core but the import's own). */
+  /** `size`: worker threads (default: `defaultPrepareWorkers()`). */
   constructor(options: { size?: number; idleMs?: number } = {}) {
-    this.size = Math.max(0, options.size ?? os.availableParallelism() - 1);
+    this.size = Math.max(0, options.size ?? defaultPrepareWorkers());
     this.idleMs = options.idleMs ?? IDLE_MS;
   }
 
@@ -245,6 +245,16 @@ export class PreparePool {
       for (const s of this.slots) if (s.jobs.size === 0) void s.worker.terminate();
     }, this.idleMs).unref();
   }
+}
+
+/**
+ * Prepare workers by default: one per core but two, the import's own thread (which prepares too)
+ * and the parse worker (busy until the batch is parsed). On 2 cores that is none: measured on the
+ * 2-core test machine, workers never shortened an import of radxa + esp (658 files) and cost
+ * ~1 s more CPU and ~100 MB more memory (tests/bench/RESULTS.md); more cores were not measured.
+ */
+export function defaultPrepareWorkers(cores = os.availableParallelism()): number {
+  return Math.max(0, cores - 2);
 }
 
 /** The pool every library's imports share (created on first use). */

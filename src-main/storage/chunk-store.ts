@@ -114,6 +114,11 @@ export interface ChunkHit {
   score: number;
   /** The row's address in the store's current version (light searches); `hydrate` reads by it. */
   rowId?: bigint;
+  /**
+   * A table row view's parent chunk as a stub hit with its row address (light searches, when the
+   * store knows it), so the whole table is read by `hydrate` with the candidates.
+   */
+  parent?: ChunkHit;
 }
 
 /** Per-index state, for the inspector and for tests of incremental indexing. */
@@ -173,6 +178,11 @@ export interface ChunkStore {
    * the same order with the same scores; hits whose row is gone are dropped.
    */
   hydrate(hits: readonly ChunkHit[]): Promise<ChunkHit[]>;
+  /**
+   * Loads what makes light searches cheaper (the stub of every row, in memory) now; searches
+   * schedule it on their own a moment after the first one, and work the same without it.
+   */
+  prepareSearch(): Promise<void>;
   /**
    * Creates missing indexes (FTS on indexedText, scalar on id/docId/modelKey/category) and folds
    * rows written since the last call into them without rebuilding. Call after a batch of writes.

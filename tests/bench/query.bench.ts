@@ -65,6 +65,13 @@ try {
     await raw(questions[0]!);
     const bm25 = (q: string) => engine.handlers['search.query']({ library: 'bench', query: q, topK: 10, retriever: 'bm25' });
     await bm25(questions[0]!);
+    // The in-memory stub index an open library builds a moment after its first search (the app,
+    // not a one-shot CLI search): built here at once, and timed, so every timed search has it.
+    const lib = await engine.libraries.require('bench');
+    if (!lib.ok) throw new Error(lib.error.message);
+    const s0 = performance.now();
+    await (await engine.indexes.open(lib.value)).store.prepareSearch();
+    const stubIndexMs = performance.now() - s0;
     const rawTimes: number[] = [];
     const bm25Times: number[] = [];
     for (let rep = 0; rep < REPS; rep++) {
@@ -98,6 +105,7 @@ try {
     const embedSeconds = (performance.now() - t) / 1000;
 
     const latency: Record<string, { p50: number; p95: number }> = { bm25: stats(bm25Times), rawFts: stats(rawTimes) };
+    await index.store.prepareSearch();
     for (const retriever of ['dense', 'hybrid'] as const) {
       const run = (q: string) => index.search(q, { topK: 10, retriever });
       await run(questions[0]!);
@@ -113,7 +121,7 @@ try {
       latency[retriever] = stats(times);
     }
     await index.close();
-    results.push({ chunks, copies: copy, indexSeconds, embedSeconds, dimension: 384, latency });
+    results.push({ chunks, copies: copy, indexSeconds, embedSeconds, stubIndexMs, dimension: 384, latency });
   }
 } finally {
   await tmp.cleanup();

@@ -7,6 +7,7 @@ import { repoRoot } from '../helpers/temp';
 import { machineLine } from './machine';
 import { benchChunking } from './chunking.bench';
 import { benchEnrichment } from './enrich.bench';
+import { defaultPrepareWorkers } from '../../src-main/index/prepare-pool';
 
 const fmt = (n: number, d = 2) => n.toFixed(d);
 const lines: string[] = [];
@@ -37,7 +38,9 @@ interface ImportRun {
 // disk's state (README.md), so the median is reported with the range.
 const IMPORT_RUNS = 3;
 const runs: ImportRun[] = [];
-// The same import without prepare workers, each run right after one with them (same load).
+// The same import with the other prepare-worker setting (one worker where the default is none,
+// none where it is some), each run right after one with the default (same load).
+const otherWorkers = defaultPrepareWorkers() === 0 ? '1' : '0';
 const serialRuns: ImportRun[] = [];
 const importRun = (env: NodeJS.ProcessEnv): ImportRun => {
   const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'tests', 'bench', 'import.bench.ts')], { cwd: repoRoot, encoding: 'utf8', env });
@@ -45,7 +48,7 @@ const importRun = (env: NodeJS.ProcessEnv): ImportRun => {
 };
 for (let i = 0; i < IMPORT_RUNS; i++) {
   runs.push(importRun(process.env));
-  serialRuns.push(importRun({ ...process.env, MANUALMATE_PREPARE_WORKERS: '0' }));
+  serialRuns.push(importRun({ ...process.env, MANUALMATE_PREPARE_WORKERS: otherWorkers }));
 }
 const median = (rs: ImportRun[]) => [...rs].sort((a, b) => a.importSeconds - b.importSeconds)[Math.floor(rs.length / 2)]!;
 const byImport = [...runs].sort((a, b) => a.importSeconds - b.importSeconds);
@@ -61,7 +64,7 @@ log(`| ... and the new rows folded into the indexes (background), same run | ${f
 log(`| bare markdown-it parse of the same files | ${fmt(imp.markdownItSeconds)} s |`);
 log(`| whole import / bare parse, same run | ${fmt(imp.importSeconds / imp.markdownItSeconds, 1)}x (target <= 8x) |`);
 const serial = median(serialRuns);
-log(`| ... without prepare workers (\`MANUALMATE_PREPARE_WORKERS=0\`, each run after one above; median) | ${fmt(serial.importSeconds)} s, ${fmt(serial.importSeconds / serial.markdownItSeconds, 1)}x its bare parse |`);
+log(`| ... with \`MANUALMATE_PREPARE_WORKERS=${otherWorkers}\` (default here: ${defaultPrepareWorkers()}; each run after one above; median) | ${fmt(serial.importSeconds)} s, ${fmt(serial.importSeconds / serial.markdownItSeconds, 1)}x its bare parse |`);
 log(`| generated ${imp.pdfPages}-page two-column PDF | ${fmt(imp.pdfSeconds)} s = ${fmt(imp.pdfPages / imp.pdfSeconds, 0)} pages/s |`);
 log(`| peak memory (RSS) of the import process | ${fmt(imp.peakRssMb, 0)} MB |`);
 log();

@@ -9,7 +9,7 @@ import type { PreparedDocument } from '../../src-main/ingest/import.job';
 import { parseDocument } from '../../src-main/ingest/parsers';
 import { LibraryEnrichment } from '../../src-main/index/library-enrichment';
 import { prepareDocument } from '../../src-main/index/prepare';
-import { PreparePool, type BatchState } from '../../src-main/index/prepare-pool';
+import { PreparePool, defaultPrepareWorkers, type BatchState } from '../../src-main/index/prepare-pool';
 import { markdownFiles } from '../ingest/doc-invariants';
 import { corpusRoots } from '../helpers/temp';
 
@@ -116,6 +116,11 @@ describe('prepare pool', () => {
     expect(await sizeWith('0')).toBe(0);
     expect(await sizeWith('3')).toBe(3);
     expect(await sizeWith('many')).toBe(new PreparePool().size);
+  });
+
+  it('starts no workers by default on two cores, and one per core but two on more', () => {
+    expect([1, 2, 3, 4, 8].map((cores) => defaultPrepareWorkers(cores))).toEqual([0, 0, 1, 2, 6]);
+    expect(new PreparePool().size).toBe(defaultPrepareWorkers());
   });
 
   it('rejects the documents not started yet once the import is cancelled', async () => {

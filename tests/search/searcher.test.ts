@@ -82,11 +82,37 @@ describe('search', () => {
     const counted = { ...source, store: store as ChunkStore };
     const bare = await search(counted, 'power input', { topK: 5, retriever: 'bm25', stages: [] });
     expect(bare.ok && bare.value.results.map((r) => r.chunkId)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
-    expect(reads).toEqual({ hydrated: 5, tables: [[]] });
+    expect(reads).toEqual({ hydrated: 5, tables: [] });
     reads.hydrated = 0;
     reads.tables = [];
     await search(counted, 'power input', { topK: 5, retriever: 'bm25', stages: ['table-views'] });
     expect(reads).toEqual({ hydrated: 20, tables: [['table']] });
+  });
+
+  it("reads a view's table with the candidates when the store gave the view its parent's row address", async () => {
+    const table = hit('table', '| Power | 5 V |', 0, { docId: 'd3.md' });
+    const hits = Array.from({ length: 30 }, (_, i) =>
+      hit(`c${i}`, `Power input ${i}.`, 30 - i, { docId: `d${i}.md`, parentId: i === 3 ? 'table' : null }),
+    ).map((h) => (h.record.parentId ? { ...h, rowId: 3n, parent: { record: { ...table.record, text: '' }, score: 0, rowId: 99n } } : { ...h, rowId: 1n }));
+    const reads: { hydrated: string[][]; tables: string[][] } = { hydrated: [], tables: [] };
+    const store: Partial<ChunkStore> = {
+      searchBm25: async () => hits.map((h) => ({ ...h })),
+      hydrate: async (stubs) => {
+        reads.hydrated.push(stubs.map((h) => h.record.id));
+        return stubs.map((h) => (h.record.id === 'table' ? { ...table } : { ...h }));
+      },
+      getChunks: async (ids) => {
+        reads.tables.push([...ids]);
+        return [];
+      },
+    };
+    const res = await search({ ...source, store: store as ChunkStore }, 'power input', { topK: 5, retriever: 'bm25', stages: ['table-views'] });
+    expect(reads.tables).toEqual([]);
+    expect(reads.hydrated).toHaveLength(1);
+    expect(reads.hydrated[0]!.filter((id) => id === 'table')).toHaveLength(1);
+    // The view stands in for its table, whose whole text (read in that one read) is the result's.
+    const shown = res.ok ? res.value.results.find((r) => r.chunkId === 'table') : undefined;
+    expect(shown?.text).toBe('| Power | 5 V |');
   });
 
   it('names every stage once', () => {

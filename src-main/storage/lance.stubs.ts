@@ -1,0 +1,122 @@
+import type { Data, Table as ArrowTable, Vector } from 'apache-arrow';
+
+/**
+ * The stub of every row (id, model, parent) by row address, held in memory so a search reads
+ * nothing but row addresses and scores from LanceDB. Reading three small columns for the 30 rows
+ * a full-text query returns costs that query a `take` of its own (~1.4 of ~4.6 ms of CPU at 100k
+ * chunks on 2 cores, half of it fixed per call), a search runs three such queries, and a table
+ * row view's parent needed a lookup by id besides (~4 ms): here a view's parent is known by
+ * address, so it is read with the candidates.
+ *
+ * Sound without knowing the table's version because LanceDB never reuses a row address: rows
+ * are appended in new fragments, deleted in place (a deleted row is never a hit), and moved only
+ * by compaction into new fragments. An address this index lacks is a row written after it was
+ * built: the store reads those rows' stubs. The store drops the index when it compacts (every
+ * address changes then), and rebuilds it on a later search.
+ *
+ * Kept as the Arrow columns the scan returned (ids and models as UTF-8 bytes, ~80 bytes a row)
+ * plus three integers a row; strings are made only for the rows a search returns.
+ */
+
+/** What a light search knows of a row before its text is read. */
+export interface RowStub {
+  id: string;
+  model: string | null;
+  parentId: string | null;
+  /** The parent's stub and address, for a table row view whose parent the index holds. */
+  parent: { id: string; model: string | null; address: bigint } | null;
+}
+
+/** A row that is no table row view. */
+const NO_PARENT = -1;
+/** A view whose parent row the scan did not hold: its stub is read from the table instead. */
+const UNKNOWN_PARENT = -2;
+
+type Utf8Data = Data & { valueOffsets: Int32Array; values: Uint8Array };
+
+/** Calls `visit(index, latin1 key)` for every non-null string of a UTF-8 column (the key keeps its bytes). */
+function eachKey(vector: Vector, visit: (i: number, key: string) => void): void {
+  let base = 0;
+  for (const data of vector.data as Utf8Data[]) {
+    const bytes = Buffer.from(data.values.buffer, data.values.byteOffset, data.values.byteLength);
+    const offsets = data.valueOffsets;
+    for (let i = 0; i < data.length; i++) {
+      if (data.nullCount !== 0 && !data.getValid(i)) continue;
+      visit(base + i, bytes.toString('latin1', offsets[i]!, offsets[i + 1]!));
+    }
+    base += data.length;
+  }
+}
+
+export class StubIndex {
+  private constructor(
+    private readonly ids: Vector,
+    private readonly models: Vector,
+    /** Fragment id -> row offset -> row index + 1 (0: a row this index does not hold). */
+    private readonly slots: Map<number, Int32Array>,
+    /** Row index -> the row index of its parent, `NO_PARENT` or `UNKNOWN_PARENT`. */
+    private readonly parents: Int32Array,
+    /** Row index -> row address. */
+    private readonly addresses: BigUint64Array,
+  ) {}
+
+  /** Rows held. */
+  get size(): number {
+    return this.addresses.length;
+  }
+
+  /** Builds the index from a scan of `id`, `model` and `parent_id` with row addresses (`_rowid`). */
+  static fromArrow(table: ArrowTable): StubIndex {
+    const n = table.numRows;
+    const ids = table.getChild('id')!;
+    const addresses = new BigUint64Array(n);
+    let at = 0;
+    for (const data of table.getChild('_rowid')!.data) {
+      addresses.set(data.values as BigUint64Array, at);
+      at += data.length;
+    }
+    const high = new Map<number, number>();
+    const fragments = new Uint32Array(n);
+    const offsets = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      const a = addresses[i]!;
+      const fragment = Number(a >> 32n);
+      const offset = Number(a & 0xffffffffn);
+      fragments[i] = fragment;
+      offsets[i] = offset;
+      if (offset >= (high.get(fragment) ?? -1)) high.set(fragment, offset);
+    }
+    const slots = new Map<number, Int32Array>();
+    for (const [fragment, max] of high) slots.set(fragment, new Int32Array(max + 1));
+    for (let i = 0; i < n; i++) slots.get(fragments[i]!)![offsets[i]!] = i + 1;
+    // A view's parent by address: ids compared as their bytes (latin1 keys), for the parents only.
+    const parentKeys = new Map<number, string>();
+    const wanted = new Set<string>();
+    eachKey(table.getChild('parent_id')!, (i, key) => {
+      parentKeys.set(i, key);
+      wanted.add(key);
+    });
+    const rowOf = new Map<string, number>();
+    eachKey(ids, (i, key) => {
+      if (wanted.has(key)) rowOf.set(key, i);
+    });
+    const parents = new Int32Array(n).fill(NO_PARENT);
+    for (const [i, key] of parentKeys) parents[i] = rowOf.get(key) ?? UNKNOWN_PARENT;
+    return new StubIndex(ids, table.getChild('model')!, slots, parents, addresses);
+  }
+
+  /** The stub of the row at `address`, or null when this index does not hold that row. */
+  lookup(address: bigint): RowStub | null {
+    const row = (this.slots.get(Number(address >> 32n))?.[Number(address & 0xffffffffn)] ?? 0) - 1;
+    if (row < 0) return null;
+    const p = this.parents[row]!;
+    if (p === UNKNOWN_PARENT) return null;
+    const parent = p === NO_PARENT ? null : { id: String(this.ids.get(p)), model: this.model(p), address: this.addresses[p]! };
+    return { id: String(this.ids.get(row)), model: this.model(row), parentId: parent?.id ?? null, parent };
+  }
+
+  private model(row: number): string | null {
+    const m: unknown = this.models.get(row);
+    return m == null ? null : String(m);
+  }
+}

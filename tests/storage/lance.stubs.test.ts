@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import type * as ArrowModule from 'apache-arrow';
+import type { ChunkHit, ChunkStore } from '../../src-main/storage/chunk-store';
+import { plainRows } from '../../src-main/storage/lance.batch';
+import { record, storeScope } from './fixtures';
+
+/**
+ * Light searches through the in-memory stub index (`lance.stubs.ts`): the same stubs, scores and
+ * row addresses as reading the stub columns, a table row view's parent by address, and nothing
+ * stale after writes and compaction.
+ */
+
+const arrow = createRequire(import.meta.url)('apache-arrow') as typeof ArrowModule;
+const scope = storeScope();
+afterEach(() => scope.closeAll());
+
+const DIM = 4;
+const vec = (i: number) => [Math.cos(i), Math.sin(i), Math.cos(2 * i), Math.sin(2 * i)].map((x) => x / Math.SQRT2);
+
+/** A library with a spec table of one model and its row views, and prose of two models. */
+async function library(): Promise<ChunkStore> {
+  const { store } = await scope.open({ vectorDimension: DIM });
+  await store.addChunks([
+    record('x1/spec.md', 0, '| Fuse | 10 A slow-blow |\n| Voltage | 230 V |', { model: 'X1', vector: vec(0) }),
+    record('x1/spec.md', 1, '| Fuse | 10 A slow-blow |', { model: 'X1', parentId: 'x1/spec.md#0', vector: vec(1) }),
+    record('x1/spec.md', 2, '| Voltage | 230 V |', { model: 'X1', parentId: 'x1/spec.md#0', vector: vec(2) }),
+    record('x1/guide.md', 0, 'Replace the fuse after a power surge.', { model: 'X1', vector: vec(3) }),
+    record('x2/guide.md', 0, 'The X2 fuse sits behind the rear cover.', { model: 'X2', vector: vec(4) }),
+    record('x2/guide.md', 1, 'Clean the filter every two weeks.', { model: 'X2', vector: vec(5) }),
+  ]);
+  await store.ensureIndexes();
+  return store;
+}
+
+/** What a light hit says, in a comparable form. */
+const view = (hits: ChunkHit[]) => hits.map((h) => ({ id: h.record.id, model: h.record.model, parentId: h.record.parentId, score: h.score, rowId: h.rowId }));
+
+describe('LanceDB chunk store: the stub index', () => {
+  it('gives every light search the stubs, scores and row addresses that reading the stub columns gives', async () => {
+    const store = await library();
+    const searches = [
+      () => store.searchBm25('fuse', { limit: 10, light: true }),
+      () => store.searchBm25('fuse voltage', { limit: 10, light: true, expansion: 'cover' }),
+      () => store.searchBm25('fuse', { limit: 10, light: true, filter: { models: ['X1'] }, expansion: 'surge' }),
+      () => store.searchBm25('fuse', { limit: 2, light: true, filter: { docIds: ['x1/spec.md'] } }),
+      () => store.searchVector(vec(1), { limit: 4, light: true }),
+      () => store.searchHybrid('fuse', vec(4), { limit: 5, light: true }),
+    ];
+    const before = [];
+    for (const run of searches) before.push(view(await run()));
+    await store.prepareSearch();
+    for (const [i, run] of searches.entries()) expect(view(await run())).toEqual(before[i]);
+  });
+
+  it("gives a table row view its parent's address, and the parent read by it is the record read by id", async () => {
+    const store = await library();
+    expect((await store.searchBm25('slow-blow', { limit: 10, light: true })).some((h) => h.parent)).toBe(false);
+    await store.prepareSearch();
+    const hits = await store.searchBm25('slow-blow', { limit: 10, light: true });
+    const rowView = hits.find((h) => h.record.id === 'x1/spec.md#1')!;
+    expect(rowView.parent).toMatchObject({ record: { id: 'x1/spec.md#0', model: 'X1', parentId: null } });
+    expect(typeof rowView.parent!.rowId).toBe('bigint');
+    expect(hits.find((h) => h.record.id === 'x1/spec.md#0')?.parent).toBeUndefined();
+    const [parent] = await store.hydrate([rowView.parent!]);
+    const [byId] = await store.getChunks(['x1/spec.md#0'], { light: true });
+    expect(parent!.record).toEqual(byId);
+  });
+
+  it('finds rows written after the index was built with their own stubs, and old rows no longer there are not found', async () => {
+    const store = await library();
+    await store.prepareSearch();
+    await store.replaceDocument('x2/guide.md', [record('x2/guide.md', 0, 'The X2 fuse is now under the lid.', { model: 'X2 Pro', vector: vec(6) })]);
+    await store.addChunks([
+      record('x3/spec.md', 0, '| Fuse | 16 A |', { model: 'X3', vector: vec(7) }),
+      record('x3/spec.md', 1, '| Fuse | 16 A |', { model: 'X3', parentId: 'x3/spec.md#0', vector: vec(8) }),
+    ]);
+    const hits = await store.searchBm25('fuse', { limit: 20, light: true });
+    const byId = new Map(hits.map((h) => [h.record.id, h]));
+    expect(byId.get('x2/guide.md#0')!.record.model).toBe('X2 Pro');
+    expect(byId.has('x2/guide.md#1')).toBe(false);
+    // A new view's parent is not in the index: the view comes without it (the table is read by id).
+    expect(byId.get('x3/spec.md#1')).toMatchObject({ record: { model: 'X3', parentId: 'x3/spec.md#0' } });
+    expect(byId.get('x3/spec.md#1')!.parent).toBeUndefined();
+    const full = await store.hydrate(hits);
+    expect(full.find((h) => h.record.id === 'x2/guide.md#0')!.record.text).toBe('The X2 fuse is now under the lid.');
+  });
+
+  it('is rebuilt after a compaction moved every row, and searches meanwhile read their stubs', async () => {
+    const store = await library();
+    await store.prepareSearch();
+    const before = view(await store.searchBm25('fuse', { limit: 10, light: true }));
+    await store.deleteDocument('x2/guide.md');
+    await store.ensureIndexes();
+    const expected = before.filter((h) => !h.id.startsWith('x2/')).map(({ id, model, parentId }) => ({ id, model, parentId }));
+    const strip = (hits: ChunkHit[]) => view(hits).map(({ id, model, parentId }) => ({ id, model, parentId }));
+    expect(strip(await store.searchBm25('fuse', { limit: 10, light: true }))).toEqual(expected);
+    await store.prepareSearch();
+    const after = await store.searchBm25('fuse', { limit: 10, light: true });
+    expect(strip(after)).toEqual(expected);
+    expect(after.find((h) => h.record.id === 'x1/spec.md#1')!.parent?.record.id).toBe('x1/spec.md#0');
+    const full = await store.hydrate(after);
+    expect(full.map((h) => h.record.id)).toEqual(after.map((h) => h.record.id));
+  });
+
+  it('leaves a view whose parent row does not exist to be read as before', async () => {
+    const { store } = await scope.open();
+    await store.addChunks([record('d', 0, 'fuse rating table'), record('d', 1, 'fuse rating row', { parentId: 'gone#0' })]);
+    await store.ensureIndexes();
+    await store.prepareSearch();
+    const hits = await store.searchBm25('fuse rating', { limit: 5, light: true });
+    expect(hits.find((h) => h.record.id === 'd#1')).toMatchObject({ record: { parentId: 'gone#0' } });
+    expect(hits.find((h) => h.record.id === 'd#1')!.parent).toBeUndefined();
+  });
+});
+
+describe('plainRows', () => {
+  it("gives the values LanceDB's row proxies give, column by column over every batch", () => {
+    const first = arrow.tableFromArrays({ id: ['a', 'b'], score: new Float32Array([1.5, 2]), n: new BigUint64Array([1n, 2n]) });
+    const table = first.concat(arrow.tableFromArrays({ id: ['c'], score: new Float32Array([3]), n: new BigUint64Array([3n]) }));
+    expect(table.batches.length).toBe(2);
+    const proxies = table.toArray() as Record<string, unknown>[];
+    const rows = plainRows(table);
+    expect(rows).toHaveLength(3);
+    rows.forEach((row, i) => {
+      for (const f of ['id', 'score', 'n']) expect(row[f]).toEqual(proxies[i]![f]);
+    });
+    expect(rows[2]).toEqual({ id: 'c', score: 3, n: 3n });
+  });
+});
