@@ -198,7 +198,9 @@ export class PreparePool {
       this.failed = true;
       return;
     }
-    const worker = new Worker(entry);
+    // None of the parent's flags, as in the parse pool: under `node --import tsx` (benches, corpus
+    // tests) an inherited loader ran in every worker, even one running the compiled bundle.
+    const worker = new Worker(entry, { execArgv: [] });
     const slot: Slot = { worker, ready: false, version: -1, jobs: new Map() };
     this.slots.add(slot);
     worker.on('message', (m: FromWorker) => this.onMessage(slot, m));
