@@ -11,8 +11,8 @@ import type {
 } from '../contract/api';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
-import { DEFAULT_MAX_FILE_BYTES, type ImportProgress } from '../ingest/import.job';
-import { megabytes } from '../ingest/import-limits';
+import type { ImportProgress } from '../ingest/import.job';
+import { DEFAULT_MAX_FILE_BYTES, megabytes } from '../ingest/import-limits';
 import { ParsePool } from '../ingest/parse-pool';
 import type { Library } from '../storage/library.store';
 import { LibraryManager } from '../storage/library.store';
@@ -34,7 +34,7 @@ import { newLibrarySettings } from './new-library';
 import { RemoteSettingsStore } from './remote-settings';
 import { createTeam, readOnlyMessage } from './team';
 
-/** Largest original the viewer is sent: what an import accepts by default (it is sent whole, as base64). */
+// Largest original the viewer is sent: what an import accepts by default (it is sent whole, as base64).
 const MAX_ORIGINAL_BYTES = DEFAULT_MAX_FILE_BYTES;
 
 /**

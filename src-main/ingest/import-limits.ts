@@ -20,6 +20,9 @@ export interface ImportLimits {
   maxTextChars: number;
 }
 
+/** Largest file an import accepts by default (any format; text formats are bounded further). */
+export const DEFAULT_MAX_FILE_BYTES = 500 * 1024 * 1024;
+
 export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
   workerMemoryMb: 1024,
   cpuSecondsBase: 60,

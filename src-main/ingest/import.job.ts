@@ -6,7 +6,7 @@ import type { NormalizedDocument } from '../core/document';
 import { CodedError, type ErrorCode } from '../core/result';
 import type { ChunkInput } from '../storage/chunk-store';
 import type { DocumentRecord, Library } from '../storage/library.store';
-import { DEFAULT_IMPORT_LIMITS, maxFileBytesFor, megabytes, tooLargeReason, type ImportLimits } from './import-limits';
+import { DEFAULT_IMPORT_LIMITS, DEFAULT_MAX_FILE_BYTES, maxFileBytesFor, megabytes, tooLargeReason, type ImportLimits } from './import-limits';
 import { ParsePool } from './parse-pool';
 import { documentCodes } from '../enrich/document-codes';
 import { parserFor, SUPPORTED_EXTENSIONS } from './parsers';
@@ -75,7 +75,7 @@ export interface ImportOptions {
   pool?: ParsePool;
 }
 
-export const DEFAULT_MAX_FILE_BYTES = 500 * 1024 * 1024;
+export { DEFAULT_MAX_FILE_BYTES } from './import-limits';
 
 /**
  * Files read and parsing at once: enough for the parse pool to pack small files into few messages
