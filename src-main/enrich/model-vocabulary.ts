@@ -1177,6 +1177,9 @@ export class ModelVocabulary {
       const e = addEntry({ name, key: this.entryKey(name), kind: 'member', parent: agg.base, revision: null, docCount: 0 });
       if (e.key !== extKey) this.addAlias(d, extKey, e.name);
     }
+    // 6b. A product named as another product and further words without digits ("XIAO nRF52840
+    // Sense" beside "XIAO nRF52840", learned from folders of their own) is that product's member.
+    this.nestProducts(d);
     // 7. Aliases: names without their leading series/family tokens ("Cubie A7A" -> "A7A").
     for (const e of d.entries.values()) if (e.kind !== 'variant') this.addDerivedAliases(d, e);
     // 8. Categories per base product, then on identities (the model's, else the document's own).
@@ -1355,6 +1358,30 @@ export class ModelVocabulary {
         for (const names of d.aliases.values()) if (names.delete(short.name)) names.add(long.name);
         this.addAlias(d, short.key, long.name);
       }
+    }
+  }
+
+  /**
+   * Sets each product's parent to the product whose name its own begins with, when what follows
+   * has no digit ("XIAO nRF52840 Sense" of "XIAO nRF52840", "Timer Camera F" of "Timer Camera"):
+   * the base's pages (a comparison table signed with the base) then count as the member's family.
+   */
+  private nestProducts(d: Derived): void {
+    const words = (e: ModelEntry) =>
+      modelTokens(e.name)
+        .filter((t) => t.kind === 'word' && !this.isVendorKey(t.norm))
+        .map((t) => t.norm);
+    const products = [...d.entries.values()].filter((e) => e.kind === 'product' && e.parent === null);
+    const named = products.map((e) => ({ e, w: words(e) }));
+    for (const long of named) {
+      let base: { e: ModelEntry; w: string[] } | null = null;
+      for (const short of named) {
+        if (short === long || short.w.length === 0 || short.w.length >= long.w.length) continue;
+        if (!short.w.every((t, k) => long.w[k] === t)) continue;
+        if (long.w.slice(short.w.length).some((t) => /\d/.test(t))) continue;
+        if (!base || short.w.length > base.w.length) base = short;
+      }
+      if (base) long.e.parent = base.e.name;
     }
   }
 

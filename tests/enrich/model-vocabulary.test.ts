@@ -106,6 +106,18 @@ describe('ModelVocabulary learning', () => {
     expect(v.findMentions('xiao rp2350 clock').map((m) => m.model)).toEqual(['XIAO RP2350']);
   });
 
+  it('makes a product named as another product plus words without digits that product\'s member', () => {
+    const v = ModelVocabulary.fromDocuments([
+      doc('wiki/XIAO_nRF52840/a.md', '# Intro\n\nThe XIAO nRF52840 board.'),
+      doc('wiki/XIAO_nRF52840-Sense/a.md', '# Intro\n\nThe XIAO nRF52840-Sense board has an IMU.'),
+      doc('wiki/XIAO_nRF52841/a.md', '# Intro\n\nThe XIAO nRF52841 board.'),
+    ]);
+    expect(v.relation('XIAO nRF52840-Sense', 'XIAO nRF52840')).toBe('member');
+    expect(v.familyOf('XIAO nRF52840-Sense')).toContain('XIAO nRF52840');
+    // A further code is another product, not a member.
+    expect(v.relation('XIAO nRF52841', 'XIAO nRF52840')).toBe('none');
+  });
+
   it('learns members that extend a product name and keeps "+" distinct', () => {
     const v = ModelVocabulary.fromDocuments([
       doc('lib/rock5b/a.md', '# Intro\n\nThe ROCK 5B/5B+ boards. ROCK 5B+ adds a B key.'),
