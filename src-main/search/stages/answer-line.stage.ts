@@ -48,6 +48,9 @@ const QUANTITY = new RegExp(
   'iu',
 );
 
+/** A count written as a multiplication ("WS2812B x 25", "×2"): how spec tables give how many. */
+const COUNT = /(?<![\p{L}\p{N}])[x×]\s?\d+(?![\p{L}\p{N}.,])/u;
+
 /** True when the question asks for a value (a quantity cue in it). */
 export function asksForQuantity(question: string): boolean {
   return QUANTITY_CUE.test(question.toLowerCase());
@@ -55,7 +58,7 @@ export function asksForQuantity(question: string): boolean {
 
 /** True when the line states a quantity: a number with a unit. */
 export function statesQuantity(line: string): boolean {
-  return QUANTITY.test(line);
+  return QUANTITY.test(line) || COUNT.test(line);
 }
 
 /** The lines of a chunk's text, code excluded; a line longer than `LONG_LINE` is split into its sentences and at `<br>`. */
