@@ -15,6 +15,8 @@ describe('what a question asks for and what a line states', () => {
   it('knows a question asking for a value', () => {
     expect(asksForQuantity('What charge current does it use?')).toBe(true);
     expect(asksForQuantity('How many RGB LEDs are on it?')).toBe(true);
+    expect(asksForQuantity('RGB LED type and count')).toBe(true);
+    expect(asksForQuantity('the number of ADC inputs')).toBe(true);
     expect(asksForQuantity('How do I pair the remote?')).toBe(false);
   });
 
