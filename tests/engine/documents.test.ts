@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { validateInput, type EngineEvent } from '../../src-main/contract/api';
-import { createEngine } from '../../src-main/engine/engine';
 import { column, writePdf } from '../fixtures/pdf-writer';
 import { useTempEngine } from '../helpers/temp-engine';
 import { Readable } from 'node:stream';
@@ -62,16 +61,13 @@ describe('document views for the inspector and the source viewer', () => {
     const stored = JSON.parse(await readFile(docsFile, 'utf8')) as { documents: { original: string | null }[] };
     stored.documents[0]!.original = path.relative(libDir, secret);
     await writeFile(docsFile, JSON.stringify(stored));
-    const other = createEngine({ dataDir: path.join(t.dir, 'data'), bundledModelsDir: path.join(t.dir, 'none') });
-    try {
-      const res = await other.handlers['documents.original']({ library: 'Shop', id: 'rac-225b.md' });
-      expect(res).toMatchObject({ ok: false, error: { code: 'corrupt', message: expect.stringContaining('outside the library folder') } });
-      // Removing the document does not delete the file the record names either.
-      unwrap(await other.handlers['documents.remove']({ library: 'Shop', id: 'rac-225b.md' }));
-      expect(existsSync(secret)).toBe(true);
-    } finally {
-      await other.dispose();
-    }
+    // The engine reads documents.json again when it changed on disk (as after another process's write).
+    await (await t.engine.libraries.get('Shop'))!.reloadIfChangedOnDisk();
+    const res = await t.engine.handlers['documents.original']({ library: 'Shop', id: 'rac-225b.md' });
+    expect(res).toMatchObject({ ok: false, error: { code: 'corrupt', message: expect.stringContaining('outside the library folder') } });
+    // Removing the document does not delete the file the record names either.
+    unwrap(await t.engine.handlers['documents.remove']({ library: 'Shop', id: 'rac-225b.md' }));
+    expect(existsSync(secret)).toBe(true);
   });
 
   it('answers not-found for an unknown document', async () => {
