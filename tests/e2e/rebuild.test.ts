@@ -293,4 +293,32 @@ describe('rebuilding an outdated index in Chromium', () => {
     expect(errors).toEqual([]);
     expect(app.requests.filter((u) => !u.startsWith(`${app.bridge.origin}/`))).toEqual([]);
   });
+
+  it('keeps the newest library list when an older answer arrives after it', async () => {
+    await page.getByTestId('tab-documents').click();
+    await page.getByTestId('document-table').waitFor();
+    expect(await page.getByTestId('rebuild-notice').count()).toBe(0);
+    // The first list asked for is answered late, and as it was before the rebuild (outdated).
+    let asked = 0;
+    let releaseStale!: () => void;
+    const stale = new Promise<void>((resolve) => (releaseStale = resolve));
+    await page.route('**/api/libraries.list', async (route: Route) => {
+      if (++asked > 1) return route.continue();
+      const res = await route.fetch();
+      const body = (await res.json()) as { ok: boolean; value: LibrarySummary[] };
+      await stale;
+      await route.fulfill({ json: { ...body, value: body.value.map((l) => (l.name === LIBRARY ? { ...l, indexOutdated: true } : l)) } });
+    });
+    app.emit({ type: 'library.changed', library: LIBRARY });
+    await expect.poll(() => asked).toBe(1);
+    const fresh = page.waitForResponse('**/api/libraries.list');
+    app.emit({ type: 'library.changed', library: LIBRARY });
+    await fresh;
+    releaseStale();
+    await expect.poll(() => asked).toBe(2);
+    // The late, older answer changes nothing: no notice comes back.
+    await page.waitForTimeout(500);
+    expect(await page.getByTestId('rebuild-notice').count()).toBe(0);
+    await page.unroute('**/api/libraries.list');
+  });
 });

@@ -79,6 +79,10 @@ const REFRESH_INTERVAL_MS = 400;
 
 export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (set, get) => {
   let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Number of the last list request sent: an older answer arriving after a newer one is stale. */
+  let librariesAsked = 0;
+  /** The newest list load, which a superseded one waits for (its callers expect a fresh list). */
+  let latestLoad: Promise<void> = Promise.resolve();
 
   return {
     libraries: [],
@@ -123,19 +127,28 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
       set((s) => ({ indexProgress: { ...s.indexProgress, [library]: rest } }));
     },
 
-    async loadLibraries() {
-      const res = await api['libraries.list']({});
-      if (!res.ok) return set({ libraryError: res.error.message, librariesLoaded: true });
-      const selected = get().selectedLibrary;
-      const stillThere = selected !== null && res.value.some((l) => l.name === selected);
-      set({ libraries: res.value, librariesLoaded: true });
-      // The list is reloaded on 'library.changed', which follows a finished rebuild's swap.
-      for (const library of Object.keys(get().rebuildsPending)) {
-        const progress = get().indexProgress[library]?.rebuilding;
-        const gone = !res.value.some((l) => l.name === library);
-        if (gone || (progress && progress.done >= progress.total)) set((s) => ({ rebuildsPending: without(s.rebuildsPending, library) }));
-      }
-      if (!stillThere) await get().selectLibrary(res.value[0]?.name ?? null);
+    loadLibraries() {
+      // Lists are asked for on many events; one asked during a rebuild can be answered after the
+      // one asked on its 'library.changed' (both wait for the index swap) and would bring back
+      // the outdated state, with no later event to correct it. An older answer is dropped.
+      const asked = ++librariesAsked;
+      const load = (async (): Promise<void> => {
+        const res = await api['libraries.list']({});
+        if (asked !== librariesAsked) return latestLoad;
+        if (!res.ok) return set({ libraryError: res.error.message, librariesLoaded: true });
+        const selected = get().selectedLibrary;
+        const stillThere = selected !== null && res.value.some((l) => l.name === selected);
+        set({ libraries: res.value, librariesLoaded: true });
+        // The list is reloaded on 'library.changed', which follows a finished rebuild's swap.
+        for (const library of Object.keys(get().rebuildsPending)) {
+          const progress = get().indexProgress[library]?.rebuilding;
+          const gone = !res.value.some((l) => l.name === library);
+          if (gone || (progress && progress.done >= progress.total)) set((s) => ({ rebuildsPending: without(s.rebuildsPending, library) }));
+        }
+        if (!stillThere) await get().selectLibrary(res.value[0]?.name ?? null);
+      })();
+      latestLoad = load;
+      return load;
     },
 
     async ensureLibrary() {
