@@ -13,21 +13,25 @@ export const settingText = (max: number) =>
     .nullable()
     .transform((v) => (v === '' ? null : v));
 
-/** A subscribed library's source and how current this computer's copy is. */
-export interface LibrarySubscription {
-  /** `s3://bucket/prefix`. */
+/** Where a subscribed library comes from and how current this computer's copy is (stored in its library.json). */
+export interface SubscriptionState {
+  /** `s3://bucket/prefix`; credentials and endpoint are never stored with a library. */
   source: string;
-  /** The published version this computer holds, when it was published and when it was synced (ISO). */
+  /** The published version this copy holds, and when it was published and synced (ISO). */
   version: number;
   publishedAt: string;
   syncedAt: string;
   /** The last look at the bucket (ISO), null before the first; `latestVersion` is what it showed. */
   checkedAt: string | null;
   latestVersion: number | null;
+  /** Why the last look failed (offline, credentials refused), in words; null when it worked. */
+  checkError: string | null;
+}
+
+/** A subscribed library's state as the contract shows it. */
+export interface LibrarySubscription extends SubscriptionState {
   /** True when the bucket holds a newer version than this copy: `libraries.sync` fetches it. */
   newerAvailable: boolean;
-  /** Why the last look failed (offline, credentials refused), in words. */
-  checkError: string | null;
 }
 
 /** What `libraries.publish` did: the version it made and what it uploaded. */

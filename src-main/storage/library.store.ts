@@ -7,6 +7,9 @@ import { DEFAULT_PREFIX_OPTIONS, type PrefixOptions } from '../core/prefix';
 import type { ErrorCode, Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import type { DocumentStatus, EnrichMode } from '../contract/api';
+import type { SubscriptionState } from '../contract/team';
+
+export type { SubscriptionState };
 import { isStrayTemp, readJson, writeFileAtomic, writeJsonAtomic } from './atomic-file';
 import { tryLock, waitLock } from './lock-file';
 
@@ -45,21 +48,6 @@ export interface LibraryConfig {
   indexVersion?: number;
   /** Set on a library subscribed from object storage, which is read-only here (see `storage/remote/`). */
   subscription?: SubscriptionState;
-}
-
-/** Where a subscribed library comes from and how current this computer's copy is. */
-export interface SubscriptionState {
-  /** `s3://bucket/prefix`; credentials and endpoint are never stored with a library. */
-  source: string;
-  /** The published version this copy holds, and when it was published and synced (ISO). */
-  version: number;
-  publishedAt: string;
-  syncedAt: string;
-  /** The last look at the bucket, and the newest version it showed (null: never looked, or it failed). */
-  checkedAt: string | null;
-  latestVersion: number | null;
-  /** Why the last look failed (offline, refused), in words; null when it worked. */
-  checkError: string | null;
 }
 
 /**
