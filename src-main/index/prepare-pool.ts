@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { NormalizedDocument } from '../core/document';
 import { CodedError } from '../core/result';
 import type { PreparedDocument } from '../ingest/import.job';
+import { workerEntry } from '../ingest/worker-entry';
 import type { FromWorker, PrepareError, PrepareState, ToWorker } from './prepare-protocol';
 
 /**
@@ -49,20 +47,9 @@ interface Slot {
   jobs: Map<number, Job>;
 }
 
-/** The worker's entry: the compiled `prepare-worker.js` of a bundle, or the TypeScript sources through tsx. */
-function workerEntry(): URL {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) return new URL('./prepare.worker.boot.mjs', here);
-  // A bundler may put this module in a chunk one folder below the entry points.
-  const dir = path.dirname(fileURLToPath(here));
-  // The app's bundle (electron-vite) names it .js, the CLI's (scripts/build-cli.mjs) .mjs.
-  for (const d of [dir, path.dirname(dir)]) {
-    for (const name of ['prepare-worker.js', 'prepare-worker.mjs']) {
-      const file = path.join(d, name);
-      if (existsSync(file)) return pathToFileURL(file);
-    }
-  }
-  throw new Error(`the prepare worker (prepare-worker.js) is missing next to ${dir}`);
+/** The prepare worker's entry (see `ingest/worker-entry.ts`). */
+function prepareWorkerEntry(): URL {
+  return workerEntry(import.meta.url, 'prepare-worker', './prepare.worker.boot.mjs');
 }
 
 /** The error a worker reported, rebuilt so `stageFailure` reads it as it would the original. */
@@ -193,7 +180,7 @@ export class PreparePool {
   private spawn(): void {
     let entry: URL;
     try {
-      entry = workerEntry();
+      entry = prepareWorkerEntry();
     } catch {
       this.failed = true;
       return;

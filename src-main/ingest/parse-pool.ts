@@ -1,11 +1,10 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ErrorCode } from '../core/result';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './import-limits';
 import { TICKS_PER_SECOND, threadTicks, type ParseTask, type WorkerMessage } from './parse-protocol';
+import { workerEntry } from './worker-entry';
 import type { ParseResult } from './parsers';
 
 /**
@@ -65,51 +64,9 @@ interface Slot {
   error: Error | null;
 }
 
-/**
- * The compiled worker of the CLI bundle under `root` (out/cli/, `scripts/build-cli.mjs`) when it
- * was built from the sources as they are now, else null: the same rule as `bin/manualmate.mjs`. A
- * worker run through tsx costs far more than the parse of a datasheet: its own loader thread, every
- * module compiled at its start, and pdf.js's 3 MB rewritten by tsx with source maps that Node then
- * parses (about 400 MB more memory and 1.5 s more CPU per worker than the compiled one on pdf-dev).
- */
-export function currentCompiledWorker(root: string): URL | null {
-  const out = path.join(root, 'out', 'cli');
-  let stamp: { builtAt: number; inputs: string[] };
-  try {
-    stamp = JSON.parse(readFileSync(path.join(out, 'inputs.json'), 'utf8')) as typeof stamp;
-  } catch {
-    return null;
-  }
-  for (const input of stamp.inputs) {
-    const stat = statSync(path.join(root, input), { throwIfNoEntry: false });
-    if (!stat || stat.mtimeMs > stamp.builtAt) return null;
-  }
-  const worker = path.join(out, 'parse-worker.mjs');
-  return existsSync(worker) ? pathToFileURL(worker) : null;
-}
-
-/**
- * The worker's entry: the compiled `parse-worker.js` of a bundle; from the TypeScript sources
- * (tests, benchmarks, a stale CLI bundle), the CLI bundle's worker while it is current, else the
- * sources through tsx.
- */
-function workerEntry(): URL {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    // This file is src-main/ingest/ of the repository.
-    const root = path.resolve(path.dirname(fileURLToPath(here)), '..', '..');
-    return currentCompiledWorker(root) ?? new URL('./parse.worker.boot.mjs', here);
-  }
-  // A bundler may put this module in a chunk one folder below the entry points.
-  const dir = path.dirname(fileURLToPath(here));
-  // The app's bundle (electron-vite) names it .js, the CLI's (scripts/build-cli.mjs) .mjs.
-  for (const d of [dir, path.dirname(dir)]) {
-    for (const name of ['parse-worker.js', 'parse-worker.mjs']) {
-      const file = path.join(d, name);
-      if (existsSync(file)) return pathToFileURL(file);
-    }
-  }
-  throw new Error(`the parse worker (parse-worker.js) is missing next to ${dir}`);
+/** The parse worker's entry (see `worker-entry.ts`). */
+function parseWorkerEntry(): URL {
+  return workerEntry(import.meta.url, 'parse-worker', './parse.worker.boot.mjs');
 }
 
 /**
@@ -252,7 +209,7 @@ export class ParsePool {
   private spawn(): void {
     let entry: URL;
     try {
-      entry = workerEntry();
+      entry = parseWorkerEntry();
     } catch (err) {
       this.failStart(err instanceof Error ? err.message : String(err));
       return;
