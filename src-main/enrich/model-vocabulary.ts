@@ -238,6 +238,8 @@ interface Derived {
    * nor grow into a key that does, so mention matching stops extending it (most tokens stop at one).
    */
   keyPrefixes: Set<string>;
+  /** Each product's name words without vendor words (for families and nesting), built on first use. */
+  productWords?: Map<ModelEntry, string[]>;
   /** Mentions in short texts (headings repeat in every chunk of their section). */
   shortMentions: Map<string, ModelMention[]>;
   /** Family patterns of names with placeholder digits ("LM78XX", "CH32V30x"), see `familyPattern`. */
@@ -914,13 +916,9 @@ export class ModelVocabulary {
     if (!best) return null;
     const family = best.words;
     // Members continue the family at a word boundary ("ESP32-S31-Korvo" is not of "ESP32-S3").
-    const members = [...d.entries.values()].filter((e) => {
-      if (e.kind !== 'product') return false;
-      const name = modelTokens(e.name)
-        .filter((t) => t.kind === 'word' && !this.isVendorKey(t.norm))
-        .map((t) => t.norm);
-      return name.length > family.length && family.every((w, k) => name[k] === w);
-    });
+    const members = [...this.productWords(d)]
+      .filter(([, name]) => name.length > family.length && family.every((w, k) => name[k] === w))
+      .map(([e]) => e);
     if (members.length === 0) return null;
     const start = toks[i]!.start;
     const end = toks[best.end]!.end;
@@ -1367,12 +1365,7 @@ export class ModelVocabulary {
    * the base's pages (a comparison table signed with the base) then count as the member's family.
    */
   private nestProducts(d: Derived): void {
-    const words = (e: ModelEntry) =>
-      modelTokens(e.name)
-        .filter((t) => t.kind === 'word' && !this.isVendorKey(t.norm))
-        .map((t) => t.norm);
-    const products = [...d.entries.values()].filter((e) => e.kind === 'product' && e.parent === null);
-    const named = products.map((e) => ({ e, w: words(e) }));
+    const named = [...this.productWords(d)].filter(([e]) => e.parent === null).map(([e, w]) => ({ e, w }));
     for (const long of named) {
       let base: { e: ModelEntry; w: string[] } | null = null;
       for (const short of named) {
@@ -1383,6 +1376,21 @@ export class ModelVocabulary {
       }
       if (base) long.e.parent = base.e.name;
     }
+  }
+
+  /** Each product's name words without vendor words, in entry order (computed once per derivation). */
+  private productWords(d: Derived): Map<ModelEntry, string[]> {
+    if (!d.productWords) {
+      d.productWords = new Map();
+      for (const e of d.entries.values()) {
+        if (e.kind !== 'product') continue;
+        const words = modelTokens(e.name)
+          .filter((t) => t.kind === 'word' && !this.isVendorKey(t.norm))
+          .map((t) => t.norm);
+        d.productWords.set(e, words);
+      }
+    }
+    return d.productWords;
   }
 
   private addAlias(d: Derived, alias: string, name: string): void {
