@@ -1,4 +1,4 @@
-import { isStopword } from '../enrich/text.util';
+import { isCodeToken, isStopword } from '../enrich/text.util';
 
 /**
  * Document-level evidence: how well a question's words match each document's names — its title,
@@ -61,7 +61,7 @@ function skipJoins(words: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i + 2 < words.length; i++) {
     const term = words[i]! + words[i + 2]!;
-    if (/\p{L}/u.test(term) && /\p{N}/u.test(term)) out.push(term);
+    if (isCodeToken(term)) out.push(term);
   }
   return out;
 }

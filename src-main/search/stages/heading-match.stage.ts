@@ -1,4 +1,5 @@
 import { passageTerms } from '../../enrich/passage-terms';
+import { isCodeToken } from '../../enrich/text.util';
 import type { ChunkHit } from '../../storage/chunk-store';
 import { byScore, type RankStage } from './stage';
 
@@ -21,9 +22,6 @@ import { byScore, type RankStage } from './stage';
 /** Extra share of score for a hit whose heading is exactly the question's topic. */
 export const HEADING_WEIGHT = 0.2;
 
-/** A word of letters and digits: a part number or a member's code. */
-const isCode = (term: string): boolean => /\d/.test(term) && /\p{L}/u.test(term);
-
 /** Headings of a chunk below the document's title: its own section's and those of sections inside its text. */
 export function sectionHeadings(text: string, headingPath: readonly string[]): string[] {
   const own = headingPath.length > 1 ? [headingPath[headingPath.length - 1]!] : [];
@@ -45,7 +43,7 @@ export function weighByHeadings(hits: ChunkHit[], question: string, modelNames: 
         best = Math.max(best, (shared / words.length) * (shared / asked.size));
         // A code of letters and digits the question names ("LM7824A", once the family "LM78XX" is
         // the model) picks the section of that member among the sibling sections of one datasheet.
-        if (words.some((t) => asked.has(t) && isCode(t))) best = 1;
+        if (words.some((t) => asked.has(t) && isCodeToken(t))) best = 1;
       }
       return { hit: { ...h, score: h.score * (1 + weight * best) }, i };
     }),
