@@ -49,7 +49,7 @@ interface Slot {
 
 /** The prepare worker's entry (see `ingest/worker-entry.ts`). */
 function prepareWorkerEntry(): URL {
-  return workerEntry(import.meta.url, 'prepare-worker', './prepare.worker.boot.mjs');
+  return workerEntry(import.meta.url, { app: 'prepare-worker.js', cli: 'prepare-worker.mjs' }, './prepare.worker.boot.mjs');
 }
 
 /** The error a worker reported, rebuilt so `stageFailure` reads it as it would the original. */

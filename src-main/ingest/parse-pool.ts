@@ -66,7 +66,7 @@ interface Slot {
 
 /** The parse worker's entry (see `worker-entry.ts`). */
 function parseWorkerEntry(): URL {
-  return workerEntry(import.meta.url, 'parse-worker', './parse.worker.boot.mjs');
+  return workerEntry(import.meta.url, { app: 'parse-worker.js', cli: 'parse-worker.mjs' }, './parse.worker.boot.mjs');
 }
 
 /**

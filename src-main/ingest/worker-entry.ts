@@ -33,23 +33,23 @@ export function currentCompiledWorker(root: string, fileName = 'parse-worker.mjs
 }
 
 /**
- * The entry of worker `name` ("parse-worker") for the pool module at `here` (its
- * `import.meta.url`, one folder below src-main/ in the sources); `boot` is the pool's boot file,
- * relative to `here`.
+ * The entry of a worker for the pool module at `here` (its `import.meta.url`, one folder below
+ * src-main/ in the sources). `files` are the worker's compiled names: the app's bundle
+ * (electron-vite) names it `.js`, the CLI's (scripts/build-cli.mjs) `.mjs`; `boot` is the pool's
+ * boot file, relative to `here`.
  */
-export function workerEntry(here: string, name: string, boot: string): URL {
+export function workerEntry(here: string, files: { app: string; cli: string }, boot: string): URL {
   if (here.endsWith('.ts')) {
     const root = path.resolve(path.dirname(fileURLToPath(here)), '..', '..');
-    return currentCompiledWorker(root, `${name}.mjs`) ?? new URL(boot, here);
+    return currentCompiledWorker(root, files.cli) ?? new URL(boot, here);
   }
   // A bundler may put the pool's module in a chunk one folder below the entry points.
   const dir = path.dirname(fileURLToPath(here));
-  // The app's bundle (electron-vite) names it .js, the CLI's (scripts/build-cli.mjs) .mjs.
   for (const d of [dir, path.dirname(dir)]) {
-    for (const file of [`${name}.js`, `${name}.mjs`]) {
+    for (const file of [files.app, files.cli]) {
       const full = path.join(d, file);
       if (existsSync(full)) return pathToFileURL(full);
     }
   }
-  throw new Error(`the ${name.replace(/-worker$/, '')} worker (${name}.js) is missing next to ${dir}`);
+  throw new Error(`the ${files.app.replace(/-worker\.js$/, '')} worker (${files.app}) is missing next to ${dir}`);
 }
