@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForQuantity, evidenceLines, lineLabel, statesQuantity, weighByAnswerLine } from '../../src-main/search/stages/answer-line.stage';
+import { asksForQuantity, evidenceLines, lineLabel, lineWords, statesQuantity, weighByAnswerLine } from '../../src-main/search/stages/answer-line.stage';
 import { PassageTermStats } from '../../src-main/enrich/passage-terms';
 import type { ChunkHit, ChunkRecord } from '../../src-main/storage/chunk-store';
 import { markdownDocument } from '../enrich/corpus.helper';
@@ -69,6 +69,25 @@ describe('answer-line ranking', () => {
     // A label the question names only in part is no answer to it.
     const other = hit('other', '- Detecting Angle: 100°\n- Delay time: 2s', 8);
     expect(order(weighByAnswerLine([sentence, other], 'how far is the detecting range?', flat))).toEqual(['sentence', 'other']);
+  });
+
+  it('reads a numbered signal as its kind and a dotted abbreviation as the question word it cuts', () => {
+    const terms = ['gpio', 'boot', 'typic', 'low', 'power', 'maximum'];
+    expect([...lineWords('| Boot | | GPIO28 | Enter Boot Mode |', terms)]).toEqual(expect.arrayContaining(['gpio28', 'gpio', 'boot']));
+    expect(lineWords('| Low Power (Typ.) | 42.6μA@3.7V |', terms).has('typic')).toBe(true);
+    expect(lineWords('Max. 5V', terms).has('maximum')).toBe(true);
+    // Without the dot a short word is a word of its own, not an abbreviation.
+    expect(lineWords('the max jumper', terms).has('maximum')).toBe(false);
+    expect(lineWords('ESP32 module', terms).has('es')).toBe(false);
+  });
+
+  it('finds the pin row for "which GPIO" and the abbreviated label for a spelled-out question', () => {
+    const pins = hit('pins', '| D0 | Analog | GPIO1 | GPIO, ADC |\n| Boot | | GPIO28 | Enter Boot Mode |', 5);
+    const spec = hit('spec', 'Hold the BOOT button while you plug in the cable.', 6);
+    expect(order(weighByAnswerLine([spec, pins], 'Which GPIO is the BOOT button?', flat))).toEqual(['pins', 'spec']);
+    const intro = hit('intro', 'With low-power modes (as low as 45μA), it is ideal for batteries.', 6);
+    const table = hit('table', '| **Low Power (Typ.)** | `42.6μA@3.7V` |', 5);
+    expect(order(weighByAnswerLine([intro, table], 'Typical low-power current?', flat))).toEqual(['table', 'intro']);
   });
 
   it('leaves a question of stopwords alone', () => {

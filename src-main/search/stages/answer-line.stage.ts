@@ -93,7 +93,7 @@ export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term
     hits.map((h, i) => {
       let best = 0;
       for (const line of evidenceLines(h.record.text)) {
-        const words = new Set(passageTerms(line.replace(/_/g, ' ')));
+        const words = lineWords(line, terms);
         let share = 0;
         terms.forEach((t, k) => {
           if (words.has(t)) share += weights[k]!;
@@ -112,8 +112,37 @@ export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term
 function labelAsked(line: string, terms: readonly string[]): boolean {
   const label = lineLabel(line);
   if (label === null) return false;
-  const words = passageTerms(label);
+  const words = passageTerms(label).map((w) => abbreviated(w, label, terms) ?? w);
   return words.length > 0 && words.every((t) => terms.includes(t));
+}
+
+/** A signal or peripheral numbered in a pin table ("GPIO28", "ADC2", "UART0"): letters, then digits. */
+const NUMBERED = /^([a-z]{2,})\d+$/;
+
+/**
+ * The words a line offers the question: its passage terms, plus the kind of each numbered name
+ * ("GPIO28" is a GPIO: "which GPIO is the BOOT button" meets the row "| Boot | GPIO28 |") and the
+ * question's word that each abbreviation cut with a dot stands for ("Typ." for "typical", "Max."
+ * for "maximum": spec tables abbreviate their labels; the technician does not).
+ */
+export function lineWords(line: string, terms: readonly string[]): Set<string> {
+  const words = new Set<string>();
+  for (const w of passageTerms(line.replace(/_/g, ' '))) {
+    words.add(w);
+    const kind = NUMBERED.exec(w)?.[1];
+    if (kind) words.add(passageTerms(kind)[0] ?? kind);
+    const full = abbreviated(w, line, terms);
+    if (full) words.add(full);
+  }
+  return words;
+}
+
+/** The question term that `word`, written in `text` with a dot after it, abbreviates; undefined for none. */
+function abbreviated(word: string, text: string, terms: readonly string[]): string | undefined {
+  if (word.length < 3 || !/^[a-z]+$/.test(word)) return undefined;
+  const full = terms.find((t) => t.length > word.length && t.startsWith(word));
+  if (!full) return undefined;
+  return new RegExp(`(?<![\\p{L}])${word}\\.`, 'iu').test(text) ? full : undefined;
 }
 
 /**
