@@ -51,14 +51,17 @@ const QUANTITY = new RegExp(
 /** A count written as a multiplication ("WS2812B x 25", "×2"): how spec tables give how many. */
 const COUNT = /(?<![\p{L}\p{N}])[x×]\s?\d+(?![\p{L}\p{N}.,])/u;
 
+/** A version number: three dotted parts ("4.2.0") or a "v" before dotted digits ("v1.2"): the value a "which version" asks for. */
+const VERSION = /(?<![\p{L}\p{N}.])(?:\d+\.\d+\.\d+|v\d+(?:\.\d+)+)(?![\p{L}\p{N}])/iu;
+
 /** True when the question asks for a value (a quantity cue in it). */
 export function asksForQuantity(question: string): boolean {
   return QUANTITY_CUE.test(question.toLowerCase());
 }
 
-/** True when the line states a quantity: a number with a unit. */
+/** True when the line states a quantity: a number with a unit, a count ("x 25") or a version number. */
 export function statesQuantity(line: string): boolean {
-  return QUANTITY.test(line) || COUNT.test(line);
+  return QUANTITY.test(line) || COUNT.test(line) || VERSION.test(line);
 }
 
 /** The lines of a chunk's text, code excluded; a line longer than `LONG_LINE` is split into its sentences and at `<br>`. */
