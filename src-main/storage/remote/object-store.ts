@@ -107,6 +107,17 @@ function explain(err: unknown, where: string, key: string): CodedError {
   return new CodedError('unavailable', `The object storage at ${where} failed on ${key}: ${e.name ?? 'error'}${status ? ` (HTTP ${status})` : ''} ${e.message ?? ''}`.trim());
 }
 
+/**
+ * Whether a failed upload of a file is tried again. The SDK retries a failed request by sending its
+ * body again, which a file stream cannot do (the first attempt read it), so a server error on a
+ * file is retried here with the file opened anew. Only unconditional writes are: the files are
+ * content-addressed (the same key always holds the same bytes), while a conditional write that
+ * failed may have landed, and its retry would read as another writer's claim.
+ */
+function retriesFile(body: Buffer | { file: string }, options: { ifNoneMatch?: boolean }, err: unknown, attempt: number): boolean {
+  return !Buffer.isBuffer(body) && !options.ifNoneMatch && attempt < REMOTE_TIMEOUTS.maxAttempts && (statusOf(err) ?? 0) >= 500;
+}
+
 /** Opens an S3 client for `access` on `bucket` (lazily loads the SDK). */
 export async function openS3Store(access: RemoteAccess, bucket: string): Promise<ObjectStore> {
   const s3 = await loadS3();
@@ -183,21 +194,23 @@ export async function openS3Store(access: RemoteAccess, bucket: string): Promise
     },
     async put(key, body, options = {}) {
       return call(key, async () => {
-        try {
-          await client.send(
-            new s3.PutObjectCommand({
-              Bucket: bucket,
-              Key: key,
-              Body: Buffer.isBuffer(body) ? body : createReadStream(body.file),
-              ContentLength: Buffer.isBuffer(body) ? body.length : body.size,
-              ...(options.ifNoneMatch ? { IfNoneMatch: '*' } : {}),
-            }),
-          );
-          return 'written' as const;
-        } catch (err) {
-          // 412: the key exists; 409: a concurrent conditional write to it is under way.
-          if (options.ifNoneMatch && (statusOf(err) === 412 || statusOf(err) === 409)) return 'exists' as const;
-          throw err;
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await client.send(
+              new s3.PutObjectCommand({
+                Bucket: bucket,
+                Key: key,
+                Body: Buffer.isBuffer(body) ? body : createReadStream(body.file),
+                ContentLength: Buffer.isBuffer(body) ? body.length : body.size,
+                ...(options.ifNoneMatch ? { IfNoneMatch: '*' } : {}),
+              }),
+            );
+            return 'written' as const;
+          } catch (err) {
+            // 412: the key exists; 409: a concurrent conditional write to it is under way.
+            if (options.ifNoneMatch && (statusOf(err) === 412 || statusOf(err) === 409)) return 'exists' as const;
+            if (!retriesFile(body, options, err, attempt)) throw err;
+          }
         }
       });
     },
