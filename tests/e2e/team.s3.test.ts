@@ -85,6 +85,18 @@ describe('team libraries in the UI', { timeout: 120_000 }, () => {
     expect(hit.ok && hit.value.results[0]!.text).toContain('12 A');
   });
 
+  it('forgets the stored secret key and keeps the other settings', async () => {
+    await page.getByTestId('tab-settings').click();
+    const card = page.getByTestId('team-settings');
+    await card.getByRole('button', { name: 'Forget the stored secret key' }).click();
+    await page.getByTestId('team-message').getByText('secret key was removed').waitFor();
+    expect(await card.getByLabel('Secret key').getAttribute('placeholder')).toBe('');
+    expect(await card.getByRole('button', { name: 'Forget the stored secret key' }).count()).toBe(0);
+    expect(await card.getByLabel('Access key').inputValue()).toBe('testing');
+    const settings = await app.engine.api['settings.get']({});
+    expect(settings.ok && settings.value.remote).toMatchObject({ accessKeyId: 'testing', endpoint: moto.endpoint, secretSet: false });
+  });
+
   it('made no request but to the bridge (browser) and the S3 server (engine)', () => {
     expect(errors).toEqual([]);
     expect(app.requests.filter((u) => !u.startsWith(`${app.bridge.origin}/`))).toEqual([]);

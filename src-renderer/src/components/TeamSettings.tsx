@@ -13,8 +13,8 @@ export function TeamSettings() {
   const remote = useStore(useShallow((s) => remoteOf(s.appSettings)));
   const library = useStore((s) => s.libraries.find((l) => l.name === s.selectedLibrary) ?? null);
   const { teamBusy, teamMessage, teamError } = useStore(useShallow((s) => ({ teamBusy: s.teamBusy, teamMessage: s.teamMessage, teamError: s.teamError })));
-  const { saveRemoteSettings, publishLibrary, subscribeLibrary } = useStore(
-    useShallow((s) => ({ saveRemoteSettings: s.saveRemoteSettings, publishLibrary: s.publishLibrary, subscribeLibrary: s.subscribeLibrary })),
+  const { saveRemoteSettings, forgetRemoteSecret, publishLibrary, subscribeLibrary } = useStore(
+    useShallow((s) => ({ saveRemoteSettings: s.saveRemoteSettings, forgetRemoteSecret: s.forgetRemoteSecret, publishLibrary: s.publishLibrary, subscribeLibrary: s.subscribeLibrary })),
   );
   const [endpoint, setEndpoint] = useState('');
   const [region, setRegion] = useState('');
@@ -76,9 +76,16 @@ export function TeamSettings() {
           />
           <p className="muted small">Kept in this computer’s data folder, never in a library. Left empty, the AWS_* environment variables are used.</p>
         </div>
-        <button type="submit" className="btn" disabled={busy}>
-          {teamBusy === 'save' ? 'Saving…' : 'Save'}
-        </button>
+        <div className="rebuild-buttons">
+          <button type="submit" className="btn" disabled={busy}>
+            {teamBusy === 'save' ? 'Saving…' : 'Save'}
+          </button>
+          {remote.secretSet ? (
+            <button type="button" className="btn" disabled={busy} onClick={() => void forgetRemoteSecret()}>
+              Forget the stored secret key
+            </button>
+          ) : null}
+        </div>
       </form>
 
       {library?.subscription ? (

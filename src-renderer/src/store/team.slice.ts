@@ -11,6 +11,8 @@ export interface TeamSlice {
   teamMessage: string | null;
   teamError: string | null;
   saveRemoteSettings(settings: { endpoint: string; region: string; accessKeyId: string; secretAccessKey?: string }): Promise<void>;
+  /** Removes the secret key stored on this computer (the AWS_* variables apply again); the other settings stay. */
+  forgetRemoteSecret(): Promise<void>;
   publishLibrary(library: string, to: string): Promise<void>;
   subscribeLibrary(source: string, library: string): Promise<void>;
   syncLibrary(library: string): Promise<void>;
@@ -43,6 +45,15 @@ export const createTeamSlice: StateCreator<Store, [], [], TeamSlice> = (set, get
         if (!res.ok) return { error: res.error.message };
         set({ appSettings: res.value });
         return 'Object-storage settings saved.';
+      }),
+
+    forgetRemoteSecret: () =>
+      run('save', async () => {
+        const r = remoteOf(get().appSettings);
+        const res = await api['settings.remote']({ endpoint: r.endpoint, region: r.region, accessKeyId: r.accessKeyId, secretAccessKey: null });
+        if (!res.ok) return { error: res.error.message };
+        set({ appSettings: res.value });
+        return 'The stored secret key was removed from this computer.';
       }),
 
     publishLibrary: (library, to) =>
