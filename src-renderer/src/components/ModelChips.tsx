@@ -1,13 +1,18 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../store';
 
-/** Most chips shown before the rest fold into a count (series can have dozens of variants). */
-const MAX_CHIPS = 24;
+/**
+ * Most models shown as chips. A library of sibling manuals names dozens of models, and a row of
+ * thirty chips pushed the composer up over half the window (and under the import panel at
+ * 800x600); past this count the models are offered in one list instead, and only the picked ones
+ * are chips.
+ */
+const INLINE_CHIPS = 8;
 
 /**
- * Model filter chips from the models detected in the library's documents. `scope` says whose
- * chips they are: the chat's (the conversation's scope, shown in the composer) or search's own.
- * None selected lets the question decide.
+ * The model scope from the models detected in the library's documents. `scope` says whose it is:
+ * the chat's (the conversation's scope, shown in the composer) or search's own. None picked lets
+ * the question decide.
  */
 export function ModelChips({ scope }: { scope: 'chat' | 'search' }) {
   const models = useStore(
@@ -21,15 +26,38 @@ export function ModelChips({ scope }: { scope: 'chat' | 'search' }) {
   const toggle = useStore((s) => (scope === 'chat' ? s.toggleModelFilter : s.toggleSearchModel));
   const clear = useStore((s) => (scope === 'chat' ? s.clearModelFilter : s.clearSearchModels));
   if (models.length === 0) return null;
+  const label = scope === 'chat' ? 'Answer for model' : 'Search models';
+  const listed = models.length > INLINE_CHIPS;
+  // The chips: every model when there are few; the picked ones (click to drop) when there are many.
+  const chips = listed ? models.filter((m) => selected.includes(m)) : models;
+  const unpicked = models.filter((m) => !selected.includes(m));
   return (
-    <div className="model-chips" role="group" aria-label={scope === 'chat' ? 'Answer for model' : 'Search models'} data-testid={`model-chips-${scope}`}>
+    <div className="model-chips" role="group" aria-label={label} data-testid={`model-chips-${scope}`}>
       <span className="muted small">{scope === 'chat' ? (selected.length > 0 ? `Answering for ${selected.join(', ')}:` : 'Answer for model (none picked: the question decides):') : 'Search models:'}</span>
-      {models.slice(0, MAX_CHIPS).map((m) => (
-        <button key={m} type="button" className="chip" aria-pressed={selected.includes(m)} onClick={() => toggle(m)}>
+      {chips.map((m) => (
+        <button key={m} type="button" className="chip" aria-pressed={selected.includes(m)} onClick={() => toggle(m)} title={listed ? `Stop answering for ${m}` : undefined}>
           {m}
+          {listed ? <span aria-hidden="true">{'\u00a0×'}</span> : null}
         </button>
       ))}
-      {models.length > MAX_CHIPS ? <span className="muted small">+{models.length - MAX_CHIPS} more (type the model in your question)</span> : null}
+      {listed && unpicked.length > 0 ? (
+        <select
+          className="model-picker"
+          aria-label={`${label}: pick one of ${models.length}`}
+          data-testid={`model-picker-${scope}`}
+          value=""
+          onChange={(e) => {
+            if (e.target.value) toggle(e.target.value);
+          }}
+        >
+          <option value="">{selected.length > 0 ? 'Add a model…' : `Pick a model (${models.length})…`}</option>
+          {unpicked.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
+      ) : null}
       {selected.length > 0 ? (
         <button type="button" className="link-btn small" onClick={clear}>
           Any model
