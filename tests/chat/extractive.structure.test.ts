@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { answerExtractively } from '../../src-main/chat/extractive.answerer';
+import type { Passage } from '../../src-main/chat/passages';
+import { splitSentences } from '../../src-main/chat/sentences';
+
+/** A retrieved passage of one chunk (no merged members), of a model-less page. */
+function passage(id: string, text: string): Passage {
+  return {
+    hit: { chunkId: id, doc: id.split('#')[0]!, title: 'Manual', text, score: 1, pages: [1], headingPath: [], start: 0, end: text.length, signature: { category: null, nouns: [], model: null }, snippet: '' },
+    members: [],
+  };
+}
+
+/** The lines of an answer that quote a passage (they carry a source number). */
+function quotedLines(text: string): string[] {
+  return text.split('\n').filter((l) => /\[\d+\]$/.test(l));
+}
+
+describe('a title right under another title', () => {
+  // A manual converted from PDF: a section title, then the menu path to the setting, then the text.
+  const manual = [
+    'Establishing a wired connection',
+    '',
+    'Settings General Network Open Network Settings',
+    '',
+    'The connection starts when a LAN cable is plugged into the back of the set.',
+    '',
+    'Establishing a wireless connection',
+    '',
+    'Settings General Network Open Network Settings',
+    '',
+    'The connection starts when the password of the router has been entered.',
+  ].join('\n');
+
+  it('is its sub-title: the lines under both keep the first title as their heading too', () => {
+    const units = splitSentences(manual);
+    const line = units.find((u) => u.text.includes('password'))!;
+    expect(line.heading).toBe('Establishing a wireless connection › Settings General Network Open Network Settings');
+    // A title after quoted text starts a new section: the earlier section's title is not kept.
+    expect(line.heading).not.toContain('wired connection');
+  });
+
+  it('so the line under the section the question names comes first, though both menu paths read alike', () => {
+    const a = answerExtractively('How do I establish a wireless connection?', [passage('tv/manual.md#1', manual)]);
+    expect(quotedLines(a.text)[0]).toBe('- The connection starts when the password of the router has been entered. [1]');
+  });
+});
+
+describe('a short line with several values', () => {
+  it('is a table row a PDF converter left as text, not a title', () => {
+    const units = splitSentences(['Recommended operating range', '', 'VDDIO1, VDDIO2 2.97/1.62 3.3/1.8 3.63/1.98'].join('\n'));
+    expect(units.map((u) => [u.text, u.title === true])).toEqual([
+      ['Recommended operating range', true],
+      ['VDDIO1, VDDIO2 2.97/1.62 3.3/1.8 3.63/1.98', false],
+    ]);
+  });
+});
+
+describe("a page's navigation bar", () => {
+  it('is never quoted; a sentence with one link in it still is', () => {
+    const text = [
+      ':memo:**[Description](#Description)**&nbsp;&nbsp;:octocat:**[Example](#Example)**&nbsp; 🛒**[Purchase](https://shop.example.org/env)**',
+      '',
+      'The unit is built with a [DHT12](https://example.org/dht12) and a BMP280 sensor.',
+    ].join('\n');
+    expect(splitSentences(text).map((u) => u.text)).toEqual(['The unit is built with a DHT12 and a BMP280 sensor.']);
+  });
+});
