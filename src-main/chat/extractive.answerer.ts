@@ -150,6 +150,16 @@ interface Line {
    * only restates the question the unit after it.
    */
   after: Sentence[];
+  /** A label heading the list quoted under it: shown without a source of its own (its items carry it). */
+  heads?: boolean;
+}
+
+/** Most words of a lead that only labels its list. */
+const LABEL_LEAD_WORDS = 4;
+
+/** A lead sentence that only names what its list is ("**Power on / off:**", "Notes:"), with nothing to quote of its own. */
+function isLabelLead(sentence: Sentence): boolean {
+  return BOLD_LINE.test(sentence.text) || sentence.text.split(/\s+/).length <= LABEL_LEAD_WORDS;
 }
 
 /**
@@ -285,11 +295,14 @@ export function answerExtractively(question: string, passages: readonly Passage[
       withParagraph(line, units[s.passage]!, quoted);
     }
     if (s.sentence.opens === undefined) continue;
+    const count = lines.length;
     for (const member of units[s.passage]!.filter((u) => u.block === s.sentence.opens).slice(0, maxListed)) {
       if (quoted.has(member)) continue;
       quoted.add(member);
       lines.push({ passage: s.passage, sentence: member, model: modelOf(s.passage, member), sub: true, before: [], after: [] });
     }
+    // A lead that is only a label ("**Power on / off:**") heads its list; the items are the quote.
+    if (lines.length > count && line.before.length === 0 && line.after.length === 0 && isLabelLead(s.sentence)) line.heads = true;
   }
 
   // One number per passage and model: a family page quoted for two models gets a source for
@@ -306,7 +319,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
     }
     return num;
   };
-  const render = (l: Line): string => `${l.sub ? '  ' : ''}- ${[...l.before, l.sentence, ...l.after].map((u) => u.text).join(' ')} [${cite(l)}]`;
+  const render = (l: Line): string => `${l.sub ? '  ' : ''}- ${[...l.before, l.sentence, ...l.after].map((u) => u.text).join(' ')}${l.heads ? '' : ` [${cite(l)}]`}`;
   const out: string[] = [];
   const models = [...new Set(lines.map((l) => l.model).filter((m): m is string => m !== null))];
   if (models.length >= 2 && !options.modelNamed) {

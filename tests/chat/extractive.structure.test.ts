@@ -66,3 +66,22 @@ describe("a page's navigation bar", () => {
     expect(splitSentences(text).map((u) => u.text)).toEqual(['The unit is built with a DHT12 and a BMP280 sensor.']);
   });
 });
+
+describe('a lead that only labels its list', () => {
+  const text = ['**Power on / off:**', '', '- Power on: click the reset button', '- Shutdown: double-click the reset button'].join('\n');
+
+  it('heads the items without a source of its own, so the first quoted line is the first item', () => {
+    const a = answerExtractively('How do I turn the stick on and off?', [passage('stick/manual.md#1', text)]);
+    const lines = a.text.split('\n');
+    const label = lines.indexOf('- **Power on / off:**');
+    expect(label).toBeGreaterThanOrEqual(0);
+    expect(lines.slice(label + 1, label + 3)).toEqual(['  - Power on: click the reset button [1]', '  - Shutdown: double-click the reset button [1]']);
+    expect(quotedLines(a.text)[0]).toBe('  - Power on: click the reset button [1]');
+  });
+
+  it('keeps its source when it says something of its own', () => {
+    const lead = ['Connect the board to the charger before you switch it on, then hold:', '', '- the reset button for two seconds'].join('\n');
+    const a = answerExtractively('How do I switch the board on?', [passage('board/manual.md#1', lead)]);
+    expect(quotedLines(a.text)[0]).toBe('- Connect the board to the charger before you switch it on, then hold: [1]');
+  });
+});
