@@ -1,4 +1,5 @@
 import { isStopword, singular } from '../enrich/text.util';
+import cues from './data/question-cues.json';
 
 /**
  * Passage text (chunk Markdown) cut into the units an extractive answer quotes: prose sentences,
@@ -148,6 +149,8 @@ function isTextHeading(text: string): boolean {
   return t.split(/\s+/).length > HEADING_WORDS || (/[.!?。]$/.test(t) && t.split(/\s+/).length > 3);
 }
 
+/** A line opening with an instruction verb ("Check", "Select", "Connect"). */
+const INSTRUCTION = new RegExp(`^(?:${cues.stepVerbs.join('|')})\\s`, 'i');
 /** Most words a title line has. */
 const TITLE_WORDS = 8;
 
@@ -159,6 +162,9 @@ function isTitleLine(raw: string): boolean {
   if (/(?:: |：)[^:：]*\d/.test(text)) return false;
   // "VDDIO1, VDDIO2 2.97/1.62 3.3/1.8 3.63/1.98": a table row a PDF converter left as text.
   if ((text.match(/(?<![\p{L}\p{N}.])\d/gu) ?? []).length >= 2) return false;
+  // "Check the DNS values in IP Settings": an instruction (a troubleshooting table's "Try this!"
+  // column left as text), not the title of what follows.
+  if (INSTRUCTION.test(text)) return false;
   const words = text.split(/\s+/).length;
   return words >= 2 && words <= TITLE_WORDS;
 }

@@ -56,6 +56,19 @@ describe('a short line with several values', () => {
   });
 });
 
+describe('a short unpunctuated instruction', () => {
+  it('is quoted as a line, not read as a title (a troubleshooting table left as text)', () => {
+    const units = splitSentences(['Unable to connect to the network', '', 'Check the DNS values in IP Settings', '', 'Restart the router and try again.'].join('\n'));
+    expect(units.map((u) => [u.text, u.title === true])).toEqual([
+      ['Unable to connect to the network', true],
+      ['Check the DNS values in IP Settings', false],
+      ['Restart the router and try again.', false],
+    ]);
+    const a = answerExtractively('How do I check the DNS values?', [passage('tv/manual.md#1', ['Unable to connect to the network', '', 'Check the DNS values in IP Settings'].join('\n'))]);
+    expect(quotedLines(a.text)[0]).toBe('- Check the DNS values in IP Settings [1]');
+  });
+});
+
 describe("a page's navigation bar", () => {
   it('is never quoted; a sentence with one link in it still is', () => {
     const text = [
