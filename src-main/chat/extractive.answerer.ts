@@ -173,7 +173,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const maxListed = options.maxListed ?? 8;
   const perPassage = options.perPassage ?? 3;
   const used = passages.slice(0, options.maxPassages ?? 4);
-  const wanted = [...new Set(terms(question))];
+  // The words of the models asked about ("Evaluation Board" of "CH32X3x5 Evaluation Board"),
+  // like their names, tell no line apart: every passage is about those models already.
+  const modelWords = new Set((options.models ?? []).flatMap((m) => terms(m)));
+  const wanted = [...new Set(terms(question))].filter((t) => !modelWords.has(t));
   const ids = identifiers(question);
   const kind = questionKind(question);
 
@@ -206,12 +209,12 @@ export function answerExtractively(question: string, passages: readonly Passage[
         if (f > 0) score += (idf(t) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * words.length) / avgLen));
       }
       const lower = sentence.text.toLowerCase();
-      for (const id of ids) if (containsToken(lower, id)) score += IDENTIFIER_BONUS;
+      for (const id of ids) if (containsId(lower, id)) score += IDENTIFIER_BONUS;
       // A question's identifier in the line's heading ("## V3.00" for "what changed in V3.00?")
       // counts for the lines under it, even those that share no word with the question.
       if (sentence.heading) {
         const head = sentence.heading.toLowerCase();
-        for (const id of ids) if (!containsToken(lower, id) && containsToken(head, id)) score += HEADING_WEIGHT * IDENTIFIER_BONUS;
+        for (const id of ids) if (!containsId(lower, id) && containsId(head, id)) score += HEADING_WEIGHT * IDENTIFIER_BONUS;
       }
       // The steps under the heading that matches the question answer it, even in few words.
       if (sentence.heading && score > 0) {
@@ -447,6 +450,26 @@ function pick(scored: readonly Scored[], maxSentences: number, perPassage: numbe
     perCount.set(s.passage, (perCount.get(s.passage) ?? 0) + 1);
   }
   return out;
+}
+
+/** A unit of measure written after a number ("V", "mA", "MHz", "mm", "°C"), lowercased. */
+const UNIT = String.raw`(?:[kmuµμnpg]?(?:v|a|w|hz|b|s|ω|f)|mah|mm|cm|°c|°f|db|dbm|ppm|rpm|bits?)`;
+const VALUE = new RegExp(String.raw`^(\d[\d.]*)(${UNIT})$`, 'u');
+
+/**
+ * Whether a question's identifier occurs in a lowercased line: as a token, or as a value written
+ * with or without a space before its unit ("3.3 V" in the question meets "3.3V" in the line, and
+ * "5V" meets "5 V").
+ */
+function containsId(text: string, id: string): boolean {
+  if (containsToken(text, id)) return true;
+  const value = VALUE.exec(id);
+  const body = value ? String.raw`${escapeRe(value[1]!)}\s?${value[2]}` : /^\d[\d.]*$/.test(id) ? String.raw`${escapeRe(id)}${UNIT}` : null;
+  return body !== null && new RegExp(String.raw`(?<![\p{L}\p{N}.])${body}(?![\p{L}\p{N}])`, 'u').test(text);
+}
+
+function escapeRe(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Whether `token` occurs in `text` not glued to other letters or digits. */

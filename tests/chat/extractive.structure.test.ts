@@ -98,3 +98,24 @@ describe('a lead that only labels its list', () => {
     expect(quotedLines(a.text)[0]).toBe('- Connect the board to the charger before you switch it on, then hold: [1]');
   });
 });
+
+describe('the words of the model asked about', () => {
+  it('tell no line apart: a line that only repeats the model name does not lead', () => {
+    const text = [
+      'The CH-9 evaluation board comes with the following resources.',
+      '',
+      'DCDC circuit: the buck converter chip is XR2003, which converts the 5V input into the 3.3V supply.',
+    ].join('\n');
+    const a = answerExtractively('Which chip makes the 3.3 V supply on the evaluation board?', [passage('evb/ch9.pdf#1', text)], { models: ['CH-9 Evaluation Board'], modelNamed: true });
+    expect(quotedLines(a.text)[0]).toBe('- DCDC circuit: the buck converter chip is XR2003, which converts the 5V input into the 3.3V supply. [1]');
+  });
+});
+
+describe('a value and its unit', () => {
+  it('meet whether or not a space separates them, in the question or in the line', () => {
+    const text = ['- Pin 4 takes the 5V rail of the header.', '- Pin 7 takes the 3.3V rail of the header.', '- Pin 9 takes the 12 V rail of the header.'].join('\n');
+    const first = (question: string): string | undefined => quotedLines(answerExtractively(question, [passage('board/pins.md#1', text)]).text)[0];
+    expect(first('Which pin takes the 3.3 V rail?')).toBe('- Pin 7 takes the 3.3V rail of the header. [1]');
+    expect(first('Which pin takes the 12V rail?')).toBe('- Pin 9 takes the 12 V rail of the header. [1]');
+  });
+});
