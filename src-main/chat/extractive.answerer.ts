@@ -70,8 +70,10 @@ interface QuestionKind {
   quantity: boolean;
   /** A pin or signal: "which pin", "GPIO". */
   pin: boolean;
-  /** Steps: "how do I", "how to". */
+  /** Steps: "how do I", "how to", "what are the steps". */
   steps: boolean;
+  /** What something is or does: "what is", "the function of" (and not steps). */
+  definition: boolean;
 }
 
 /** One regex for a list of cue phrases, matching whole words. */
@@ -82,10 +84,13 @@ function cueRe(phrases: readonly string[]): RegExp {
 const QUANTITY_CUE = cueRe(cues.quantity);
 const PIN_CUE = cueRe(cues.pin);
 const STEPS_CUE = cueRe(cues.steps);
-/** A line that gives an instruction: a step verb first, after an optional "Step 2:", "3." or "From Settings,". */
-const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?:(?:from|in|on|at) [^,]{1,60}, )?(?:${cues.stepVerbs.join('|')})\\b`, 'i');
+const DEFINITION_CUE = cueRe(cues.definition);
+/** A line that gives an instruction: a step verb first, after an optional "Step 2:", "3.", "From Settings," or "To delete a program,". */
+const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?:(?:from|in|on|at|to) [^,]{1,60}, )?(?:${cues.stepVerbs.join('|')})\\b`, 'i');
 /** Weight of an instruction line for its place in its passage (how-to questions). */
 const STEP_LEAD_WEIGHT = 1.6;
+/** Weight of an instruction line for its place in its passage when the question asks what something is. */
+const DEFINITION_STEP_LEAD_WEIGHT = 0.5;
 /** A side remark: "Note:", "Tip", "?> Caution:" (an admonition marker may come first). */
 const ASIDE_LINE = new RegExp(`^(?:[?!]>\\s*)?(?:${cues.asides.join('|')})\\b`, 'i');
 /** A line that is all emphasis ("**Power switch operation**"): a label set in bold, not a sentence. */
@@ -95,7 +100,8 @@ const ASIDE_LEAD_WEIGHT = 0.5;
 
 function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
-  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), steps: STEPS_CUE.test(q) };
+  const steps = STEPS_CUE.test(q);
+  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), steps, definition: !steps && DEFINITION_CUE.test(q) };
 }
 
 /** A pin or signal name: a few capitals and a number ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS"). */
@@ -256,6 +262,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // For a how-to question, the instruction ("Tap More options > Link to another contact.")
       // answers before the line that describes the feature; it decides the order, not the choice.
       let lead = kind.steps && STEP_LINE.test(sentence.text) ? STEP_LEAD_WEIGHT : 1;
+      // Asked what a feature is, the line that says so ("Super steady applies advanced
+      // stabilization ...") answers before the step that turns it on ("Tap Super steady.").
+      if (kind.definition && STEP_LINE.test(sentence.text)) lead *= DEFINITION_STEP_LEAD_WEIGHT;
       // A title ("Configuring the IPv6 connection settings", "**PortC (blue)**") says what the
       // lines under it are about, and a note qualifies the line it follows; neither leads.
       if (sentence.title || BOLD_LINE.test(sentence.text) || ASIDE_LINE.test(sentence.text)) lead *= ASIDE_LEAD_WEIGHT;

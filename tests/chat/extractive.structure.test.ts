@@ -119,3 +119,26 @@ describe('a value and its unit', () => {
     expect(first('Which pin takes the 12V rail?')).toBe('- Pin 9 takes the 12 V rail of the header. [1]');
   });
 });
+
+describe('what kind of line leads, by what the question asks', () => {
+  const feature = ['### Super steady', '', 'Super steady applies stabilization to your video for a smooth look, even in heavy motion.', '', '- From Camera, swipe to Video.', '- Tap Super steady.'].join('\n');
+
+  it('asked what a feature is, the line that says what it does comes before the step that turns it on', () => {
+    for (const question of ['What is super steady?', 'What is the feature of super steady?']) {
+      const a = answerExtractively(question, [passage('phone/manual.md#1', feature)]);
+      expect(quotedLines(a.text)[0]).toBe('- Super steady applies stabilization to your video for a smooth look, even in heavy motion. [1]');
+    }
+  });
+
+  it('asked for the steps, the instruction comes first, also when it opens with what it is for ("To delete ..., go to ...")', () => {
+    const text = [
+      'Recorded programs are kept in the list of Recordings until you delete them.',
+      '',
+      'To delete a recorded program, go to the list of Recordings and press Select.',
+    ].join('\n');
+    for (const question of ['How do I delete a recorded program?', 'What are the steps to delete a recorded program?']) {
+      const a = answerExtractively(question, [passage('tv/manual.md#1', text)]);
+      expect(quotedLines(a.text)[0]).toBe('- To delete a recorded program, go to the list of Recordings and press Select. [1]');
+    }
+  });
+});
