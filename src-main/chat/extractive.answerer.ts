@@ -70,8 +70,10 @@ interface QuestionKind {
   quantity: boolean;
   /** A pin or signal: "which pin", "GPIO". */
   pin: boolean;
-  /** Steps: "how do I", "how to". */
+  /** Steps: "how do I", "how to", "what are the steps". */
   steps: boolean;
+  /** What something is or does: "what is", "the function of" (and not steps). */
+  definition: boolean;
 }
 
 /** One regex for a list of cue phrases, matching whole words. */
@@ -82,10 +84,13 @@ function cueRe(phrases: readonly string[]): RegExp {
 const QUANTITY_CUE = cueRe(cues.quantity);
 const PIN_CUE = cueRe(cues.pin);
 const STEPS_CUE = cueRe(cues.steps);
-/** A line that gives an instruction: a step verb first, after an optional "Step 2:", "3." or "From Settings,". */
-const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?:(?:from|in|on|at) [^,]{1,60}, )?(?:${cues.stepVerbs.join('|')})\\b`, 'i');
+const DEFINITION_CUE = cueRe(cues.definition);
+/** A line that gives an instruction: a step verb first, after an optional "Step 2:", "3.", "From Settings," or "To delete a program,". */
+const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?:(?:from|in|on|at|to) [^,]{1,60}, )?(?:${cues.stepVerbs.join('|')})\\b`, 'i');
 /** Weight of an instruction line for its place in its passage (how-to questions). */
 const STEP_LEAD_WEIGHT = 1.6;
+/** Weight of an instruction line for its place in its passage when the question asks what something is. */
+const DEFINITION_STEP_LEAD_WEIGHT = 0.5;
 /** A side remark: "Note:", "Tip", "?> Caution:" (an admonition marker may come first). */
 const ASIDE_LINE = new RegExp(`^(?:[?!]>\\s*)?(?:${cues.asides.join('|')})\\b`, 'i');
 /** A line that is all emphasis ("**Power switch operation**"): a label set in bold, not a sentence. */
@@ -95,7 +100,8 @@ const ASIDE_LEAD_WEIGHT = 0.5;
 
 function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
-  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), steps: STEPS_CUE.test(q) };
+  const steps = STEPS_CUE.test(q);
+  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), steps, definition: !steps && DEFINITION_CUE.test(q) };
 }
 
 /** A pin or signal name: a few capitals and a number ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS"). */
@@ -150,6 +156,16 @@ interface Line {
    * only restates the question the unit after it.
    */
   after: Sentence[];
+  /** A label heading the list quoted under it: shown without a source of its own (its items carry it). */
+  heads?: boolean;
+}
+
+/** Most words of a lead that only labels its list. */
+const LABEL_LEAD_WORDS = 4;
+
+/** A lead sentence that only names what its list is ("**Power on / off:**", "Notes:"), with nothing to quote of its own. */
+function isLabelLead(sentence: Sentence): boolean {
+  return BOLD_LINE.test(sentence.text) || sentence.text.split(/\s+/).length <= LABEL_LEAD_WORDS;
 }
 
 /**
@@ -163,7 +179,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const maxListed = options.maxListed ?? 8;
   const perPassage = options.perPassage ?? 3;
   const used = passages.slice(0, options.maxPassages ?? 4);
-  const wanted = [...new Set(terms(question))];
+  // The words of the models asked about ("Evaluation Board" of "CH32X3x5 Evaluation Board"),
+  // like their names, tell no line apart: every passage is about those models already.
+  const modelWords = new Set((options.models ?? []).flatMap((m) => terms(m)));
+  const wanted = [...new Set(terms(question))].filter((t) => !modelWords.has(t));
   const ids = identifiers(question);
   const kind = questionKind(question);
 
@@ -196,12 +215,12 @@ export function answerExtractively(question: string, passages: readonly Passage[
         if (f > 0) score += (idf(t) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * words.length) / avgLen));
       }
       const lower = sentence.text.toLowerCase();
-      for (const id of ids) if (containsToken(lower, id)) score += IDENTIFIER_BONUS;
+      for (const id of ids) if (containsId(lower, id)) score += IDENTIFIER_BONUS;
       // A question's identifier in the line's heading ("## V3.00" for "what changed in V3.00?")
       // counts for the lines under it, even those that share no word with the question.
       if (sentence.heading) {
         const head = sentence.heading.toLowerCase();
-        for (const id of ids) if (!containsToken(lower, id) && containsToken(head, id)) score += HEADING_WEIGHT * IDENTIFIER_BONUS;
+        for (const id of ids) if (!containsId(lower, id) && containsId(head, id)) score += HEADING_WEIGHT * IDENTIFIER_BONUS;
       }
       // The steps under the heading that matches the question answer it, even in few words.
       if (sentence.heading && score > 0) {
@@ -243,6 +262,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // For a how-to question, the instruction ("Tap More options > Link to another contact.")
       // answers before the line that describes the feature; it decides the order, not the choice.
       let lead = kind.steps && STEP_LINE.test(sentence.text) ? STEP_LEAD_WEIGHT : 1;
+      // Asked what a feature is, the line that says so ("Super steady applies advanced
+      // stabilization ...") answers before the step that turns it on ("Tap Super steady.").
+      if (kind.definition && STEP_LINE.test(sentence.text)) lead *= DEFINITION_STEP_LEAD_WEIGHT;
       // A title ("Configuring the IPv6 connection settings", "**PortC (blue)**") says what the
       // lines under it are about, and a note qualifies the line it follows; neither leads.
       if (sentence.title || BOLD_LINE.test(sentence.text) || ASIDE_LINE.test(sentence.text)) lead *= ASIDE_LEAD_WEIGHT;
@@ -285,11 +307,14 @@ export function answerExtractively(question: string, passages: readonly Passage[
       withParagraph(line, units[s.passage]!, quoted);
     }
     if (s.sentence.opens === undefined) continue;
+    const count = lines.length;
     for (const member of units[s.passage]!.filter((u) => u.block === s.sentence.opens).slice(0, maxListed)) {
       if (quoted.has(member)) continue;
       quoted.add(member);
       lines.push({ passage: s.passage, sentence: member, model: modelOf(s.passage, member), sub: true, before: [], after: [] });
     }
+    // A lead that is only a label ("**Power on / off:**") heads its list; the items are the quote.
+    if (lines.length > count && line.before.length === 0 && line.after.length === 0 && isLabelLead(s.sentence)) line.heads = true;
   }
 
   // One number per passage and model: a family page quoted for two models gets a source for
@@ -306,7 +331,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
     }
     return num;
   };
-  const render = (l: Line): string => `${l.sub ? '  ' : ''}- ${[...l.before, l.sentence, ...l.after].map((u) => u.text).join(' ')} [${cite(l)}]`;
+  const render = (l: Line): string => `${l.sub ? '  ' : ''}- ${[...l.before, l.sentence, ...l.after].map((u) => u.text).join(' ')}${l.heads ? '' : ` [${cite(l)}]`}`;
   const out: string[] = [];
   const models = [...new Set(lines.map((l) => l.model).filter((m): m is string => m !== null))];
   if (models.length >= 2 && !options.modelNamed) {
@@ -434,6 +459,26 @@ function pick(scored: readonly Scored[], maxSentences: number, perPassage: numbe
     perCount.set(s.passage, (perCount.get(s.passage) ?? 0) + 1);
   }
   return out;
+}
+
+/** A unit of measure written after a number ("V", "mA", "MHz", "mm", "°C"), lowercased. */
+const UNIT = String.raw`(?:[kmuµμnpg]?(?:v|a|w|hz|b|s|ω|f)|mah|mm|cm|°c|°f|db|dbm|ppm|rpm|bits?)`;
+const VALUE = new RegExp(String.raw`^(\d[\d.]*)(${UNIT})$`, 'u');
+
+/**
+ * Whether a question's identifier occurs in a lowercased line: as a token, or as a value written
+ * with or without a space before its unit ("3.3 V" in the question meets "3.3V" in the line, and
+ * "5V" meets "5 V").
+ */
+function containsId(text: string, id: string): boolean {
+  if (containsToken(text, id)) return true;
+  const value = VALUE.exec(id);
+  const body = value ? String.raw`${escapeRe(value[1]!)}\s?${value[2]}` : /^\d[\d.]*$/.test(id) ? String.raw`${escapeRe(id)}${UNIT}` : null;
+  return body !== null && new RegExp(String.raw`(?<![\p{L}\p{N}.])${body}(?![\p{L}\p{N}])`, 'u').test(text);
+}
+
+function escapeRe(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Whether `token` occurs in `text` not glued to other letters or digits. */

@@ -1,4 +1,5 @@
 import { isStopword, singular } from '../enrich/text.util';
+import cues from './data/question-cues.json';
 
 /**
  * Passage text (chunk Markdown) cut into the units an extractive answer quotes: prose sentences,
@@ -131,7 +132,7 @@ function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Se
   const push = (end: number): void => {
     const raw = paragraph.slice(from, end);
     const text = cleanInline(raw);
-    if (text.length >= 3 && /[\p{L}\p{N}]/u.test(text) && !isMarkup(text)) out.push({ text, offset: base + from, length: raw.length, kind, heading, block, para });
+    if (text.length >= 3 && /[\p{L}\p{N}]/u.test(text) && !isMarkup(text) && !isLinkBar(raw)) out.push({ text, offset: base + from, length: raw.length, kind, heading, block, para });
   };
   for (const m of paragraph.matchAll(re)) {
     push(m.index);
@@ -148,6 +149,8 @@ function isTextHeading(text: string): boolean {
   return t.split(/\s+/).length > HEADING_WORDS || (/[.!?。]$/.test(t) && t.split(/\s+/).length > 3);
 }
 
+/** A line opening with an instruction verb ("Check", "Select", "Connect"). */
+const INSTRUCTION = new RegExp(`^(?:${cues.stepVerbs.join('|')})\\s`, 'i');
 /** Most words a title line has. */
 const TITLE_WORDS = 8;
 
@@ -157,6 +160,11 @@ function isTitleLine(raw: string): boolean {
   if (raw.includes('\n') || !/^\p{Lu}/u.test(text) || /[.!?:;,。)\]]$/.test(text)) return false;
   // "Driver IC：ST7789v2", "Resolution: 135 * 240": a label with its value, not a title.
   if (/(?:: |：)[^:：]*\d/.test(text)) return false;
+  // "VDDIO1, VDDIO2 2.97/1.62 3.3/1.8 3.63/1.98": a table row a PDF converter left as text.
+  if ((text.match(/(?<![\p{L}\p{N}.])\d/gu) ?? []).length >= 2) return false;
+  // "Check the DNS values in IP Settings": an instruction (a troubleshooting table's "Try this!"
+  // column left as text), not the title of what follows.
+  if (INSTRUCTION.test(text)) return false;
   const words = text.split(/\s+/).length;
   return words >= 2 && words <= TITLE_WORDS;
 }
@@ -164,6 +172,19 @@ function isTitleLine(raw: string): boolean {
 /** Text left after markup is removed that is still markup: JSX props, front matter keys, braces, script statements; or a table-of-contents entry (dot leaders). */
 function isMarkup(text: string): boolean {
   return /(?:\.\s?){5,}/.test(text) || /^[{}()[\]/<>=;,.\s]*$/.test(text) || /^\{\/\*.*\*\/\}$/.test(text) || /^[\w-]+=["{]/.test(text) || SCRIPT_LINE.test(text);
+}
+
+/**
+ * A page's navigation bar: two links or more and nothing else but emphasis, emoji (":memo:"),
+ * images, tags and separators ("**[Description](#Description)** · **[Example](#Example)**").
+ */
+function isLinkBar(raw: string): boolean {
+  if ((raw.match(/\[[^\]\n]*\]\([^)\n]*\)/g) ?? []).length < 2) return false;
+  const rest = raw
+    .replace(/!?\[[^\]\n]*\]\([^)\n]*\)/g, ' ')
+    .replace(/<[^>\n]*>|&[a-z]+;|:[a-z0-9_+-]+:/g, ' ')
+    .replace(/\p{Extended_Pictographic}/gu, ' ');
+  return !/[\p{L}\p{N}]/u.test(rest);
 }
 
 /** A script statement a page embeds outside a code block ("var purchase_link = '...';"). */
@@ -212,6 +233,10 @@ export function splitSentences(markdown: string): Sentence[] {
   let header: string[] | null = null;
   let para: { start: number; end: number } | null = null;
   let heading: string | null = null;
+  // Units emitted when the heading was last set: a title right under a heading or title (nothing
+  // quoted between) is its sub-title, so both stay ("Establishing a wired connection" then the
+  // menu path "Settings General Network Wired"): the lines under them are about both.
+  let headingAt = -1;
   let block = -1;
   let blocks = 0;
   let paras = 0;
@@ -236,7 +261,9 @@ export function splitSentences(markdown: string): Sentence[] {
       // A short unpunctuated line of its own is a title the converter left as text (manuals made
       // from PDF): what follows is under it, as under a heading.
       if (isTitleLine(raw)) {
-        heading = cleanInline(raw);
+        const title = cleanInline(raw);
+        heading = heading !== null && headingAt === before ? `${heading} › ${title}` : title;
+        headingAt = out.length;
         for (const u of out.slice(before)) u.title = true;
       }
     }
@@ -300,6 +327,7 @@ export function splitSentences(markdown: string): Sentence[] {
       header = null;
       inBlock = null;
       heading = cleanInline(h[1]!.replace(/\s*\{#[^}]*\}\s*$/, '')) || heading;
+      headingAt = out.length;
       continue;
     }
     if (trimmed === '') {

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { answerExtractively } from '../../src-main/chat/extractive.answerer';
+import type { Passage } from '../../src-main/chat/passages';
+import { splitSentences } from '../../src-main/chat/sentences';
+
+/** A retrieved passage of one chunk (no merged members), of a model-less page. */
+function passage(id: string, text: string): Passage {
+  return {
+    hit: { chunkId: id, doc: id.split('#')[0]!, title: 'Manual', text, score: 1, pages: [1], headingPath: [], start: 0, end: text.length, signature: { category: null, nouns: [], model: null }, snippet: '' },
+    members: [],
+  };
+}
+
+/** The lines of an answer that quote a passage (they carry a source number). */
+function quotedLines(text: string): string[] {
+  return text.split('\n').filter((l) => /\[\d+\]$/.test(l));
+}
+
+describe('a title right under another title', () => {
+  // A manual converted from PDF: a section title, then the menu path to the setting, then the text.
+  const manual = [
+    'Establishing a wired connection',
+    '',
+    'Settings General Network Open Network Settings',
+    '',
+    'The connection starts when a LAN cable is plugged into the back of the set.',
+    '',
+    'Establishing a wireless connection',
+    '',
+    'Settings General Network Open Network Settings',
+    '',
+    'The connection starts when the password of the router has been entered.',
+  ].join('\n');
+
+  it('is its sub-title: the lines under both keep the first title as their heading too', () => {
+    const units = splitSentences(manual);
+    const line = units.find((u) => u.text.includes('password'))!;
+    expect(line.heading).toBe('Establishing a wireless connection › Settings General Network Open Network Settings');
+    // A title after quoted text starts a new section: the earlier section's title is not kept.
+    expect(line.heading).not.toContain('wired connection');
+  });
+
+  it('so the line under the section the question names comes first, though both menu paths read alike', () => {
+    const a = answerExtractively('How do I establish a wireless connection?', [passage('tv/manual.md#1', manual)]);
+    expect(quotedLines(a.text)[0]).toBe('- The connection starts when the password of the router has been entered. [1]');
+  });
+});
+
+describe('a short line with several values', () => {
+  it('is a table row a PDF converter left as text, not a title', () => {
+    const units = splitSentences(['Recommended operating range', '', 'VDDIO1, VDDIO2 2.97/1.62 3.3/1.8 3.63/1.98'].join('\n'));
+    expect(units.map((u) => [u.text, u.title === true])).toEqual([
+      ['Recommended operating range', true],
+      ['VDDIO1, VDDIO2 2.97/1.62 3.3/1.8 3.63/1.98', false],
+    ]);
+  });
+});
+
+describe('a short unpunctuated instruction', () => {
+  it('is quoted as a line, not read as a title (a troubleshooting table left as text)', () => {
+    const units = splitSentences(['Unable to connect to the network', '', 'Check the DNS values in IP Settings', '', 'Restart the router and try again.'].join('\n'));
+    expect(units.map((u) => [u.text, u.title === true])).toEqual([
+      ['Unable to connect to the network', true],
+      ['Check the DNS values in IP Settings', false],
+      ['Restart the router and try again.', false],
+    ]);
+    const a = answerExtractively('How do I check the DNS values?', [passage('tv/manual.md#1', ['Unable to connect to the network', '', 'Check the DNS values in IP Settings'].join('\n'))]);
+    expect(quotedLines(a.text)[0]).toBe('- Check the DNS values in IP Settings [1]');
+  });
+});
+
+describe("a page's navigation bar", () => {
+  it('is never quoted; a sentence with one link in it still is', () => {
+    const text = [
+      ':memo:**[Description](#Description)**&nbsp;&nbsp;:octocat:**[Example](#Example)**&nbsp; 🛒**[Purchase](https://shop.example.org/env)**',
+      '',
+      'The unit is built with a [DHT12](https://example.org/dht12) and a BMP280 sensor.',
+    ].join('\n');
+    expect(splitSentences(text).map((u) => u.text)).toEqual(['The unit is built with a DHT12 and a BMP280 sensor.']);
+  });
+});
+
+describe('a lead that only labels its list', () => {
+  const text = ['**Power on / off:**', '', '- Power on: click the reset button', '- Shutdown: double-click the reset button'].join('\n');
+
+  it('heads the items without a source of its own, so the first quoted line is the first item', () => {
+    const a = answerExtractively('How do I turn the stick on and off?', [passage('stick/manual.md#1', text)]);
+    const lines = a.text.split('\n');
+    const label = lines.indexOf('- **Power on / off:**');
+    expect(label).toBeGreaterThanOrEqual(0);
+    expect(lines.slice(label + 1, label + 3)).toEqual(['  - Power on: click the reset button [1]', '  - Shutdown: double-click the reset button [1]']);
+    expect(quotedLines(a.text)[0]).toBe('  - Power on: click the reset button [1]');
+  });
+
+  it('keeps its source when it says something of its own', () => {
+    const lead = ['Connect the board to the charger before you switch it on, then hold:', '', '- the reset button for two seconds'].join('\n');
+    const a = answerExtractively('How do I switch the board on?', [passage('board/manual.md#1', lead)]);
+    expect(quotedLines(a.text)[0]).toBe('- Connect the board to the charger before you switch it on, then hold: [1]');
+  });
+});
+
+describe('the words of the model asked about', () => {
+  it('tell no line apart: a line that only repeats the model name does not lead', () => {
+    const text = [
+      'The CH-9 evaluation board comes with the following resources.',
+      '',
+      'DCDC circuit: the buck converter chip is XR2003, which converts the 5V input into the 3.3V supply.',
+    ].join('\n');
+    const a = answerExtractively('Which chip makes the 3.3 V supply on the evaluation board?', [passage('evb/ch9.pdf#1', text)], { models: ['CH-9 Evaluation Board'], modelNamed: true });
+    expect(quotedLines(a.text)[0]).toBe('- DCDC circuit: the buck converter chip is XR2003, which converts the 5V input into the 3.3V supply. [1]');
+  });
+});
+
+describe('a value and its unit', () => {
+  it('meet whether or not a space separates them, in the question or in the line', () => {
+    const text = ['- Pin 4 takes the 5V rail of the header.', '- Pin 7 takes the 3.3V rail of the header.', '- Pin 9 takes the 12 V rail of the header.'].join('\n');
+    const first = (question: string): string | undefined => quotedLines(answerExtractively(question, [passage('board/pins.md#1', text)]).text)[0];
+    expect(first('Which pin takes the 3.3 V rail?')).toBe('- Pin 7 takes the 3.3V rail of the header. [1]');
+    expect(first('Which pin takes the 12V rail?')).toBe('- Pin 9 takes the 12 V rail of the header. [1]');
+  });
+});
+
+describe('what kind of line leads, by what the question asks', () => {
+  const feature = ['### Super steady', '', 'Super steady applies stabilization to your video for a smooth look, even in heavy motion.', '', '- From Camera, swipe to Video.', '- Tap Super steady.'].join('\n');
+
+  it('asked what a feature is, the line that says what it does comes before the step that turns it on', () => {
+    for (const question of ['What is super steady?', 'What is the feature of super steady?']) {
+      const a = answerExtractively(question, [passage('phone/manual.md#1', feature)]);
+      expect(quotedLines(a.text)[0]).toBe('- Super steady applies stabilization to your video for a smooth look, even in heavy motion. [1]');
+    }
+  });
+
+  it('asked for the steps, the instruction comes first, also when it opens with what it is for ("To delete ..., go to ...")', () => {
+    const text = [
+      'Recorded programs are kept in the list of Recordings until you delete them.',
+      '',
+      'To delete a recorded program, go to the list of Recordings and press Select.',
+    ].join('\n');
+    for (const question of ['How do I delete a recorded program?', 'What are the steps to delete a recorded program?']) {
+      const a = answerExtractively(question, [passage('tv/manual.md#1', text)]);
+      expect(quotedLines(a.text)[0]).toBe('- To delete a recorded program, go to the list of Recordings and press Select. [1]');
+    }
+  });
+});
