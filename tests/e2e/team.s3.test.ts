@@ -85,16 +85,35 @@ describe('team libraries in the UI', { timeout: 120_000 }, () => {
     expect(hit.ok && hit.value.results[0]!.text).toContain('12 A');
   });
 
-  it('forgets the stored secret key and keeps the other settings', async () => {
+  it('forgets the stored key pair, after which the AWS_* variables apply again', async () => {
     await page.getByTestId('tab-settings').click();
     const card = page.getByTestId('team-settings');
-    await card.getByRole('button', { name: 'Forget the stored secret key' }).click();
-    await page.getByTestId('team-message').getByText('secret key was removed').waitFor();
+    await card.getByRole('button', { name: 'Forget the stored keys' }).click();
+    await page.getByTestId('team-message').getByText('stored keys were removed').waitFor();
     expect(await card.getByLabel('Secret key').getAttribute('placeholder')).toBe('');
-    expect(await card.getByRole('button', { name: 'Forget the stored secret key' }).count()).toBe(0);
-    expect(await card.getByLabel('Access key').inputValue()).toBe('testing');
+    expect(await card.getByLabel('Access key').inputValue()).toBe('');
+    expect(await card.getByRole('button', { name: 'Forget the stored keys' }).count()).toBe(0);
     const settings = await app.engine.api['settings.get']({});
-    expect(settings.ok && settings.value.remote).toMatchObject({ accessKeyId: 'testing', endpoint: moto.endpoint, secretSet: false });
+    expect(settings.ok && settings.value.remote).toMatchObject({ accessKeyId: null, endpoint: moto.endpoint, secretSet: false });
+    // The engine (in this process) now takes the keys from its environment; moto accepts any.
+    const saved = { id: process.env['AWS_ACCESS_KEY_ID'], secret: process.env['AWS_SECRET_ACCESS_KEY'] };
+    const look = async () => {
+      const lib = await app.engine.api['libraries.checkRemote']({ library: 'Team pumps' });
+      return lib.ok ? lib.value.subscription?.checkError : 'refused';
+    };
+    try {
+      delete process.env['AWS_ACCESS_KEY_ID'];
+      delete process.env['AWS_SECRET_ACCESS_KEY'];
+      expect(await look()).toMatch(/No object-storage credentials/);
+      process.env['AWS_ACCESS_KEY_ID'] = 'from-env';
+      process.env['AWS_SECRET_ACCESS_KEY'] = 'from-env';
+      expect(await look()).toBeNull();
+    } finally {
+      for (const [k, v] of [['AWS_ACCESS_KEY_ID', saved.id], ['AWS_SECRET_ACCESS_KEY', saved.secret]] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
   });
 
   it('made no request but to the bridge (browser) and the S3 server (engine)', () => {

@@ -112,27 +112,41 @@ function explain(err: unknown, where: string, key: string): CodedError {
  * body again, which a file stream cannot do (the first attempt read it), so a server error on a
  * file is retried here with the file opened anew. Only unconditional writes are: the files are
  * content-addressed (the same key always holds the same bytes), while a conditional write that
- * failed may have landed, and its retry would read as another writer's claim.
+ * failed may have landed, and its retry would read as another writer's claim (see `once`).
  */
 function retriesFile(body: Buffer | { file: string }, options: { ifNoneMatch?: boolean }, err: unknown, attempt: number): boolean {
   return !Buffer.isBuffer(body) && !options.ifNoneMatch && attempt < REMOTE_TIMEOUTS.maxAttempts && (statusOf(err) ?? 0) >= 500;
 }
 
+/** A logger that says nothing (the SDK writes to the console when given none, or its own no-op one). */
+const QUIET_LOGGER = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
 /** Opens an S3 client for `access` on `bucket` (lazily loads the SDK). */
 export async function openS3Store(access: RemoteAccess, bucket: string): Promise<ObjectStore> {
   const s3 = await loadS3();
   const where = access.endpoint ?? `S3 (${access.region})`;
-  const client = new s3.S3Client({
-    region: access.region,
-    credentials: access.credentials,
-    ...(access.endpoint ? { endpoint: access.endpoint, forcePathStyle: true } : {}),
-    maxAttempts: REMOTE_TIMEOUTS.maxAttempts,
-    requestHandler: { httpAgent: timedAgent(http.Agent), httpsAgent: timedAgent(https.Agent), requestTimeout: REMOTE_TIMEOUTS.socketIdleMs },
-    // Files are verified by their SHA-256 against the manifest; the SDK's extra CRC headers are
-    // refused by some S3-compatible stores, so they are sent only where S3 requires them.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  const requestHandler = { httpAgent: timedAgent(http.Agent), httpsAgent: timedAgent(https.Agent), requestTimeout: REMOTE_TIMEOUTS.socketIdleMs };
+  const clientFor = (maxAttempts: number) =>
+    new s3.S3Client({
+      region: access.region,
+      credentials: access.credentials,
+      ...(access.endpoint ? { endpoint: access.endpoint, forcePathStyle: true } : {}),
+      maxAttempts,
+      requestHandler,
+      // Failures reach the user as coded errors in words (`explain`); the SDK's own warnings went
+      // to the console ("An error was encountered in a non-retryable streaming request." on each
+      // failed file upload, which `put` tries again itself).
+      logger: QUIET_LOGGER,
+      // Files are verified by their SHA-256 against the manifest; the SDK's extra CRC headers are
+      // refused by some S3-compatible stores, so they are sent only where S3 requires them.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  const client = clientFor(REMOTE_TIMEOUTS.maxAttempts);
+  // A conditional write is sent once: if a first attempt landed and its answer was lost, a retry
+  // would meet its own object (412) and report another writer's claim. A failed claim is an error
+  // in words; publishing again claims the next version.
+  const once = clientFor(1);
   const call = async <T>(key: string, run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
@@ -195,12 +209,13 @@ export async function openS3Store(access: RemoteAccess, bucket: string): Promise
     async put(key, body, options = {}) {
       return call(key, async () => {
         for (let attempt = 1; ; attempt++) {
+          const stream = Buffer.isBuffer(body) ? null : createReadStream(body.file);
           try {
-            await client.send(
+            await (options.ifNoneMatch ? once : client).send(
               new s3.PutObjectCommand({
                 Bucket: bucket,
                 Key: key,
-                Body: Buffer.isBuffer(body) ? body : createReadStream(body.file),
+                Body: stream ?? (body as Buffer),
                 ContentLength: Buffer.isBuffer(body) ? body.length : body.size,
                 ...(options.ifNoneMatch ? { IfNoneMatch: '*' } : {}),
               }),
@@ -210,6 +225,9 @@ export async function openS3Store(access: RemoteAccess, bucket: string): Promise
             // 412: the key exists; 409: a concurrent conditional write to it is under way.
             if (options.ifNoneMatch && (statusOf(err) === 412 || statusOf(err) === 409)) return 'exists' as const;
             if (!retriesFile(body, options, err, attempt)) throw err;
+          } finally {
+            // A server that answers before reading the whole body leaves the file open otherwise.
+            stream?.destroy();
           }
         }
       });
@@ -241,6 +259,7 @@ export async function openS3Store(access: RemoteAccess, bucket: string): Promise
     },
     close() {
       client.destroy();
+      once.destroy();
     },
   };
 }

@@ -13,8 +13,8 @@ export function TeamSettings() {
   const remote = useStore(useShallow((s) => remoteOf(s.appSettings)));
   const library = useStore((s) => s.libraries.find((l) => l.name === s.selectedLibrary) ?? null);
   const { teamBusy, teamMessage, teamError } = useStore(useShallow((s) => ({ teamBusy: s.teamBusy, teamMessage: s.teamMessage, teamError: s.teamError })));
-  const { saveRemoteSettings, forgetRemoteSecret, publishLibrary, subscribeLibrary } = useStore(
-    useShallow((s) => ({ saveRemoteSettings: s.saveRemoteSettings, forgetRemoteSecret: s.forgetRemoteSecret, publishLibrary: s.publishLibrary, subscribeLibrary: s.subscribeLibrary })),
+  const { saveRemoteSettings, forgetRemoteKeys, publishLibrary, subscribeLibrary } = useStore(
+    useShallow((s) => ({ saveRemoteSettings: s.saveRemoteSettings, forgetRemoteKeys: s.forgetRemoteKeys, publishLibrary: s.publishLibrary, subscribeLibrary: s.subscribeLibrary })),
   );
   const [endpoint, setEndpoint] = useState('');
   const [region, setRegion] = useState('');
@@ -80,9 +80,9 @@ export function TeamSettings() {
           <button type="submit" className="btn" disabled={busy}>
             {teamBusy === 'save' ? 'Saving…' : 'Save'}
           </button>
-          {remote.secretSet ? (
-            <button type="button" className="btn" disabled={busy} onClick={() => void forgetRemoteSecret()}>
-              Forget the stored secret key
+          {remote.secretSet || remote.accessKeyId ? (
+            <button type="button" className="btn" disabled={busy} onClick={() => void forgetRemoteKeys()}>
+              {teamBusy === 'forget' ? 'Forgetting…' : 'Forget the stored keys'}
             </button>
           ) : null}
         </div>

@@ -11,8 +11,12 @@ export interface TeamSlice {
   teamMessage: string | null;
   teamError: string | null;
   saveRemoteSettings(settings: { endpoint: string; region: string; accessKeyId: string; secretAccessKey?: string }): Promise<void>;
-  /** Removes the secret key stored on this computer (the AWS_* variables apply again); the other settings stay. */
-  forgetRemoteSecret(): Promise<void>;
+  /**
+   * Removes the key pair stored on this computer: the access key with its secret (a key pair comes
+   * from one place, so a stored access key alone would still shut out the AWS_* variables, which
+   * apply again); endpoint and region stay.
+   */
+  forgetRemoteKeys(): Promise<void>;
   publishLibrary(library: string, to: string): Promise<void>;
   subscribeLibrary(source: string, library: string): Promise<void>;
   syncLibrary(library: string): Promise<void>;
@@ -47,13 +51,13 @@ export const createTeamSlice: StateCreator<Store, [], [], TeamSlice> = (set, get
         return 'Object-storage settings saved.';
       }),
 
-    forgetRemoteSecret: () =>
-      run('save', async () => {
+    forgetRemoteKeys: () =>
+      run('forget', async () => {
         const r = remoteOf(get().appSettings);
-        const res = await api['settings.remote']({ endpoint: r.endpoint, region: r.region, accessKeyId: r.accessKeyId, secretAccessKey: null });
+        const res = await api['settings.remote']({ endpoint: r.endpoint, region: r.region, accessKeyId: null, secretAccessKey: null });
         if (!res.ok) return { error: res.error.message };
         set({ appSettings: res.value });
-        return 'The stored secret key was removed from this computer.';
+        return 'The stored keys were removed from this computer; the AWS_* environment variables apply again.';
       }),
 
     publishLibrary: (library, to) =>
