@@ -1,3 +1,4 @@
+import { useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../store';
 
@@ -25,7 +26,18 @@ export function ModelChips({ scope }: { scope: 'chat' | 'search' }) {
   const selected = useStore((s) => (scope === 'chat' ? s.modelFilter : s.searchModels));
   const toggle = useStore((s) => (scope === 'chat' ? s.toggleModelFilter : s.toggleSearchModel));
   const clear = useStore((s) => (scope === 'chat' ? s.clearModelFilter : s.clearSearchModels));
+  // The model chosen in the list, added with the button or Enter: a closed select fires `change`
+  // on every arrow key and typed letter (Chromium on Linux and Windows), so adding on `change`
+  // picked a model per key press and a keyboard user could not browse the list.
+  const [pending, setPending] = useState('');
+  const picker = useRef<HTMLSelectElement>(null);
   if (models.length === 0) return null;
+  const add = () => {
+    toggle(pending);
+    setPending('');
+    // Back to the list for the next model (the button just pressed is disabled now).
+    requestAnimationFrame(() => picker.current?.focus());
+  };
   const label = scope === 'chat' ? 'Answer for model' : 'Search models';
   const listed = models.length > INLINE_CHIPS;
   // The chips: every model when there are few; the picked ones (click to drop) when there are many.
@@ -33,30 +45,45 @@ export function ModelChips({ scope }: { scope: 'chat' | 'search' }) {
   const unpicked = models.filter((m) => !selected.includes(m));
   return (
     <div className="model-chips" role="group" aria-label={label} data-testid={`model-chips-${scope}`}>
-      <span className="muted small">{scope === 'chat' ? (selected.length > 0 ? `Answering for ${selected.join(', ')}:` : 'Answer for model (none picked: the question decides):') : 'Search models:'}</span>
+      <span className="muted small">{scope === 'chat' ? (selected.length > 0 ? `Answering for ${selected.join(', ')}:` : 'Model (none picked: the question decides):') : 'Search models:'}</span>
       {chips.map((m) => (
-        <button key={m} type="button" className="chip" aria-pressed={selected.includes(m)} onClick={() => toggle(m)} title={listed ? `Stop answering for ${m}` : undefined}>
+        <button key={m} type="button" className="chip" aria-pressed={selected.includes(m)} onClick={() => toggle(m)} title={listed ? (scope === 'chat' ? `Stop answering for ${m}` : `Stop limiting search to ${m}`) : undefined}>
           {m}
           {listed ? <span aria-hidden="true">{'\u00a0×'}</span> : null}
         </button>
       ))}
       {listed && unpicked.length > 0 ? (
-        <select
-          className="model-picker"
-          aria-label={`${label}: pick one of ${models.length}`}
-          data-testid={`model-picker-${scope}`}
-          value=""
-          onChange={(e) => {
-            if (e.target.value) toggle(e.target.value);
-          }}
-        >
-          <option value="">{selected.length > 0 ? 'Add a model…' : `Pick a model (${models.length})…`}</option>
-          {unpicked.map((m) => (
-            <option key={m} value={m}>
-              {m}
-            </option>
-          ))}
-        </select>
+        <>
+          <select
+            ref={picker}
+            className="model-picker"
+            aria-label={`${label}: choose one of ${models.length}`}
+            data-testid={`model-picker-${scope}`}
+            value={unpicked.includes(pending) ? pending : ''}
+            onChange={(e) => setPending(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && unpicked.includes(pending)) {
+                e.preventDefault();
+                add();
+              }
+            }}
+          >
+            <option value="">{selected.length > 0 ? 'Another model…' : `Choose a model (${models.length})…`}</option>
+            {unpicked.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            className="btn btn-small"
+            disabled={!unpicked.includes(pending)}
+            onClick={add}
+          >
+            {scope === 'chat' ? 'Answer for it' : 'Search it'}
+          </button>
+        </>
       ) : null}
       {selected.length > 0 ? (
         <button type="button" className="link-btn small" onClick={clear}>
