@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForQuantity, evidenceLines, lineLabel, lineWords, statesQuantity, weighByAnswerLine } from '../../src-main/search/stages/answer-line.stage';
+import { asksForQuantity, asksForVersion, evidenceLines, lineLabel, lineWords, statesQuantity, weighByAnswerLine } from '../../src-main/search/stages/answer-line.stage';
 import { PassageTermStats } from '../../src-main/enrich/passage-terms';
 import type { ChunkHit, ChunkRecord } from '../../src-main/storage/chunk-store';
 import { markdownDocument } from '../enrich/corpus.helper';
@@ -21,8 +21,16 @@ describe('what a question asks for and what a line states', () => {
   });
 
   it('reads a number with a unit as a quantity, and a name with digits as none', () => {
-    for (const line of ['5V @ 500mA', 'up to 3.3 V', '-20°C ~ 65°C', '16MB Flash', '2.4GHz', 'SK6812 3535 x 1', '| RGB LED | WS2812B x 25 |', 'Button ×2', 'install version 4.2.0 or later', 'firmware v1.2']) expect(statesQuantity(line), line).toBe(true);
+    for (const line of ['5V @ 500mA', 'up to 3.3 V', '-20°C ~ 65°C', '16MB Flash', '2.4GHz', 'SK6812 3535 x 1', '| RGB LED | WS2812B x 25 |', 'Button ×2']) expect(statesQuantity(line), line).toBe(true);
     for (const line of ['I2C on GPIO21', 'ESP32-S3 module', 'Press the BOOT button', '| RGB Led | G27 |', 'resolution 0x76', 'see section 3.2', 'ESP-IDF 5.1']) expect(statesQuantity(line), line).toBe(false);
+  });
+
+  it('reads a version number as the value only of a question about versions', () => {
+    expect(asksForVersion('Which arduino-pico core version do I need?')).toBe(true);
+    expect(asksForVersion('What is the max current?')).toBe(false);
+    for (const line of ['install version 4.2.0 or later', 'firmware v1.2']) expect(statesQuantity(line, true), line).toBe(true);
+    // A section number or a date is no current.
+    for (const line of ['Max current: see 4.2.1', 'Updated 2023.10.05']) expect(statesQuantity(line), line).toBe(false);
   });
 
   it('reads table rows and sentences as lines, never code', () => {
@@ -75,10 +83,15 @@ describe('answer-line ranking', () => {
     const terms = ['gpio', 'boot', 'typic', 'low', 'power', 'maximum'];
     expect([...lineWords('| Boot | | GPIO28 | Enter Boot Mode |', terms)]).toEqual(expect.arrayContaining(['gpio28', 'gpio', 'boot']));
     expect(lineWords('| Low Power (Typ.) | 42.6μA@3.7V |', terms).has('typic')).toBe(true);
-    expect(lineWords('Max. 5V', terms).has('maximum')).toBe(true);
-    // Without the dot a short word is a word of its own, not an abbreviation.
-    expect(lineWords('the max jumper', terms).has('maximum')).toBe(false);
+    expect(lineWords('- Max. current: 5V', terms).has('maximum')).toBe(true);
+    // Without the dot a short word is a word of its own, not an abbreviation; in prose a dot ends a sentence.
+    expect(lineWords('| the max jumper | J3 |', terms).has('maximum')).toBe(false);
+    expect(lineWords('The board then enters sleep mode.', ['model', 'sleep']).has('model')).toBe(false);
+    // A cut that begins two question words stands for neither.
+    expect(lineWords('| Min. | 5 |', ['minimum', 'minut']).has('minimum')).toBe(false);
     expect(lineWords('ESP32 module', terms).has('es')).toBe(false);
+    expect(lineWords('See page12 and Step2', ['page', 'step']).has('page')).toBe(false);
+    expect(lineWords('See page12 and Step2', ['page', 'step']).has('step')).toBe(false);
   });
 
   it('finds the pin row for "which GPIO" and the abbreviated label for a spelled-out question', () => {

@@ -59,9 +59,18 @@ export function asksForQuantity(question: string): boolean {
   return QUANTITY_CUE.test(question.toLowerCase());
 }
 
-/** True when the line states a quantity: a number with a unit, a count ("x 25") or a version number. */
-export function statesQuantity(line: string): boolean {
-  return QUANTITY.test(line) || COUNT.test(line) || VERSION.test(line);
+/** True when the question asks which version (the only question a version number answers). */
+export function asksForVersion(question: string): boolean {
+  return /(?<![\p{L}\p{N}])versions?(?![\p{L}\p{N}])/iu.test(question);
+}
+
+/**
+ * True when the line states a quantity: a number with a unit or a count ("x 25"); with
+ * `versions`, a version number too ("4.2.0" for "which version", never for "max current": a
+ * section number "4.2.1" or a date states no current).
+ */
+export function statesQuantity(line: string, versions = false): boolean {
+  return QUANTITY.test(line) || COUNT.test(line) || (versions && VERSION.test(line));
 }
 
 /** The lines of a chunk's text, code excluded; a line longer than `LONG_LINE` is split into its sentences and at `<br>`. */
@@ -92,6 +101,7 @@ export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term
   const total = weights.reduce((a, b) => a + b, 0);
   if (total <= 0) return hits;
   const quantity = asksForQuantity(question);
+  const versions = asksForVersion(question);
   return byScore(
     hits.map((h, i) => {
       let best = 0;
@@ -102,7 +112,7 @@ export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term
           if (words.has(t)) share += weights[k]!;
         });
         share /= total;
-        if (quantity && !statesQuantity(line)) share *= NO_VALUE_SHARE;
+        if (quantity && !statesQuantity(line, versions)) share *= NO_VALUE_SHARE;
         if (share > 0 && labelAsked(line, terms)) share *= 1 + LABEL_WEIGHT;
         if (share > best) best = share;
       }
@@ -119,8 +129,11 @@ function labelAsked(line: string, terms: readonly string[]): boolean {
   return words.length > 0 && words.every((t) => terms.includes(t));
 }
 
-/** A signal or peripheral numbered in a pin table ("GPIO28", "ADC2", "UART0"): letters, then digits. */
-const NUMBERED = /^([a-z]{2,})\d+$/;
+/**
+ * A signal or peripheral numbered in a pin table ("GPIO28", "ADC2", "UART0"): capitals, then
+ * digits. Written in capitals, as signal names are: "page12" or "Step2" name no kind of pin.
+ */
+const NUMBERED = /(?<![\p{L}\p{N}])(\p{Lu}{2,})\d+(?![\p{L}\p{N}])/gu;
 
 /**
  * The words a line offers the question: its passage terms, plus the kind of each numbered name
@@ -130,22 +143,30 @@ const NUMBERED = /^([a-z]{2,})\d+$/;
  */
 export function lineWords(line: string, terms: readonly string[]): Set<string> {
   const words = new Set<string>();
+  const labels = line.trim().startsWith('|') ? line : lineLabel(line);
+  for (const m of line.matchAll(NUMBERED)) {
+    const kind = passageTerms(m[1]!)[0];
+    if (kind) words.add(kind);
+  }
   for (const w of passageTerms(line.replace(/_/g, ' '))) {
     words.add(w);
-    const kind = NUMBERED.exec(w)?.[1];
-    if (kind) words.add(passageTerms(kind)[0] ?? kind);
-    const full = abbreviated(w, line, terms);
+    const full = labels === null ? undefined : abbreviated(w, labels, terms);
     if (full) words.add(full);
   }
   return words;
 }
 
-/** The question term that `word`, written in `text` with a dot after it, abbreviates; undefined for none. */
+/**
+ * The question term that `word`, written in `text` with a dot after it, abbreviates; undefined for
+ * none. `text` is where labels are written (a table row, a line's label): in prose a dot after a
+ * word ends its sentence ("enters sleep mode." is no "model"). A cut that begins two of the
+ * question's words ("Min." of "minimum" and "minutes") stands for neither.
+ */
 function abbreviated(word: string, text: string, terms: readonly string[]): string | undefined {
   if (word.length < 3 || !/^[a-z]+$/.test(word)) return undefined;
-  const full = terms.find((t) => t.length > word.length && t.startsWith(word));
-  if (!full) return undefined;
-  return new RegExp(`(?<![\\p{L}])${word}\\.`, 'iu').test(text) ? full : undefined;
+  const full = terms.filter((t) => t.length > word.length && t.startsWith(word));
+  if (full.length !== 1) return undefined;
+  return new RegExp(`(?<![\\p{L}])${word}\\.`, 'iu').test(text) ? full[0] : undefined;
 }
 
 /**
