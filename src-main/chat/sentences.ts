@@ -149,8 +149,16 @@ function isTextHeading(text: string): boolean {
   return t.split(/\s+/).length > HEADING_WORDS || (/[.!?。]$/.test(t) && t.split(/\s+/).length > 3);
 }
 
-/** A line opening with an instruction verb ("Check", "Select", "Connect"). */
-const INSTRUCTION = new RegExp(`^(?:${cues.stepVerbs.join('|')})\\s`, 'i');
+/**
+ * A line that gives an instruction: a step verb (with its particle, "Turn off") followed by its
+ * object ("Check the DNS values in IP Settings", "Make sure ..."), or a verb that only instructs
+ * ("Try restarting the router"). A step verb alone is no sign: titles open with the same words
+ * as nouns ("Power Supply Requirements", "Set Up Guide", "Use and Care").
+ */
+const INSTRUCTION = new RegExp(
+  `^(?:(?:${cues.stepVerbs.join('|')})(?:\\s+(?:${cues.instructionParticles.join('|')}))?\\s+(?:${cues.instructionObjects.join('|')})|(?:${cues.instructionVerbs.join('|')}))(?![\\p{L}\\p{N}])`,
+  'iu',
+);
 /** Most words a title line has. */
 const TITLE_WORDS = 8;
 

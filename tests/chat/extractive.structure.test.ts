@@ -142,3 +142,23 @@ describe('what kind of line leads, by what the question asks', () => {
     }
   });
 });
+
+describe('a short title that opens with a word also used as a step verb', () => {
+  it('stays a title when no object follows the word; a verb with its object is an instruction', () => {
+    const titles = ['Power Supply Requirements', 'Set Up Guide', 'Use and Care', 'Power Button'];
+    const first = (line: string): [string, boolean] => {
+      const u = splitSentences([line, '', 'The unit needs a 24 V supply.'].join('\n'))[0]!;
+      return [u.text, u.title === true];
+    };
+    for (const title of titles) expect(first(title)).toEqual([title, true]);
+    for (const instruction of ['Check the DNS values in IP Settings', 'Make sure the cable is plugged in', 'Turn off the router', 'Try restarting the router']) {
+      expect(first(instruction)).toEqual([instruction, false]);
+    }
+  });
+
+  it('is not glued in front of the line under it', () => {
+    const text = ['Power Supply Requirements', '', 'The controller needs a 24 V supply rated 2 A.'].join('\n');
+    const a = answerExtractively('What are the power supply requirements?', [passage('ctl/manual.pdf#1', text)]);
+    expect(quotedLines(a.text)[0]).toBe('- The controller needs a 24 V supply rated 2 A. [1]');
+  });
+});
