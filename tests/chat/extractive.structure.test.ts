@@ -162,3 +162,13 @@ describe('a short title that opens with a word also used as a step verb', () => 
     expect(quotedLines(a.text)[0]).toBe('- The controller needs a 24 V supply rated 2 A. [1]');
   });
 });
+
+describe('a run of short lines', () => {
+  it('is a heading with one sub-title at most, never a chain (a legend left as text)', () => {
+    const legend = ['## Remote control', '', 'Volume Up', '', 'Volume Down', '', 'Input Select', '', 'Menu Key', '', 'Remote Sensor', '', 'Point the remote at the sensor on the front of the set.'].join('\n');
+    const line = splitSentences(legend).find((u) => u.text.startsWith('Point'))!;
+    expect(line.heading).toBe('Remote control › Remote Sensor');
+    const bare = splitSentences(legend.replace('## Remote control\n\n', '')).find((u) => u.text.startsWith('Point'))!;
+    expect(bare.heading).toBe('Volume Up › Remote Sensor');
+  });
+});
