@@ -159,6 +159,8 @@ interface Line {
   after: Sentence[];
   /** A label heading the list quoted under it: shown without a source of its own (its items carry it). */
   heads?: boolean;
+  /** For an item or row a lead sentence brought: that lead's line. */
+  lead?: Line;
 }
 
 /** Most words of a lead that only labels its list. */
@@ -314,7 +316,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
     for (const member of units[s.passage]!.filter((u) => u.block === s.sentence.opens).slice(0, maxListed)) {
       if (quoted.has(member)) continue;
       quoted.add(member);
-      lines.push({ passage: s.passage, sentence: member, model: modelOf(s.passage, member), sub: true, before: [], after: [] });
+      lines.push({ passage: s.passage, sentence: member, model: modelOf(s.passage, member), sub: true, before: [], after: [], lead: line });
     }
     // A lead that is only a label ("**Power on / off:**") heads its list; the items are the quote.
     if (lines.length > count && line.before.length === 0 && line.after.length === 0 && isLabelLead(s.sentence)) line.heads = true;
@@ -336,14 +338,23 @@ export function answerExtractively(question: string, passages: readonly Passage[
   };
   const render = (l: Line): string => `${l.sub ? '  ' : ''}- ${[...l.before, l.sentence, ...l.after].map((u) => u.text).join(' ')}${l.heads ? '' : ` [${cite(l)}]`}`;
   const out: string[] = [];
-  const models = [...new Set(lines.map((l) => l.model).filter((m): m is string => m !== null))];
+  // A label heading its items has no source, so no model of its own: it goes where its items go.
+  const models = [...new Set(lines.filter((l) => !l.heads).map((l) => l.model).filter((m): m is string => m !== null))];
   if (models.length >= 2 && !options.modelNamed) {
     // Several models' values and none asked for: each under its model's name, then ask back.
     for (const m of [...models, null]) {
-      const mine = lines.filter((l) => l.model === m);
+      const mine = lines.filter((l) => l.model === m && !l.heads);
       if (mine.length === 0) continue;
       out.push(`${out.length > 0 ? '\n' : ''}${m ?? 'Any model'}:`);
-      for (const l of mine) out.push(render(l));
+      const labelled = new Set<Line>();
+      for (const l of mine) {
+        // Above the first of its items in each group that has some: never alone, never apart.
+        if (l.lead?.heads && !labelled.has(l.lead)) {
+          labelled.add(l.lead);
+          out.push(render(l.lead));
+        }
+        out.push(render(l));
+      }
     }
     out.push('', `Which model: ${models.join(', ')}? Name it in the question or pick its chip to get only its values.`);
   } else {

@@ -172,3 +172,21 @@ describe('a run of short lines', () => {
     expect(bare.heading).toBe('Volume Up › Remote Sensor');
   });
 });
+
+describe('a label heading rows of several models', () => {
+  const modelIn = (text: string): string | null => ['ROCK 5B+', 'ROCK 5B'].find((m) => text.includes(m)) ?? null;
+
+  it('is shown above its rows in each model\'s group, never left alone without a source', () => {
+    const text = ['**Supply:**', '', '| Board | Adapter |', '| --- | --- |', '| ROCK 5B | PD 30W charger |', '| ROCK 5B+ | 12V DC charger |'].join('\n');
+    const a = answerExtractively('Which supply adapter?', [passage('b/power.md#1', text)], { modelIn });
+    const lines = a.text.split('\n');
+    for (const model of ['ROCK 5B', 'ROCK 5B+']) {
+      const at = lines.indexOf(`${model}:`);
+      expect(at).toBeGreaterThan(-1);
+      expect(lines[at + 1]).toBe('- **Supply:**');
+      expect(lines[at + 2]).toMatch(new RegExp(`^  - ${model.replace('+', '\\+')}: .* \\[\\d\\]$`));
+    }
+    expect(a.text).not.toContain('Any model');
+    expect(a.text).toContain('Which model: ROCK 5B, ROCK 5B+?');
+  });
+});
