@@ -173,6 +173,20 @@ describe('a run of short lines', () => {
   });
 });
 
+describe('a question that asks for instructions, a procedure or the way to do something', () => {
+  it('is a steps question, though it opens with "what are" or "what is"', () => {
+    const text = [
+      'Recorded programs are kept in the list of Recordings until you delete them.',
+      '',
+      'To delete a recorded program, go to the list of Recordings and press Select.',
+    ].join('\n');
+    for (const question of ['What are the instructions to delete a recorded program?', 'What is the procedure to delete a recorded program?', 'What is the way to delete a recorded program?']) {
+      const a = answerExtractively(question, [passage('tv/manual.md#1', text)]);
+      expect(quotedLines(a.text)[0]).toBe('- To delete a recorded program, go to the list of Recordings and press Select. [1]');
+    }
+  });
+});
+
 describe('a label heading rows of several models', () => {
   const modelIn = (text: string): string | null => ['ROCK 5B+', 'ROCK 5B'].find((m) => text.includes(m)) ?? null;
 
