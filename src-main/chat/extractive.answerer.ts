@@ -4,6 +4,7 @@ import { citationFor } from './passages';
 import type { Sentence } from './sentences';
 import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import cues from './data/question-cues.json';
+import { containsId, escapeRe, unitAfter } from './match.util';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -78,7 +79,7 @@ interface QuestionKind {
 
 /** One regex for a list of cue phrases, matching whole words. */
 function cueRe(phrases: readonly string[]): RegExp {
-  return new RegExp(`(?<![\\p{L}])(?:${phrases.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}])`, 'u');
+  return new RegExp(`(?<![\\p{L}])(?:${phrases.map(escapeRe).join('|')})(?![\\p{L}])`, 'u');
 }
 
 const QUANTITY_CUE = cueRe(cues.quantity);
@@ -158,6 +159,8 @@ interface Line {
   after: Sentence[];
   /** A label heading the list quoted under it: shown without a source of its own (its items carry it). */
   heads?: boolean;
+  /** For an item or row a lead sentence brought: that lead's line. */
+  lead?: Line;
 }
 
 /** Most words of a lead that only labels its list. */
@@ -184,6 +187,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const modelWords = new Set((options.models ?? []).flatMap((m) => terms(m)));
   const wanted = [...new Set(terms(question))].filter((t) => !modelWords.has(t));
   const ids = identifiers(question);
+  // A bare number is paired with the unit the question writes after it, if any (see `containsId`).
+  const unitOf = new Map(ids.map((id) => [id, unitAfter(question, id)]));
   const kind = questionKind(question);
 
   const units = used.map((p) => splitSentences(p.hit.text));
@@ -215,12 +220,12 @@ export function answerExtractively(question: string, passages: readonly Passage[
         if (f > 0) score += (idf(t) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * words.length) / avgLen));
       }
       const lower = sentence.text.toLowerCase();
-      for (const id of ids) if (containsId(lower, id)) score += IDENTIFIER_BONUS;
+      for (const id of ids) if (containsId(lower, id, unitOf.get(id))) score += IDENTIFIER_BONUS;
       // A question's identifier in the line's heading ("## V3.00" for "what changed in V3.00?")
       // counts for the lines under it, even those that share no word with the question.
       if (sentence.heading) {
         const head = sentence.heading.toLowerCase();
-        for (const id of ids) if (!containsId(lower, id) && containsId(head, id)) score += HEADING_WEIGHT * IDENTIFIER_BONUS;
+        for (const id of ids) if (!containsId(lower, id, unitOf.get(id)) && containsId(head, id, unitOf.get(id))) score += HEADING_WEIGHT * IDENTIFIER_BONUS;
       }
       // The steps under the heading that matches the question answer it, even in few words.
       if (sentence.heading && score > 0) {
@@ -311,7 +316,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
     for (const member of units[s.passage]!.filter((u) => u.block === s.sentence.opens).slice(0, maxListed)) {
       if (quoted.has(member)) continue;
       quoted.add(member);
-      lines.push({ passage: s.passage, sentence: member, model: modelOf(s.passage, member), sub: true, before: [], after: [] });
+      lines.push({ passage: s.passage, sentence: member, model: modelOf(s.passage, member), sub: true, before: [], after: [], lead: line });
     }
     // A lead that is only a label ("**Power on / off:**") heads its list; the items are the quote.
     if (lines.length > count && line.before.length === 0 && line.after.length === 0 && isLabelLead(s.sentence)) line.heads = true;
@@ -333,14 +338,23 @@ export function answerExtractively(question: string, passages: readonly Passage[
   };
   const render = (l: Line): string => `${l.sub ? '  ' : ''}- ${[...l.before, l.sentence, ...l.after].map((u) => u.text).join(' ')}${l.heads ? '' : ` [${cite(l)}]`}`;
   const out: string[] = [];
-  const models = [...new Set(lines.map((l) => l.model).filter((m): m is string => m !== null))];
+  // A label heading its items has no source, so no model of its own: it goes where its items go.
+  const models = [...new Set(lines.filter((l) => !l.heads).map((l) => l.model).filter((m): m is string => m !== null))];
   if (models.length >= 2 && !options.modelNamed) {
     // Several models' values and none asked for: each under its model's name, then ask back.
     for (const m of [...models, null]) {
-      const mine = lines.filter((l) => l.model === m);
+      const mine = lines.filter((l) => l.model === m && !l.heads);
       if (mine.length === 0) continue;
       out.push(`${out.length > 0 ? '\n' : ''}${m ?? 'Any model'}:`);
-      for (const l of mine) out.push(render(l));
+      const labelled = new Set<Line>();
+      for (const l of mine) {
+        // Above the first of its items in each group that has some: never alone, never apart.
+        if (l.lead?.heads && !labelled.has(l.lead)) {
+          labelled.add(l.lead);
+          out.push(render(l.lead));
+        }
+        out.push(render(l));
+      }
     }
     out.push('', `Which model: ${models.join(', ')}? Name it in the question or pick its chip to get only its values.`);
   } else {
@@ -459,36 +473,4 @@ function pick(scored: readonly Scored[], maxSentences: number, perPassage: numbe
     perCount.set(s.passage, (perCount.get(s.passage) ?? 0) + 1);
   }
   return out;
-}
-
-/** A unit of measure written after a number ("V", "mA", "MHz", "mm", "°C"), lowercased. */
-const UNIT = String.raw`(?:[kmuµμnpg]?(?:v|a|w|hz|b|s|ω|f)|mah|mm|cm|°c|°f|db|dbm|ppm|rpm|bits?)`;
-const VALUE = new RegExp(String.raw`^(\d[\d.]*)(${UNIT})$`, 'u');
-
-/**
- * Whether a question's identifier occurs in a lowercased line: as a token, or as a value written
- * with or without a space before its unit ("3.3 V" in the question meets "3.3V" in the line, and
- * "5V" meets "5 V").
- */
-function containsId(text: string, id: string): boolean {
-  if (containsToken(text, id)) return true;
-  const value = VALUE.exec(id);
-  const body = value ? String.raw`${escapeRe(value[1]!)}\s?${value[2]}` : /^\d[\d.]*$/.test(id) ? String.raw`${escapeRe(id)}${UNIT}` : null;
-  return body !== null && new RegExp(String.raw`(?<![\p{L}\p{N}.])${body}(?![\p{L}\p{N}])`, 'u').test(text);
-}
-
-function escapeRe(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Whether `token` occurs in `text` not glued to other letters or digits. */
-function containsToken(text: string, token: string): boolean {
-  let at = text.indexOf(token);
-  while (at !== -1) {
-    const before = text[at - 1];
-    const after = text[at + token.length];
-    if ((!before || !/[\p{L}\p{N}]/u.test(before)) && (!after || !/[\p{L}\p{N}]/u.test(after))) return true;
-    at = text.indexOf(token, at + 1);
-  }
-  return false;
 }

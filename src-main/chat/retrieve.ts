@@ -11,6 +11,7 @@ import type { UnknownModel } from './model-guard';
 import { findUnknownModels } from './model-guard';
 import type { Passage } from './passages';
 import { locateMembers } from './passages';
+import { escapeRe } from './match.util';
 import { terms } from './sentences';
 
 /**
@@ -56,10 +57,6 @@ export function planQuestion(question: string, analysis: QueryAnalysis, vocabula
 const MENTION_PROBE_HITS = 5;
 /** A code this long with letters and digits ("CH32H417MEU") names one part wherever it occurs. */
 const SELF_NAMING_CODE = 5;
-
-function escapeRe(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** Whether `text` mentions `name`: the whole name (any separators), or one long letter+digit code of it. */
 export function mentions(text: string, name: string): boolean {

@@ -149,8 +149,16 @@ function isTextHeading(text: string): boolean {
   return t.split(/\s+/).length > HEADING_WORDS || (/[.!?。]$/.test(t) && t.split(/\s+/).length > 3);
 }
 
-/** A line opening with an instruction verb ("Check", "Select", "Connect"). */
-const INSTRUCTION = new RegExp(`^(?:${cues.stepVerbs.join('|')})\\s`, 'i');
+/**
+ * A line that gives an instruction: a step verb (with its particle, "Turn off") followed by its
+ * object ("Check the DNS values in IP Settings", "Make sure ..."), or a verb that only instructs
+ * ("Try restarting the router"). A step verb alone is no sign: titles open with the same words
+ * as nouns ("Power Supply Requirements", "Set Up Guide", "Use and Care").
+ */
+const INSTRUCTION = new RegExp(
+  `^(?:(?:${cues.stepVerbs.join('|')})(?:\\s+(?:${cues.instructionParticles.join('|')}))?\\s+(?:${cues.instructionObjects.join('|')})|(?:${cues.instructionVerbs.join('|')}))(?![\\p{L}\\p{N}])`,
+  'iu',
+);
 /** Most words a title line has. */
 const TITLE_WORDS = 8;
 
@@ -237,6 +245,10 @@ export function splitSentences(markdown: string): Sentence[] {
   // quoted between) is its sub-title, so both stay ("Establishing a wired connection" then the
   // menu path "Settings General Network Wired"): the lines under them are about both.
   let headingAt = -1;
+  // The heading a sub-title was added to, while the heading has one (else null): one more title
+  // in a row replaces the sub-title, so a run of short lines (a remote's legend left as text by
+  // a PDF converter: "Volume Up", "Volume Down", "Input Select", ...) never chains into one heading.
+  let parent: string | null = null;
   let block = -1;
   let blocks = 0;
   let paras = 0;
@@ -262,7 +274,13 @@ export function splitSentences(markdown: string): Sentence[] {
       // from PDF): what follows is under it, as under a heading.
       if (isTitleLine(raw)) {
         const title = cleanInline(raw);
-        heading = heading !== null && headingAt === before ? `${heading} › ${title}` : title;
+        if (heading !== null && headingAt === before) {
+          parent ??= heading;
+          heading = `${parent} › ${title}`;
+        } else {
+          heading = title;
+          parent = null;
+        }
         headingAt = out.length;
         for (const u of out.slice(before)) u.title = true;
       }
@@ -326,7 +344,11 @@ export function splitSentences(markdown: string): Sentence[] {
       runOn = false;
       header = null;
       inBlock = null;
-      heading = cleanInline(h[1]!.replace(/\s*\{#[^}]*\}\s*$/, '')) || heading;
+      const named = cleanInline(h[1]!.replace(/\s*\{#[^}]*\}\s*$/, ''));
+      if (named) {
+        heading = named;
+        parent = null;
+      }
       headingAt = out.length;
       continue;
     }

@@ -48,7 +48,12 @@ for (const s of sets) if (!SETS[s]) throw new Error(`Unknown set "${s}"; sets: $
 const limit = values.limit ? Number(values.limit) : Infinity;
 const root = path.resolve(values['data-dir'] ?? path.join(os.tmpdir(), 'manualmate-answer-bench'));
 
-/** Lines of an answer that quote a passage: those carrying citation markers, with their numbers. */
+/**
+ * Lines of an answer that quote a passage: those carrying citation markers, with their numbers.
+ * "first" is the first of these: a label shown above its items without a source of its own
+ * ("- **Power on / off:**") is not a quoted line, so the first item under it is (`labelFirst`
+ * counts how often that happens).
+ */
 export function quotedLines(answer: string): { text: string; cites: number[] }[] {
   const out: { text: string; cites: number[] }[] = [];
   for (const line of answer.split('\n')) {
@@ -56,6 +61,12 @@ export function quotedLines(answer: string): { text: string; cites: number[] }[]
     if (cites.length > 0) out.push({ text: line.replace(/\[\d+\]/g, ' '), cites });
   }
   return out;
+}
+
+/** Whether the first line the answer shows (a "- " line) carries no source: a label heading its items. */
+function labelFirst(answer: string): boolean {
+  const shown = answer.split('\n').find((l) => /^\s*- /.test(l));
+  return shown !== undefined && !/\[\d+\]/.test(shown);
 }
 
 /** Whether a quoted line holds a gold string and cites that answer's document. */
@@ -98,6 +109,7 @@ for (const set of sets) {
       .slice(0, limit);
     let any = 0;
     let first = 0;
+    let labelled = 0;
     const why = { passage: 0, search: 0, missing: 0 };
     for (const q of questions) {
       const res = await chat.value.answer(q.query);
@@ -107,6 +119,7 @@ for (const set of sets) {
       const hitFirst = lines.length > 0 && lineHits(lines[0]!, citations, q);
       if (hitAny) any++;
       if (hitFirst) first++;
+      if (res.ok && labelFirst(res.value.text)) labelled++;
       if (values.why && !hitAny) {
         if (citations.some((c) => holdsGold(c.doc, c.quote, q))) why.passage++;
         else {
@@ -124,6 +137,7 @@ for (const set of sets) {
     const n = Math.max(1, questions.length);
     rows.push(`| ${set} | ${questions.length} | ${(any / n).toFixed(2)} (${any}) | ${(first / n).toFixed(2)} (${first}) |`);
     process.stderr.write(`${rows[rows.length - 1]}\n`);
+    process.stderr.write(`${set}: ${labelled} answers show a label without a source first ("first" counts the line under it)\n`);
     if (values.why) whyRows.push(`| ${set} | ${first} | ${any - first} | ${why.passage} | ${why.search} | ${why.missing} |`);
   } finally {
     await engine.dispose();

@@ -142,3 +142,65 @@ describe('what kind of line leads, by what the question asks', () => {
     }
   });
 });
+
+describe('a short title that opens with a word also used as a step verb', () => {
+  it('stays a title when no object follows the word; a verb with its object is an instruction', () => {
+    const titles = ['Power Supply Requirements', 'Set Up Guide', 'Use and Care', 'Power Button'];
+    const first = (line: string): [string, boolean] => {
+      const u = splitSentences([line, '', 'The unit needs a 24 V supply.'].join('\n'))[0]!;
+      return [u.text, u.title === true];
+    };
+    for (const title of titles) expect(first(title)).toEqual([title, true]);
+    for (const instruction of ['Check the DNS values in IP Settings', 'Make sure the cable is plugged in', 'Turn off the router', 'Try restarting the router']) {
+      expect(first(instruction)).toEqual([instruction, false]);
+    }
+  });
+
+  it('is not glued in front of the line under it', () => {
+    const text = ['Power Supply Requirements', '', 'The controller needs a 24 V supply rated 2 A.'].join('\n');
+    const a = answerExtractively('What are the power supply requirements?', [passage('ctl/manual.pdf#1', text)]);
+    expect(quotedLines(a.text)[0]).toBe('- The controller needs a 24 V supply rated 2 A. [1]');
+  });
+});
+
+describe('a run of short lines', () => {
+  it('is a heading with one sub-title at most, never a chain (a legend left as text)', () => {
+    const legend = ['## Remote control', '', 'Volume Up', '', 'Volume Down', '', 'Input Select', '', 'Menu Key', '', 'Remote Sensor', '', 'Point the remote at the sensor on the front of the set.'].join('\n');
+    const line = splitSentences(legend).find((u) => u.text.startsWith('Point'))!;
+    expect(line.heading).toBe('Remote control › Remote Sensor');
+    const bare = splitSentences(legend.replace('## Remote control\n\n', '')).find((u) => u.text.startsWith('Point'))!;
+    expect(bare.heading).toBe('Volume Up › Remote Sensor');
+  });
+});
+
+describe('a question that asks for instructions, a procedure or the way to do something', () => {
+  it('is a steps question, though it opens with "what are" or "what is"', () => {
+    const text = [
+      'Recorded programs are kept in the list of Recordings until you delete them.',
+      '',
+      'To delete a recorded program, go to the list of Recordings and press Select.',
+    ].join('\n');
+    for (const question of ['What are the instructions to delete a recorded program?', 'What is the procedure to delete a recorded program?', 'What is the way to delete a recorded program?']) {
+      const a = answerExtractively(question, [passage('tv/manual.md#1', text)]);
+      expect(quotedLines(a.text)[0]).toBe('- To delete a recorded program, go to the list of Recordings and press Select. [1]');
+    }
+  });
+});
+
+describe('a label heading rows of several models', () => {
+  const modelIn = (text: string): string | null => ['ROCK 5B+', 'ROCK 5B'].find((m) => text.includes(m)) ?? null;
+
+  it('is shown above its rows in each model\'s group, never left alone without a source', () => {
+    const text = ['**Supply:**', '', '| Board | Adapter |', '| --- | --- |', '| ROCK 5B | PD 30W charger |', '| ROCK 5B+ | 12V DC charger |'].join('\n');
+    const a = answerExtractively('Which supply adapter?', [passage('b/power.md#1', text)], { modelIn });
+    const lines = a.text.split('\n');
+    for (const model of ['ROCK 5B', 'ROCK 5B+']) {
+      const at = lines.indexOf(`${model}:`);
+      expect(at).toBeGreaterThan(-1);
+      expect(lines[at + 1]).toBe('- **Supply:**');
+      expect(lines[at + 2]).toMatch(new RegExp(`^  - ${model.replace('+', '\\+')}: .* \\[\\d\\]$`));
+    }
+    expect(a.text).not.toContain('Any model');
+    expect(a.text).toContain('Which model: ROCK 5B, ROCK 5B+?');
+  });
+});
