@@ -471,6 +471,23 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         batchRows.push(prepared[k]!);
         batchReady.push(ready[k]!);
       }
+      // The batch's normalized texts, packed into few files (`storage/text-pack.ts`), are stored
+      // before its rows: when they cannot be, none of its documents is listed.
+      const places = await library.storeNormalized(batchRows.map((p) => p.doc)).catch((err: unknown) => new Error(ioReason(err)));
+      if (places instanceof Error) {
+        const reason = `Could not store this document in the library: ${places.message}.`;
+        for (const r of batchReady.splice(0)) {
+          if (!byId.get(r.id)!.replaced) fail(r.id, 'io-error', reason, r.sizeBytes);
+          else {
+            results.push({ file: r.id, status: 'failed', reason: `${reason} The previous version is kept.` });
+            done++;
+            progress(r.id, 'failed', 1, reason);
+          }
+        }
+        batchRows.length = 0;
+      } else {
+        places.forEach((where, k) => where && (batchReady[k] = { ...batchReady[k]!, normalized: where }));
+      }
       // The other rows are written while the last stores finish. A document is listed as ready
       // only once its original and normalized text are on disk too (a crash before that leaves it
       // journaled and unlisted, and recovery drops its rows); one whose store failed loses its rows.
@@ -501,6 +518,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
           const failedIds = new Set(results.filter((r) => r.status === 'failed').map((r) => r.file));
           for (const r of batchReady) if (!failedIds.has(r.id)) fail(r.id, (err as NodeJS.ErrnoException).code ? 'io-error' : 'internal', reason, r.sizeBytes);
           ready.length = 0;
+          for (const r of batchReady) await library.dropNormalizedIfUnused(r).catch(() => undefined);
         }
         await indexer.recover?.().catch(() => undefined);
       }
@@ -509,7 +527,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         const p = byId.get(r.id);
         results.push({ file: r.id, status: p?.replaced ? 'replaced' : 'imported' });
         // A replaced version's normalized text is an orphan unless another document shares it.
-        if (p?.previousHash && p.previousHash !== r.contentHash) await library.dropNormalizedIfUnused(p.previousHash).catch(() => undefined);
+        if (p?.previous) await library.dropNormalizedIfUnused(p.previous).catch(() => undefined);
         done++;
         progress(r.id, 'ready', 1);
       }
@@ -545,7 +563,8 @@ type ParseOutcome =
       record: DocumentRecord;
       stored: Promise<StoreOutcome>;
       replaced: boolean;
-      previousHash: string | null;
+      /** Where the listed version this one replaces keeps its normalized text. */
+      previous: Pick<DocumentRecord, 'contentHash' | 'normalized'> | null;
     };
 
 interface ReadContext {
@@ -586,11 +605,8 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
     if (!result.ok) return { kind: 'failed', code: result.code, reason: result.reason, size };
 
     const doc: NormalizedDocument = { ...result.doc, id: c.id, contentHash };
-    const stored = writes.run(async (): Promise<StoreOutcome> => {
-      const original = await library.storeOriginal(c.id, bytes);
-      await library.storeNormalized(doc);
-      return { ok: true, original };
-    }).catch((err: unknown): StoreOutcome => ({ ok: false, reason: `Could not store this document in the library: ${ioReason(err)}.` }));
+    // The normalized text is stored with its batch's (see `storeNormalized`).
+    const stored = writes.run(async (): Promise<StoreOutcome> => ({ ok: true, original: await library.storeOriginal(c.id, bytes) })).catch((err: unknown): StoreOutcome => ({ ok: false, reason: `Could not store this document in the library: ${ioReason(err)}.` }));
     const record: DocumentRecord = {
       id: c.id,
       title: doc.title,
@@ -605,7 +621,7 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
       chunks: 0,
       original: null,
     };
-    return { kind: 'parsed', doc, record, stored, replaced: existing?.status === 'ready', previousHash: existing?.contentHash ?? null };
+    return { kind: 'parsed', doc, record, stored, replaced: existing?.status === 'ready', previous: existing ?? null };
   };
   // Large files are read a few at a time, so the many small files in flight never hold much memory.
   return size > SYNC_READ_BYTES ? ctx.largeReads.run(read) : read();

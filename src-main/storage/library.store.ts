@@ -11,6 +11,7 @@ import type { SubscriptionState } from '../contract/team';
 
 export type { SubscriptionState };
 import { isStrayTemp, readJson, writeFileAtomic, writeJsonAtomic } from './atomic-file';
+import { isPackName, PACK_DIR, packPath, readPacked, storeTexts, type PackedText } from './text-pack';
 import { tryLock, waitLock } from './lock-file';
 
 /**
@@ -22,7 +23,8 @@ import { tryLock, waitLock } from './lock-file';
  *   <lib>/documents.json    one record per document (only `ready` ones have chunks in the index)
  *   <lib>/journal.json      documents whose index rows were being written (crash recovery)
  *   <lib>/originals/...     copies of imported files, by document id
- *   <lib>/normalized/*.json normalized documents, by content hash
+ *   <lib>/normalized/*.json normalized documents, by content hash (large ones, and older libraries')
+ *   <lib>/normalized/pack-*.jsonl an import batch's small normalized documents (`text-pack.ts`)
  *   <lib>/index/            LanceDB
  */
 
@@ -86,6 +88,8 @@ export interface DocumentRecord {
   chunks: number;
   /** Path of the copied original, relative to the library folder. */
   original: string | null;
+  /** Where the normalized text is packed; absent: in its own file, `normalized/<contentHash>.json`. */
+  normalized?: PackedText;
   /** Enrichment the stored chunks come from (absent: heuristic, from import). */
   enrichedWith?: EnrichMode;
   /** LLM calls and tokens spent enriching this document. */
@@ -199,9 +203,7 @@ export class Library {
       for (const rec of removed) {
         const original = this.originalPath(rec);
         if (original) await fs.rm(original, { force: true });
-        if (rec.contentHash && ![...map.values()].some((d) => d.contentHash === rec.contentHash)) {
-          await fs.rm(this.normalizedPath(rec.contentHash), { force: true });
-        }
+        await this.dropTextUnlisted(rec, map);
       }
       return removed;
     });
@@ -234,28 +236,43 @@ export class Library {
     return rel.split(path.sep).join('/');
   }
 
-  async storeNormalized(doc: NormalizedDocument): Promise<void> {
-    await writeFileAtomic(this.normalizedPath(doc.contentHash), JSON.stringify(doc), { durable: false });
+  /**
+   * Stores normalized documents: those up to `PACK_ENTRY_BYTES` of JSON together in new packs,
+   * larger ones each in its own file. Returns, in order, where each packed one is (the record's
+   * `normalized`), or null for one stored in its own file. Throws on a write error.
+   */
+  async storeNormalized(docs: readonly NormalizedDocument[]): Promise<(PackedText | null)[]> {
+    const alone = (i: number, text: string) => writeFileAtomic(this.normalizedPath(docs[i]!.contentHash), text, { durable: false });
+    return storeTexts(this.dir, docs.length, (i) => JSON.stringify(docs[i]), alone);
   }
 
   /**
    * A listed document's stored normalized text, under the record's own id and title. Normalized
-   * texts are stored by content hash, so identical files share one, which carries the id of the
-   * file that stored it: taken as is, the other file's rows, vocabulary and LLM upgrade would be
+   * texts are stored by content hash or in packs shared by many documents, and carry the id of the
+   * file that stored them: taken as is, another file's rows, vocabulary and LLM upgrade would be
    * written under that id. Null when the record has no text, or it is missing or damaged (e.g.
    * after a power cut).
    */
-  async loadNormalized(rec: Pick<DocumentRecord, 'id' | 'title' | 'contentHash'>): Promise<NormalizedDocument | null> {
+  async loadNormalized(rec: Pick<DocumentRecord, 'id' | 'title' | 'contentHash' | 'normalized'>): Promise<NormalizedDocument | null> {
     if (!rec.contentHash) return null;
-    const doc = await readJson<NormalizedDocument | null>(this.normalizedPath(rec.contentHash), null).catch(() => null);
+    const doc = rec.normalized
+      ? await readPacked(this.dir, rec.normalized).then((t) => (t === null ? null : (JSON.parse(t) as NormalizedDocument))).catch(() => null)
+      : await readJson<NormalizedDocument | null>(this.normalizedPath(rec.contentHash), null).catch(() => null);
     return doc ? { ...doc, id: rec.id, title: rec.title } : null;
   }
 
-  /** Deletes a normalized document unless a listed document still uses it. */
-  async dropNormalizedIfUnused(contentHash: string): Promise<void> {
-    const docs = await this.loadDocs();
-    for (const d of docs.values()) if (d.contentHash === contentHash) return;
-    await fs.rm(this.normalizedPath(contentHash), { force: true });
+  /** Deletes the stored text of a record no longer listed (a replaced version) unless a listed document still uses it. */
+  async dropNormalizedIfUnused(previous: Pick<DocumentRecord, 'contentHash' | 'normalized'>): Promise<void> {
+    await this.dropTextUnlisted(previous, await this.loadDocs());
+  }
+
+  /** Removes `rec`'s pack when no record in `listed` points into it, and its own file when none stores its hash there. */
+  private async dropTextUnlisted(rec: Pick<DocumentRecord, 'contentHash' | 'normalized'>, listed: Map<string, DocumentRecord>): Promise<void> {
+    const pack = packPath(this.dir, rec.normalized);
+    if (pack && ![...listed.values()].some((d) => d.normalized?.file === rec.normalized!.file)) await fs.rm(pack, { force: true });
+    if (!rec.normalized && rec.contentHash && ![...listed.values()].some((d) => d.contentHash === rec.contentHash && !d.normalized)) {
+      await fs.rm(this.normalizedPath(rec.contentHash), { force: true });
+    }
   }
 
   private normalizedPath(contentHash: string): string {
@@ -293,14 +310,16 @@ export class Library {
     const old = async (file: string) => ((await fs.stat(file).catch(() => null))?.mtimeMs ?? Infinity) < startedAt;
     const docs = await this.documents();
     const usedOriginals = new Set(docs.map((d) => d.original).filter((o): o is string => !!o).map((o) => path.join(this.dir, o)));
-    const usedHashes = new Set(docs.map((d) => d.contentHash).filter((h): h is string => !!h));
+    const usedHashes = new Set(docs.filter((d) => !d.normalized).map((d) => d.contentHash).filter((h): h is string => !!h));
+    const usedPacks = new Set(docs.map((d) => d.normalized?.file));
     for (const e of originals) {
       const file = fileOf(e);
       if (!e.name.endsWith('.tmp') && !usedOriginals.has(file) && (await old(file))) await rm(file);
     }
     for (const e of normalized) {
       const hash = /^([0-9a-f]{64})\.json$/.exec(e.name)?.[1];
-      if (hash && !usedHashes.has(hash) && (await old(fileOf(e)))) await rm(fileOf(e));
+      const unused = hash ? !usedHashes.has(hash) : isPackName(e.name) && !usedPacks.has(`${PACK_DIR}/${e.name}`);
+      if (unused && (await old(fileOf(e)))) await rm(fileOf(e));
     }
     return removed;
   }

@@ -142,6 +142,41 @@ describe('storing originals', () => {
   });
 });
 
+describe('normalized texts stored per batch', () => {
+  it('fails the batch when its normalized texts cannot be stored, keeping the previous version of a replaced document', async () => {
+    const pump = await write('b/pump.md', '# Pump\n\nThe old gasket is part GX-100.\n');
+    await importOk([pump]);
+    const lib = (await engine.libraries.get('Shop'))!;
+    const before = await readdir(path.join(lib.dir, 'normalized'));
+    await writeFile(pump, '# Pump\n\nThe new gasket is part GY-300.\n');
+    const fan = await write('b/fan.md', '# Fan\n\nThe fan takes a 3 A fuse.\n');
+    const spy = vi.spyOn(Library.prototype, 'storeNormalized').mockRejectedValue(Object.assign(new Error('no space'), { code: 'ENOSPC' }));
+    try {
+      const r = byFile(await importOk([pump, fan]));
+      expect(r['fan.md']).toMatchObject({ status: 'failed', reason: 'Could not store this document in the library: the disk is full (ENOSPC).' });
+      expect(r['pump.md']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/disk is full.*previous version is kept/) });
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await search('GX-100'))[0]?.doc).toBe('pump.md');
+    expect(await search('GY-300')).toHaveLength(0);
+    expect(await search('3 A fuse')).toHaveLength(0);
+    expect(await lib.document('pump.md')).toMatchObject({ status: 'ready', chunks: 1 });
+    expect(await lib.document('fan.md')).toMatchObject({ status: 'failed', chunks: 0 });
+    expect(await readdir(path.join(lib.dir, 'normalized'))).toEqual(before);
+  });
+
+  it('packs a batch of small documents into one file that each listed record points into', async () => {
+    const files = await Promise.all(['one', 'two', 'three'].map((n) => write(`p/${n}.md`, `# ${n}\n\nManual ${n} for the RAC-225B.\n`)));
+    expect((await importOk(files)).summary.imported).toBe(3);
+    const lib = (await engine.libraries.get('Shop'))!;
+    const docs = await lib.documents();
+    expect(new Set(docs.map((d) => d.normalized?.file)).size).toBe(1);
+    expect(await readdir(path.join(lib.dir, 'normalized'))).toEqual([path.basename(docs[0]!.normalized!.file)]);
+    for (const d of docs) expect((await lib.loadNormalized(d))?.text).toContain(`Manual ${d.id.replace('.md', '')}`);
+  });
+});
+
 describe('re-import and replacement', () => {
   it('reports an identical file as already in the library', async () => {
     const file = await write('m/pump.md', '# Pump\n\nPrime the pump before first use.\n');
@@ -249,11 +284,12 @@ describe('file names and leftovers', () => {
     const before = await lib.documents();
     const orphanOriginal = path.join(lib.dir, 'originals', 'gone', 'killed.md');
     const orphanNormalized = path.join(lib.dir, 'normalized', `${'ab'.repeat(32)}.json`);
+    const orphanPack = path.join(lib.dir, 'normalized', `pack-${'cd'.repeat(8)}.jsonl`);
     const deadTemp = path.join(lib.dir, 'originals', 'gone', '.killed.md.999999999.0123abcd.tmp');
     await mkdir(path.dirname(orphanOriginal), { recursive: true });
     // Left by an import killed before this process started (their times say so).
     const earlier = new Date(Date.now() - process.uptime() * 1000 - 60_000);
-    for (const f of [orphanOriginal, orphanNormalized, deadTemp]) {
+    for (const f of [orphanOriginal, orphanNormalized, orphanPack, deadTemp]) {
       await writeFile(f, 'left by a killed import');
       await utimes(f, earlier, earlier);
     }
@@ -274,9 +310,15 @@ describe('file names and leftovers', () => {
     const after = await files();
     expect(after).not.toContain('originals/gone/killed.md');
     expect(after).not.toContain(`normalized/${'ab'.repeat(32)}.json`);
+    expect(after).not.toContain(`normalized/pack-${'cd'.repeat(8)}.jsonl`);
     expect(after).toContain('originals/gone/in-flight.md');
     expect(after).toContain(before[0]!.original);
-    expect(after).toContain(`normalized/${before[0]!.contentHash}.json`);
+    // The kept document's text is in its batch's pack, which stays.
+    expect(after).toContain(before[0]!.normalized!.file);
+    // The kept pack predates this process too: only what no listed document points into goes.
+    await utimes(path.join(reopened.dir, before[0]!.normalized!.file), earlier, earlier);
+    await importOk([await write('third.md', '# Third\n\nThe third manual.\n')]);
+    expect(await files()).toContain(before[0]!.normalized!.file);
     expect((await search('kept manual'))[0]?.doc).toBe('kept.md');
   });
 });
