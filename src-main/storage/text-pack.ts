@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { tempName } from './atomic-file';
+import { openCreating, tempName } from './atomic-file';
 
 /**
  * Packs of small stored texts: many documents' normalized JSON in one file, each found by its
@@ -95,11 +95,9 @@ export async function storeTexts(
 
 /** Temp file, one gathered write, rename: readers never see a pack torn (no fsync: a lost pack is a lost import, redone). */
 async function writeWhole(file: string, parts: Buffer[]): Promise<void> {
-  const dir = path.dirname(file);
-  await fs.mkdir(dir, { recursive: true });
-  const tmp = path.join(dir, tempName(path.basename(file)));
+  const tmp = path.join(path.dirname(file), tempName(path.basename(file)));
   try {
-    const handle = await fs.open(tmp, 'w');
+    const handle = await openCreating(tmp);
     try {
       await handle.writev(parts);
     } finally {
