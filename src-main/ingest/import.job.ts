@@ -6,6 +6,7 @@ import type { NormalizedDocument } from '../core/document';
 import { CodedError, type ErrorCode } from '../core/result';
 import type { ChunkInput } from '../storage/chunk-store';
 import type { DocumentRecord, Library } from '../storage/library.store';
+import { ORIGINALS_DIR, PACK_ENTRY_BYTES, PackWriter, type PackRange } from '../storage/text-pack';
 import { DEFAULT_IMPORT_LIMITS, DEFAULT_MAX_FILE_BYTES, maxFileBytesFor, megabytes, tooLargeReason, type ImportLimits } from './import-limits';
 import { ParsePool } from './parse-pool';
 import { documentCodes } from '../enrich/document-codes';
@@ -383,13 +384,15 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
     // messages. Outcomes are handled in input order, so results and progress stay deterministic.
     const reads = new Limiter(READ_CONCURRENCY);
     const largeReads = new Limiter(LARGE_READ_CONCURRENCY);
+    // The batch's small originals are written a few packs at a time, not a file each (`storage/text-pack.ts`).
+    const originals = new PackWriter(library.dir, ORIGINALS_DIR);
     const outcomes = batch.map((c) => reads.run(async (): Promise<ParseOutcome> => {
       if (signal.aborted) return { kind: 'failed', code: 'cancelled', reason: 'Cancelled.', size: 0 };
       if (c.failure) return { kind: 'failed', code: c.failure.code, reason: c.failure.reason, size: 0 };
       progress(c.id, 'parsing', 0);
       let outcome: ParseOutcome;
       try {
-        outcome = await readAndParse(c, { library, pool, maxBytes, limits, signal, writes, largeReads });
+        outcome = await readAndParse(c, { library, pool, maxBytes, limits, signal, writes, largeReads, originals });
       } catch (err) {
         // Every expected failure is a value already; this is a bug, still this file's alone.
         const f = stageFailure('read', err);
@@ -429,6 +432,9 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         }
       }
     }
+    // Every file of the batch is parsed: the last small originals go out as a pack (none when cancelled).
+    if (signal.aborted) originals.discard(new Error('Import was cancelled.'));
+    else void originals.flush();
     if (signal.aborted) break;
     writes.setLimit(WRITES_AFTER_READING);
 
@@ -499,7 +505,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
           for (const r of batchReady) {
             const p = byId.get(r.id)!;
             const stored = await p.stored;
-            if (stored.ok) ready.push({ ...r, original: stored.original });
+            if (stored.ok) ready.push({ ...r, original: stored.original, ...(stored.range ? { originalRange: stored.range } : {}) });
             else {
               unstored.push(r.id);
               fail(r.id, 'io-error', stored.reason, p.record.sizeBytes);
@@ -551,7 +557,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
 }
 
 /** Where a parsed file's original was stored, or why storing it failed; never rejects. */
-type StoreOutcome = { ok: true; original: string } | { ok: false; reason: string };
+type StoreOutcome = { ok: true; original: string; range?: PackRange } | { ok: false; reason: string };
 
 type ParseOutcome =
   | { kind: 'failed'; code: ErrorCode; reason: string; size: number }
@@ -575,6 +581,7 @@ interface ReadContext {
   signal: AbortSignal;
   writes: Limiter;
   largeReads: Limiter;
+  originals: PackWriter;
 }
 
 async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcome> {
@@ -605,8 +612,12 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
     if (!result.ok) return { kind: 'failed', code: result.code, reason: result.reason, size };
 
     const doc: NormalizedDocument = { ...result.doc, id: c.id, contentHash };
-    // The normalized text is stored with its batch's (see `storeNormalized`).
-    const stored = writes.run(async (): Promise<StoreOutcome> => ({ ok: true, original: await library.storeOriginal(c.id, bytes) })).catch((err: unknown): StoreOutcome => ({ ok: false, reason: `Could not store this document in the library: ${ioReason(err)}.` }));
+    // The normalized text is stored with its batch's (see `storeNormalized`), a small original in a pack.
+    const stored = (
+      bytes.byteLength <= PACK_ENTRY_BYTES
+        ? ctx.originals.add(bytes).then((p): StoreOutcome => ({ ok: true, original: p.file, range: { offset: p.offset, length: p.length } }))
+        : writes.run(async (): Promise<StoreOutcome> => ({ ok: true, original: await library.storeOriginal(c.id, bytes) }))
+    ).catch((err: unknown): StoreOutcome => ({ ok: false, reason: `Could not store this document in the library: ${ioReason(err)}.` }));
     const record: DocumentRecord = {
       id: c.id,
       title: doc.title,

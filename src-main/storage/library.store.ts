@@ -11,7 +11,7 @@ import type { SubscriptionState } from '../contract/team';
 
 export type { SubscriptionState };
 import { isStrayTemp, readJson, writeFileAtomic, writeJsonAtomic } from './atomic-file';
-import { isPackName, PACK_DIR, packPath, readPacked, storeTexts, type PackedText } from './text-pack';
+import { isPackName, PACK_DIR, packPath, readPacked, readStored, storeTexts, storedSize, type PackedText, type PackRange } from './text-pack';
 import { tryLock, waitLock } from './lock-file';
 
 /**
@@ -22,7 +22,8 @@ import { tryLock, waitLock } from './lock-file';
  *   <lib>/library.json      name, strategy, enrichment, embedder
  *   <lib>/documents.json    one record per document (only `ready` ones have chunks in the index)
  *   <lib>/journal.json      documents whose index rows were being written (crash recovery)
- *   <lib>/originals/...     copies of imported files, by document id
+ *   <lib>/originals/...     copies of imported files, by document id (large ones, and older libraries')
+ *   <lib>/originals/pack-*.bin an import batch's small original files (`text-pack.ts`)
  *   <lib>/normalized/*.json normalized documents, by content hash (large ones, and older libraries')
  *   <lib>/normalized/pack-*.jsonl an import batch's small normalized documents (`text-pack.ts`)
  *   <lib>/index/            LanceDB
@@ -86,8 +87,10 @@ export interface DocumentRecord {
   /** Ordering codes the document gives itself (SKU, part or order number; see `enrich/document-codes.ts`). */
   codes?: string[];
   chunks: number;
-  /** Path of the copied original, relative to the library folder. */
+  /** Path of the copied original, relative to the library folder: its own file, or the pack holding it. */
   original: string | null;
+  /** Set when `original` is a pack of small originals: the file's bytes in it. */
+  originalRange?: PackRange;
   /** Where the normalized text is packed; absent: in its own file, `normalized/<contentHash>.json`. */
   normalized?: PackedText;
   /** Enrichment the stored chunks come from (absent: heuristic, from import). */
@@ -202,8 +205,8 @@ export class Library {
       if (removed.length > 0) await this.persistDocs(map);
       for (const rec of removed) {
         const original = this.originalPath(rec);
-        if (original) await fs.rm(original, { force: true });
-        await this.dropTextUnlisted(rec, map);
+        if (original && ![...map.values()].some((d) => d.original === rec.original)) await fs.rm(original, { force: true });
+        await this.dropNormalizedIfUnused(rec, map);
       }
       return removed;
     });
@@ -227,6 +230,18 @@ export class Library {
     const root = path.join(this.dir, 'originals');
     const file = path.resolve(this.dir, rec.original);
     return file.startsWith(root + path.sep) ? file : null;
+  }
+
+  /** The stored original's size in bytes, or null when it is missing (or its record malformed). */
+  async originalSize(rec: Pick<DocumentRecord, 'original' | 'originalRange'>): Promise<number | null> {
+    const file = this.originalPath(rec);
+    return file ? storedSize(file, rec.originalRange) : null;
+  }
+
+  /** The stored original's bytes, or null when it is missing (see `originalSize`). */
+  async readOriginal(rec: Pick<DocumentRecord, 'original' | 'originalRange'>): Promise<Buffer | null> {
+    const file = this.originalPath(rec);
+    return file ? readStored(file, rec.originalRange) : null;
   }
 
   /** Copies an original file into the library; returns its path relative to the library folder. */
@@ -261,13 +276,13 @@ export class Library {
     return doc ? { ...doc, id: rec.id, title: rec.title } : null;
   }
 
-  /** Deletes the stored text of a record no longer listed (a replaced version) unless a listed document still uses it. */
-  async dropNormalizedIfUnused(previous: Pick<DocumentRecord, 'contentHash' | 'normalized'>): Promise<void> {
-    await this.dropTextUnlisted(previous, await this.loadDocs());
-  }
-
-  /** Removes `rec`'s pack when no record in `listed` points into it, and its own file when none stores its hash there. */
-  private async dropTextUnlisted(rec: Pick<DocumentRecord, 'contentHash' | 'normalized'>, listed: Map<string, DocumentRecord>): Promise<void> {
+  /**
+   * Deletes the stored text of a record no longer listed (a replaced version) unless a listed
+   * document still uses it: its pack when no record in `listed` points into it, its own file
+   * when none stores its hash there.
+   */
+  async dropNormalizedIfUnused(rec: Pick<DocumentRecord, 'contentHash' | 'normalized'>, listed?: Map<string, DocumentRecord>): Promise<void> {
+    listed ??= await this.loadDocs();
     const pack = packPath(this.dir, rec.normalized);
     if (pack && ![...listed.values()].some((d) => d.normalized?.file === rec.normalized!.file)) await fs.rm(pack, { force: true });
     if (!rec.normalized && rec.contentHash && ![...listed.values()].some((d) => d.contentHash === rec.contentHash && !d.normalized)) {

@@ -5,6 +5,7 @@ import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import type { ImportSummary } from '../../src-main/contract/api';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
 import { Library } from '../../src-main/storage/library.store';
+import { PackWriter } from '../../src-main/storage/text-pack';
 import { writePdf } from '../fixtures/pdf-writer';
 import { corpusRoots, tempDir } from '../helpers/temp';
 import { markdownFiles } from './doc-invariants';
@@ -99,10 +100,11 @@ describe('storing originals', () => {
   it('fails only the file whose original cannot be stored and lists it without chunks', async () => {
     // The disk refuses one file (a full disk, a permission problem): stores run behind parsing now,
     // so their failure must still reach that file alone, before any of its rows are written.
-    const store = Library.prototype.storeOriginal;
-    const spy = vi.spyOn(Library.prototype, 'storeOriginal').mockImplementation(async function (this: Library, id: string, bytes: Uint8Array) {
-      if (id.endsWith('full-disk.md')) throw new Error('ENOSPC: no space left on device');
-      return store.call(this, id, bytes);
+    // Small originals are gathered into a pack (`PackWriter`); one of them is refused.
+    const add = PackWriter.prototype.add;
+    const spy = vi.spyOn(PackWriter.prototype, 'add').mockImplementation(function (this: PackWriter, bytes: Uint8Array) {
+      if (Buffer.from(bytes).toString().includes('mesh filter')) return Promise.reject(new Error('ENOSPC: no space left on device'));
+      return add.call(this, bytes);
     });
     try {
       await write('disk/fuse.md', '# RAC-225B fuses\n\nThe RAC-225B takes a 10 A slow-blow fuse.\n');
@@ -128,7 +130,10 @@ describe('storing originals', () => {
     const file = await write('m/pump.md', '# Pump\n\nThe old gasket is part GX-100.\n');
     await importOk([file]);
     await writeFile(file, '# Pump\n\nThe new gasket is part GY-300.\n');
-    const spy = vi.spyOn(Library.prototype, 'storeOriginal').mockRejectedValue(new Error('EIO: i/o error'));
+    // The small original goes into the batch's pack, whose write fails.
+    const spy = vi.spyOn(PackWriter.prototype, 'flush').mockImplementation(async function (this: PackWriter) {
+      this.discard(new Error('EIO: i/o error'));
+    });
     try {
       const summary = await importOk([file]);
       expect(summary.results[0]).toMatchObject({ status: 'failed', reason: expect.stringMatching(/i\/o error.*previous version is kept/) });
