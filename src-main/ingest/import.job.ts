@@ -30,6 +30,8 @@ import { parserFor, SUPPORTED_EXTENSIONS } from './parsers';
 
 /** What the import needs from the index: vocabulary learning, preparation, batched commits. */
 export interface DocumentIndexer {
+  /** Loads what learning and preparation need (a tagger, say) ahead of the first document; synchronous CPU. */
+  warm?(): void;
   /** Teaches the library's model vocabulary about new documents before they are enriched. */
   learn(docs: NormalizedDocument[]): Promise<void>;
   /** Chunks, enriches and prefixes one document; pure CPU, no writes. */
@@ -319,8 +321,11 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const pool = options.pool ?? new ParsePool({ limits, ...(options.parseWorkers !== undefined ? { size: options.parseWorkers } : {}) });
   const onAbort = () => pool.cancel(signal);
   signal.addEventListener('abort', onAbort, { once: true });
-  // The first worker starts while the folders are listed and the library is tidied.
+  // The first worker starts while the folders are listed and the library is tidied, and while
+  // this thread loads what learning needs: otherwise that load waits until the first file is
+  // parsed and then delays every file after it.
   pool.warm(1);
+  indexer.warm?.();
   try {
     const { candidates, skipped } = await expandPaths(options.paths);
     // Files a killed import left behind (temp files, originals never listed) go before new ones come.
