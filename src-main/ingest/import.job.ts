@@ -20,7 +20,8 @@ import { parserFor, SUPPORTED_EXTENSIONS } from './parsers';
  * Crash safety: index rows are written under the library journal, and documents.json lists a
  * document as `ready` only after its original and normalized text (written atomically) and its
  * rows are all in place; `recover()` on the indexer drops the rows of an interrupted commit.
- * The originals and normalized texts are written behind parsing and preparation, not before them.
+ * Originals are written behind parsing (small ones as packs once their batch is parsed), the
+ * batch's normalized texts as packs before its rows: few files, since creating one is the cost.
  *
  * Longer than 500 lines for now: every stage of a file (read, parse in the worker pool, learn,
  * chunk and enrich, store) runs inside that file's own guard here, so one reader sees where each
@@ -98,7 +99,7 @@ const LARGE_READ_CONCURRENCY = 4;
 const SYNC_READ_BYTES = 1024 * 1024;
 
 /**
- * Stores (an original and a normalized text per file) running at once. They run behind parsing
+ * Stores of originals too large for a pack running at once. They run behind parsing
  * and preparation, and the batch's commit waits for them only before listing documents as
  * ready. Each store is a chain of small file operations whose every step needs a turn of the
  * event loop, so many run at once; while files are being read only a few do, so the reads of

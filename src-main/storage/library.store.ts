@@ -11,7 +11,7 @@ import type { SubscriptionState } from '../contract/team';
 
 export type { SubscriptionState };
 import { isStrayTemp, readJson, writeFileAtomic, writeJsonAtomic } from './atomic-file';
-import { isPackName, PACK_DIR, packPath, readPacked, readStored, storeTexts, storedSize, type PackedText, type PackRange } from './text-pack';
+import { isPackName, PACK_DIR, packPath, readPacked, readStored, storeTexts, storedBy, storedSize, type PackedText, type PackRange } from './text-pack';
 import { tryLock, waitLock } from './lock-file';
 
 /**
@@ -203,10 +203,11 @@ export class Library {
       }
       if (removed.length > 0) this.docsVersion++;
       if (removed.length > 0) await this.persistDocs(map);
+      const used = storedBy(map.values());
       for (const rec of removed) {
         const original = this.originalPath(rec);
-        if (original && ![...map.values()].some((d) => d.original === rec.original)) await fs.rm(original, { force: true });
-        await this.dropNormalizedIfUnused(rec, map);
+        if (original && !used.originals.has(rec.original!)) await fs.rm(original, { force: true });
+        await this.dropNormalizedIfUnused(rec, used);
       }
       return removed;
     });
@@ -278,16 +279,14 @@ export class Library {
 
   /**
    * Deletes the stored text of a record no longer listed (a replaced version) unless a listed
-   * document still uses it: its pack when no record in `listed` points into it, its own file
-   * when none stores its hash there.
+   * document still uses it: its pack when no listed record points into it, its own file when
+   * none stores its hash there. `used`: `storedBy` of the listed records, when the caller has it.
    */
-  async dropNormalizedIfUnused(rec: Pick<DocumentRecord, 'contentHash' | 'normalized'>, listed?: Map<string, DocumentRecord>): Promise<void> {
-    listed ??= await this.loadDocs();
+  async dropNormalizedIfUnused(rec: Pick<DocumentRecord, 'contentHash' | 'normalized'>, used?: ReturnType<typeof storedBy>): Promise<void> {
+    used ??= storedBy((await this.loadDocs()).values());
     const pack = packPath(this.dir, rec.normalized);
-    if (pack && ![...listed.values()].some((d) => d.normalized?.file === rec.normalized!.file)) await fs.rm(pack, { force: true });
-    if (!rec.normalized && rec.contentHash && ![...listed.values()].some((d) => d.contentHash === rec.contentHash && !d.normalized)) {
-      await fs.rm(this.normalizedPath(rec.contentHash), { force: true });
-    }
+    if (pack && !used.packs.has(rec.normalized!.file)) await fs.rm(pack, { force: true });
+    if (!rec.normalized && rec.contentHash && !used.hashes.has(rec.contentHash)) await fs.rm(this.normalizedPath(rec.contentHash), { force: true });
   }
 
   private normalizedPath(contentHash: string): string {
@@ -325,15 +324,14 @@ export class Library {
     const old = async (file: string) => ((await fs.stat(file).catch(() => null))?.mtimeMs ?? Infinity) < startedAt;
     const docs = await this.documents();
     const usedOriginals = new Set(docs.map((d) => d.original).filter((o): o is string => !!o).map((o) => path.join(this.dir, o)));
-    const usedHashes = new Set(docs.filter((d) => !d.normalized).map((d) => d.contentHash).filter((h): h is string => !!h));
-    const usedPacks = new Set(docs.map((d) => d.normalized?.file));
+    const used = storedBy(docs);
     for (const e of originals) {
       const file = fileOf(e);
       if (!e.name.endsWith('.tmp') && !usedOriginals.has(file) && (await old(file))) await rm(file);
     }
     for (const e of normalized) {
       const hash = /^([0-9a-f]{64})\.json$/.exec(e.name)?.[1];
-      const unused = hash ? !usedHashes.has(hash) : isPackName(e.name) && !usedPacks.has(`${PACK_DIR}/${e.name}`);
+      const unused = hash ? !used.hashes.has(hash) : isPackName(e.name) && !used.packs.has(`${PACK_DIR}/${e.name}`);
       if (unused && (await old(fileOf(e)))) await rm(fileOf(e));
     }
     return removed;

@@ -39,6 +39,21 @@ export const ORIGINALS_DIR = 'originals';
 
 const PACK_NAME = /^pack-[0-9a-f]{16}\.(?:jsonl|bin)$/;
 
+/** What listed records keep on disk: their originals (own files or packs), normalized packs, and texts stored by hash. */
+export function storedBy(records: Iterable<{ original: string | null; normalized?: PackedText; contentHash: string | null }>): {
+  originals: Set<string>;
+  packs: Set<string>;
+  hashes: Set<string>;
+} {
+  const used = { originals: new Set<string>(), packs: new Set<string>(), hashes: new Set<string>() };
+  for (const d of records) {
+    if (d.original) used.originals.add(d.original);
+    if (d.normalized) used.packs.add(d.normalized.file);
+    else if (d.contentHash) used.hashes.add(d.contentHash);
+  }
+  return used;
+}
+
 /** True for the file name of a pack (not its temp file). */
 export function isPackName(name: string): boolean {
   return PACK_NAME.test(name);
