@@ -108,6 +108,9 @@ export function createEngine(options: EngineOptions): Engine {
     paths: string[],
     opts: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string } = {},
   ): Promise<Result<ImportSummary>> {
+    // The first parse worker starts (~0.5 s of loading parsers, on another core) while the
+    // library, its lock and its index open; an idle worker stops by itself if nothing comes.
+    parsePool.warm(1);
     const lib = await libraryFor(name, true);
     if (!lib.ok) return lib;
     if (lib.value.config.subscription) return fail('unsupported', readOnlyMessage(lib.value));
