@@ -1,11 +1,12 @@
 // Import throughput, run in its own process so peak memory is the import's alone.
 // Prints one JSON object on stdout.
+import { execFileSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import MarkdownIt from 'markdown-it';
 import { createEngine } from '../../src-main/engine/engine';
 import { markdownFiles } from './corpus';
-import { sharedDir, tempDir } from '../helpers/temp';
+import { repoRoot, sharedDir, tempDir } from '../helpers/temp';
 import { peakRssMb } from './machine';
 import { writePdf, wrapText, column } from '../fixtures/pdf-writer';
 
@@ -24,6 +25,10 @@ for (const text of texts) md.parse(text, {});
 const markdownItSeconds = (performance.now() - t) / 1000;
 const markdownItCpuSeconds = cpuSeconds(process.cpuUsage(cpu));
 
+// The bundle must be current, so the parse pool runs its compiled worker as the app does: through
+// tsx (a stale or missing bundle) the worker costs ~350 MB and seconds of CPU more, and runs of
+// two versions of the code compare only when both use the same kind (see `ingest/worker-entry.ts`).
+execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'build-cli.mjs')], { cwd: repoRoot, stdio: 'ignore' });
 const tmp = await tempDir('manualmate-bench-');
 const engine = createEngine({ dataDir: tmp.dir, bundledModelsDir: path.join(tmp.dir, 'no-models') });
 cpu = process.cpuUsage();
