@@ -530,7 +530,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
           const failedIds = new Set(results.filter((r) => r.status === 'failed').map((r) => r.file));
           for (const r of batchReady) if (!failedIds.has(r.id)) fail(r.id, (err as NodeJS.ErrnoException).code ? 'io-error' : 'internal', reason, r.sizeBytes);
           ready.length = 0;
-          for (const r of batchReady) await library.dropNormalizedIfUnused(r).catch(() => undefined);
+          for (const r of batchReady) await library.dropUnlisted(r).catch(() => undefined);
         }
         await indexer.recover?.().catch(() => undefined);
       }
@@ -538,8 +538,8 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
       for (const r of ready) {
         const p = byId.get(r.id);
         results.push({ file: r.id, status: p?.replaced ? 'replaced' : 'imported' });
-        // A replaced version's normalized text is an orphan unless another document shares it.
-        if (p?.previous) await library.dropNormalizedIfUnused(p.previous).catch(() => undefined);
+        // A replaced version's original and normalized text are orphans unless another document shares them.
+        if (p?.previous) await library.dropUnlisted(p.previous).catch(() => undefined);
         done++;
         progress(r.id, 'ready', 1);
       }
@@ -575,8 +575,8 @@ type ParseOutcome =
       record: DocumentRecord;
       stored: Promise<StoreOutcome>;
       replaced: boolean;
-      /** Where the listed version this one replaces keeps its normalized text. */
-      previous: Pick<DocumentRecord, 'contentHash' | 'normalized'> | null;
+      /** Where the listed version this one replaces keeps its original and normalized text. */
+      previous: Pick<DocumentRecord, 'original' | 'contentHash' | 'normalized'> | null;
     };
 
 interface ReadContext {

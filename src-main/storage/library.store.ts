@@ -204,11 +204,7 @@ export class Library {
       if (removed.length > 0) this.docsVersion++;
       if (removed.length > 0) await this.persistDocs(map);
       const used = storedBy(map.values());
-      for (const rec of removed) {
-        const original = this.originalPath(rec);
-        if (original && !used.originals.has(rec.original!)) await fs.rm(original, { force: true });
-        await this.dropNormalizedIfUnused(rec, used);
-      }
+      for (const rec of removed) await this.dropUnlisted(rec, used);
       return removed;
     });
   }
@@ -278,12 +274,14 @@ export class Library {
   }
 
   /**
-   * Deletes the stored text of a record no longer listed (a replaced version) unless a listed
-   * document still uses it: its pack when no listed record points into it, its own file when
-   * none stores its hash there. `used`: `storedBy` of the listed records, when the caller has it.
+   * Deletes what a record no longer listed (removed, or a replaced version) stored, unless a
+   * listed record still uses it: its original (own file or pack) and its normalized text (pack,
+   * or own file by hash). `used`: `storedBy` of the listed records, when the caller has it.
    */
-  async dropNormalizedIfUnused(rec: Pick<DocumentRecord, 'contentHash' | 'normalized'>, used?: ReturnType<typeof storedBy>): Promise<void> {
+  async dropUnlisted(rec: Pick<DocumentRecord, 'original' | 'contentHash' | 'normalized'>, used?: ReturnType<typeof storedBy>): Promise<void> {
     used ??= storedBy((await this.loadDocs()).values());
+    const original = this.originalPath(rec);
+    if (original && !used.originals.has(rec.original!)) await fs.rm(original, { force: true });
     const pack = packPath(this.dir, rec.normalized);
     if (pack && !used.packs.has(rec.normalized!.file)) await fs.rm(pack, { force: true });
     if (!rec.normalized && rec.contentHash && !used.hashes.has(rec.contentHash)) await fs.rm(this.normalizedPath(rec.contentHash), { force: true });

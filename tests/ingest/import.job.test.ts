@@ -200,6 +200,8 @@ describe('re-import and replacement', () => {
     expect((await search('GY-300'))[0]?.doc).toBe('pump.md');
     const lib = (await engine.libraries.get('Shop'))!;
     expect(await readdir(path.join(lib.dir, 'normalized'))).toHaveLength(1);
+    // The previous version's original (a pack of one) went with it.
+    expect(await readdir(path.join(lib.dir, 'originals'))).toEqual([path.basename((await lib.document('pump.md'))!.original!)]);
 
     await writeFile(file, Buffer.from([0, 1, 2, 3, 0, 0, 0, 0]));
     const bad = await importOk([file]);

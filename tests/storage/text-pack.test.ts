@@ -102,13 +102,13 @@ describe('packed normalized texts', () => {
     const a2 = doc('a.md', 'New text.', 'd');
     const [second] = await lib.storeNormalized([a2]);
     await lib.putDocuments([record(a2, second)]);
-    await lib.dropNormalizedIfUnused(record(a, first[0]));
+    await lib.dropUnlisted(record(a, first[0]));
     // b.md still lives in the first pack.
     expect(await normalizedFiles()).toEqual([path.basename(first[0]!.file), path.basename(second!.file)].sort());
     const b2 = doc('b.md', 'Other text, revised.', 'e');
     const [third] = await lib.storeNormalized([b2]);
     await lib.putDocuments([record(b2, third)]);
-    await lib.dropNormalizedIfUnused(record(b, first[1]));
+    await lib.dropUnlisted(record(b, first[1]));
     expect(await normalizedFiles()).toEqual([path.basename(second!.file), path.basename(third!.file)].sort());
   });
 });
