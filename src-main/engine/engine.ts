@@ -108,6 +108,9 @@ export function createEngine(options: EngineOptions): Engine {
     paths: string[],
     opts: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string } = {},
   ): Promise<Result<ImportSummary>> {
+    // The first parse worker starts (~0.5 s of loading parsers, on another core) while the
+    // library, its lock and its index open; an idle worker stops by itself if nothing comes.
+    parsePool.warm(1);
     const lib = await libraryFor(name, true);
     if (!lib.ok) return lib;
     if (lib.value.config.subscription) return fail('unsupported', readOnlyMessage(lib.value));
@@ -527,10 +530,10 @@ export function createEngine(options: EngineOptions): Engine {
       if (!rec.original) return fail('not-found', `The original file of "${id}" is not stored.`);
       const file = lib.originalPath(rec);
       if (!file) return fail('corrupt', `The record of "${id}" names its original outside the library folder; it is not opened.`);
-      const st = await fs.stat(file).catch(() => null);
-      if (!st?.isFile()) return fail('not-found', `The original file of "${id}" is missing from the library folder.`);
-      if (st.size > MAX_ORIGINAL_BYTES) return fail('too-large', `The original file of "${id}" is ${megabytes(st.size)}, more than the viewer opens (${megabytes(MAX_ORIGINAL_BYTES)}).`);
-      const bytes = await fs.readFile(file).catch(() => null);
+      const size = await lib.originalSize(rec);
+      if (size === null) return fail('not-found', `The original file of "${id}" is missing from the library folder.`);
+      if (size > MAX_ORIGINAL_BYTES) return fail('too-large', `The original file of "${id}" is ${megabytes(size)}, more than the viewer opens (${megabytes(MAX_ORIGINAL_BYTES)}).`);
+      const bytes = await lib.readOriginal(rec);
       if (!bytes) return fail('not-found', `The original file of "${id}" is missing from the library folder.`);
       return ok({ fileName: path.posix.basename(rec.id), mime: mimeOf(rec.format), base64: bytes.toString('base64') });
     },

@@ -18,6 +18,7 @@ import { INDEX_VERSION, type Library } from '../storage/library.store';
 import { embedPending } from './embed.job';
 import { recoverJournal } from './journal';
 import { LibraryEnrichment } from './library-enrichment';
+import { warmTagger } from '../enrich/cnm.heuristic';
 import { upgradeEnrichment } from './llm-upgrade.job';
 import { chunkerFor, openStore, storeOptionsOf } from './open-store';
 import { prepareDocument } from './prepare';
@@ -126,6 +127,11 @@ export class LibraryIndex implements DocumentIndexer {
   /** See `embed.job.ts`. */
   embedPending(signal: AbortSignal, onProgress: (done: number, total: number) => void): Promise<Result<number>> {
     return embedPending({ embedder: this.library.config.embedder, store: this.store_, embedders: this.embedders }, signal, onProgress);
+  }
+
+  /** Loads the tagger the heuristic enrichment runs on (see `warmTagger`), ahead of an import's first document. */
+  warm(): void {
+    warmTagger();
   }
 
   async learn(docs: NormalizedDocument[]): Promise<void> {

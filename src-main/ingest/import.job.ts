@@ -6,6 +6,7 @@ import type { NormalizedDocument } from '../core/document';
 import { CodedError, type ErrorCode } from '../core/result';
 import type { ChunkInput } from '../storage/chunk-store';
 import type { DocumentRecord, Library } from '../storage/library.store';
+import { ORIGINALS_DIR, PACK_ENTRY_BYTES, PackWriter, type PackRange } from '../storage/text-pack';
 import { DEFAULT_IMPORT_LIMITS, DEFAULT_MAX_FILE_BYTES, maxFileBytesFor, megabytes, tooLargeReason, type ImportLimits } from './import-limits';
 import { ParsePool } from './parse-pool';
 import { documentCodes } from '../enrich/document-codes';
@@ -19,7 +20,8 @@ import { parserFor, SUPPORTED_EXTENSIONS } from './parsers';
  * Crash safety: index rows are written under the library journal, and documents.json lists a
  * document as `ready` only after its original and normalized text (written atomically) and its
  * rows are all in place; `recover()` on the indexer drops the rows of an interrupted commit.
- * The originals and normalized texts are written behind parsing and preparation, not before them.
+ * Originals are written behind parsing (small ones as packs once their batch is parsed), the
+ * batch's normalized texts as packs before its rows: few files, since creating one is the cost.
  *
  * Longer than 500 lines for now: every stage of a file (read, parse in the worker pool, learn,
  * chunk and enrich, store) runs inside that file's own guard here, so one reader sees where each
@@ -29,6 +31,8 @@ import { parserFor, SUPPORTED_EXTENSIONS } from './parsers';
 
 /** What the import needs from the index: vocabulary learning, preparation, batched commits. */
 export interface DocumentIndexer {
+  /** Loads what learning and preparation need (a tagger, say) ahead of the first document; synchronous CPU. */
+  warm?(): void;
   /** Teaches the library's model vocabulary about new documents before they are enriched. */
   learn(docs: NormalizedDocument[]): Promise<void>;
   /** Chunks, enriches and prefixes one document; pure CPU, no writes. */
@@ -95,7 +99,7 @@ const LARGE_READ_CONCURRENCY = 4;
 const SYNC_READ_BYTES = 1024 * 1024;
 
 /**
- * Stores (an original and a normalized text per file) running at once. They run behind parsing
+ * Stores of originals too large for a pack running at once. They run behind parsing
  * and preparation, and the batch's commit waits for them only before listing documents as
  * ready. Each store is a chain of small file operations whose every step needs a turn of the
  * event loop, so many run at once; while files are being read only a few do, so the reads of
@@ -318,8 +322,11 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const pool = options.pool ?? new ParsePool({ limits, ...(options.parseWorkers !== undefined ? { size: options.parseWorkers } : {}) });
   const onAbort = () => pool.cancel(signal);
   signal.addEventListener('abort', onAbort, { once: true });
-  // The first worker starts while the folders are listed and the library is tidied.
+  // The first worker starts while the folders are listed and the library is tidied, and while
+  // this thread loads what learning needs: otherwise that load waits until the first file is
+  // parsed and then delays every file after it.
   pool.warm(1);
+  indexer.warm?.();
   try {
     const { candidates, skipped } = await expandPaths(options.paths);
     // Files a killed import left behind (temp files, originals never listed) go before new ones come.
@@ -383,13 +390,15 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
     // messages. Outcomes are handled in input order, so results and progress stay deterministic.
     const reads = new Limiter(READ_CONCURRENCY);
     const largeReads = new Limiter(LARGE_READ_CONCURRENCY);
+    // The batch's small originals are written a few packs at a time, not a file each (`storage/text-pack.ts`).
+    const originals = new PackWriter(library.dir, ORIGINALS_DIR);
     const outcomes = batch.map((c) => reads.run(async (): Promise<ParseOutcome> => {
       if (signal.aborted) return { kind: 'failed', code: 'cancelled', reason: 'Cancelled.', size: 0 };
       if (c.failure) return { kind: 'failed', code: c.failure.code, reason: c.failure.reason, size: 0 };
       progress(c.id, 'parsing', 0);
       let outcome: ParseOutcome;
       try {
-        outcome = await readAndParse(c, { library, pool, maxBytes, limits, signal, writes, largeReads });
+        outcome = await readAndParse(c, { library, pool, maxBytes, limits, signal, writes, largeReads, originals });
       } catch (err) {
         // Every expected failure is a value already; this is a bug, still this file's alone.
         const f = stageFailure('read', err);
@@ -429,6 +438,9 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         }
       }
     }
+    // Every file of the batch is parsed: the last small originals go out as a pack (none when cancelled).
+    if (signal.aborted) originals.discard(new Error('Import was cancelled.'));
+    else void originals.flush();
     if (signal.aborted) break;
     writes.setLimit(WRITES_AFTER_READING);
 
@@ -471,6 +483,23 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         batchRows.push(prepared[k]!);
         batchReady.push(ready[k]!);
       }
+      // The batch's normalized texts, packed into few files (`storage/text-pack.ts`), are stored
+      // before its rows: when they cannot be, none of its documents is listed.
+      const places = await library.storeNormalized(batchRows.map((p) => p.doc)).catch((err: unknown) => new Error(ioReason(err)));
+      if (places instanceof Error) {
+        const reason = `Could not store this document in the library: ${places.message}.`;
+        for (const r of batchReady.splice(0)) {
+          if (!byId.get(r.id)!.replaced) fail(r.id, 'io-error', reason, r.sizeBytes);
+          else {
+            results.push({ file: r.id, status: 'failed', reason: `${reason} The previous version is kept.` });
+            done++;
+            progress(r.id, 'failed', 1, reason);
+          }
+        }
+        batchRows.length = 0;
+      } else {
+        places.forEach((where, k) => where && (batchReady[k] = { ...batchReady[k]!, normalized: where }));
+      }
       // The other rows are written while the last stores finish. A document is listed as ready
       // only once its original and normalized text are on disk too (a crash before that leaves it
       // journaled and unlisted, and recovery drops its rows); one whose store failed loses its rows.
@@ -482,7 +511,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
           for (const r of batchReady) {
             const p = byId.get(r.id)!;
             const stored = await p.stored;
-            if (stored.ok) ready.push({ ...r, original: stored.original });
+            if (stored.ok) ready.push({ ...r, original: stored.original, ...(stored.range ? { originalRange: stored.range } : {}) });
             else {
               unstored.push(r.id);
               fail(r.id, 'io-error', stored.reason, p.record.sizeBytes);
@@ -501,6 +530,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
           const failedIds = new Set(results.filter((r) => r.status === 'failed').map((r) => r.file));
           for (const r of batchReady) if (!failedIds.has(r.id)) fail(r.id, (err as NodeJS.ErrnoException).code ? 'io-error' : 'internal', reason, r.sizeBytes);
           ready.length = 0;
+          for (const r of batchReady) await library.dropUnlisted(r).catch(() => undefined);
         }
         await indexer.recover?.().catch(() => undefined);
       }
@@ -508,8 +538,8 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
       for (const r of ready) {
         const p = byId.get(r.id);
         results.push({ file: r.id, status: p?.replaced ? 'replaced' : 'imported' });
-        // A replaced version's normalized text is an orphan unless another document shares it.
-        if (p?.previousHash && p.previousHash !== r.contentHash) await library.dropNormalizedIfUnused(p.previousHash).catch(() => undefined);
+        // A replaced version's original and normalized text are orphans unless another document shares them.
+        if (p?.previous) await library.dropUnlisted(p.previous).catch(() => undefined);
         done++;
         progress(r.id, 'ready', 1);
       }
@@ -533,7 +563,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
 }
 
 /** Where a parsed file's original was stored, or why storing it failed; never rejects. */
-type StoreOutcome = { ok: true; original: string } | { ok: false; reason: string };
+type StoreOutcome = { ok: true; original: string; range?: PackRange } | { ok: false; reason: string };
 
 type ParseOutcome =
   | { kind: 'failed'; code: ErrorCode; reason: string; size: number }
@@ -545,7 +575,8 @@ type ParseOutcome =
       record: DocumentRecord;
       stored: Promise<StoreOutcome>;
       replaced: boolean;
-      previousHash: string | null;
+      /** Where the listed version this one replaces keeps its original and normalized text. */
+      previous: Pick<DocumentRecord, 'original' | 'contentHash' | 'normalized'> | null;
     };
 
 interface ReadContext {
@@ -556,6 +587,7 @@ interface ReadContext {
   signal: AbortSignal;
   writes: Limiter;
   largeReads: Limiter;
+  originals: PackWriter;
 }
 
 async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcome> {
@@ -586,11 +618,12 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
     if (!result.ok) return { kind: 'failed', code: result.code, reason: result.reason, size };
 
     const doc: NormalizedDocument = { ...result.doc, id: c.id, contentHash };
-    const stored = writes.run(async (): Promise<StoreOutcome> => {
-      const original = await library.storeOriginal(c.id, bytes);
-      await library.storeNormalized(doc);
-      return { ok: true, original };
-    }).catch((err: unknown): StoreOutcome => ({ ok: false, reason: `Could not store this document in the library: ${ioReason(err)}.` }));
+    // The normalized text is stored with its batch's (see `storeNormalized`), a small original in a pack.
+    const stored = (
+      bytes.byteLength <= PACK_ENTRY_BYTES
+        ? ctx.originals.add(bytes).then((p): StoreOutcome => ({ ok: true, original: p.file, range: { offset: p.offset, length: p.length } }))
+        : writes.run(async (): Promise<StoreOutcome> => ({ ok: true, original: await library.storeOriginal(c.id, bytes) }))
+    ).catch((err: unknown): StoreOutcome => ({ ok: false, reason: `Could not store this document in the library: ${ioReason(err)}.` }));
     const record: DocumentRecord = {
       id: c.id,
       title: doc.title,
@@ -605,7 +638,7 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
       chunks: 0,
       original: null,
     };
-    return { kind: 'parsed', doc, record, stored, replaced: existing?.status === 'ready', previousHash: existing?.contentHash ?? null };
+    return { kind: 'parsed', doc, record, stored, replaced: existing?.status === 'ready', previous: existing ?? null };
   };
   // Large files are read a few at a time, so the many small files in flight never hold much memory.
   return size > SYNC_READ_BYTES ? ctx.largeReads.run(read) : read();

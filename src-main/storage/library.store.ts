@@ -11,6 +11,7 @@ import type { SubscriptionState } from '../contract/team';
 
 export type { SubscriptionState };
 import { isStrayTemp, readJson, writeFileAtomic, writeJsonAtomic } from './atomic-file';
+import { isPackName, PACK_DIR, packPath, readPacked, readStored, storeTexts, storedBy, storedSize, type PackedText, type PackRange } from './text-pack';
 import { tryLock, waitLock } from './lock-file';
 
 /**
@@ -21,8 +22,10 @@ import { tryLock, waitLock } from './lock-file';
  *   <lib>/library.json      name, strategy, enrichment, embedder
  *   <lib>/documents.json    one record per document (only `ready` ones have chunks in the index)
  *   <lib>/journal.json      documents whose index rows were being written (crash recovery)
- *   <lib>/originals/...     copies of imported files, by document id
- *   <lib>/normalized/*.json normalized documents, by content hash
+ *   <lib>/originals/...     copies of imported files, by document id (large ones, and older libraries')
+ *   <lib>/originals/pack-*.bin an import batch's small original files (`text-pack.ts`)
+ *   <lib>/normalized/*.json normalized documents, by content hash (large ones, and older libraries')
+ *   <lib>/normalized/pack-*.jsonl an import batch's small normalized documents (`text-pack.ts`)
  *   <lib>/index/            LanceDB
  */
 
@@ -84,8 +87,12 @@ export interface DocumentRecord {
   /** Ordering codes the document gives itself (SKU, part or order number; see `enrich/document-codes.ts`). */
   codes?: string[];
   chunks: number;
-  /** Path of the copied original, relative to the library folder. */
+  /** Path of the copied original, relative to the library folder: its own file, or the pack holding it. */
   original: string | null;
+  /** Set when `original` is a pack of small originals: the file's bytes in it. */
+  originalRange?: PackRange;
+  /** Where the normalized text is packed; absent: in its own file, `normalized/<contentHash>.json`. */
+  normalized?: PackedText;
   /** Enrichment the stored chunks come from (absent: heuristic, from import). */
   enrichedWith?: EnrichMode;
   /** LLM calls and tokens spent enriching this document. */
@@ -196,13 +203,8 @@ export class Library {
       }
       if (removed.length > 0) this.docsVersion++;
       if (removed.length > 0) await this.persistDocs(map);
-      for (const rec of removed) {
-        const original = this.originalPath(rec);
-        if (original) await fs.rm(original, { force: true });
-        if (rec.contentHash && ![...map.values()].some((d) => d.contentHash === rec.contentHash)) {
-          await fs.rm(this.normalizedPath(rec.contentHash), { force: true });
-        }
-      }
+      const used = storedBy(map.values());
+      for (const rec of removed) await this.dropUnlisted(rec, used);
       return removed;
     });
   }
@@ -227,6 +229,18 @@ export class Library {
     return file.startsWith(root + path.sep) ? file : null;
   }
 
+  /** The stored original's size in bytes, or null when it is missing (or its record malformed). */
+  async originalSize(rec: Pick<DocumentRecord, 'original' | 'originalRange'>): Promise<number | null> {
+    const file = this.originalPath(rec);
+    return file ? storedSize(file, rec.originalRange) : null;
+  }
+
+  /** The stored original's bytes, or null when it is missing (see `originalSize`). */
+  async readOriginal(rec: Pick<DocumentRecord, 'original' | 'originalRange'>): Promise<Buffer | null> {
+    const file = this.originalPath(rec);
+    return file ? readStored(file, rec.originalRange) : null;
+  }
+
   /** Copies an original file into the library; returns its path relative to the library folder. */
   async storeOriginal(docId: string, bytes: Uint8Array): Promise<string> {
     const rel = path.join('originals', ...docId.split('/'));
@@ -234,28 +248,43 @@ export class Library {
     return rel.split(path.sep).join('/');
   }
 
-  async storeNormalized(doc: NormalizedDocument): Promise<void> {
-    await writeFileAtomic(this.normalizedPath(doc.contentHash), JSON.stringify(doc), { durable: false });
+  /**
+   * Stores normalized documents: those up to `PACK_ENTRY_BYTES` of JSON together in new packs,
+   * larger ones each in its own file. Returns, in order, where each packed one is (the record's
+   * `normalized`), or null for one stored in its own file. Throws on a write error.
+   */
+  async storeNormalized(docs: readonly NormalizedDocument[]): Promise<(PackedText | null)[]> {
+    const alone = (i: number, text: string) => writeFileAtomic(this.normalizedPath(docs[i]!.contentHash), text, { durable: false });
+    return storeTexts(this.dir, docs.length, (i) => JSON.stringify(docs[i]), alone);
   }
 
   /**
    * A listed document's stored normalized text, under the record's own id and title. Normalized
-   * texts are stored by content hash, so identical files share one, which carries the id of the
-   * file that stored it: taken as is, the other file's rows, vocabulary and LLM upgrade would be
+   * texts are stored by content hash or in packs shared by many documents, and carry the id of the
+   * file that stored them: taken as is, another file's rows, vocabulary and LLM upgrade would be
    * written under that id. Null when the record has no text, or it is missing or damaged (e.g.
    * after a power cut).
    */
-  async loadNormalized(rec: Pick<DocumentRecord, 'id' | 'title' | 'contentHash'>): Promise<NormalizedDocument | null> {
+  async loadNormalized(rec: Pick<DocumentRecord, 'id' | 'title' | 'contentHash' | 'normalized'>): Promise<NormalizedDocument | null> {
     if (!rec.contentHash) return null;
-    const doc = await readJson<NormalizedDocument | null>(this.normalizedPath(rec.contentHash), null).catch(() => null);
+    const doc = rec.normalized
+      ? await readPacked(this.dir, rec.normalized).then((t) => (t === null ? null : (JSON.parse(t) as NormalizedDocument))).catch(() => null)
+      : await readJson<NormalizedDocument | null>(this.normalizedPath(rec.contentHash), null).catch(() => null);
     return doc ? { ...doc, id: rec.id, title: rec.title } : null;
   }
 
-  /** Deletes a normalized document unless a listed document still uses it. */
-  async dropNormalizedIfUnused(contentHash: string): Promise<void> {
-    const docs = await this.loadDocs();
-    for (const d of docs.values()) if (d.contentHash === contentHash) return;
-    await fs.rm(this.normalizedPath(contentHash), { force: true });
+  /**
+   * Deletes what a record no longer listed (removed, or a replaced version) stored, unless a
+   * listed record still uses it: its original (own file or pack) and its normalized text (pack,
+   * or own file by hash). `used`: `storedBy` of the listed records, when the caller has it.
+   */
+  async dropUnlisted(rec: Pick<DocumentRecord, 'original' | 'contentHash' | 'normalized'>, used?: ReturnType<typeof storedBy>): Promise<void> {
+    used ??= storedBy((await this.loadDocs()).values());
+    const original = this.originalPath(rec);
+    if (original && !used.originals.has(rec.original!)) await fs.rm(original, { force: true });
+    const pack = packPath(this.dir, rec.normalized);
+    if (pack && !used.packs.has(rec.normalized!.file)) await fs.rm(pack, { force: true });
+    if (!rec.normalized && rec.contentHash && !used.hashes.has(rec.contentHash)) await fs.rm(this.normalizedPath(rec.contentHash), { force: true });
   }
 
   private normalizedPath(contentHash: string): string {
@@ -293,14 +322,15 @@ export class Library {
     const old = async (file: string) => ((await fs.stat(file).catch(() => null))?.mtimeMs ?? Infinity) < startedAt;
     const docs = await this.documents();
     const usedOriginals = new Set(docs.map((d) => d.original).filter((o): o is string => !!o).map((o) => path.join(this.dir, o)));
-    const usedHashes = new Set(docs.map((d) => d.contentHash).filter((h): h is string => !!h));
+    const used = storedBy(docs);
     for (const e of originals) {
       const file = fileOf(e);
       if (!e.name.endsWith('.tmp') && !usedOriginals.has(file) && (await old(file))) await rm(file);
     }
     for (const e of normalized) {
       const hash = /^([0-9a-f]{64})\.json$/.exec(e.name)?.[1];
-      if (hash && !usedHashes.has(hash) && (await old(fileOf(e)))) await rm(fileOf(e));
+      const unused = hash ? !used.hashes.has(hash) : isPackName(e.name) && !used.packs.has(`${PACK_DIR}/${e.name}`);
+      if (unused && (await old(fileOf(e)))) await rm(fileOf(e));
     }
     return removed;
   }

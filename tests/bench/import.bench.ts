@@ -1,14 +1,16 @@
 // Import throughput, run in its own process so peak memory is the import's alone.
 // Prints one JSON object on stdout.
+import { execFileSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import MarkdownIt from 'markdown-it';
 import { createEngine } from '../../src-main/engine/engine';
 import { markdownFiles } from './corpus';
-import { sharedDir, tempDir } from '../helpers/temp';
+import { repoRoot, sharedDir, tempDir } from '../helpers/temp';
 import { peakRssMb } from './machine';
 import { writePdf, wrapText, column } from '../fixtures/pdf-writer';
 
+const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
 const corpora = [path.join(sharedDir, 'corpus', 'radxa-docs'), path.join(sharedDir, 'corpus', 'esp-dev-kits')];
 const mdFiles = (await Promise.all(corpora.map(markdownFiles))).flat();
 const texts = await Promise.all(mdFiles.map((f) => readFile(f, 'utf8')));
@@ -17,15 +19,25 @@ const bytes = (await Promise.all(mdFiles.map((f) => stat(f)))).reduce((n, s) => 
 // The bare parser time of the same files, for scale.
 const md = new MarkdownIt({ html: true });
 md.parse(texts[0] ?? '', {});
+let cpu = process.cpuUsage();
 let t = performance.now();
 for (const text of texts) md.parse(text, {});
 const markdownItSeconds = (performance.now() - t) / 1000;
+const markdownItCpuSeconds = cpuSeconds(process.cpuUsage(cpu));
 
+// The bundle must be current, so the parse pool runs its compiled worker as the app does: through
+// tsx (a stale or missing bundle) the worker costs ~350 MB and seconds of CPU more, and runs of
+// two versions of the code compare only when both use the same kind (see `ingest/worker-entry.ts`).
+execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'build-cli.mjs')], { cwd: repoRoot, stdio: 'ignore' });
 const tmp = await tempDir('manualmate-bench-');
 const engine = createEngine({ dataDir: tmp.dir, bundledModelsDir: path.join(tmp.dir, 'no-models') });
+cpu = process.cpuUsage();
 t = performance.now();
 const res = await engine.importPaths('bench', corpora);
 const importSeconds = (performance.now() - t) / 1000;
+// CPU time of every thread of the process (parse worker, LanceDB, libuv included): on a machine
+// shared with other work it says what the import cost when wall clock says mostly the load.
+const importCpu = process.cpuUsage(cpu);
 // Folding the new rows into the full-text and scalar indexes runs after the import returns.
 await engine.idle();
 const indexedSeconds = (performance.now() - t) / 1000;
@@ -55,6 +67,9 @@ console.log(
     imported: res.value.summary.imported,
     failed: res.value.summary.failed,
     markdownItSeconds,
+    markdownItCpuSeconds,
+    importCpuSeconds: cpuSeconds(importCpu),
+    importSystemSeconds: importCpu.system / 1e6,
     pdfPages: 200,
     pdfSeconds,
     peakRssMb: peakRssMb(),

@@ -30,6 +30,9 @@ interface ImportRun {
   imported: number;
   failed: number;
   markdownItSeconds: number;
+  markdownItCpuSeconds: number;
+  importCpuSeconds: number;
+  importSystemSeconds: number;
   pdfPages: number;
   pdfSeconds: number;
   peakRssMb: number;
@@ -63,6 +66,7 @@ log(`| whole import, until every document is ready and searchable (median of ${I
 log(`| ... and the new rows folded into the indexes (background), same run | ${fmt(imp.indexedSeconds)} s |`);
 log(`| bare markdown-it parse of the same files | ${fmt(imp.markdownItSeconds)} s |`);
 log(`| whole import / bare parse, same run | ${fmt(imp.importSeconds / imp.markdownItSeconds, 1)}x (target <= 8x) |`);
+log(`| CPU time of the import, all threads (of it system), same run; / CPU of the bare parse | ${fmt(imp.importCpuSeconds)} s (${fmt(imp.importSystemSeconds)} s); ${fmt(imp.importCpuSeconds / imp.markdownItCpuSeconds, 1)}x |`);
 const serial = median(serialRuns);
 log(`| ... with \`MANUALMATE_PREPARE_WORKERS=${otherWorkers}\` (default here: ${defaultPrepareWorkers()}; each run after one above; median) | ${fmt(serial.importSeconds)} s, ${fmt(serial.importSeconds / serial.markdownItSeconds, 1)}x its bare parse |`);
 log(`| generated ${imp.pdfPages}-page two-column PDF | ${fmt(imp.pdfSeconds)} s = ${fmt(imp.pdfPages / imp.pdfSeconds, 0)} pages/s |`);

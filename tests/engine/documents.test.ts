@@ -70,6 +70,40 @@ describe('document views for the inspector and the source viewer', () => {
     expect(existsSync(secret)).toBe(true);
   });
 
+  it('serves each small original from its batch’s pack with exactly its own bytes, until the last one goes', async () => {
+    const dir = path.join(t.dir, 'in');
+    await mkdir(dir);
+    const texts = { 'a.md': MD, 'b.txt': 'Relay K4\n\nThe K4 relay coil is rated 24 V DC. ü\n' };
+    for (const [name, text] of Object.entries(texts)) await writeFile(path.join(dir, name), text);
+    unwrap(await t.engine.importPaths('Shop', [dir]));
+    const lib = (await t.engine.libraries.get('Shop'))!;
+    const recs = await lib.documents();
+    expect(new Set(recs.map((r) => r.original)).size).toBe(1);
+    expect(recs.every((r) => r.originalRange)).toBe(true);
+    const served = async (id: string) => Buffer.from(unwrap(await t.engine.handlers['documents.original']({ library: 'Shop', id })).base64, 'base64').toString('utf8');
+    expect(await served('in/a.md')).toBe(texts['a.md']);
+    expect(await served('in/b.txt')).toBe(texts['b.txt']);
+    const pack = path.join(lib.dir, recs[0]!.original!);
+    unwrap(await t.engine.handlers['documents.remove']({ library: 'Shop', id: 'in/a.md' }));
+    expect(await served('in/b.txt')).toBe(texts['b.txt']);
+    unwrap(await t.engine.handlers['documents.remove']({ library: 'Shop', id: 'in/b.txt' }));
+    expect(existsSync(pack)).toBe(false);
+  });
+
+  it('answers not-found for a packed original whose range lies past its pack', async () => {
+    const file = path.join(t.dir, 'rac-225b.md');
+    await writeFile(file, MD);
+    unwrap(await t.engine.importPaths('Shop', [file]));
+    const libDir = (await t.engine.libraries.get('Shop'))!.dir;
+    const docsFile = path.join(libDir, 'documents.json');
+    const stored = JSON.parse(await readFile(docsFile, 'utf8')) as { documents: { originalRange?: { offset: number; length: number } }[] };
+    stored.documents[0]!.originalRange = { offset: 10, length: MD.length };
+    await writeFile(docsFile, JSON.stringify(stored));
+    await (await t.engine.libraries.get('Shop'))!.reloadIfChangedOnDisk();
+    const res = await t.engine.handlers['documents.original']({ library: 'Shop', id: 'rac-225b.md' });
+    expect(res).toMatchObject({ ok: false, error: { code: 'not-found' } });
+  });
+
   it('answers not-found for an unknown document', async () => {
     unwrap(await t.engine.handlers['libraries.create']({ name: 'Shop' }));
     const res = await t.engine.handlers['documents.chunks']({ library: 'Shop', id: 'nope.md' });

@@ -5,6 +5,7 @@ import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import type { ImportSummary } from '../../src-main/contract/api';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
 import { Library } from '../../src-main/storage/library.store';
+import { PackWriter } from '../../src-main/storage/text-pack';
 import { writePdf } from '../fixtures/pdf-writer';
 import { corpusRoots, tempDir } from '../helpers/temp';
 import { markdownFiles } from './doc-invariants';
@@ -99,10 +100,11 @@ describe('storing originals', () => {
   it('fails only the file whose original cannot be stored and lists it without chunks', async () => {
     // The disk refuses one file (a full disk, a permission problem): stores run behind parsing now,
     // so their failure must still reach that file alone, before any of its rows are written.
-    const store = Library.prototype.storeOriginal;
-    const spy = vi.spyOn(Library.prototype, 'storeOriginal').mockImplementation(async function (this: Library, id: string, bytes: Uint8Array) {
-      if (id.endsWith('full-disk.md')) throw new Error('ENOSPC: no space left on device');
-      return store.call(this, id, bytes);
+    // Small originals are gathered into a pack (`PackWriter`); one of them is refused.
+    const add = PackWriter.prototype.add;
+    const spy = vi.spyOn(PackWriter.prototype, 'add').mockImplementation(function (this: PackWriter, bytes: Uint8Array) {
+      if (Buffer.from(bytes).toString().includes('mesh filter')) return Promise.reject(new Error('ENOSPC: no space left on device'));
+      return add.call(this, bytes);
     });
     try {
       await write('disk/fuse.md', '# RAC-225B fuses\n\nThe RAC-225B takes a 10 A slow-blow fuse.\n');
@@ -128,7 +130,10 @@ describe('storing originals', () => {
     const file = await write('m/pump.md', '# Pump\n\nThe old gasket is part GX-100.\n');
     await importOk([file]);
     await writeFile(file, '# Pump\n\nThe new gasket is part GY-300.\n');
-    const spy = vi.spyOn(Library.prototype, 'storeOriginal').mockRejectedValue(new Error('EIO: i/o error'));
+    // The small original goes into the batch's pack, whose write fails.
+    const spy = vi.spyOn(PackWriter.prototype, 'flush').mockImplementation(async function (this: PackWriter) {
+      this.discard(new Error('EIO: i/o error'));
+    });
     try {
       const summary = await importOk([file]);
       expect(summary.results[0]).toMatchObject({ status: 'failed', reason: expect.stringMatching(/i\/o error.*previous version is kept/) });
@@ -139,6 +144,41 @@ describe('storing originals', () => {
     expect(await search('GY-300')).toHaveLength(0);
     const lib = (await engine.libraries.get('Shop'))!;
     expect(await lib.document('pump.md')).toMatchObject({ status: 'ready', chunks: 1 });
+  });
+});
+
+describe('normalized texts stored per batch', () => {
+  it('fails the batch when its normalized texts cannot be stored, keeping the previous version of a replaced document', async () => {
+    const pump = await write('b/pump.md', '# Pump\n\nThe old gasket is part GX-100.\n');
+    await importOk([pump]);
+    const lib = (await engine.libraries.get('Shop'))!;
+    const before = await readdir(path.join(lib.dir, 'normalized'));
+    await writeFile(pump, '# Pump\n\nThe new gasket is part GY-300.\n');
+    const fan = await write('b/fan.md', '# Fan\n\nThe fan takes a 3 A fuse.\n');
+    const spy = vi.spyOn(Library.prototype, 'storeNormalized').mockRejectedValue(Object.assign(new Error('no space'), { code: 'ENOSPC' }));
+    try {
+      const r = byFile(await importOk([pump, fan]));
+      expect(r['fan.md']).toMatchObject({ status: 'failed', reason: 'Could not store this document in the library: the disk is full (ENOSPC).' });
+      expect(r['pump.md']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/disk is full.*previous version is kept/) });
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await search('GX-100'))[0]?.doc).toBe('pump.md');
+    expect(await search('GY-300')).toHaveLength(0);
+    expect(await search('3 A fuse')).toHaveLength(0);
+    expect(await lib.document('pump.md')).toMatchObject({ status: 'ready', chunks: 1 });
+    expect(await lib.document('fan.md')).toMatchObject({ status: 'failed', chunks: 0 });
+    expect(await readdir(path.join(lib.dir, 'normalized'))).toEqual(before);
+  });
+
+  it('packs a batch of small documents into one file that each listed record points into', async () => {
+    const files = await Promise.all(['one', 'two', 'three'].map((n) => write(`p/${n}.md`, `# ${n}\n\nManual ${n} for the RAC-225B.\n`)));
+    expect((await importOk(files)).summary.imported).toBe(3);
+    const lib = (await engine.libraries.get('Shop'))!;
+    const docs = await lib.documents();
+    expect(new Set(docs.map((d) => d.normalized?.file)).size).toBe(1);
+    expect(await readdir(path.join(lib.dir, 'normalized'))).toEqual([path.basename(docs[0]!.normalized!.file)]);
+    for (const d of docs) expect((await lib.loadNormalized(d))?.text).toContain(`Manual ${d.id.replace('.md', '')}`);
   });
 });
 
@@ -160,6 +200,8 @@ describe('re-import and replacement', () => {
     expect((await search('GY-300'))[0]?.doc).toBe('pump.md');
     const lib = (await engine.libraries.get('Shop'))!;
     expect(await readdir(path.join(lib.dir, 'normalized'))).toHaveLength(1);
+    // The previous version's original (a pack of one) went with it.
+    expect(await readdir(path.join(lib.dir, 'originals'))).toEqual([path.basename((await lib.document('pump.md'))!.original!)]);
 
     await writeFile(file, Buffer.from([0, 1, 2, 3, 0, 0, 0, 0]));
     const bad = await importOk([file]);
@@ -249,11 +291,12 @@ describe('file names and leftovers', () => {
     const before = await lib.documents();
     const orphanOriginal = path.join(lib.dir, 'originals', 'gone', 'killed.md');
     const orphanNormalized = path.join(lib.dir, 'normalized', `${'ab'.repeat(32)}.json`);
+    const orphanPack = path.join(lib.dir, 'normalized', `pack-${'cd'.repeat(8)}.jsonl`);
     const deadTemp = path.join(lib.dir, 'originals', 'gone', '.killed.md.999999999.0123abcd.tmp');
     await mkdir(path.dirname(orphanOriginal), { recursive: true });
     // Left by an import killed before this process started (their times say so).
     const earlier = new Date(Date.now() - process.uptime() * 1000 - 60_000);
-    for (const f of [orphanOriginal, orphanNormalized, deadTemp]) {
+    for (const f of [orphanOriginal, orphanNormalized, orphanPack, deadTemp]) {
       await writeFile(f, 'left by a killed import');
       await utimes(f, earlier, earlier);
     }
@@ -274,9 +317,15 @@ describe('file names and leftovers', () => {
     const after = await files();
     expect(after).not.toContain('originals/gone/killed.md');
     expect(after).not.toContain(`normalized/${'ab'.repeat(32)}.json`);
+    expect(after).not.toContain(`normalized/pack-${'cd'.repeat(8)}.jsonl`);
     expect(after).toContain('originals/gone/in-flight.md');
     expect(after).toContain(before[0]!.original);
-    expect(after).toContain(`normalized/${before[0]!.contentHash}.json`);
+    // The kept document's text is in its batch's pack, which stays.
+    expect(after).toContain(before[0]!.normalized!.file);
+    // The kept pack predates this process too: only what no listed document points into goes.
+    await utimes(path.join(reopened.dir, before[0]!.normalized!.file), earlier, earlier);
+    await importOk([await write('third.md', '# Third\n\nThe third manual.\n')]);
+    expect(await files()).toContain(before[0]!.normalized!.file);
     expect((await search('kept manual'))[0]?.doc).toBe('kept.md');
   });
 });

@@ -31,6 +31,22 @@ describe('atomic writes', () => {
     }
   });
 
+  it('makes the missing folders of a file, writes into existing ones, and reports a path it cannot make', async () => {
+    const tmp = await tempDir();
+    try {
+      const deep = path.join(tmp.dir, 'originals', 'a', 'b', 'manual.md');
+      await writeFileAtomic(deep, 'first', { durable: false });
+      await writeFileAtomic(path.join(path.dirname(deep), 'second.md'), 'second', { durable: false });
+      expect(await readFile(deep, 'utf8')).toBe('first');
+      expect((await readdir(path.dirname(deep))).sort()).toEqual(['manual.md', 'second.md']);
+      // A file where a folder should be: the error is the file system's, and nothing is left behind.
+      await expect(writeFileAtomic(path.join(deep, 'inside.md'), 'x', { durable: false })).rejects.toMatchObject({ code: 'ENOTDIR' });
+      expect((await readdir(path.dirname(deep))).sort()).toEqual(['manual.md', 'second.md']);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
   it('sweeps the temp files of writers that are gone and keeps those of running ones', async () => {
     const tmp = await tempDir();
     try {
