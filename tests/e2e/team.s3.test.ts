@@ -61,6 +61,9 @@ describe('team libraries in the UI', { timeout: 120_000 }, () => {
     await page.getByTestId('subscription-card').waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('subscription-version').textContent()).toMatch(/^Version 1, published .+; synced .+\.$/);
     expect(await page.getByTestId('offline-card').textContent()).toContain('connects only to your team’s object storage');
+    // The header no longer claims "Offline" once the app connects to the team's storage.
+    expect(await page.getByTestId('offline-indicator').textContent()).toContain('Local + team storage');
+    expect(await page.getByTestId('offline-indicator').getAttribute('title')).toContain('object storage');
     await shot(page, 'team-subscribed');
     await page.getByTestId('tab-documents').click();
     expect(await page.getByTestId('subscription-status').textContent()).toContain('Team library, read-only: version 1 of s3://ui-team/pumps');

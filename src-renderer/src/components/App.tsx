@@ -130,9 +130,7 @@ function Header({ searchInput }: { searchInput: RefObject<HTMLInputElement | nul
           {isMac ? '⌘K' : 'Ctrl K'}
         </kbd>
       </form>
-      <span className="offline" title="ManualMate never connects to the internet. Your manuals stay on this computer." data-testid="offline-indicator">
-        <span className="offline-dot" aria-hidden="true" /> Offline
-      </span>
+      <OfflineIndicator />
       <button type="button" className="icon-btn theme-toggle" aria-label={`${THEME_LABEL[theme]}. Switch theme`} title={THEME_LABEL[theme]} onClick={() => setTheme(NEXT_THEME[theme])} data-testid="theme-toggle">
         <Icon name={THEME_ICON[theme]} />
       </button>
@@ -192,5 +190,22 @@ function Screen() {
     <div role="tabpanel" aria-labelledby={`tab-${view}`} className={`panel panel-${view}`}>
       {content}
     </div>
+  );
+}
+
+/**
+ * What the app connects to, in the header: nothing, or, once a library is subscribed from a team's
+ * object storage, that storage only (saying "Offline" then would be a claim the app does not keep).
+ */
+function OfflineIndicator() {
+  const anySubscribed = useStore((s) => s.libraries.some((l) => l.subscription));
+  return anySubscribed ? (
+    <span className="offline" title="Your manuals stay on this computer. ManualMate connects only to your team’s object storage, for the libraries subscribed from it." data-testid="offline-indicator">
+      <span className="offline-dot" aria-hidden="true" /> Local + team storage
+    </span>
+  ) : (
+    <span className="offline" title="ManualMate never connects to the internet. Your manuals stay on this computer." data-testid="offline-indicator">
+      <span className="offline-dot" aria-hidden="true" /> Offline
+    </span>
   );
 }
