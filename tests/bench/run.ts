@@ -1,5 +1,7 @@
 // `npm run bench`: measures import, chunking (and later retrieval) on the shared corpora and
-// writes the numbers, with the machine they ran on, to tests/bench/RESULTS.md.
+// writes the numbers, with the machine they ran on, to tests/bench/LATEST.md (RESULTS.md is the
+// curated record: each session's before/after, measured by alternating versions in one loop, which
+// a run of this script must not overwrite).
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -178,4 +180,4 @@ for (const r of query.results) {
 }
 log();
 
-await writeFile(path.join(repoRoot, 'tests', 'bench', 'RESULTS.md'), `${lines.join('\n')}\n`);
+await writeFile(path.join(repoRoot, 'tests', 'bench', 'LATEST.md'), `${lines.join('\n')}\n`);
