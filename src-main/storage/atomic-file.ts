@@ -80,7 +80,8 @@ export async function readJson<T>(file: string, fallback: T): Promise<T> {
   return JSON.parse(text) as T;
 }
 
-async function syncDir(dir: string): Promise<void> {
+/** Makes a rename in `dir` durable (fsync of the folder; a no-op where folders cannot be opened). */
+export async function syncDir(dir: string): Promise<void> {
   // Directory fsync makes the rename durable on Linux; Windows cannot open directories, which is fine.
   try {
     const h = await fs.open(dir, 'r');

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { NormalizedDocument } from '../../src-main/core/document';
@@ -110,5 +110,47 @@ describe('packed normalized texts', () => {
     await lib.putDocuments([record(b2, third)]);
     await lib.dropUnlisted(record(b, first[1]));
     expect(await normalizedFiles()).toEqual([path.basename(second!.file), path.basename(third!.file)].sort());
+  });
+});
+
+describe('writing a pack when the disk fills up', () => {
+  // The FileHandle class is not exported; its prototype is reached through an open handle.
+  async function handleProto() {
+    const { open } = await import('node:fs/promises');
+    const h = await open(path.join(tmp.dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(h) as { writev: (buffers: Uint8Array[], position?: number) => Promise<{ bytesWritten: number }> };
+    await h.close();
+    return proto;
+  }
+
+  it('writes again what a short write left, so every packed text reads back whole', async () => {
+    const proto = await handleProto();
+    const real = proto.writev;
+    let calls = 0;
+    const spy = vi.spyOn(proto, 'writev').mockImplementation(async function (this: unknown, buffers: Uint8Array[]) {
+      calls++;
+      // The first call writes only 7 bytes and says so, as a filling disk does.
+      if (calls === 1) return real.call(this, [buffers[0]!.subarray(0, 7)]);
+      return real.call(this, buffers);
+    });
+    try {
+      const docs = [doc('a.md', 'The RAC-225B takes a 10 A fuse.', 'a'), doc('b.md', 'Drain the pump every 200 h.', 'b')];
+      const places = await lib.storeNormalized(docs);
+      expect(calls).toBeGreaterThan(1);
+      for (const [k, d] of docs.entries()) expect((await lib.loadNormalized({ ...record(d, places[k]!), id: d.id }))?.text).toBe(d.text);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('fails in words when nothing more can be written, and leaves no pack or temp file', async () => {
+    const proto = await handleProto();
+    const spy = vi.spyOn(proto, 'writev').mockResolvedValue({ bytesWritten: 0 });
+    try {
+      await expect(lib.storeNormalized([doc('a.md', 'text', 'a')])).rejects.toMatchObject({ code: 'ENOSPC' });
+      expect(await normalizedFiles()).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
