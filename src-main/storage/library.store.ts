@@ -241,10 +241,21 @@ export class Library {
     return file ? readStored(file, rec.originalRange) : null;
   }
 
-  /** Copies an original file into the library; returns its path relative to the library folder. */
+  /**
+   * Copies an original file into the library; returns its path relative to the library folder.
+   * When a file is already stored under the document's id (the listed version of a file being
+   * imported again, or one a crashed import left), the new bytes go beside it under a name of
+   * their own ("manual.3f9c2a1b.pdf"): the listed version keeps its original until the batch that
+   * replaces it is saved (and then `dropUnlisted` removes it), so a failed, cancelled or crashed
+   * re-import leaves the old version whole. Flushed to disk, as documents.json naming it is.
+   */
   async storeOriginal(docId: string, bytes: Uint8Array): Promise<string> {
-    const rel = path.join('originals', ...docId.split('/'));
-    await writeFileAtomic(path.join(this.dir, rel), bytes, { durable: false });
+    let rel = path.join('originals', ...docId.split('/'));
+    if (await fs.stat(path.join(this.dir, rel)).then(() => true, () => false)) {
+      const ext = path.extname(rel);
+      rel = `${rel.slice(0, rel.length - ext.length)}.${randomBytes(4).toString('hex')}${ext}`;
+    }
+    await writeFileAtomic(path.join(this.dir, rel), bytes);
     return rel.split(path.sep).join('/');
   }
 

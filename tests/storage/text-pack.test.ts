@@ -154,3 +154,15 @@ describe('writing a pack when the disk fills up', () => {
     }
   });
 });
+
+describe('originals stored alone', () => {
+  it('stores a new original of a listed document beside the old one, which stays whole until its record goes', async () => {
+    const first = await lib.storeOriginal('m/big.pdf', Buffer.from('%PDF old version'));
+    expect(first).toBe('originals/m/big.pdf');
+    // A re-import of the same file: the listed version's original must survive a batch that fails.
+    const second = await lib.storeOriginal('m/big.pdf', Buffer.from('%PDF new version'));
+    expect(second).toMatch(/^originals\/m\/big\.[0-9a-f]{8}\.pdf$/);
+    expect((await lib.readOriginal({ original: first }))?.toString()).toBe('%PDF old version');
+    expect((await lib.readOriginal({ original: second }))?.toString()).toBe('%PDF new version');
+  });
+});
