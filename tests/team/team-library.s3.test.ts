@@ -96,8 +96,10 @@ describe('a team library on object storage', { timeout: 180_000 }, () => {
     const m = await manifestOf(1);
     expect(m.files.length).toBe(p.files);
     expect(m.files.map((f) => f.path)).toEqual(expect.arrayContaining(['library.json', 'documents.json', 'enrichment.json']));
-    // The originals, small ones packed per import batch (originals/pack-*.bin).
-    expect(m.files.some((f) => f.path.startsWith('originals/'))).toBe(true);
+    // The originals, small ones packed per import batch (originals/pack-*.bin): format 2, which
+    // subscribers from before packs refuse in words instead of misreading.
+    expect(m.files.some((f) => /^originals\/pack-/.test(f.path))).toBe(true);
+    expect(m.formatVersion).toBe(2);
     expect(m.files.some((f) => f.path.startsWith('index/') && f.path.endsWith('.lance'))).toBe(true);
     expect(m.files.some((f) => f.path.startsWith('normalized/'))).toBe(true);
     // What stays on the publisher's computer: its lock, journal and conversations.

@@ -30,7 +30,8 @@ export interface ManifestFile {
 
 export interface Manifest {
   format: typeof MANIFEST_FORMAT;
-  formatVersion: 1;
+  /** 2 when the library holds packed texts or originals (see `manifestFormatVersion`), else 1. */
+  formatVersion: 1 | 2;
   version: number;
   publishedAt: string;
   /** The version the publisher saw as latest when it started (null: the first). */
@@ -38,6 +39,17 @@ export interface Manifest {
   publisher: { host: string; app: string };
   library: { name: string };
   files: ManifestFile[];
+}
+
+/**
+ * The manifest's format version for these files: 2 when any is a pack of texts or originals
+ * (`normalized/pack-*`, `originals/pack-*`), which ManualMate before packs would misread (it shows
+ * a whole pack as one document's original and cannot find a packed text); such a subscriber
+ * refuses a format version it does not know in words instead. 1 otherwise, so a library without
+ * packs stays readable by every version.
+ */
+export function manifestFormatVersion(files: readonly { path: string }[]): 1 | 2 {
+  return files.some((f) => /^(?:normalized|originals)\/pack-[^/]+$/.test(f.path)) ? 2 : 1;
 }
 
 /** The files a published library must have to open as a library. */
@@ -55,7 +67,7 @@ const safePath = z
 const manifestSchema = z
   .object({
     format: z.literal(MANIFEST_FORMAT),
-    formatVersion: z.literal(1),
+    formatVersion: z.union([z.literal(1), z.literal(2)]),
     version: z.number().int().min(1),
     publishedAt: z.string().max(64),
     basedOn: z.number().int().min(1).nullable(),

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Result } from '../../core/result';
 import { fail, ok } from '../../core/result';
 import type { RemoteLocation } from './location';
-import { eachLimited, hashFile, objectKey, parseManifest, versionKey, versionOfKey, versionsPrefix, type LocalFile, type Manifest, type ManifestFile } from './manifest';
+import { eachLimited, hashFile, manifestFormatVersion, objectKey, parseManifest, versionKey, versionOfKey, versionsPrefix, type LocalFile, type Manifest, type ManifestFile } from './manifest';
 import type { ObjectStore } from './object-store';
 
 /** Publishing a library folder (a snapshot of it) to a bucket as a new version, and reading the bucket's versions. */
@@ -88,7 +88,7 @@ export async function publishFolder(options: {
   const version = (basedOn ?? 0) + 1;
   const manifest: Manifest = {
     format: 'manualmate-library',
-    formatVersion: 1,
+    formatVersion: manifestFormatVersion(listed),
     version,
     publishedAt: new Date().toISOString(),
     basedOn,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { listLibraryFiles, objectKey, parseManifest, versionKey, versionOfKey } from '../../../src-main/storage/remote/manifest';
+import { listLibraryFiles, manifestFormatVersion, objectKey, parseManifest, versionKey, versionOfKey } from '../../../src-main/storage/remote/manifest';
 import { tempDir } from '../../helpers/temp';
 
 const SHA = 'a'.repeat(64);
@@ -28,6 +28,19 @@ describe('parseManifest (bytes from a bucket, untrusted)', () => {
   it('accepts a library manifest', () => {
     const r = parseManifest(manifest([...base, { path: 'index/chunks.lance/data/x.lance' }]), 3);
     expect(r).toMatchObject({ ok: true, value: { version: 3, files: [{ path: 'library.json' }, { path: 'documents.json' }, { path: 'index/chunks.lance/data/x.lance' }] } });
+  });
+
+  it('reads format versions 1 and 2 and refuses a newer one in words', () => {
+    expect(parseManifest(manifest(base, { formatVersion: 2 }), 3)).toMatchObject({ ok: true, value: { formatVersion: 2 } });
+    expect(parseManifest(manifest(base, { formatVersion: 3 }), 3)).toMatchObject({ ok: false, error: { code: 'corrupt', message: expect.stringContaining('formatVersion') } });
+  });
+
+  it('publishes format version 2 only for a library holding packs (older subscribers would misread them)', () => {
+    expect(manifestFormatVersion([...base, { path: 'originals/service/rac-225b.pdf' }, { path: 'normalized/' + SHA + '.json' }])).toBe(1);
+    expect(manifestFormatVersion([...base, { path: 'originals/pack-0123456789abcdef.bin' }])).toBe(2);
+    expect(manifestFormatVersion([...base, { path: 'normalized/pack-0123456789abcdef.jsonl' }])).toBe(2);
+    // A document whose own file name begins with "pack-" deeper in the tree is no pack.
+    expect(manifestFormatVersion([...base, { path: 'originals/docs/pack-list.md' }])).toBe(1);
   });
 
   it('refuses paths that would write outside the library folder or over its local files', () => {
