@@ -70,6 +70,12 @@ describe('an import onto a full disk', () => {
         const docs = await lib.documents();
         expect(docs.filter((d) => d.status === 'ready')).toHaveLength(total);
         for (const d of docs) expect((await index.listChunks(d.id)).length, d.id).toBe(d.chunks);
+        // Every listed document's original and normalized text reads back whole (a pack cut short
+        // by the full disk would name ranges past its end).
+        for (const d of docs) {
+          expect(await lib.originalSize(d), d.id).toBe(d.sizeBytes);
+          expect((await lib.loadNormalized(d))?.contentHash, d.id).toBe(d.contentHash);
+        }
         // Nothing half-written is left: no temp files, and every original and normalized text is a listed document's.
         const originals = await filesBelow(path.join(lib.dir, 'originals'));
         const normalized = await filesBelow(path.join(lib.dir, 'normalized'));
