@@ -6,7 +6,7 @@ import type { NormalizedDocument } from '../core/document';
 import { CodedError, type ErrorCode } from '../core/result';
 import type { ChunkInput } from '../storage/chunk-store';
 import type { DocumentRecord, Library } from '../storage/library.store';
-import { ORIGINALS_DIR, PACK_ENTRY_BYTES, PackWriter, type PackRange } from '../storage/text-pack';
+import { ORIGINALS_DIR, PACK_ENTRY_BYTES, PackWriter, storedBy, type PackRange } from '../storage/text-pack';
 import { DEFAULT_IMPORT_LIMITS, DEFAULT_MAX_FILE_BYTES, maxFileBytesFor, megabytes, tooLargeReason, type ImportLimits } from './import-limits';
 import { ParsePool } from './parse-pool';
 import { documentCodes } from '../enrich/document-codes';
@@ -535,11 +535,14 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         await indexer.recover?.().catch(() => undefined);
       }
       uncommitted = false;
+      // What the listed records keep on disk, once per batch (per replaced document, it was a walk
+      // over the whole library each: quadratic when a batch replaces many documents).
+      const used = ready.some((r) => byId.get(r.id)?.previous) ? storedBy(await library.documents()) : undefined;
       for (const r of ready) {
         const p = byId.get(r.id);
         results.push({ file: r.id, status: p?.replaced ? 'replaced' : 'imported' });
         // A replaced version's original and normalized text are orphans unless another document shares them.
-        if (p?.previous) await library.dropUnlisted(p.previous).catch(() => undefined);
+        if (p?.previous) await library.dropUnlisted(p.previous, used).catch(() => undefined);
         done++;
         progress(r.id, 'ready', 1);
       }

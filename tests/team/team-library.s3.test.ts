@@ -47,6 +47,7 @@ interface SearchJson {
 }
 interface Manifest {
   version: number;
+  formatVersion: number;
   files: { path: string; size: number; sha256: string }[];
 }
 
