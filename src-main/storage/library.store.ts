@@ -242,19 +242,14 @@ export class Library {
   }
 
   /**
-   * Copies an original file into the library; returns its path relative to the library folder.
-   * When a file is already stored under the document's id (the listed version of a file being
-   * imported again, or one a crashed import left), the new bytes go beside it under a name of
-   * their own ("manual.3f9c2a1b.pdf"): the listed version keeps its original until the batch that
-   * replaces it is saved (and then `dropUnlisted` removes it), so a failed, cancelled or crashed
-   * re-import leaves the old version whole. Flushed to disk, as documents.json naming it is.
+   * Copies an original into the library (flushed); returns its path relative to the library. Beside
+   * one stored under the id (a re-import's listed version) it takes its own name ("a.3f9c2a1b.pdf"):
+   * a failed re-import leaves the old one whole (`dropUnlisted` removes it once replaced).
    */
   async storeOriginal(docId: string, bytes: Uint8Array): Promise<string> {
     let rel = path.join('originals', ...docId.split('/'));
-    if (await fs.stat(path.join(this.dir, rel)).then(() => true, () => false)) {
-      const ext = path.extname(rel);
-      rel = `${rel.slice(0, rel.length - ext.length)}.${randomBytes(4).toString('hex')}${ext}`;
-    }
+    const ext = path.extname(rel);
+    if (await fs.stat(path.join(this.dir, rel)).then(() => true, () => false)) rel = `${rel.slice(0, rel.length - ext.length)}.${randomBytes(4).toString('hex')}${ext}`;
     await writeFileAtomic(path.join(this.dir, rel), bytes);
     return rel.split(path.sep).join('/');
   }
