@@ -27,6 +27,9 @@ import { tryLock, waitLock } from './lock-file';
  *   <lib>/normalized/*.json normalized documents, by content hash (large ones, and older libraries')
  *   <lib>/normalized/pack-*.jsonl an import batch's small normalized documents (`text-pack.ts`)
  *   <lib>/index/            LanceDB
+ *
+ * Longer than 500 lines for now: a library (`Library`) and the folder of libraries
+ * (`LibraryManager`) share this layout; the manager is the part to move to its own file.
  */
 
 export interface LibraryConfig {
@@ -388,6 +391,7 @@ export class Library {
 /** All libraries under one data directory. */
 export class LibraryManager {
   private readonly cache = new Map<string, Library>();
+  private readonly opening = new Map<string, Promise<Library | undefined>>();
 
   constructor(readonly dataDir: string) {}
 
@@ -477,9 +481,23 @@ export class LibraryManager {
     await fs.rm(trash, { recursive: true, force: true });
   }
 
-  private async open(entry: string): Promise<Library | undefined> {
+  /**
+   * The one `Library` of a folder. Two lists at once both missed the cache while the first was
+   * still reading, and made two instances: a rebuild saved its new index version on one while the
+   * list showed the other's stale config ("indexed by an older version" after the rebuild).
+   */
+  private open(entry: string): Promise<Library | undefined> {
     const cached = this.cache.get(entry);
-    if (cached) return cached;
+    if (cached) return Promise.resolve(cached);
+    let opening = this.opening.get(entry);
+    if (!opening) {
+      opening = this.load(entry).finally(() => this.opening.delete(entry));
+      this.opening.set(entry, opening);
+    }
+    return opening;
+  }
+
+  private async load(entry: string): Promise<Library | undefined> {
     const dir = path.join(this.root, entry);
     const config = await readJson<LibraryConfig | null>(path.join(dir, 'library.json'), null).catch(() => null);
     if (!config || typeof config.name !== 'string') return undefined;
