@@ -4,29 +4,53 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * Writes a file so that readers see either the old or the new content, never a torn one: write a
- * temp file in the same directory, fsync it, rename over the target, then fsync the directory.
- * `durable: false` skips the fsyncs (still atomic against a killed process, not against power
- * loss): for bulk files whose loss is detected and repaired, where per-file fsyncs would dominate
- * import time.
+ * temp file in the same directory, fsync it, rename over the target, then fsync the directory; on
+ * any error the temp file goes. `data` may come in parts (a pack of many files), written in one
+ * gathered write each time. `durable: false` skips the fsyncs (still atomic against a killed
+ * process, not against power loss): for bulk files whose loss is detected and repaired, where
+ * per-file fsyncs would dominate import time.
  */
-export async function writeFileAtomic(file: string, data: string | Uint8Array, options: { durable?: boolean } = {}): Promise<void> {
+export async function writeFileAtomic(file: string, data: string | Uint8Array | readonly Uint8Array[], options: { durable?: boolean } = {}): Promise<void> {
   const durable = options.durable ?? true;
   const dir = path.dirname(file);
   const tmp = path.join(dir, tempName(path.basename(file)));
-  const handle = await openCreating(tmp);
   try {
-    await handle.writeFile(data);
-    if (durable) await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    const handle = await openCreating(tmp);
+    try {
+      if (Array.isArray(data)) await writeParts(handle, data as readonly Uint8Array[], path.basename(file));
+      else await handle.writeFile(data as string | Uint8Array);
+      if (durable) await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await fs.rename(tmp, file);
   } catch (err) {
     await fs.rm(tmp, { force: true });
     throw err;
   }
   if (durable) await syncDir(dir);
+}
+
+/**
+ * Writes every byte of `parts`: writev may write fewer bytes than asked and still resolve (a disk
+ * filling up on the way), so what it left is written again until all is there or the write fails
+ * in words (ENOSPC).
+ */
+async function writeParts(handle: fs.FileHandle, parts: readonly Uint8Array[], name: string): Promise<void> {
+  let rest = parts.filter((p) => p.byteLength > 0);
+  while (rest.length > 0) {
+    let { bytesWritten } = await handle.writev(rest);
+    if (bytesWritten === 0) throw Object.assign(new Error(`No space left to write ${name}`), { code: 'ENOSPC' });
+    const next: Uint8Array[] = [];
+    for (const p of rest) {
+      if (bytesWritten >= p.byteLength) bytesWritten -= p.byteLength;
+      else {
+        next.push(p.subarray(bytesWritten));
+        bytesWritten = 0;
+      }
+    }
+    rest = next;
+  }
 }
 
 /**
@@ -80,8 +104,7 @@ export async function readJson<T>(file: string, fallback: T): Promise<T> {
   return JSON.parse(text) as T;
 }
 
-/** Makes a rename in `dir` durable (fsync of the folder; a no-op where folders cannot be opened). */
-export async function syncDir(dir: string): Promise<void> {
+async function syncDir(dir: string): Promise<void> {
   // Directory fsync makes the rename durable on Linux; Windows cannot open directories, which is fine.
   try {
     const h = await fs.open(dir, 'r');

@@ -330,8 +330,8 @@ export class Library {
     const startedAt = Date.now() - process.uptime() * 1000;
     const old = async (file: string) => ((await fs.stat(file).catch(() => null))?.mtimeMs ?? Infinity) < startedAt;
     const docs = await this.documents();
-    const usedOriginals = new Set(docs.map((d) => d.original).filter((o): o is string => !!o).map((o) => path.join(this.dir, o)));
     const used = storedBy(docs);
+    const usedOriginals = new Set([...used.originals].map((o) => path.join(this.dir, o)));
     for (const e of originals) {
       const file = fileOf(e);
       if (!e.name.endsWith('.tmp') && !usedOriginals.has(file) && (await old(file))) await rm(file);

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { openCreating, syncDir, tempName } from './atomic-file';
+import { writeFileAtomic } from './atomic-file';
 
 /**
  * Packs of small stored files: many documents' normalized JSON (`normalized/pack-*.jsonl`) or
@@ -60,9 +60,9 @@ export function isPackName(name: string): boolean {
 }
 
 /**
- * Writes `parts` into one new pack in `folder` under `libDir` and returns where each one is, in
- * order. Texts (`.jsonl`) each end with a newline, so the pack also reads as JSON lines. Throws on
- * a write error, leaving no pack under its final name.
+ * Writes `parts` into one new pack in `folder` under `libDir` (atomically: readers never see a pack
+ * torn) and returns where each one is, in order. Texts (`.jsonl`) each end with a newline, so the
+ * pack also reads as JSON lines. Throws on a write error, leaving no pack under its final name.
  */
 async function writePack(libDir: string, folder: string, parts: readonly (string | Uint8Array)[]): Promise<PackedText[]> {
   const texts = typeof parts[0] === 'string';
@@ -77,7 +77,10 @@ async function writePack(libDir: string, folder: string, parts: readonly (string
     buffers.push(buf);
     bytes += buf.byteLength;
   }
-  await writeWhole(path.join(libDir, ...file.split('/')), buffers);
+  // Durable: the pack is on disk before the batch's documents.json names it (written durably next).
+  // A lost pack would not be redone, as re-importing the same files finds them "already" imported;
+  // one fsync per pack of up to `PACK_BYTES` costs little next to the thousand files it replaces.
+  await writeFileAtomic(path.join(libDir, ...file.split('/')), buffers);
   return out;
 }
 
@@ -159,45 +162,6 @@ export class PackWriter {
     this.pending = [];
     this.bytes = 0;
     return items;
-  }
-}
-
-/**
- * Temp file, every byte written, fsync, rename, fsync of the folder: readers never see a pack torn,
- * and the pack is on disk before the batch's documents.json names it (written durably next). A
- * lost pack would not be redone: re-importing the same files finds them "already" imported. One
- * fsync per pack of up to `PACK_BYTES` costs little next to the thousand files it replaces.
- */
-async function writeWhole(file: string, parts: Uint8Array[]): Promise<void> {
-  const tmp = path.join(path.dirname(file), tempName(path.basename(file)));
-  try {
-    const handle = await openCreating(tmp);
-    try {
-      // writev may write fewer bytes than asked and still resolve (a disk filling up on the way):
-      // what it left is written again until all is there or the write fails in words (ENOSPC).
-      let rest = parts.filter((p) => p.byteLength > 0);
-      while (rest.length > 0) {
-        let { bytesWritten } = await handle.writev(rest);
-        if (bytesWritten === 0) throw Object.assign(new Error(`No space left to write ${path.basename(file)}`), { code: 'ENOSPC' });
-        const next: Uint8Array[] = [];
-        for (const p of rest) {
-          if (bytesWritten >= p.byteLength) bytesWritten -= p.byteLength;
-          else {
-            next.push(p.subarray(bytesWritten));
-            bytesWritten = 0;
-          }
-        }
-        rest = next;
-      }
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(tmp, file);
-    await syncDir(path.dirname(file));
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
   }
 }
 

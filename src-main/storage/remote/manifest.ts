@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Result } from '../../core/result';
 import { fail, ok } from '../../core/result';
+import { isPackName, ORIGINALS_DIR, PACK_DIR } from '../text-pack';
 
 /**
  * A published version of a library: the list of its files, each with its size and SHA-256. Files
@@ -49,7 +50,12 @@ export interface Manifest {
  * packs stays readable by every version.
  */
 export function manifestFormatVersion(files: readonly { path: string }[]): 1 | 2 {
-  return files.some((f) => /^(?:normalized|originals)\/pack-[^/]+$/.test(f.path)) ? 2 : 1;
+  return files.some((f) => {
+    const [folder, name, ...deeper] = f.path.split('/');
+    return deeper.length === 0 && (folder === PACK_DIR || folder === ORIGINALS_DIR) && name !== undefined && isPackName(name);
+  })
+    ? 2
+    : 1;
 }
 
 /** The files a published library must have to open as a library. */
