@@ -373,6 +373,12 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
     done++;
     progress(id, 'failed', 1, reason);
   };
+  /** A new version that failed while its listed previous version stays: reported, nothing written. */
+  const keepPrevious = (id: string, reason: string) => {
+    results.push({ file: id, status: 'failed', reason: `${reason} The previous version is kept.` });
+    done++;
+    progress(id, 'failed', 1, reason);
+  };
 
   for (const c of candidates) progress(c.id, 'queued', 0);
   const writes = new Limiter(WRITES_WHILE_READING);
@@ -415,9 +421,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         const previous = await library.document(c.id);
         if (previous?.status === 'ready') {
           // Never lose a good version to a bad new file: report the failure, keep what is stored.
-          results.push({ file: c.id, status: 'failed', reason: `${outcome.reason} The previous version is kept.` });
-          done++;
-          progress(c.id, 'failed', 1, outcome.reason);
+          keepPrevious(c.id, outcome.reason);
           continue;
         }
         fail(c.id, outcome.code, outcome.reason, outcome.size);
@@ -475,9 +479,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         const p = byId.get(prepared[k]!.doc.id)!;
         const stored = p.replaced ? await p.stored : null;
         if (stored && !stored.ok) {
-          results.push({ file: p.doc.id, status: 'failed', reason: `${stored.reason} The previous version is kept.` });
-          done++;
-          progress(p.doc.id, 'failed', 1, stored.reason);
+          keepPrevious(p.doc.id, stored.reason);
           continue;
         }
         batchRows.push(prepared[k]!);
@@ -489,12 +491,8 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
       if (places instanceof Error) {
         const reason = `Could not store this document in the library: ${places.message}.`;
         for (const r of batchReady.splice(0)) {
-          if (!byId.get(r.id)!.replaced) fail(r.id, 'io-error', reason, r.sizeBytes);
-          else {
-            results.push({ file: r.id, status: 'failed', reason: `${reason} The previous version is kept.` });
-            done++;
-            progress(r.id, 'failed', 1, reason);
-          }
+          if (byId.get(r.id)!.replaced) keepPrevious(r.id, reason);
+          else fail(r.id, 'io-error', reason, r.sizeBytes);
         }
         batchRows.length = 0;
       } else {
