@@ -4,7 +4,8 @@ import { citationFor } from './passages';
 import type { Sentence } from './sentences';
 import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import cues from './data/question-cues.json';
-import { containsId, escapeRe, unitAfter } from './match.util';
+import { escapeRe } from '../core/text';
+import { containsId, unitAfter } from './match.util';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the

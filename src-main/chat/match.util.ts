@@ -1,18 +1,11 @@
-import answerTypes from '../search/data/answer-types.json';
+import { escapeRe } from '../core/text';
+import { UNIT_PATTERN as UNIT } from '../search/stages/answer-line.stage';
 
 /**
  * Matching a question's identifiers and values in a quoted line. The units are the search's own
- * vocabulary (search/data/answer-types.json), so chat and search agree on what makes a number a
- * quantity.
+ * (`UNIT_PATTERN`, from search/data/answer-types.json), so chat and search agree on what makes a
+ * number a quantity.
  */
-
-/** A text made literal inside a regular expression. */
-export function escapeRe(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** A unit of measure written after a number ("V", "mA", "MHz", "mm", "°C"), as search reads one (SI prefixes on the base units). */
-const UNIT = `(?:[kmgµunp]?(?:${answerTypes.prefixedUnits.map(escapeRe).join('|')})|${answerTypes.units.map(escapeRe).join('|')})`;
 /** An identifier that is a value glued to its unit ("5v", "3.3v", "110mah"). */
 const VALUE = new RegExp(String.raw`^(\d[\d.]*)(${UNIT})$`, 'iu');
 const NUMBER = /^\d[\d.]*$/;

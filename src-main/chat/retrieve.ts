@@ -11,7 +11,7 @@ import type { UnknownModel } from './model-guard';
 import { findUnknownModels } from './model-guard';
 import type { Passage } from './passages';
 import { locateMembers } from './passages';
-import { escapeRe } from './match.util';
+import { escapeRe } from '../core/text';
 import { terms } from './sentences';
 
 /**

@@ -7,6 +7,11 @@
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
+/** A text made literal inside a regular expression. */
+export function escapeRe(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** Stands for a character the source could not decode (a control code from a font without a Unicode map). */
 export const UNDECODED = '\ufffd';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerExtractively } from '../../src-main/chat/extractive.answerer';
-import { containsId, escapeRe, unitAfter } from '../../src-main/chat/match.util';
+import { containsId, unitAfter } from '../../src-main/chat/match.util';
+import { escapeRe } from '../../src-main/core/text';
 import type { Passage } from '../../src-main/chat/passages';
 
 function passage(id: string, text: string): Passage {

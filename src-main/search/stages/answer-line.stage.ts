@@ -1,5 +1,6 @@
 import answerTypes from '../data/answer-types.json';
 import { passageTerms } from '../../enrich/passage-terms';
+import { escapeRe } from '../../core/text';
 import type { ChunkHit } from '../../storage/chunk-store';
 import { byScore, type RankStage } from './stage';
 
@@ -39,14 +40,12 @@ interface AnswerTypes {
   units: string[];
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const types = answerTypes as AnswerTypes;
-const QUANTITY_CUE = new RegExp(`(?<![\\p{L}\\p{N}])(?:${types.quantityCues.map(escape).join('|')})(?![\\p{L}\\p{N}])`, 'u');
+const QUANTITY_CUE = new RegExp(`(?<![\\p{L}\\p{N}])(?:${types.quantityCues.map(escapeRe).join('|')})(?![\\p{L}\\p{N}])`, 'u');
+/** A unit of measure written after a number ("V", "mA", "MHz", "mm", "°C"; SI prefixes on the base units), as a pattern: chat reads values with it too. */
+export const UNIT_PATTERN = `(?:[kmgµunp]?(?:${types.prefixedUnits.map(escapeRe).join('|')})|${types.units.map(escapeRe).join('|')})`;
 /** A number that does not continue a word ("I2C", "ESP32" are names), then a unit. */
-const QUANTITY = new RegExp(
-  `(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)?\\s?(?:[kmgµunp]?(?:${types.prefixedUnits.map(escape).join('|')})|${types.units.map(escape).join('|')})(?![\\p{L}\\p{N}])`,
-  'iu',
-);
+const QUANTITY = new RegExp(`(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)?\\s?${UNIT_PATTERN}(?![\\p{L}\\p{N}])`, 'iu');
 
 /** A count written as a multiplication ("WS2812B x 25", "×2"): how spec tables give how many. */
 const COUNT = /(?<![\p{L}\p{N}])[x×]\s?\d+(?![\p{L}\p{N}.,])/u;
@@ -106,14 +105,16 @@ export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term
     hits.map((h, i) => {
       let best = 0;
       for (const line of evidenceLines(h.record.text)) {
-        const words = lineWords(line, terms);
+        // Read once per line: both the line's words and its label bonus need it.
+        const label = lineLabel(line);
+        const words = lineWords(line, terms, label);
         let share = 0;
         terms.forEach((t, k) => {
           if (words.has(t)) share += weights[k]!;
         });
         share /= total;
         if (quantity && !statesQuantity(line, versions)) share *= NO_VALUE_SHARE;
-        if (share > 0 && labelAsked(line, terms)) share *= 1 + LABEL_WEIGHT;
+        if (share > 0 && labelAsked(label, terms)) share *= 1 + LABEL_WEIGHT;
         if (share > best) best = share;
       }
       return { hit: { ...h, score: h.score * (1 + weight * best) }, i };
@@ -121,9 +122,8 @@ export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term
   );
 }
 
-/** True when the line has a label (see `lineLabel`) whose every word is one of the question's `terms`. */
-function labelAsked(line: string, terms: readonly string[]): boolean {
-  const label = lineLabel(line);
+/** True when a line's label (see `lineLabel`; null for none) has every word among the question's `terms`. */
+function labelAsked(label: string | null, terms: readonly string[]): boolean {
   if (label === null) return false;
   const words = passageTerms(label).map((w) => abbreviated(w, label, terms) ?? w);
   return words.length > 0 && words.every((t) => terms.includes(t));
@@ -141,9 +141,9 @@ const NUMBERED = /(?<![\p{L}\p{N}])(\p{Lu}{2,})\d+(?![\p{L}\p{N}])/gu;
  * question's word that each abbreviation cut with a dot stands for ("Typ." for "typical", "Max."
  * for "maximum": spec tables abbreviate their labels; the technician does not).
  */
-export function lineWords(line: string, terms: readonly string[]): Set<string> {
+export function lineWords(line: string, terms: readonly string[], label: string | null = lineLabel(line)): Set<string> {
   const words = new Set<string>();
-  const labels = line.trim().startsWith('|') ? line : lineLabel(line);
+  const labels = line.trim().startsWith('|') ? line : label;
   for (const m of line.matchAll(NUMBERED)) {
     const kind = passageTerms(m[1]!)[0];
     if (kind) words.add(kind);
