@@ -199,13 +199,12 @@ function Screen() {
  */
 function OfflineIndicator() {
   const anySubscribed = useStore((s) => s.libraries.some((l) => l.subscription));
-  return anySubscribed ? (
-    <span className="offline" title="Your manuals stay on this computer. ManualMate connects only to your team’s object storage, for the libraries subscribed from it." data-testid="offline-indicator">
-      <span className="offline-dot" aria-hidden="true" /> Local + team storage
-    </span>
-  ) : (
-    <span className="offline" title="ManualMate never connects to the internet. Your manuals stay on this computer." data-testid="offline-indicator">
-      <span className="offline-dot" aria-hidden="true" /> Offline
+  const [label, title] = anySubscribed
+    ? ['Local + team storage', 'Your manuals stay on this computer. ManualMate connects only to your team’s object storage, for the libraries subscribed from it.']
+    : ['Offline', 'ManualMate never connects to the internet. Your manuals stay on this computer.'];
+  return (
+    <span className="offline" title={title} data-testid="offline-indicator">
+      <span className="offline-dot" aria-hidden="true" /> {label}
     </span>
   );
 }
