@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 // Code passed to page.evaluate runs in Chromium: it is type-checked against the DOM.
+import { expect } from 'vitest';
 import { existsSync } from 'node:fs';
-import { cp, mkdir } from 'node:fs/promises';
+import { cp, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { EngineEvent } from '../../src-main/contract/api';
@@ -97,6 +98,23 @@ export async function startUiApp(options: UiAppOptions = {}): Promise<UiApp> {
       await tmp.cleanup();
     },
   };
+}
+
+/**
+ * Imports texts (file name -> content) into `library` through the app's engine, as a user's files
+ * would come, and fails unless every one imports. The source folder goes afterwards: the library
+ * keeps its own copies.
+ */
+export async function importTexts(app: UiApp, library: string, files: Record<string, string>): Promise<void> {
+  const src = await tempDir();
+  try {
+    const paths = Object.keys(files).map((name) => path.join(src.dir, name));
+    await Promise.all(paths.map((file, k) => writeFile(file, Object.values(files)[k]!)));
+    const imported = await app.engine.importPaths(library, paths);
+    expect(imported.ok && imported.value.summary.imported).toBe(paths.length);
+  } finally {
+    await src.cleanup();
+  }
 }
 
 /** Opens the app (the token URL sets the cookie) and fails the test on any page error. */

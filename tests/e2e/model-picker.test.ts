@@ -1,10 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { tempDir } from '../helpers/temp';
-import { openApp, shot, startUiApp, type UiApp } from './harness';
+import { importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
 
 /**
  * A library of many sibling manuals (the product's premise: thirty near-identical models): the
@@ -20,21 +17,10 @@ describe('model picker for a library of many siblings', () => {
   let app: UiApp;
   let page: Page;
   const errors: string[] = [];
-  let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
     app = await startUiApp();
-    const src = await tempDir();
-    cleanup = src.cleanup;
-    const files = await Promise.all(
-      MODELS.map(async (m, k) => {
-        const file = path.join(src.dir, `${m.toLowerCase()}.md`);
-        await writeFile(file, MANUAL(m, k));
-        return file;
-      }),
-    );
-    const imported = await app.engine.importPaths('Inverters', files);
-    expect(imported.ok && imported.value.summary.imported).toBe(MODELS.length);
+    await importTexts(app, 'Inverters', Object.fromEntries(MODELS.map((m, k) => [`${m.toLowerCase()}.md`, MANUAL(m, k)])));
     page = await openApp(app, errors);
     await page.setViewportSize({ width: 800, height: 600 });
     await page.getByTestId('tab-chat').click();
@@ -42,7 +28,6 @@ describe('model picker for a library of many siblings', () => {
 
   afterAll(async () => {
     await app?.close();
-    await cleanup?.();
   });
 
   it('lists the models in one picker, not a chip each, and keeps the composer low', async () => {

@@ -1,10 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { tempDir } from '../helpers/temp';
-import { openApp, shot, startUiApp, type UiApp } from './harness';
+import { importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
 
 /**
  * One visible model scope: the chat's model chips sit in the composer and win over the model the
@@ -29,7 +26,6 @@ describe('model scope in Chromium', () => {
   let app: UiApp;
   let page: Page;
   const errors: string[] = [];
-  let cleanup: () => Promise<void>;
 
   const ask = async (question: string, nth: number): Promise<string> => {
     const input = page.getByTestId('question-input');
@@ -44,20 +40,13 @@ describe('model scope in Chromium', () => {
 
   beforeAll(async () => {
     app = await startUiApp();
-    const src = await tempDir();
-    cleanup = src.cleanup;
-    await writeFile(path.join(src.dir, 'rac-225b.md'), MANUAL('RAC-225B', 'T5A 250V'));
-    await writeFile(path.join(src.dir, 'rac-226b.md'), MANUAL('RAC-226B', 'T10A 250V'));
-    await writeFile(path.join(src.dir, 'rac-fuses.md'), FAMILY);
-    const imported = await app.engine.importPaths('Units', ['rac-225b.md', 'rac-226b.md', 'rac-fuses.md'].map((f) => path.join(src.dir, f)));
-    expect(imported.ok && imported.value.summary.imported).toBe(3);
+    await importTexts(app, 'Units', { 'rac-225b.md': MANUAL('RAC-225B', 'T5A 250V'), 'rac-226b.md': MANUAL('RAC-226B', 'T10A 250V'), 'rac-fuses.md': FAMILY });
     page = await openApp(app, errors);
     await page.getByTestId('tab-chat').click();
   });
 
   afterAll(async () => {
     await app?.close();
-    await cleanup?.();
   });
 
   it('answers for the picked chip, not the model the conversation remembered, and says so in the composer', async () => {

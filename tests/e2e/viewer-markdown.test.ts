@@ -1,32 +1,23 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { tempDir } from '../helpers/temp';
-import { openApp, shot, startUiApp, type UiApp } from './harness';
+import { importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
 
 /** The document viewer hides front matter and renders ":::note" admonitions as boxes, as text. */
 describe('document viewer in Chromium', () => {
   let app: UiApp;
   let page: Page;
   const errors: string[] = [];
-  let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
     app = await startUiApp();
-    const src = await tempDir();
-    cleanup = src.cleanup;
     const doc = ['---', 'sidebar_position: 3', 'title: Power supply', '---', '', '# Power supply', '', 'Use a 5V/3A adapter.', '', ':::note', 'Never power it over <b>PoE</b>.', ':::', '', 'Done.'].join('\n');
-    await writeFile(path.join(src.dir, 'power.md'), doc);
-    const imported = await app.engine.importPaths('Boards', [path.join(src.dir, 'power.md')]);
-    expect(imported.ok && imported.value.summary.imported).toBe(1);
+    await importTexts(app, 'Boards', { 'power.md': doc });
     page = await openApp(app, errors);
   });
 
   afterAll(async () => {
     await app?.close();
-    await cleanup?.();
   });
 
   it('shows no front matter and no ":::" but a labelled note', async () => {
