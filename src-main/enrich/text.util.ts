@@ -9,7 +9,7 @@ const STOPWORDS = new Set(
     'a about above after again against all also am an and any are as at be because been before being below ' +
     'between both but by can cannot could did do does doing down during each either etc few for from further ' +
     'get gets had has have having he her here hers him his how i if in into is it its itself just may me ' +
-    'might more most must my no nor not now of off on once only or other our out over own per please same ' +
+    'might more most must my no nor not now of on once only or other our out over own per please same ' +
     'see shall she should so some such than that the their them then there these they this those through to ' +
     'too under until up upon us use used uses using very via was we were what when where which while who ' +
     'whom why will with within without would yes you your e.g i.e. eg ie one two three first second new ' +

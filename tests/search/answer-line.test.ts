@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForQuantity, asksForVersion, evidenceLines, lineLabel, lineWords, statesQuantity, weighByAnswerLine } from '../../src-main/search/stages/answer-line.stage';
+import { askedDimensions, askedKind, asksForQuantity, asksForVersion, evidenceLines, lineLabel, lineWords, statesQuantity, weighByAnswerLine } from '../../src-main/search/stages/answer-line.stage';
 import { PassageTermStats } from '../../src-main/enrich/passage-terms';
 import type { ChunkHit, ChunkRecord } from '../../src-main/storage/chunk-store';
 import { markdownDocument } from '../enrich/corpus.helper';
@@ -10,6 +10,7 @@ function hit(id: string, text: string, score: number): ChunkHit {
 }
 const order = (hits: ChunkHit[]) => hits.map((h) => h.record.id);
 const flat = () => 1;
+const askedDimensionsOf = askedDimensions;
 
 describe('what a question asks for and what a line states', () => {
   it('knows a question asking for a value', () => {
@@ -101,6 +102,40 @@ describe('answer-line ranking', () => {
     const intro = hit('intro', 'With low-power modes (as low as 45μA), it is ideal for batteries.', 6);
     const table = hit('table', '| **Low Power (Typ.)** | `42.6μA@3.7V` |', 5);
     expect(order(weighByAnswerLine([intro, table], 'Typical low-power current?', flat))).toEqual(['table', 'intro']);
+  });
+
+  it('reads a value by its unit as the dimension it measures', () => {
+    const terms = ['standbi', 'current'];
+    // "5μA" is a current though the line never says the word; "5V" is none, and neither is a "5G" network.
+    expect(lineWords('Standby power consumption is less than 5μA', terms, null, askedDimensionsOf(terms)).has('current')).toBe(true);
+    expect(lineWords('Standby power consumption is less than 5V', terms, null, askedDimensionsOf(terms)).has('current')).toBe(false);
+    expect(lineWords('Weighs about 5G', ['weight'], null, askedDimensionsOf(['weight'])).has('weight')).toBe(false);
+    expect(lineWords('Weighs about 5 g', ['weight'], null, askedDimensionsOf(['weight'])).has('weight')).toBe(true);
+    const charging = hit('charging', '## Battery charging current\nThe charging current is 50mA or 100mA.', 10);
+    const features = hit('features', '- Standby power consumption is less than 5μA\n- Bluetooth 5.0', 8);
+    expect(order(weighByAnswerLine([charging, features], 'standby current', flat))).toEqual(['features', 'charging']);
+  });
+
+  it('asks for a numbered signal only when the question names its kind as signals are written', () => {
+    expect(askedKind('Which GPIO is the BOOT button?')).toBe('gpio');
+    expect(askedKind('what UARTs does the tool use?')).toBe('uart');
+    expect(askedKind('Which pin is the LED on?')).toBeNull();
+    expect(askedKind('What charge current does it use?')).toBeNull();
+    // The button's spec row names no GPIO: the pin row answers, though the spec row shares more words.
+    const spec = hit('spec', '| Onboard Buttons | Reset / Boot Button |', 6);
+    const pins = hit('pins', '| Boot | | GPIO28 | Enter Boot Mode |', 5);
+    expect(order(weighByAnswerLine([spec, pins], 'Which GPIO is the BOOT button?', (t) => (t === 'gpio' ? 0.5 : 2)))).toEqual(['pins', 'spec']);
+  });
+
+  it('gives a label its whole weight when it names the question, and a share when it names a part', () => {
+    // "Sound:" names one word of three; the section titled by two of them answers.
+    const modes = hit('modes', '#### Sound mode\n- Sound: Use the sounds you chose for notifications and alerts.\n- Mute: No sounds.', 7);
+    const section = hit('section', '#### Notification sound\nChoose a preset sound for all notification alerts.', 10);
+    expect(order(weighByAnswerLine([modes, section], 'How can I setup notification sound?', flat))).toEqual(['section', 'modes']);
+    // "Power off:" is all the question asks ("off" is a word here: it is what the technician wants done).
+    const spec = hit('spec', '| Power | USB-C input |', 10);
+    const howto = hit('howto', '* Power on: click the power button\n* Power off: double-click the power button', 9);
+    expect(order(weighByAnswerLine([spec, howto], 'How do you power off the device?', flat))).toEqual(['howto', 'spec']);
   });
 
   it('leaves a question of stopwords alone', () => {

@@ -6,6 +6,8 @@ describe('query expansion for keyword search', () => {
     expect(expandQuery('How big is the Cubie A7S board?').split(' ')).toEqual(expect.arrayContaining(['dimensions', 'mm']));
     expect(expandQuery('Cubie A7A RAM options')).toContain('memory');
     expect(expandQuery('does it ship with a power adapter in the box')).toContain('package');
+    // "off" is a word of its own: the manual says the board "cannot be shut down".
+    expect(expandQuery('My board will not turn off on USB power')).toContain('shut down');
   });
 
   it('adds nothing for questions outside the thesaurus, and never repeats the question’s own words', () => {

@@ -31,6 +31,17 @@ export const NO_VALUE_SHARE = 0.3;
  * more start to drop m5stack and pdf-dev.
  */
 export const LABEL_WEIGHT = 1;
+/**
+ * A label earns the whole `LABEL_WEIGHT` when it names at least 1 / `LABEL_COVERAGE` of the
+ * question (IDF-weighted), and a part of it in proportion below that: "Power off:" for "how do
+ * I power off" is the manual's answer to it, "Sound:" for "how do I set up the notification
+ * sound" one word of three. Measured on every set against the whole bonus for any asked label,
+ * together with the numbered-kind rule (`askedKind`): galaxy-s10 +1 question at Hit@1, smart-tv
+ * +2 (5 won, 3 lost), m5stack one won and one lost, the others unchanged. Without the kind rule
+ * seeed-xiao lost its "which GPIO is the BOOT button" to the spec row "Onboard Buttons | Boot
+ * Button"; 1.0 and 2.0 lift smart-tv too (+1, +4) and galaxy-s10 only at 1.0–1.5.
+ */
+export const LABEL_COVERAGE = 1.5;
 /** Lines longer than this are read as sentences (a paragraph is not one line of evidence). */
 const LONG_LINE = 200;
 
@@ -38,6 +49,7 @@ interface AnswerTypes {
   quantityCues: string[];
   prefixedUnits: string[];
   units: string[];
+  dimensions: { words: string[]; units: string[]; anyCase?: boolean }[];
 }
 
 const types = answerTypes as AnswerTypes;
@@ -46,6 +58,20 @@ const QUANTITY_CUE = new RegExp(`(?<![\\p{L}\\p{N}])(?:${types.quantityCues.map(
 export const UNIT_PATTERN = `(?:[kmgµunp]?(?:${types.prefixedUnits.map(escapeRe).join('|')})|${types.units.map(escapeRe).join('|')})`;
 /** A number that does not continue a word ("I2C", "ESP32" are names), then a unit. */
 const QUANTITY = new RegExp(`(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)?\\s?${UNIT_PATTERN}(?![\\p{L}\\p{N}])`, 'iu');
+
+/**
+ * What a value measures, known by its unit: each dimension's question words (stemmed) and a
+ * pattern for a number followed by one of its units ("less than 5μA" states a current).
+ */
+const DIMENSIONS = types.dimensions.map((d) => ({
+  terms: [...new Set(d.words.flatMap((w) => passageTerms(w)))],
+  value: new RegExp(`(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)?\\s?(?:${d.units.map(escapeRe).join('|')})(?![\\p{L}\\p{N}])`, d.anyCase ? 'iu' : 'u'),
+}));
+
+/** The dimensions whose words a question's terms hold: the only ones worth looking for in its lines. */
+export function askedDimensions(terms: readonly string[]): typeof DIMENSIONS {
+  return DIMENSIONS.filter((d) => d.terms.some((t) => terms.includes(t)));
+}
 
 /** A count written as a multiplication ("WS2812B x 25", "×2"): how spec tables give how many. */
 const COUNT = /(?<![\p{L}\p{N}])[x×]\s?\d+(?![\p{L}\p{N}.,])/u;
@@ -90,8 +116,9 @@ export function evidenceLines(text: string): string[] {
 
 /**
  * Scales each hit by `1 + weight × best line`, where a line's value is the IDF-weighted share of
- * the question's words it holds (times `NO_VALUE_SHARE` when a quantity is asked and the line states
- * none). `idf` weighs a stemmed word; order among equal scores is kept.
+ * the question's words it holds (a value's unit holds the word of its dimension), times
+ * `NO_VALUE_SHARE` when a quantity or a numbered signal is asked and the line states none, and
+ * more when its label names the question. `idf` weighs a stemmed word; order among equal scores is kept.
  */
 export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term: string) => number, weight = ANSWER_LINE_WEIGHT): ChunkHit[] {
   const terms = [...new Set(passageTerms(question))];
@@ -101,20 +128,30 @@ export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term
   if (total <= 0) return hits;
   const quantity = asksForQuantity(question);
   const versions = asksForVersion(question);
+  const dimensions = askedDimensions(terms);
+  const kind = askedKind(question);
   return byScore(
     hits.map((h, i) => {
       let best = 0;
       for (const line of evidenceLines(h.record.text)) {
         // Read once per line: both the line's words and its label bonus need it.
         const label = lineLabel(line);
-        const words = lineWords(line, terms, label);
+        const words = lineWords(line, terms, label, dimensions);
         let share = 0;
         terms.forEach((t, k) => {
           if (words.has(t)) share += weights[k]!;
         });
         share /= total;
         if (quantity && !statesQuantity(line, versions)) share *= NO_VALUE_SHARE;
-        if (share > 0 && labelAsked(label, terms)) share *= 1 + LABEL_WEIGHT;
+        else if (kind !== null && !namesKind(line, kind)) share *= NO_VALUE_SHARE;
+        const named = share > 0 ? askedLabel(label, terms) : null;
+        if (named !== null) {
+          let covered = 0;
+          terms.forEach((t, k) => {
+            if (named.has(t)) covered += weights[k]!;
+          });
+          share *= 1 + LABEL_WEIGHT * Math.min(1, LABEL_COVERAGE * (covered / total));
+        }
         if (share > best) best = share;
       }
       return { hit: { ...h, score: h.score * (1 + weight * best) }, i };
@@ -122,11 +159,31 @@ export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term
   );
 }
 
-/** True when a line's label (see `lineLabel`; null for none) has every word among the question's `terms`. */
-function labelAsked(label: string | null, terms: readonly string[]): boolean {
-  if (label === null) return false;
+/**
+ * The kind of numbered signal a question asks for by name, written as signal names are ("which
+ * GPIO", "what UARTs"): its stemmed word, or null. Such a question is answered by a line naming
+ * one ("| Boot | GPIO28 |"), as a quantity question is by a line stating a value; a lowercase
+ * "which pin" or "what charge current" asks for no numbered name.
+ */
+export function askedKind(question: string): string | null {
+  const m = /(?<![\p{L}\p{N}])(?:[Ww]hich|[Ww]hat|WHICH|WHAT)\s+(\p{Lu}{2,})s?(?![\p{L}\p{N}])/u.exec(question);
+  return m ? (passageTerms(m[1]!)[0] ?? null) : null;
+}
+
+/** True when the line names a numbered signal of `kind` (a stemmed word, see `askedKind`). */
+function namesKind(line: string, kind: string): boolean {
+  for (const m of line.matchAll(NUMBERED)) if (passageTerms(m[1]!)[0] === kind) return true;
+  return false;
+}
+
+/**
+ * The words of a line's label (see `lineLabel`; null for none), abbreviations read as the
+ * question's words they cut, when every one of them is among the question's `terms`; else null.
+ */
+function askedLabel(label: string | null, terms: readonly string[]): Set<string> | null {
+  if (label === null) return null;
   const words = passageTerms(label).map((w) => abbreviated(w, label, terms) ?? w);
-  return words.length > 0 && words.every((t) => terms.includes(t));
+  return words.length > 0 && words.every((t) => terms.includes(t)) ? new Set(words) : null;
 }
 
 /**
@@ -139,10 +196,17 @@ const NUMBERED = /(?<![\p{L}\p{N}])(\p{Lu}{2,})\d+(?![\p{L}\p{N}])/gu;
  * The words a line offers the question: its passage terms, plus the kind of each numbered name
  * ("GPIO28" is a GPIO: "which GPIO is the BOOT button" meets the row "| Boot | GPIO28 |") and the
  * question's word that each abbreviation cut with a dot stands for ("Typ." for "typical", "Max."
- * for "maximum": spec tables abbreviate their labels; the technician does not).
+ * for "maximum": spec tables abbreviate their labels; the technician does not), and the words
+ * of each of `dimensions` whose unit follows a number in the line ("5μA" says "current").
  */
-export function lineWords(line: string, terms: readonly string[], label: string | null = lineLabel(line)): Set<string> {
+export function lineWords(
+  line: string,
+  terms: readonly string[],
+  label: string | null = lineLabel(line),
+  dimensions: ReturnType<typeof askedDimensions> = [],
+): Set<string> {
   const words = new Set<string>();
+  for (const d of dimensions) if (d.value.test(line)) for (const t of d.terms) words.add(t);
   const labels = line.trim().startsWith('|') ? line : label;
   for (const m of line.matchAll(NUMBERED)) {
     const kind = passageTerms(m[1]!)[0];
