@@ -90,8 +90,18 @@ export function inlineToPlain(inline: string): string {
     .trim();
 }
 
+/**
+ * Characters with which an inline rule of markdown-it (escape, entity, code, emphasis,
+ * strikethrough, link, image, autolink, HTML, line break) or its input normalization can make the
+ * inline text differ from the source; a heading without any reads as itself.
+ */
+const INLINE_MARKUP = /[\\&`*_~[\]!<\n\r\0]/;
+
 /** Heading text as a reader sees it: markdown-it's inline tokens (escapes and entities resolved). */
 function headingText(inline: string): string {
+  // Most headings are plain words: their single text token is the heading itself, and parsing
+  // them inline was a tenth of building the blocks.
+  if (!INLINE_MARKUP.test(inline)) return withoutAttributes(inline).replace(/\s+/g, ' ').trim();
   const tokens = inlineMd.parseInline(inline, {})[0]?.children ?? [];
   let text = '';
   for (const t of tokens) {

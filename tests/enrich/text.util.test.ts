@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plainText } from '../../src-main/enrich/text.util';
+import { contentTerms, modelTokens, plainText } from '../../src-main/enrich/text.util';
 
 describe('plainText', () => {
   it('keeps only the prose of every Markdown and MDX construct it removes', () => {
@@ -28,5 +28,35 @@ describe('plainText', () => {
 
   it('leaves text without any markup as it is, whitespace collapsed', () => {
     expect(plainText('  The fan\n\n spins at 1200 rpm.  ')).toBe('The fan spins at 1200 rpm.');
+  });
+});
+
+describe('contentTerms and modelTokens over long mixed texts', () => {
+  // Both read a long text piece by piece, with a faster pattern for pieces of pure ASCII: the
+  // words, their keys and their offsets must be those of the whole text read at once.
+  const asciiRun = (n: number): string => Array.from({ length: n }, (_, i) => `Port${i} supplies 5V to the ROCK-${i}B v1.${i % 3}`).join(' ');
+  const text = `${asciiRun(120)} Ａｂｃ Café-Board ™ ROCK 5B Plus ${asciiRun(120)} İ x1Σ v2.0 ${asciiRun(10)}`;
+
+  it('finds the same words as reading each space-separated word alone', () => {
+    const words = text.split(' ');
+    expect(text.length).toBeGreaterThan(3 * 2048);
+    expect(contentTerms(text)).toEqual(words.flatMap((w) => contentTerms(w)));
+    let offset = 0;
+    const alone = words.flatMap((w) => {
+      const toks = modelTokens(w).map((t) => ({ ...t, start: t.start + offset, end: t.end + offset }));
+      offset += w.length + 1;
+      return toks;
+    });
+    expect(modelTokens(text)).toEqual(alone);
+  });
+
+  it('keys non-ASCII words by their NFKC lower-case form and ASCII words by their lower case', () => {
+    const toks = modelTokens(text);
+    expect(toks.find((t) => t.raw === 'Ａｂｃ')?.norm).toBe('abc');
+    expect(toks.find((t) => t.raw === 'Café')?.norm).toBe('café');
+    expect(toks.find((t) => t.raw === 'Plus')?.norm).toBe('+');
+    expect(toks.filter((t) => t.raw === 'v2.0').map((t) => [t.kind, t.norm])).toEqual([['rev', '2.0']]);
+    for (const t of toks) expect(text.slice(t.start, t.end)).toBe(t.raw);
+    expect(contentTerms(text)).toContain('café-board');
   });
 });

@@ -212,3 +212,20 @@ describe('normalizeMarkdown structure', () => {
 });
 
 describeNormalizeOnCorpus(corpusRoots.fixture, fixtureMarkdownCount());
+
+describe('heading paths', () => {
+  it('reads plain headings as written and marked-up ones through the inline parser', () => {
+    const md = [
+      '# ROCK 5B+   Power: 12 V @ 2 A (max) {#power}',
+      '## The `GPIO3_A4` &amp; **UART** [pins](./p.md) \\*',
+      '### Step 1 — ®™ 3.3 V / 5 V $ % ^ = + - # : ;',
+      'Text.',
+    ].join('\n');
+    const { blocks } = buildBlocks(md);
+    expect(blocks.at(-1)!.headingPath).toEqual([
+      'ROCK 5B+ Power: 12 V @ 2 A (max)',
+      'The GPIO3_A4 & UART pins *',
+      'Step 1 — ®™ 3.3 V / 5 V $ % ^ = + - # : ;',
+    ]);
+  });
+});
