@@ -6,6 +6,7 @@ import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import cues from './data/question-cues.json';
 import { escapeRe } from '../core/text';
 import { containsId, unitAfter } from './match.util';
+import { statesQuantity } from '../search/stages/answer-line.stage';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -100,6 +101,15 @@ const BOLD_LINE = /^(?:\*\*|__)[^*_]+(?:\*\*|__)[:：]?$/;
 /** Weight, for its place in its passage only, of a title or a side remark: the line it introduces or qualifies answers first. */
 const ASIDE_LEAD_WEIGHT = 0.5;
 
+/**
+ * Whether a line states a value: a number with its unit or a count ("5V", "512 bytes", "x 25"; the
+ * search's own test, so "0x1FFFF000" or "PD4" is no value); in code, any number, as code writes its
+ * values bare ("Serial.begin(115200)").
+ */
+function givesValue(sentence: Sentence): boolean {
+  return sentence.kind === 'code' ? /\d/.test(sentence.text) : statesQuantity(sentence.text);
+}
+
 function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
   const steps = STEPS_CUE.test(q);
@@ -108,7 +118,7 @@ function questionKind(question: string): QuestionKind {
 
 /** A pin or signal name: a few capitals and a number ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS"). */
 const PIN_NAME = /(?<![\p{L}\p{N}])[A-Z]{1,6}_?\d{1,3}(?:[_-]?[A-Z0-9]+)*(?![\p{L}\p{N}])/u;
-/** Weight of a line of the kind the question asks for (a value, a pin). */
+/** Weight of a line of the kind the question asks for (a value with its unit, a pin); a number with no unit (an address, a part code) weighs 1. */
 const KIND_WEIGHT = 1.3;
 /** Weight of a line with no number when the question asks for a quantity. */
 const NO_NUMBER_WEIGHT = 0.75;
@@ -253,7 +263,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
           // option is, the step ("From Settings, tap Privacy > Permission manager.") how to get there.
           if (!kind.steps && lt.length >= NAMED_LABEL_WORDS && lt.every((t) => wanted.includes(t)) && (!kind.quantity || /\d/.test(sentence.text))) named.add(pi);
         }
-        if (kind.quantity) score *= /\d/.test(sentence.text) ? KIND_WEIGHT : NO_NUMBER_WEIGHT;
+        if (kind.quantity) score *= givesValue(sentence) ? KIND_WEIGHT : /\d/.test(sentence.text) ? 1 : NO_NUMBER_WEIGHT;
         if (kind.pin && PIN_NAME.test(sentence.text)) score *= KIND_WEIGHT;
       }
       // Under a sibling's sub-heading ("ROCK 5B" in a ROCK 5B/5B+ page): another model's value.
@@ -272,8 +282,11 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // stabilization ...") answers before the step that turns it on ("Tap Super steady.").
       if (kind.definition && STEP_LINE.test(sentence.text)) lead *= DEFINITION_STEP_LEAD_WEIGHT;
       // A title ("Configuring the IPv6 connection settings", "**PortC (blue)**") says what the
-      // lines under it are about, and a note qualifies the line it follows; neither leads.
-      if (sentence.title || BOLD_LINE.test(sentence.text) || ASIDE_LINE.test(sentence.text)) lead *= ASIDE_LEAD_WEIGHT;
+      // lines under it are about, and a note qualifies the line it follows; neither leads. A note
+      // that gives the value asked ("Note: the file size must be 512 bytes") is where the manual
+      // states it, and may lead.
+      const valueLine = kind.quantity && givesValue(sentence);
+      if (sentence.title || BOLD_LINE.test(sentence.text) || (ASIDE_LINE.test(sentence.text) && !valueLine)) lead *= ASIDE_LEAD_WEIGHT;
       lead *= wholeLabel;
       // A run of capitalised names ("Settings General Network Network Status"): a menu path or
       // a table flattened by a PDF converter. It says where, the sentence near it says what.

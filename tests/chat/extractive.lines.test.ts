@@ -131,3 +131,22 @@ describe('a label the question names whole', () => {
     expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe(`${bridge} [1]`);
   });
 });
+
+describe('a value question', () => {
+  const first = (question: string, text: string): string | undefined => answerExtractively(question, [passage('kit/flash.md#1', text)]).text.split('\n').find((l) => l.startsWith('- '));
+
+  it('leads with the line that gives a number with its unit, not one whose number is an address or a name', () => {
+    const text = ['## Storing a file', '', 'The stored file size is checked at address 0x1FFFF000 of the stored file area.', '', 'The stored file must be 512 bytes in size.'].join('\n');
+    expect(first('What size must the stored file be?', text)).toBe('- The stored file must be 512 bytes in size. [1]');
+  });
+
+  it('lets a side remark that gives the value lead: the note is where the manual states the limit', () => {
+    const text = ['## LED panel', '', 'The LED panel shows the brightness setting of your program.', '', 'Note: keep the brightness setting at 20% or below to protect the panel.'].join('\n');
+    expect(first('What is the maximum brightness setting for the LED panel?', text)).toBe('- Note: keep the brightness setting at 20% or below to protect the panel. [1]');
+  });
+
+  it('still reads a bare number in code as a value, since code writes values without units', () => {
+    const text = ['## Serial monitor', '', '```', 'Serial.println("serial monitor baud rate");', 'Serial.begin(115200); // serial monitor baud rate', '```'].join('\n');
+    expect(first('Which baud rate does the serial monitor use?', text)).toBe('- `Serial.begin(115200); // serial monitor baud rate` [1]');
+  });
+});
