@@ -238,8 +238,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
         const head = sentence.heading.toLowerCase();
         for (const id of ids) if (!containsId(lower, id, unitOf.get(id)) && containsId(head, id, unitOf.get(id))) score += HEADING_WEIGHT * IDENTIFIER_BONUS;
       }
-      // The steps under the heading that matches the question answer it, even in few words.
-      if (sentence.heading && score > 0) {
+      // The steps under the heading that matches the question answer it, even in few words; a
+      // lead sentence ("We can solve this by the following operation:") stands for its list, so
+      // it counts for that heading even when it shares no word with the question.
+      if (sentence.heading && (score > 0 || sentence.opens !== undefined)) {
         const head = new Set(terms(sentence.heading));
         let shared = 0;
         for (const t of wanted) if (head.has(t)) shared += idf(t);

@@ -150,3 +150,23 @@ describe('a value question', () => {
     expect(first('Which baud rate does the serial monitor use?', text)).toBe('- `Serial.begin(115200); // serial monitor baud rate` [1]');
   });
 });
+
+describe('a lead sentence under the heading the question names', () => {
+  it('is quoted with its list although it shares no word with the question: the steps are the answer', () => {
+    const text = [
+      '## Enter bootloader mode',
+      '',
+      'Sometimes the port disappears when uploading fails.',
+      'We can solve this problem by the following operation:',
+      '',
+      '- Long press the B button.',
+      '- Connect the board to your computer.',
+      '',
+      'At this point, the chip enters bootloader mode and a disk appears.',
+    ].join('\n');
+    const a = answerExtractively('enter bootloader to copy a uf2 file', [passage('kit/boot.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    expect(quoted).toContain('  - Long press the B button. [1]');
+    expect(quoted).toContain('  - Connect the board to your computer. [1]');
+  });
+});
