@@ -88,6 +88,10 @@ const QUANTITY_CUE = cueRe(cues.quantity);
 const PIN_CUE = cueRe(cues.pin);
 const STEPS_CUE = cueRe(cues.steps);
 const DEFINITION_CUE = cueRe(cues.definition);
+/** Words of the definition cues ("function", "use", "purpose"): what is asked, not what it is asked about. */
+const DEFINITION_WORDS = new Set(cues.definition.flatMap((c) => terms(c)));
+/** Words a definition may put before or among its subject's words ("The", a maker's name) and still open with it. */
+const SUBJECT_SLACK = 2;
 /** A line that gives an instruction: a step verb first, after an optional "Step 2:", "3.", "From Settings," or "To delete a program,". */
 const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?:(?:from|in|on|at|to) [^,]{1,60}, )?(?:${cues.stepVerbs.join('|')})\\b`, 'i');
 /** Weight of an instruction line for its place in its passage (how-to questions). */
@@ -118,7 +122,7 @@ function questionKind(question: string): QuestionKind {
 
 /** A pin or signal name: a few capitals and a number ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS"). */
 const PIN_NAME = /(?<![\p{L}\p{N}])[A-Z]{1,6}_?\d{1,3}(?:[_-]?[A-Z0-9]+)*(?![\p{L}\p{N}])/u;
-/** Weight of a line of the kind the question asks for (a value with its unit, a pin); a number with no unit (an address, a part code) weighs 1. */
+/** Weight of a line of the kind the question asks for (a value with its unit, a pin, a definition); a number with no unit (an address, a part code) weighs 1. */
 const KIND_WEIGHT = 1.3;
 /** Weight of a line with no number when the question asks for a quantity. */
 const NO_NUMBER_WEIGHT = 0.75;
@@ -201,6 +205,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // A bare number is paired with the unit the question writes after it, if any (see `containsId`).
   const unitOf = new Map(ids.map((id) => [id, unitAfter(question, id)]));
   const kind = questionKind(question);
+  // What a "what is" question asks about: its words without the cue's ("function" of "the function of X").
+  const subject = wanted.filter((t) => !DEFINITION_WORDS.has(t));
 
   const units = used.map((p) => splitSentences(p.hit.text));
   const docs = units.flat().map((s) => terms(s.text));
@@ -290,6 +296,12 @@ export function answerExtractively(question: string, passages: readonly Passage[
       const valueLine = kind.quantity && givesValue(sentence);
       if (sentence.title || BOLD_LINE.test(sentence.text) || (ASIDE_LINE.test(sentence.text) && !valueLine)) lead *= ASIDE_LEAD_WEIGHT;
       lead *= wholeLabel;
+      // Asked what something is, the line that opens with it as its subject ("Remote Support
+      // offers one-on-one support ...") defines it; a line that names it in passing uses it.
+      if (kind.definition && subject.length > 0 && !sentence.title) {
+        const opening = words.slice(0, subject.length + SUBJECT_SLACK);
+        if (subject.every((t) => opening.includes(t))) score *= KIND_WEIGHT;
+      }
       // A run of capitalised names ("Settings General Network Network Status"): a menu path or
       // a table flattened by a PDF converter. It says where, the sentence near it says what.
       if (isNameRun(sentence)) score *= NAME_RUN_WEIGHT;

@@ -170,3 +170,17 @@ describe('a lead sentence under the heading the question names', () => {
     expect(quoted).toContain('  - Connect the board to your computer. [1]');
   });
 });
+
+describe('a "what is" question', () => {
+  it('leads with the line that has the asked thing as its subject, not one that names it in passing', () => {
+    const text = [
+      '## Getting support',
+      '',
+      'When the device fails, a technician may need Remote Support.',
+      '',
+      'Remote Support offers you one-on-one help from a technician who can diagnose your device.',
+    ].join('\n');
+    const a = answerExtractively('What is the function of Remote Support?', [passage('tv/manual.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Remote Support offers you one-on-one help from a technician who can diagnose your device. [1]');
+  });
+});
