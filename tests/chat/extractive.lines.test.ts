@@ -145,6 +145,11 @@ describe('a value question', () => {
     expect(first('What is the maximum brightness setting for the LED panel?', text)).toBe('- Note: keep the brightness setting at 20% or below to protect the panel. [1]');
   });
 
+  it('is also one asking "how low" or "how hot": the line with the measured value leads', () => {
+    const text = ['## Power modes', '', 'The chip stays in deep sleep and wakes from deep sleep on a timer.', '', 'Current in deep sleep is 15 μA.'].join('\n');
+    expect(first('How low does the board go in deep sleep?', text)).toBe('- Current in deep sleep is 15 μA. [1]');
+  });
+
   it('still reads a bare number in code as a value, since code writes values without units', () => {
     const text = ['## Serial monitor', '', '```', 'Serial.println("serial monitor baud rate");', 'Serial.begin(115200); // serial monitor baud rate', '```'].join('\n');
     expect(first('Which baud rate does the serial monitor use?', text)).toBe('- `Serial.begin(115200); // serial monitor baud rate` [1]');
