@@ -6,6 +6,8 @@ import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import cues from './data/question-cues.json';
 import { escapeRe } from '../core/text';
 import { containsId, unitAfter } from './match.util';
+import type { Scored } from './extractive.pick';
+import { passageOrder, pick, withGapsFilled } from './extractive.pick';
 import { statesQuantity } from '../search/stages/answer-line.stage';
 
 /**
@@ -45,20 +47,10 @@ export interface ExtractiveAnswer {
   citations: Citation[];
 }
 
-interface Scored {
-  passage: number;
-  sentence: Sentence;
-  score: number;
-  /** Weight for the line's place in its passage only (not for whether it is quoted). */
-  lead?: number;
-}
-
 const K1 = 1.2;
 const B = 0.5;
 /** Weight of a question identifier ("5V", "UART1") found verbatim in a sentence, in idf units. */
 const IDENTIFIER_BONUS = 1.5;
-/** Share of the best score a further sentence needs to be quoted too. */
-const KEEP_RATIO = 0.25;
 /** Weight of question words found in a unit's section heading, relative to their idf. */
 const HEADING_WEIGHT = 0.6;
 
@@ -312,7 +304,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
     }
   });
 
-  const picked = pick(scored, maxSentences, perPassage);
+  const picked = withGapsFilled(pick(scored, maxSentences, perPassage), scored, units);
   // Passages stay in rank order ([1] is the best passage, unless a later one has the line whose
   // label the question names); inside one, its best sentence comes first (the line that
   // answers), then the others in reading order (steps stay in sequence).
@@ -398,41 +390,6 @@ export function answerExtractively(question: string, passages: readonly Passage[
   return { text: `${EXTRACTED_LABEL}\n\n${out.join('\n')}`, citations };
 }
 
-/**
- * The rank of each quoted passage in the answer: search order, except that when the best passage
- * has no line whose label the question names and a later one does (of the same document, or of
- * the model asked about), that one comes first; failing that, a later passage of the first one's
- * document whose best line scores well above the first one's comes first.
- */
-function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[]): (pi: number) => number {
-  const byLabel = labelOrder(picked, named, used, models);
-  if (picked.some((p) => byLabel(p.passage) < 0)) return byLabel;
-  const first = Math.min(...picked.map((p) => p.passage));
-  // Inside one manual, search ranks sections by all their words; a section whose best line
-  // answers clearly better (rank discount included) leads. Across documents the search's
-  // model-aware order stands.
-  const best = new Map<number, number>();
-  for (const p of picked) best.set(p.passage, Math.max(best.get(p.passage) ?? 0, p.score));
-  const top = [...best].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
-  const leads = top !== first && used[top]!.hit.doc === used[first]!.hit.doc && best.get(top)! > BETTER_LINE * best.get(first)!;
-  return leads ? (pi) => (pi === top ? -1 : pi) : byLabel;
-}
-
-/** Search order, or the passage with a line whose label the question names first (see `passageOrder`). */
-function labelOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[]): (pi: number) => number {
-  const first = Math.min(...picked.map((p) => p.passage));
-  if (named.has(first)) return (pi) => pi;
-  const ownSource = (pi: number): boolean => {
-    const model = used[pi]!.hit.signature.model;
-    return used[pi]!.hit.doc === used[first]!.hit.doc || models.length === 0 || (model !== null && models.includes(model));
-  };
-  const lead = picked.map((p) => p.passage).filter((pi) => named.has(pi) && ownSource(pi)).sort((a, b) => a - b)[0];
-  return (pi) => (pi === lead ? -1 : pi);
-}
-
-/** How much better a later passage's best line must score than the first passage's to lead. */
-const BETTER_LINE = 1.5;
-
 /** Most characters of one quoted line once the rest of its paragraph joins it. */
 const PARAGRAPH_CHARS = 400;
 
@@ -467,38 +424,4 @@ function followerOf(units: readonly Sentence[], sentence: Sentence): Sentence | 
   const next = units[units.indexOf(sentence) + 1];
   if (!next || next.title || next.kind === 'code' || next.heading !== sentence.heading) return null;
   return sentence.block === -1 || next.block === sentence.block ? next : null;
-}
-
-/**
- * The best passage always contributes its best sentence (it cleared the relevance gate); more
- * sentences follow by score while they reach a share of the best one.
- */
-function pick(scored: readonly Scored[], maxSentences: number, perPassage: number): Scored[] {
-  const ranked = [...scored].sort((a, b) => b.score - a.score || a.passage - b.passage || a.sentence.offset - b.sentence.offset);
-  const firstPassage = Math.min(...scored.map((s) => s.passage));
-  const lead = ranked.find((s) => s.passage === firstPassage);
-  if (!lead) return [];
-  const out: Scored[] = [lead];
-  const best = ranked[0]!.score;
-  const perCount = new Map<number, number>([[lead.passage, 1]]);
-  const seen = new Set([lead.sentence.text]);
-  // A sentence of a paragraph already picked joins that paragraph's line (see `withParagraph`),
-  // so it takes no place of its own among the lines.
-  const paragraphOf = (s: Scored): string | null => (s.sentence.para === undefined ? null : `${s.passage}:${s.sentence.para}`);
-  const paragraphs = new Set([paragraphOf(lead)]);
-  let lines = 1;
-  for (const s of ranked) {
-    if (lines >= maxSentences) break;
-    if (s === lead || s.score <= 0 || s.score < best * KEEP_RATIO || seen.has(s.sentence.text)) continue;
-    const para = paragraphOf(s);
-    const joins = para !== null && paragraphs.has(para);
-    if (!joins && (perCount.get(s.passage) ?? 0) >= perPassage) continue;
-    out.push(s);
-    seen.add(s.sentence.text);
-    if (joins) continue;
-    paragraphs.add(para);
-    lines++;
-    perCount.set(s.passage, (perCount.get(s.passage) ?? 0) + 1);
-  }
-  return out;
 }

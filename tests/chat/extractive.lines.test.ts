@@ -189,3 +189,25 @@ describe('a "what is" question', () => {
     expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Remote Support offers you one-on-one help from a technician who can diagnose your device. [1]');
   });
 });
+
+describe('a procedure written as numbered steps', () => {
+  it('is quoted without a gap: the step between two quoted steps comes too, in its place', () => {
+    const text = [
+      '## USB download',
+      '',
+      'Step 1: Open the flashing tool and select USB download mode for the chip.',
+      '',
+      'Step 2: Hold down the Boot button while you plug in the cable.',
+      '',
+      'Step 3: Connect the board to the computer by USB and click Download in the flashing tool.',
+      '',
+      'Step 4: The flashing tool shows the USB download result for the chip.',
+    ].join('\n');
+    const a = answerExtractively('How do I flash the chip by USB download with the flashing tool?', [passage('kit/flash.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const at = (step: string): number => quoted.findIndex((l) => l.startsWith(`- ${step}:`));
+    expect(at('Step 2')).toBeGreaterThan(-1);
+    expect(at('Step 1')).toBeLessThan(at('Step 2'));
+    expect(at('Step 2')).toBeLessThan(at('Step 3'));
+  });
+});
