@@ -311,7 +311,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const bestOf = new Map<number, Scored>();
   const leadScore = (x: Scored | undefined): number => (x ? x.score * (x.lead ?? 1) : -Infinity);
   for (const s of picked) if (leadScore(bestOf.get(s.passage)) < leadScore(s)) bestOf.set(s.passage, s);
-  const order = passageOrder(picked, named, used, options.models ?? []);
+  const order = passageOrder(picked, named, used, options.models ?? [], (x) => kind.steps && STEP_LINE.test(x.sentence.text));
   picked.sort((a, b) => order(a.passage) - order(b.passage) || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
 
   // Lead sentences bring their list or table rows; quoted lines keep their model.

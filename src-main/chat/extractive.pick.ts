@@ -22,13 +22,22 @@ const KEEP_RATIO = 0.25;
 /**
  * The rank of each quoted passage in the answer: search order, except that when the best passage
  * has no line whose label the question names and a later one does (of the same document, or of
- * the model asked about), that one comes first; failing that, a later passage of the first one's
- * document whose best line scores well above the first one's comes first.
+ * the model asked about), that one comes first; failing that, one with a line of the asked kind
+ * the first lacks (see `kindOrder`); failing that, a later passage of the first one's document
+ * whose best line scores well above the first one's comes first.
  */
-export function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[]): (pi: number) => number {
+export function passageOrder(
+  picked: readonly Scored[],
+  named: ReadonlySet<number>,
+  used: readonly Passage[],
+  models: readonly string[],
+  ofKind: (s: Scored) => boolean = () => false,
+): (pi: number) => number {
   const byLabel = labelOrder(picked, named, used, models);
   if (picked.some((p) => byLabel(p.passage) < 0)) return byLabel;
   const first = Math.min(...picked.map((p) => p.passage));
+  const byKind = kindOrder(picked, used, first, ofKind);
+  if (byKind) return byKind;
   // Inside one manual, search ranks sections by all their words; a section whose best line
   // answers clearly better (rank discount included) leads. Across documents the search's
   // model-aware order stands.
@@ -37,6 +46,25 @@ export function passageOrder(picked: readonly Scored[], named: ReadonlySet<numbe
   const top = [...best].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
   const leads = top !== first && used[top]!.hit.doc === used[first]!.hit.doc && best.get(top)! > BETTER_LINE * best.get(first)!;
   return leads ? (pi) => (pi === top ? -1 : pi) : byLabel;
+}
+
+/** Share of the first passage's best line score that a later passage's line of the asked kind needs to lead. */
+const KIND_LINE_SHARE = 0.9;
+
+/**
+ * The first passage's manual puts the line of the kind the question asks for (an instruction, for a
+ * how-to question) in a later section: when none of the first passage's quoted lines is of that kind
+ * and a later passage of the same document has one scoring nearly as well as the first passage's
+ * best line, that passage comes first (null: no such passage).
+ */
+function kindOrder(picked: readonly Scored[], used: readonly Passage[], first: number, ofKind: (s: Scored) => boolean): ((pi: number) => number) | null {
+  const mine = picked.filter((p) => p.passage === first);
+  if (mine.some(ofKind)) return null;
+  const best = Math.max(...mine.map((p) => p.score));
+  const lead = picked
+    .filter((p) => p.passage !== first && used[p.passage]!.hit.doc === used[first]!.hit.doc && ofKind(p) && p.score >= KIND_LINE_SHARE * best)
+    .sort((a, b) => a.passage - b.passage)[0];
+  return lead ? (pi) => (pi === lead.passage ? -1 : pi) : null;
 }
 
 /** Search order, or the passage with a line whose label the question names first (see `passageOrder`). */

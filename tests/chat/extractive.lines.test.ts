@@ -211,3 +211,23 @@ describe('a procedure written as numbered steps', () => {
     expect(at('Step 2')).toBeLessThan(at('Step 3'));
   });
 });
+
+describe('a how-to question and a later section with the instruction', () => {
+  it('puts the passage with the instruction first when the first passage only describes the option', () => {
+    const describing = passage('phone/manual.md#1', ['## Sound settings', '', 'You can change the notification sound for alerts of your apps in the sound settings.'].join('\n'));
+    const instructing = passage('phone/manual.md#2', ['## Notification sound', '', 'From Settings, tap Sounds > Notification sound.'].join('\n'));
+    const a = answerExtractively('How can I set the notification sound?', [describing, instructing]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- From Settings, tap Sounds > Notification sound. [1]');
+    expect(a.citations[0]!.chunkId).toBe('phone/manual.md#2');
+  });
+
+  it('keeps the search order when the first passage has an instruction of its own', () => {
+    const first = passage(
+      'phone/manual.md#1',
+      ['## Sound settings', '', 'You can change the notification sound for alerts of your apps in the sound settings.', '', 'To set the notification sound, tap Notification sound and pick a sound.'].join('\n'),
+    );
+    const later = passage('phone/manual.md#2', ['## Notification sound', '', 'From Settings, tap Sounds > Notification sound.'].join('\n'));
+    const a = answerExtractively('How can I set the notification sound?', [first, later]);
+    expect(a.citations[0]!.chunkId).toBe('phone/manual.md#1');
+  });
+});
