@@ -231,3 +231,11 @@ describe('a how-to question and a later section with the instruction', () => {
     expect(a.citations[0]!.chunkId).toBe('phone/manual.md#1');
   });
 });
+
+describe('a question asking which component', () => {
+  it('leads with the line that names a part number', () => {
+    const text = ['## Board resources', '', 'A chip regulates the board supply and the supply of the port.', '', 'The AMS1117 chip regulates the supply of the board.'].join('\n');
+    const a = answerExtractively('Which chip regulates the board supply?', [passage('kit/board.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- The AMS1117 chip regulates the supply of the board. [1]');
+  });
+});
