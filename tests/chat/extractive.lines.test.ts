@@ -58,6 +58,20 @@ describe('a sentence that points at a code block', () => {
     expect(quoted.slice(1)).toEqual(['  - `[env:xb2]` [1]', '  - `platform = local` [1]', '  - `board = xb-2-board` [1]']);
   });
 
+  it('brings the list after it when it points forward without a colon', () => {
+    const text = [
+      '## Old boards',
+      '',
+      'If the readings of the sensor are unstable, you have the old board; following will teach you how to fix the board.',
+      '',
+      '- Open the case and look at the board.',
+      '- If it is the old one, take off the two transistors and wire the data lines straight to the sensor.',
+    ].join('\n');
+    const a = answerExtractively('The sensor readings are unstable, how do I fix the old board?', [passage('unit/sensor.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    expect(quoted).toContain('  - If it is the old one, take off the two transistors and wire the data lines straight to the sensor. [1]');
+  });
+
   it('brings the code before it when it points back', () => {
     const text = ['To install the board:', '', '```', 'https://example.org/package_index.json', '```', '', '1. Add the above board manager URL to the preferences of your IDE.'].join('\n');
     const a = answerExtractively('Where do I add the board manager URL?', [passage('xb/ide.md#1', text)]);
