@@ -99,6 +99,8 @@ const DEFINITION_STEP_LEAD_WEIGHT = 0.5;
 const ASIDE_LINE = new RegExp(`^(?:[?!]>\\s*)?(?:${cues.asides.join('|')})\\b`, 'i');
 /** A line that is all emphasis ("**Power switch operation**"): a label set in bold, not a sentence. */
 const BOLD_LINE = /^(?:\*\*|__)[^*_]+(?:\*\*|__)[:：]?$/;
+/** Share of the question's words (by idf) a heading must hold for the menu path under it to lead a how-to answer; 0.3-0.5 measured alike, 0.7 and 0.9 gain half. */
+const MENU_HEADING_COVER = 0.5;
 /** Weight, for its place in its passage only, of a title or a side remark: the line it introduces or qualifies answers first. */
 const ASIDE_LEAD_WEIGHT = 0.5;
 
@@ -212,6 +214,13 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const df = new Map<string, number>();
   for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
   const idf = (t: string): number => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
+  const askedWeight = wanted.reduce((a, t) => a + idf(t), 0);
+  // The share of the question's words (by idf) that a heading holds.
+  const headingCover = (heading: string | null): number => {
+    if (heading === null || askedWeight <= 0) return 0;
+    const head = new Set(terms(heading));
+    return wanted.filter((t) => head.has(t)).reduce((a, t) => a + idf(t), 0) / askedWeight;
+  };
 
   const scored: Scored[] = [];
   // Passages with a "Label: value" line whose whole label the question names ("Working
@@ -292,7 +301,11 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // that gives the value asked ("Note: the file size must be 512 bytes") is where the manual
       // states it, and may lead.
       const valueLine = kind.quantity && givesValue(sentence);
-      if (sentence.title || BOLD_LINE.test(sentence.text) || (ASIDE_LINE.test(sentence.text) && !valueLine)) lead *= ASIDE_LEAD_WEIGHT;
+      // A menu path set as the sub-title of the section that names the task ("Resetting Your
+      // Network", then "Settings General Network Reset Network") is the way there: for a how-to
+      // question it leads like an instruction, where other titles and name runs do not.
+      if (kind.steps && sentence.title && isNameRun(sentence) && headingCover(sentence.heading) >= MENU_HEADING_COVER) lead = STEP_LEAD_WEIGHT;
+      else if (sentence.title || BOLD_LINE.test(sentence.text) || (ASIDE_LINE.test(sentence.text) && !valueLine)) lead *= ASIDE_LEAD_WEIGHT;
       lead *= wholeLabel;
       // Asked what something is, the line that opens with it as its subject ("Remote Support
       // offers one-on-one support ...") defines it; a line that names it in passing uses it.

@@ -253,3 +253,17 @@ describe('a question asking which component', () => {
     expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- The AMS1117 chip regulates the supply of the board. [1]');
   });
 });
+
+describe('a menu path under the heading that names the task', () => {
+  const text = ['## Reset the network', '', 'Settings General Network Reset Network', '', 'Restore the network settings to the factory default.'].join('\n');
+
+  it('leads a how-to answer: it is the way to the option', () => {
+    const a = answerExtractively('How do I reset the network?', [passage('tv/manual.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Settings General Network Reset Network [1]');
+  });
+
+  it('does not lead when the question asks what the option does', () => {
+    const a = answerExtractively('What does reset network do?', [passage('tv/manual.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Restore the network settings to the factory default. [1]');
+  });
+});
