@@ -99,7 +99,7 @@ const DEFINITION_STEP_LEAD_WEIGHT = 0.5;
 const ASIDE_LINE = new RegExp(`^(?:[?!]>\\s*)?(?:${cues.asides.join('|')})\\b`, 'i');
 /** A line that is all emphasis ("**Power switch operation**"): a label set in bold, not a sentence. */
 const BOLD_LINE = /^(?:\*\*|__)[^*_]+(?:\*\*|__)[:：]?$/;
-/** Share of the question's words (by idf) a heading must hold for the menu path under it to lead a how-to answer; 0.3-0.5 measured alike, 0.7 and 0.9 gain half. */
+/** Share of the question's words (by idf) a heading must hold for the instructions and the menu path under it to answer a how-to question first; 0.3-0.5 measured alike for the menu path. */
 const MENU_HEADING_COVER = 0.5;
 /** Weight, for its place in its passage only, of a title or a side remark: the line it introduces or qualifies answers first. */
 const ASIDE_LEAD_WEIGHT = 0.5;
@@ -304,6 +304,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // A menu path set as the sub-title of the section that names the task ("Resetting Your
       // Network", then "Settings General Network Reset Network") is the way there: for a how-to
       // question it leads like an instruction, where other titles and name runs do not.
+      // The steps under the heading that names the task are the answer to a how-to question: there
+      // an instruction weighs as a line of the asked kind (elsewhere the step cue orders lines only).
+      if (kind.steps && STEP_LINE.test(sentence.text) && headingCover(sentence.heading) >= MENU_HEADING_COVER) score *= KIND_WEIGHT;
       if (kind.steps && sentence.title && isNameRun(sentence) && headingCover(sentence.heading) >= MENU_HEADING_COVER) lead = STEP_LEAD_WEIGHT;
       else if (sentence.title || BOLD_LINE.test(sentence.text) || (ASIDE_LINE.test(sentence.text) && !valueLine)) lead *= ASIDE_LEAD_WEIGHT;
       lead *= wholeLabel;

@@ -267,3 +267,21 @@ describe('a menu path under the heading that names the task', () => {
     expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Restore the network settings to the factory default. [1]');
   });
 });
+
+describe('a how-to question and the section that names the task', () => {
+  it('quotes the instruction under that heading before lines that only talk about the topic', () => {
+    const text = [
+      '## Adding a favorite channel',
+      '',
+      'Each favorite channel you add comes first in the channel list, with a star.',
+      '',
+      'You can add five favorite channel lists.',
+      '',
+      'A favorite channel stays a favorite channel when the TV turns off.',
+      '',
+      'Press Select to add the channel.',
+    ].join('\n');
+    const a = answerExtractively('How do I add a favorite channel?', [passage('tv/manual.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Press Select to add the channel. [1]');
+  });
+});
