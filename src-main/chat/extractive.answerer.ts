@@ -6,6 +6,9 @@ import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import cues from './data/question-cues.json';
 import { escapeRe } from '../core/text';
 import { containsId, unitAfter } from './match.util';
+import type { Scored } from './extractive.pick';
+import { passageOrder, pick, withGapsFilled } from './extractive.pick';
+import { statesQuantity } from '../search/stages/answer-line.stage';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -44,20 +47,10 @@ export interface ExtractiveAnswer {
   citations: Citation[];
 }
 
-interface Scored {
-  passage: number;
-  sentence: Sentence;
-  score: number;
-  /** Weight for the line's place in its passage only (not for whether it is quoted). */
-  lead?: number;
-}
-
 const K1 = 1.2;
 const B = 0.5;
 /** Weight of a question identifier ("5V", "UART1") found verbatim in a sentence, in idf units. */
 const IDENTIFIER_BONUS = 1.5;
-/** Share of the best score a further sentence needs to be quoted too. */
-const KEEP_RATIO = 0.25;
 /** Weight of question words found in a unit's section heading, relative to their idf. */
 const HEADING_WEIGHT = 0.6;
 
@@ -72,6 +65,8 @@ interface QuestionKind {
   quantity: boolean;
   /** A pin or signal: "which pin", "GPIO". */
   pin: boolean;
+  /** A component: "which chip", "the controller", "the image sensor". */
+  part: boolean;
   /** Steps: "how do I", "how to", "what are the steps". */
   steps: boolean;
   /** What something is or does: "what is", "the function of" (and not steps). */
@@ -85,8 +80,15 @@ function cueRe(phrases: readonly string[]): RegExp {
 
 const QUANTITY_CUE = cueRe(cues.quantity);
 const PIN_CUE = cueRe(cues.pin);
+const PART_CUE = cueRe(cues.part);
+/** A part number: a capital first, two capitals in a row and a digit somewhere, four characters or more ("AMS1117", "OV2640", "ST7735S"). */
+const PART_CODE = /(?<![\p{L}\p{N}])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z]{2})[A-Z][A-Z0-9-]{3,}(?![\p{L}\p{N}])/u;
 const STEPS_CUE = cueRe(cues.steps);
 const DEFINITION_CUE = cueRe(cues.definition);
+/** Words of the definition cues ("function", "use", "purpose"): what is asked, not what it is asked about. */
+const DEFINITION_WORDS = new Set(cues.definition.flatMap((c) => terms(c)));
+/** Words a definition may put before or among its subject's words ("The", a maker's name) and still open with it. */
+const SUBJECT_SLACK = 2;
 /** A line that gives an instruction: a step verb first, after an optional "Step 2:", "3.", "From Settings," or "To delete a program,". */
 const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?:(?:from|in|on|at|to) [^,]{1,60}, )?(?:${cues.stepVerbs.join('|')})\\b`, 'i');
 /** Weight of an instruction line for its place in its passage (how-to questions). */
@@ -97,18 +99,29 @@ const DEFINITION_STEP_LEAD_WEIGHT = 0.5;
 const ASIDE_LINE = new RegExp(`^(?:[?!]>\\s*)?(?:${cues.asides.join('|')})\\b`, 'i');
 /** A line that is all emphasis ("**Power switch operation**"): a label set in bold, not a sentence. */
 const BOLD_LINE = /^(?:\*\*|__)[^*_]+(?:\*\*|__)[:：]?$/;
+/** Share of the question's words (by idf) a heading must hold for the instructions and the menu path under it to answer a how-to question first; 0.3-0.5 measured alike for the menu path. */
+const MENU_HEADING_COVER = 0.5;
 /** Weight, for its place in its passage only, of a title or a side remark: the line it introduces or qualifies answers first. */
 const ASIDE_LEAD_WEIGHT = 0.5;
+
+/**
+ * Whether a line states a value: a number with its unit or a count ("5V", "512 bytes", "x 25"; the
+ * search's own test, so "0x1FFFF000" or "PD4" is no value); in code, any number, as code writes its
+ * values bare ("Serial.begin(115200)").
+ */
+function givesValue(sentence: Sentence): boolean {
+  return sentence.kind === 'code' ? /\d/.test(sentence.text) : statesQuantity(sentence.text);
+}
 
 function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
   const steps = STEPS_CUE.test(q);
-  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), steps, definition: !steps && DEFINITION_CUE.test(q) };
+  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), part: PART_CUE.test(q), steps, definition: !steps && DEFINITION_CUE.test(q) };
 }
 
 /** A pin or signal name: a few capitals and a number ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS"). */
 const PIN_NAME = /(?<![\p{L}\p{N}])[A-Z]{1,6}_?\d{1,3}(?:[_-]?[A-Z0-9]+)*(?![\p{L}\p{N}])/u;
-/** Weight of a line of the kind the question asks for (a value, a pin). */
+/** Weight of a line of the kind the question asks for (a value with its unit, a pin, a part number, a definition); a number with no unit (an address, a part code) weighs 1. */
 const KIND_WEIGHT = 1.3;
 /** Weight of a line with no number when the question asks for a quantity. */
 const NO_NUMBER_WEIGHT = 0.75;
@@ -191,6 +204,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // A bare number is paired with the unit the question writes after it, if any (see `containsId`).
   const unitOf = new Map(ids.map((id) => [id, unitAfter(question, id)]));
   const kind = questionKind(question);
+  // What a "what is" question asks about: its words without the cue's ("function" of "the function of X").
+  const subject = wanted.filter((t) => !DEFINITION_WORDS.has(t));
 
   const units = used.map((p) => splitSentences(p.hit.text));
   const docs = units.flat().map((s) => terms(s.text));
@@ -199,6 +214,13 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const df = new Map<string, number>();
   for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
   const idf = (t: string): number => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
+  const askedWeight = wanted.reduce((a, t) => a + idf(t), 0);
+  // The share of the question's words (by idf) that a heading holds.
+  const headingCover = (heading: string | null): number => {
+    if (heading === null || askedWeight <= 0) return 0;
+    const head = new Set(terms(heading));
+    return wanted.filter((t) => head.has(t)).reduce((a, t) => a + idf(t), 0) / askedWeight;
+  };
 
   const scored: Scored[] = [];
   // Passages with a "Label: value" line whose whole label the question names ("Working
@@ -228,8 +250,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
         const head = sentence.heading.toLowerCase();
         for (const id of ids) if (!containsId(lower, id, unitOf.get(id)) && containsId(head, id, unitOf.get(id))) score += HEADING_WEIGHT * IDENTIFIER_BONUS;
       }
-      // The steps under the heading that matches the question answer it, even in few words.
-      if (sentence.heading && score > 0) {
+      // The steps under the heading that matches the question answer it, even in few words; a
+      // lead sentence ("We can solve this by the following operation:") stands for its list, so
+      // it counts for that heading even when it shares no word with the question.
+      if (sentence.heading && (score > 0 || sentence.opens !== undefined)) {
         const head = new Set(terms(sentence.heading));
         let shared = 0;
         for (const t of wanted) if (head.has(t)) shared += idf(t);
@@ -253,8 +277,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
           // option is, the step ("From Settings, tap Privacy > Permission manager.") how to get there.
           if (!kind.steps && lt.length >= NAMED_LABEL_WORDS && lt.every((t) => wanted.includes(t)) && (!kind.quantity || /\d/.test(sentence.text))) named.add(pi);
         }
-        if (kind.quantity) score *= /\d/.test(sentence.text) ? KIND_WEIGHT : NO_NUMBER_WEIGHT;
+        if (kind.quantity) score *= givesValue(sentence) ? KIND_WEIGHT : /\d/.test(sentence.text) ? 1 : NO_NUMBER_WEIGHT;
         if (kind.pin && PIN_NAME.test(sentence.text)) score *= KIND_WEIGHT;
+        if (kind.part && PART_CODE.test(sentence.text)) score *= KIND_WEIGHT;
       }
       // Under a sibling's sub-heading ("ROCK 5B" in a ROCK 5B/5B+ page): another model's value.
       const headModel = sentence.heading ? (options.modelIn?.(sentence.heading) ?? null) : null;
@@ -272,9 +297,25 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // stabilization ...") answers before the step that turns it on ("Tap Super steady.").
       if (kind.definition && STEP_LINE.test(sentence.text)) lead *= DEFINITION_STEP_LEAD_WEIGHT;
       // A title ("Configuring the IPv6 connection settings", "**PortC (blue)**") says what the
-      // lines under it are about, and a note qualifies the line it follows; neither leads.
-      if (sentence.title || BOLD_LINE.test(sentence.text) || ASIDE_LINE.test(sentence.text)) lead *= ASIDE_LEAD_WEIGHT;
+      // lines under it are about, and a note qualifies the line it follows; neither leads. A note
+      // that gives the value asked ("Note: the file size must be 512 bytes") is where the manual
+      // states it, and may lead.
+      const valueLine = kind.quantity && givesValue(sentence);
+      // A menu path set as the sub-title of the section that names the task ("Resetting Your
+      // Network", then "Settings General Network Reset Network") is the way there: for a how-to
+      // question it leads like an instruction, where other titles and name runs do not.
+      // The steps under the heading that names the task are the answer to a how-to question: there
+      // an instruction weighs as a line of the asked kind (elsewhere the step cue orders lines only).
+      if (kind.steps && STEP_LINE.test(sentence.text) && headingCover(sentence.heading) >= MENU_HEADING_COVER) score *= KIND_WEIGHT;
+      if (kind.steps && sentence.title && isNameRun(sentence) && headingCover(sentence.heading) >= MENU_HEADING_COVER) lead = STEP_LEAD_WEIGHT;
+      else if (sentence.title || BOLD_LINE.test(sentence.text) || (ASIDE_LINE.test(sentence.text) && !valueLine)) lead *= ASIDE_LEAD_WEIGHT;
       lead *= wholeLabel;
+      // Asked what something is, the line that opens with it as its subject ("Remote Support
+      // offers one-on-one support ...") defines it; a line that names it in passing uses it.
+      if (kind.definition && subject.length > 0 && !sentence.title) {
+        const opening = words.slice(0, subject.length + SUBJECT_SLACK);
+        if (subject.every((t) => opening.includes(t))) score *= KIND_WEIGHT;
+      }
       // A run of capitalised names ("Settings General Network Network Status"): a menu path or
       // a table flattened by a PDF converter. It says where, the sentence near it says what.
       if (isNameRun(sentence)) score *= NAME_RUN_WEIGHT;
@@ -285,14 +326,14 @@ export function answerExtractively(question: string, passages: readonly Passage[
     }
   });
 
-  const picked = pick(scored, maxSentences, perPassage);
+  const picked = withGapsFilled(pick(scored, maxSentences, perPassage), scored, units);
   // Passages stay in rank order ([1] is the best passage, unless a later one has the line whose
   // label the question names); inside one, its best sentence comes first (the line that
   // answers), then the others in reading order (steps stay in sequence).
   const bestOf = new Map<number, Scored>();
   const leadScore = (x: Scored | undefined): number => (x ? x.score * (x.lead ?? 1) : -Infinity);
   for (const s of picked) if (leadScore(bestOf.get(s.passage)) < leadScore(s)) bestOf.set(s.passage, s);
-  const order = passageOrder(picked, named, used, options.models ?? []);
+  const order = passageOrder(picked, named, used, options.models ?? [], (x) => kind.steps && STEP_LINE.test(x.sentence.text));
   picked.sort((a, b) => order(a.passage) - order(b.passage) || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
 
   // Lead sentences bring their list or table rows; quoted lines keep their model.
@@ -371,41 +412,6 @@ export function answerExtractively(question: string, passages: readonly Passage[
   return { text: `${EXTRACTED_LABEL}\n\n${out.join('\n')}`, citations };
 }
 
-/**
- * The rank of each quoted passage in the answer: search order, except that when the best passage
- * has no line whose label the question names and a later one does (of the same document, or of
- * the model asked about), that one comes first; failing that, a later passage of the first one's
- * document whose best line scores well above the first one's comes first.
- */
-function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[]): (pi: number) => number {
-  const byLabel = labelOrder(picked, named, used, models);
-  if (picked.some((p) => byLabel(p.passage) < 0)) return byLabel;
-  const first = Math.min(...picked.map((p) => p.passage));
-  // Inside one manual, search ranks sections by all their words; a section whose best line
-  // answers clearly better (rank discount included) leads. Across documents the search's
-  // model-aware order stands.
-  const best = new Map<number, number>();
-  for (const p of picked) best.set(p.passage, Math.max(best.get(p.passage) ?? 0, p.score));
-  const top = [...best].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
-  const leads = top !== first && used[top]!.hit.doc === used[first]!.hit.doc && best.get(top)! > BETTER_LINE * best.get(first)!;
-  return leads ? (pi) => (pi === top ? -1 : pi) : byLabel;
-}
-
-/** Search order, or the passage with a line whose label the question names first (see `passageOrder`). */
-function labelOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[]): (pi: number) => number {
-  const first = Math.min(...picked.map((p) => p.passage));
-  if (named.has(first)) return (pi) => pi;
-  const ownSource = (pi: number): boolean => {
-    const model = used[pi]!.hit.signature.model;
-    return used[pi]!.hit.doc === used[first]!.hit.doc || models.length === 0 || (model !== null && models.includes(model));
-  };
-  const lead = picked.map((p) => p.passage).filter((pi) => named.has(pi) && ownSource(pi)).sort((a, b) => a - b)[0];
-  return (pi) => (pi === lead ? -1 : pi);
-}
-
-/** How much better a later passage's best line must score than the first passage's to lead. */
-const BETTER_LINE = 1.5;
-
 /** Most characters of one quoted line once the rest of its paragraph joins it. */
 const PARAGRAPH_CHARS = 400;
 
@@ -440,38 +446,4 @@ function followerOf(units: readonly Sentence[], sentence: Sentence): Sentence | 
   const next = units[units.indexOf(sentence) + 1];
   if (!next || next.title || next.kind === 'code' || next.heading !== sentence.heading) return null;
   return sentence.block === -1 || next.block === sentence.block ? next : null;
-}
-
-/**
- * The best passage always contributes its best sentence (it cleared the relevance gate); more
- * sentences follow by score while they reach a share of the best one.
- */
-function pick(scored: readonly Scored[], maxSentences: number, perPassage: number): Scored[] {
-  const ranked = [...scored].sort((a, b) => b.score - a.score || a.passage - b.passage || a.sentence.offset - b.sentence.offset);
-  const firstPassage = Math.min(...scored.map((s) => s.passage));
-  const lead = ranked.find((s) => s.passage === firstPassage);
-  if (!lead) return [];
-  const out: Scored[] = [lead];
-  const best = ranked[0]!.score;
-  const perCount = new Map<number, number>([[lead.passage, 1]]);
-  const seen = new Set([lead.sentence.text]);
-  // A sentence of a paragraph already picked joins that paragraph's line (see `withParagraph`),
-  // so it takes no place of its own among the lines.
-  const paragraphOf = (s: Scored): string | null => (s.sentence.para === undefined ? null : `${s.passage}:${s.sentence.para}`);
-  const paragraphs = new Set([paragraphOf(lead)]);
-  let lines = 1;
-  for (const s of ranked) {
-    if (lines >= maxSentences) break;
-    if (s === lead || s.score <= 0 || s.score < best * KEEP_RATIO || seen.has(s.sentence.text)) continue;
-    const para = paragraphOf(s);
-    const joins = para !== null && paragraphs.has(para);
-    if (!joins && (perCount.get(s.passage) ?? 0) >= perPassage) continue;
-    out.push(s);
-    seen.add(s.sentence.text);
-    if (joins) continue;
-    paragraphs.add(para);
-    lines++;
-    perCount.set(s.passage, (perCount.get(s.passage) ?? 0) + 1);
-  }
-  return out;
 }

@@ -25,8 +25,8 @@ export interface Sentence {
   title?: boolean;
   /**
    * The block a sentence stands for: the list, table or code right after a sentence ending in ":"
-   * (or "："), the code right after one pointing forward ("the following code") or right before
-   * one pointing back ("the above URL").
+   * (or "：") or pointing forward ("the following code", "following will teach you how to fix
+   * it"), or the code right before one pointing back ("the above URL").
    */
   opens?: number;
   /** For a table row: what the row is about (its first cell, when it has letters), which a question may name. */
@@ -257,10 +257,11 @@ export function splitSentences(markdown: string): Sentence[] {
     if (inBlock !== kind) {
       block = blocks++;
       inBlock = kind;
-      // A lead sentence ending in ":" just before this block introduces it; before code, so
-      // does one that points forward ("copy the following code into platform.ini").
+      // A lead sentence ending in ":" just before this block introduces it; so does one that
+      // points forward ("copy the following code into platform.ini", "Following will teach you
+      // how to fix the PCB" before the steps).
       const last = out[out.length - 1];
-      if (last && last.kind === 'prose' && (/[:：][*_]*$/.test(last.text) || (kind === 'code' && FORWARD_REF.test(last.text)))) last.opens = block;
+      if (last && last.kind === 'prose' && (/[:：][*_]*$/.test(last.text) || FORWARD_REF.test(last.text))) last.opens = block;
     }
     return block;
   };

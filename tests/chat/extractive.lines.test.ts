@@ -58,6 +58,20 @@ describe('a sentence that points at a code block', () => {
     expect(quoted.slice(1)).toEqual(['  - `[env:xb2]` [1]', '  - `platform = local` [1]', '  - `board = xb-2-board` [1]']);
   });
 
+  it('brings the list after it when it points forward without a colon', () => {
+    const text = [
+      '## Old boards',
+      '',
+      'If the readings of the sensor are unstable, you have the old board; following will teach you how to fix the board.',
+      '',
+      '- Open the case and look at the board.',
+      '- If it is the old one, take off the two transistors and wire the data lines straight to the sensor.',
+    ].join('\n');
+    const a = answerExtractively('The sensor readings are unstable, how do I fix the old board?', [passage('unit/sensor.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    expect(quoted).toContain('  - If it is the old one, take off the two transistors and wire the data lines straight to the sensor. [1]');
+  });
+
   it('brings the code before it when it points back', () => {
     const text = ['To install the board:', '', '```', 'https://example.org/package_index.json', '```', '', '1. Add the above board manager URL to the preferences of your IDE.'].join('\n');
     const a = answerExtractively('Where do I add the board manager URL?', [passage('xb/ide.md#1', text)]);
@@ -129,5 +143,145 @@ describe('a label the question names whole', () => {
     const text = ['- USB-to-UART Port: a Type-C port wired to the USB-to-UART bridge chip of the board.', bridge].join('\n');
     const a = answerExtractively('Which USB-to-UART bridge chip is on the board?', [passage('kit/guide.md#1', text)]);
     expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe(`${bridge} [1]`);
+  });
+});
+
+describe('a value question', () => {
+  const first = (question: string, text: string): string | undefined => answerExtractively(question, [passage('kit/flash.md#1', text)]).text.split('\n').find((l) => l.startsWith('- '));
+
+  it('leads with the line that gives a number with its unit, not one whose number is an address or a name', () => {
+    const text = ['## Storing a file', '', 'The stored file size is checked at address 0x1FFFF000 of the stored file area.', '', 'The stored file must be 512 bytes in size.'].join('\n');
+    expect(first('What size must the stored file be?', text)).toBe('- The stored file must be 512 bytes in size. [1]');
+  });
+
+  it('lets a side remark that gives the value lead: the note is where the manual states the limit', () => {
+    const text = ['## LED panel', '', 'The LED panel shows the brightness setting of your program.', '', 'Note: keep the brightness setting at 20% or below to protect the panel.'].join('\n');
+    expect(first('What is the maximum brightness setting for the LED panel?', text)).toBe('- Note: keep the brightness setting at 20% or below to protect the panel. [1]');
+  });
+
+  it('is also one asking "how low" or "how hot": the line with the measured value leads', () => {
+    const text = ['## Power modes', '', 'The chip stays in deep sleep and wakes from deep sleep on a timer.', '', 'Current in deep sleep is 15 μA.'].join('\n');
+    expect(first('How low does the board go in deep sleep?', text)).toBe('- Current in deep sleep is 15 μA. [1]');
+  });
+
+  it('still reads a bare number in code as a value, since code writes values without units', () => {
+    const text = ['## Serial monitor', '', '```', 'Serial.println("serial monitor baud rate");', 'Serial.begin(115200); // serial monitor baud rate', '```'].join('\n');
+    expect(first('Which baud rate does the serial monitor use?', text)).toBe('- `Serial.begin(115200); // serial monitor baud rate` [1]');
+  });
+});
+
+describe('a lead sentence under the heading the question names', () => {
+  it('is quoted with its list although it shares no word with the question: the steps are the answer', () => {
+    const text = [
+      '## Enter bootloader mode',
+      '',
+      'Sometimes the port disappears when uploading fails.',
+      'We can solve this problem by the following operation:',
+      '',
+      '- Long press the B button.',
+      '- Connect the board to your computer.',
+      '',
+      'At this point, the chip enters bootloader mode and a disk appears.',
+    ].join('\n');
+    const a = answerExtractively('enter bootloader to copy a uf2 file', [passage('kit/boot.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    expect(quoted).toContain('  - Long press the B button. [1]');
+    expect(quoted).toContain('  - Connect the board to your computer. [1]');
+  });
+});
+
+describe('a "what is" question', () => {
+  it('leads with the line that has the asked thing as its subject, not one that names it in passing', () => {
+    const text = [
+      '## Getting support',
+      '',
+      'When the device fails, a technician may need Remote Support.',
+      '',
+      'Remote Support offers you one-on-one help from a technician who can diagnose your device.',
+    ].join('\n');
+    const a = answerExtractively('What is the function of Remote Support?', [passage('tv/manual.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Remote Support offers you one-on-one help from a technician who can diagnose your device. [1]');
+  });
+});
+
+describe('a procedure written as numbered steps', () => {
+  it('is quoted without a gap: the step between two quoted steps comes too, in its place', () => {
+    const text = [
+      '## USB download',
+      '',
+      'Step 1: Open the flashing tool and select USB download mode for the chip.',
+      '',
+      'Step 2: Hold down the Boot button while you plug in the cable.',
+      '',
+      'Step 3: Connect the board to the computer by USB and click Download in the flashing tool.',
+      '',
+      'Step 4: The flashing tool shows the USB download result for the chip.',
+    ].join('\n');
+    const a = answerExtractively('How do I flash the chip by USB download with the flashing tool?', [passage('kit/flash.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const at = (step: string): number => quoted.findIndex((l) => l.startsWith(`- ${step}:`));
+    expect(at('Step 2')).toBeGreaterThan(-1);
+    expect(at('Step 1')).toBeLessThan(at('Step 2'));
+    expect(at('Step 2')).toBeLessThan(at('Step 3'));
+  });
+});
+
+describe('a how-to question and a later section with the instruction', () => {
+  it('puts the passage with the instruction first when the first passage only describes the option', () => {
+    const describing = passage('phone/manual.md#1', ['## Sound settings', '', 'You can change the notification sound for alerts of your apps in the sound settings.'].join('\n'));
+    const instructing = passage('phone/manual.md#2', ['## Notification sound', '', 'From Settings, tap Sounds > Notification sound.'].join('\n'));
+    const a = answerExtractively('How can I set the notification sound?', [describing, instructing]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- From Settings, tap Sounds > Notification sound. [1]');
+    expect(a.citations[0]!.chunkId).toBe('phone/manual.md#2');
+  });
+
+  it('keeps the search order when the first passage has an instruction of its own', () => {
+    const first = passage(
+      'phone/manual.md#1',
+      ['## Sound settings', '', 'You can change the notification sound for alerts of your apps in the sound settings.', '', 'To set the notification sound, tap Notification sound and pick a sound.'].join('\n'),
+    );
+    const later = passage('phone/manual.md#2', ['## Notification sound', '', 'From Settings, tap Sounds > Notification sound.'].join('\n'));
+    const a = answerExtractively('How can I set the notification sound?', [first, later]);
+    expect(a.citations[0]!.chunkId).toBe('phone/manual.md#1');
+  });
+});
+
+describe('a question asking which component', () => {
+  it('leads with the line that names a part number', () => {
+    const text = ['## Board resources', '', 'A chip regulates the board supply and the supply of the port.', '', 'The AMS1117 chip regulates the supply of the board.'].join('\n');
+    const a = answerExtractively('Which chip regulates the board supply?', [passage('kit/board.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- The AMS1117 chip regulates the supply of the board. [1]');
+  });
+});
+
+describe('a menu path under the heading that names the task', () => {
+  const text = ['## Reset the network', '', 'Settings General Network Reset Network', '', 'Restore the network settings to the factory default.'].join('\n');
+
+  it('leads a how-to answer: it is the way to the option', () => {
+    const a = answerExtractively('How do I reset the network?', [passage('tv/manual.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Settings General Network Reset Network [1]');
+  });
+
+  it('does not lead when the question asks what the option does', () => {
+    const a = answerExtractively('What does reset network do?', [passage('tv/manual.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Restore the network settings to the factory default. [1]');
+  });
+});
+
+describe('a how-to question and the section that names the task', () => {
+  it('quotes the instruction under that heading before lines that only talk about the topic', () => {
+    const text = [
+      '## Adding a favorite channel',
+      '',
+      'Each favorite channel you add comes first in the channel list, with a star.',
+      '',
+      'You can add five favorite channel lists.',
+      '',
+      'A favorite channel stays a favorite channel when the TV turns off.',
+      '',
+      'Press Select to add the channel.',
+    ].join('\n');
+    const a = answerExtractively('How do I add a favorite channel?', [passage('tv/manual.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Press Select to add the channel. [1]');
   });
 });

@@ -1,0 +1,152 @@
+import type { Passage } from './passages';
+import type { Sentence } from './sentences';
+
+/**
+ * Which scored lines an extractive answer quotes and in which order of passages (see
+ * `answerExtractively`): the budget of lines, the steps a procedure must not skip, and when a later
+ * passage leads.
+ */
+
+/** A quotable unit with its score for the question. */
+export interface Scored {
+  passage: number;
+  sentence: Sentence;
+  score: number;
+  /** Weight for the line's place in its passage only (not for whether it is quoted). */
+  lead?: number;
+}
+
+/** Share of the best score a further sentence needs to be quoted too. */
+const KEEP_RATIO = 0.25;
+
+/**
+ * The rank of each quoted passage in the answer: search order, except that when the best passage
+ * has no line whose label the question names and a later one does (of the same document, or of
+ * the model asked about), that one comes first; failing that, one with a line of the asked kind
+ * the first lacks (see `kindOrder`); failing that, a later passage of the first one's document
+ * whose best line scores well above the first one's comes first.
+ */
+export function passageOrder(
+  picked: readonly Scored[],
+  named: ReadonlySet<number>,
+  used: readonly Passage[],
+  models: readonly string[],
+  ofKind: (s: Scored) => boolean = () => false,
+): (pi: number) => number {
+  const byLabel = labelOrder(picked, named, used, models);
+  if (picked.some((p) => byLabel(p.passage) < 0)) return byLabel;
+  const first = Math.min(...picked.map((p) => p.passage));
+  const byKind = kindOrder(picked, used, first, ofKind);
+  if (byKind) return byKind;
+  // Inside one manual, search ranks sections by all their words; a section whose best line
+  // answers clearly better (rank discount included) leads. Across documents the search's
+  // model-aware order stands.
+  const best = new Map<number, number>();
+  for (const p of picked) best.set(p.passage, Math.max(best.get(p.passage) ?? 0, p.score));
+  const top = [...best].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
+  const leads = top !== first && used[top]!.hit.doc === used[first]!.hit.doc && best.get(top)! > BETTER_LINE * best.get(first)!;
+  return leads ? (pi) => (pi === top ? -1 : pi) : byLabel;
+}
+
+/** Share of the first passage's best line score that a later passage's line of the asked kind needs to lead. */
+const KIND_LINE_SHARE = 0.9;
+
+/**
+ * The first passage's manual puts the line of the kind the question asks for (an instruction, for a
+ * how-to question) in a later section: when none of the first passage's quoted lines is of that kind
+ * and a later passage of the same document has one scoring nearly as well as the first passage's
+ * best line, that passage comes first (null: no such passage).
+ */
+function kindOrder(picked: readonly Scored[], used: readonly Passage[], first: number, ofKind: (s: Scored) => boolean): ((pi: number) => number) | null {
+  const mine = picked.filter((p) => p.passage === first);
+  if (mine.some(ofKind)) return null;
+  const best = Math.max(...mine.map((p) => p.score));
+  const lead = picked
+    .filter((p) => p.passage !== first && used[p.passage]!.hit.doc === used[first]!.hit.doc && ofKind(p) && p.score >= KIND_LINE_SHARE * best)
+    .sort((a, b) => a.passage - b.passage)[0];
+  return lead ? (pi) => (pi === lead.passage ? -1 : pi) : null;
+}
+
+/** Search order, or the passage with a line whose label the question names first (see `passageOrder`). */
+function labelOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[]): (pi: number) => number {
+  const first = Math.min(...picked.map((p) => p.passage));
+  if (named.has(first)) return (pi) => pi;
+  const ownSource = (pi: number): boolean => {
+    const model = used[pi]!.hit.signature.model;
+    return used[pi]!.hit.doc === used[first]!.hit.doc || models.length === 0 || (model !== null && models.includes(model));
+  };
+  const lead = picked.map((p) => p.passage).filter((pi) => named.has(pi) && ownSource(pi)).sort((a, b) => a - b)[0];
+  return (pi) => (pi === lead ? -1 : pi);
+}
+
+/** A numbered step of a procedure written as text ("Step 2: Hold down the Download button"), with its number. */
+const STEP_NUMBER = /^step\s*(\d{1,2})\b/i;
+
+/**
+ * The picked lines, with the steps between two picked steps of one procedure added: a procedure
+ * quoted as "Step 1", "Step 3" misses the step in between, which may be the one asked about
+ * ("Step 2: connect the PA1 pin to VCC"). Only steps under the same heading of one passage.
+ */
+export function withGapsFilled(picked: readonly Scored[], scored: readonly Scored[], units: readonly (readonly Sentence[])[]): Scored[] {
+  const out = [...picked];
+  const have = new Set(picked.map((p) => p.sentence));
+  const numberOf = (u: Sentence): number | null => {
+    const m = STEP_NUMBER.exec(u.text);
+    return m ? Number(m[1]) : null;
+  };
+  for (const [pi, sentences] of units.entries()) {
+    const steps = picked.filter((p) => p.passage === pi && numberOf(p.sentence) !== null);
+    for (const heading of new Set(steps.map((s) => s.sentence.heading))) {
+      const nums = steps.filter((s) => s.sentence.heading === heading).map((s) => numberOf(s.sentence)!);
+      if (nums.length < 2) continue;
+      const lo = Math.min(...nums);
+      const hi = Math.max(...nums);
+      for (const u of sentences) {
+        const k = numberOf(u);
+        if (k === null || k <= lo || k >= hi || u.heading !== heading || have.has(u)) continue;
+        const entry = scored.find((x) => x.sentence === u);
+        if (!entry) continue;
+        out.push(entry);
+        have.add(u);
+      }
+    }
+  }
+  return out;
+}
+
+/** How much better a later passage's best line must score than the first passage's to lead. */
+const BETTER_LINE = 1.5;
+
+/**
+ * The best passage always contributes its best sentence (it cleared the relevance gate); more
+ * sentences follow by score while they reach a share of the best one.
+ */
+export function pick(scored: readonly Scored[], maxSentences: number, perPassage: number): Scored[] {
+  const ranked = [...scored].sort((a, b) => b.score - a.score || a.passage - b.passage || a.sentence.offset - b.sentence.offset);
+  const firstPassage = Math.min(...scored.map((s) => s.passage));
+  const lead = ranked.find((s) => s.passage === firstPassage);
+  if (!lead) return [];
+  const out: Scored[] = [lead];
+  const best = ranked[0]!.score;
+  const perCount = new Map<number, number>([[lead.passage, 1]]);
+  const seen = new Set([lead.sentence.text]);
+  // A sentence of a paragraph already picked joins that paragraph's line (see `withParagraph`),
+  // so it takes no place of its own among the lines.
+  const paragraphOf = (s: Scored): string | null => (s.sentence.para === undefined ? null : `${s.passage}:${s.sentence.para}`);
+  const paragraphs = new Set([paragraphOf(lead)]);
+  let lines = 1;
+  for (const s of ranked) {
+    if (lines >= maxSentences) break;
+    if (s === lead || s.score <= 0 || s.score < best * KEEP_RATIO || seen.has(s.sentence.text)) continue;
+    const para = paragraphOf(s);
+    const joins = para !== null && paragraphs.has(para);
+    if (!joins && (perCount.get(s.passage) ?? 0) >= perPassage) continue;
+    out.push(s);
+    seen.add(s.sentence.text);
+    if (joins) continue;
+    paragraphs.add(para);
+    lines++;
+    perCount.set(s.passage, (perCount.get(s.passage) ?? 0) + 1);
+  }
+  return out;
+}
