@@ -128,14 +128,17 @@ const VECTOR_INDEX_MIN_ROWS = 20_000;
 /**
  * The vector index type: IVF partitions, an HNSW graph in each, vectors scalar-quantized to 8 bits.
  * Measured on the 102,501-chunk bench library (168k rows, 384 dimensions, 2 cores under load;
- * tests/bench/RESULTS.md, session 6): top-10 recall against the exact scan 0.975 at ~0.9 ms of CPU
- * a query (ef 400), where the IVF-PQ index it replaces needed a refine step that re-reads every
- * candidate's full vector (~4 of ~5 ms) for a recall of 0.925. The graph copes with the library's
- * many identical chunks (near-duplicate manuals) only with a wide search list (`HNSW_EF`).
+ * tests/bench/RESULTS.md, session 6): top-10 recall against the exact scan 0.925-0.975 (two builds)
+ * at ~1.1 ms of CPU a query, where the IVF-PQ index it replaces needed a refine step that re-reads
+ * every candidate's full vector (~4 of ~5 ms) for a recall of 0.925.
  */
 const VECTOR_INDEX_KIND = 'IvfHnswSq';
-/** HNSW search list length: recall@10 on the bench library 0.43 at LanceDB's default, 0.85 at 200, 0.975 at 400. */
-const HNSW_EF = 400;
+/**
+ * HNSW search list length. The library's many identical chunks (near-duplicate manuals) need a
+ * wide one: recall@10 on the bench library 0.43 at LanceDB's default, 0.85 at 200, 0.875-0.975 at
+ * 400, 0.925 at 800 (1.1 ms), 0.95 at 1200 (1.5 ms, no better at 2000).
+ */
+const HNSW_EF = 800;
 /** Candidates re-scored with full vectors per result, for an IVF-PQ index an older version built (PQ distances are approximate). */
 const PQ_REFINE_FACTOR = 10;
 
