@@ -1,9 +1,9 @@
 /**
  * `ChunkStore` on an embedded LanceDB database: one `chunks` table per library folder, BM25 over
- * `indexed_text` (ICU tokenizer), exact cosine kNN over an optional float32 vector column, and
- * reciprocal rank fusion of the two (LanceDB's RRF, computed here) for hybrid search. Light
- * searches read row addresses and scores only, and take each row's stub from an in-memory index
- * (`lance.stubs.ts`) once it is built.
+ * `indexed_text` (ICU tokenizer), cosine kNN over an optional float32 vector column (exact, or
+ * through an IVF-HNSW-SQ index in a large library), and reciprocal rank fusion of the two
+ * (LanceDB's RRF, computed here) for hybrid search. Light searches read row addresses and scores
+ * only, and take each row's stub from an in-memory index (`lance.stubs.ts`) once it is built.
  *
  * Vector column lifecycle (the dimension is fixed per table; its embedder id is field metadata):
  * - opened without a dimension: no vector column is created; an existing one is kept as is;
@@ -121,21 +121,37 @@ function scoped<Q extends { withRowId(): Q; where(predicate: string): Q }>(q: Q,
 
 /**
  * Vectors are searched exactly (a scan) until the library holds this many embedded chunks; above
- * it, an IVF-PQ index is built in the background. Measured at 100k chunks on 2 cores: a scan
- * takes ~55 ms, the index with refinement ~3.5 ms at recall@10 ~0.92 against the scan.
+ * it, an IVF-HNSW-SQ index is built in the background (`ensureIndexes`). Below it a scan is cheap
+ * and exact, so small libraries (and every shared evaluation set) rank as before.
  */
 const VECTOR_INDEX_MIN_ROWS = 20_000;
-/** Candidates re-scored with full vectors per result (PQ distances are approximate). */
-const VECTOR_REFINE_FACTOR = 10;
+/**
+ * The vector index type: IVF partitions, an HNSW graph in each, vectors scalar-quantized to 8 bits.
+ * Measured on the 102,501-chunk bench library (168k rows, 384 dimensions, 2 cores under load;
+ * tests/bench/RESULTS.md, session 6): top-10 recall against the exact scan 0.925-0.975 (two builds)
+ * at ~1.1 ms of CPU a query, where the IVF-PQ index it replaces needed a refine step that re-reads
+ * every candidate's full vector (~4 of ~5 ms) for a recall of 0.925.
+ */
+const VECTOR_INDEX_KIND = 'IvfHnswSq';
+/**
+ * HNSW search list length. The library's many identical chunks (near-duplicate manuals) need a
+ * wide one: recall@10 on the bench library 0.43 at LanceDB's default, 0.85 at 200, 0.875-0.975 at
+ * 400, 0.925 at 800 (1.1 ms), 0.95 at 1200 (1.5 ms, no better at 2000).
+ */
+const HNSW_EF = 800;
+/** Candidates re-scored with full vectors per result, for an IVF-PQ index an older version built (PQ distances are approximate). */
+const PQ_REFINE_FACTOR = 10;
 
 /**
  * A filtered vector search (one model's or some documents' chunks) is exact: the filter already
  * cuts the rows to a few hundred, and an IVF index would probe partitions that hold none of them.
- * An unfiltered one uses the index when there is one.
+ * An unfiltered one uses the index when there is one (`kind`: its LanceDB type, null for none).
  */
-function vectorQuery(q: LanceModule.VectorQuery, where: string | null): LanceModule.VectorQuery {
+function vectorQuery(q: LanceModule.VectorQuery, where: string | null, limit: number, kind: string | null): LanceModule.VectorQuery {
   const v = q.column(VECTOR_COLUMN).distanceType('cosine');
-  return where !== null ? v.bypassVectorIndex() : v.refineFactor(VECTOR_REFINE_FACTOR);
+  if (where !== null) return v.bypassVectorIndex();
+  if (kind === 'IvfPq') return v.refineFactor(PQ_REFINE_FACTOR);
+  return kind === null ? v : v.ef(Math.max(HNSW_EF, limit));
 }
 
 /**
@@ -359,6 +375,17 @@ class LanceChunkStore implements ChunkStore {
     return (await this.#hasPrefixedRows()) ? [...columns] : columns.filter((c) => c !== 'indexed_text');
   }
 
+  /** The LanceDB type of the vector index (null: none): read once, then set by `ensureIndexes` when it builds one. */
+  #vectorKind: Promise<string | null> | null = null;
+
+  #vectorIndexKind(): Promise<string | null> {
+    this.#vectorKind ??= this.table.listIndices().then(
+      (indexes) => indexes.find((i) => i.columns[0] === VECTOR_COLUMN)?.indexType ?? null,
+      () => null,
+    );
+    return this.#vectorKind;
+  }
+
   /** Stubs by row address (see `lance.stubs.ts`), once built; `#stubEpoch` discards a build that a compaction overtook. */
   #stubs: StubIndex | null = null;
   #stubBuild: Promise<void> | null = null;
@@ -568,10 +595,14 @@ class LanceChunkStore implements ChunkStore {
         await this.table.createIndex(want.column, { config: want.make(this.lance), replace: true });
       }
       this.#ftsReady = true;
-      if (this.vectorDimension !== null && !existing.some((i) => i.columns[0] === VECTOR_COLUMN)) {
-        const embedded = await this.table.countRows(`${VECTOR_COLUMN} IS NOT NULL`);
+      const vectorIndex = existing.find((i) => i.columns[0] === VECTOR_COLUMN);
+      if (this.vectorDimension !== null && vectorIndex?.indexType !== VECTOR_INDEX_KIND) {
+        // An index of another type (IVF-PQ, built by an older version) is replaced; searches keep
+        // using it until the new one is committed.
+        const embedded = vectorIndex ? Infinity : await this.table.countRows(`${VECTOR_COLUMN} IS NOT NULL`);
         if (embedded >= this.vectorIndexMinRows) {
-          await this.table.createIndex(VECTOR_COLUMN, { config: this.lance.Index.ivfPq({ distanceType: 'cosine' }), replace: true });
+          await this.table.createIndex(VECTOR_COLUMN, { config: this.lance.Index.hnswSq({ distanceType: 'cosine' }), replace: true });
+          this.#vectorKind = Promise.resolve(VECTOR_INDEX_KIND);
         }
       }
       const stale = existing.some((i) => (i.numUnindexedRows ?? 0) > 0);
@@ -658,7 +689,8 @@ class LanceChunkStore implements ChunkStore {
     const vec = this.#queryVector(vector);
     return this.#guard(async () => {
       const where = filterToWhere(options.filter);
-      const run = (columns: string[]) => scoped(vectorQuery(this.table.query().nearestTo(vec), where).select(columns).limit(limit), options, where);
+      const kind = await this.#vectorIndexKind();
+      const run = (columns: string[]) => scoped(vectorQuery(this.table.query().nearestTo(vec), where, limit, kind).select(columns).limit(limit), options, where);
       return (await this.#searchRows(run, options)).map((row) => toHit(row, 1 - Number(row._distance)));
     });
   }
@@ -676,8 +708,9 @@ class LanceChunkStore implements ChunkStore {
     await this.#needFts();
     return this.#guard(async () => {
       const where = filterToWhere(options.filter);
+      const kind = await this.#vectorIndexKind();
       const [byVector, byText] = await Promise.all([
-        this.#searchRows((columns) => scoped(vectorQuery(this.table.query().nearestTo(vec), where).select(columns).limit(limit), options, where), options),
+        this.#searchRows((columns) => scoped(vectorQuery(this.table.query().nearestTo(vec), where, limit, kind).select(columns).limit(limit), options, where), options),
         this.#searchRows((columns) => scoped(this.table.query().fullTextSearch(this.#match(query)).select(columns).limit(limit), options, where), options),
       ]);
       return rrfFuse([byVector, byText], limit).map(({ row, score }) => toHit(row, score));

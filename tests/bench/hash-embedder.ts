@@ -1,7 +1,7 @@
 // A deterministic embedder of the recommended embedder's dimension, for the query benchmark.
 //
 // Why not the tiny generated ONNX model: it makes 32-dimensional vectors, and a vector search
-// (exact or IVF-PQ) costs by the dimension, so its dense and hybrid latencies understate a real
+// (exact or through an index) costs by the dimension, so its dense and hybrid latencies understate a real
 // library's; and embedding 100k chunks through it took most of an hour on the 2-core test
 // machine (transformers.js tokenizing and running batches), for vectors that mean nothing anyway.
 // This one hashes a text's words into 384 dimensions (bge-small-en-v1.5, models/README.md) with a

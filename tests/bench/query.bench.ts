@@ -5,13 +5,15 @@
 // the same question. Dense and hybrid use vectors of the recommended embedder's dimension from a
 // deterministic hashing embedder (`hash-embedder.ts` says why), written through the library's own
 // index, which also builds the vector index as the app does: their latency is LanceDB + ranking,
-// without a real model's query embedding. Prints one JSON object on stdout.
+// without a real model's query embedding, and the vector index's top-10 recall against an exact
+// scan (`annRecall10`). Prints one JSON object on stdout.
 import { cp, mkdir, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createEngine } from '../../src-main/engine/engine';
 import { embedText } from '../../src-main/index/embed.job';
 import { LibraryIndex } from '../../src-main/index/library-index';
 import { LibraryManager } from '../../src-main/storage/library.store';
+import type { ChunkStore } from '../../src-main/storage/chunk-store';
 import { sharedDir, tempDir } from '../helpers/temp';
 import { HASH_EMBEDDER_ID, hashEmbedders, hashVector } from './hash-embedder';
 import { percentile } from './machine';
@@ -26,6 +28,36 @@ const stats = (times: number[]) => {
   const sorted = [...times].sort((a, b) => a - b);
   return { p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
 };
+
+/**
+ * Top-10 recall of the store's unfiltered vector search (through its index, when it has one)
+ * against an exact scan, over the questions. The library holds ~20 identical copies of every
+ * chunk, so tied copies make ids meaningless: a hit counts when its exact cosine distance is
+ * within the exact 10th result's.
+ */
+async function vectorRecall(store: ChunkStore, dbDir: string): Promise<number> {
+  const lancedb = await import('@lancedb/lancedb');
+  const db = await lancedb.connect(dbDir);
+  const table = await db.openTable('chunks');
+  let found = 0;
+  try {
+    for (const q of questions) {
+      const v = hashVector(q);
+      const exact = await table.query().nearestTo(v).column('vector').distanceType('cosine').bypassVectorIndex().select(['id']).limit(10).toArray();
+      const bound = Number(exact[exact.length - 1]._distance) + 1e-4;
+      const hits = await store.searchVector(v, { limit: 10 });
+      for (const e of await store.listEmbedded(hits.map((h) => h.record.id))) {
+        let dot = 0;
+        for (let i = 0; i < v.length; i++) dot += v[i]! * e.vector[i]!;
+        if (1 - dot <= bound) found++;
+      }
+    }
+  } finally {
+    table.close();
+    db.close();
+  }
+  return found / (10 * questions.length);
+}
 
 const tmp = await tempDir('manualmate-qbench-');
 const results: unknown[] = [];
@@ -120,8 +152,10 @@ try {
       }
       latency[retriever] = stats(times);
     }
+    const vectorIndex = (await index.store.indexStatus()).find((i) => i.column === 'vector')?.kind ?? 'none (exact)';
+    const annRecall10 = await vectorRecall(index.store, path.join(libraries, (await readdir(libraries))[0]!, 'index'));
     await index.close();
-    results.push({ chunks, copies: copy, indexSeconds, embedSeconds, stubIndexMs, dimension: 384, latency });
+    results.push({ chunks, copies: copy, indexSeconds, embedSeconds, stubIndexMs, dimension: 384, vectorIndex, annRecall10, latency });
   }
 } finally {
   await tmp.cleanup();

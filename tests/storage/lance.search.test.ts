@@ -103,22 +103,43 @@ describe('LanceDB chunk store: vector index', () => {
     return v.map((x) => x / n);
   };
 
-  it('builds an index once enough rows are embedded and still finds nearest rows, exactly when filtered', async () => {
+  const vectorKinds = async (store: { indexStatus(): Promise<{ column: string; kind: string }[]> }) =>
+    (await store.indexStatus()).filter((s) => s.column === 'vector').map((s) => s.kind);
+
+  it('builds an HNSW index once enough rows are embedded and still finds nearest rows, exactly when filtered', async () => {
     const store = await freshStore({ vectorDimension: dim, vectorIndexMinRows: 300 });
     await store.addChunks(Array.from({ length: 299 }, (_, i) => record(`d${i % 7}`, i, `chunk ${i}`, { vector: vec(i) })));
     await store.ensureIndexes();
-    const kinds = async () => (await store.indexStatus()).filter((s) => s.column === 'vector').map((s) => s.kind);
-    expect(await kinds()).toEqual([]);
+    expect(await vectorKinds(store)).toEqual([]);
     await store.addChunks([record('d0', 299, 'chunk 299', { vector: vec(299) })]);
     await store.ensureIndexes();
-    expect((await kinds()).length).toBe(1);
-    // The query is row 42's own vector: an approximate index with refinement still puts it first.
-    const top = await store.searchVector(vec(42), { limit: 5 });
-    expect(top[0]!.record.id).toBe('d0#42');
+    expect(await vectorKinds(store)).toEqual(['IvfHnswSq']);
+    // Each query is a row's own vector: the approximate index still puts that row first.
+    for (const i of [0, 42, 150, 298]) expect((await store.searchVector(vec(i), { limit: 5 }))[0]!.record.id).toBe(`d${i % 7}#${i}`);
     // A filtered search is exact over the filtered rows.
     const inDoc = await store.searchVector(vec(43), { limit: 3, filter: { docIds: ['d1'] } });
     expect(inDoc[0]!.record.id).toBe('d1#43');
     expect(inDoc.every((h) => h.record.docId === 'd1')).toBe(true);
+  });
+
+  it('replaces an IVF-PQ index an older version built, and searches through either', async () => {
+    const { dir, store } = await scope.open({ vectorDimension: dim, vectorIndexMinRows: 300 });
+    await store.addChunks(Array.from({ length: 300 }, (_, i) => record(`d${i % 7}`, i, `chunk ${i}`, { vector: vec(i) })));
+    await store.close();
+    const lancedb = await import('@lancedb/lancedb');
+    const db = await lancedb.connect(dir);
+    const table = await db.openTable('chunks');
+    await table.createIndex('vector', { config: lancedb.Index.ivfPq({ distanceType: 'cosine', numPartitions: 2, numSubVectors: 2 }) });
+    table.close();
+    db.close();
+
+    const reopened = scope.track(await mustOpen(dir, { vectorDimension: dim, vectorIndexMinRows: 300 }));
+    expect(await vectorKinds(reopened)).toEqual(['IvfPq']);
+    expect((await reopened.searchVector(vec(42), { limit: 5 }))[0]!.record.id).toBe('d0#42');
+    await reopened.ensureIndexes();
+    expect(await vectorKinds(reopened)).toEqual(['IvfHnswSq']);
+    expect((await reopened.searchHybrid('chunk 150', vec(150), { limit: 5 }))[0]!.record.id).toBe('d3#150');
+    expect((await reopened.searchVector(vec(42), { limit: 5 }))[0]!.record.id).toBe('d0#42');
   });
 });
 
