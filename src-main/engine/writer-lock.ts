@@ -1,10 +1,17 @@
 import path from 'node:path';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
-import { LIBRARY_LOCK_FILE, type Library } from '../storage/library.store';
-import { tryLock, type LockOwner } from '../storage/lock-file';
+import { LIBRARY_LOCK_FILE, OPENING_LOCK_PURPOSE, type Library } from '../storage/library.store';
+import { tryLock, waitLock, type LockOwner } from '../storage/lock-file';
 
 export { LIBRARY_LOCK_FILE };
+
+/**
+ * How long a writer waits for a process that is only opening the library (its hold lasts while
+ * it sweeps stray temp files) before it reports the library busy: two CLI imports started
+ * together met each other's opening and one was refused with "another opening is running".
+ */
+export const OPENING_WAIT_MS = 10_000;
 
 /** The message a second writer gets, in words (CLI stderr, the app's error DTO). */
 export function libraryBusyMessage(lib: Library, owner: LockOwner | null): string {
@@ -87,7 +94,9 @@ export class WriterLock {
     if (!entry) {
       const file = (async (): Promise<Result<() => Promise<void>>> => {
         await this.releasing.get(id);
-        const got = await tryLock(path.join(lib.dir, LIBRARY_LOCK_FILE), purpose);
+        const lockFile = path.join(lib.dir, LIBRARY_LOCK_FILE);
+        let got = await tryLock(lockFile, purpose);
+        if (!got.ok && got.owner?.purpose === OPENING_LOCK_PURPOSE) got = await waitLock(lockFile, purpose, OPENING_WAIT_MS);
         if (!got.ok) return fail('busy', libraryBusyMessage(lib, got.owner));
         try {
           await this.onFreshHold(lib);

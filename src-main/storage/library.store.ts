@@ -66,6 +66,9 @@ export interface LibraryConfig {
  */
 export const INDEX_VERSION = 4;
 
+/** What an opening process writes in the lock file while it sweeps stray temp files: a hold of moments, which writers wait out. */
+export const OPENING_LOCK_PURPOSE = 'opening';
+
 /** Settings a new library starts with; also fill fields missing from older library.json files. */
 export const LIBRARY_DEFAULTS: Pick<LibraryConfig, 'strategy' | 'enrich' | 'embedder' | 'prefix' | 'restructure'> = {
   strategy: 'structure',
@@ -504,7 +507,7 @@ export class LibraryManager {
     const lib = new Library(dir, { ...LIBRARY_DEFAULTS, ...config });
     // Temp files whose writer is gone are swept, and only when no process holds the library's lock
     // file (another process writing this library has its temp files in flight).
-    const free = await tryLock(path.join(dir, LIBRARY_LOCK_FILE), 'opening');
+    const free = await tryLock(path.join(dir, LIBRARY_LOCK_FILE), OPENING_LOCK_PURPOSE);
     if (free.ok) {
       try {
         await lib.sweepStrays();

@@ -7,7 +7,7 @@ import type { EngineEvent } from '../../src-main/contract/api';
 import { createEngine } from '../../src-main/engine/engine';
 import { LIBRARY_LOCK_FILE } from '../../src-main/engine/writer-lock';
 import { tryLock } from '../../src-main/storage/lock-file';
-import { LibraryManager } from '../../src-main/storage/library.store';
+import { LibraryManager, OPENING_LOCK_PURPOSE } from '../../src-main/storage/library.store';
 import { SUPPORTED_EXTENSIONS } from '../../src-main/ingest/parsers';
 import { corpusRoots, repoRoot, tempDir } from '../helpers/temp';
 import { runNode, type NodeRun } from '../helpers/run-node';
@@ -208,6 +208,26 @@ describe('imports inside one app', () => {
       const expected = (await Promise.all(folders.map((f, i) => filesOf(f, `batch-${i + 1}`)))).flat();
       await engine.dispose();
       await checkLibrary(tmp.dir, 'Queue', expected);
+    } finally {
+      await engine.dispose();
+      await tmp.cleanup();
+    }
+  });
+
+  it('waits out a process that is only opening the library instead of calling it busy', async () => {
+    const tmp = await tempDir();
+    const engine = createEngine({ dataDir: tmp.dir, bundledModelsDir: path.join(tmp.dir, 'none') });
+    try {
+      await engine.handlers['libraries.create']({ name: 'Opened' });
+      const lib = (await engine.libraries.get('Opened'))!;
+      // What another process's opening writes while it sweeps stray temp files.
+      const opening = await tryLock(path.join(lib.dir, LIBRARY_LOCK_FILE), OPENING_LOCK_PURPOSE);
+      if (!opening.ok) throw new Error('lock not taken');
+      const letGo = new Promise<void>((resolve) => setTimeout(() => void opening.release().then(resolve), 300));
+      const res = await engine.importPaths('Opened', [path.join(corpusRoots.fixture, 'esp-dev-kits')]);
+      await letGo;
+      expect(res.ok, res.ok ? '' : res.error.message).toBe(true);
+      expect(res.ok && res.value.summary.imported).toBeGreaterThan(0);
     } finally {
       await engine.dispose();
       await tmp.cleanup();
