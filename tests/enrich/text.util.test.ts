@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentTerms, modelTokens, plainText } from '../../src-main/enrich/text.util';
+import { contentTerms, isStopword, modelTokens, plainText, singular } from '../../src-main/enrich/text.util';
 
 describe('plainText', () => {
   it('keeps only the prose of every Markdown and MDX construct it removes', () => {
@@ -48,6 +48,17 @@ describe('contentTerms and modelTokens over long mixed texts', () => {
       return toks;
     });
     expect(modelTokens(text)).toEqual(alone);
+  });
+
+  it('finds what the Unicode patterns find over the whole text at once', () => {
+    // The oracle: the word patterns as written for any text, with no ASCII pieces (a wrong fast
+    // pattern, say one that drops the "+" of "S3+", differs from it).
+    const mixed = `ESP32-S3+ and C3+ board+ ${text}`;
+    const words = mixed.toLowerCase().match(/[\p{L}][\p{L}\p{N}+]*(?:[.-][\p{L}\p{N}]+)*/gu) ?? [];
+    const terms = words.filter((w) => w.length >= 2 && !isStopword(w)).map((w) => singular(w));
+    expect(contentTerms(mixed)).toEqual(terms);
+    const tokens = [...mixed.matchAll(/(?<![\p{L}\p{N}])[vV]\d+(?:\.\d+)*(?![\p{L}\p{N}])|[\p{L}\p{N}]+\+*/gu)].map((m) => ({ raw: m[0], start: m.index }));
+    expect(modelTokens(mixed).map((t) => ({ raw: t.raw, start: t.start }))).toEqual(tokens);
   });
 
   it('keys non-ASCII words by their NFKC lower-case form and ASCII words by their lower case', () => {

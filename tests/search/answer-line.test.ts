@@ -10,7 +10,6 @@ function hit(id: string, text: string, score: number): ChunkHit {
 }
 const order = (hits: ChunkHit[]) => hits.map((h) => h.record.id);
 const flat = () => 1;
-const askedDimensionsOf = askedDimensions;
 
 describe('what a question asks for and what a line states', () => {
   it('knows a question asking for a value', () => {
@@ -107,10 +106,15 @@ describe('answer-line ranking', () => {
   it('reads a value by its unit as the dimension it measures', () => {
     const terms = ['standbi', 'current'];
     // "5μA" is a current though the line never says the word; "5V" is none, and neither is a "5G" network.
-    expect(lineWords('Standby power consumption is less than 5μA', terms, null, askedDimensionsOf(terms)).has('current')).toBe(true);
-    expect(lineWords('Standby power consumption is less than 5V', terms, null, askedDimensionsOf(terms)).has('current')).toBe(false);
-    expect(lineWords('Weighs about 5G', ['weight'], null, askedDimensionsOf(['weight'])).has('weight')).toBe(false);
-    expect(lineWords('Weighs about 5 g', ['weight'], null, askedDimensionsOf(['weight'])).has('weight')).toBe(true);
+    expect(lineWords('Standby power consumption is less than 5μA', terms, null, askedDimensions(terms)).has('current')).toBe(true);
+    expect(lineWords('Standby power consumption is less than 5V', terms, null, askedDimensions(terms)).has('current')).toBe(false);
+    expect(lineWords('Weighs about 5G', ['weight'], null, askedDimensions(['weight'])).has('weight')).toBe(false);
+    expect(lineWords('Weighs about 5 g', ['weight'], null, askedDimensions(['weight'])).has('weight')).toBe(true);
+    // A how-to question asks for steps, not for the value a unit measures.
+    expect(askedDimensions(['set', 'clock'], 'How do I set the clock?')).toEqual([]);
+    const steps = hit('steps', 'To set the clock, press Menu 3 times.', 10);
+    const cpu = hit('cpu', 'The CPU runs at 240MHz.', 9);
+    expect(order(weighByAnswerLine([cpu, steps], 'How do I set the clock?', flat))).toEqual(['steps', 'cpu']);
     const charging = hit('charging', '## Battery charging current\nThe charging current is 50mA or 100mA.', 10);
     const features = hit('features', '- Standby power consumption is less than 5μA\n- Bluetooth 5.0', 8);
     expect(order(weighByAnswerLine([charging, features], 'standby current', flat))).toEqual(['features', 'charging']);
@@ -121,6 +125,13 @@ describe('answer-line ranking', () => {
     expect(askedKind('what UARTs does the tool use?')).toBe('uart');
     expect(askedKind('Which pin is the LED on?')).toBeNull();
     expect(askedKind('What charge current does it use?')).toBeNull();
+    // An acronym that names no kind of signal, and a question in capitals throughout, ask for none.
+    expect(askedKind('Which LED shows charging?')).toBeNull();
+    expect(askedKind('Which USB port supports OTG?')).toBeNull();
+    expect(askedKind('WHICH PIN IS THE LED ON?')).toBeNull();
+    const led = hit('led', 'The red LED lights while the battery is charging.', 10);
+    const row = hit('row', '| LED1 | GPIO2 | user LED |', 6);
+    expect(order(weighByAnswerLine([row, led], 'Which LED shows charging?', flat))).toEqual(['led', 'row']);
     // The button's spec row names no GPIO: the pin row answers, though the spec row shares more words.
     const spec = hit('spec', '| Onboard Buttons | Reset / Boot Button |', 6);
     const pins = hit('pins', '| Boot | | GPIO28 | Enter Boot Mode |', 5);

@@ -10,6 +10,14 @@ describe('query expansion for keyword search', () => {
     expect(expandQuery('My board will not turn off on USB power')).toContain('shut down');
   });
 
+  it('reads a phrase of the thesaurus only as that phrase', () => {
+    // "turn off" and "shut down" are phrases: "off" or "shut" alone says something else.
+    expect(expandQuery('take off the back cover')).toBe('');
+    expect(expandQuery('Why does the door not shut properly?')).toBe('');
+    expect(expandQuery('the input list')).not.toContain('power');
+    expect(expandQuery('input voltage range')).toContain('power');
+  });
+
   it('adds nothing for questions outside the thesaurus, and never repeats the question’s own words', () => {
     expect(expandQuery('E52C UART1 TX pin number')).not.toMatch(/\bpin\b/);
     expect(expandQuery('zzz qqq')).toBe('');

@@ -50,6 +50,8 @@ interface AnswerTypes {
   prefixedUnits: string[];
   units: string[];
   dimensions: { words: string[]; units: string[]; anyCase?: boolean }[];
+  howTo: string[];
+  signalKinds: string[];
 }
 
 const types = answerTypes as AnswerTypes;
@@ -68,8 +70,15 @@ const DIMENSIONS = types.dimensions.map((d) => ({
   value: new RegExp(`(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)?\\s?(?:${d.units.map(escapeRe).join('|')})(?![\\p{L}\\p{N}])`, d.anyCase ? 'iu' : 'u'),
 }));
 
-/** The dimensions whose words a question's terms hold: the only ones worth looking for in its lines. */
-export function askedDimensions(terms: readonly string[]): typeof DIMENSIONS {
+const HOW_TO = new RegExp(`(?<![\\p{L}\\p{N}])(?:${types.howTo.map(escapeRe).join('|')})(?![\\p{L}\\p{N}])`, 'u');
+
+/**
+ * The dimensions whose words a question's terms hold: the only ones worth looking for in its
+ * lines. None for a how-to question: "how do I set the clock" asks for steps, and "240MHz" is no
+ * answer to it.
+ */
+export function askedDimensions(terms: readonly string[], question = ''): typeof DIMENSIONS {
+  if (HOW_TO.test(question.toLowerCase())) return [];
   return DIMENSIONS.filter((d) => d.terms.some((t) => terms.includes(t)));
 }
 
@@ -128,7 +137,7 @@ export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term
   if (total <= 0) return hits;
   const quantity = asksForQuantity(question);
   const versions = asksForVersion(question);
-  const dimensions = askedDimensions(terms);
+  const dimensions = askedDimensions(terms, question);
   const kind = askedKind(question);
   return byScore(
     hits.map((h, i) => {
@@ -159,15 +168,21 @@ export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term
   );
 }
 
+/** Signal kinds by the stemmed word a question writes them with (`answer-types.json` `signalKinds`). */
+const SIGNAL_KINDS = new Set(types.signalKinds.flatMap((k) => passageTerms(k)));
+
 /**
- * The kind of numbered signal a question asks for by name, written as signal names are ("which
- * GPIO", "what UARTs"): its stemmed word, or null. Such a question is answered by a line naming
- * one ("| Boot | GPIO28 |"), as a quantity question is by a line stating a value; a lowercase
- * "which pin" or "what charge current" asks for no numbered name.
+ * The kind of numbered signal a question asks for by name ("which GPIO", "what UARTs": one of
+ * `signalKinds`, written in capitals as signal names are): its stemmed word, or null. Such a
+ * question is answered by a line naming one ("| Boot | GPIO28 |"), as a quantity question is by a
+ * line stating a value; "which LED", "which pin" or a question in capitals throughout ask for
+ * none.
  */
 export function askedKind(question: string): string | null {
-  const m = /(?<![\p{L}\p{N}])(?:[Ww]hich|[Ww]hat|WHICH|WHAT)\s+(\p{Lu}{2,})s?(?![\p{L}\p{N}])/u.exec(question);
-  return m ? (passageTerms(m[1]!)[0] ?? null) : null;
+  if (!/\p{Ll}/u.test(question)) return null;
+  const m = /(?<![\p{L}\p{N}])(?:[Ww]hich|[Ww]hat)\s+(\p{Lu}[\p{Lu}\d]+)s?(?![\p{L}\p{N}])/u.exec(question);
+  const kind = m ? passageTerms(m[1]!)[0] : undefined;
+  return kind !== undefined && SIGNAL_KINDS.has(kind) ? kind : null;
 }
 
 /** True when the line names a numbered signal of `kind` (a stemmed word, see `askedKind`). */
