@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { SearchResponse } from '../contract/api';
-import type { ChunkStrategy } from '../core/chunk';
+import type { Chunk, ChunkStrategy } from '../core/chunk';
 import type { NormalizedDocument } from '../core/document';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
@@ -19,6 +19,7 @@ import { embedPending } from './embed.job';
 import { recoverJournal } from './journal';
 import { LibraryEnrichment } from './library-enrichment';
 import { warmTagger } from '../enrich/cnm.heuristic';
+import { draftChunks } from '../enrich/draft';
 import { upgradeEnrichment } from './llm-upgrade.job';
 import { chunkerFor, openStore, storeOptionsOf } from './open-store';
 import { prepareDocument } from './prepare';
@@ -156,7 +157,29 @@ export class LibraryIndex implements DocumentIndexer {
   }
 
   prepare(doc: NormalizedDocument, signal: AbortSignal): Promise<PreparedDocument> {
-    return this.prepareWith(this.enrichment_, this.chunker_, doc, signal);
+    const draft = this.drafts.get(doc);
+    this.drafts.delete(doc);
+    if (draft?.chunker !== this.chunker_) return this.prepareWith(this.enrichment_, this.chunker_, doc, signal);
+    const { prefix, restructure } = this.library.config;
+    return prepareDocument(this.enrichment_, this.chunker_, { prefix, restructure }, doc, { signal }, draft.chunks);
+  }
+
+  /** Drafted documents (see `draft`): their chunks, by the chunker that made them. */
+  private readonly drafts = new WeakMap<NormalizedDocument, { chunker: Chunker; chunks: Chunk[] }>();
+
+  /**
+   * Drafts a learned document while the import waits for the next parse: chunks it, then drafts
+   * its chunks' enrichment (`enrich/draft.ts`), one chunk per step. Only for chunkers that read the
+   * text alone, and only when this thread prepares the batch (prepare workers would redo it).
+   */
+  async *draft(doc: NormalizedDocument): AsyncGenerator<void, void, undefined> {
+    if (this.library.config.embedder !== null || !POOLED_STRATEGIES.includes(this.chunker_.strategy) || this.pool.usable) return;
+    const chunker = this.chunker_;
+    const chunks = await chunker.chunk(doc, {});
+    if (!chunks.ok) return;
+    this.drafts.set(doc, { chunker, chunks: chunks.value });
+    yield;
+    yield* draftChunks(doc, chunks.value);
   }
 
   /**
