@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { NormalizedDocument } from '../../src-main/core/document';
-import { loadCorpus } from '../enrich/corpus.helper';
+import { loadCorpus, markdownDocument } from '../enrich/corpus.helper';
 import { corpusRoots, tempDir } from '../helpers/temp';
 
 /**
@@ -55,6 +55,16 @@ describe('LibraryIndex.draft', () => {
     }
     // One step for the chunking, one per chunk.
     expect(drafted).toBeGreaterThan(docs.length * 2);
+  });
+
+  it('drafts no document past the drafts\' text budget', { timeout: 120_000 }, async () => {
+    const index = await openIndex('0');
+    // One paragraph a line: 9 million characters, over the 8 million drafts may hold at once.
+    const big = markdownDocument('big.md', `# Big\n\n${'The RAC-225B relay is checked after each service.\n\n'.repeat(180_000)}`);
+    const [small] = loadCorpus('radxa-docs', corpusRoots.fixture);
+    expect(big.text.length).toBeGreaterThan(8 * 1024 * 1024);
+    expect(await drain(index.draft(big))).toBe(0);
+    expect(await drain(index.draft(small!))).toBeGreaterThan(1);
   });
 
   it('drafts nothing when prepare workers would prepare the batch (they would redo it)', { timeout: 120_000 }, async () => {
