@@ -156,9 +156,30 @@ export function leadingCaption(text: string): string | null {
   return caption;
 }
 
-/** Builds the view of a chunk against the library's vocabulary (`doc` gives the end path and open tabs). */
-export function chunkView(chunk: Chunk, vocabulary: ModelVocabulary, doc: NormalizedDocument | null = null): ChunkView {
-  const confident = (ms: ModelMention[]): ModelMention[] => ms.filter((m) => m.confidence >= CHUNK_MENTION_MIN_CONFIDENCE);
+/**
+ * What a chunk's view takes from its text and document alone, before any vocabulary: the same
+ * for every vocabulary, so an import computes it for documents already learned while it waits
+ * for the next file's parse (`draftChunkText`), and the view reads it back.
+ */
+export interface ChunkText {
+  /** The document it was read against (a view for another document, or for none, reads it again). */
+  doc: NormalizedDocument | null;
+  plain: string;
+  termList: string[];
+  terms: Set<string>;
+  headings: { level: number; text: string }[];
+  /** The heading path below the document title, where path mentions are looked for. */
+  path: string[];
+  /** Headings, tab labels and the caption inside the chunk, where local mentions are looked for. */
+  local: string[];
+  endPath: string[];
+}
+
+/** Chunk texts drafted ahead of their view, by chunk (chunks are immutable once made). */
+const drafted = new WeakMap<Chunk, ChunkText>();
+
+/** Reads what the chunk's view needs from its text alone (see `ChunkText`). */
+export function chunkText(chunk: Chunk, doc: NormalizedDocument | null = null): ChunkText {
   const headings: { level: number; text: string }[] = [];
   const local: string[] = [];
   // The document's own title already decided its identity; it is not section evidence.
@@ -174,16 +195,31 @@ export function chunkView(chunk: Chunk, vocabulary: ModelVocabulary, doc: Normal
   if (caption) local.push(caption);
   const plain = plainText(chunk.text);
   const termList = contentTerms(plain);
+  return { doc, plain, termList, terms: new Set(termList), headings, path, local, endPath: pathAt(doc, chunk.end, chunk.headingPath) };
+}
+
+/** Computes the chunk's text part now and keeps it for its view (`chunkView` with the same `doc`). */
+export function draftChunkText(chunk: Chunk, doc: NormalizedDocument): ChunkText {
+  const text = chunkText(chunk, doc);
+  drafted.set(chunk, text);
+  return text;
+}
+
+/** Builds the view of a chunk against the library's vocabulary (`doc` gives the end path and open tabs). */
+export function chunkView(chunk: Chunk, vocabulary: ModelVocabulary, doc: NormalizedDocument | null = null): ChunkView {
+  const confident = (ms: ModelMention[]): ModelMention[] => ms.filter((m) => m.confidence >= CHUNK_MENTION_MIN_CONFIDENCE);
+  const early = drafted.get(chunk);
+  const { plain, termList, terms, headings, path, local, endPath } = early?.doc === doc ? early : chunkText(chunk, doc);
   return {
     chunk,
     plain,
     termList,
-    terms: new Set(termList),
+    terms,
     pathMentions: confident(path.flatMap((h) => vocabulary.findMentions(h))),
     localMentions: confident(local.flatMap((h) => vocabulary.findMentions(h))),
     bodyMentions: confident(vocabulary.findMentions(plain)),
     headings,
-    endPath: pathAt(doc, chunk.end, chunk.headingPath),
+    endPath,
   };
 }
 

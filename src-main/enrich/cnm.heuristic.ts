@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
 import type winkNLP from 'wink-nlp';
 import type { ItemSentence } from 'wink-nlp';
-import type { Signature } from '../core/chunk';
+import type { Chunk, Signature } from '../core/chunk';
 import type { NormalizedDocument } from '../core/document';
 import { addCategoryHits, bestCategory } from './category.lexicon';
-import type { ChunkView } from './chunk-view';
+import type { ChunkText, ChunkView } from './chunk-view';
 import { chooseModel } from './chunk-view';
 import type { DocIdentity, ModelVocabulary } from './model-vocabulary';
 import type { TermStats } from './term-stats';
@@ -107,6 +107,35 @@ function tagSentences(text: string): TaggedTerm[][] {
   return out;
 }
 
+/** Tagged texts of chunks tagged ahead of their enrichment (`pretagChunk`), by chunk and text. */
+const pretagged = new WeakMap<Chunk, Map<string, TaggedTerm[][]>>();
+
+/** The chunk's tagged `text`: tagged ahead when it was, else now. */
+function tagsOf(chunk: Chunk, text: string): TaggedTerm[][] {
+  return pretagged.get(chunk)?.get(text) ?? tagSentences(text);
+}
+
+/** Default of `maxTaggedChars`. */
+const MAX_TAGGED_CHARS = 400;
+
+/**
+ * Tags now what `extract` with the default options will tag for this chunk (its section heading
+ * and its opening): both are its text alone, so an import tags the chunks of documents already
+ * learned while it waits for the next parse. Kept with the chunk, outside the bounded cache.
+ */
+export function pretagChunk(chunk: Chunk, text: Pick<ChunkText, 'headings' | 'plain'>): void {
+  const tags = new Map<string, TaggedTerm[][]>();
+  for (const t of [sectionHeading(chunk, text.headings), text.plain.slice(0, MAX_TAGGED_CHARS)]) {
+    if (t.trim()) tags.set(t, tagSentences(t));
+  }
+  pretagged.set(chunk, tags);
+}
+
+/** The heading a chunk's nouns weigh most: the last heading inside it, else the last of its path. */
+function sectionHeading(chunk: Chunk, headings: ChunkView['headings']): string {
+  return headings[headings.length - 1]?.text ?? chunk.headingPath[chunk.headingPath.length - 1] ?? '';
+}
+
 function tagUncached(text: string): TaggedTerm[][] {
   const nlp = tagger();
   const its = nlp.its;
@@ -128,11 +157,11 @@ function isNounTerm(t: TaggedTerm): boolean {
 
 /** Creates the heuristic CNM extractor; `maxTaggedChars` defaults to 400. */
 export function createCnmHeuristic(options: CnmHeuristicOptions = {}): CnmHeuristic {
-  const maxTagged = options.maxTaggedChars ?? 400;
+  const maxTagged = options.maxTaggedChars ?? MAX_TAGGED_CHARS;
   if (!Number.isInteger(maxTagged) || maxTagged < 50) throw new RangeError('maxTaggedChars must be an integer >= 50');
 
   function nouns(view: ChunkView, facts: DocumentFacts, exclude: ReadonlySet<string>): string[] {
-    const heading = view.headings[view.headings.length - 1]?.text ?? view.chunk.headingPath[view.chunk.headingPath.length - 1] ?? '';
+    const heading = sectionHeading(view.chunk, view.headings);
     const score = new Map<string, number>();
     const order = new Map<string, number>();
     const add = (term: string, weight: number): void => {
@@ -141,7 +170,7 @@ export function createCnmHeuristic(options: CnmHeuristicOptions = {}): CnmHeuris
     };
     const harvest = (text: string, weight: number, acronyms: boolean): void => {
       if (!text.trim()) return;
-      for (const terms of tagSentences(text)) {
+      for (const terms of tagsOf(view.chunk, text)) {
         let run: string[] = [];
         const flush = (): void => {
           if (run.length >= 2) add(run.slice(-2).join(' '), weight * 2);

@@ -1,6 +1,6 @@
-import type { ContinuityDecision, Signature } from '../core/chunk';
+import type { Chunk, ContinuityDecision, Signature } from '../core/chunk';
 import type { NormalizedDocument } from '../core/document';
-import type { ChunkView } from './chunk-view';
+import type { ChunkText, ChunkView } from './chunk-view';
 import type { ModelVocabulary } from './model-vocabulary';
 import { jaccard } from './text.util';
 
@@ -21,7 +21,16 @@ export interface ContinuityHeuristic {
   readonly name: 'continuity-heuristic';
   readonly options: Readonly<Required<ContinuityHeuristicOptions>>;
   decide(prev: ChunkView, prevSignature: Signature, cur: ChunkView, doc: NormalizedDocument, vocabulary: ModelVocabulary): ContinuityDecision;
+  /**
+   * Whether `decide` can find `cur` continuous after `prev` with some vocabulary: false when the
+   * text alone rules it out (a new-document marker, a new section without shared words). An
+   * import reads it before the vocabulary is learned, to prepare only what the answer will need.
+   */
+  mayContinue(prev: TextPart, cur: TextPart, chunk: Chunk, doc: NormalizedDocument): boolean;
 }
+
+/** What `mayContinue` reads of a chunk: its text part (a `ChunkText` or a whole view). */
+type TextPart = Pick<ChunkText, 'headings' | 'endPath' | 'terms'>;
 
 const TITLE_PAGE = /\b(?:user'?s? manual|user guide|owner'?s manual|quick start guide|table of contents|service manual)\b/i;
 const MODEL_LINE = /^[ \t>*-]*(?:\*\*)?model(?:\s*(?:no\.?|number|name))?(?:\*\*)?\s*[:：]\s*(.+)$/gim;
@@ -52,14 +61,11 @@ export function createContinuityHeuristic(options: ContinuityHeuristicOptions = 
     options: { minSimilarity },
     decide(prev, prevSignature, cur, doc, vocabulary) {
       const no = (reason: string): ContinuityDecision => ({ continuous: false, reason });
-      const yes = (reason: string): ContinuityDecision => ({ continuous: true, reason });
       const prevModel = prevSignature.model;
 
       // 1. New-document markers.
-      const h1 = cur.headings.find((h) => h.level === 1);
-      if (h1 && h1Count(doc) > 1) return no(`new top-level heading "${h1.text}"`);
-      const opening = cur.headings[0];
-      if (opening && opening.level <= 2 && TITLE_PAGE.test(opening.text)) return no(`title page "${opening.text}"`);
+      const marker = newDocumentMarker(cur, doc);
+      if (marker) return no(marker);
       for (const m of cur.chunk.text.matchAll(MODEL_LINE)) {
         const named = vocabulary.findMentions(m[1]!)[0]?.model ?? m[1]!.trim().slice(0, 40);
         if (!prevModel || vocabulary.relation(named, prevModel) === 'none') return no(`"Model:" line names ${named}`);
@@ -89,20 +95,37 @@ export function createContinuityHeuristic(options: ContinuityHeuristicOptions = 
         }
       }
 
-      // 3. Same heading subtree: the chunk starts in the section the previous chunk ended in, or
-      // in a subsection of it. A sibling section is a new topic unless the words carry over.
-      const a = prev.endPath;
-      const b = cur.chunk.headingPath;
-      const c = commonPrefix(a, b);
-      if (c === a.length) {
-        if (b.length === 0) return yes('same untitled section');
-        return yes(b.length === a.length ? `same section "${b.join(' > ')}"` : `subsection of "${a.join(' > ')}"`);
-      }
-
-      // 4. Lexical similarity across a section boundary.
-      const sim = jaccard(prev.terms, cur.terms);
-      if (sim >= minSimilarity) return yes(`lexical overlap ${sim.toFixed(2)} across sections`);
-      return no(`new section "${b[b.length - 1] ?? ''}" (overlap ${sim.toFixed(2)})`);
+      // 3 and 4: the same heading subtree, or words carried over.
+      return carriedOver(prev, cur.chunk.headingPath, cur.terms, minSimilarity);
+    },
+    mayContinue(prev, cur, chunk, doc) {
+      return newDocumentMarker(cur, doc) === null && carriedOver(prev, chunk.headingPath, cur.terms, minSimilarity).continuous;
     },
   };
+}
+
+/** Rule 1 without the vocabulary: why `cur` opens a new document (a new H1 in a document with several, a title page), or null. */
+function newDocumentMarker(cur: Pick<ChunkText, 'headings'>, doc: NormalizedDocument): string | null {
+  const h1 = cur.headings.find((h) => h.level === 1);
+  if (h1 && h1Count(doc) > 1) return `new top-level heading "${h1.text}"`;
+  const opening = cur.headings[0];
+  if (opening && opening.level <= 2 && TITLE_PAGE.test(opening.text)) return `title page "${opening.text}"`;
+  return null;
+}
+
+/**
+ * Rules 3 and 4, the last word once no model says otherwise. Same heading subtree: the chunk
+ * starts in the section the previous chunk ended in, or in a subsection of it. A sibling section
+ * is a new topic unless the words carry over (lexical similarity across the boundary).
+ */
+function carriedOver(prev: Pick<ChunkText, 'endPath' | 'terms'>, b: readonly string[], terms: ReadonlySet<string>, minSimilarity: number): ContinuityDecision {
+  const a = prev.endPath;
+  const c = commonPrefix(a, b);
+  if (c === a.length) {
+    if (b.length === 0) return { continuous: true, reason: 'same untitled section' };
+    return { continuous: true, reason: b.length === a.length ? `same section "${b.join(' > ')}"` : `subsection of "${a.join(' > ')}"` };
+  }
+  const sim = jaccard(prev.terms, terms);
+  if (sim >= minSimilarity) return { continuous: true, reason: `lexical overlap ${sim.toFixed(2)} across sections` };
+  return { continuous: false, reason: `new section "${b[b.length - 1] ?? ''}" (overlap ${sim.toFixed(2)})` };
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { SearchResponse } from '../contract/api';
-import type { ChunkStrategy } from '../core/chunk';
+import type { Chunk, ChunkStrategy } from '../core/chunk';
 import type { NormalizedDocument } from '../core/document';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
@@ -19,6 +19,7 @@ import { embedPending } from './embed.job';
 import { recoverJournal } from './journal';
 import { LibraryEnrichment } from './library-enrichment';
 import { warmTagger } from '../enrich/cnm.heuristic';
+import { draftChunks } from '../enrich/draft';
 import { upgradeEnrichment } from './llm-upgrade.job';
 import { chunkerFor, openStore, storeOptionsOf } from './open-store';
 import { prepareDocument } from './prepare';
@@ -46,6 +47,12 @@ const ENRICHMENT_FILE = 'enrichment.json';
  * the last commit starts the workers, while the rest of the batch still parses.
  */
 const POOL_MIN_CHARS = 1024 * 1024;
+/**
+ * Text (characters) of documents drafted and not yet prepared at most. A draft holds about twice
+ * its document's text (chunk prose, term lists, tags) until the batch is prepared; past this much,
+ * the rest of a large batch is prepared as before, so drafting never holds more than ~50 MB.
+ */
+const DRAFT_MAX_CHARS = 8 * 1024 * 1024;
 /** Strategies a worker can chunk with: they need no embedder and their default options are the library's. */
 const POOLED_STRATEGIES: readonly ChunkStrategy[] = ['structure', 'naive', 'recursive'];
 
@@ -153,10 +160,41 @@ export class LibraryIndex implements DocumentIndexer {
     const state = await readJson<unknown>(path.join(this.library.dir, ENRICHMENT_FILE), null);
     this.enrichment_ = LibraryEnrichment.restore(state);
     this.learnedChars = 0;
+    // A cancelled batch's drafts go with its documents.
+    this.draftedChars = 0;
   }
 
   prepare(doc: NormalizedDocument, signal: AbortSignal): Promise<PreparedDocument> {
-    return this.prepareWith(this.enrichment_, this.chunker_, doc, signal);
+    const draft = this.drafts.get(doc);
+    if (draft) {
+      this.drafts.delete(doc);
+      this.draftedChars -= doc.text.length;
+    }
+    if (draft?.chunker !== this.chunker_) return this.prepareWith(this.enrichment_, this.chunker_, doc, signal);
+    const { prefix, restructure } = this.library.config;
+    return prepareDocument(this.enrichment_, this.chunker_, { prefix, restructure }, doc, { signal }, draft.chunks);
+  }
+
+  /** Drafted documents (see `draft`): their chunks, by the chunker that made them. */
+  private readonly drafts = new WeakMap<NormalizedDocument, { chunker: Chunker; chunks: Chunk[] }>();
+  /** Text of the documents in `drafts` (see `DRAFT_MAX_CHARS`). */
+  private draftedChars = 0;
+
+  /**
+   * Drafts a learned document while the import waits for the next parse: chunks it, then drafts
+   * its chunks' enrichment (`enrich/draft.ts`), one chunk per step. Only for chunkers that read the
+   * text alone, and only when this thread prepares the batch (prepare workers would redo it).
+   */
+  async *draft(doc: NormalizedDocument): AsyncGenerator<void, void, undefined> {
+    if (this.library.config.embedder !== null || !POOLED_STRATEGIES.includes(this.chunker_.strategy) || this.pool.usable) return;
+    if (this.drafts.has(doc) || this.draftedChars + doc.text.length > DRAFT_MAX_CHARS) return;
+    const chunker = this.chunker_;
+    const chunks = await chunker.chunk(doc, {});
+    if (!chunks.ok) return;
+    this.drafts.set(doc, { chunker, chunks: chunks.value });
+    this.draftedChars += doc.text.length;
+    yield;
+    yield* draftChunks(doc, chunks.value);
   }
 
   /**
@@ -222,6 +260,8 @@ export class LibraryIndex implements DocumentIndexer {
     for (const id of dropped) await this.store_.deleteDocument(id);
     await this.library.setJournal([]);
     this.learnedChars = 0;
+    // Documents drafted and never prepared (failed after their draft) are dropped with their batch.
+    this.draftedChars = 0;
   }
 
   /** Repairs a commit that failed part-way (a full disk), as the next open would after a crash. */

@@ -1,5 +1,6 @@
 import type { NormalizedDocument } from '../core/document';
-import { CodedError } from '../core/result';
+import type { Chunk } from '../core/chunk';
+import { CodedError, ok } from '../core/result';
 import type { ChunkContext, Chunker } from '../chunking/chunker';
 import type { PreparedDocument } from '../ingest/import.job';
 import type { EnrichmentSettings, LibraryEnrichment } from './library-enrichment';
@@ -16,8 +17,10 @@ export async function prepareDocument(
   settings: EnrichmentSettings,
   doc: NormalizedDocument,
   context: ChunkContext,
+  /** The document's chunks by this chunker when already made (an import's draft, see `LibraryIndex.draft`). */
+  drafted?: Chunk[],
 ): Promise<PreparedDocument> {
-  const chunks = await chunker.chunk(doc, context);
+  const chunks = drafted ? ok(drafted) : await chunker.chunk(doc, context);
   if (!chunks.ok) throw new CodedError(chunks.error.code, chunks.error.message);
   const rows = await enrichment.enrich(doc, chunks.value, settings, context.signal);
   const models = [...new Set(rows.map((r) => r.model).filter((m): m is string => m !== null))];
