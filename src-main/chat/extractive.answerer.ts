@@ -326,7 +326,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
     }
   });
 
-  const picked = withGapsFilled(pick(scored, maxSentences, perPassage), scored, units);
+  const picked = withGapsFilled(pick(scored, maxSentences, perPassage), scored, units, maxSentences);
   // Passages stay in rank order ([1] is the best passage, unless a later one has the line whose
   // label the question names); inside one, its best sentence comes first (the line that
   // answers), then the others in reading order (steps stay in sequence).

@@ -285,3 +285,45 @@ describe('a how-to question and the section that names the task', () => {
     expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Press Select to add the channel. [1]');
   });
 });
+
+describe('the steps added between two quoted steps', () => {
+  it('stay within the line budget however long the procedure', () => {
+    const steps = Array.from({ length: 12 }, (_, i) => `Step ${i + 1}: Turn dial ${i + 1} of the pump.`);
+    steps[0] = 'Step 1: Open the pump calibration menu on the pump.';
+    steps[11] = 'Step 12: Save the pump calibration and close the menu.';
+    const text = ['## Pump calibration', '', ...steps.flatMap((s) => [s, ''])].join('\n');
+    const a = answerExtractively('How do I do the pump calibration?', [passage('pump/manual.md#1', text)], { maxSentences: 3 });
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted.some((l) => l.startsWith('- Step 1:'))).toBe(true);
+    expect(quoted.some((l) => l.startsWith('- Step 12:'))).toBe(true);
+    // The picked lines and at most as many again: the ten steps between are not all quoted.
+    expect(quoted.length).toBeLessThanOrEqual(6);
+  });
+
+  it('come from the procedure of the quoted steps, never from another one under the same heading', () => {
+    const text = [
+      '## Bluetooth',
+      '',
+      'Step 1: Open the phone Bluetooth settings.',
+      '',
+      'Step 2: Tap Scan.',
+      '',
+      'Step 3: Tap the name of the headset in the list.',
+      '',
+      'To pair a speaker instead:',
+      '',
+      'Step 1: Hold the pairing button of the speaker.',
+      '',
+      'Step 2: Wait for the blinking light.',
+      '',
+      'Step 3: Pick the speaker in the phone Bluetooth settings.',
+    ].join('\n');
+    const a = answerExtractively('How do I pick the speaker in phone Bluetooth settings?', [passage('phone/manual.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted).toContain('- Step 3: Pick the speaker in the phone Bluetooth settings. [1]');
+    expect(quoted).toContain('- Step 1: Open the phone Bluetooth settings. [1]');
+    // Neither step 2 lies between these two in one procedure.
+    expect(quoted.filter((l) => l.startsWith('- Step 2:'))).toEqual([]);
+  });
+});
+
