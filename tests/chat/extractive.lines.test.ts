@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerExtractively } from '../../src-main/chat/extractive.answerer';
 import type { Passage } from '../../src-main/chat/passages';
+import { splitSentences } from '../../src-main/chat/sentences';
 
 /** A retrieved passage of one chunk (no merged members), of a model-less page. */
 function passage(id: string, text: string): Passage {
@@ -327,3 +328,27 @@ describe('the steps added between two quoted steps', () => {
   });
 });
 
+describe('"below" before a list', () => {
+  const leds = ['- Green light: the board is powered.', '- Red light: the battery is charging.'];
+
+  it('as a place ("below the USB port") does not take the list after it as its own', () => {
+    const text = ['## Buttons', '', 'The reset button is below the USB port.', '', ...leds].join('\n');
+    const a = answerExtractively('Where is the reset button?', [passage('board/buttons.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    expect(quoted[0]).toBe('- The reset button is below the USB port. [1]');
+    expect(quoted.filter((l) => l.startsWith('  - '))).toEqual([]);
+    expect(splitSentences(text).find((u) => u.text.startsWith('The reset button'))!.opens).toBeUndefined();
+  });
+
+  it('as a pointer ("are listed below.", "the steps below") still brings the list', () => {
+    for (const lead of ['The states of the status light are listed below.', 'The table below gives the states of the status light', 'The status light shows the following states']) {
+      const units = splitSentences(['## Status light', '', lead, '', ...leds].join('\n'));
+      expect(units[0]!.opens, lead).toBe(units[1]!.block);
+    }
+  });
+
+  it('still brings the code after it, which a sentence points at with "below" alone', () => {
+    const units = splitSentences(['Run the command below in a terminal', '', '```', 'make flash', '```'].join('\n'));
+    expect(units[0]!.opens).toBe(units[1]!.block);
+  });
+});
