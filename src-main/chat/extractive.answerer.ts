@@ -4,6 +4,7 @@ import { citationFor } from './passages';
 import type { Sentence } from './sentences';
 import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import cues from './data/question-cues.json';
+import technicalTerms from './data/technical-terms.json';
 import { escapeRe } from '../core/text';
 import { containsId, unitAfter } from './match.util';
 import type { Scored } from './extractive.pick';
@@ -80,9 +81,16 @@ function cueRe(phrases: readonly string[]): RegExp {
 
 const QUANTITY_CUE = cueRe(cues.quantity);
 const PIN_CUE = cueRe(cues.pin);
-const PART_CUE = cueRe(cues.part);
-/** A part number: a capital first, two capitals in a row and a digit somewhere, four characters or more ("AMS1117", "OV2640", "ST7735S"). */
-const PART_CODE = /(?<![\p{L}\p{N}])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z]{2})[A-Z][A-Z0-9-]{3,}(?![\p{L}\p{N}])/u;
+/** Most words between "which"/"what" and the component it asks about ("what is the model of the sensor"). */
+const PART_ASK_GAP = 5;
+/**
+ * A question asking which component something is: "which chip", "what is the main controller";
+ * not one that only mentions a component ("pair the game controller", "clean the sensor").
+ */
+const PART_CUE = new RegExp(
+  `(?<![\\p{L}])(?:${cues.partAsk.map(escapeRe).join('|')})(?:'s)?(?:\\s+[\\p{L}\\p{N}'-]+){0,${PART_ASK_GAP}}?\\s+(?:${cues.part.map(escapeRe).join('|')})(?![\\p{L}])`,
+  'u',
+);
 const STEPS_CUE = cueRe(cues.steps);
 const DEFINITION_CUE = cueRe(cues.definition);
 /** Words of the definition cues ("function", "use", "purpose"): what is asked, not what it is asked about. */
@@ -119,8 +127,35 @@ function questionKind(question: string): QuestionKind {
   return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), part: PART_CUE.test(q), steps, definition: !steps && DEFINITION_CUE.test(q) };
 }
 
-/** A pin or signal name: a few capitals and a number ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS"). */
-const PIN_NAME = /(?<![\p{L}\p{N}])[A-Z]{1,6}_?\d{1,3}(?:[_-]?[A-Z0-9]+)*(?![\p{L}\p{N}])/u;
+/**
+ * A pin or signal name: a few capitals and a number ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS").
+ * Each "_" or "-" starts a new part, so a long run of capitals is read one way only (a nested
+ * `(?:[_-]?[A-Z0-9]+)*` backtracks exponentially on "A1BBB...Bx").
+ */
+const PIN_NAME = /(?<![\p{L}\p{N}])[A-Z]{1,6}_?\d{1,3}[A-Z0-9]*(?:[_-][A-Z0-9]+)*(?![\p{L}\p{N}])/u;
+/** A word, compounds joined by "-" or "_" ("ESP32-S3", "GPIO3_A4"): what a part number is looked for in. */
+const WORD = /[\p{L}\p{N}]+(?:[-_][\p{L}\p{N}]+)*/gu;
+/** A pin, port or bus name or a grade with its number: capitals then one or two digits ("GPIO14", "PA12", "UART0", "USB3", "HDMI2", "IP67", "DDR4", "COM3"). */
+const PIN_LIKE = /^[A-Z]{1,6}\d{1,2}$/;
+/** A standard's number ("ISO9001", "IEC62368"): a standards body's prefix (data/technical-terms.json) and digits. */
+const STANDARD = new RegExp(`^(?:${technicalTerms.standards.join('|')})[-_ ]?\\d`, 'i');
+
+/**
+ * Whether a text names a part number: a word of four characters or more that opens with a letter
+ * and mixes digits with at least two capitals ("AMS1117", "OV2640", "ST7735S", "ATmega328P",
+ * "nRF52840"), and is no pin or signal name ("GPIO14", "GPIO3_A4"), port or grade ("USB3",
+ * "IP67") or standard ("ISO9001"). The text is cut into words first and each word tested in
+ * code, which keeps the test linear in the text's length (lookaheads run at every position of a
+ * long "-----" line were quadratic).
+ */
+export function namesPart(text: string): boolean {
+  for (const [w] of text.matchAll(WORD)) {
+    if (w.length < 4 || !/^\p{L}/u.test(w) || w.includes('_') || !/\d/.test(w)) continue;
+    if ((w.match(/\p{Lu}/gu) ?? []).length < 2 || PIN_LIKE.test(w) || STANDARD.test(w)) continue;
+    return true;
+  }
+  return false;
+}
 /** Weight of a line of the kind the question asks for (a value with its unit, a pin, a part number, a definition); a number with no unit (an address, a part code) weighs 1. */
 const KIND_WEIGHT = 1.3;
 /** Weight of a line with no number when the question asks for a quantity. */
@@ -279,7 +314,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
         }
         if (kind.quantity) score *= givesValue(sentence) ? KIND_WEIGHT : /\d/.test(sentence.text) ? 1 : NO_NUMBER_WEIGHT;
         if (kind.pin && PIN_NAME.test(sentence.text)) score *= KIND_WEIGHT;
-        if (kind.part && PART_CODE.test(sentence.text)) score *= KIND_WEIGHT;
+        if (kind.part && namesPart(sentence.text)) score *= KIND_WEIGHT;
       }
       // Under a sibling's sub-heading ("ROCK 5B" in a ROCK 5B/5B+ page): another model's value.
       const headModel = sentence.heading ? (options.modelIn?.(sentence.heading) ?? null) : null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerExtractively } from '../../src-main/chat/extractive.answerer';
+import { answerExtractively, namesPart } from '../../src-main/chat/extractive.answerer';
 import type { Passage } from '../../src-main/chat/passages';
 import { splitSentences } from '../../src-main/chat/sentences';
 
@@ -350,5 +350,33 @@ describe('"below" before a list', () => {
   it('still brings the code after it, which a sentence points at with "below" alone', () => {
     const units = splitSentences(['Run the command below in a terminal', '', '```', 'make flash', '```'].join('\n'));
     expect(units[0]!.opens).toBe(units[1]!.block);
+  });
+});
+
+describe('a part number', () => {
+  it('is a word mixing digits and capitals, also with small letters inside or first', () => {
+    for (const part of ['AMS1117', 'OV2640', 'ST7735S', 'ATmega328P', 'nRF52840', 'CP2102N', 'ESP32-S3', 'BME280']) expect(namesPart(`The ${part} does it.`), part).toBe(true);
+  });
+
+  it('is not a pin, port, bus, grade or standard name, nor a line of dashes', () => {
+    for (const name of ['GPIO14', 'USB3', 'HDMI2', 'IP67', 'DDR4', 'UART0', 'COM3', 'PA12', 'ISO9001', 'IEC 62368', 'GPIO3_A4', '-'.repeat(4000)])
+      expect(namesPart(`Connect it to ${name} first.`), name).toBe(false);
+  });
+});
+
+describe('a question asking which component', () => {
+  it('is one asking which or what component: the line with the part number leads, not the one with a pin name', () => {
+    const text = ['## Display', '', 'The display runs from GPIO14 of the chip.', '', 'The display runs on an ATmega328P chip.'].join('\n');
+    const a = answerExtractively('Which chip runs the display?', [passage('kit/display.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- The display runs on an ATmega328P chip. [1]');
+  });
+
+  it('is not one that only mentions a component: a part number gives a line no weight then', () => {
+    const text = ['## Camera', '', 'The sensor window of the small camera faces the lens.', '', 'The sensor window of the OV2640 camera faces the lens.'].join('\n');
+    const a = answerExtractively('Does the camera sensor window face the lens?', [passage('cam/care.md#1', text)]);
+    // Two lines alike but for the part number: reading order decides.
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))!.startsWith('- The sensor window of the small camera')).toBe(true);
+    const asked = answerExtractively('Which camera sensor faces the lens?', [passage('cam/care.md#1', text)]);
+    expect(asked.text.split('\n').find((l) => l.startsWith('- '))!.startsWith('- The sensor window of the OV2640 camera')).toBe(true);
   });
 });
