@@ -95,7 +95,7 @@ const STEPS_CUE = cueRe(cues.steps);
 const DEFINITION_CUE = cueRe(cues.definition);
 /** Words of the definition cues ("function", "use", "purpose"): what is asked, not what it is asked about. */
 const DEFINITION_WORDS = new Set(cues.definition.flatMap((c) => terms(c)));
-/** Words a definition may put before or among its subject's words ("The", a maker's name) and still open with it. */
+/** Content words a definition may put before or among its subject's words (a maker's name, an adjective; stopwords such as "The" are already gone) and still open with it. */
 const SUBJECT_SLACK = 2;
 /** A line that gives an instruction: a step verb first, after an optional "Step 2:", "3.", "From Settings," or "To delete a program,". */
 const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?:(?:from|in|on|at|to) [^,]{1,60}, )?(?:${cues.stepVerbs.join('|')})\\b`, 'i');
@@ -250,11 +250,17 @@ export function answerExtractively(question: string, passages: readonly Passage[
   for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
   const idf = (t: string): number => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
   const askedWeight = wanted.reduce((a, t) => a + idf(t), 0);
-  // The share of the question's words (by idf) that a heading holds.
-  const headingCover = (heading: string | null): number => {
-    if (heading === null || askedWeight <= 0) return 0;
-    const head = new Set(terms(heading));
-    return wanted.filter((t) => head.has(t)).reduce((a, t) => a + idf(t), 0) / askedWeight;
+  // The idf of the question's words that a heading holds, once per heading (many lines share one).
+  const headWeights = new Map<string, number>();
+  const headWeight = (heading: string): number => {
+    let w = headWeights.get(heading);
+    if (w === undefined) {
+      const head = new Set(terms(heading));
+      w = 0;
+      for (const t of wanted) if (head.has(t)) w += idf(t);
+      headWeights.set(heading, w);
+    }
+    return w;
   };
 
   const scored: Scored[] = [];
@@ -268,6 +274,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
   units.forEach((sentences, pi) => {
     for (const sentence of sentences) {
       const words = terms(sentence.text);
+      const shared = sentence.heading ? headWeight(sentence.heading) : 0;
+      // The share of the question's words (by idf) that the line's heading holds.
+      const headingCover = askedWeight > 0 ? shared / askedWeight : 0;
       const tf = new Map<string, number>();
       for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
       let score = 0;
@@ -288,12 +297,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // The steps under the heading that matches the question answer it, even in few words; a
       // lead sentence ("We can solve this by the following operation:") stands for its list, so
       // it counts for that heading even when it shares no word with the question.
-      if (sentence.heading && (score > 0 || sentence.opens !== undefined)) {
-        const head = new Set(terms(sentence.heading));
-        let shared = 0;
-        for (const t of wanted) if (head.has(t)) shared += idf(t);
-        score += HEADING_WEIGHT * shared;
-      }
+      if (sentence.heading && (score > 0 || sentence.opens !== undefined)) score += HEADING_WEIGHT * shared;
       // A title that only restates the question ("Connecting a wired network") announces the
       // answer; the lines under it give it. A title with words of its own (a menu path) stays.
       if (sentence.title) {
@@ -336,13 +340,13 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // that gives the value asked ("Note: the file size must be 512 bytes") is where the manual
       // states it, and may lead.
       const valueLine = kind.quantity && givesValue(sentence);
+      // The steps under the heading that names the task are the answer to a how-to question: there
+      // an instruction weighs as a line of the asked kind (elsewhere the step cue orders lines only).
+      if (kind.steps && STEP_LINE.test(sentence.text) && headingCover >= MENU_HEADING_COVER) score *= KIND_WEIGHT;
       // A menu path set as the sub-title of the section that names the task ("Resetting Your
       // Network", then "Settings General Network Reset Network") is the way there: for a how-to
       // question it leads like an instruction, where other titles and name runs do not.
-      // The steps under the heading that names the task are the answer to a how-to question: there
-      // an instruction weighs as a line of the asked kind (elsewhere the step cue orders lines only).
-      if (kind.steps && STEP_LINE.test(sentence.text) && headingCover(sentence.heading) >= MENU_HEADING_COVER) score *= KIND_WEIGHT;
-      if (kind.steps && sentence.title && isNameRun(sentence) && headingCover(sentence.heading) >= MENU_HEADING_COVER) lead = STEP_LEAD_WEIGHT;
+      if (kind.steps && sentence.title && isNameRun(sentence) && headingCover >= MENU_HEADING_COVER) lead = STEP_LEAD_WEIGHT;
       else if (sentence.title || BOLD_LINE.test(sentence.text) || (ASIDE_LINE.test(sentence.text) && !valueLine)) lead *= ASIDE_LEAD_WEIGHT;
       lead *= wholeLabel;
       // Asked what something is, the line that opens with it as its subject ("Remote Support
