@@ -4,6 +4,7 @@ import { citationFor } from './passages';
 import type { Sentence } from './sentences';
 import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import cues from './data/question-cues.json';
+import technicalTerms from './data/technical-terms.json';
 import { escapeRe } from '../core/text';
 import { containsId, unitAfter } from './match.util';
 import type { Scored } from './extractive.pick';
@@ -80,14 +81,21 @@ function cueRe(phrases: readonly string[]): RegExp {
 
 const QUANTITY_CUE = cueRe(cues.quantity);
 const PIN_CUE = cueRe(cues.pin);
-const PART_CUE = cueRe(cues.part);
-/** A part number: a capital first, two capitals in a row and a digit somewhere, four characters or more ("AMS1117", "OV2640", "ST7735S"). */
-const PART_CODE = /(?<![\p{L}\p{N}])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z]{2})[A-Z][A-Z0-9-]{3,}(?![\p{L}\p{N}])/u;
+/** Most words between "which"/"what" and the component it asks about ("what is the model of the sensor"). */
+const PART_ASK_GAP = 5;
+/**
+ * A question asking which component something is: "which chip", "what is the main controller";
+ * not one that only mentions a component ("pair the game controller", "clean the sensor").
+ */
+const PART_CUE = new RegExp(
+  `(?<![\\p{L}])(?:${cues.partAsk.map(escapeRe).join('|')})(?:'s)?(?:\\s+[\\p{L}\\p{N}'-]+){0,${PART_ASK_GAP}}?\\s+(?:${cues.part.map(escapeRe).join('|')})(?![\\p{L}])`,
+  'u',
+);
 const STEPS_CUE = cueRe(cues.steps);
 const DEFINITION_CUE = cueRe(cues.definition);
 /** Words of the definition cues ("function", "use", "purpose"): what is asked, not what it is asked about. */
 const DEFINITION_WORDS = new Set(cues.definition.flatMap((c) => terms(c)));
-/** Words a definition may put before or among its subject's words ("The", a maker's name) and still open with it. */
+/** Content words a definition may put before or among its subject's words (a maker's name, an adjective; stopwords such as "The" are already gone) and still open with it. */
 const SUBJECT_SLACK = 2;
 /** A line that gives an instruction: a step verb first, after an optional "Step 2:", "3.", "From Settings," or "To delete a program,". */
 const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?:(?:from|in|on|at|to) [^,]{1,60}, )?(?:${cues.stepVerbs.join('|')})\\b`, 'i');
@@ -119,8 +127,35 @@ function questionKind(question: string): QuestionKind {
   return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), part: PART_CUE.test(q), steps, definition: !steps && DEFINITION_CUE.test(q) };
 }
 
-/** A pin or signal name: a few capitals and a number ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS"). */
-const PIN_NAME = /(?<![\p{L}\p{N}])[A-Z]{1,6}_?\d{1,3}(?:[_-]?[A-Z0-9]+)*(?![\p{L}\p{N}])/u;
+/**
+ * A pin or signal name: a few capitals and a number ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS").
+ * Each "_" or "-" starts a new part, so a long run of capitals is read one way only (a nested
+ * `(?:[_-]?[A-Z0-9]+)*` backtracks exponentially on "A1BBB...Bx").
+ */
+const PIN_NAME = /(?<![\p{L}\p{N}])[A-Z]{1,6}_?\d{1,3}[A-Z0-9]*(?:[_-][A-Z0-9]+)*(?![\p{L}\p{N}])/u;
+/** A word, compounds joined by "-" or "_" ("ESP32-S3", "GPIO3_A4"): what a part number is looked for in. */
+const WORD = /[\p{L}\p{N}]+(?:[-_][\p{L}\p{N}]+)*/gu;
+/** A pin, port or bus name or a grade with its number: capitals then one or two digits ("GPIO14", "PA12", "UART0", "USB3", "HDMI2", "IP67", "DDR4", "COM3"). */
+const PIN_LIKE = /^[A-Z]{1,6}\d{1,2}$/;
+/** A standard's number ("ISO9001", "IEC62368"): a standards body's prefix (data/technical-terms.json) and digits. */
+const STANDARD = new RegExp(`^(?:${technicalTerms.standards.join('|')})[-_ ]?\\d`, 'i');
+
+/**
+ * Whether a text names a part number: a word of four characters or more that opens with a letter
+ * and mixes digits with at least two capitals ("AMS1117", "OV2640", "ST7735S", "ATmega328P",
+ * "nRF52840"), and is no pin or signal name ("GPIO14", "GPIO3_A4"), port or grade ("USB3",
+ * "IP67") or standard ("ISO9001"). The text is cut into words first and each word tested in
+ * code, which keeps the test linear in the text's length (lookaheads run at every position of a
+ * long "-----" line were quadratic).
+ */
+export function namesPart(text: string): boolean {
+  for (const [w] of text.matchAll(WORD)) {
+    if (w.length < 4 || !/^\p{L}/u.test(w) || w.includes('_') || !/\d/.test(w)) continue;
+    if ((w.match(/\p{Lu}/gu) ?? []).length < 2 || PIN_LIKE.test(w) || STANDARD.test(w)) continue;
+    return true;
+  }
+  return false;
+}
 /** Weight of a line of the kind the question asks for (a value with its unit, a pin, a part number, a definition); a number with no unit (an address, a part code) weighs 1. */
 const KIND_WEIGHT = 1.3;
 /** Weight of a line with no number when the question asks for a quantity. */
@@ -215,11 +250,17 @@ export function answerExtractively(question: string, passages: readonly Passage[
   for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
   const idf = (t: string): number => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
   const askedWeight = wanted.reduce((a, t) => a + idf(t), 0);
-  // The share of the question's words (by idf) that a heading holds.
-  const headingCover = (heading: string | null): number => {
-    if (heading === null || askedWeight <= 0) return 0;
-    const head = new Set(terms(heading));
-    return wanted.filter((t) => head.has(t)).reduce((a, t) => a + idf(t), 0) / askedWeight;
+  // The idf of the question's words that a heading holds, once per heading (many lines share one).
+  const headWeights = new Map<string, number>();
+  const headWeight = (heading: string): number => {
+    let w = headWeights.get(heading);
+    if (w === undefined) {
+      const head = new Set(terms(heading));
+      w = 0;
+      for (const t of wanted) if (head.has(t)) w += idf(t);
+      headWeights.set(heading, w);
+    }
+    return w;
   };
 
   const scored: Scored[] = [];
@@ -233,6 +274,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
   units.forEach((sentences, pi) => {
     for (const sentence of sentences) {
       const words = terms(sentence.text);
+      const shared = sentence.heading ? headWeight(sentence.heading) : 0;
+      // The share of the question's words (by idf) that the line's heading holds.
+      const headingCover = askedWeight > 0 ? shared / askedWeight : 0;
       const tf = new Map<string, number>();
       for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
       let score = 0;
@@ -253,12 +297,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // The steps under the heading that matches the question answer it, even in few words; a
       // lead sentence ("We can solve this by the following operation:") stands for its list, so
       // it counts for that heading even when it shares no word with the question.
-      if (sentence.heading && (score > 0 || sentence.opens !== undefined)) {
-        const head = new Set(terms(sentence.heading));
-        let shared = 0;
-        for (const t of wanted) if (head.has(t)) shared += idf(t);
-        score += HEADING_WEIGHT * shared;
-      }
+      if (sentence.heading && (score > 0 || sentence.opens !== undefined)) score += HEADING_WEIGHT * shared;
       // A title that only restates the question ("Connecting a wired network") announces the
       // answer; the lines under it give it. A title with words of its own (a menu path) stays.
       if (sentence.title) {
@@ -279,7 +318,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
         }
         if (kind.quantity) score *= givesValue(sentence) ? KIND_WEIGHT : /\d/.test(sentence.text) ? 1 : NO_NUMBER_WEIGHT;
         if (kind.pin && PIN_NAME.test(sentence.text)) score *= KIND_WEIGHT;
-        if (kind.part && PART_CODE.test(sentence.text)) score *= KIND_WEIGHT;
+        if (kind.part && namesPart(sentence.text)) score *= KIND_WEIGHT;
       }
       // Under a sibling's sub-heading ("ROCK 5B" in a ROCK 5B/5B+ page): another model's value.
       const headModel = sentence.heading ? (options.modelIn?.(sentence.heading) ?? null) : null;
@@ -301,13 +340,13 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // that gives the value asked ("Note: the file size must be 512 bytes") is where the manual
       // states it, and may lead.
       const valueLine = kind.quantity && givesValue(sentence);
+      // The steps under the heading that names the task are the answer to a how-to question: there
+      // an instruction weighs as a line of the asked kind (elsewhere the step cue orders lines only).
+      if (kind.steps && STEP_LINE.test(sentence.text) && headingCover >= MENU_HEADING_COVER) score *= KIND_WEIGHT;
       // A menu path set as the sub-title of the section that names the task ("Resetting Your
       // Network", then "Settings General Network Reset Network") is the way there: for a how-to
       // question it leads like an instruction, where other titles and name runs do not.
-      // The steps under the heading that names the task are the answer to a how-to question: there
-      // an instruction weighs as a line of the asked kind (elsewhere the step cue orders lines only).
-      if (kind.steps && STEP_LINE.test(sentence.text) && headingCover(sentence.heading) >= MENU_HEADING_COVER) score *= KIND_WEIGHT;
-      if (kind.steps && sentence.title && isNameRun(sentence) && headingCover(sentence.heading) >= MENU_HEADING_COVER) lead = STEP_LEAD_WEIGHT;
+      if (kind.steps && sentence.title && isNameRun(sentence) && headingCover >= MENU_HEADING_COVER) lead = STEP_LEAD_WEIGHT;
       else if (sentence.title || BOLD_LINE.test(sentence.text) || (ASIDE_LINE.test(sentence.text) && !valueLine)) lead *= ASIDE_LEAD_WEIGHT;
       lead *= wholeLabel;
       // Asked what something is, the line that opens with it as its subject ("Remote Support
@@ -326,7 +365,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
     }
   });
 
-  const picked = withGapsFilled(pick(scored, maxSentences, perPassage), scored, units);
+  const picked = withGapsFilled(pick(scored, maxSentences, perPassage), scored, units, maxSentences);
   // Passages stay in rank order ([1] is the best passage, unless a later one has the line whose
   // label the question names); inside one, its best sentence comes first (the line that
   // answers), then the others in reading order (steps stay in sequence).

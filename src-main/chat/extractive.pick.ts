@@ -85,31 +85,41 @@ const STEP_NUMBER = /^step\s*(\d{1,2})\b/i;
 /**
  * The picked lines, with the steps between two picked steps of one procedure added: a procedure
  * quoted as "Step 1", "Step 3" misses the step in between, which may be the one asked about
- * ("Step 2: connect the PA1 pin to VCC"). Only steps under the same heading of one passage.
+ * ("Step 2: connect the PA1 pin to VCC"). A procedure is a run of steps in reading order under one
+ * heading of one passage whose numbers rise: a step numbered no higher than the one before starts
+ * another procedure ("To pair a speaker instead:" then "Step 1" again), whose steps never fill the
+ * first one's gaps. A gap is filled whole or not at all (half a gap still skips a step), smallest
+ * first, while the added lines stay within `maxAdded` (the answer's line budget: a gap wider than
+ * that is a long procedure the answer does not quote whole).
  */
-export function withGapsFilled(picked: readonly Scored[], scored: readonly Scored[], units: readonly (readonly Sentence[])[]): Scored[] {
+export function withGapsFilled(picked: readonly Scored[], scored: readonly Scored[], units: readonly (readonly Sentence[])[], maxAdded: number): Scored[] {
   const out = [...picked];
   const have = new Set(picked.map((p) => p.sentence));
-  const numberOf = (u: Sentence): number | null => {
-    const m = STEP_NUMBER.exec(u.text);
-    return m ? Number(m[1]) : null;
-  };
-  for (const [pi, sentences] of units.entries()) {
-    const steps = picked.filter((p) => p.passage === pi && numberOf(p.sentence) !== null);
-    for (const heading of new Set(steps.map((s) => s.sentence.heading))) {
-      const nums = steps.filter((s) => s.sentence.heading === heading).map((s) => numberOf(s.sentence)!);
-      if (nums.length < 2) continue;
-      const lo = Math.min(...nums);
-      const hi = Math.max(...nums);
-      for (const u of sentences) {
-        const k = numberOf(u);
-        if (k === null || k <= lo || k >= hi || u.heading !== heading || have.has(u)) continue;
-        const entry = scored.find((x) => x.sentence === u);
-        if (!entry) continue;
-        out.push(entry);
-        have.add(u);
-      }
+  const gaps: Sentence[][] = [];
+  for (const sentences of units) {
+    const runs: { unit: Sentence; step: number }[][] = [];
+    for (const unit of sentences) {
+      const m = STEP_NUMBER.exec(unit.text);
+      if (!m) continue;
+      const step = Number(m[1]);
+      const run = runs[runs.length - 1];
+      const last = run?.[run.length - 1];
+      if (run && last && last.unit.heading === unit.heading && last.step < step) run.push({ unit, step });
+      else runs.push([{ unit, step }]);
     }
+    for (const run of runs) {
+      const at = run.flatMap((s, i) => (have.has(s.unit) ? [i] : []));
+      for (let j = 1; j < at.length; j++) if (at[j]! - at[j - 1]! > 1) gaps.push(run.slice(at[j - 1]! + 1, at[j]).map((s) => s.unit));
+    }
+  }
+  let added = 0;
+  for (const gap of gaps.sort((a, b) => a.length - b.length)) {
+    if (added + gap.length > maxAdded) break;
+    for (const u of gap) {
+      const entry = scored.find((x) => x.sentence === u);
+      if (entry) out.push(entry);
+    }
+    added += gap.length;
   }
   return out;
 }

@@ -26,7 +26,8 @@ export interface Sentence {
   /**
    * The block a sentence stands for: the list, table or code right after a sentence ending in ":"
    * (or "：") or pointing forward ("the following code", "following will teach you how to fix
-   * it"), or the code right before one pointing back ("the above URL").
+   * it"; see `FORWARD_LIST_REF` for lists and tables), or the code right before one pointing back
+   * ("the above URL").
    */
   opens?: number;
   /** For a table row: what the row is about (its first cell, when it has letters), which a question may name. */
@@ -223,8 +224,16 @@ function isContinuation(line: string): boolean {
   return /^\s{2,}\S/.test(line) && !/^\s*(?:[-*+]|\d+[.)])\s/.test(line) && !/^\s*(?:\||```|~~~|<|#)/.test(line);
 }
 
-/** A sentence pointing at what comes after it ("the following code", "as shown below"). */
+/** A sentence pointing at code after it ("the following code", "run the command below"). */
 const FORWARD_REF = /\b(?:following|below)\b/i;
+/**
+ * A sentence pointing at a list or table after it: "the following", "as follows", "following
+ * will teach you", "the steps below", or "below" ending the sentence ("... are listed below.").
+ * "Below" alone is as often a place ("The reset button is below the USB port."), and "following"
+ * a preposition ("following the update"), which must not take the next list as theirs.
+ */
+const FORWARD_LIST_REF =
+  /\b(?:the following|as follows|following (?:is|are|will|shows?|lists?|steps?|table|items?))\b|\b(?:steps?|tables?|lists?|figures?|instructions?|items?|options?|settings?)(?: (?:shown|listed|given|described))? below\b|\bbelow[*_]*[:：.]?[*_]*$/i;
 /** A sentence pointing at what came before it ("the above URL"). */
 const BACK_REF = /\babove\b/i;
 
@@ -259,9 +268,9 @@ export function splitSentences(markdown: string): Sentence[] {
       inBlock = kind;
       // A lead sentence ending in ":" just before this block introduces it; so does one that
       // points forward ("copy the following code into platform.ini", "Following will teach you
-      // how to fix the PCB" before the steps).
+      // how to fix the PCB" before the steps), for a list or table only in so many words.
       const last = out[out.length - 1];
-      if (last && last.kind === 'prose' && (/[:：][*_]*$/.test(last.text) || FORWARD_REF.test(last.text))) last.opens = block;
+      if (last && last.kind === 'prose' && (/[:：][*_]*$/.test(last.text) || (kind === 'code' ? FORWARD_REF : FORWARD_LIST_REF).test(last.text))) last.opens = block;
     }
     return block;
   };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { answerExtractively } from '../../src-main/chat/extractive.answerer';
+import { answerExtractively, namesPart } from '../../src-main/chat/extractive.answerer';
 import type { Passage } from '../../src-main/chat/passages';
+import { splitSentences } from '../../src-main/chat/sentences';
 
 /** A retrieved passage of one chunk (no merged members), of a model-less page. */
 function passage(id: string, text: string): Passage {
@@ -283,5 +284,99 @@ describe('a how-to question and the section that names the task', () => {
     ].join('\n');
     const a = answerExtractively('How do I add a favorite channel?', [passage('tv/manual.md#1', text)]);
     expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Press Select to add the channel. [1]');
+  });
+});
+
+describe('the steps added between two quoted steps', () => {
+  it('stay within the line budget however long the procedure', () => {
+    const steps = Array.from({ length: 12 }, (_, i) => `Step ${i + 1}: Turn dial ${i + 1} of the pump.`);
+    steps[0] = 'Step 1: Open the pump calibration menu on the pump.';
+    steps[11] = 'Step 12: Save the pump calibration and close the menu.';
+    const text = ['## Pump calibration', '', ...steps.flatMap((s) => [s, ''])].join('\n');
+    const a = answerExtractively('How do I do the pump calibration?', [passage('pump/manual.md#1', text)], { maxSentences: 3 });
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted.some((l) => l.startsWith('- Step 1:'))).toBe(true);
+    expect(quoted.some((l) => l.startsWith('- Step 12:'))).toBe(true);
+    // The picked lines and at most as many again: the ten steps between are not all quoted.
+    expect(quoted.length).toBeLessThanOrEqual(6);
+  });
+
+  it('come from the procedure of the quoted steps, never from another one under the same heading', () => {
+    const text = [
+      '## Bluetooth',
+      '',
+      'Step 1: Open the phone Bluetooth settings.',
+      '',
+      'Step 2: Tap Scan.',
+      '',
+      'Step 3: Tap the name of the headset in the list.',
+      '',
+      'To pair a speaker instead:',
+      '',
+      'Step 1: Hold the pairing button of the speaker.',
+      '',
+      'Step 2: Wait for the blinking light.',
+      '',
+      'Step 3: Pick the speaker in the phone Bluetooth settings.',
+    ].join('\n');
+    const a = answerExtractively('How do I pick the speaker in phone Bluetooth settings?', [passage('phone/manual.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted).toContain('- Step 3: Pick the speaker in the phone Bluetooth settings. [1]');
+    expect(quoted).toContain('- Step 1: Open the phone Bluetooth settings. [1]');
+    // Neither step 2 lies between these two in one procedure.
+    expect(quoted.filter((l) => l.startsWith('- Step 2:'))).toEqual([]);
+  });
+});
+
+describe('"below" before a list', () => {
+  const leds = ['- Green light: the board is powered.', '- Red light: the battery is charging.'];
+
+  it('as a place ("below the USB port") does not take the list after it as its own', () => {
+    const text = ['## Buttons', '', 'The reset button is below the USB port.', '', ...leds].join('\n');
+    const a = answerExtractively('Where is the reset button?', [passage('board/buttons.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    expect(quoted[0]).toBe('- The reset button is below the USB port. [1]');
+    expect(quoted.filter((l) => l.startsWith('  - '))).toEqual([]);
+    expect(splitSentences(text).find((u) => u.text.startsWith('The reset button'))!.opens).toBeUndefined();
+  });
+
+  it('as a pointer ("are listed below.", "the steps below") still brings the list', () => {
+    for (const lead of ['The states of the status light are listed below.', 'The table below gives the states of the status light', 'The status light shows the following states']) {
+      const units = splitSentences(['## Status light', '', lead, '', ...leds].join('\n'));
+      expect(units[0]!.opens, lead).toBe(units[1]!.block);
+    }
+  });
+
+  it('still brings the code after it, which a sentence points at with "below" alone', () => {
+    const units = splitSentences(['Run the command below in a terminal', '', '```', 'make flash', '```'].join('\n'));
+    expect(units[0]!.opens).toBe(units[1]!.block);
+  });
+});
+
+describe('a part number', () => {
+  it('is a word mixing digits and capitals, also with small letters inside or first', () => {
+    for (const part of ['AMS1117', 'OV2640', 'ST7735S', 'ATmega328P', 'nRF52840', 'CP2102N', 'ESP32-S3', 'BME280']) expect(namesPart(`The ${part} does it.`), part).toBe(true);
+  });
+
+  it('is not a pin, port, bus, grade or standard name, nor a line of dashes', () => {
+    for (const name of ['GPIO14', 'USB3', 'HDMI2', 'IP67', 'DDR4', 'UART0', 'COM3', 'PA12', 'ISO9001', 'IEC 62368', 'GPIO3_A4', '-'.repeat(4000)])
+      expect(namesPart(`Connect it to ${name} first.`), name).toBe(false);
+  });
+});
+
+describe('a question asking which component', () => {
+  it('is one asking which or what component: the line with the part number leads, not the one with a pin name', () => {
+    const text = ['## Display', '', 'The display runs from GPIO14 of the chip.', '', 'The display runs on an ATmega328P chip.'].join('\n');
+    const a = answerExtractively('Which chip runs the display?', [passage('kit/display.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- The display runs on an ATmega328P chip. [1]');
+  });
+
+  it('is not one that only mentions a component: a part number gives a line no weight then', () => {
+    const text = ['## Camera', '', 'The sensor window of the small camera faces the lens.', '', 'The sensor window of the OV2640 camera faces the lens.'].join('\n');
+    const a = answerExtractively('Does the camera sensor window face the lens?', [passage('cam/care.md#1', text)]);
+    // Two lines alike but for the part number: reading order decides.
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))!.startsWith('- The sensor window of the small camera')).toBe(true);
+    const asked = answerExtractively('Which camera sensor faces the lens?', [passage('cam/care.md#1', text)]);
+    expect(asked.text.split('\n').find((l) => l.startsWith('- '))!.startsWith('- The sensor window of the OV2640 camera')).toBe(true);
   });
 });
