@@ -171,7 +171,9 @@ export class LibraryIndex implements DocumentIndexer {
   /**
    * Puts the listed previous version of a document back in place of `doc`, whose `learn` threw or
    * whose preparation failed, so the vocabulary is as if `doc` had never been learned. Rejects when
-   * the previous version cannot be read back (the vocabulary is then left as it was).
+   * it cannot: the previous version cannot be read back (the vocabulary is left as it was), or
+   * relearning throws. The vocabulary in memory is always the saved one plus `unsaved` (see `open`),
+   * which is what the rebuild below relies on.
    */
   async unlearn(doc: NormalizedDocument): Promise<void> {
     const k = this.unsaved.indexOf(doc);
