@@ -141,24 +141,68 @@ export class LibraryIndex implements DocumentIndexer {
     warmTagger();
   }
 
+  /** Documents learned in full since the vocabulary was last saved, in order (see `unlearn`). */
+  private unsaved: NormalizedDocument[] = [];
+
   async learn(docs: NormalizedDocument[]): Promise<void> {
-    const previous: NormalizedDocument[] = [];
-    for (const doc of docs) {
-      const rec = await this.library.document(doc.id);
-      if (rec?.status === 'ready' && rec.contentHash && rec.contentHash !== doc.contentHash) {
-        const old = await this.library.loadNormalized(rec);
-        if (old) previous.push(old);
-      }
-    }
-    this.enrichment_.learn(docs, previous);
+    await this.learnInto(this.enrichment_, docs);
+    this.unsaved.push(...docs);
     this.learnedChars += docs.reduce((n, d) => n + d.text.length, 0);
     if (this.learnedChars >= POOL_MIN_CHARS && this.pooled()) this.pool.warm();
+  }
+
+  /** Learns documents into `enrichment` in place of their listed previous versions. */
+  private async learnInto(enrichment: LibraryEnrichment, docs: NormalizedDocument[]): Promise<void> {
+    const previous: NormalizedDocument[] = [];
+    for (const doc of docs) {
+      const old = await this.listedPrevious(doc);
+      if (old) previous.push(old);
+    }
+    enrichment.learn(docs, previous);
+  }
+
+  /** The listed ready version `doc` replaces, as stored; null for a new document or the same content. */
+  private async listedPrevious(doc: NormalizedDocument): Promise<NormalizedDocument | null> {
+    const rec = await this.library.document(doc.id);
+    if (rec?.status !== 'ready' || !rec.contentHash || rec.contentHash === doc.contentHash) return null;
+    return this.library.loadNormalized(rec);
+  }
+
+  /**
+   * Puts the listed previous version of a document back in place of `doc`, whose `learn` threw or
+   * whose preparation failed, so the vocabulary is as if `doc` had never been learned. Rejects when
+   * it cannot: the previous version cannot be read back (the vocabulary is left as it was), or
+   * relearning throws. The vocabulary in memory is always the saved one plus `unsaved` (see `open`),
+   * which is what the rebuild below relies on.
+   */
+  async unlearn(doc: NormalizedDocument): Promise<void> {
+    const k = this.unsaved.indexOf(doc);
+    const old = await this.listedPrevious(doc);
+    if (!old) throw new Error(`The previous version of ${doc.id} cannot be read back.`);
+    if (k >= 0) {
+      this.unsaved.splice(k, 1);
+      try {
+        // Learned in full: learning the previous version in its place takes back exactly what `doc` added.
+        this.enrichment_.learn([old], [doc]);
+        return;
+      } catch {
+        // Part-way again: rebuilt below.
+      }
+    }
+    // `learn` threw part-way (its whole call is dropped), leaving the counts it had changed: the
+    // vocabulary is rebuilt as last saved (a listed version is in it) plus what was learned since.
+    // That relearns the batch so far, but only on this path, which a bug in learning takes.
+    const state = await readJson<unknown>(path.join(this.library.dir, ENRICHMENT_FILE), null);
+    const rebuilt = LibraryEnrichment.restore(state);
+    for (const d of this.unsaved) await this.learnInto(rebuilt, [d]);
+    this.enrichment_ = rebuilt;
   }
 
   /** Drops what `learn` took in since the last commit: the vocabulary is read back as last saved. */
   async forgetUncommitted(): Promise<void> {
     const state = await readJson<unknown>(path.join(this.library.dir, ENRICHMENT_FILE), null);
     this.enrichment_ = LibraryEnrichment.restore(state);
+    this.unsaved = [];
     this.learnedChars = 0;
     // A cancelled batch's drafts go with its documents.
     this.draftedChars = 0;
@@ -270,9 +314,11 @@ export class LibraryIndex implements DocumentIndexer {
   }
 
   /** Persists the library's model vocabulary and term statistics. */
-  saveEnrichment(): Promise<void> {
+  async saveEnrichment(): Promise<void> {
+    const saved = this.unsaved.length;
     // Compact: nobody reads this file by eye, and indented it is about twice the size (~1 MB for 660 documents).
-    return writeFileAtomic(path.join(this.library.dir, ENRICHMENT_FILE), `${JSON.stringify(this.enrichment_.snapshot())}\n`);
+    await writeFileAtomic(path.join(this.library.dir, ENRICHMENT_FILE), `${JSON.stringify(this.enrichment_.snapshot())}\n`);
+    this.unsaved.splice(0, saved);
   }
 
   /** Builds missing indexes and folds new rows into them (no rebuild). */

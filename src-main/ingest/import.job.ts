@@ -55,6 +55,8 @@ export interface DocumentIndexer {
   recover?(): Promise<void>;
   /** Forgets what `learn` took in since the last commit (a cancelled batch's documents). */
   forgetUncommitted?(): Promise<void>;
+  /** Puts a document's listed previous version back in place of `doc`, whose learn or prepare failed; rejects when it cannot. */
+  unlearn?(doc: NormalizedDocument): Promise<void>;
 }
 
 export interface PreparedDocument {
@@ -419,6 +421,16 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
     done++;
     progress(id, 'failed', 1, reason);
   };
+  /**
+   * A learned document that failed keeps its listed previous version once the vocabulary holds that
+   * version again. When it cannot be put back, the vocabulary no longer matches the previous
+   * version's rows, so the document fails as a new one does.
+   */
+  const failLearned = async (p: Extract<ParseOutcome, { kind: 'parsed' }>, f: ImportFailure) => {
+    const restored = p.replaced && indexer.unlearn ? await indexer.unlearn(p.doc).then(() => true, () => false) : false;
+    if (restored) keepPrevious(p.doc.id, f.reason);
+    else fail(p.doc.id, f.code, f.reason, p.record.sizeBytes);
+  };
 
   for (const c of candidates) progress(c.id, 'queued', 0);
   const writes = new Limiter(WRITES_WHILE_READING);
@@ -481,8 +493,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
           const draft = indexer.draft?.(outcome.doc);
           if (draft) drafts.push(draft);
         } catch (err) {
-          const f = stageFailure('learn', err);
-          fail(outcome.doc.id, f.code, f.reason, outcome.record.sizeBytes);
+          await failLearned(outcome, stageFailure('learn', err));
         }
       }
     }
@@ -509,8 +520,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
           progress(p.doc.id, 'indexing', 0.9);
         } catch (err) {
           if (signal.aborted) break;
-          const f = stageFailure('index', err);
-          fail(p.doc.id, f.code, f.reason, p.record.sizeBytes);
+          await failLearned(p, stageFailure('index', err));
         }
       }
       if (signal.aborted) break;
