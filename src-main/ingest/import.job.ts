@@ -431,6 +431,15 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
     if (restored) keepPrevious(p.doc.id, f.reason);
     else fail(p.doc.id, f.code, f.reason, p.record.sizeBytes);
   };
+  /**
+   * A learned new version whose files could not be stored: the previous version's rows and files
+   * are intact, so it stays listed, and the vocabulary is put back to it (when that fails too, the
+   * vocabulary holds the new version until a rebuild, as it did before `unlearn` existed).
+   */
+  const keepLearned = async (p: Extract<ParseOutcome, { kind: 'parsed' }>, reason: string) => {
+    await indexer.unlearn?.(p.doc).catch(() => undefined);
+    keepPrevious(p.doc.id, reason);
+  };
 
   for (const c of candidates) progress(c.id, 'queued', 0);
   const writes = new Limiter(WRITES_WHILE_READING);
@@ -533,7 +542,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         const p = byId.get(prepared[k]!.doc.id)!;
         const stored = p.replaced ? await p.stored : null;
         if (stored && !stored.ok) {
-          keepPrevious(p.doc.id, stored.reason);
+          await keepLearned(p, stored.reason);
           continue;
         }
         batchRows.push(prepared[k]!);
@@ -545,7 +554,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
       if (places instanceof Error) {
         const reason = `Could not store this document in the library: ${places.message}.`;
         for (const r of batchReady.splice(0)) {
-          if (byId.get(r.id)!.replaced) keepPrevious(r.id, reason);
+          if (byId.get(r.id)!.replaced) await keepLearned(byId.get(r.id)!, reason);
           else fail(r.id, 'io-error', reason, r.sizeBytes);
         }
         batchRows.length = 0;

@@ -162,3 +162,30 @@ describe('a new version that fails while it is prepared', () => {
     expect(await before.lib.document('pump.md')).toMatchObject({ status: 'failed', chunks: 0 });
   });
 });
+
+describe('a new version whose files cannot be stored', () => {
+  it('keeps the previous version in the vocabulary, so the next commit saves it and not the new one', async () => {
+    const before = await importOld();
+    await writeFile(before.file, NEW);
+    const fan = await write('m/fan.md', FAN);
+    // The new version's text cannot be stored; the fan imported next commits and saves the vocabulary.
+    const store = Library.prototype.storeNormalized;
+    vi.spyOn(Library.prototype, 'storeNormalized').mockImplementation(function (this: Library, docs) {
+      if (docs.some((d) => isNew(d))) return Promise.reject(Object.assign(new Error('no space'), { code: 'ENOSPC' }));
+      return store.call(this, docs);
+    });
+    const first = Object.fromEntries((await importOk([before.file])).results.map((x) => [x.file, x.reason ?? x.status]));
+    expect(first['pump.md']).toMatch(/disk is full.*The previous version is kept\.$/);
+    expect(await before.lib.document('pump.md')).toEqual(before.record);
+    expect(await vocabularyOf()).toEqual(before.vocabulary);
+    expect((await importOk([fan])).summary.imported).toBe(1);
+    vi.restoreAllMocks();
+    await importOk([await write('ref/pump.md', OLD)], 'Ref');
+    await importOk([await write('ref/fan.md', FAN)], 'Ref');
+    // What the fan's commit saved holds the previous pump, not the new one.
+    await engine.dispose();
+    engine = createEngine({ dataDir: path.join(dir, 'data'), bundledModelsDir: path.join(dir, 'no-models') });
+    expect(await vocabularyOf()).toEqual(await vocabularyOf('Ref'));
+    expect(await modelsFor('RAC-990X gasket')).not.toContain('RAC-990X');
+  });
+});
