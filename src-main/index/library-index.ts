@@ -53,6 +53,13 @@ const POOL_MIN_CHARS = 1024 * 1024;
  * the rest of a large batch is prepared as before, so drafting never holds more than ~50 MB.
  */
 const DRAFT_MAX_CHARS = 8 * 1024 * 1024;
+/**
+ * Largest document (characters) drafted: a draft's first step chunks the whole document at once,
+ * which blocks the import's thread while the next file's parse has finished (the structure
+ * chunker took 64 ms at 100k characters and 2.3 s at 400k on a synthetic manual of repeated
+ * sections); a larger document is chunked when it is prepared, as before.
+ */
+export const DRAFT_MAX_DOC_CHARS = 256 * 1024;
 /** Strategies a worker can chunk with: they need no embedder and their default options are the library's. */
 const POOLED_STRATEGIES: readonly ChunkStrategy[] = ['structure', 'naive', 'recursive'];
 
@@ -231,7 +238,7 @@ export class LibraryIndex implements DocumentIndexer {
    */
   async *draft(doc: NormalizedDocument): AsyncGenerator<void, void, undefined> {
     if (this.library.config.embedder !== null || !POOLED_STRATEGIES.includes(this.chunker_.strategy) || this.pool.usable) return;
-    if (this.drafts.has(doc) || this.draftedChars + doc.text.length > DRAFT_MAX_CHARS) return;
+    if (this.drafts.has(doc) || doc.text.length > DRAFT_MAX_DOC_CHARS || this.draftedChars + doc.text.length > DRAFT_MAX_CHARS) return;
     const chunker = this.chunker_;
     const chunks = await chunker.chunk(doc, {});
     if (!chunks.ok) return;

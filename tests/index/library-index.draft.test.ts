@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { NormalizedDocument } from '../../src-main/core/document';
 import { loadCorpus, markdownDocument } from '../enrich/corpus.helper';
 import { corpusRoots, tempDir } from '../helpers/temp';
+import { DRAFT_MAX_DOC_CHARS } from '../../src-main/index/library-index';
 
 /**
  * A library's index drafts a learned document (chunks, chunk texts, tags ahead) when its own
@@ -59,12 +60,25 @@ describe('LibraryIndex.draft', () => {
 
   it('drafts no document past the drafts\' text budget', { timeout: 120_000 }, async () => {
     const index = await openIndex('0');
-    // One paragraph a line: 9 million characters, over the 8 million drafts may hold at once.
+    // One paragraph a line: 9 million characters, over the 8 million drafts may hold at once (and
+    // over the size of one document drafted, which alone keeps it out).
     const big = markdownDocument('big.md', `# Big\n\n${'The RAC-225B relay is checked after each service.\n\n'.repeat(180_000)}`);
     const [small] = loadCorpus('radxa-docs', corpusRoots.fixture);
     expect(big.text.length).toBeGreaterThan(8 * 1024 * 1024);
     expect(await drain(index.draft(big))).toBe(0);
     expect(await drain(index.draft(small!))).toBeGreaterThan(1);
+  });
+
+  it('drafts no document larger than one draft step may chunk at once', { timeout: 120_000 }, async () => {
+    const index = await openIndex('0');
+    const para = 'The RAC-225B relay is checked after each service.\n\n';
+    const large = markdownDocument('large.md', `# Large\n\n${para.repeat(Math.ceil((DRAFT_MAX_DOC_CHARS + 1) / para.length))}`);
+    const below = markdownDocument('below.md', `# Below\n\n${para.repeat(Math.floor((DRAFT_MAX_DOC_CHARS - 100) / para.length))}`);
+    expect(large.text.length).toBeGreaterThan(DRAFT_MAX_DOC_CHARS);
+    expect(below.text.length).toBeLessThanOrEqual(DRAFT_MAX_DOC_CHARS);
+    await index.learn([large, below]);
+    expect(await drain(index.draft(large))).toBe(0);
+    expect(await drain(index.draft(below))).toBeGreaterThan(1);
   });
 
   it('drafts nothing when prepare workers would prepare the batch (they would redo it)', { timeout: 120_000 }, async () => {
