@@ -55,9 +55,10 @@ const POOL_MIN_CHARS = 1024 * 1024;
 const DRAFT_MAX_CHARS = 8 * 1024 * 1024;
 /**
  * Largest document (characters) drafted: a draft's first step chunks the whole document at once,
- * which blocks the import's thread while the next file's parse has finished (the structure
- * chunker took 64 ms at 100k characters and 2.3 s at 400k on a synthetic manual of repeated
- * sections); a larger document is chunked when it is prepared, as before.
+ * with no slice and no signal, while the next file's parse may have finished; a larger document
+ * is chunked when it is prepared, as before. (A review measured 2.3 s for one synthetic 400k
+ * manual; manuals of repeated sections, tables and lists of 100k–840k characters chunk in
+ * milliseconds here, so the limit bounds a worst case rather than a measured common one.)
  */
 export const DRAFT_MAX_DOC_CHARS = 256 * 1024;
 /** Strategies a worker can chunk with: they need no embedder and their default options are the library's. */
