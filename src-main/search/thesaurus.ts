@@ -17,13 +17,14 @@ interface Thesaurus {
  * ("the door does not shut", "the input list").
  */
 const byTerm = new Map<string, string[]>();
-const byPhrase: { words: string[]; adds: string[] }[] = [];
+/** Phrases as looked for in the question's words (space-padded, so whole words only), with what each adds. */
+const byPhrase: { phrase: string; adds: string[] }[] = [];
 for (const group of (thesaurus as Thesaurus).groups) {
   for (const entry of group) {
     const others = group.filter((w) => w !== entry);
     const words = phraseWords(entry);
     if (words.length > 1) {
-      byPhrase.push({ words, adds: others });
+      byPhrase.push({ phrase: ` ${words.join(' ')} `, adds: others });
       continue;
     }
     for (const term of contentTerms(entry)) {
@@ -45,7 +46,7 @@ export function expandQuery(query: string): string {
   const asked = ` ${phraseWords(query).join(' ')} `;
   const adds: string[] = [];
   for (const term of own) adds.push(...(byTerm.get(term) ?? []));
-  for (const p of byPhrase) if (asked.includes(` ${p.words.join(' ')} `)) adds.push(...p.adds);
+  for (const p of byPhrase) if (asked.includes(p.phrase)) adds.push(...p.adds);
   const extra = new Set<string>();
   for (const w of adds) if (!contentTerms(w).every((t) => own.has(t))) extra.add(w);
   return [...extra].join(' ');

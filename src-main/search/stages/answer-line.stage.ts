@@ -58,8 +58,13 @@ const types = answerTypes as AnswerTypes;
 const QUANTITY_CUE = new RegExp(`(?<![\\p{L}\\p{N}])(?:${types.quantityCues.map(escapeRe).join('|')})(?![\\p{L}\\p{N}])`, 'u');
 /** A unit of measure written after a number ("V", "mA", "MHz", "mm", "°C"; SI prefixes on the base units), as a pattern: chat reads values with it too. */
 export const UNIT_PATTERN = `(?:[kmgµunp]?(?:${types.prefixedUnits.map(escapeRe).join('|')})|${types.units.map(escapeRe).join('|')})`;
-/** A number that does not continue a word ("I2C", "ESP32" are names), then a unit. */
-const QUANTITY = new RegExp(`(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)?\\s?${UNIT_PATTERN}(?![\\p{L}\\p{N}])`, 'iu');
+/** A number that does not continue a word ("I2C", "ESP32" are names), then one of `units` (a pattern) ending there. */
+function valuePattern(units: string, flags: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)?\\s?${units}(?![\\p{L}\\p{N}])`, flags);
+}
+
+/** A number with a unit (see `valuePattern`). */
+const QUANTITY = valuePattern(UNIT_PATTERN, 'iu');
 
 /**
  * What a value measures, known by its unit: each dimension's question words (stemmed) and a
@@ -67,7 +72,7 @@ const QUANTITY = new RegExp(`(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)?\\s?${UNIT_PATT
  */
 const DIMENSIONS = types.dimensions.map((d) => ({
   terms: [...new Set(d.words.flatMap((w) => passageTerms(w)))],
-  value: new RegExp(`(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)?\\s?(?:${d.units.map(escapeRe).join('|')})(?![\\p{L}\\p{N}])`, d.anyCase ? 'iu' : 'u'),
+  value: valuePattern(`(?:${d.units.map(escapeRe).join('|')})`, d.anyCase ? 'iu' : 'u'),
 }));
 
 const HOW_TO = new RegExp(`(?<![\\p{L}\\p{N}])(?:${types.howTo.map(escapeRe).join('|')})(?![\\p{L}\\p{N}])`, 'u');
