@@ -61,6 +61,11 @@ const DRAFT_MAX_CHARS = 8 * 1024 * 1024;
  * milliseconds here, so the limit bounds a worst case rather than a measured common one.)
  */
 export const DRAFT_MAX_DOC_CHARS = 256 * 1024;
+/** The library's model vocabulary and term statistics as last saved (empty for a library without). */
+async function savedEnrichment(library: Library): Promise<LibraryEnrichment> {
+  return LibraryEnrichment.restore(await readJson<unknown>(path.join(library.dir, ENRICHMENT_FILE), null));
+}
+
 /** Strategies a worker can chunk with: they need no embedder and their default options are the library's. */
 const POOLED_STRATEGIES: readonly ChunkStrategy[] = ['structure', 'naive', 'recursive'];
 
@@ -85,8 +90,7 @@ export class LibraryIndex implements DocumentIndexer {
   static async open(library: Library, embedders: EmbedderSource): Promise<LibraryIndex> {
     await settleRebuild(library.indexDir);
     const store = await openStore(await library.storeDir(), storeOptionsOf(library));
-    const state = await readJson<unknown>(path.join(library.dir, ENRICHMENT_FILE), null);
-    const index = new LibraryIndex(library, store, LibraryEnrichment.restore(state), embedders);
+    const index = new LibraryIndex(library, store, await savedEnrichment(library), embedders);
     await recoverJournal(index);
     return index;
   }
@@ -200,16 +204,14 @@ export class LibraryIndex implements DocumentIndexer {
     // `learn` threw part-way (its whole call is dropped), leaving the counts it had changed: the
     // vocabulary is rebuilt as last saved (a listed version is in it) plus what was learned since.
     // That relearns the batch so far, but only on this path, which a bug in learning takes.
-    const state = await readJson<unknown>(path.join(this.library.dir, ENRICHMENT_FILE), null);
-    const rebuilt = LibraryEnrichment.restore(state);
+    const rebuilt = await savedEnrichment(this.library);
     for (const d of this.unsaved) await this.learnInto(rebuilt, [d]);
     this.enrichment_ = rebuilt;
   }
 
   /** Drops what `learn` took in since the last commit: the vocabulary is read back as last saved. */
   async forgetUncommitted(): Promise<void> {
-    const state = await readJson<unknown>(path.join(this.library.dir, ENRICHMENT_FILE), null);
-    this.enrichment_ = LibraryEnrichment.restore(state);
+    this.enrichment_ = await savedEnrichment(this.library);
     this.unsaved = [];
     this.learnedChars = 0;
     // A cancelled batch's drafts go with its documents.
