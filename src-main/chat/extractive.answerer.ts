@@ -329,12 +329,16 @@ export function answerExtractively(question: string, passages: readonly Passage[
         const fresh = new Set(words.filter((w) => !asked.has(w))).size + identifiers(sentence.text).filter((t) => /\d/.test(t) && !ids.includes(t)).length;
         if (fresh < ECHO_NEW_WORDS) echoes.add(sentence);
       }
+      const instruction = (kind.steps || kind.definition) && STEP_LINE.test(sentence.text);
+      const nameRun = isNameRun(sentence);
+      // Under the heading that names the task of a how-to question.
+      const taskSection = kind.steps && headingCover >= MENU_HEADING_COVER;
       // For a how-to question, the instruction ("Tap More options > Link to another contact.")
       // answers before the line that describes the feature; it decides the order, not the choice.
-      let lead = kind.steps && STEP_LINE.test(sentence.text) ? STEP_LEAD_WEIGHT : 1;
+      let lead = kind.steps && instruction ? STEP_LEAD_WEIGHT : 1;
       // Asked what a feature is, the line that says so ("Super steady applies advanced
       // stabilization ...") answers before the step that turns it on ("Tap Super steady.").
-      if (kind.definition && STEP_LINE.test(sentence.text)) lead *= DEFINITION_STEP_LEAD_WEIGHT;
+      if (kind.definition && instruction) lead *= DEFINITION_STEP_LEAD_WEIGHT;
       // A title ("Configuring the IPv6 connection settings", "**PortC (blue)**") says what the
       // lines under it are about, and a note qualifies the line it follows; neither leads. A note
       // that gives the value asked ("Note: the file size must be 512 bytes") is where the manual
@@ -342,11 +346,11 @@ export function answerExtractively(question: string, passages: readonly Passage[
       const valueLine = kind.quantity && givesValue(sentence);
       // The steps under the heading that names the task are the answer to a how-to question: there
       // an instruction weighs as a line of the asked kind (elsewhere the step cue orders lines only).
-      if (kind.steps && STEP_LINE.test(sentence.text) && headingCover >= MENU_HEADING_COVER) score *= KIND_WEIGHT;
+      if (taskSection && instruction) score *= KIND_WEIGHT;
       // A menu path set as the sub-title of the section that names the task ("Resetting Your
       // Network", then "Settings General Network Reset Network") is the way there: for a how-to
       // question it leads like an instruction, where other titles and name runs do not.
-      if (kind.steps && sentence.title && isNameRun(sentence) && headingCover >= MENU_HEADING_COVER) lead = STEP_LEAD_WEIGHT;
+      if (taskSection && sentence.title && nameRun) lead = STEP_LEAD_WEIGHT;
       else if (sentence.title || BOLD_LINE.test(sentence.text) || (ASIDE_LINE.test(sentence.text) && !valueLine)) lead *= ASIDE_LEAD_WEIGHT;
       lead *= wholeLabel;
       // Asked what something is, the line that opens with it as its subject ("Remote Support
@@ -357,7 +361,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
       }
       // A run of capitalised names ("Settings General Network Network Status"): a menu path or
       // a table flattened by a PDF converter. It says where, the sentence near it says what.
-      if (isNameRun(sentence)) score *= NAME_RUN_WEIGHT;
+      if (nameRun) score *= NAME_RUN_WEIGHT;
       // Fragments ("Zero 2 Pro", "Pin#: Name") are labels, rarely the answer.
       if (words.length < 3 && sentence.kind !== 'code') score *= 0.5;
       // Retrieval already ranked passages with model awareness; sentence scores only refine it.
