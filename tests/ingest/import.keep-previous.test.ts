@@ -67,6 +67,24 @@ async function vocabularyOf(library = 'Shop') {
 /** Makes the new version's text a failure of `fail`'s stage, whatever the rest of the batch does. */
 const isNew = (x: unknown) => JSON.stringify(x).includes('GY-300');
 
+/** Learning the new version throws, after it has taken the previous version out of the term statistics and counted the new one's passages. */
+function failLearningOfNew(): void {
+  const add = ModelVocabulary.prototype.addDocument;
+  vi.spyOn(ModelVocabulary.prototype, 'addDocument').mockImplementation(function (this: ModelVocabulary, doc) {
+    if (isNew(doc)) throw new Error('vocabulary broke');
+    add.call(this, doc);
+  });
+}
+
+/** Enriching the new version (its preparation) fails. */
+function failEnrichmentOfNew(): void {
+  const enrich = LibraryEnrichment.prototype.enrich;
+  vi.spyOn(LibraryEnrichment.prototype, 'enrich').mockImplementation(function (this: LibraryEnrichment, doc, ...rest) {
+    if (isNew(doc)) return Promise.reject(new Error('enricher broke'));
+    return enrich.call(this, doc, ...rest);
+  });
+}
+
 /** The state of the library before the new version comes, and its file. */
 async function importOld() {
   const file = await write('m/pump.md', OLD);
@@ -95,12 +113,7 @@ describe('a new version that fails while it is learned', () => {
   it('keeps the previous version and puts it back in the vocabulary after a learn that threw part-way', async () => {
     const before = await importOld();
     await writeFile(before.file, NEW);
-    // Thrown after learning has taken the previous version out of the term statistics and counted the new one's passages.
-    const add = ModelVocabulary.prototype.addDocument;
-    vi.spyOn(ModelVocabulary.prototype, 'addDocument').mockImplementation(function (this: ModelVocabulary, doc) {
-      if (isNew(doc)) throw new Error('vocabulary broke');
-      add.call(this, doc);
-    });
+    failLearningOfNew();
     const summary = await importOk([before.file]);
     await expectPreviousKept(summary, before, /^Could not learn this document's model names: vocabulary broke\./);
   });
@@ -109,11 +122,7 @@ describe('a new version that fails while it is learned', () => {
     const before = await importOld();
     await writeFile(before.file, NEW);
     const fan = await write('m/fan.md', FAN);
-    const add = ModelVocabulary.prototype.addDocument;
-    vi.spyOn(ModelVocabulary.prototype, 'addDocument').mockImplementation(function (this: ModelVocabulary, doc) {
-      if (isNew(doc)) throw new Error('vocabulary broke');
-      add.call(this, doc);
-    });
+    failLearningOfNew();
     // The fan is learned before the pump fails: the vocabulary put back keeps it.
     const r = Object.fromEntries((await importOk([fan, before.file])).results.map((x) => [x.file, x.status]));
     expect(r).toEqual({ 'fan.md': 'imported', 'pump.md': 'failed' });
@@ -134,11 +143,7 @@ describe('a new version that fails while it is prepared', () => {
   it('keeps the previous version and takes the new one out of the vocabulary', async () => {
     const before = await importOld();
     await writeFile(before.file, NEW);
-    const enrich = LibraryEnrichment.prototype.enrich;
-    vi.spyOn(LibraryEnrichment.prototype, 'enrich').mockImplementation(function (this: LibraryEnrichment, doc, ...rest) {
-      if (isNew(doc)) return Promise.reject(new Error('enricher broke'));
-      return enrich.call(this, doc, ...rest);
-    });
+    failEnrichmentOfNew();
     const summary = await importOk([before.file]);
     await expectPreviousKept(summary, before, /^Could not chunk and enrich this document: enricher broke\./);
   });
@@ -146,11 +151,7 @@ describe('a new version that fails while it is prepared', () => {
   it('fails as before when the previous version cannot be read back into the vocabulary', async () => {
     const before = await importOld();
     await writeFile(before.file, NEW);
-    const enrich = LibraryEnrichment.prototype.enrich;
-    vi.spyOn(LibraryEnrichment.prototype, 'enrich').mockImplementation(function (this: LibraryEnrichment, doc, ...rest) {
-      if (isNew(doc)) return Promise.reject(new Error('enricher broke'));
-      return enrich.call(this, doc, ...rest);
-    });
+    failEnrichmentOfNew();
     // Learning reads the previous version; putting it back, the second read, finds it gone.
     const load = Library.prototype.loadNormalized;
     let reads = 0;
