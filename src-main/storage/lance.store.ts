@@ -688,11 +688,15 @@ class LanceChunkStore implements ChunkStore {
     const limit = checkLimit(options.limit);
     const vec = this.#queryVector(vector);
     return this.#guard(async () => {
-      const where = filterToWhere(options.filter);
-      const kind = await this.#vectorIndexKind();
-      const run = (columns: string[]) => scoped(vectorQuery(this.table.query().nearestTo(vec), where, limit, kind).select(columns).limit(limit), options, where);
-      return (await this.#searchRows(run, options)).map((row) => toHit(row, 1 - Number(row._distance)));
+      const rows = await this.#vectorRows(vec, options, limit, filterToWhere(options.filter));
+      return rows.map((row) => toHit(row, 1 - Number(row._distance)));
     });
+  }
+
+  /** The `limit` nearest rows to `vec` (exact when filtered, else through the vector index if any; see `vectorQuery`). */
+  async #vectorRows(vec: Float32Array, options: SearchOptions, limit: number, where: string | null): Promise<Record<string, unknown>[]> {
+    const kind = await this.#vectorIndexKind();
+    return this.#searchRows((columns) => scoped(vectorQuery(this.table.query().nearestTo(vec), where, limit, kind).select(columns).limit(limit), options, where), options);
   }
 
   /**
@@ -708,9 +712,8 @@ class LanceChunkStore implements ChunkStore {
     await this.#needFts();
     return this.#guard(async () => {
       const where = filterToWhere(options.filter);
-      const kind = await this.#vectorIndexKind();
       const [byVector, byText] = await Promise.all([
-        this.#searchRows((columns) => scoped(vectorQuery(this.table.query().nearestTo(vec), where, limit, kind).select(columns).limit(limit), options, where), options),
+        this.#vectorRows(vec, options, limit, where),
         this.#searchRows((columns) => scoped(this.table.query().fullTextSearch(this.#match(query)).select(columns).limit(limit), options, where), options),
       ]);
       return rrfFuse([byVector, byText], limit).map(({ row, score }) => toHit(row, score));
