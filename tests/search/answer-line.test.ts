@@ -118,6 +118,12 @@ describe('answer-line ranking', () => {
     const charging = hit('charging', '## Battery charging current\nThe charging current is 50mA or 100mA.', 10);
     const features = hit('features', '- Standby power consumption is less than 5μA\n- Bluetooth 5.0', 8);
     expect(order(weighByAnswerLine([charging, features], 'standby current', flat))).toEqual(['features', 'charging']);
+    // "How far" asks for a distance, which a length states ("150cm"); a time or an angle is none.
+    expect(lineWords('- Detecting Range: 150cm', ['far', 'detect'], null, askedDimensions(['far', 'detect'])).has('far')).toBe(true);
+    expect(lineWords('- Delay time: 2s', ['far', 'detect'], null, askedDimensions(['far', 'detect'])).has('far')).toBe(false);
+    const about = hit('about', 'The sensor detects infrared light from people and animals.', 10);
+    const spec = hit('spec', '- Detecting Range: 150cm\n- Delay time: 2s', 8);
+    expect(order(weighByAnswerLine([about, spec], 'How far can it detect?', flat))).toEqual(['spec', 'about']);
   });
 
   it('asks for a numbered signal only when the question names its kind as signals are written', () => {
