@@ -10,6 +10,7 @@ import { stagesFor, type RankContext, type StageName } from './stages';
 import { weighByModel } from './stages/model-weight.stage';
 import type { DocumentEvidence } from './document-evidence';
 import { expandQuery } from './thesaurus';
+import { corrected } from './spelling';
 
 /**
  * The read side of a library: candidate generation (BM25, dense or hybrid; a named model's own
@@ -51,8 +52,10 @@ const HYDRATE_FACTOR = 2;
 const MIN_POOL = 10;
 
 /** Searches one library. */
-export async function search(source: SearchSource, query: string, options: SearchOptions): Promise<Result<SearchResponse>> {
+export async function search(source: SearchSource, asked: string, options: SearchOptions): Promise<Result<SearchResponse>> {
   const { store, vocabulary } = source;
+  // Typos read as the library's words (`./spelling.ts`); the response still quotes the question as asked.
+  const query = corrected(asked, (t) => source.idf(t));
   let vector: Float32Array | null = null;
   if (options.retriever !== 'bm25') {
     const v = await source.queryVector(query);
@@ -158,7 +161,7 @@ export async function search(source: SearchSource, query: string, options: Searc
     return record ? [toHit({ record, score: h.score }, query, ctx.matchedView.get(h.record.id))] : [];
   });
   const resolvedModels = options.models && options.models.length > 0 ? options.models : analysis.models;
-  return ok({ query, resolvedModels, retriever: options.retriever, results });
+  return ok({ query: asked, resolvedModels, retriever: options.retriever, results });
 }
 
 /**

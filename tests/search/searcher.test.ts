@@ -115,6 +115,21 @@ describe('search', () => {
     expect(shown?.text).toBe('| Power | 5 V |');
   });
 
+  it('searches a typo as the word the library uses, and quotes the question as asked', async () => {
+    const asked: string[] = [];
+    const store: Partial<ChunkStore> = {
+      searchBm25: async (text) => {
+        asked.push(text);
+        return [];
+      },
+      hydrate: async (stubs) => stubs.map((h) => ({ ...h })),
+      getChunks: async () => [],
+    };
+    const res = await search({ ...source, store: store as ChunkStore }, 'compute modlue', { topK: 5, retriever: 'bm25', stages: [] });
+    expect(asked).toEqual(['compute module']);
+    expect(res.ok && res.value.query).toBe('compute modlue');
+  });
+
   it('names every stage once', () => {
     expect(new Set(STAGE_NAMES).size).toBe(STAGE_NAMES.length);
     expect(STAGE_NAMES).toEqual(['table-views', 'term-coverage', 'model-weight', 'document-names', 'passage-order', 'answer-line', 'heading-match']);

@@ -1,0 +1,57 @@
+import { passageTerms } from '../enrich/passage-terms';
+
+/**
+ * Typos in a question ("actvate", "sheduled", "serached") match nothing, so the passage that
+ * answers loses the word that named it. A question word of letters that the library has never
+ * seen (as its passage statistics count words: stemmed, see `passageTerms`) is read as the word
+ * the library uses most among those the typist more likely meant: the word with one letter left
+ * out put back, or with two neighbouring letters swapped. A dropped or changed letter is not
+ * corrected: measured on the shared question sets, "higher", "plain" or "fitted" (words the
+ * library happens not to use) then turned into "highe", "plai" or "kitted".
+ * Written by hand: spelling libraries correct against an English dictionary, and the library's
+ * own words ("Anynet", "eMMC") are the vocabulary here.
+ */
+
+/** Shortest word corrected: short words have many neighbours one letter away ("fix" and "six"). */
+const MIN_LENGTH = 5;
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** The stemmed term a word counts as in passage statistics, or null for a stopword. */
+const termOf = (word: string): string | null => passageTerms(word)[0] ?? null;
+
+/**
+ * The question with each word the library never saw replaced by its most used neighbour (see
+ * above); `idf` is the library's (`PassageTermStats.idf`: highest for a term never seen).
+ */
+export function corrected(question: string, idf: (term: string) => number): string {
+  const unseen = idf('\u0000');
+  return question.replace(/\p{L}+/gu, (word) => {
+    const w = word.toLowerCase();
+    const term = w.length >= MIN_LENGTH && /^[a-z]+$/.test(w) ? termOf(w) : null;
+    if (term === null || idf(term) < unseen) return word;
+    let best = word;
+    let bestIdf = unseen;
+    for (const c of neighbours(w)) {
+      const t = termOf(c);
+      const f = t === null ? unseen : idf(t);
+      if (f < bestIdf) {
+        best = c;
+        bestIdf = f;
+      }
+    }
+    return best;
+  });
+}
+
+/** `w` with one letter put in anywhere, or two neighbouring letters swapped. */
+function neighbours(w: string): Set<string> {
+  const out = new Set<string>();
+  for (let i = 0; i <= w.length; i++) {
+    const a = w.slice(0, i);
+    const b = w.slice(i);
+    if (b.length > 1) out.add(a + b[1] + b[0] + b.slice(2));
+    for (const c of LETTERS) out.add(a + c + b);
+  }
+  out.delete(w);
+  return out;
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { PassageTermStats } from '../../src-main/enrich/passage-terms';
+import { corrected } from '../../src-main/search/spelling';
+import { markdownDocument } from '../enrich/corpus.helper';
+
+const stats = PassageTermStats.create();
+stats.addDocument(
+  markdownDocument(
+    'tv.md',
+    [
+      '# Scheduled viewing',
+      'Cancel a scheduled viewing from the Schedule Manager.',
+      'Activate the option to view signal information.',
+      'Channels searched by Auto Program are listed here.',
+      'The schedule manager lists scheduled recordings.',
+      'Registered channels can be deleted.',
+    ].join('\n\n'),
+  ),
+);
+const idf = (t: string) => stats.idf(t);
+
+describe('corrected', () => {
+  it.each([
+    ['How to cancel sheduled viewing?', 'How to cancel scheduled viewing?'],
+    ['How do I actvate that?', 'How do I activate that?'],
+    ['channels serached by auto program', 'channels searched by auto program'],
+    ['Where is the sound otion?', 'Where is the sound option?'],
+    ['How do I delete registerd channels?', 'How do I delete registered channels?'],
+  ])('reads %j as the words of the library', (typed, meant) => {
+    expect(corrected(typed, idf)).toBe(meant);
+  });
+
+  it('leaves alone words the library knows, short words, codes and words with no near neighbour', () => {
+    for (const q of ['Cancel the scheduled recordings', 'Is the fix in CM5IO?', 'What does HDMI-CEC do?', 'Where is the xylophone?']) {
+      expect(corrected(q, idf)).toBe(q);
+    }
+  });
+
+  it('does not take a letter out or change one: a word the library lacks is not a typo of a shorter one', () => {
+    // "chanmel" is one changed letter from "channel", "optionk" one extra letter from "option": both stay.
+    expect(corrected('the chanmel list', idf)).toBe('the chanmel list');
+    expect(corrected('the optionk menu', idf)).toBe('the optionk menu');
+  });
+
+  it('corrects nothing in a library without passage statistics', () => {
+    expect(corrected('How to cancel sheduled viewing?', () => 1)).toBe('How to cancel sheduled viewing?');
+  });
+});
