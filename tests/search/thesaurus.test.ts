@@ -8,6 +8,8 @@ describe('query expansion for keyword search', () => {
     expect(expandQuery('does it ship with a power adapter in the box')).toContain('package');
     // "off" is a word of its own: the manual says the board "cannot be shut down".
     expect(expandQuery('My board will not turn off on USB power')).toContain('shut down');
+    // A user's "issue" is the manual's "problem" ("There Is a Problem with the Picture").
+    expect(expandQuery('How do I fix the screen color issues?')).toContain('problem');
   });
 
   it('reads a phrase of the thesaurus only as that phrase', () => {
