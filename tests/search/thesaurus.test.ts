@@ -10,6 +10,8 @@ describe('query expansion for keyword search', () => {
     expect(expandQuery('My board will not turn off on USB power')).toContain('shut down');
     // A user's "issue" is the manual's "problem" ("There Is a Problem with the Picture").
     expect(expandQuery('How do I fix the screen color issues?')).toContain('problem');
+    // Datasheets abbreviate the crystal ("Support XTAL 24/32/38.4/40MHz").
+    expect(expandQuery('Which crystal frequencies does it support?')).toContain('xtal');
   });
 
   it('reads a phrase of the thesaurus only as that phrase', () => {
