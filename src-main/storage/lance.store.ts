@@ -412,13 +412,13 @@ class LanceChunkStore implements ChunkStore {
       .select([...STUB_COLUMNS])
       .withRowId()
       .toArrow()
-      .then(
-        (scan) => {
-          if (epoch === this.#stubEpoch && !this.#closed) this.#stubs = StubIndex.fromArrow(scan);
-        },
-        // Searches keep reading stubs themselves; the next compaction retries.
-        () => undefined,
-      );
+      .then((scan) => {
+        if (epoch === this.#stubEpoch && !this.#closed) this.#stubs = StubIndex.fromArrow(scan);
+      })
+      // Searches keep reading stubs themselves; the next compaction retries. The catch is after
+      // the `then`: a build that throws must never become an unhandled rejection (it ended the
+      // web bridge's process when an empty library was searched).
+      .catch(() => undefined);
     return this.#stubBuild;
   }
 

@@ -71,7 +71,8 @@ export class StubIndex {
     const ids = table.getChild('id')!;
     const addresses = new BigUint64Array(n);
     let at = 0;
-    for (const data of table.getChild('_rowid')!.data) {
+    // A scan of no rows has no `_rowid` column at all (an empty library): then there is nothing to hold.
+    for (const data of table.getChild('_rowid')?.data ?? []) {
       addresses.set(data.values as BigUint64Array, at);
       at += data.length;
     }

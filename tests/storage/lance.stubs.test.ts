@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type * as ArrowModule from 'apache-arrow';
 import type { ChunkHit, ChunkStore } from '../../src-main/storage/chunk-store';
 import { plainRows } from '../../src-main/storage/lance.batch';
+import { StubIndex } from '../../src-main/storage/lance.stubs';
 import { record, storeScope } from './fixtures';
 
 /**
@@ -51,6 +52,24 @@ describe('LanceDB chunk store: the stub index', () => {
     for (const run of searches) before.push(view(await run()));
     await store.prepareSearch();
     for (const [i, run] of searches.entries()) expect(view(await run())).toEqual(before[i]);
+  });
+
+  it('builds an empty stub index for an empty library, and searches it as before', async () => {
+    // The scan of an empty table has no `_rowid` column: building from it threw inside a timer's
+    // promise, an unhandled rejection that ended the web bridge's process.
+    const { store } = await scope.open({ vectorDimension: DIM });
+    expect(await store.searchBm25('fuse', { limit: 10, light: true })).toEqual([]);
+    await expect(store.prepareSearch()).resolves.toBeUndefined();
+    expect(await store.searchBm25('fuse', { limit: 10, light: true })).toEqual([]);
+    await store.addChunks([record('x1/guide.md', 0, 'Replace the fuse after a power surge.', { model: 'X1', vector: vec(3) })]);
+    expect((await store.searchBm25('fuse', { limit: 10, light: true })).map((h) => h.record.id)).toEqual(['x1/guide.md#0']);
+  });
+
+  it('holds no rows when the scan has none', () => {
+    // As LanceDB scans an empty table with row ids: the stub columns, no `_rowid`.
+    const utf8 = () => arrow.vectorFromArray([] as string[], new arrow.Utf8());
+    const empty = new arrow.Table({ id: utf8(), model: utf8(), parent_id: utf8() });
+    expect(StubIndex.fromArrow(empty).size).toBe(0);
   });
 
   it("gives a table row view its parent's address, and the parent read by it is the record read by id", async () => {
