@@ -6,6 +6,15 @@ import type { ChatTurn, Citation, Conversation } from '../contract/api';
  * can check every [n] offline or hand it on.
  */
 
+/**
+ * Text from a manual, a question or a model's answer as Markdown text: a Markdown viewer renders
+ * raw HTML, so a manual's `<script>` or a question's `<img onerror=…>` would run or apply there.
+ * Escaped as entities, which every viewer shows as the characters themselves.
+ */
+function asText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 function pagesText(pages: readonly number[]): string {
   if (pages.length === 0) return '';
   const first = pages[0]!;
@@ -17,15 +26,17 @@ function quoteBlock(text: string): string {
   return text
     .trim()
     .split('\n')
-    .map((line) => (line.trim() === '' ? '>' : `> ${line}`))
+    .map((line) => (line.trim() === '' ? '>' : `> ${asText(line)}`))
     .join('\n');
 }
 
 function citationBlock(c: Citation): string {
-  const where = [c.headingPath.length > 0 ? c.headingPath.join(' › ') : c.title, pagesText(c.pages), c.model ? `model ${c.model}` : '']
+  const where = [asText(c.headingPath.length > 0 ? c.headingPath.join(' › ') : c.title), pagesText(c.pages), c.model ? `model ${asText(c.model)}` : '']
     .filter(Boolean)
     .join(' · ');
-  return `**[${c.n}]** \`${c.doc}\` — ${where}\n\n${quoteBlock(c.quote)}`;
+  // A file name in a code span (no HTML there), unless a backtick in it would end the span.
+  const doc = c.doc.includes('`') ? asText(c.doc) : `\`${c.doc}\``;
+  return `**[${c.n}]** ${doc} — ${where}\n\n${quoteBlock(c.quote)}`;
 }
 
 function modeNote(turn: ChatTurn): string {
@@ -51,18 +62,18 @@ export function exportFileName(conversation: Pick<Conversation, 'title'>): strin
 
 /** Renders the conversation; `libraryName` goes in the header line. */
 export function conversationToMarkdown(conversation: Conversation, libraryName: string): string {
-  const out: string[] = [`# ${conversation.title}`, '', `_Library: ${libraryName} · started ${conversation.createdAt} · exported from ManualMate_`];
+  const out: string[] = [`# ${asText(conversation.title)}`, '', `_Library: ${asText(libraryName)} · started ${conversation.createdAt} · exported from ManualMate_`];
   const { docIds, models } = conversation.scope;
   if ((docIds && docIds.length > 0) || (models && models.length > 0)) {
     const scope = [models?.length ? `models ${models.join(', ')}` : '', docIds?.length ? `documents ${docIds.join(', ')}` : ''].filter(Boolean).join('; ');
-    out.push('', `_Limited to ${scope}._`);
+    out.push('', `_Limited to ${asText(scope)}._`);
   }
   for (const turn of conversation.messages) {
     if (turn.role === 'user') {
-      out.push('', `## Q: ${turn.text.replace(/\s+/g, ' ').trim()}`);
+      out.push('', `## Q: ${asText(turn.text.replace(/\s+/g, ' ').trim())}`);
       continue;
     }
-    out.push('', turn.text.trim() || '_(no answer text)_');
+    out.push('', asText(turn.text.trim()) || '_(no answer text)_');
     const note = modeNote(turn);
     if (note) out.push('', note);
     const citations = turn.citations ?? [];
