@@ -72,11 +72,7 @@ export async function search(source: SearchSource, asked: string, options: Searc
   const limit = pool * CANDIDATE_FACTOR;
   const enabled = stagesFor(options.stages);
   const has = (name: StageName) => enabled.some((s) => s.name === name);
-  // The document names are scored while the index searches (plain JS beside native work).
   const names = has('document-names') || has('passage-order') ? source.documentEvidence() : null;
-  const evidence = names && has('document-names') ? names.then((e) => e.score(query)) : Promise.resolve(new Map<string, number>());
-  // Awaited below; a failed candidate search must not leave its rejection unhandled meanwhile.
-  evidence.catch(() => undefined);
   const base: ChunkFilter = options.docIds ? { docIds: options.docIds } : {};
   const first = (text: string, filter: ChunkFilter, expand = true): Promise<ChunkHit[]> => {
     const opts = { limit: expand ? limit : pool, filter, expansion: expand ? expandQuery(text) : '', light: true };
@@ -87,6 +83,10 @@ export async function search(source: SearchSource, asked: string, options: Searc
   const filtered = options.models !== undefined && options.models.length > 0;
   // The question without the model names it resolves to (see the named-model branch below).
   const topical = !filtered && analysis.models.length > 0 ? stripMentions(query, analysis) : query;
+  // The candidate searches start first: the JavaScript below (the document names) runs while
+  // LanceDB's threads search, instead of before they start.
+  const found = candidatesFor(first, query, topical, base, filtered ? options.models : undefined, analysis);
+  found.catch(() => undefined);
   // The passage words: the question without its model names and without the words that name the
   // documents it names best; searched inside those documents for the `passage-order` stage, at
   // the same time as the candidates.
@@ -95,25 +95,12 @@ export async function search(source: SearchSource, asked: string, options: Searc
     w ? store.searchBm25(w.words.join(' '), { limit: pool * HYDRATE_FACTOR, filter: { ...base, docIds: w.docs }, light: true }) : [],
   );
   passageHits.catch(() => undefined);
-  let candidates: ChunkHit[];
-  if (filtered) {
-    // The user's model filter restricts the search.
-    candidates = await first(query, { ...base, models: options.models });
-  } else if (analysis.models.length > 0) {
-    // A named model: its own (and its family's) chunks are searched separately so 30 sibling
-    // manuals cannot crowd them out of the candidates. Both searches use the question without
-    // the model's name (every chunk of that model carries it in its prefix, so it says nothing
-    // about which passage answers), which also keeps their scores comparable. The search over
-    // the whole library only has to find what could outrank the model's own chunks (other
-    // models' chunks keep a fraction of their score), so it fetches no extra candidates and adds
-    // no synonyms: with them it found nothing more on the three question sets (same Hit@1) and
-    // cost twice as much.
-    const [own, all] = await Promise.all([first(topical, { ...base, models: [...analysis.models, ...analysis.related] }), first(topical, base, false)]);
-    const seen = new Set(own.map((h) => h.record.id));
-    candidates = [...own, ...all.filter((h) => !seen.has(h.record.id))];
-  } else {
-    candidates = await first(query, base);
-  }
+  // The document names are scored once every search has started (a macrotask later: the passage
+  // search starts in this turn's microtasks), while LanceDB's threads work.
+  const evidence = names && has('document-names') ? names.then(afterStarts).then((e) => e.score(query)) : Promise.resolve(new Map<string, number>());
+  // Awaited below; a failed candidate search must not leave its rejection unhandled meanwhile.
+  evidence.catch(() => undefined);
+  const candidates = await found;
   // Candidates are stubs (id, model, parent) until here, and reading text is the costly part of
   // a search, so only those that model-aware ranking (by model weight alone: stubs carry neither
   // text nor document, so document names cannot weigh them here) puts in reach of the top k are read: the lexical rerank moves a chunk by a bounded
@@ -162,6 +149,36 @@ export async function search(source: SearchSource, asked: string, options: Searc
   });
   const resolvedModels = options.models && options.models.length > 0 ? options.models : analysis.models;
   return ok({ query: asked, resolvedModels, retriever: options.retriever, results });
+}
+
+/** `value`, once the microtasks queued so far (which start the searches) have run. */
+function afterStarts<T>(value: T): Promise<T> {
+  return new Promise((resolve) => setImmediate(() => resolve(value)));
+}
+
+/**
+ * The first stage's candidates. With the user's model filter, that filter restricts the search.
+ * With a named model, its own (and its family's) chunks are searched separately so 30 sibling
+ * manuals cannot crowd them out of the candidates. Both searches use the question without the
+ * model's name (every chunk of that model carries it in its prefix, so it says nothing about
+ * which passage answers), which also keeps their scores comparable. The search over the whole
+ * library only has to find what could outrank the model's own chunks (other models' chunks keep
+ * a fraction of their score), so it fetches no extra candidates and adds no synonyms: with them
+ * it found nothing more on the three question sets (same Hit@1) and cost twice as much.
+ */
+async function candidatesFor(
+  first: (text: string, filter: ChunkFilter, expand?: boolean) => Promise<ChunkHit[]>,
+  query: string,
+  topical: string,
+  base: ChunkFilter,
+  models: string[] | undefined,
+  analysis: QueryAnalysis,
+): Promise<ChunkHit[]> {
+  if (models) return first(query, { ...base, models });
+  if (analysis.models.length === 0) return first(query, base);
+  const [own, all] = await Promise.all([first(topical, { ...base, models: [...analysis.models, ...analysis.related] }), first(topical, base, false)]);
+  const seen = new Set(own.map((h) => h.record.id));
+  return [...own, ...all.filter((h) => !seen.has(h.record.id))];
 }
 
 /**

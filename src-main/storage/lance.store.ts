@@ -101,8 +101,8 @@ function columnsFor(options: SearchOptions): string[] {
 function toHit(row: Record<string, unknown>, score: number): ChunkHit {
   const hit: ChunkHit = { record: fromRow(row), score };
   if (typeof row._rowid === 'bigint') hit.rowId = row._rowid;
-  const parent = row[PARENT_KEY] as { id: string; model: string | null; address: bigint } | null | undefined;
-  if (parent) hit.parent = { record: fromRow({ id: parent.id, model: parent.model }), score: 0, rowId: parent.address };
+  const parent = row[PARENT_KEY] as { id: string; model: string | null; docId: string | null; address: bigint } | null | undefined;
+  if (parent) hit.parent = { record: fromRow({ id: parent.id, model: parent.model, doc_id: parent.docId }), score: 0, rowId: parent.address };
   return hit;
 }
 
@@ -409,7 +409,7 @@ class LanceChunkStore implements ChunkStore {
     const epoch = this.#stubEpoch;
     this.#stubBuild ??= this.table
       .query()
-      .select([...STUB_COLUMNS])
+      .select([...STUB_COLUMNS, 'doc_id'])
       .withRowId()
       .toArrow()
       .then((scan) => {
@@ -447,7 +447,7 @@ class LanceChunkStore implements ChunkStore {
     const out = rows.map((row) => {
       const stub = stubs.lookup(row._rowid as bigint);
       if (!stub) unknown.push(row._rowid as bigint);
-      return stub ? { ...row, id: stub.id, model: stub.model, parent_id: stub.parentId, [PARENT_KEY]: stub.parent } : row;
+      return stub ? { ...row, id: stub.id, model: stub.model, parent_id: stub.parentId, doc_id: stub.docId, [PARENT_KEY]: stub.parent } : row;
     });
     if (unknown.length === 0) return out;
     const read = new Map<bigint, Record<string, unknown>>();
@@ -566,12 +566,15 @@ class LanceChunkStore implements ChunkStore {
         // (see `lance.stubs.ts`), so a row read at a hit's address is that hit's row; a write
         // between the search and this read that moved it (a compaction) leaves nothing there or
         // fails the read, and whatever is missing is read by id below.
+        // Stubs from the stub index know their document too: then `doc_id` is not read either.
         const stubs = new Map(hits.map((h) => [h.rowId!, h.record]));
+        const known = hits.every((h) => h.record.docId !== '');
         try {
-          const columns = await this.#resultColumns(this.packed ? PACKED_RESULT_COLUMNS : RESULT_COLUMNS);
+          const result = await this.#resultColumns(this.packed ? PACKED_RESULT_COLUMNS : RESULT_COLUMNS);
+          const columns = known ? result.filter((c) => c !== 'doc_id') : result;
           for (const row of plainRows(await this.table.takeRowIds(rowIds as bigint[]).select(columns).withRowId().toArrow())) {
             const stub = stubs.get(row._rowid as bigint);
-            if (stub) byId.set(stub.id, fromRow({ ...row, id: stub.id, model: stub.model, parent_id: stub.parentId }));
+            if (stub) byId.set(stub.id, fromRow({ doc_id: stub.docId, ...row, id: stub.id, model: stub.model, parent_id: stub.parentId }));
           }
         } catch {
           byId.clear();

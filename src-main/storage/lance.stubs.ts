@@ -15,7 +15,9 @@ import type { Data, Table as ArrowTable, Vector } from 'apache-arrow';
  * address changes then), and rebuilds it on a later search.
  *
  * Kept as the Arrow columns the scan returned (ids and models as UTF-8 bytes, ~80 bytes a row)
- * plus three integers a row; strings are made only for the rows a search returns.
+ * plus four integers a row; strings are made only for the rows a search returns. Each row's
+ * document is kept too, each document id once (a row of a search then needs only its text and
+ * result fields read: every column a read takes costs per row).
  */
 
 /** What a light search knows of a row before its text is read. */
@@ -23,8 +25,10 @@ export interface RowStub {
   id: string;
   model: string | null;
   parentId: string | null;
+  /** The row's document, when the scan read it (the rows a search reads then need no `doc_id`). */
+  docId: string | null;
   /** The parent's stub and address, for a table row view whose parent the index holds. */
-  parent: { id: string; model: string | null; address: bigint } | null;
+  parent: { id: string; model: string | null; docId: string | null; address: bigint } | null;
 }
 
 /** A row that is no table row view. */
@@ -58,6 +62,9 @@ export class StubIndex {
     private readonly parents: Int32Array,
     /** Row index -> row address. */
     private readonly addresses: BigUint64Array,
+    /** The distinct document ids, and row index -> its index there (-1: not read). */
+    private readonly docs: readonly string[],
+    private readonly docOf: Int32Array,
   ) {}
 
   /** Rows held. */
@@ -65,7 +72,7 @@ export class StubIndex {
     return this.addresses.length;
   }
 
-  /** Builds the index from a scan of `id`, `model` and `parent_id` with row addresses (`_rowid`). */
+  /** Builds the index from a scan of `id`, `model`, `parent_id` and (optionally) `doc_id` with row addresses (`_rowid`). */
   static fromArrow(table: ArrowTable): StubIndex {
     const n = table.numRows;
     const ids = table.getChild('id')!;
@@ -103,7 +110,22 @@ export class StubIndex {
     });
     const parents = new Int32Array(n).fill(NO_PARENT);
     for (const [i, key] of parentKeys) parents[i] = rowOf.get(key) ?? UNKNOWN_PARENT;
-    return new StubIndex(ids, table.getChild('model')!, slots, parents, addresses);
+    // Document ids repeat on every chunk of a document: each is kept once (~14k at 100k chunks).
+    const docs: string[] = [];
+    const docOf = new Int32Array(n).fill(-1);
+    const docColumn = table.getChild('doc_id');
+    if (docColumn) {
+      const seen = new Map<string, number>();
+      eachKey(docColumn, (i, key) => {
+        let d = seen.get(key);
+        if (d === undefined) {
+          d = docs.push(Buffer.from(key, 'latin1').toString('utf8')) - 1;
+          seen.set(key, d);
+        }
+        docOf[i] = d;
+      });
+    }
+    return new StubIndex(ids, table.getChild('model')!, slots, parents, addresses, docs, docOf);
   }
 
   /** The stub of the row at `address`, or null when this index does not hold that row. */
@@ -112,8 +134,13 @@ export class StubIndex {
     if (row < 0) return null;
     const p = this.parents[row]!;
     if (p === UNKNOWN_PARENT) return null;
-    const parent = p === NO_PARENT ? null : { id: String(this.ids.get(p)), model: this.model(p), address: this.addresses[p]! };
-    return { id: String(this.ids.get(row)), model: this.model(row), parentId: parent?.id ?? null, parent };
+    const parent = p === NO_PARENT ? null : { id: String(this.ids.get(p)), model: this.model(p), docId: this.doc(p), address: this.addresses[p]! };
+    return { id: String(this.ids.get(row)), model: this.model(row), parentId: parent?.id ?? null, docId: this.doc(row), parent };
+  }
+
+  private doc(row: number): string | null {
+    const d = this.docOf[row]!;
+    return d < 0 ? null : this.docs[d]!;
   }
 
   private model(row: number): string | null {

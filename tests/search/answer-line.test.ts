@@ -58,6 +58,18 @@ describe('answer-line ranking', () => {
     expect(order(ranked)).toEqual(['rare', 'common']);
   });
 
+  it('weighs a record again by its current text, and the same record alike each time', () => {
+    const row = hit('row', '| Charging current | 50 mA |', 6);
+    const prose = hit('prose', 'The charge LED lights while the battery charges.', 10);
+    const question = 'What charge current does the board use?';
+    const first = weighByAnswerLine([prose, row], question, flat).map((h) => [h.record.id, h.score]);
+    expect(weighByAnswerLine([prose, row], question, flat).map((h) => [h.record.id, h.score])).toEqual(first);
+    expect(first[0]![0]).toBe('row');
+    // A record whose text changed is read again, not from what its old text said.
+    (row.record as { text: string }).text = 'See the table on the next page.';
+    expect(order(weighByAnswerLine([prose, row], question, flat))).toEqual(['prose', 'row']);
+  });
+
   it('reads the label of a table row or a "Label: value" line, and of no other line', () => {
     expect(lineLabel('| Flash | 1536KB + 4MB Onboard |     |')).toBe('Flash');
     expect(lineLabel('|  | RGB LED | SK6812 x 1 |')).toBe('RGB LED');

@@ -130,6 +130,34 @@ describe('search', () => {
     expect(res.ok && res.value.query).toBe('compute modlue');
   });
 
+  it('starts every candidate search before it scores the document names', async () => {
+    const events: string[] = [];
+    const store: Partial<ChunkStore> = {
+      searchBm25: async (_text, opts) => {
+        events.push(opts.filter?.docIds ? 'passage search' : opts.filter?.models ? 'model search' : 'library search');
+        return [own, other].map((h) => ({ ...h }));
+      },
+      hydrate: async (stubs) => stubs.map((h) => ({ ...h })),
+      getChunks: async () => [],
+    };
+    const names = DocumentEvidence.build([
+      { id: 'cm5/io-board.md', title: 'CM5 IO Board' },
+      { id: 'cm3/lite.md', title: 'CM3 Lite' },
+    ]);
+    const spied: DocumentEvidence = Object.assign(Object.create(names) as DocumentEvidence, {
+      score: (q: string) => {
+        events.push('names scored');
+        return names.score(q);
+      },
+    });
+    const res = await search({ ...source, store: store as ChunkStore, documentEvidence: async () => spied }, 'CM5 IO board power input', { topK: 10, retriever: 'bm25' });
+    expect(res.ok).toBe(true);
+    // The names are JavaScript on the search's thread: scored while LanceDB searches, not before it starts.
+    expect(events).toHaveLength(4);
+    expect(events.at(-1)).toBe('names scored');
+    expect(new Set(events.slice(0, 3))).toEqual(new Set(['model search', 'library search', 'passage search']));
+  });
+
   it('names every stage once', () => {
     expect(new Set(STAGE_NAMES).size).toBe(STAGE_NAMES.length);
     expect(STAGE_NAMES).toEqual(['table-views', 'term-coverage', 'model-weight', 'document-names', 'passage-order', 'answer-line', 'heading-match']);

@@ -21,6 +21,21 @@ describe('lexical reranking of candidates', () => {
     expect(ranked[0]!.score).toBeGreaterThan(ranked[1]!.score);
   });
 
+  it('scores a record again by the view it matched through and its current text', () => {
+    const table = hit('table', '| Item | Value |', 5);
+    const other = hit('other', 'The fuse rating is printed on the holder.', 5);
+    const question = 'fuse rating';
+    const plain = coverageRerank([table, other], question, new Map()).map((h) => h.record.id);
+    expect(plain).toEqual(['other', 'table']);
+    // The same record, now reached through a row view holding the question's words.
+    const views = new Map([['table', { ...table.record, text: '| Fuse rating | 10 A |' }]]);
+    const viaView = coverageRerank([table, other], question, views);
+    expect(viaView.find((h) => h.record.id === 'table')!.score).toBeGreaterThanOrEqual(viaView.find((h) => h.record.id === 'other')!.score);
+    expect(coverageRerank([table, other], question, new Map()).map((h) => h.record.id)).toEqual(plain);
+    (table.record as { indexedText: string }).indexedText = 'fuse rating table';
+    expect(coverageRerank([table, other], question, new Map())[0]!.score).toBe(5 * 1.3);
+  });
+
   it('prefers the chunk that contains all of the question’s words over one that repeats one of them', () => {
     const repeats = hit('repeats', 'fuse fuse fuse: the fuse holder, fuse cover and fuse puller', 6);
     const covers = hit('covers', 'The control board fuse is a 10 A slow-blow type.', 5);

@@ -122,6 +122,22 @@ describe('LanceDB chunk store: the stub index', () => {
     expect(full.map((h) => h.record.id)).toEqual(after.map((h) => h.record.id));
   });
 
+  it("knows each row's document, and the records read through it are those read by id", async () => {
+    const store = await library();
+    await store.addChunks([record('x4/größe-übersicht.md', 0, 'Die Sicherung (fuse) sitzt hinten.', { model: 'X4', vector: vec(9) })]);
+    await store.ensureIndexes();
+    await store.prepareSearch();
+    const hits = await store.searchBm25('fuse', { limit: 10, light: true });
+    expect(hits.map((h) => h.record.docId)).toEqual(hits.map((h) => h.record.id.replace(/#\d+$/, '')));
+    expect(hits.map((h) => h.record.docId)).toContain('x4/größe-übersicht.md');
+    const withParents = [...hits, ...hits.flatMap((h) => (h.parent ? [h.parent] : []))];
+    expect(withParents.some((h) => h.record.id === 'x1/spec.md#0' && h.record.docId === 'x1/spec.md')).toBe(true);
+    const read = await store.hydrate(withParents);
+    const byId = new Map((await store.getChunks(withParents.map((h) => h.record.id), { light: true })).map((r) => [r.id, r]));
+    expect(read).toHaveLength(withParents.length);
+    for (const h of read) expect(h.record).toEqual(byId.get(h.record.id));
+  });
+
   it('leaves a view whose parent row does not exist to be read as before', async () => {
     const { store } = await scope.open();
     await store.addChunks([record('d', 0, 'fuse rating table'), record('d', 1, 'fuse rating row', { parentId: 'gone#0' })]);

@@ -129,6 +129,58 @@ export function evidenceLines(text: string): string[] {
 }
 
 /**
+ * What a ranking reads of one evidence line whatever the question: its label, its words (passage
+ * terms), the kinds of its numbered names and its label's words; whether it states a quantity or
+ * a version is tested on first need (most questions ask for neither).
+ */
+interface LineFacts {
+  readonly line: string;
+  readonly label: string | null;
+  readonly words: readonly string[];
+  readonly kinds: readonly string[];
+  labelWords?: readonly string[];
+  quantity?: boolean;
+  version?: boolean;
+}
+
+/** What `NUMBERED` needs somewhere in a line (a capital, then a digit): a cheap test that spares most lines its look-behind scan. */
+const MAYBE_NUMBERED = /\p{Lu}\d/u;
+
+function lineFacts(line: string): LineFacts {
+  const kinds: string[] = [];
+  if (MAYBE_NUMBERED.test(line)) {
+    for (const m of line.matchAll(NUMBERED)) {
+      const kind = passageTerms(m[1]!)[0];
+      if (kind) kinds.push(kind);
+    }
+  }
+  return { line, label: lineLabel(line), words: passageTerms(line.replace(/_/g, ' ')), kinds };
+}
+
+/**
+ * Each record's line facts, for as long as the record lives: one search weighs many of its hits
+ * twice (the passage-order stage weighs the named documents' passages, then this stage every
+ * hit), and splitting lines into stemmed words was a quarter of a search's JavaScript at 100k
+ * chunks. Keyed by the record object, so nothing outlives the search that read it.
+ */
+const factsByRecord = new WeakMap<object, { text: string; lines: LineFacts[] }>();
+
+function recordLines(record: { text: string }): LineFacts[] {
+  const have = factsByRecord.get(record);
+  if (have && have.text === record.text) return have.lines;
+  const lines = evidenceLines(record.text).map(lineFacts);
+  factsByRecord.set(record, { text: record.text, lines });
+  return lines;
+}
+
+function statesQuantityFacts(f: LineFacts, versions: boolean): boolean {
+  f.quantity ??= QUANTITY.test(f.line) || COUNT.test(f.line);
+  if (f.quantity || !versions) return f.quantity;
+  f.version ??= VERSION.test(f.line);
+  return f.version;
+}
+
+/**
  * Scales each hit by `1 + weight × best line`, where a line's value is the IDF-weighted share of
  * the question's words it holds (a value's unit holds the word of its dimension), times
  * `NO_VALUE_SHARE` when a quantity or a numbered signal is asked and the line states none, and
@@ -147,18 +199,16 @@ export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term
   return byScore(
     hits.map((h, i) => {
       let best = 0;
-      for (const line of evidenceLines(h.record.text)) {
-        // Read once per line: both the line's words and its label bonus need it.
-        const label = lineLabel(line);
-        const words = lineWords(line, terms, label, dimensions);
+      for (const facts of recordLines(h.record)) {
+        const words = factWords(facts, terms, dimensions);
         let share = 0;
         terms.forEach((t, k) => {
           if (words.has(t)) share += weights[k]!;
         });
         share /= total;
-        if (quantity && !statesQuantity(line, versions)) share *= NO_VALUE_SHARE;
-        else if (kind !== null && !namesKind(line, kind)) share *= NO_VALUE_SHARE;
-        const named = share > 0 ? askedLabel(label, terms) : null;
+        if (quantity && !statesQuantityFacts(facts, versions)) share *= NO_VALUE_SHARE;
+        else if (kind !== null && !facts.kinds.includes(kind)) share *= NO_VALUE_SHARE;
+        const named = share > 0 ? askedLabel(facts, terms) : null;
         if (named !== null) {
           let covered = 0;
           terms.forEach((t, k) => {
@@ -190,19 +240,15 @@ export function askedKind(question: string): string | null {
   return kind !== undefined && SIGNAL_KINDS.has(kind) ? kind : null;
 }
 
-/** True when the line names a numbered signal of `kind` (a stemmed word, see `askedKind`). */
-function namesKind(line: string, kind: string): boolean {
-  for (const m of line.matchAll(NUMBERED)) if (passageTerms(m[1]!)[0] === kind) return true;
-  return false;
-}
-
 /**
  * The words of a line's label (see `lineLabel`; null for none), abbreviations read as the
  * question's words they cut, when every one of them is among the question's `terms`; else null.
  */
-function askedLabel(label: string | null, terms: readonly string[]): Set<string> | null {
-  if (label === null) return null;
-  const words = passageTerms(label).map((w) => abbreviated(w, label, terms) ?? w);
+function askedLabel(facts: LineFacts, terms: readonly string[]): Set<string> | null {
+  if (facts.label === null) return null;
+  const label = facts.label;
+  facts.labelWords ??= passageTerms(label);
+  const words = facts.labelWords.map((w) => abbreviated(w, label, terms) ?? w);
   return words.length > 0 && words.every((t) => terms.includes(t)) ? new Set(words) : null;
 }
 
@@ -225,14 +271,17 @@ export function lineWords(
   label: string | null = lineLabel(line),
   dimensions: ReturnType<typeof askedDimensions> = [],
 ): Set<string> {
+  return factWords({ ...lineFacts(line), label }, terms, dimensions);
+}
+
+/** `lineWords` from a line's facts (see `LineFacts`). */
+function factWords(facts: LineFacts, terms: readonly string[], dimensions: ReturnType<typeof askedDimensions>): Set<string> {
+  const { line, label } = facts;
   const words = new Set<string>();
   for (const d of dimensions) if (d.value.test(line)) for (const t of d.terms) words.add(t);
   const labels = line.trim().startsWith('|') ? line : label;
-  for (const m of line.matchAll(NUMBERED)) {
-    const kind = passageTerms(m[1]!)[0];
-    if (kind) words.add(kind);
-  }
-  for (const w of passageTerms(line.replace(/_/g, ' '))) {
+  for (const kind of facts.kinds) words.add(kind);
+  for (const w of facts.words) {
     words.add(w);
     const full = labels === null ? undefined : abbreviated(w, labels, terms);
     if (full) words.add(full);
@@ -265,6 +314,8 @@ export function lineLabel(line: string): string | null {
     const filled = cells.filter((c) => c !== '' && !/^[-:\s]+$/.test(c));
     return filled.length >= 2 ? filled[0]! : null;
   }
+  // The pattern below needs a colon; most lines have none.
+  if (!t.includes(':') && !t.includes('：')) return null;
   const m = /^(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?([^:：*]{1,60}?)(?:\*\*)?\s*[:：](?:\*\*)?\s*\S/.exec(t);
   return m && m[1]!.split(/\s+/).length <= 6 ? m[1]! : null;
 }

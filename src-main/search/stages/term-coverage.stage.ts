@@ -29,19 +29,34 @@ export function coverageRerank(hits: ChunkHit[], query: string, views: Map<strin
   if (terms.length < 2) return hits;
   return hits
     .map((h, i) => {
-      const stream = contentTerms(`${h.record.indexedText}\n${views.get(h.record.id)?.text ?? ''}`.replace(/_/g, ' '));
-      const positions = new Map<string, number[]>();
-      stream.forEach((t, k) => {
-        const list = positions.get(t);
-        if (list) list.push(k);
-        else positions.set(t, [k]);
-      });
+      const positions = termPositions(h.record, views.get(h.record.id)?.text ?? '');
       const share = terms.filter((t) => positions.has(t)).length / terms.length;
       const factor = (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * share) * (1 + PROXIMITY_WEIGHT * proximityShare(order, positions));
       return { h: { ...h, score: h.score * factor }, i };
     })
     .sort((a, b) => b.h.score - a.h.score || a.i - b.i)
     .map((x) => x.h);
+}
+
+/**
+ * Where each content word stands in a record's indexed text and its matched view's text, kept
+ * per record object for as long as the record lives: one search scores the named documents'
+ * passages twice (the passage-order stage, then this stage), and splitting the text into words
+ * is most of this stage's time.
+ */
+const positionsByRecord = new WeakMap<object, { indexedText: string; viewText: string; positions: Map<string, number[]> }>();
+
+function termPositions(record: ChunkRecord, viewText: string): Map<string, number[]> {
+  const have = positionsByRecord.get(record);
+  if (have && have.indexedText === record.indexedText && have.viewText === viewText) return have.positions;
+  const positions = new Map<string, number[]>();
+  contentTerms(`${record.indexedText}\n${viewText}`.replace(/_/g, ' ')).forEach((t, k) => {
+    const list = positions.get(t);
+    if (list) list.push(k);
+    else positions.set(t, [k]);
+  });
+  positionsByRecord.set(record, { indexedText: record.indexedText, viewText, positions });
+  return positions;
 }
 
 /** The share of the question's adjacent term pairs found within `PROXIMITY_WINDOW` terms of each other. */
