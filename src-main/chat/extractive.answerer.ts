@@ -121,6 +121,19 @@ function givesValue(sentence: Sentence): boolean {
   return sentence.kind === 'code' ? /\d/.test(sentence.text) : statesQuantity(sentence.text);
 }
 
+/** The cue phrases of `quantityNouns` ("how far"), each with its own matcher, and the stemmed words a manual labels that quantity with. */
+const QUANTITY_NOUNS = Object.entries(cues.quantityNouns).map(([cue, nouns]) => ({ re: cueRe([cue]), nouns: nouns.flatMap((n) => terms(n)) }));
+
+/**
+ * The words a manual names the asked quantity with ("range", "distance" for "how far can it
+ * detect?"): the question asks for them without saying them, and a "Detecting Range: 150cm" line
+ * answers it.
+ */
+function quantityNouns(question: string): string[] {
+  const q = question.toLowerCase();
+  return QUANTITY_NOUNS.filter((c) => c.re.test(q)).flatMap((c) => c.nouns);
+}
+
 function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
   const steps = STEPS_CUE.test(q);
@@ -234,7 +247,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // The words of the models asked about ("Evaluation Board" of "CH32X3x5 Evaluation Board"),
   // like their names, tell no line apart: every passage is about those models already.
   const modelWords = new Set((options.models ?? []).flatMap((m) => terms(m)));
-  const wanted = [...new Set(terms(question))].filter((t) => !modelWords.has(t));
+  const said = [...new Set(terms(question))].filter((t) => !modelWords.has(t));
+  // The words naming a quantity the question asks for unsaid ("range" for "how far") score like its own.
+  const wanted = [...new Set([...said, ...quantityNouns(question)])].filter((t) => !modelWords.has(t));
   const ids = identifiers(question);
   // A bare number is paired with the unit the question writes after it, if any (see `containsId`).
   const unitOf = new Map(ids.map((id) => [id, unitAfter(question, id)]));
@@ -267,7 +282,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // Passages with a "Label: value" line whose whole label the question names ("Working
   // temperature: -20°C ~ 65°C"); a value the best passage only mentions in passing gives way to it.
   const named = new Set<number>();
-  const asked = new Set(wanted);
+  // What the question says itself: a line holding only these restates it (an unsaid "range" is news).
+  const asked = new Set(said);
   // Lines that only restate the question ("The TV smells of plastic." for "Why does the TV smell
   // of plastic?"): the manual's answer is the line after, which is quoted with it.
   const echoes = new Set<Sentence>();

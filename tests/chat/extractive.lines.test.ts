@@ -380,3 +380,26 @@ describe('a question asking which component', () => {
     expect(asked.text.split('\n').find((l) => l.startsWith('- '))!.startsWith('- The sensor window of the OV2640 camera')).toBe(true);
   });
 });
+
+describe('a quantity the question asks for without naming it', () => {
+  it('"how far" is answered by the line that labels a range or distance, before a description of the part', () => {
+    const text = [
+      '## Description',
+      '',
+      'The motion sensor is a passive infrared detector: it can detect a warm body moving in front of it and then sets its output high.',
+      '',
+      '## Features',
+      '',
+      '- Detecting range: 150cm',
+      '- Delay time: 2s',
+    ].join('\n');
+    const a = answerExtractively('How far can the motion sensor detect?', [passage('pir/hat.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Detecting range: 150cm [1]');
+  });
+
+  it('"how heavy" is answered by the weight, not the size', () => {
+    const text = ['- Size: 48 x 25 x 13mm', '- Weight: 16g', '- Screen: 0.96 inch'].join('\n');
+    const a = answerExtractively('How heavy is the stick?', [passage('stick/spec.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Weight: 16g [1]');
+  });
+});
