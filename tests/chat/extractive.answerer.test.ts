@@ -4,6 +4,7 @@ import { answerExtractively, EXTRACTED_LABEL } from '../../src-main/chat/extract
 import type { Passage } from '../../src-main/chat/passages';
 import { citationFor, locateMembers } from '../../src-main/chat/passages';
 import { splitSentences, stem, terms } from '../../src-main/chat/sentences';
+import { passageTerms } from '../../src-main/enrich/passage-terms';
 
 function hit(id: string, text: string, extra: Partial<SearchHit> = {}): SearchHit {
   return {
@@ -78,6 +79,17 @@ describe('sentence splitting', () => {
     expect(stem('flashing')).toBe(stem('flash'));
     expect(stem('supplies')).toBe(stem('supply'));
     expect(terms('Quad-core Cortex-A76')).toEqual(expect.arrayContaining([stem('quad-core'), 'core', 'cortex-a76', 'cortex']));
+  });
+
+  it('stems a doubled consonant before "-ing" or "-ed" as the stem itself, as the search does', () => {
+    // A plain suffix cut left "resett" and "stopp", which never met "reset" or "stop".
+    expect(stem('resetting')).toBe(stem('reset'));
+    expect(stem('stopped')).toBe(stem('stop'));
+    expect(stem('plugged')).toBe(stem('plug'));
+    // The same stems as the search's passage statistics, so chat and search read a word alike.
+    expect(terms('Resetting the network')).toEqual(passageTerms('Resetting the network'));
+    // A code with digits is kept as written.
+    expect(stem('GPIO14')).toBe('gpio14');
   });
 });
 
