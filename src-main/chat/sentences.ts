@@ -100,6 +100,9 @@ export function cleanInline(text: string): string {
     .replace(/(^|\n)[ \t]*(?:>[ \t]?)+/g, '$1')
     .replace(/(^|\n)[ \t]*#{1,6}[ \t]+/g, '$1')
     .replace(/!\[[^\]\n]*\]\([^)\n]*\)/g, ' ')
+    // A link whose emphasis closes between its text and its target ("**[Core docs]**(https://...)",
+    // which renders with the raw URL) is read as the link its writer meant: the text, emphasised.
+    .replace(/\[([^\]\n]*)\](\*\*|__|\*|_)\((?:[a-z][\w+.-]*:|\/|#|\.\.?\/)[^)\s]*\)/gi, '$1$2')
     .replace(/\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
     .replace(/<br\s*\/?>/gi, ' ')
     // A removed tag glued to punctuation leaves no gap ("<b>5V</b>." -> "5V."); the manual's own spacing stays.

@@ -74,6 +74,13 @@ describe('sentence splitting', () => {
     expect(s.map((x) => x.text)).toEqual(['See the power guide for details.']);
   });
 
+  it('reads a link whose emphasis closes before its target as the link, without the raw URL', () => {
+    const s = splitSentences('- **[Arduino core documentation]**(https://example.org/install.html) lists the versions.\n- See __[the guide]__(/docs/guide).');
+    expect(s.map((x) => x.text)).toEqual(['**Arduino core documentation** lists the versions.', 'See __the guide__.']);
+    // A bracket followed by emphasis and a parenthesis that is no link target stays as written.
+    expect(splitSentences('Press **[OK]**(twice) to confirm.').map((x) => x.text)).toEqual(['Press **[OK]**(twice) to confirm.']);
+  });
+
   it('stems word forms alike and splits compounds into their parts too', () => {
     expect(stem('changed')).toBe(stem('change'));
     expect(stem('flashing')).toBe(stem('flash'));
