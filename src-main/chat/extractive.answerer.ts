@@ -414,11 +414,15 @@ export function answerExtractively(question: string, passages: readonly Passage[
     }
     if (s.sentence.opens === undefined) continue;
     const count = lines.length;
-    for (const member of units[s.passage]!.filter((u) => u.block === s.sentence.opens).slice(0, maxListed)) {
-      if (quoted.has(member)) continue;
-      quoted.add(member);
-      lines.push({ passage: s.passage, sentence: member, model: modelOf(s.passage, member), sub: true, before: [], after: [], lead: line });
+    const members = units[s.passage]!.filter((u) => u.block === s.sentence.opens && !quoted.has(u)).slice(0, maxListed);
+    for (const member of members) quoted.add(member);
+    // A sentence pointing back ("Add the above URL to the preferences") follows what it points
+    // at, as in the manual: the code comes first, then the sentence that says what to do with it.
+    if (members.length > 0 && members[0]!.offset < s.sentence.offset) {
+      lines.splice(lines.indexOf(line), 0, ...members.map((member): Line => ({ passage: s.passage, sentence: member, model: modelOf(s.passage, member), sub: false, before: [], after: [] })));
+      continue;
     }
+    for (const member of members) lines.push({ passage: s.passage, sentence: member, model: modelOf(s.passage, member), sub: true, before: [], after: [], lead: line });
     // A lead that is only a label ("**Power on / off:**") heads its list; the items are the quote.
     if (lines.length > count && line.before.length === 0 && line.after.length === 0 && isLabelLead(s.sentence)) line.heads = true;
   }

@@ -73,13 +73,14 @@ describe('a sentence that points at a code block', () => {
     expect(quoted).toContain('  - If it is the old one, take off the two transistors and wire the data lines straight to the sensor. [1]');
   });
 
-  it('brings the code before it when it points back', () => {
+  it('brings the code before it when it points back, and quotes it first, as the manual reads', () => {
     const text = ['To install the board:', '', '```', 'https://example.org/package_index.json', '```', '', '1. Add the above board manager URL to the preferences of your IDE.'].join('\n');
     const a = answerExtractively('Where do I add the board manager URL?', [passage('xb/ide.md#1', text)]);
     const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
     const at = quoted.indexOf('- Add the above board manager URL to the preferences of your IDE. [1]');
-    expect(at).toBeGreaterThanOrEqual(0);
-    expect(quoted[at + 1]).toBe('  - `https://example.org/package_index.json` [1]');
+    expect(at).toBeGreaterThanOrEqual(1);
+    // "the above URL" is the line just above it, not one below.
+    expect(quoted[at - 1]).toBe('- `https://example.org/package_index.json` [1]');
   });
 });
 
