@@ -4,9 +4,8 @@ import { citationFor } from './passages';
 import type { Sentence } from './sentences';
 import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import cues from './data/question-cues.json';
-import technicalTerms from './data/technical-terms.json';
 import { escapeRe } from '../core/text';
-import { containsId, unitAfter } from './match.util';
+import { containsId, namesPart, unitAfter } from './match.util';
 import type { Scored } from './extractive.pick';
 import { passageOrder, pick, withGapsFilled } from './extractive.pick';
 import { statesQuantity } from '../search/stages/answer-line.stage';
@@ -146,29 +145,6 @@ function questionKind(question: string): QuestionKind {
  * `(?:[_-]?[A-Z0-9]+)*` backtracks exponentially on "A1BBB...Bx").
  */
 const PIN_NAME = /(?<![\p{L}\p{N}])[A-Z]{1,6}_?\d{1,3}[A-Z0-9]*(?:[_-][A-Z0-9]+)*(?![\p{L}\p{N}])/u;
-/** A word, compounds joined by "-" or "_" ("ESP32-S3", "GPIO3_A4"): what a part number is looked for in. */
-const WORD = /[\p{L}\p{N}]+(?:[-_][\p{L}\p{N}]+)*/gu;
-/** A pin, port or bus name or a grade with its number: capitals then one or two digits ("GPIO14", "PA12", "UART0", "USB3", "HDMI2", "IP67", "DDR4", "COM3"). */
-const PIN_LIKE = /^[A-Z]{1,6}\d{1,2}$/;
-/** A standard's number ("ISO9001", "IEC62368"): a standards body's prefix (data/technical-terms.json) and digits. */
-const STANDARD = new RegExp(`^(?:${technicalTerms.standards.join('|')})[-_ ]?\\d`, 'i');
-
-/**
- * Whether a text names a part number: a word of four characters or more that opens with a letter
- * and mixes digits with at least two capitals ("AMS1117", "OV2640", "ST7735S", "ATmega328P",
- * "nRF52840"), and is no pin or signal name ("GPIO14", "GPIO3_A4"), port or grade ("USB3",
- * "IP67") or standard ("ISO9001"). The text is cut into words first and each word tested in
- * code, which keeps the test linear in the text's length (lookaheads run at every position of a
- * long "-----" line were quadratic).
- */
-export function namesPart(text: string): boolean {
-  for (const [w] of text.matchAll(WORD)) {
-    if (w.length < 4 || !/^\p{L}/u.test(w) || w.includes('_') || !/\d/.test(w)) continue;
-    if ((w.match(/\p{Lu}/gu) ?? []).length < 2 || PIN_LIKE.test(w) || STANDARD.test(w)) continue;
-    return true;
-  }
-  return false;
-}
 /** Weight of a line of the kind the question asks for (a value with its unit, a pin, a part number, a definition); a number with no unit (an address, a part code) weighs 1. */
 const KIND_WEIGHT = 1.3;
 /** Weight of a line with no number when the question asks for a quantity. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answerExtractively, namesPart } from '../../src-main/chat/extractive.answerer';
+import { answerExtractively } from '../../src-main/chat/extractive.answerer';
+import { namesPart } from '../../src-main/chat/match.util';
 import type { Passage } from '../../src-main/chat/passages';
 import { splitSentences } from '../../src-main/chat/sentences';
 
