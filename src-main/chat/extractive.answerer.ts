@@ -65,6 +65,8 @@ interface QuestionKind {
   quantity: boolean;
   /** A pin or signal: "which pin", "GPIO". */
   pin: boolean;
+  /** An address: "which address", "I2C address", "flash address". */
+  address: boolean;
   /** A component: "which chip", "the controller", "the image sensor". */
   part: boolean;
   /** Steps: "how do I", "how to", "what are the steps". */
@@ -80,6 +82,9 @@ function cueRe(phrases: readonly string[]): RegExp {
 
 const QUANTITY_CUE = cueRe(cues.quantity);
 const PIN_CUE = cueRe(cues.pin);
+const ADDRESS_CUE = cueRe(cues.address);
+/** A hexadecimal value ("0x44", "0x08010000"): how manuals write an address. */
+const HEX_VALUE = /(?<![\p{L}\p{N}])0x[0-9a-f]+(?![\p{L}\p{N}])/iu;
 /** Most words between "which"/"what" and the component it asks about ("what is the model of the sensor"). */
 const PART_ASK_GAP = 5;
 /**
@@ -136,7 +141,7 @@ function quantityNouns(question: string): string[] {
 function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
   const steps = STEPS_CUE.test(q);
-  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), part: PART_CUE.test(q), steps, definition: !steps && DEFINITION_CUE.test(q) };
+  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q), steps, definition: !steps && DEFINITION_CUE.test(q) };
 }
 
 /**
@@ -310,6 +315,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
         }
         if (kind.quantity) score *= givesValue(sentence) ? KIND_WEIGHT : /\d/.test(sentence.text) ? 1 : NO_NUMBER_WEIGHT;
         if (kind.pin && PIN_NAME.test(sentence.text)) score *= KIND_WEIGHT;
+        if (kind.address && HEX_VALUE.test(sentence.text)) score *= KIND_WEIGHT;
         if (kind.part && namesPart(sentence.text)) score *= KIND_WEIGHT;
       }
       // Under a sibling's sub-heading ("ROCK 5B" in a ROCK 5B/5B+ page): another model's value.

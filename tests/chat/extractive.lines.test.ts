@@ -405,3 +405,14 @@ describe('a quantity the question asks for without naming it', () => {
     expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Weight: 16g [1]');
   });
 });
+
+describe('an address the question asks for', () => {
+  it('is answered first by the line that gives it in hexadecimal, not by one that only names the parts', () => {
+    const text = ['The hat carries a temperature sensor and a pressure sensor, both on the I2C bus.', '', '- I2C: SHT30 (0x44), BMP280 (0x76)'].join('\n');
+    const a = answerExtractively('What are the I2C addresses of the sensors on the hat?', [passage('hat/env.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toBe('- I2C: SHT30 (0x44), BMP280 (0x76) [1]');
+    // The description is still quoted, after it.
+    expect(quoted[1]).toBe('- The hat carries a temperature sensor and a pressure sensor, both on the I2C bus. [1]');
+  });
+});
