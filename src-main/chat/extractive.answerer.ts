@@ -4,9 +4,8 @@ import { citationFor } from './passages';
 import type { Sentence } from './sentences';
 import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import cues from './data/question-cues.json';
-import technicalTerms from './data/technical-terms.json';
 import { escapeRe } from '../core/text';
-import { containsId, unitAfter } from './match.util';
+import { containsId, namesPart, unitAfter } from './match.util';
 import type { Scored } from './extractive.pick';
 import { passageOrder, pick, withGapsFilled } from './extractive.pick';
 import { statesQuantity } from '../search/stages/answer-line.stage';
@@ -66,6 +65,8 @@ interface QuestionKind {
   quantity: boolean;
   /** A pin or signal: "which pin", "GPIO". */
   pin: boolean;
+  /** An address: "which address", "I2C address", "flash address". */
+  address: boolean;
   /** A component: "which chip", "the controller", "the image sensor". */
   part: boolean;
   /** Steps: "how do I", "how to", "what are the steps". */
@@ -81,6 +82,9 @@ function cueRe(phrases: readonly string[]): RegExp {
 
 const QUANTITY_CUE = cueRe(cues.quantity);
 const PIN_CUE = cueRe(cues.pin);
+const ADDRESS_CUE = cueRe(cues.address);
+/** A hexadecimal value ("0x44", "0x08010000"): how manuals write an address. */
+const HEX_VALUE = /(?<![\p{L}\p{N}])0x[0-9a-f]+(?![\p{L}\p{N}])/iu;
 /** Most words between "which"/"what" and the component it asks about ("what is the model of the sensor"). */
 const PART_ASK_GAP = 5;
 /**
@@ -121,10 +125,23 @@ function givesValue(sentence: Sentence): boolean {
   return sentence.kind === 'code' ? /\d/.test(sentence.text) : statesQuantity(sentence.text);
 }
 
+/** The cue phrases of `quantityNouns` ("how far"), each with its own matcher, and the stemmed words a manual labels that quantity with. */
+const QUANTITY_NOUNS = Object.entries(cues.quantityNouns).map(([cue, nouns]) => ({ re: cueRe([cue]), nouns: nouns.flatMap((n) => terms(n)) }));
+
+/**
+ * The words a manual names the asked quantity with ("range", "distance" for "how far can it
+ * detect?"): the question asks for them without saying them, and a "Detecting Range: 150cm" line
+ * answers it.
+ */
+function quantityNouns(question: string): string[] {
+  const q = question.toLowerCase();
+  return QUANTITY_NOUNS.filter((c) => c.re.test(q)).flatMap((c) => c.nouns);
+}
+
 function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
   const steps = STEPS_CUE.test(q);
-  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), part: PART_CUE.test(q), steps, definition: !steps && DEFINITION_CUE.test(q) };
+  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q), steps, definition: !steps && DEFINITION_CUE.test(q) };
 }
 
 /**
@@ -133,29 +150,6 @@ function questionKind(question: string): QuestionKind {
  * `(?:[_-]?[A-Z0-9]+)*` backtracks exponentially on "A1BBB...Bx").
  */
 const PIN_NAME = /(?<![\p{L}\p{N}])[A-Z]{1,6}_?\d{1,3}[A-Z0-9]*(?:[_-][A-Z0-9]+)*(?![\p{L}\p{N}])/u;
-/** A word, compounds joined by "-" or "_" ("ESP32-S3", "GPIO3_A4"): what a part number is looked for in. */
-const WORD = /[\p{L}\p{N}]+(?:[-_][\p{L}\p{N}]+)*/gu;
-/** A pin, port or bus name or a grade with its number: capitals then one or two digits ("GPIO14", "PA12", "UART0", "USB3", "HDMI2", "IP67", "DDR4", "COM3"). */
-const PIN_LIKE = /^[A-Z]{1,6}\d{1,2}$/;
-/** A standard's number ("ISO9001", "IEC62368"): a standards body's prefix (data/technical-terms.json) and digits. */
-const STANDARD = new RegExp(`^(?:${technicalTerms.standards.join('|')})[-_ ]?\\d`, 'i');
-
-/**
- * Whether a text names a part number: a word of four characters or more that opens with a letter
- * and mixes digits with at least two capitals ("AMS1117", "OV2640", "ST7735S", "ATmega328P",
- * "nRF52840"), and is no pin or signal name ("GPIO14", "GPIO3_A4"), port or grade ("USB3",
- * "IP67") or standard ("ISO9001"). The text is cut into words first and each word tested in
- * code, which keeps the test linear in the text's length (lookaheads run at every position of a
- * long "-----" line were quadratic).
- */
-export function namesPart(text: string): boolean {
-  for (const [w] of text.matchAll(WORD)) {
-    if (w.length < 4 || !/^\p{L}/u.test(w) || w.includes('_') || !/\d/.test(w)) continue;
-    if ((w.match(/\p{Lu}/gu) ?? []).length < 2 || PIN_LIKE.test(w) || STANDARD.test(w)) continue;
-    return true;
-  }
-  return false;
-}
 /** Weight of a line of the kind the question asks for (a value with its unit, a pin, a part number, a definition); a number with no unit (an address, a part code) weighs 1. */
 const KIND_WEIGHT = 1.3;
 /** Weight of a line with no number when the question asks for a quantity. */
@@ -234,7 +228,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // The words of the models asked about ("Evaluation Board" of "CH32X3x5 Evaluation Board"),
   // like their names, tell no line apart: every passage is about those models already.
   const modelWords = new Set((options.models ?? []).flatMap((m) => terms(m)));
-  const wanted = [...new Set(terms(question))].filter((t) => !modelWords.has(t));
+  const said = [...new Set(terms(question))].filter((t) => !modelWords.has(t));
+  // The words naming a quantity the question asks for unsaid ("range" for "how far") score like its own.
+  const wanted = [...new Set([...said, ...quantityNouns(question)])].filter((t) => !modelWords.has(t));
   const ids = identifiers(question);
   // A bare number is paired with the unit the question writes after it, if any (see `containsId`).
   const unitOf = new Map(ids.map((id) => [id, unitAfter(question, id)]));
@@ -267,7 +263,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // Passages with a "Label: value" line whose whole label the question names ("Working
   // temperature: -20°C ~ 65°C"); a value the best passage only mentions in passing gives way to it.
   const named = new Set<number>();
-  const asked = new Set(wanted);
+  // What the question says itself: a line holding only these restates it (an unsaid "range" is news).
+  const asked = new Set(said);
   // Lines that only restate the question ("The TV smells of plastic." for "Why does the TV smell
   // of plastic?"): the manual's answer is the line after, which is quoted with it.
   const echoes = new Set<Sentence>();
@@ -318,6 +315,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
         }
         if (kind.quantity) score *= givesValue(sentence) ? KIND_WEIGHT : /\d/.test(sentence.text) ? 1 : NO_NUMBER_WEIGHT;
         if (kind.pin && PIN_NAME.test(sentence.text)) score *= KIND_WEIGHT;
+        if (kind.address && HEX_VALUE.test(sentence.text)) score *= KIND_WEIGHT;
         if (kind.part && namesPart(sentence.text)) score *= KIND_WEIGHT;
       }
       // Under a sibling's sub-heading ("ROCK 5B" in a ROCK 5B/5B+ page): another model's value.
@@ -398,11 +396,15 @@ export function answerExtractively(question: string, passages: readonly Passage[
     }
     if (s.sentence.opens === undefined) continue;
     const count = lines.length;
-    for (const member of units[s.passage]!.filter((u) => u.block === s.sentence.opens).slice(0, maxListed)) {
-      if (quoted.has(member)) continue;
-      quoted.add(member);
-      lines.push({ passage: s.passage, sentence: member, model: modelOf(s.passage, member), sub: true, before: [], after: [], lead: line });
+    const members = units[s.passage]!.filter((u) => u.block === s.sentence.opens && !quoted.has(u)).slice(0, maxListed);
+    for (const member of members) quoted.add(member);
+    // A sentence pointing back ("Add the above URL to the preferences") follows what it points
+    // at, as in the manual: the code comes first, then the sentence that says what to do with it.
+    if (members.length > 0 && members[0]!.offset < s.sentence.offset) {
+      lines.splice(lines.indexOf(line), 0, ...members.map((member): Line => ({ passage: s.passage, sentence: member, model: modelOf(s.passage, member), sub: false, before: [], after: [] })));
+      continue;
     }
+    for (const member of members) lines.push({ passage: s.passage, sentence: member, model: modelOf(s.passage, member), sub: true, before: [], after: [], lead: line });
     // A lead that is only a label ("**Power on / off:**") heads its list; the items are the quote.
     if (lines.length > count && line.before.length === 0 && line.after.length === 0 && isLabelLead(s.sentence)) line.heads = true;
   }

@@ -90,11 +90,14 @@ function catalog(vocabulary: ModelVocabulary): ModelEntry[] {
  * Model-number-like names in `question` that the vocabulary does not know. Names the vocabulary
  * resolves (via `findMentions` or `lookup`) and series/family prefixes of known models ("ESP32",
  * "ROCK 5") are not unknown. `known`: the question's mentions when the caller has them already.
+ * `followUp`: the conversation has a model already; then a product code shaped like none of the
+ * library's models ("ZX-900") counts too, so it is never answered from the kept model's manual.
  */
 export function findUnknownModels(
   question: string,
   vocabulary: ModelVocabulary,
   known: readonly { start: number; end: number }[] = vocabulary.findMentions(question),
+  followUp = false,
 ): UnknownModel[] {
   const models = catalog(vocabulary);
   if (models.length === 0) return [];
@@ -116,7 +119,9 @@ export function findUnknownModels(
     while (j < toks.length) {
       const t = toks[j]!;
       if (run.length > 0 && !joinable(question.slice(run[run.length - 1]!.end, t.start))) break;
-      const usable = t.kind === 'word' && !covered(t) && !vendors.has(t.norm) && !isStopword(t.norm) && (nameWords.has(t.norm) || /\d/.test(t.norm));
+      // In a follow-up, a capitalised code word ("ZX" of "ZX-900") may begin a name too.
+      const codeWord = followUp && /^\p{Lu}{2,4}$/u.test(t.raw);
+      const usable = t.kind === 'word' && !covered(t) && !vendors.has(t.norm) && !isStopword(t.norm) && (nameWords.has(t.norm) || /\d/.test(t.norm) || codeWord);
       if (!usable) break;
       run.push(t);
       j++;
@@ -126,7 +131,7 @@ export function findUnknownModels(
     if (run.length > 0) {
       const key = run.map((t) => t.norm).join('');
       const text = question.slice(run[0]!.start, run[run.length - 1]!.end);
-      if (looksLikeUnknownModel(key, run, keys) && vocabulary.lookup(text) === null) {
+      if ((looksLikeUnknownModel(key, run, keys) || (followUp && looksLikeProductCode(key, run, keys))) && vocabulary.lookup(text) === null) {
         out.push({ text, key, start: run[0]!.start, end: run[run.length - 1]!.end });
       }
     }
@@ -146,6 +151,21 @@ function looksLikeUnknownModel(key: string, run: readonly ModelToken[], keys: re
   if (keys.some((k) => k.key.startsWith(key))) return false;
   // Same leading letters as a product line and a shape that line uses ("e99c" ~ "e52c").
   return keys.some((k) => k.lead === l && (k.shape === s || (s.length >= 2 && k.shape.startsWith(s))));
+}
+
+/** Fewest letters and digits of a product code that names no product line of the library. */
+const PRODUCT_CODE_CHARS = 4;
+
+/**
+ * A product code of any product line ("ZX-900", "QX7"), for a follow-up question: there a name
+ * shaped like none of the library's models is still a switch away from the model the
+ * conversation had, not a question about it. Units ("8GB"), interfaces ("USB3") and the start of
+ * a known model's key stay out; chips the manuals mention are taken back by `confirmUnknown`.
+ */
+function looksLikeProductCode(key: string, run: readonly ModelToken[], keys: readonly { key: string }[]): boolean {
+  if (key.length < PRODUCT_CODE_CHARS || !/^\p{L}/u.test(key) || !/\p{N}/u.test(key) || isTechnicalTerm(key)) return false;
+  if (run.some((t) => isUnitLike(t.norm))) return false;
+  return !keys.some((k) => k.key.startsWith(key));
 }
 
 /** Length of the common beginning of two keys. */

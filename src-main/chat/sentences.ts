@@ -1,4 +1,5 @@
-import { isStopword, singular } from '../enrich/text.util';
+import { stemmer } from 'stemmer';
+import { isStopword } from '../enrich/text.util';
 import cues from './data/question-cues.json';
 
 /**
@@ -51,15 +52,19 @@ const QUESTION_FILLER = new Set(
  */
 const ACTION_PARTICLES = new Set(['off', 'up', 'down']);
 
-/** Crude stem so "flashing"/"flash", "supplies"/"supply" meet; applied to both sides alike. */
+/**
+ * The Porter stem of a word of letters, as the search stems its passage statistics
+ * (enrich/passage-terms.ts), so "resetting"/"reset", "flashing"/"flash" and "supplies"/"supply"
+ * meet; applied to both sides alike. A hand-made suffix cut left a doubled consonant
+ * ("resetting" -> "resett"), which then never met "reset". A word with digits or joiners
+ * ("gpio14", "quad-core") is a code and kept as written.
+ */
 export function stem(word: string): string {
-  let w = singular(word.toLowerCase());
-  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
-  else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
-  // "change", "changed" and "changing" all end up as "chang".
-  if (w.length > 4 && w.endsWith('e')) w = w.slice(0, -1);
-  return w;
+  const w = word.toLowerCase();
+  return LETTERS.test(w) ? stemmer(w) : w;
 }
+
+const LETTERS = /^\p{L}+$/u;
 
 /**
  * Stemmed content words of a text (letters first, >= 2 chars, no stopwords). A compound
@@ -95,6 +100,9 @@ export function cleanInline(text: string): string {
     .replace(/(^|\n)[ \t]*(?:>[ \t]?)+/g, '$1')
     .replace(/(^|\n)[ \t]*#{1,6}[ \t]+/g, '$1')
     .replace(/!\[[^\]\n]*\]\([^)\n]*\)/g, ' ')
+    // A link whose emphasis closes between its text and its target ("**[Core docs]**(https://...)",
+    // which renders with the raw URL) is read as the link its writer meant: the text, emphasised.
+    .replace(/\[([^\]\n]*)\](\*\*|__|\*|_)\((?:[a-z][\w+.-]*:|\/|#|\.\.?\/)[^)\s]*\)/gi, '$1$2')
     .replace(/\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
     .replace(/<br\s*\/?>/gi, ' ')
     // A removed tag glued to punctuation leaves no gap ("<b>5V</b>." -> "5V."); the manual's own spacing stays.

@@ -134,6 +134,13 @@ export function describeExtractiveChat(title: string, corpusRoot: string, questi
       expect(afterSwitch.resolvedModels).toEqual(['ROCK 5B']);
       expect(aboutModel(afterSwitch.citations![0]!, 'ROCK 5B')).toBe(true);
 
+      // A product code of no product line the library has is a switch too, not a question about ROCK 5B.
+      const foreign = unwrap(await chat.ask(conv.id, 'How do I flash the ZX-900?'));
+      expect(foreign.mode).toBe('not-found');
+      expect(foreign.text).toMatch(/^No manual for ZX-900 in this library/);
+      expect(foreign.resolvedModels).toEqual([]);
+      unwrap(await chat.ask(conv.id, 'What power supply does the ROCK 5B need?'));
+
       const unknown = unwrap(await chat.ask(conv.id, 'And the E99C?'));
       expect(unknown.mode).toBe('not-found');
       expect(unknown.text).toMatch(/^No manual for E99C in this library/);

@@ -4,6 +4,7 @@ import { answerExtractively, EXTRACTED_LABEL } from '../../src-main/chat/extract
 import type { Passage } from '../../src-main/chat/passages';
 import { citationFor, locateMembers } from '../../src-main/chat/passages';
 import { splitSentences, stem, terms } from '../../src-main/chat/sentences';
+import { passageTerms } from '../../src-main/enrich/passage-terms';
 
 function hit(id: string, text: string, extra: Partial<SearchHit> = {}): SearchHit {
   return {
@@ -73,11 +74,29 @@ describe('sentence splitting', () => {
     expect(s.map((x) => x.text)).toEqual(['See the power guide for details.']);
   });
 
+  it('reads a link whose emphasis closes before its target as the link, without the raw URL', () => {
+    const s = splitSentences('- **[Arduino core documentation]**(https://example.org/install.html) lists the versions.\n- See __[the guide]__(/docs/guide).');
+    expect(s.map((x) => x.text)).toEqual(['**Arduino core documentation** lists the versions.', 'See __the guide__.']);
+    // A bracket followed by emphasis and a parenthesis that is no link target stays as written.
+    expect(splitSentences('Press **[OK]**(twice) to confirm.').map((x) => x.text)).toEqual(['Press **[OK]**(twice) to confirm.']);
+  });
+
   it('stems word forms alike and splits compounds into their parts too', () => {
     expect(stem('changed')).toBe(stem('change'));
     expect(stem('flashing')).toBe(stem('flash'));
     expect(stem('supplies')).toBe(stem('supply'));
     expect(terms('Quad-core Cortex-A76')).toEqual(expect.arrayContaining([stem('quad-core'), 'core', 'cortex-a76', 'cortex']));
+  });
+
+  it('stems a doubled consonant before "-ing" or "-ed" as the stem itself, as the search does', () => {
+    // A plain suffix cut left "resett" and "stopp", which never met "reset" or "stop".
+    expect(stem('resetting')).toBe(stem('reset'));
+    expect(stem('stopped')).toBe(stem('stop'));
+    expect(stem('plugged')).toBe(stem('plug'));
+    // The same stems as the search's passage statistics, so chat and search read a word alike.
+    expect(terms('Resetting the network')).toEqual(passageTerms('Resetting the network'));
+    // A code with digits is kept as written.
+    expect(stem('GPIO14')).toBe('gpio14');
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answerExtractively, namesPart } from '../../src-main/chat/extractive.answerer';
+import { answerExtractively } from '../../src-main/chat/extractive.answerer';
+import { namesPart } from '../../src-main/chat/match.util';
 import type { Passage } from '../../src-main/chat/passages';
 import { splitSentences } from '../../src-main/chat/sentences';
 
@@ -73,13 +74,14 @@ describe('a sentence that points at a code block', () => {
     expect(quoted).toContain('  - If it is the old one, take off the two transistors and wire the data lines straight to the sensor. [1]');
   });
 
-  it('brings the code before it when it points back', () => {
+  it('brings the code before it when it points back, and quotes it first, as the manual reads', () => {
     const text = ['To install the board:', '', '```', 'https://example.org/package_index.json', '```', '', '1. Add the above board manager URL to the preferences of your IDE.'].join('\n');
     const a = answerExtractively('Where do I add the board manager URL?', [passage('xb/ide.md#1', text)]);
     const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
     const at = quoted.indexOf('- Add the above board manager URL to the preferences of your IDE. [1]');
-    expect(at).toBeGreaterThanOrEqual(0);
-    expect(quoted[at + 1]).toBe('  - `https://example.org/package_index.json` [1]');
+    expect(at).toBeGreaterThanOrEqual(1);
+    // "the above URL" is the line just above it, not one below.
+    expect(quoted[at - 1]).toBe('- `https://example.org/package_index.json` [1]');
   });
 });
 
@@ -378,5 +380,39 @@ describe('a question asking which component', () => {
     expect(a.text.split('\n').find((l) => l.startsWith('- '))!.startsWith('- The sensor window of the small camera')).toBe(true);
     const asked = answerExtractively('Which camera sensor faces the lens?', [passage('cam/care.md#1', text)]);
     expect(asked.text.split('\n').find((l) => l.startsWith('- '))!.startsWith('- The sensor window of the OV2640 camera')).toBe(true);
+  });
+});
+
+describe('a quantity the question asks for without naming it', () => {
+  it('"how far" is answered by the line that labels a range or distance, before a description of the part', () => {
+    const text = [
+      '## Description',
+      '',
+      'The motion sensor is a passive infrared detector: it can detect a warm body moving in front of it and then sets its output high.',
+      '',
+      '## Features',
+      '',
+      '- Detecting range: 150cm',
+      '- Delay time: 2s',
+    ].join('\n');
+    const a = answerExtractively('How far can the motion sensor detect?', [passage('pir/hat.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Detecting range: 150cm [1]');
+  });
+
+  it('"how heavy" is answered by the weight, not the size', () => {
+    const text = ['- Size: 48 x 25 x 13mm', '- Weight: 16g', '- Screen: 0.96 inch'].join('\n');
+    const a = answerExtractively('How heavy is the stick?', [passage('stick/spec.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Weight: 16g [1]');
+  });
+});
+
+describe('an address the question asks for', () => {
+  it('is answered first by the line that gives it in hexadecimal, not by one that only names the parts', () => {
+    const text = ['The hat carries a temperature sensor and a pressure sensor, both on the I2C bus.', '', '- I2C: SHT30 (0x44), BMP280 (0x76)'].join('\n');
+    const a = answerExtractively('What are the I2C addresses of the sensors on the hat?', [passage('hat/env.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toBe('- I2C: SHT30 (0x44), BMP280 (0x76) [1]');
+    // The description is still quoted, after it.
+    expect(quoted[1]).toBe('- The hat carries a temperature sensor and a pressure sensor, both on the I2C bus. [1]');
   });
 });

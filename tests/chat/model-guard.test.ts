@@ -71,3 +71,21 @@ describe('unknown model detection', () => {
     expect(editDistance('same', 'same')).toBe(0);
   });
 });
+
+describe('unknown product codes in a follow-up', () => {
+  const vocab = vocabulary();
+
+  it('flags a product code shaped like none of the library models once the conversation has a model', () => {
+    // Cold, a code of no product line the library has is left to the search ("ZX-900" may be a part).
+    expect(findUnknownModels('And what about the ZX-900?', vocab)).toEqual([]);
+    // In a follow-up it would otherwise be answered from the kept model's manual.
+    expect(findUnknownModels('And what about the ZX-900?', vocab, undefined, true).map((u) => u.text)).toEqual(['ZX-900']);
+    expect(findUnknownModels('Does the QX70 need a fan?', vocab, undefined, true).map((u) => u.text)).toEqual(['QX70']);
+  });
+
+  it('still takes no unit, interface, known model or family for one in a follow-up', () => {
+    for (const q of ['Can it take 5V 3A or 12V, USB3, RAM 8GB, an M.2 SSD, HDMI 2.1, GPIO3_A4, IP67, PD 30W?', 'And the ROCK 5B?', 'Which ROCK 5 boards have NVMe?', 'And the E54C?']) {
+      expect(findUnknownModels(q, vocab, undefined, true), q).toEqual([]);
+    }
+  });
+});
