@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { ChatTurn, Citation } from '../../../src-main/contract/api';
 import { useStore } from '../store';
 import { formatDate, formatPages } from '../util/format';
-import { remarkCitations } from '../viewer/markdown.plugins';
+import { remarkCitations, remarkInlineAsText } from '../viewer/markdown.plugins';
 import { SafeMarkdown } from '../viewer/SafeMarkdown';
 import { CitationChip } from './CitationChip';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -206,7 +206,8 @@ function Answer({ turn }: { turn: ChatTurn }) {
     }),
     [byN],
   );
-  const plugins = useMemo(() => [remarkCitations], []);
+  // An extracted answer quotes the manuals: inline Markdown in a quote is shown as written.
+  const plugins = useMemo(() => (turn.mode === 'extracted' ? [remarkInlineAsText, remarkCitations] : [remarkCitations]), [turn.mode]);
   return (
     <article className={`answer answer-${turn.mode ?? 'generated'}`} data-testid="answer" data-mode={turn.mode ?? 'generated'}>
       <div className="answer-meta">

@@ -38,6 +38,33 @@ export function remarkHtmlAsText() {
   };
 }
 
+/** Inline Markdown a quoted line may happen to contain: shown as its characters in an extracted answer. */
+const INLINE_MARKUP = new Set(['emphasis', 'strong', 'delete', 'inlineCode', 'link', 'linkReference', 'image', 'imageReference']);
+
+/**
+ * An extracted answer quotes manuals verbatim: its lines are list items and paragraphs, but
+ * inside them nothing is Markdown ("45*20*12mm" is a size, not "45<em>20</em>12mm"). Inline
+ * markup is put back as the source characters it was parsed from, and neighbouring text merged.
+ */
+export function remarkInlineAsText() {
+  return (tree: Root, file: { value?: unknown }) => {
+    const source = String(file.value ?? '');
+    walk(tree, (child, i, parent) => {
+      if (!INLINE_MARKUP.has(child.type)) return;
+      const pos = span(child);
+      if (!pos) return;
+      parent.children.splice(i, 1, { type: 'text', value: source.slice(pos[0], pos[1]) } as never);
+    });
+    walk(tree, (child, i, parent) => {
+      const next = parent.children[i + 1];
+      if (child.type === 'text' && next?.type === 'text') {
+        child.value += next.value;
+        parent.children.splice(i + 1, 1);
+      }
+    });
+  };
+}
+
 /** A node rendered as `<mark class="passage">` (mdast-util-to-hast honours `data.hName`). */
 function mark(children: Text[]): RootContent {
   return { type: 'highlight', data: { hName: 'mark', hProperties: { className: ['passage'] } }, children } as unknown as RootContent;
