@@ -56,7 +56,7 @@ const passageStatsSchema = z.object({
 export type PassageTermStatsJson = z.infer<typeof passageStatsSchema>;
 
 /** The blocks of a document whose words are counted (front matter says nothing a passage answers). */
-function passagesOf(doc: Pick<NormalizedDocument, 'text' | 'blocks'>): string[] {
+export function passagesOf(doc: Pick<NormalizedDocument, 'text' | 'blocks'>): string[] {
   return doc.blocks.filter((b) => b.kind !== 'frontmatter').map((b) => doc.text.slice(b.start, b.end));
 }
 
@@ -87,9 +87,14 @@ export class PassageTermStats {
   }
 
   addDocument(doc: Pick<NormalizedDocument, 'text' | 'blocks'>): void {
-    for (const p of passagesOf(doc)) {
+    this.addPassages(passagesOf(doc).map((p) => new Set(passageTerms(p))));
+  }
+
+  /** `addDocument` from each passage's distinct terms, computed elsewhere (`learning-extract.ts`). */
+  addPassages(passages: Iterable<Iterable<string>>): void {
+    for (const terms of passages) {
       this.count++;
-      for (const t of new Set(passageTerms(p))) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+      for (const t of terms) this.df.set(t, (this.df.get(t) ?? 0) + 1);
     }
   }
 

@@ -10,6 +10,7 @@ import { ORIGINALS_DIR, PACK_ENTRY_BYTES, PackWriter, storedBy, type PackRange }
 import { DEFAULT_IMPORT_LIMITS, DEFAULT_MAX_FILE_BYTES, maxFileBytesFor, megabytes, tooLargeReason, type ImportLimits } from './import-limits';
 import { ParsePool } from './parse-pool';
 import { documentCodes } from '../enrich/document-codes';
+import type { LearningExtract } from '../enrich/learning-extract';
 import { parserFor, SUPPORTED_EXTENSIONS } from './parsers';
 
 /**
@@ -33,8 +34,11 @@ import { parserFor, SUPPORTED_EXTENSIONS } from './parsers';
 export interface DocumentIndexer {
   /** Loads what learning and preparation need (a tagger, say) ahead of the first document; synchronous CPU. */
   warm?(): void;
-  /** Teaches the library's model vocabulary about new documents before they are enriched. */
-  learn(docs: NormalizedDocument[]): Promise<void>;
+  /**
+   * Teaches the library's model vocabulary about new documents before they are enriched;
+   * `extracts[k]`, when given, is `docs[k]`'s `learningExtract`, made by the parse worker.
+   */
+  learn(docs: NormalizedDocument[], extracts?: readonly (LearningExtract | undefined)[]): Promise<void>;
   /**
    * Work on a learned document that the rest of the batch cannot change (chunking, say), done
    * while the import waits for the next file's parse: each step does a little. Optional, in
@@ -497,7 +501,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         // after it parse; alone, so one that breaks the vocabulary fails by itself.
         try {
           uncommitted = true;
-          await indexer.learn([outcome.doc]);
+          await indexer.learn([outcome.doc], [outcome.extract]);
           learned.push(outcome);
           const draft = indexer.draft?.(outcome.doc);
           if (draft) drafts.push(draft);
@@ -635,6 +639,8 @@ type ParseOutcome =
   | {
       kind: 'parsed';
       doc: NormalizedDocument;
+      /** What learning needs from `doc` alone, when the parse worker made it. */
+      extract: LearningExtract | undefined;
       /** `original` is filled in once `stored` resolves. */
       record: DocumentRecord;
       stored: Promise<StoreOutcome>;
@@ -702,7 +708,7 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
       chunks: 0,
       original: null,
     };
-    return { kind: 'parsed', doc, record, stored, replaced: existing?.status === 'ready', previous: existing ?? null };
+    return { kind: 'parsed', doc, extract: result.extract, record, stored, replaced: existing?.status === 'ready', previous: existing ?? null };
   };
   // Large files are read a few at a time, so the many small files in flight never hold much memory.
   return size > SYNC_READ_BYTES ? ctx.largeReads.run(read) : read();
