@@ -11,7 +11,9 @@ import { DEFAULT_IMPORT_LIMITS, DEFAULT_MAX_FILE_BYTES, maxFileBytesFor, megabyt
 import { ParsePool } from './parse-pool';
 import { documentCodes } from '../enrich/document-codes';
 import type { LearningExtract } from '../enrich/learning-extract';
-import { parserFor, SUPPORTED_EXTENSIONS } from './parsers';
+import { SUPPORTED_EXTENSIONS } from '../core/formats';
+// The format by name only: the parsers themselves load in the parse worker.
+import { formatFor } from './parsers/choose';
 
 /**
  * One import: expands the named files and folders, then for each file reads, hashes, parses and
@@ -662,7 +664,7 @@ interface ReadContext {
 
 async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcome> {
   const { library, pool, writes } = ctx;
-  const chosen = parserFor(c.id);
+  const chosen = formatFor(c.id);
   // Old `.doc` files are told apart by their bytes (a `.docx` saved as `.doc` is rescued).
   if (!chosen.ok && path.extname(c.id).toLowerCase() !== '.doc') return { kind: 'failed', code: chosen.code, reason: chosen.reason, size: 0 };
   let size = 0;
@@ -671,7 +673,7 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
   } catch (err) {
     return { kind: 'failed', code: 'unreadable', reason: `Cannot read the file: ${ioReason(err)}.`, size };
   }
-  const limit = chosen.ok ? maxFileBytesFor(chosen.parser.format, ctx.maxBytes, ctx.limits) : ctx.maxBytes;
+  const limit = chosen.ok ? maxFileBytesFor(chosen.format, ctx.maxBytes, ctx.limits) : ctx.maxBytes;
   if (size > limit) return { kind: 'failed', code: 'too-large', reason: tooLargeReason(`it is ${megabytes(size)}`, megabytes(limit)), size };
   const read = async (): Promise<ParseOutcome> => {
     let bytes: Uint8Array;
@@ -704,7 +706,7 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
       contentHash,
       importedAt: new Date().toISOString(),
       models: [],
-      ...withCodes(doc),
+      ...withCodes(result.codes ?? documentCodes(doc)),
       chunks: 0,
       original: null,
     };
@@ -714,8 +716,7 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
   return size > SYNC_READ_BYTES ? ctx.largeReads.run(read) : read();
 }
 
-/** The document's ordering codes as a record field (absent when it gives none). */
-function withCodes(doc: NormalizedDocument): { codes?: string[] } {
-  const codes = documentCodes(doc);
+/** A document's ordering codes (`documentCodes`, made by the parse worker when it could) as a record field (absent when none). */
+function withCodes(codes: string[]): { codes?: string[] } {
   return codes.length > 0 ? { codes } : {};
 }

@@ -17,8 +17,11 @@ export type WorkerMessage =
   | { type: 'start'; key: number; cpuTicks: number | null }
   | { type: 'done'; key: number; result: WorkerParseResult };
 
-/** A parse's result, with the document's `learningExtract` when the worker made one. */
-export type WorkerParseResult = (Extract<ParseResult, { ok: true }> & { extract?: LearningExtract }) | Extract<ParseResult, { ok: false }>;
+/**
+ * A parse's result, with what the import's thread would otherwise compute from the document
+ * alone: its `learningExtract` and its ordering codes (`documentCodes`), when the worker made them.
+ */
+export type WorkerParseResult = (Extract<ParseResult, { ok: true }> & { extract?: LearningExtract; codes?: string[] }) | Extract<ParseResult, { ok: false }>;
 
 /** Clock ticks per second of `/proc/.../stat` CPU times (USER_HZ, 100 on every Linux build in use). */
 export const TICKS_PER_SECOND = 100;

@@ -1,5 +1,6 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
+import { documentCodes } from '../enrich/document-codes';
 import { LEARNING_EXTRACT_MAX_CHARS, learningExtract } from '../enrich/learning-extract';
 import { parseDocument } from './parsers';
 import { threadTicks, type ParseTask, type WorkerMessage, type WorkerParseResult } from './parse-protocol';
@@ -42,10 +43,10 @@ function cpuTicks(): number | null {
   }
 }
 
-/** `result` with its document's learning extract; without it when making one throws (the import's thread then makes its own). */
+/** `result` with its document's learning extract and codes; without them when making them throws (the import's thread then makes its own). */
 function withExtract(result: Extract<WorkerParseResult, { ok: true }>): WorkerParseResult {
   try {
-    return { ...result, extract: learningExtract(result.doc) };
+    return { ...result, extract: learningExtract(result.doc), codes: documentCodes(result.doc) };
   } catch {
     return result;
   }
