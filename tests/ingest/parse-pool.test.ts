@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { defaultPoolSize, ParsePool } from '../../src-main/ingest/parse-pool';
 import { currentCompiledWorker } from '../../src-main/ingest/worker-entry';
 import { parseDocument } from '../../src-main/ingest/parsers';
+import { documentCodes } from '../../src-main/enrich/document-codes';
+import { learningExtract } from '../../src-main/enrich/learning-extract';
 import { column, wrapText, writePdf } from '../fixtures/pdf-writer';
 import { tempDir } from '../helpers/temp';
 
@@ -62,6 +64,20 @@ describe('the parse pool', () => {
       expect(results.every((r) => !r.ok && r.code === 'cancelled')).toBe(true);
       expect(await other).toMatchObject({ ok: true, doc: { title: 'Other' } });
       expect(await pool.parse('late.md', small('Late'), controller.signal)).toMatchObject({ ok: false, code: 'cancelled' });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('sends with a parsed document what learning and its record need from it alone, as the calling thread makes it', async () => {
+    const pool = new ParsePool({ size: 1 });
+    try {
+      const source = '# RAC-225B\n\nZebra cables: order code SKU: RAC-225B-EU. Charging batteries at 100 mA.\n\n## Relay\n\nReplace the relay.\n';
+      const result = await pool.parse('rac-225b.md', new TextEncoder().encode(source));
+      if (!result.ok) throw new Error(result.reason);
+      expect(result.extract).toEqual(learningExtract(result.doc));
+      expect(result.codes).toEqual(documentCodes(result.doc));
+      expect(result.codes).toContain('RAC-225B-EU');
     } finally {
       await pool.close();
     }
