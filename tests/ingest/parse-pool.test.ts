@@ -95,6 +95,7 @@ describe('the parse pool', () => {
       const inWorker = await pool.parse('rac-225b.pdf', bytes);
       const here = await parseDocument({ bytes, fileName: 'rac-225b.pdf' });
       expect(here).toMatchObject({ ok: true, doc: { text: expect.stringContaining('10 A slow-blow fuse') } });
+      // Equal, extract included: a PDF is learned on the import's thread, which waits for its parse anyway.
       expect(inWorker).toEqual(here);
     } finally {
       await pool.close();
