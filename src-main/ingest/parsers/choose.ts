@@ -17,7 +17,7 @@ export function extensionOf(fileName: string): string {
 const supportedList = (): string => SUPPORTED_EXTENSIONS.map((e) => `.${e}`).join(', ');
 
 /** The old Word format's failure (a real .docx saved as .doc is rescued by its bytes, in `parserFor`). */
-export const OLD_WORD_FAILURE: ParseFailure = {
+const OLD_WORD_FAILURE: ParseFailure = {
   ok: false,
   code: 'unsupported',
   reason: 'Old Word documents (.doc) are not supported. Open the file in Word or LibreOffice, save it as .docx, and import that file.',
