@@ -1,5 +1,5 @@
 import type { NormalizedDocument } from '../core/document';
-import { passagesOf, passageTerms } from './passage-terms';
+import { passagesOf, passageTerms } from './passage-words';
 import { contentTerms, plainText } from './text.util';
 
 /**
