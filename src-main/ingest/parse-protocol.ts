@@ -1,11 +1,12 @@
-import type { LearningExtract } from '../enrich/learning-extract';
+import type { LearningExtract, ObservationRequest } from '../enrich/learning-extract';
 import type { ParseResult } from './parsers';
 
 /** Messages between the parse pool (`parse-pool.ts`) and its workers (`parse.worker.ts`). */
 
 /** Files sent to one worker at once: many small files travel in one message. */
 export interface ParseTask {
-  files: { key: number; fileName: string; bytes: Uint8Array }[];
+  /** `observe`: what the document's vocabulary observation needs, when the import asks for it (see `learningExtract`). */
+  files: { key: number; fileName: string; bytes: Uint8Array; observe?: ObservationRequest }[];
   /** `ImportLimits.maxTextChars`. */
   maxTextChars: number;
 }
