@@ -69,8 +69,6 @@ const isNew = (x: unknown) => JSON.stringify(x).includes('GY-300');
 
 /** Learning the new version throws, after it has taken the previous version out of the term statistics and counted the new one's passages. */
 function failLearningOfNew(): void {
-  // The parse worker's observation is set aside, so every document is observed here, where the new one throws.
-  vi.spyOn(ModelVocabulary.prototype, 'addObserved').mockReturnValue(false);
   const add = ModelVocabulary.prototype.addDocument;
   vi.spyOn(ModelVocabulary.prototype, 'addDocument').mockImplementation(function (this: ModelVocabulary, doc) {
     if (isNew(doc)) throw new Error('vocabulary broke');
