@@ -177,7 +177,7 @@ export interface VocabularyDocInput {
 type Counts = [number, number, number];
 
 /** Per-document observations: the only stored state (everything else is derived). */
-export interface DocObservation {
+interface DocObservation {
   id: string;
   dirs: string[];
   stemKey: string | null;
@@ -247,7 +247,7 @@ interface Derived {
 }
 
 /** Builds the vocabulary input of a normalized document (title, front matter, headings, text). */
-export function vocabularyInput(doc: Pick<NormalizedDocument, 'id' | 'title' | 'text' | 'metadata' | 'blocks' | 'facts'>): VocabularyDocInput {
+export function vocabularyInput(doc: NormalizedDocument): VocabularyDocInput {
   const headings: string[] = [];
   const h1Headings: string[] = [];
   const h2Headings: string[] = [];
@@ -528,25 +528,6 @@ function record(
   }
 }
 
-/** The keys of vendor words, as observing a document compares words with them. */
-function vendorKeysOf(vendors: readonly string[]): Set<string> {
-  return new Set(vendors.map((v) => nameKey(v)).filter(Boolean));
-}
-
-/**
- * A document's observation as a vocabulary created with `vendors` makes it in `addDocument`, made
- * elsewhere (the parse worker) and kept with `addObserved`: plain data that crosses threads.
- */
-export interface VocabularyObservation {
-  vendors: string[];
-  observation: DocObservation;
-}
-
-/** `doc`'s observation for a vocabulary created with `vendors` (see `VocabularyObservation`). */
-export function observeDocument(doc: NormalizedDocument | VocabularyDocInput, vendors: readonly string[]): VocabularyObservation {
-  return { vendors: [...vendors], observation: observe(isInput(doc) ? doc : vocabularyInput(doc), vendorKeysOf(vendors)) };
-}
-
 function observe(input: VocabularyDocInput, vendorKeys: ReadonlySet<string>): DocObservation {
   const parts = pathParts(input.id);
   const { dirs, stemRevision } = parts;
@@ -658,7 +639,7 @@ export class ModelVocabulary {
 
   private constructor(vendors: readonly string[]) {
     this.vendors = [...vendors];
-    this.vendorKeys = vendorKeysOf(this.vendors);
+    this.vendorKeys = new Set(this.vendors.map((v) => nameKey(v)).filter(Boolean));
   }
 
   /**
@@ -694,22 +675,6 @@ export class ModelVocabulary {
     const input = isInput(doc) ? doc : vocabularyInput(doc);
     this.docs.set(input.id, observe(input, this.vendorKeys));
     this.derived = null;
-  }
-
-  /**
-   * `addDocument` from an observation made elsewhere (`observeDocument`); false, and nothing
-   * added, when it was made with other vendor words than this vocabulary's.
-   */
-  addObserved(observed: VocabularyObservation): boolean {
-    if (observed.vendors.length !== this.vendors.length || observed.vendors.some((v, i) => v !== this.vendors[i])) return false;
-    this.docs.set(observed.observation.id, observed.observation);
-    this.derived = null;
-    return true;
-  }
-
-  /** The vendor words given at creation, which observations are made with (not the learned ones: `vendorWords`). */
-  get givenVendors(): readonly string[] {
-    return this.vendors;
   }
 
   /** Forgets a document; returns whether it was known. */

@@ -6,7 +6,6 @@ import { createEnricher, type EnrichMode, type Enricher } from '../enrich/enrich
 import type { Llm } from '../models/types';
 import { ModelVocabulary, vocabularyInput } from '../enrich/model-vocabulary';
 import { learningExtract, type LearningExtract } from '../enrich/learning-extract';
-import { plainText } from '../enrich/text.util';
 import { indexedText, type PrefixOptions } from '../core/prefix';
 import { createRestructurer, type RetrievalUnit } from '../enrich/restructure';
 import { TermStats } from '../enrich/term-stats';
@@ -80,8 +79,7 @@ export class LibraryEnrichment {
       // Made by the parse worker when it could (`learning-extract.ts`): the same sets, in the same order.
       const extract = extracts[k] ?? learningExtract(doc);
       this.passages.addPassages(extract.passages);
-      const observed = extract.vocabulary?.observation.id === doc.id && this.vocabulary.addObserved(extract.vocabulary);
-      if (!observed) this.vocabulary.addDocument({ ...vocabularyInput(doc), plain: extract.plain ?? plainText(doc.text) });
+      this.vocabulary.addDocument({ ...vocabularyInput(doc), plain: extract.plain });
       this.terms.addTerms(extract.terms);
     });
   }

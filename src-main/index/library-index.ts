@@ -164,10 +164,6 @@ export class LibraryIndex implements DocumentIndexer {
     if (this.learnedChars >= POOL_MIN_CHARS && this.pooled()) this.pool.warm();
   }
 
-  vocabularyVendors(): readonly string[] {
-    return this.enrichment_.vocabulary.givenVendors;
-  }
-
   /** Learns documents into `enrichment` in place of their listed previous versions. */
   private async learnInto(enrichment: LibraryEnrichment, docs: NormalizedDocument[], extracts?: readonly (LearningExtract | undefined)[]): Promise<void> {
     const previous: NormalizedDocument[] = [];

@@ -41,8 +41,6 @@ export interface DocumentIndexer {
    * `extracts[k]`, when given, is `docs[k]`'s `learningExtract`, made by the parse worker.
    */
   learn(docs: NormalizedDocument[], extracts?: readonly (LearningExtract | undefined)[]): Promise<void>;
-  /** The model vocabulary's vendor words, with which the parse worker observes documents for it (see `learningExtract`). */
-  vocabularyVendors?(): readonly string[];
   /**
    * Work on a learned document that the rest of the batch cannot change (chunking, say), done
    * while the import waits for the next file's parse: each step does a little. Optional, in
@@ -458,7 +456,6 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
   let uncommitted = false;
   for (let i = 0; i < candidates.length && !signal.aborted; i += batchSize) {
     const batch = candidates.slice(i, i + batchSize);
-    const vendors = indexer.vocabularyVendors?.() ?? null;
     const learned: Extract<ParseOutcome, { kind: 'parsed' }>[] = [];
     // Learned documents' drafts, worked on while a file is still parsing.
     const drafts: AsyncIterator<unknown>[] = [];
@@ -476,7 +473,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
       progress(c.id, 'parsing', 0);
       let outcome: ParseOutcome;
       try {
-        outcome = await readAndParse(c, { library, pool, maxBytes, limits, signal, writes, largeReads, originals, vendors });
+        outcome = await readAndParse(c, { library, pool, maxBytes, limits, signal, writes, largeReads, originals });
       } catch (err) {
         // Every expected failure is a value already; this is a bug, still this file's alone.
         const f = stageFailure('read', err);
@@ -663,8 +660,6 @@ interface ReadContext {
   writes: Limiter;
   largeReads: Limiter;
   originals: PackWriter;
-  /** The indexer's `vocabularyVendors` (null: the worker does not observe documents). */
-  vendors: readonly string[] | null;
 }
 
 async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcome> {
@@ -691,7 +686,7 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
     const existing = await library.document(c.id);
     if (existing?.status === 'ready' && existing.contentHash === contentHash) return { kind: 'already' };
 
-    const result = await pool.parse(path.posix.basename(c.id), bytes, ctx.signal, ctx.vendors ? { id: c.id, vendors: ctx.vendors } : undefined);
+    const result = await pool.parse(path.posix.basename(c.id), bytes, ctx.signal);
     if (!result.ok) return { kind: 'failed', code: result.code, reason: result.reason, size };
 
     const doc: NormalizedDocument = { ...result.doc, id: c.id, contentHash };

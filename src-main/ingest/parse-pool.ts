@@ -5,7 +5,6 @@ import type { ErrorCode } from '../core/result';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './import-limits';
 import { TICKS_PER_SECOND, threadTicks, type ParseTask, type WorkerMessage, type WorkerParseResult } from './parse-protocol';
 import { workerEntry } from './worker-entry';
-import type { ObservationRequest } from '../enrich/learning-extract';
 
 /**
  * Parses files in worker threads, each with a heap cap and a CPU-time budget per file, so a file
@@ -44,7 +43,6 @@ interface Pending {
   key: number;
   fileName: string;
   bytes: Uint8Array;
-  observe: ObservationRequest | undefined;
   budgetSeconds: number;
   /** The import's signal: its abort drops the file while it is still queued. */
   signal: AbortSignal | undefined;
@@ -126,16 +124,13 @@ export class ParsePool {
     while (!this.closed && !this.startFailure && this.slots.size < Math.min(n, this.size)) this.spawn();
   }
 
-  /**
-   * Parses one file in a worker; never rejects. An aborted `signal` (see `cancel`) drops it while
-   * queued. `observe`: the document is observed for the model vocabulary too (`learningExtract`).
-   */
-  parse(fileName: string, bytes: Uint8Array, signal?: AbortSignal, observe?: ObservationRequest): Promise<PoolParseResult> {
+  /** Parses one file in a worker; never rejects. An aborted `signal` (see `cancel`) drops it while queued. */
+  parse(fileName: string, bytes: Uint8Array, signal?: AbortSignal): Promise<PoolParseResult> {
     if (this.closed || signal?.aborted) return Promise.resolve(CANCELLED);
     if (this.startFailure) return Promise.resolve(this.startFailed());
     const budgetSeconds = this.limits.cpuSecondsBase + (this.limits.cpuSecondsPerMb * bytes.byteLength) / (1024 * 1024);
     return new Promise<PoolParseResult>((resolve) => {
-      this.queue.push({ key: this.nextKey++, fileName, bytes, observe, budgetSeconds, signal, resolve });
+      this.queue.push({ key: this.nextKey++, fileName, bytes, budgetSeconds, signal, resolve });
       this.schedule();
     });
   }
@@ -204,7 +199,7 @@ export class ParsePool {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     const task: ParseTask = {
-      files: files.map((f) => ({ key: f.key, fileName: f.fileName, bytes: f.bytes, ...(f.observe ? { observe: f.observe } : {}) })),
+      files: files.map((f) => ({ key: f.key, fileName: f.fileName, bytes: f.bytes })),
       maxTextChars: this.limits.maxTextChars,
     };
     slot.worker.postMessage(task);

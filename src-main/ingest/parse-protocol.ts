@@ -1,12 +1,11 @@
-import type { LearningExtract, ObservationRequest } from '../enrich/learning-extract';
+import type { LearningExtract } from '../enrich/learning-extract';
 import type { ParseResult } from './parsers';
 
 /** Messages between the parse pool (`parse-pool.ts`) and its workers (`parse.worker.ts`). */
 
 /** Files sent to one worker at once: many small files travel in one message. */
 export interface ParseTask {
-  /** `observe`: what the document's vocabulary observation needs, when the import asks for it (see `learningExtract`). */
-  files: { key: number; fileName: string; bytes: Uint8Array; observe?: ObservationRequest }[];
+  files: { key: number; fileName: string; bytes: Uint8Array }[];
   /** `ImportLimits.maxTextChars`. */
   maxTextChars: number;
 }

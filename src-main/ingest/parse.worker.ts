@@ -2,7 +2,7 @@ import { readFileSync, readlinkSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import type { DocFormat } from '../core/formats';
 import { documentCodes } from '../enrich/document-codes';
-import { LEARNING_EXTRACT_MAX_CHARS, learningExtract, type ObservationRequest } from '../enrich/learning-extract';
+import { LEARNING_EXTRACT_MAX_CHARS, learningExtract } from '../enrich/learning-extract';
 import { parseDocument } from './parsers';
 import { threadTicks, type ParseTask, type WorkerMessage, type WorkerParseResult } from './parse-protocol';
 
@@ -53,9 +53,9 @@ function cpuTicks(): number | null {
 const EXTRACT_FORMATS: ReadonlySet<DocFormat> = new Set<DocFormat>(['markdown', 'html', 'txt']);
 
 /** `result` with its document's learning extract and codes; without them when making them throws (the import's thread then makes its own). */
-function withExtract(result: Extract<WorkerParseResult, { ok: true }>, observe: ObservationRequest | undefined): WorkerParseResult {
+function withExtract(result: Extract<WorkerParseResult, { ok: true }>): WorkerParseResult {
   try {
-    return { ...result, extract: learningExtract(result.doc, observe), codes: documentCodes(result.doc) };
+    return { ...result, extract: learningExtract(result.doc), codes: documentCodes(result.doc) };
   } catch {
     return result;
   }
@@ -79,7 +79,7 @@ port.on('message', async (task: ParseTask) => {
           reason: `The file is too large to import (limit ${chars(task.maxTextChars)} of text): it holds ${chars(result.doc.text.length)}.`,
         };
       }
-      if (result.ok && EXTRACT_FORMATS.has(result.doc.format) && result.doc.text.length <= LEARNING_EXTRACT_MAX_CHARS) result = withExtract(result, file.observe);
+      if (result.ok && EXTRACT_FORMATS.has(result.doc.format) && result.doc.text.length <= LEARNING_EXTRACT_MAX_CHARS) result = withExtract(result);
     } catch (err) {
       result = { ok: false, code: 'corrupt', reason: `The file could not be read: ${err instanceof Error ? err.message : String(err)}` };
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { learningExtract } from '../../src-main/enrich/learning-extract';
-import { ModelVocabulary, observeDocument } from '../../src-main/enrich/model-vocabulary';
+import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
 import { PassageTermStats, passageTerms } from '../../src-main/enrich/passage-terms';
 import { TermStats } from '../../src-main/enrich/term-stats';
 import { contentTerms, plainText } from '../../src-main/enrich/text.util';
@@ -22,7 +22,7 @@ describe('learning extract', () => {
   it('holds the plain text, the distinct content terms and each passage\'s distinct stems, first seen first', () => {
     const e = learningExtract(docs[0]!);
     expect(e.plain).toBe(plainText(docs[0]!.text));
-    expect(e.terms).toEqual([...new Set(contentTerms(plainText(docs[0]!.text)))]);
+    expect(e.terms).toEqual([...new Set(contentTerms(e.plain))]);
     // Not sorted: "zebra" comes before "cable" as in the text, which fixes the statistics' key order.
     expect(e.terms.indexOf('zebra')).toBeLessThan(e.terms.indexOf('cable'));
     expect(e.passages.length).toBe(docs[0]!.blocks.filter((b) => b.kind !== 'frontmatter').length);
@@ -42,33 +42,11 @@ describe('learning extract', () => {
     const alone = { snapshot: () => ({ version: 1, vocabulary: vocabulary.toJSON(), terms: terms.toJSON(), passages: passages.toJSON() }) };
     // As from the parse worker: a structured clone of what it made.
     const fromExtracts = LibraryEnrichment.restore(null);
-    fromExtracts.learn(docs, [], structuredClone(docs.map((d) => learningExtract(d))));
+    fromExtracts.learn(docs, [], structuredClone(docs.map(learningExtract)));
     expect(JSON.stringify(fromExtracts.snapshot())).toBe(JSON.stringify(alone.snapshot()));
     // Partly given (a document too large for the worker's extract): the rest is made here.
     const mixed = LibraryEnrichment.restore(null);
     mixed.learn(docs, [], [learningExtract(docs[0]!), undefined, learningExtract(docs[2]!)]);
     expect(JSON.stringify(mixed.snapshot())).toBe(JSON.stringify(alone.snapshot()));
-    // Observed for the vocabulary where the extract was made (the parse worker), under the import's ids.
-    const observed = LibraryEnrichment.restore(null);
-    observed.learn(docs, [], structuredClone(docs.map((d) => learningExtract(d, { id: d.id, vendors: [] }))));
-    expect(JSON.stringify(observed.snapshot())).toBe(JSON.stringify(alone.snapshot()));
-  });
-
-  it('observes a document for the vocabulary with the vendor words given, and is learned from again when they differ', () => {
-    const doc = markdownDocument('radios/rac-300.md', '# Acme RAC-300 service manual\n\nThe Acme RAC-300 relay takes a 10 A fuse.\n');
-    const withVendor = learningExtract(doc, { id: doc.id, vendors: ['Acme'] });
-    expect(withVendor.plain).toBeUndefined();
-    expect(withVendor.vocabulary?.observation).toEqual(observeDocument(doc, ['Acme']).observation);
-    expect(withVendor.vocabulary?.observation).not.toEqual(observeDocument(doc, []).observation);
-    // A library whose vocabulary has no vendor words observes the document itself.
-    const learned = LibraryEnrichment.restore(null);
-    learned.learn([doc], [], [withVendor]);
-    const reference = ModelVocabulary.create();
-    reference.addDocument(doc);
-    expect(JSON.stringify(learned.vocabulary.toJSON())).toBe(JSON.stringify(reference.toJSON()));
-    // Another document's observation is not taken for this one.
-    const other = LibraryEnrichment.restore(null);
-    other.learn([doc], [], [learningExtract(doc, { id: 'radios/rac-301.md', vendors: [] })]);
-    expect(JSON.stringify(other.vocabulary.toJSON())).toBe(JSON.stringify(reference.toJSON()));
   });
 });
