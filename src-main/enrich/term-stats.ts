@@ -62,9 +62,14 @@ export class TermStats {
 
   /** `addDocument` for a caller that already has the text's `plainText` (removal still takes the Markdown). */
   addPlain(plain: string): void {
+    this.addTerms(new Set(contentTerms(plain)));
+  }
+
+  /** `addDocument` from the text's distinct content terms, computed elsewhere (`learning-extract.ts`). */
+  addTerms(terms: Iterable<string>): void {
     this.idfCache.clear();
     this.docs++;
-    for (const t of new Set(contentTerms(plain))) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    for (const t of terms) this.df.set(t, (this.df.get(t) ?? 0) + 1);
   }
 
   removeDocument(markdown: string): void {

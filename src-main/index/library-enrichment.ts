@@ -5,7 +5,7 @@ import { warmTagger } from '../enrich/cnm.heuristic';
 import { createEnricher, type EnrichMode, type Enricher } from '../enrich/enricher';
 import type { Llm } from '../models/types';
 import { ModelVocabulary, vocabularyInput } from '../enrich/model-vocabulary';
-import { plainText } from '../enrich/text.util';
+import { learningExtract, type LearningExtract } from '../enrich/learning-extract';
 import { indexedText, type PrefixOptions } from '../core/prefix';
 import { createRestructurer, type RetrievalUnit } from '../enrich/restructure';
 import { TermStats } from '../enrich/term-stats';
@@ -68,20 +68,20 @@ export class LibraryEnrichment {
   }
 
   /** Adds documents (replacing `previous` versions of the same ids) to the vocabulary and term statistics. */
-  learn(docs: NormalizedDocument[], previous: NormalizedDocument[] = []): void {
+  learn(docs: NormalizedDocument[], previous: NormalizedDocument[] = [], extracts: readonly (LearningExtract | undefined)[] = []): void {
     // Learned documents are enriched next; an import learns while its later files still parse.
     warmTagger();
     for (const old of previous) {
       this.terms.removeDocument(old.text);
       this.passages.removeDocument(old);
     }
-    for (const doc of docs) {
-      this.passages.addDocument(doc);
-      // One plain-text pass serves both: it is most of what learning costs.
-      const plain = plainText(doc.text);
-      this.vocabulary.addDocument({ ...vocabularyInput(doc), plain });
-      this.terms.addPlain(plain);
-    }
+    docs.forEach((doc, k) => {
+      // Made by the parse worker when it could (`learning-extract.ts`): the same sets, in the same order.
+      const extract = extracts[k] ?? learningExtract(doc);
+      this.passages.addPassages(extract.passages);
+      this.vocabulary.addDocument({ ...vocabularyInput(doc), plain: extract.plain });
+      this.terms.addTerms(extract.terms);
+    });
   }
 
   forget(docs: NormalizedDocument[]): void {

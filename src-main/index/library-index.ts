@@ -20,6 +20,7 @@ import { recoverJournal } from './journal';
 import { LibraryEnrichment } from './library-enrichment';
 import { warmTagger } from '../enrich/cnm.heuristic';
 import { draftChunks } from '../enrich/draft';
+import type { LearningExtract } from '../enrich/learning-extract';
 import { upgradeEnrichment } from './llm-upgrade.job';
 import { chunkerFor, openStore, storeOptionsOf } from './open-store';
 import { prepareDocument } from './prepare';
@@ -156,21 +157,21 @@ export class LibraryIndex implements DocumentIndexer {
   /** Documents learned in full since the vocabulary was last saved, in order (see `unlearn`). */
   private unsaved: NormalizedDocument[] = [];
 
-  async learn(docs: NormalizedDocument[]): Promise<void> {
-    await this.learnInto(this.enrichment_, docs);
+  async learn(docs: NormalizedDocument[], extracts?: readonly (LearningExtract | undefined)[]): Promise<void> {
+    await this.learnInto(this.enrichment_, docs, extracts);
     this.unsaved.push(...docs);
     this.learnedChars += docs.reduce((n, d) => n + d.text.length, 0);
     if (this.learnedChars >= POOL_MIN_CHARS && this.pooled()) this.pool.warm();
   }
 
   /** Learns documents into `enrichment` in place of their listed previous versions. */
-  private async learnInto(enrichment: LibraryEnrichment, docs: NormalizedDocument[]): Promise<void> {
+  private async learnInto(enrichment: LibraryEnrichment, docs: NormalizedDocument[], extracts?: readonly (LearningExtract | undefined)[]): Promise<void> {
     const previous: NormalizedDocument[] = [];
     for (const doc of docs) {
       const old = await this.listedPrevious(doc);
       if (old) previous.push(old);
     }
-    enrichment.learn(docs, previous);
+    enrichment.learn(docs, previous, extracts);
   }
 
   /** The listed ready version `doc` replaces, as stored; null for a new document or the same content. */

@@ -10,7 +10,10 @@ import { ORIGINALS_DIR, PACK_ENTRY_BYTES, PackWriter, storedBy, type PackRange }
 import { DEFAULT_IMPORT_LIMITS, DEFAULT_MAX_FILE_BYTES, maxFileBytesFor, megabytes, tooLargeReason, type ImportLimits } from './import-limits';
 import { ParsePool } from './parse-pool';
 import { documentCodes } from '../enrich/document-codes';
-import { parserFor, SUPPORTED_EXTENSIONS } from './parsers';
+import type { LearningExtract } from '../enrich/learning-extract';
+import { SUPPORTED_EXTENSIONS } from '../core/formats';
+// The format by name only: the parsers themselves load in the parse worker.
+import { formatFor } from './parsers/choose';
 
 /**
  * One import: expands the named files and folders, then for each file reads, hashes, parses and
@@ -33,8 +36,11 @@ import { parserFor, SUPPORTED_EXTENSIONS } from './parsers';
 export interface DocumentIndexer {
   /** Loads what learning and preparation need (a tagger, say) ahead of the first document; synchronous CPU. */
   warm?(): void;
-  /** Teaches the library's model vocabulary about new documents before they are enriched. */
-  learn(docs: NormalizedDocument[]): Promise<void>;
+  /**
+   * Teaches the library's model vocabulary about new documents before they are enriched;
+   * `extracts[k]`, when given, is `docs[k]`'s `learningExtract`, made by the parse worker.
+   */
+  learn(docs: NormalizedDocument[], extracts?: readonly (LearningExtract | undefined)[]): Promise<void>;
   /**
    * Work on a learned document that the rest of the batch cannot change (chunking, say), done
    * while the import waits for the next file's parse: each step does a little. Optional, in
@@ -497,7 +503,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         // after it parse; alone, so one that breaks the vocabulary fails by itself.
         try {
           uncommitted = true;
-          await indexer.learn([outcome.doc]);
+          await indexer.learn([outcome.doc], [outcome.extract]);
           learned.push(outcome);
           const draft = indexer.draft?.(outcome.doc);
           if (draft) drafts.push(draft);
@@ -635,6 +641,8 @@ type ParseOutcome =
   | {
       kind: 'parsed';
       doc: NormalizedDocument;
+      /** What learning needs from `doc` alone, when the parse worker made it. */
+      extract: LearningExtract | undefined;
       /** `original` is filled in once `stored` resolves. */
       record: DocumentRecord;
       stored: Promise<StoreOutcome>;
@@ -656,7 +664,7 @@ interface ReadContext {
 
 async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcome> {
   const { library, pool, writes } = ctx;
-  const chosen = parserFor(c.id);
+  const chosen = formatFor(c.id);
   // Old `.doc` files are told apart by their bytes (a `.docx` saved as `.doc` is rescued).
   if (!chosen.ok && path.extname(c.id).toLowerCase() !== '.doc') return { kind: 'failed', code: chosen.code, reason: chosen.reason, size: 0 };
   let size = 0;
@@ -665,7 +673,7 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
   } catch (err) {
     return { kind: 'failed', code: 'unreadable', reason: `Cannot read the file: ${ioReason(err)}.`, size };
   }
-  const limit = chosen.ok ? maxFileBytesFor(chosen.parser.format, ctx.maxBytes, ctx.limits) : ctx.maxBytes;
+  const limit = chosen.ok ? maxFileBytesFor(chosen.format, ctx.maxBytes, ctx.limits) : ctx.maxBytes;
   if (size > limit) return { kind: 'failed', code: 'too-large', reason: tooLargeReason(`it is ${megabytes(size)}`, megabytes(limit)), size };
   const read = async (): Promise<ParseOutcome> => {
     let bytes: Uint8Array;
@@ -698,18 +706,17 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
       contentHash,
       importedAt: new Date().toISOString(),
       models: [],
-      ...withCodes(doc),
+      ...withCodes(result.codes ?? documentCodes(doc)),
       chunks: 0,
       original: null,
     };
-    return { kind: 'parsed', doc, record, stored, replaced: existing?.status === 'ready', previous: existing ?? null };
+    return { kind: 'parsed', doc, extract: result.extract, record, stored, replaced: existing?.status === 'ready', previous: existing ?? null };
   };
   // Large files are read a few at a time, so the many small files in flight never hold much memory.
   return size > SYNC_READ_BYTES ? ctx.largeReads.run(read) : read();
 }
 
-/** The document's ordering codes as a record field (absent when it gives none). */
-function withCodes(doc: NormalizedDocument): { codes?: string[] } {
-  const codes = documentCodes(doc);
+/** A document's ordering codes (`documentCodes`, made by the parse worker when it could) as a record field (absent when none). */
+function withCodes(codes: string[]): { codes?: string[] } {
   return codes.length > 0 ? { codes } : {};
 }

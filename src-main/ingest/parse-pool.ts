@@ -3,9 +3,8 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ErrorCode } from '../core/result';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './import-limits';
-import { TICKS_PER_SECOND, threadTicks, type ParseTask, type WorkerMessage } from './parse-protocol';
+import { TICKS_PER_SECOND, threadTicks, type ParseTask, type WorkerMessage, type WorkerParseResult } from './parse-protocol';
 import { workerEntry } from './worker-entry';
-import type { ParseResult } from './parsers';
 
 /**
  * Parses files in worker threads, each with a heap cap and a CPU-time budget per file, so a file
@@ -24,8 +23,8 @@ import type { ParseResult } from './parsers';
  * instead, multiplied by `WALL_CLOCK_SLACK`.
  */
 
-/** A parse outcome: the parser's own, or the pool's reason it could not finish. */
-export type PoolParseResult = ParseResult | { ok: false; code: Extract<ErrorCode, 'too-large' | 'internal' | 'cancelled'>; reason: string };
+/** A parse outcome: the parser's own (with its learning extract), or the pool's reason it could not finish. */
+export type PoolParseResult = WorkerParseResult | { ok: false; code: Extract<ErrorCode, 'too-large' | 'internal' | 'cancelled'>; reason: string };
 
 /** Most files in one message to a worker. */
 const MAX_TASK_FILES = 64;

@@ -1,3 +1,4 @@
+import type { LearningExtract } from '../enrich/learning-extract';
 import type { ParseResult } from './parsers';
 
 /** Messages between the parse pool (`parse-pool.ts`) and its workers (`parse.worker.ts`). */
@@ -14,7 +15,13 @@ export type WorkerMessage =
   | { type: 'ready'; thread: string | null }
   /** A file's parse begins; `cpuTicks` is the worker thread's CPU time then (null off Linux). */
   | { type: 'start'; key: number; cpuTicks: number | null }
-  | { type: 'done'; key: number; result: ParseResult };
+  | { type: 'done'; key: number; result: WorkerParseResult };
+
+/**
+ * A parse's result, with what the import's thread would otherwise compute from the document
+ * alone: its `learningExtract` and its ordering codes (`documentCodes`), when the worker made them.
+ */
+export type WorkerParseResult = (Extract<ParseResult, { ok: true }> & { extract?: LearningExtract; codes?: string[] }) | Extract<ParseResult, { ok: false }>;
 
 /** Clock ticks per second of `/proc/.../stat` CPU times (USER_HZ, 100 on every Linux build in use). */
 export const TICKS_PER_SECOND = 100;

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { defaultPoolSize, ParsePool } from '../../src-main/ingest/parse-pool';
 import { currentCompiledWorker } from '../../src-main/ingest/worker-entry';
 import { parseDocument } from '../../src-main/ingest/parsers';
+import { documentCodes } from '../../src-main/enrich/document-codes';
+import { learningExtract } from '../../src-main/enrich/learning-extract';
 import { column, wrapText, writePdf } from '../fixtures/pdf-writer';
 import { tempDir } from '../helpers/temp';
 
@@ -67,6 +69,20 @@ describe('the parse pool', () => {
     }
   });
 
+  it('sends with a parsed document what learning and its record need from it alone, as the calling thread makes it', async () => {
+    const pool = new ParsePool({ size: 1 });
+    try {
+      const source = '# RAC-225B\n\nZebra cables: order code SKU: RAC-225B-EU. Charging batteries at 100 mA.\n\n## Relay\n\nReplace the relay.\n';
+      const result = await pool.parse('rac-225b.md', new TextEncoder().encode(source));
+      if (!result.ok) throw new Error(result.reason);
+      expect(result.extract).toEqual(learningExtract(result.doc));
+      expect(result.codes).toEqual(documentCodes(result.doc));
+      expect(result.codes).toContain('RAC-225B-EU');
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('reads a compressed PDF in a worker exactly as on the calling thread', { timeout: 120_000 }, async () => {
     // The worker inflates with pdf.js's own code (it removes DecompressionStream); the text must not change.
     const prose = 'The RAC-225B takes a 10 A slow-blow fuse in the holder next to the mains inlet. Replace it only with the same type and rating.';
@@ -79,6 +95,7 @@ describe('the parse pool', () => {
       const inWorker = await pool.parse('rac-225b.pdf', bytes);
       const here = await parseDocument({ bytes, fileName: 'rac-225b.pdf' });
       expect(here).toMatchObject({ ok: true, doc: { text: expect.stringContaining('10 A slow-blow fuse') } });
+      // Equal, extract included: a PDF is learned on the import's thread, which waits for its parse anyway.
       expect(inWorker).toEqual(here);
     } finally {
       await pool.close();

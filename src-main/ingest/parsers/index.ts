@@ -1,9 +1,10 @@
-import { FORMATS, SUPPORTED_EXTENSIONS } from '../../core/formats';
+import { FORMATS, SUPPORTED_EXTENSIONS, type DocFormat } from '../../core/formats';
 import { docxParser } from './docx.parser';
 import { htmlParser } from './html.parser';
 import { markdownParser } from './markdown.parser';
 import type { ParseFailure, ParseInput, ParseResult, Parser } from './parser';
 import { pdfParser } from './pdf.parser';
+import { formatFor } from './choose';
 import { detectMagic, extensionOf } from './sniff';
 import { txtParser } from './txt.parser';
 
@@ -16,8 +17,7 @@ export { SUPPORTED_EXTENSIONS };
 
 /** Extension -> parser, through the parser's format (the extensions are core's, spelled once). */
 const BY_EXTENSION: ReadonlyMap<string, Parser> = new Map(PARSERS.flatMap((p) => FORMATS[p.format].extensions.map((e) => [e, p] as const)));
-
-const supportedList = (): string => SUPPORTED_EXTENSIONS.map((e) => `.${e}`).join(', ');
+const BY_FORMAT: ReadonlyMap<DocFormat, Parser> = new Map(PARSERS.map((p) => [p.format, p]));
 
 /** True when `fileName`'s extension has a parser (case-insensitive). */
 export function isSupportedFile(fileName: string): boolean {
@@ -30,19 +30,10 @@ export function isSupportedFile(fileName: string): boolean {
  * saved with a .doc extension goes to the DOCX parser.
  */
 export function parserFor(fileName: string, bytes?: Uint8Array): { ok: true; parser: Parser } | ParseFailure {
-  const ext = extensionOf(fileName);
-  const parser = BY_EXTENSION.get(ext);
-  if (parser) return { ok: true, parser };
-  if (ext === 'doc') {
-    if (bytes && detectMagic(bytes)?.renameTo === 'docx') return { ok: true, parser: docxParser };
-    return {
-      ok: false,
-      code: 'unsupported',
-      reason: 'Old Word documents (.doc) are not supported. Open the file in Word or LibreOffice, save it as .docx, and import that file.',
-    };
-  }
-  const what = ext ? `Files ending in .${ext} are not supported.` : 'This file has no extension, so its format is unknown.';
-  return { ok: false, code: 'unsupported', reason: `${what} Supported formats: ${supportedList()}.` };
+  const chosen = formatFor(fileName);
+  if (chosen.ok) return { ok: true, parser: BY_FORMAT.get(chosen.format)! };
+  if (extensionOf(fileName) === 'doc' && bytes && detectMagic(bytes)?.renameTo === 'docx') return { ok: true, parser: docxParser };
+  return chosen;
 }
 
 /** Picks the parser for `input.fileName` and runs it; never throws (bugs become 'corrupt' failures). */

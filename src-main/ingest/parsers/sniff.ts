@@ -1,5 +1,6 @@
 import { analyse } from 'chardet';
 import iconv from 'iconv-lite';
+import { extensionOf } from './choose';
 import { ParseLimitError } from './limits';
 import type { ParseFailure, ParseInput, ParseResult } from './parser';
 
@@ -146,12 +147,7 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return control < 0 || (sample.length > 0 && control / sample.length > 0.1);
 }
 
-/** Lower-case extension of a file name without the dot ('' when there is none). */
-export function extensionOf(fileName: string): string {
-  const base = fileName.split(/[\\/]/).pop() ?? fileName;
-  const dot = base.lastIndexOf('.');
-  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
-}
+export { extensionOf };
 
 /** File name without directories and without its extension, for fallback titles. */
 export function baseTitle(fileName: string): string {

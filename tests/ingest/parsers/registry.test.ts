@@ -1,6 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { Document, Packer, Paragraph } from 'docx';
 import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../helpers/temp';
 import { DOC_FORMATS, FORMATS, formatOfExtension } from '../../../src-main/core/formats';
+import { formatFor } from '../../../src-main/ingest/parsers/choose';
 import { PARSERS, SUPPORTED_EXTENSIONS, isSupportedFile, parseDocument, parserFor } from '../../../src-main/ingest/parsers';
 
 const formatOf = (name: string): string | null => {
@@ -85,5 +88,25 @@ describe('parser registry', () => {
         if (!r.ok) expect(r.reason.length, `${ext} ${r.code}`).toBeGreaterThan(10);
       }
     }
+  });
+  it('chooses a format by name alone as the registry chooses its parser, failures spelled the same', () => {
+    const names = [...SUPPORTED_EXTENSIONS.map((e) => `Manual.${e.toUpperCase()}`), 'old-manual.doc', 'photo.png', 'README', 'a.b/c'];
+    for (const name of names) {
+      const byName = formatFor(name);
+      const byParser = parserFor(name);
+      expect(byName.ok ? byName.format : byName, name).toEqual(byParser.ok ? byParser.parser.format : byParser);
+    }
+  });
+
+  it('is all an import loads on its own thread: the parsers load in the parse worker', () => {
+    // A fresh process, so modules other tests loaded do not count.
+    const script = [
+      "await import('./src-main/ingest/import.job.ts');",
+      "const { createRequire } = await import('node:module');",
+      "const loaded = Object.keys(createRequire(import.meta.url).cache);",
+      "console.log(JSON.stringify(loaded.filter((f) => /[\\\\/](turndown|@mixmark-io|mammoth|pdfjs-dist|markdown-it)[\\\\/]|parsers[\\\\/](markdown|pdf|docx|html)\\.parser/.test(f))));",
+    ].join('\n');
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: repoRoot, encoding: 'utf8' });
+    expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual([]);
   });
 });

@@ -1,0 +1,31 @@
+import type { NormalizedDocument } from '../core/document';
+import { passagesOf, passageTerms } from './passage-words';
+import { contentTerms, plainText } from './text.util';
+
+/**
+ * What learning takes from a document alone, with no library state: its plain text (the model
+ * vocabulary scans it), its distinct content terms (document frequencies) and each passage's
+ * distinct stemmed terms (passage frequencies). The parse worker computes it beside the parse
+ * and sends it with the document, so the import's thread, which learns, drafts and enriches the
+ * whole batch while that worker is mostly idle, only adds the sets to the statistics.
+ * Lists keep first-occurrence order: the statistics' maps (and enrichment.json) are then the
+ * same as when the thread computes them itself.
+ */
+export interface LearningExtract {
+  plain: string;
+  terms: string[];
+  passages: string[][];
+}
+
+/** Largest text (characters) an extract is made for: it travels beside the document, about doubling what crosses threads. */
+export const LEARNING_EXTRACT_MAX_CHARS = 4 * 1024 * 1024;
+
+/** The extract of `doc` (see `LearningExtract`). */
+export function learningExtract(doc: Pick<NormalizedDocument, 'text' | 'blocks'>): LearningExtract {
+  const plain = plainText(doc.text);
+  return {
+    plain,
+    terms: [...new Set(contentTerms(plain))],
+    passages: passagesOf(doc).map((p) => [...new Set(passageTerms(p))]),
+  };
+}
