@@ -12,7 +12,7 @@ import type {
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import type { ImportProgress } from '../ingest/import.job';
-import { DEFAULT_MAX_FILE_BYTES, megabytes } from '../ingest/import-limits';
+import { DEFAULT_MAX_FILE_BYTES, megabytes, sizeOver } from '../ingest/import-limits';
 import { ParsePool } from '../ingest/parse-pool';
 import type { Library } from '../storage/library.store';
 import { LibraryManager } from '../storage/library.store';
@@ -532,7 +532,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (!file) return fail('corrupt', `The record of "${id}" names its original outside the library folder; it is not opened.`);
       const size = await lib.originalSize(rec);
       if (size === null) return fail('not-found', `The original file of "${id}" is missing from the library folder.`);
-      if (size > MAX_ORIGINAL_BYTES) return fail('too-large', `The original file of "${id}" is ${megabytes(size)}, more than the viewer opens (${megabytes(MAX_ORIGINAL_BYTES)}).`);
+      if (size > MAX_ORIGINAL_BYTES) return fail('too-large', `The original file of "${id}" is ${sizeOver(size, MAX_ORIGINAL_BYTES)}, more than the viewer opens (${megabytes(MAX_ORIGINAL_BYTES)}).`);
       const bytes = await lib.readOriginal(rec);
       if (!bytes) return fail('not-found', `The original file of "${id}" is missing from the library folder.`);
       return ok({ fileName: path.posix.basename(rec.id), mime: mimeOf(rec.format), base64: bytes.toString('base64') });

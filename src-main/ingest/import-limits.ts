@@ -39,10 +39,16 @@ export function maxFileBytesFor(format: DocFormat, overall: number, limits: Impo
   return TEXT_FORMATS.has(format) ? Math.min(overall, limits.maxTextFileBytes) : overall;
 }
 
-/** "32 MB", "70 KB": a size in words, for limits in messages. */
+/** "32 MB", "32.1 MB", "70 KB": a size in words, for messages; one decimal below 100. */
 export function megabytes(bytes: number): string {
-  const round = (n: number) => (n >= 10 ? Math.round(n) : Math.round(n * 10) / 10);
+  const round = (n: number) => (n >= 100 ? Math.round(n) : Math.round(n * 10) / 10);
   return bytes >= 1024 * 1024 ? `${round(bytes / 1024 / 1024)} MB` : `${round(bytes / 1024)} KB`;
+}
+
+/** A size over `limit` in words: never the limit's own words ("it is 32 MB" for a limit of 32 MB). */
+export function sizeOver(bytes: number, limit: number): string {
+  const size = megabytes(bytes);
+  return size === megabytes(limit) ? `just over ${size}` : size;
 }
 
 /** The sentence for a file over a size limit. */

@@ -7,7 +7,7 @@ import { CodedError, type ErrorCode } from '../core/result';
 import type { ChunkInput } from '../storage/chunk-store';
 import type { DocumentRecord, Library } from '../storage/library.store';
 import { ORIGINALS_DIR, PACK_ENTRY_BYTES, PackWriter, storedBy, type PackRange } from '../storage/text-pack';
-import { DEFAULT_IMPORT_LIMITS, DEFAULT_MAX_FILE_BYTES, maxFileBytesFor, megabytes, tooLargeReason, type ImportLimits } from './import-limits';
+import { DEFAULT_IMPORT_LIMITS, DEFAULT_MAX_FILE_BYTES, maxFileBytesFor, megabytes, sizeOver, tooLargeReason, type ImportLimits } from './import-limits';
 import { ParsePool } from './parse-pool';
 import { documentCodes } from '../enrich/document-codes';
 import type { LearningExtract } from '../enrich/learning-extract';
@@ -674,7 +674,7 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
     return { kind: 'failed', code: 'unreadable', reason: `Cannot read the file: ${ioReason(err)}.`, size };
   }
   const limit = chosen.ok ? maxFileBytesFor(chosen.format, ctx.maxBytes, ctx.limits) : ctx.maxBytes;
-  if (size > limit) return { kind: 'failed', code: 'too-large', reason: tooLargeReason(`it is ${megabytes(size)}`, megabytes(limit)), size };
+  if (size > limit) return { kind: 'failed', code: 'too-large', reason: tooLargeReason(`it is ${sizeOver(size, limit)}`, megabytes(limit)), size };
   const read = async (): Promise<ParseOutcome> => {
     let bytes: Uint8Array;
     try {
