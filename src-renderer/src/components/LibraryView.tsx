@@ -65,6 +65,7 @@ function Documents({ library }: { library: string }) {
   const removeDocument = useStore((s) => s.removeDocument);
   const reimportDocument = useStore((s) => s.reimportDocument);
   const retryDocument = useStore((s) => s.retryDocument);
+  const canRetry = useStore((s) => s.canRetry);
   const replaceInput = useRef<HTMLInputElement>(null);
   const [replacing, setReplacing] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -155,13 +156,12 @@ function Documents({ library }: { library: string }) {
                   live={live[d.id]}
                   onRemove={() => setRemoving(d)}
                   onReplace={() => {
-                    // A file dropped in this session is sent again as is; otherwise ask for it.
-                    void retryDocument(library, d.id).then((retried) => {
-                      if (retried) return;
-                      setReplacing(d.id);
-                      replaceInput.current?.click();
-                    });
+                    // "A newer version" is a file the app has not seen: always ask for it. Sending
+                    // the held file again is Retry's job (a failed row), never this button's.
+                    setReplacing(d.id);
+                    replaceInput.current?.click();
                   }}
+                  onRetry={canRetry(library, d.id) ? () => void retryDocument(library, d.id) : undefined}
                 />
               ))}
             </tbody>
@@ -200,7 +200,20 @@ function Documents({ library }: { library: string }) {
   );
 }
 
-function DocumentRow({ doc, live, onRemove, onReplace }: { doc: DocumentSummary; live: FileProgress | undefined; onRemove: () => void; onReplace: () => void }) {
+function DocumentRow({
+  doc,
+  live,
+  onRemove,
+  onReplace,
+  onRetry,
+}: {
+  doc: DocumentSummary;
+  live: FileProgress | undefined;
+  onRemove: () => void;
+  onReplace: () => void;
+  /** Sends the file this window still holds again; absent when it holds none. */
+  onRetry: (() => void) | undefined;
+}) {
   const openInspector = useStore((s) => s.openInspector);
   const openViewer = useStore((s) => s.openViewer);
   const stage = live?.stage ?? doc.status;
@@ -245,6 +258,11 @@ function DocumentRow({ doc, live, onRemove, onReplace }: { doc: DocumentSummary;
               <Icon name="chunks" size={16} /> Chunks
             </button>
           </>
+        ) : null}
+        {doc.status === 'failed' && !live && onRetry ? (
+          <button type="button" className="btn btn-small" onClick={onRetry} aria-label={`Retry ${doc.title}`} title="Import the same file again">
+            <Icon name="retry" size={16} /> Retry
+          </button>
         ) : null}
         <button type="button" className="icon-btn" onClick={onReplace} aria-label={`Re-import ${doc.title}`} title={doc.status === 'failed' ? 'Re-import (choose the file again)' : 'Re-import a newer version'}>
           <Icon name="retry" size={16} />
