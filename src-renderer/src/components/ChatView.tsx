@@ -10,12 +10,35 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { Icon } from './Icon';
 import { ModelChips } from './ModelChips';
 
-/** Chat: conversations on the left, the transcript with cited answers, the question box. */
+/**
+ * Chat: conversations on the left, the transcript with cited answers, the question box. Where
+ * the panel is too narrow for the list (small window, zoom, the viewer open), a "Conversations"
+ * button opens it as a drawer over the transcript instead.
+ */
 export function ChatView() {
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const closeDrawer = (returnFocus: boolean) => {
+    setDrawerOpen(false);
+    if (returnFocus) toggle.current?.focus();
+  };
   return (
-    <section className="chat" aria-label="Chat">
-      <ConversationList />
+    <section className={drawerOpen ? 'chat drawer-open' : 'chat'} aria-label="Chat">
+      <ConversationList drawerOpen={drawerOpen} onDone={closeDrawer} />
       <div className="chat-main">
+        <div className="chat-bar">
+          <button
+            ref={toggle}
+            type="button"
+            className="btn btn-small conversations-toggle"
+            aria-expanded={drawerOpen}
+            aria-controls="conversations"
+            onClick={() => setDrawerOpen(!drawerOpen)}
+            data-testid="conversations-toggle"
+          >
+            <Icon name="menu" size={16} /> Conversations
+          </button>
+        </div>
         <Transcript />
         <Composer />
       </div>
@@ -23,7 +46,8 @@ export function ChatView() {
   );
 }
 
-function ConversationList() {
+/** `onDone(returnFocus)` closes the drawer (where the list is one) after a choice or Esc. */
+function ConversationList({ drawerOpen, onDone }: { drawerOpen: boolean; onDone: (returnFocus: boolean) => void }) {
   const conversations = useStore((s) => s.conversations);
   const activeId = useStore((s) => s.activeConversation?.id ?? null);
   const { openConversation, newConversation, deleteConversation, renameConversation, exportConversation } = useStore(
@@ -38,9 +62,32 @@ function ConversationList() {
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<{ id: string; title: string } | null>(null);
   const [title, setTitle] = useState('');
+  const first = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (drawerOpen) first.current?.focus();
+  }, [drawerOpen]);
   return (
-    <nav className="conversations" aria-label="Conversations">
-      <button type="button" className="btn btn-primary new-conversation" onClick={newConversation}>
+    <nav
+      id="conversations"
+      className="conversations"
+      aria-label="Conversations"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && drawerOpen && !e.defaultPrevented) {
+          // Handled here so the app's Esc (stop an answer, close the viewer) does not also fire.
+          e.preventDefault();
+          onDone(true);
+        }
+      }}
+    >
+      <button
+        ref={first}
+        type="button"
+        className="btn btn-primary new-conversation"
+        onClick={() => {
+          newConversation();
+          onDone(false);
+        }}
+      >
         <Icon name="plus" /> New conversation
       </button>
       {conversations.length === 0 ? <p className="muted small pad-s">Your conversations appear here.</p> : null}
@@ -61,7 +108,7 @@ function ConversationList() {
                 <input id={`rename-${c.id}`} value={title} autoFocus maxLength={200} onChange={(e) => setTitle(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), setRenaming(null))} />
               </form>
             ) : (
-              <button type="button" className="conversation-item" aria-current={c.id === activeId ? 'true' : undefined} onClick={() => void openConversation(c.id)}>
+              <button type="button" className="conversation-item" aria-current={c.id === activeId ? 'true' : undefined} onClick={() => void openConversation(c.id).then(() => onDone(false))}>
                 <span className="conversation-title">{c.title || 'Untitled'}</span>
                 <span className="muted small">{formatDate(c.updatedAt)}</span>
               </button>
