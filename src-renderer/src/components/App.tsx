@@ -26,6 +26,8 @@ export function App() {
   const handleEngineEvent = useStore((s) => s.handleEngineEvent);
   const theme = useStore((s) => s.theme);
   const viewerOpen = useStore((s) => s.viewer !== null);
+  // The Documents screen shows imports in its own flow (see ImportPanel's `inline`).
+  const importsInline = useStore((s) => s.view === 'documents' && s.selectedLibrary !== null);
   const searchInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -84,7 +86,7 @@ export function App() {
         </main>
         <SourceViewer />
       </div>
-      <ImportPanel />
+      {importsInline ? null : <ImportPanel />}
       <DropOverlay />
     </div>
   );

@@ -7,6 +7,7 @@ import { formatBytes, formatDate, formatPercent, stageLabel } from '../util/form
 import { ConfirmDialog } from './ConfirmDialog';
 import { Icon } from './Icon';
 import { ImportButtons, MANUAL_EXTENSIONS } from './ImportButtons';
+import { ImportPanel } from './ImportPanel';
 import { IndexStatus } from './IndexStatus';
 import { RebuildNotice } from './RebuildNotice';
 
@@ -118,7 +119,12 @@ function Documents({ library }: { library: string }) {
         </div>
       </div>
       <RebuildNotice library={library} returnFocusTo={heading} />
-      {documents.length === 0 && Object.keys(live).length === 0 ? (
+      <ImportPanel inline />
+      {documents.length === 0 && Object.keys(live).length > 0 ? (
+        <p className="muted pad" data-testid="importing-first">
+          This library is empty until its first manuals are imported: each one appears here as soon as it is read.
+        </p>
+      ) : documents.length === 0 ? (
         <div className="drop-hint" data-testid="no-documents">
           <Icon name="upload" size={36} />
           <p>
@@ -166,7 +172,7 @@ function Documents({ library }: { library: string }) {
               ))}
             </tbody>
           </table>
-          {filtered.length === 0 ? <p className="muted pad">No document matches “{documentFilter}”.</p> : null}
+          {filtered.length === 0 && documentFilter.trim() ? <p className="muted pad">No document matches “{documentFilter}”.</p> : null}
         </div>
       )}
       <input
