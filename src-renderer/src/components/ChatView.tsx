@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { ChatTurn, Citation } from '../../../src-main/contract/api';
 import { useStore } from '../store';
 import { formatDate, formatPages } from '../util/format';
+import { MAX_QUESTION_CHARS } from '../util/messages';
 import { remarkCitations } from '../viewer/markdown.plugins';
 import { SafeMarkdown } from '../viewer/SafeMarkdown';
 import { CitationChip } from './CitationChip';
@@ -317,9 +318,14 @@ function Composer() {
   const [text, setText] = useState('');
   const send = () => {
     if (!text.trim() || streaming) return;
-    void ask(text);
+    const question = text;
     setText('');
+    // A question the engine refused (or could not send) comes back to the box to be edited.
+    void ask(question).then((sent) => {
+      if (!sent) setText((current) => current || question);
+    });
   };
+  const nearLimit = text.length >= MAX_QUESTION_CHARS * 0.9;
   return (
     <form
       className="composer"
@@ -337,6 +343,8 @@ function Composer() {
           id="question"
           data-testid="question-input"
           rows={2}
+          maxLength={MAX_QUESTION_CHARS}
+          aria-describedby={nearLimit ? 'question-count' : undefined}
           value={text}
           disabled={!library}
           placeholder="Ask about a model… (Enter to send, Shift+Enter for a new line)"
@@ -348,6 +356,11 @@ function Composer() {
             }
           }}
         />
+        {nearLimit ? (
+          <span id="question-count" className={text.length > MAX_QUESTION_CHARS ? 'char-count error' : 'char-count muted small'} data-testid="question-count">
+            {text.length} / {MAX_QUESTION_CHARS}
+          </span>
+        ) : null}
         {streaming ? (
           <button type="button" className="btn btn-danger" onClick={() => void stop()} disabled={stopping} data-testid="stop" title="Stop (Esc)">
             <Icon name="stop" /> Stop
