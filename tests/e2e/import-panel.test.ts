@@ -97,6 +97,9 @@ describe('import panel in Chromium at 800x600', () => {
         return docs.ok ? docs.value.filter((d) => d.status === 'ready').length : -1;
       }, { timeout: 60_000 })
       .toBe(87);
+    // The cancelled card no longer offers to retry what was just retried (nor does the new job).
+    await page.locator('[data-testid="import-job"][data-phase="done"]').nth(1).waitFor();
+    expect(await page.getByTestId('retry-all').count()).toBe(0);
   });
 
   it('logged no page errors', () => {

@@ -1,5 +1,6 @@
 import type { Api, ContractKey, EngineEvent, RendererBridge, Result } from '../../../src-main/contract/api';
 import { CONTRACT_KEYS } from '../../../src-main/contract/keys';
+import { plainMessage } from '../util/messages';
 
 /**
  * The renderer's only way to the engine: `window.manualmate` in Electron (built by the preload
@@ -202,8 +203,18 @@ function httpBridge(): RendererBridge {
   };
 }
 
+/** Every call's refusal of its input in words (see plainMessage), whichever bridge carries it. */
+function withPlainMessages(raw: Api): Api {
+  const calls = raw as unknown as Record<ContractKey, (input: unknown) => Promise<Result<unknown>>>;
+  const wrap = (key: ContractKey) => async (input: unknown) => {
+    const res = await calls[key](input);
+    return res.ok || res.error.code !== 'invalid-input' ? res : { ok: false, error: { ...res.error, message: plainMessage(res.error.message) } };
+  };
+  return Object.fromEntries(CONTRACT_KEYS.map((key) => [key, wrap(key)])) as unknown as Api;
+}
+
 export const bridge: RendererBridge = window.manualmate ?? httpBridge();
-export const api: Api = bridge.api;
+export const api: Api = withPlainMessages(bridge.api);
 export const transport: 'electron' | 'web' = window.manualmate ? 'electron' : 'web';
 /** The Electron shell's file functions; every member is absent in a browser. */
 export const shell: ShellBridge = window.manualmate ?? {};

@@ -26,6 +26,8 @@ export function App() {
   const handleEngineEvent = useStore((s) => s.handleEngineEvent);
   const theme = useStore((s) => s.theme);
   const viewerOpen = useStore((s) => s.viewer !== null);
+  // The Documents screen shows imports in its own flow (see ImportPanel's `inline`).
+  const importsInline = useStore((s) => s.view === 'documents' && s.selectedLibrary !== null);
   const searchInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -76,6 +78,7 @@ export function App() {
       <div className="app-body">
         <LibrarySidebar />
         <main className="main">
+          <LibraryNotice />
           <Tabs />
           <div className="screen">
             <Screen />
@@ -83,7 +86,7 @@ export function App() {
         </main>
         <SourceViewer />
       </div>
-      <ImportPanel />
+      {importsInline ? null : <ImportPanel />}
       <DropOverlay />
     </div>
   );
@@ -206,5 +209,20 @@ function OfflineIndicator() {
     <span className="offline" title={title} data-testid="offline-indicator">
       <span className="offline-dot" aria-hidden="true" /> {label}
     </span>
+  );
+}
+
+/** News about the libraries that this window did not cause (the open one deleted elsewhere), until dismissed. */
+function LibraryNotice() {
+  const notice = useStore((s) => s.libraryNotice);
+  const dismiss = useStore((s) => s.dismissLibraryNotice);
+  if (!notice) return null;
+  return (
+    <div className="notice library-notice" role="alert" data-testid="library-notice">
+      <span>{notice}</span>
+      <button type="button" className="icon-btn" aria-label="Dismiss" onClick={dismiss}>
+        <Icon name="close" size={16} />
+      </button>
+    </div>
   );
 }

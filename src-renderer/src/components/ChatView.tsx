@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { ChatTurn, Citation } from '../../../src-main/contract/api';
 import { useStore } from '../store';
 import { formatDate, formatPages } from '../util/format';
+import { MAX_QUESTION_CHARS } from '../util/messages';
 import { remarkCitations, remarkInlineAsText } from '../viewer/markdown.plugins';
 import { SafeMarkdown } from '../viewer/SafeMarkdown';
 import { CitationChip } from './CitationChip';
@@ -10,12 +11,35 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { Icon } from './Icon';
 import { ModelChips } from './ModelChips';
 
-/** Chat: conversations on the left, the transcript with cited answers, the question box. */
+/**
+ * Chat: conversations on the left, the transcript with cited answers, the question box. Where
+ * the panel is too narrow for the list (small window, zoom, the viewer open), a "Conversations"
+ * button opens it as a drawer over the transcript instead.
+ */
 export function ChatView() {
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const closeDrawer = (returnFocus: boolean) => {
+    setDrawerOpen(false);
+    if (returnFocus) toggle.current?.focus();
+  };
   return (
-    <section className="chat" aria-label="Chat">
-      <ConversationList />
+    <section className={drawerOpen ? 'chat drawer-open' : 'chat'} aria-label="Chat">
+      <ConversationList drawerOpen={drawerOpen} onDone={closeDrawer} />
       <div className="chat-main">
+        <div className="chat-bar">
+          <button
+            ref={toggle}
+            type="button"
+            className="btn btn-small conversations-toggle"
+            aria-expanded={drawerOpen}
+            aria-controls="conversations"
+            onClick={() => setDrawerOpen(!drawerOpen)}
+            data-testid="conversations-toggle"
+          >
+            <Icon name="menu" size={16} /> Conversations
+          </button>
+        </div>
         <Transcript />
         <Composer />
       </div>
@@ -23,7 +47,8 @@ export function ChatView() {
   );
 }
 
-function ConversationList() {
+/** `onDone(returnFocus)` closes the drawer (where the list is one) after a choice or Esc. */
+function ConversationList({ drawerOpen, onDone }: { drawerOpen: boolean; onDone: (returnFocus: boolean) => void }) {
   const conversations = useStore((s) => s.conversations);
   const activeId = useStore((s) => s.activeConversation?.id ?? null);
   const { openConversation, newConversation, deleteConversation, renameConversation, exportConversation } = useStore(
@@ -38,9 +63,32 @@ function ConversationList() {
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<{ id: string; title: string } | null>(null);
   const [title, setTitle] = useState('');
+  const first = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (drawerOpen) first.current?.focus();
+  }, [drawerOpen]);
   return (
-    <nav className="conversations" aria-label="Conversations">
-      <button type="button" className="btn btn-primary new-conversation" onClick={newConversation}>
+    <nav
+      id="conversations"
+      className="conversations"
+      aria-label="Conversations"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && drawerOpen && !e.defaultPrevented) {
+          // Handled here so the app's Esc (stop an answer, close the viewer) does not also fire.
+          e.preventDefault();
+          onDone(true);
+        }
+      }}
+    >
+      <button
+        ref={first}
+        type="button"
+        className="btn btn-primary new-conversation"
+        onClick={() => {
+          newConversation();
+          onDone(false);
+        }}
+      >
         <Icon name="plus" /> New conversation
       </button>
       {conversations.length === 0 ? <p className="muted small pad-s">Your conversations appear here.</p> : null}
@@ -61,7 +109,7 @@ function ConversationList() {
                 <input id={`rename-${c.id}`} value={title} autoFocus maxLength={200} onChange={(e) => setTitle(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), setRenaming(null))} />
               </form>
             ) : (
-              <button type="button" className="conversation-item" aria-current={c.id === activeId ? 'true' : undefined} onClick={() => void openConversation(c.id)}>
+              <button type="button" className="conversation-item" aria-current={c.id === activeId ? 'true' : undefined} onClick={() => void openConversation(c.id).then(() => onDone(false))}>
                 <span className="conversation-title">{c.title || 'Untitled'}</span>
                 <span className="muted small">{formatDate(c.updatedAt)}</span>
               </button>
@@ -271,9 +319,14 @@ function Composer() {
   const [text, setText] = useState('');
   const send = () => {
     if (!text.trim() || streaming) return;
-    void ask(text);
+    const question = text;
     setText('');
+    // A question the engine refused (or could not send) comes back to the box to be edited.
+    void ask(question).then((sent) => {
+      if (!sent) setText((current) => current || question);
+    });
   };
+  const nearLimit = text.length >= MAX_QUESTION_CHARS * 0.9;
   return (
     <form
       className="composer"
@@ -291,6 +344,8 @@ function Composer() {
           id="question"
           data-testid="question-input"
           rows={2}
+          maxLength={MAX_QUESTION_CHARS}
+          aria-describedby={nearLimit ? 'question-count' : undefined}
           value={text}
           disabled={!library}
           placeholder="Ask about a model… (Enter to send, Shift+Enter for a new line)"
@@ -302,6 +357,11 @@ function Composer() {
             }
           }}
         />
+        {nearLimit ? (
+          <span id="question-count" className={text.length > MAX_QUESTION_CHARS ? 'char-count error' : 'char-count muted small'} data-testid="question-count">
+            {text.length} / {MAX_QUESTION_CHARS}
+          </span>
+        ) : null}
         {streaming ? (
           <button type="button" className="btn btn-danger" onClick={() => void stop()} disabled={stopping} data-testid="stop" title="Stop (Esc)">
             <Icon name="stop" /> Stop

@@ -6,15 +6,16 @@ import { formatPercent, stageLabel } from '../util/format';
 import { Icon } from './Icon';
 
 /**
- * Running and finished imports, docked top-right below the tabs (never over the chat composer)
- * so the library stays usable while files import: overall progress, each file's stage and
- * percent, cancel, failures with their reason, cancelled files as "Cancelled", one "Retry all".
+ * Running and finished imports: overall progress, each file's stage and percent, cancel,
+ * failures with their reason, cancelled files as "Cancelled", one "Retry all". Floats top-right
+ * below the tabs (never over the chat composer); `inline` puts it in the page's flow instead, for
+ * the Documents screen, whose Import buttons and filter sit exactly there.
  */
-export function ImportPanel() {
+export function ImportPanel({ inline = false }: { inline?: boolean }) {
   const keys = useStore(useShallow((s) => s.jobs.map((j) => j.key)));
   if (keys.length === 0) return null;
   return (
-    <aside className="import-panel" aria-label="Imports" data-testid="import-panel">
+    <aside className={inline ? 'import-panel import-panel-inline' : 'import-panel'} aria-label="Imports" data-testid="import-panel">
       {keys.map((k) => (
         <JobCard key={k} jobKey={k} />
       ))}
@@ -75,7 +76,7 @@ function JobCard({ jobKey }: { jobKey: string }) {
   const files = job.order.map((f) => job.files[f]!).filter(Boolean);
   const failed = files.filter((f) => f.stage === 'failed' && !f.cancelled);
   // Cancelled files are retried together; one button instead of one per file.
-  const retryable = finished ? files.filter((f) => f.cancelled && canRetry(job.library, f.file)) : [];
+  const retryable = finished ? files.filter((f) => f.cancelled && !f.retried && canRetry(job.library, f.file)) : [];
   const fraction = finished ? 1 : overall(job);
   const total = Math.max(job.total, files.length);
   const title = jobTitle(job, total);
@@ -143,7 +144,7 @@ function JobCard({ jobKey }: { jobKey: string }) {
                   {f.file.split('/').pop()}
                 </span>
                 <span className={`status status-${f.cancelled ? 'cancelled' : f.stage}`}>
-                  {f.cancelled ? 'Cancelled' : stageLabel(f.stage)}
+                  {f.retried ? 'Retried' : f.cancelled ? 'Cancelled' : stageLabel(f.stage)}
                   {f.stage !== 'failed' && f.stage !== 'ready' ? ` ${formatPercent(f.fraction)}` : ''}
                 </span>
               </div>
@@ -153,7 +154,7 @@ function JobCard({ jobKey }: { jobKey: string }) {
                   <span className="reason" data-testid="failure-reason">
                     {f.reason ?? 'Failed.'}
                   </span>
-                  {finished && canRetry(job.library, f.file) ? (
+                  {finished && !f.retried && canRetry(job.library, f.file) ? (
                     <button type="button" className="btn btn-small" onClick={() => void retryFile(job.key, f.file)}>
                       <Icon name="retry" size={14} /> Retry
                     </button>

@@ -38,7 +38,14 @@ export function LibrarySidebar() {
               <RenameForm library={lib.name} onDone={() => setRenaming(null)} />
             </li>
           ) : (
-            <LibraryItem key={lib.name} lib={lib} selected={lib.name === selectedLibrary} onRename={() => setRenaming(lib.name)} onDelete={() => setDeleting(lib)} />
+            <LibraryItem
+              key={lib.name}
+              lib={lib}
+              selected={lib.name === selectedLibrary}
+              deleting={deleting?.name === lib.name}
+              onRename={() => setRenaming(lib.name)}
+              onDelete={() => setDeleting(lib)}
+            />
           ),
         )}
       </ul>
@@ -87,10 +94,11 @@ export function LibrarySidebar() {
   );
 }
 
-function LibraryItem({ lib, selected, onRename, onDelete }: { lib: LibrarySummary; selected: boolean; onRename: () => void; onDelete: () => void }) {
+function LibraryItem({ lib, selected, deleting, onRename, onDelete }: { lib: LibrarySummary; selected: boolean; deleting: boolean; onRename: () => void; onDelete: () => void }) {
   const selectLibrary = useStore((s) => s.selectLibrary);
+  // While its delete dialog is open the row keeps its actions shown: Esc gives focus back to that button.
   return (
-    <li className={selected ? 'library-row selected' : 'library-row'}>
+    <li className={['library-row', selected ? 'selected' : '', deleting ? 'pending' : ''].filter(Boolean).join(' ')}>
       <button type="button" className="library-item" aria-current={selected ? 'true' : undefined} onClick={() => void selectLibrary(lib.name)}>
         <span className="library-name">{lib.name}</span>
         <span className="library-count" aria-label={`${lib.documents} documents`}>

@@ -7,6 +7,7 @@ import { formatBytes, formatDate, formatPercent, stageLabel } from '../util/form
 import { ConfirmDialog } from './ConfirmDialog';
 import { Icon } from './Icon';
 import { ImportButtons, MANUAL_EXTENSIONS } from './ImportButtons';
+import { ImportPanel } from './ImportPanel';
 import { IndexStatus } from './IndexStatus';
 import { RebuildNotice } from './RebuildNotice';
 
@@ -65,6 +66,7 @@ function Documents({ library }: { library: string }) {
   const removeDocument = useStore((s) => s.removeDocument);
   const reimportDocument = useStore((s) => s.reimportDocument);
   const retryDocument = useStore((s) => s.retryDocument);
+  const canRetry = useStore((s) => s.canRetry);
   const replaceInput = useRef<HTMLInputElement>(null);
   const [replacing, setReplacing] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -117,7 +119,12 @@ function Documents({ library }: { library: string }) {
         </div>
       </div>
       <RebuildNotice library={library} returnFocusTo={heading} />
-      {documents.length === 0 && Object.keys(live).length === 0 ? (
+      <ImportPanel inline />
+      {documents.length === 0 && Object.keys(live).length > 0 ? (
+        <p className="muted pad" data-testid="importing-first">
+          This library is empty until its first manuals are imported: each one appears here as soon as it is read.
+        </p>
+      ) : documents.length === 0 ? (
         <div className="drop-hint" data-testid="no-documents">
           <Icon name="upload" size={36} />
           <p>
@@ -155,18 +162,17 @@ function Documents({ library }: { library: string }) {
                   live={live[d.id]}
                   onRemove={() => setRemoving(d)}
                   onReplace={() => {
-                    // A file dropped in this session is sent again as is; otherwise ask for it.
-                    void retryDocument(library, d.id).then((retried) => {
-                      if (retried) return;
-                      setReplacing(d.id);
-                      replaceInput.current?.click();
-                    });
+                    // "A newer version" is a file the app has not seen: always ask for it. Sending
+                    // the held file again is Retry's job (a failed row), never this button's.
+                    setReplacing(d.id);
+                    replaceInput.current?.click();
                   }}
+                  onRetry={canRetry(library, d.id) ? () => void retryDocument(library, d.id) : undefined}
                 />
               ))}
             </tbody>
           </table>
-          {filtered.length === 0 ? <p className="muted pad">No document matches “{documentFilter}”.</p> : null}
+          {filtered.length === 0 && documentFilter.trim() ? <p className="muted pad">No document matches “{documentFilter}”.</p> : null}
         </div>
       )}
       <input
@@ -200,7 +206,20 @@ function Documents({ library }: { library: string }) {
   );
 }
 
-function DocumentRow({ doc, live, onRemove, onReplace }: { doc: DocumentSummary; live: FileProgress | undefined; onRemove: () => void; onReplace: () => void }) {
+function DocumentRow({
+  doc,
+  live,
+  onRemove,
+  onReplace,
+  onRetry,
+}: {
+  doc: DocumentSummary;
+  live: FileProgress | undefined;
+  onRemove: () => void;
+  onReplace: () => void;
+  /** Sends the file this window still holds again; absent when it holds none. */
+  onRetry: (() => void) | undefined;
+}) {
   const openInspector = useStore((s) => s.openInspector);
   const openViewer = useStore((s) => s.openViewer);
   const stage = live?.stage ?? doc.status;
@@ -245,6 +264,11 @@ function DocumentRow({ doc, live, onRemove, onReplace }: { doc: DocumentSummary;
               <Icon name="chunks" size={16} /> Chunks
             </button>
           </>
+        ) : null}
+        {doc.status === 'failed' && !live && onRetry ? (
+          <button type="button" className="btn btn-small" onClick={onRetry} aria-label={`Retry ${doc.title}`} title="Import the same file again">
+            <Icon name="retry" size={16} /> Retry
+          </button>
         ) : null}
         <button type="button" className="icon-btn" onClick={onReplace} aria-label={`Re-import ${doc.title}`} title={doc.status === 'failed' ? 'Re-import (choose the file again)' : 'Re-import a newer version'}>
           <Icon name="retry" size={16} />

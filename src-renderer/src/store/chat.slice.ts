@@ -33,7 +33,8 @@ export interface ChatSlice {
   newConversation(): void;
   renameConversation(id: string, title: string): Promise<void>;
   deleteConversation(id: string): Promise<void>;
-  ask(question: string): Promise<void>;
+  /** Asks in the open conversation (or a new one); false when it was not sent or was refused, so the box can get its text back. */
+  ask(question: string): Promise<boolean>;
   stop(): Promise<void>;
   exportConversation(id: string): Promise<void>;
   /** Adds or removes a model chip; the open conversation's scope follows. */
@@ -125,13 +126,16 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     async ask(question) {
       const library = get().selectedLibrary;
       const text = question.trim();
-      if (!library || !text || get().streaming) return;
+      if (!library || !text || get().streaming) return false;
       await scopeSaved;
       let conversation = get().activeConversation;
       if (!conversation) {
         const models = get().modelFilter;
         const created = await api['chat.create']({ library, ...(models.length > 0 ? { scope: { models } } : {}) });
-        if (!created.ok) return set({ chatError: created.error.message });
+        if (!created.ok) {
+          set({ chatError: created.error.message });
+          return false;
+        }
         conversation = created.value;
       }
       const userTurn: ChatTurn = { id: `local-${++localIds}`, role: 'user', text, createdAt: new Date().toISOString() };
@@ -142,11 +146,25 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       });
       // The call returns the finished turn; tokens meanwhile arrive as events (whichever comes first wins).
       const res = await api['chat.ask']({ library, id: conversation.id, question: text });
-      if (res.ok) return finish(conversation.id, res.value);
+      if (res.ok) {
+        finish(conversation.id, res.value);
+        return true;
+      }
       if (get().streaming?.conversationId === conversation.id) set({ streaming: null });
       // Stopped before the first word: nothing to show, and nothing went wrong.
-      if (res.error.code === 'cancelled') return void get().openConversation(conversation.id);
+      if (res.error.code === 'cancelled') {
+        void get().openConversation(conversation.id);
+        return true;
+      }
+      if (res.error.code === 'invalid-input') {
+        // Refused as asked: the engine kept no trace of it, so neither does the transcript.
+        const active = get().activeConversation;
+        if (active?.id === conversation.id) set({ activeConversation: { ...active, messages: active.messages.filter((m) => m.id !== userTurn.id) } });
+        set({ chatError: `This question was not sent. ${res.error.message}` });
+        return false;
+      }
       set({ chatError: res.error.message });
+      return false;
     },
 
     async stop() {

@@ -12,6 +12,8 @@ export interface FileProgress {
   reason?: string;
   /** Stopped by the user's cancel: not a failure, shown as "Cancelled" and retried with "Retry all". */
   cancelled?: boolean;
+  /** Sent again (Retry, Retry all) as a new job, which reports its outcome: this card stops offering it. */
+  retried?: boolean;
 }
 
 /**
@@ -115,6 +117,13 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
 
   const failedToStart = (key: string, message: string) => patchJob(key, (j) => ({ ...j, phase: 'error', error: message }));
 
+  const markRetried = (key: string, retried: string[]) =>
+    patchJob(key, (j) => {
+      const files = { ...j.files };
+      for (const f of retried) if (files[f]) files[f] = { ...files[f], retried: true };
+      return { ...j, files };
+    });
+
   return {
     jobs: [],
 
@@ -157,7 +166,9 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
 
     async retryFile(jobKey, file) {
       const job = get().jobs.find((j) => j.key === jobKey);
-      if (job) await get().retryDocument(job.library, file);
+      if (!job) return;
+      if (get().canRetry(job.library, file)) markRetried(jobKey, [file]);
+      await get().retryDocument(job.library, file);
     },
 
     async retryFiles(jobKey, files) {
@@ -170,6 +181,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
         if (src?.kind === 'file') dropped.push({ path: file, file: src.file });
         else rest.push(file);
       }
+      markRetried(jobKey, files.filter((f) => get().canRetry(job.library, f)));
       await Promise.all([dropped.length > 0 ? get().uploadFiles(job.library, dropped) : undefined, ...rest.map((f) => get().retryDocument(job.library, f))]);
     },
 

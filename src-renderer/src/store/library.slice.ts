@@ -19,6 +19,9 @@ export interface LibrarySlice {
   documentFilter: string;
   /** Last error from a library action, in words; null when none. */
   libraryError: string | null;
+  /** What changed under this window without its asking (the open library deleted elsewhere), in words; null when none. */
+  libraryNotice: string | null;
+  dismissLibraryNotice(): void;
   /** Latest background-indexing report per library name and task (embedding and enrichment run one after the other; a rebuild replaces the index). */
   indexProgress: Record<string, Partial<Record<IndexTask, IndexProgress>>>;
   handleIndexProgress(event: Extract<EngineEvent, { type: 'index.progress' }>): void;
@@ -83,6 +86,11 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
   let librariesAsked = 0;
   /** The newest list load, which a superseded one waits for (its callers expect a fresh list). */
   let latestLoad: Promise<void> = Promise.resolve();
+  /**
+   * Libraries this window is deleting or renaming: their leaving the list is the user's own doing
+   * here, not news to report (the engine's 'library.changed' can reach the list before the reply).
+   */
+  const leavingHere = new Set<string>();
 
   return {
     libraries: [],
@@ -92,6 +100,7 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
     documentsOf: null,
     documentFilter: '',
     libraryError: null,
+    libraryNotice: null,
     indexProgress: {},
     rebuildsPending: {},
     rebuildErrors: {},
@@ -145,7 +154,17 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
           const gone = !res.value.some((l) => l.name === library);
           if (gone || (progress && progress.done >= progress.total)) set((s) => ({ rebuildsPending: without(s.rebuildsPending, library) }));
         }
-        if (!stillThere) await get().selectLibrary(res.value[0]?.name ?? null);
+        if (!stillThere) {
+          const next = res.value[0]?.name ?? null;
+          // Deleted (or renamed) by another window or the CLI: switching without a word would
+          // answer the next question from a library the user never chose.
+          if (selected !== null && !leavingHere.has(selected)) {
+            set({
+              libraryNotice: `Library “${selected}” was deleted or renamed in another window or from the command line.${next ? ` Now showing “${next}”.` : ''}`,
+            });
+          }
+          await get().selectLibrary(next);
+        }
       })();
       latestLoad = load;
       return load;
@@ -178,27 +197,37 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
     },
 
     async renameLibrary(library, name) {
-      const res = await api['libraries.rename']({ library, name });
-      if (!res.ok) {
-        set({ libraryError: res.error.message });
-        return false;
+      leavingHere.add(library);
+      try {
+        const res = await api['libraries.rename']({ library, name });
+        if (!res.ok) {
+          set({ libraryError: res.error.message });
+          return false;
+        }
+        // Renaming keeps what is on screen: only the name under it changes.
+        if (get().selectedLibrary === library) set({ selectedLibrary: res.value.name, ...(get().documentsOf === library ? { documentsOf: res.value.name } : {}) });
+        set({ libraryError: null });
+        await get().loadLibraries();
+        return true;
+      } finally {
+        leavingHere.delete(library);
       }
-      // Renaming keeps what is on screen: only the name under it changes.
-      if (get().selectedLibrary === library) set({ selectedLibrary: res.value.name, ...(get().documentsOf === library ? { documentsOf: res.value.name } : {}) });
-      set({ libraryError: null });
-      await get().loadLibraries();
-      return true;
     },
 
     async deleteLibrary(library) {
-      const res = await api['libraries.delete']({ library });
-      if (!res.ok) {
-        set({ libraryError: res.error.message });
-        return false;
+      leavingHere.add(library);
+      try {
+        const res = await api['libraries.delete']({ library });
+        if (!res.ok) {
+          set({ libraryError: res.error.message });
+          return false;
+        }
+        set({ libraryError: null });
+        await get().loadLibraries();
+        return true;
+      } finally {
+        leavingHere.delete(library);
       }
-      set({ libraryError: null });
-      await get().loadLibraries();
-      return true;
     },
 
     async loadDocuments() {
@@ -241,6 +270,10 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
 
     clearLibraryError() {
       set({ libraryError: null });
+    },
+
+    dismissLibraryNotice() {
+      set({ libraryNotice: null });
     },
   };
 };

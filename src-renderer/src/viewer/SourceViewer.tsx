@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../store';
+import { restoreFocus } from '../util/focus';
 import { formatPages, plainText } from '../util/format';
 import { Icon } from '../components/Icon';
 import { SafeMarkdown } from './SafeMarkdown';
@@ -34,6 +35,13 @@ export function SourceViewer() {
     setPdfError(null);
     setPageCount(null);
   }, [original]);
+  const open = viewer !== null;
+  useEffect(() => {
+    if (!open) return;
+    // Runs before the effect below moves focus in: what has it is the control that opened the viewer.
+    const opener = document.activeElement;
+    return () => restoreFocus(opener);
+  }, [open]);
   useEffect(() => {
     if (viewer) closeRef.current?.focus({ preventScroll: true });
   }, [viewer]);

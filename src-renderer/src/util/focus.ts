@@ -1,0 +1,9 @@
+/**
+ * Gives focus back to `opener` when what closed left it nowhere (on <body>), so Esc or Close
+ * does not drop a keyboard user at the top of the page; focus the user moved elsewhere stays.
+ */
+export function restoreFocus(opener: Element | null): void {
+  if (!(opener instanceof HTMLElement) || !opener.isConnected) return;
+  const now = document.activeElement;
+  if (now === null || now === document.body) opener.focus({ preventScroll: true });
+}

@@ -1,0 +1,67 @@
+/// <reference lib="dom" />
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { writePdf } from '../fixtures/pdf-writer';
+import { dropFiles, openApp, serviceManualPdf, shot, startUiApp, type UiApp } from './harness';
+
+/**
+ * A document row's "Re-import a newer version" always asks for the new file (it never sends the
+ * file dropped earlier again, which the engine reports as "already there"), and a failed row's
+ * Retry is the action that sends the held file again.
+ */
+describe('re-importing a document in Chromium', () => {
+  let app: UiApp;
+  let page: Page;
+  const errors: string[] = [];
+  const newerManual = writePdf([{ runs: [{ x: 72, y: 720, text: 'RAC-225B Service Manual, revision B: the fuse is now 6.3 A.', size: 12 }] }], { title: 'RAC-225B Service Manual' });
+  const damaged = { name: 'damaged.pdf', bytes: new TextEncoder().encode('%PDF-1.4\nthis file was cut off in transfer'), type: 'application/pdf' };
+  const finishedJobs = () => page.locator('[data-testid="import-job"][data-phase="done"]');
+
+  beforeAll(async () => {
+    app = await startUiApp();
+    expect((await app.engine.handlers['libraries.create']({ name: 'Pumps' })).ok).toBe(true);
+    page = await openApp(app, errors);
+    await page.getByRole('button', { name: /^Pumps/ }).click();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('asks for the newer file instead of sending the dropped one again', async () => {
+    await dropFiles(page, [{ name: 'rac-225b.pdf', bytes: serviceManualPdf(), type: 'application/pdf' }]);
+    await finishedJobs().waitFor();
+    await finishedJobs().getByRole('button', { name: 'Dismiss' }).click();
+    const row = page.locator('tr[data-doc="rac-225b.pdf"][data-status="ready"]');
+    await row.waitFor();
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 10_000 }), row.getByRole('button', { name: /^Re-import / }).click()]);
+    await chooser.setFiles({ name: 'rac-225b-rev-b.pdf', mimeType: 'application/pdf', buffer: Buffer.from(newerManual) });
+    await finishedJobs().waitFor();
+    expect(await finishedJobs().getByTestId('import-summary').textContent()).toBe('1 replaced');
+    const source = await app.engine.handlers['documents.source']({ library: 'Pumps', id: 'rac-225b.pdf' });
+    expect(source.ok && source.value.text).toMatch(/revision B/);
+    await finishedJobs().getByRole('button', { name: 'Dismiss' }).click();
+  });
+
+  it('offers Retry on a failed row to send the same file, and still asks for a file on re-import', async () => {
+    await dropFiles(page, [damaged]);
+    await finishedJobs().waitFor();
+    await finishedJobs().getByRole('button', { name: 'Dismiss' }).click();
+    const row = page.locator('tr[data-doc="damaged.pdf"][data-status="failed"]');
+    await row.waitFor();
+    await shot(page, 'document-row-failed-retry');
+    // Re-import asks for a (repaired) file; choosing none sends nothing.
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 10_000 }), row.getByRole('button', { name: /^Re-import / }).click()]);
+    await chooser.setFiles([]);
+    expect(await page.getByTestId('import-job').count()).toBe(0);
+    // Retry sends the file this window holds again: a new import of that file, which fails again.
+    await row.getByRole('button', { name: /^Retry / }).click();
+    await finishedJobs().waitFor();
+    expect(await finishedJobs().locator('[data-testid="import-file"]').getAttribute('data-file')).toBe('damaged.pdf');
+    expect(await finishedJobs().getByTestId('import-summary').textContent()).toBe('1 failed');
+  });
+
+  it('logged no page errors', () => {
+    expect(errors).toEqual([]);
+  });
+});

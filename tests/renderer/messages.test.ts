@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { validateInput } from '../../src-main/contract/api';
+import { MAX_QUESTION_CHARS, plainMessage } from '../../src-renderer/src/util/messages';
+
+const refusal = (key: 'chat.ask' | 'libraries.create', input: unknown): string => {
+  const res = validateInput(key, input);
+  if (res.ok) throw new Error('expected the input to be refused');
+  return res.error.message;
+};
+
+describe('plainMessage', () => {
+  it('turns the engine’s refusal of a long question into words without the field name', () => {
+    const raw = refusal('chat.ask', { library: 'Pumps', id: 'c1', question: 'x'.repeat(MAX_QUESTION_CHARS + 1) });
+    expect(raw).toMatch(/\(question\)$/);
+    expect(plainMessage(raw)).toBe(`It is too long: at most ${MAX_QUESTION_CHARS} characters.`);
+  });
+
+  it('keeps a sentence the engine wrote and drops only the "(name)" suffix', () => {
+    const raw = refusal('libraries.create', { name: 'a/b' });
+    expect(raw).toMatch(/ \(name\)$/);
+    expect(plainMessage(raw)).toBe(raw.replace(/ \(name\)$/, ''));
+    expect(plainMessage(raw)).not.toMatch(/\(/);
+  });
+
+  it('leaves messages without a field suffix as they are', () => {
+    expect(plainMessage('The file is damaged (it ends early).')).toBe('The file is damaged (it ends early).');
+  });
+
+  it('agrees with the engine on the longest question', () => {
+    expect(validateInput('chat.ask', { library: 'Pumps', id: 'c1', question: 'x'.repeat(MAX_QUESTION_CHARS) }).ok).toBe(true);
+    expect(validateInput('chat.ask', { library: 'Pumps', id: 'c1', question: 'x'.repeat(MAX_QUESTION_CHARS + 1) }).ok).toBe(false);
+  });
+});
