@@ -1,13 +1,17 @@
-import { passageTerms } from '../enrich/passage-terms';
+import { stemmer } from 'stemmer';
+import { isStopword } from '../enrich/text.util';
+import { expandQuery } from './thesaurus';
 
 /**
  * Typos in a question ("actvate", "sheduled", "serached") match nothing, so the passage that
  * answers loses the word that named it. A question word of letters that the library has never
- * seen (as its passage statistics count words: stemmed, see `passageTerms`) is read as the word
- * the library uses most among those the typist more likely meant: the word with one letter left
- * out put back, or with two neighbouring letters swapped. A dropped or changed letter is not
- * corrected: measured on the shared question sets, "higher", "plain" or "fitted" (words the
- * library happens not to use) then turned into "highe", "plai" or "kitted".
+ * seen (as its passage statistics count words: stemmed, see `passageTerms`), and that the
+ * thesaurus does not know, is searched together with the word the library uses most among those
+ * the typist more likely meant: the word with a left-out letter put back, or with two
+ * neighbouring letters swapped. The word itself stays in the question: a correctly spelled word
+ * the library happens not to use ("mount" in a library that says "amount", "range" beside
+ * "orange") keeps its own matches. An extra or a wrong letter is not corrected: measured on the
+ * shared question sets, that turned "higher", "plain" or "fitted" into "highe", "plai" or "kitted".
  * Written by hand: spelling libraries correct against an English dictionary, and the library's
  * own words ("Anynet", "eMMC") are the vocabulary here.
  */
@@ -16,11 +20,15 @@ import { passageTerms } from '../enrich/passage-terms';
 const MIN_LENGTH = 5;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
-/** The stemmed term a word counts as in passage statistics, or null for a stopword. */
-const termOf = (word: string): string | null => passageTerms(word)[0] ?? null;
+/**
+ * The stemmed term a word of lowercase letters counts as in passage statistics (as `passageTerms`
+ * makes it), or null for a stopword. Stemmed here, not through `passageTerms`: the ~250 made-up
+ * neighbours of a word must not fill its shared cache of real words' stems.
+ */
+const termOf = (word: string): string | null => (isStopword(word) ? null : stemmer(word));
 
 /**
- * The question with each word the library never saw replaced by its most used neighbour (see
+ * The question with each word the library never saw followed by its most used neighbour (see
  * above); `idf` is the library's (`PassageTermStats.idf`: highest for a term never seen).
  */
 export function corrected(question: string, idf: (term: string) => number): string {
@@ -28,8 +36,8 @@ export function corrected(question: string, idf: (term: string) => number): stri
   return question.replace(/\p{L}+/gu, (word) => {
     const w = word.toLowerCase();
     const term = w.length >= MIN_LENGTH && /^[a-z]+$/.test(w) ? termOf(w) : null;
-    if (term === null || idf(term) < unseen) return word;
-    let best = word;
+    if (term === null || idf(term) < unseen || expandQuery(w) !== '') return word;
+    let best: string | null = null;
     let bestIdf = unseen;
     for (const c of neighbours(w)) {
       const t = termOf(c);
@@ -39,7 +47,7 @@ export function corrected(question: string, idf: (term: string) => number): stri
         bestIdf = f;
       }
     }
-    return best;
+    return best === null ? word : `${word} ${best}`;
   });
 }
 

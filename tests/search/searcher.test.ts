@@ -115,7 +115,7 @@ describe('search', () => {
     expect(shown?.text).toBe('| Power | 5 V |');
   });
 
-  it('searches a typo as the word the library uses, and quotes the question as asked', async () => {
+  it('searches a typo with the word the library uses, and quotes the question as asked', async () => {
     const asked: string[] = [];
     const store: Partial<ChunkStore> = {
       searchBm25: async (text) => {
@@ -126,7 +126,7 @@ describe('search', () => {
       getChunks: async () => [],
     };
     const res = await search({ ...source, store: store as ChunkStore }, 'compute modlue', { topK: 5, retriever: 'bm25', stages: [] });
-    expect(asked).toEqual(['compute module']);
+    expect(asked).toEqual(['compute modlue module']);
     expect(res.ok && res.value.query).toBe('compute modlue');
   });
 
