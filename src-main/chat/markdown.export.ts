@@ -9,9 +9,27 @@ import type { ChatTurn, Citation, Conversation } from '../contract/api';
 /**
  * Text from a manual, a question or a model's answer as Markdown text: a Markdown viewer renders
  * raw HTML, so a manual's `<script>` or a question's `<img onerror=…>` would run or apply there.
- * Escaped as entities, which every viewer shows as the characters themselves.
+ * Escaped as entities, which every viewer shows as the characters themselves, except in code
+ * (fenced blocks and code spans), where HTML is already inert and an entity would show as
+ * written ("&amp;&amp;" for "&&").
  */
 function asText(text: string): string {
+  let fenced = false;
+  return text
+    .split('\n')
+    .map((line) => {
+      if (/^\s*(?:>\s*)*(```|~~~)/.test(line)) {
+        fenced = !fenced;
+        return line;
+      }
+      if (fenced) return line;
+      // Code spans (a run of backticks to the same run) kept; the text between them escaped.
+      return line.replace(/(`+)[^`]*?\1|[^`]+|`+/g, (part) => (part.startsWith('`') && part.length > 1 && part.endsWith('`') ? part : escapeHtml(part)));
+    })
+    .join('\n');
+}
+
+function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

@@ -23,7 +23,7 @@ function conversation(): Conversation {
       {
         id: 'a',
         role: 'assistant',
-        text: `- The fuse is rated T10A 250V & slow-blow. [1]\n- ${hostile} [1]`,
+        text: `- The fuse is rated T10A 250V & slow-blow. [1]\n- ${hostile} [1]\n- \`sudo apt update && echo 1 > /sys/x\` [1]\n\n\`\`\`\n#include <Wire.h>\n\`\`\``,
         createdAt: '2026-12-03T10:01:00.000Z',
         mode: 'extracted',
         citations: [
@@ -50,5 +50,12 @@ describe('conversation export', () => {
     expect(text).toContain('> not a nested quote');
     expect(text).toContain('Fuse <b>rating</b>');
     expect(text).toContain('zx`900.md');
+  });
+
+  it('leaves code as written: HTML is inert there and an entity would show as typed', () => {
+    expect(html).toContain('<code>sudo apt update &amp;&amp; echo 1 &gt; /sys/x</code>');
+    expect(html).toContain('#include &lt;Wire.h&gt;');
+    expect(html).not.toContain('&amp;amp;');
+    expect(html).not.toContain('&amp;lt;');
   });
 });
