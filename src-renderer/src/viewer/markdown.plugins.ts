@@ -38,8 +38,12 @@ export function remarkHtmlAsText() {
   };
 }
 
-/** Inline Markdown a quoted line may happen to contain: shown as its characters in an extracted answer. */
-const INLINE_MARKUP = new Set(['emphasis', 'strong', 'delete', 'inlineCode', 'link', 'linkReference', 'image', 'imageReference']);
+/**
+ * Inline Markdown a quoted line may happen to contain: shown as its characters in an extracted
+ * answer. Not code spans and strong text: the answerer writes those itself (a code line in
+ * backticks, a bold label before the lines it introduces).
+ */
+const INLINE_MARKUP = new Set(['emphasis', 'delete', 'link', 'linkReference', 'image', 'imageReference']);
 
 /**
  * An extracted answer quotes manuals verbatim: its lines are list items and paragraphs, but
