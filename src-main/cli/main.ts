@@ -385,7 +385,7 @@ async function cmdServe(engine: Engine, values: Record<string, unknown>, io: Cli
   // A long-running server, as the Electron main process is: a failure in background work is
   // logged, never the end of every library's session (and of any import running meanwhile).
   process.on('unhandledRejection', (err) => io.stderr.write(`[manualmate] unhandled rejection: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`));
-  process.on('uncaughtException', (err) => io.stderr.write(`[manualmate] uncaught: ${err.stack ?? err.message}\n`));
+  process.on('uncaughtException', (err) => io.stderr.write(`[manualmate] uncaught: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`));
   const { startWebBridge } = await import('../bridge/web-bridge');
   const bridge = await startWebBridge({ handlers: engine.handlers, subscribe: engine.subscribe, rendererDir, uploadsDir: engine.uploadsDir, port, log: (m) => io.stderr.write(`${m}\n`) });
   io.stdout.write(`ManualMate is serving its UI at ${bridge.url}\n`);

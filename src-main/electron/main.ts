@@ -150,7 +150,7 @@ async function main(): Promise<void> {
 
   await app.whenReady();
   openLog();
-  process.on('uncaughtException', (err) => log(`[manualmate] uncaught: ${err.stack ?? err.message}`));
+  process.on('uncaughtException', (err) => log(`[manualmate] uncaught: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
   process.on('unhandledRejection', (err) => log(`[manualmate] unhandled rejection: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
   app.on('child-process-gone', (_event, details) => log(`[manualmate] ${details.type} process ended: ${details.reason}`));
 
