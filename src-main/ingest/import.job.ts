@@ -504,6 +504,8 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         try {
           uncommitted = true;
           await indexer.learn([outcome.doc], [outcome.extract]);
+          // Only learning reads it, and the outcome lives until the batch ends (about the document's size again).
+          outcome.extract = undefined;
           learned.push(outcome);
           const draft = indexer.draft?.(outcome.doc);
           if (draft) drafts.push(draft);

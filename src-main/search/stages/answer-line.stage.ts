@@ -161,7 +161,8 @@ function lineFacts(line: string): LineFacts {
  * Each record's line facts, for as long as the record lives: one search weighs many of its hits
  * twice (the passage-order stage weighs the named documents' passages, then this stage every
  * hit), and splitting lines into stemmed words was a quarter of a search's JavaScript at 100k
- * chunks. Keyed by the record object, so nothing outlives the search that read it.
+ * chunks. Keyed by the record object, so the facts live as long as it does: the store reads
+ * records afresh for each search, and a record whose text changed is read again (checked below).
  */
 const factsByRecord = new WeakMap<object, { text: string; lines: LineFacts[] }>();
 
