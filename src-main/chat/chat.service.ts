@@ -16,7 +16,7 @@ import { closestModels } from './model-guard';
 import type { ChatIndex, RetrieveOptions } from './retrieve';
 import { retrieverFor } from '../core/vocabulary';
 import { analyzeQuery } from '../search/query-analysis';
-import { confirmUnknown, planQuestion, questionForLines, retrieve } from './retrieve';
+import { confirmUnknown, isAskedModel, namedWhere, planQuestion, questionForLines, retrieve } from './retrieve';
 
 /**
  * Chat over one library: conversations (persisted in the library folder) and answers grounded in
@@ -141,7 +141,13 @@ function modelNamedIn(vocabulary: ModelVocabulary, text: string): string | null 
 }
 
 function extractOptions(vocabulary: ModelVocabulary, resolvedModels: readonly string[]): ExtractiveOptions {
-  return { modelIn: (text) => modelNamedIn(vocabulary, text), models: resolvedModels, modelNamed: resolvedModels.length > 0 };
+  return {
+    modelIn: (text) => modelNamedIn(vocabulary, text),
+    models: resolvedModels,
+    modelNamed: resolvedModels.length > 0,
+    sameModel: (asked, model) => isAskedModel(asked, model, vocabulary),
+    namedWhere: (asked, hit) => namedWhere(asked, hit, vocabulary),
+  };
 }
 
 export function createChatService(options: ChatServiceOptions): ChatService {

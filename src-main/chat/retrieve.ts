@@ -128,12 +128,17 @@ function nameKey(name: string): string {
  * other with leading words that carry no digit (a maker's name the vocabulary did not learn as a
  * vendor: "Acme Pump X2" and "Pump X2").
  */
-function sameModelSpelled(a: string, b: string): boolean {
+export function sameModelSpelled(a: string, b: string): boolean {
   const ka = nameKey(a);
   const kb = nameKey(b);
   if (ka === '' || kb === '') return false;
   const [long, short] = ka.length >= kb.length ? [ka, kb] : [kb, ka];
   return long.endsWith(short) && /^\p{L}*$/u.test(long.slice(0, long.length - short.length)) && /\p{N}/u.test(short);
+}
+
+/** Whether `model` is one of `asked`, of their family, or one of them spelled with a maker's name. */
+export function isAskedModel(asked: readonly string[], model: string, vocabulary: ModelVocabulary): boolean {
+  return modelMatch(asked, model, vocabulary) !== 'none' || asked.some((m) => sameModelSpelled(m, model));
 }
 
 /**
@@ -147,9 +152,14 @@ function isSiblings(models: readonly string[], hit: SearchHit, vocabulary: Model
   if (chunkModel === null) return false;
   if (modelMatch(models, chunkModel, vocabulary) !== 'none') return false;
   if (models.some((m) => sameModelSpelled(m, chunkModel))) return false;
+  return !namedWhere(models, hit, vocabulary);
+}
+
+/** Whether a hit's document file name, title or section path names one of `models` (or their family). */
+export function namedWhere(models: readonly string[], hit: Pick<SearchHit, 'doc' | 'title' | 'headingPath'>, vocabulary: ModelVocabulary): boolean {
   const fileName = (hit.doc.split('/').pop() ?? '').replace(/\.[^.]+$/, '').replace(/[_]+/g, ' ');
   const named = vocabulary.findMentions(`${fileName}\n${hit.title}\n${hit.headingPath.join('\n')}`).map((m) => m.model);
-  return !named.some((n) => modelMatch(models, n, vocabulary) !== 'none' || models.some((m) => sameModelSpelled(m, n)));
+  return named.some((n) => isAskedModel(models, n, vocabulary));
 }
 
 /** A revision written after a model name ("V1.73", "v3.00", "Rev. B2"): it names a version, not another model. */
