@@ -5,6 +5,8 @@ import type { ModelVocabulary } from '../enrich/model-vocabulary';
 import type { Llm } from '../models/types';
 import type { SearchOptions } from '../search/searcher';
 import type { ChunkRecord } from '../storage/chunk-store';
+import type { DocumentRecord } from '../storage/library.store';
+import type { PagedText } from './passages';
 import type { CreateConversationInput } from './conversation.store';
 import { createConversationStore, DEFAULT_TITLE, newId } from './conversation.store';
 import type { ExtractiveOptions } from './extractive.answerer';
@@ -91,12 +93,21 @@ export interface ChatService {
 export interface LibraryIndexLike {
   search(query: string, options: SearchOptions): Promise<Result<SearchResponse>>;
   readonly enrichment: { readonly vocabulary: ModelVocabulary };
-  readonly library: { readonly config: { readonly embedder: unknown } };
+  readonly library: {
+    readonly config: { readonly embedder: unknown };
+    /** With `loadNormalized`: where a document's pages begin, so a citation names its line's page. */
+    document?(id: string): Promise<DocumentRecord | undefined>;
+    loadNormalized?(rec: DocumentRecord): Promise<PagedText | null>;
+  };
   listChunks(docId: string): Promise<ChunkRecord[]>;
 }
 
+/** Normalized documents kept for page look-ups (a few: a question cites a handful of documents). */
+const PAGED_CACHE = 8;
+
 /** Adapts an open `LibraryIndex` to what chat needs; the vocabulary is read live. */
 export function chatIndexOf(index: LibraryIndexLike): ChatIndex {
+  const paged = new Map<string, Promise<PagedText | null>>();
   return {
     search: (query, options) => index.search(query, options),
     get vocabulary() {
@@ -106,6 +117,20 @@ export function chatIndexOf(index: LibraryIndexLike): ChatIndex {
       return retrieverFor(index.library.config.embedder !== null);
     },
     listChunks: (docId) => index.listChunks(docId),
+    async pagedText(docId) {
+      const { library } = index;
+      const rec = await library.document?.(docId);
+      if (!rec || !library.loadNormalized) return null;
+      // Keyed by content, so a re-imported document is read afresh.
+      const key = `${docId}\u0000${rec.contentHash ?? ''}`;
+      let doc = paged.get(key);
+      if (!doc) {
+        doc = library.loadNormalized(rec);
+        paged.set(key, doc);
+        if (paged.size > PAGED_CACHE) paged.delete(paged.keys().next().value!);
+      }
+      return doc;
+    },
   };
 }
 

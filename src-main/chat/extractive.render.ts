@@ -1,6 +1,6 @@
 import type { Citation, SearchHit } from '../contract/api';
 import type { Passage } from './passages';
-import { citationFor } from './passages';
+import { citationFor, quotePages } from './passages';
 import type { Sentence } from './sentences';
 
 /**
@@ -84,17 +84,21 @@ function ownership(asked: readonly string[], used: readonly Passage[], options: 
  * line of another product's manual comes after them, apart, under its model's or document's name.
  */
 export function layOut(lines: readonly Line[], used: readonly Passage[], options: LayoutOptions): { out: string[]; citations: Citation[] } {
-  // One number per passage and model: a family page quoted for two models gets a source for
-  // each, so the source beside a line names that line's model, not the chunk's.
+  // One number per passage, model and page: a family page quoted for two models gets a source for
+  // each, so the source beside a line names that line's model, not the chunk's; a passage quoted
+  // on two pages gets one per page, so each source opens on its line's page.
   const numberOf = new Map<string, number>();
   const citations: Citation[] = [];
   const cite = (l: Line): number => {
-    const key = `${l.passage}\u0000${l.model ?? ''}`;
+    const quoted = [...l.before, l.sentence, ...l.after];
+    const from = Math.min(...quoted.map((u) => u.offset));
+    const evidence = { offset: from, length: Math.max(...quoted.map((u) => u.offset + u.length)) - from };
+    const key = `${l.passage}\u0000${l.model ?? ''}\u0000${quotePages(used[l.passage]!, evidence).join(',')}`;
     let num = numberOf.get(key);
     if (num === undefined) {
       num = citations.length + 1;
       numberOf.set(key, num);
-      citations.push({ ...citationFor(used[l.passage]!, num, { offset: l.sentence.offset }), model: l.model });
+      citations.push({ ...citationFor(used[l.passage]!, num, evidence), model: l.model });
     }
     return num;
   };

@@ -9,8 +9,8 @@ import type { Retriever } from '../core/vocabulary';
 import type { ChunkRecord } from '../storage/chunk-store';
 import type { UnknownModel } from './model-guard';
 import { findUnknownModels } from './model-guard';
-import type { Passage } from './passages';
-import { locateMembers } from './passages';
+import type { PagedText, Passage, PassageMember } from './passages';
+import { locateMembers, pageLocator } from './passages';
 import { escapeRe } from '../core/text';
 import { terms } from './sentences';
 
@@ -29,6 +29,8 @@ export interface ChatIndex {
   readonly retriever: Retriever;
   /** A document's stored records; used to locate the members of merged units. */
   listChunks?(docId: string): Promise<ChunkRecord[]>;
+  /** A document's text and its blocks' pages (null when not stored); used to cite a quoted line's own page. */
+  pagedText?(docId: string): Promise<PagedText | null>;
 }
 
 /** The models a question is about. */
@@ -237,22 +239,31 @@ export async function retrieve(
   return ok({ passages, resolvedModels });
 }
 
-/** Attaches member spans to merged units (ids with `+`); plain chunks have none. */
+/**
+ * Attaches member spans to merged units (ids with `+`; plain chunks have none), and to a passage
+ * that spans pages the page map that cites each quoted line's own page.
+ */
 async function withMembers(index: ChatIndex, hits: SearchHit[]): Promise<Passage[]> {
   const byDoc = new Map<string, Promise<ChunkRecord[]>>();
+  const paged = new Map<string, Promise<PagedText | null>>();
+  const once = <T>(cache: Map<string, Promise<T>>, doc: string, load: () => Promise<T>): Promise<T> => {
+    let got = cache.get(doc);
+    if (!got) {
+      got = load();
+      cache.set(doc, got);
+    }
+    return got;
+  };
   const out: Passage[] = [];
   for (const hit of hits) {
-    if (!hit.chunkId.includes('+') || !index.listChunks) {
-      out.push({ hit, members: [] });
-      continue;
+    let members: PassageMember[] = [];
+    if (hit.chunkId.includes('+') && index.listChunks) {
+      const listChunks = index.listChunks.bind(index);
+      const record = (await once(byDoc, hit.doc, () => listChunks(hit.doc))).find((r) => r.id === hit.chunkId);
+      members = record ? locateMembers(record) : [];
     }
-    let records = byDoc.get(hit.doc);
-    if (!records) {
-      records = index.listChunks(hit.doc);
-      byDoc.set(hit.doc, records);
-    }
-    const record = (await records).find((r) => r.id === hit.chunkId);
-    out.push({ hit, members: record ? locateMembers(record) : [] });
+    const doc = hit.pages.length > 1 && index.pagedText ? await once(paged, hit.doc, () => index.pagedText!(hit.doc)) : null;
+    out.push(doc ? { hit, members, pagesAt: pageLocator(hit, members, doc) } : { hit, members });
   }
   return out;
 }
