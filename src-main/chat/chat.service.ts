@@ -221,15 +221,18 @@ export function createChatService(options: ChatServiceOptions): ChatService {
 
     const found = await retrieve(index, q.value, analysis, plan, scope, options.retrieve);
     if (!found.ok) return found;
-    const { passages, resolvedModels } = found.value;
+    const { passages, resolvedModels, setAside } = found.value;
     // A question naming a known and an unknown model is answered for the known one, said first.
     let note = plan.unknown.length > 0 ? `No manual for ${listNames(plan.unknown.map((u) => u.text))} in this library; answering for ${listNames(plan.named)}.\n\n` : '';
+    // A question naming another model than the picked chip's is answered for the model it names:
+    // said first, so the answer is never taken for the chip's.
+    if (setAside.length > 0) note += `Answered for ${listNames(plan.named)}, named in the question, not for the chosen ${listNames(setAside)}.\n\n`;
     // A follow-up naming no model says which model it kept, so a silent carry-over can be seen.
     if (plan.inherited.length > 0) note += `Kept ${listNames(plan.inherited)} from the previous question (name another model or pick a model chip to change it).\n\n`;
 
     if (passages.length === 0) {
       const about = resolvedModels.length > 0 ? ` for ${listNames(resolvedModels)}` : '';
-      const limited = (scope.models?.length ?? 0) > 0 || (scope.docIds?.length ?? 0) > 0 ? ' (this conversation is limited to some documents or models)' : '';
+      const limited = ((scope.models?.length ?? 0) > 0 && setAside.length === 0) || (scope.docIds?.length ?? 0) > 0 ? ' (this conversation is limited to some documents or models)' : '';
       const text = `${note}I found nothing about this${about} in the manuals of this library${limited}.`;
       return whole({ text, mode: 'not-found', citations: [], resolvedModels });
     }

@@ -103,6 +103,8 @@ export interface Retrieved {
   passages: Passage[];
   /** The models the answer is about: named, else inherited, else the scope's. */
   resolvedModels: string[];
+  /** The scope's models, when the question names another model and is answered for it instead; else empty. */
+  setAside: string[];
 }
 
 /** Passages of the asked model kept below the coverage gate when none of its passages clears it. */
@@ -204,7 +206,11 @@ export async function retrieve(
   options: RetrieveOptions = {},
 ): Promise<Result<Retrieved>> {
   const topK = options.topK ?? 10;
-  const scoped = scope.models && scope.models.length > 0 ? scope.models : [];
+  const picked = scope.models && scope.models.length > 0 ? scope.models : [];
+  // A picked chip wins over the conversation's memory, but a question that names another model
+  // (not the chip's, nor of its family) asks about that one: it is answered for it, and says so.
+  const setAside = plan.named.some((n) => !isAskedModel(picked, n, index.vocabulary)) ? picked : [];
+  const scoped = setAside.length > 0 ? [] : picked;
   const searchOptions: SearchOptions = {
     topK,
     retriever: index.retriever,
@@ -236,7 +242,7 @@ export async function retrieve(
     if (rescued.size > 0) kept = results.filter((hit) => rescued.has(hit) || kept.includes(hit));
   }
   const passages = await withMembers(index, kept.slice(0, options.maxPassages ?? 6));
-  return ok({ passages, resolvedModels });
+  return ok({ passages, resolvedModels, setAside });
 }
 
 /**
