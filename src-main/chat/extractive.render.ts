@@ -54,8 +54,9 @@ function fileNameOf(doc: string): string {
 /**
  * Whether a line belongs to the `asked` models: its model is one of them (or of their family);
  * or its model is its chunk's own (or none) and its document's file name, title or section path
- * names one of them (an enrichment that read a maker's name as the model is overruled by the document); or it
- * has no model and another quoted passage of its document is the asked model's.
+ * names one of them (an enrichment that read a maker's name as the model is overruled by the
+ * document, as in retrieval's sibling gate); or it has no model and another quoted passage of its
+ * document is the asked model's.
  */
 function ownership(asked: readonly string[], used: readonly Passage[], options: LayoutOptions): (l: Line) => boolean {
   const same = (m: string | null): boolean => m !== null && (options.sameModel ? options.sameModel(asked, m) : asked.includes(m));
