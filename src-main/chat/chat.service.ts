@@ -5,6 +5,8 @@ import type { ModelVocabulary } from '../enrich/model-vocabulary';
 import type { Llm } from '../models/types';
 import type { SearchOptions } from '../search/searcher';
 import type { ChunkRecord } from '../storage/chunk-store';
+import type { DocumentRecord } from '../storage/library.store';
+import type { PagedText } from './passages';
 import type { CreateConversationInput } from './conversation.store';
 import { createConversationStore, DEFAULT_TITLE, newId } from './conversation.store';
 import type { ExtractiveOptions } from './extractive.answerer';
@@ -16,7 +18,7 @@ import { closestModels } from './model-guard';
 import type { ChatIndex, RetrieveOptions } from './retrieve';
 import { retrieverFor } from '../core/vocabulary';
 import { analyzeQuery } from '../search/query-analysis';
-import { confirmUnknown, planQuestion, questionForLines, retrieve } from './retrieve';
+import { confirmUnknown, isAskedModel, namedWhere, planQuestion, questionForLines, retrieve } from './retrieve';
 
 /**
  * Chat over one library: conversations (persisted in the library folder) and answers grounded in
@@ -91,12 +93,21 @@ export interface ChatService {
 export interface LibraryIndexLike {
   search(query: string, options: SearchOptions): Promise<Result<SearchResponse>>;
   readonly enrichment: { readonly vocabulary: ModelVocabulary };
-  readonly library: { readonly config: { readonly embedder: unknown } };
+  readonly library: {
+    readonly config: { readonly embedder: unknown };
+    /** With `loadNormalized`: where a document's pages begin, so a citation names its line's page. */
+    document?(id: string): Promise<DocumentRecord | undefined>;
+    loadNormalized?(rec: DocumentRecord): Promise<PagedText | null>;
+  };
   listChunks(docId: string): Promise<ChunkRecord[]>;
 }
 
+/** Normalized documents kept for page look-ups (a few: a question cites a handful of documents). */
+const PAGED_CACHE = 8;
+
 /** Adapts an open `LibraryIndex` to what chat needs; the vocabulary is read live. */
 export function chatIndexOf(index: LibraryIndexLike): ChatIndex {
+  const paged = new Map<string, Promise<PagedText | null>>();
   return {
     search: (query, options) => index.search(query, options),
     get vocabulary() {
@@ -106,6 +117,20 @@ export function chatIndexOf(index: LibraryIndexLike): ChatIndex {
       return retrieverFor(index.library.config.embedder !== null);
     },
     listChunks: (docId) => index.listChunks(docId),
+    async pagedText(docId) {
+      const { library } = index;
+      const rec = await library.document?.(docId);
+      if (!rec || !library.loadNormalized) return null;
+      // Keyed by content, so a re-imported document is read afresh.
+      const key = `${docId}\u0000${rec.contentHash ?? ''}`;
+      let doc = paged.get(key);
+      if (!doc) {
+        doc = library.loadNormalized(rec);
+        paged.set(key, doc);
+        if (paged.size > PAGED_CACHE) paged.delete(paged.keys().next().value!);
+      }
+      return doc;
+    },
   };
 }
 
@@ -141,7 +166,13 @@ function modelNamedIn(vocabulary: ModelVocabulary, text: string): string | null 
 }
 
 function extractOptions(vocabulary: ModelVocabulary, resolvedModels: readonly string[]): ExtractiveOptions {
-  return { modelIn: (text) => modelNamedIn(vocabulary, text), models: resolvedModels, modelNamed: resolvedModels.length > 0 };
+  return {
+    modelIn: (text) => modelNamedIn(vocabulary, text),
+    models: resolvedModels,
+    modelNamed: resolvedModels.length > 0,
+    sameModel: (asked, model) => isAskedModel(asked, model, vocabulary),
+    namedWhere: (asked, hit) => namedWhere(asked, hit, vocabulary),
+  };
 }
 
 export function createChatService(options: ChatServiceOptions): ChatService {
@@ -190,15 +221,18 @@ export function createChatService(options: ChatServiceOptions): ChatService {
 
     const found = await retrieve(index, q.value, analysis, plan, scope, options.retrieve);
     if (!found.ok) return found;
-    const { passages, resolvedModels } = found.value;
+    const { passages, resolvedModels, setAside } = found.value;
     // A question naming a known and an unknown model is answered for the known one, said first.
     let note = plan.unknown.length > 0 ? `No manual for ${listNames(plan.unknown.map((u) => u.text))} in this library; answering for ${listNames(plan.named)}.\n\n` : '';
+    // A question naming another model than the picked chip's is answered for the model it names:
+    // said first, so the answer is never taken for the chip's.
+    if (setAside.length > 0) note += `Answered for ${listNames(plan.named)}, named in the question, not for the chosen ${listNames(setAside)}.\n\n`;
     // A follow-up naming no model says which model it kept, so a silent carry-over can be seen.
     if (plan.inherited.length > 0) note += `Kept ${listNames(plan.inherited)} from the previous question (name another model or pick a model chip to change it).\n\n`;
 
     if (passages.length === 0) {
       const about = resolvedModels.length > 0 ? ` for ${listNames(resolvedModels)}` : '';
-      const limited = (scope.models?.length ?? 0) > 0 || (scope.docIds?.length ?? 0) > 0 ? ' (this conversation is limited to some documents or models)' : '';
+      const limited = ((scope.models?.length ?? 0) > 0 && setAside.length === 0) || (scope.docIds?.length ?? 0) > 0 ? ' (this conversation is limited to some documents or models)' : '';
       const text = `${note}I found nothing about this${about} in the manuals of this library${limited}.`;
       return whole({ text, mode: 'not-found', citations: [], resolvedModels });
     }

@@ -1,4 +1,6 @@
 import type { Citation } from '../contract/api';
+import type { LayoutOptions, Line } from './extractive.render';
+import { layOut } from './extractive.render';
 import type { Passage } from './passages';
 import { citationFor } from './passages';
 import type { Sentence } from './sentences';
@@ -21,7 +23,8 @@ import { statesQuantity } from '../search/stages/answer-line.stage';
 /** First line of every extracted answer, so each surface (UI, CLI, export) shows what it is. */
 export const EXTRACTED_LABEL = 'Extracted from the manuals (no language model was used):';
 
-export interface ExtractiveOptions {
+/** `sameModel` and `namedWhere` (see `LayoutOptions`) decide which lines are the asked model's; the others are shown apart. */
+export interface ExtractiveOptions extends LayoutOptions {
   /** Sentences in the answer (default 6; lists and rows a lead sentence brings come on top). */
   maxSentences?: number;
   /** Sentences taken from one passage (default 3). */
@@ -184,26 +187,6 @@ function labelOf(text: string): string | null {
   if (!m) return null;
   const label = m[1]!.replace(/[*_]/g, '').trim();
   return label !== '' && label.split(/\s+/).length <= 6 ? label : null;
-}
-
-/** One quoted line: the unit, its passage and the model it belongs to. */
-interface Line {
-  passage: number;
-  sentence: Sentence;
-  model: string | null;
-  /** Indented under a lead sentence. */
-  sub: boolean;
-  /** Sentences quoted on the same line before it: the rest of its paragraph. */
-  before: Sentence[];
-  /**
-   * Sentences quoted on the same line after it: the rest of its paragraph, or for a line that
-   * only restates the question the unit after it.
-   */
-  after: Sentence[];
-  /** A label heading the list quoted under it: shown without a source of its own (its items carry it). */
-  heads?: boolean;
-  /** For an item or row a lead sentence brought: that lead's line. */
-  lead?: Line;
 }
 
 /** Most words of a lead that only labels its list. */
@@ -409,45 +392,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
     if (lines.length > count && line.before.length === 0 && line.after.length === 0 && isLabelLead(s.sentence)) line.heads = true;
   }
 
-  // One number per passage and model: a family page quoted for two models gets a source for
-  // each, so the source beside a line names that line's model, not the chunk's.
-  const numberOf = new Map<string, number>();
-  const citations: Citation[] = [];
-  const cite = (l: Line): number => {
-    const key = `${l.passage}\u0000${l.model ?? ''}`;
-    let num = numberOf.get(key);
-    if (num === undefined) {
-      num = citations.length + 1;
-      numberOf.set(key, num);
-      citations.push({ ...citationFor(used[l.passage]!, num, { offset: l.sentence.offset }), model: l.model });
-    }
-    return num;
-  };
-  const render = (l: Line): string => `${l.sub ? '  ' : ''}- ${[...l.before, l.sentence, ...l.after].map((u) => u.text).join(' ')}${l.heads ? '' : ` [${cite(l)}]`}`;
-  const out: string[] = [];
-  // A label heading its items has no source, so no model of its own: it goes where its items go.
-  const models = [...new Set(lines.filter((l) => !l.heads).map((l) => l.model).filter((m): m is string => m !== null))];
-  if (models.length >= 2 && !options.modelNamed) {
-    // Several models' values and none asked for: each under its model's name, then ask back.
-    for (const m of [...models, null]) {
-      const mine = lines.filter((l) => l.model === m && !l.heads);
-      if (mine.length === 0) continue;
-      out.push(`${out.length > 0 ? '\n' : ''}${m ?? 'Any model'}:`);
-      const labelled = new Set<Line>();
-      for (const l of mine) {
-        // Above the first of its items in each group that has some: never alone, never apart.
-        if (l.lead?.heads && !labelled.has(l.lead)) {
-          labelled.add(l.lead);
-          out.push(render(l.lead));
-        }
-        out.push(render(l));
-      }
-    }
-    out.push('', `Which model: ${models.join(', ')}? Name it in the question or pick its chip to get only its values.`);
-  } else {
-    if (models.length === 1) out.push(`For ${models[0]}:`);
-    for (const l of lines) out.push(render(l));
-  }
+  const { out, citations } = layOut(lines, used, options);
   if (lines.length === 0 && used[0]) {
     // A passage with no quotable sentence (an image caption, a bare table): quote its start.
     const head = cleanInline(used[0].hit.text).slice(0, 300);

@@ -2,6 +2,7 @@ import type { Citation, SearchHit } from '../contract/api';
 import type { ChunkRecord } from '../storage/chunk-store';
 import { terms } from './sentences';
 import { pageRange } from '../core/chunk';
+import type { Block } from '../core/document';
 
 /**
  * Retrieved passages and the citations that point into them. A passage is a search hit; when the
@@ -25,6 +26,48 @@ export interface Passage {
   hit: SearchHit;
   /** Members of a merged unit in text order; empty for a plain chunk. */
   members: PassageMember[];
+  /**
+   * The pages a span of the passage text lies on (ascending), from its document's page
+   * boundaries; [] when they are not known. Absent: the passage's own pages are cited.
+   */
+  pagesAt?: (textStart: number, textEnd: number) => number[];
+}
+
+/** A document's text and its blocks' pages: what `pageLocator` reads (a `NormalizedDocument` fits). */
+export interface PagedText {
+  text: string;
+  blocks: readonly Pick<Block, 'start' | 'end' | 'page' | 'pageEnd'>[];
+}
+
+/**
+ * The `pagesAt` of a passage: a span of its text mapped to the document's offsets (through the
+ * member that holds it, for a merged unit), then to the pages of the blocks it overlaps. A block
+ * is the finest unit with a page, so a span inside a block that crosses a page break gets both.
+ */
+export function pageLocator(hit: SearchHit, members: readonly PassageMember[], doc: PagedText): (textStart: number, textEnd: number) => number[] {
+  // A plain chunk's text is its slice of the document; if not (an older index), nothing is known.
+  const plain = members.length === 0 && doc.text.slice(hit.start, hit.end) === hit.text;
+  return (textStart, textEnd) => {
+    let from: number;
+    let to: number;
+    if (members.length > 0) {
+      const m = members.find((x) => textStart >= x.textStart && textStart < x.textEnd);
+      if (!m) return [];
+      from = m.start + (textStart - m.textStart);
+      to = Math.min(m.end, m.start + (textEnd - m.textStart));
+    } else if (plain) {
+      from = hit.start + textStart;
+      to = Math.min(hit.end, hit.start + textEnd);
+    } else return [];
+    let first = Infinity;
+    let last = -Infinity;
+    for (const b of doc.blocks) {
+      if (b.end <= from || b.start >= Math.max(to, from + 1) || b.page === null) continue;
+      first = Math.min(first, b.page);
+      last = Math.max(last, b.pageEnd ?? b.page);
+    }
+    return first === Infinity ? [] : pageRange(first, last);
+  };
 }
 
 /** Separator between members in a merged unit's text (restructure.ts `UNIT_SEPARATOR`). */
@@ -55,6 +98,8 @@ export function locateMembers(record: Pick<ChunkRecord, 'text' | 'members'>): Pa
 export interface CitationEvidence {
   /** Offset of the quoted sentence in the passage text. */
   offset?: number;
+  /** Length of the quoted text at `offset`: its pages lead the citation's. */
+  length?: number;
   /** Texts whose words locate the member (the answer's words before [n], then the question). */
   texts?: readonly string[];
 }
@@ -95,18 +140,33 @@ function memberFor(passage: Passage, evidence: CitationEvidence): PassageMember 
 export function citationFor(passage: Passage, n: number, evidence: CitationEvidence = {}): Citation {
   const { hit } = passage;
   const member = memberFor(passage, evidence);
+  const quoted = quotePages(passage, evidence);
   return {
     n,
     chunkId: hit.chunkId,
     doc: hit.doc,
     title: hit.title,
     headingPath: [...hit.headingPath],
-    pages: member ? member.pages : [...hit.pages],
+    pages: quoted.length > 0 ? quoted : member ? member.pages : [...hit.pages],
     start: member ? member.start : hit.start,
     end: member ? member.end : hit.end,
     quote: member ? hit.text.slice(member.textStart, member.textEnd) : hit.text,
     model: hit.signature.model,
   };
+}
+
+/**
+ * The pages of the quoted text, so a viewer opens the page the line is on, not the passage's
+ * first: at the evidence's offset, else where one of its texts occurs verbatim; [] if unknown.
+ */
+export function quotePages(passage: Passage, evidence: CitationEvidence): number[] {
+  if (!passage.pagesAt) return [];
+  if (evidence.offset !== undefined) return passage.pagesAt(evidence.offset, evidence.offset + (evidence.length ?? 1));
+  for (const t of evidence.texts ?? []) {
+    const at = t.trim() === '' ? -1 : passage.hit.text.indexOf(t);
+    if (at >= 0) return passage.pagesAt(at, at + t.length);
+  }
+  return [];
 }
 
 /** A short "where" line for a passage: document title, section path and pages. */

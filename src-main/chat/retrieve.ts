@@ -9,8 +9,8 @@ import type { Retriever } from '../core/vocabulary';
 import type { ChunkRecord } from '../storage/chunk-store';
 import type { UnknownModel } from './model-guard';
 import { findUnknownModels } from './model-guard';
-import type { Passage } from './passages';
-import { locateMembers } from './passages';
+import type { PagedText, Passage, PassageMember } from './passages';
+import { locateMembers, pageLocator } from './passages';
 import { escapeRe } from '../core/text';
 import { terms } from './sentences';
 
@@ -29,6 +29,8 @@ export interface ChatIndex {
   readonly retriever: Retriever;
   /** A document's stored records; used to locate the members of merged units. */
   listChunks?(docId: string): Promise<ChunkRecord[]>;
+  /** A document's text and its blocks' pages (null when not stored); used to cite a quoted line's own page. */
+  pagedText?(docId: string): Promise<PagedText | null>;
 }
 
 /** The models a question is about. */
@@ -101,6 +103,8 @@ export interface Retrieved {
   passages: Passage[];
   /** The models the answer is about: named, else inherited, else the scope's. */
   resolvedModels: string[];
+  /** The scope's models, when the question names another model and is answered for it instead; else empty. */
+  setAside: string[];
 }
 
 /** Passages of the asked model kept below the coverage gate when none of its passages clears it. */
@@ -128,12 +132,17 @@ function nameKey(name: string): string {
  * other with leading words that carry no digit (a maker's name the vocabulary did not learn as a
  * vendor: "Acme Pump X2" and "Pump X2").
  */
-function sameModelSpelled(a: string, b: string): boolean {
+export function sameModelSpelled(a: string, b: string): boolean {
   const ka = nameKey(a);
   const kb = nameKey(b);
   if (ka === '' || kb === '') return false;
   const [long, short] = ka.length >= kb.length ? [ka, kb] : [kb, ka];
   return long.endsWith(short) && /^\p{L}*$/u.test(long.slice(0, long.length - short.length)) && /\p{N}/u.test(short);
+}
+
+/** Whether `model` is one of `asked`, of their family, or one of them spelled with a maker's name. */
+export function isAskedModel(asked: readonly string[], model: string, vocabulary: ModelVocabulary): boolean {
+  return modelMatch(asked, model, vocabulary) !== 'none' || asked.some((m) => sameModelSpelled(m, model));
 }
 
 /**
@@ -147,9 +156,14 @@ function isSiblings(models: readonly string[], hit: SearchHit, vocabulary: Model
   if (chunkModel === null) return false;
   if (modelMatch(models, chunkModel, vocabulary) !== 'none') return false;
   if (models.some((m) => sameModelSpelled(m, chunkModel))) return false;
+  return !namedWhere(models, hit, vocabulary);
+}
+
+/** Whether a hit's document file name, title or section path names one of `models` (or their family). */
+export function namedWhere(models: readonly string[], hit: Pick<SearchHit, 'doc' | 'title' | 'headingPath'>, vocabulary: ModelVocabulary): boolean {
   const fileName = (hit.doc.split('/').pop() ?? '').replace(/\.[^.]+$/, '').replace(/[_]+/g, ' ');
   const named = vocabulary.findMentions(`${fileName}\n${hit.title}\n${hit.headingPath.join('\n')}`).map((m) => m.model);
-  return !named.some((n) => modelMatch(models, n, vocabulary) !== 'none' || models.some((m) => sameModelSpelled(m, n)));
+  return named.some((n) => isAskedModel(models, n, vocabulary));
 }
 
 /** A revision written after a model name ("V1.73", "v3.00", "Rev. B2"): it names a version, not another model. */
@@ -192,7 +206,11 @@ export async function retrieve(
   options: RetrieveOptions = {},
 ): Promise<Result<Retrieved>> {
   const topK = options.topK ?? 10;
-  const scoped = scope.models && scope.models.length > 0 ? scope.models : [];
+  const picked = scope.models && scope.models.length > 0 ? scope.models : [];
+  // A picked chip wins over the conversation's memory, but a question that names another model
+  // (not the chip's, nor of its family) asks about that one: it is answered for it, and says so.
+  const setAside = plan.named.some((n) => !isAskedModel(picked, n, index.vocabulary)) ? picked : [];
+  const scoped = setAside.length > 0 ? [] : picked;
   const searchOptions: SearchOptions = {
     topK,
     retriever: index.retriever,
@@ -224,25 +242,34 @@ export async function retrieve(
     if (rescued.size > 0) kept = results.filter((hit) => rescued.has(hit) || kept.includes(hit));
   }
   const passages = await withMembers(index, kept.slice(0, options.maxPassages ?? 6));
-  return ok({ passages, resolvedModels });
+  return ok({ passages, resolvedModels, setAside });
 }
 
-/** Attaches member spans to merged units (ids with `+`); plain chunks have none. */
+/**
+ * Attaches member spans to merged units (ids with `+`; plain chunks have none), and to a passage
+ * that spans pages the page map that cites each quoted line's own page.
+ */
 async function withMembers(index: ChatIndex, hits: SearchHit[]): Promise<Passage[]> {
   const byDoc = new Map<string, Promise<ChunkRecord[]>>();
+  const paged = new Map<string, Promise<PagedText | null>>();
+  const once = <T>(cache: Map<string, Promise<T>>, doc: string, load: () => Promise<T>): Promise<T> => {
+    let got = cache.get(doc);
+    if (!got) {
+      got = load();
+      cache.set(doc, got);
+    }
+    return got;
+  };
   const out: Passage[] = [];
   for (const hit of hits) {
-    if (!hit.chunkId.includes('+') || !index.listChunks) {
-      out.push({ hit, members: [] });
-      continue;
+    let members: PassageMember[] = [];
+    if (hit.chunkId.includes('+') && index.listChunks) {
+      const listChunks = index.listChunks.bind(index);
+      const record = (await once(byDoc, hit.doc, () => listChunks(hit.doc))).find((r) => r.id === hit.chunkId);
+      members = record ? locateMembers(record) : [];
     }
-    let records = byDoc.get(hit.doc);
-    if (!records) {
-      records = index.listChunks(hit.doc);
-      byDoc.set(hit.doc, records);
-    }
-    const record = (await records).find((r) => r.id === hit.chunkId);
-    out.push({ hit, members: record ? locateMembers(record) : [] });
+    const doc = hit.pages.length > 1 && index.pagedText ? await once(paged, hit.doc, () => index.pagedText!(hit.doc)) : null;
+    out.push(doc ? { hit, members, pagesAt: pageLocator(hit, members, doc) } : { hit, members });
   }
   return out;
 }

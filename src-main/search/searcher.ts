@@ -92,7 +92,8 @@ export async function search(source: SearchSource, asked: string, options: Searc
   // the same time as the candidates.
   const passageWords = names && has('passage-order') ? names.then((e) => e.passageWords(topical)) : Promise.resolve(null);
   const passageHits = passageWords.then((w) =>
-    w ? store.searchBm25(w.words.join(' '), { limit: pool * HYDRATE_FACTOR, filter: { ...base, docIds: w.docs }, light: true }) : [],
+    // The user's model filter holds here too: a question naming another product's manual must not bring its passages past it.
+    w ? store.searchBm25(w.words.join(' '), { limit: pool * HYDRATE_FACTOR, filter: { ...base, docIds: w.docs, ...(filtered ? { models: options.models } : {}) }, light: true }) : [],
   );
   passageHits.catch(() => undefined);
   // The document names are scored once every search has started (a macrotask later: the passage

@@ -8,6 +8,8 @@ import type { Llm } from '../../src-main/models/types';
 import type { LibraryIndex } from '../../src-main/index/library-index';
 import { CodedError } from '../../src-main/core/result';
 import { ensureTinyGguf } from '../models/tiny-gguf';
+import { writeFile } from 'node:fs/promises';
+import { column, wrapText, writePdf } from '../fixtures/pdf-writer';
 import { tempDir } from '../helpers/temp';
 import { importP200, recordingLlm, unwrap, type LlmCall } from './fixtures';
 
@@ -259,5 +261,38 @@ describe('chat without an LLM on a paged PDF', () => {
       expect(markdown).toContain(`page ${c.pages[0]}`);
     }
     expect(markdown).toContain('> Clean the P-200 inlet strainer every week.');
+  });
+});
+
+describe('pages of a quoted line', () => {
+  it('cites the page its line is on, not the first page of a chunk that spans two', async () => {
+    const tmp = await tempDir('manualmate-chat-pages-');
+    const own = createEngine({ dataDir: path.join(tmp.dir, 'data'), bundledModelsDir: path.join(tmp.dir, 'none') });
+    try {
+      // Two short pages: one chunk holds both.
+      const pages = ['The X9 pump takes a 5 A slow-blow fuse on its control board.', 'Lubricate the X9 pump bearings every month with lithium grease.'];
+      const file = path.join(tmp.dir, 'x9.pdf');
+      await writeFile(file, writePdf(pages.map((text, i) => ({ runs: [...(i === 0 ? [{ x: 72, y: 760, text: 'X9 pump service manual', size: 22, bold: true }] : []), ...column(wrapText(text, 460), 72, 700)] })), { title: 'X9 pump service manual' }));
+      unwrap(await own.libraries.create('Pages'));
+      unwrap(await own.importPaths('Pages', [file]));
+      const lib = (await own.libraries.get('Pages'))!;
+      const index = await own.indexes.open(lib);
+      const across = (await index.listChunks('x9.pdf')).find((c) => c.text.includes('Lubricate the X9 pump bearings'));
+      expect([across?.pageStart, across?.pageEnd]).toEqual([1, 2]);
+      const chat = createChatService({ libraryDir: lib.dir, libraryName: 'Pages', index: chatIndexOf(index), getLlm: async () => null, emit: () => undefined });
+      const turn = unwrap(await chat.answer('How often must the bearings be lubricated?'));
+      const n = (words: string): number => Number(/\[(\d+)\]$/.exec(turn.text.split('\n').find((l) => l.includes(words)) ?? '')?.[1]);
+      const cited = turn.citations!.find((c) => c.n === n('Lubricate the X9 pump bearings'));
+      expect(cited?.chunkId).toBe(across!.id);
+      expect(cited?.pages).toEqual([2]);
+      // The passage's other line, on page 1, gets a source of its own that opens there.
+      const both = unwrap(await chat.answer('What fuse does the X9 pump take, and how often are the bearings lubricated?'));
+      const m = (words: string): number => Number(/\[(\d+)\]$/.exec(both.text.split('\n').find((l) => l.includes(words)) ?? '')?.[1]);
+      expect(both.citations!.find((c) => c.n === m('5 A slow-blow'))?.pages).toEqual([1]);
+      expect(both.citations!.find((c) => c.n === m('Lubricate the X9'))?.pages).toEqual([2]);
+    } finally {
+      await own.dispose();
+      await tmp.cleanup();
+    }
   });
 });

@@ -167,6 +167,21 @@ export function describeExtractiveChat(title: string, corpusRoot: string, questi
       for (const c of scoped.citations!) expect(docs).toContain(c.doc);
     });
 
+    it('answers a question naming another model than the picked chip for that model, and says so; the chip holds for the next', async () => {
+      const chat = service();
+      const conv = unwrap(await chat.create({ scope: { models: ['E20C'] } }));
+      const named = unwrap(await chat.ask(conv.id, 'How do I enter maskrom mode on the E52C?'));
+      expect(named.resolvedModels).toEqual(['E52C']);
+      expect(named.text.startsWith('Answered for E52C, named in the question, not for the chosen E20C.')).toBe(true);
+      expect(named.citations!.length).toBeGreaterThan(0);
+      for (const c of named.citations!) expect(aboutModel(c, 'E52C')).toBe(true);
+      // The chip still wins over what the conversation remembered.
+      const next = unwrap(await chat.ask(conv.id, 'How do I enter maskrom mode?'));
+      expect(next.resolvedModels).toEqual(['E20C']);
+      expect(next.text).not.toContain('named in the question');
+      for (const c of next.citations!) expect(c.model).toBe('E20C');
+    });
+
     it('survives a new service instance: list, get with citations, rename, export and delete', async () => {
       const chat = service();
       const conv = unwrap(await chat.create());

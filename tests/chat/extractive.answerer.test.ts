@@ -239,6 +239,61 @@ describe('structure kept in extracted answers', () => {
   });
 });
 
+describe("other products' lines", () => {
+  const modelIn = (text: string): string | null => ['PUMP X2', 'PUMP X3'].find((m) => text.toUpperCase().includes(m)) ?? null;
+  const own = (id: string, text: string): Passage => ({ hit: hit(id, text, { signature: { category: null, nouns: [], model: 'PUMP X2' }, headingPath: ['Pump X2', 'Specification'] }), members: [] });
+  const foreign = (id: string, text: string, model: string | null = null): Passage => ({
+    hit: hit(id, text, { signature: { category: null, nouns: [], model }, headingPath: ['Sensor hat', 'Weight & Dimension'] }),
+    members: [],
+  });
+  const block = (a: { text: string }, header: string): string[] => {
+    const lines = a.text.split('\n');
+    const at = lines.indexOf(header);
+    if (at < 0) return [];
+    const end = lines.findIndex((l, i) => i > at && (l === '' || !l.startsWith('- ')));
+    return lines.slice(at + 1, end < 0 ? undefined : end);
+  };
+
+  it('never puts a line of a passage of no model from another document under the asked model', () => {
+    const passages = [foreign('hat/env.md#1', '- Weight: 3g'), own('pump/x2.md#4', '- Net weight: 101g\n- Gross weight: 108g'), foreign('unit/v.md#2', '- Weight: 4g')];
+    const a = answerExtractively('and the weight?', passages, { modelIn, models: ['PUMP X2'], modelNamed: true });
+    const mine = block(a, 'For PUMP X2:');
+    expect(mine.join('\n')).toContain('Net weight: 101g');
+    expect(mine.join('\n')).not.toMatch(/Weight: [34]g/);
+    // Shown apart, after the asked model's lines, under the document's name.
+    expect(block(a, 'From "Sensor hat" (not found to be about PUMP X2):').join('\n')).toMatch(/Weight: 3g[\s\S]*Weight: 4g/);
+    expect(a.text.indexOf('For PUMP X2:')).toBeLessThan(a.text.indexOf('From "Sensor hat"'));
+    // The sources still point at the documents the lines come from.
+    const numberOn = (words: string): number => Number(/\[(\d+)\]$/.exec(a.text.split('\n').find((l) => l.includes(words)) ?? '')?.[1]);
+    expect(a.citations.find((c) => c.n === numberOn('Weight: 3g'))?.doc).toBe('hat/env.md');
+  });
+
+  it("keeps a line of no model under the asked model when its document is that model's", () => {
+    const untitled: Passage = { hit: hit('pump/x2.md#9', '- Weight: 2 kg', { signature: { category: null, nouns: [], model: null }, headingPath: ['Dimensions'] }), members: [] };
+    const a = answerExtractively('weight?', [untitled, own('pump/x2.md#4', '- Net weight: 101g')], { modelIn, models: ['PUMP X2'], modelNamed: true });
+    expect(block(a, 'For PUMP X2:').join('\n')).toMatch(/Weight: 2 kg[\s\S]*Net weight: 101g/);
+    expect(a.text).not.toContain('not found to be about');
+  });
+
+  it("shows a sibling model's line apart under its own name, and a family member's under the asked model", () => {
+    const passages = [own('pump/x2.md#4', '- Net weight: 101g'), foreign('pump/x3.md#1', '- Net weight: 130g', 'PUMP X3')];
+    const apart = answerExtractively('net weight?', passages, { modelIn, models: ['PUMP X2'], modelNamed: true });
+    expect(block(apart, 'For PUMP X2:').join('\n')).not.toContain('130g');
+    expect(block(apart, 'For PUMP X3, not PUMP X2:').join('\n')).toContain('130g');
+    const family = answerExtractively('net weight?', passages, { modelIn, models: ['PUMP X2'], modelNamed: true, sameModel: (asked, m) => m.startsWith('PUMP X') && asked.length > 0 });
+    expect(block(family, 'For PUMP X2:').join('\n')).toContain('130g');
+  });
+
+  it('with no model asked, says which lines are the one quoted model\'s and keeps the best line first', () => {
+    const passages = [foreign('shield/grove.md#3', '- Charging current: 500mA (Max)'), own('pump/x2.md#4', '- Battery capacity changed from 150mAh to 110mAh')];
+    const a = answerExtractively('battery capacity charging current?', passages, { modelIn });
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toContain('Charging current');
+    expect(block(a, 'For PUMP X2:').join('\n')).not.toContain('Charging current');
+    expect(block(a, 'From "Sensor hat" (not found to be about PUMP X2):').join('\n')).toContain('Charging current');
+  });
+});
+
 describe('titles left as text', () => {
   it('reads a short unpunctuated line of its own as the title of what follows, so its steps are under it', () => {
     const units = splitSentences(['Connecting a wired network', '', 'If you connect a LAN cable, the unit goes online by itself.', '', 'Use a shielded cable.'].join('\n'));

@@ -58,6 +58,25 @@ describe('search', () => {
     ]);
   });
 
+  it("keeps the user's model filter on the passages of the documents a question names", async () => {
+    const filters: unknown[] = [];
+    const store: Partial<ChunkStore> = {
+      searchBm25: async (_q, opts) => {
+        filters.push(opts.filter);
+        return [own].map((h) => ({ ...h }));
+      },
+      hydrate: async (stubs) => stubs.map((h) => ({ ...h })),
+      getChunks: async () => [],
+    };
+    const names = async () => DocumentEvidence.build([{ id: 'cm3/README.md', title: 'Lumen board' }, { id: 'cm5/README.md', title: 'Compute module' }]);
+    const filtered = { ...source, store: store as ChunkStore, documentEvidence: names };
+    const res = await search(filtered, 'lumen board power input', { topK: 10, retriever: 'bm25', models: ['CM5'], stages: ['passage-order'] });
+    expect(res.ok).toBe(true);
+    // The candidates and the named document's passages: both within the filter.
+    expect(filters.length).toBe(2);
+    for (const f of filters) expect(f).toMatchObject({ models: ['CM5'] });
+  });
+
   it('uses the analysis it is given instead of analysing the question again', async () => {
     const given = { mentions: [], models: ['CM3'], related: [] };
     const res = await search(source, question, { topK: 10, retriever: 'bm25', stages: ['model-weight'], analysis: given });

@@ -1,0 +1,154 @@
+import type { Citation, SearchHit } from '../contract/api';
+import type { Passage } from './passages';
+import { citationFor, quotePages } from './passages';
+import type { Sentence } from './sentences';
+
+/**
+ * How the extractive answer's quoted lines are laid out: under the model they belong to, each with
+ * the source of its passage and model. A line of another product's manual is never shown under
+ * the name of the model asked about: it goes apart, under its own model's name or its document's.
+ */
+
+/** One quoted line: the unit, its passage and the model it belongs to. */
+export interface Line {
+  passage: number;
+  sentence: Sentence;
+  model: string | null;
+  /** Indented under a lead sentence. */
+  sub: boolean;
+  /** Sentences quoted on the same line before it: the rest of its paragraph. */
+  before: Sentence[];
+  /**
+   * Sentences quoted on the same line after it: the rest of its paragraph, or for a line that
+   * only restates the question the unit after it.
+   */
+  after: Sentence[];
+  /** A label heading the list quoted under it: shown without a source of its own (its items carry it). */
+  heads?: boolean;
+  /** For an item or row a lead sentence brought: that lead's line. */
+  lead?: Line;
+}
+
+export interface LayoutOptions {
+  /** The library model a text names, if exactly one (see `ExtractiveOptions.modelIn`). */
+  modelIn?: (text: string) => string | null;
+  /** The question names a model (or the scope fixes one). */
+  modelNamed?: boolean;
+  /** The models the answer is about. */
+  models?: readonly string[];
+  /** Whether `model` is one of `asked` or of their family (default: the same name). */
+  sameModel?: (asked: readonly string[], model: string) => boolean;
+  /** Whether a hit's file name, title or section path names one of `asked` (default: `modelIn` reads each). */
+  namedWhere?: (asked: readonly string[], hit: SearchHit) => boolean;
+}
+
+function listNames(names: readonly string[]): string {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/** A document's file name without folder and extension, "_" read as a space (as `isSiblings` reads it). */
+function fileNameOf(doc: string): string {
+  return (doc.split('/').pop() ?? '').replace(/\.[^.]+$/, '').replace(/_+/g, ' ');
+}
+
+/**
+ * Whether a line belongs to the `asked` models: its model is one of them (or of their family);
+ * or its model is its chunk's own (or none) and its document's file name, title or section path
+ * names one of them (an enrichment that read a maker's name as the model is overruled by the
+ * document, as in retrieval's sibling gate); or it has no model and another quoted passage of its
+ * document is the asked model's.
+ */
+function ownership(asked: readonly string[], used: readonly Passage[], options: LayoutOptions): (l: Line) => boolean {
+  const same = (m: string | null): boolean => m !== null && (options.sameModel ? options.sameModel(asked, m) : asked.includes(m));
+  const docNamed = new Map<string, boolean>();
+  const namedByDoc = (p: Passage): boolean => {
+    let v = docNamed.get(p.hit.doc);
+    if (v === undefined) {
+      v = options.namedWhere ? options.namedWhere(asked, p.hit) : [fileNameOf(p.hit.doc), p.hit.title, ...p.hit.headingPath].some((t) => same(options.modelIn?.(t) ?? null));
+      docNamed.set(p.hit.doc, v);
+    }
+    return v;
+  };
+  const ownDocs = new Set(used.filter((p) => same(p.hit.signature.model)).map((p) => p.hit.doc));
+  return (l) => {
+    if (same(l.model)) return true;
+    const p = used[l.passage]!;
+    if ((l.model === null || l.model === p.hit.signature.model) && namedByDoc(p)) return true;
+    return l.model === null && ownDocs.has(p.hit.doc);
+  };
+}
+
+/**
+ * The answer's lines laid out, with their citations numbered in order of first appearance. With
+ * several models and none asked, each model's lines come under its name and the answer asks back.
+ * Otherwise the lines of the model asked (or the one model quoted) come under "For X:", and any
+ * line of another product's manual comes after them, apart, under its model's or document's name.
+ */
+export function layOut(lines: readonly Line[], used: readonly Passage[], options: LayoutOptions): { out: string[]; citations: Citation[] } {
+  // One number per passage, model and page: a family page quoted for two models gets a source for
+  // each, so the source beside a line names that line's model, not the chunk's; a passage quoted
+  // on two pages gets one per page, so each source opens on its line's page.
+  const numberOf = new Map<string, number>();
+  const citations: Citation[] = [];
+  const cite = (l: Line): number => {
+    const quoted = [...l.before, l.sentence, ...l.after];
+    const from = Math.min(...quoted.map((u) => u.offset));
+    const evidence = { offset: from, length: Math.max(...quoted.map((u) => u.offset + u.length)) - from };
+    const key = `${l.passage}\u0000${l.model ?? ''}\u0000${quotePages(used[l.passage]!, evidence).join(',')}`;
+    let num = numberOf.get(key);
+    if (num === undefined) {
+      num = citations.length + 1;
+      numberOf.set(key, num);
+      citations.push({ ...citationFor(used[l.passage]!, num, evidence), model: l.model });
+    }
+    return num;
+  };
+  const render = (l: Line): string => `${l.sub ? '  ' : ''}- ${[...l.before, l.sentence, ...l.after].map((u) => u.text).join(' ')}${l.heads ? '' : ` [${cite(l)}]`}`;
+  const out: string[] = [];
+  const group = (header: string | null, mine: readonly Line[]): void => {
+    if (mine.length === 0) return;
+    if (header !== null) out.push(`${out.length > 0 ? '\n' : ''}${header}`);
+    const labelled = new Set<Line>();
+    for (const l of mine) {
+      // A label heading its items goes above the first of them in each group: never alone, never apart.
+      if (l.lead?.heads && !labelled.has(l.lead)) {
+        labelled.add(l.lead);
+        out.push(render(l.lead));
+      }
+      out.push(render(l));
+    }
+  };
+  const quoted = lines.filter((l) => !l.heads);
+  const models = [...new Set(quoted.map((l) => l.model).filter((m): m is string => m !== null))];
+  if (models.length >= 2 && !options.modelNamed) {
+    // Several models' values and none asked for: each under its model's name, then ask back.
+    for (const m of [...models, null]) group(`${m ?? 'Any model'}:`, quoted.filter((l) => l.model === m));
+    out.push('', `Which model: ${models.join(', ')}? Name it in the question or pick its chip to get only its values.`);
+    return { out, citations };
+  }
+  const asked = options.modelNamed && options.models && options.models.length > 0 ? options.models : models.length === 1 ? models : [];
+  if (asked.length === 0) {
+    group(null, quoted);
+    return { out, citations };
+  }
+  const own = ownership(asked, used, options);
+  const apart = new Map<string, Line[]>();
+  for (const l of quoted) {
+    if (own(l)) continue;
+    const hit = used[l.passage]!.hit;
+    // A passage of no model is named by its document: the top heading above its own section (the
+    // document's title), else its file name.
+    const docName = hit.headingPath.length >= 2 ? hit.headingPath[0]! : (hit.doc.split('/').pop() ?? hit.doc);
+    const header = l.model !== null ? `For ${l.model}, not ${listNames(asked)}:` : `From "${docName}" (not found to be about ${listNames(asked)}):`;
+    apart.set(header, [...(apart.get(header) ?? []), l]);
+  }
+  const mine = quoted.filter((l) => own(l));
+  // Groups keep the order of their best lines: a sub-heading read as another model may be the
+  // asked model's after all ("ROCK 4A/B+" read as the ROCK 4A), so it keeps its rank. Asked for
+  // a model, the pages of no model from other documents (another product's spec page) come
+  // after its own lines.
+  const rank = (ls: readonly Line[]): number => (options.modelNamed && ls !== mine && ls[0]!.model === null ? quoted.length : 0) + quoted.indexOf(ls[0]!);
+  const groups = [[`For ${listNames(asked)}:`, mine] as const, ...apart].filter(([, ls]) => ls.length > 0).sort((a, b) => rank(a[1]) - rank(b[1]));
+  for (const [header, ls] of groups) group(header, ls);
+  return { out, citations };
+}
