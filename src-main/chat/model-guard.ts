@@ -131,7 +131,7 @@ export function findUnknownModels(
     if (run.length > 0) {
       const key = run.map((t) => t.norm).join('');
       const text = question.slice(run[0]!.start, run[run.length - 1]!.end);
-      if ((looksLikeUnknownModel(key, run, keys) || (followUp && looksLikeProductCode(key, run, keys))) && vocabulary.lookup(text) === null) {
+      if ((looksLikeUnknownModel(key, run, keys) || (followUp && writtenAsOneCode(run, question) && looksLikeProductCode(key, run, keys))) && vocabulary.lookup(text) === null) {
         out.push({ text, key, start: run[0]!.start, end: run[run.length - 1]!.end });
       }
     }
@@ -166,6 +166,16 @@ function looksLikeProductCode(key: string, run: readonly ModelToken[], keys: rea
   if (key.length < PRODUCT_CODE_CHARS || !/^\p{L}/u.test(key) || !/\p{N}/u.test(key) || isTechnicalTerm(key)) return false;
   if (run.some((t) => isUnitLike(t.norm))) return false;
   return !keys.some((k) => k.key.startsWith(key));
+}
+
+/**
+ * A product code written as one: a token mixing letters and digits ("QX70") or parts joined by
+ * hyphens ("ZX-900"). A capitalised word, a space and a number ("SSD 2280", "LED 2", "COM 1",
+ * "UHS 1") is a part, a port or a standard named in the kept model's manual, not another product.
+ */
+function writtenAsOneCode(run: readonly ModelToken[], question: string): boolean {
+  if (run.length === 1) return /\p{L}/u.test(run[0]!.norm) && /\p{N}/u.test(run[0]!.norm);
+  return run.every((t, k) => k === 0 || /^-$/.test(question.slice(run[k - 1]!.end, t.start)));
 }
 
 /** Length of the common beginning of two keys. */

@@ -187,7 +187,8 @@ export function questionForLines(question: string, analysis: QueryAnalysis): str
 /** The question's content words outside model names and vendor words. */
 export function topicTerms(question: string, analysis: QueryAnalysis, vocabulary: ModelVocabulary): string[] {
   const rest = withoutMentions(question, analysis);
-  const vendors = new Set(vocabulary.vendorWords().map((v) => v.toLowerCase()));
+  // Stemmed as the question's words are ("Sony" is "soni" there), so vendor words never count as topic.
+  const vendors = new Set(vocabulary.vendorWords().flatMap((v) => terms(v)));
   // Revisions ("v1.2") name a model's version, not the topic.
   return [...new Set(terms(rest).filter((t) => !vendors.has(t) && !/^v\d/.test(t)))];
 }

@@ -83,6 +83,12 @@ describe('unknown product codes in a follow-up', () => {
     expect(findUnknownModels('Does the QX70 need a fan?', vocab, undefined, true).map((u) => u.text)).toEqual(['QX70']);
   });
 
+  it('takes no capitalised word and a separate number for a product code in a follow-up', () => {
+    for (const q of ['Does it take an SSD 2280?', 'Is the card slot UHS 1?', 'What does LED 2 mean?', 'Is COM 1 free?', 'Can I use CSI 2 cameras?']) {
+      expect(findUnknownModels(q, vocab, undefined, true), q).toEqual([]);
+    }
+  });
+
   it('still takes no unit, interface, known model or family for one in a follow-up', () => {
     for (const q of ['Can it take 5V 3A or 12V, USB3, RAM 8GB, an M.2 SSD, HDMI 2.1, GPIO3_A4, IP67, PD 30W?', 'And the ROCK 5B?', 'Which ROCK 5 boards have NVMe?', 'And the E54C?']) {
       expect(findUnknownModels(q, vocab, undefined, true), q).toEqual([]);

@@ -69,15 +69,17 @@ describe('settings and models in Chromium', () => {
     await expect.poll(async () => {
       const libs = await app.engine.handlers['libraries.list']({});
       return libs.ok ? libs.value[0]?.strategy : 'error';
-    }).toBe('naive');
-    await expect.poll(() => library.getByLabel('Chunking').isEnabled()).toBe(true);
+      // A new chunking rebuilds the index before the change answers: seconds on a loaded machine
+      // (CI failed here once), so the poll waits longer than its 1 s default.
+    }, { timeout: 20_000 }).toBe('naive');
+    await expect.poll(() => library.getByLabel('Chunking').isEnabled(), { timeout: 20_000 }).toBe(true);
     // With a language model installed the LLM backends can be chosen; with none chosen for chat
     // they cannot run yet, and both Settings and the library header say why.
     await library.getByLabel('Enrichment').selectOption('llm');
     await expect.poll(async () => {
       const libs = await app.engine.handlers['libraries.list']({});
       return libs.ok ? libs.value[0]?.enrich : 'error';
-    }).toBe('llm');
+    }, { timeout: 20_000 }).toBe('llm');
     expect(await library.getByTestId('enrich-needs-chat-model').textContent()).toMatch(/needs a chat model.*Chat answers/);
     await page.getByTestId('tab-documents').click();
     expect(await page.locator('#library-heading + p').textContent()).toContain('naive chunking');
