@@ -105,6 +105,8 @@ export function cleanInline(text: string): string {
     .replace(/\[([^\]\n]*)\](\*\*|__|\*|_)\((?:[a-z][\w+.-]*:|\/|#|\.\.?\/)[^)\s]*\)/gi, '$1$2')
     .replace(/\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
     .replace(/<br\s*\/?>/gi, ' ')
+    // A script or style element is code the page runs, not text it shows: gone with its content.
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
     // A removed tag glued to punctuation leaves no gap ("<b>5V</b>." -> "5V."); the manual's own spacing stays.
     .replace(/<[^>\n]*>(?=[.,;:!?])/g, '')
     .replace(/<[^>\n]*>/g, ' ')

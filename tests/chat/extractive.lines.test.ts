@@ -138,6 +138,13 @@ describe('script a page embeds outside code blocks', () => {
     expect(a.text).not.toContain('var purchase_link');
     expect(a.text).toContain('This unit plugs into port B of the core.');
   });
+
+  it('drops an inline script or style element with its content, and keeps the text around it', () => {
+    const text = "Vendor markup: <script>alert('xss1')</script> and end. The fuse is rated T10A <style>body{display:none}</style>250V.";
+    const a = answerExtractively('What is the fuse rating?', [passage('zx/fuse.md#1', text)]);
+    expect(a.text).not.toMatch(/alert|display:none/);
+    expect(a.text).toContain('T10A 250V');
+  });
 });
 
 describe('a label the question names whole', () => {
