@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { AppError, ChatTurn, ImportSummary, SearchResponse } from '../contract/api';
 import { RETRIEVERS, type Retriever } from '../core/vocabulary';
+import { logUnhandledFailures } from '../core/process-failures';
 import type { Engine, EngineDoor } from '../engine/engine';
 import { appRoot, resolveDataDir } from '../engine/paths';
 import { sameLibraryName } from '../storage/library.store';
@@ -382,10 +383,7 @@ async function cmdServe(engine: Engine, values: Record<string, unknown>, io: Cli
   } catch {
     return report(`The UI is not built (${rendererDir} has no index.html). Run "npm run build" or "npm start".`, io);
   }
-  // A long-running server, as the Electron main process is: a failure in background work is
-  // logged, never the end of every library's session (and of any import running meanwhile).
-  process.on('unhandledRejection', (err) => io.stderr.write(`[manualmate] unhandled rejection: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`));
-  process.on('uncaughtException', (err) => io.stderr.write(`[manualmate] uncaught: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`));
+  logUnhandledFailures((line) => io.stderr.write(`${line}\n`));
   const { startWebBridge } = await import('../bridge/web-bridge');
   const bridge = await startWebBridge({ handlers: engine.handlers, subscribe: engine.subscribe, rendererDir, uploadsDir: engine.uploadsDir, port, log: (m) => io.stderr.write(`${m}\n`) });
   io.stdout.write(`ManualMate is serving its UI at ${bridge.url}\n`);

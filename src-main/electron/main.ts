@@ -7,6 +7,7 @@ import { EVENT_CHANNEL } from '../contract/keys';
 import { createEngine, type Engine } from '../engine/engine';
 import { resolveDataDir } from '../engine/paths';
 import { SUPPORTED_EXTENSIONS } from '../core/formats';
+import { logUnhandledFailures } from '../core/process-failures';
 import { makeSenderCheck, registerIpcHandlers, registerShellHandlers } from './ipc';
 import { filesFromArgv, guardImportStart, PathGrants } from './path-grants';
 import { SHELL_CHANNELS } from './shell-channels';
@@ -150,8 +151,7 @@ async function main(): Promise<void> {
 
   await app.whenReady();
   openLog();
-  process.on('uncaughtException', (err) => log(`[manualmate] uncaught: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
-  process.on('unhandledRejection', (err) => log(`[manualmate] unhandled rejection: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+  logUnhandledFailures(log);
   app.on('child-process-gone', (_event, details) => log(`[manualmate] ${details.type} process ended: ${details.reason}`));
 
   const dataDir = resolveDataDir(dataDirFlag ?? process.env['MANUALMATE_DATA_DIR'] ?? app.getPath('userData'));
