@@ -1,4 +1,5 @@
 import type { ChatTurn, Citation, Conversation } from '../contract/api';
+import { escapeMarkup } from '../core/text';
 
 /**
  * A conversation as a Markdown file: each question, its answer (with how it was made) and the
@@ -24,13 +25,9 @@ function asText(text: string): string {
       }
       if (fenced) return line;
       // Code spans (a run of backticks to the same run) kept; the text between them escaped.
-      return line.replace(/(`+)[^`]*?\1|[^`]+|`+/g, (part) => (part.startsWith('`') && part.length > 1 && part.endsWith('`') ? part : escapeHtml(part)));
+      return line.replace(/(`+)[^`]*?\1|[^`]+|`+/g, (part, span: string | undefined) => (span ? part : escapeMarkup(part)));
     })
     .join('\n');
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 function pagesText(pages: readonly number[]): string {

@@ -12,6 +12,11 @@ export function escapeRe(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** A text as HTML or XML character data: `&`, `<` and `>` as entities, which show as those characters. */
+export function escapeMarkup(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 /** Stands for a character the source could not decode (a control code from a font without a Unicode map). */
 export const UNDECODED = '\ufffd';
 

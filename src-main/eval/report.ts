@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { escapeMarkup } from '../core/text';
 import type { EvalReport, EvalResult, SkippedConfiguration } from './eval.runner';
 import type { MetricName } from './metrics';
 import { METRIC_NAMES } from './metrics';
@@ -63,7 +64,8 @@ export function markdownTable(results: readonly EvalResult[], skipped: readonly 
   return `${lines.join('\n')}\n`;
 }
 
-const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** XML text and attribute values: `escapeMarkup`, and quotes. */
+const escapeXml = (s: string) => escapeMarkup(s).replace(/"/g, '&quot;');
 
 /** Grouped bars of Hit@1 and NDCG@10 per configuration on a 0–1 axis, with values on the bars. */
 export function svgChart(results: readonly EvalResult[], title = 'Retrieval quality per configuration'): string {
