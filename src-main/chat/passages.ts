@@ -2,6 +2,7 @@ import type { Citation, SearchHit } from '../contract/api';
 import type { ChunkRecord } from '../storage/chunk-store';
 import { terms } from './sentences';
 import { pageRange } from '../core/chunk';
+import { rangeMeta } from '../chunking/span.util';
 import type { Block } from '../core/document';
 
 /**
@@ -33,16 +34,17 @@ export interface Passage {
   pagesAt?: (textStart: number, textEnd: number) => number[];
 }
 
-/** A document's text and its blocks' pages: what `pageLocator` reads (a `NormalizedDocument` fits). */
+/** A document's text and its blocks: what `pageLocator` reads (a `NormalizedDocument` fits). */
 export interface PagedText {
   text: string;
-  blocks: readonly Pick<Block, 'start' | 'end' | 'page' | 'pageEnd'>[];
+  blocks: readonly Block[];
 }
 
 /**
  * The `pagesAt` of a passage: a span of its text mapped to the document's offsets (through the
- * member that holds it, for a merged unit), then to the pages of the blocks it overlaps. A block
- * is the finest unit with a page, so a span inside a block that crosses a page break gets both.
+ * member that holds it, for a merged unit), then to the pages of the blocks it overlaps, as the
+ * chunker reads a chunk's pages (`rangeMeta`). A block is the finest unit with a page, so a span
+ * inside a block that crosses a page break gets both.
  */
 export function pageLocator(hit: SearchHit, members: readonly PassageMember[], doc: PagedText): (textStart: number, textEnd: number) => number[] {
   // A plain chunk's text is its slice of the document; if not (an older index), nothing is known.
@@ -59,14 +61,8 @@ export function pageLocator(hit: SearchHit, members: readonly PassageMember[], d
       from = hit.start + textStart;
       to = Math.min(hit.end, hit.start + textEnd);
     } else return [];
-    let first = Infinity;
-    let last = -Infinity;
-    for (const b of doc.blocks) {
-      if (b.end <= from || b.start >= Math.max(to, from + 1) || b.page === null) continue;
-      first = Math.min(first, b.page);
-      last = Math.max(last, b.pageEnd ?? b.page);
-    }
-    return first === Infinity ? [] : pageRange(first, last);
+    const { pageStart, pageEnd } = rangeMeta(doc.blocks, from, Math.max(to, from + 1));
+    return pageRange(pageStart, pageEnd);
   };
 }
 
