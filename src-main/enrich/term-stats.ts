@@ -57,15 +57,10 @@ export class TermStats {
   }
 
   addDocument(markdown: string): void {
-    this.addPlain(plainText(markdown));
+    this.addTerms(new Set(contentTerms(plainText(markdown))));
   }
 
-  /** `addDocument` for a caller that already has the text's `plainText` (removal still takes the Markdown). */
-  addPlain(plain: string): void {
-    this.addTerms(new Set(contentTerms(plain)));
-  }
-
-  /** `addDocument` from the text's distinct content terms, computed elsewhere (`learning-extract.ts`). */
+  /** `addDocument` from the text's distinct content terms, computed elsewhere (`learning-extract.ts`; removal still takes the Markdown). */
   addTerms(terms: Iterable<string>): void {
     this.idfCache.clear();
     this.docs++;
