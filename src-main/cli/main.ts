@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { AppError, ChatTurn, ImportSummary, SearchResponse } from '../contract/api';
 import { RETRIEVERS, type Retriever } from '../core/vocabulary';
-import { logUnhandledFailures } from '../core/process-failures';
+import { logUnhandledFailures } from '../engine/process-failures';
 import type { Engine, EngineDoor } from '../engine/engine';
 import { appRoot, resolveDataDir } from '../engine/paths';
 import { sameLibraryName } from '../storage/library.store';

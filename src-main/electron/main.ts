@@ -7,7 +7,7 @@ import { EVENT_CHANNEL } from '../contract/keys';
 import { createEngine, type Engine } from '../engine/engine';
 import { resolveDataDir } from '../engine/paths';
 import { SUPPORTED_EXTENSIONS } from '../core/formats';
-import { logUnhandledFailures } from '../core/process-failures';
+import { logUnhandledFailures } from '../engine/process-failures';
 import { makeSenderCheck, registerIpcHandlers, registerShellHandlers } from './ipc';
 import { filesFromArgv, guardImportStart, PathGrants } from './path-grants';
 import { SHELL_CHANNELS } from './shell-channels';

@@ -9,7 +9,7 @@ import { runNode } from '../helpers/run-node';
  */
 describe('logUnhandledFailures', () => {
   it('logs what nobody handled, whatever was thrown, and the process lives on', async () => {
-    const helper = path.join(repoRoot, 'src-main', 'core', 'process-failures.ts');
+    const helper = path.join(repoRoot, 'src-main', 'engine', 'process-failures.ts');
     const script = [
       `const { logUnhandledFailures } = await import(${JSON.stringify(helper)});`,
       'logUnhandledFailures((line) => console.log(line));',
