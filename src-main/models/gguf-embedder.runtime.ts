@@ -8,13 +8,14 @@ import { CodedError } from '../core/result';
 import { loadGgufModel, resolveThreads } from './llm.runtime';
 import type { LlamaLoadOptions } from './llm.runtime';
 import type { Embedder } from './types';
+import { joinWindows, planWindows } from './windows';
 
 /** Default context for embeddings in tokens: chunks are at most a few thousand characters. */
 const DEFAULT_EMBED_CONTEXT = 2048;
 
 /**
  * Loads a GGUF model for embeddings. Vectors are L2-normalized with length = the model's
- * embedding size; inputs longer than the context are truncated to fit. Throws CodedError
+ * embedding size; inputs longer than the context are embedded in windows (`windows.ts`). Throws CodedError
  * `model-missing` / `model-failed`.
  */
 export async function loadGgufEmbedder(modelPath: string, opts: LlamaLoadOptions = {}): Promise<Embedder> {
@@ -30,6 +31,8 @@ export async function loadGgufEmbedder(modelPath: string, opts: LlamaLoadOptions
     const dimension = model.embeddingVectorSize;
 
     const embedOne = async (text: string): Promise<Float32Array> => {
+      // planWindows keeps every piece within maxInputTokens; the slice only guards a tokenizer that
+      // counts a piece differently on its own than inside the merged window.
       let tokens: Token[] = model.tokenize(text).slice(0, maxInputTokens);
       // Empty text has no tokens and would give an empty vector; embed the boundary token instead.
       if (tokens.length === 0 && fallbackToken != null) tokens = [fallbackToken];
@@ -44,13 +47,15 @@ export async function loadGgufEmbedder(modelPath: string, opts: LlamaLoadOptions
       id,
       dimension,
       async embed(texts, options = {}) {
+        const plan = await planWindows(texts, { maxTokens: maxInputTokens, countTokens: (t) => model.tokenize(t).length });
         const out: Float32Array[] = [];
-        for (const text of texts) {
+        for (const [i, piece] of plan.pieces.entries()) {
           if (options.signal?.aborted) throw new CodedError('cancelled', 'Embedding was cancelled.');
-          out.push(await embedOne(text));
-          options.onProgress?.(out.length, texts.length);
+          out.push(await embedOne(piece));
+          const owner = plan.owners[i] ?? 0;
+          if (plan.owners[i + 1] !== owner) options.onProgress?.(owner + 1, texts.length);
         }
-        return out;
+        return joinWindows(plan, out, texts.length);
       },
       async dispose() {
         await context.dispose();

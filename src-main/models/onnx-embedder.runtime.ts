@@ -1,6 +1,7 @@
 /**
  * The ONNX text embedder: a transformers.js feature-extraction pipeline over a local model folder
- * (`config.json`, `tokenizer.json`, `onnx/model.onnx`), mean-pooled and L2-normalized. Strictly
+ * (`config.json`, `tokenizer.json`, `onnx/model.onnx`), mean-pooled and L2-normalized; a text longer
+ * than the model's window is embedded in windows (`windows.ts`), not truncated. Strictly
  * offline: remote models are disabled before anything loads, so a missing file is an error here,
  * never a download.
  */
@@ -9,6 +10,8 @@ import path from 'node:path';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { CodedError } from '../core/result';
 import type { Embedder } from './types';
+import { joinWindows, planWindows } from './windows';
+import type { WindowSpec } from './windows';
 
 /** Options for {@link loadOnnxEmbedder}. */
 export interface OnnxEmbedderOptions {
@@ -16,6 +19,11 @@ export interface OnnxEmbedderOptions {
   batchSize?: number;
   /** ONNX Runtime intra-op threads, clamped to 1..2 (default 2): more starves the 2-core target. */
   threads?: number;
+  /**
+   * Longest input in tokens before a text is embedded in windows; default and upper bound the
+   * model's own window (tokenizer `model_max_length`, else `max_position_embeddings`).
+   */
+  maxTokens?: number;
 }
 
 const DEFAULT_BATCH_SIZE = 16;
@@ -55,7 +63,28 @@ export async function loadOnnxEmbedder(modelDir: string, opts: OnnxEmbedderOptio
     await extractor.dispose().catch(() => undefined);
     throw new CodedError('model-failed', `The embedding model in "${dir}" produced no vector dimension.`);
   }
-  return new OnnxEmbedder(path.basename(dir), dimension, extractor, batchSize, dir);
+  return new OnnxEmbedder(path.basename(dir), dimension, extractor, batchSize, dir, windowOf(extractor, opts.maxTokens));
+}
+
+/** Fallback window when neither the tokenizer nor the config states one: BERT's 512. */
+const DEFAULT_MAX_TOKENS = 512;
+
+/**
+ * The model's input window for text and its tokenizer's count of a text's own tokens: the
+ * special tokens the tokenizer adds around every input ([CLS], [SEP]) come off the window once.
+ */
+function windowOf(extractor: FeatureExtractionPipeline, requested: number | undefined): WindowSpec {
+  const { tokenizer } = extractor;
+  const stated = [tokenizer.model_max_length as unknown, (extractor.model.config as { max_position_embeddings?: unknown }).max_position_embeddings]
+    // Tokenizers without a stated limit report a huge sentinel (1e30).
+    .filter((n): n is number => typeof n === 'number' && Number.isFinite(n) && n > 2 && n < 1e9);
+  const modelMax = stated.length > 0 ? Math.min(...stated) : DEFAULT_MAX_TOKENS;
+  const windowTokens = requested !== undefined ? Math.min(modelMax, Math.floor(requested)) : modelMax;
+  const special = tokenizer.encode('').length;
+  return {
+    maxTokens: Math.max(1, windowTokens - special),
+    countTokens: (text) => tokenizer.encode(text, { add_special_tokens: false }).length,
+  };
 }
 
 /** Returns config.json's hidden_size when present; throws `model-missing` naming what is absent. */
@@ -109,6 +138,7 @@ class OnnxEmbedder implements Embedder {
     private readonly extractor: FeatureExtractionPipeline,
     private readonly batchSize: number,
     private readonly dir: string,
+    private readonly window: WindowSpec,
   ) {}
 
   embed(
@@ -124,12 +154,14 @@ class OnnxEmbedder implements Embedder {
     texts: string[],
     { signal, onProgress }: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void },
   ): Promise<Float32Array[]> {
-    const vectors: Float32Array[] = [];
     onProgress?.(0, texts.length);
-    for (let start = 0; start < texts.length; start += this.batchSize) {
+    const plan = await planWindows(texts, this.window);
+    const { pieces, owners } = plan;
+    const vectors: Float32Array[] = [];
+    for (let start = 0; start < pieces.length; start += this.batchSize) {
       if (signal?.aborted) throw new CodedError('cancelled', 'Embedding was cancelled.');
       if (this.disposed) throw new CodedError('unavailable', `The embedding model "${this.id}" was unloaded.`);
-      const batch = texts.slice(start, start + this.batchSize);
+      const batch = pieces.slice(start, start + this.batchSize);
       let output;
       try {
         output = await this.extractor(batch, { pooling: 'mean', normalize: true });
@@ -143,9 +175,12 @@ class OnnxEmbedder implements Embedder {
       for (let i = 0; i < batch.length; i++) {
         vectors.push(data.slice(i * this.dimension, (i + 1) * this.dimension));
       }
-      onProgress?.(vectors.length, texts.length);
+      // Progress counts texts: a text is done when its last window is.
+      const end = vectors.length;
+      const last = owners[end - 1] ?? -1;
+      onProgress?.(end === pieces.length || owners[end] !== last ? last + 1 : last, texts.length);
     }
-    return vectors;
+    return joinWindows(plan, vectors, texts.length);
   }
 
   async dispose(): Promise<void> {

@@ -35,6 +35,28 @@ describe('loadGgufEmbedder (node-llama-cpp embedding context on the tiny GGUF)',
     expect(Array.from(b!)).not.toEqual(Array.from(a!));
   });
 
+  it('embeds a text longer than its context in windows, so its tail still moves its vector', async () => {
+    const narrow = await loadGgufEmbedder(await ensureTinyGguf(), { threads: 1, contextSize: 32 });
+    try {
+      const body = Array.from({ length: 20 }, () => 'Connect the USB power supply and press the reset button.').join('\n');
+      const progress: [number, number][] = [];
+      const [a, b, short] = await narrow.embed([`${body}\nReplace the 5 A fuse.`, `${body}\nHold BOOT while powering on.`, 'battery charge'], {
+        onProgress: (done, total) => progress.push([done, total]),
+      });
+      expect(Array.from(a!)).not.toEqual(Array.from(b!));
+      expect(norm(a!)).toBeCloseTo(1, 4);
+      expect(progress).toEqual([
+        [1, 3],
+        [2, 3],
+        [3, 3],
+      ]);
+      const [wide] = await embedder.embed(['battery charge']);
+      expect(Array.from(short!)).toEqual(Array.from(wide!));
+    } finally {
+      await narrow.dispose();
+    }
+  });
+
   it('stops with a cancelled error when the signal is aborted', async () => {
     const err = await embedder.embed(['one', 'two'], { signal: AbortSignal.abort() }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CodedError);

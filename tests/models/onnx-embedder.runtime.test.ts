@@ -116,6 +116,34 @@ describe('loadOnnxEmbedder', () => {
     for (const v of vectors) expect(Math.abs(norm(v) - 1)).toBeLessThan(1e-4);
   });
 
+  it('embeds a text longer than the model window in windows, so its tail still moves its vector', async () => {
+    // ~80 repeats of the test sentences are far over the tiny model's 512-token window.
+    const body = Array.from({ length: 80 }, (_, i) => TEXTS[i % 6]).join('\n');
+    const [a, b, whole] = await embedder.embed([`${body}\nHold BOOT while powering on.`, `${body}\nUse a 5V 3A adapter.`, body]);
+    expect(Array.from(a ?? [])).not.toEqual(Array.from(b ?? []));
+    expect(Array.from(a ?? [])).not.toEqual(Array.from(whole ?? []));
+    for (const v of [a, b, whole]) expect(Math.abs(norm(v ?? new Float32Array()) - 1)).toBeLessThan(1e-4);
+  });
+
+  it('embeds a text that fits its window exactly as a wider window does, and counts progress in texts', async () => {
+    const narrow = await loadOnnxEmbedder(modelDir, { batchSize: 2, threads: 1, maxTokens: 16 });
+    try {
+      const short = TEXTS[4] ?? '';
+      const long = TEXTS.slice(0, 6).join(' ');
+      const progress: [number, number][] = [];
+      const [shortNarrow, longNarrow] = await narrow.embed([short, long], { onProgress: (d, t) => progress.push([d, t]) });
+      const [shortWide, longWide] = await embedder.embed([short, long]);
+      expect(Array.from(shortNarrow ?? [])).toEqual(Array.from(shortWide ?? []));
+      expect(Array.from(longNarrow ?? [])).not.toEqual(Array.from(longWide ?? []));
+      // The long text spans several batches of 2 windows: progress never goes back and ends at the total.
+      expect(progress.length).toBeGreaterThan(2);
+      expect(progress.at(-1)).toEqual([2, 2]);
+      for (let i = 1; i < progress.length; i++) expect(progress[i]![0]).toBeGreaterThanOrEqual(progress[i - 1]![0]);
+    } finally {
+      await narrow.dispose();
+    }
+  });
+
   it('stops between batches when the signal aborts, and stays usable', async () => {
     const controller = new AbortController();
     const seen: number[] = [];
