@@ -12,7 +12,8 @@ describe('document viewer in Chromium', () => {
   beforeAll(async () => {
     app = await startUiApp();
     const doc = ['---', 'sidebar_position: 3', 'title: Power supply', '---', '', '# Power supply', '', 'Use a 5V/3A adapter.', '', ':::note', 'Never power it over <b>PoE</b>.', ':::', '', 'Done.'].join('\n');
-    await importTexts(app, 'Boards', { 'power.md': doc });
+    const specs = ['Bench supply', '', 'Voltage: 5 V', 'Current: 2 A', 'Fuse: T5A 250V'].join('\n');
+    await importTexts(app, 'Boards', { 'power.md': doc, 'specs.txt': specs });
     page = await openApp(app, errors);
   });
 
@@ -21,7 +22,7 @@ describe('document viewer in Chromium', () => {
   });
 
   it('shows no front matter and no ":::" but a labelled note', async () => {
-    await page.getByRole('button', { name: /^Open / }).first().click();
+    await page.getByRole('button', { name: /^Open Power supply/ }).first().click();
     const body = page.getByTestId('source-text');
     await body.waitFor();
     await expect.poll(() => body.textContent()).toContain('Use a 5V/3A adapter.');
@@ -34,6 +35,16 @@ describe('document viewer in Chromium', () => {
     expect(await note.textContent()).toContain('<b>PoE</b>');
     expect(await note.locator('b').count()).toBe(0);
     await shot(page, 'viewer-admonition');
+  });
+
+  it("shows a plain-text file's lines as lines, not joined into one", async () => {
+    await page.getByRole('button', { name: 'Close source' }).click();
+    await page.getByRole('button', { name: /^Open Bench supply/ }).first().click();
+    const body = page.getByTestId('source-text');
+    await expect.poll(() => body.textContent()).toContain('Fuse: T5A 250V');
+    // innerText is what the user sees: line breaks as rendered, not as in the DOM's text.
+    const shown = await body.locator('p', { hasText: 'Voltage' }).innerText();
+    expect(shown.split('\n').map((l) => l.trim())).toEqual(['Voltage: 5 V', 'Current: 2 A', 'Fuse: T5A 250V']);
   });
 
   it('logged no page errors', () => {

@@ -140,7 +140,14 @@ export function SourceViewer() {
             <PdfView base64={original.base64} page={viewerPage} quote={hasPassage ? viewer.quote : ''} zoom={zoom} onPageCount={setPageCount} onError={setPdfError} />
           </Suspense>
         ) : source ? (
-          <SourceText text={source.text} start={viewer.start} end={viewer.end} pageStarts={source.pageStarts} page={viewer.pages[0] ?? null} />
+          <SourceText
+            text={source.text}
+            start={viewer.start}
+            end={viewer.end}
+            pageStarts={source.pageStarts}
+            page={viewer.pages[0] ?? null}
+            keepLineBreaks={source.format === 'txt'}
+          />
         ) : null}
       </div>
     </aside>
@@ -166,7 +173,25 @@ function windowAround(text: string, start: number, end: number, extra: number): 
   return { from, to };
 }
 
-function SourceText({ text, start, end, pageStarts, page }: { text: string; start: number; end: number; pageStarts: number[]; page: number | null }) {
+/**
+ * `keepLineBreaks`: a plain-text file's lines are the author's layout (a spec list, an address),
+ * not soft-wrapped prose, so they are shown as lines where Markdown would join them.
+ */
+function SourceText({
+  text,
+  start,
+  end,
+  pageStarts,
+  page,
+  keepLineBreaks,
+}: {
+  text: string;
+  start: number;
+  end: number;
+  pageStarts: number[];
+  page: number | null;
+  keepLineBreaks: boolean;
+}) {
   const [extra, setExtra] = useState(0);
   const body = useRef<HTMLDivElement>(null);
   // Without a passage (a document opened from the list) start at the requested page.
@@ -195,7 +220,7 @@ function SourceText({ text, start, end, pageStarts, page }: { text: string; star
           Show earlier text
         </button>
       ) : null}
-      <div className="markdown">
+      <div className={keepLineBreaks ? 'markdown keep-lines' : 'markdown'}>
         <SafeMarkdown text={slice} plugins={plugins} />
       </div>
       {to < text.length ? (
