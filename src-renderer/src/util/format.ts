@@ -49,14 +49,27 @@ export function formatDate(iso: string): string {
 }
 
 /**
- * Manual text (Markdown) as plain reading text for previews: heading marks, emphasis, code ticks
- * and table rules removed, blank-line runs collapsed. Never parsed as HTML.
+ * Manual text (Markdown) as plain reading text for previews: heading marks, emphasis, code ticks,
+ * tag-shaped HTML and table rules removed, image and link syntax reduced to their words, a table
+ * row's cells joined by " · " (a preview may start mid-row, so any line with two or more pipes
+ * counts as one), blank-line runs collapsed. The result is shown as text, never parsed as HTML.
  */
 export function plainText(markdown: string): string {
   return markdown
+    .replace(/<\/?[A-Za-z][^<>\n]*>/g, ' ')
+    .replace(/!\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
+    .replace(/\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
     .replace(/^\s{0,3}#{1,6}\s+/gm, '')
     .replace(/^\s*\|?\s*:?-{3,}.*$/gm, '')
+    .replace(/^.*\|.*\|.*$/gm, (row) =>
+      row
+        .split('|')
+        .map((cell) => cell.trim())
+        .filter((cell) => cell !== '')
+        .join(' · '),
+    )
     .replace(/\*\*|__|`/g, '')
+    .replace(/[ \t]{2,}/g, ' ')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { plainText } from '../../src-renderer/src/util/format';
+
+describe('plainText (previews of manual text)', () => {
+  it("shows a table row as its cells, not as pipes, even when the preview starts mid-row", () => {
+    const md = ['| XIAO Pin | Function |', '| :---: | :---: |', '| 5V | VBUS |', 'mW | 3V3 | Power out |'].join('\n');
+    expect(plainText(md)).toBe(['XIAO Pin · Function', '', '5V · VBUS', 'mW · 3V3 · Power out'].join('\n'));
+  });
+
+  it('keeps the words of images and links and drops tag-shaped HTML', () => {
+    const md = '<div><img src="https://example.com/a.png"/></div> See the ![pinout](img/p.png) and [wiring guide](./wiring.md).';
+    expect(plainText(md)).toBe('See the pinout and wiring guide.');
+  });
+
+  it('removes heading marks, emphasis and code ticks but keeps text that only looks like markup', () => {
+    expect(plainText('## Power\n\nUse **5 V** via `VIN`; current < 2 A, 3 > 1.')).toBe('Power\n\nUse 5 V via VIN; current < 2 A, 3 > 1.');
+  });
+
+  it('leaves a single pipe in prose alone', () => {
+    expect(plainText('Select A|B mode.')).toBe('Select A|B mode.');
+  });
+});
