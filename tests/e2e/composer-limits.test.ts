@@ -52,6 +52,9 @@ describe('refused input in words, in Chromium', () => {
     expect(await alert.textContent()).toBe('This question was not sent. It is too long: at most 2000 characters.');
     expect(await box.inputValue()).toBe(long);
     expect(await page.getByTestId('question').count()).toBe(0);
+    // The conversation opened for it is gone again: none is listed, in the app or in the engine.
+    const listed = await app.engine.api['chat.list']({ library: 'Pumps' });
+    expect(listed.ok && listed.value).toEqual([]);
   });
 
   it('drops the field name from a refused library name', async () => {

@@ -129,6 +129,7 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       if (!library || !text || get().streaming) return false;
       await scopeSaved;
       let conversation = get().activeConversation;
+      const createdNow = !conversation;
       if (!conversation) {
         const models = get().modelFilter;
         const created = await api['chat.create']({ library, ...(models.length > 0 ? { scope: { models } } : {}) });
@@ -157,9 +158,16 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
         return true;
       }
       if (res.error.code === 'invalid-input') {
-        // Refused as asked: the engine kept no trace of it, so neither does the transcript.
+        // Refused as asked: the engine kept no trace of it, so neither does the transcript, and a
+        // conversation opened only for it goes again rather than staying in the list empty.
         const active = get().activeConversation;
-        if (active?.id === conversation.id) set({ activeConversation: { ...active, messages: active.messages.filter((m) => m.id !== userTurn.id) } });
+        if (createdNow) {
+          if (active?.id === conversation.id) set({ activeConversation: null });
+          await api['chat.delete']({ library, id: conversation.id });
+          await get().loadConversations();
+        } else if (active?.id === conversation.id) {
+          set({ activeConversation: { ...active, messages: active.messages.filter((m) => m.id !== userTurn.id) } });
+        }
         set({ chatError: `This question was not sent. ${res.error.message}` });
         return false;
       }
