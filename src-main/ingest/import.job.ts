@@ -417,7 +417,9 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
   const failures: DocumentRecord[] = [];
   const fail = (id: string, code: ErrorCode, reason: string, size = 0) => {
     results.push({ file: id, status: 'failed', reason });
-    failures.push(failedRecord(id, code, reason, size));
+    // A format ManualMate does not read is reported, not listed: importing the same file again
+    // can never succeed, so a listed failure (with its Retry) would only stay as clutter.
+    if (code !== 'unsupported') failures.push(failedRecord(id, code, reason, size));
     done++;
     progress(id, 'failed', 1, reason);
   };

@@ -85,6 +85,8 @@ describe('import of a batch with bad files', () => {
     const listed = Object.fromEntries(docs.value.map((d) => [d.id, d]));
     expect(listed['batch/good.md']).toMatchObject({ status: 'ready', format: 'markdown' });
     expect(listed['batch/locked.pdf']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/password/i) });
+    // A format it does not read is reported above but not listed as a document to retry.
+    expect(listed['old.doc']).toBeUndefined();
     expect((await search('slow-blow fuse'))[0]?.doc).toBe('batch/good.md');
     expect((await search('impeller torque'))[0]?.doc).toBe('batch/manual.docx');
   });
