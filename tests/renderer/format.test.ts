@@ -3,8 +3,8 @@ import { plainText } from '../../src-renderer/src/util/format';
 
 describe('plainText (previews of manual text)', () => {
   it("shows a table row as its cells, not as pipes, even when the preview starts mid-row", () => {
-    const md = ['| XIAO Pin | Function |', '| :---: | :---: |', '| 5V | VBUS |', 'mW | 3V3 | Power out |'].join('\n');
-    expect(plainText(md)).toBe(['XIAO Pin · Function', '', '5V · VBUS', 'mW · 3V3 · Power out'].join('\n'));
+    const md = ['| XIAO Pin | Function |', '| :---: | :---: |', '| 5V | VBUS |', 'mW | 3V3 | Power out |', '| D2 …'].join('\n');
+    expect(plainText(md)).toBe(['XIAO Pin · Function', '', '5V · VBUS', 'mW · 3V3 · Power out', 'D2 …'].join('\n'));
   });
 
   it('keeps the words of images and links and drops tag-shaped HTML', () => {

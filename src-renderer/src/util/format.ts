@@ -68,6 +68,8 @@ export function plainText(markdown: string): string {
         .filter((cell) => cell !== '')
         .join(' · '),
     )
+    // A row cut by the preview's edge keeps one pipe at its start or end.
+    .replace(/^[ \t]*\|[ \t]*|[ \t]*\|[ \t]*$/gm, '')
     .replace(/\*\*|__|`/g, '')
     .replace(/[ \t]{2,}/g, ' ')
     .replace(/\n{3,}/g, '\n\n')
