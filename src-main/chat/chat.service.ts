@@ -18,6 +18,7 @@ import { closestModels } from './model-guard';
 import type { ChatIndex, RetrieveOptions } from './retrieve';
 import { retrieverFor } from '../core/vocabulary';
 import { analyzeQuery } from '../search/query-analysis';
+import { followUpQuestion } from './follow-up';
 import { confirmUnknown, isAskedModel, namedWhere, planQuestion, questionForLines, retrieve } from './retrieve';
 
 /**
@@ -199,8 +200,12 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     const picked = scope.models ?? [];
     const previous = picked.length > 0 ? [] : ([...history].reverse().find((t) => t.role === 'assistant')?.resolvedModels ?? []);
     // The question is analysed once; the plan, the search and the answer all read this analysis.
-    const analysis = analyzeQuery(q.value, vocabulary);
-    const plan = await confirmUnknown(index, planQuestion(q.value, analysis, vocabulary, previous), previous);
+    // "And the ESP32C3?" asks the last question with a topic again, for the model it names.
+    const typed = analyzeQuery(q.value, vocabulary);
+    const followUp = followUpQuestion(q.value, typed, vocabulary, history);
+    const asked = followUp ?? q.value;
+    const analysis = followUp ? analyzeQuery(followUp, vocabulary) : typed;
+    const plan = await confirmUnknown(index, planQuestion(asked, analysis, vocabulary, previous), previous);
     const turn = (fields: Omit<ChatTurn, 'id' | 'role' | 'createdAt'>): ChatTurn => ({
       id: opts.messageId ?? newId(),
       role: 'assistant',
@@ -219,11 +224,12 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       return whole({ text, mode: 'not-found', citations: [], resolvedModels: [] });
     }
 
-    const found = await retrieve(index, q.value, analysis, plan, scope, options.retrieve);
+    const found = await retrieve(index, asked, analysis, plan, scope, options.retrieve);
     if (!found.ok) return found;
     const { passages, resolvedModels, setAside } = found.value;
     // A question naming a known and an unknown model is answered for the known one, said first.
-    let note = plan.unknown.length > 0 ? `No manual for ${listNames(plan.unknown.map((u) => u.text))} in this library; answering for ${listNames(plan.named)}.\n\n` : '';
+    let note = followUp ? `Read as: “${followUp}”\n\n` : '';
+    note += plan.unknown.length > 0 ? `No manual for ${listNames(plan.unknown.map((u) => u.text))} in this library; answering for ${listNames(plan.named)}.\n\n` : '';
     // A question naming another model than the picked chip's is answered for the model it names:
     // said first, so the answer is never taken for the chip's.
     if (setAside.length > 0) note += `Answered for ${listNames(plan.named)}, named in the question, not for the chosen ${listNames(setAside)}.\n\n`;
@@ -252,7 +258,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       try {
         generated = await answerWithLlm(
           llm,
-          { question: q.value, passages, history: historyFor(history) },
+          { question: asked, passages, history: historyFor(history) },
           {
             onToken,
             ...(opts.signal ? { signal: opts.signal } : {}),
@@ -275,12 +281,12 @@ export function createChatService(options: ChatServiceOptions): ChatService {
         );
       }
       // Not even the best passage fits the model's context: quote instead of generating.
-      const extracted = answerExtractively(questionForLines(q.value, analysis), passages, extractOptions(vocabulary, resolvedModels));
+      const extracted = answerExtractively(questionForLines(asked, analysis), passages, extractOptions(vocabulary, resolvedModels));
       onToken(extracted.text);
       return ok(turn({ text: note + extracted.text, mode: 'extracted', citations: extracted.citations, resolvedModels }));
     }
 
-    const extracted = answerExtractively(questionForLines(q.value, analysis), passages, extractOptions(vocabulary, resolvedModels));
+    const extracted = answerExtractively(questionForLines(asked, analysis), passages, extractOptions(vocabulary, resolvedModels));
     return whole({ text: note + extracted.text, mode: 'extracted', citations: extracted.citations, resolvedModels });
   }
 

@@ -112,6 +112,24 @@ export function describeExtractiveChat(title: string, corpusRoot: string, questi
   });
 
   describe(`conversations on ${title}`, () => {
+    it('asks the earlier question again for the model an "and the X?" follow-up names, and says so', async () => {
+      const chat = service();
+      const conv = unwrap(await chat.create());
+      unwrap(await chat.ask(conv.id, 'What power supply does the Radxa E52C need?'));
+      const other = unwrap(await chat.ask(conv.id, 'And the ROCK 5B?'));
+      expect(other.mode).toBe('extracted');
+      expect(other.resolvedModels).toEqual(['ROCK 5B']);
+      expect(other.text).toMatch(/^Read as: “What power supply does the (Radxa )?ROCK 5B need\?”/);
+      expect(aboutModel(other.citations![0]!, 'ROCK 5B')).toBe(true);
+      // A chain of such follow-ups reaches back to the question that had a topic.
+      const third = unwrap(await chat.ask(conv.id, 'and the E20C?'));
+      expect(third.text).toMatch(/^Read as: “What power supply does the (Radxa )?E20C need\?”/);
+      expect(third.resolvedModels).toEqual(['E20C']);
+      // A question with a topic of its own is answered as typed.
+      const own = unwrap(await chat.ask(conv.id, 'How do I enter maskrom mode on the ROCK 5B?'));
+      expect(own.text).not.toMatch(/^Read as/);
+    });
+
     it('keeps the model named earlier for follow-ups, and switches when another is named', async () => {
       const chat = service();
       const conv = unwrap(await chat.create());
