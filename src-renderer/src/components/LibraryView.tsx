@@ -110,7 +110,7 @@ function Documents({ library }: { library: string }) {
               type="search"
               className="doc-filter"
               aria-label="Filter documents"
-              placeholder="Filter by name, model or status…"
+              placeholder="Filter: name, model, status…"
               value={documentFilter}
               onChange={(e) => setDocumentFilter(e.target.value)}
             />
@@ -244,7 +244,7 @@ function DocumentRow({
         {doc.pageCount ?? '—'}
       </td>
       <td className="num hide-narrow">{ready ? doc.chunks : '—'}</td>
-      <td>
+      <td className="models-cell">
         <span className="chips">
           {doc.models.slice(0, 4).map((m) => (
             <span key={m} className="chip chip-static">
