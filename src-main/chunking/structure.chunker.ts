@@ -42,40 +42,49 @@ export type StructureOptions = z.output<typeof structureOptionsSchema>;
 
 const isHeading = (u: Unit): boolean => u.block.kind === 'heading';
 
-/** Groups units by the rules above. */
+/**
+ * Groups units by the rules above. What the rules ask of the open chunk (does it have body text,
+ * how many headings end it) is kept as units arrive rather than rescanned at each one: a run of
+ * bare headings (a parts list with thousands of "# H123" lines) made the rescans quadratic.
+ */
 function groupStructure(units: readonly Unit[], o: StructureOptions): Unit[][] {
   const groups: Unit[][] = [];
   let cur: Unit[] = [];
-  const hasBody = (g: readonly Unit[]): boolean => g.some((u) => !isHeading(u));
+  /** Units of `cur` that are not headings. */
+  let body = 0;
+  /** Headings at the end of `cur`: they move on with the content they introduce. */
+  let trailing = 0;
 
-  // Where the chunk's trailing headings begin: they move on with the content they introduce.
-  const trailingHeadings = (g: readonly Unit[]): number => {
-    let cut = g.length;
-    while (cut > 0 && isHeading(g[cut - 1]!)) cut--;
-    return cut;
+  const add = (u: Unit): void => {
+    cur.push(u);
+    if (isHeading(u)) trailing++;
+    else {
+      body++;
+      trailing = 0;
+    }
+  };
+  /** Closes the chunk before its trailing headings, which open the next one with `u`. */
+  const close = (u: Unit): void => {
+    const cut = cur.length - trailing;
+    groups.push(cur.slice(0, cut));
+    cur = cur.slice(cut);
+    body = 0;
+    add(u);
   };
 
   for (const u of units) {
     if (cur.length === 0) {
-      cur.push(u);
+      add(u);
       continue;
     }
     if (isHeading(u)) {
-      const cut = trailingHeadings(cur);
-      const body = cur.slice(0, cut);
-      if (hasBody(body) && unitsLength(body) >= o.minChars) {
-        groups.push(body);
-        cur = [...cur.slice(cut), u];
-      } else cur.push(u);
+      const cut = cur.length - trailing;
+      if (body > 0 && cur[cut - 1]!.end - cur[0]!.start >= o.minChars) close(u);
+      else add(u);
       continue;
     }
-    if (!hasBody(cur) || u.end - cur[0]!.start <= o.maxChars) {
-      cur.push(u);
-      continue;
-    }
-    const cut = trailingHeadings(cur);
-    groups.push(cur.slice(0, cut));
-    cur = [...cur.slice(cut), u];
+    if (body === 0 || u.end - cur[0]!.start <= o.maxChars) add(u);
+    else close(u);
   }
   if (cur.length > 0) groups.push(cur);
   return mergeSmallBackward(groups, o);
@@ -90,7 +99,8 @@ function mergeSmallBackward(groups: Unit[][], o: StructureOptions): Unit[][] {
   const out: Unit[][] = [];
   for (const g of groups) {
     const prev = out[out.length - 1];
-    if (prev && unitsLength(g) < o.minChars && g[g.length - 1]!.end - prev[0]!.start <= o.maxChars) prev.push(...g);
+    // A loop, not push(...g): a group of 100,000+ units would overflow the call's argument list.
+    if (prev && unitsLength(g) < o.minChars && g[g.length - 1]!.end - prev[0]!.start <= o.maxChars) for (const u of g) prev.push(u);
     else out.push([...g]);
   }
   return out;
