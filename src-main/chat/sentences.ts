@@ -99,11 +99,11 @@ export function cleanInline(text: string): string {
   return text
     .replace(/(^|\n)[ \t]*(?:>[ \t]?)+/g, '$1')
     .replace(/(^|\n)[ \t]*#{1,6}[ \t]+/g, '$1')
-    .replace(/!\[[^\]\n]*\]\([^)\n]*\)/g, ' ')
+    .replace(/!\[[^\]\n]{0,300}\]\([^)\n]{0,1000}\)/g, ' ')
     // A link whose emphasis closes between its text and its target ("**[Core docs]**(https://...)",
     // which renders with the raw URL) is read as the link its writer meant: the text, emphasised.
     .replace(/\[([^\]\n]*)\](\*\*|__|\*|_)\((?:[a-z][\w+.-]*:|\/|#|\.\.?\/)[^)\s]*\)/gi, '$1$2')
-    .replace(/\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
+    .replace(/\[([^\]\n]{0,300})\]\([^)\n]{0,1000}\)/g, '$1')
     .replace(/<br\s*\/?>/gi, ' ')
     // A script or style element is code the page runs, not text it shows: gone with its content.
     .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
@@ -198,9 +198,9 @@ function isMarkup(text: string): boolean {
  * images, tags and separators ("**[Description](#Description)** · **[Example](#Example)**").
  */
 function isLinkBar(raw: string): boolean {
-  if ((raw.match(/\[[^\]\n]*\]\([^)\n]*\)/g) ?? []).length < 2) return false;
+  if ((raw.match(/\[[^\]\n]{0,300}\]\([^)\n]{0,1000}\)/g) ?? []).length < 2) return false;
   const rest = raw
-    .replace(/!?\[[^\]\n]*\]\([^)\n]*\)/g, ' ')
+    .replace(/!?\[[^\]\n]{0,300}\]\([^)\n]{0,1000}\)/g, ' ')
     .replace(/<[^>\n]*>|&[a-z]+;|:[a-z0-9_+-]+:/g, ' ')
     .replace(/\p{Extended_Pictographic}/gu, ' ');
   return !/[\p{L}\p{N}]/u.test(rest);

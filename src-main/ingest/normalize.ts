@@ -81,8 +81,8 @@ export function parseFrontMatter(yaml: string): Record<string, string> {
 /** Plain text of a heading's inline Markdown: emphasis, code ticks, links and tags removed. */
 export function inlineToPlain(inline: string): string {
   return inline
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/!\[([^\]]{0,300})\]\([^)]{0,1000}\)/g, '$1')
+    .replace(/\[([^\]]{0,300})\]\([^)]{0,1000}\)/g, '$1')
     .replace(/<[^>]+>/g, '')
     .replace(/[*_`~]/g, '')
     .replace(/\s*\{#[\w-]+\}\s*$/, '')
