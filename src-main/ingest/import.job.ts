@@ -259,11 +259,9 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const pool = options.pool ?? new ParsePool({ limits, ...(options.parseWorkers !== undefined ? { size: options.parseWorkers } : {}) });
   const onAbort = () => pool.cancel(signal);
   signal.addEventListener('abort', onAbort, { once: true });
-  // The first worker starts while the folders are listed and the library is tidied, and while
-  // this thread loads what learning needs: otherwise that load waits until the first file is
-  // parsed and then delays every file after it.
+  // The first worker starts while the folders are listed and the library is tidied (what learning
+  // needs loads once the first files are on their way to it: see `importCandidates`).
   pool.warm(1);
-  indexer.warm?.();
   try {
     const { candidates, skipped } = await expandPaths(options.paths);
     // Files a killed import left behind (temp files, originals never listed) go before new ones come.
@@ -371,6 +369,16 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
       if (outcome.kind === 'parsed') stores.push(outcome.stored);
       return outcome;
     }));
+    if (i === 0 && indexer.warm) {
+      // What learning needs (a tagger: ~0.2 s of CPU) loads while the parse worker starts and parses
+      // the first files: loaded before the walk, it held those files back from an idle worker
+      // (0.1-0.4 s here). Two turns of the event loop let the reads above hand their files to the
+      // pool and the pool send them (its dispatch waits one turn); a file still on the disk then
+      // reaches the worker after the load, as before.
+      await nextTurn();
+      await nextTurn();
+      indexer.warm();
+    }
     for (let k = 0; k < batch.length; k++) {
       const c = batch[k]!;
       const outcome = await whileWaiting(outcomes[k]!, drafts, signal);
