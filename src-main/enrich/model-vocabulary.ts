@@ -858,6 +858,15 @@ export class ModelVocabulary {
     const families: ModelMention[] = [];
     let i = 0;
     while (i < toks.length) {
+      const first = toks[i]!;
+      // Most words begin no name: `matchAt` and `familyAt` would both stop at this same test, after
+      // allocating their windows (a third of the import's allocation was this scan's).
+      if (first.kind !== 'word' || !d.keyPrefixes.has(first.norm)) {
+        const member = this.patternMention(first, d);
+        if (member) out.push(member);
+        i++;
+        continue;
+      }
       const m = this.matchAt(text, toks, i, d, []);
       if (!m) {
         // Names may start inside a family's words ("Seeed XIAO nRF52840" holds "XIAO nRF52840"),

@@ -108,9 +108,19 @@ export function topTermsOf(terms: readonly string[], stats: TermStats, k: number
   };
   for (const t of contentTerms(options.boost ?? '')) add(t, 2);
   for (const t of terms) add(t, 1);
-  return [...tf]
-    .map(([t, n]) => ({ t, score: (1 + Math.log(n)) * stats.idf(t) }))
-    .sort((a, b) => b.score - a.score || order.get(a.t)! - order.get(b.t)!)
-    .slice(0, k)
-    .map((x) => x.t);
+  // The best `k` kept in order while the terms go by, instead of sorting them all: a chunk has
+  // ~100 distinct terms and asks for 6, and this ran for every chunk of an import. `tf` iterates
+  // in first-occurrence order, so a later term displaces an equal score only when strictly better:
+  // the same ranking as the sort by score, then first occurrence.
+  if (k <= 0) return [];
+  const top: { t: string; score: number }[] = [];
+  for (const [t, n] of tf) {
+    const score = (1 + Math.log(n)) * stats.idf(t);
+    if (top.length === k && score <= top[k - 1]!.score) continue;
+    let at = top.length === k ? k - 1 : top.length;
+    while (at > 0 && top[at - 1]!.score < score) at--;
+    if (top.length === k) top.pop();
+    top.splice(at, 0, { t, score });
+  }
+  return top.map((x) => x.t);
 }

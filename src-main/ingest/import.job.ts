@@ -11,9 +11,11 @@ import { DEFAULT_IMPORT_LIMITS, DEFAULT_MAX_FILE_BYTES, maxFileBytesFor, megabyt
 import { ParsePool } from './parse-pool';
 import { documentCodes } from '../enrich/document-codes';
 import type { LearningExtract } from '../enrich/learning-extract';
-import { SUPPORTED_EXTENSIONS } from '../core/formats';
 // The format by name only: the parsers themselves load in the parse worker.
 import { formatFor } from './parsers/choose';
+import { expandPaths, type Candidate } from './expand-paths';
+
+export { expandPaths, type Expansion } from './expand-paths';
 
 /**
  * One import: expands the named files and folders, then for each file reads, hashes, parses and
@@ -28,8 +30,7 @@ import { formatFor } from './parsers/choose';
  *
  * Longer than 500 lines for now: every stage of a file (read, parse in the worker pool, learn,
  * chunk and enrich, store) runs inside that file's own guard here, so one reader sees where each
- * failure is caught and what reason it gets; the folder walk (expanding paths, the skipped-file
- * list) is the part that could move to its own file next.
+ * failure is caught and what reason it gets (the folder walk is `expand-paths.ts`).
  */
 
 /** What the import needs from the index: vocabulary learning, preparation, batched commits. */
@@ -193,118 +194,6 @@ class Limiter {
   }
 }
 
-interface Candidate {
-  /** Absolute path on disk. */
-  abs: string;
-  /** Document id: path relative to the parent of what was named, `/`-separated. */
-  id: string;
-  /** Set when the candidate is already known to fail (unreadable, unsafe name...). */
-  failure?: { code: ErrorCode; reason: string };
-}
-
-const SKIP_DIRS = new Set(['.git', 'node_modules', '.svn', '.hg', '__MACOSX']);
-
-/** A document id segment that could escape the library folder or confuse other systems. */
-function unsafeSegment(seg: string): boolean {
-  return seg === '' || seg === '.' || seg === '..' || /[\\\0:]/.test(seg) || /^[a-zA-Z]:/.test(seg);
-}
-
-/** What a folder import found: the files to import and what it left out, with the reason. */
-export interface Expansion {
-  candidates: Candidate[];
-  skipped: ImportSkipped[];
-}
-
-/** `path` lies inside `root` (both real paths). */
-function inside(root: string, p: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-/**
- * Expands paths into candidate files. Inside folders, what is not imported is listed in
- * `skipped` with the reason: unsupported types, hidden files and folders, tool folders
- * (`node_modules`, `.git`...), and symlinks, which are never followed: they can loop or point
- * outside what the user chose.
- */
-export async function expandPaths(paths: string[]): Promise<Expansion> {
-  const out: Candidate[] = [];
-  const skipped: ImportSkipped[] = [];
-  const seen = new Set<string>();
-  const push = (c: Candidate) => {
-    if (seen.has(c.id)) return;
-    seen.add(c.id);
-    out.push(c);
-  };
-  for (const p of paths) {
-    const abs = path.resolve(p);
-    const base = path.dirname(abs);
-    let stat;
-    try {
-      stat = await fs.stat(abs);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'it does not exist' : code === 'EACCES' ? 'permission denied' : `error ${code ?? 'unknown'}`;
-      push({ abs, id: path.basename(abs), failure: { code: 'unreadable', reason: `Cannot read ${p}: ${why}.` } });
-      continue;
-    }
-    if (stat.isFile()) {
-      push(candidate(abs, path.basename(abs)));
-      continue;
-    }
-    if (!stat.isDirectory()) {
-      push({ abs, id: path.basename(abs), failure: { code: 'unsupported', reason: `${p} is not a regular file or folder.` } });
-      continue;
-    }
-    const root = await fs.realpath(abs).catch(() => abs);
-    const rel = (full: string) => path.relative(base, full).split(path.sep).join('/');
-    const stack = [abs];
-    while (stack.length > 0) {
-      const dir = stack.pop()!;
-      let entries;
-      try {
-        entries = await fs.readdir(dir, { withFileTypes: true });
-      } catch (err) {
-        push({ abs: dir, id: rel(dir), failure: { code: 'unreadable', reason: `Cannot read the folder ${rel(dir)}: ${(err as NodeJS.ErrnoException).code ?? 'error'}.` } });
-        continue;
-      }
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      for (const e of entries) {
-        const full = path.join(dir, e.name);
-        if (e.name.startsWith('.')) {
-          skipped.push({ file: rel(full), reason: e.isDirectory() ? 'hidden folder' : 'hidden' });
-        } else if (e.isSymbolicLink()) {
-          const target = await fs.realpath(full).catch(() => null);
-          const reason = target === null ? 'broken symlink' : inside(root, target) ? 'symlink (not followed; its target inside the folder is imported under its own name)' : 'symlink outside the folder';
-          skipped.push({ file: rel(full), reason });
-        } else if (e.isDirectory()) {
-          if (SKIP_DIRS.has(e.name)) skipped.push({ file: rel(full), reason: `tool folder (${e.name})` });
-          else stack.push(full);
-        } else if (e.isFile()) {
-          const ext = path.extname(e.name).slice(1).toLowerCase();
-          if (!SUPPORTED_EXTENSIONS.includes(ext)) skipped.push({ file: rel(full), reason: ext ? `unsupported type .${ext}` : 'unsupported type (no extension)' });
-          else push(candidate(full, rel(full)));
-        } else {
-          skipped.push({ file: rel(full), reason: 'not a regular file' });
-        }
-      }
-    }
-  }
-  return { candidates: out, skipped };
-}
-
-function candidate(abs: string, id: string): Candidate {
-  const segs = id.split('/');
-  if (segs.some(unsafeSegment)) {
-    return {
-      abs,
-      id: segs.map((s) => s.replace(/[\\\0:]/g, '_')).join('/'),
-      failure: { code: 'unsafe-path', reason: `The name "${id}" could escape the library folder; rename the file and import it again.` },
-    };
-  }
-  return { abs, id };
-}
-
 function failedRecord(id: string, code: ErrorCode, reason: string, sizeBytes: number): DocumentRecord {
   return {
     id,
@@ -370,11 +259,9 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const pool = options.pool ?? new ParsePool({ limits, ...(options.parseWorkers !== undefined ? { size: options.parseWorkers } : {}) });
   const onAbort = () => pool.cancel(signal);
   signal.addEventListener('abort', onAbort, { once: true });
-  // The first worker starts while the folders are listed and the library is tidied, and while
-  // this thread loads what learning needs: otherwise that load waits until the first file is
-  // parsed and then delays every file after it.
+  // The first worker starts while the folders are listed and the library is tidied (what learning
+  // needs loads once the first files are on their way to it: see `importCandidates`).
   pool.warm(1);
-  indexer.warm?.();
   try {
     const { candidates, skipped } = await expandPaths(options.paths);
     // Files a killed import left behind (temp files, originals never listed) go before new ones come.
@@ -484,6 +371,16 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
       if (outcome.kind === 'parsed') stores.push(outcome.stored);
       return outcome;
     }));
+    if (i === 0 && indexer.warm) {
+      // What learning needs (a tagger: ~0.2 s of CPU) loads while the parse worker starts and parses
+      // the first files: loaded before the walk, it held those files back from an idle worker
+      // (0.1-0.4 s here). Two turns of the event loop let the reads above hand their files to the
+      // pool and the pool send them (its dispatch waits one turn); a file still on the disk then
+      // reaches the worker after the load, as before.
+      await nextTurn();
+      await nextTurn();
+      indexer.warm();
+    }
     for (let k = 0; k < batch.length; k++) {
       const c = batch[k]!;
       const outcome = await whileWaiting(outcomes[k]!, drafts, signal);

@@ -33,4 +33,31 @@ describe('topTerms', () => {
     expect(topTermsOf(contentTerms(plainText(fan)), stats, 3, options)).toEqual(topTerms(fan, stats, 3, options));
     expect(topTerms(fan, stats, 3, options)[0]).toBe('fan');
   });
+
+  it('keeps the k best terms by TF-IDF, ties in first-occurrence order, as a full sort would', () => {
+    // Documents that give words distinct, equal and unseen document frequencies.
+    const stats = TermStats.fromTexts(['alpha beta gamma', 'alpha beta delta', 'alpha epsilon', 'zeta eta theta']);
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'lambda'];
+    const bySort = (terms: string[], k: number): string[] => {
+      const tf = new Map<string, number>();
+      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+      const order = [...tf.keys()];
+      return [...tf]
+        .map(([t, n]) => ({ t, score: (1 + Math.log(n)) * stats.idf(t) }))
+        .sort((a, b) => b.score - a.score || order.indexOf(a.t) - order.indexOf(b.t))
+        .slice(0, k)
+        .map((x) => x.t);
+    };
+    let seed = 7;
+    const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    for (let round = 0; round < 300; round++) {
+      const terms = Array.from({ length: 1 + next(30) }, () => words[next(words.length)]!);
+      const k = 1 + next(8);
+      expect(topTermsOf(terms, stats, k)).toEqual(bySort(terms, k));
+    }
+    // Unseen words tie at the highest IDF: the first seen comes first, later ones only fill free places.
+    expect(topTermsOf(['kappa', 'iota', 'lambda', 'iota'], stats, 2)).toEqual(['iota', 'kappa']);
+    expect(topTermsOf(['kappa', 'iota', 'lambda'], stats, 2)).toEqual(['kappa', 'iota']);
+    expect(topTermsOf(['kappa'], stats, 0)).toEqual([]);
+  });
 });

@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 describe('import start-up', () => {
-  it('has the indexer load what learning needs once, before the first document is learned', async () => {
+  it('has the indexer load what learning needs once, after the first files went to the parse pool and before the first document is learned', async () => {
     const dir = path.join(tmp.dir, 'in');
     await mkdir(dir);
     for (const n of ['a', 'b']) await writeFile(path.join(dir, `${n}.md`), `# ${n}\n\nThe RAC-225B manual, part ${n}.\n`);
@@ -36,8 +36,14 @@ describe('import start-up', () => {
         await persist();
       },
     };
+    const parse = pool.parse.bind(pool);
+    pool.parse = (fileName, bytes, signal) => {
+      calls.push(`parse ${fileName}`);
+      return parse(fileName, bytes, signal);
+    };
     const summary = await runImport({ library: made.value, paths: [dir], indexer, pool });
     expect(summary.summary.imported).toBe(2);
-    expect(calls).toEqual(['warm', 'learn in/a.md', 'learn in/b.md', 'commit']);
+    // The files go to the parse worker first: the load overlaps its start and first parses.
+    expect(calls).toEqual(['parse a.md', 'parse b.md', 'warm', 'learn in/a.md', 'learn in/b.md', 'commit']);
   });
 });

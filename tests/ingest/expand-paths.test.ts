@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { expandPaths } from '../../src-main/ingest/expand-paths';
+import { tempDir } from '../helpers/temp';
+
+/** The folder walk of an import: what it lists, what it leaves out and why, and that it yields to the event loop. */
+
+async function tree(root: string, files: Record<string, string>): Promise<void> {
+  for (const [rel, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
+    await writeFile(path.join(root, rel), text);
+  }
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('expandPaths', () => {
+  it('lists supported files under the named folder, and each file it leaves out with the reason', async () => {
+    const tmp = await tempDir();
+    try {
+      const docs = path.join(tmp.dir, 'docs');
+      await tree(docs, {
+        'a.md': '# A',
+        'b/c.txt': 'C',
+        'b/d/e.html': '<p>E</p>',
+        'z.md': '# Z',
+        'drawing.dwg': 'x',
+        'README': 'no extension',
+        '.draft.md': '# hidden',
+        '.cache/x.md': '# hidden folder',
+        'node_modules/pkg/readme.md': '# tool',
+      });
+      await symlink(path.join(docs, 'a.md'), path.join(docs, 'alias.md'));
+      await symlink('/etc/hostname', path.join(docs, 'escape.md'));
+      await symlink(path.join(docs, 'missing.md'), path.join(docs, 'broken.md'));
+      const single = path.join(tmp.dir, 'single.md');
+      await writeFile(single, '# One');
+
+      const { candidates, skipped } = await expandPaths([docs, single, path.join(tmp.dir, 'absent.md')]);
+
+      expect(candidates.map((c) => [c.id, c.failure?.code ?? null])).toEqual([
+        ['docs/a.md', null],
+        ['docs/z.md', null],
+        ['docs/b/c.txt', null],
+        ['docs/b/d/e.html', null],
+        ['single.md', null],
+        ['absent.md', 'unreadable'],
+      ]);
+      expect(candidates[0]!.abs).toBe(path.join(docs, 'a.md'));
+      expect(candidates[5]!.failure?.reason).toMatch(/does not exist/);
+      expect(skipped).toEqual(
+        expect.arrayContaining([
+          { file: 'docs/.cache', reason: 'hidden folder' },
+          { file: 'docs/.draft.md', reason: 'hidden' },
+          { file: 'docs/README', reason: 'unsupported type (no extension)' },
+          { file: 'docs/alias.md', reason: 'symlink (not followed; its target inside the folder is imported under its own name)' },
+          { file: 'docs/broken.md', reason: 'broken symlink' },
+          { file: 'docs/drawing.dwg', reason: 'unsupported type .dwg' },
+          { file: 'docs/escape.md', reason: 'symlink outside the folder' },
+          { file: 'docs/node_modules', reason: 'tool folder (node_modules)' },
+        ]),
+      );
+      expect(skipped).toHaveLength(8);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  it('lets the event loop turn while it walks, so a long walk never blocks the app', async () => {
+    const tmp = await tempDir();
+    try {
+      const docs = path.join(tmp.dir, 'docs');
+      await tree(docs, Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`f${i}/doc.md`, `# Doc ${i}`])));
+      // Every look at the clock finds the walk's time slice used up: it must yield at each folder.
+      let now = 0;
+      vi.spyOn(performance, 'now').mockImplementation(() => (now += 10));
+      let turns = 0;
+      let counting = true;
+      const count = (): void => {
+        turns++;
+        if (counting) setImmediate(count);
+      };
+      setImmediate(count);
+      const { candidates } = await expandPaths([docs]);
+      counting = false;
+      expect(candidates).toHaveLength(12);
+      expect(turns).toBeGreaterThanOrEqual(12);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});
