@@ -174,7 +174,7 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
         if (json) io.stdout.write(`${JSON.stringify({ documents: res.value })}\n`);
         else
           for (const d of res.value)
-            io.stdout.write(`${d.status.padEnd(7)} ${d.id}${d.reason ? `  — ${d.reason}` : ''}${d.models.length ? `  [${d.models.join(', ')}]` : ''}\n`);
+            io.stdout.write(`${d.status.padEnd(7)} ${d.id}${d.reason ? `  — ${d.reason}` : ''}${d.models.length ? `  [${listModels(d.models)}]` : ''}\n`);
         return 0;
       }
       case 'reindex':
@@ -396,4 +396,13 @@ async function cmdServe(engine: Engine, values: Record<string, unknown>, io: Cli
   await bridge.close();
   await engine.dispose();
   return 0;
+}
+
+/** Models shown per document in the text listing; `--json` has them all. */
+const LISTED_MODELS = 8;
+
+/** A document's models for one line: the first few and how many more (a parts list may name thousands). */
+function listModels(models: readonly string[]): string {
+  const shown = models.slice(0, LISTED_MODELS).join(', ');
+  return models.length > LISTED_MODELS ? `${shown}, +${models.length - LISTED_MODELS} more` : shown;
 }

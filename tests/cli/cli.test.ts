@@ -141,3 +141,27 @@ describe('manualmate reindex', () => {
     }
   });
 });
+
+describe('manualmate documents', () => {
+  it('lists a few models per document and how many more, all of them with --json', async () => {
+    const tmp = await tempDir();
+    try {
+      const { writeFile } = await import('node:fs/promises');
+      const file = path.join(tmp.dir, 'parts.md');
+      // A parts list: each section a part of its own.
+      const part = (i: number) => `# PX${100 + i}\n\nThe PX${100 + i} pump takes a ${i + 1} A slow-blow fuse; replace it only with the same rating and check the seal.\n`;
+      await writeFile(file, Array.from({ length: 20 }, (_, i) => part(i)).join('\n'));
+      const data = path.join(tmp.dir, 'data');
+      expect(await runCli(['import', file, '--library', 'Parts', '--data-dir', data], capture().io)).toBe(0);
+      const json = capture();
+      expect(await runCli(['documents', '--library', 'Parts', '--json', '--data-dir', data], json.io)).toBe(0);
+      const models = (JSON.parse(json.out()) as { documents: { models: string[] }[] }).documents[0]!.models;
+      expect(models.length).toBeGreaterThan(8);
+      const text = capture();
+      expect(await runCli(['documents', '--library', 'Parts', '--data-dir', data], text.io)).toBe(0);
+      expect(text.out()).toContain(`[${models.slice(0, 8).join(', ')}, +${models.length - 8} more]`);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});
