@@ -420,8 +420,17 @@ class LanceChunkStore implements ChunkStore {
       .select([...STUB_COLUMNS, 'doc_id'])
       .withRowId()
       .toArrow()
-      .then((scan) => {
-        if (epoch === this.#stubEpoch && !this.#closed) this.#stubs = StubIndex.fromArrow(scan);
+      .then(async (scan) => {
+        if (epoch !== this.#stubEpoch || this.#closed) return;
+        const stubs = StubIndex.fromArrow(scan);
+        this.#stubs = stubs;
+        // Then what a search shows of each row, held beside its stub (see `StubIndex.holdResults`):
+        // a scan of its own, so a library past the budget keeps none of it. Tables without the
+        // packed result column keep reading from disk.
+        if (!this.packed) return;
+        const names = (await this.#resultColumns(PACKED_RESULT_COLUMNS)).filter((c) => c !== 'doc_id');
+        const results = await this.table.query().select(names).withRowId().toArrow();
+        if (epoch === this.#stubEpoch && !this.#closed) stubs.holdResults(results, names);
       })
       // Searches keep reading stubs themselves; the next compaction retries. The catch is after
       // the `then`: a build that throws must never become an unhandled rejection (it ended the
@@ -566,8 +575,18 @@ class LanceChunkStore implements ChunkStore {
     if (hits.length === 0) return [];
     return this.#guard(async () => {
       const byId = new Map<string, ChunkRecord>();
-      const rowIds = hits.map((h) => h.rowId);
-      if (rowIds.every((r) => r !== undefined)) {
+      // Rows whose results the stub index holds are made in memory; the rest are read.
+      const held = this.#stubs;
+      const rest: ChunkHit[] = held ? [] : [...hits];
+      if (held) {
+        for (const h of hits) {
+          const row = h.rowId !== undefined && h.record.docId !== '' ? held.result(h.rowId) : null;
+          if (row) byId.set(h.record.id, fromRow({ doc_id: h.record.docId, ...row, id: h.record.id, model: h.record.model, parent_id: h.record.parentId }));
+          else rest.push(h);
+        }
+      }
+      const rowIds = rest.map((h) => h.rowId);
+      if (rest.length > 0 && rowIds.every((r) => r !== undefined)) {
         // Reading by row address skips the id lookup (~3x faster for a few dozen rows), and only
         // the columns the stubs lack are read (each column costs per row: leaving the id out saves
         // ~0.6 of ~3.3 ms of CPU for 25 rows at 100k chunks). LanceDB never reuses a row address
@@ -575,17 +594,19 @@ class LanceChunkStore implements ChunkStore {
         // between the search and this read that moved it (a compaction) leaves nothing there or
         // fails the read, and whatever is missing is read by id below.
         // Stubs from the stub index know their document too: then `doc_id` is not read either.
-        const stubs = new Map(hits.map((h) => [h.rowId!, h.record]));
-        const known = hits.every((h) => h.record.docId !== '');
+        const stubs = new Map(rest.map((h) => [h.rowId!, h.record]));
+        const known = rest.every((h) => h.record.docId !== '');
         try {
           const result = await this.#resultColumns(this.packed ? PACKED_RESULT_COLUMNS : RESULT_COLUMNS);
           const columns = known ? result.filter((c) => c !== 'doc_id') : result;
+          const read: ChunkRecord[] = [];
           for (const row of plainRows(await this.table.takeRowIds(rowIds as bigint[]).select(columns).withRowId().toArrow())) {
             const stub = stubs.get(row._rowid as bigint);
-            if (stub) byId.set(stub.id, fromRow({ doc_id: stub.docId, ...row, id: stub.id, model: stub.model, parent_id: stub.parentId }));
+            if (stub) read.push(fromRow({ doc_id: stub.docId, ...row, id: stub.id, model: stub.model, parent_id: stub.parentId }));
           }
+          for (const r of read) byId.set(r.id, r);
         } catch {
-          byId.clear();
+          // Whatever this read missed is read by id below.
         }
       }
       const missing = hits.filter((h) => !byId.has(h.record.id)).map((h) => h.record.id);
