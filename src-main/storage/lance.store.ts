@@ -3,7 +3,8 @@
  * `indexed_text` (ICU tokenizer), cosine kNN over an optional float32 vector column (exact, or
  * through an IVF-HNSW-SQ index in a large library), and reciprocal rank fusion of the two
  * (LanceDB's RRF, computed here) for hybrid search. Light searches read row addresses and scores
- * only, and take each row's stub from an in-memory index (`lance.stubs.ts`) once it is built.
+ * only, and take each row's stub from an in-memory index (`lance.stubs.ts`) once it is built;
+ * `hydrate` makes records from the result columns that index holds, and reads the rest.
  *
  * Vector column lifecycle (the dimension is fixed per table; its embedder id is field metadata):
  * - opened without a dimension: no vector column is created; an existing one is kept as is;
