@@ -129,10 +129,6 @@ export class DocumentEvidence {
       return Math.log(1 + (n - df + 0.5) / (df + 0.5));
     };
     const weights = candidates.map((c) => idf(c.term));
-    const raw = new Map<string, number>();
-    let best = 0;
-    const credit = new Array<number>(words.length);
-    const coveredBy = new Map<string, Set<number>>();
     // Only documents holding a candidate term can score, and each is credited for the candidates
     // it holds (in candidate order): the postings say which, so no document is scanned for terms
     // it lacks. They are visited in library order, as a loop over every document would; that loop
@@ -141,30 +137,40 @@ export class DocumentEvidence {
     candidates.forEach((c, k) => {
       for (const i of this.postings.get(c.term)!) (held[i] ??= []).push(k);
     });
-    for (let i = 0; i < n; i++) {
-      const kept = held[i];
-      if (!kept) continue;
+    const credit = new Array<number>(words.length);
+    const credited = (kept: readonly number[]): number[] => {
       credit.fill(0);
       for (const k of kept) {
         const c = candidates[k]!;
         for (let p = c.from; p <= c.to; p++) if (weights[k]! > credit[p]!) credit[p] = weights[k]!;
       }
-      const s = credit.reduce((a, b) => a + b, 0);
-      raw.set(this.ids[i]!, s);
-      if (s >= best) {
-        const cover = new Set<number>();
-        credit.forEach((c, p) => {
-          if (c > 0) cover.add(p);
-        });
-        coveredBy.set(this.ids[i]!, cover);
-      }
+      return credit;
+    };
+    // Sums first, names last: in a library of near-identical manuals thousands of documents match
+    // and tie, and a map entry and a covered-word set per document as it was visited cost more
+    // than the sums (0.7 ms a search at ~14k documents).
+    const docs: number[] = [];
+    const sums: number[] = [];
+    let best = 0;
+    for (let i = 0; i < n; i++) {
+      const kept = held[i];
+      if (!kept) continue;
+      const s = credited(kept).reduce((a, b) => a + b, 0);
+      docs.push(i);
+      sums.push(s);
       if (s > best) best = s;
     }
+    const raw = new Map<string, number>();
     const covered = new Set<number>();
-    for (const [id, s] of raw) {
-      raw.set(id, s / best);
-      if (s === best) for (const p of coveredBy.get(id) ?? []) covered.add(p);
-    }
+    docs.forEach((i, d) => {
+      const s = sums[d]!;
+      raw.set(this.ids[i]!, s / best);
+      if (s === best) {
+        credited(held[i]!).forEach((c, p) => {
+          if (c > 0) covered.add(p);
+        });
+      }
+    });
     return { evidence: raw, covered };
   }
 }

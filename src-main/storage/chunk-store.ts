@@ -179,8 +179,9 @@ export interface ChunkStore {
    */
   hydrate(hits: readonly ChunkHit[]): Promise<ChunkHit[]>;
   /**
-   * Loads what makes light searches cheaper (the stub of every row, in memory) now; searches
-   * schedule it on their own a moment after the first one, and work the same without it.
+   * Loads what makes light searches cheaper (the stub of every row and, within a memory budget,
+   * what a result shows of it, in memory) now; searches schedule it on their own a moment after
+   * the first one, and work the same without it.
    */
   prepareSearch(): Promise<void>;
   /**

@@ -3,7 +3,8 @@
  * `indexed_text` (ICU tokenizer), cosine kNN over an optional float32 vector column (exact, or
  * through an IVF-HNSW-SQ index in a large library), and reciprocal rank fusion of the two
  * (LanceDB's RRF, computed here) for hybrid search. Light searches read row addresses and scores
- * only, and take each row's stub from an in-memory index (`lance.stubs.ts`) once it is built.
+ * only, and take each row's stub from an in-memory index (`lance.stubs.ts`) once it is built;
+ * `hydrate` makes records from the result columns that index holds, and reads the rest.
  *
  * Vector column lifecycle (the dimension is fixed per table; its embedder id is field metadata):
  * - opened without a dimension: no vector column is created; an existing one is kept as is;
@@ -181,15 +182,23 @@ const FTS_OPTIONS = {
 
 interface WantedIndex {
   column: string;
+  /** LanceDB's index type, upper-cased (`IndexConfig.indexType` spells it 'BTree', 'Bitmap', 'FTS'). */
   kind: string;
   make: (lance: Lance) => Index;
 }
 
-/** Scalar indexes serve filters and point lookups; bitmap for low-cardinality columns. */
+/**
+ * Scalar indexes serve filters and point lookups. `doc_id` is a bitmap although it has one value
+ * per document (~14k at 100k chunks): the passage search of every named-model question filters
+ * on a list of documents (42 at 100k chunks), and LanceDB 0.31's B-tree answers `doc_id IN (...)`
+ * by comparing ~100k keys (1.2-3.1 ms a search), its bitmap by one lookup per document
+ * (0.04-0.2 ms; the search's CPU 3.1 -> 2.5 ms, the same scores). An index of another kind (an
+ * older version's B-tree) is replaced by `ensureIndexes`.
+ */
 const WANTED_INDEXES: readonly WantedIndex[] = [
   { column: FTS_COLUMN, kind: 'FTS', make: (l) => l.Index.fts(FTS_OPTIONS as unknown as Partial<FtsOptions>) },
   { column: 'id', kind: 'BTREE', make: (l) => l.Index.btree() },
-  { column: 'doc_id', kind: 'BTREE', make: (l) => l.Index.btree() },
+  { column: 'doc_id', kind: 'BITMAP', make: (l) => l.Index.bitmap() },
   { column: 'model_key', kind: 'BITMAP', make: (l) => l.Index.bitmap() },
   { column: 'category', kind: 'BITMAP', make: (l) => l.Index.bitmap() },
 ];
@@ -412,8 +421,17 @@ class LanceChunkStore implements ChunkStore {
       .select([...STUB_COLUMNS, 'doc_id'])
       .withRowId()
       .toArrow()
-      .then((scan) => {
-        if (epoch === this.#stubEpoch && !this.#closed) this.#stubs = StubIndex.fromArrow(scan);
+      .then(async (scan) => {
+        if (epoch !== this.#stubEpoch || this.#closed) return;
+        const stubs = StubIndex.fromArrow(scan);
+        this.#stubs = stubs;
+        // Then what a search shows of each row, held beside its stub (see `StubIndex.holdResults`):
+        // a scan of its own, so a library past the budget keeps none of it. Tables without the
+        // packed result column keep reading from disk.
+        if (!this.packed) return;
+        const names = (await this.#resultColumns(PACKED_RESULT_COLUMNS)).filter((c) => c !== 'doc_id');
+        const results = await this.table.query().select(names).withRowId().toArrow();
+        if (epoch === this.#stubEpoch && !this.#closed) stubs.holdResults(results, names);
       })
       // Searches keep reading stubs themselves; the next compaction retries. The catch is after
       // the `then`: a build that throws must never become an unhandled rejection (it ended the
@@ -558,8 +576,18 @@ class LanceChunkStore implements ChunkStore {
     if (hits.length === 0) return [];
     return this.#guard(async () => {
       const byId = new Map<string, ChunkRecord>();
-      const rowIds = hits.map((h) => h.rowId);
-      if (rowIds.every((r) => r !== undefined)) {
+      // Rows whose results the stub index holds are made in memory; the rest are read.
+      const held = this.#stubs;
+      const rest: ChunkHit[] = held ? [] : [...hits];
+      if (held) {
+        for (const h of hits) {
+          const row = h.rowId !== undefined && h.record.docId !== '' ? held.result(h.rowId) : null;
+          if (row) byId.set(h.record.id, fromRow({ doc_id: h.record.docId, ...row, id: h.record.id, model: h.record.model, parent_id: h.record.parentId }));
+          else rest.push(h);
+        }
+      }
+      const rowIds = rest.map((h) => h.rowId);
+      if (rest.length > 0 && rowIds.every((r) => r !== undefined)) {
         // Reading by row address skips the id lookup (~3x faster for a few dozen rows), and only
         // the columns the stubs lack are read (each column costs per row: leaving the id out saves
         // ~0.6 of ~3.3 ms of CPU for 25 rows at 100k chunks). LanceDB never reuses a row address
@@ -567,17 +595,19 @@ class LanceChunkStore implements ChunkStore {
         // between the search and this read that moved it (a compaction) leaves nothing there or
         // fails the read, and whatever is missing is read by id below.
         // Stubs from the stub index know their document too: then `doc_id` is not read either.
-        const stubs = new Map(hits.map((h) => [h.rowId!, h.record]));
-        const known = hits.every((h) => h.record.docId !== '');
+        const stubs = new Map(rest.map((h) => [h.rowId!, h.record]));
+        const known = rest.every((h) => h.record.docId !== '');
         try {
           const result = await this.#resultColumns(this.packed ? PACKED_RESULT_COLUMNS : RESULT_COLUMNS);
           const columns = known ? result.filter((c) => c !== 'doc_id') : result;
+          const read: ChunkRecord[] = [];
           for (const row of plainRows(await this.table.takeRowIds(rowIds as bigint[]).select(columns).withRowId().toArrow())) {
             const stub = stubs.get(row._rowid as bigint);
-            if (stub) byId.set(stub.id, fromRow({ doc_id: stub.docId, ...row, id: stub.id, model: stub.model, parent_id: stub.parentId }));
+            if (stub) read.push(fromRow({ doc_id: stub.docId, ...row, id: stub.id, model: stub.model, parent_id: stub.parentId }));
           }
+          for (const r of read) byId.set(r.id, r);
         } catch {
-          byId.clear();
+          // Whatever this read missed is read by id below.
         }
       }
       const missing = hits.filter((h) => !byId.has(h.record.id)).map((h) => h.record.id);
@@ -594,7 +624,7 @@ class LanceChunkStore implements ChunkStore {
       const existing = await this.table.listIndices();
       for (const want of WANTED_INDEXES) {
         const have = existing.find((i) => i.columns.length === 1 && i.columns[0] === want.column);
-        if (have && !(want.kind === 'FTS' && ftsOutdated(have))) continue;
+        if (have && have.indexType.toUpperCase() === want.kind && !(want.kind === 'FTS' && ftsOutdated(have))) continue;
         await this.table.createIndex(want.column, { config: want.make(this.lance), replace: true });
       }
       this.#ftsReady = true;

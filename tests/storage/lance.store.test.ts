@@ -139,6 +139,29 @@ describe('LanceDB chunk store: incremental updates', () => {
     expect(ids(await store.searchBm25('fuse', { limit: 10 })).sort()).toEqual(['a#0', 'b#0']);
   });
 
+  it("indexes documents with a bitmap, and replaces an older version's B-tree on doc_id with one", async () => {
+    const { dir, store: writer } = await freshStore();
+    await writer.addChunks([record('a', 0, 'fuse rating'), record('a', 1, 'fuse location'), record('b', 0, 'fuse type')]);
+    await writer.ensureIndexes();
+    expect((await writer.indexStatus()).find((i) => i.column === 'doc_id')!.kind).toBe('Bitmap');
+    await writer.close();
+    // The library as an older version left it: a B-tree on doc_id.
+    const lancedb = await import('@lancedb/lancedb');
+    const db = await lancedb.connect(dir);
+    const table = await db.openTable('chunks');
+    await table.createIndex('doc_id', { config: lancedb.Index.btree(), replace: true });
+    table.close();
+    db.close();
+    const store = scope.track(await mustOpen(dir));
+    const docIndex = async () => (await store.indexStatus()).find((i) => i.column === 'doc_id')!.kind;
+    expect(await docIndex()).toBe('BTree');
+    await store.ensureIndexes();
+    expect(await docIndex()).toBe('Bitmap');
+    expect(ids(await store.searchBm25('fuse', { limit: 10, filter: { docIds: ['a'] } })).sort()).toEqual(['a#0', 'a#1']);
+    expect(await store.deleteDocument('a')).toBe(2);
+    expect(ids(await store.searchBm25('fuse', { limit: 10, filter: { docIds: ['a', 'b'] } }))).toEqual(['b#0']);
+  });
+
   it('stops finding a deleted document and reports how many rows went', async () => {
     const { store } = await freshStore();
     await store.addChunks([record('a', 0, 'fuse rating'), record('a', 1, 'fuse location'), record('b', 0, 'fuse type')]);

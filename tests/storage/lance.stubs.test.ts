@@ -72,6 +72,25 @@ describe('LanceDB chunk store: the stub index', () => {
     expect(StubIndex.fromArrow(empty).size).toBe(0);
   });
 
+  it('holds result columns only from a scan of its own rows in its order, and only within the budget', () => {
+    const utf8 = (values: (string | null)[]) => arrow.vectorFromArray(values, new arrow.Utf8());
+    const rowIds = (values: bigint[]) => arrow.makeVector(BigUint64Array.from(values));
+    const stubs = () => StubIndex.fromArrow(new arrow.Table({ id: utf8(['a#0', 'b#0']), model: utf8(['X1', null]), parent_id: utf8([null, null]), _rowid: rowIds([5n, (1n << 32n) + 2n]) }));
+    const scan = (ids: bigint[]) => new arrow.Table({ text: utf8(['alpha', 'beta']), result_json: utf8(['{}', '{"a":1}']), _rowid: rowIds(ids) });
+    const held = stubs();
+    expect(held.result(5n)).toBeNull();
+    expect(held.holdResults(scan([5n, (1n << 32n) + 2n]), ['text', 'result_json'])).toBe(true);
+    expect(held.result((1n << 32n) + 2n)).toEqual({ text: 'beta', result_json: '{"a":1}' });
+    expect(held.result(5n)).toEqual({ text: 'alpha', result_json: '{}' });
+    expect(held.result(6n)).toBeNull();
+    const reordered = stubs();
+    expect(reordered.holdResults(scan([(1n << 32n) + 2n, 5n]), ['text', 'result_json'])).toBe(false);
+    expect(reordered.result(5n)).toBeNull();
+    const small = stubs();
+    expect(small.holdResults(scan([5n, (1n << 32n) + 2n]), ['text', 'result_json'], 8)).toBe(false);
+    expect(small.result(5n)).toBeNull();
+  });
+
   it("gives a table row view its parent's address, and the parent read by it is the record read by id", async () => {
     const store = await library();
     expect((await store.searchBm25('slow-blow', { limit: 10, light: true })).some((h) => h.parent)).toBe(false);
@@ -136,6 +155,27 @@ describe('LanceDB chunk store: the stub index', () => {
     const byId = new Map((await store.getChunks(withParents.map((h) => h.record.id), { light: true })).map((r) => [r.id, r]));
     expect(read).toHaveLength(withParents.length);
     for (const h of read) expect(h.record).toEqual(byId.get(h.record.id));
+  });
+
+  it('reads the rows of a search from memory once held: the records read from disk, prefixed texts included', async () => {
+    const store = await library();
+    await store.addChunks([record('x5/guide.md', 0, 'Check the fuse first.', { model: 'X5', indexedText: 'X5 | Guide\nCheck the fuse first.', vector: vec(10) })]);
+    await store.ensureIndexes();
+    const fromDisk = await store.hydrate(await store.searchBm25('fuse', { limit: 10, light: true }));
+    await store.prepareSearch();
+    const hits = await store.searchBm25('fuse', { limit: 10, light: true });
+    const fromMemory = await store.hydrate([...hits, ...hits.flatMap((h) => (h.parent ? [h.parent] : []))]);
+    // LanceDB orders tied rows differently from one search to the next.
+    const byRecordId = (list: ChunkHit[]) => [...list].sort((a, b) => a.record.id.localeCompare(b.record.id));
+    expect(byRecordId(fromMemory.slice(0, hits.length))).toEqual(byRecordId(fromDisk));
+    expect(fromMemory.find((h) => h.record.id === 'x5/guide.md#0')!.record.indexedText).toBe('X5 | Guide\nCheck the fuse first.');
+    const byId = new Map((await store.getChunks(fromMemory.map((h) => h.record.id), { light: true })).map((r) => [r.id, r]));
+    for (const h of fromMemory) expect(h.record).toEqual(byId.get(h.record.id));
+    // A row written after the index was built is read from disk beside the held ones.
+    await store.addChunks([record('x6/guide.md', 0, 'The fuse of the X6.', { model: 'X6', vector: vec(11) })]);
+    const mixed = await store.hydrate(await store.searchBm25('fuse', { limit: 20, light: true }));
+    expect(mixed.find((h) => h.record.id === 'x6/guide.md#0')!.record.text).toBe('The fuse of the X6.');
+    expect(mixed.find((h) => h.record.id === 'x5/guide.md#0')!.record.text).toBe('Check the fuse first.');
   });
 
   it('leaves a view whose parent row does not exist to be read as before', async () => {
