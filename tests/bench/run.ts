@@ -9,6 +9,7 @@ import { repoRoot } from '../helpers/temp';
 import { machineLine } from './machine';
 import { benchChunking } from './chunking.bench';
 import { benchEnrichment } from './enrich.bench';
+import { benchHostile, hostileTable } from './hostile.bench';
 import { defaultPrepareWorkers } from '../../src-main/index/prepare-pool';
 
 const fmt = (n: number, d = 2) => n.toFixed(d);
@@ -165,6 +166,12 @@ const query = JSON.parse(
     .split('\n')
     .pop()!,
 ) as { results: { chunks: number; copies: number; indexSeconds: number; embedSeconds: number; latency: Record<string, { p50: number; p95: number }> }[] };
+log('## Hostile and unusual files (each imported alone into a fresh library, then its first search after a restart)');
+log();
+log('Ratios to an ordinary Markdown manual of similar size measured in the same run: a quadratic step shows as 10x and more.');
+log();
+for (const line of hostileTable(await benchHostile())) log(line);
+log();
 log('## Query latency (40 dev.jsonl questions x 5, top-10, including query analysis and model-aware ranking)');
 log();
 log('Libraries are copies of radxa + esp (near-duplicate manuals). bm25 is timed through the engine; dense and hybrid through the library index, with 384-dimensional vectors (the recommended bge-small\'s dimension) from a deterministic hashing embedder (`hash-embedder.ts`), so they exclude a real model\'s query embedding time; "embed" is writing every vector and building the vector index.');
