@@ -27,7 +27,10 @@ export const EXTRACTED_LABEL = 'Extracted from the manuals (no language model wa
 export interface ExtractiveOptions extends LayoutOptions {
   /** Sentences in the answer (default 6; lists and rows a lead sentence brings come on top). */
   maxSentences?: number;
-  /** Sentences taken from one passage (default 3). */
+  /**
+   * Sentences taken from one passage (default 4: a structure chunk holds up to 3000 characters,
+   * two sections of the 1500-character chunks that had 3).
+   */
   perPassage?: number;
   /** Passages considered, best first (default 4). */
   maxPassages?: number;
@@ -84,6 +87,13 @@ function cueRe(phrases: readonly string[]): RegExp {
 }
 
 const QUANTITY_CUE = cueRe(cues.quantity);
+/**
+ * The quantity cues that are "how" and an adjective ("how low", "how far"): the adjective asks
+ * for a measure, it does not say what the question is about. The manual states the value ("Deep
+ * sleep: 15 μA" for "how low does it go in deep sleep?"), and the same word elsewhere
+ * ("Bluetooth Low Energy") answers nothing.
+ */
+const HOW_MEASURE = new RegExp(cueRe(cues.quantity.filter((c) => /^how\s/.test(c))).source, 'gu');
 const PIN_CUE = cueRe(cues.pin);
 const ADDRESS_CUE = cueRe(cues.address);
 /** A hexadecimal value ("0x44", "0x08010000"): how manuals write an address. */
@@ -206,12 +216,13 @@ function isLabelLead(sentence: Sentence): boolean {
 export function answerExtractively(question: string, passages: readonly Passage[], options: ExtractiveOptions = {}): ExtractiveAnswer {
   const maxSentences = options.maxSentences ?? 6;
   const maxListed = options.maxListed ?? 8;
-  const perPassage = options.perPassage ?? 3;
+  const perPassage = options.perPassage ?? 4;
   const used = passages.slice(0, options.maxPassages ?? 4);
   // The words of the models asked about ("Evaluation Board" of "CH32X3x5 Evaluation Board"),
   // like their names, tell no line apart: every passage is about those models already.
   const modelWords = new Set((options.models ?? []).flatMap((m) => terms(m)));
-  const said = [...new Set(terms(question))].filter((t) => !modelWords.has(t));
+  const topical = question.toLowerCase().replace(HOW_MEASURE, ' ');
+  const said = [...new Set(terms(topical))].filter((t) => !modelWords.has(t));
   // The words naming a quantity the question asks for unsaid ("range" for "how far") score like its own.
   const wanted = [...new Set([...said, ...quantityNouns(question)])].filter((t) => !modelWords.has(t));
   const ids = identifiers(question);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerExtractively } from '../../src-main/chat/extractive.answerer';
+import type { Scored } from '../../src-main/chat/extractive.pick';
+import { passageOrder } from '../../src-main/chat/extractive.pick';
 import { namesPart } from '../../src-main/chat/match.util';
 import type { Passage } from '../../src-main/chat/passages';
 import { splitSentences } from '../../src-main/chat/sentences';
@@ -102,6 +104,14 @@ describe('passage order inside one manual', () => {
     const a = answerExtractively(question, [passage('cam/manual.md#1', passing), passage('cam/manual.md#7', answer)]);
     expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe(`- ${answer} [1]`);
     expect(a.citations[0]!.chunkId).toBe('cam/manual.md#7');
+  });
+
+  it("keeps the search's order when a later section's best line is better, but not clearly", () => {
+    const used = [passage('cam/manual.md#1', passing), passage('cam/manual.md#7', answer)];
+    const scored = (later: number): Scored[] => used.map((p, i) => ({ passage: i, sentence: splitSentences(p.hit.text)[0]!, score: i === 0 ? 1 : later }));
+    // Twice the first passage's best line: a long section's stray line, not the answer.
+    expect(passageOrder(scored(2), new Set(), used, [])(1)).toBeGreaterThan(0);
+    expect(passageOrder(scored(3), new Set(), used, [])(1)).toBeLessThan(0);
   });
 
   it("keeps the search's order across documents", () => {
@@ -421,5 +431,38 @@ describe('an address the question asks for', () => {
     expect(quoted[0]).toBe('- I2C: SHT30 (0x44), BMP280 (0x76) [1]');
     // The description is still quoted, after it.
     expect(quoted[1]).toBe('- The hat carries a temperature sensor and a pressure sensor, both on the I2C bus. [1]');
+  });
+});
+
+describe('a "how low" or "how far" question', () => {
+  it('reads the adjective as asking for a value: a line sharing only that word is not quoted', () => {
+    const text = [
+      '## Specifications',
+      '',
+      '| Item | Board |',
+      '|---|---|',
+      '| Processor | Dual-core processor at 160 MHz |',
+      '| Wireless | Bluetooth Low Energy 5.0 |',
+      '| Power consumption | Modem sleep: 30 mA, light sleep: 3.1 mA, deep sleep: 15 μA |',
+      '| Flash | 4 MB |',
+      '',
+      'The board enters deep sleep when the timer is set and wakes when the button is pressed.',
+      '',
+      'In deep sleep only the timer keeps running, and the board restarts when it wakes.',
+    ].join('\n');
+    const a = answerExtractively('How low does the board go in deep sleep?', [passage('board/specs.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toBe('- Power consumption: Modem sleep: 30 mA, light sleep: 3.1 mA, deep sleep: 15 μA [1]');
+    expect(quoted.some((l) => l.includes('Bluetooth Low Energy'))).toBe(false);
+  });
+});
+
+describe('one long passage', () => {
+  it('gives four of its lines to the answer: a 3000-character chunk holds two sections of the old size', () => {
+    const steps = ['Press the pairing button on the speaker.', 'Open the speaker pairing menu on the remote.', 'Select the speaker in the pairing list.', 'Confirm the pairing code on the speaker.'];
+    const text = steps.flatMap((s) => [s, '']).join('\n');
+    const a = answerExtractively('How do I start pairing the speaker?', [passage('speaker/manual.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted).toHaveLength(4);
   });
 });
