@@ -88,6 +88,18 @@ function cueRe(phrases: readonly string[]): RegExp {
 
 const QUANTITY_CUE = cueRe(cues.quantity);
 /**
+ * A question asking yes or no: its last sentence opens with an auxiliary verb ("Is ISP boot
+ * supported on that package?", "Does it need a driver?").
+ */
+const YES_NO = /(?:^|[.!?:]\s+)(?:is|are|does|do|did|can|could|should|must|will|has|have)\s[^.!?]*\?$/i;
+/**
+ * Weight, for its place in its passage only, of a table row when the question asks yes or no: the
+ * sentence says so ("The QFN68 package does not support the BOOT function"), the row sharing its
+ * words only lists ("CH32H417WEU; PACKAGE: QFN68; USB: -"). Measured on all six sets: pdf-dev +1
+ * first line, no other question moved.
+ */
+const YES_NO_ROW_LEAD_WEIGHT = 0.5;
+/**
  * The quantity cues that are "how" and an adjective ("how low", "how far"): the adjective asks
  * for a measure, it does not say what the question is about. The manual states the value ("Deep
  * sleep: 15 μA" for "how low does it go in deep sleep?"), and the same word elsewhere
@@ -229,6 +241,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // A bare number is paired with the unit the question writes after it, if any (see `containsId`).
   const unitOf = new Map(ids.map((id) => [id, unitAfter(question, id)]));
   const kind = questionKind(question);
+  const yesNo = YES_NO.test(question.trim());
   // What a "what is" question asks about: its words without the cue's ("function" of "the function of X").
   const subject = wanted.filter((t) => !DEFINITION_WORDS.has(t));
 
@@ -345,6 +358,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
       if (taskSection && sentence.title && nameRun) lead = STEP_LEAD_WEIGHT;
       else if (sentence.title || BOLD_LINE.test(sentence.text) || (ASIDE_LINE.test(sentence.text) && !valueLine)) lead *= ASIDE_LEAD_WEIGHT;
       lead *= wholeLabel;
+      if (yesNo && sentence.kind === 'row') lead *= YES_NO_ROW_LEAD_WEIGHT;
       // Asked what something is, the line that opens with it as its subject ("Remote Support
       // offers one-on-one support ...") defines it; a line that names it in passing uses it.
       if (kind.definition && subject.length > 0 && !sentence.title) {

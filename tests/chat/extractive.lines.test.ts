@@ -466,3 +466,20 @@ describe('one long passage', () => {
     expect(quoted).toHaveLength(4);
   });
 });
+
+describe('a question asking yes or no', () => {
+  it('is answered first by the sentence that says so, not by a table row sharing its words', () => {
+    const text = [
+      'Both USB and serial download are supported. The QFN68 package (XY417WEU) does not support the BOOT function. Please refer to the table below for details:',
+      '',
+      '| Model | Package | USB |',
+      '|---|---|---|',
+      '| XY417WEU | QFN68 | - |',
+      '| XY417QEU | QFN128 | PA11 |',
+    ].join('\n');
+    const first = (question: string): string | undefined => answerExtractively(question, [passage('xy/download.md#1', text)]).text.split('\n').find((l) => l.startsWith('- '));
+    expect(first('The tool cannot put my XY417WEU (QFN68) into BOOT mode. Is BOOT supported on that package?')).toMatch(/^- The QFN68 package \(XY417WEU\) does not support the BOOT function\./);
+    // Asked which package, the row is the answer and may lead.
+    expect(first('Which package is the XY417WEU in, QFN68?')).toBe('- Model: XY417WEU; Package: QFN68; USB: - [1]');
+  });
+});
