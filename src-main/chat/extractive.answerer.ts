@@ -202,6 +202,18 @@ function isNameRun(sentence: Sentence): boolean {
   return words.length >= 4 && words.filter((w) => /^\p{Lu}/u.test(w)).length >= NAME_RUN_SHARE * words.length;
 }
 
+/** Most words of a list item read as a title. */
+const TITLE_ITEM_WORDS = 8;
+
+/**
+ * A list item that is a title: a few words and no sentence end ("Dual-core chip download mode").
+ * One that only restates the question names the topic of the lines after it, as a title line
+ * does, and does not lead its passage (pdf-dev +1 first line, no other question on any set moved).
+ */
+function isTitleItem(sentence: Sentence): boolean {
+  return sentence.kind === 'item' && !/[.!?:;。]$/.test(sentence.text) && sentence.text.split(/\s+/).length <= TITLE_ITEM_WORDS;
+}
+
 /** The label of a "Label: value" line (a row read with its header, a spec item), or null. */
 function labelOf(text: string): string | null {
   // ": " or a full-width "：" (manuals written in CJK locales use it with no space).
@@ -356,7 +368,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // Network", then "Settings General Network Reset Network") is the way there: for a how-to
       // question it leads like an instruction, where other titles and name runs do not.
       if (taskSection && sentence.title && nameRun) lead = STEP_LEAD_WEIGHT;
-      else if (sentence.title || BOLD_LINE.test(sentence.text) || (ASIDE_LINE.test(sentence.text) && !valueLine)) lead *= ASIDE_LEAD_WEIGHT;
+      else if (sentence.title || BOLD_LINE.test(sentence.text) || (ASIDE_LINE.test(sentence.text) && !valueLine) || (echoes.has(sentence) && isTitleItem(sentence))) lead *= ASIDE_LEAD_WEIGHT;
       lead *= wholeLabel;
       if (yesNo && sentence.kind === 'row') lead *= YES_NO_ROW_LEAD_WEIGHT;
       // Asked what something is, the line that opens with it as its subject ("Remote Support

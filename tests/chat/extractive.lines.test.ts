@@ -483,3 +483,26 @@ describe('a question asking yes or no', () => {
     expect(first('Which package is the XY417WEU in, QFN68?')).toBe('- Model: XY417WEU; Package: QFN68; USB: - [1]');
   });
 });
+
+describe('a list item that only restates the question', () => {
+  it('names the topic of the lines after it, as a title does, and does not lead', () => {
+    const text = [
+      '- Dual-core chip download mode',
+      '',
+      '0x08010000 for the V5 core configuration of the starting address. Configuration completed click download.',
+      '',
+      'Compile the V3 project to generate the target file, select the download address 0x08000000 in the download configuration.',
+      '',
+      'The V5 project is downloaded after the V3 project, to its own address.',
+      '',
+      'The download address of each project is set in the download configuration.',
+      '',
+      'Click download to write the project to the flash.',
+    ].join('\n');
+    const a = answerExtractively('Dual-core chip: at which flash address do I download the V5 project?', [passage('evb/download.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toBe('- 0x08010000 for the V5 core configuration of the starting address. Configuration completed click download. [1]');
+    // Still quoted: it says which procedure the line belongs to.
+    expect(quoted).toContain('- Dual-core chip download mode [1]');
+  });
+});
