@@ -27,7 +27,10 @@ export const EXTRACTED_LABEL = 'Extracted from the manuals (no language model wa
 export interface ExtractiveOptions extends LayoutOptions {
   /** Sentences in the answer (default 6; lists and rows a lead sentence brings come on top). */
   maxSentences?: number;
-  /** Sentences taken from one passage (default 3). */
+  /**
+   * Sentences taken from one passage (default 4: a structure chunk holds up to 3000 characters,
+   * two sections of the 1500-character chunks that had 3).
+   */
   perPassage?: number;
   /** Passages considered, best first (default 4). */
   maxPassages?: number;
@@ -84,6 +87,25 @@ function cueRe(phrases: readonly string[]): RegExp {
 }
 
 const QUANTITY_CUE = cueRe(cues.quantity);
+/**
+ * A question asking yes or no: its last sentence opens with an auxiliary verb ("Is ISP boot
+ * supported on that package?", "Does it need a driver?").
+ */
+const YES_NO = /(?:^|[.!?:]\s+)(?:is|are|does|do|did|can|could|should|must|will|has|have)\s[^.!?]*\?$/i;
+/**
+ * Weight, for its place in its passage only, of a table row when the question asks yes or no: the
+ * sentence says so ("The QFN68 package does not support the BOOT function"), the row sharing its
+ * words only lists ("CH32H417WEU; PACKAGE: QFN68; USB: -"). Measured on all six sets: pdf-dev +1
+ * first line, no other question moved.
+ */
+const YES_NO_ROW_LEAD_WEIGHT = 0.5;
+/**
+ * The quantity cues that are "how" and an adjective ("how low", "how far"): the adjective asks
+ * for a measure, it does not say what the question is about. The manual states the value ("Deep
+ * sleep: 15 μA" for "how low does it go in deep sleep?"), and the same word elsewhere
+ * ("Bluetooth Low Energy") answers nothing.
+ */
+const HOW_MEASURE = new RegExp(cueRe(cues.quantity.filter((c) => /^how\s/.test(c))).source, 'gu');
 const PIN_CUE = cueRe(cues.pin);
 const ADDRESS_CUE = cueRe(cues.address);
 /** A hexadecimal value ("0x44", "0x08010000"): how manuals write an address. */
@@ -180,6 +202,18 @@ function isNameRun(sentence: Sentence): boolean {
   return words.length >= 4 && words.filter((w) => /^\p{Lu}/u.test(w)).length >= NAME_RUN_SHARE * words.length;
 }
 
+/** Most words of a list item read as a title. */
+const TITLE_ITEM_WORDS = 8;
+
+/**
+ * A list item that is a title: a few words and no sentence end ("Dual-core chip download mode").
+ * One that only restates the question names the topic of the lines after it, as a title line
+ * does, and does not lead its passage (pdf-dev +1 first line, no other question on any set moved).
+ */
+function isTitleItem(sentence: Sentence): boolean {
+  return sentence.kind === 'item' && !/[.!?:;。]$/.test(sentence.text) && sentence.text.split(/\s+/).length <= TITLE_ITEM_WORDS;
+}
+
 /** The label of a "Label: value" line (a row read with its header, a spec item), or null. */
 function labelOf(text: string): string | null {
   // ": " or a full-width "：" (manuals written in CJK locales use it with no space).
@@ -206,18 +240,20 @@ function isLabelLead(sentence: Sentence): boolean {
 export function answerExtractively(question: string, passages: readonly Passage[], options: ExtractiveOptions = {}): ExtractiveAnswer {
   const maxSentences = options.maxSentences ?? 6;
   const maxListed = options.maxListed ?? 8;
-  const perPassage = options.perPassage ?? 3;
+  const perPassage = options.perPassage ?? 4;
   const used = passages.slice(0, options.maxPassages ?? 4);
   // The words of the models asked about ("Evaluation Board" of "CH32X3x5 Evaluation Board"),
   // like their names, tell no line apart: every passage is about those models already.
   const modelWords = new Set((options.models ?? []).flatMap((m) => terms(m)));
-  const said = [...new Set(terms(question))].filter((t) => !modelWords.has(t));
+  const topical = question.toLowerCase().replace(HOW_MEASURE, ' ');
+  const said = [...new Set(terms(topical))].filter((t) => !modelWords.has(t));
   // The words naming a quantity the question asks for unsaid ("range" for "how far") score like its own.
   const wanted = [...new Set([...said, ...quantityNouns(question)])].filter((t) => !modelWords.has(t));
   const ids = identifiers(question);
   // A bare number is paired with the unit the question writes after it, if any (see `containsId`).
   const unitOf = new Map(ids.map((id) => [id, unitAfter(question, id)]));
   const kind = questionKind(question);
+  const yesNo = YES_NO.test(question.trim());
   // What a "what is" question asks about: its words without the cue's ("function" of "the function of X").
   const subject = wanted.filter((t) => !DEFINITION_WORDS.has(t));
 
@@ -332,8 +368,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // Network", then "Settings General Network Reset Network") is the way there: for a how-to
       // question it leads like an instruction, where other titles and name runs do not.
       if (taskSection && sentence.title && nameRun) lead = STEP_LEAD_WEIGHT;
-      else if (sentence.title || BOLD_LINE.test(sentence.text) || (ASIDE_LINE.test(sentence.text) && !valueLine)) lead *= ASIDE_LEAD_WEIGHT;
+      else if (sentence.title || BOLD_LINE.test(sentence.text) || (ASIDE_LINE.test(sentence.text) && !valueLine) || (echoes.has(sentence) && isTitleItem(sentence))) lead *= ASIDE_LEAD_WEIGHT;
       lead *= wholeLabel;
+      if (yesNo && sentence.kind === 'row') lead *= YES_NO_ROW_LEAD_WEIGHT;
       // Asked what something is, the line that opens with it as its subject ("Remote Support
       // offers one-on-one support ...") defines it; a line that names it in passing uses it.
       if (kind.definition && subject.length > 0 && !sentence.title) {

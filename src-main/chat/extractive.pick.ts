@@ -124,8 +124,14 @@ export function withGapsFilled(picked: readonly Scored[], scored: readonly Score
   return out;
 }
 
-/** How much better a later passage's best line must score than the first passage's to lead. */
-const BETTER_LINE = 1.5;
+/**
+ * How much better a later passage's best line must score than the first passage's to lead. With
+ * chunks of up to 3000 characters the search weighs more of each section's lines before it ranks
+ * it, so its order needs clearer evidence to be overturned: 1.5 (tuned on 1500-character chunks)
+ * let a stray pin-table row ("Function: GPIO83, RGB LED") or a table of absolute ratings lead over
+ * the first passage's answer (dev and pdf-dev one first line each, smart-tv one won and one lost); 2.5 lost none elsewhere.
+ */
+const BETTER_LINE = 2.5;
 
 /**
  * The best passage always contributes its best sentence (it cleared the relevance gate); more

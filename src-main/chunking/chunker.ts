@@ -52,7 +52,7 @@ export const CHUNKER_OPTION_SCHEMAS = {
 
 /**
  * Builds a chunker, validating `options` once (unknown keys rejected, defaults filled):
- * structure {minChars 100, maxChars 1500}, naive {tokens 500, overlap 100}, recursive
+ * structure {minChars 100, maxChars 3000}, naive {tokens 500, overlap 100}, recursive
  * {chunkSize 1000, chunkOverlap 200}, semantic {threshold 0.35, maxChars 2000}, structural
  * {schema 'manual' | 'resume' | path | object, mergeThreshold 0.85, minChars 100, maxChars 3000}.
  * Bad options -> 'invalid-input'; a schema path that does not exist -> 'not-found'.

@@ -28,11 +28,21 @@ import { assembleGroups, documentUnits, isBlank, unitsLength } from './span.util
  * Only the document's last chunk may end with a heading.
  */
 
+/**
+ * The soft maximum a chunk grows to by default, in characters. MDKeyChunker's stage 1 stops at
+ * 1500 and its stage 3 packs chunks sharing a key into retrieval units of up to 3000; without an
+ * LLM there are no keys to pack by, so the chunker itself goes up to the retrieval unit's size.
+ * Measured on every shared set (docs/benchmarks.md), against 1500: smart-tv Hit@1 +.035,
+ * m5stack +.017, no set lower (2000 and 2500 gain less and 2000 costs pdf-dev a question; 4000
+ * costs dev one). `maxChars: 1500` gives the paper's chunks.
+ */
+export const STRUCTURE_MAX_CHARS = 3000;
+
 /** Options: `minChars` and `maxChars` in characters; `maxChars` is soft (atomic blocks may exceed it). */
 export const structureOptionsSchema = z
   .strictObject({
     minChars: z.number().int().min(1).default(100),
-    maxChars: z.number().int().min(2).default(1500),
+    maxChars: z.number().int().min(2).default(STRUCTURE_MAX_CHARS),
   })
   .refine((o) => o.minChars < o.maxChars, {
     message: 'must be smaller than maxChars',

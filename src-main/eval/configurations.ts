@@ -38,7 +38,7 @@ export const EVAL_CONFIGURATIONS = {
     settings: { strategy: 'recursive', prefix: NO_PREFIX, restructure: false },
   },
   semantic: { describes: 'cosine chunking, threshold 0.35 (CHOP baseline; needs an embedder)', settings: { strategy: 'semantic', prefix: NO_PREFIX, restructure: false } },
-  structure: { describes: 'structure-aware Markdown chunks, 100-1500 chars, no prefix', settings: { strategy: 'structure', prefix: NO_PREFIX, restructure: false } },
+  structure: { describes: 'structure-aware Markdown chunks, 100-3000 chars, no prefix', settings: { strategy: 'structure', prefix: NO_PREFIX, restructure: false } },
   'structure+path': {
     describes: 'structure chunks + heading-path prefix (MDKeyChunker follow-up)',
     settings: { strategy: 'structure', prefix: { ...NO_PREFIX, headingPath: true }, restructure: false },

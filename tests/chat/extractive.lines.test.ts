@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerExtractively } from '../../src-main/chat/extractive.answerer';
+import type { Scored } from '../../src-main/chat/extractive.pick';
+import { passageOrder } from '../../src-main/chat/extractive.pick';
 import { namesPart } from '../../src-main/chat/match.util';
 import type { Passage } from '../../src-main/chat/passages';
 import { splitSentences } from '../../src-main/chat/sentences';
@@ -102,6 +104,14 @@ describe('passage order inside one manual', () => {
     const a = answerExtractively(question, [passage('cam/manual.md#1', passing), passage('cam/manual.md#7', answer)]);
     expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe(`- ${answer} [1]`);
     expect(a.citations[0]!.chunkId).toBe('cam/manual.md#7');
+  });
+
+  it("keeps the search's order when a later section's best line is better, but not clearly", () => {
+    const used = [passage('cam/manual.md#1', passing), passage('cam/manual.md#7', answer)];
+    const scored = (later: number): Scored[] => used.map((p, i) => ({ passage: i, sentence: splitSentences(p.hit.text)[0]!, score: i === 0 ? 1 : later }));
+    // Twice the first passage's best line: a long section's stray line, not the answer.
+    expect(passageOrder(scored(2), new Set(), used, [])(1)).toBeGreaterThan(0);
+    expect(passageOrder(scored(3), new Set(), used, [])(1)).toBeLessThan(0);
   });
 
   it("keeps the search's order across documents", () => {
@@ -421,5 +431,78 @@ describe('an address the question asks for', () => {
     expect(quoted[0]).toBe('- I2C: SHT30 (0x44), BMP280 (0x76) [1]');
     // The description is still quoted, after it.
     expect(quoted[1]).toBe('- The hat carries a temperature sensor and a pressure sensor, both on the I2C bus. [1]');
+  });
+});
+
+describe('a "how low" or "how far" question', () => {
+  it('reads the adjective as asking for a value: a line sharing only that word is not quoted', () => {
+    const text = [
+      '## Specifications',
+      '',
+      '| Item | Board |',
+      '|---|---|',
+      '| Processor | Dual-core processor at 160 MHz |',
+      '| Wireless | Bluetooth Low Energy 5.0 |',
+      '| Power consumption | Modem sleep: 30 mA, light sleep: 3.1 mA, deep sleep: 15 μA |',
+      '| Flash | 4 MB |',
+      '',
+      'The board enters deep sleep when the timer is set and wakes when the button is pressed.',
+      '',
+      'In deep sleep only the timer keeps running, and the board restarts when it wakes.',
+    ].join('\n');
+    const a = answerExtractively('How low does the board go in deep sleep?', [passage('board/specs.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toBe('- Power consumption: Modem sleep: 30 mA, light sleep: 3.1 mA, deep sleep: 15 μA [1]');
+    expect(quoted.some((l) => l.includes('Bluetooth Low Energy'))).toBe(false);
+  });
+});
+
+describe('one long passage', () => {
+  it('gives four of its lines to the answer: a 3000-character chunk holds two sections of the old size', () => {
+    const steps = ['Press the pairing button on the speaker.', 'Open the speaker pairing menu on the remote.', 'Select the speaker in the pairing list.', 'Confirm the pairing code on the speaker.'];
+    const text = steps.flatMap((s) => [s, '']).join('\n');
+    const a = answerExtractively('How do I start pairing the speaker?', [passage('speaker/manual.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted).toHaveLength(4);
+  });
+});
+
+describe('a question asking yes or no', () => {
+  it('is answered first by the sentence that says so, not by a table row sharing its words', () => {
+    const text = [
+      'Both USB and serial download are supported. The QFN68 package (XY417WEU) does not support the BOOT function. Please refer to the table below for details:',
+      '',
+      '| Model | Package | USB |',
+      '|---|---|---|',
+      '| XY417WEU | QFN68 | - |',
+      '| XY417QEU | QFN128 | PA11 |',
+    ].join('\n');
+    const first = (question: string): string | undefined => answerExtractively(question, [passage('xy/download.md#1', text)]).text.split('\n').find((l) => l.startsWith('- '));
+    expect(first('The tool cannot put my XY417WEU (QFN68) into BOOT mode. Is BOOT supported on that package?')).toMatch(/^- The QFN68 package \(XY417WEU\) does not support the BOOT function\./);
+    // Asked which package, the row is the answer and may lead.
+    expect(first('Which package is the XY417WEU in, QFN68?')).toBe('- Model: XY417WEU; Package: QFN68; USB: - [1]');
+  });
+});
+
+describe('a list item that only restates the question', () => {
+  it('names the topic of the lines after it, as a title does, and does not lead', () => {
+    const text = [
+      '- Dual-core chip download mode',
+      '',
+      '0x08010000 for the V5 core configuration of the starting address. Configuration completed click download.',
+      '',
+      'Compile the V3 project to generate the target file, select the download address 0x08000000 in the download configuration.',
+      '',
+      'The V5 project is downloaded after the V3 project, to its own address.',
+      '',
+      'The download address of each project is set in the download configuration.',
+      '',
+      'Click download to write the project to the flash.',
+    ].join('\n');
+    const a = answerExtractively('Dual-core chip: at which flash address do I download the V5 project?', [passage('evb/download.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toBe('- 0x08010000 for the V5 core configuration of the starting address. Configuration completed click download. [1]');
+    // Still quoted: it says which procedure the line belongs to.
+    expect(quoted).toContain('- Dual-core chip download mode [1]');
   });
 });

@@ -17,8 +17,10 @@ const filler = (n: number): string =>
   ` Routine inspection note ${n}: record the operating pressure, the bearing temperature and the vibration level in the maintenance log, and compare them with the values of the previous inspection.`.repeat(4);
 
 /**
- * A four-page PDF service manual: a title and a "Maintenance" section whose text runs over all
- * pages, so with key restructuring pages 2-4 become one merged unit of three members.
+ * A four-page PDF service manual: a title and a "Maintenance" section on page 1, then pages 2-4
+ * each opening a "Service intervals" section: each page is a chunk of its own (a heading closes a
+ * chunk), and with key restructuring pages 2-4, sharing one key, become one merged unit of three
+ * members.
  */
 export function p200Pdf(): Uint8Array {
   return writePdf(
@@ -29,8 +31,9 @@ export function p200Pdf(): Uint8Array {
               { x: 72, y: 760, text: 'P-200 pump service manual', size: 22, bold: true },
               { x: 72, y: 730, text: 'Maintenance', size: 15, bold: true },
             ]
-          : []),
-        ...column(wrapText(topic + filler(i + 1), 460), 72, 700),
+          : // Below the top 8% of the page, where a line repeated on most pages is a running header.
+            [{ x: 72, y: 700, text: 'Service intervals', size: 15, bold: true }]),
+        ...column(wrapText(topic + filler(i + 1), 460), 72, i === 0 ? 700 : 670),
       ],
     })),
     { title: 'P-200 pump service manual' },

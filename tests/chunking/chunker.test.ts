@@ -10,7 +10,7 @@ import { mdDoc, unwrap } from './chunking.helpers';
 describe('createChunker', () => {
   it('builds every strategy with its documented defaults', () => {
     const defaults = Object.fromEntries(CHUNK_STRATEGIES.map((s) => [s, unwrap(createChunker(s)).options]));
-    expect(defaults.structure).toEqual({ minChars: 100, maxChars: 1500 });
+    expect(defaults.structure).toEqual({ minChars: 100, maxChars: 3000 });
     expect(defaults.naive).toEqual({ tokens: 500, overlap: 100 });
     expect(defaults.recursive).toEqual({ chunkSize: 1000, chunkOverlap: 200 });
     expect(defaults.semantic).toEqual({ threshold: 0.35, maxChars: 2000 });
@@ -24,7 +24,7 @@ describe('createChunker', () => {
 
   it.each([
     ['structure', { minChars: 1500, maxChars: 1500 }, /structure chunker: minChars: must be smaller than maxChars/],
-    ['structure', { minChars: 2000 }, /minChars: must be smaller than maxChars/],
+    ['structure', { minChars: 4000 }, /minChars: must be smaller than maxChars/],
     ['structure', { minChars: 'many' }, /minChars/],
     ['structure', { maxChar: 10 }, /Unrecognized key/],
     ['naive', { tokens: 100, overlap: 100 }, /naive chunker: overlap: must be smaller than tokens/],

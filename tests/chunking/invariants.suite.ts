@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Chunk } from '../../src-main/core/chunk';
 import type { NormalizedDocument } from '../../src-main/core/document';
 import { createChunker } from '../../src-main/chunking/chunker';
+import { STRUCTURE_MAX_CHARS } from '../../src-main/chunking/structure.chunker';
 import type { ChunkContext } from '../../src-main/chunking/chunker';
 import type { StructuralChunk } from '../../src-main/chunking/structural.chunker';
 import { builtinSectionSchema } from '../../src-main/chunking/section.schema';
@@ -41,7 +42,7 @@ export function describeChunkingInvariants(corpusRoot: string, minDocs: number):
         expectTiling(doc, chunks);
         expectAtomicBlocksWhole(doc, chunks);
         expectBlockMetadata(doc, chunks);
-        expectStructureSizes(doc, chunks, 100, 1500);
+        expectStructureSizes(doc, chunks, 100, STRUCTURE_MAX_CHARS);
         for (const c of chunks) {
           expect(c.strategy).toBe('structure');
           expect(c.pageStart).toBeNull();
