@@ -7,7 +7,8 @@ import { repoRoot, tempDir } from '../helpers/temp';
 import { mulberry32 } from '../helpers/prng';
 
 /**
- * Kills `manualmate import` with SIGKILL at pseudo-random moments (20 times) and checks that the
+ * Kills `manualmate import` with SIGKILL at pseudo-random moments (20 times, spread over the time
+ * an uninterrupted import of the same folder took just before) and checks that the
  * library still opens, holds no temp file once open, that every document listed as ready has
  * exactly its chunks in the index, and that nothing is left listed mid-import. A final uninterrupted run then completes the import.
  */
@@ -73,9 +74,14 @@ export function describeImportCrash(title: string, corpus: (tmp: string) => Prom
       const tmp = await tempDir();
       try {
         const { folder, documents } = await corpus(tmp.dir);
+        // The kills are spread over the time one whole import takes on this machine, timed first:
+        // fixed delays stopped landing inside the import once it got faster.
+        const started = performance.now();
+        await importThenKill(folder, tmp.dir, 'timing', 600_000);
+        const whole = performance.now() - started;
         // Each run starts a fresh library, so every kill lands somewhere inside a full import.
         let killedRuns = 0;
-        const runs = delays(20261129, KILLS, 700, 3200).map((ms, i) => ({ library: `crashy-${i}`, ms: Math.round(ms) }));
+        const runs = delays(20261129, KILLS, 0.15 * whole, 0.9 * whole).map((ms, i) => ({ library: `crashy-${i}`, ms: Math.round(ms) }));
         for (const run of runs) {
           const { killed } = await importThenKill(folder, tmp.dir, run.library, run.ms);
           if (killed) killedRuns++;
