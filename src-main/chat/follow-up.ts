@@ -10,6 +10,9 @@ import { topicTerms } from './retrieve';
  * question with its model names replaced by the new one.
  */
 
+/** What joins model names into one list: a comma, a slash, "&", "and", "or", "vs". */
+const LIST_JOINER = /^\s*(?:,|\/|&|and|or|vs\.?|versus)?\s*(?:(?:and|or)\s+)?(?:the\s+)?$/i;
+
 /** Earlier user turns looked at for the topic (a chain of "and the X?" questions reaches back). */
 const LOOK_BACK = 6;
 
@@ -28,9 +31,16 @@ export function followUpQuestion(question: string, analysis: QueryAnalysis, voca
     if (topicTerms(turn.text, before, vocabulary).length === 0) continue;
     const theirs = before.mentions.filter((m) => before.models.includes(m.model)).sort((a, b) => a.start - b.start);
     if (theirs.length === 0) return `${turn.text.trim()} (${asked})`;
-    // The first model name takes the new one, the others go: "A or B: fuse?" -> "C: fuse?".
+    // Names joined as a list ("A or B", "A, B and C") are one place: the new name takes the first
+    // such place, the others go ("A or B: fuse?" -> "C: fuse?").
+    const places: { start: number; end: number }[] = [];
+    for (const m of theirs) {
+      const last = places[places.length - 1];
+      if (last && LIST_JOINER.test(turn.text.slice(last.end, m.start))) last.end = m.end;
+      else places.push({ start: m.start, end: m.end });
+    }
     let text = turn.text;
-    for (const [k, m] of [...theirs.entries()].reverse()) text = `${text.slice(0, m.start)}${k === 0 ? asked : ''}${text.slice(m.end)}`;
+    for (const [k, p] of [...places.entries()].reverse()) text = `${text.slice(0, p.start)}${k === 0 ? asked : ''}${text.slice(p.end)}`;
     return text.replace(/\s{2,}/g, ' ').trim();
   }
   return null;
