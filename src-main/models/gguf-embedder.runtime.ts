@@ -8,7 +8,7 @@ import { CodedError } from '../core/result';
 import { loadGgufModel, resolveThreads } from './llm.runtime';
 import type { LlamaLoadOptions } from './llm.runtime';
 import type { Embedder } from './types';
-import { joinWindows, planWindows } from './windows';
+import { joinWindows, l2Normalize, planWindows, textsDone } from './windows';
 
 /** Default context for embeddings in tokens: chunks are at most a few thousand characters. */
 const DEFAULT_EMBED_CONTEXT = 2048;
@@ -49,11 +49,13 @@ export async function loadGgufEmbedder(modelPath: string, opts: LlamaLoadOptions
       async embed(texts, options = {}) {
         const plan = await planWindows(texts, { maxTokens: maxInputTokens, countTokens: (t) => model.tokenize(t).length });
         const out: Float32Array[] = [];
-        for (const [i, piece] of plan.pieces.entries()) {
+        let reported = 0;
+        for (const piece of plan.pieces) {
           if (options.signal?.aborted) throw new CodedError('cancelled', 'Embedding was cancelled.');
           out.push(await embedOne(piece));
-          const owner = plan.owners[i] ?? 0;
-          if (plan.owners[i + 1] !== owner) options.onProgress?.(owner + 1, texts.length);
+          // Once per text, when its last window is embedded.
+          const done = textsDone(plan, out.length);
+          if (done > reported) options.onProgress?.((reported = done), texts.length);
         }
         return joinWindows(plan, out, texts.length);
       },
@@ -67,15 +69,4 @@ export async function loadGgufEmbedder(modelPath: string, opts: LlamaLoadOptions
     if (err instanceof CodedError) throw err;
     throw new CodedError('model-failed', `Could not create an embedding context for ${id}: ${err instanceof Error ? err.message : String(err)}`);
   }
-}
-
-/** Unit-length copy of `vector`; a zero vector stays zero (nothing to normalize). */
-function l2Normalize(vector: readonly number[]): Float32Array {
-  let sum = 0;
-  for (const v of vector) sum += v * v;
-  const norm = Math.sqrt(sum);
-  const out = new Float32Array(vector.length);
-  if (norm === 0) return out;
-  for (let i = 0; i < vector.length; i++) out[i] = (vector[i] ?? 0) / norm;
-  return out;
 }

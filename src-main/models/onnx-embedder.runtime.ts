@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { CodedError } from '../core/result';
 import type { Embedder } from './types';
-import { joinWindows, planWindows } from './windows';
+import { joinWindows, planWindows, textsDone } from './windows';
 import type { WindowSpec } from './windows';
 
 /** Options for {@link loadOnnxEmbedder}. */
@@ -156,7 +156,7 @@ class OnnxEmbedder implements Embedder {
   ): Promise<Float32Array[]> {
     onProgress?.(0, texts.length);
     const plan = await planWindows(texts, this.window);
-    const { pieces, owners } = plan;
+    const { pieces } = plan;
     const vectors: Float32Array[] = [];
     for (let start = 0; start < pieces.length; start += this.batchSize) {
       if (signal?.aborted) throw new CodedError('cancelled', 'Embedding was cancelled.');
@@ -175,10 +175,7 @@ class OnnxEmbedder implements Embedder {
       for (let i = 0; i < batch.length; i++) {
         vectors.push(data.slice(i * this.dimension, (i + 1) * this.dimension));
       }
-      // Progress counts texts: a text is done when its last window is.
-      const end = vectors.length;
-      const last = owners[end - 1] ?? -1;
-      onProgress?.(end === pieces.length || owners[end] !== last ? last + 1 : last, texts.length);
+      onProgress?.(textsDone(plan, vectors.length), texts.length);
     }
     return joinWindows(plan, vectors, texts.length);
   }

@@ -77,14 +77,24 @@ export function joinWindows(plan: WindowPlan, vectors: readonly Float32Array[], 
     for (const { vector, weight } of windows) {
       for (let d = 0; d < sum.length; d++) sum[d] = (sum[d] ?? 0) + (vector[d] ?? 0) * weight;
     }
-    return normalized(sum);
+    return l2Normalize(sum);
   });
 }
 
-function normalized(v: Float32Array): Float32Array {
+/** Unit-length copy of `vector`; a zero vector stays zero (nothing to normalize). */
+export function l2Normalize(vector: ArrayLike<number>): Float32Array {
   let sum = 0;
-  for (const x of v) sum += x * x;
+  for (let i = 0; i < vector.length; i++) sum += (vector[i] ?? 0) ** 2;
   const norm = Math.sqrt(sum);
-  if (norm > 0) for (let d = 0; d < v.length; d++) v[d] = (v[d] ?? 0) / norm;
-  return v;
+  const out = new Float32Array(vector.length);
+  if (norm === 0) return out;
+  for (let i = 0; i < vector.length; i++) out[i] = (vector[i] ?? 0) / norm;
+  return out;
+}
+
+/** Texts done once the first `piecesDone` windows of the plan are embedded: a text is done with its last window. */
+export function textsDone(plan: WindowPlan, piecesDone: number): number {
+  if (piecesDone <= 0) return 0;
+  const last = plan.owners[piecesDone - 1] ?? -1;
+  return piecesDone === plan.pieces.length || plan.owners[piecesDone] !== last ? last + 1 : last;
 }

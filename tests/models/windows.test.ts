@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinWindows, planWindows } from '../../src-main/models/windows';
+import { joinWindows, l2Normalize, planWindows, textsDone } from '../../src-main/models/windows';
 import type { WindowSpec } from '../../src-main/models/windows';
 
 /** A word-count "tokenizer": enough to check the cutting and joining logic without a model. */
@@ -62,5 +62,19 @@ describe('joinWindows', () => {
 
   it('refuses a plan that left a text without any window', () => {
     expect(() => joinWindows({ pieces: ['a'], owners: [0] }, [v(1, 0)], 2)).toThrow(/text 1/);
+  });
+});
+
+describe('textsDone and l2Normalize', () => {
+  it('counts a text done only when its last window is', () => {
+    const plan = { pieces: ['a', 'b1', 'b2', 'b3', 'c'], owners: [0, 1, 1, 1, 2] };
+    expect([0, 1, 2, 3, 4, 5].map((n) => textsDone(plan, n))).toEqual([0, 1, 1, 1, 2, 3]);
+  });
+
+  it('returns a unit-length copy, and zeros for a zero vector', () => {
+    const v = [3, 4];
+    expect(Array.from(l2Normalize(v))).toEqual([0.6000000238418579, 0.800000011920929]);
+    expect(v).toEqual([3, 4]);
+    expect(Array.from(l2Normalize(new Float32Array(2)))).toEqual([0, 0]);
   });
 });
