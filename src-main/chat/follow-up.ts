@@ -22,14 +22,14 @@ const LOOK_BACK = 6;
  * question with a topic, asked for the models this one names.
  */
 export function followUpQuestion(question: string, analysis: QueryAnalysis, vocabulary: ModelVocabulary, history: readonly ChatTurn[]): string | null {
-  const named = analysis.mentions.filter((m) => analysis.models.includes(m.model));
+  const named = modelMentions(analysis);
   if (named.length === 0 || topicTerms(question, analysis, vocabulary).length > 0) return null;
   const asked = named.map((m) => m.text).join(' and ');
   const earlier = history.filter((t) => t.role === 'user').slice(-LOOK_BACK).reverse();
   for (const turn of earlier) {
     const before = analyzeQuery(turn.text, vocabulary);
     if (topicTerms(turn.text, before, vocabulary).length === 0) continue;
-    const theirs = before.mentions.filter((m) => before.models.includes(m.model)).sort((a, b) => a.start - b.start);
+    const theirs = modelMentions(before).sort((a, b) => a.start - b.start);
     if (theirs.length === 0) return `${turn.text.trim()} (${asked})`;
     // Names joined as a list ("A or B", "A, B and C") are one place: the new name takes the first
     // such place, the others go ("A or B: fuse?" -> "C: fuse?").
@@ -44,4 +44,9 @@ export function followUpQuestion(question: string, analysis: QueryAnalysis, voca
     return text.replace(/\s{2,}/g, ' ').trim();
   }
   return null;
+}
+
+/** The mentions that name one of the question's models (not the low-confidence ones). */
+function modelMentions(analysis: QueryAnalysis): QueryAnalysis['mentions'] {
+  return analysis.mentions.filter((m) => analysis.models.includes(m.model));
 }
