@@ -36,6 +36,9 @@ interface ImportRun {
   markdownItCpuSeconds: number;
   importCpuSeconds: number;
   importSystemSeconds: number;
+  markdownItWarmSeconds: number;
+  warmImportSeconds: number;
+  warmImportCpuSeconds: number;
   pdfPages: number;
   pdfSeconds: number;
   peakRssMb: number;
@@ -70,6 +73,9 @@ log(`| ... and the new rows folded into the indexes (background), same run | ${f
 log(`| bare markdown-it parse of the same files | ${fmt(imp.markdownItSeconds)} s |`);
 log(`| whole import / bare parse, same run | ${fmt(imp.importSeconds / imp.markdownItSeconds, 1)}x (target <= 8x) |`);
 log(`| CPU time of the import, all threads (of it system), same run; / CPU of the bare parse | ${fmt(imp.importCpuSeconds)} s (${fmt(imp.importSystemSeconds)} s); ${fmt(imp.importCpuSeconds / imp.markdownItCpuSeconds, 1)}x |`);
+// The same files imported again in the same engine: V8 has compiled the hot code by then, as in an
+// app that has been open a while (Session 8 of RESULTS.md: ~1.7 s of a first import is warm-up).
+log(`| a second import of the same files in the same engine (warm); / a second bare parse | ${fmt(imp.warmImportSeconds)} s (CPU ${fmt(imp.warmImportCpuSeconds)} s); ${fmt(imp.warmImportSeconds / imp.markdownItWarmSeconds, 1)}x |`);
 const serial = median(serialRuns);
 log(`| ... with \`MANUALMATE_PREPARE_WORKERS=${otherWorkers}\` (default here: ${defaultPrepareWorkers()}; each run after one above; median) | ${fmt(serial.importSeconds)} s, ${fmt(serial.importSeconds / serial.markdownItSeconds, 1)}x its bare parse |`);
 log(`| generated ${imp.pdfPages}-page two-column PDF | ${fmt(imp.pdfSeconds)} s = ${fmt(imp.pdfPages / imp.pdfSeconds, 0)} pages/s |`);
