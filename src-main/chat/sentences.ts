@@ -48,9 +48,11 @@ const QUESTION_FILLER = new Set(
 /**
  * Stopwords kept as content words here: the particle of a phrasal verb is the action in a manual
  * ("power off" vs "power on", "scroll down"), so a line saying "Power off: ..." answers "how do I
- * power it off?" better than "Power input: 5V".
+ * power it off?" better than "Power input: 5V". "before" and "after" say which side of an event a
+ * line is about ("hold time ... after CHIP_EN is pulled high" vs "setup time ... before"; pdf-dev
+ * +1 first line, no other set moved).
  */
-const ACTION_PARTICLES = new Set(['off', 'up', 'down']);
+const ACTION_PARTICLES = new Set(['off', 'up', 'down', 'before', 'after']);
 
 /**
  * The Porter stem of a word of letters, as the search stems its passage statistics
