@@ -157,9 +157,16 @@ function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Se
 /** A heading with more words than this, or one that ends a sentence, is body text a converter marked as a heading. */
 const HEADING_WORDS = 12;
 
+/**
+ * A heading line that no title has: an equation ("VO = 1.25 V (1 + R2 / R1)") or numbered
+ * entries run together ("1. Adj 2. Output 3. Input", a pin-out figure's legend). A PDF
+ * converter sets them as headings from their font size; they are the figure's text.
+ */
+const EQUATION_OR_ENTRIES = /[\p{L}\p{N})]\s*=\s*[\p{L}\p{N}(-]|(?:^|\s)\d{1,2}\.\s+\S[^]*\s\d{1,2}\.\s+\S/u;
+
 function isTextHeading(text: string): boolean {
   const t = text.trim();
-  return t.split(/\s+/).length > HEADING_WORDS || (/[.!?。]$/.test(t) && t.split(/\s+/).length > 3);
+  return t.split(/\s+/).length > HEADING_WORDS || (/[.!?。]$/.test(t) && t.split(/\s+/).length > 3) || EQUATION_OR_ENTRIES.test(t);
 }
 
 /**

@@ -204,3 +204,16 @@ describe('a label heading rows of several models', () => {
     expect(a.text).toContain('Which model: ROCK 5B, ROCK 5B+?');
   });
 });
+
+describe('a heading that no title has', () => {
+  it('an equation or numbered entries set as a heading by a PDF converter are quoted as text', () => {
+    const text = ['### VO = 1.25 V (1 + R2 / R1)', '', 'Figure 7. Typical application.', '', '### TO-220', '', '# 1. Adj 2. Output 3. Input', '', '## 1. Introduction', '', 'The regulator is adjustable.'].join('\n');
+    const units = splitSentences(text);
+    expect(units.find((u) => u.text.startsWith('VO = 1.25 V'))?.kind).toBe('prose');
+    expect(units.some((u) => u.text.includes('Adj 2.'))).toBe(true);
+    // A numbered title stays a heading.
+    expect(units.find((u) => u.text === 'The regulator is adjustable.')?.heading).toBe('1. Introduction');
+    const a = answerExtractively('What is the formula for the output voltage VO?', [passage('reg/lm.md#1', text)]);
+    expect(quotedLines(a.text)[0]).toBe('- VO = 1.25 V (1 + R2 / R1) [1]');
+  });
+});
