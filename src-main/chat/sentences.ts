@@ -138,9 +138,15 @@ function rowText(row: string[], header: string[] | null): string {
   return filled.map((x) => (x.h ? `${x.h}: ${x.c}` : x.c)).join('; ');
 }
 
-/** Splits a prose paragraph at sentence ends followed by a capital, digit or quote. */
+/**
+ * Splits a prose paragraph at sentence ends followed by a capital, digit or quote. A full stop
+ * right after a bare one- or two-digit number is an entry's number ("1. Adj 2. Output 3. Input",
+ * "Figure 7. Typical Application"), not a sentence end: cut there, the entries came apart and the
+ * first lost its number. A sentence that does end in such a number stays with the next one, as
+ * its paragraph would be quoted anyway.
+ */
 function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Sentence[], para: number, heading: string | null = null, block = -1): void {
-  const re = /(?<=[.!?。])\s+(?=[\p{Lu}\p{N}"“(])/gu;
+  const re = /(?<=[.!?。])(?<!(?:^|\s)\d{1,2}\.)\s+(?=[\p{Lu}\p{N}"“(])/gu;
   let from = 0;
   const push = (end: number): void => {
     const raw = paragraph.slice(from, end);

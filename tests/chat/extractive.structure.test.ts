@@ -217,3 +217,10 @@ describe('a heading that no title has', () => {
     expect(quotedLines(a.text)[0]).toBe('- VO = 1.25 V (1 + R2 / R1) [1]');
   });
 });
+
+describe('a full stop after a bare number', () => {
+  it('is an entry number, not a sentence end: numbered entries on one line stay one unit with their numbers', () => {
+    const units = splitSentences('Pins of the TO-220 package: 1. Adj 2. Output 3. Input\n\nPress Reset. Then release the Boot button.');
+    expect(units.map((u) => u.text)).toEqual(['Pins of the TO-220 package: 1. Adj 2. Output 3. Input', 'Press Reset.', 'Then release the Boot button.']);
+  });
+});
