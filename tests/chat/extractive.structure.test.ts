@@ -224,3 +224,29 @@ describe('a full stop after a bare number', () => {
     expect(units.map((u) => u.text)).toEqual(['Pins of the TO-220 package: 1. Adj 2. Output 3. Input', 'Press Reset.', 'Then release the Boot button.']);
   });
 });
+
+describe('a value says what it measures by its unit', () => {
+  const text = [
+    '## Power',
+    '',
+    'For power supply pins: the built-in converter turns the 5V input into 3.3V to power the board pins.',
+    '',
+    'For general I/O pins: the working voltage of the MCU is 3.3V.',
+    '',
+    '| Item | Value |',
+    '| --- | --- |',
+    '| Max Output | 5V@500mA 3.3V@200mA |',
+    '| Flash | 256KB |',
+  ].join('\n');
+
+  it('"200mA" answers a question about current that the row never names', () => {
+    const a = answerExtractively('How much current can the 3V3 pin supply?', [passage('board/spec.md#1', text)]);
+    expect(quotedLines(a.text)).toContain('- Max Output: 5V@500mA 3.3V@200mA [1]');
+  });
+
+  it('but not a how-to question, which asks for steps, not a value', () => {
+    const steps = ['## Clock', '', 'Clock: 240MHz', '', 'Open Settings and tap Date and time to set the clock.'].join('\n');
+    const a = answerExtractively('How do I set the clock speed?', [passage('board/clock.md#1', steps)]);
+    expect(quotedLines(a.text)[0]).toBe('- Open Settings and tap Date and time to set the clock. [1]');
+  });
+});
