@@ -250,3 +250,12 @@ describe('a value says what it measures by its unit', () => {
     expect(quotedLines(a.text)[0]).toBe('- Open Settings and tap Date and time to set the clock. [1]');
   });
 });
+
+describe('"how big"', () => {
+  it('asks a size or a capacity: the line with the measure answers, not the one naming the thing', () => {
+    const text = ['## Overview', '', 'The Cubie board is a pocket-sized computer for edge AI projects.', '', 'It comes in an ultra-compact 51 × 51 mm form factor.'].join('\n');
+    expect(quotedLines(answerExtractively('How big is the Cubie board?', [passage('cubie/overview.md#1', text)]).text)[0]).toBe('- It comes in an ultra-compact 51 × 51 mm form factor. [1]');
+    const battery = ['## Battery', '', 'The battery sits under the back cover of the camera.', '', 'Battery: 200mAh Li-po'].join('\n');
+    expect(quotedLines(answerExtractively('How big is the battery?', [passage('cam/spec.md#1', battery)]).text)[0]).toBe('- Battery: 200mAh Li-po [1]');
+  });
+});
