@@ -11,6 +11,7 @@ import { containsId, namesPart, unitAfter } from './match.util';
 import type { Scored } from './extractive.pick';
 import { passageOrder, pick, withGapsFilled } from './extractive.pick';
 import { statesQuantity } from '../search/stages/answer-line.stage';
+import answerTypes from '../search/data/answer-types.json';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -106,6 +107,8 @@ const YES_NO_ROW_LEAD_WEIGHT = 0.5;
  * ("Bluetooth Low Energy") answers nothing.
  */
 const HOW_MEASURE = new RegExp(cueRe(cues.quantity.filter((c) => /^how\s/.test(c))).source, 'gu');
+/** A quantity asked with "how" ("how much current can the 3V3 pin supply"): a value is asked even when a pin is named. */
+const HOW_ASK = cueRe(cues.quantity.filter((c) => /^how\s/.test(c)));
 const PIN_CUE = cueRe(cues.pin);
 const ADDRESS_CUE = cueRe(cues.address);
 /** A hexadecimal value ("0x44", "0x08010000"): how manuals write an address. */
@@ -162,6 +165,16 @@ function quantityNouns(question: string): string[] {
   const q = question.toLowerCase();
   return QUANTITY_NOUNS.filter((c) => c.re.test(q)).flatMap((c) => c.nouns);
 }
+
+/**
+ * What a value measures, known by its unit (the search's `dimensions`, answer-types.json): the
+ * words a question asks it with, stemmed as chat stems, and a number followed by one of its units.
+ * "5V@500mA" states a current though it never says the word.
+ */
+const DIMENSIONS = answerTypes.dimensions.map((d) => ({
+  words: new Set(d.words.flatMap((w) => terms(w))),
+  value: new RegExp(`(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)?\\s?(?:${d.units.map(escapeRe).join('|')})(?![\\p{L}\\p{N}])`, d.anyCase ? 'iu' : 'u'),
+}));
 
 function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
@@ -256,6 +269,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const yesNo = YES_NO.test(question.trim());
   // What a "what is" question asks about: its words without the cue's ("function" of "the function of X").
   const subject = wanted.filter((t) => !DEFINITION_WORDS.has(t));
+  // A question word a line's value says by its unit ("current" for "200mA"); not for a how-to
+  // question ("how do I set the clock" is not answered by "240MHz").
+  const unitSays = new Map(kind.steps || (kind.pin && !HOW_ASK.test(question.toLowerCase())) ? [] : wanted.map((t) => [t, DIMENSIONS.filter((d) => d.words.has(t)).map((d) => d.value)] as const).filter(([, v]) => v.length > 0));
 
   const units = used.map((p) => splitSentences(p.hit.text));
   const docs = units.flat().map((s) => terms(s.text));
@@ -300,6 +316,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
         let f = tf.get(t) ?? 0;
         // Half credit for a word the term begins ("GPIO" in "GPIOAO-11", "flash" in "flashable").
         if (f === 0 && t.length >= 3 && words.some((w) => w.startsWith(t))) f = 0.5;
+        if (f === 0 && unitSays.get(t)?.some((re) => re.test(sentence.text))) f = 0.5;
         if (f > 0) score += (idf(t) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * words.length) / avgLen));
       }
       const lower = sentence.text.toLowerCase();

@@ -48,9 +48,11 @@ const QUESTION_FILLER = new Set(
 /**
  * Stopwords kept as content words here: the particle of a phrasal verb is the action in a manual
  * ("power off" vs "power on", "scroll down"), so a line saying "Power off: ..." answers "how do I
- * power it off?" better than "Power input: 5V".
+ * power it off?" better than "Power input: 5V". "before" and "after" say which side of an event a
+ * line is about ("hold time ... after CHIP_EN is pulled high" vs "setup time ... before"; pdf-dev
+ * +1 first line, no other set moved).
  */
-const ACTION_PARTICLES = new Set(['off', 'up', 'down']);
+const ACTION_PARTICLES = new Set(['off', 'up', 'down', 'before', 'after']);
 
 /**
  * The Porter stem of a word of letters, as the search stems its passage statistics
@@ -136,9 +138,15 @@ function rowText(row: string[], header: string[] | null): string {
   return filled.map((x) => (x.h ? `${x.h}: ${x.c}` : x.c)).join('; ');
 }
 
-/** Splits a prose paragraph at sentence ends followed by a capital, digit or quote. */
+/**
+ * Splits a prose paragraph at sentence ends followed by a capital, digit or quote. A full stop
+ * right after a bare one- or two-digit number is an entry's number ("1. Adj 2. Output 3. Input",
+ * "Figure 7. Typical Application"), not a sentence end: cut there, the entries came apart and the
+ * first lost its number. A sentence that does end in such a number stays with the next one, as
+ * its paragraph would be quoted anyway.
+ */
 function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Sentence[], para: number, heading: string | null = null, block = -1): void {
-  const re = /(?<=[.!?。])\s+(?=[\p{Lu}\p{N}"“(])/gu;
+  const re = /(?<=[.!?。])(?<!(?:^|\s)\d{1,2}\.)\s+(?=[\p{Lu}\p{N}"“(])/gu;
   let from = 0;
   const push = (end: number): void => {
     const raw = paragraph.slice(from, end);
@@ -155,9 +163,16 @@ function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Se
 /** A heading with more words than this, or one that ends a sentence, is body text a converter marked as a heading. */
 const HEADING_WORDS = 12;
 
+/**
+ * A heading line that no title has: an equation ("VO = 1.25 V (1 + R2 / R1)") or numbered
+ * entries run together ("1. Adj 2. Output 3. Input", a pin-out figure's legend). A PDF
+ * converter sets them as headings from their font size; they are the figure's text.
+ */
+const EQUATION_OR_ENTRIES = /[\p{L}\p{N})]\s*=\s*[\p{L}\p{N}(-]|(?:^|\s)\d{1,2}\.\s+\S[^]*\s\d{1,2}\.\s+\S/u;
+
 function isTextHeading(text: string): boolean {
   const t = text.trim();
-  return t.split(/\s+/).length > HEADING_WORDS || (/[.!?。]$/.test(t) && t.split(/\s+/).length > 3);
+  return t.split(/\s+/).length > HEADING_WORDS || (/[.!?。]$/.test(t) && t.split(/\s+/).length > 3) || EQUATION_OR_ENTRIES.test(t);
 }
 
 /**

@@ -1,10 +1,11 @@
 // Answer benchmark: per shared question set, imports the set's corpus folder(s) into a library,
 // asks every question the way `manualmate ask --json` does (no model installed, so the answer is
 // extracted), and scores the quoted lines against the gold answers.
-//   npm run bench:answers -- [--sets dev,m5stack] [--limit 50] [--fresh] [--misses] [--why]
+//   npm run bench:answers -- [--sets dev,m5stack] [--limit 50] [--fresh] [--misses] [--why] [--causes]
 // --why adds where each question's first line misses: a later line holds the gold string, a quoted
 // passage holds it but no line does, the search's top 10 holds it but chat did not quote that
 // passage (relevance gate, or beyond the passages quoted), or the search's top 10 does not.
+// --causes splits every first-line miss by cause (see `MissCause` in answer-causes.ts).
 // Libraries are kept in <tmp>/manualmate-answer-bench/<set> between runs (the index does not
 // depend on the chat code being measured); --fresh re-imports them.
 import { existsSync } from 'node:fs';
@@ -16,6 +17,8 @@ import type { Citation } from '../../src-main/contract/api';
 import { createEngine } from '../../src-main/engine/engine';
 import { normalizeForRelevance } from '../../src-main/eval/relevance';
 import { sharedDir } from '../helpers/temp';
+import type { MissCause } from './answer-causes';
+import { CAUSE_COLUMNS, missCause } from './answer-causes';
 
 interface Question {
   id: string;
@@ -40,6 +43,7 @@ const { values } = parseArgs({
     fresh: { type: 'boolean' },
     misses: { type: 'boolean' },
     why: { type: 'boolean' },
+    causes: { type: 'boolean' },
     'data-dir': { type: 'string' },
   },
 });
@@ -78,6 +82,7 @@ function lineHits(line: { text: string; cites: number[] }, citations: readonly C
 
 const rows: string[] = [];
 const whyRows: string[] = [];
+const causeRows: string[] = [];
 
 /** Whether a text from a gold document holds a gold string. */
 function holdsGold(doc: string, text: string, q: Question): boolean {
@@ -111,6 +116,12 @@ for (const set of sets) {
     let first = 0;
     let labelled = 0;
     const why = { passage: 0, search: 0, missing: 0 };
+    const causes = new Map<MissCause | 'search' | 'missing', number>();
+    /** Whether the search's top 10 (BM25, as chat searches the bench's embedder-less libraries) holds the gold string. */
+    const inSearch = async (q: Question): Promise<boolean> => {
+      const found = await engine.handlers['search.query']({ library: set, query: q.query, topK: 10, retriever: 'bm25' });
+      return found.ok && found.value.results.some((h) => holdsGold(h.doc, h.text, q));
+    };
     for (const q of questions) {
       const res = await chat.value.answer(q.query);
       const lines = res.ok ? quotedLines(res.value.text) : [];
@@ -123,11 +134,14 @@ for (const set of sets) {
       if (values.why && !hitAny) {
         if (citations.some((c) => holdsGold(c.doc, c.quote, q))) why.passage++;
         else {
-          // The bench's libraries have no embedder, so chat searches them with BM25 as well.
-          const found = await engine.handlers['search.query']({ library: set, query: q.query, topK: 10, retriever: 'bm25' });
-          if (found.ok && found.value.results.some((h) => holdsGold(h.doc, h.text, q))) why.search++;
+          if (await inSearch(q)) why.search++;
           else why.missing++;
         }
+      }
+      if (values.causes && !hitFirst) {
+        let cause: MissCause | 'search' | 'missing' = missCause(lines, citations, q.answers);
+        if (cause === 'uncited') cause = (await inSearch(q)) ? 'search' : 'missing';
+        causes.set(cause, (causes.get(cause) ?? 0) + 1);
       }
       if (values.misses && !hitFirst) {
         process.stderr.write(`\n--- ${q.id} ${hitAny ? '(later line)' : 'MISS'}: ${q.query}\n  gold: ${q.answers.map((a) => `${a.doc} :: ${a.contains}`).join(' | ')}\n`);
@@ -139,6 +153,8 @@ for (const set of sets) {
     process.stderr.write(`${rows[rows.length - 1]}\n`);
     process.stderr.write(`${set}: ${labelled} answers show a label without a source first ("first" counts the line under it)\n`);
     if (values.why) whyRows.push(`| ${set} | ${first} | ${any - first} | ${why.passage} | ${why.search} | ${why.missing} |`);
+    const cells = [...CAUSE_COLUMNS.filter(([c]) => c !== 'uncited').map(([c]) => c), 'search', 'missing'] as const;
+    if (values.causes) causeRows.push(`| ${set} | ${questions.length - first} | ${cells.map((c) => causes.get(c) ?? 0).join(' | ')} |`);
   } finally {
     await engine.dispose();
   }
@@ -148,4 +164,9 @@ console.log(rows.join('\n'));
 if (values.why) {
   console.log('\n| set | first line | a later line | quoted passage, no line | search top 10, not quoted | not in search top 10 |\n|---|---|---|---|---|---|');
   console.log(whyRows.join('\n'));
+}
+if (values.causes) {
+  const heads = [...CAUSE_COLUMNS.filter(([c]) => c !== 'uncited').map(([, h]) => h), 'search top 10, not cited', 'not in search top 10'];
+  console.log(`\n| set | first-line misses | ${heads.join(' | ')} |\n|---|${heads.map(() => '---|').join('')}---|`);
+  console.log(causeRows.join('\n'));
 }

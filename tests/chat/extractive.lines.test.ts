@@ -95,6 +95,17 @@ describe('the particle of a phrasal verb', () => {
   });
 });
 
+describe('before and after', () => {
+  it('tell a hold time from a setup time: the line on the side of the event the question asks about comes first', () => {
+    const text = [
+      '- Setup time: the boot pin level must be stable before RESET is released; minimum 1 ms',
+      '- Hold time: the boot pin level must be kept after RESET is released; minimum 2 ms',
+    ].join('\n');
+    const a = answerExtractively('How long must the boot pin level stay after RESET is released?', [passage('mcu/timing.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Hold time: the boot pin level must be kept after RESET is released; minimum 2 ms [1]');
+  });
+});
+
 describe('passage order inside one manual', () => {
   const question = 'What is the battery capacity of the camera?';
   const passing = 'The camera housing also holds the battery.';

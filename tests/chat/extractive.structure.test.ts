@@ -204,3 +204,58 @@ describe('a label heading rows of several models', () => {
     expect(a.text).toContain('Which model: ROCK 5B, ROCK 5B+?');
   });
 });
+
+describe('a heading that no title has', () => {
+  it('an equation or numbered entries set as a heading by a PDF converter are quoted as text', () => {
+    const text = ['### VO = 1.25 V (1 + R2 / R1)', '', 'Figure 7. Typical application.', '', '### TO-220', '', '# 1. Adj 2. Output 3. Input', '', '## 1. Introduction', '', 'The regulator is adjustable.'].join('\n');
+    const units = splitSentences(text);
+    expect(units.find((u) => u.text.startsWith('VO = 1.25 V'))?.kind).toBe('prose');
+    expect(units.some((u) => u.text.includes('Adj 2.'))).toBe(true);
+    // A numbered title stays a heading.
+    expect(units.find((u) => u.text === 'The regulator is adjustable.')?.heading).toBe('1. Introduction');
+    const a = answerExtractively('What is the formula for the output voltage VO?', [passage('reg/lm.md#1', text)]);
+    expect(quotedLines(a.text)[0]).toBe('- VO = 1.25 V (1 + R2 / R1) [1]');
+  });
+});
+
+describe('a full stop after a bare number', () => {
+  it('is an entry number, not a sentence end: numbered entries on one line stay one unit with their numbers', () => {
+    const units = splitSentences('Pins of the TO-220 package: 1. Adj 2. Output 3. Input\n\nPress Reset. Then release the Boot button.');
+    expect(units.map((u) => u.text)).toEqual(['Pins of the TO-220 package: 1. Adj 2. Output 3. Input', 'Press Reset.', 'Then release the Boot button.']);
+  });
+});
+
+describe('a value says what it measures by its unit', () => {
+  const text = [
+    '## Power',
+    '',
+    'For power supply pins: the built-in converter turns the 5V input into 3.3V to power the board pins.',
+    '',
+    'For general I/O pins: the working voltage of the MCU is 3.3V.',
+    '',
+    '| Item | Value |',
+    '| --- | --- |',
+    '| Max Output | 5V@500mA 3.3V@200mA |',
+    '| Flash | 256KB |',
+  ].join('\n');
+
+  it('"200mA" answers a question about current that the row never names', () => {
+    const a = answerExtractively('How much current can the 3V3 pin supply?', [passage('board/spec.md#1', text)]);
+    expect(quotedLines(a.text)).toContain('- Max Output: 5V@500mA 3.3V@200mA [1]');
+  });
+
+  it('but not a how-to question, which asks for steps, not a value', () => {
+    const steps = ['## Clock', '', 'Clock: 240MHz', '', 'Open Settings and tap Date and time to set the clock.'].join('\n');
+    const a = answerExtractively('How do I set the clock speed?', [passage('board/clock.md#1', steps)]);
+    expect(quotedLines(a.text)[0]).toBe('- Open Settings and tap Date and time to set the clock. [1]');
+  });
+});
+
+describe('"how big"', () => {
+  it('asks a size or a capacity: the line with the measure answers, not the one naming the thing', () => {
+    const text = ['## Overview', '', 'The Cubie board is a pocket-sized computer for edge AI projects.', '', 'It comes in an ultra-compact 51 × 51 mm form factor.'].join('\n');
+    expect(quotedLines(answerExtractively('How big is the Cubie board?', [passage('cubie/overview.md#1', text)]).text)[0]).toBe('- It comes in an ultra-compact 51 × 51 mm form factor. [1]');
+    const battery = ['## Battery', '', 'The battery sits under the back cover of the camera.', '', 'Battery: 200mAh Li-po'].join('\n');
+    expect(quotedLines(answerExtractively('How big is the battery?', [passage('cam/spec.md#1', battery)]).text)[0]).toBe('- Battery: 200mAh Li-po [1]');
+  });
+});
