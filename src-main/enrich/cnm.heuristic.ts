@@ -87,6 +87,30 @@ interface TaggedTerm {
   normal: string;
   /** Universal POS tag (NOUN, PROPN, VERB, ...). */
   pos: string;
+  /**
+   * For a noun term (`isNounTerm`), what `nouns` reads of it beyond the chunk's own exclusions,
+   * worked out once with the tagging: a section's heading is harvested again for every chunk of
+   * the section, from the same cached terms. Null for any other term.
+   */
+  noun: NounFacts | null;
+}
+
+interface NounFacts {
+  /** The singular of `normal`, the form a noun is counted under. */
+  word: string;
+  /** Written in capitals and digits ("GND", "SDA"): in body text mostly a pin or signal name. */
+  acronym: boolean;
+  /** A stopword, a structural word (`NOUN_STOP`) or shorter than 3 letters: never a noun of the signature. */
+  skip: boolean;
+}
+
+function nounFacts(text: string, normal: string): NounFacts {
+  const word = singular(normal);
+  return {
+    word,
+    acronym: /^[A-Z0-9_]{2,}$/.test(text),
+    skip: isStopword(normal) || isStopword(word) || NOUN_STOP.has(word) || word.length < 3,
+  };
 }
 
 /**
@@ -146,13 +170,19 @@ function tagUncached(text: string): TaggedTerm[][] {
     const values = tokens.out(its.value) as string[];
     const normals = tokens.out(its.normal) as string[];
     const pos = tokens.out(its.pos) as string[];
-    out.push(values.map((text, i) => ({ text, normal: normals[i] ?? text.toLowerCase(), pos: pos[i] ?? '' })));
+    out.push(
+      values.map((text, i) => {
+        const normal = normals[i] ?? text.toLowerCase();
+        const tag = pos[i] ?? '';
+        return { text, normal, pos: tag, noun: isNounTerm(tag, normal) ? nounFacts(text, normal) : null };
+      }),
+    );
   });
   return out;
 }
 
-function isNounTerm(t: TaggedTerm): boolean {
-  return (t.pos === 'NOUN' || t.pos === 'PROPN') && /^[a-z][a-z-]+$/.test(t.normal);
+function isNounTerm(pos: string, normal: string): boolean {
+  return (pos === 'NOUN' || pos === 'PROPN') && /^[a-z][a-z-]+$/.test(normal);
 }
 
 /** Creates the heuristic CNM extractor; `maxTaggedChars` defaults to 400. */
@@ -177,16 +207,15 @@ export function createCnmHeuristic(options: CnmHeuristicOptions = {}): CnmHeuris
           run = [];
         };
         for (const t of terms) {
-          if (!isNounTerm(t)) {
+          const noun = t.noun;
+          if (noun === null) {
             flush();
             continue;
           }
-          const word = singular(t.normal);
           // Upper-case words in body text are mostly pin and signal names (GND, SDA) in tables.
-          const acronym = /^[A-Z0-9_]{2,}$/.test(t.text);
-          if ((acronyms || !acronym) && !isStopword(t.normal) && !isStopword(word) && !NOUN_STOP.has(word) && !exclude.has(word) && word.length >= 3) {
-            add(word, weight);
-            run.push(word);
+          if ((acronyms || !noun.acronym) && !noun.skip && !exclude.has(noun.word)) {
+            add(noun.word, weight);
+            run.push(noun.word);
           } else flush();
         }
         flush();

@@ -64,9 +64,27 @@ export function titleDepth(doc: NormalizedDocument): number {
   return d;
 }
 
+/**
+ * Slugs of heading texts seen recently: every chunk of a section slugs the same path twice (its
+ * key and its parent's), and the Unicode normalization and pattern of `slug` were a tenth of
+ * preparing radxa + esp. Bounded; dropped wholesale when full.
+ */
+const slugs = new Map<string, string>();
+const SLUG_CACHE_SIZE = 5000;
+
+function cachedSlug(text: string): string {
+  let s = slugs.get(text);
+  if (s === undefined) {
+    s = slug(text);
+    if (slugs.size >= SLUG_CACHE_SIZE) slugs.clear();
+    slugs.set(text, s);
+  }
+  return s;
+}
+
 /** The semantic key of a heading path: its levels below the document title, slugged, joined by "/". */
 export function headingKey(path: readonly string[], skip: number): string | null {
-  const parts = path.slice(skip).map(slug).filter(Boolean);
+  const parts = path.slice(skip).map(cachedSlug).filter(Boolean);
   return parts.length > 0 ? parts.join('/') : null;
 }
 

@@ -96,6 +96,23 @@ export function topTerms(text: string, stats: TermStats, k: number, options: { b
   return topTermsOf(contentTerms(plainText(text)), stats, k, options);
 }
 
+/**
+ * Content terms of recent `boost` texts: the boost is a chunk's title, the same heading for every
+ * chunk of a section, and its terms were read again for each. Bounded; dropped wholesale when full.
+ */
+const boostTerms = new Map<string, readonly string[]>();
+const BOOST_CACHE_SIZE = 2000;
+
+function termsOfBoost(text: string): readonly string[] {
+  let terms = boostTerms.get(text);
+  if (terms === undefined) {
+    terms = contentTerms(text);
+    if (boostTerms.size >= BOOST_CACHE_SIZE) boostTerms.clear();
+    boostTerms.set(text, terms);
+  }
+  return terms;
+}
+
 /** `topTerms` over the text's content terms (`contentTerms(plainText(text))`) computed by the caller. */
 export function topTermsOf(terms: readonly string[], stats: TermStats, k: number, options: { boost?: string; exclude?: ReadonlySet<string> } = {}): string[] {
   const tf = new Map<string, number>();
@@ -106,7 +123,7 @@ export function topTermsOf(terms: readonly string[], stats: TermStats, k: number
     tf.set(t, (tf.get(t) ?? 0) + w);
     if (!order.has(t)) order.set(t, order.size);
   };
-  for (const t of contentTerms(options.boost ?? '')) add(t, 2);
+  for (const t of termsOfBoost(options.boost ?? '')) add(t, 2);
   for (const t of terms) add(t, 1);
   // The best `k` kept in order while the terms go by, instead of sorting them all: a chunk has
   // ~100 distinct terms and asks for 6, and this ran for every chunk of an import. `tf` iterates

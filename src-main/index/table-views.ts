@@ -22,12 +22,21 @@ export const DEFAULT_VIEW_OPTIONS: ViewOptions = { minTableChars: 600, maxViewCh
 
 /** Row views of the long tables inside a chunk; none for merged units or chunks without tables. */
 export function tableRowViews(doc: NormalizedDocument, chunk: ChunkInput, options: ViewOptions = DEFAULT_VIEW_OPTIONS): ChunkInput[] {
+  return rowViews(doc, longTables(doc, options), chunk, options);
+}
+
+/** The document's table blocks of at least `minTableChars`, in document order. */
+function longTables(doc: NormalizedDocument, options: ViewOptions): NormalizedDocument['blocks'] {
+  return doc.blocks.filter((b) => b.kind === 'table' && b.end - b.start >= options.minTableChars);
+}
+
+/** `tableRowViews` with the document's long tables found once (`longTables`). */
+function rowViews(doc: NormalizedDocument, tables: NormalizedDocument['blocks'], chunk: ChunkInput, options: ViewOptions): ChunkInput[] {
   if (chunk.members.length > 0 || chunk.parentId) return [];
   const prefix = prefixOf(chunk);
   const views: ChunkInput[] = [];
-  for (const block of doc.blocks) {
-    if (block.kind !== 'table' || block.start < chunk.start || block.end > chunk.end) continue;
-    if (block.end - block.start < options.minTableChars) continue;
+  for (const block of tables) {
+    if (block.start < chunk.start || block.end > chunk.end) continue;
     const lines = lineSpans(doc.text, block.start, block.end);
     if (lines.length < 3) continue;
     const header = doc.text.slice(lines[0]!.start, lines[0]!.end);
@@ -72,7 +81,13 @@ function lineSpans(text: string, start: number, end: number): { start: number; e
   return spans;
 }
 
-/** A document's rows followed by the row views of its long tables. */
+/**
+ * A document's rows followed by the row views of its long tables. The long tables are found once
+ * per document: looking for them among all of the document's blocks again for each of its rows
+ * grew with rows x blocks (a tenth of preparing radxa + esp on the import's thread).
+ */
 export function withViews(doc: NormalizedDocument, rows: ChunkInput[]): ChunkInput[] {
-  return [...rows, ...rows.flatMap((r) => tableRowViews(doc, r))];
+  const tables = longTables(doc, DEFAULT_VIEW_OPTIONS);
+  if (tables.length === 0) return rows.slice();
+  return [...rows, ...rows.flatMap((r) => rowViews(doc, tables, r, DEFAULT_VIEW_OPTIONS))];
 }

@@ -1,7 +1,9 @@
 // Import throughput, run in its own process so peak memory is the import's alone.
 // Prints one JSON object on stdout.
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import MarkdownIt from 'markdown-it';
 import { createEngine } from '../../src-main/engine/engine';
@@ -11,6 +13,49 @@ import { peakRssMb } from './machine';
 import { writePdf, wrapText, column } from '../fixtures/pdf-writer';
 
 const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
+
+/**
+ * CPU time (ns) of each thread of this process by id, with its name, from Linux's
+ * `/proc/self/task/<tid>/schedstat`; empty elsewhere. Threads named `node` are this thread, V8's
+ * helpers (optimizing compiler, garbage collector), libuv's pool and worker threads; the native
+ * libraries name theirs (LanceDB: `tokio-rt-worker`, `lance-cpu`).
+ */
+function threadTimes(): Map<string, { name: string; ns: number }> {
+  const out = new Map<string, { name: string; ns: number }>();
+  let tids: string[];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const ns = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'latin1').split(' ')[0]);
+      out.set(tid, { name: readFileSync(`/proc/self/task/${tid}/comm`, 'latin1').trim(), ns });
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
+/**
+ * Where an import's CPU went, by thread: this one (the import's), the `node` threads started during
+ * it (the parse worker), V8's and libuv's threads that were there before (mostly the optimizing
+ * compiler: tests/bench/RESULTS.md, Session 8), and the native libraries' own. A thread that ended
+ * during the import is not counted.
+ */
+function threadSplit(before: Map<string, { name: string; ns: number }>, after: Map<string, { name: string; ns: number }>) {
+  const split = { importThread: 0, newNodeThreads: 0, v8AndLibuv: 0, native: 0 };
+  for (const [tid, t] of after) {
+    const ns = t.ns - (before.get(tid)?.ns ?? 0);
+    if (tid === String(process.pid)) split.importThread += ns;
+    else if (t.name !== 'node') split.native += ns;
+    else if (before.has(tid)) split.v8AndLibuv += ns;
+    else split.newNodeThreads += ns;
+  }
+  return Object.fromEntries(Object.entries(split).map(([k, ns]) => [k, ns / 1e9]));
+}
 const corpora = [path.join(sharedDir, 'corpus', 'radxa-docs'), path.join(sharedDir, 'corpus', 'esp-dev-kits')];
 const mdFiles = (await Promise.all(corpora.map(markdownFiles))).flat();
 const texts = await Promise.all(mdFiles.map((f) => readFile(f, 'utf8')));
@@ -38,12 +83,14 @@ execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'build-cli.mjs')]
 const tmp = await tempDir('manualmate-bench-');
 const engine = createEngine({ dataDir: tmp.dir, bundledModelsDir: path.join(tmp.dir, 'no-models') });
 cpu = process.cpuUsage();
+const threadsBefore = threadTimes();
 t = performance.now();
 const res = await engine.importPaths('bench', corpora);
 const importSeconds = (performance.now() - t) / 1000;
 // CPU time of every thread of the process (parse worker, LanceDB, libuv included): on a machine
 // shared with other work it says what the import cost when wall clock says mostly the load.
 const importCpu = process.cpuUsage(cpu);
+const importThreadsCpu = threadSplit(threadsBefore, threadTimes());
 // Folding the new rows into the full-text and scalar indexes runs after the import returns.
 await engine.idle();
 const indexedSeconds = (performance.now() - t) / 1000;
@@ -92,6 +139,9 @@ console.log(
     markdownItWarmCpuSeconds,
     importCpuSeconds: cpuSeconds(importCpu),
     importSystemSeconds: importCpu.system / 1e6,
+    importThreadsCpu,
+    // Share of the machine's cores the import kept busy: at 1.0 only less CPU makes it faster.
+    importCoreUse: cpuSeconds(importCpu) / (importSeconds * os.availableParallelism()),
     warmImportSeconds,
     warmImportCpuSeconds: cpuSeconds(warmImportCpu),
     pdfPages: 200,
