@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer';
 import { isStopword } from '../enrich/text.util';
+import { MD_IMAGE, MD_LINK } from '../core/text';
 import cues from './data/question-cues.json';
 
 /**
@@ -101,11 +102,11 @@ export function cleanInline(text: string): string {
   return text
     .replace(/(^|\n)[ \t]*(?:>[ \t]?)+/g, '$1')
     .replace(/(^|\n)[ \t]*#{1,6}[ \t]+/g, '$1')
-    .replace(/!\[[^\]\n]{0,300}\]\([^)\n]{0,1000}\)/g, ' ')
+    .replace(MD_IMAGE, ' ')
     // A link whose emphasis closes between its text and its target ("**[Core docs]**(https://...)",
     // which renders with the raw URL) is read as the link its writer meant: the text, emphasised.
-    .replace(/\[([^\]\n]*)\](\*\*|__|\*|_)\((?:[a-z][\w+.-]*:|\/|#|\.\.?\/)[^)\s]*\)/gi, '$1$2')
-    .replace(/\[([^\]\n]{0,300})\]\([^)\n]{0,1000}\)/g, '$1')
+    .replace(/\[([^\]\n]{0,300})\](\*\*|__|\*|_)\((?:[a-z][\w+.-]*:|\/|#|\.\.?\/)[^)\s]*\)/gi, '$1$2')
+    .replace(MD_LINK, '$1')
     .replace(/<br\s*\/?>/gi, ' ')
     // A script or style element is code the page runs, not text it shows: gone with its content.
     .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
@@ -213,9 +214,10 @@ function isMarkup(text: string): boolean {
  * images, tags and separators ("**[Description](#Description)** · **[Example](#Example)**").
  */
 function isLinkBar(raw: string): boolean {
-  if ((raw.match(/\[[^\]\n]{0,300}\]\([^)\n]{0,1000}\)/g) ?? []).length < 2) return false;
+  if ((raw.match(MD_LINK) ?? []).length < 2) return false;
   const rest = raw
-    .replace(/!?\[[^\]\n]{0,300}\]\([^)\n]{0,1000}\)/g, ' ')
+    .replace(MD_IMAGE, ' ')
+    .replace(MD_LINK, ' ')
     .replace(/<[^>\n]*>|&[a-z]+;|:[a-z0-9_+-]+:/g, ' ')
     .replace(/\p{Extended_Pictographic}/gu, ' ');
   return !/[\p{L}\p{N}]/u.test(rest);

@@ -17,6 +17,17 @@ export function escapeMarkup(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/**
+ * Markdown image and link syntax within one line (`![alt](target)`, `[text](target)`), the alt or
+ * link text in group 1. The runs are bounded (300 characters of text, 1000 of target): unbounded, a
+ * long line of unclosed `[a](` makes every attempt scan to the line's end, quadratic in the line
+ * (tests/bench/hostile.bench.ts). Global patterns: for `replace`, `match` and `matchAll` only
+ * (`test` and `exec` would carry `lastIndex` from one call to the next).
+ */
+export const MD_IMAGE = /!\[([^\]\n]{0,300})\]\([^)\n]{0,1000}\)/g;
+/** See `MD_IMAGE`; also matches the bracketed part of an image, so replace images first. */
+export const MD_LINK = /\[([^\]\n]{0,300})\]\([^)\n]{0,1000}\)/g;
+
 /** Stands for a character the source could not decode (a control code from a font without a Unicode map). */
 export const UNDECODED = '\ufffd';
 

@@ -4,6 +4,8 @@
  * matched on.
  */
 
+import { MD_IMAGE, MD_LINK } from '../core/text';
+
 const STOPWORDS = new Set(
   (
     'a about above after again against all also am an and any are as at be because been before being below ' +
@@ -44,8 +46,8 @@ const PLAIN_STEPS: readonly (readonly [needles: readonly string[], pattern: RegE
   [['---'], /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, ' '],
   [['```'], /```[\s\S]*?(?:```|$)/g, ' '],
   [['<!--'], /<!--[\s\S]*?-->/g, ' '],
-  [['!['], /!\[([^\]\n]{0,300})\]\([^)\n]{0,1000}\)/g, '$1'],
-  [[']('], /\[([^\]\n]{0,300})\]\([^)\n]{0,1000}\)/g, '$1'],
+  [['!['], MD_IMAGE, '$1'],
+  [[']('], MD_LINK, '$1'],
   [['://'], /https?:\/\/[^\s)"'<>]+/g, ' '],
   // Anchored at a token start: an unanchored `\S+@\S+` backtracks quadratically on long tokens.
   [['@'], /(?<!\S)[^\s@]+@\S+/g, ' '],

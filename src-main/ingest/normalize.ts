@@ -78,18 +78,6 @@ export function parseFrontMatter(yaml: string): Record<string, string> {
   return out;
 }
 
-/** Plain text of a heading's inline Markdown: emphasis, code ticks, links and tags removed. */
-export function inlineToPlain(inline: string): string {
-  return inline
-    .replace(/!\[([^\]]{0,300})\]\([^)]{0,1000}\)/g, '$1')
-    .replace(/\[([^\]]{0,300})\]\([^)]{0,1000}\)/g, '$1')
-    .replace(/<[^>]+>/g, '')
-    .replace(/[*_`~]/g, '')
-    .replace(/\s*\{#[\w-]+\}\s*$/, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
 /**
  * Characters with which an inline rule of markdown-it (escape, entity, code, emphasis,
  * strikethrough, link, image, autolink, HTML, line break) or its input normalization can make the

@@ -1,4 +1,5 @@
 import type { DocumentStatus } from '../../../src-main/contract/api';
+import { MD_IMAGE, MD_LINK } from '../../../src-main/core/text';
 
 /** Bytes as a short human size ("1.4 MB"); binary units, one decimal above 1 KB. */
 export function formatBytes(bytes: number): string {
@@ -57,8 +58,8 @@ export function formatDate(iso: string): string {
 export function plainText(markdown: string): string {
   return markdown
     .replace(/<\/?[A-Za-z][^<>\n]*>/g, ' ')
-    .replace(/!\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
-    .replace(/\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
+    .replace(MD_IMAGE, '$1')
+    .replace(MD_LINK, '$1')
     .replace(/^\s{0,3}#{1,6}\s+/gm, '')
     .replace(/^\s*\|?\s*:?-{3,}.*$/gm, '')
     .replace(/^.*\|.*\|.*$/gm, (row) =>

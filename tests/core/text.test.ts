@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { MD_IMAGE, MD_LINK, escapeMarkup, normalizeText, UNDECODED } from '../../src-main/core/text';
+
+describe('Markdown image and link patterns', () => {
+  it('read an image to its alt text and a link to its text, images first', () => {
+    const line = 'See ![the board](img/board.png) and [the pinout](pinout.md#pins).';
+    expect(line.replace(MD_IMAGE, '$1').replace(MD_LINK, '$1')).toBe('See the board and the pinout.');
+  });
+
+  it('never match across a line break', () => {
+    expect('[a\nb](x)'.replace(MD_LINK, '$1')).toBe('[a\nb](x)');
+    expect('[a](x\ny)'.replace(MD_LINK, '$1')).toBe('[a](x\ny)');
+  });
+
+  it('leave a link whose text or target is longer than the bound as written', () => {
+    const longText = `[${'w'.repeat(301)}](x)`;
+    const longTarget = `[a](${'p'.repeat(1001)})`;
+    expect(longText.replace(MD_LINK, '$1')).toBe(longText);
+    expect(longTarget.replace(MD_LINK, '$1')).toBe(longTarget);
+    expect(`[${'w'.repeat(300)}](${'p'.repeat(1000)})`.replace(MD_LINK, '$1')).toBe('w'.repeat(300));
+  });
+
+  it('find every link of a line when used with match (the global flag)', () => {
+    expect('[a](1) [b](2) [c](3)'.match(MD_LINK)).toHaveLength(3);
+    expect('[a](1) [b](2) [c](3)'.match(MD_LINK)).toHaveLength(3);
+  });
+});
+
+describe('text normalization', () => {
+  it('folds compatibility forms and replaces control characters', () => {
+    expect(normalizeText('5 \u00b5A fi\u00adne\u0007')).toBe(`5 \u03bcA fine${UNDECODED}`);
+  });
+
+  it('escapes markup characters', () => {
+    expect(escapeMarkup('<b>&</b>')).toBe('&lt;b&gt;&amp;&lt;/b&gt;');
+  });
+});
