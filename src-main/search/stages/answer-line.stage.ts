@@ -199,6 +199,8 @@ export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term
   const kind = askedKind(question);
   return byScore(
     hits.map((h, i) => {
+      // 0 stays 0 whatever its lines (see `byScore`).
+      if (h.score === 0) return { hit: h, i };
       let best = 0;
       for (const facts of recordLines(h.record)) {
         const words = factWords(facts, terms, dimensions);

@@ -35,6 +35,8 @@ export function weighByHeadings(hits: ChunkHit[], question: string, modelNames: 
   if (asked.size === 0) return hits;
   return byScore(
     hits.map((h, i) => {
+      // 0 stays 0 whatever its headings (see `byScore`).
+      if (h.score === 0) return { hit: h, i };
       let best = 0;
       for (const heading of sectionHeadings(h.record.text, h.record.headingPath)) {
         const words = [...new Set(passageTerms(heading).filter((t) => !names.has(t)))];

@@ -29,6 +29,8 @@ export function coverageRerank(hits: ChunkHit[], query: string, views: Map<strin
   if (terms.length < 2) return hits;
   return hits
     .map((h, i) => {
+      // 0 stays 0 whatever its words (see `byScore` in ./stage.ts).
+      if (h.score === 0) return { h, i };
       const positions = termPositions(h.record, views.get(h.record.id)?.text ?? '');
       const share = terms.filter((t) => positions.has(t)).length / terms.length;
       const factor = (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * share) * (1 + PROXIMITY_WEIGHT * proximityShare(order, positions));
