@@ -98,7 +98,7 @@ export async function search(source: SearchSource, asked: string, options: Searc
   passageHits.catch(() => undefined);
   // The document names are scored once every search has started (a macrotask later: the passage
   // search starts in this turn's microtasks), while LanceDB's threads work.
-  const evidence = names && has('document-names') ? names.then(afterStarts).then((e) => e.score(query)) : Promise.resolve(new Map<string, number>());
+  const evidence = names && has('document-names') ? names.then(afterStarts).then((e) => e.scores(query)) : Promise.resolve(new Map<string, number>());
   // Awaited below; a failed candidate search must not leave its rejection unhandled meanwhile.
   evidence.catch(() => undefined);
   const candidates = await found;

@@ -164,9 +164,9 @@ describe('search', () => {
       { id: 'cm3/lite.md', title: 'CM3 Lite' },
     ]);
     const spied: DocumentEvidence = Object.assign(Object.create(names) as DocumentEvidence, {
-      score: (q: string) => {
+      scores: (q: string) => {
         events.push('names scored');
-        return names.score(q);
+        return names.scores(q);
       },
     });
     const res = await search({ ...source, store: store as ChunkStore, documentEvidence: async () => spied }, 'CM5 IO board power input', { topK: 10, retriever: 'bm25' });

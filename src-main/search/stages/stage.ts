@@ -1,5 +1,6 @@
 import type { ModelVocabulary } from '../../enrich/model-vocabulary';
 import type { ChunkHit, ChunkRecord } from '../../storage/chunk-store';
+import type { DocumentScores } from '../document-evidence';
 import type { QueryAnalysis } from '../query-analysis';
 
 /**
@@ -19,7 +20,7 @@ export interface RankContext {
   readonly analysis: QueryAnalysis;
   readonly vocabulary: ModelVocabulary;
   /** Document id -> how well its names match the question, in (0, 1]; absent documents match nothing. */
-  readonly documentEvidence: ReadonlyMap<string, number>;
+  readonly documentEvidence: DocumentScores;
   /**
    * The documents the question names best and, for their chunks (table views under their parent's
    * id), the BM25 score of the question's passage words alone; null when the question has none.
