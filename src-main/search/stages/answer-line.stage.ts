@@ -154,7 +154,8 @@ function lineFacts(line: string): LineFacts {
       if (kind) kinds.push(kind);
     }
   }
-  return { line, label: lineLabel(line), words: passageTerms(line.replace(/_/g, ' ')), kinds };
+  // An underscore parts words as a space does ("SDA_PIN": "sda", "pin"): passage words never hold one.
+  return { line, label: lineLabel(line), words: passageTerms(line), kinds };
 }
 
 /**
