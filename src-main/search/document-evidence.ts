@@ -135,19 +135,23 @@ export class DocumentEvidence {
    */
   scores(query: string): DocumentScores {
     const { docs, sums, best } = this.match(query);
-    const evidence = new Float64Array(this.ids.length);
-    // Every matching document's sum is > 0 (an IDF is), so 0 marks a document that matches nothing.
-    docs.forEach((i, d) => {
-      evidence[i] = sums[d]! / best;
-    });
     this.indexOf ??= new Map(this.ids.map((id, i) => [id, i]));
     const indexOf = this.indexOf;
     return {
       size: docs.length,
       get: (docId) => {
         const i = indexOf.get(docId);
-        const e = i === undefined ? 0 : evidence[i]!;
-        return e > 0 ? e : undefined;
+        if (i === undefined) return undefined;
+        // `docs` is ascending: a binary search finds the document's place in it, if it has one.
+        let lo = 0;
+        let hi = docs.length - 1;
+        while (lo <= hi) {
+          const mid = (lo + hi) >> 1;
+          if (docs[mid] === i) return sums[mid]! / best;
+          if (docs[mid]! < i) lo = mid + 1;
+          else hi = mid - 1;
+        }
+        return undefined;
       },
     };
   }
