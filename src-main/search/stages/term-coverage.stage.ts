@@ -53,7 +53,8 @@ const wordsByRecord = new WeakMap<object, { indexedText: string; viewText: strin
 function termPositions(record: ChunkRecord, viewText: string, asked: ReadonlySet<string>): Map<string, number[]> {
   let have = wordsByRecord.get(record);
   if (!have || have.indexedText !== record.indexedText || have.viewText !== viewText) {
-    have = { indexedText: record.indexedText, viewText, words: contentTerms(`${record.indexedText}\n${viewText}`.replace(/_/g, ' ')) };
+    // No underscore to replace first: content words never hold one, so it parts words as a space does.
+    have = { indexedText: record.indexedText, viewText, words: contentTerms(`${record.indexedText}\n${viewText}`) };
     wordsByRecord.set(record, have);
   }
   // Only the question's words: a map of every word of a 3000-character chunk (~250 lists) was
