@@ -135,7 +135,8 @@ export function evidenceLines(text: string): string[] {
  */
 interface LineFacts {
   readonly line: string;
-  readonly label: string | null;
+  /** Read on first need (`labelOf`): only a line holding the question's words, or an abbreviation of one, is asked for it. */
+  label?: string | null;
   readonly words: readonly string[];
   readonly kinds: readonly string[];
   labelWords?: readonly string[];
@@ -155,7 +156,13 @@ function lineFacts(line: string): LineFacts {
     }
   }
   // An underscore parts words as a space does ("SDA_PIN": "sda", "pin"): passage words never hold one.
-  return { line, label: lineLabel(line), words: passageTerms(line), kinds };
+  return { line, words: passageTerms(line), kinds };
+}
+
+/** The line's label (see `lineLabel`), read once. */
+function labelOf(facts: LineFacts): string | null {
+  if (facts.label === undefined) facts.label = lineLabel(facts.line);
+  return facts.label;
 }
 
 /**
@@ -249,7 +256,7 @@ class AskedTerms {
   /** The terms among `factWords(facts, terms, dimensions)`, marked (valid until the next call). */
   offered(facts: LineFacts): Uint8Array {
     const marks = this.marks.fill(0);
-    const { line, label } = facts;
+    const { line } = facts;
     for (const d of this.dimensions) if (d.value.test(line)) for (const t of d.terms) this.mark(marks, t);
     for (const kind of facts.kinds) this.mark(marks, kind);
     let labels: string | null | undefined;
@@ -257,7 +264,7 @@ class AskedTerms {
       this.mark(marks, w);
       const cut = this.cut(w);
       if (cut < 0) continue;
-      labels ??= line.trim().startsWith('|') ? line : label;
+      labels ??= line.trim().startsWith('|') ? line : labelOf(facts);
       if (labels !== null && this.cutPattern(w).test(labels)) marks[cut] = 1;
     }
     return marks;
@@ -269,8 +276,8 @@ class AskedTerms {
    * the next call).
    */
   label(facts: LineFacts): Uint8Array | null {
-    if (facts.label === null) return null;
-    const label = facts.label;
+    const label = labelOf(facts);
+    if (label === null) return null;
     facts.labelWords ??= passageTerms(label);
     if (facts.labelWords.length === 0) return null;
     const marks = this.labelMarks.fill(0);
@@ -347,7 +354,8 @@ export function lineWords(
 
 /** `lineWords` from a line's facts (see `LineFacts`). */
 function factWords(facts: LineFacts, terms: readonly string[], dimensions: ReturnType<typeof askedDimensions>): Set<string> {
-  const { line, label } = facts;
+  const { line } = facts;
+  const label = labelOf(facts);
   const words = new Set<string>();
   for (const d of dimensions) if (d.value.test(line)) for (const t of d.terms) words.add(t);
   const labels = line.trim().startsWith('|') ? line : label;
