@@ -8,8 +8,11 @@ import { isStopword } from './text.util';
  * (`learning-extract.ts`) and loads no more than it needs.
  */
 
-/** Stems of the words seen so far (most words repeat; stemming each occurrence again is wasted work). */
-const stems = new Map<string, string>();
+/**
+ * Stems of the words seen so far, null for a word not counted (shorter than 2 characters, a
+ * stopword): most words repeat, and one lookup then answers both questions for them.
+ */
+const stems = new Map<string, string | null>();
 const MAX_CACHED_STEMS = 200_000;
 // eslint-disable-next-line no-control-regex
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -29,14 +32,13 @@ export function passageTerms(text: string): string[] {
   const ascii = !NON_ASCII.test(text);
   const words = ascii ? text.toLowerCase().match(ASCII_WORD) : text.normalize('NFKC').toLowerCase().match(UNICODE_WORD);
   for (const w of words ?? []) {
-    if (w.length < 2 || isStopword(w)) continue;
     let s = stems.get(w);
     if (s === undefined) {
-      s = LETTERS.test(w) ? stemmer(w) : w;
+      s = w.length < 2 || isStopword(w) ? null : LETTERS.test(w) ? stemmer(w) : w;
       if (stems.size >= MAX_CACHED_STEMS) stems.clear();
       stems.set(w, s);
     }
-    out.push(s);
+    if (s !== null) out.push(s);
   }
   return out;
 }

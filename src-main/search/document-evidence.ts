@@ -66,7 +66,29 @@ function skipJoins(words: readonly string[]): string[] {
   return out;
 }
 
+/** How well a question names each document (see `DocumentEvidence.score`), by document id. */
+export interface DocumentScores {
+  /** Documents that match at all. */
+  readonly size: number;
+  /** The document's evidence in (0, 1], undefined for a document that matches nothing. */
+  get(docId: string): number | undefined;
+}
+
+/** What a question's words match: the documents holding a candidate term (ascending), their sums, the best sum. */
+interface Matched {
+  docs: number[];
+  sums: number[];
+  best: number;
+  /** The question's word positions the best documents' names cover. */
+  covered: Set<number>;
+}
+
 export class DocumentEvidence {
+  /** Document id -> index into `ids` (built on first need). */
+  private indexOf: Map<string, number> | null = null;
+  /** Reused between questions: which candidate terms each document holds, 32 a word (see `match`). */
+  private held = new Uint32Array(0);
+
   private constructor(
     private readonly ids: string[],
     /** Name term -> the documents (indexes into `ids`, ascending) that hold it; its length is the term's df. */
@@ -102,7 +124,36 @@ export class DocumentEvidence {
    * the passage decides between them.
    */
   score(query: string): Map<string, number> {
-    return this.match(query).evidence;
+    const { docs, sums, best } = this.match(query);
+    return new Map(docs.map((i, d) => [this.ids[i]!, sums[d]! / best]));
+  }
+
+  /**
+   * `score` as a lookup by document id, without a map entry per matching document: in a library
+   * of near-identical manuals a model's name matches thousands of documents (~1,700 of 14,500 at
+   * 100k chunks), and a search looks up the few dozen of its hits.
+   */
+  scores(query: string): DocumentScores {
+    const { docs, sums, best } = this.match(query);
+    this.indexOf ??= new Map(this.ids.map((id, i) => [id, i]));
+    const indexOf = this.indexOf;
+    return {
+      size: docs.length,
+      get: (docId) => {
+        const i = indexOf.get(docId);
+        if (i === undefined) return undefined;
+        // `docs` is ascending: a binary search finds the document's place in it, if it has one.
+        let lo = 0;
+        let hi = docs.length - 1;
+        while (lo <= hi) {
+          const mid = (lo + hi) >> 1;
+          if (docs[mid] === i) return sums[mid]! / best;
+          if (docs[mid]! < i) lo = mid + 1;
+          else hi = mid - 1;
+        }
+        return undefined;
+      },
+    };
   }
 
   /**
@@ -113,14 +164,14 @@ export class DocumentEvidence {
    * of the question only loses them) or when no word is left.
    */
   passageWords(query: string): { docs: string[]; words: string[] } | null {
-    const { evidence, covered } = this.match(query);
-    const docs = [...evidence].filter(([, e]) => e >= 1).map(([id]) => id);
+    const { docs: matched, sums, best, covered } = this.match(query);
+    const docs = matched.filter((_, d) => sums[d]! / best >= 1).map((i) => this.ids[i]!);
     if (docs.length === 0 || docs.length === this.ids.length || covered.size === 0) return null;
     const words = nameWords(query).filter((_, i) => !covered.has(i));
     return words.length > 0 ? { docs, words } : null;
   }
 
-  private match(query: string): { evidence: Map<string, number>; covered: Set<number> } {
+  private match(query: string): Matched {
     const words = nameWords(query);
     const candidates = spans(words).filter((s) => this.postings.has(s.term));
     const n = this.ids.length;
@@ -130,48 +181,59 @@ export class DocumentEvidence {
     };
     const weights = candidates.map((c) => idf(c.term));
     // Only documents holding a candidate term can score, and each is credited for the candidates
-    // it holds (in candidate order): the postings say which, so no document is scanned for terms
-    // it lacks. They are visited in library order, as a loop over every document would; that loop
-    // took longer than the search itself at ~14k documents.
-    const held: (number[] | undefined)[] = new Array<number[] | undefined>(n);
+    // it holds: the postings say which, as one bit per candidate, so no document is scanned for
+    // terms it lacks. A document's sum depends only on which candidates it holds, and in a
+    // library of near-identical manuals thousands of documents hold the same few: each distinct
+    // set is summed once. Documents are visited in library order, as a loop over every document
+    // would (that loop took longer than the search itself at ~14k documents).
+    const stride = Math.max(1, Math.ceil(candidates.length / 32));
+    if (this.held.length < n * stride) this.held = new Uint32Array(n * stride);
+    const held = this.held;
+    held.fill(0, 0, n * stride);
     candidates.forEach((c, k) => {
-      for (const i of this.postings.get(c.term)!) (held[i] ??= []).push(k);
+      const bit = 1 << k % 32;
+      const word = Math.floor(k / 32);
+      for (const i of this.postings.get(c.term)!) held[i * stride + word]! |= bit;
     });
     const credit = new Array<number>(words.length);
-    const credited = (kept: readonly number[]): number[] => {
+    const credited = (i: number): number[] => {
       credit.fill(0);
-      for (const k of kept) {
+      for (let k = 0; k < candidates.length; k++) {
+        if ((held[i * stride + Math.floor(k / 32)]! & (1 << k % 32)) === 0) continue;
         const c = candidates[k]!;
         for (let p = c.from; p <= c.to; p++) if (weights[k]! > credit[p]!) credit[p] = weights[k]!;
       }
       return credit;
     };
-    // Sums first, names last: in a library of near-identical manuals thousands of documents match
-    // and tie, and a map entry and a covered-word set per document as it was visited cost more
-    // than the sums (0.7 ms a search at ~14k documents).
+    const keyOf = (i: number): number | string => (stride === 1 ? held[i]! : held.subarray(i * stride, (i + 1) * stride).join(','));
+    const sumOf = new Map<number | string, number>();
     const docs: number[] = [];
     const sums: number[] = [];
     let best = 0;
     for (let i = 0; i < n; i++) {
-      const kept = held[i];
-      if (!kept) continue;
-      const s = credited(kept).reduce((a, b) => a + b, 0);
+      let holds = false;
+      for (let w = i * stride; w < (i + 1) * stride && !holds; w++) holds = held[w] !== 0;
+      if (!holds) continue;
+      const key = keyOf(i);
+      let s = sumOf.get(key);
+      if (s === undefined) {
+        s = credited(i).reduce((a, b) => a + b, 0);
+        sumOf.set(key, s);
+      }
       docs.push(i);
       sums.push(s);
       if (s > best) best = s;
     }
-    const raw = new Map<string, number>();
     const covered = new Set<number>();
+    const seen = new Set<number | string>();
     docs.forEach((i, d) => {
-      const s = sums[d]!;
-      raw.set(this.ids[i]!, s / best);
-      if (s === best) {
-        credited(held[i]!).forEach((c, p) => {
-          if (c > 0) covered.add(p);
-        });
-      }
+      const key = keyOf(i);
+      if (sums[d] !== best || seen.has(key)) return;
+      seen.add(key);
+      credited(i).forEach((c, p) => {
+        if (c > 0) covered.add(p);
+      });
     });
-    return { evidence: raw, covered };
+    return { docs, sums, best, covered };
   }
 }
-

@@ -98,7 +98,7 @@ export async function search(source: SearchSource, asked: string, options: Searc
   passageHits.catch(() => undefined);
   // The document names are scored once every search has started (a macrotask later: the passage
   // search starts in this turn's microtasks), while LanceDB's threads work.
-  const evidence = names && has('document-names') ? names.then(afterStarts).then((e) => e.score(query)) : Promise.resolve(new Map<string, number>());
+  const evidence = names && has('document-names') ? names.then(afterStarts).then((e) => e.scores(query)) : Promise.resolve(new Map<string, number>());
   // Awaited below; a failed candidate search must not leave its rejection unhandled meanwhile.
   evidence.catch(() => undefined);
   const candidates = await found;
@@ -122,7 +122,12 @@ export async function search(source: SearchSource, asked: string, options: Searc
   const reached = new Set(reach.map((h) => h.record.id));
   // Passages of those documents that the whole question left out of reach join at the bottom.
   const extra = passageFound.filter((h) => !reached.has(h.record.id)).map((h) => ({ ...h, score: 0 }));
-  const { hydrated, tables } = await readWithTables(store, [...reach, ...extra], has('table-views'));
+  const inert = inertPassages(reach, extra, options.topK);
+  let { hydrated, tables } = await readWithTables(store, [...reach, ...extra.filter((h) => !inert.has(h))], has('table-views'));
+  // Fewer than k results above 0 once read (a row gone meanwhile): those passages could show after all.
+  if (inert.size > 0 && positiveResults(hydrated.filter((h) => reached.has(h.record.id))) < options.topK) {
+    ({ hydrated, tables } = await readWithTables(store, [...reach, ...extra], has('table-views')));
+  }
   const passageScores = new Map<string, number>();
   for (const h of passageFound) {
     const id = h.record.parentId ?? h.record.id;
@@ -150,6 +155,27 @@ export async function search(source: SearchSource, asked: string, options: Searc
   });
   const resolvedModels = options.models && options.models.length > 0 ? options.models : analysis.models;
   return ok({ query: asked, resolvedModels, retriever: options.retriever, results });
+}
+
+/**
+ * The passages added below the candidates (score 0) that can change no result, so they are
+ * neither read nor weighed: one only moves when passage-order puts it into a slot of its
+ * document, which needs another hit of that document, and a hit scored 0 shows only when fewer
+ * than k distinct results score above it (every stage multiplies by a positive factor, and
+ * passage-order keeps each slot's score). At 100k chunks the passage search finds the named
+ * manual's 21 copies, and most of its ~13 passages a search are alone in their copy.
+ */
+function inertPassages(reach: readonly ChunkHit[], extra: readonly ChunkHit[], topK: number): Set<ChunkHit> {
+  if (extra.length === 0 || positiveResults(reach) < topK) return new Set();
+  const hits = new Map<string, number>();
+  for (const h of [...reach, ...extra]) hits.set(h.record.docId, (hits.get(h.record.docId) ?? 0) + 1);
+  // A stub whose document is not known (read before the stub index was built) is kept.
+  return new Set(extra.filter((h) => h.record.docId !== '' && hits.get(h.record.docId) === 1));
+}
+
+/** How many distinct results (a table's row views count as their table) the hits above 0 make. */
+function positiveResults(hits: readonly ChunkHit[]): number {
+  return new Set(hits.filter((h) => h.score > 0).map((h) => h.record.parentId ?? h.record.id)).size;
 }
 
 /** `value`, once the microtasks queued so far (which start the searches) have run. */

@@ -331,7 +331,8 @@ export function fromRow(input: Record<string, unknown>): ChunkRecord {
     relatedKeys: strings(row.related_keys),
     title: nullableString(row.title),
     summary: nullableString(row.summary),
-    members: JSON.parse(row.members_json == null ? '[]' : String(row.members_json)) as MemberRef[],
+    // A stub (every full-text row of a light search) has none: no JSON to parse for it.
+    members: row.members_json == null ? [] : (JSON.parse(String(row.members_json)) as MemberRef[]),
     parentId: nullableString(row.parent_id),
   };
 }

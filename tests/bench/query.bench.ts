@@ -8,6 +8,7 @@
 // without a real model's query embedding, and the vector index's top-10 recall against an exact
 // scan (`annRecall10`). Prints one JSON object on stdout.
 import { cp, mkdir, readFile, readdir } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { createEngine } from '../../src-main/engine/engine';
 import { embedText } from '../../src-main/index/embed.job';
@@ -114,6 +115,9 @@ try {
       const u = process.cpuUsage(since);
       return (u.user + u.system) / 1000;
     };
+    // The machine's 1-minute load average as the timed searches start and end: on a shared machine
+    // a ratio is only comparable with others taken at a similar load.
+    const load = { bm25Start: loadavg()[0]!, bm25End: 0 };
     for (let rep = 0; rep < REPS; rep++) {
       for (const q of questions) {
         let c = process.cpuUsage();
@@ -129,6 +133,7 @@ try {
         if (!res.ok) throw new Error(res.error.message);
       }
     }
+    load.bm25End = loadavg()[0]!;
     table.close();
     db.close();
     await engine.dispose();
@@ -169,7 +174,7 @@ try {
     await index.close();
     const cpu = { rawFts: stats(rawCpu), bm25: stats(bm25Cpu) };
     const ratio = { wall: latency.bm25!.p50 / latency.rawFts!.p50, cpu: cpu.bm25.p50 / cpu.rawFts.p50 };
-    results.push({ chunks, copies: copy, indexSeconds, embedSeconds, stubIndexMs, dimension: 384, vectorIndex, annRecall10, latency, cpu, bm25ToRawFtsP50: ratio });
+    results.push({ chunks, copies: copy, indexSeconds, embedSeconds, stubIndexMs, dimension: 384, vectorIndex, annRecall10, latency, cpu, bm25ToRawFtsP50: ratio, load });
   }
 } finally {
   await tmp.cleanup();

@@ -102,6 +102,8 @@ describe('answer-line ranking', () => {
     // A cut that begins two question words stands for neither.
     expect(lineWords('| Min. | 5 |', ['minimum', 'minut']).has('minimum')).toBe(false);
     expect(lineWords('ESP32 module', terms).has('es')).toBe(false);
+    // An underscore parts words as a space does.
+    expect([...lineWords('| SDA_PIN | GPIO_21 |', [])]).toEqual(expect.arrayContaining(['sda', 'pin', 'gpio', '21']));
     expect(lineWords('See page12 and Step2', ['page', 'step']).has('page')).toBe(false);
     expect(lineWords('See page12 and Step2', ['page', 'step']).has('step')).toBe(false);
   });

@@ -105,7 +105,29 @@ describe('DocumentEvidence.score over postings', () => {
       const got = [...built.score(q)];
       expect(got, q).toEqual(reference(library, q));
       matched += got.length;
+      // The lookup a search uses says the same of every document, matching or not.
+      const scores = built.scores(q);
+      expect(scores.size, q).toBe(got.length);
+      const map = new Map(got);
+      for (const d of library) expect(scores.get(d.id), `${q} ${d.id}`).toBe(map.get(d.id));
     }
     expect(matched).toBeGreaterThan(0);
+  });
+
+  it('scores a question whose words match more than 32 name terms as the scan does', () => {
+    // 40 words, their pairs and triples: over a hundred candidate terms, held 32 to a word.
+    const words = Array.from({ length: 40 }, (_, i) => `part${String.fromCharCode(97 + (i % 26))}${i}`);
+    const library = [
+      { id: 'kit/all.md', title: words.join(' ') },
+      { id: 'kit/even.md', title: words.filter((_, i) => i % 2 === 0).join(' ') },
+      { id: 'kit/tail.md', title: words.slice(30).join(' ') },
+      { id: 'kit/none.md', title: 'Unrelated' },
+    ];
+    const built = DocumentEvidence.build(library);
+    for (const q of [words.join(' '), words.slice(5, 38).join(' ')]) {
+      expect([...built.score(q)], q).toEqual(reference(library, q));
+      expect(built.scores(q).get('kit/even.md')).toBe(built.score(q).get('kit/even.md'));
+    }
+    expect(built.passageWords(`${words.slice(30).join(' ')} current`)).toEqual({ docs: ['kit/all.md', 'kit/tail.md'], words: ['current'] });
   });
 });

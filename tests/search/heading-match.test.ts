@@ -17,6 +17,17 @@ describe('section headings as evidence', () => {
     expect(sectionHeadings('Intro text.', ['TV Manual'])).toEqual([]);
   });
 
+  it('finds a heading on any line: the first, the last, after blank lines; never a deeper or unspaced mark', () => {
+    const lines = ['## First', 'text ## not a heading', '', '###\tTabbed', '####### Seven', '##NoSpace', '#  Title', '###### Six', 'end', '## Last'];
+    const text = lines.join('\n');
+    expect(sectionHeadings(text, ['Doc'])).toEqual(['First', 'Tabbed', 'Six', 'Last']);
+    // The same as reading every line of the text.
+    for (const t of [text, `\n${text}\n`, '##', '\n## a\n\n## b', '## a\r\n## b\r']) {
+      const lineByLine = t.split('\n').flatMap((line) => (/^#{2,6}\s/.test(line) ? [line.replace(/^#+\s+/, '')] : []));
+      expect(sectionHeadings(t, ['Doc']), JSON.stringify(t)).toEqual(lineByLine);
+    }
+  });
+
   it('puts the section named after the question above one that only mentions its words', () => {
     const mentions = hit('mentions', 'Supported picture sizes differ with the input signal.', ['Manual', 'Changing the Picture Size'], 10);
     const named = hit('named', '#### Changing the input signal\nSource: select the device.', ['Manual', 'Switching between devices'], 9);

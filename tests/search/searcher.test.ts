@@ -77,6 +77,38 @@ describe('search', () => {
     for (const f of filters) expect(f).toMatchObject({ models: ['CM5'] });
   });
 
+  it("reads the named documents' passages only where they can change a result", async () => {
+    // Candidates from 12 documents; the passage search finds one passage of a named document
+    // that has a candidate (it may take that candidate's place) and one of a named document with
+    // none (scored 0, alone in its document: it can only come last).
+    const candidates = Array.from({ length: 12 }, (_, i) => hit(`c${i}`, `Lumen board power input ${i}.`, 20 - i, { docId: `lumen/d${i}.md` }));
+    const beside = hit('beside', 'Power input: 5 V over USB-C.', 3, { docId: 'lumen/d0.md' });
+    const alone = hit('alone', 'Power input: 5 V over USB-C.', 3, { docId: 'lumen/other.md' });
+    const run = async (topK: number) => {
+      const read: string[] = [];
+      const store: Partial<ChunkStore> = {
+        searchBm25: async (_q, opts) => (opts.filter?.docIds ? [beside, alone] : candidates).map((h) => ({ ...h })),
+        hydrate: async (stubs) => {
+          read.push(...stubs.map((h) => h.record.id));
+          return stubs.map((h) => ({ ...h }));
+        },
+        getChunks: async () => [],
+      };
+      const docs = [...candidates, alone].map((h) => ({ id: h.record.docId, title: 'Lumen board' })).concat([{ id: 'cm5/README.md', title: 'Compute module' }]);
+      const names = async () => DocumentEvidence.build(docs);
+      const res = await search({ ...source, store: store as ChunkStore, documentEvidence: names }, 'lumen board power input', { topK, retriever: 'bm25' });
+      return { read, ids: res.ok ? res.value.results.map((r) => r.chunkId) : [] };
+    };
+    const ten = await run(10);
+    expect(ten.read).toContain('beside');
+    expect(ten.read).not.toContain('alone');
+    expect(ten.ids).toHaveLength(10);
+    // Asked for more results than the candidates above 0 make, the lone passage is read and shown last.
+    const all = await run(20);
+    expect(all.read).toContain('alone');
+    expect(all.ids.at(-1)).toBe('alone');
+  });
+
   it('uses the analysis it is given instead of analysing the question again', async () => {
     const given = { mentions: [], models: ['CM3'], related: [] };
     const res = await search(source, question, { topK: 10, retriever: 'bm25', stages: ['model-weight'], analysis: given });
@@ -164,9 +196,9 @@ describe('search', () => {
       { id: 'cm3/lite.md', title: 'CM3 Lite' },
     ]);
     const spied: DocumentEvidence = Object.assign(Object.create(names) as DocumentEvidence, {
-      score: (q: string) => {
+      scores: (q: string) => {
         events.push('names scored');
-        return names.score(q);
+        return names.scores(q);
       },
     });
     const res = await search({ ...source, store: store as ChunkStore, documentEvidence: async () => spied }, 'CM5 IO board power input', { topK: 10, retriever: 'bm25' });

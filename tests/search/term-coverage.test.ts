@@ -57,6 +57,14 @@ describe('lexical reranking of candidates', () => {
     expect(coverageRerank([b, a], 'filter', new Map())).toEqual([b, a]);
   });
 
+  it('reads words joined by an underscore as two words standing together', () => {
+    const joined = hit('joined', 'Set SDA_PIN high before the transfer.', 5);
+    const apart = hit('apart', 'The SDA line of the bus wants a pull-up resistor to 3.3 volts; its pin number is printed on the header.', 5);
+    const ranked = coverageRerank([apart, joined], 'sda pin', new Map());
+    expect(ranked.map((h) => h.record.id)).toEqual(['joined', 'apart']);
+    expect(ranked[0]!.score).toBeCloseTo(5 * 1.3);
+  });
+
   it('measures proximity over adjacent question words, within a window', () => {
     const positions = new Map([
       ['power', [0]],

@@ -135,7 +135,8 @@ export function evidenceLines(text: string): string[] {
  */
 interface LineFacts {
   readonly line: string;
-  readonly label: string | null;
+  /** Read on first need (`labelOf`): only a line holding the question's words, or an abbreviation of one, is asked for it. */
+  label?: string | null;
   readonly words: readonly string[];
   readonly kinds: readonly string[];
   labelWords?: readonly string[];
@@ -154,7 +155,14 @@ function lineFacts(line: string): LineFacts {
       if (kind) kinds.push(kind);
     }
   }
-  return { line, label: lineLabel(line), words: passageTerms(line.replace(/_/g, ' ')), kinds };
+  // An underscore parts words as a space does ("SDA_PIN": "sda", "pin"): passage words never hold one.
+  return { line, words: passageTerms(line), kinds };
+}
+
+/** The line's label (see `lineLabel`), read once. */
+function labelOf(facts: LineFacts): string | null {
+  if (facts.label === undefined) facts.label = lineLabel(facts.line);
+  return facts.label;
 }
 
 /**
@@ -197,31 +205,112 @@ export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term
   const versions = asksForVersion(question);
   const dimensions = askedDimensions(terms, question);
   const kind = askedKind(question);
+  const asked = new AskedTerms(terms, dimensions);
+  /** The weight of the marked terms, summed in the terms' order (as a sum over `factWords` was). */
+  const weighed = (marks: Uint8Array): number => {
+    let sum = 0;
+    for (let k = 0; k < terms.length; k++) if (marks[k] === 1) sum += weights[k]!;
+    return sum;
+  };
   return byScore(
     hits.map((h, i) => {
+      // 0 stays 0 whatever its lines (see `byScore`).
+      if (h.score === 0) return { hit: h, i };
       let best = 0;
       for (const facts of recordLines(h.record)) {
-        const words = factWords(facts, terms, dimensions);
-        let share = 0;
-        terms.forEach((t, k) => {
-          if (words.has(t)) share += weights[k]!;
-        });
-        share /= total;
+        let share = weighed(asked.offered(facts)) / total;
         if (quantity && !statesQuantityFacts(facts, versions)) share *= NO_VALUE_SHARE;
         else if (kind !== null && !facts.kinds.includes(kind)) share *= NO_VALUE_SHARE;
-        const named = share > 0 ? askedLabel(facts, terms) : null;
-        if (named !== null) {
-          let covered = 0;
-          terms.forEach((t, k) => {
-            if (named.has(t)) covered += weights[k]!;
-          });
-          share *= 1 + LABEL_WEIGHT * Math.min(1, LABEL_COVERAGE * (covered / total));
-        }
+        const named = share > 0 ? asked.label(facts) : null;
+        if (named !== null) share *= 1 + LABEL_WEIGHT * Math.min(1, LABEL_COVERAGE * (weighed(named) / total));
         if (share > best) best = share;
       }
       return { hit: { ...h, score: h.score * (1 + weight * best) }, i };
     }),
   );
+}
+
+/**
+ * One question's terms, and which of them a line offers (the terms of `factWords`) and its label
+ * names, marked in an array instead of a set built for every line of every hit (a set per line
+ * and a list per abbreviation test were much of the garbage a search made). Abbreviation
+ * candidates and their patterns are kept per word for the question.
+ */
+class AskedTerms {
+  private readonly index: Map<string, number>;
+  private readonly marks: Uint8Array;
+  private readonly labelMarks: Uint8Array;
+  /** Word -> the index of the one term it could abbreviate (see `abbreviated`), or -1. */
+  private readonly cuts = new Map<string, number>();
+  private readonly cutPatterns = new Map<string, RegExp>();
+
+  constructor(
+    private readonly terms: readonly string[],
+    private readonly dimensions: ReturnType<typeof askedDimensions>,
+  ) {
+    this.index = new Map(terms.map((t, k) => [t, k]));
+    this.marks = new Uint8Array(terms.length);
+    this.labelMarks = new Uint8Array(terms.length);
+  }
+
+  /** The terms among `factWords(facts, terms, dimensions)`, marked (valid until the next call). */
+  offered(facts: LineFacts): Uint8Array {
+    const marks = this.marks.fill(0);
+    const { line } = facts;
+    for (const d of this.dimensions) if (d.value.test(line)) for (const t of d.terms) this.mark(marks, t);
+    for (const kind of facts.kinds) this.mark(marks, kind);
+    let labels: string | null | undefined;
+    for (const w of facts.words) {
+      this.mark(marks, w);
+      const cut = this.cut(w);
+      if (cut < 0) continue;
+      labels ??= line.trim().startsWith('|') ? line : labelOf(facts);
+      if (labels !== null && this.cutPattern(w).test(labels)) marks[cut] = 1;
+    }
+    return marks;
+  }
+
+  /**
+   * The words of the line's label (see `lineLabel`), abbreviations read as the question's words
+   * they cut, marked when every one of them is among the question's terms; else null (valid until
+   * the next call).
+   */
+  label(facts: LineFacts): Uint8Array | null {
+    const label = labelOf(facts);
+    if (label === null) return null;
+    facts.labelWords ??= passageTerms(label);
+    if (facts.labelWords.length === 0) return null;
+    const marks = this.labelMarks.fill(0);
+    for (const w of facts.labelWords) {
+      const cut = this.cut(w);
+      const k = cut >= 0 && this.cutPattern(w).test(label) ? cut : this.index.get(w);
+      if (k === undefined) return null;
+      marks[k] = 1;
+    }
+    return marks;
+  }
+
+  private mark(marks: Uint8Array, term: string): void {
+    const k = this.index.get(term);
+    if (k !== undefined) marks[k] = 1;
+  }
+
+  /** `abbreviated`'s candidate for `word` without its text test: the one longer term it begins, or -1. */
+  private cut(word: string): number {
+    let k = this.cuts.get(word);
+    if (k === undefined) {
+      const full = cutCandidates(word, this.terms);
+      k = full.length === 1 ? this.index.get(full[0]!)! : -1;
+      this.cuts.set(word, k);
+    }
+    return k;
+  }
+
+  private cutPattern(word: string): RegExp {
+    let re = this.cutPatterns.get(word);
+    if (!re) this.cutPatterns.set(word, (re = cutPattern(word)));
+    return re;
+  }
 }
 
 /** Signal kinds by the stemmed word a question writes them with (`answer-types.json` `signalKinds`). */
@@ -239,18 +328,6 @@ export function askedKind(question: string): string | null {
   const m = /(?<![\p{L}\p{N}])(?:[Ww]hich|[Ww]hat)\s+(\p{Lu}[\p{Lu}\d]+)s?(?![\p{L}\p{N}])/u.exec(question);
   const kind = m ? passageTerms(m[1]!)[0] : undefined;
   return kind !== undefined && SIGNAL_KINDS.has(kind) ? kind : null;
-}
-
-/**
- * The words of a line's label (see `lineLabel`; null for none), abbreviations read as the
- * question's words they cut, when every one of them is among the question's `terms`; else null.
- */
-function askedLabel(facts: LineFacts, terms: readonly string[]): Set<string> | null {
-  if (facts.label === null) return null;
-  const label = facts.label;
-  facts.labelWords ??= passageTerms(label);
-  const words = facts.labelWords.map((w) => abbreviated(w, label, terms) ?? w);
-  return words.length > 0 && words.every((t) => terms.includes(t)) ? new Set(words) : null;
 }
 
 /**
@@ -277,7 +354,8 @@ export function lineWords(
 
 /** `lineWords` from a line's facts (see `LineFacts`). */
 function factWords(facts: LineFacts, terms: readonly string[], dimensions: ReturnType<typeof askedDimensions>): Set<string> {
-  const { line, label } = facts;
+  const { line } = facts;
+  const label = labelOf(facts);
   const words = new Set<string>();
   for (const d of dimensions) if (d.value.test(line)) for (const t of d.terms) words.add(t);
   const labels = line.trim().startsWith('|') ? line : label;
@@ -297,10 +375,20 @@ function factWords(facts: LineFacts, terms: readonly string[], dimensions: Retur
  * question's words ("Min." of "minimum" and "minutes") stands for neither.
  */
 function abbreviated(word: string, text: string, terms: readonly string[]): string | undefined {
-  if (word.length < 3 || !/^[a-z]+$/.test(word)) return undefined;
-  const full = terms.filter((t) => t.length > word.length && t.startsWith(word));
+  const full = cutCandidates(word, terms);
   if (full.length !== 1) return undefined;
-  return new RegExp(`(?<![\\p{L}])${word}\\.`, 'iu').test(text) ? full[0] : undefined;
+  return cutPattern(word).test(text) ? full[0] : undefined;
+}
+
+/** The terms a word could abbreviate: those it begins, when it is a plain word of 3 letters or more. */
+function cutCandidates(word: string, terms: readonly string[]): string[] {
+  if (word.length < 3 || !/^[a-z]+$/.test(word)) return [];
+  return terms.filter((t) => t.length > word.length && t.startsWith(word));
+}
+
+/** The word written with a dot after it, not inside a longer word. */
+function cutPattern(word: string): RegExp {
+  return new RegExp(`(?<![\\p{L}])${word}\\.`, 'iu');
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ChunkHit } from '../../storage/chunk-store';
+import type { DocumentScores } from '../document-evidence';
 import { byScore, type RankStage } from './stage';
 
 /**
@@ -10,7 +11,7 @@ import { byScore, type RankStage } from './stage';
 export const DOCUMENT_NAME_WEIGHT = 3;
 
 /** Scales each hit by `1 + weight × evidence(its document)`; unchanged when no document name matches. */
-export function weighByDocumentNames(hits: ChunkHit[], evidence: ReadonlyMap<string, number>, weight = DOCUMENT_NAME_WEIGHT): ChunkHit[] {
+export function weighByDocumentNames(hits: ChunkHit[], evidence: DocumentScores, weight = DOCUMENT_NAME_WEIGHT): ChunkHit[] {
   if (evidence.size === 0) return hits;
   return byScore(hits.map((h, i) => ({ hit: { ...h, score: h.score * (1 + weight * (evidence.get(h.record.docId) ?? 0)) }, i })));
 }

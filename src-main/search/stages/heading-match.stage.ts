@@ -24,8 +24,15 @@ export const HEADING_WEIGHT = 0.2;
 
 /** Headings of a chunk below the document's title: its own section's and those of sections inside its text. */
 export function sectionHeadings(text: string, headingPath: readonly string[]): string[] {
-  const own = headingPath.length > 1 ? [headingPath[headingPath.length - 1]!] : [];
-  return [...own, ...text.split('\n').flatMap((line) => (/^#{2,6}\s/.test(line) ? [line.replace(/^#+\s+/, '')] : []))];
+  const out = headingPath.length > 1 ? [headingPath[headingPath.length - 1]!] : [];
+  // Only lines that begin with "##" can be headings: found without splitting the whole text into lines.
+  for (let start = text.startsWith('##') ? 0 : text.indexOf('\n##'); start !== -1; start = text.indexOf('\n##', start + 1)) {
+    const from = start === 0 && text.startsWith('##') ? 0 : start + 1;
+    const end = text.indexOf('\n', from);
+    const line = text.slice(from, end === -1 ? text.length : end);
+    if (/^#{2,6}\s/.test(line)) out.push(line.replace(/^#+\s+/, ''));
+  }
+  return out;
 }
 
 /** Scales each hit by `1 + weight × best heading match`; order among equal scores is kept. */
@@ -35,6 +42,8 @@ export function weighByHeadings(hits: ChunkHit[], question: string, modelNames: 
   if (asked.size === 0) return hits;
   return byScore(
     hits.map((h, i) => {
+      // 0 stays 0 whatever its headings (see `byScore`).
+      if (h.score === 0) return { hit: h, i };
       let best = 0;
       for (const heading of sectionHeadings(h.record.text, h.record.headingPath)) {
         const words = [...new Set(passageTerms(heading).filter((t) => !names.has(t)))];

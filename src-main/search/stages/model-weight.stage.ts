@@ -50,6 +50,8 @@ export function weighByModel(hits: ChunkHit[], analysis: QueryAnalysis, vocabula
   };
   return byScore(
     hits.map((h, i) => {
+      // 0 stays 0 whatever its model (see `byScore`).
+      if (h.score === 0) return { hit: h, i };
       const bonus = (namesAll(h) ? 1 + ALL_MODELS_BONUS : 1) * (titleNamesModel(h) ? 1 + MODEL_PAGE_BONUS : 1);
       return { hit: { ...h, score: h.score * weight(h) * bonus }, i };
     }),

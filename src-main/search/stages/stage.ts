@@ -1,5 +1,6 @@
 import type { ModelVocabulary } from '../../enrich/model-vocabulary';
 import type { ChunkHit, ChunkRecord } from '../../storage/chunk-store';
+import type { DocumentScores } from '../document-evidence';
 import type { QueryAnalysis } from '../query-analysis';
 
 /**
@@ -19,7 +20,7 @@ export interface RankContext {
   readonly analysis: QueryAnalysis;
   readonly vocabulary: ModelVocabulary;
   /** Document id -> how well its names match the question, in (0, 1]; absent documents match nothing. */
-  readonly documentEvidence: ReadonlyMap<string, number>;
+  readonly documentEvidence: DocumentScores;
   /**
    * The documents the question names best and, for their chunks (table views under their parent's
    * id), the BM25 score of the question's passage words alone; null when the question has none.
@@ -43,7 +44,14 @@ export interface RankStage<Name extends string = string> {
   run(hits: ChunkHit[], ctx: RankContext): ChunkHit[];
 }
 
-/** Sorts by score, keeping the incoming order among equal scores. */
+/**
+ * Sorts by score, keeping the incoming order among equal scores.
+ *
+ * The stages that multiply scores by a finite factor skip hits whose score is 0 (the named
+ * documents' passages the searcher adds at the bottom, a third of a named-model search's hits at
+ * 100k chunks): 0 times any factor is 0, so their score and place are the same unweighed, and
+ * splitting their lines into words was ~40% of those stages' time.
+ */
 export function byScore(scored: { hit: ChunkHit; i: number }[]): ChunkHit[] {
   return scored.sort((a, b) => b.hit.score - a.hit.score || a.i - b.i).map((x) => x.hit);
 }

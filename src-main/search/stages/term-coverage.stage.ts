@@ -27,9 +27,12 @@ export function coverageRerank(hits: ChunkHit[], query: string, views: Map<strin
   const order = contentTerms(query);
   const terms = [...new Set(order)];
   if (terms.length < 2) return hits;
+  const asked = new Set(terms);
   return hits
     .map((h, i) => {
-      const positions = termPositions(h.record, views.get(h.record.id)?.text ?? '');
+      // 0 stays 0 whatever its words (see `byScore` in ./stage.ts).
+      if (h.score === 0) return { h, i };
+      const positions = termPositions(h.record, views.get(h.record.id)?.text ?? '', asked);
       const share = terms.filter((t) => positions.has(t)).length / terms.length;
       const factor = (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * share) * (1 + PROXIMITY_WEIGHT * proximityShare(order, positions));
       return { h: { ...h, score: h.score * factor }, i };
@@ -39,23 +42,30 @@ export function coverageRerank(hits: ChunkHit[], query: string, views: Map<strin
 }
 
 /**
- * Where each content word stands in a record's indexed text and its matched view's text, kept
- * per record object for as long as the record lives: one search scores the named documents'
+ * The content words of a record's indexed text and its matched view's text, in order, kept per
+ * record object for as long as the record lives: one search scores the named documents'
  * passages twice (the passage-order stage, then this stage), and splitting the text into words
  * is most of this stage's time.
  */
-const positionsByRecord = new WeakMap<object, { indexedText: string; viewText: string; positions: Map<string, number[]> }>();
+const wordsByRecord = new WeakMap<object, { indexedText: string; viewText: string; words: string[] }>();
 
-function termPositions(record: ChunkRecord, viewText: string): Map<string, number[]> {
-  const have = positionsByRecord.get(record);
-  if (have && have.indexedText === record.indexedText && have.viewText === viewText) return have.positions;
+/** Where each of the `asked` words stands among a record's content words (see `wordsByRecord`). */
+function termPositions(record: ChunkRecord, viewText: string, asked: ReadonlySet<string>): Map<string, number[]> {
+  let have = wordsByRecord.get(record);
+  if (!have || have.indexedText !== record.indexedText || have.viewText !== viewText) {
+    // No underscore to replace first: content words never hold one, so it parts words as a space does.
+    have = { indexedText: record.indexedText, viewText, words: contentTerms(`${record.indexedText}\n${viewText}`) };
+    wordsByRecord.set(record, have);
+  }
+  // Only the question's words: a map of every word of a 3000-character chunk (~250 lists) was
+  // most of the garbage this stage made.
   const positions = new Map<string, number[]>();
-  contentTerms(`${record.indexedText}\n${viewText}`.replace(/_/g, ' ')).forEach((t, k) => {
+  have.words.forEach((t, k) => {
+    if (!asked.has(t)) return;
     const list = positions.get(t);
     if (list) list.push(k);
     else positions.set(t, [k]);
   });
-  positionsByRecord.set(record, { indexedText: record.indexedText, viewText, positions });
   return positions;
 }
 
