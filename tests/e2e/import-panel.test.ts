@@ -12,9 +12,15 @@ describe('import panel in Chromium at 800x600', () => {
   let app: UiApp;
   let page: Page;
   const errors: string[] = [];
-  const bulletin = (i: number) => ({
+  // `sections` > 1 makes a longer bulletin: each file then takes long enough to import that the
+  // page renders between two of them even when the machine is loaded (tiny files could all finish
+  // between two renders, and the count would jump from 0 to done).
+  const bulletin = (i: number, sections = 1) => ({
     name: `bulletin-${String(i).padStart(3, '0')}.md`,
-    bytes: new TextEncoder().encode(`# Bulletin ${i}\n\nService bulletin ${i} for the RAC-225B: check the seal on unit batch ${1000 + i}.\n`),
+    bytes: new TextEncoder().encode(
+      `# Bulletin ${i}\n\n` +
+        Array.from({ length: sections }, (_, k) => `## Step ${k + 1}\n\nService bulletin ${i} for the RAC-225B: check the seal on unit batch ${1000 + i}, then torque bolt ${k + 1} to ${10 + (k % 7)} Nm.\n`).join('\n'),
+    ),
   });
 
   beforeAll(async () => {
@@ -57,7 +63,7 @@ describe('import panel in Chromium at 800x600', () => {
         }
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
-    const files = Array.from({ length: 24 }, (_, i) => bulletin(200 + i));
+    const files = Array.from({ length: 24 }, (_, i) => bulletin(200 + i, 150));
     await dropFiles(page, files);
     await expect.poll(async () => {
       const docs = await app.engine.handlers['documents.list']({ library: 'Pumps' });
