@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { withCtrlC } from '../cli/interrupt';
 import { resolveDataDir } from '../engine/paths';
 import { fail, ok } from '../core/result';
@@ -151,13 +153,29 @@ async function runSuiteCommand(values: Record<string, unknown>, io: { stdout: Ou
   if (typeof docs === 'string' && docs.trim() !== '') {
     const file = path.resolve(docs);
     const before = await fs.readFile(file, 'utf8').catch(() => '');
-    const header = `Run ${started.toISOString().slice(0, 10)}, top-k ${common.value.run.topK}, ${res.value.sets.map((s) => s.set).join(', ')}; \`manualmate eval --suite ../shared/bench\`.\n\n`;
+    const revision = await revisionOf(file);
+    const at = revision ? ` at commit \`${revision}\`` : '';
+    const header = `Run ${started.toISOString().slice(0, 10)}${at}, top-k ${common.value.run.topK}, ${res.value.sets.map((s) => s.set).join(', ')}; \`manualmate eval --suite ../shared/bench\`.\n\n`;
     await fs.writeFile(file, spliceScorecard(before, header + table));
     io.stderr.write(`Updated the scorecard in ${docs}\n`);
   }
   if (values['json'] === true) io.stdout.write(`${JSON.stringify({ sets: res.value.sets.map(({ ranks: _ranks, ...s }) => s), macro: res.value.macro })}\n`);
   else io.stdout.write(table);
   return res.value.sets.some((s) => s.results.length > 0) ? 0 : 1;
+}
+
+/**
+ * The commit of the git checkout holding `file` (`git describe --always --dirty`: "-dirty" when
+ * tracked files differ from it), so a scorecard names the code it measured; null outside a
+ * checkout or without git.
+ */
+async function revisionOf(file: string): Promise<string | null> {
+  try {
+    const { stdout } = await promisify(execFile)('git', ['describe', '--always', '--dirty', '--abbrev=7'], { cwd: path.dirname(file), timeout: 10_000 });
+    return stdout.trim() || null;
+  } catch {
+    return null;
+  }
 }
 
 /** Gold document ids whose first folder is none of the corpus folders' names. */

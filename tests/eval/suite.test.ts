@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runEvalCommand } from '../../src-main/eval/eval.command';
@@ -174,6 +175,23 @@ describe('eval --suite', () => {
     const written = await readFile(docs, 'utf8');
     expect(written).toMatch(/\| fans \(2\) \| 1\.000 \| [0-9.]+ \| – \|/);
     expect(written).toMatch(/\| pumps \(1\) \| 1\.000 \| [0-9.]+ \| 1\.000 \(1\) \|/);
+    // Outside a git checkout the run line names no commit.
+    expect(written).toMatch(/^Run \d{4}-\d{2}-\d{2}, top-k 10,/m);
+  });
+
+  it('names the commit it measured when the docs file is in a git checkout', async () => {
+    const repo = path.join(root.dir, 'checkout');
+    await mkdir(repo, { recursive: true });
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: repo, encoding: 'utf8' }).trim();
+    git('init', '-q');
+    const docs = path.join(repo, 'benchmarks.md');
+    await writeFile(docs, `# Benchmarks\n\n${SCORECARD_START}\n${SCORECARD_END}\n`);
+    git('add', '.');
+    git('commit', '-qm', 'docs');
+    const head = git('rev-parse', '--short=7', 'HEAD');
+    const c = capture();
+    expect(await runEvalCommand({ suite: bench, strategies: 'default', sets: 'fans', 'write-docs': docs, json: true }, c.io), c.err()).toBe(0);
+    expect(await readFile(docs, 'utf8')).toMatch(new RegExp(`^Run \\d{4}-\\d{2}-\\d{2} at commit \`${head}\`, top-k 10, fans;`, 'm'));
   });
 
   it('with --ablate, runs every question once more per ranking stage left out and tables the change', async () => {
