@@ -3,6 +3,7 @@ import type winkNLP from 'wink-nlp';
 import type { ItemSentence } from 'wink-nlp';
 import type { Chunk, Signature } from '../core/chunk';
 import type { NormalizedDocument } from '../core/document';
+import { boundedMemo } from '../core/memo';
 import { addCategoryHits, bestCategory } from './category.lexicon';
 import type { ChunkText, ChunkView } from './chunk-view';
 import { chooseModel } from './chunk-view';
@@ -114,22 +115,11 @@ function nounFacts(text: string, normal: string): NounFacts {
 }
 
 /**
- * Recently tagged texts: section headings repeat for every chunk of their section, and manuals of
- * sibling boards share whole passages. Bounded; dropped wholesale when full.
+ * Sentences of tagged terms, remembered for recent texts: section headings repeat for every chunk
+ * of their section, and manuals of sibling boards share whole passages (callers must not modify
+ * the result).
  */
-const tagged = new Map<string, TaggedTerm[][]>();
-const TAG_CACHE_SIZE = 2000;
-
-/** Sentences of tagged terms (cached; callers must not modify the result). */
-function tagSentences(text: string): TaggedTerm[][] {
-  let out = tagged.get(text);
-  if (!out) {
-    if (tagged.size >= TAG_CACHE_SIZE) tagged.clear();
-    out = tagUncached(text);
-    tagged.set(text, out);
-  }
-  return out;
-}
+const tagSentences = boundedMemo(2000, tagUncached);
 
 /** Tagged texts of chunks tagged ahead of their enrichment (`pretagChunk`), by chunk and text. */
 const pretagged = new WeakMap<Chunk, Map<string, TaggedTerm[][]>>();

@@ -1,5 +1,6 @@
 import type { KeyFields } from '../core/chunk';
 import type { NormalizedDocument } from '../core/document';
+import { boundedMemo } from '../core/memo';
 import type { ChunkView } from './chunk-view';
 import type { DocumentFacts } from './cnm.heuristic';
 import { topTermsOf } from './term-stats';
@@ -69,18 +70,7 @@ export function titleDepth(doc: NormalizedDocument): number {
  * key and its parent's), and the Unicode normalization and pattern of `slug` were a tenth of
  * preparing radxa + esp. Bounded; dropped wholesale when full.
  */
-const slugs = new Map<string, string>();
-const SLUG_CACHE_SIZE = 5000;
-
-function cachedSlug(text: string): string {
-  let s = slugs.get(text);
-  if (s === undefined) {
-    s = slug(text);
-    if (slugs.size >= SLUG_CACHE_SIZE) slugs.clear();
-    slugs.set(text, s);
-  }
-  return s;
-}
+const cachedSlug = boundedMemo(5000, slug);
 
 /** The semantic key of a heading path: its levels below the document title, slugged, joined by "/". */
 export function headingKey(path: readonly string[], skip: number): string | null {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Result } from '../core/result';
+import { boundedMemo } from '../core/memo';
 import { fail, ok } from '../core/result';
 import { contentTerms, plainText } from './text.util';
 
@@ -100,18 +101,7 @@ export function topTerms(text: string, stats: TermStats, k: number, options: { b
  * Content terms of recent `boost` texts: the boost is a chunk's title, the same heading for every
  * chunk of a section, and its terms were read again for each. Bounded; dropped wholesale when full.
  */
-const boostTerms = new Map<string, readonly string[]>();
-const BOOST_CACHE_SIZE = 2000;
-
-function termsOfBoost(text: string): readonly string[] {
-  let terms = boostTerms.get(text);
-  if (terms === undefined) {
-    terms = contentTerms(text);
-    if (boostTerms.size >= BOOST_CACHE_SIZE) boostTerms.clear();
-    boostTerms.set(text, terms);
-  }
-  return terms;
-}
+const termsOfBoost: (text: string) => readonly string[] = boundedMemo(2000, contentTerms);
 
 /** `topTerms` over the text's content terms (`contentTerms(plainText(text))`) computed by the caller. */
 export function topTermsOf(terms: readonly string[], stats: TermStats, k: number, options: { boost?: string; exclude?: ReadonlySet<string> } = {}): string[] {
