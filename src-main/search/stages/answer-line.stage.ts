@@ -206,7 +206,7 @@ export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term
   const dimensions = askedDimensions(terms, question);
   const kind = askedKind(question);
   const asked = new AskedTerms(terms, dimensions);
-  /** The weight of the marked terms, summed in the terms' order (as a sum over `factWords` was). */
+  /** The weight of the marked terms, summed in the terms' order. */
   const weighed = (marks: Uint8Array): number => {
     let sum = 0;
     for (let k = 0; k < terms.length; k++) if (marks[k] === 1) sum += weights[k]!;
@@ -231,16 +231,16 @@ export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term
 }
 
 /**
- * One question's terms, and which of them a line offers (the terms of `factWords`) and its label
- * names, marked in an array instead of a set built for every line of every hit (a set per line
- * and a list per abbreviation test were much of the garbage a search made). Abbreviation
- * candidates and their patterns are kept per word for the question.
+ * One question's terms, and which of them a line offers (see `lineWords`) and its label names,
+ * marked in an array instead of a set built for every line of every hit (a set per line and a
+ * list per abbreviation test were much of the garbage a search made). Abbreviation candidates and
+ * their patterns are kept per word for the question.
  */
 class AskedTerms {
   private readonly index: Map<string, number>;
   private readonly marks: Uint8Array;
   private readonly labelMarks: Uint8Array;
-  /** Word -> the index of the one term it could abbreviate (see `abbreviated`), or -1. */
+  /** Word -> the index of the one term it could abbreviate (see `cut`), or -1. */
   private readonly cuts = new Map<string, number>();
   private readonly cutPatterns = new Map<string, RegExp>();
 
@@ -253,21 +253,18 @@ class AskedTerms {
     this.labelMarks = new Uint8Array(terms.length);
   }
 
-  /** The terms among `factWords(facts, terms, dimensions)`, marked (valid until the next call). */
+  /** The question's terms among the words the line offers (see `visitWords`), marked (valid until the next call). */
   offered(facts: LineFacts): Uint8Array {
-    const marks = this.marks.fill(0);
-    const { line } = facts;
-    for (const d of this.dimensions) if (d.value.test(line)) for (const t of d.terms) this.mark(marks, t);
-    for (const kind of facts.kinds) this.mark(marks, kind);
-    let labels: string | null | undefined;
-    for (const w of facts.words) {
-      this.mark(marks, w);
-      const cut = this.cut(w);
-      if (cut < 0) continue;
-      labels ??= line.trim().startsWith('|') ? line : labelOf(facts);
-      if (labels !== null && this.cutPattern(w).test(labels)) marks[cut] = 1;
-    }
-    return marks;
+    this.marks.fill(0);
+    this.visitWords(facts, this.markOffered);
+    return this.marks;
+  }
+
+  /** Every word the line offers (see `lineWords`). */
+  words(facts: LineFacts): Set<string> {
+    const out = new Set<string>();
+    this.visitWords(facts, (w) => out.add(w));
+    return out;
   }
 
   /**
@@ -290,12 +287,36 @@ class AskedTerms {
     return marks;
   }
 
-  private mark(marks: Uint8Array, term: string): void {
+  private readonly markOffered = (term: string): void => {
     const k = this.index.get(term);
-    if (k !== undefined) marks[k] = 1;
+    if (k !== undefined) this.marks[k] = 1;
+  };
+
+  /**
+   * The words a line offers the question, each passed to `visit`: the dimensions whose unit follows
+   * a number in it, the kinds of its numbered names, its passage terms, and the question term each
+   * abbreviation cut with a dot stands for. `labels` is where labels are written (a table row, a
+   * line's label): in prose a dot after a word ends its sentence ("enters sleep mode." is no "model").
+   */
+  private visitWords(facts: LineFacts, visit: (word: string) => void): void {
+    const { line } = facts;
+    for (const d of this.dimensions) if (d.value.test(line)) for (const t of d.terms) visit(t);
+    for (const kind of facts.kinds) visit(kind);
+    let labels: string | null | undefined;
+    for (const w of facts.words) {
+      visit(w);
+      const cut = this.cut(w);
+      if (cut < 0) continue;
+      labels ??= line.trim().startsWith('|') ? line : labelOf(facts);
+      if (labels !== null && this.cutPattern(w).test(labels)) visit(this.terms[cut]!);
+    }
   }
 
-  /** `abbreviated`'s candidate for `word` without its text test: the one longer term it begins, or -1. */
+  /**
+   * The index of the question term `word` could abbreviate, before the test for its dot: the one
+   * longer term it begins; -1 for none, and for a cut that begins two of the question's terms
+   * ("Min." of "minimum" and "minutes" stands for neither).
+   */
   private cut(word: string): number {
     let k = this.cuts.get(word);
     if (k === undefined) {
@@ -349,35 +370,7 @@ export function lineWords(
   label: string | null = lineLabel(line),
   dimensions: ReturnType<typeof askedDimensions> = [],
 ): Set<string> {
-  return factWords({ ...lineFacts(line), label }, terms, dimensions);
-}
-
-/** `lineWords` from a line's facts (see `LineFacts`). */
-function factWords(facts: LineFacts, terms: readonly string[], dimensions: ReturnType<typeof askedDimensions>): Set<string> {
-  const { line } = facts;
-  const label = labelOf(facts);
-  const words = new Set<string>();
-  for (const d of dimensions) if (d.value.test(line)) for (const t of d.terms) words.add(t);
-  const labels = line.trim().startsWith('|') ? line : label;
-  for (const kind of facts.kinds) words.add(kind);
-  for (const w of facts.words) {
-    words.add(w);
-    const full = labels === null ? undefined : abbreviated(w, labels, terms);
-    if (full) words.add(full);
-  }
-  return words;
-}
-
-/**
- * The question term that `word`, written in `text` with a dot after it, abbreviates; undefined for
- * none. `text` is where labels are written (a table row, a line's label): in prose a dot after a
- * word ends its sentence ("enters sleep mode." is no "model"). A cut that begins two of the
- * question's words ("Min." of "minimum" and "minutes") stands for neither.
- */
-function abbreviated(word: string, text: string, terms: readonly string[]): string | undefined {
-  const full = cutCandidates(word, terms);
-  if (full.length !== 1) return undefined;
-  return cutPattern(word).test(text) ? full[0] : undefined;
+  return new AskedTerms(terms, dimensions).words({ ...lineFacts(line), label });
 }
 
 /** The terms a word could abbreviate: those it begins, when it is a plain word of 3 letters or more. */
