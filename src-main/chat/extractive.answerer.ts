@@ -10,8 +10,7 @@ import { escapeRe } from '../core/text';
 import { containsId, namesPart, unitAfter } from './match.util';
 import type { Scored } from './extractive.pick';
 import { passageOrder, pick, withGapsFilled } from './extractive.pick';
-import { statesQuantity } from '../search/stages/answer-line.stage';
-import answerTypes from '../search/data/answer-types.json';
+import { statesQuantity, VALUE_DIMENSIONS } from '../search/stages/answer-line.stage';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -101,14 +100,16 @@ const YES_NO = /(?:^|[.!?:]\s+)(?:is|are|does|do|did|can|could|should|must|will|
  */
 const YES_NO_ROW_LEAD_WEIGHT = 0.5;
 /**
- * The quantity cues that are "how" and an adjective ("how low", "how far"): the adjective asks
- * for a measure, it does not say what the question is about. The manual states the value ("Deep
- * sleep: 15 μA" for "how low does it go in deep sleep?"), and the same word elsewhere
- * ("Bluetooth Low Energy") answers nothing.
+ * The quantity cues that are "how" and an adjective ("how low", "how far", "how much"): a value
+ * is asked even when a pin is named ("how much current can the 3V3 pin supply").
  */
-const HOW_MEASURE = new RegExp(cueRe(cues.quantity.filter((c) => /^how\s/.test(c))).source, 'gu');
-/** A quantity asked with "how" ("how much current can the 3V3 pin supply"): a value is asked even when a pin is named. */
 const HOW_ASK = cueRe(cues.quantity.filter((c) => /^how\s/.test(c)));
+/**
+ * `HOW_ASK` for every match: the adjective asks for a measure, it does not say what the question
+ * is about. The manual states the value ("Deep sleep: 15 μA" for "how low does it go in deep
+ * sleep?"), and the same word elsewhere ("Bluetooth Low Energy") answers nothing.
+ */
+const HOW_MEASURE = new RegExp(HOW_ASK.source, 'gu');
 const PIN_CUE = cueRe(cues.pin);
 const ADDRESS_CUE = cueRe(cues.address);
 /** A hexadecimal value ("0x44", "0x08010000"): how manuals write an address. */
@@ -167,14 +168,11 @@ function quantityNouns(question: string): string[] {
 }
 
 /**
- * What a value measures, known by its unit (the search's `dimensions`, answer-types.json): the
- * words a question asks it with, stemmed as chat stems, and a number followed by one of its units.
- * "5V@500mA" states a current though it never says the word.
+ * What a value measures, known by its unit (the search's `VALUE_DIMENSIONS`): the words a question
+ * asks it with, stemmed as chat stems, and a number followed by one of its units. "5V@500mA"
+ * states a current though it never says the word.
  */
-const DIMENSIONS = answerTypes.dimensions.map((d) => ({
-  words: new Set(d.words.flatMap((w) => terms(w))),
-  value: new RegExp(`(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)?\\s?(?:${d.units.map(escapeRe).join('|')})(?![\\p{L}\\p{N}])`, d.anyCase ? 'iu' : 'u'),
-}));
+const DIMENSIONS = VALUE_DIMENSIONS.map((d) => ({ words: new Set(d.words.flatMap((w) => terms(w))), value: d.value }));
 
 function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();

@@ -67,13 +67,17 @@ function valuePattern(units: string, flags: string): RegExp {
 const QUANTITY = valuePattern(UNIT_PATTERN, 'iu');
 
 /**
- * What a value measures, known by its unit: each dimension's question words (stemmed) and a
- * pattern for a number followed by one of its units ("less than 5μA" states a current).
+ * What a value measures, known by its unit: each dimension's question words as written and a
+ * pattern for a number followed by one of its units ("less than 5μA" states a current). Chat
+ * reads values with them too, its words stemmed as it stems.
  */
-const DIMENSIONS = types.dimensions.map((d) => ({
-  terms: [...new Set(d.words.flatMap((w) => passageTerms(w)))],
+export const VALUE_DIMENSIONS: readonly { readonly words: readonly string[]; readonly value: RegExp }[] = types.dimensions.map((d) => ({
+  words: d.words,
   value: valuePattern(`(?:${d.units.map(escapeRe).join('|')})`, d.anyCase ? 'iu' : 'u'),
 }));
+
+/** `VALUE_DIMENSIONS` with their words stemmed as passage terms. */
+const DIMENSIONS = VALUE_DIMENSIONS.map((d) => ({ terms: [...new Set(d.words.flatMap((w) => passageTerms(w)))], value: d.value }));
 
 const HOW_TO = new RegExp(`(?<![\\p{L}\\p{N}])(?:${types.howTo.map(escapeRe).join('|')})(?![\\p{L}\\p{N}])`, 'u');
 
