@@ -99,6 +99,11 @@ function columnsFor(options: SearchOptions): string[] {
 }
 
 /** A search row as a hit; light searches also carry the row address for `hydrate` (and a view's parent's, when known). */
+/** A result's record: its row's result columns completed with what its stub already knows. */
+function recordOf(stub: ChunkRecord, row: Record<string, unknown>): ChunkRecord {
+  return fromRow({ doc_id: stub.docId, ...row, id: stub.id, model: stub.model, parent_id: stub.parentId });
+}
+
 function toHit(row: Record<string, unknown>, score: number): ChunkHit {
   const hit: ChunkHit = { record: fromRow(row), score };
   if (typeof row._rowid === 'bigint') hit.rowId = row._rowid;
@@ -582,7 +587,7 @@ class LanceChunkStore implements ChunkStore {
       if (held) {
         for (const h of hits) {
           const row = h.rowId !== undefined && h.record.docId !== '' ? held.result(h.rowId) : null;
-          if (row) byId.set(h.record.id, fromRow({ doc_id: h.record.docId, ...row, id: h.record.id, model: h.record.model, parent_id: h.record.parentId }));
+          if (row) byId.set(h.record.id, recordOf(h.record, row));
           else rest.push(h);
         }
       }
@@ -603,7 +608,7 @@ class LanceChunkStore implements ChunkStore {
           const read: ChunkRecord[] = [];
           for (const row of plainRows(await this.table.takeRowIds(rowIds as bigint[]).select(columns).withRowId().toArrow())) {
             const stub = stubs.get(row._rowid as bigint);
-            if (stub) read.push(fromRow({ doc_id: stub.docId, ...row, id: stub.id, model: stub.model, parent_id: stub.parentId }));
+            if (stub) read.push(recordOf(stub, row));
           }
           for (const r of read) byId.set(r.id, r);
         } catch {

@@ -172,7 +172,7 @@ export class StubIndex {
   /** The held result columns of the row at `address` (column name -> value), or null when not held. */
   result(address: bigint): Record<string, unknown> | null {
     if (!this.results) return null;
-    const row = (this.slots.get(Number(address >> 32n))?.[Number(address & 0xffffffffn)] ?? 0) - 1;
+    const row = this.rowAt(address);
     if (row < 0) return null;
     const out: Record<string, unknown> = {};
     this.results.names.forEach((name, i) => {
@@ -183,12 +183,17 @@ export class StubIndex {
 
   /** The stub of the row at `address`, or null when this index does not hold that row. */
   lookup(address: bigint): RowStub | null {
-    const row = (this.slots.get(Number(address >> 32n))?.[Number(address & 0xffffffffn)] ?? 0) - 1;
+    const row = this.rowAt(address);
     if (row < 0) return null;
     const p = this.parents[row]!;
     if (p === UNKNOWN_PARENT) return null;
     const parent = p === NO_PARENT ? null : { id: String(this.ids.get(p)), model: this.model(p), docId: this.doc(p), address: this.addresses[p]! };
     return { id: String(this.ids.get(row)), model: this.model(row), parentId: parent?.id ?? null, docId: this.doc(row), parent };
+  }
+
+  /** The index of the row at `address` in this index, or -1 when it holds no such row. */
+  private rowAt(address: bigint): number {
+    return (this.slots.get(Number(address >> 32n))?.[Number(address & 0xffffffffn)] ?? 0) - 1;
   }
 
   private doc(row: number): string | null {
