@@ -7,11 +7,12 @@ import v8 from 'node:v8';
  * times. A first import runs hundreds of such lukewarm functions (parsers, enrichment, the Arrow
  * batch), so on a 2-core machine V8's compiler threads spent as much CPU as the import's own
  * thread, over a third of it recompiling after deoptimizations (tests/bench/RESULTS.md, Sessions
- * 9 and 10). With 8x Node 20's default only the really hot code is compiled: measured on radxa +
- * esp, the compiler threads' CPU fell from ~1.7 s to ~0.75 s, the import's thread did not get
- * slower, and a second import in the same process (all hot code compiled) was not slower either.
+ * 9 and 10). With 16x Node 20's default only the really hot code is compiled: measured on radxa
+ * + esp, the compiler threads' CPU fell from ~1.7 s to ~0.5 s (8x: ~0.75 s; 32x saved no more
+ * and the import's thread began to slow), the import's thread did not get slower, and neither
+ * did a second import in the same process (all of its hot code compiled by then).
  */
-export const INTERRUPT_BUDGET = 8 * 66 * 1024;
+export const INTERRUPT_BUDGET = 16 * 66 * 1024;
 
 /** The V8 flags the engine sets for itself, unless the process was started with them. */
 export const V8_TIERING_FLAGS: readonly string[] = [`--interrupt-budget=${INTERRUPT_BUDGET}`];
