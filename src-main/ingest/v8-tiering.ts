@@ -10,7 +10,9 @@ import v8 from 'node:v8';
  * 9 and 10). With 16x Node 20's default only the really hot code is compiled: measured on radxa
  * + esp, the compiler threads' CPU fell from ~1.7 s to ~0.5 s (8x: ~0.75 s; 32x saved no more
  * and the import's thread began to slow), the import's thread did not get slower, and neither
- * did a second import in the same process (all of its hot code compiled by then).
+ * did a second import in the same process (all of its hot code compiled by then). Measured on 2
+ * cores only; with more, the parse pool fills them with workers, each an isolate that compiles the
+ * same parsers again, so compiling still competes with the import.
  */
 export const INTERRUPT_BUDGET = 16 * 66 * 1024;
 
