@@ -9,8 +9,10 @@ import v8 from 'node:v8';
  * thread, over a third of it recompiling after deoptimizations (tests/bench/RESULTS.md, Sessions
  * 9 and 10). With 16x Node 20's default only the really hot code is compiled: measured on radxa
  * + esp, the compiler threads' CPU fell from ~1.7 s to ~0.5 s (8x: ~0.75 s; 32x saved no more
- * and the import's thread began to slow), the import's thread did not get slower, and neither
- * did a second import in the same process (all of its hot code compiled by then). Measured on 2
+ * and the import's thread began to slow), for ~0.1 s more on the import's thread and the parse
+ * worker, which run more code unoptimized (0.4 s more in pdf.js on pdf-dev's 15 PDFs, whose
+ * compiling saved 1.2 s); a second import in the same process, with its hot code compiled by
+ * then, was no slower. Every shared set imported faster in CPU and wall clock. Measured on 2
  * cores only; with more, the parse pool fills them with workers, each an isolate that compiles the
  * same parsers again, so compiling still competes with the import.
  */
