@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { ErrorCode } from '../core/result';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './import-limits';
 import { TICKS_PER_SECOND, threadTicks, type ParseTask, type WorkerMessage, type WorkerParseResult } from './parse-protocol';
+import { applyV8Tiering } from './v8-tiering';
 import { workerEntry } from './worker-entry';
 
 /**
@@ -105,6 +106,9 @@ export class ParsePool {
     this.limits = { ...DEFAULT_IMPORT_LIMITS, ...options.limits };
     this.size = Math.max(1, options.size ?? defaultPoolSize());
     this.idleMs = options.idleMs ?? IDLE_MS;
+    // The engine makes its pool when it starts, and an import without one makes its own: either
+    // way before any import code runs or any worker starts (v8-tiering.ts says why).
+    applyV8Tiering();
   }
 
   private readonly idleMs: number;

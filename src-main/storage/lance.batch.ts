@@ -27,23 +27,41 @@ function validity(n: number, present: (i: number) => boolean): { nullBitmap: Uin
   return { nullBitmap: nulls > 0 ? bitmap : undefined, nullCount: nulls };
 }
 
-/** A Utf8 column of `values` (null allowed where the field is nullable). */
-function utf8(type: ArrowModule.Utf8, values: readonly (string | null)[]): ArrowModule.Data<ArrowModule.Utf8> {
-  const n = values.length;
-  const offsets = new Int32Array(n + 1);
+/**
+ * Offsets of `values` in one UTF-8 buffer (`n + 1` entries; null and '' take no bytes). The two
+ * loops of a column are two functions because V8 compiles a long-running loop while it runs
+ * (on-stack replacement): with both loops in one function, that compiled code also held the
+ * steps after the first loop, which had never run and so had no type feedback, and every later
+ * column entered it and deoptimized there (23 times per import of radxa + esp; RESULTS.md).
+ */
+function utf8Offsets(values: readonly (string | null)[]): Int32Array {
+  const offsets = new Int32Array(values.length + 1);
   let bytes = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (v) bytes += Buffer.byteLength(v, 'utf8');
     offsets[i + 1] = bytes;
   }
+  return offsets;
+}
+
+/** `values` encoded one after the other at `offsets` (`utf8Offsets`). */
+function utf8Bytes(values: readonly (string | null)[], offsets: Int32Array): Uint8Array {
+  const bytes = offsets[values.length]!;
   const data = Buffer.allocUnsafe(bytes);
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (v) data.write(v, offsets[i]!, 'utf8');
   }
-  const { nullBitmap, nullCount } = validity(n, (i) => values[i] != null);
-  return arrow.makeData({ type, length: n, nullCount, nullBitmap, valueOffsets: offsets, data: new Uint8Array(data.buffer, data.byteOffset, bytes) });
+  return new Uint8Array(data.buffer, data.byteOffset, bytes);
+}
+
+/** A Utf8 column of `values` (null allowed where the field is nullable). */
+function utf8(type: ArrowModule.Utf8, values: readonly (string | null)[]): ArrowModule.Data<ArrowModule.Utf8> {
+  const offsets = utf8Offsets(values);
+  const data = utf8Bytes(values, offsets);
+  const { nullBitmap, nullCount } = validity(values.length, (i) => values[i] != null);
+  return arrow.makeData({ type, length: values.length, nullCount, nullBitmap, valueOffsets: offsets, data });
 }
 
 /** A List<Utf8> column (lists are never null here; items are never null). */
