@@ -8,7 +8,7 @@ import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import cues from './data/question-cues.json';
 import { escapeRe } from '../core/text';
 import { containsId, namesPart, unitAfter } from './match.util';
-import type { Scored } from './extractive.pick';
+import type { AskedKind, Scored } from './extractive.pick';
 import { passageOrder, pick, withGapsFilled } from './extractive.pick';
 import { statesQuantity, VALUE_DIMENSIONS } from '../search/stages/answer-line.stage';
 
@@ -142,6 +142,25 @@ const ASIDE_LINE = new RegExp(`^(?:[?!]>\\s*)?(?:${cues.asides.join('|')})\\b`, 
 const BOLD_LINE = /^(?:\*\*|__)[^*_]+(?:\*\*|__)[:：]?$/;
 /** Share of the question's words (by idf) a heading must hold for the instructions and the menu path under it to answer a how-to question first; 0.3-0.5 measured alike for the menu path. */
 const MENU_HEADING_COVER = 0.5;
+/** Share of the first passage's best line score that a later passage's instruction needs to lead a how-to answer (0.75-0.8 gain 5 and lose 2 on smart-tv, below 0.7 it loses). */
+const STEP_KIND_SHARE = 0.9;
+
+/**
+ * The line a question asks for that a later section of the first passage's manual may hold (see
+ * `passageOrder`): an instruction for a how-to question; a value in a unit of the asked quantity
+ * ("3.3V@200mA" for "how much current"), or a hexadecimal value for an address question. A value
+ * or an address line leads when it is quoted at all (it cleared the answer's share of the best
+ * line): the first passage, with no such line, only talks about the asked thing ("the DC-DC
+ * converter changes 5V into 3.3V" for the 3V3 pin's current). Pins and part numbers were measured
+ * the same way and moved no question.
+ */
+function askedKind(kind: QuestionKind, dimensions: readonly RegExp[]): AskedKind | undefined {
+  if (kind.steps) return { is: (x) => STEP_LINE.test(x.sentence.text), share: STEP_KIND_SHARE };
+  if (dimensions.length > 0) return { is: (x) => dimensions.some((re) => re.test(x.sentence.text)), share: 0 };
+  if (kind.address) return { is: (x) => HEX_VALUE.test(x.sentence.text), share: 0 };
+  return undefined;
+}
+
 /** Weight, for its place in its passage only, of a title or a side remark: the line it introduces or qualifies answers first. */
 const ASIDE_LEAD_WEIGHT = 0.5;
 
@@ -409,8 +428,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const bestOf = new Map<number, Scored>();
   const leadScore = (x: Scored | undefined): number => (x ? x.score * (x.lead ?? 1) : -Infinity);
   for (const s of picked) if (leadScore(bestOf.get(s.passage)) < leadScore(s)) bestOf.set(s.passage, s);
-  const order = passageOrder(picked, named, used, options.models ?? [], (x) => kind.steps && STEP_LINE.test(x.sentence.text));
-  picked.sort((a, b) => order(a.passage) - order(b.passage) || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
+  const order = passageOrder(picked, named, used, options.models ?? [], askedKind(kind, [...unitSays.values()].flat()));
+  if (order.lead) bestOf.set(order.lead.passage, order.lead);
+  picked.sort((a, b) => order.rank(a.passage) - order.rank(b.passage) || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
 
   // Lead sentences bring their list or table rows; quoted lines keep their model.
   const lines: Line[] = [];

@@ -121,13 +121,54 @@ describe('passage order inside one manual', () => {
     const used = [passage('cam/manual.md#1', passing), passage('cam/manual.md#7', answer)];
     const scored = (later: number): Scored[] => used.map((p, i) => ({ passage: i, sentence: splitSentences(p.hit.text)[0]!, score: i === 0 ? 1 : later }));
     // Twice the first passage's best line: a long section's stray line, not the answer.
-    expect(passageOrder(scored(2), new Set(), used, [])(1)).toBeGreaterThan(0);
-    expect(passageOrder(scored(3), new Set(), used, [])(1)).toBeLessThan(0);
+    expect(passageOrder(scored(2), new Set(), used, []).rank(1)).toBeGreaterThan(0);
+    expect(passageOrder(scored(3), new Set(), used, []).rank(1)).toBeLessThan(0);
   });
 
   it("keeps the search's order across documents", () => {
     const a = answerExtractively(question, [passage('cam/manual.md#1', passing), passage('other/manual.md#7', answer)]);
     expect(a.citations[0]!.chunkId).toBe('cam/manual.md#1');
+  });
+});
+
+describe('a later section of the manual with the line of the asked kind', () => {
+  // A board page: the power notes talk about the 3V3 pin, the spec table gives its current.
+  const notes = [
+    '### Power Pins',
+    '',
+    'For general I/O pins:',
+    'Working voltage of MCU is 3.3V. Voltage input connected to general I/O pins may cause chip damage if it is higher than 3.3V.',
+    '',
+    'For power supply pins:',
+    'The built-in DC-DC converter circuit able to change 5V voltage into 3.3V allows to power the device with a 5V supply via VIN-PIN and 5V-PIN.',
+  ].join('\n');
+  const specs = ['| Item | Value |', '|---|---|', '| **Power** | Input voltage (Type-C): 5V |', '| **Max Output** | 5V@500mA<br/>3.3V@200mA |', '| **Interface** | GPIO Pin x14 Digital Pin x11 I2C x1 UART x1 |'].join('\n');
+  const firstLine = (text: string): string | undefined => text.split('\n').find((l) => l.startsWith('- '));
+
+  it('leads with the value in the unit of the asked quantity when the first section gives none', () => {
+    const a = answerExtractively('How much current can the 3V3 pin supply?', [passage('board/guide.md#3', notes), passage('board/guide.md#1', specs)]);
+    expect(firstLine(a.text)).toContain('3.3V@200mA');
+    expect(a.citations[0]!.chunkId).toBe('board/guide.md#1');
+  });
+
+  it("keeps the search's order when the first section states the asked quantity itself", () => {
+    const withCurrent = `${notes}\nThe 3.3V output can supply up to 200mA to external parts.`;
+    const a = answerExtractively('How much current can the 3V3 pin supply?', [passage('board/guide.md#3', withCurrent), passage('board/guide.md#1', specs)]);
+    expect(a.citations[0]!.chunkId).toBe('board/guide.md#3');
+    expect(firstLine(a.text)).toContain('200mA');
+  });
+
+  it("keeps the search's order across documents", () => {
+    const a = answerExtractively('How much current can the 3V3 pin supply?', [passage('board/guide.md#3', notes), passage('other/board.md#1', specs)]);
+    expect(a.citations[0]!.chunkId).toBe('board/guide.md#3');
+  });
+
+  it('leads an address question with the line of hexadecimal addresses, over a line of its section that shares more words', () => {
+    const about = '**ENV II** is an environment sensor which can sense temperature, humidity and atmospheric pressure. It is built with SHT30, BMP280 and BMM150 sensors, it is programmed over I2C.';
+    const table = ['## Specification', '', '- 1x ENV II HAT', '', '| Resources | Parameter |', '|---|---|', '| Communication protocol | I2C：SHT30(0x44),BMP280(0x76),BMM150(0x10) |'].join('\n');
+    const a = answerExtractively('ENV II HAT I2C addresses of its sensors', [passage('hat/env.md#1', about), passage('hat/env.md#2', table)]);
+    expect(firstLine(a.text)).toContain('SHT30(0x44),BMP280(0x76),BMM150(0x10)');
+    expect(a.citations[0]!.chunkId).toBe('hat/env.md#2');
   });
 });
 
