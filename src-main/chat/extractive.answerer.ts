@@ -75,6 +75,8 @@ interface QuestionKind {
   address: boolean;
   /** A component: "which chip", "the controller", "the image sensor". */
   part: boolean;
+  /** A version: "which core version", "what firmware version". */
+  version: boolean;
   /** Steps: "how do I", "how to", "what are the steps". */
   steps: boolean;
   /** What something is or does: "what is", "the function of" (and not steps). */
@@ -124,6 +126,11 @@ const PART_CUE = new RegExp(
   `(?<![\\p{L}])(?:${cues.partAsk.map(escapeRe).join('|')})(?:'s)?(?:\\s+[\\p{L}\\p{N}'-]+){0,${PART_ASK_GAP}}?\\s+(?:${cues.part.map(escapeRe).join('|')})(?![\\p{L}])`,
   'u',
 );
+/** A question asking which version: "which arduino-pico core version do I need", not "where is the software version". */
+const VERSION_CUE = new RegExp(
+  `(?<![\\p{L}])(?:${cues.partAsk.map(escapeRe).join('|')})(?:\\s+[\\p{L}\\p{N}'-]+){0,${PART_ASK_GAP}}?\\s+(?:${cues.version.map(escapeRe).join('|')})(?![\\p{L}])`,
+  'u',
+);
 const STEPS_CUE = cueRe(cues.steps);
 const DEFINITION_CUE = cueRe(cues.definition);
 /** Words of the definition cues ("function", "use", "purpose"): what is asked, not what it is asked about. */
@@ -148,16 +155,18 @@ const STEP_KIND_SHARE = 0.9;
 /**
  * The line a question asks for that a later section of the first passage's manual may hold (see
  * `passageOrder`): an instruction for a how-to question; a value in a unit of the asked quantity
- * ("3.3V@200mA" for "how much current"), or a hexadecimal value for an address question. A value
- * or an address line leads when it is quoted at all (it cleared the answer's share of the best
- * line): the first passage, with no such line, only talks about the asked thing ("the DC-DC
- * converter changes 5V into 3.3V" for the 3V3 pin's current). Pins and part numbers were measured
- * the same way and moved no question.
+ * ("3.3V@200mA" for "how much current"), a hexadecimal value for an address question, or a version
+ * number for a "which version" question. Such a line leads when it is quoted at all (it cleared
+ * the answer's share of the best line): the first passage, with no such line, only talks about the
+ * asked thing ("the DC-DC converter changes 5V into 3.3V" for the 3V3 pin's current). Pins and
+ * part numbers were measured the same way and moved no question.
  */
 function askedKind(kind: QuestionKind, dimensions: readonly RegExp[]): AskedKind | undefined {
   if (kind.steps) return { is: (x) => STEP_LINE.test(x.sentence.text), share: STEP_KIND_SHARE };
   if (dimensions.length > 0) return { is: (x) => dimensions.some((re) => re.test(x.sentence.text)), share: 0 };
   if (kind.address) return { is: (x) => HEX_VALUE.test(x.sentence.text), share: 0 };
+  // A version number with no quantity on the line ("4.2.0", "v1.2"; the search's own test).
+  if (kind.version) return { is: (x) => statesQuantity(x.sentence.text, true) && !statesQuantity(x.sentence.text), share: 0 };
   return undefined;
 }
 
@@ -196,7 +205,7 @@ const DIMENSIONS = VALUE_DIMENSIONS.map((d) => ({ words: new Set(d.words.flatMap
 function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
   const steps = STEPS_CUE.test(q);
-  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q), steps, definition: !steps && DEFINITION_CUE.test(q) };
+  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q), version: VERSION_CUE.test(q), steps, definition: !steps && DEFINITION_CUE.test(q) };
 }
 
 /**

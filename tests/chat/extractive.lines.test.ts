@@ -163,6 +163,17 @@ describe('a later section of the manual with the line of the asked kind', () => 
     expect(a.citations[0]!.chunkId).toBe('board/guide.md#3');
   });
 
+  it('leads a "which version" question with the line giving a version number', () => {
+    const intro = ['# XIAO RP2350 with Arduino', '', 'The XIAO RP2350 board now supports programming via Arduino, thanks to the arduino-pico core. This guide will help you set up and begin using Arduino on your RP2350 board.'].join('\n');
+    const setup = ['### 2. Add RP2350 Board Support', '', '5. In the Boards Manager, search for **pico** and click **Install**.', '', ':::note', 'Ensure you install version 4.2.0 or later for full support of the XIAO RP2350 board.', ':::'].join('\n');
+    const question = 'Which arduino-pico core version do I need for the xiao rp2350?';
+    const a = answerExtractively(question, [passage('xiao/arduino.md#1', intro), passage('xiao/arduino.md#2', setup)]);
+    expect(firstLine(a.text)).toBe('- Ensure you install version 4.2.0 or later for full support of the XIAO RP2350 board. [1]');
+    // Where the version is shown is no question of which one.
+    const b = answerExtractively('Where is the arduino-pico core version shown for the xiao rp2350?', [passage('xiao/arduino.md#1', intro), passage('xiao/arduino.md#2', setup)]);
+    expect(b.citations[0]!.chunkId).toBe('xiao/arduino.md#1');
+  });
+
   it('leads an address question with the line of hexadecimal addresses, over a line of its section that shares more words', () => {
     const about = '**ENV II** is an environment sensor which can sense temperature, humidity and atmospheric pressure. It is built with SHT30, BMP280 and BMM150 sensors, it is programmed over I2C.';
     const table = ['## Specification', '', '- 1x ENV II HAT', '', '| Resources | Parameter |', '|---|---|', '| Communication protocol | I2C：SHT30(0x44),BMP280(0x76),BMM150(0x10) |'].join('\n');
