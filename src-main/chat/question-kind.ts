@@ -1,12 +1,13 @@
 import { escapeRe } from '../core/text';
-import { VALUE_DIMENSIONS } from '../search/stages/answer-line.stage';
+import { asksForVersion, VALUE_DIMENSIONS } from '../search/stages/answer-line.stage';
 import cues from './data/question-cues.json';
 import { terms } from './sentences';
 
 /**
  * What a question asks for, read from general cue phrases kept as data
- * (`data/question-cues.json`): a value, a pin, an address, a component, a version, steps or what
- * something is. The extractive answer weighs and orders its lines by it.
+ * (`data/question-cues.json`; a version as the search reads it): a value, a pin, an address, a
+ * component, a version, steps or what something is. The extractive answer weighs and orders its
+ * lines by it.
  */
 
 /** What kind of answer a question wants, from general cue phrases (data/question-cues.json). */
@@ -19,7 +20,7 @@ export interface QuestionKind {
   address: boolean;
   /** A component: "which chip", "the controller", "the image sensor". */
   part: boolean;
-  /** A version: "which core version", "what firmware version". */
+  /** A version: "which core version", "what firmware version" (the search's `asksForVersion`: a version number answers nothing else). */
   version: boolean;
   /** Steps: "how do I", "how to", "what are the steps". */
   steps: boolean;
@@ -61,11 +62,6 @@ const PART_CUE = new RegExp(
   `(?<![\\p{L}])(?:${cues.partAsk.map(escapeRe).join('|')})(?:'s)?(?:\\s+[\\p{L}\\p{N}'-]+){0,${PART_ASK_GAP}}?\\s+(?:${cues.part.map(escapeRe).join('|')})(?![\\p{L}])`,
   'u',
 );
-/** A question asking which version: "which arduino-pico core version do I need", not "where is the software version". */
-const VERSION_CUE = new RegExp(
-  `(?<![\\p{L}])(?:${cues.partAsk.map(escapeRe).join('|')})(?:\\s+[\\p{L}\\p{N}'-]+){0,${PART_ASK_GAP}}?\\s+(?:${cues.version.map(escapeRe).join('|')})(?![\\p{L}])`,
-  'u',
-);
 const STEPS_CUE = cueRe(cues.steps);
 const DEFINITION_CUE = cueRe(cues.definition);
 /** Words of the definition cues ("function", "use", "purpose"): what is asked, not what it is asked about. */
@@ -93,5 +89,5 @@ export const DIMENSIONS = VALUE_DIMENSIONS.map((d) => ({ words: new Set(d.words.
 export function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
   const steps = STEPS_CUE.test(q);
-  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q), version: VERSION_CUE.test(q), steps, definition: !steps && DEFINITION_CUE.test(q) };
+  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q), version: asksForVersion(question), steps, definition: !steps && DEFINITION_CUE.test(q) };
 }
