@@ -83,8 +83,8 @@ const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?:(?:fro
 const STEP_LEAD_WEIGHT = 1.6;
 /** Weight of an instruction line for its place in its passage when the question asks what something is. */
 const DEFINITION_STEP_LEAD_WEIGHT = 0.5;
-/** A side remark: "Note:", "Tip", "?> Caution:" (an admonition marker may come first). */
-const ASIDE_LINE = new RegExp(`^(?:[?!]>\\s*)?(?:${cues.asides.join('|')})\\b`, 'i');
+/** A side remark: "Note:", "Tip", or any tip or warning box ("?> ...", "!> Using the IDE requires ..."), whatever its first word. */
+const ASIDE_LINE = new RegExp(`^(?:[?!]>|(?:${cues.asides.join('|')})\\b)`, 'i');
 /** A line that is all emphasis ("**Power switch operation**"): a label set in bold, not a sentence. */
 const BOLD_LINE = /^(?:\*\*|__)[^*_]+(?:\*\*|__)[:：]?$/;
 /** Share of the question's words (by idf) a heading must hold for the instructions and the menu path under it to answer a how-to question first; 0.3-0.5 measured alike for the menu path. */

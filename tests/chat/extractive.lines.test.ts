@@ -44,6 +44,22 @@ describe('titles and side remarks', () => {
     expect(quoted.some((l) => l.startsWith('- Note: What the power button does'))).toBe(true);
   });
 
+  it('a warning or tip box ("!>", "?>") does not lead either, whatever its first word', () => {
+    const text = [
+      '### USB mode',
+      '',
+      '> After the driver installation is complete, it will automatically enter the UIFlow Desktop IDE and automatically pop up the configuration box. At this time, connect the M5 device to the computer through the Type-C data cable.',
+      '',
+      '!> Using UIFlow Desktop IDE requires M5 device with UIFlow firmware and enter ** USB programming mode **.',
+      '',
+      '> Click the power button on the left side of the device to restart, after entering the menu, quickly click the right button to select **USB mode**.',
+    ].join('\n');
+    const a = answerExtractively('How to put the stick into USB mode for UIFlow Desktop IDE', [passage('stick/uiflow.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toBe('- Click the power button on the left side of the device to restart, after entering the menu, quickly click the right button to select **USB mode**. [1]');
+    expect(quoted.some((l) => l.includes('Using UIFlow Desktop IDE requires'))).toBe(true);
+  });
+
   it('a title or a bold label does not lead its passage either', () => {
     const question = 'Where is the blue port of the board?';
     const lead = (first: string, answer: string): string | undefined =>
