@@ -4,7 +4,7 @@ import type { Scored } from '../../src-main/chat/extractive.pick';
 import { passageOrder } from '../../src-main/chat/extractive.pick';
 import { namesPart } from '../../src-main/chat/match.util';
 import type { Passage } from '../../src-main/chat/passages';
-import { splitSentences } from '../../src-main/chat/sentences';
+import { splitSentences, terms } from '../../src-main/chat/sentences';
 
 /** A retrieved passage of one chunk (no merged members), of a model-less page. */
 function passage(id: string, text: string): Passage {
@@ -32,6 +32,30 @@ describe('a sentence and the rest of its paragraph', () => {
     expect(first.startsWith('- Clean the inlet strainer every week. Inspection note 1 ')).toBe(true);
     expect(first.length).toBeLessThan(450);
     expect(first).not.toContain('Inspection note 12 ');
+  });
+});
+
+describe('words the enrichment drops as no topic but a question asks with', () => {
+  it('keeps "support", "new" and counts as question words, and still drops "use"', () => {
+    expect(terms('Which crystal frequencies does it support?')).toContain('support');
+    expect(terms('How to create a new account for the first time?')).toEqual(expect.arrayContaining(['new', 'first']));
+    expect(terms('How do I use the remote?')).not.toContain('use');
+  });
+
+  it('leads with the line saying what the chip supports', () => {
+    // A datasheet's clock section, as the PDF converter leaves its two columns.
+    const text = [
+      '1.7 Clock',
+      '',
+      '- Support XTAL 24/32/38.4/40MHz',
+      '- Internal System PLL',
+      '- Internal RC 32kHz oscillator',
+      '- XTAL 32kHz',
+      '',
+      'The CPU runs at up to 192MHz clock frequency, which can be dynamically configured to change the frequency of the crystal-derived clock.',
+    ].join('\n');
+    const a = answerExtractively('Which crystal frequencies does the chip support for its main clock?', [passage('chip/ds.md#4', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Support XTAL 24/32/38.4/40MHz [1]');
   });
 });
 
