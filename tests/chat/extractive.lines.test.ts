@@ -36,7 +36,8 @@ describe('a sentence and the rest of its paragraph', () => {
 });
 
 describe('words the enrichment drops as no topic but a question asks with', () => {
-  it('keeps "support", "new" and counts as question words, and still drops "use"', () => {
+  it('keeps "support", "new", "notes" and counts as question words, and still drops "use"', () => {
+    expect(terms('What are the connection notes for audio devices?')).toContain('note');
     expect(terms('Which crystal frequencies does it support?')).toContain('support');
     expect(terms('How to create a new account for the first time?')).toEqual(expect.arrayContaining(['new', 'first']));
     expect(terms('How do I use the remote?')).not.toContain('use');
