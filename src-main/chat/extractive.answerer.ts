@@ -125,11 +125,14 @@ function givesValue(sentence: Sentence): boolean {
 
 
 /**
- * A pin or signal name: a few capitals and a number ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS").
- * Each "_" or "-" starts a new part, so a long run of capitals is read one way only (a nested
- * `(?:[_-]?[A-Z0-9]+)*` backtracks exponentially on "A1BBB...Bx").
+ * A pin or signal name: "GPIO", a supply net or one or two capitals, then a number of one or two
+ * digits ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS"). A chip or product name is none ("ESP32",
+ * "RP2040", "ESP32-C3", "BL602"): a line saying "connect it to the ESP32 GPIO" named no pin, yet
+ * weighed as one against "LED_Pin: IO16" (m5stack +1, seeed-xiao +1 first line, no other
+ * question moved). Each "_" or "-" starts a new part, so a long run of capitals is read one way
+ * only (a nested `(?:[_-]?[A-Z0-9]+)*` backtracks exponentially on "A1BBB...Bx").
  */
-const PIN_NAME = /(?<![\p{L}\p{N}])[A-Z]{1,6}_?\d{1,3}[A-Z0-9]*(?:[_-][A-Z0-9]+)*(?![\p{L}\p{N}])/u;
+const PIN_NAME = /(?<![\p{L}\p{N}])(?:GPIO|VCC|VDD|[A-Z]{1,2})_?\d{1,2}(?!\p{N})[A-Z0-9]*(?:[_-][A-Z0-9]+)*(?![\p{L}\p{N}])/u;
 /** Weight of a line of the kind the question asks for (a value with its unit, a pin, a part number, a definition); a number with no unit (an address, a part code) weighs 1. */
 const KIND_WEIGHT = 1.3;
 /** Weight of a line with no number when the question asks for a quantity. */

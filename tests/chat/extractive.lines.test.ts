@@ -370,6 +370,35 @@ describe('a how-to question and a later section with the instruction', () => {
   });
 });
 
+describe('a question asking which pin', () => {
+  it('weighs a line naming a pin, not one naming the chip: "ESP32" is no pin, "IO16" is', () => {
+    // A camera unit's pin map: its tables, then a note that names the chip.
+    const text = [
+      '## PinMap',
+      '',
+      '**Camera Interface PinMap**',
+      '',
+      '| *Interface* | *OV2640 Pin* | *Camera* |',
+      '| :---: | :---: | :---: |',
+      '| SCCB Clock | SIOC | IO23 |',
+      '| SCCB Data | SIOD | IO25 |',
+      '| Camera Reset | RESET | IO15 |',
+      '',
+      '**LED Interface**',
+      '',
+      '| *LED* | *Camera* |',
+      '| :---: | :---: |',
+      '| LED_Pin | IO16 |',
+      '',
+      '**NOTE:**',
+      '',
+      '1. **Camera Power Down** pin does not need to be connected to ESP32 GPIO. Instead it may be pulled down to ground with 10 kOhm resistor.',
+    ].join('\n');
+    const a = answerExtractively('Which GPIO drives the LED on the camera unit?', [passage('unit/cam.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- LED_Pin: IO16 [1]');
+  });
+});
+
 describe('a question asking which component', () => {
   it('leads with the line that names a part number', () => {
     const text = ['## Board resources', '', 'A chip regulates the board supply and the supply of the port.', '', 'The AMS1117 chip regulates the supply of the board.'].join('\n');
