@@ -379,7 +379,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
     }
     if (s.sentence.opens === undefined) continue;
     const count = lines.length;
-    const members = units[s.passage]!.filter((u) => u.block === s.sentence.opens && !quoted.has(u)).slice(0, maxListed);
+    const members = listedAfter(units[s.passage]!, s.sentence, quoted, maxListed);
     for (const member of members) quoted.add(member);
     // A sentence pointing back ("Add the above URL to the preferences") follows what it points
     // at, as in the manual: the code comes first, then the sentence that says what to do with it.
@@ -400,6 +400,26 @@ export function answerExtractively(question: string, passages: readonly Passage[
     out.push(`- ${head}${head.length === 300 ? '…' : ''} [1]`);
   }
   return { text: `${EXTRACTED_LABEL}\n\n${out.join('\n')}`, citations };
+}
+
+/**
+ * What a lead sentence brings: the units of the block it opens, at most `max`. When that block is
+ * a list of one item ("follow these steps:", then "1. Use the Escape Pin (PC1)"), the step's own
+ * text went on outside the list (Markdown ends a list at an unindented paragraph, and "2. Modify
+ * Your Sketch" starts a new one): the prose and items after it under the same heading come too, up
+ * to the next table or code (seeed-xiao +1 any line: "Connect PC1 to GND before resetting the
+ * device"; no other question on any set moved).
+ */
+function listedAfter(units: readonly Sentence[], lead: Sentence, quoted: ReadonlySet<Sentence>, max: number): Sentence[] {
+  const members = units.filter((u) => u.block === lead.opens && !quoted.has(u)).slice(0, max);
+  const only = members[0];
+  if (members.length !== 1 || only!.kind !== 'item') return members;
+  const out = [only!];
+  for (const u of units.slice(units.indexOf(only!) + 1)) {
+    if (out.length >= max || u.heading !== only!.heading || u.kind === 'code' || u.kind === 'row' || quoted.has(u)) break;
+    out.push(u);
+  }
+  return out;
 }
 
 /** Most characters of one quoted line once the rest of its paragraph joins it. */

@@ -94,6 +94,34 @@ describe('titles and side remarks', () => {
   });
 });
 
+describe('a lead sentence whose list has one item', () => {
+  it("brings the step's text that goes on after the list, up to the code", () => {
+    const text = [
+      '### How to avoid bricking',
+      '',
+      'To avoid bricking your board while using Deep Sleep mode, follow these steps:',
+      '',
+      '1. Use the Escape Pin (PC1)',
+      '',
+      'The board has a built-in escape mechanism to prevent bricking. If PC1 is pulled LOW during reset, the device enters an infinite loop, allowing you to upload a new sketch.',
+      '',
+      '- Connect PC1 to GND before resetting the device.',
+      '- After resetting, upload your sketch while the device is in the loop.',
+      '',
+      '```cpp',
+      'pinMode(USER_SW, INPUT_PULLUP);',
+      '```',
+    ].join('\n');
+    const a = answerExtractively('The board seems bricked after deep sleep, how do I avoid bricking it?', [passage('board/sleep.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    const at = quoted.indexOf('- To avoid bricking your board while using Deep Sleep mode, follow these steps: [1]');
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(quoted.slice(at + 1, at + 3)).toEqual(['  - Use the Escape Pin (PC1) [1]', '  - The board has a built-in escape mechanism to prevent bricking. [1]']);
+    expect(quoted).toContain('  - Connect PC1 to GND before resetting the device. [1]');
+    expect(quoted.some((l) => l.includes('pinMode'))).toBe(false);
+  });
+});
+
 describe('a sentence that points at a code block', () => {
   it('brings the code after it when it points forward', () => {
     const text = ['You need to copy the following code into the platform.ini file', '', '```', '[env:xb2]', 'platform = local', 'board = xb-2-board', '```'].join('\n');
