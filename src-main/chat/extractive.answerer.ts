@@ -91,22 +91,28 @@ const BOLD_LINE = /^(?:\*\*|__)[^*_]+(?:\*\*|__)[:：]?$/;
 const MENU_HEADING_COVER = 0.5;
 /** Share of the first passage's best line score that a later passage's instruction needs to lead a how-to answer (0.75-0.8 gain 5 and lose 2 on smart-tv, below 0.7 it loses). */
 const STEP_KIND_SHARE = 0.9;
+/** Share of the first passage's best line score that a later passage's definition needs to lead a "what is" answer (0.4-0.7 measured alike; 0.3 and below lost a smart-tv first line). */
+const DEFINITION_KIND_SHARE = 0.5;
 
 /**
  * The line a question asks for that a later section of the first passage's manual may hold (see
  * `passageOrder`): an instruction for a how-to question; a value in a unit of the asked quantity
  * ("3.3V@200mA" for "how much current"), a hexadecimal value for an address question, or a version
- * number for a "which version" question. Such a line leads when it is quoted at all (it cleared
- * the answer's share of the best line): the first passage, with no such line, only talks about the
- * asked thing ("the DC-DC converter changes 5V into 3.3V" for the 3V3 pin's current). Pins and
- * part numbers were measured the same way and moved no question.
+ * number for a "which version" question; for "what is X?", a line that says what X is (it opens
+ * with X and gives no instruction: "Samsung Pay lets you make payments with your device", where
+ * the first passage, "Use Samsung Pay", only says how to use it). A value, address or version line
+ * leads when it is quoted at all (it cleared the answer's share of the best line): the first
+ * passage, with no such line, only talks about the asked thing ("the DC-DC converter changes 5V
+ * into 3.3V" for the 3V3 pin's current). Pins and part numbers were measured the same way and
+ * moved no question.
  */
-function askedKind(kind: QuestionKind, dimensions: readonly RegExp[]): AskedKind | undefined {
+function askedKind(kind: QuestionKind, dimensions: readonly RegExp[], defines: ReadonlySet<Sentence>): AskedKind | undefined {
   if (kind.steps) return { is: (x) => STEP_LINE.test(x.sentence.text), share: STEP_KIND_SHARE };
   if (dimensions.length > 0) return { is: (x) => dimensions.some((re) => re.test(x.sentence.text)), share: 0 };
   if (kind.address) return { is: (x) => HEX_VALUE.test(x.sentence.text), share: 0 };
   // A version number with no quantity on the line ("4.2.0", "v1.2"; the search's own test).
   if (kind.version) return { is: (x) => statesQuantity(x.sentence.text, true) && !statesQuantity(x.sentence.text), share: 0 };
+  if (kind.definition) return { is: (x) => defines.has(x.sentence), share: DEFINITION_KIND_SHARE };
   return undefined;
 }
 
@@ -248,6 +254,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // Lines that only restate the question ("The TV smells of plastic." for "Why does the TV smell
   // of plastic?"): the manual's answer is the line after, which is quoted with it.
   const echoes = new Set<Sentence>();
+  // Lines that say what the asked thing is ("Samsung Pay lets you make payments ..."): they open
+  // with it as their subject and give no instruction ("Use Samsung Pay by opening the app").
+  const defines = new Set<Sentence>();
   units.forEach((sentences, pi) => {
     for (const sentence of sentences) {
       const words = terms(sentence.text);
@@ -337,7 +346,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // offers one-on-one support ...") defines it; a line that names it in passing uses it.
       if (kind.definition && subject.length > 0 && !sentence.title) {
         const opening = words.slice(0, subject.length + SUBJECT_SLACK);
-        if (subject.every((t) => opening.includes(t))) score *= KIND_WEIGHT;
+        if (subject.every((t) => opening.includes(t))) {
+          score *= KIND_WEIGHT;
+          if (!instruction) defines.add(sentence);
+        }
       }
       // A run of capitalised names ("Settings General Network Network Status"): a menu path or
       // a table flattened by a PDF converter. It says where, the sentence near it says what.
@@ -356,7 +368,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const bestOf = new Map<number, Scored>();
   const leadScore = (x: Scored | undefined): number => (x ? x.score * (x.lead ?? 1) : -Infinity);
   for (const s of picked) if (leadScore(bestOf.get(s.passage)) < leadScore(s)) bestOf.set(s.passage, s);
-  const order = passageOrder(picked, named, used, options.models ?? [], askedKind(kind, [...unitSays.values()].flat()));
+  const order = passageOrder(picked, named, used, options.models ?? [], askedKind(kind, [...unitSays.values()].flat(), defines));
   if (order.lead) bestOf.set(order.lead.passage, order.lead);
   picked.sort((a, b) => order.rank(a.passage) - order.rank(b.passage) || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
 

@@ -243,6 +243,20 @@ describe('a later section of the manual with the line of the asked kind', () => 
     expect(b.citations[0]!.chunkId).toBe('xiao/arduino.md#1');
   });
 
+  it('leads a "what is" question with the line that says what it is, not with how to use it', () => {
+    const use = [
+      '### Use Samsung Pay',
+      '',
+      "Use Samsung Pay by opening the app and holding your device over the store's card reader.",
+      '',
+      '- From Apps, tap Samsung folder > Samsung Pay, select a card to pay with and authorize payments by scanning your finger.',
+    ].join('\n');
+    const about = ['### Samsung Pay', '', 'Samsung Pay lets you make payments with your device. It is accepted almost anywhere you can swipe or tap your credit card.', '', '- From Apps, tap Samsung folder > Samsung Pay, and tap Get started.'].join('\n');
+    const a = answerExtractively('What is Samsung Pay?', [passage('phone/manual.md#40', use), passage('phone/manual.md#39', about)]);
+    expect(firstLine(a.text)).toBe('- Samsung Pay lets you make payments with your device. It is accepted almost anywhere you can swipe or tap your credit card. [1]');
+    expect(a.citations[0]!.chunkId).toBe('phone/manual.md#39');
+  });
+
   it('leads an address question with the line of hexadecimal addresses, over a line of its section that shares more words', () => {
     const about = '**ENV II** is an environment sensor which can sense temperature, humidity and atmospheric pressure. It is built with SHT30, BMP280 and BMM150 sensors, it is programmed over I2C.';
     const table = ['## Specification', '', '- 1x ENV II HAT', '', '| Resources | Parameter |', '|---|---|', '| Communication protocol | I2C：SHT30(0x44),BMP280(0x76),BMM150(0x10) |'].join('\n');
