@@ -103,8 +103,8 @@ const DEFINITION_KIND_SHARE = 0.5;
  * the first passage, "Use Samsung Pay", only says how to use it). A value, address or version line
  * leads when it is quoted at all (it cleared the answer's share of the best line): the first
  * passage, with no such line, only talks about the asked thing ("the DC-DC converter changes 5V
- * into 3.3V" for the 3V3 pin's current). Pins and part numbers were measured the same way and
- * moved no question.
+ * into 3.3V" for the 3V3 pin's current). Pin names and part numbers as the asked kind moved no
+ * question or lost pdf-dev first lines.
  */
 function askedKind(kind: QuestionKind, dimensions: readonly RegExp[], defines: ReadonlySet<Sentence>): AskedKind | undefined {
   if (kind.steps) return { is: (x) => STEP_LINE.test(x.sentence.text), share: STEP_KIND_SHARE };
@@ -127,8 +127,6 @@ const ASIDE_LEAD_WEIGHT = 0.5;
 function givesValue(sentence: Sentence): boolean {
   return sentence.kind === 'code' ? /\d/.test(sentence.text) : statesQuantity(sentence.text);
 }
-
-
 
 /**
  * A pin or signal name: "GPIO", a supply net or one or two capitals, then a number of one or two
@@ -424,11 +422,11 @@ export function answerExtractively(question: string, passages: readonly Passage[
  */
 function listedAfter(units: readonly Sentence[], lead: Sentence, quoted: ReadonlySet<Sentence>, max: number): Sentence[] {
   const members = units.filter((u) => u.block === lead.opens && !quoted.has(u)).slice(0, max);
-  const only = members[0];
-  if (members.length !== 1 || only!.kind !== 'item') return members;
-  const out = [only!];
-  for (const u of units.slice(units.indexOf(only!) + 1)) {
-    if (out.length >= max || u.heading !== only!.heading || u.kind === 'code' || u.kind === 'row' || quoted.has(u)) break;
+  const [only] = members;
+  if (members.length !== 1 || only?.kind !== 'item') return members;
+  const out = [only];
+  for (const u of units.slice(units.indexOf(only) + 1)) {
+    if (out.length >= max || u.heading !== only.heading || u.kind === 'code' || u.kind === 'row' || quoted.has(u)) break;
     out.push(u);
   }
   return out;
