@@ -6,11 +6,12 @@ import { citationFor } from './passages';
 import type { Sentence } from './sentences';
 import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import cues from './data/question-cues.json';
-import { escapeRe } from '../core/text';
 import { containsId, namesPart, unitAfter } from './match.util';
-import type { Scored } from './extractive.pick';
+import type { AskedKind, Scored } from './extractive.pick';
 import { passageOrder, pick, withGapsFilled } from './extractive.pick';
-import { statesQuantity, VALUE_DIMENSIONS } from '../search/stages/answer-line.stage';
+import { statesQuantity } from '../search/stages/answer-line.stage';
+import type { QuestionKind } from './question-kind';
+import { DEFINITION_WORDS, DIMENSIONS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, YES_NO } from './question-kind';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -65,33 +66,6 @@ const TITLE_NEW_WORDS = 2;
 /** Weight of such a title line. */
 const TITLE_ECHO_WEIGHT = 0.3;
 
-/** What kind of answer a question wants, from general cue phrases (data/question-cues.json). */
-interface QuestionKind {
-  /** A value: "how much", "capacity", "voltage". */
-  quantity: boolean;
-  /** A pin or signal: "which pin", "GPIO". */
-  pin: boolean;
-  /** An address: "which address", "I2C address", "flash address". */
-  address: boolean;
-  /** A component: "which chip", "the controller", "the image sensor". */
-  part: boolean;
-  /** Steps: "how do I", "how to", "what are the steps". */
-  steps: boolean;
-  /** What something is or does: "what is", "the function of" (and not steps). */
-  definition: boolean;
-}
-
-/** One regex for a list of cue phrases, matching whole words. */
-function cueRe(phrases: readonly string[]): RegExp {
-  return new RegExp(`(?<![\\p{L}])(?:${phrases.map(escapeRe).join('|')})(?![\\p{L}])`, 'u');
-}
-
-const QUANTITY_CUE = cueRe(cues.quantity);
-/**
- * A question asking yes or no: its last sentence opens with an auxiliary verb ("Is ISP boot
- * supported on that package?", "Does it need a driver?").
- */
-const YES_NO = /(?:^|[.!?:]\s+)(?:is|are|does|do|did|can|could|should|must|will|has|have)\s[^.!?]*\?$/i;
 /**
  * Weight, for its place in its passage only, of a table row when the question asks yes or no: the
  * sentence says so ("The QFN68 package does not support the BOOT function"), the row sharing its
@@ -99,35 +73,8 @@ const YES_NO = /(?:^|[.!?:]\s+)(?:is|are|does|do|did|can|could|should|must|will|
  * first line, no other question moved.
  */
 const YES_NO_ROW_LEAD_WEIGHT = 0.5;
-/**
- * The quantity cues that are "how" and an adjective ("how low", "how far", "how much"): a value
- * is asked even when a pin is named ("how much current can the 3V3 pin supply").
- */
-const HOW_ASK = cueRe(cues.quantity.filter((c) => /^how\s/.test(c)));
-/**
- * `HOW_ASK` for every match: the adjective asks for a measure, it does not say what the question
- * is about. The manual states the value ("Deep sleep: 15 μA" for "how low does it go in deep
- * sleep?"), and the same word elsewhere ("Bluetooth Low Energy") answers nothing.
- */
-const HOW_MEASURE = new RegExp(HOW_ASK.source, 'gu');
-const PIN_CUE = cueRe(cues.pin);
-const ADDRESS_CUE = cueRe(cues.address);
 /** A hexadecimal value ("0x44", "0x08010000"): how manuals write an address. */
 const HEX_VALUE = /(?<![\p{L}\p{N}])0x[0-9a-f]+(?![\p{L}\p{N}])/iu;
-/** Most words between "which"/"what" and the component it asks about ("what is the model of the sensor"). */
-const PART_ASK_GAP = 5;
-/**
- * A question asking which component something is: "which chip", "what is the main controller";
- * not one that only mentions a component ("pair the game controller", "clean the sensor").
- */
-const PART_CUE = new RegExp(
-  `(?<![\\p{L}])(?:${cues.partAsk.map(escapeRe).join('|')})(?:'s)?(?:\\s+[\\p{L}\\p{N}'-]+){0,${PART_ASK_GAP}}?\\s+(?:${cues.part.map(escapeRe).join('|')})(?![\\p{L}])`,
-  'u',
-);
-const STEPS_CUE = cueRe(cues.steps);
-const DEFINITION_CUE = cueRe(cues.definition);
-/** Words of the definition cues ("function", "use", "purpose"): what is asked, not what it is asked about. */
-const DEFINITION_WORDS = new Set(cues.definition.flatMap((c) => terms(c)));
 /** Content words a definition may put before or among its subject's words (a maker's name, an adjective; stopwords such as "The" are already gone) and still open with it. */
 const SUBJECT_SLACK = 2;
 /** A line that gives an instruction: a step verb first, after an optional "Step 2:", "3.", "From Settings," or "To delete a program,". */
@@ -136,12 +83,39 @@ const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?:(?:fro
 const STEP_LEAD_WEIGHT = 1.6;
 /** Weight of an instruction line for its place in its passage when the question asks what something is. */
 const DEFINITION_STEP_LEAD_WEIGHT = 0.5;
-/** A side remark: "Note:", "Tip", "?> Caution:" (an admonition marker may come first). */
-const ASIDE_LINE = new RegExp(`^(?:[?!]>\\s*)?(?:${cues.asides.join('|')})\\b`, 'i');
+/** A side remark: "Note:", "Tip", or any tip or warning box ("?> ...", "!> Using the IDE requires ..."), whatever its first word. */
+const ASIDE_LINE = new RegExp(`^(?:[?!]>|(?:${cues.asides.join('|')})\\b)`, 'i');
 /** A line that is all emphasis ("**Power switch operation**"): a label set in bold, not a sentence. */
 const BOLD_LINE = /^(?:\*\*|__)[^*_]+(?:\*\*|__)[:：]?$/;
 /** Share of the question's words (by idf) a heading must hold for the instructions and the menu path under it to answer a how-to question first; 0.3-0.5 measured alike for the menu path. */
 const MENU_HEADING_COVER = 0.5;
+/** Share of the first passage's best line score that a later passage's instruction needs to lead a how-to answer (0.75-0.8 gain 5 and lose 2 on smart-tv, below 0.7 it loses). */
+const STEP_KIND_SHARE = 0.9;
+/** Share of the first passage's best line score that a later passage's definition needs to lead a "what is" answer (0.4-0.7 measured alike; 0.3 and below lost a smart-tv first line). */
+const DEFINITION_KIND_SHARE = 0.5;
+
+/**
+ * The line a question asks for that a later section of the first passage's manual may hold (see
+ * `passageOrder`): an instruction for a how-to question; a value in a unit of the asked quantity
+ * ("3.3V@200mA" for "how much current"), a hexadecimal value for an address question, or a version
+ * number for a "which version" question; for "what is X?", a line that says what X is (it opens
+ * with X and gives no instruction: "Samsung Pay lets you make payments with your device", where
+ * the first passage, "Use Samsung Pay", only says how to use it). A value, address or version line
+ * leads when it is quoted at all (it cleared the answer's share of the best line): the first
+ * passage, with no such line, only talks about the asked thing ("the DC-DC converter changes 5V
+ * into 3.3V" for the 3V3 pin's current). Pin names and part numbers as the asked kind moved no
+ * question or lost pdf-dev first lines.
+ */
+function askedKind(kind: QuestionKind, dimensions: readonly RegExp[], defines: ReadonlySet<Sentence>): AskedKind | undefined {
+  if (kind.steps) return { is: (x) => STEP_LINE.test(x.sentence.text), share: STEP_KIND_SHARE };
+  if (dimensions.length > 0) return { is: (x) => dimensions.some((re) => re.test(x.sentence.text)), share: 0 };
+  if (kind.address) return { is: (x) => HEX_VALUE.test(x.sentence.text), share: 0 };
+  // A version number with no quantity on the line ("4.2.0", "v1.2"; the search's own test).
+  if (kind.version) return { is: (x) => statesQuantity(x.sentence.text, true) && !statesQuantity(x.sentence.text), share: 0 };
+  if (kind.definition) return { is: (x) => defines.has(x.sentence), share: DEFINITION_KIND_SHARE };
+  return undefined;
+}
+
 /** Weight, for its place in its passage only, of a title or a side remark: the line it introduces or qualifies answers first. */
 const ASIDE_LEAD_WEIGHT = 0.5;
 
@@ -154,38 +128,15 @@ function givesValue(sentence: Sentence): boolean {
   return sentence.kind === 'code' ? /\d/.test(sentence.text) : statesQuantity(sentence.text);
 }
 
-/** The cue phrases of `quantityNouns` ("how far"), each with its own matcher, and the stemmed words a manual labels that quantity with. */
-const QUANTITY_NOUNS = Object.entries(cues.quantityNouns).map(([cue, nouns]) => ({ re: cueRe([cue]), nouns: nouns.flatMap((n) => terms(n)) }));
-
 /**
- * The words a manual names the asked quantity with ("range", "distance" for "how far can it
- * detect?"): the question asks for them without saying them, and a "Detecting Range: 150cm" line
- * answers it.
+ * A pin or signal name: "GPIO", a supply net or one or two capitals, then a number of one or two
+ * digits ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS"). A chip or product name is none ("ESP32",
+ * "RP2040", "ESP32-C3", "BL602"): a line saying "connect it to the ESP32 GPIO" named no pin, yet
+ * weighed as one against "LED_Pin: IO16" (m5stack +1, seeed-xiao +1 first line, no other
+ * question moved). Each "_" or "-" starts a new part, so a long run of capitals is read one way
+ * only (a nested `(?:[_-]?[A-Z0-9]+)*` backtracks exponentially on "A1BBB...Bx").
  */
-function quantityNouns(question: string): string[] {
-  const q = question.toLowerCase();
-  return QUANTITY_NOUNS.filter((c) => c.re.test(q)).flatMap((c) => c.nouns);
-}
-
-/**
- * What a value measures, known by its unit (the search's `VALUE_DIMENSIONS`): the words a question
- * asks it with, stemmed as chat stems, and a number followed by one of its units. "5V@500mA"
- * states a current though it never says the word.
- */
-const DIMENSIONS = VALUE_DIMENSIONS.map((d) => ({ words: new Set(d.words.flatMap((w) => terms(w))), value: d.value }));
-
-function questionKind(question: string): QuestionKind {
-  const q = question.toLowerCase();
-  const steps = STEPS_CUE.test(q);
-  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q), steps, definition: !steps && DEFINITION_CUE.test(q) };
-}
-
-/**
- * A pin or signal name: a few capitals and a number ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS").
- * Each "_" or "-" starts a new part, so a long run of capitals is read one way only (a nested
- * `(?:[_-]?[A-Z0-9]+)*` backtracks exponentially on "A1BBB...Bx").
- */
-const PIN_NAME = /(?<![\p{L}\p{N}])[A-Z]{1,6}_?\d{1,3}[A-Z0-9]*(?:[_-][A-Z0-9]+)*(?![\p{L}\p{N}])/u;
+const PIN_NAME = /(?<![\p{L}\p{N}])(?:GPIO|VCC|VDD|[A-Z]{1,2})_?\d{1,2}(?!\p{N})[A-Z0-9]*(?:[_-][A-Z0-9]+)*(?![\p{L}\p{N}])/u;
 /** Weight of a line of the kind the question asks for (a value with its unit, a pin, a part number, a definition); a number with no unit (an address, a part code) weighs 1. */
 const KIND_WEIGHT = 1.3;
 /** Weight of a line with no number when the question asks for a quantity. */
@@ -301,6 +252,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // Lines that only restate the question ("The TV smells of plastic." for "Why does the TV smell
   // of plastic?"): the manual's answer is the line after, which is quoted with it.
   const echoes = new Set<Sentence>();
+  // Lines that say what the asked thing is ("Samsung Pay lets you make payments ..."): they open
+  // with it as their subject and give no instruction ("Use Samsung Pay by opening the app").
+  const defines = new Set<Sentence>();
   units.forEach((sentences, pi) => {
     for (const sentence of sentences) {
       const words = terms(sentence.text);
@@ -390,7 +344,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // offers one-on-one support ...") defines it; a line that names it in passing uses it.
       if (kind.definition && subject.length > 0 && !sentence.title) {
         const opening = words.slice(0, subject.length + SUBJECT_SLACK);
-        if (subject.every((t) => opening.includes(t))) score *= KIND_WEIGHT;
+        if (subject.every((t) => opening.includes(t))) {
+          score *= KIND_WEIGHT;
+          if (!instruction) defines.add(sentence);
+        }
       }
       // A run of capitalised names ("Settings General Network Network Status"): a menu path or
       // a table flattened by a PDF converter. It says where, the sentence near it says what.
@@ -409,8 +366,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const bestOf = new Map<number, Scored>();
   const leadScore = (x: Scored | undefined): number => (x ? x.score * (x.lead ?? 1) : -Infinity);
   for (const s of picked) if (leadScore(bestOf.get(s.passage)) < leadScore(s)) bestOf.set(s.passage, s);
-  const order = passageOrder(picked, named, used, options.models ?? [], (x) => kind.steps && STEP_LINE.test(x.sentence.text));
-  picked.sort((a, b) => order(a.passage) - order(b.passage) || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
+  const order = passageOrder(picked, named, used, options.models ?? [], askedKind(kind, [...unitSays.values()].flat(), defines));
+  if (order.lead) bestOf.set(order.lead.passage, order.lead);
+  picked.sort((a, b) => order.rank(a.passage) - order.rank(b.passage) || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
 
   // Lead sentences bring their list or table rows; quoted lines keep their model.
   const lines: Line[] = [];
@@ -431,7 +389,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
     }
     if (s.sentence.opens === undefined) continue;
     const count = lines.length;
-    const members = units[s.passage]!.filter((u) => u.block === s.sentence.opens && !quoted.has(u)).slice(0, maxListed);
+    const members = listedAfter(units[s.passage]!, s.sentence, quoted, maxListed);
     for (const member of members) quoted.add(member);
     // A sentence pointing back ("Add the above URL to the preferences") follows what it points
     // at, as in the manual: the code comes first, then the sentence that says what to do with it.
@@ -452,6 +410,26 @@ export function answerExtractively(question: string, passages: readonly Passage[
     out.push(`- ${head}${head.length === 300 ? '…' : ''} [1]`);
   }
   return { text: `${EXTRACTED_LABEL}\n\n${out.join('\n')}`, citations };
+}
+
+/**
+ * What a lead sentence brings: the units of the block it opens, at most `max`. When that block is
+ * a list of one item ("follow these steps:", then "1. Use the Escape Pin (PC1)"), the step's own
+ * text went on outside the list (Markdown ends a list at an unindented paragraph, and "2. Modify
+ * Your Sketch" starts a new one): the prose and items after it under the same heading come too, up
+ * to the next table or code (seeed-xiao +1 any line: "Connect PC1 to GND before resetting the
+ * device"; no other question on any set moved).
+ */
+function listedAfter(units: readonly Sentence[], lead: Sentence, quoted: ReadonlySet<Sentence>, max: number): Sentence[] {
+  const members = units.filter((u) => u.block === lead.opens && !quoted.has(u)).slice(0, max);
+  const [only] = members;
+  if (members.length !== 1 || only?.kind !== 'item') return members;
+  const out = [only];
+  for (const u of units.slice(units.indexOf(only) + 1)) {
+    if (out.length >= max || u.heading !== only.heading || u.kind === 'code' || u.kind === 'row' || quoted.has(u)) break;
+    out.push(u);
+  }
+  return out;
 }
 
 /** Most characters of one quoted line once the rest of its paragraph joins it. */

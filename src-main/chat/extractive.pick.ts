@@ -19,6 +19,20 @@ export interface Scored {
 /** Share of the best score a further sentence needs to be quoted too. */
 const KEEP_RATIO = 0.25;
 
+/** The kind of line a question asks for, and how well a later passage's line of that kind must score to lead. */
+export interface AskedKind {
+  is: (s: Scored) => boolean;
+  /** Share of the first passage's best line score that a later passage's line of the kind needs to lead. */
+  share: number;
+}
+
+/** The order of the quoted passages, and the line that leads the first one when the kind of line asked for moved it up. */
+export interface PassageOrder {
+  rank: (pi: number) => number;
+  /** That passage's best line of the asked kind: it is why the passage leads, so it leads the passage. */
+  lead?: Scored;
+}
+
 /**
  * The rank of each quoted passage in the answer: search order, except that when the best passage
  * has no line whose label the question names and a later one does (of the same document, or of
@@ -26,17 +40,11 @@ const KEEP_RATIO = 0.25;
  * the first lacks (see `kindOrder`); failing that, a later passage of the first one's document
  * whose best line scores well above the first one's comes first.
  */
-export function passageOrder(
-  picked: readonly Scored[],
-  named: ReadonlySet<number>,
-  used: readonly Passage[],
-  models: readonly string[],
-  ofKind: (s: Scored) => boolean = () => false,
-): (pi: number) => number {
+export function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[], asked?: AskedKind): PassageOrder {
   const byLabel = labelOrder(picked, named, used, models);
-  if (picked.some((p) => byLabel(p.passage) < 0)) return byLabel;
+  if (picked.some((p) => byLabel(p.passage) < 0)) return { rank: byLabel };
   const first = Math.min(...picked.map((p) => p.passage));
-  const byKind = kindOrder(picked, used, first, ofKind);
+  const byKind = asked ? kindOrder(picked, used, first, asked) : null;
   if (byKind) return byKind;
   // Inside one manual, search ranks sections by all their words; a section whose best line
   // answers clearly better (rank discount included) leads. Across documents the search's
@@ -45,26 +53,26 @@ export function passageOrder(
   for (const p of picked) best.set(p.passage, Math.max(best.get(p.passage) ?? 0, p.score));
   const top = [...best].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
   const leads = top !== first && used[top]!.hit.doc === used[first]!.hit.doc && best.get(top)! > BETTER_LINE * best.get(first)!;
-  return leads ? (pi) => (pi === top ? -1 : pi) : byLabel;
+  return { rank: leads ? (pi) => (pi === top ? -1 : pi) : byLabel };
 }
-
-/** Share of the first passage's best line score that a later passage's line of the asked kind needs to lead. */
-const KIND_LINE_SHARE = 0.9;
 
 /**
  * The first passage's manual puts the line of the kind the question asks for (an instruction, for a
- * how-to question) in a later section: when none of the first passage's quoted lines is of that kind
- * and a later passage of the same document has one scoring nearly as well as the first passage's
- * best line, that passage comes first (null: no such passage).
+ * how-to question; a value in the asked unit, for "how much current") in a later section: when none
+ * of the first passage's quoted lines is of that kind and a later passage of the same document has
+ * one scoring at least `asked.share` of the first passage's best line, that passage comes first,
+ * led by that line (null: no such passage).
  */
-function kindOrder(picked: readonly Scored[], used: readonly Passage[], first: number, ofKind: (s: Scored) => boolean): ((pi: number) => number) | null {
+function kindOrder(picked: readonly Scored[], used: readonly Passage[], first: number, asked: AskedKind): PassageOrder | null {
   const mine = picked.filter((p) => p.passage === first);
-  if (mine.some(ofKind)) return null;
+  if (mine.some(asked.is)) return null;
   const best = Math.max(...mine.map((p) => p.score));
-  const lead = picked
-    .filter((p) => p.passage !== first && used[p.passage]!.hit.doc === used[first]!.hit.doc && ofKind(p) && p.score >= KIND_LINE_SHARE * best)
+  const found = picked
+    .filter((p) => p.passage !== first && used[p.passage]!.hit.doc === used[first]!.hit.doc && asked.is(p) && p.score >= asked.share * best)
     .sort((a, b) => a.passage - b.passage)[0];
-  return lead ? (pi) => (pi === lead.passage ? -1 : pi) : null;
+  if (!found) return null;
+  const lead = picked.filter((p) => p.passage === found.passage && asked.is(p)).sort((a, b) => b.score * (b.lead ?? 1) - a.score * (a.lead ?? 1))[0]!;
+  return { rank: (pi) => (pi === found.passage ? -1 : pi), lead };
 }
 
 /** Search order, or the passage with a line whose label the question names first (see `passageOrder`). */

@@ -56,6 +56,18 @@ const QUESTION_FILLER = new Set(
 const ACTION_PARTICLES = new Set(['off', 'up', 'down', 'before', 'after']);
 
 /**
+ * More of the enrichment's stopwords that say what a question asks (its list drops them as no
+ * topic of a chunk): "supported" in "'Mode Not Supported' appears" or "which crystal frequencies
+ * does it support" ("Support XTAL 24/32/38.4/40MHz"), "new" in "create a new account" (the line
+ * "... to create a new account or sign in"), counts and ordinals ("the first time", "two
+ * buttons"), and "notes" ("the connection notes for audio devices", a section's title). Measured
+ * on all six sets: smart-tv +3 any line and +2 first line, pdf-dev +1 any line, no question lost. Kept words that cost questions stay dropped: "use" (galaxy-s10 -1,
+ * smart-tv -5, pdf-dev -1, seeed-xiao -2 first lines), "show" (galaxy-s10 -1 any), "click" and
+ * "step" (smart-tv -3 first), "see" and "following" (smart-tv -1 first).
+ */
+const ASKED_STOPWORDS = new Set(['support', 'supports', 'supported', 'new', 'first', 'second', 'one', 'two', 'three', 'note', 'notes']);
+
+/**
  * The Porter stem of a word of letters, as the search stems its passage statistics
  * (enrich/passage-terms.ts), so "resetting"/"reset", "flashing"/"flash" and "supplies"/"supply"
  * meet; applied to both sides alike. A hand-made suffix cut left a doubled consonant
@@ -76,7 +88,7 @@ const LETTERS = /^\p{L}+$/u;
 export function terms(text: string): string[] {
   const out: string[] = [];
   const add = (w: string): void => {
-    if (w.length < 2 || !/^\p{L}/u.test(w) || (isStopword(w) && !ACTION_PARTICLES.has(w)) || QUESTION_FILLER.has(w)) return;
+    if (w.length < 2 || !/^\p{L}/u.test(w) || (isStopword(w) && !ACTION_PARTICLES.has(w) && !ASKED_STOPWORDS.has(w)) || QUESTION_FILLER.has(w)) return;
     out.push(stem(w));
   };
   for (const m of text.toLowerCase().matchAll(/[\p{L}][\p{L}\p{N}+]*(?:[.\-_][\p{L}\p{N}]+)*/gu)) {

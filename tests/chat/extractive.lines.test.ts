@@ -4,7 +4,7 @@ import type { Scored } from '../../src-main/chat/extractive.pick';
 import { passageOrder } from '../../src-main/chat/extractive.pick';
 import { namesPart } from '../../src-main/chat/match.util';
 import type { Passage } from '../../src-main/chat/passages';
-import { splitSentences } from '../../src-main/chat/sentences';
+import { splitSentences, terms } from '../../src-main/chat/sentences';
 
 /** A retrieved passage of one chunk (no merged members), of a model-less page. */
 function passage(id: string, text: string): Passage {
@@ -35,6 +35,31 @@ describe('a sentence and the rest of its paragraph', () => {
   });
 });
 
+describe('words the enrichment drops as no topic but a question asks with', () => {
+  it('keeps "support", "new", "notes" and counts as question words, and still drops "use"', () => {
+    expect(terms('What are the connection notes for audio devices?')).toContain('note');
+    expect(terms('Which crystal frequencies does it support?')).toContain('support');
+    expect(terms('How to create a new account for the first time?')).toEqual(expect.arrayContaining(['new', 'first']));
+    expect(terms('How do I use the remote?')).not.toContain('use');
+  });
+
+  it('leads with the line saying what the chip supports', () => {
+    // A datasheet's clock section, as the PDF converter leaves its two columns.
+    const text = [
+      '1.7 Clock',
+      '',
+      '- Support XTAL 24/32/38.4/40MHz',
+      '- Internal System PLL',
+      '- Internal RC 32kHz oscillator',
+      '- XTAL 32kHz',
+      '',
+      'The CPU runs at up to 192MHz clock frequency, which can be dynamically configured to change the frequency of the crystal-derived clock.',
+    ].join('\n');
+    const a = answerExtractively('Which crystal frequencies does the chip support for its main clock?', [passage('chip/ds.md#4', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Support XTAL 24/32/38.4/40MHz [1]');
+  });
+});
+
 describe('titles and side remarks', () => {
   it('a note does not lead its passage: the line it qualifies comes first, and the note is still quoted', () => {
     const text = ['## Power button', '', 'Note: What the power button does when pressed can be changed in the Power Button Behavior setting.', '', 'When the board runs, press the power button and the system sleeps.'].join('\n');
@@ -44,12 +69,56 @@ describe('titles and side remarks', () => {
     expect(quoted.some((l) => l.startsWith('- Note: What the power button does'))).toBe(true);
   });
 
+  it('a warning or tip box ("!>", "?>") does not lead either, whatever its first word', () => {
+    const text = [
+      '### USB mode',
+      '',
+      '> After the driver installation is complete, it will automatically enter the UIFlow Desktop IDE and automatically pop up the configuration box. At this time, connect the M5 device to the computer through the Type-C data cable.',
+      '',
+      '!> Using UIFlow Desktop IDE requires M5 device with UIFlow firmware and enter ** USB programming mode **.',
+      '',
+      '> Click the power button on the left side of the device to restart, after entering the menu, quickly click the right button to select **USB mode**.',
+    ].join('\n');
+    const a = answerExtractively('How to put the stick into USB mode for UIFlow Desktop IDE', [passage('stick/uiflow.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    expect(quoted[0]).toBe('- Click the power button on the left side of the device to restart, after entering the menu, quickly click the right button to select **USB mode**. [1]');
+    expect(quoted.some((l) => l.includes('Using UIFlow Desktop IDE requires'))).toBe(true);
+  });
+
   it('a title or a bold label does not lead its passage either', () => {
     const question = 'Where is the blue port of the board?';
     const lead = (first: string, answer: string): string | undefined =>
       answerExtractively(question, [passage('board/ports.md#1', [first, '', answer].join('\n'))]).text.split('\n').find((l) => l.startsWith('- '));
     expect(lead('Blue port of the board and grove socket', 'The port sits next to the USB socket.')).toBe('- The port sits next to the USB socket. [1]');
     expect(lead('**Blue port of the board and grove socket**', 'The blue port of the board sits next to the USB socket.')).toBe('- The blue port of the board sits next to the USB socket. [1]');
+  });
+});
+
+describe('a lead sentence whose list has one item', () => {
+  it("brings the step's text that goes on after the list, up to the code", () => {
+    const text = [
+      '### How to avoid bricking',
+      '',
+      'To avoid bricking your board while using Deep Sleep mode, follow these steps:',
+      '',
+      '1. Use the Escape Pin (PC1)',
+      '',
+      'The board has a built-in escape mechanism to prevent bricking. If PC1 is pulled LOW during reset, the device enters an infinite loop, allowing you to upload a new sketch.',
+      '',
+      '- Connect PC1 to GND before resetting the device.',
+      '- After resetting, upload your sketch while the device is in the loop.',
+      '',
+      '```cpp',
+      'pinMode(USER_SW, INPUT_PULLUP);',
+      '```',
+    ].join('\n');
+    const a = answerExtractively('The board seems bricked after deep sleep, how do I avoid bricking it?', [passage('board/sleep.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    const at = quoted.indexOf('- To avoid bricking your board while using Deep Sleep mode, follow these steps: [1]');
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(quoted.slice(at + 1, at + 3)).toEqual(['  - Use the Escape Pin (PC1) [1]', '  - The board has a built-in escape mechanism to prevent bricking. [1]']);
+    expect(quoted).toContain('  - Connect PC1 to GND before resetting the device. [1]');
+    expect(quoted.some((l) => l.includes('pinMode'))).toBe(false);
   });
 });
 
@@ -121,13 +190,79 @@ describe('passage order inside one manual', () => {
     const used = [passage('cam/manual.md#1', passing), passage('cam/manual.md#7', answer)];
     const scored = (later: number): Scored[] => used.map((p, i) => ({ passage: i, sentence: splitSentences(p.hit.text)[0]!, score: i === 0 ? 1 : later }));
     // Twice the first passage's best line: a long section's stray line, not the answer.
-    expect(passageOrder(scored(2), new Set(), used, [])(1)).toBeGreaterThan(0);
-    expect(passageOrder(scored(3), new Set(), used, [])(1)).toBeLessThan(0);
+    expect(passageOrder(scored(2), new Set(), used, []).rank(1)).toBeGreaterThan(0);
+    expect(passageOrder(scored(3), new Set(), used, []).rank(1)).toBeLessThan(0);
   });
 
   it("keeps the search's order across documents", () => {
     const a = answerExtractively(question, [passage('cam/manual.md#1', passing), passage('other/manual.md#7', answer)]);
     expect(a.citations[0]!.chunkId).toBe('cam/manual.md#1');
+  });
+});
+
+describe('a later section of the manual with the line of the asked kind', () => {
+  // A board page: the power notes talk about the 3V3 pin, the spec table gives its current.
+  const notes = [
+    '### Power Pins',
+    '',
+    'For general I/O pins:',
+    'Working voltage of MCU is 3.3V. Voltage input connected to general I/O pins may cause chip damage if it is higher than 3.3V.',
+    '',
+    'For power supply pins:',
+    'The built-in DC-DC converter circuit able to change 5V voltage into 3.3V allows to power the device with a 5V supply via VIN-PIN and 5V-PIN.',
+  ].join('\n');
+  const specs = ['| Item | Value |', '|---|---|', '| **Power** | Input voltage (Type-C): 5V |', '| **Max Output** | 5V@500mA<br/>3.3V@200mA |', '| **Interface** | GPIO Pin x14 Digital Pin x11 I2C x1 UART x1 |'].join('\n');
+  const firstLine = (text: string): string | undefined => text.split('\n').find((l) => l.startsWith('- '));
+
+  it('leads with the value in the unit of the asked quantity when the first section gives none', () => {
+    const a = answerExtractively('How much current can the 3V3 pin supply?', [passage('board/guide.md#3', notes), passage('board/guide.md#1', specs)]);
+    expect(firstLine(a.text)).toContain('3.3V@200mA');
+    expect(a.citations[0]!.chunkId).toBe('board/guide.md#1');
+  });
+
+  it("keeps the search's order when the first section states the asked quantity itself", () => {
+    const withCurrent = `${notes}\nThe 3.3V output can supply up to 200mA to external parts.`;
+    const a = answerExtractively('How much current can the 3V3 pin supply?', [passage('board/guide.md#3', withCurrent), passage('board/guide.md#1', specs)]);
+    expect(a.citations[0]!.chunkId).toBe('board/guide.md#3');
+    expect(firstLine(a.text)).toContain('200mA');
+  });
+
+  it("keeps the search's order across documents", () => {
+    const a = answerExtractively('How much current can the 3V3 pin supply?', [passage('board/guide.md#3', notes), passage('other/board.md#1', specs)]);
+    expect(a.citations[0]!.chunkId).toBe('board/guide.md#3');
+  });
+
+  it('leads a "which version" question with the line giving a version number', () => {
+    const intro = ['# XIAO RP2350 with Arduino', '', 'The XIAO RP2350 board now supports programming via Arduino, thanks to the arduino-pico core. This guide will help you set up and begin using Arduino on your RP2350 board.'].join('\n');
+    const setup = ['### 2. Add RP2350 Board Support', '', '5. In the Boards Manager, search for **pico** and click **Install**.', '', ':::note', 'Ensure you install version 4.2.0 or later for full support of the XIAO RP2350 board.', ':::'].join('\n');
+    const question = 'Which arduino-pico core version do I need for the xiao rp2350?';
+    const a = answerExtractively(question, [passage('xiao/arduino.md#1', intro), passage('xiao/arduino.md#2', setup)]);
+    expect(firstLine(a.text)).toBe('- Ensure you install version 4.2.0 or later for full support of the XIAO RP2350 board. [1]');
+    // A question that asks no version keeps the search's order.
+    const b = answerExtractively('Which core does the xiao rp2350 use with Arduino?', [passage('xiao/arduino.md#1', intro), passage('xiao/arduino.md#2', setup)]);
+    expect(b.citations[0]!.chunkId).toBe('xiao/arduino.md#1');
+  });
+
+  it('leads a "what is" question with the line that says what it is, not with how to use it', () => {
+    const use = [
+      '### Use Samsung Pay',
+      '',
+      "Use Samsung Pay by opening the app and holding your device over the store's card reader.",
+      '',
+      '- From Apps, tap Samsung folder > Samsung Pay, select a card to pay with and authorize payments by scanning your finger.',
+    ].join('\n');
+    const about = ['### Samsung Pay', '', 'Samsung Pay lets you make payments with your device. It is accepted almost anywhere you can swipe or tap your credit card.', '', '- From Apps, tap Samsung folder > Samsung Pay, and tap Get started.'].join('\n');
+    const a = answerExtractively('What is Samsung Pay?', [passage('phone/manual.md#40', use), passage('phone/manual.md#39', about)]);
+    expect(firstLine(a.text)).toBe('- Samsung Pay lets you make payments with your device. It is accepted almost anywhere you can swipe or tap your credit card. [1]');
+    expect(a.citations[0]!.chunkId).toBe('phone/manual.md#39');
+  });
+
+  it('leads an address question with the line of hexadecimal addresses, over a line of its section that shares more words', () => {
+    const about = '**ENV II** is an environment sensor which can sense temperature, humidity and atmospheric pressure. It is built with SHT30, BMP280 and BMM150 sensors, it is programmed over I2C.';
+    const table = ['## Specification', '', '- 1x ENV II HAT', '', '| Resources | Parameter |', '|---|---|', '| Communication protocol | I2C：SHT30(0x44),BMP280(0x76),BMM150(0x10) |'].join('\n');
+    const a = answerExtractively('ENV II HAT I2C addresses of its sensors', [passage('hat/env.md#1', about), passage('hat/env.md#2', table)]);
+    expect(firstLine(a.text)).toContain('SHT30(0x44),BMP280(0x76),BMM150(0x10)');
+    expect(a.citations[0]!.chunkId).toBe('hat/env.md#2');
   });
 });
 
@@ -274,6 +409,35 @@ describe('a how-to question and a later section with the instruction', () => {
     const later = passage('phone/manual.md#2', ['## Notification sound', '', 'From Settings, tap Sounds > Notification sound.'].join('\n'));
     const a = answerExtractively('How can I set the notification sound?', [first, later]);
     expect(a.citations[0]!.chunkId).toBe('phone/manual.md#1');
+  });
+});
+
+describe('a question asking which pin', () => {
+  it('weighs a line naming a pin, not one naming the chip: "ESP32" is no pin, "IO16" is', () => {
+    // A camera unit's pin map: its tables, then a note that names the chip.
+    const text = [
+      '## PinMap',
+      '',
+      '**Camera Interface PinMap**',
+      '',
+      '| *Interface* | *OV2640 Pin* | *Camera* |',
+      '| :---: | :---: | :---: |',
+      '| SCCB Clock | SIOC | IO23 |',
+      '| SCCB Data | SIOD | IO25 |',
+      '| Camera Reset | RESET | IO15 |',
+      '',
+      '**LED Interface**',
+      '',
+      '| *LED* | *Camera* |',
+      '| :---: | :---: |',
+      '| LED_Pin | IO16 |',
+      '',
+      '**NOTE:**',
+      '',
+      '1. **Camera Power Down** pin does not need to be connected to ESP32 GPIO. Instead it may be pulled down to ground with 10 kOhm resistor.',
+    ].join('\n');
+    const a = answerExtractively('Which GPIO drives the LED on the camera unit?', [passage('unit/cam.md#1', text)]);
+    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- LED_Pin: IO16 [1]');
   });
 });
 

@@ -1,0 +1,93 @@
+import { escapeRe } from '../core/text';
+import { asksForVersion, VALUE_DIMENSIONS } from '../search/stages/answer-line.stage';
+import cues from './data/question-cues.json';
+import { terms } from './sentences';
+
+/**
+ * What a question asks for, read from general cue phrases kept as data
+ * (`data/question-cues.json`; a version as the search reads it): a value, a pin, an address, a
+ * component, a version, steps or what something is. The extractive answer weighs and orders its
+ * lines by it.
+ */
+
+/** What kind of answer a question wants, from general cue phrases (data/question-cues.json). */
+export interface QuestionKind {
+  /** A value: "how much", "capacity", "voltage". */
+  quantity: boolean;
+  /** A pin or signal: "which pin", "GPIO". */
+  pin: boolean;
+  /** An address: "which address", "I2C address", "flash address". */
+  address: boolean;
+  /** A component: "which chip", "the controller", "the image sensor". */
+  part: boolean;
+  /** A version: "which core version", "what firmware version" (the search's `asksForVersion`: a version number answers nothing else). */
+  version: boolean;
+  /** Steps: "how do I", "how to", "what are the steps". */
+  steps: boolean;
+  /** What something is or does: "what is", "the function of" (and not steps). */
+  definition: boolean;
+}
+
+/** One regex for a list of cue phrases, matching whole words. */
+function cueRe(phrases: readonly string[]): RegExp {
+  return new RegExp(`(?<![\\p{L}])(?:${phrases.map(escapeRe).join('|')})(?![\\p{L}])`, 'u');
+}
+
+const QUANTITY_CUE = cueRe(cues.quantity);
+/**
+ * A question asking yes or no: its last sentence opens with an auxiliary verb ("Is ISP boot
+ * supported on that package?", "Does it need a driver?").
+ */
+export const YES_NO = /(?:^|[.!?:]\s+)(?:is|are|does|do|did|can|could|should|must|will|has|have)\s[^.!?]*\?$/i;
+/**
+ * The quantity cues that are "how" and an adjective ("how low", "how far", "how much"): a value
+ * is asked even when a pin is named ("how much current can the 3V3 pin supply").
+ */
+export const HOW_ASK = cueRe(cues.quantity.filter((c) => /^how\s/.test(c)));
+/**
+ * `HOW_ASK` for every match: the adjective asks for a measure, it does not say what the question
+ * is about. The manual states the value ("Deep sleep: 15 μA" for "how low does it go in deep
+ * sleep?"), and the same word elsewhere ("Bluetooth Low Energy") answers nothing.
+ */
+export const HOW_MEASURE = new RegExp(HOW_ASK.source, 'gu');
+const PIN_CUE = cueRe(cues.pin);
+const ADDRESS_CUE = cueRe(cues.address);
+/** Most words between "which"/"what" and the component it asks about ("what is the model of the sensor"). */
+const PART_ASK_GAP = 5;
+/**
+ * A question asking which component something is: "which chip", "what is the main controller";
+ * not one that only mentions a component ("pair the game controller", "clean the sensor").
+ */
+const PART_CUE = new RegExp(
+  `(?<![\\p{L}])(?:${cues.partAsk.map(escapeRe).join('|')})(?:'s)?(?:\\s+[\\p{L}\\p{N}'-]+){0,${PART_ASK_GAP}}?\\s+(?:${cues.part.map(escapeRe).join('|')})(?![\\p{L}])`,
+  'u',
+);
+const STEPS_CUE = cueRe(cues.steps);
+const DEFINITION_CUE = cueRe(cues.definition);
+/** Words of the definition cues ("function", "use", "purpose"): what is asked, not what it is asked about. */
+export const DEFINITION_WORDS = new Set(cues.definition.flatMap((c) => terms(c)));
+/** The cue phrases of `quantityNouns` ("how far"), each with its own matcher, and the stemmed words a manual labels that quantity with. */
+const QUANTITY_NOUNS = Object.entries(cues.quantityNouns).map(([cue, nouns]) => ({ re: cueRe([cue]), nouns: nouns.flatMap((n) => terms(n)) }));
+
+/**
+ * The words a manual names the asked quantity with ("range", "distance" for "how far can it
+ * detect?"): the question asks for them without saying them, and a "Detecting Range: 150cm" line
+ * answers it.
+ */
+export function quantityNouns(question: string): string[] {
+  const q = question.toLowerCase();
+  return QUANTITY_NOUNS.filter((c) => c.re.test(q)).flatMap((c) => c.nouns);
+}
+
+/**
+ * What a value measures, known by its unit (the search's `VALUE_DIMENSIONS`): the words a question
+ * asks it with, stemmed as chat stems, and a number followed by one of its units. "5V@500mA"
+ * states a current though it never says the word.
+ */
+export const DIMENSIONS = VALUE_DIMENSIONS.map((d) => ({ words: new Set(d.words.flatMap((w) => terms(w))), value: d.value }));
+
+export function questionKind(question: string): QuestionKind {
+  const q = question.toLowerCase();
+  const steps = STEPS_CUE.test(q);
+  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q), version: asksForVersion(question), steps, definition: !steps && DEFINITION_CUE.test(q) };
+}
