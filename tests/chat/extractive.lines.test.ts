@@ -7,6 +7,9 @@ import type { Passage } from '../../src-main/chat/passages';
 import { splitSentences, terms } from '../../src-main/chat/sentences';
 
 /** A retrieved passage of one chunk (no merged members), of a model-less page. */
+/** The answer's quoted lines (its "- " bullets), in order. */
+const quotedLines = (a: { text: string }): string[] => a.text.split('\n').filter((l) => l.startsWith('- '));
+
 function passage(id: string, text: string): Passage {
   return {
     hit: { chunkId: id, doc: id.split('#')[0]!, title: 'Manual', text, score: 1, pages: [1], headingPath: [], start: 0, end: text.length, signature: { category: null, nouns: [], model: null }, snippet: '' },
@@ -18,7 +21,7 @@ describe('a sentence and the rest of its paragraph', () => {
   it('are quoted on one line, so the instruction after a full stop stays with the sentence that names the topic', () => {
     const text = ['### Enlarge', '', 'You can enlarge the font of menus and subtitles for easier reading. To activate, set Enlarge to On.', '', 'Only a limited number of fonts are supported.'].join('\n');
     const a = answerExtractively('How do I make the font larger?', [passage('tv/manual.md#1', text)]);
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     expect(quoted.find((l) => l.includes('You can enlarge'))).toBe('- You can enlarge the font of menus and subtitles for easier reading. To activate, set Enlarge to On. [1]');
     // Each sentence is quoted once.
     expect(quoted.filter((l) => l.includes('To activate')).length).toBe(1);
@@ -64,7 +67,7 @@ describe('titles and side remarks', () => {
   it('a note does not lead its passage: the line it qualifies comes first, and the note is still quoted', () => {
     const text = ['## Power button', '', 'Note: What the power button does when pressed can be changed in the Power Button Behavior setting.', '', 'When the board runs, press the power button and the system sleeps.'].join('\n');
     const a = answerExtractively('What happens when I press the power button?', [passage('board/power.md#1', text)]);
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     expect(quoted[0]).toBe('- When the board runs, press the power button and the system sleeps. [1]');
     expect(quoted.some((l) => l.startsWith('- Note: What the power button does'))).toBe(true);
   });
@@ -80,7 +83,7 @@ describe('titles and side remarks', () => {
       '> Click the power button on the left side of the device to restart, after entering the menu, quickly click the right button to select **USB mode**.',
     ].join('\n');
     const a = answerExtractively('How to put the stick into USB mode for UIFlow Desktop IDE', [passage('stick/uiflow.md#1', text)]);
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     expect(quoted[0]).toBe('- Click the power button on the left side of the device to restart, after entering the menu, quickly click the right button to select **USB mode**. [1]');
     expect(quoted.some((l) => l.includes('Using UIFlow Desktop IDE requires'))).toBe(true);
   });
@@ -282,7 +285,7 @@ describe('the line budget', () => {
   it('counts lines, not sentences: a sentence that joins its paragraph leaves room for another line', () => {
     const text = ['The fuse rating is 5 A slow-blow. The rating label sits on the fuse cover.', '', 'Replace a blown fuse with one of the same rating, never with a stronger one.'].join('\n');
     const a = answerExtractively('What fuse rating?', [passage('pump/manual.md#1', text)], { maxSentences: 2 });
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     expect(quoted).toEqual(['- The fuse rating is 5 A slow-blow. The rating label sits on the fuse cover. [1]', '- Replace a blown fuse with one of the same rating, never with a stronger one. [1]']);
   });
 });
@@ -384,7 +387,7 @@ describe('a procedure written as numbered steps', () => {
       'Step 4: The flashing tool shows the USB download result for the chip.',
     ].join('\n');
     const a = answerExtractively('How do I flash the chip by USB download with the flashing tool?', [passage('kit/flash.md#1', text)]);
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     const at = (step: string): number => quoted.findIndex((l) => l.startsWith(`- ${step}:`));
     expect(at('Step 2')).toBeGreaterThan(-1);
     expect(at('Step 1')).toBeLessThan(at('Step 2'));
@@ -488,7 +491,7 @@ describe('the steps added between two quoted steps', () => {
     steps[11] = 'Step 12: Save the pump calibration and close the menu.';
     const text = ['## Pump calibration', '', ...steps.flatMap((s) => [s, ''])].join('\n');
     const a = answerExtractively('How do I do the pump calibration?', [passage('pump/manual.md#1', text)], { maxSentences: 3 });
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     expect(quoted.some((l) => l.startsWith('- Step 1:'))).toBe(true);
     expect(quoted.some((l) => l.startsWith('- Step 12:'))).toBe(true);
     // The picked lines and at most as many again: the ten steps between are not all quoted.
@@ -514,7 +517,7 @@ describe('the steps added between two quoted steps', () => {
       'Step 3: Pick the speaker in the phone Bluetooth settings.',
     ].join('\n');
     const a = answerExtractively('How do I pick the speaker in phone Bluetooth settings?', [passage('phone/manual.md#1', text)]);
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     expect(quoted).toContain('- Step 3: Pick the speaker in the phone Bluetooth settings. [1]');
     expect(quoted).toContain('- Step 1: Open the phone Bluetooth settings. [1]');
     // Neither step 2 lies between these two in one procedure.
@@ -602,7 +605,7 @@ describe('an address the question asks for', () => {
   it('is answered first by the line that gives it in hexadecimal, not by one that only names the parts', () => {
     const text = ['The hat carries a temperature sensor and a pressure sensor, both on the I2C bus.', '', '- I2C: SHT30 (0x44), BMP280 (0x76)'].join('\n');
     const a = answerExtractively('What are the I2C addresses of the sensors on the hat?', [passage('hat/env.md#1', text)]);
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     expect(quoted[0]).toBe('- I2C: SHT30 (0x44), BMP280 (0x76) [1]');
     // The description is still quoted, after it.
     expect(quoted[1]).toBe('- The hat carries a temperature sensor and a pressure sensor, both on the I2C bus. [1]');
@@ -626,7 +629,7 @@ describe('a "how low" or "how far" question', () => {
       'In deep sleep only the timer keeps running, and the board restarts when it wakes.',
     ].join('\n');
     const a = answerExtractively('How low does the board go in deep sleep?', [passage('board/specs.md#1', text)]);
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     expect(quoted[0]).toBe('- Power consumption: Modem sleep: 30 mA, light sleep: 3.1 mA, deep sleep: 15 μA [1]');
     expect(quoted.some((l) => l.includes('Bluetooth Low Energy'))).toBe(false);
   });
@@ -637,7 +640,7 @@ describe('one long passage', () => {
     const steps = ['Press the pairing button on the speaker.', 'Open the speaker pairing menu on the remote.', 'Select the speaker in the pairing list.', 'Confirm the pairing code on the speaker.'];
     const text = steps.flatMap((s) => [s, '']).join('\n');
     const a = answerExtractively('How do I start pairing the speaker?', [passage('speaker/manual.md#1', text)]);
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     expect(quoted).toHaveLength(4);
   });
 });
@@ -675,7 +678,7 @@ describe('a list item that only restates the question', () => {
       'Click download to write the project to the flash.',
     ].join('\n');
     const a = answerExtractively('Dual-core chip: at which flash address do I download the V5 project?', [passage('evb/download.md#1', text)]);
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     expect(quoted[0]).toBe('- 0x08010000 for the V5 core configuration of the starting address. Configuration completed click download. [1]');
     // Still quoted: it says which procedure the line belongs to.
     expect(quoted).toContain('- Dual-core chip download mode [1]');
