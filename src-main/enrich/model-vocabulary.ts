@@ -5,7 +5,7 @@ import { fail, ok } from '../core/result';
 import { addCategoryHits, bestCategory } from './category.lexicon';
 import { documentCodes } from './document-codes';
 import type { ModelToken } from './text.util';
-import { isCodeToken, isStopword, isUnitLike, joinable, modelTokens, nameKey, nextModelToken, plainText } from './text.util';
+import { isCodeToken, isStopword, isUnitLike, joinable, modelTokens, nameKey, plainText } from './text.util';
 
 /**
  * The library's model vocabulary: the product models its documents are about, learned from file
@@ -177,7 +177,7 @@ export interface VocabularyDocInput {
 type Counts = [number, number, number];
 
 /** Per-document observations: the only stored state (everything else is derived). */
-export interface DocObservation {
+interface DocObservation {
   id: string;
   dirs: string[];
   stemKey: string | null;
@@ -419,143 +419,48 @@ function revisionsAfter(text: string, toks: readonly ModelToken[], end: number):
   return out;
 }
 
-/**
- * Records every window of `text` whose key is interesting (or extends one) into `obs`. A window's
- * key starts with its first token's key, and an interesting key must start with the window's key
- * or the window's with it; in a body (`where` 2) few tokens are such a first token, so only the
- * places where one may start are tokenized (`firstTokens`); titles and headings are read whole.
- */
+/** Records every window of `text` whose key is interesting (or extends one) into `obs`. */
 function scan(
   text: string,
   where: 0 | 1 | 2,
   interesting: readonly string[],
   obs: DocObservation,
   vendorKeys: ReadonlySet<string>,
-  whole = false,
 ): void {
-  if (interesting.length === 0) return;
-  const starts = where === 2 && !whole ? firstTokens(interesting) : null;
-  if (starts === null) {
-    const toks = modelTokens(text);
-    for (let i = 0; i < toks.length; i++) {
-      if (toks[i]!.kind === 'word') scanWindows(text, toks, i, where, interesting, obs, vendorKeys, false);
-    }
-    return;
-  }
-  starts.lastIndex = 0;
-  for (let m = starts.exec(text); m !== null; m = starts.exec(text)) {
-    const at = m.index;
-    // Read from a place no token spans, at least 4 characters back: a token ending within 3 of
-    // `at` (the one `record` reads as the window's previous word) starts there or later.
-    let from = at < 4 ? 0 : at - 4;
-    while (from > 0 && !outsideTokens(text.charCodeAt(from - 1))) from--;
-    const toks: ModelToken[] = [];
-    let t = nextModelToken(text, from);
-    while (t !== null && t.end <= at) {
-      toks[0] = t;
-      t = nextModelToken(text, t.end);
-    }
-    // Not a token's start (inside one): no window opens here.
-    if (t === null || t.start !== at || t.kind !== 'word') continue;
-    toks.push(t);
-    scanWindows(text, toks, toks.length - 1, where, interesting, obs, vendorKeys, true);
-  }
-}
-
-/** ASCII other than letters, digits, `+` and `.`: no model token holds it. */
-function outsideTokens(c: number): boolean {
-  return c < 128 && !(c >= 48 && c <= 57) && !(c >= 65 && c <= 90) && !(c >= 97 && c <= 122) && c !== 43 && c !== 46;
-}
-
-/** Reads the tokens of `text` after the last of `toks` until `toks[n]` exists or the text ends. */
-function readTo(text: string, toks: ModelToken[], n: number): void {
-  while (toks.length <= n) {
-    const next = nextModelToken(text, toks[toks.length - 1]!.end);
-    if (next === null) return;
-    toks.push(next);
-  }
-}
-
-/**
- * Where a token may start whose key is a prefix of an interesting key or starts with one: the key
- * itself, or one of its prefixes not followed by an ASCII letter, digit or `+`, in any case ("plus"
- * for a leading `+`), or any non-ASCII character (a token's NFKC form may read as anything). A
- * superset, each checked against the real tokens; ASCII only, so it compiles fast (one per set of
- * keys, and a library has a few hundred). Null when a key is not ASCII letters, digits and `+`
- * (every token is read then).
- */
-const firstTokenPatterns = new Map<string, RegExp | null>();
-
-function firstTokens(interesting: readonly string[]): RegExp | null {
-  const id = interesting.join(' ');
-  let re = firstTokenPatterns.get(id);
-  if (re !== undefined) return re;
-  re = null;
-  if (interesting.every((k) => /^[a-z0-9+]+$/.test(k))) {
-    // "rock5b+" -> "[rR][oO][cC][kK]5[bB]\+"
-    const caseFree = (x: string): string => x.replace(/[a-z]|\+/g, (c) => (c === '+' ? '\\+' : `[${c}${c.toUpperCase()}]`));
-    const whole = new Set<string>();
-    const prefixes = new Set<string>();
-    for (const k of interesting) {
-      whole.add(caseFree(k));
-      for (let n = 1; n < k.length; n++) prefixes.add(caseFree(k.slice(0, n)));
-      if (k.startsWith('+')) prefixes.add(caseFree('plus'));
-    }
-    re = new RegExp(`(?<![A-Za-z0-9])(?:${[...whole].join('|')}|(?:${[...prefixes].join('|')})(?![A-Za-z0-9+])|[^\\x00-\\x7f])`, 'g');
-  }
-  if (firstTokenPatterns.size >= 1000) firstTokenPatterns.clear();
-  firstTokenPatterns.set(id, re);
-  return re;
-}
-
-/**
- * The windows of `toks` that open at `i`, recorded into `obs`. When `lazy`, `toks` holds the tokens
- * read so far and the window reads each next one as it grows (`readTo`).
- */
-function scanWindows(
-  text: string,
-  toks: ModelToken[],
-  i: number,
-  where: 0 | 1 | 2,
-  interesting: readonly string[],
-  obs: DocObservation,
-  vendorKeys: ReadonlySet<string>,
-  lazy: boolean,
-): void {
-  let key = '';
-  for (let j = i; j < i + MAX_WINDOW; j++) {
-    if (lazy) readTo(text, toks, j);
-    if (j >= toks.length) break;
-    const t = toks[j]!;
-    if (t.kind !== 'word') break;
-    if (j > i && !joinable(text.slice(toks[j - 1]!.end, t.start))) break;
-    key += t.norm;
-    let live = false;
-    let exact = false;
-    let base: string | null = null;
-    // A board suffix word ("io") extends a model only where the window names a board; that look
-    // at the surrounding words is taken at most once per window, and only for such a word (a
-    // closure per window here cost the whole learning pass 60% more time).
-    let board: boolean | null = BOARD_SUFFIX_WORDS.has(t.norm) ? null : true;
-    for (const k of interesting) {
-      if (k.startsWith(key)) live = true;
-      if (key === k) exact = true;
-      else if (key.startsWith(k) && (base === null || k.length > base.length)) {
-        const suffix = key.slice(k.length);
-        if (!extensionOk(suffix, t)) continue;
-        if (suffix === t.norm && board === null) {
-          if (lazy) readTo(text, toks, j + 2);
-          board = namesBoard(text, toks, i, j, where, vendorKeys);
+  const toks = modelTokens(text);
+  for (let i = 0; i < toks.length; i++) {
+    const first = toks[i]!;
+    if (first.kind !== 'word') continue;
+    let key = '';
+    for (let j = i; j < toks.length && j < i + MAX_WINDOW; j++) {
+      const t = toks[j]!;
+      if (t.kind !== 'word') break;
+      if (j > i && !joinable(text.slice(toks[j - 1]!.end, t.start))) break;
+      key += t.norm;
+      let live = false;
+      let exact = false;
+      let base: string | null = null;
+      // A board suffix word ("io") extends a model only where the window names a board; that look
+      // at the surrounding words is taken at most once per window, and only for such a word (a
+      // closure per window here cost the whole learning pass 60% more time).
+      let board: boolean | null = BOARD_SUFFIX_WORDS.has(t.norm) ? null : true;
+      for (const k of interesting) {
+        if (k.startsWith(key)) live = true;
+        if (key === k) exact = true;
+        else if (key.startsWith(k) && (base === null || k.length > base.length)) {
+          const suffix = key.slice(k.length);
+          if (!extensionOk(suffix, t)) continue;
+          if (suffix === t.norm && board === null) board = namesBoard(text, toks, i, j, where, vendorKeys);
+          if (suffix !== t.norm || board) base = k;
         }
-        if (suffix !== t.norm || board) base = k;
       }
+      if (exact || base !== null) record(text, toks, i, j, key, where, obs, vendorKeys);
+      if (!exact && base !== null) {
+        const known = obs.extensions[key];
+        if (known === undefined || known.length < base.length) obs.extensions[key] = base;
+      }
+      if (!live) break;
     }
-    if (exact || base !== null) record(text, toks, i, j, key, where, obs, vendorKeys);
-    if (!exact && base !== null) {
-      const known = obs.extensions[key];
-      if (known === undefined || known.length < base.length) obs.extensions[key] = base;
-    }
-    if (!live) break;
   }
 }
 
@@ -623,15 +528,7 @@ function record(
   }
 }
 
-/**
- * What `ModelVocabulary.addDocument` keeps of a document, with its body read token by token
- * (`wholeBody`) or only where a window may open (as the vocabulary does): the tests compare them.
- */
-export function observeDocument(input: VocabularyDocInput, vendorKeys: ReadonlySet<string>, wholeBody: boolean): DocObservation {
-  return observe(input, vendorKeys, wholeBody);
-}
-
-function observe(input: VocabularyDocInput, vendorKeys: ReadonlySet<string>, wholeBody = false): DocObservation {
+function observe(input: VocabularyDocInput, vendorKeys: ReadonlySet<string>): DocObservation {
   const parts = pathParts(input.id);
   const { dirs, stemRevision } = parts;
   // A file named exactly as its vendor-prefixed title ("Galaxy_Z_Flip.md") is a product file too.
@@ -665,7 +562,7 @@ function observe(input: VocabularyDocInput, vendorKeys: ReadonlySet<string>, who
   for (const h of input.headings ?? []) scan(h, 1, interesting, obs, vendorKeys);
   // Prose only: file paths, image names and shell commands spell models in lowercase ("e20c").
   const body = input.plain ?? plainText(input.text);
-  scan(body, 2, interesting, obs, vendorKeys, wholeBody);
+  scan(body, 2, interesting, obs, vendorKeys);
   addCategoryHits(titleish, 5, obs.categories);
   addCategoryHits((input.headings ?? []).join('\n'), 2, obs.categories, false);
   // The opening of a document says what the product is; later text mentions everything else.

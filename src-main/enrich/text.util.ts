@@ -206,33 +206,6 @@ export function modelTokens(text: string): ModelToken[] {
   return out;
 }
 
-/** `TOKEN_RE` read one match at a time from a given position (`nextModelToken`). */
-const TOKEN_AT = new RegExp(TOKEN_RE.source, 'gu');
-
-/**
- * The first token `modelTokens(text)` finds at or after `at`, or null: `at` must be 0, a token's
- * end, or just after a character no token holds (anything but letters, digits, `+` and `.`), the
- * places where `modelTokens` itself goes on reading. Lets a reader that needs the tokens of a few
- * places of a long text skip tokenizing (and allocating) the rest.
- */
-export function nextModelToken(text: string, at: number): ModelToken | null {
-  TOKEN_AT.lastIndex = at;
-  const m = TOKEN_AT.exec(text);
-  if (m === null) return null;
-  const raw = m[0];
-  const c0 = raw.charCodeAt(0);
-  const c1 = raw.charCodeAt(1);
-  const isRev = (c0 === 118 || c0 === 86) && c1 >= 48 && c1 <= 57;
-  let norm: string;
-  if (isRev) norm = raw.slice(1);
-  else {
-    // `wordKey` is what `modelTokens` gives any word: for an ASCII one, its lower case.
-    norm = wordKey(raw);
-    if (norm === 'plus') norm = '+';
-  }
-  return { raw, norm, kind: isRev ? 'rev' : 'word', start: m.index, end: m.index + raw.length };
-}
-
 /**
  * Whether two adjacent tokens belong to one name: only spaces, hyphens, underscores, brand marks,
  * `&`, parentheses or a single dot (as in "10.5") lie between them.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentTerms, isStopword, modelTokens, nextModelToken, plainText, singular } from '../../src-main/enrich/text.util';
+import { contentTerms, isStopword, modelTokens, plainText, singular } from '../../src-main/enrich/text.util';
 
 describe('plainText', () => {
   it('keeps only the prose of every Markdown and MDX construct it removes', () => {
@@ -69,26 +69,5 @@ describe('contentTerms and modelTokens over long mixed texts', () => {
     expect(toks.filter((t) => t.raw === 'v2.0').map((t) => [t.kind, t.norm])).toEqual([['rev', '2.0']]);
     for (const t of toks) expect(text.slice(t.start, t.end)).toBe(t.raw);
     expect(contentTerms(text)).toContain('café-board');
-  });
-});
-
-describe('nextModelToken', () => {
-  const text = 'Radxa ROCK 5B+ (v1.42) and ROCK-5B plus; Ａｂｃ Café v2.0a x1Σ V3 GPIO3_A4, 12V/2A. ';
-
-  it('reads the tokens of modelTokens one at a time, from each token end', () => {
-    const read = [];
-    for (let t = nextModelToken(text, 0); t !== null; t = nextModelToken(text, t.end)) read.push(t);
-    expect(read).toEqual(modelTokens(text));
-    expect(read.length).toBeGreaterThan(15);
-  });
-
-  it('reads from a place no token spans the tokens modelTokens finds after it', () => {
-    const all = modelTokens(text);
-    for (let at = 1; at < text.length; at++) {
-      if (/[\p{L}\p{N}+.]/u.test(text[at - 1]!)) continue;
-      expect(nextModelToken(text, at)).toEqual(all.find((t) => t.start >= at) ?? null);
-    }
-    // Inside a token it reads the rest of the token, not what modelTokens finds: callers must not.
-    expect(nextModelToken(text, 2)?.raw).toBe('dxa');
   });
 });
