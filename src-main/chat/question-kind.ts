@@ -64,6 +64,14 @@ const PART_CUE = new RegExp(
   `(?<![\\p{L}])(?:${cues.partAsk.map(escapeRe).join('|')})(?:'s)?(?:\\s+[\\p{L}\\p{N}'-]+){0,${PART_ASK_GAP}}?\\s+(?:${cues.part.map(escapeRe).join('|')})(?![\\p{L}])`,
   'u',
 );
+/**
+ * A question written as a search, a name then the component ("UNIT-V image sensor": no question
+ * mark, no quantity asked, no instruction verb first as in "remove the old regulator"): it asks
+ * which component that is, as "which image sensor" does (m5stack +1 first line, no other
+ * question on any set moved).
+ */
+const PART_TAIL = new RegExp(`(?<![\\p{L}])(?:${cues.part.map(escapeRe).join('|')})\\s*$`, 'u');
+const STEP_FIRST = new RegExp(`^\\s*(?:${cues.stepVerbs.map(escapeRe).join('|')})\\b`, 'i');
 const STEPS_CUE = cueRe(cues.steps);
 const DEFINITION_CUE = cueRe(cues.definition);
 const PROBLEM_CUE = cueRe(cues.problem);
@@ -92,7 +100,7 @@ export const DIMENSIONS = VALUE_DIMENSIONS.map((d) => ({ words: new Set(d.words.
 export function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
   const steps = STEPS_CUE.test(q);
-  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q), version: asksForVersion(question), steps, definition: !steps && DEFINITION_CUE.test(q), problem: PROBLEM_CUE.test(q) };
+  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q) || (!q.includes('?') && !QUANTITY_CUE.test(q) && !STEP_FIRST.test(q) && PART_TAIL.test(q)), version: asksForVersion(question), steps, definition: !steps && DEFINITION_CUE.test(q), problem: PROBLEM_CUE.test(q) };
 }
 
 /** Share of a line's own words that the question says for the line to restate the question's problem. */
