@@ -11,7 +11,7 @@ import type { AskedKind, Scored } from './extractive.pick';
 import { passageOrder, pick, withGapsFilled } from './extractive.pick';
 import { statesQuantity } from '../search/stages/answer-line.stage';
 import type { QuestionKind } from './question-kind';
-import { DEFINITION_WORDS, DIMENSIONS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, YES_NO } from './question-kind';
+import { DEFINITION_WORDS, DIMENSIONS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, YES_NO } from './question-kind';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -118,6 +118,14 @@ function askedKind(kind: QuestionKind, dimensions: readonly RegExp[], defines: R
 
 /** Weight, for its place in its passage only, of a title or a side remark: the line it introduces or qualifies answers first. */
 const ASIDE_LEAD_WEIGHT = 0.5;
+
+/**
+ * Weight, for its place in its passage only, of a line restating the problem a question asks
+ * about (see `restatesProblem` in question-kind.ts). Measured on all six sets: smart-tv +5 -1
+ * first lines at 0.2-0.3 (+3 -1 at 0.4 and 0.5; a share of 0.45-0.5 alike, 0.55 +3 -1, 0.6
+ * +1 -3), no other set moved; +4 -1 once an echo quoted with its follower is left to lead.
+ */
+const RESTATE_LEAD_WEIGHT = 0.3;
 
 /**
  * Whether a line states a value: a number with its unit or a count ("5V", "512 bytes", "x 25"; the
@@ -339,6 +347,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
       if (taskSection && sentence.title && nameRun) lead = STEP_LEAD_WEIGHT;
       else if (sentence.title || BOLD_LINE.test(sentence.text) || (ASIDE_LINE.test(sentence.text) && !valueLine) || (echoes.has(sentence) && isTitleItem(sentence))) lead *= ASIDE_LEAD_WEIGHT;
       lead *= wholeLabel;
+      // Asked why or how to fix a problem, the line that states it is the question, not its answer;
+      // unless it is quoted with the line after it (an echo of the question, see `followerOf`).
+      if (kind.problem && sentence.kind !== 'code' && !(echoes.has(sentence) && followerOf(sentences, sentence)) && restatesProblem(sentence.text, words, asked, instruction)) lead *= RESTATE_LEAD_WEIGHT;
       if (yesNo && sentence.kind === 'row') lead *= YES_NO_ROW_LEAD_WEIGHT;
       // Asked what something is, the line that opens with it as its subject ("Remote Support
       // offers one-on-one support ...") defines it; a line that names it in passing uses it.

@@ -75,13 +75,19 @@ function kindOrder(picked: readonly Scored[], used: readonly Passage[], first: n
   return { rank: (pi) => (pi === found.passage ? -1 : pi), lead };
 }
 
-/** Search order, or the passage with a line whose label the question names first (see `passageOrder`). */
+/**
+ * Search order, or the passage with a line whose label the question names first (see
+ * `passageOrder`). With no model asked, only a passage of the first one's document may lead: a
+ * question naming a product the library's vocabulary does not know ("the battery capacity of the
+ * current Basic") had the search's page of that product give way to another product's "Battery
+ * capacity: 190mAh" (m5stack +1 first line, no other question on any set moved).
+ */
 function labelOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[]): (pi: number) => number {
   const first = Math.min(...picked.map((p) => p.passage));
   if (named.has(first)) return (pi) => pi;
   const ownSource = (pi: number): boolean => {
     const model = used[pi]!.hit.signature.model;
-    return used[pi]!.hit.doc === used[first]!.hit.doc || models.length === 0 || (model !== null && models.includes(model));
+    return used[pi]!.hit.doc === used[first]!.hit.doc || (model !== null && models.includes(model));
   };
   const lead = picked.map((p) => p.passage).filter((pi) => named.has(pi) && ownSource(pi)).sort((a, b) => a - b)[0];
   return (pi) => (pi === lead ? -1 : pi);

@@ -121,8 +121,11 @@ export function layOut(lines: readonly Line[], used: readonly Passage[], options
   const quoted = lines.filter((l) => !l.heads);
   const models = [...new Set(quoted.map((l) => l.model).filter((m): m is string => m !== null))];
   if (models.length >= 2 && !options.modelNamed) {
-    // Several models' values and none asked for: each under its model's name, then ask back.
-    for (const m of [...models, null]) group(`${m ?? 'Any model'}:`, quoted.filter((l) => l.model === m));
+    // Several models' values and none asked for: each under its model's name, then ask back. The
+    // groups keep the order of their first lines, so the best passage's lead the answer even when
+    // its page has no model ("Any model", as a product the vocabulary does not know has; m5stack
+    // +1 first line, no other question on any set moved).
+    for (const m of new Set(quoted.map((l) => l.model))) group(`${m ?? 'Any model'}:`, quoted.filter((l) => l.model === m));
     out.push('', `Which model: ${models.join(', ')}? Name it in the question or pick its chip to get only its values.`);
     return { out, citations };
   }

@@ -26,6 +26,8 @@ export interface QuestionKind {
   steps: boolean;
   /** What something is or does: "what is", "the function of" (and not steps). */
   definition: boolean;
+  /** A fault or its cause: "why", "how do I fix", "what should I do" (see `restatesProblem`). */
+  problem: boolean;
 }
 
 /** One regex for a list of cue phrases, matching whole words. */
@@ -62,8 +64,17 @@ const PART_CUE = new RegExp(
   `(?<![\\p{L}])(?:${cues.partAsk.map(escapeRe).join('|')})(?:'s)?(?:\\s+[\\p{L}\\p{N}'-]+){0,${PART_ASK_GAP}}?\\s+(?:${cues.part.map(escapeRe).join('|')})(?![\\p{L}])`,
   'u',
 );
+/**
+ * A question written as a search, a name then the component ("UNIT-V image sensor": no question
+ * mark, no quantity asked, no instruction verb first as in "remove the old regulator"): it asks
+ * which component that is, as "which image sensor" does (m5stack +1 first line, no other
+ * question on any set moved).
+ */
+const PART_TAIL = new RegExp(`(?<![\\p{L}])(?:${cues.part.map(escapeRe).join('|')})\\s*$`, 'u');
+const STEP_FIRST = new RegExp(`^\\s*(?:${cues.stepVerbs.map(escapeRe).join('|')})\\b`, 'i');
 const STEPS_CUE = cueRe(cues.steps);
 const DEFINITION_CUE = cueRe(cues.definition);
+const PROBLEM_CUE = cueRe(cues.problem);
 /** Words of the definition cues ("function", "use", "purpose"): what is asked, not what it is asked about. */
 export const DEFINITION_WORDS = new Set(cues.definition.flatMap((c) => terms(c)));
 /** The cue phrases of `quantityNouns` ("how far"), each with its own matcher, and the stemmed words a manual labels that quantity with. */
@@ -89,5 +100,24 @@ export const DIMENSIONS = VALUE_DIMENSIONS.map((d) => ({ words: new Set(d.words.
 export function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
   const steps = STEPS_CUE.test(q);
-  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q), version: asksForVersion(question), steps, definition: !steps && DEFINITION_CUE.test(q) };
+  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q) || (!q.includes('?') && !QUANTITY_CUE.test(q) && !STEP_FIRST.test(q) && PART_TAIL.test(q)), version: asksForVersion(question), steps, definition: !steps && DEFINITION_CUE.test(q), problem: PROBLEM_CUE.test(q) };
+}
+
+/** Share of a line's own words that the question says for the line to restate the question's problem. */
+const RESTATE_SHARE = 0.5;
+/** A line that opens with a condition or a cause ("When the surroundings get dark, ..."). */
+const CONDITION_OPENING = new RegExp(`^(?:${cues.conditions.join('|')})\\b`, 'i');
+
+/**
+ * Whether a line only restates the problem a question asks about ("The TV is making a popping
+ * noise." for "Why is my TV making a popping noise?", "There is no sound or the sound is too low"
+ * for "how do I fix low volume?"): half its own words or more are the question's, it gives no
+ * instruction, and it does not open with the condition or cause that answers a "why" ("When the
+ * surroundings get dark, the TV screen becomes darker."). A troubleshooting table flattened to text
+ * lists its problems before their solutions, so the problem outscores the line that solves it.
+ */
+export function restatesProblem(text: string, words: readonly string[], asked: ReadonlySet<string>, instruction: boolean): boolean {
+  if (instruction || CONDITION_OPENING.test(text)) return false;
+  const own = new Set(words);
+  return own.size > 0 && [...own].filter((w) => asked.has(w)).length >= RESTATE_SHARE * own.size;
 }

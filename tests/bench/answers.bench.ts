@@ -138,13 +138,14 @@ for (const set of sets) {
           else why.missing++;
         }
       }
+      let cause: MissCause | 'search' | 'missing' | undefined;
       if (values.causes && !hitFirst) {
-        let cause: MissCause | 'search' | 'missing' = missCause(lines, citations, q.answers);
+        cause = missCause(lines, citations, q.answers);
         if (cause === 'uncited') cause = (await inSearch(q)) ? 'search' : 'missing';
         causes.set(cause, (causes.get(cause) ?? 0) + 1);
       }
       if (values.misses && !hitFirst) {
-        process.stderr.write(`\n--- ${q.id} ${hitAny ? '(later line)' : 'MISS'}: ${q.query}\n  gold: ${q.answers.map((a) => `${a.doc} :: ${a.contains}`).join(' | ')}\n`);
+        process.stderr.write(`\n--- ${q.id} ${hitAny ? '(later line)' : 'MISS'}${cause ? ` [${cause}]` : ''}: ${q.query}\n  gold: ${q.answers.map((a) => `${a.doc} :: ${a.contains}`).join(' | ')}\n`);
         process.stderr.write(`${res.ok ? res.value.text : res.error.message}\n  cites: ${citations.map((c) => `[${c.n}] ${c.doc}`).join(' ')}\n`);
       }
     }

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { answerExtractively } from '../../src-main/chat/extractive.answerer';
+import type { Passage } from '../../src-main/chat/passages';
+import { questionKind, restatesProblem } from '../../src-main/chat/question-kind';
+import { terms } from '../../src-main/chat/sentences';
+
+/** The answer's quoted lines (its "- " bullets), in order. */
+const quotedLines = (a: { text: string }): string[] => a.text.split('\n').filter((l) => l.startsWith('- '));
+
+/** A retrieved passage of one chunk (no merged members), of a model-less page. */
+function passage(id: string, text: string): Passage {
+  return {
+    hit: { chunkId: id, doc: id.split('#')[0]!, title: 'Manual', text, score: 1, pages: [1], headingPath: [], start: 0, end: text.length, signature: { category: null, nouns: [], model: null }, snippet: '' },
+    members: [],
+  };
+}
+
+// A troubleshooting table flattened to text: the problems come first, then what to do about them.
+const TABLE = [
+  '### The Fridge Is Noisy',
+  '',
+  'The fridge keeps making a clicking noise at night.',
+  '',
+  'The door does not close.',
+  '',
+  'The thermostat switches the compressor on and off, which may cause a clicking noise. This is normal.',
+  '',
+  'Level the cabinet with its front feet so that the door swings shut.',
+].join('\n');
+
+describe('a question about a problem', () => {
+  it('is told by its cue: why, how to fix, what to do', () => {
+    expect(questionKind('Why is my fridge making a clicking noise?').problem).toBe(true);
+    expect(questionKind('How do I fix a door that does not close?').problem).toBe(true);
+    expect(questionKind('The door does not close. What should I do?').problem).toBe(true);
+    expect(questionKind('How do I level the fridge?').problem).toBe(false);
+    expect(questionKind('What is the fixed shelf for?').problem).toBe(false);
+  });
+
+  it('does not lead with the line that only restates the problem: the line that explains it comes first', () => {
+    const a = answerExtractively('Why is my fridge making a clicking noise?', [passage('fridge/manual.md#1', TABLE)]);
+    const quoted = quotedLines(a);
+    expect(quoted[0]).toContain('The thermostat switches the compressor on and off');
+    // The restatement is still quoted, below.
+    expect(quoted.some((l) => l.includes('The fridge keeps making a clicking noise at night.'))).toBe(true);
+  });
+
+  it('leads with the same line when nothing asks about a problem', () => {
+    const a = answerExtractively('Is the fridge making a clicking noise?', [passage('fridge/manual.md#1', TABLE)]);
+    expect(quotedLines(a)[0]).toContain('The fridge keeps making a clicking noise at night.');
+  });
+});
+
+describe('restatesProblem', () => {
+  const asked = new Set(terms('Why is my fridge making a clicking noise?'));
+
+  it('holds for a line whose own words are half or more the question', () => {
+    const line = 'The fridge is making a clicking noise.';
+    expect(restatesProblem(line, terms(line), asked, false)).toBe(true);
+  });
+
+  it('does not hold for a line that mostly says something new', () => {
+    const line = 'The thermostat switches the compressor on and off, which may cause a clicking noise.';
+    expect(restatesProblem(line, terms(line), asked, false)).toBe(false);
+  });
+
+  it('does not hold for a line that opens with the condition or cause that answers it', () => {
+    const line = 'When the room is cold, the fridge makes a clicking noise.';
+    expect(restatesProblem(line, terms(line), asked, false)).toBe(false);
+  });
+
+  it('does not hold for an instruction', () => {
+    const line = 'Stop the clicking noise of the fridge.';
+    expect(restatesProblem(line, terms(line), asked, true)).toBe(false);
+  });
+});
