@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerExtractively } from '../../src-main/chat/extractive.answerer';
-import type { Passage } from '../../src-main/chat/passages';
-
-/** A retrieved passage of one chunk (no merged members) of the given document and model. */
-function passage(id: string, text: string, model: string | null): Passage {
-  return {
-    hit: { chunkId: id, doc: id.split('#')[0]!, title: 'Manual', text, score: 1, pages: [1], headingPath: [], start: 0, end: text.length, signature: { category: null, nouns: [], model }, snippet: '' },
-    members: [],
-  };
-}
+import { passage } from './fixtures';
 
 describe('a line whose label the question names, when the question names no model the library knows', () => {
   const first = passage('cam/cam-x.md#1', 'The CAM X is a camera module with a built-in 140mAh battery and a status LED.', null);

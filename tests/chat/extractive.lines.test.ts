@@ -3,20 +3,10 @@ import { answerExtractively } from '../../src-main/chat/extractive.answerer';
 import type { Scored } from '../../src-main/chat/extractive.pick';
 import { passageOrder } from '../../src-main/chat/extractive.pick';
 import { namesPart } from '../../src-main/chat/match.util';
-import type { Passage } from '../../src-main/chat/passages';
 import { splitSentences, terms } from '../../src-main/chat/sentences';
+import { passage, quotedLines } from './fixtures';
 
 /** A retrieved passage of one chunk (no merged members), of a model-less page. */
-/** The answer's quoted lines (its "- " bullets), in order. */
-const quotedLines = (a: { text: string }): string[] => a.text.split('\n').filter((l) => l.startsWith('- '));
-
-function passage(id: string, text: string): Passage {
-  return {
-    hit: { chunkId: id, doc: id.split('#')[0]!, title: 'Manual', text, score: 1, pages: [1], headingPath: [], start: 0, end: text.length, signature: { category: null, nouns: [], model: null }, snippet: '' },
-    members: [],
-  };
-}
-
 describe('a sentence and the rest of its paragraph', () => {
   it('are quoted on one line, so the instruction after a full stop stays with the sentence that names the topic', () => {
     const text = ['### Enlarge', '', 'You can enlarge the font of menus and subtitles for easier reading. To activate, set Enlarge to On.', '', 'Only a limited number of fonts are supported.'].join('\n');

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { answerExtractively } from '../../src-main/chat/extractive.answerer';
-import type { Passage } from '../../src-main/chat/passages';
 import { questionKind, restatesProblem } from '../../src-main/chat/question-kind';
 import { terms } from '../../src-main/chat/sentences';
-
-/** The answer's quoted lines (its "- " bullets), in order. */
-const quotedLines = (a: { text: string }): string[] => a.text.split('\n').filter((l) => l.startsWith('- '));
-
-/** A retrieved passage of one chunk (no merged members), of a model-less page. */
-function passage(id: string, text: string): Passage {
-  return {
-    hit: { chunkId: id, doc: id.split('#')[0]!, title: 'Manual', text, score: 1, pages: [1], headingPath: [], start: 0, end: text.length, signature: { category: null, nouns: [], model: null }, snippet: '' },
-    members: [],
-  };
-}
+import { passage, quotedLines } from './fixtures';
 
 // A troubleshooting table flattened to text: the problems come first, then what to do about them.
 const TABLE = [

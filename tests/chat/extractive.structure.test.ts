@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerExtractively } from '../../src-main/chat/extractive.answerer';
-import type { Passage } from '../../src-main/chat/passages';
 import { splitSentences } from '../../src-main/chat/sentences';
-
-/** A retrieved passage of one chunk (no merged members), of a model-less page. */
-function passage(id: string, text: string): Passage {
-  return {
-    hit: { chunkId: id, doc: id.split('#')[0]!, title: 'Manual', text, score: 1, pages: [1], headingPath: [], start: 0, end: text.length, signature: { category: null, nouns: [], model: null }, snippet: '' },
-    members: [],
-  };
-}
+import { passage } from './fixtures';
 
 /** The lines of an answer that quote a passage (they carry a source number). */
 function quotedLines(text: string): string[] {

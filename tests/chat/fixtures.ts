@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Engine } from '../../src-main/engine/engine';
 import type { LibraryIndex } from '../../src-main/index/library-index';
+import type { Passage } from '../../src-main/chat/passages';
 import type { ChatMessage, GenerateResult, Llm } from '../../src-main/models/types';
 import { column, wrapText, writePdf } from '../fixtures/pdf-writer';
 
@@ -84,3 +85,14 @@ export function unwrap<T>(r: { ok: true; value: T } | { ok: false; error: { code
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
   return r.value;
 }
+
+/** A retrieved passage of one chunk (no merged members) on page 1 of a manual, of `model` (none by default). */
+export function passage(id: string, text: string, model: string | null = null): Passage {
+  return {
+    hit: { chunkId: id, doc: id.split('#')[0]!, title: 'Manual', text, score: 1, pages: [1], headingPath: [], start: 0, end: text.length, signature: { category: null, nouns: [], model }, snippet: '' },
+    members: [],
+  };
+}
+
+/** An answer's quoted lines (its "- " bullets), in order. */
+export const quotedLines = (a: { text: string }): string[] => a.text.split('\n').filter((l) => l.startsWith('- '));

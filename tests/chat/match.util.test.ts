@@ -2,14 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { answerExtractively } from '../../src-main/chat/extractive.answerer';
 import { containsId, unitAfter } from '../../src-main/chat/match.util';
 import { escapeRe } from '../../src-main/core/text';
-import type { Passage } from '../../src-main/chat/passages';
-
-function passage(id: string, text: string): Passage {
-  return {
-    hit: { chunkId: id, doc: id.split('#')[0]!, title: 'Manual', text, score: 1, pages: [1], headingPath: [], start: 0, end: text.length, signature: { category: null, nouns: [], model: null }, snippet: '' },
-    members: [],
-  };
-}
+import { passage } from './fixtures';
 
 describe('a number of the question', () => {
   it('meets a value in a line only with the unit the question writes after it', () => {
