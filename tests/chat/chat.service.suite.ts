@@ -9,7 +9,7 @@ import type { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
 import type { LibraryIndex } from '../../src-main/index/library-index';
 import { benchNormalize } from '../ingest/doc-invariants';
 import { tempDir } from '../helpers/temp';
-import { unwrap } from './fixtures';
+import { quotedLines, unwrap } from './fixtures';
 
 interface BenchQuestion {
   id: string;
@@ -81,7 +81,7 @@ export function describeExtractiveChat(title: string, corpusRoot: string, questi
         const first = turn.citations![0]!;
         expect(relevant(q, first.doc, first.quote), `${q.id}: first citation ${first.chunkId}`).toBe(true);
         // Every quoted line carries a citation that exists.
-        const lines = turn.text.split('\n').filter((l) => l.startsWith('- '));
+        const lines = quotedLines(turn);
         expect(lines.length).toBeGreaterThan(0);
         for (const l of lines) {
           const n = Number(/\[(\d+)\]$/.exec(l)?.[1]);

@@ -5,6 +5,7 @@ import type { Passage } from '../../src-main/chat/passages';
 import { citationFor, locateMembers } from '../../src-main/chat/passages';
 import { splitSentences, stem, terms } from '../../src-main/chat/sentences';
 import { passageTerms } from '../../src-main/enrich/passage-terms';
+import { quotedLines } from './fixtures';
 
 function hit(id: string, text: string, extra: Partial<SearchHit> = {}): SearchHit {
   return {
@@ -233,7 +234,7 @@ describe('structure kept in extracted answers', () => {
       models: ['ROCK 5B+'],
       modelNamed: true,
     });
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     expect(quoted[0]).toContain('12V DC');
     expect(a.text).not.toContain('Which model');
   });
@@ -287,7 +288,7 @@ describe("other products' lines", () => {
   it('with no model asked, says which lines are the one quoted model\'s and keeps the best line first', () => {
     const passages = [foreign('shield/grove.md#3', '- Charging current: 500mA (Max)'), own('pump/x2.md#4', '- Battery capacity changed from 150mAh to 110mAh')];
     const a = answerExtractively('battery capacity charging current?', passages, { modelIn });
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     expect(quoted[0]).toContain('Charging current');
     expect(block(a, 'For PUMP X2:').join('\n')).not.toContain('Charging current');
     expect(block(a, 'From "Sensor hat" (not found to be about PUMP X2):').join('\n')).toContain('Charging current');
@@ -313,7 +314,7 @@ describe('titles left as text', () => {
       'If you connect a LAN cable, the unit goes online by itself.',
     ].join('\n');
     const a = answerExtractively('How do I connect a wired network?', [{ hit: hit('b/net.md#1', text), members: [] }]);
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     expect(quoted[0]).toContain('If you connect a LAN cable');
   });
 });
@@ -343,7 +344,7 @@ describe('text a PDF converter marked up as headings', () => {
 describe('question-type cues', () => {
   const one = (question: string, text: string): string => {
     const a = answerExtractively(question, [{ hit: hit('b/p.md#1', text), members: [] }]);
-    return a.text.split('\n').find((l) => l.startsWith('- ')) ?? '';
+    return quotedLines(a)[0] ?? '';
   };
 
   it('puts the line with a value first when the question asks for a quantity', () => {
@@ -374,7 +375,7 @@ describe('line order', () => {
       'The adapter must give a fixed voltage from 6V to 12V on the USB-C port.',
     ].join('\n');
     const a = answerExtractively('What fixed voltage range must the USB-C adapter give?', [{ hit: hit('b/power.md#1', text), members: [] }]);
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     expect(quoted[0]).toContain('fixed voltage from 6V to 12V');
     expect(quoted.length).toBeGreaterThan(1);
     expect(quoted[1]).toContain('plugs into the USB-C port');
@@ -397,7 +398,7 @@ describe('table rows and their labels', () => {
       '| Flash | 4 MB, shared with the file system and the display buffer | 8 MB |',
     ].join('\n');
     const a = answerExtractively('How much flash?', [{ hit: hit('b/spec.md#1', text), members: [] }]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toContain('Item: Flash; Board A: 4 MB');
+    expect(quotedLines(a)[0]).toContain('Item: Flash; Board A: 4 MB');
     expect(splitSentences(text).map((s) => s.label)).toEqual(['USB', 'Flash']);
   });
 
@@ -417,7 +418,7 @@ describe('lines that are not sentences', () => {
   it('puts the sentence before a run of capitalised menu names that shares its words, and still quotes the menu path', () => {
     const text = ['Settings General Network Network Status Expert Settings IP Settings Try Now', '', 'View the current network and Internet status.'].join('\n');
     const a = answerExtractively('How do I check the network status?', [{ hit: hit('tv/manual.md#1', text), members: [] }]);
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     expect(quoted[0]).toContain('View the current network and Internet status.');
     expect(quoted.some((l) => l.includes('Settings General Network'))).toBe(true);
   });
@@ -427,7 +428,7 @@ describe('a line that only restates the question', () => {
   it('is quoted with the line after it, which says what the manual says about it', () => {
     const text = ['### Other issues', '', 'The TV smells of plastic.', '', 'This smell is normal and will dissipate over time.', '', 'The stand wobbles when the TV is moved.'].join('\n');
     const a = answerExtractively('Why does the TV smell of plastic?', [{ hit: hit('tv/manual.md#1', text), members: [] }]);
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     expect(quoted[0]).toBe('- The TV smells of plastic. This smell is normal and will dissipate over time. [1]');
     // The follower is quoted once, not again on a line of its own.
     expect(quoted.filter((l) => l.includes('This smell is normal')).length).toBe(1);
@@ -436,7 +437,7 @@ describe('a line that only restates the question', () => {
   it('stays alone when it says something of its own', () => {
     const text = ['The TV smells of plastic for the first 48 hours after unpacking.', '', 'The stand wobbles when the TV is moved.'].join('\n');
     const a = answerExtractively('Why does the TV smell of plastic?', [{ hit: hit('tv/manual.md#1', text), members: [] }]);
-    expect(a.text.split('\n').filter((l) => l.startsWith('- '))[0]).toBe('- The TV smells of plastic for the first 48 hours after unpacking. [1]');
+    expect(quotedLines(a)[0]).toBe('- The TV smells of plastic for the first 48 hours after unpacking. [1]');
   });
 });
 
@@ -448,7 +449,7 @@ describe('a line whose label the question names', () => {
       board('1', 'The temperature of the case rises by 10 °C under load; the working fan keeps the range of the chip safe.'),
       board('2', ['| Item | XB-2 |', '| --- | --- |', '| Working temperature | -20°C ~ 65°C |', '| Weight | 12 g |'].join('\n')),
     ]);
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     expect(quoted[0]).toBe('- Working temperature: -20°C ~ 65°C [1]');
     expect(a.citations[0]!.chunkId).toBe('b/xb-2.md#2');
   });
@@ -469,7 +470,7 @@ describe('how-to questions', () => {
 
   it('put the instruction before the line that describes the feature', () => {
     const a = answerExtractively('How do I link a contact?', [{ hit: hit('phone/manual.md#1', text), members: [] }]);
-    const quoted = a.text.split('\n').filter((l) => l.startsWith('- '));
+    const quoted = quotedLines(a);
     expect(quoted[0]).toBe('- Tap More options > Link to another contact. [1]');
     // The description is still quoted: the cue orders lines, it does not choose them.
     expect(quoted.some((l) => l.startsWith('- Link a contact to another contact'))).toBe(true);
@@ -477,7 +478,7 @@ describe('how-to questions', () => {
 
   it('leave other questions in score order', () => {
     const a = answerExtractively('What does linking contacts do?', [{ hit: hit('phone/manual.md#1', text), members: [] }]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toContain('Link a contact to another contact');
+    expect(quotedLines(a)[0]).toContain('Link a contact to another contact');
   });
 });
 
@@ -492,7 +493,7 @@ describe('revisions', () => {
 
   it('quotes the changes of the revision the question names, under its item or its heading', () => {
     const a = answerExtractively('  V1.3: what changed?', [{ hit: hit('b/rev.md#1', history), members: [] }]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toContain('Optimize the headphone jack footprint');
+    expect(quotedLines(a)[0]).toContain('Optimize the headphone jack footprint');
     const b = answerExtractively('  V2.00: what changed in memory?', [{ hit: hit('b/rev.md#1', history), members: [] }]);
     expect(b.text).toContain('- Upgrade DDR3 to DDR4 [1]');
   });
@@ -511,6 +512,6 @@ describe('label and value lines', () => {
 
   it('quote the line whose label the question names', () => {
     const a = answerExtractively('What LCD driver IC is used?', [{ hit: hit('b/stick.md#1', text), members: [] }]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Driver IC：ST7789v2 [1]');
+    expect(quotedLines(a)[0]).toBe('- Driver IC：ST7789v2 [1]');
   });
 });

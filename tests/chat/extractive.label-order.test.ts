@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerExtractively } from '../../src-main/chat/extractive.answerer';
-import { passage } from './fixtures';
+import { passage, quotedLines } from './fixtures';
 
 describe('a line whose label the question names, when the question names no model the library knows', () => {
   const first = passage('cam/cam-x.md#1', 'The CAM X is a camera module with a built-in 140mAh battery and a status LED.', null);
@@ -25,7 +25,7 @@ describe('lines of several models and of pages of no model, when the question na
       passage('pack/pack-2.md#1', 'The Pack 2 holds a 270mAh battery for its camera.', 'Pack 2'),
     ]);
     const text = a.text;
-    expect(text.split('\n').find((l) => l.startsWith('- '))).toContain('140mAh');
+    expect(quotedLines(a)[0]).toContain('140mAh');
     expect(text.indexOf('Any model:')).toBeLessThan(text.indexOf('Pack 1:'));
     // Still asks back which model, as with several models and none asked.
     expect(text).toContain('Which model: Pack 1, Pack 2?');

@@ -21,7 +21,7 @@ describe('a sentence and the rest of its paragraph', () => {
     const filler = Array.from({ length: 12 }, (_, i) => `Inspection note ${i + 1} records the pressure, the temperature and the vibration of the pump in the log.`);
     const text = ['Clean the inlet strainer every week.', ...filler].join(' ');
     const a = answerExtractively('How often must the inlet strainer be cleaned?', [passage('pump/manual.md#1', text)]);
-    const first = a.text.split('\n').find((l) => l.startsWith('- '))!;
+    const first = quotedLines(a)[0]!;
     expect(first.startsWith('- Clean the inlet strainer every week. Inspection note 1 ')).toBe(true);
     expect(first.length).toBeLessThan(450);
     expect(first).not.toContain('Inspection note 12 ');
@@ -49,7 +49,7 @@ describe('words the enrichment drops as no topic but a question asks with', () =
       'The CPU runs at up to 192MHz clock frequency, which can be dynamically configured to change the frequency of the crystal-derived clock.',
     ].join('\n');
     const a = answerExtractively('Which crystal frequencies does the chip support for its main clock?', [passage('chip/ds.md#4', text)]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Support XTAL 24/32/38.4/40MHz [1]');
+    expect(quotedLines(a)[0]).toBe('- Support XTAL 24/32/38.4/40MHz [1]');
   });
 });
 
@@ -81,7 +81,7 @@ describe('titles and side remarks', () => {
   it('a title or a bold label does not lead its passage either', () => {
     const question = 'Where is the blue port of the board?';
     const lead = (first: string, answer: string): string | undefined =>
-      answerExtractively(question, [passage('board/ports.md#1', [first, '', answer].join('\n'))]).text.split('\n').find((l) => l.startsWith('- '));
+      quotedLines(answerExtractively(question, [passage('board/ports.md#1', [first, '', answer].join('\n'))]))[0];
     expect(lead('Blue port of the board and grove socket', 'The port sits next to the USB socket.')).toBe('- The port sits next to the USB socket. [1]');
     expect(lead('**Blue port of the board and grove socket**', 'The blue port of the board sits next to the USB socket.')).toBe('- The blue port of the board sits next to the USB socket. [1]');
   });
@@ -153,7 +153,7 @@ describe('the particle of a phrasal verb', () => {
   it('tells "power off" from "power input", so the line for the action asked about comes first', () => {
     const text = ['- Power input: 5V @ 500mA from the USB port', '- Power on: press the red power button once', '- Power off: quickly double-click the red power button'].join('\n');
     const a = answerExtractively('How do I power off the board?', [passage('core/power.md#1', text)]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Power off: quickly double-click the red power button [1]');
+    expect(quotedLines(a)[0]).toBe('- Power off: quickly double-click the red power button [1]');
   });
 });
 
@@ -164,7 +164,7 @@ describe('before and after', () => {
       '- Hold time: the boot pin level must be kept after RESET is released; minimum 2 ms',
     ].join('\n');
     const a = answerExtractively('How long must the boot pin level stay after RESET is released?', [passage('mcu/timing.md#1', text)]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Hold time: the boot pin level must be kept after RESET is released; minimum 2 ms [1]');
+    expect(quotedLines(a)[0]).toBe('- Hold time: the boot pin level must be kept after RESET is released; minimum 2 ms [1]');
   });
 });
 
@@ -175,7 +175,7 @@ describe('passage order inside one manual', () => {
 
   it('puts a later section of the same manual first when its best line answers clearly better', () => {
     const a = answerExtractively(question, [passage('cam/manual.md#1', passing), passage('cam/manual.md#7', answer)]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe(`- ${answer} [1]`);
+    expect(quotedLines(a)[0]).toBe(`- ${answer} [1]`);
     expect(a.citations[0]!.chunkId).toBe('cam/manual.md#7');
   });
 
@@ -205,11 +205,9 @@ describe('a later section of the manual with the line of the asked kind', () => 
     'The built-in DC-DC converter circuit able to change 5V voltage into 3.3V allows to power the device with a 5V supply via VIN-PIN and 5V-PIN.',
   ].join('\n');
   const specs = ['| Item | Value |', '|---|---|', '| **Power** | Input voltage (Type-C): 5V |', '| **Max Output** | 5V@500mA<br/>3.3V@200mA |', '| **Interface** | GPIO Pin x14 Digital Pin x11 I2C x1 UART x1 |'].join('\n');
-  const firstLine = (text: string): string | undefined => text.split('\n').find((l) => l.startsWith('- '));
-
   it('leads with the value in the unit of the asked quantity when the first section gives none', () => {
     const a = answerExtractively('How much current can the 3V3 pin supply?', [passage('board/guide.md#3', notes), passage('board/guide.md#1', specs)]);
-    expect(firstLine(a.text)).toContain('3.3V@200mA');
+    expect(quotedLines(a)[0]).toContain('3.3V@200mA');
     expect(a.citations[0]!.chunkId).toBe('board/guide.md#1');
   });
 
@@ -217,7 +215,7 @@ describe('a later section of the manual with the line of the asked kind', () => 
     const withCurrent = `${notes}\nThe 3.3V output can supply up to 200mA to external parts.`;
     const a = answerExtractively('How much current can the 3V3 pin supply?', [passage('board/guide.md#3', withCurrent), passage('board/guide.md#1', specs)]);
     expect(a.citations[0]!.chunkId).toBe('board/guide.md#3');
-    expect(firstLine(a.text)).toContain('200mA');
+    expect(quotedLines(a)[0]).toContain('200mA');
   });
 
   it("keeps the search's order across documents", () => {
@@ -230,7 +228,7 @@ describe('a later section of the manual with the line of the asked kind', () => 
     const setup = ['### 2. Add RP2350 Board Support', '', '5. In the Boards Manager, search for **pico** and click **Install**.', '', ':::note', 'Ensure you install version 4.2.0 or later for full support of the XIAO RP2350 board.', ':::'].join('\n');
     const question = 'Which arduino-pico core version do I need for the xiao rp2350?';
     const a = answerExtractively(question, [passage('xiao/arduino.md#1', intro), passage('xiao/arduino.md#2', setup)]);
-    expect(firstLine(a.text)).toBe('- Ensure you install version 4.2.0 or later for full support of the XIAO RP2350 board. [1]');
+    expect(quotedLines(a)[0]).toBe('- Ensure you install version 4.2.0 or later for full support of the XIAO RP2350 board. [1]');
     // A question that asks no version keeps the search's order.
     const b = answerExtractively('Which core does the xiao rp2350 use with Arduino?', [passage('xiao/arduino.md#1', intro), passage('xiao/arduino.md#2', setup)]);
     expect(b.citations[0]!.chunkId).toBe('xiao/arduino.md#1');
@@ -246,7 +244,7 @@ describe('a later section of the manual with the line of the asked kind', () => 
     ].join('\n');
     const about = ['### Samsung Pay', '', 'Samsung Pay lets you make payments with your device. It is accepted almost anywhere you can swipe or tap your credit card.', '', '- From Apps, tap Samsung folder > Samsung Pay, and tap Get started.'].join('\n');
     const a = answerExtractively('What is Samsung Pay?', [passage('phone/manual.md#40', use), passage('phone/manual.md#39', about)]);
-    expect(firstLine(a.text)).toBe('- Samsung Pay lets you make payments with your device. It is accepted almost anywhere you can swipe or tap your credit card. [1]');
+    expect(quotedLines(a)[0]).toBe('- Samsung Pay lets you make payments with your device. It is accepted almost anywhere you can swipe or tap your credit card. [1]');
     expect(a.citations[0]!.chunkId).toBe('phone/manual.md#39');
   });
 
@@ -254,7 +252,7 @@ describe('a later section of the manual with the line of the asked kind', () => 
     const about = '**ENV II** is an environment sensor which can sense temperature, humidity and atmospheric pressure. It is built with SHT30, BMP280 and BMM150 sensors, it is programmed over I2C.';
     const table = ['## Specification', '', '- 1x ENV II HAT', '', '| Resources | Parameter |', '|---|---|', '| Communication protocol | I2C：SHT30(0x44),BMP280(0x76),BMM150(0x10) |'].join('\n');
     const a = answerExtractively('ENV II HAT I2C addresses of its sensors', [passage('hat/env.md#1', about), passage('hat/env.md#2', table)]);
-    expect(firstLine(a.text)).toContain('SHT30(0x44),BMP280(0x76),BMM150(0x10)');
+    expect(quotedLines(a)[0]).toContain('SHT30(0x44),BMP280(0x76),BMM150(0x10)');
     expect(a.citations[0]!.chunkId).toBe('hat/env.md#2');
   });
 });
@@ -301,12 +299,12 @@ describe('a label the question names whole', () => {
     const bridge = '- USB-to-UART Bridge Chip: CP2102N is a single USB-to-UART bridge chip connected to UART0. It provides transfer rates up to 3 Mbps for firmware downloading and debugging work.';
     const text = ['- USB-to-UART Port: a Type-C port wired to the USB-to-UART bridge chip of the board.', bridge].join('\n');
     const a = answerExtractively('Which USB-to-UART bridge chip is on the board?', [passage('kit/guide.md#1', text)]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe(`${bridge} [1]`);
+    expect(quotedLines(a)[0]).toBe(`${bridge} [1]`);
   });
 });
 
 describe('a value question', () => {
-  const first = (question: string, text: string): string | undefined => answerExtractively(question, [passage('kit/flash.md#1', text)]).text.split('\n').find((l) => l.startsWith('- '));
+  const first = (question: string, text: string): string | undefined => quotedLines(answerExtractively(question, [passage('kit/flash.md#1', text)]))[0];
 
   it('leads with the line that gives a number with its unit, not one whose number is an address or a name', () => {
     const text = ['## Storing a file', '', 'The stored file size is checked at address 0x1FFFF000 of the stored file area.', '', 'The stored file must be 512 bytes in size.'].join('\n');
@@ -359,7 +357,7 @@ describe('a "what is" question', () => {
       'Remote Support offers you one-on-one help from a technician who can diagnose your device.',
     ].join('\n');
     const a = answerExtractively('What is the function of Remote Support?', [passage('tv/manual.md#1', text)]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Remote Support offers you one-on-one help from a technician who can diagnose your device. [1]');
+    expect(quotedLines(a)[0]).toBe('- Remote Support offers you one-on-one help from a technician who can diagnose your device. [1]');
   });
 });
 
@@ -390,7 +388,7 @@ describe('a how-to question and a later section with the instruction', () => {
     const describing = passage('phone/manual.md#1', ['## Sound settings', '', 'You can change the notification sound for alerts of your apps in the sound settings.'].join('\n'));
     const instructing = passage('phone/manual.md#2', ['## Notification sound', '', 'From Settings, tap Sounds > Notification sound.'].join('\n'));
     const a = answerExtractively('How can I set the notification sound?', [describing, instructing]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- From Settings, tap Sounds > Notification sound. [1]');
+    expect(quotedLines(a)[0]).toBe('- From Settings, tap Sounds > Notification sound. [1]');
     expect(a.citations[0]!.chunkId).toBe('phone/manual.md#2');
   });
 
@@ -430,7 +428,7 @@ describe('a question asking which pin', () => {
       '1. **Camera Power Down** pin does not need to be connected to ESP32 GPIO. Instead it may be pulled down to ground with 10 kOhm resistor.',
     ].join('\n');
     const a = answerExtractively('Which GPIO drives the LED on the camera unit?', [passage('unit/cam.md#1', text)]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- LED_Pin: IO16 [1]');
+    expect(quotedLines(a)[0]).toBe('- LED_Pin: IO16 [1]');
   });
 });
 
@@ -438,7 +436,7 @@ describe('a question asking which component', () => {
   it('leads with the line that names a part number', () => {
     const text = ['## Board resources', '', 'A chip regulates the board supply and the supply of the port.', '', 'The AMS1117 chip regulates the supply of the board.'].join('\n');
     const a = answerExtractively('Which chip regulates the board supply?', [passage('kit/board.md#1', text)]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- The AMS1117 chip regulates the supply of the board. [1]');
+    expect(quotedLines(a)[0]).toBe('- The AMS1117 chip regulates the supply of the board. [1]');
   });
 });
 
@@ -447,12 +445,12 @@ describe('a menu path under the heading that names the task', () => {
 
   it('leads a how-to answer: it is the way to the option', () => {
     const a = answerExtractively('How do I reset the network?', [passage('tv/manual.md#1', text)]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Settings General Network Reset Network [1]');
+    expect(quotedLines(a)[0]).toBe('- Settings General Network Reset Network [1]');
   });
 
   it('does not lead when the question asks what the option does', () => {
     const a = answerExtractively('What does reset network do?', [passage('tv/manual.md#1', text)]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Restore the network settings to the factory default. [1]');
+    expect(quotedLines(a)[0]).toBe('- Restore the network settings to the factory default. [1]');
   });
 });
 
@@ -470,7 +468,7 @@ describe('a how-to question and the section that names the task', () => {
       'Press Select to add the channel.',
     ].join('\n');
     const a = answerExtractively('How do I add a favorite channel?', [passage('tv/manual.md#1', text)]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Press Select to add the channel. [1]');
+    expect(quotedLines(a)[0]).toBe('- Press Select to add the channel. [1]');
   });
 });
 
@@ -555,16 +553,16 @@ describe('a question asking which component', () => {
   it('is one asking which or what component: the line with the part number leads, not the one with a pin name', () => {
     const text = ['## Display', '', 'The display runs from GPIO14 of the chip.', '', 'The display runs on an ATmega328P chip.'].join('\n');
     const a = answerExtractively('Which chip runs the display?', [passage('kit/display.md#1', text)]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- The display runs on an ATmega328P chip. [1]');
+    expect(quotedLines(a)[0]).toBe('- The display runs on an ATmega328P chip. [1]');
   });
 
   it('is not one that only mentions a component: a part number gives a line no weight then', () => {
     const text = ['## Camera', '', 'The sensor window of the small camera faces the lens.', '', 'The sensor window of the OV2640 camera faces the lens.'].join('\n');
     const a = answerExtractively('Does the camera sensor window face the lens?', [passage('cam/care.md#1', text)]);
     // Two lines alike but for the part number: reading order decides.
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))!.startsWith('- The sensor window of the small camera')).toBe(true);
+    expect(quotedLines(a)[0]!.startsWith('- The sensor window of the small camera')).toBe(true);
     const asked = answerExtractively('Which camera sensor faces the lens?', [passage('cam/care.md#1', text)]);
-    expect(asked.text.split('\n').find((l) => l.startsWith('- '))!.startsWith('- The sensor window of the OV2640 camera')).toBe(true);
+    expect(quotedLines(asked)[0]!.startsWith('- The sensor window of the OV2640 camera')).toBe(true);
   });
 });
 
@@ -581,13 +579,13 @@ describe('a quantity the question asks for without naming it', () => {
       '- Delay time: 2s',
     ].join('\n');
     const a = answerExtractively('How far can the motion sensor detect?', [passage('pir/hat.md#1', text)]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Detecting range: 150cm [1]');
+    expect(quotedLines(a)[0]).toBe('- Detecting range: 150cm [1]');
   });
 
   it('"how heavy" is answered by the weight, not the size', () => {
     const text = ['- Size: 48 x 25 x 13mm', '- Weight: 16g', '- Screen: 0.96 inch'].join('\n');
     const a = answerExtractively('How heavy is the stick?', [passage('stick/spec.md#1', text)]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toBe('- Weight: 16g [1]');
+    expect(quotedLines(a)[0]).toBe('- Weight: 16g [1]');
   });
 });
 
@@ -645,7 +643,7 @@ describe('a question asking yes or no', () => {
       '| XY417WEU | QFN68 | - |',
       '| XY417QEU | QFN128 | PA11 |',
     ].join('\n');
-    const first = (question: string): string | undefined => answerExtractively(question, [passage('xy/download.md#1', text)]).text.split('\n').find((l) => l.startsWith('- '));
+    const first = (question: string): string | undefined => quotedLines(answerExtractively(question, [passage('xy/download.md#1', text)]))[0];
     expect(first('The tool cannot put my XY417WEU (QFN68) into BOOT mode. Is BOOT supported on that package?')).toMatch(/^- The QFN68 package \(XY417WEU\) does not support the BOOT function\./);
     // Asked which package, the row is the answer and may lead.
     expect(first('Which package is the XY417WEU in, QFN68?')).toBe('- Model: XY417WEU; Package: QFN68; USB: - [1]');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerExtractively } from '../../src-main/chat/extractive.answerer';
 import { questionKind } from '../../src-main/chat/question-kind';
-import { passage } from './fixtures';
+import { passage, quotedLines } from './fixtures';
 
 describe('a question written as a search, a name then a component', () => {
   it('asks which component that is', () => {
@@ -24,6 +24,6 @@ describe('a question written as a search, a name then a component', () => {
       'The camera is equipped with an OV5640 image sensor.',
     ].join('\n');
     const a = answerExtractively('XR-7 image sensor', [passage('xr/xr-7.md#1', text)]);
-    expect(a.text.split('\n').find((l) => l.startsWith('- '))).toContain('OV5640');
+    expect(quotedLines(a)[0]).toContain('OV5640');
   });
 });
