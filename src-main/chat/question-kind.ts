@@ -100,7 +100,8 @@ export const DIMENSIONS = VALUE_DIMENSIONS.map((d) => ({ words: new Set(d.words.
 export function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
   const steps = STEPS_CUE.test(q);
-  return { quantity: QUANTITY_CUE.test(q), pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q) || (!q.includes('?') && !QUANTITY_CUE.test(q) && !STEP_FIRST.test(q) && PART_TAIL.test(q)), version: asksForVersion(question), steps, definition: !steps && DEFINITION_CUE.test(q), problem: PROBLEM_CUE.test(q) };
+  const quantity = QUANTITY_CUE.test(q);
+  return { quantity, pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q) || (!q.includes('?') && !quantity && !STEP_FIRST.test(q) && PART_TAIL.test(q)), version: asksForVersion(question), steps, definition: !steps && DEFINITION_CUE.test(q), problem: PROBLEM_CUE.test(q) };
 }
 
 /** Share of a line's own words that the question says for the line to restate the question's problem. */
