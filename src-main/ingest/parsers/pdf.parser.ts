@@ -7,6 +7,7 @@ import { normalizeMarkdown } from '../normalize';
 import { documentFacts } from './pdf.facts';
 import type { ParseFailure, ParseInput, ParseResult, Parser } from './parser';
 import { layoutSegmentedPages, segmentPage, type PdfPageText, type PdfTextItem, type SegmentedPage } from './pdf.layout';
+import { directWorker, type PdfWorkerSide } from './pdf.port';
 
 /**
  * PDF -> Markdown with page offsets, on pdf.js (pdfjs-dist 5, legacy build for Node 20). pdf.js
@@ -33,6 +34,8 @@ class Failure extends Error {
 }
 
 let pdfjsPromise: Promise<PdfJs> | null = null;
+/** pdf.js's worker side, once loaded (see `pdf.port.ts`). */
+let workerSide: PdfWorkerSide | null = null;
 
 /** Loads pdf.js once, with its worker code on the calling thread (Node has no Web Workers). */
 export function loadPdfJs(): Promise<PdfJs> {
@@ -45,6 +48,7 @@ export function loadPdfJs(): Promise<PdfJs> {
       import('pdfjs-dist/legacy/build/pdf.worker.mjs'),
     ]);
     (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+    workerSide = worker.WorkerMessageHandler as PdfWorkerSide;
     // The legacy build's core-js replaces Array.prototype.push for the whole process on Node 20
     // (its check for an error on non-writable lengths fails on V8 11), and the replacement is ~10x
     // slower: it was the top self-time entry of a pdf-dev import profile, slowing every array in
@@ -221,9 +225,12 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
     } catch (err) {
       throw fail('unsupported', sentence(`The PDF reader could not be loaded: ${err instanceof Error ? err.message : String(err)}`));
     }
+    // Each document gets its own in-thread worker whose messages are not copied (`pdf.port.ts`).
+    const direct = workerSide ? directWorker(pdfjs, workerSide) : null;
     const task = pdfjs.getDocument({
       // pdf.js transfers the buffer to its worker side; hand it a copy so the caller's bytes survive.
       data: new Uint8Array(bytes),
+      ...(direct ? { worker: direct.worker } : {}),
       ...assetDirs(),
       verbosity: pdfjs.VerbosityLevel.ERRORS,
       isEvalSupported: false,
@@ -302,6 +309,7 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
       return { ok: true, doc: { ...parsed, facts } };
     } finally {
       await task.destroy().catch(() => undefined);
+      direct?.close();
     }
   }
 
