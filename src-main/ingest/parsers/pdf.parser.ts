@@ -226,7 +226,7 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
       throw fail('unsupported', sentence(`The PDF reader could not be loaded: ${err instanceof Error ? err.message : String(err)}`));
     }
     // Each document gets its own in-thread worker whose messages are not copied (`pdf.port.ts`).
-    const direct = workerSide ? directWorker(pdfjs, workerSide) : null;
+    const direct = workerSide ? directWorker(pdfjs, workerSide, pdfjs.VerbosityLevel.ERRORS) : null;
     const task = pdfjs.getDocument({
       // pdf.js transfers the buffer to its worker side; hand it a copy so the caller's bytes survive.
       data: new Uint8Array(bytes),

@@ -65,7 +65,7 @@ function shallow(message: unknown): unknown {
 
 /** What this module needs of pdf.js's API module and of its worker module. */
 export interface PdfWorkerApi<W> {
-  PDFWorker: new (params: { port: never }) => W;
+  PDFWorker: new (params: { port: never; verbosity: number }) => W;
 }
 export interface PdfWorkerSide {
   initializeFromPort(port: unknown): void;
@@ -74,15 +74,16 @@ export interface PdfWorkerSide {
 /**
  * A pdf.js worker for one document, running on this thread: pass it as `getDocument({ worker })`
  * and call `close()` after the loading task is destroyed (pdf.js leaves a worker it was given to
- * its owner).
+ * its owner). `verbosity` is pdf.js's log level for the worker side: a worker given to
+ * `getDocument` keeps its own, not the document's (pdf.js's default prints every font warning).
  */
-export function directWorker<W extends { destroy(): void }>(api: PdfWorkerApi<W>, workerSide: PdfWorkerSide): { worker: W; close(): void } {
+export function directWorker<W extends { destroy(): void }>(api: PdfWorkerApi<W>, workerSide: PdfWorkerSide, verbosity: number): { worker: W; close(): void } {
   const main = new DirectPort();
   const side = new DirectPort();
   main.peer = side;
   side.peer = main;
   workerSide.initializeFromPort(side);
-  const worker = new api.PDFWorker({ port: main as never });
+  const worker = new api.PDFWorker({ port: main as never, verbosity });
   return {
     worker,
     close() {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { loadPdfJs } from '../../../src-main/ingest/parsers/pdf.parser';
+import { describe, expect, it, vi } from 'vitest';
+import { loadPdfJs, pdfParser } from '../../../src-main/ingest/parsers/pdf.parser';
 import { directWorker, type PdfWorkerSide } from '../../../src-main/ingest/parsers/pdf.port';
 import { column, wrapText, writePdf } from '../../fixtures/pdf-writer';
 
@@ -37,7 +37,7 @@ describe('directWorker', () => {
     });
     const bytes = writePdf(pages, { title: 'Fuse service notes' });
     const pdfjs = await loadPdfJs();
-    const direct = directWorker(pdfjs, await workerSide());
+    const direct = directWorker(pdfjs, await workerSide(), pdfjs.VerbosityLevel.ERRORS);
     let viaDirect: unknown[];
     try {
       viaDirect = await textOf(bytes, direct.worker);
@@ -53,10 +53,26 @@ describe('directWorker', () => {
     expect(items.map((i) => i.str).join(' ')).toContain('slow-blow');
   });
 
+  it("keeps pdf.js's warnings about a damaged file out of the output, as the parser asks", async () => {
+    const good = Buffer.from(writePdf([{ runs: [{ x: 72, y: 700, text: 'Torque the terminal screws to 1.2 Nm.' }] }]));
+    // A wrong cross-reference offset: pdf.js recovers by indexing every object, and says so at its
+    // default log level ("Warning: Indexing all PDF objects").
+    const at = good.lastIndexOf('startxref') + 'startxref\n'.length;
+    const damaged = Buffer.concat([good.subarray(0, at), Buffer.from('9'), good.subarray(at)]);
+    const log = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const result = await pdfParser.parse({ bytes: new Uint8Array(damaged), fileName: 'damaged.pdf' });
+      expect(result.ok && result.doc.text).toContain('Torque the terminal screws');
+      expect(log.mock.calls.map((c) => String(c[0])).filter((l) => l.startsWith('Warning'))).toEqual([]);
+    } finally {
+      log.mockRestore();
+    }
+  });
+
   it('reports a password-protected file the same way', async () => {
     const bytes = writePdf([{ runs: [{ x: 72, y: 700, text: 'Secret wiring diagram notes.' }] }], { userPassword: 'hunter2' });
     const pdfjs = await loadPdfJs();
-    const direct = directWorker(pdfjs, await workerSide());
+    const direct = directWorker(pdfjs, await workerSide(), pdfjs.VerbosityLevel.ERRORS);
     try {
       await expect(textOf(bytes, direct.worker)).rejects.toMatchObject({ name: 'PasswordException' });
     } finally {
@@ -82,6 +98,7 @@ describe('the direct port', () => {
           sidePort!.addEventListener('message', (e) => received.push(e.data));
         },
       },
+      0,
     );
     return { main: (worker as unknown as FakeWorker).params.port, side: () => sidePort!, received, close };
   }
