@@ -11,7 +11,7 @@ import type { AskedKind, Scored } from './extractive.pick';
 import { passageOrder, pick, withGapsFilled } from './extractive.pick';
 import { statesQuantity } from '../search/stages/answer-line.stage';
 import type { QuestionKind } from './question-kind';
-import { DEFINITION_WORDS, DIMENSIONS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, YES_NO } from './question-kind';
+import { DEFINITION_WORDS, DIMENSIONS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, STEP_LINE, YES_NO } from './question-kind';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -77,8 +77,19 @@ const YES_NO_ROW_LEAD_WEIGHT = 0.5;
 const HEX_VALUE = /(?<![\p{L}\p{N}])0x[0-9a-f]+(?![\p{L}\p{N}])/iu;
 /** Content words a definition may put before or among its subject's words (a maker's name, an adjective; stopwords such as "The" are already gone) and still open with it. */
 const SUBJECT_SLACK = 2;
-/** A line that gives an instruction: a step verb first, after an optional "Step 2:", "3.", "From Settings," or "To delete a program,". */
-const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?:(?:from|in|on|at|to) [^,]{1,60}, )?(?:${cues.stepVerbs.join('|')})\\b`, 'i');
+/**
+ * Whether a line gives an instruction (`STEP_LINE`). A "Label: description" line whose label opens
+ * with a step verb ("Install from device storage: Install a new certificate from storage.", "Use
+ * Wi-Fi Direct: ...") names a menu option and says what it does; it instructs no more than the
+ * option list it belongs to, and led "how can I see what certificates are installed?" with that
+ * option. No count of the answer bench moved (galaxy-s10 s10-561 now opens with "View security
+ * certificates: Display certificates ...", its gold is still the line after).
+ */
+function isInstruction(sentence: Sentence): boolean {
+  if (!STEP_LINE.test(sentence.text)) return false;
+  const label = sentence.label ?? labelOf(sentence.text);
+  return !(label && STEP_LINE.test(label));
+}
 /** Weight of an instruction line for its place in its passage (how-to questions). */
 const STEP_LEAD_WEIGHT = 1.6;
 /** Weight of an instruction line for its place in its passage when the question asks what something is. */
@@ -107,7 +118,7 @@ const DEFINITION_KIND_SHARE = 0.5;
  * question or lost pdf-dev first lines.
  */
 function askedKind(kind: QuestionKind, dimensions: readonly RegExp[], defines: ReadonlySet<Sentence>): AskedKind | undefined {
-  if (kind.steps) return { is: (x) => STEP_LINE.test(x.sentence.text), share: STEP_KIND_SHARE };
+  if (kind.steps) return { is: (x) => isInstruction(x.sentence), share: STEP_KIND_SHARE };
   if (dimensions.length > 0) return { is: (x) => dimensions.some((re) => re.test(x.sentence.text)), share: 0 };
   if (kind.address) return { is: (x) => HEX_VALUE.test(x.sentence.text), share: 0 };
   // A version number with no quantity on the line ("4.2.0", "v1.2"; the search's own test).
@@ -323,7 +334,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
         const fresh = new Set(words.filter((w) => !asked.has(w))).size + identifiers(sentence.text).filter((t) => /\d/.test(t) && !ids.includes(t)).length;
         if (fresh < ECHO_NEW_WORDS) echoes.add(sentence);
       }
-      const instruction = (kind.steps || kind.definition) && STEP_LINE.test(sentence.text);
+      const instruction = (kind.steps || kind.definition) && isInstruction(sentence);
       const nameRun = isNameRun(sentence);
       // Under the heading that names the task of a how-to question.
       const taskSection = kind.steps && headingCover >= MENU_HEADING_COVER;
