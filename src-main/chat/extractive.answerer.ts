@@ -204,6 +204,17 @@ function labelOf(text: string): string | null {
   return label !== '' && label.split(/\s+/).length <= 6 ? label : null;
 }
 
+/**
+ * The key of a configuration line in code, a key set to one literal value ("board = kb-40-mini",
+ * "upload_speed: 921600", "CONFIG_SPIRAM=y"), or null: the setting a question about it names ("the
+ * toolkit's board name"). A statement ("value = read_sensor(A0);") sets no setting.
+ */
+function settingKey(sentence: Sentence): string | null {
+  if (sentence.kind !== 'code') return null;
+  const m = /^`?\s*([A-Za-z_][\w.-]{0,40}?)\s*[=:]\s*(?:"[^"]*"|[^\s=:();"`]+)\s*`?$/.exec(sentence.text);
+  return m ? m[1]! : null;
+}
+
 /** Most words of a lead that only labels its list. */
 const LABEL_LEAD_WORDS = 4;
 
@@ -319,6 +330,18 @@ export function answerExtractively(question: string, passages: readonly Passage[
           // Not for a how-to question: "Permission manager: Control which apps ..." says what the
           // option is, the step ("From Settings, tap Privacy > Permission manager.") how to get there.
           if (!kind.steps && lt.length >= NAMED_LABEL_WORDS && lt.every((t) => wanted.includes(t)) && (!kind.quantity || /\d/.test(sentence.text))) named.add(pi);
+        }
+        // A configuration line whose setting the question names ("board = kb-40-mini" for "the
+        // toolkit's board name"): it is labelled by its key, and the value it sets is the asked
+        // kind, so it leads its passage and, as a named label does, its passage (seeed-xiao +2
+        // first lines, no other question on any set moved; the label weight alone +1).
+        const key = settingKey(sentence);
+        if (key) {
+          const kt = terms(key.replace(/[_.-]+/g, ' '));
+          if (kt.length > 0 && kt.every((t) => wanted.includes(t))) {
+            score *= LABEL_WEIGHT * KIND_WEIGHT;
+            if (!kind.steps) named.add(pi);
+          }
         }
         if (kind.quantity) score *= givesValue(sentence) ? KIND_WEIGHT : /\d/.test(sentence.text) ? 1 : NO_NUMBER_WEIGHT;
         if (kind.pin && PIN_NAME.test(sentence.text)) score *= KIND_WEIGHT;
