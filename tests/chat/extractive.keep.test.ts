@@ -12,7 +12,7 @@ const line = (text: string, offset: number, score: number): Scored => ({
 describe('lines quoted after a line that names nearly every question word', () => {
   const best = line('KB-40: Sensor HAT; IO0: SDA; IO26: SCL', 0, 10);
   const second = line('Communication: I2C, 0x29, IO0/26.', 100, 1.8);
-  const stray = line('The case is made of plastic.', 200, 1.2);
+  const stray = line('The case is made of plastic.', 200, 0.8);
 
   it('still quotes a line that scores a fifth of it, while the answer has room', () => {
     const out = pick([best, second, stray], 6, 4).map((s) => s.sentence.text);
