@@ -11,7 +11,8 @@ import type { AskedKind, Scored } from './extractive.pick';
 import { passageOrder, pick, withGapsFilled } from './extractive.pick';
 import { statesQuantity } from '../search/stages/answer-line.stage';
 import type { QuestionKind } from './question-kind';
-import { DEFINITION_WORDS, DIMENSIONS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, STEP_LINE, YES_NO } from './question-kind';
+import { DEFINITION_WORDS, DIMENSIONS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, YES_NO } from './question-kind';
+import { isInstruction, labelOf, settingKey } from './line-forms';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -77,19 +78,6 @@ const YES_NO_ROW_LEAD_WEIGHT = 0.5;
 const HEX_VALUE = /(?<![\p{L}\p{N}])0x[0-9a-f]+(?![\p{L}\p{N}])/iu;
 /** Content words a definition may put before or among its subject's words (a maker's name, an adjective; stopwords such as "The" are already gone) and still open with it. */
 const SUBJECT_SLACK = 2;
-/**
- * Whether a line gives an instruction (`STEP_LINE`). A "Label: description" line whose label opens
- * with a step verb ("Install from device storage: Install a new certificate from storage.", "Use
- * Wi-Fi Direct: ...") names a menu option and says what it does; it instructs no more than the
- * option list it belongs to, and led "how can I see what certificates are installed?" with that
- * option. No count of the answer bench moved (galaxy-s10 s10-561 now opens with "View security
- * certificates: Display certificates ...", its gold is still the line after).
- */
-function isInstruction(sentence: Sentence): boolean {
-  if (!STEP_LINE.test(sentence.text)) return false;
-  const label = sentence.label ?? labelOf(sentence.text);
-  return !(label && STEP_LINE.test(label));
-}
 /** Weight of an instruction line for its place in its passage (how-to questions). */
 const STEP_LEAD_WEIGHT = 1.6;
 /** Weight of an instruction line for its place in its passage when the question asks what something is. */
@@ -193,26 +181,6 @@ const TITLE_ITEM_WORDS = 8;
  */
 function isTitleItem(sentence: Sentence): boolean {
   return sentence.kind === 'item' && !/[.!?:;。]$/.test(sentence.text) && sentence.text.split(/\s+/).length <= TITLE_ITEM_WORDS;
-}
-
-/** The label of a "Label: value" line (a row read with its header, a spec item), or null. */
-function labelOf(text: string): string | null {
-  // ": " or a full-width "：" (manuals written in CJK locales use it with no space).
-  const m = /^(.{1,60}?)(?:: |：\s*)\S/u.exec(text);
-  if (!m) return null;
-  const label = m[1]!.replace(/[*_]/g, '').trim();
-  return label !== '' && label.split(/\s+/).length <= 6 ? label : null;
-}
-
-/**
- * The key of a configuration line in code, a key set to one literal value ("board = kb-40-mini",
- * "upload_speed: 921600", "CONFIG_SPIRAM=y"), or null: the setting a question about it names ("the
- * toolkit's board name"). A statement ("value = read_sensor(A0);") sets no setting.
- */
-function settingKey(sentence: Sentence): string | null {
-  if (sentence.kind !== 'code') return null;
-  const m = /^`?\s*([A-Za-z_][\w.-]{0,40}?)\s*[=:]\s*(?:"[^"]*"|[^\s=:();"`]+)\s*`?$/.exec(sentence.text);
-  return m ? m[1]! : null;
 }
 
 /** Most words of a lead that only labels its list. */
