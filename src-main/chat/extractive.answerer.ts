@@ -12,6 +12,7 @@ import { passageOrder, pick, withGapsFilled } from './extractive.pick';
 import { statesQuantity } from '../search/stages/answer-line.stage';
 import type { QuestionKind } from './question-kind';
 import { DEFINITION_WORDS, DIMENSIONS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, YES_NO } from './question-kind';
+import { isInstruction, labelOf, settingKey } from './line-forms';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -77,8 +78,6 @@ const YES_NO_ROW_LEAD_WEIGHT = 0.5;
 const HEX_VALUE = /(?<![\p{L}\p{N}])0x[0-9a-f]+(?![\p{L}\p{N}])/iu;
 /** Content words a definition may put before or among its subject's words (a maker's name, an adjective; stopwords such as "The" are already gone) and still open with it. */
 const SUBJECT_SLACK = 2;
-/** A line that gives an instruction: a step verb first, after an optional "Step 2:", "3.", "From Settings," or "To delete a program,". */
-const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?:(?:from|in|on|at|to) [^,]{1,60}, )?(?:${cues.stepVerbs.join('|')})\\b`, 'i');
 /** Weight of an instruction line for its place in its passage (how-to questions). */
 const STEP_LEAD_WEIGHT = 1.6;
 /** Weight of an instruction line for its place in its passage when the question asks what something is. */
@@ -107,7 +106,7 @@ const DEFINITION_KIND_SHARE = 0.5;
  * question or lost pdf-dev first lines.
  */
 function askedKind(kind: QuestionKind, dimensions: readonly RegExp[], defines: ReadonlySet<Sentence>): AskedKind | undefined {
-  if (kind.steps) return { is: (x) => STEP_LINE.test(x.sentence.text), share: STEP_KIND_SHARE };
+  if (kind.steps) return { is: (x) => isInstruction(x.sentence), share: STEP_KIND_SHARE };
   if (dimensions.length > 0) return { is: (x) => dimensions.some((re) => re.test(x.sentence.text)), share: 0 };
   if (kind.address) return { is: (x) => HEX_VALUE.test(x.sentence.text), share: 0 };
   // A version number with no quantity on the line ("4.2.0", "v1.2"; the search's own test).
@@ -182,15 +181,6 @@ const TITLE_ITEM_WORDS = 8;
  */
 function isTitleItem(sentence: Sentence): boolean {
   return sentence.kind === 'item' && !/[.!?:;。]$/.test(sentence.text) && sentence.text.split(/\s+/).length <= TITLE_ITEM_WORDS;
-}
-
-/** The label of a "Label: value" line (a row read with its header, a spec item), or null. */
-function labelOf(text: string): string | null {
-  // ": " or a full-width "：" (manuals written in CJK locales use it with no space).
-  const m = /^(.{1,60}?)(?:: |：\s*)\S/u.exec(text);
-  if (!m) return null;
-  const label = m[1]!.replace(/[*_]/g, '').trim();
-  return label !== '' && label.split(/\s+/).length <= 6 ? label : null;
 }
 
 /** Most words of a lead that only labels its list. */
@@ -309,6 +299,18 @@ export function answerExtractively(question: string, passages: readonly Passage[
           // option is, the step ("From Settings, tap Privacy > Permission manager.") how to get there.
           if (!kind.steps && lt.length >= NAMED_LABEL_WORDS && lt.every((t) => wanted.includes(t)) && (!kind.quantity || /\d/.test(sentence.text))) named.add(pi);
         }
+        // A configuration line whose setting the question names ("board = kb-40-mini" for "the
+        // toolkit's board name"): it is labelled by its key, and the value it sets is the asked
+        // kind, so it leads its passage and, as a named label does, its passage (seeed-xiao +2
+        // first lines, no other question on any set moved; the label weight alone +1).
+        const key = settingKey(sentence);
+        if (key) {
+          const kt = terms(key.replace(/[_.-]+/g, ' '));
+          if (kt.length > 0 && kt.every((t) => wanted.includes(t))) {
+            score *= LABEL_WEIGHT * KIND_WEIGHT;
+            if (!kind.steps) named.add(pi);
+          }
+        }
         if (kind.quantity) score *= givesValue(sentence) ? KIND_WEIGHT : /\d/.test(sentence.text) ? 1 : NO_NUMBER_WEIGHT;
         if (kind.pin && PIN_NAME.test(sentence.text)) score *= KIND_WEIGHT;
         if (kind.address && HEX_VALUE.test(sentence.text)) score *= KIND_WEIGHT;
@@ -323,7 +325,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
         const fresh = new Set(words.filter((w) => !asked.has(w))).size + identifiers(sentence.text).filter((t) => /\d/.test(t) && !ids.includes(t)).length;
         if (fresh < ECHO_NEW_WORDS) echoes.add(sentence);
       }
-      const instruction = (kind.steps || kind.definition) && STEP_LINE.test(sentence.text);
+      const instruction = (kind.steps || kind.definition) && isInstruction(sentence);
       const nameRun = isNameRun(sentence);
       // Under the heading that names the task of a how-to question.
       const taskSection = kind.steps && headingCover >= MENU_HEADING_COVER;

@@ -71,7 +71,12 @@ const PART_CUE = new RegExp(
  * question on any set moved).
  */
 const PART_TAIL = new RegExp(`(?<![\\p{L}])(?:${cues.part.map(escapeRe).join('|')})\\s*$`, 'u');
-const STEP_FIRST = new RegExp(`^\\s*(?:${cues.stepVerbs.map(escapeRe).join('|')})\\b`, 'i');
+/**
+ * A line that gives an instruction: a step verb first, after an optional "Step 2:", "3.", "From
+ * Settings," or "To delete a recorded program,". The extractive answer reads its lines with it, and
+ * a question with it ("remove the old regulator") asks how to do something, not which part.
+ */
+export const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?:(?:from|in|on|at|to) [^,]{1,60}, )?(?:${cues.stepVerbs.map(escapeRe).join('|')})\\b`, 'i');
 const STEPS_CUE = cueRe(cues.steps);
 const DEFINITION_CUE = cueRe(cues.definition);
 const PROBLEM_CUE = cueRe(cues.problem);
@@ -101,7 +106,7 @@ export function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
   const steps = STEPS_CUE.test(q);
   const quantity = QUANTITY_CUE.test(q);
-  return { quantity, pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q) || (!q.includes('?') && !quantity && !STEP_FIRST.test(q) && PART_TAIL.test(q)), version: asksForVersion(question), steps, definition: !steps && DEFINITION_CUE.test(q), problem: PROBLEM_CUE.test(q) };
+  return { quantity, pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q) || (!q.includes('?') && !quantity && !STEP_LINE.test(q.trim()) && PART_TAIL.test(q)), version: asksForVersion(question), steps, definition: !steps && DEFINITION_CUE.test(q), problem: PROBLEM_CUE.test(q) };
 }
 
 /** Share of a line's own words that the question says for the line to restate the question's problem. */

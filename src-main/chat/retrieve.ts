@@ -13,6 +13,7 @@ import type { PagedText, Passage, PassageMember } from './passages';
 import { locateMembers, pageLocator } from './passages';
 import { escapeRe } from '../core/text';
 import { terms } from './sentences';
+import { DIMENSIONS, questionKind } from './question-kind';
 
 /**
  * Retrieval for chat: which models a question is about (named, inherited from the conversation,
@@ -114,9 +115,9 @@ const OWN_MODEL_RESCUE = 2;
 const VECTOR_TROUBLE: ReadonlySet<string> = new Set(['unavailable', 'model-missing', 'model-mismatch']);
 
 /** How many of `wanted` occur in the hit's text, title or section path. */
-function coverage(wanted: readonly string[], hit: SearchHit): number {
+function coverage(wanted: readonly string[], hit: SearchHit, measured: ReadonlyMap<string, readonly RegExp[]> = new Map()): number {
   const have = new Set(terms(`${hit.title}\n${hit.headingPath.join('\n')}\n${hit.text}`));
-  return wanted.filter((t) => have.has(t)).length;
+  return wanted.filter((t) => have.has(t) || measured.get(t)?.some((re) => re.test(hit.text))).length;
 }
 
 /** A model name's key without its revision: lowercase letters and digits of its word tokens. */
@@ -231,7 +232,10 @@ export async function retrieve(
   const wanted = topicTerms(question, analysis, vocabulary);
   const need = wanted.length === 0 ? 0 : Math.max(1, Math.ceil(wanted.length * (options.minCoverage ?? 0.4)));
   const results = resolvedModels.length > 0 ? found.value.results.filter((hit) => !isSiblings(resolvedModels, hit, vocabulary)) : found.value.results;
-  let kept = results.filter((hit) => coverage(wanted, hit) >= need);
+  // A question word a value's unit says ("frequency" for "@240 MHz"; not for a how-to question, as
+  // in the extractive answer): a specification table states the value and never the word.
+  const measured = questionKind(question).steps ? new Map<string, RegExp[]>() : new Map(wanted.map((t) => [t, DIMENSIONS.filter((d) => d.words.has(t)).map((d) => d.value)] as const).filter(([, v]) => v.length > 0));
+  let kept = results.filter((hit) => coverage(wanted, hit, measured) >= need);
   // The asked model's own manual says it in its own words ("Power on: click the reset button"
   // for "turn it on"): when none of its passages clears the gate while pages of no model do,
   // its best few that share a word with the question stay, in search order. Only for a model

@@ -2,6 +2,9 @@
 // asks every question the way `manualmate ask --json` does (no model installed, so the answer is
 // extracted), and scores the quoted lines against the gold answers.
 //   npm run bench:answers -- [--sets dev,m5stack] [--limit 50] [--fresh] [--misses] [--why] [--causes]
+//     [--ids m004,sx057] [--per-question <file>] [--answers]
+// --ids asks only those questions; --answers prints every answer, as --misses prints the misses; --per-question writes "set id any first" (1 or 0) per question,
+// so two versions can be compared question by question (which were gained and which lost).
 // --why adds where each question's first line misses: a later line holds the gold string, a quoted
 // passage holds it but no line does, the search's top 10 holds it but chat did not quote that
 // passage (relevance gate, or beyond the passages quoted), or the search's top 10 does not.
@@ -45,11 +48,17 @@ const { values } = parseArgs({
     why: { type: 'boolean' },
     causes: { type: 'boolean' },
     'data-dir': { type: 'string' },
+    ids: { type: 'string' },
+    answers: { type: 'boolean' },
+    'per-question': { type: 'string' },
   },
 });
 const sets = values.sets ? values.sets.split(',').map((s) => s.trim()) : Object.keys(SETS);
 for (const s of sets) if (!SETS[s]) throw new Error(`Unknown set "${s}"; sets: ${Object.keys(SETS).join(', ')}`);
 const limit = values.limit ? Number(values.limit) : Infinity;
+const only = values.ids ? new Set(values.ids.split(',').map((s) => s.trim())) : null;
+/** One line per question ("set id any first"), to compare two versions question by question. */
+const perQuestion: string[] = [];
 const root = path.resolve(values['data-dir'] ?? path.join(os.tmpdir(), 'manualmate-answer-bench'));
 
 /**
@@ -111,6 +120,7 @@ for (const set of sets) {
       .split('\n')
       .filter((l) => l.trim() !== '')
       .map((l) => JSON.parse(l) as Question)
+      .filter((q) => !only || only.has(q.id))
       .slice(0, limit);
     let any = 0;
     let first = 0;
@@ -130,6 +140,7 @@ for (const set of sets) {
       const hitFirst = lines.length > 0 && lineHits(lines[0]!, citations, q);
       if (hitAny) any++;
       if (hitFirst) first++;
+      perQuestion.push(`${set} ${q.id} ${Number(hitAny)} ${Number(hitFirst)}`);
       if (res.ok && labelFirst(res.value.text)) labelled++;
       if (values.why && !hitAny) {
         if (citations.some((c) => holdsGold(c.doc, c.quote, q))) why.passage++;
@@ -144,8 +155,8 @@ for (const set of sets) {
         if (cause === 'uncited') cause = (await inSearch(q)) ? 'search' : 'missing';
         causes.set(cause, (causes.get(cause) ?? 0) + 1);
       }
-      if (values.misses && !hitFirst) {
-        process.stderr.write(`\n--- ${q.id} ${hitAny ? '(later line)' : 'MISS'}${cause ? ` [${cause}]` : ''}: ${q.query}\n  gold: ${q.answers.map((a) => `${a.doc} :: ${a.contains}`).join(' | ')}\n`);
+      if ((values.misses && !hitFirst) || values.answers) {
+        process.stderr.write(`\n--- ${q.id} ${hitFirst ? '(first line)' : hitAny ? '(later line)' : 'MISS'}${cause ? ` [${cause}]` : ''}: ${q.query}\n  gold: ${q.answers.map((a) => `${a.doc} :: ${a.contains}`).join(' | ')}\n`);
         process.stderr.write(`${res.ok ? res.value.text : res.error.message}\n  cites: ${citations.map((c) => `[${c.n}] ${c.doc}`).join(' ')}\n`);
       }
     }
@@ -160,6 +171,7 @@ for (const set of sets) {
     await engine.dispose();
   }
 }
+if (values['per-question']) await writeFile(values['per-question'], `${perQuestion.join('\n')}\n`);
 console.log('| set | questions | any quoted line | first quoted line |\n|---|---|---|---|');
 console.log(rows.join('\n'));
 if (values.why) {

@@ -498,7 +498,7 @@ describe('the steps added between two quoted steps', () => {
       '',
       'To pair a speaker instead:',
       '',
-      'Step 1: Hold the pairing button of the speaker.',
+      'Step 1: Hold the pairing button for three seconds.',
       '',
       'Step 2: Wait for the blinking light.',
       '',

@@ -114,6 +114,13 @@ describe('the relevance gate and sibling models', () => {
     expect(clear).toEqual(['lib/pumps/px20/reset.md']);
   });
 
+  it("counts a question word that a value's unit states, except for a how-to question", async () => {
+    // Four question words ("frequency", "pump", "motor", "run"), two needed; the table says "motor" and "50 Hz".
+    const spec = hit('lib/general/spec.md', null, 'Motor: 400 V at 50 Hz.');
+    expect(await keptDocs('What frequency does the PX20 pump motor run at?', [spec])).toEqual(['lib/general/spec.md']);
+    expect(await keptDocs('How do I change the frequency the PX20 pump motor runs at?', [spec])).toEqual([]);
+  });
+
   it('keeps no weak passage for a model only kept from the previous question: this one may ask about another', async () => {
     const kept = await keptDocs('What fuse does the QZ-7 controller take?', [hit('lib/pumps/px20/fuse.md', 'PX20', 'The PX20 uses a 2 A fuse.')], ['PX20']);
     expect(kept).toEqual([]);
