@@ -181,6 +181,21 @@ describe('search', () => {
     expect(res.ok && res.value.query).toBe('compute modlue');
   });
 
+  it('searches keywords without the asking words, and quotes the question as asked', async () => {
+    const asked: string[] = [];
+    const store: Partial<ChunkStore> = {
+      searchBm25: async (text) => {
+        asked.push(text);
+        return [];
+      },
+      hydrate: async (stubs) => stubs.map((h) => ({ ...h })),
+      getChunks: async () => [],
+    };
+    const res = await search({ ...source, store: store as ChunkStore }, 'How many modules does it have?', { topK: 5, retriever: 'bm25', stages: [] });
+    expect(asked.map((t) => t.split(/\W+/).filter(Boolean))).toEqual([['modules', 'it']]);
+    expect(res.ok && res.value.query).toBe('How many modules does it have?');
+  });
+
   it('starts every candidate search before it scores the document names', async () => {
     const events: string[] = [];
     const store: Partial<ChunkStore> = {
