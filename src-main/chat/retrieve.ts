@@ -13,6 +13,7 @@ import type { PagedText, Passage, PassageMember } from './passages';
 import { locateMembers, pageLocator } from './passages';
 import { escapeRe } from '../core/text';
 import { terms } from './sentences';
+import { thesaurusGroups } from '../search/thesaurus';
 import { DIMENSIONS, questionKind } from './question-kind';
 
 /**
@@ -114,10 +115,28 @@ const OWN_MODEL_RESCUE = 2;
 /** Why dense search may be unavailable for a while; chat then searches by keywords. */
 const VECTOR_TROUBLE: ReadonlySet<string> = new Set(['unavailable', 'model-missing', 'model-mismatch']);
 
-/** How many of `wanted` occur in the hit's text, title or section path. */
+/**
+ * Each one-word entry of the search's thesaurus (`search/data/thesaurus.json`) as chat's `terms`
+ * reads it, with the group's other one-word entries: a manual says "LCD" where the question says
+ * "display", "screen" where it says "panel". Phrases ("form factor") are left out: one of
+ * their words alone says something else.
+ */
+const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
+  const out = new Map<string, string[]>();
+  for (const group of thesaurusGroups()) {
+    const single = group.filter((entry) => !/\s/.test(entry.trim())).flatMap((entry) => {
+      const t = terms(entry);
+      return t.length === 1 ? t : [];
+    });
+    for (const term of single) out.set(term, [...new Set([...(out.get(term) ?? []), ...single.filter((o) => o !== term)])]);
+  }
+  return out;
+})();
+
+/** How many of `wanted` occur in the hit's text, title or section path, or a thesaurus word of theirs does. */
 function coverage(wanted: readonly string[], hit: SearchHit, measured: ReadonlyMap<string, readonly RegExp[]> = new Map()): number {
   const have = new Set(terms(`${hit.title}\n${hit.headingPath.join('\n')}\n${hit.text}`));
-  return wanted.filter((t) => have.has(t) || measured.get(t)?.some((re) => re.test(hit.text))).length;
+  return wanted.filter((t) => have.has(t) || SYNONYMS.get(t)?.some((s) => have.has(s)) || measured.get(t)?.some((re) => re.test(hit.text))).length;
 }
 
 /** A model name's key without its revision: lowercase letters and digits of its word tokens. */

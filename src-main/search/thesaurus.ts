@@ -51,3 +51,8 @@ export function expandQuery(query: string): string {
   for (const w of adds) if (!contentTerms(w).every((t) => own.has(t))) extra.add(w);
   return [...extra].join(' ');
 }
+
+/** The word groups (data/thesaurus.json), for readers that match words their own way (chat's relevance gate). */
+export function thesaurusGroups(): readonly (readonly string[])[] {
+  return (thesaurus as Thesaurus).groups;
+}

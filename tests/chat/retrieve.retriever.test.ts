@@ -121,6 +121,14 @@ describe('the relevance gate and sibling models', () => {
     expect(await keptDocs('How do I change the frequency the PX20 pump motor runs at?', [spec])).toEqual([]);
   });
 
+  it("counts a question word when the passage says a word of its thesaurus group instead", async () => {
+    // Three question words ("display", "size", "controller"), two needed; the spec says "LCD", "size" and no "controller".
+    const spec = hit('lib/general/spec.md', null, 'Screen size: 0.96 inch colour LCD, ST7735S.');
+    expect(await keptDocs('What display size and controller does the PX20 panel use?', [spec])).toEqual(['lib/general/spec.md']);
+    // A word outside every group counts only as itself.
+    expect(await keptDocs('What gasket size and controller does the PX20 valve use?', [spec])).toEqual([]);
+  });
+
   it('keeps no weak passage for a model only kept from the previous question: this one may ask about another', async () => {
     const kept = await keptDocs('What fuse does the QZ-7 controller take?', [hit('lib/pumps/px20/fuse.md', 'PX20', 'The PX20 uses a 2 A fuse.')], ['PX20']);
     expect(kept).toEqual([]);
