@@ -18,20 +18,22 @@ const bin = path.join(repoRoot, 'bin', 'manualmate.mjs');
 /** Kills per run of the suite, each into a fresh library. */
 const KILLS = 20;
 
-/** Deterministic "random" delays, so a failure can be replayed. */
-function delays(seed: number, n: number, min: number, max: number): number[] {
+/** Deterministic "random" shares of a whole import's time to kill at, so a failure can be replayed. */
+function shares(seed: number, n: number, min: number, max: number): number[] {
   const next = mulberry32(seed);
   return Array.from({ length: n }, () => min + next() * (max - min));
 }
 
-function importThenKill(corpus: string, dataDir: string, library: string, afterMs: number): Promise<{ killed: boolean }> {
+/** Runs an import and kills it after `afterMs`; `ms` is how long it ran (the whole import when not killed). */
+function importThenKill(corpus: string, dataDir: string, library: string, afterMs: number): Promise<{ killed: boolean; ms: number }> {
   return new Promise((resolve, reject) => {
+    const started = performance.now();
     const child = spawn(process.execPath, [bin, 'import', corpus, '--library', library, '--data-dir', dataDir, '--json'], { stdio: 'ignore' });
     const timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
     child.on('error', reject);
     child.on('exit', (_code, signal) => {
       clearTimeout(timer);
-      resolve({ killed: signal === 'SIGKILL' });
+      resolve({ killed: signal === 'SIGKILL', ms: performance.now() - started });
     });
   });
 }
@@ -75,16 +77,18 @@ export function describeImportCrash(title: string, corpus: (tmp: string) => Prom
       try {
         const { folder, documents } = await corpus(tmp.dir);
         // The kills are spread over the time one whole import takes on this machine, timed first:
-        // fixed delays stopped landing inside the import once it got faster.
-        const started = performance.now();
-        await importThenKill(folder, tmp.dir, 'timing', 600_000);
-        const whole = performance.now() - started;
+        // fixed delays stopped landing inside the import once it got faster. A run that finishes
+        // before its kill times a whole import again, and the later kills use the shorter time: on
+        // a machine whose load falls during the test (CI beside another job), kills timed from a
+        // slow first import landed after most imports had finished.
+        let whole = (await importThenKill(folder, tmp.dir, 'timing', 600_000)).ms;
         // Each run starts a fresh library, so every kill lands somewhere inside a full import.
         let killedRuns = 0;
-        const runs = delays(20261129, KILLS, 0.15 * whole, 0.9 * whole).map((ms, i) => ({ library: `crashy-${i}`, ms: Math.round(ms) }));
+        const runs = shares(20261129, KILLS, 0.15, 0.9).map((share, i) => ({ library: `crashy-${i}`, share }));
         for (const run of runs) {
-          const { killed } = await importThenKill(folder, tmp.dir, run.library, run.ms);
+          const { killed, ms } = await importThenKill(folder, tmp.dir, run.library, Math.round(run.share * whole));
           if (killed) killedRuns++;
+          else whole = Math.min(whole, ms);
           await checkConsistent(tmp.dir, run.library);
         }
         expect(killedRuns).toBeGreaterThanOrEqual(KILLS / 2);
