@@ -11,7 +11,7 @@ import type { AskedKind, Scored } from './extractive.pick';
 import { passageOrder, pick, withGapsFilled } from './extractive.pick';
 import { statesQuantity } from '../search/stages/answer-line.stage';
 import type { QuestionKind } from './question-kind';
-import { DEFINITION_WORDS, DIMENSIONS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, YES_NO } from './question-kind';
+import { DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
 import { isInstruction, labelOf, settingKey } from './line-forms';
 
 /**
@@ -218,7 +218,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const subject = wanted.filter((t) => !DEFINITION_WORDS.has(t));
   // A question word a line's value says by its unit ("current" for "200mA"); not for a how-to
   // question ("how do I set the clock" is not answered by "240MHz").
-  const unitSays = new Map(kind.steps || (kind.pin && !HOW_ASK.test(question.toLowerCase())) ? [] : wanted.map((t) => [t, DIMENSIONS.filter((d) => d.words.has(t)).map((d) => d.value)] as const).filter(([, v]) => v.length > 0));
+  const unitSays = kind.steps || (kind.pin && !HOW_ASK.test(question.toLowerCase())) ? new Map<string, RegExp[]>() : unitPatterns(wanted);
 
   const units = used.map((p) => splitSentences(p.hit.text));
   const docs = units.flat().map((s) => terms(s.text));

@@ -102,6 +102,15 @@ export function quantityNouns(question: string): string[] {
  */
 export const DIMENSIONS = VALUE_DIMENSIONS.map((d) => ({ words: new Set(d.words.flatMap((w) => terms(w))), value: d.value }));
 
+/**
+ * For each of `words` (chat's stemmed terms) that names a dimension ("frequency", "current"), the
+ * patterns of a value in that dimension's units ("@240 MHz", "5V@500mA"): a line or passage stating
+ * such a value says the word though it never writes it. Words naming no dimension are left out.
+ */
+export function unitPatterns(words: readonly string[]): Map<string, RegExp[]> {
+  return new Map(words.map((t) => [t, DIMENSIONS.filter((d) => d.words.has(t)).map((d) => d.value)] as const).filter(([, v]) => v.length > 0));
+}
+
 export function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
   const steps = STEPS_CUE.test(q);
@@ -112,7 +121,7 @@ export function questionKind(question: string): QuestionKind {
 /** Share of a line's own words that the question says for the line to restate the question's problem. */
 const RESTATE_SHARE = 0.5;
 /** A line that opens with a condition or a cause ("When the surroundings get dark, ..."). */
-const CONDITION_OPENING = new RegExp(`^(?:${cues.conditions.join('|')})\\b`, 'i');
+const CONDITION_OPENING = new RegExp(`^(?:${cues.conditions.map(escapeRe).join('|')})\\b`, 'i');
 
 /**
  * Whether a line only restates the problem a question asks about ("The TV is making a popping

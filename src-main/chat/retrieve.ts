@@ -14,7 +14,7 @@ import { locateMembers, pageLocator } from './passages';
 import { escapeRe } from '../core/text';
 import { terms } from './sentences';
 import { thesaurusGroups } from '../search/thesaurus';
-import { DIMENSIONS, questionKind } from './question-kind';
+import { questionKind, unitPatterns } from './question-kind';
 
 /**
  * Retrieval for chat: which models a question is about (named, inherited from the conversation,
@@ -253,7 +253,7 @@ export async function retrieve(
   const results = resolvedModels.length > 0 ? found.value.results.filter((hit) => !isSiblings(resolvedModels, hit, vocabulary)) : found.value.results;
   // A question word a value's unit says ("frequency" for "@240 MHz"; not for a how-to question, as
   // in the extractive answer): a specification table states the value and never the word.
-  const measured = questionKind(question).steps ? new Map<string, RegExp[]>() : new Map(wanted.map((t) => [t, DIMENSIONS.filter((d) => d.words.has(t)).map((d) => d.value)] as const).filter(([, v]) => v.length > 0));
+  const measured = questionKind(question).steps ? new Map<string, RegExp[]>() : unitPatterns(wanted);
   let kept = results.filter((hit) => coverage(wanted, hit, measured) >= need);
   // The asked model's own manual says it in its own words ("Power on: click the reset button"
   // for "turn it on"): when none of its passages clears the gate while pages of no model do,

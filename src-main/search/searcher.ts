@@ -75,9 +75,9 @@ export async function search(source: SearchSource, asked: string, options: Searc
   const has = (name: StageName) => enabled.some((s) => s.name === name);
   const names = has('document-names') || has('passage-order') ? source.documentEvidence() : null;
   const base: ChunkFilter = options.docIds ? { docIds: options.docIds } : {};
-  const first = (asked: string, filter: ChunkFilter, expand = true): Promise<ChunkHit[]> => {
+  const first = (question: string, filter: ChunkFilter, expand = true): Promise<ChunkHit[]> => {
     // Keyword search reads the question without its asking words (`./keyword-query.ts`).
-    const text = keywordText(asked);
+    const text = keywordText(question);
     const opts = { limit: expand ? limit : pool, filter, expansion: expand ? expandQuery(text) : '', light: true };
     if (options.retriever === 'dense') return store.searchVector(vector!, opts);
     if (options.retriever === 'hybrid') return store.searchHybrid(text, vector!, opts);

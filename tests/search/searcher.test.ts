@@ -17,6 +17,20 @@ function hit(id: string, text: string, score: number, extra: Partial<ChunkRecord
   return { record: { ...record(id, 0, text), id, modelKey: null, parentId: null, ...extra } as ChunkRecord, score };
 }
 
+/** A store that finds nothing and records the text of each keyword search it is asked. */
+function recordingStore(): { asked: string[]; store: Partial<ChunkStore> } {
+  const asked: string[] = [];
+  const store: Partial<ChunkStore> = {
+    searchBm25: async (text) => {
+      asked.push(text);
+      return [];
+    },
+    hydrate: async (stubs) => stubs.map((h) => ({ ...h })),
+    getChunks: async () => [],
+  };
+  return { asked, store };
+}
+
 function scriptedStore(hits: ChunkHit[]): ChunkStore {
   const store: Partial<ChunkStore> = {
     searchBm25: async () => hits.map((h) => ({ ...h })),
@@ -167,30 +181,14 @@ describe('search', () => {
   });
 
   it('searches a typo with the word the library uses, and quotes the question as asked', async () => {
-    const asked: string[] = [];
-    const store: Partial<ChunkStore> = {
-      searchBm25: async (text) => {
-        asked.push(text);
-        return [];
-      },
-      hydrate: async (stubs) => stubs.map((h) => ({ ...h })),
-      getChunks: async () => [],
-    };
+    const { asked, store } = recordingStore();
     const res = await search({ ...source, store: store as ChunkStore }, 'compute modlue', { topK: 5, retriever: 'bm25', stages: [] });
     expect(asked).toEqual(['compute modlue module']);
     expect(res.ok && res.value.query).toBe('compute modlue');
   });
 
   it('searches keywords without the asking words, and quotes the question as asked', async () => {
-    const asked: string[] = [];
-    const store: Partial<ChunkStore> = {
-      searchBm25: async (text) => {
-        asked.push(text);
-        return [];
-      },
-      hydrate: async (stubs) => stubs.map((h) => ({ ...h })),
-      getChunks: async () => [],
-    };
+    const { asked, store } = recordingStore();
     const res = await search({ ...source, store: store as ChunkStore }, 'How many modules does it have?', { topK: 5, retriever: 'bm25', stages: [] });
     expect(asked.map((t) => t.split(/\W+/).filter(Boolean))).toEqual([['modules', 'it']]);
     expect(res.ok && res.value.query).toBe('How many modules does it have?');
