@@ -52,6 +52,24 @@ export function expandQuery(query: string): string {
   return [...extra].join(' ');
 }
 
+/**
+ * Each one-word entry of the thesaurus as `normalize` reads words (content terms, stemmed passage
+ * terms, chat's terms), with the group's other one-word entries read the same way ("delete" ->
+ * "remove", "erase"). Phrases ("form factor") are left out: one of their words alone says
+ * something else. For readers that score words their own way: the ranking stages, chat's gate.
+ */
+export function synonymMap(normalize: (text: string) => readonly string[]): ReadonlyMap<string, readonly string[]> {
+  const out = new Map<string, Set<string>>();
+  for (const group of (thesaurus as Thesaurus).groups) {
+    const single = group.flatMap((e) => {
+      const t = /\s/.test(e.trim()) ? [] : normalize(e);
+      return t.length === 1 ? t : [];
+    });
+    for (const t of single) for (const o of single) if (o !== t) (out.get(t) ?? out.set(t, new Set()).get(t)!).add(o);
+  }
+  return new Map([...out].map(([t, set]) => [t, [...set]]));
+}
+
 /** The word groups (data/thesaurus.json), for readers that match words their own way (chat's relevance gate). */
 export function thesaurusGroups(): readonly (readonly string[])[] {
   return (thesaurus as Thesaurus).groups;

@@ -49,6 +49,19 @@ describe('answer-line ranking', () => {
     expect(order(weighByAnswerLine([prose, row], 'What charge current does the board use?', flat))).toEqual(['row', 'prose']);
   });
 
+  it('counts a thesaurus word of a how-to question\'s verb at part weight, and never for a value question', () => {
+    // "remove" stands in the thesaurus group of "delete": the section the manual titles with its own verb wins.
+    const other = hit('other', '##### Delete conversations\n\nTap Delete to remove your conversation history.', 10);
+    const task = hit('task', '#### Remove an account\n\n1. From Settings, tap Accounts.\n2. Tap the account and then tap Remove account.', 9);
+    expect(order(weighByAnswerLine([other, task], 'How to delete account?', flat))).toEqual(['task', 'other']);
+    // Without the credit the question's own verb leads: the same lines for a question that asks no how-to.
+    expect(order(weighByAnswerLine([other, task], 'delete account', flat))).toEqual(['other', 'task']);
+    // "pins" is in the group of "gpio": for a question asking how many, a pin count is not a GPIO count.
+    const score = (text: string, question: string) => weighByAnswerLine([hit('h', text, 10)], question, flat)[0]!.score;
+    expect(score('The chip exposes its pins here.', 'How many GPIO does the chip have?')).toBe(score('The chip exposes its legs here.', 'How many GPIO does the chip have?'));
+    expect(score('Solder the chip to the pins.', 'How do I solder the GPIO?')).toBeGreaterThan(score('Solder the chip to the legs.', 'How do I solder the GPIO?'));
+  });
+
   it('prefers the line holding the rare words of the question', () => {
     const stats = PassageTermStats.create();
     stats.addDocument(markdownDocument('a.md', Array.from({ length: 20 }, (_, i) => `The board ${i} has a port.`).join('\n\n') + '\n\nThe fan header sits near the port.'));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expandQuery } from '../../src-main/search/thesaurus';
+import { expandQuery, synonymMap } from '../../src-main/search/thesaurus';
+import { contentTerms } from '../../src-main/enrich/text.util';
 
 describe('query expansion for keyword search', () => {
   it('adds how manuals say what technicians ask', () => {
@@ -26,5 +27,17 @@ describe('query expansion for keyword search', () => {
     expect(expandQuery('E52C UART1 TX pin number')).not.toMatch(/\bpin\b/);
     expect(expandQuery('zzz qqq')).toBe('');
     expect(expandQuery('memory size').split(' ')).not.toContain('memory');
+  });
+
+  it('maps each one-word entry to its groups\' other one-word entries, as the reader normalizes words', () => {
+    const map = synonymMap(contentTerms);
+    expect(map.get('delete')).toEqual(expect.arrayContaining(['remove', 'erase']));
+    expect(map.get('remove')).toContain('delete');
+    // Phrases are left out on both sides: "shut down" is neither a key nor a synonym.
+    expect(map.get('shutdown') ?? []).not.toContain('shut down');
+    expect([...map.keys()]).not.toContain('shut down');
+    // The reader's own form: content terms are singular ("dimensions" is read as "dimension").
+    expect(map.get('size')).toContain('dimension');
+    expect(map.get('size')).not.toContain('size');
   });
 });

@@ -3,6 +3,7 @@ import { passageTerms } from '../../enrich/passage-terms';
 import { escapeRe } from '../../core/text';
 import type { ChunkHit } from '../../storage/chunk-store';
 import { byScore, type RankStage } from './stage';
+import { synonymMap } from '../thesaurus';
 
 /**
  * Line-level evidence. A chunk answers a technician's question with one line — a spec-table row,
@@ -42,6 +43,24 @@ export const LABEL_WEIGHT = 1;
  * Button"; 1.0 and 2.0 lift smart-tv too (+1, +4) and galaxy-s10 only at 1.0–1.5.
  */
 export const LABEL_COVERAGE = 1.5;
+/**
+ * What a how-to question's word counts for in a line that holds only a thesaurus word of its
+ * group: a manual titles the task with its own verb ("Remove an account" for "how to delete my
+ * account"), and that line should not lose to every "Delete ..." section that lacks the thing
+ * asked about. Only for how-to questions: the groups are loose on purpose (the keyword search
+ * adds them at a low weight), and for a question asking for a value a near word is a different
+ * fact ("pins" for "how many GPIOs": pdf-dev lost a first line, smart-tv two questions at Hit@1
+ * with this credit for every question). Measured on every set (docs/benchmarks.md, "Search,
+ * session 13"): galaxy-s10 Hit@1 .820 -> .860, smart-tv .724 -> .722, the others unchanged;
+ * 0.75 measured the same, 0.35 no gain.
+ */
+const SYNONYM_CREDIT = 0.5;
+/** The thesaurus as passage terms (see `synonymMap`). */
+const SYNONYMS = synonymMap(passageTerms);
+/** Marks of `AskedTerms`: a term the line holds, and one it holds only a thesaurus word of. */
+const FULL = 2;
+const HALF = 1;
+
 /** Lines longer than this are read as sentences (a paragraph is not one line of evidence). */
 const LONG_LINE = 200;
 
@@ -209,11 +228,12 @@ export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term
   const versions = asksForVersion(question);
   const dimensions = askedDimensions(terms, question);
   const kind = askedKind(question);
-  const asked = new AskedTerms(terms, dimensions);
-  /** The weight of the marked terms, summed in the terms' order. */
+  const asked = new AskedTerms(terms, dimensions, HOW_TO.test(question.toLowerCase()));
+  /** The weight of the marked terms (half for a thesaurus word's mark), summed in the terms' order. */
   const weighed = (marks: Uint8Array): number => {
     let sum = 0;
-    for (let k = 0; k < terms.length; k++) if (marks[k] === 1) sum += weights[k]!;
+    for (let k = 0; k < terms.length; k++) if (marks[k] === FULL) sum += weights[k]!;
+    else if (marks[k] === HALF) sum += SYNONYM_CREDIT * weights[k]!;
     return sum;
   };
   return byScore(
@@ -242,6 +262,8 @@ export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term
  */
 class AskedTerms {
   private readonly index: Map<string, number>;
+  /** A thesaurus word of a term (not itself a term) -> that term's index. */
+  private readonly alike = new Map<string, number>();
   private readonly marks: Uint8Array;
   private readonly labelMarks: Uint8Array;
   /** Word -> the index of the one term it could abbreviate (see `cut`), or -1. */
@@ -251,8 +273,13 @@ class AskedTerms {
   constructor(
     private readonly terms: readonly string[],
     private readonly dimensions: ReturnType<typeof askedDimensions>,
+    /** Whether a thesaurus word of a term counts for it (at `SYNONYM_CREDIT`). */
+    alike = false,
   ) {
     this.index = new Map(terms.map((t, k) => [t, k]));
+    if (alike) terms.forEach((t, k) => {
+      for (const s of SYNONYMS.get(t) ?? []) if (!this.index.has(s) && !this.alike.has(s)) this.alike.set(s, k);
+    });
     this.marks = new Uint8Array(terms.length);
     this.labelMarks = new Uint8Array(terms.length);
   }
@@ -286,14 +313,18 @@ class AskedTerms {
       const cut = this.cut(w);
       const k = cut >= 0 && this.cutPattern(w).test(label) ? cut : this.index.get(w);
       if (k === undefined) return null;
-      marks[k] = 1;
+      marks[k] = FULL;
     }
     return marks;
   }
 
   private readonly markOffered = (term: string): void => {
     const k = this.index.get(term);
-    if (k !== undefined) this.marks[k] = 1;
+    if (k !== undefined) this.marks[k] = FULL;
+    else if (this.alike.size > 0) {
+      const j = this.alike.get(term);
+      if (j !== undefined && this.marks[j] === 0) this.marks[j] = HALF;
+    }
   };
 
   /**
