@@ -13,6 +13,9 @@ describe('query expansion for keyword search', () => {
     expect(expandQuery('How do I fix the screen color issues?')).toContain('problem');
     // Datasheets abbreviate the crystal ("Support XTAL 24/32/38.4/40MHz").
     expect(expandQuery('Which crystal frequencies does it support?')).toContain('xtal');
+    // A user lightens the screen; the manual adjusts its brightness. A user deletes; the manual removes.
+    expect(expandQuery('How do I lighten my screen up?')).toContain('brightness');
+    expect(expandQuery('How to delete account?')).toContain('remove');
   });
 
   it('reads a phrase of the thesaurus only as that phrase', () => {
