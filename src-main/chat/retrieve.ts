@@ -13,7 +13,7 @@ import type { PagedText, Passage, PassageMember } from './passages';
 import { locateMembers, pageLocator } from './passages';
 import { escapeRe } from '../core/text';
 import { terms } from './sentences';
-import { thesaurusGroups } from '../search/thesaurus';
+import { synonymMap } from '../search/thesaurus';
 import { questionKind, unitPatterns } from './question-kind';
 
 /**
@@ -116,22 +116,10 @@ const OWN_MODEL_RESCUE = 2;
 const VECTOR_TROUBLE: ReadonlySet<string> = new Set(['unavailable', 'model-missing', 'model-mismatch']);
 
 /**
- * Each one-word entry of the search's thesaurus (`search/data/thesaurus.json`) as chat's `terms`
- * reads it, with the group's other one-word entries: a manual says "LCD" where the question says
- * "display", "screen" where it says "panel". Phrases ("form factor") are left out: one of
- * their words alone says something else.
+ * The search's thesaurus (`search/data/thesaurus.json`) as chat's `terms` reads words: a manual
+ * says "LCD" where the question says "display", "screen" where it says "panel".
  */
-const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
-  const out = new Map<string, string[]>();
-  for (const group of thesaurusGroups()) {
-    const single = group.filter((entry) => !/\s/.test(entry.trim())).flatMap((entry) => {
-      const t = terms(entry);
-      return t.length === 1 ? t : [];
-    });
-    for (const term of single) out.set(term, [...new Set([...(out.get(term) ?? []), ...single.filter((o) => o !== term)])]);
-  }
-  return out;
-})();
+const SYNONYMS = synonymMap(terms);
 
 /** How many of `wanted` occur in the hit's text, title or section path, or a thesaurus word of theirs does. */
 function coverage(wanted: readonly string[], hit: SearchHit, measured: ReadonlyMap<string, readonly RegExp[]> = new Map()): number {

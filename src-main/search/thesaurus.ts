@@ -69,8 +69,3 @@ export function synonymMap(normalize: (text: string) => readonly string[]): Read
   }
   return new Map([...out].map(([t, set]) => [t, [...set]]));
 }
-
-/** The word groups (data/thesaurus.json), for readers that match words their own way (chat's relevance gate). */
-export function thesaurusGroups(): readonly (readonly string[])[] {
-  return (thesaurus as Thesaurus).groups;
-}
