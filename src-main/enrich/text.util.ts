@@ -15,7 +15,7 @@ const STOPWORDS = new Set(
     'see shall she should so some such than that the their them then there these they this those through to ' +
     'too under until up upon us use used uses using very via was we were what when where which while who ' +
     'whom why will with within without would yes you your e.g i.e. eg ie one two three first second new ' +
-    'following follow follows shown show shows below above click step steps note notes need needs want make ' +
+    'following follow follows shown show shows below above click step steps need needs want make ' +
     'like well able support supports supported'
   ).split(/\s+/),
 );

@@ -31,6 +31,16 @@ describe('plainText', () => {
   });
 });
 
+describe('stopwords', () => {
+  it('drops function words and filler, and keeps a word that names a topic', () => {
+    expect(contentTerms('How do I use the following steps?')).toEqual([]);
+    // "notes" names an app's content ("How can I view my notes?"); as the callout "Note:" its
+    // frequency discounts it in every library's statistics, as any common word's.
+    expect(contentTerms('How can I view all my notes?')).toEqual(['view', 'note']);
+    expect(isStopword('note')).toBe(false);
+  });
+});
+
 describe('contentTerms and modelTokens over long mixed texts', () => {
   // Both read a long text piece by piece, with a faster pattern for pieces of pure ASCII: the
   // words, their keys and their offsets must be those of the whole text read at once.
