@@ -2,7 +2,7 @@ import type { Citation } from '../contract/api';
 import type { LayoutOptions, Line } from './extractive.render';
 import { layOut } from './extractive.render';
 import type { Passage } from './passages';
-import { citationFor } from './passages';
+import { citationFor, unresolvedModelWords } from './passages';
 import type { Sentence } from './sentences';
 import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import cues from './data/question-cues.json';
@@ -205,6 +205,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // The words of the models asked about ("Evaluation Board" of "CH32X3x5 Evaluation Board"),
   // like their names, tell no line apart: every passage is about those models already.
   const modelWords = new Set((options.models ?? []).flatMap((m) => terms(m)));
+  if ((options.models ?? []).length === 0) for (const t of unresolvedModelWords(question, used)) modelWords.add(t);
   const topical = question.toLowerCase().replace(HOW_MEASURE, ' ');
   const said = [...new Set(terms(topical))].filter((t) => !modelWords.has(t));
   // The words naming a quantity the question asks for unsaid ("range" for "how far") score like its own.
