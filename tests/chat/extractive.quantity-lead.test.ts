@@ -35,3 +35,27 @@ describe('a product the question names that the vocabulary did not read as a mod
     expect(quotedLines(a)[0]).toContain('pins 16 and 17 in Blaze');
   });
 });
+
+describe('asked for a quantity, a line with no number', () => {
+  const text = [
+    'The Zeta AI Camera features machine vision with high energy efficiency and low cost for AI camera projects.',
+    '',
+    'Besides the image sensor, it has a speaker, an IPS screen, a 6-axis IMU, a 200mAh Li-po battery, and more.',
+  ].join('\n');
+
+  it('does not lead its passage over a line that states one', () => {
+    const a = answerExtractively('How big is the battery in the Zeta AI camera?', [passage('zeta.md#1', text)]);
+    expect(quotedLines(a)[0]).toContain('200mAh');
+  });
+
+  it('still leads when the question asks no quantity', () => {
+    const a = answerExtractively('Does the Zeta AI camera have a battery?', [passage('zeta.md#1', text)]);
+    expect(quotedLines(a)[0]).toContain('Zeta AI Camera features');
+  });
+
+  it('reads a digit inside a name as no number', () => {
+    const named = text.replace('The Zeta AI Camera', 'The M5Zeta AI Camera');
+    const a = answerExtractively('How big is the battery in this AI camera?', [passage('zeta.md#1', named)]);
+    expect(quotedLines(a)[0]).toContain('200mAh');
+  });
+});
