@@ -13,6 +13,7 @@ import { statesQuantity } from '../search/stages/answer-line.stage';
 import type { QuestionKind } from './question-kind';
 import { DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
 import { isInstruction, labelOf, settingKey } from './line-forms';
+import { answersEcho, followerOf, listedAfter, withParagraph } from './extractive.along';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -364,8 +365,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
       else if (sentence.title || BOLD_LINE.test(sentence.text) || (ASIDE_LINE.test(sentence.text) && !valueLine) || (echoes.has(sentence) && isTitleItem(sentence))) lead *= ASIDE_LEAD_WEIGHT;
       lead *= wholeLabel;
       // Asked why or how to fix a problem, the line that states it is the question, not its answer;
-      // unless it is quoted with the line after it (an echo of the question, see `followerOf`).
-      if (kind.problem && sentence.kind !== 'code' && !(echoes.has(sentence) && followerOf(sentences, sentence)) && restatesProblem(sentence.text, words, asked, instruction)) lead *= RESTATE_LEAD_WEIGHT;
+      // unless it is quoted with the line after it (an echo of the question, see `followerOf`) and
+      // that line answers it (see `answersEcho`).
+      if (kind.problem && sentence.kind !== 'code' && !(echoes.has(sentence) && answersEcho(followerOf(sentences, sentence))) && restatesProblem(sentence.text, words, asked, instruction)) lead *= RESTATE_LEAD_WEIGHT;
       if (yesNo && sentence.kind === 'row') lead *= YES_NO_ROW_LEAD_WEIGHT;
       // Asked what something is, the line that opens with it as its subject ("Remote Support
       // offers one-on-one support ...") defines it; a line that names it in passing uses it.
@@ -445,60 +447,4 @@ export function answerExtractively(question: string, passages: readonly Passage[
     out.push(`- ${head}${head.length === 300 ? '…' : ''} [1]`);
   }
   return { text: `${EXTRACTED_LABEL}\n\n${out.join('\n')}`, citations };
-}
-
-/**
- * What a lead sentence brings: the units of the block it opens, at most `max`. When that block is
- * a list of one item ("follow these steps:", then "1. Use the Escape Pin (PC1)"), the step's own
- * text went on outside the list (Markdown ends a list at an unindented paragraph, and "2. Modify
- * Your Sketch" starts a new one): the prose and items after it under the same heading come too, up
- * to the next table or code (seeed-xiao +1 any line: "Connect PC1 to GND before resetting the
- * device"; no other question on any set moved).
- */
-function listedAfter(units: readonly Sentence[], lead: Sentence, quoted: ReadonlySet<Sentence>, max: number): Sentence[] {
-  const members = units.filter((u) => u.block === lead.opens && !quoted.has(u)).slice(0, max);
-  const [only] = members;
-  if (members.length !== 1 || only?.kind !== 'item') return members;
-  const out = [only];
-  for (const u of units.slice(units.indexOf(only) + 1)) {
-    if (out.length >= max || u.heading !== only.heading || u.kind === 'code' || u.kind === 'row' || quoted.has(u)) break;
-    out.push(u);
-  }
-  return out;
-}
-
-/** Most characters of one quoted line once the rest of its paragraph joins it. */
-const PARAGRAPH_CHARS = 400;
-
-/**
- * Quotes a prose sentence or list item with the rest of its paragraph, as far as the line stays
- * short: the sentence that names the topic and the one that says what to do ("You can enlarge
- * the font. To activate, set Enlarge.") are one thought split by a full stop, and either alone
- * can miss the answer. The sentences after it come first, then those before.
- */
-function withParagraph(line: Line, units: readonly Sentence[], quoted: Set<Sentence>): void {
-  const { sentence } = line;
-  if (sentence.para === undefined) return;
-  const mates = units.filter((u) => u.para === sentence.para);
-  const at = mates.indexOf(sentence);
-  let length = sentence.text.length;
-  const fits = (u: Sentence): boolean => !quoted.has(u) && length + u.text.length <= PARAGRAPH_CHARS;
-  for (const u of mates.slice(at + 1)) {
-    if (!fits(u)) break;
-    line.after.push(u);
-    length += u.text.length;
-  }
-  for (const u of mates.slice(0, at).reverse()) {
-    if (!fits(u)) break;
-    line.before.unshift(u);
-    length += u.text.length;
-  }
-  for (const u of [...line.before, ...line.after]) quoted.add(u);
-}
-
-/** The unit right after `sentence` in its passage when it continues it: same heading, same list (or prose), not a title or code. */
-function followerOf(units: readonly Sentence[], sentence: Sentence): Sentence | null {
-  const next = units[units.indexOf(sentence) + 1];
-  if (!next || next.title || next.kind === 'code' || next.heading !== sentence.heading) return null;
-  return sentence.block === -1 || next.block === sentence.block ? next : null;
 }
