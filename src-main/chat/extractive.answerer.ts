@@ -2,7 +2,7 @@ import type { Citation } from '../contract/api';
 import type { LayoutOptions, Line } from './extractive.render';
 import { layOut } from './extractive.render';
 import type { Passage } from './passages';
-import { citationFor } from './passages';
+import { citationFor, unresolvedModelWords } from './passages';
 import type { Sentence } from './sentences';
 import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import cues from './data/question-cues.json';
@@ -13,6 +13,7 @@ import { statesQuantity } from '../search/stages/answer-line.stage';
 import type { QuestionKind } from './question-kind';
 import { DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
 import { isInstruction, labelOf, settingKey } from './line-forms';
+import { answersEcho, followerOf, listedAfter, withParagraph } from './extractive.along';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -148,6 +149,19 @@ const PIN_NAME = /(?<![\p{L}\p{N}])(?:GPIO|VCC|VDD|[A-Z]{1,2})_?\d{1,2}(?!\p{N})
 const KIND_WEIGHT = 1.3;
 /** Weight of a line with no number when the question asks for a quantity. */
 const NO_NUMBER_WEIGHT = 0.75;
+/** A number standing alone ("16", "4MB", "0.96 inch"), not a digit inside a name ("M5StickV", "ESP32"). */
+const NUMBER = /(?<![\p{L}\p{N}])\d/u;
+/**
+ * Weight, for its place in its passage only, of a line with no number when the question asks for a
+ * quantity: "How big is the battery in the M5StickV AI camera?" was led by "M5StickV AI Camera
+ * features ..." (the product's words, which the library does not read as its name) over "... IPS
+ * screen, 6-axis IMU, 200mAh Li-po battery". Measured on all six sets: m5stack +1 first line at
+ * 0.3-0.6 (none at 0.7), no other question moved. Only where a line of the same passage writes a
+ * number: a manual may state the asked quantity in words ("a reading is taken every second").
+ * Discounting every line that states no value by the search's test instead (`statesQuantity`) lost
+ * pdf-dev a first line: a datasheet row writes its unit in a cell of its own ("Value: 230; Unit: °C").
+ */
+const NO_NUMBER_LEAD_WEIGHT = 0.5;
 /** Weight of a "Label: value" line whose label is what the question asks about. */
 const LABEL_WEIGHT = 1.5;
 
@@ -205,6 +219,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // The words of the models asked about ("Evaluation Board" of "CH32X3x5 Evaluation Board"),
   // like their names, tell no line apart: every passage is about those models already.
   const modelWords = new Set((options.models ?? []).flatMap((m) => terms(m)));
+  if ((options.models ?? []).length === 0) for (const t of unresolvedModelWords(question, used)) modelWords.add(t);
   const topical = question.toLowerCase().replace(HOW_MEASURE, ' ');
   const said = [...new Set(terms(topical))].filter((t) => !modelWords.has(t));
   // The words naming a quantity the question asks for unsaid ("range" for "how far") score like its own.
@@ -350,8 +365,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
       else if (sentence.title || BOLD_LINE.test(sentence.text) || (ASIDE_LINE.test(sentence.text) && !valueLine) || (echoes.has(sentence) && isTitleItem(sentence))) lead *= ASIDE_LEAD_WEIGHT;
       lead *= wholeLabel;
       // Asked why or how to fix a problem, the line that states it is the question, not its answer;
-      // unless it is quoted with the line after it (an echo of the question, see `followerOf`).
-      if (kind.problem && sentence.kind !== 'code' && !(echoes.has(sentence) && followerOf(sentences, sentence)) && restatesProblem(sentence.text, words, asked, instruction)) lead *= RESTATE_LEAD_WEIGHT;
+      // unless it is quoted with the line after it (an echo of the question, see `followerOf`) and
+      // that line answers it (see `answersEcho`).
+      if (kind.problem && sentence.kind !== 'code' && !(echoes.has(sentence) && answersEcho(followerOf(sentences, sentence))) && restatesProblem(sentence.text, words, asked, instruction)) lead *= RESTATE_LEAD_WEIGHT;
       if (yesNo && sentence.kind === 'row') lead *= YES_NO_ROW_LEAD_WEIGHT;
       // Asked what something is, the line that opens with it as its subject ("Remote Support
       // offers one-on-one support ...") defines it; a line that names it in passing uses it.
@@ -372,6 +388,14 @@ export function answerExtractively(question: string, passages: readonly Passage[
     }
   });
 
+  // Asked how much or how big, a line with no number at all ("M5StickV AI Camera features ...", the
+  // question's product words) does not state the value: a line of its passage that writes a number
+  // and shares a question word answers first. Code is left out both ways (it writes any number).
+  if (kind.quantity) {
+    const counted = (x: Scored): boolean => x.sentence.kind !== 'code' && NUMBER.test(x.sentence.text);
+    const withNumber = new Set(scored.filter((x) => x.score > 0 && counted(x)).map((x) => x.passage));
+    for (const x of scored) if (withNumber.has(x.passage) && x.sentence.kind !== 'code' && !counted(x)) x.lead = (x.lead ?? 1) * NO_NUMBER_LEAD_WEIGHT;
+  }
   const picked = withGapsFilled(pick(scored, maxSentences, perPassage), scored, units, maxSentences);
   // Passages stay in rank order ([1] is the best passage, unless a later one has the line whose
   // label the question names); inside one, its best sentence comes first (the line that
@@ -423,60 +447,4 @@ export function answerExtractively(question: string, passages: readonly Passage[
     out.push(`- ${head}${head.length === 300 ? '…' : ''} [1]`);
   }
   return { text: `${EXTRACTED_LABEL}\n\n${out.join('\n')}`, citations };
-}
-
-/**
- * What a lead sentence brings: the units of the block it opens, at most `max`. When that block is
- * a list of one item ("follow these steps:", then "1. Use the Escape Pin (PC1)"), the step's own
- * text went on outside the list (Markdown ends a list at an unindented paragraph, and "2. Modify
- * Your Sketch" starts a new one): the prose and items after it under the same heading come too, up
- * to the next table or code (seeed-xiao +1 any line: "Connect PC1 to GND before resetting the
- * device"; no other question on any set moved).
- */
-function listedAfter(units: readonly Sentence[], lead: Sentence, quoted: ReadonlySet<Sentence>, max: number): Sentence[] {
-  const members = units.filter((u) => u.block === lead.opens && !quoted.has(u)).slice(0, max);
-  const [only] = members;
-  if (members.length !== 1 || only?.kind !== 'item') return members;
-  const out = [only];
-  for (const u of units.slice(units.indexOf(only) + 1)) {
-    if (out.length >= max || u.heading !== only.heading || u.kind === 'code' || u.kind === 'row' || quoted.has(u)) break;
-    out.push(u);
-  }
-  return out;
-}
-
-/** Most characters of one quoted line once the rest of its paragraph joins it. */
-const PARAGRAPH_CHARS = 400;
-
-/**
- * Quotes a prose sentence or list item with the rest of its paragraph, as far as the line stays
- * short: the sentence that names the topic and the one that says what to do ("You can enlarge
- * the font. To activate, set Enlarge.") are one thought split by a full stop, and either alone
- * can miss the answer. The sentences after it come first, then those before.
- */
-function withParagraph(line: Line, units: readonly Sentence[], quoted: Set<Sentence>): void {
-  const { sentence } = line;
-  if (sentence.para === undefined) return;
-  const mates = units.filter((u) => u.para === sentence.para);
-  const at = mates.indexOf(sentence);
-  let length = sentence.text.length;
-  const fits = (u: Sentence): boolean => !quoted.has(u) && length + u.text.length <= PARAGRAPH_CHARS;
-  for (const u of mates.slice(at + 1)) {
-    if (!fits(u)) break;
-    line.after.push(u);
-    length += u.text.length;
-  }
-  for (const u of mates.slice(0, at).reverse()) {
-    if (!fits(u)) break;
-    line.before.unshift(u);
-    length += u.text.length;
-  }
-  for (const u of [...line.before, ...line.after]) quoted.add(u);
-}
-
-/** The unit right after `sentence` in its passage when it continues it: same heading, same list (or prose), not a title or code. */
-function followerOf(units: readonly Sentence[], sentence: Sentence): Sentence | null {
-  const next = units[units.indexOf(sentence) + 1];
-  if (!next || next.title || next.kind === 'code' || next.heading !== sentence.heading) return null;
-  return sentence.block === -1 || next.block === sentence.block ? next : null;
 }

@@ -171,3 +171,21 @@ export function passageSource(hit: SearchHit): string {
   const pages = hit.pages.length === 0 ? '' : hit.pages.length === 1 ? `, page ${hit.pages[0]}` : `, pages ${hit.pages[0]}-${hit.pages[hit.pages.length - 1]}`;
   return `${hit.doc} — ${section}${pages}`;
 }
+
+/**
+ * The words of a product the question names but the library's vocabulary did not read as a model
+ * ("How much PSRAM does the Fire have?": a name without digits): the chunk model of a quoted
+ * passage all of whose words the question says. Like a resolved model's name, they tell the
+ * passage's lines apart no better than "the", and lifted "The GPIO 16 / 17 in Fire is connected to
+ * the PSRAM" over "It provides more hardware resources: 16M Flash + 4M PSRAM". Measured on all six
+ * sets: m5stack +1 first line, no other question moved (smart-tv's chunks name no model).
+ */
+export function unresolvedModelWords(question: string, passages: readonly Passage[]): string[] {
+  const said = new Set(terms(question));
+  const out = new Set<string>();
+  for (const p of passages) {
+    const words = p.hit.signature.model ? terms(p.hit.signature.model) : [];
+    if (words.length > 0 && words.every((t) => said.has(t))) for (const t of words) out.add(t);
+  }
+  return [...out];
+}

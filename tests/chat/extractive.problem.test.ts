@@ -63,3 +63,37 @@ describe('restatesProblem', () => {
     expect(restatesProblem(line, terms(line), asked, true)).toBe(false);
   });
 });
+
+describe('a line restating the asked problem, quoted with the line after it', () => {
+  // A troubleshooting table flattened to text: each problem is followed by the next one.
+  const flattened = [
+    '### The problem',
+    '',
+    'The fridge is making a clicking noise.',
+    '',
+    'The fridge is making a buzzing noise.',
+    '',
+    'The door does not close.',
+    '',
+    '### Try this',
+    '',
+    'A thermostat switching the compressor on and off may cause a clicking noise now and then.',
+  ].join('\n');
+
+  it('does not lead when that line is the next problem of a flattened table', () => {
+    const a = answerExtractively('Why is my fridge making a clicking noise?', [passage('fridge/manual.md#1', flattened)]);
+    expect(quotedLines(a)[0]).toContain('A thermostat switching the compressor');
+  });
+
+  it('leads when that line goes on from it', () => {
+    const text = flattened.replace('The fridge is making a buzzing noise.', 'This is the thermostat and does no harm.');
+    const a = answerExtractively('Why is my fridge making a clicking noise?', [passage('fridge/manual.md#1', text)]);
+    expect(quotedLines(a)[0]).toContain('The fridge is making a clicking noise. This is the thermostat');
+  });
+
+  it('leads when that line is a step that fixes it', () => {
+    const text = flattened.replace('The fridge is making a buzzing noise.', 'Turn the thermostat dial to 3.');
+    const a = answerExtractively('Why is my fridge making a clicking noise?', [passage('fridge/manual.md#1', text)]);
+    expect(quotedLines(a)[0]).toContain('The fridge is making a clicking noise. Turn the thermostat dial to 3.');
+  });
+});
