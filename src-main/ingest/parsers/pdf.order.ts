@@ -125,7 +125,8 @@ export interface RowCache {
   /** Each row's two sides of a gutter, by how many of its segments lie left of the gutter (filled as asked). */
   splits: (RowSplit | undefined)[][];
   /** `proseColumns`'s answers by run end, gutter and strictness, for every start from `from` on. */
-  verdicts: Map<string, { from: number; verdicts: Uint8Array }>;
+  // By run end: a start row asks only for runs that end below it, so the ends above it are dropped.
+  verdicts: Map<number, Map<string, { from: number; verdicts: Uint8Array }>>;
 }
 
 const rowGutterMin = (row: Row): number => Math.max(4, LAYOUT.segmentGapEm * median(row.segs.map((s) => s.size)));
@@ -307,9 +308,11 @@ class SideSums {
  * its last row), so one walk up from `end` answers for every start from `start` on.
  */
 function proseColumns(rows: Row[], start: number, end: number, gutter: Interval, strict: boolean, cache: RowCache): boolean {
-  const key = `${end}|${gutter[0]}|${gutter[1]}|${strict ? 1 : 0}`;
-  let known = cache.verdicts.get(key);
-  if (!known || start < known.from) cache.verdicts.set(key, (known = { from: start, verdicts: proseColumnsFrom(rows, start, end, gutter, strict, cache) }));
+  const key = `${gutter[0]}|${gutter[1]}|${strict ? 1 : 0}`;
+  let byEnd = cache.verdicts.get(end);
+  if (!byEnd) cache.verdicts.set(end, (byEnd = new Map()));
+  let known = byEnd.get(key);
+  if (!known || start < known.from) byEnd.set(key, (known = { from: start, verdicts: proseColumnsFrom(rows, start, end, gutter, strict, cache) }));
   return known.verdicts[start - known.from] === 1;
 }
 
@@ -440,7 +443,10 @@ export function readingOrder(segs: Segment[]): Segment[][] {
   };
   // Every start row scans the rows below it; their free intervals do not depend on the start.
   const cache = rowCache(rows, x0, x1);
+  let forgotten = 0;
   for (let i = 0; i < rows.length; ) {
+    // Answers for runs ending at or above this row are never asked again (a hostile page's could pile up).
+    for (; forgotten <= i; forgotten++) cache.verdicts.delete(forgotten);
     const run = findColumnRun(rows, i, x0, x1, cache);
     if (!run) {
       pending.push(...rows[i]!.segs);
