@@ -124,13 +124,16 @@ export interface RowCache {
   maxX: number[];
   /** Each row's two sides of a gutter, by how many of its segments lie left of the gutter (filled as asked). */
   splits: (RowSplit | undefined)[][];
-  /** `proseColumns`'s answers by run end, gutter and strictness, for every start from `from` on. */
-  // By run end: a start row asks only for runs that end below it, so the ends above it are dropped.
+  /**
+   * `proseColumns`'s answers for every start from `from` on, by run end, then gutter and
+   * strictness. A start row asks only for runs that end below it: `readingOrder` drops the others.
+   */
   verdicts: Map<number, Map<string, { from: number; verdicts: Uint8Array }>>;
 }
 
 const rowGutterMin = (row: Row): number => Math.max(4, LAYOUT.segmentGapEm * median(row.segs.map((s) => s.size)));
 
+/** A region's `RowCache` for rows spanning [x0, x1]. */
 export function rowCache(rows: Row[], x0: number, x1: number): RowCache {
   return {
     free: rows.map((r) => freeIntervals(r, x0, x1)),
