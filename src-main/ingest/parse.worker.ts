@@ -65,7 +65,23 @@ function send(message: WorkerMessage): void {
   port!.postMessage(message);
 }
 
-port.on('message', async (task: ParseTask) => {
+// The pool sends a worker its next files while it parses its last one (`parse-pool.ts`): tasks
+// are parsed one after the other, in the order they came, never two files at once.
+const tasks: ParseTask[] = [];
+let running = false;
+
+port.on('message', (task: ParseTask) => {
+  tasks.push(task);
+  if (!running) void runTasks();
+});
+
+async function runTasks(): Promise<void> {
+  running = true;
+  for (let task = tasks.shift(); task; task = tasks.shift()) await runTask(task);
+  running = false;
+}
+
+async function runTask(task: ParseTask): Promise<void> {
   for (const file of task.files) {
     send({ type: 'start', key: file.key, cpuTicks: cpuTicks() });
     let result: WorkerParseResult;
@@ -85,6 +101,6 @@ port.on('message', async (task: ParseTask) => {
     }
     send({ type: 'done', key: file.key, result });
   }
-});
+}
 
 send({ type: 'ready', thread: entry });

@@ -69,6 +69,35 @@ describe('the parse pool', () => {
     }
   });
 
+  it('sends a worker its next file while it parses the last one it has, and parses them one at a time in order', { timeout: 120_000 }, async () => {
+    const pool = new ParsePool({ size: 1 });
+    // Each file over the 1 MB of one message, so each travels alone.
+    const files = [0, 1, 2].map((i) => ({ name: `list-${i}.md`, bytes: enc.encode(`# List ${i}\n\n${'- item RAC-225B fuse 10 A\n'.repeat(50_000)}`) }));
+    const events: string[] = [];
+    const internals = pool as unknown as { send: (slot: unknown, files: { fileName: string }[]) => void; onMessage: (slot: unknown, m: { type: string; key?: number }) => void };
+    const send = internals.send.bind(pool);
+    const onMessage = internals.onMessage.bind(pool);
+    internals.send = (slot, sent) => {
+      for (const f of sent) events.push(`send ${f.fileName}`);
+      send(slot, sent);
+    };
+    internals.onMessage = (slot, m) => {
+      if (m.type !== 'ready') events.push(`${m.type} ${m.key}`);
+      onMessage(slot, m);
+    };
+    try {
+      const results = await Promise.all(files.map((f) => pool.parse(f.name, f.bytes)));
+      expect(results.map((r) => (r.ok ? r.doc.title : r.reason))).toEqual(['List 0', 'List 1', 'List 2']);
+      // One at a time, in order: each file starts after the one before it is done.
+      expect(events.filter((e) => !e.startsWith('send'))).toEqual(['start 0', 'done 0', 'start 1', 'done 1', 'start 2', 'done 2']);
+      // Each next file was on its way before the one before it was done.
+      expect(events.indexOf('send list-1.md')).toBeLessThan(events.indexOf('done 0'));
+      expect(events.indexOf('send list-2.md')).toBeLessThan(events.indexOf('done 1'));
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('sends with a parsed document what learning and its record need from it alone, as the calling thread makes it', async () => {
     const pool = new ParsePool({ size: 1 });
     try {

@@ -2,6 +2,7 @@
  * Reading order: a recursive XY-cut that cuts only at gutters between prose blocks (columns), so
  * table rows are never torn apart. Pure (no pdf.js).
  */
+import { RunningMedian } from './pdf.median';
 import { LAYOUT, bottom, maxOf, median, minOf, overlap, top, wordCount, type Segment } from './pdf.segments';
 
 export interface Row {
@@ -118,9 +119,31 @@ export const MAX_RUN_ROWS = 1000;
 export interface RowCache {
   free: Interval[][];
   gutterMin: number[];
+  /** Left and right end of each row's text. */
+  minX: number[];
+  maxX: number[];
+  /** Each row's two sides of a gutter, by how many of its segments lie left of the gutter (filled as asked). */
+  splits: (RowSplit | undefined)[][];
+  /**
+   * `proseColumns`'s answers for every start from `from` on, by run end, then gutter and
+   * strictness. A start row asks only for runs that end below it: `readingOrder` drops the others.
+   */
+  verdicts: Map<number, Map<string, { from: number; verdicts: Uint8Array }>>;
 }
 
 const rowGutterMin = (row: Row): number => Math.max(4, LAYOUT.segmentGapEm * median(row.segs.map((s) => s.size)));
+
+/** A region's `RowCache` for rows spanning [x0, x1]. */
+export function rowCache(rows: Row[], x0: number, x1: number): RowCache {
+  return {
+    free: rows.map((r) => freeIntervals(r, x0, x1)),
+    gutterMin: rows.map(rowGutterMin),
+    minX: rows.map((r) => minOf(r.segs.map((s) => s.x0))),
+    maxX: rows.map((r) => maxOf(r.segs.map((s) => s.x1))),
+    splits: rows.map(() => []),
+    verdicts: new Map(),
+  };
+}
 
 /** Word gaps of justified text stay under this (em); table cells stand further apart. */
 const JUSTIFIED_GAP_EM = 2;
@@ -205,6 +228,76 @@ function widestGap(segs: Segment[]): number {
   return gap;
 }
 
+/** One row split at a gutter: what it adds to each side, and whether its text stands on both sides, set clearly apart. */
+interface RowSplit {
+  left: Side;
+  right: Side;
+  leftLines: number;
+  rightLines: number;
+  twoSided: boolean;
+  standsOut: boolean;
+}
+
+function splitRow(segs: Segment[], k: number): RowSplit {
+  const l = segs.slice(0, k);
+  const rt = segs.slice(k);
+  const left = new Side();
+  const right = new Side();
+  const leftLines = left.addRow(l);
+  const rightLines = right.addRow(rt);
+  const twoSided = leftLines > 0 && rightLines > 0;
+  const standsOut = twoSided && rt[0]!.x0 - l[l.length - 1]!.x1 > 1.5 * Math.max(widestGap(l), widestGap(rt));
+  return { left, right, leftLines, rightLines, twoSided, standsOut };
+}
+
+/**
+ * Row `r` split at `gutter`. A run's gutter is the overlap of free intervals of all its rows, so
+ * each of a row's segments (sorted by x0) lies wholly left or right of it, the left ones first:
+ * the split depends only on how many lie left, and every start row that tests the row reuses it.
+ */
+function rowSplit(rows: Row[], r: number, gutter: Interval, cache: RowCache): RowSplit {
+  const segs = rows[r]!.segs;
+  let k = 0;
+  while (k < segs.length && segs[k]!.x1 <= gutter[0] + 0.01) k++;
+  const splits = cache.splits[r]!;
+  return (splits[k] ??= splitRow(segs, k));
+}
+
+/** A `Side` over rows added one by one, its medians kept as it grows. */
+class SideSums {
+  words = new RunningMedian();
+  widths = new RunningMedian();
+  tokens = 0;
+  wordLike = 0;
+  segs = 0;
+  top = Infinity;
+  bottom = -Infinity;
+  x0 = Infinity;
+  x1 = -Infinity;
+
+  add(s: Side): void {
+    for (const w of s.words) this.words.add(w);
+    for (const w of s.widths) this.widths.add(w);
+    this.tokens += s.tokens;
+    this.wordLike += s.wordLike;
+    this.segs += s.segs;
+    this.top = Math.min(this.top, s.top);
+    this.bottom = Math.max(this.bottom, s.bottom);
+    this.x0 = Math.min(this.x0, s.x0);
+    this.x1 = Math.max(this.x1, s.x1);
+  }
+
+  /** As `Side.prose`. */
+  prose(): boolean {
+    return this.words.size > 0 && this.wordLike >= 0.5 * this.tokens && this.words.value() >= LAYOUT.proseWords;
+  }
+
+  /** As `Side.filled`. */
+  filled(): boolean {
+    return this.widths.value() >= 0.5 * (this.x1 - this.x0);
+  }
+}
+
 /**
  * Rows [start, end) read as two prose columns at `gutter`: both sides hold two lines or more side
  * by side and read as prose, and the gutter is clearly wider than the word gaps of 80% of the rows
@@ -213,32 +306,47 @@ function widestGap(segs: Segment[]): number {
  * WPS", may space its words as wide as the gutter). `strict` (runs shorter than the longest) also
  * asks for one line per row and side (a table row puts cells apart on one side) and for lines that
  * fill their column (a grid of short labels is not prose). Row segments are sorted by x0.
+ *
+ * The start rows below `start` ask again for the same run end and gutter (a table's rows all reach
+ * its last row), so one walk up from `end` answers for every start from `start` on.
  */
-function proseColumns(rows: Row[], start: number, end: number, gutter: Interval, strict: boolean): boolean {
-  const left = new Side();
-  const right = new Side();
-  const sizes: number[] = [];
+function proseColumns(rows: Row[], start: number, end: number, gutter: Interval, strict: boolean, cache: RowCache): boolean {
+  const key = `${gutter[0]}|${gutter[1]}|${strict ? 1 : 0}`;
+  let byEnd = cache.verdicts.get(end);
+  if (!byEnd) cache.verdicts.set(end, (byEnd = new Map()));
+  let known = byEnd.get(key);
+  if (!known || start < known.from) byEnd.set(key, (known = { from: start, verdicts: proseColumnsFrom(rows, start, end, gutter, strict, cache) }));
+  return known.verdicts[start - known.from] === 1;
+}
+
+/** `proseColumns` for every start in [from, end): 1 where the rows from there to `end` read as two prose columns. */
+function proseColumnsFrom(rows: Row[], from: number, end: number, gutter: Interval, strict: boolean, cache: RowCache): Uint8Array {
+  const verdicts = new Uint8Array(end - from);
+  const left = new SideSums();
+  const right = new SideSums();
+  const sizes = new RunningMedian();
   let twoSided = 0;
   let standsOut = 0;
-  for (let r = start; r < end; r++) {
-    const segs = rows[r]!.segs;
-    const l = segs.filter((s) => s.x1 <= gutter[0] + 0.01);
-    const rt = segs.filter((s) => s.x0 >= gutter[1] - 0.01);
-    const ln = left.addRow(l);
-    const rn = right.addRow(rt);
-    if (strict && (ln > 1 || rn > 1)) return false;
-    for (const s of l) sizes.push(s.size);
-    for (const s of rt) sizes.push(s.size);
-    if (ln && rn) {
-      twoSided++;
-      const gap = rt[0]!.x0 - l[l.length - 1]!.x1;
-      if (gap > 1.5 * Math.max(widestGap(l), widestGap(rt))) standsOut++;
-    }
+  for (let r = end - 1; r >= from; r--) {
+    const split = rowSplit(rows, r, gutter, cache);
+    // A row of more than one line on a side fails every strict run that holds it.
+    if (strict && (split.leftLines > 1 || split.rightLines > 1)) break;
+    left.add(split.left);
+    right.add(split.right);
+    for (const s of rows[r]!.segs) sizes.add(s.size);
+    if (split.twoSided) twoSided++;
+    if (split.standsOut) standsOut++;
+    const ok =
+      left.segs >= 2 &&
+      right.segs >= 2 &&
+      standsOut >= 0.8 * twoSided &&
+      left.prose() &&
+      right.prose() &&
+      overlap(left.top, left.bottom, right.top, right.bottom) >= 1.5 * sizes.value() &&
+      (!strict || (left.filled() && right.filled()));
+    if (ok) verdicts[r - from] = 1;
   }
-  // Cheapest tests first: this runs for every start row of a page and most runs fail.
-  if (left.segs < 2 || right.segs < 2 || standsOut < 0.8 * twoSided || !left.prose() || !right.prose()) return false;
-  if (overlap(left.top, left.bottom, right.top, right.bottom) < 1.5 * median(sizes)) return false;
-  return !strict || (left.filled() && right.filled());
+  return verdicts;
 }
 
 /**
@@ -269,44 +377,57 @@ const MAX_SHORTER_RUNS = 4;
  * figure whose gaps happen to line up with the gutter), shorter runs are tried, ending where text
  * stops standing on both sides of the gutter.
  */
-export function findColumnRun(rows: Row[], start: number, x0: number, x1: number, cache?: RowCache): { end: number; gutter: Interval } | null {
+export function findColumnRun(rows: Row[], start: number, x0: number, x1: number, cache: RowCache = rowCache(rows, x0, x1)): { end: number; gutter: Interval } | null {
   let free: Interval[] | null = null;
   let minX = Infinity;
   let maxX = -Infinity;
-  // Every end where the gutters still have text on both sides, in row order.
-  const candidates: { end: number; gutters: Interval[]; twoSided: boolean }[] = [];
+  // Every end where the gutters still have text on both sides, in row order: the run's free
+  // intervals and text extent there (its gutters are the free intervals inside that extent).
+  const ends: number[] = [];
+  const frees: Interval[][] = [];
+  const mins: number[] = [];
+  const maxs: number[] = [];
+  const twoSided: boolean[] = [];
   // The cap keeps hostile pages (tens of thousands of rows) from going quadratic; real pages have < 200.
   for (let j = start; j < Math.min(rows.length, start + MAX_RUN_ROWS); j++) {
-    const row = rows[j]!;
-    const gutterMin = cache ? cache.gutterMin[j]! : rowGutterMin(row);
-    const rowFree = cache ? cache.free[j]! : freeIntervals(row, x0, x1);
+    const gutterMin = cache.gutterMin[j]!;
+    const rowFree = cache.free[j]!;
     free = free ? intersect(free, rowFree, gutterMin) : rowFree.filter(([a, b]) => b - a >= gutterMin);
     if (free.length === 0) break;
-    let rowMin = Infinity;
-    let rowMax = -Infinity;
-    for (const s of row.segs) {
-      rowMin = Math.min(rowMin, s.x0);
-      rowMax = Math.max(rowMax, s.x1);
-    }
+    const rowMin = cache.minX[j]!;
+    const rowMax = cache.maxX[j]!;
     minX = Math.min(minX, rowMin);
     maxX = Math.max(maxX, rowMax);
-    const interior = free.filter(([a, b]) => a > minX && b < maxX);
-    if (interior.length) candidates.push({ end: j + 1, gutters: interior, twoSided: interior.some(([a, b]) => rowMin < a && rowMax > b) });
+    let interior = false;
+    let both = false;
+    for (let g = 0; g < free.length; g++) {
+      const [a, b] = free[g]!;
+      if (!(a > minX && b < maxX)) continue;
+      interior = true;
+      if (rowMin < a && rowMax > b) both = true;
+    }
+    if (!interior) continue;
+    ends.push(j + 1);
+    frees.push(free);
+    mins.push(minX);
+    maxs.push(maxX);
+    twoSided.push(both);
   }
-  if (candidates.length === 0) return null;
-  const longest = candidates[candidates.length - 1]!;
-  const byWidth = (gutters: Interval[]): Interval[] => [...gutters].sort((a, b) => b[1] - b[0] - (a[1] - a[0]));
+  if (ends.length === 0) return null;
+  // Gutters of candidate k, widest first (ties in left-to-right order).
+  const byWidth = (k: number): Interval[] =>
+    frees[k]!.filter(([a, b]) => a > mins[k]! && b < maxs[k]!).sort((a, b) => b[1] - b[0] - (a[1] - a[0]));
+  const last = ends.length - 1;
   // The two widest gutters: narrower ones are cell gaps, and each test walks the whole run.
-  for (const gutter of byWidth(longest.gutters).slice(0, 2)) if (proseColumns(rows, start, longest.end, gutter, false)) return { end: longest.end, gutter };
+  for (const gutter of byWidth(last).slice(0, 2)) if (proseColumns(rows, start, ends[last]!, gutter, false, cache)) return { end: ends[last]!, gutter };
   // Shorter runs end on a row with text on both sides that the next row does not continue, and
   // must hold one filled line per row and side: neither a table nor a grid of short labels.
   let tried = 0;
-  for (let k = candidates.length - 2; k >= 0 && tried < MAX_SHORTER_RUNS; k--) {
-    const c = candidates[k]!;
-    if (!c.twoSided || candidates[k + 1]!.twoSided) continue;
+  for (let k = last - 1; k >= 0 && tried < MAX_SHORTER_RUNS; k--) {
+    if (!twoSided[k] || twoSided[k + 1]) continue;
     tried++;
-    const gutter = byWidth(c.gutters)[0]!;
-    if (proseColumns(rows, start, c.end, gutter, true)) return { end: extendColumns(rows, c.end, gutter), gutter };
+    const gutter = byWidth(k)[0]!;
+    if (proseColumns(rows, start, ends[k]!, gutter, true, cache)) return { end: extendColumns(rows, ends[k]!, gutter), gutter };
   }
   return null;
 }
@@ -324,8 +445,11 @@ export function readingOrder(segs: Segment[]): Segment[][] {
     pending = [];
   };
   // Every start row scans the rows below it; their free intervals do not depend on the start.
-  const cache: RowCache = { free: rows.map((r) => freeIntervals(r, x0, x1)), gutterMin: rows.map(rowGutterMin) };
+  const cache = rowCache(rows, x0, x1);
+  let forgotten = 0;
   for (let i = 0; i < rows.length; ) {
+    // Answers for runs ending at or above this row are never asked again (a hostile page's could pile up).
+    for (; forgotten <= i; forgotten++) cache.verdicts.delete(forgotten);
     const run = findColumnRun(rows, i, x0, x1, cache);
     if (!run) {
       pending.push(...rows[i]!.segs);
