@@ -3,7 +3,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ErrorCode } from '../core/result';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './import-limits';
-import { TICKS_PER_SECOND, threadTicks, type ParseTask, type WorkerMessage, type WorkerParseResult } from './parse-protocol';
+import { TICKS_PER_SECOND, threadTicks, type ParseTask, type PoolMessage, type WorkerMessage, type WorkerParseResult } from './parse-protocol';
 import { applyV8Tiering } from './v8-tiering';
 import { workerEntry } from './worker-entry';
 
@@ -48,6 +48,8 @@ interface Pending {
   /** The import's signal: its abort drops the file while it is still queued. */
   signal: AbortSignal | undefined;
   resolve: (result: PoolParseResult) => void;
+  /** Resolved as cancelled while in a worker's task (`cancel`): never queued again. */
+  cancelled?: boolean;
 }
 
 interface Slot {
@@ -113,13 +115,28 @@ export class ParsePool {
 
   private readonly idleMs: number;
 
-  /** Drops the queued files of the import whose signal this is (running parses finish). */
+  /**
+   * Drops the files of the import whose signal this is: those still queued, and those sent to a
+   * worker that has not started them (the worker passes over them; see `SkipTask`). A parse that
+   * has begun finishes, under its CPU budget as always: the files stay in their worker's task
+   * until it answers for them, only their promises resolve now.
+   */
   cancel(signal: AbortSignal): void {
     for (let i = this.queue.length - 1; i >= 0; i--) {
       const item = this.queue[i]!;
       if (item.signal !== signal) continue;
       this.queue.splice(i, 1);
       item.resolve(CANCELLED);
+    }
+    for (const slot of this.slots) {
+      const keys: number[] = [];
+      for (const item of slot.task) {
+        if (item.signal !== signal || item === slot.current?.item) continue;
+        item.cancelled = true;
+        item.resolve(CANCELLED);
+        keys.push(item.key);
+      }
+      if (keys.length > 0) slot.worker.postMessage({ type: 'skip', keys } satisfies PoolMessage);
     }
   }
 
@@ -207,6 +224,7 @@ export class ParsePool {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     const task: ParseTask = {
+      type: 'parse',
       files: files.map((f) => ({ key: f.key, fileName: f.fileName, bytes: f.bytes })),
       maxTextChars: this.limits.maxTextChars,
     };
@@ -256,8 +274,9 @@ export class ParsePool {
       const at = slot.task.findIndex((f) => f.key === m.key);
       if (at < 0) return;
       const [item] = slot.task.splice(at, 1);
-      slot.current = null;
-      item!.resolve(m.result);
+      if (m.type === 'done' || slot.current?.item === item) slot.current = null;
+      // A skipped file was resolved as cancelled already; resolving again does nothing.
+      item!.resolve(m.type === 'done' ? m.result : CANCELLED);
       if (slot.task.length === 0) this.settle(slot);
       // Idle, or on the file it was sent last: either way it can take the next files.
       if (slot.task.length <= 1) this.schedule();
@@ -279,8 +298,8 @@ export class ParsePool {
       slot.task.splice(slot.task.indexOf(current), 1);
       current.resolve(this.deathReason(slot));
     }
-    // The files after it were never parsed: a fresh worker takes them first.
-    this.queue.unshift(...slot.task);
+    // The files after it were never parsed: a fresh worker takes them first (not those cancelled meanwhile).
+    this.queue.unshift(...slot.task.filter((item) => !item.cancelled));
     slot.task = [];
     this.schedule();
   }

@@ -5,17 +5,29 @@ import type { ParseResult } from './parsers';
 
 /** Files sent to one worker at once: many small files travel in one message. */
 export interface ParseTask {
+  type: 'parse';
   files: { key: number; fileName: string; bytes: Uint8Array }[];
   /** `ImportLimits.maxTextChars`. */
   maxTextChars: number;
 }
+
+/** Files of a cancelled import that were sent and have not started: the worker passes over them. */
+export interface SkipTask {
+  type: 'skip';
+  keys: number[];
+}
+
+/** What the pool sends a worker. */
+export type PoolMessage = ParseTask | SkipTask;
 
 export type WorkerMessage =
   /** Sent once the worker has loaded; `thread` is its `/proc` entry ("pid/task/tid"), null off Linux. */
   | { type: 'ready'; thread: string | null }
   /** A file's parse begins; `cpuTicks` is the worker thread's CPU time then (null off Linux). */
   | { type: 'start'; key: number; cpuTicks: number | null }
-  | { type: 'done'; key: number; result: WorkerParseResult };
+  | { type: 'done'; key: number; result: WorkerParseResult }
+  /** A file named by a `SkipTask` was passed over, not parsed. */
+  | { type: 'skipped'; key: number };
 
 /**
  * A parse's result, with what the import's thread would otherwise compute from the document

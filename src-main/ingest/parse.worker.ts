@@ -4,7 +4,7 @@ import type { DocFormat } from '../core/formats';
 import { documentCodes } from '../enrich/document-codes';
 import { LEARNING_EXTRACT_MAX_CHARS, learningExtract } from '../enrich/learning-extract';
 import { parseDocument } from './parsers';
-import { threadTicks, type ParseTask, type WorkerMessage, type WorkerParseResult } from './parse-protocol';
+import { threadTicks, type ParseTask, type PoolMessage, type WorkerMessage, type WorkerParseResult } from './parse-protocol';
 
 /**
  * A parse worker (`parse-pool.ts`): parses the files of each task it is sent, one after the other,
@@ -69,11 +69,20 @@ function send(message: WorkerMessage): void {
 // are parsed one after the other, in the order they came, never two files at once.
 const tasks: ParseTask[] = [];
 let running = false;
+/** Keys of sent files whose import was cancelled before they started (see `SkipTask`). */
+const skipped = new Set<number>();
 
-port.on('message', (task: ParseTask) => {
-  tasks.push(task);
+port.on('message', (message: PoolMessage) => {
+  if (message.type === 'skip') {
+    for (const key of message.keys) skipped.add(key);
+    return;
+  }
+  tasks.push(message);
   if (!running) void runTasks();
 });
+
+/** A turn of the event loop, so a `SkipTask` that came while the last file parsed is read first. */
+const messagesRead = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 async function runTasks(): Promise<void> {
   running = true;
@@ -83,6 +92,11 @@ async function runTasks(): Promise<void> {
 
 async function runTask(task: ParseTask): Promise<void> {
   for (const file of task.files) {
+    await messagesRead();
+    if (skipped.delete(file.key)) {
+      send({ type: 'skipped', key: file.key });
+      continue;
+    }
     send({ type: 'start', key: file.key, cpuTicks: cpuTicks() });
     let result: WorkerParseResult;
     try {

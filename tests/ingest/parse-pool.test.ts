@@ -98,6 +98,38 @@ describe('the parse pool', () => {
     }
   });
 
+  it('drops a cancelled import\'s files already sent to a worker that has not started them, and finishes the one it parses', { timeout: 120_000 }, async () => {
+    const pool = new ParsePool({ size: 1 });
+    const controller = new AbortController();
+    // Each file over the 1 MB of one message, so each travels alone: the second is sent while the first parses.
+    const list = (i: number) => enc.encode(`# List ${i}\n\n${'- item RAC-225B fuse 10 A\n'.repeat(50_000)}`);
+    const events: string[] = [];
+    const internals = pool as unknown as { onMessage: (slot: unknown, m: { type: string; key?: number }) => void };
+    const onMessage = internals.onMessage.bind(pool);
+    internals.onMessage = (slot, m) => {
+      if (m.type !== 'ready') events.push(`${m.type} ${m.key}`);
+      onMessage(slot, m);
+      // Cancelled as soon as the first file starts: the second is in the worker's hands by then.
+      if (m.type === 'start' && m.key === 0) {
+        controller.abort();
+        pool.cancel(controller.signal);
+      }
+    };
+    try {
+      const [first, second, third] = await Promise.all([0, 1, 2].map((i) => pool.parse(`list-${i}.md`, list(i), controller.signal)));
+      expect(first).toMatchObject({ ok: true, doc: { title: 'List 0' } });
+      expect(second).toMatchObject({ ok: false, code: 'cancelled' });
+      expect(third).toMatchObject({ ok: false, code: 'cancelled' });
+      // The worker passes over the second file (sent, never started) and is free for the next import.
+      expect(await pool.parse('after.md', small('After'))).toMatchObject({ ok: true, doc: { title: 'After' } });
+      expect(events).toContain('skipped 1');
+      expect(events).not.toContain('start 1');
+      expect(events).not.toContain('start 2');
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('sends with a parsed document what learning and its record need from it alone, as the calling thread makes it', async () => {
     const pool = new ParsePool({ size: 1 });
     try {
