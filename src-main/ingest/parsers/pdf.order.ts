@@ -91,7 +91,12 @@ function segStats(s: Segment): WordStats {
 
 /** Median words per line >= LAYOUT.proseWords and half the tokens start like words. */
 function proseStats(words: number[], tokens: number, wordLike: number): boolean {
-  return words.length > 0 && wordLike >= 0.5 * tokens && median(words) >= LAYOUT.proseWords;
+  return words.length > 0 && proseCounts(median(words), tokens, wordLike);
+}
+
+/** `proseStats` once the lines' median word count is known (a column test keeps it as rows come). */
+function proseCounts(medianWords: number, tokens: number, wordLike: number): boolean {
+  return wordLike >= 0.5 * tokens && medianWords >= LAYOUT.proseWords;
 }
 
 /** `isProse` over line texts. */
@@ -148,7 +153,7 @@ export function rowCache(rows: Row[], x0: number, x1: number): RowCache {
 /** Word gaps of justified text stay under this (em); table cells stand further apart. */
 const JUSTIFIED_GAP_EM = 2;
 
-/** One side of a gutter over a run of rows: its lines (segments closer than 2 em joined) and their statistics. */
+/** One side of a gutter in a row: its lines (segments closer than 2 em joined) and their statistics; `SideSums` adds up a run's. */
 class Side {
   words: number[] = [];
   widths: number[] = [];
@@ -202,15 +207,6 @@ class Side {
     this.widths.push(x1 - x0);
     this.x0 = Math.min(this.x0, x0);
     this.x1 = Math.max(this.x1, x1);
-  }
-
-  prose(): boolean {
-    return proseStats(this.words, this.tokens, this.wordLike);
-  }
-
-  /** Lines of a prose column fill most of its width; cells of a grid of short labels do not. */
-  filled(): boolean {
-    return median(this.widths) >= 0.5 * (this.x1 - this.x0);
   }
 }
 
@@ -287,12 +283,12 @@ class SideSums {
     this.x1 = Math.max(this.x1, s.x1);
   }
 
-  /** As `Side.prose`. */
+  /** The side's lines read as prose (see `proseStats`). */
   prose(): boolean {
-    return this.words.size > 0 && this.wordLike >= 0.5 * this.tokens && this.words.value() >= LAYOUT.proseWords;
+    return this.words.size > 0 && proseCounts(this.words.value(), this.tokens, this.wordLike);
   }
 
-  /** As `Side.filled`. */
+  /** Lines of a prose column fill most of its width; cells of a grid of short labels do not. */
   filled(): boolean {
     return this.widths.value() >= 0.5 * (this.x1 - this.x0);
   }
