@@ -183,13 +183,16 @@ export class ParsePool {
   private dispatch(): void {
     if (this.closed || this.queue.length === 0) return;
     const ready = [...this.slots].filter((s) => s.ready);
-    const idle = ready.filter((s) => s.task.length === 0);
-    for (let i = 0; i < idle.length && this.queue.length > 0; i++) this.send(idle[i]!, this.take(Math.ceil(this.queue.length / (idle.length - i))));
-    // A worker on its last file gets the next ones now: sent only once it reported that file done,
-    // they waited for this thread's turn of the event loop, which learning and indexing a document
-    // hold for up to ~0.2 s (a pdf-dev import's parse worker waited ~0.7 s in all on a loaded machine).
-    const finishing = ready.filter((s) => s.task.length === 1);
-    for (let i = 0; i < finishing.length && this.queue.length > 0; i++) this.send(finishing[i]!, this.take(Math.ceil(this.queue.length / (finishing.length - i))));
+    /** The queued files shared out evenly over `slots`, one message each. */
+    const shareOut = (slots: Slot[]): void => {
+      for (let i = 0; i < slots.length && this.queue.length > 0; i++) this.send(slots[i]!, this.take(Math.ceil(this.queue.length / (slots.length - i))));
+    };
+    shareOut(ready.filter((s) => s.task.length === 0));
+    // A worker on its last file (one just fed above included) gets the next ones now: sent only
+    // once it reported that file done, they waited for this thread's turn of the event loop, which
+    // learning and indexing a document hold for up to ~0.2 s (a pdf-dev import's parse worker
+    // waited ~0.7 s in all on a loaded machine).
+    shareOut(ready.filter((s) => s.task.length === 1));
     this.growIfBacklogged();
   }
 
@@ -274,8 +277,9 @@ export class ParsePool {
       const at = slot.task.findIndex((f) => f.key === m.key);
       if (at < 0) return;
       const [item] = slot.task.splice(at, 1);
-      if (m.type === 'done' || slot.current?.item === item) slot.current = null;
-      // A skipped file was resolved as cancelled already; resolving again does nothing.
+      // A skipped file never started (the worker skips only files it has not begun), so the file
+      // being parsed is unchanged; it was resolved as cancelled already, and resolving again does nothing.
+      if (m.type === 'done') slot.current = null;
       item!.resolve(m.type === 'done' ? m.result : CANCELLED);
       if (slot.task.length === 0) this.settle(slot);
       // Idle, or on the file it was sent last: either way it can take the next files.
