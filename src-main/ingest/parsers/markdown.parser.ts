@@ -387,6 +387,16 @@ function dedentIndentedCode(markdown: string): string {
 }
 
 /**
+ * A heading's trailing attribute block: `{#sata}`, `{.note}`, `{#id .class key=value}` (Pandoc,
+ * kramdown `{: #id}`, MkDocs attr_list, Docusaurus heading ids) or a bare hyphenated flag
+ * (`{docsify-ignore-all}`). The site renders none of it, but left in place it becomes part of the
+ * document's title, its heading paths and the citations ("PIR {docsify-ignore-all}"). A
+ * Markdown rewrite, as the rest of this file: markdown-it-attrs would only move the attributes
+ * into tokens, and the indexed text is the Markdown source.
+ */
+const HEADING_ATTRS = /^( {0,3}#{1,6}[ \t]+\S.*?)[ \t]+\{:?[ \t]*(?:[#.][\w-]+|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s}]+)|[a-z\d]+(?:-[a-z\d]+)+)(?:[ \t]+(?:[#.][\w-]+|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s}]+)|[a-z\d]+(?:-[a-z\d]+)+))*[ \t]*\}[ \t#]*$/gm;
+
+/**
  * Rewrites Markdown/MDX into the Markdown that is indexed (see the file comment). Front matter and
  * fenced code are copied verbatim; `isMdx` forces the JSX rules (for `.mdx` files).
  */
@@ -413,6 +423,7 @@ export function transformMarkdown(source: string, isMdx = false): MarkdownTransf
     let t = maskInlineCode(seg.text, stores[i]!);
     if (mdx) t = removeDelimited(t, /\{\s*\/\*/g, /\*\/\s*\}/g);
     t = removeDelimited(t, /<!--/g, /-->/g);
+    t = t.replace(HEADING_ATTRS, '$1');
     seg.text = convertTables(t, stores[i]!, warnings);
   });
   if (mdx) dedentContainers(segments);

@@ -186,6 +186,19 @@ export default settings before flashing a new image.
     expect(transformMarkdown('Press <Enter> now.\n', false).markdown).toBe('Press <Enter> now.\n');
   });
 
+  it("drops a heading's trailing attribute block from the title, the heading path and the text", async () => {
+    const doc = await parse('# PIR {docsify-ignore-all}\n\nDetects motion.\n\n## SATA 3.0 {#sata}\n\nOne port.\n\n## Pins {#pins .wide data-x="a b"}\n\n### Wiring {: #wiring}\n\nSee below.\n');
+    expect(doc.title).toBe('PIR');
+    expect(doc.text).not.toContain('{');
+    expect(blockTexts(doc).filter((t) => t.startsWith('#'))).toEqual(['# PIR', '## SATA 3.0', '## Pins', '### Wiring']);
+    expect(doc.blocks.find((b) => doc.text.slice(b.start, b.end) === 'See below.')?.headingPath).toEqual(['PIR', 'Pins', 'Wiring']);
+  });
+
+  it('keeps braces that are text: in a heading that is only braces, in prose, in code and in words', async () => {
+    const source = '# Price {5 USD}\n\n## Set {a, b}\n\n## ROCK {Plus}\n\n## {#only-attrs}\n\nText {#not-a-heading}\n\n```\n# Title {#kept-in-code}\n```\n';
+    expect(transformMarkdown(source).markdown).toBe(source);
+  });
+
   it('falls back to the file name for the title and returns failures for binary or empty input', async () => {
     expect((await parse('no heading here\n', 'notes.md')).title).toBe('notes');
     expect(await markdownParser.parse({ bytes: enc('  \n\n'), fileName: 'a.md' })).toMatchObject({ ok: false, code: 'empty' });
