@@ -6,18 +6,17 @@
  * only, and take each row's stub from an in-memory index (`lance.stubs.ts`) once it is built;
  * `hydrate` makes records from the result columns that index holds, and reads the rest.
  *
- * Vector column lifecycle (the dimension is fixed per table; its embedder id is field metadata):
- * - opened without a dimension: no vector column is created; an existing one is kept as is;
- * - opened with a dimension on a table without vectors: the column is added in place (all rows
- *   null), and background embedding fills it with `listUnembedded` + `updateVectors`;
- * - opened with another dimension or another embedder id: 'model-mismatch', unless
- *   `onModelMismatch: 'reset'`, which drops the old vectors (text and FTS stay) so they can be
- *   recomputed.
+ * This file opens the store and holds the `LanceChunkStore` class; its siblings hold what the
+ * class uses: the table's schema and row mapping (`lance.schema.ts`), search shaping and
+ * row -> hit mapping (`lance.query.ts`), the wanted indexes and their settings
+ * (`lance.indexes.ts`), the vector column's lifecycle (`lance.vectors.ts`), native errors
+ * (`lance.errors.ts`), filters (`lance.filter.ts`), write batches (`lance.batch.ts`) and rank
+ * fusion (`rank-fusion.ts`). Only this file loads LanceDB (the siblings import its types).
  *
- * Longer than 500 lines on purpose: it is the one file that speaks LanceDB (the lint rules keep
- * it that way), and its searches, writes, row-address hydration and vector lifecycle share the
- * table handle, the guard against a closed table and the row <-> record mapping. Splitting it
- * would spread the native API over several files for no reader's gain.
+ * Longer than 500 lines because the class alone is ~460: TypeScript keeps a class in one file,
+ * and its methods share private state (the write queue, the guard against a closed table, the
+ * stub index and its build, the cached answers on prefixed rows and the vector index). What
+ * needs none of it (query shaping, index settings, vector reads and writes) lives in the siblings.
  */
 
 // Must stay the first import: it sets LANCE_CPU_THREADS before LanceDB's runtime starts.
@@ -25,8 +24,7 @@ import './lance-env';
 
 import fs from 'node:fs/promises';
 import type * as LanceModule from '@lancedb/lancedb';
-import type { Table as ArrowTable } from 'apache-arrow';
-import type { Connection, FtsOptions, Index, IndexConfig, Table } from '@lancedb/lancedb';
+import type { Connection, Table } from '@lancedb/lancedb';
 import { CodedError, fail, ok, type Result } from '../core/result';
 import type {
   ChunkFilter,
@@ -44,8 +42,11 @@ import { byTextSize, plainRows, rowsToArrowTable } from './lance.batch';
 import { rrfFuse } from './rank-fusion';
 import { StubIndex } from './lance.stubs';
 import { andWhere, filterToWhere, sqlIn, sqlString } from './lance.filter';
+import { damaged, isStorageFailure, nativeMessage } from './lance.errors';
+import { FTS_COLUMN, VECTOR_INDEX_KIND, VECTOR_INDEX_MIN_ROWS, ensureVectorIndex, ensureWantedIndexes } from './lance.indexes';
+import { EXPANSION_BOOST, PARENT_KEY, checkLimit, columnsFor, recordOf, scoped, sumScores, toHit, vectorQuery, type Projectable } from './lance.query';
+import { mergeVectors, readEmbedded, readUnembedded, reconcileVectors } from './lance.vectors';
 import {
-  EMBEDDER_KEY,
   MAX_VECTOR_DIMENSION,
   RECORD_COLUMNS,
   TABLE_NAME,
@@ -55,8 +56,6 @@ import {
   readTableShape,
   toFloat32,
   toRow,
-  vectorField,
-  vectorUpdateSchema,
   searchAnalyzed,
   LIGHT_COLUMNS,
   RESULT_COLUMNS,
@@ -89,77 +88,6 @@ export interface LanceStoreOptions {
   vectorIndexMinRows?: number;
 }
 
-/** Rows per merge call (vector updates): bounds the Arrow batch held in memory. */
-const WRITE_BATCH = 8000;
-/** The full-text column: the prefixed chunk text as `searchAnalyzed` sees it. */
-const FTS_COLUMN = 'search_text';
-
-function columnsFor(options: SearchOptions): string[] {
-  return [...(options.light ? STUB_COLUMNS : RECORD_COLUMNS)];
-}
-
-/** A search row as a hit; light searches also carry the row address for `hydrate` (and a view's parent's, when known). */
-/** A result's record: its row's result columns completed with what its stub already knows. */
-function recordOf(stub: ChunkRecord, row: Record<string, unknown>): ChunkRecord {
-  return fromRow({ doc_id: stub.docId, ...row, id: stub.id, model: stub.model, parent_id: stub.parentId });
-}
-
-function toHit(row: Record<string, unknown>, score: number): ChunkHit {
-  const hit: ChunkHit = { record: fromRow(row), score };
-  if (typeof row._rowid === 'bigint') hit.rowId = row._rowid;
-  const parent = row[PARENT_KEY] as { id: string; model: string | null; docId: string | null; address: bigint } | null | undefined;
-  if (parent) hit.parent = { record: fromRow({ id: parent.id, model: parent.model, doc_id: parent.docId }), score: 0, rowId: parent.address };
-  return hit;
-}
-
-/** Where a light search row carries its view's parent (from the stub index); no column has this name. */
-const PARENT_KEY = '__parent';
-
-/** A search query, given its projection (full-text or vector). */
-type Projectable = (columns: string[]) => { toArrow(): Promise<ArrowTable> };
-
-/** What every search adds last: row addresses for a light search, and the filter. */
-function scoped<Q extends { withRowId(): Q; where(predicate: string): Q }>(q: Q, options: SearchOptions, where: string | null): Q {
-  let scopedQuery = options.light ? q.withRowId() : q;
-  if (where !== null) scopedQuery = scopedQuery.where(where);
-  return scopedQuery;
-}
-
-/**
- * Vectors are searched exactly (a scan) until the library holds this many embedded chunks; above
- * it, an IVF-HNSW-SQ index is built in the background (`ensureIndexes`). Below it a scan is cheap
- * and exact, so small libraries (and every shared evaluation set) rank as before.
- */
-const VECTOR_INDEX_MIN_ROWS = 20_000;
-/**
- * The vector index type: IVF partitions, an HNSW graph in each, vectors scalar-quantized to 8 bits.
- * Measured on the 102,501-chunk bench library (168k rows, 384 dimensions, 2 cores under load;
- * tests/bench/RESULTS.md, session 6): top-10 recall against the exact scan 0.925-0.975 (two builds)
- * at ~1.1 ms of CPU a query, where the IVF-PQ index it replaces needed a refine step that re-reads
- * every candidate's full vector (~4 of ~5 ms) for a recall of 0.925.
- */
-const VECTOR_INDEX_KIND = 'IvfHnswSq';
-/**
- * HNSW search list length. The library's many identical chunks (near-duplicate manuals) need a
- * wide one: recall@10 on the bench library 0.43 at LanceDB's default, 0.85 at 200, 0.875-0.975 at
- * 400, 0.925 at 800 (1.1 ms), 0.95 at 1200 (1.5 ms, no better at 2000).
- */
-const HNSW_EF = 800;
-/** Candidates re-scored with full vectors per result, for an IVF-PQ index an older version built (PQ distances are approximate). */
-const PQ_REFINE_FACTOR = 10;
-
-/**
- * A filtered vector search (one model's or some documents' chunks) is exact: the filter already
- * cuts the rows to a few hundred, and an IVF index would probe partitions that hold none of them.
- * An unfiltered one uses the index when there is one (`kind`: its LanceDB type, null for none).
- */
-function vectorQuery(q: LanceModule.VectorQuery, where: string | null, limit: number, kind: string | null): LanceModule.VectorQuery {
-  const v = q.column(VECTOR_COLUMN).distanceType('cosine');
-  if (where !== null) return v.bypassVectorIndex();
-  if (kind === 'IvfPq') return v.refineFactor(PQ_REFINE_FACTOR);
-  return kind === null ? v : v.ef(Math.max(HNSW_EF, limit));
-}
-
 /**
  * Delay between a store's first light search and the build of its stub index (`lance.stubs.ts`,
  * a scan of three columns: 0.1-0.3 s at 100k chunks on 2 cores). The timer does not keep the process alive, so a
@@ -167,51 +95,10 @@ function vectorQuery(q: LanceModule.VectorQuery, where: string | null, limit: nu
  */
 const STUB_BUILD_DELAY_MS = 1000;
 
-/** Weight of expansion words relative to the question's own words. */
-const EXPANSION_BOOST = 0.25;
-/**
- * ICU word segmentation splits Chinese and Japanese by dictionary (the simple tokenizer keeps a
- * whole CJK sentence as one token, so no CJK query matches) and Latin text like the simple one;
- * stemming and stop words then apply to English. 0.31 accepts 'icu' though its typings list only
- * simple/whitespace/raw/ngram. Positions are off: we run match queries only, never phrases.
- */
-const FTS_OPTIONS = {
-  baseTokenizer: 'icu',
-  language: 'English',
-  stem: true,
-  removeStopWords: true,
-  lowercase: true,
-  asciiFolding: true,
-  withPosition: false,
-} as const;
-
-interface WantedIndex {
-  column: string;
-  /** LanceDB's index type, upper-cased (`IndexConfig.indexType` spells it 'BTree', 'Bitmap', 'FTS'). */
-  kind: string;
-  make: (lance: Lance) => Index;
-}
-
-/**
- * Scalar indexes serve filters and point lookups. `doc_id` is a bitmap although it has one value
- * per document (~14k at 100k chunks): the passage search of every named-model question filters
- * on a list of documents (42 at 100k chunks), and LanceDB 0.31's B-tree answers `doc_id IN (...)`
- * by comparing ~100k keys (1.2-3.1 ms a search), its bitmap by one lookup per document
- * (0.04-0.2 ms; the search's CPU 3.1 -> 2.5 ms, the same scores). An index of another kind (an
- * older version's B-tree) is replaced by `ensureIndexes`.
- */
-const WANTED_INDEXES: readonly WantedIndex[] = [
-  { column: FTS_COLUMN, kind: 'FTS', make: (l) => l.Index.fts(FTS_OPTIONS as unknown as Partial<FtsOptions>) },
-  { column: 'id', kind: 'BTREE', make: (l) => l.Index.btree() },
-  { column: 'doc_id', kind: 'BITMAP', make: (l) => l.Index.bitmap() },
-  { column: 'model_key', kind: 'BITMAP', make: (l) => l.Index.bitmap() },
-  { column: 'category', kind: 'BITMAP', make: (l) => l.Index.bitmap() },
-];
-
 /**
  * Opens (or creates) the chunk store in `dir`. Expected failures are values: 'invalid-input'
  * (bad options), 'unreadable' (dir is not a usable folder), 'corrupt' (damaged table),
- * 'unsupported' (written by another schema version), 'model-mismatch' (see module comment).
+ * 'unsupported' (written by another schema version), 'model-mismatch' (see `lance.vectors.ts`).
  */
 export async function openLanceStore(dir: string, opts: LanceStoreOptions = {}): Promise<Result<ChunkStore>> {
   const wanted = opts.vectorDimension ?? null;
@@ -261,73 +148,6 @@ export async function openLanceStore(dir: string, opts: LanceStoreOptions = {}):
     const error = err instanceof CodedError ? err : damaged(err);
     return fail(error.code, error.message);
   }
-}
-
-async function reconcileVectors(
-  table: Table,
-  stored: TableShape,
-  wanted: number | null,
-  embedderId: string | null,
-  onMismatch: 'fail' | 'reset',
-): Promise<TableShape> {
-  if (wanted === null) return stored;
-  if (stored.vectorDimension === null) {
-    await table.addColumns(vectorField(wanted, embedderId));
-    return { vectorDimension: wanted, embedderId };
-  }
-  const dimensionDiffers = stored.vectorDimension !== wanted;
-  const embedderDiffers = embedderId !== null && stored.embedderId !== null && stored.embedderId !== embedderId;
-  if (dimensionDiffers || embedderDiffers) {
-    if (onMismatch === 'fail') {
-      const was = `${stored.embedderId ?? 'an embedder'} (${stored.vectorDimension} dimensions)`;
-      const now = `${embedderId ?? 'the configured embedder'} (${wanted} dimensions)`;
-      throw new CodedError(
-        'model-mismatch',
-        `This library's vectors were made by ${was}, but ${now} is configured. Switch back, or re-embed the library to use the new embedder.`,
-      );
-    }
-    await table.dropColumns([VECTOR_COLUMN]);
-    await table.addColumns(vectorField(wanted, embedderId));
-    return { vectorDimension: wanted, embedderId };
-  }
-  if (embedderId !== null && stored.embedderId === null) {
-    await table.updateFieldMetadata([{ path: VECTOR_COLUMN, metadata: { [EMBEDDER_KEY]: embedderId } }]);
-    return { vectorDimension: wanted, embedderId };
-  }
-  return stored;
-}
-
-function nativeMessage(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  // Native errors carry Rust source paths and repeated "Caused by" chains; keep the first clause.
-  return message.split(/,\s*\/|\s+Caused by:/)[0]!.trim().slice(0, 300);
-}
-
-function damaged(err: unknown): CodedError {
-  const error = new CodedError(
-    'corrupt',
-    `The library's search database is damaged and cannot be read (${nativeMessage(err)}). Re-import the library to rebuild it.`,
-  );
-  error.cause = err;
-  return error;
-}
-
-// Lance reports unreadable files as IO / not-found errors; anything else is a bug and propagates.
-function isStorageFailure(err: unknown): boolean {
-  const message = err instanceof Error ? err.message : String(err);
-  return /LanceError\(IO\)|Not found|not found|corrupt|No such file/i.test(message);
-}
-
-/** The columns an embedder's input is built from. */
-const EMBED_INPUT_COLUMNS = ['id', 'indexed_text', 'text', 'category', 'nouns', 'model'] as const;
-
-function embedInput(r: ChunkRecord): UnembeddedChunk {
-  return { id: r.id, indexedText: r.indexedText, text: r.text, category: r.category, nouns: r.nouns, model: r.model };
-}
-
-function checkLimit(limit: number): number {
-  if (!Number.isInteger(limit) || limit < 1) throw new CodedError('invalid-input', `Search limit must be a positive integer, got ${limit}.`);
-  return limit;
 }
 
 class LanceChunkStore implements ChunkStore {
@@ -627,21 +447,10 @@ class LanceChunkStore implements ChunkStore {
   async ensureIndexes(): Promise<void> {
     await this.#exclusive(async () => {
       const existing = await this.table.listIndices();
-      for (const want of WANTED_INDEXES) {
-        const have = existing.find((i) => i.columns.length === 1 && i.columns[0] === want.column);
-        if (have && have.indexType.toUpperCase() === want.kind && !(want.kind === 'FTS' && ftsOutdated(have))) continue;
-        await this.table.createIndex(want.column, { config: want.make(this.lance), replace: true });
-      }
+      await ensureWantedIndexes(this.lance, this.table, existing);
       this.#ftsReady = true;
-      const vectorIndex = existing.find((i) => i.columns[0] === VECTOR_COLUMN);
-      if (this.vectorDimension !== null && vectorIndex?.indexType !== VECTOR_INDEX_KIND) {
-        // An index of another type (IVF-PQ, built by an older version) is replaced; searches keep
-        // using it until the new one is committed.
-        const embedded = vectorIndex ? Infinity : await this.table.countRows(`${VECTOR_COLUMN} IS NOT NULL`);
-        if (embedded >= this.vectorIndexMinRows) {
-          await this.table.createIndex(VECTOR_COLUMN, { config: this.lance.Index.hnswSq({ distanceType: 'cosine' }), replace: true });
-          this.#vectorKind = Promise.resolve(VECTOR_INDEX_KIND);
-        }
+      if (this.vectorDimension !== null && (await ensureVectorIndex(this.lance, this.table, existing, this.vectorIndexMinRows))) {
+        this.#vectorKind = Promise.resolve(VECTOR_INDEX_KIND);
       }
       const stale = existing.some((i) => (i.numUnindexedRows ?? 0) > 0);
       if (this.#dirty || stale) {
@@ -706,12 +515,7 @@ class LanceChunkStore implements ChunkStore {
       // match queries (28 vs 3 ms at 100k rows on 2 cores), so the expansion is a second query
       // whose (boosted) scores are added: the sum the boolean query gives.
       const [main, extra] = await Promise.all([this.#fts(this.#match(query), options, limit, where), this.#fts(boosted, options, limit, where)]);
-      const byId = new Map(main.map((h) => [h.record.id, h]));
-      for (const h of extra) {
-        const have = byId.get(h.record.id);
-        byId.set(h.record.id, { ...(have ?? h), score: (have?.score ?? 0) + h.score });
-      }
-      return [...byId.values()].sort((a, b) => b.score - a.score).slice(0, limit);
+      return sumScores(main, extra, limit);
     });
   }
 
@@ -769,13 +573,7 @@ class LanceChunkStore implements ChunkStore {
     const rows = ids.map((id, i) => ({ id, [VECTOR_COLUMN]: toFloat32(vectors[i]!, dimension, `Chunk ${id}`) }));
     if (rows.length === 0) return 0;
     return this.#exclusive(async () => {
-      let updated = 0;
-      for (let i = 0; i < rows.length; i += WRITE_BATCH) {
-        // Only id + vector are written: the merge leaves every other column as it is.
-        const batch = this.lance.makeArrowTable(rows.slice(i, i + WRITE_BATCH), { schema: vectorUpdateSchema(dimension) });
-        const result = await this.table.mergeInsert('id').whenMatchedUpdateAll().execute(batch);
-        updated += result.numUpdatedRows;
-      }
+      const updated = await mergeVectors(this.lance, this.table, rows, dimension);
       this.#dirty = true;
       return updated;
     });
@@ -789,22 +587,12 @@ class LanceChunkStore implements ChunkStore {
   async listUnembedded(limit: number): Promise<UnembeddedChunk[]> {
     checkLimit(limit);
     if (this.vectorDimension === null) return [];
-    return this.#guard(async () => {
-      const rows = await this.table.query().where(`${VECTOR_COLUMN} IS NULL`).select([...EMBED_INPUT_COLUMNS]).limit(limit).toArray();
-      return rows.map((row) => embedInput(fromRow(row)));
-    });
+    return this.#guard(() => readUnembedded(this.table, limit));
   }
 
   async listEmbedded(ids: readonly string[]): Promise<EmbeddedChunk[]> {
     if (this.vectorDimension === null || ids.length === 0) return [];
-    return this.#guard(async () => {
-      const rows = await this.table
-        .query()
-        .where(`${sqlIn('id', ids)} AND ${VECTOR_COLUMN} IS NOT NULL`)
-        .select([...EMBED_INPUT_COLUMNS, VECTOR_COLUMN])
-        .toArray();
-      return rows.map((row: Record<string, unknown>) => ({ ...embedInput(fromRow(row)), vector: Float32Array.from(row[VECTOR_COLUMN] as Iterable<number>) }));
-    });
+    return this.#guard(() => readEmbedded(this.table, ids));
   }
 
   async close(): Promise<void> {
@@ -817,12 +605,4 @@ class LanceChunkStore implements ChunkStore {
     this.table.close();
     this.db.close();
   }
-}
-
-// An FTS index built with other tokenizer settings (an older ManualMate) is rebuilt once.
-function ftsOutdated(index: IndexConfig): boolean {
-  const details: unknown = index.indexDetails;
-  if (typeof details !== 'object' || details === null) return false;
-  const d = details as Record<string, unknown>;
-  return d.base_tokenizer !== FTS_OPTIONS.baseTokenizer || d.stem !== FTS_OPTIONS.stem;
 }
