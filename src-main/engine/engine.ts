@@ -1,18 +1,8 @@
 import path from 'node:path';
-import { promises as fs } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import type {
-  ChunkStrategy,
-  EngineEvent,
-  Handlers,
-  ImportSummary,
-  LibrarySummary,
-  ParsedInput,
-} from '../contract/api';
+import type { ChunkStrategy, EngineEvent, Handlers, ImportSummary, LibrarySummary } from '../contract/api';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import type { ImportProgress } from '../ingest/import.job';
-import { DEFAULT_MAX_FILE_BYTES, megabytes, sizeOver } from '../ingest/import-limits';
 import { ParsePool } from '../ingest/parse-pool';
 import type { Library } from '../storage/library.store';
 import { LibraryManager } from '../storage/library.store';
@@ -21,31 +11,34 @@ import { LibraryIndexes } from '../index/library-indexes';
 import type { RebuildSummary } from '../index/rebuild';
 import { appRoot } from './paths';
 import { SettingsStore } from './settings';
-import { chatIndexOf, createChatService, type ChatService } from '../chat/chat.service';
-import type { Llm } from '../models/types';
-import { SEMANTIC_NEEDS_EMBEDDER } from '../chunking/semantic.chunker';
+import type { ChatService } from '../chat/chat.service';
 import { apiOf } from './dispatch';
-import { chunkDetail, documentSummary, librarySummary, mimeOf, modelSummary, pageStarts } from './presenters';
+import { librarySummary, modelSummary } from './presenters';
 import { WriterLock } from './writer-lock';
-import { stagedUpload, sweepAbandonedUploads, uploadsDirOf } from './uploads';
+import { sweepAbandonedUploads, uploadsDirOf } from './uploads';
 import type { Engine, EngineDoor, EngineOptions } from './engine.types';
 import { createBackgroundJobs, type Job } from './background';
-import { newLibrarySettings } from './new-library';
 import { RemoteSettingsStore } from './remote-settings';
 import { createTeam, readOnlyMessage } from './team';
-
-// Largest original the viewer is sent: what an import accepts by default (it is sent whole, as base64).
-const MAX_ORIGINAL_BYTES = DEFAULT_MAX_FILE_BYTES;
+import { libraryHandlers } from './libraries.handlers';
+import { documentHandlers } from './documents.handlers';
+import { importHandlers } from './imports.handlers';
+import { createChats } from './chat.handlers';
+import { settingsHandlers } from './settings.handlers';
 
 /**
  * The engine: plain Node, no Electron. It owns the libraries, the model runtime, running jobs and
  * the event stream, and implements one handler per contract key. The Electron shell, the web
  * bridge, the CLI and the tests all drive this same object.
  *
- * Longer than 500 lines for now: it holds one handler per contract key over shared state (the
- * open indexes, jobs, the writer lock and the event listeners); the job runner, the writer lock,
- * uploads and presenters already live beside it, and the handlers split by area (libraries,
- * documents, chat, settings) is the next step, not done in the same change as the lock work.
+ * `createEngine` makes the shared state (the open indexes, the jobs, the writer lock, the event
+ * listeners, the parse pool, the settings stores) and the functions several areas use (`emit`,
+ * `stopJobs`, `summaryOf`, `libraryFor`, the import and rebuild runners), then hands each area a
+ * small context and spreads the handlers it returns into one `Handlers` map: libraries
+ * (`libraries.handlers.ts`), documents (`documents.handlers.ts`), imports (`imports.handlers.ts`),
+ * chat (`chat.handlers.ts`), settings (`settings.handlers.ts`) and team libraries (`team.ts`, which
+ * also keeps subscribed libraries read-only). Background jobs (`background.ts`), the writer lock,
+ * uploads and presenters live beside it; the few app-wide one-line handlers stay here.
  */
 
 export type { Engine, EngineDoor, EngineOptions };
@@ -135,25 +128,6 @@ export function createEngine(options: EngineOptions): Engine {
     }
   }
 
-  /**
-   * What an import job holds from the moment it is asked for: a place among the writers (no
-   * rebuild starts while it waits in the queue) and the library's lock file (a second process is
-   * told "library busy" at once, not when the job's turn comes).
-   */
-  async function admitImport(lib: Library): Promise<Result<() => Promise<void>>> {
-    const claim = lock.claimWriter(lib);
-    if (!claim.ok) return claim;
-    const held = await lock.hold(lib, 'import');
-    if (!held.ok) {
-      claim.value();
-      return held;
-    }
-    return ok(async () => {
-      claim.value();
-      await held.value();
-    });
-  }
-
   async function runImportInto(
     lib: Library,
     paths: string[],
@@ -228,115 +202,10 @@ export function createEngine(options: EngineOptions): Engine {
 
   const { startBackground, startEnrichment, startEmbedding } = createBackgroundJobs({ jobs, pendingEmbeds, lock, indexes, settings, models, emit, log });
 
+  /** The chat services by library id, made on first use (chat.handlers.ts); renaming or deleting a library drops its one. */
   const chats = new Map<string, ChatService>();
   const team = createTeam({ dataDir: options.dataDir, version: options.version ?? '0.0.0', libraries, lock, indexes, remote, settings, emit, log, stopJobs, startBackground, summaryOf });
-
-  /** The chat model chosen in settings, loaded on first use; null answers extractively. */
-  async function chatLlm(): Promise<Llm | null> {
-    const { chatModel } = await settings.get();
-    if (!chatModel) return null;
-    const known = (await models.list()).some((m) => m.id === chatModel);
-    return known ? models.llm(chatModel) : null;
-  }
-
-  /** One chat service per library (conversations live in its folder). */
-  async function chatFor(library: string): Promise<Result<ChatService>> {
-    const lib = await libraries.require(library);
-    if (!lib.ok) return lib;
-    let chat = chats.get(lib.value.config.id);
-    if (!chat) {
-      const index = await indexes.open(lib.value);
-      chat = createChatService({ libraryDir: lib.value.dir, libraryName: lib.value.name, index: chatIndexOf(index), getLlm: chatLlm, emit });
-      chats.set(lib.value.config.id, chat);
-    }
-    return ok(chat);
-  }
-
-  /** A handler that runs on the library's chat service. */
-  function withChat<I extends { library: string }, O>(run: (chat: ChatService, input: I) => Promise<Result<O>>): (input: I) => Promise<Result<O>> {
-    return async (input) => {
-      const chat = await chatFor(input.library);
-      return chat.ok ? run(chat.value, input) : chat;
-    };
-  }
-
-  /** Runs an import in the background as a job; progress and the summary arrive as events. */
-  function startImportJob(lib: Library, paths: string[], cleanup: () => Promise<void>): string {
-    const jobId = `import-${randomBytes(6).toString('hex')}`;
-    const controller = new AbortController();
-    const done = importPaths(lib.name, paths, { signal: controller.signal, jobId })
-      .then((res) => {
-        if (res.ok) emit({ type: 'import.done', jobId, library: lib.name, summary: res.value });
-        else emit({ type: 'import.failed', jobId, library: lib.name, message: res.error.message });
-      })
-      .catch((err: unknown) => {
-        log(`[engine] import ${jobId} crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-        emit({ type: 'import.failed', jobId, library: lib.name, message: `The import stopped unexpectedly: ${err instanceof Error ? err.message : String(err)}` });
-      })
-      .finally(async () => {
-        jobs.delete(jobId);
-        await cleanup().catch(() => undefined);
-      });
-    jobs.set(jobId, { library: lib.config.id, controller, done });
-    return jobId;
-  }
-
-  async function readyDocument(library: string, id: string) {
-    const lib = await libraries.require(library);
-    if (!lib.ok) return lib;
-    const rec = await lib.value.document(id);
-    if (!rec) return fail<never>('not-found', `There is no document "${id}" in ${lib.value.name}.`);
-    return ok({ lib: lib.value, rec });
-  }
-
-  /** Deletes a library (the caller holds its lock file): its jobs stopped, its index closed, its folder removed. */
-  async function deleteLibrary(lib: Library): Promise<void> {
-    await stopJobs(lib);
-    await indexes.close(lib);
-    chats.delete(lib.config.id);
-    await libraries.delete(lib);
-    emit({ type: 'library.changed', library: lib.name });
-  }
-
-  /** `libraries.configure` for a caller holding the library's lock file. */
-  async function configure(lib: Library, { strategy, enrich, embedder }: ParsedInput<'libraries.configure'>): Promise<Result<LibrarySummary>> {
-    // A new strategy means a rebuild, so the call runs alone; other changes are ordinary writers.
-    const claim = strategy ? lock.claimRebuild(lib) : lock.claimWriter(lib);
-    if (!claim.ok) return claim;
-    try {
-      // Semantic chunking embeds every sentence: refused up front without an embedder, rather
-      // than failing every document of the library.
-      const nextEmbedder = embedder === undefined ? (lib.config.embedder?.id ?? null) : embedder;
-      if ((strategy ?? lib.config.strategy) === 'semantic' && nextEmbedder === null) {
-        return fail(
-          'unavailable',
-          strategy === 'semantic' ? SEMANTIC_NEEDS_EMBEDDER : 'This library uses semantic chunking, which needs its embedding model: choose another chunking first.',
-        );
-      }
-      if (enrich) await lib.saveConfig({ enrich });
-      const index = await indexes.open(lib);
-      if (embedder !== undefined && embedder !== (lib.config.embedder?.id ?? null)) {
-        await stopJobs(lib, /^embed-/);
-        const set = await index.setEmbedder(embedder);
-        if (!set.ok) return set;
-      }
-      if (strategy) {
-        // Chunks of the old strategy are replaced by a rebuild (cancellable like any other),
-        // awaited so the summary returned describes the library as it now is. The strategy is
-        // saved only with the new index: a failed or cancelled rebuild keeps both as they were.
-        const rebuilt = await rebuildJob(lib, { strategy }).done;
-        if (!rebuilt.ok) {
-          startBackground(lib);
-          return rebuilt;
-        }
-      }
-    } finally {
-      claim.value();
-    }
-    startBackground(lib);
-    emit({ type: 'library.changed', library: lib.name });
-    return ok(await summaryOf(lib));
-  }
+  const chat = createChats({ libraries, indexes, settings, models, chats, emit });
 
   // Subscribed libraries are read-only: the handlers that write a library refuse them (team.ts).
   const handlers: Handlers = team.guardWrites({
@@ -352,213 +221,11 @@ export function createEngine(options: EngineOptions): Engine {
 
     'models.list': async () => ok((await models.list()).map(modelSummary)),
 
-    'libraries.list': async () => ok(await Promise.all((await libraries.list()).map(summaryOf))),
-
-    'libraries.create': async (input) => {
-      const settings = await newLibrarySettings(input, models);
-      if (!settings.ok) return settings;
-      const lib = await libraries.create(input.name, settings.value);
-      if (!lib.ok) return lib;
-      emit({ type: 'library.changed', library: lib.value.name });
-      return ok(await summaryOf(lib.value));
-    },
-
-    'libraries.rename': async ({ library, name }) => {
-      const lib = await libraries.require(library);
-      if (!lib.ok) return lib;
-      const renamed = await libraries.rename(lib.value, name);
-      if (!renamed.ok) return renamed;
-      // Chat events carry the library name: start a fresh service under the new one.
-      chats.delete(lib.value.config.id);
-      emit({ type: 'library.changed', library: renamed.value.name });
-      return ok(await summaryOf(renamed.value));
-    },
-
-    'libraries.delete': async ({ library }) => {
-      const lib = await libraries.require(library);
-      if (!lib.ok) return lib;
-      const held = await lock.hold(lib.value, 'deletion');
-      if (!held.ok) return held;
-      try {
-        const syncing = await team.holdForDeletion(lib.value);
-        if (!syncing.ok) return syncing;
-        try {
-          await deleteLibrary(lib.value);
-          await team.forget(lib.value);
-        } finally {
-          await syncing.value();
-        }
-      } finally {
-        await held.value();
-      }
-      return ok({ deleted: lib.value.name });
-    },
-
-    'libraries.configure': async (input) => {
-      const lib = await libraries.require(input.library);
-      if (!lib.ok) return lib;
-      const held = await lock.hold(lib.value, input.strategy ? 'rebuild' : 'settings change');
-      if (!held.ok) return held;
-      try {
-        return await configure(lib.value, input);
-      } finally {
-        await held.value();
-      }
-    },
-
-    'libraries.rebuild': async ({ library }) => {
-      const lib = await libraries.require(library);
-      if (!lib.ok) return lib;
-      const claim = lock.claimRebuild(lib.value);
-      if (!claim.ok) return claim;
-      const held = await lock.hold(lib.value, 'rebuild');
-      if (!held.ok) {
-        claim.value();
-        return held;
-      }
-      const job = rebuildJob(lib.value);
-      void job.done.finally(async () => {
-        claim.value();
-        // Started before the lock file is let go, in the same tick the job left `jobs`: `idle()`
-        // must never see a moment with no job while the library still owes background work.
-        startBackground(lib.value);
-        await held.value();
-      });
-      return ok({ jobId: job.jobId });
-    },
-
-    'libraries.cancelRebuild': async ({ library }) => {
-      const lib = await libraries.require(library);
-      if (!lib.ok) return lib;
-      const job = jobs.get(`rebuild-${lib.value.config.id}`);
-      if (!job) return ok({ cancelled: false });
-      job.controller.abort();
-      await job.done;
-      return ok({ cancelled: true });
-    },
-
-    'documents.list': async ({ library }) => {
-      const lib = await libraries.require(library);
-      if (!lib.ok) return lib;
-      return ok((await lib.value.documents()).map(documentSummary));
-    },
-
-    'documents.remove': async ({ library, id }) => {
-      const lib = await libraries.require(library);
-      if (!lib.ok) return lib;
-      const claim = lock.claimWriter(lib.value);
-      if (!claim.ok) return claim;
-      const held = await lock.hold(lib.value, 'removal');
-      if (!held.ok) {
-        claim.value();
-        return held;
-      }
-      try {
-        const rec = await lib.value.document(id);
-        if (!rec) return fail('not-found', `There is no document "${id}" in ${lib.value.name}.`);
-        const index = await indexes.open(lib.value);
-        await index.remove([id]);
-        await lib.value.removeDocuments([id]);
-      } finally {
-        claim.value();
-        await held.value();
-      }
-      emit({ type: 'library.changed', library: lib.value.name });
-      return ok({ removed: id });
-    },
-
-    'import.start': async ({ library, paths }) => {
-      const lib = await libraryFor(library, true);
-      if (!lib.ok) return lib;
-      // Said now, not as a job that fails at once: a rebuild here, another process's import.
-      const admitted = await admitImport(lib.value);
-      if (!admitted.ok) return admitted;
-      return ok({ jobId: startImportJob(lib.value, paths, admitted.value) });
-    },
-
-    'import.upload': async ({ library, uploadId }) => {
-      const staged = await stagedUpload(uploadsDir, uploadId);
-      if (!staged.ok) return staged;
-      const { staging, tops } = staged.value;
-      const removeStaging = () => fs.rm(staging, { recursive: true, force: true });
-      const lib = await libraryFor(library, true);
-      if (!lib.ok) {
-        await removeStaging();
-        return lib;
-      }
-      const admitted = await admitImport(lib.value);
-      if (!admitted.ok) {
-        await removeStaging();
-        return admitted;
-      }
-      return ok({
-        jobId: startImportJob(lib.value, tops, async () => {
-          await admitted.value();
-          await removeStaging();
-        }),
-      });
-    },
-
-    'import.cancel': async ({ jobId }) => {
-      const job = jobs.get(jobId);
-      if (!job) return ok({ cancelled: false });
-      job.controller.abort();
-      await job.done;
-      return ok({ cancelled: true });
-    },
-
-    'documents.chunks': async ({ library, id }) => {
-      const found = await readyDocument(library, id);
-      if (!found.ok) return found;
-      const index = await indexes.open(found.value.lib);
-      return ok((await index.listChunks(id)).map(chunkDetail));
-    },
-
-    'documents.source': async ({ library, id }) => {
-      const found = await readyDocument(library, id);
-      if (!found.ok) return found;
-      const { lib, rec } = found.value;
-      const doc = await lib.loadNormalized(rec);
-      if (!doc) return fail('not-found', `The text of "${id}" is not available; import the file again.`);
-      return ok({ id: doc.id, title: doc.title, format: doc.format, text: doc.text, pageCount: doc.pageCount, pageStarts: pageStarts(doc) });
-    },
-
-    'documents.original': async ({ library, id }) => {
-      const found = await readyDocument(library, id);
-      if (!found.ok) return found;
-      const { lib, rec } = found.value;
-      if (!rec.original) return fail('not-found', `The original file of "${id}" is not stored.`);
-      const file = lib.originalPath(rec);
-      if (!file) return fail('corrupt', `The record of "${id}" names its original outside the library folder; it is not opened.`);
-      const size = await lib.originalSize(rec);
-      if (size === null) return fail('not-found', `The original file of "${id}" is missing from the library folder.`);
-      if (size > MAX_ORIGINAL_BYTES) return fail('too-large', `The original file of "${id}" is ${sizeOver(size, MAX_ORIGINAL_BYTES)}, more than the viewer opens (${megabytes(MAX_ORIGINAL_BYTES)}).`);
-      const bytes = await lib.readOriginal(rec);
-      if (!bytes) return fail('not-found', `The original file of "${id}" is missing from the library folder.`);
-      return ok({ fileName: path.posix.basename(rec.id), mime: mimeOf(rec.format), base64: bytes.toString('base64') });
-    },
-
-    'chat.list': withChat((chat) => chat.list()),
-    'chat.create': withChat((chat, { title, scope }) => chat.create({ ...(title ? { title } : {}), ...(scope ? { scope } : {}) })),
-    'chat.get': withChat((chat, { id }) => chat.get(id)),
-    'chat.rename': withChat((chat, { id, title }) => chat.rename(id, title)),
-    'chat.scope': withChat((chat, { id, scope }) => chat.setScope(id, scope)),
-    'chat.delete': withChat((chat, { id }) => chat.delete(id)),
-    'chat.ask': withChat((chat, { id, question }) => chat.ask(id, question)),
-    'chat.stop': withChat((chat, { id }) => chat.stop(id)),
-    'chat.export': withChat((chat, { id }) => chat.exportMarkdown(id)),
-
-    'settings.get': async () => ok({ ...(await settings.get()), remote: await remote.view() }),
-
-    'settings.update': async ({ chatModel }) => {
-      if (chatModel !== null) {
-        const found = (await models.list()).find((m) => m.id === chatModel);
-        if (!found || found.format !== 'gguf') return fail('not-found', `There is no GGUF chat model named "${chatModel}" in the models folders.`);
-      }
-      const next = await settings.update({ chatModel });
-      if (chatModel !== null) for (const lib of await libraries.list()) if (lib.config.enrich !== 'heuristic') startEnrichment(lib);
-      return ok(next);
-    },
+    ...libraryHandlers({ libraries, models, indexes, lock, jobs, chats, team, emit, summaryOf, stopJobs, startBackground, rebuildJob }),
+    ...documentHandlers({ libraries, indexes, lock, emit }),
+    ...importHandlers({ lock, jobs, uploadsDir, libraryFor, importPaths, emit, log }),
+    ...chat.handlers,
+    ...settingsHandlers({ settings, remote, models, libraries, startEnrichment }),
 
     'search.query': async ({ library, query, topK, retriever, models: modelFilter, docIds, stages }) => {
       const lib = await libraries.require(library);
@@ -573,7 +240,7 @@ export function createEngine(options: EngineOptions): Engine {
     uploadsDir,
     api: apiOf(handlers, log),
     rebuildResult: (jobId) => rebuildResults.get(jobId),
-    chat: chatFor,
+    chat: chat.chatFor,
     settings,
     libraries,
     models,

@@ -1,0 +1,101 @@
+import path from 'node:path';
+import type { EngineEvent, Handlers } from '../contract/api';
+import { fail, ok } from '../core/result';
+import { DEFAULT_MAX_FILE_BYTES, megabytes, sizeOver } from '../ingest/import-limits';
+import type { LibraryIndexes } from '../index/library-indexes';
+import type { LibraryManager } from '../storage/library.store';
+import { chunkDetail, documentSummary, mimeOf, pageStarts } from './presenters';
+import type { WriterLock } from './writer-lock';
+
+/**
+ * The `documents.*` handlers: a library's documents listed and removed, and one document's chunks,
+ * normalized text and original file for the viewer. Imports are imports.handlers.ts's.
+ */
+
+// Largest original the viewer is sent: what an import accepts by default (it is sent whole, as base64).
+const MAX_ORIGINAL_BYTES = DEFAULT_MAX_FILE_BYTES;
+
+/** What the document handlers share with the engine (`createEngine` makes them). */
+export interface DocumentsContext {
+  libraries: LibraryManager;
+  indexes: LibraryIndexes;
+  lock: WriterLock;
+  emit: (event: EngineEvent) => void;
+}
+
+type DocumentKeys = 'documents.list' | 'documents.remove' | 'documents.chunks' | 'documents.source' | 'documents.original';
+
+export function documentHandlers(ctx: DocumentsContext): Pick<Handlers, DocumentKeys> {
+  const { libraries, indexes, lock, emit } = ctx;
+
+  async function readyDocument(library: string, id: string) {
+    const lib = await libraries.require(library);
+    if (!lib.ok) return lib;
+    const rec = await lib.value.document(id);
+    if (!rec) return fail<never>('not-found', `There is no document "${id}" in ${lib.value.name}.`);
+    return ok({ lib: lib.value, rec });
+  }
+
+  return {
+    'documents.list': async ({ library }) => {
+      const lib = await libraries.require(library);
+      if (!lib.ok) return lib;
+      return ok((await lib.value.documents()).map(documentSummary));
+    },
+
+    'documents.remove': async ({ library, id }) => {
+      const lib = await libraries.require(library);
+      if (!lib.ok) return lib;
+      const claim = lock.claimWriter(lib.value);
+      if (!claim.ok) return claim;
+      const held = await lock.hold(lib.value, 'removal');
+      if (!held.ok) {
+        claim.value();
+        return held;
+      }
+      try {
+        const rec = await lib.value.document(id);
+        if (!rec) return fail('not-found', `There is no document "${id}" in ${lib.value.name}.`);
+        const index = await indexes.open(lib.value);
+        await index.remove([id]);
+        await lib.value.removeDocuments([id]);
+      } finally {
+        claim.value();
+        await held.value();
+      }
+      emit({ type: 'library.changed', library: lib.value.name });
+      return ok({ removed: id });
+    },
+
+    'documents.chunks': async ({ library, id }) => {
+      const found = await readyDocument(library, id);
+      if (!found.ok) return found;
+      const index = await indexes.open(found.value.lib);
+      return ok((await index.listChunks(id)).map(chunkDetail));
+    },
+
+    'documents.source': async ({ library, id }) => {
+      const found = await readyDocument(library, id);
+      if (!found.ok) return found;
+      const { lib, rec } = found.value;
+      const doc = await lib.loadNormalized(rec);
+      if (!doc) return fail('not-found', `The text of "${id}" is not available; import the file again.`);
+      return ok({ id: doc.id, title: doc.title, format: doc.format, text: doc.text, pageCount: doc.pageCount, pageStarts: pageStarts(doc) });
+    },
+
+    'documents.original': async ({ library, id }) => {
+      const found = await readyDocument(library, id);
+      if (!found.ok) return found;
+      const { lib, rec } = found.value;
+      if (!rec.original) return fail('not-found', `The original file of "${id}" is not stored.`);
+      const file = lib.originalPath(rec);
+      if (!file) return fail('corrupt', `The record of "${id}" names its original outside the library folder; it is not opened.`);
+      const size = await lib.originalSize(rec);
+      if (size === null) return fail('not-found', `The original file of "${id}" is missing from the library folder.`);
+      if (size > MAX_ORIGINAL_BYTES) return fail('too-large', `The original file of "${id}" is ${sizeOver(size, MAX_ORIGINAL_BYTES)}, more than the viewer opens (${megabytes(MAX_ORIGINAL_BYTES)}).`);
+      const bytes = await lib.readOriginal(rec);
+      if (!bytes) return fail('not-found', `The original file of "${id}" is missing from the library folder.`);
+      return ok({ fileName: path.posix.basename(rec.id), mime: mimeOf(rec.format), base64: bytes.toString('base64') });
+    },
+  };
+}
