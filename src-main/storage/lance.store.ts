@@ -86,7 +86,19 @@ export interface LanceStoreOptions {
   onModelMismatch?: 'fail' | 'reset';
   /** Embedded rows from which `ensureIndexes` builds a vector index; default `VECTOR_INDEX_MIN_ROWS`. */
   vectorIndexMinRows?: number;
+  /** How long a replaced version's files are kept (see `VERSION_RETENTION_MS`); for tests. */
+  versionRetentionMs?: number;
 }
+
+/**
+ * How long the files of a version replaced by an optimize are kept: a search that started before
+ * it may still be reading them (searches do not wait for writes). What `ensureIndexes` could not
+ * drop yet is dropped once this has passed (`#scheduleCleanup`): otherwise the last minute's
+ * versions stayed until the next change to the library, and after an embedding job, whose vector
+ * updates rewrite every row, that was a second copy of the whole table (1.2 GB of files for a
+ * 424 MB table at 101k chunks).
+ */
+const VERSION_RETENTION_MS = 60_000;
 
 /**
  * Delay between a store's first light search and the build of its stub index (`lance.stubs.ts`,
@@ -141,7 +153,9 @@ export async function openLanceStore(dir: string, opts: LanceStoreOptions = {}):
     }
     const schema = await table.schema();
     const shape = await reconcileVectors(table, readTableShape(schema), wanted, embedderId, opts.onModelMismatch ?? 'fail');
-    return ok(new LanceChunkStore(lance, db, table, shape, opts.vectorIndexMinRows ?? VECTOR_INDEX_MIN_ROWS, hasPackedResults(schema)));
+    return ok(
+      new LanceChunkStore(lance, db, table, shape, opts.vectorIndexMinRows ?? VECTOR_INDEX_MIN_ROWS, hasPackedResults(schema), opts.versionRetentionMs ?? VERSION_RETENTION_MS),
+    );
   } catch (err) {
     table?.close();
     db.close();
@@ -167,6 +181,7 @@ class LanceChunkStore implements ChunkStore {
     private readonly vectorIndexMinRows: number,
     /** False for tables written before the packed result column: rows are written and read without it. */
     private readonly packed: boolean,
+    private readonly versionRetentionMs: number,
   ) {
     this.vectorDimension = shape.vectorDimension;
     this.embedderId = shape.embedderId;
@@ -456,11 +471,41 @@ class LanceChunkStore implements ChunkStore {
       if (this.#dirty || stale) {
         // Folds new rows into every index as a delta (no rebuild), compacts small fragments from
         // batched adds, and drops old versions (one process per library, so no reader needs them).
-        await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+        await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - this.versionRetentionMs) });
         this.#dropStubs();
+        this.#scheduleCleanup();
       }
       this.#dirty = false;
     });
+  }
+
+  #cleanupTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The pending cleanup's run, for `close` and tests. */
+  #cleanup: Promise<void> = Promise.resolve();
+
+  /**
+   * Drops, once `versionRetentionMs` has passed, the versions the last optimize had to keep. The
+   * timer does not keep the process alive: a CLI import that exits leaves them to the next optimize.
+   */
+  #scheduleCleanup(): void {
+    if (this.#cleanupTimer) clearTimeout(this.#cleanupTimer);
+    this.#cleanupTimer = setTimeout(() => {
+      this.#cleanupTimer = null;
+      this.#cleanup = this.#exclusive(async () => {
+        // Rows written since: the next `ensureIndexes` optimizes them and cleans up then.
+        if (this.#dirty) return;
+        await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - this.versionRetentionMs) });
+        // Nothing was left to compact, but row addresses are not promised across an optimize.
+        this.#dropStubs();
+      }).catch(() => undefined);
+    }, this.versionRetentionMs + 1000);
+    this.#cleanupTimer.unref();
+  }
+
+  /** Resolves when the cleanup scheduled by the last `ensureIndexes` (if any) has run. */
+  async cleanedUp(): Promise<void> {
+    while (this.#cleanupTimer) await new Promise((resolve) => setTimeout(resolve, 50));
+    await this.#cleanup;
   }
 
   async indexStatus(): Promise<IndexStatus[]> {
@@ -601,6 +646,8 @@ class LanceChunkStore implements ChunkStore {
     // A stub scan still in flight is not waited for (a rebuild's swap closes this store): its
     // result is discarded, and its failure once the table is closed is caught where it started.
     this.#closed = true;
+    if (this.#cleanupTimer) clearTimeout(this.#cleanupTimer);
+    this.#cleanupTimer = null;
     this.#dropStubs();
     this.table.close();
     this.db.close();

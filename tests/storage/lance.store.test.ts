@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CodedError } from '../../src-main/core/result';
 import { openLanceStore } from '../../src-main/storage/lance.store';
+import type { ChunkStore } from '../../src-main/storage/chunk-store';
 import { fromRow, toRow } from '../../src-main/storage/lance.schema';
 import { axis, mustOpen, record, storeScope } from './fixtures';
 
@@ -321,6 +322,37 @@ describe('LanceDB chunk store: vectors and hybrid search', () => {
     expect(ids(await store.searchBm25('fuse', { limit: 5 })).sort()).toEqual(['d#0', 'd#1', 'd#2']);
     await store.ensureIndexes();
     expect(ids(await store.searchBm25('two', { limit: 5 }))).toEqual(['d#1']);
+  });
+
+  it('drops the versions an optimize had to keep once they are old enough, so an embedding job leaves one copy of the table', async () => {
+    // Long enough that the writes below finish inside it: the optimize at their end must keep them.
+    const retention = 3000;
+    const { dir, store } = await scope.open({ vectorDimension: 2, versionRetentionMs: retention });
+    const manifests = async () => (await fs.readdir(path.join(dir, 'chunks.lance', '_versions'))).filter((f) => f.endsWith('.manifest')).length;
+    const dataBytes = async () => {
+      const data = path.join(dir, 'chunks.lance', 'data');
+      let total = 0;
+      for (const f of await fs.readdir(data)) total += (await fs.stat(path.join(data, f))).size;
+      return total;
+    };
+    const rows = Array.from({ length: 300 }, (_, i) => record('d', i, `fuse ${i} rated ${i % 7} A, replace with the same type`));
+    for (let i = 0; i < rows.length; i += 100) await store.addChunks(rows.slice(i, i + 100));
+    await store.ensureIndexes();
+    // The embedding job's writes rewrite every row; the optimize after them compacts the table.
+    await store.updateVectors(
+      rows.map((r) => `${r.docId}#${r.ordinal}`),
+      rows.map((_, i) => axis(2, i % 2)),
+    );
+    await store.ensureIndexes();
+    const kept = { manifests: await manifests(), bytes: await dataBytes() };
+    expect(kept.manifests).toBeGreaterThan(1);
+
+    await (store as ChunkStore & { cleanedUp(): Promise<void> }).cleanedUp();
+    expect(await manifests()).toBe(1);
+    expect(await dataBytes()).toBeLessThan(kept.bytes);
+    // The table reads as before.
+    expect(ids(await store.searchBm25('fuse 17', { limit: 1 }))).toEqual(['d#17']);
+    expect((await store.listUnembedded(10)).length).toBe(0);
   });
 
   it('lists the stored vectors of the ids asked for, with what they were computed from', async () => {
