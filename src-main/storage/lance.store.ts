@@ -13,9 +13,10 @@
  * (`lance.errors.ts`), filters (`lance.filter.ts`), write batches (`lance.batch.ts`) and rank
  * fusion (`rank-fusion.ts`). Only this file loads LanceDB (the siblings import its types).
  *
- * Longer than 500 lines because the class alone is ~460: TypeScript keeps a class in one file,
+ * Longer than 500 lines because the class alone is ~500: TypeScript keeps a class in one file,
  * and its methods share private state (the write queue, the guard against a closed table, the
- * stub index and its build, the cached answers on prefixed rows and the vector index). What
+ * stub index and its build, the delayed cleanup of old versions, the cached answers on prefixed
+ * rows and the vector index). What
  * needs none of it (query shaping, index settings, vector reads and writes) lives in the siblings.
  */
 
