@@ -46,13 +46,8 @@ export function documentHandlers(ctx: DocumentsContext): Pick<Handlers, Document
     'documents.remove': async ({ library, id }) => {
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
-      const claim = lock.claimWriter(lib.value);
-      if (!claim.ok) return claim;
-      const held = await lock.hold(lib.value, 'removal');
-      if (!held.ok) {
-        claim.value();
-        return held;
-      }
+      const admitted = await lock.admit(lib.value, 'writer', 'removal');
+      if (!admitted.ok) return admitted;
       try {
         const rec = await lib.value.document(id);
         if (!rec) return fail('not-found', `There is no document "${id}" in ${lib.value.name}.`);
@@ -60,8 +55,8 @@ export function documentHandlers(ctx: DocumentsContext): Pick<Handlers, Document
         await index.remove([id]);
         await lib.value.removeDocuments([id]);
       } finally {
-        claim.value();
-        await held.value();
+        admitted.value.claim();
+        await admitted.value.hold();
       }
       emit({ type: 'library.changed', library: lib.value.name });
       return ok({ removed: id });

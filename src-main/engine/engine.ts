@@ -107,24 +107,19 @@ export function createEngine(options: EngineOptions): Engine {
     const lib = await libraryFor(name, true);
     if (!lib.ok) return lib;
     if (lib.value.config.subscription) return fail('unsupported', readOnlyMessage(lib.value));
-    const claim = lock.claimWriter(lib.value);
-    if (!claim.ok) return claim;
+    const admitted = await lock.admit(lib.value, 'writer', 'import');
+    if (!admitted.ok) return admitted;
     try {
-      const held = await lock.hold(lib.value, 'import');
-      if (!held.ok) return held;
+      // Imports into one library run one at a time, in the order they were started.
+      const endTurn = await lock.importTurn(lib.value);
       try {
-        // Imports into one library run one at a time, in the order they were started.
-        const endTurn = await lock.importTurn(lib.value);
-        try {
-          return await runImportInto(lib.value, paths, opts);
-        } finally {
-          endTurn();
-        }
+        return await runImportInto(lib.value, paths, opts);
       } finally {
-        await held.value();
+        endTurn();
       }
     } finally {
-      claim.value();
+      await admitted.value.hold();
+      admitted.value.claim();
     }
   }
 
@@ -254,19 +249,14 @@ export function createEngine(options: EngineOptions): Engine {
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
       if (lib.value.config.subscription) return fail('unsupported', readOnlyMessage(lib.value));
-      const claim = lock.claimRebuild(lib.value);
-      if (!claim.ok) return claim;
-      const held = await lock.hold(lib.value, 'rebuild');
-      if (!held.ok) {
-        claim.value();
-        return held;
-      }
+      const admitted = await lock.admit(lib.value, 'rebuild', 'rebuild');
+      if (!admitted.ok) return admitted;
       try {
         return await rebuildJob(lib.value, opts).done;
       } finally {
-        claim.value();
+        admitted.value.claim();
         startBackground(lib.value);
-        await held.value();
+        await admitted.value.hold();
       }
     },
     async resumeBackground() {

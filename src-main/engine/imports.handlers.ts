@@ -38,16 +38,11 @@ export function importHandlers(ctx: ImportsContext): Pick<Handlers, 'import.star
    * told "library busy" at once, not when the job's turn comes).
    */
   async function admitImport(lib: Library): Promise<Result<() => Promise<void>>> {
-    const claim = lock.claimWriter(lib);
-    if (!claim.ok) return claim;
-    const held = await lock.hold(lib, 'import');
-    if (!held.ok) {
-      claim.value();
-      return held;
-    }
+    const admitted = await lock.admit(lib, 'writer', 'import');
+    if (!admitted.ok) return admitted;
     return ok(async () => {
-      claim.value();
-      await held.value();
+      admitted.value.claim();
+      await admitted.value.hold();
     });
   }
 

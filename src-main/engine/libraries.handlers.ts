@@ -157,20 +157,15 @@ export function libraryHandlers(ctx: LibrariesContext): Pick<Handlers, LibraryKe
     'libraries.rebuild': async ({ library }) => {
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
-      const claim = lock.claimRebuild(lib.value);
-      if (!claim.ok) return claim;
-      const held = await lock.hold(lib.value, 'rebuild');
-      if (!held.ok) {
-        claim.value();
-        return held;
-      }
+      const admitted = await lock.admit(lib.value, 'rebuild', 'rebuild');
+      if (!admitted.ok) return admitted;
       const job = rebuildJob(lib.value);
       void job.done.finally(async () => {
-        claim.value();
+        admitted.value.claim();
         // Started before the lock file is let go, in the same tick the job left `jobs`: `idle()`
         // must never see a moment with no job while the library still owes background work.
         startBackground(lib.value);
-        await held.value();
+        await admitted.value.hold();
       });
       return ok({ jobId: job.jobId });
     },

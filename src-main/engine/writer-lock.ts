@@ -140,6 +140,22 @@ export class WriterLock {
   }
 
   /**
+   * Claims a place among the writers (`kind` 'writer') or the library alone ('rebuild'), then
+   * holds its lock file for `purpose`; when the hold fails, the claim is let go before the failure
+   * is returned. The two releases are given apart, since callers let them go at different moments.
+   */
+  async admit(lib: Library, kind: 'writer' | 'rebuild', purpose: string): Promise<Result<{ claim: () => void; hold: () => Promise<void> }>> {
+    const claim = kind === 'rebuild' ? this.claimRebuild(lib) : this.claimWriter(lib);
+    if (!claim.ok) return claim;
+    const held = await this.hold(lib, purpose);
+    if (!held.ok) {
+      claim.value();
+      return held;
+    }
+    return ok({ claim: claim.value, hold: held.value });
+  }
+
+  /**
    * Waits for this import's turn in the library's queue (FIFO, in call order); the returned
    * function ends the turn and lets the next import run.
    */
