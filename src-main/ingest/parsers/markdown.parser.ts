@@ -394,7 +394,8 @@ function dedentIndentedCode(markdown: string): string {
  * Markdown rewrite, as the rest of this file: markdown-it-attrs would only move the attributes
  * into tokens, and the indexed text is the Markdown source.
  */
-const HEADING_ATTRS = /^( {0,3}#{1,6}[ \t]+\S.*?)[ \t]+\{:?[ \t]*(?:[#.][\w-]+|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s}]+)|[a-z\d]+(?:-[a-z\d]+)+)(?:[ \t]+(?:[#.][\w-]+|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s}]+)|[a-z\d]+(?:-[a-z\d]+)+))*[ \t]*\}[ \t#]*$/gm;
+const HEADING_ATTR = String.raw`(?:[#.][\w-]+|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s}]+)|[a-z\d]+(?:-[a-z\d]+)+)`;
+const HEADING_ATTRS = new RegExp(String.raw`^( {0,3}#{1,6}[ \t]+\S.*?)[ \t]+\{:?[ \t]*${HEADING_ATTR}(?:[ \t]+${HEADING_ATTR})*[ \t]*\}[ \t#]*$`, 'gm');
 
 /**
  * Rewrites Markdown/MDX into the Markdown that is indexed (see the file comment). Front matter and
