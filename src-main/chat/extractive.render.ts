@@ -129,20 +129,27 @@ export function layOut(lines: readonly Line[], used: readonly Passage[], options
     out.push('', `Which model: ${models.join(', ')}? Name it in the question or pick its chip to get only its values.`);
     return { out, citations };
   }
-  const asked = options.modelNamed && options.models && options.models.length > 0 ? options.models : models.length === 1 ? models : [];
+  // The models the user asked about (named, or fixed by the scope); else the one model of the
+  // quoted lines, which heads its own lines but was not asked about.
+  const named = options.modelNamed && options.models && options.models.length > 0;
+  const asked = named ? options.models! : models.length === 1 ? models : [];
   if (asked.length === 0) {
     group(null, quoted);
     return { out, citations };
   }
   const own = ownership(asked, used, options);
+  // A passage of no model is named by its document: the top heading above one of its quoted
+  // sections (the document's title), else its file name; one name per document.
+  const docNames = new Map<string, string>();
+  for (const p of used) if (p.hit.headingPath.length >= 2 && !docNames.has(p.hit.doc)) docNames.set(p.hit.doc, p.hit.headingPath[0]!);
   const apart = new Map<string, Line[]>();
   for (const l of quoted) {
     if (own(l)) continue;
     const hit = used[l.passage]!.hit;
-    // A passage of no model is named by its document: the top heading above its own section (the
-    // document's title), else its file name.
-    const docName = hit.headingPath.length >= 2 ? hit.headingPath[0]! : (hit.doc.split('/').pop() ?? hit.doc);
-    const header = l.model !== null ? `For ${l.model}, not ${listNames(asked)}:` : `From "${docName}" (not found to be about ${listNames(asked)}):`;
+    const docName = docNames.get(hit.doc) ?? hit.doc.split('/').pop() ?? hit.doc;
+    // "Not found to be about" only a model the user asked about: a question naming none is not
+    // about the one model its lines happen to quote.
+    const header = l.model !== null ? `For ${l.model}, not ${listNames(asked)}:` : named ? `From "${docName}" (not found to be about ${listNames(asked)}):` : `From "${docName}":`;
     apart.set(header, [...(apart.get(header) ?? []), l]);
   }
   const mine = quoted.filter((l) => own(l));

@@ -269,6 +269,15 @@ describe("other products' lines", () => {
     expect(a.citations.find((c) => c.n === numberOn('Weight: 3g'))?.doc).toBe('hat/env.md');
   });
 
+  it('names a document of no model once, by its title, even where a quoted section sits right under it', () => {
+    // The same page twice: a section under its title, and the title's own opening (no sub-heading).
+    const spec = foreign('hat/ink.md#2', '- Battery: 390mAh');
+    const intro: Passage = { hit: hit('hat/ink.md#1', '- The hat holds a 390mAh cell.', { signature: { category: null, nouns: [], model: null }, headingPath: ['Sensor hat'] }), members: [] };
+    const a = answerExtractively('battery capacity?', [spec, own('pump/x2.md#4', '- Battery: 110mAh'), intro], { modelIn, models: ['PUMP X2'], modelNamed: true });
+    expect(block(a, 'From "Sensor hat" (not found to be about PUMP X2):').join('\n')).toMatch(/390mAh[\s\S]*390mAh cell/);
+    expect(a.text).not.toContain('ink.md');
+  });
+
   it("keeps a line of no model under the asked model when its document is that model's", () => {
     const untitled: Passage = { hit: hit('pump/x2.md#9', '- Weight: 2 kg', { signature: { category: null, nouns: [], model: null }, headingPath: ['Dimensions'] }), members: [] };
     const a = answerExtractively('weight?', [untitled, own('pump/x2.md#4', '- Net weight: 101g')], { modelIn, models: ['PUMP X2'], modelNamed: true });
@@ -285,13 +294,15 @@ describe("other products' lines", () => {
     expect(block(family, 'For PUMP X2:').join('\n')).toContain('130g');
   });
 
-  it('with no model asked, says which lines are the one quoted model\'s and keeps the best line first', () => {
+  it('with no model asked, says which lines are the one quoted model\'s, names the other document plainly and keeps the best line first', () => {
     const passages = [foreign('shield/grove.md#3', '- Charging current: 500mA (Max)'), own('pump/x2.md#4', '- Battery capacity changed from 150mAh to 110mAh')];
     const a = answerExtractively('battery capacity charging current?', passages, { modelIn });
     const quoted = quotedLines(a);
     expect(quoted[0]).toContain('Charging current');
     expect(block(a, 'For PUMP X2:').join('\n')).not.toContain('Charging current');
-    expect(block(a, 'From "Sensor hat" (not found to be about PUMP X2):').join('\n')).toContain('Charging current');
+    // The question named no model, so the other page is not "not found to be about PUMP X2".
+    expect(block(a, 'From "Sensor hat":').join('\n')).toContain('Charging current');
+    expect(a.text).not.toContain('not found to be about');
   });
 });
 
