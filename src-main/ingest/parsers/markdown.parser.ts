@@ -202,6 +202,12 @@ const SKIPPED_ATTRS = new Set(['type', 'classname', 'class', 'id', 'key', 'style
 /** Attributes whose value is a visible caption: emitted bare (a tab's label names the variant). */
 const LABEL_ATTRS = new Set(['label', 'title', 'summary', 'alt']);
 const ASSET_PATH = /\.(?:png|jpe?g|gif|webp|svg|bmp|ico|mp4|webm)(?:[?#].*)?$/i;
+/**
+ * A value that is where a link of the component goes (`flash_by_rkdevtool="../../maskrom/windows"`,
+ * `url="https://…"`): the page it points to has the content. An absolute path stays: it is as
+ * often a device node (`spidev="/dev/spidev0.0"`) the reader types.
+ */
+const LINK_TARGET = /^\.{1,2}\/|^[a-z][a-z0-9+.-]*:\/\//i;
 
 /** Text kept from a component's attributes: `label` values bare, other strings as `key: value`. */
 export function attributesAsText(attrs: string): string {
@@ -212,7 +218,7 @@ export function attributesAsText(attrs: string): string {
   const parts: string[] = [];
   for (const { key, value } of found) {
     const k = key.toLowerCase();
-    if (!value || SKIPPED_ATTRS.has(k) || ASSET_PATH.test(value)) continue;
+    if (!value || SKIPPED_ATTRS.has(k) || ASSET_PATH.test(value) || LINK_TARGET.test(value)) continue;
     // Docusaurus shows a TabItem's `value` when it has no `label`, so it is a caption then.
     if (k === 'value') {
       if (!hasLabel) parts.push(value);

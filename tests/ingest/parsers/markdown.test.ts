@@ -31,6 +31,10 @@ import I2C from '../../../../common/dev/\\_i2c.mdx';
 ## I2C
 
 <I2C product_name="Radxa ROCK 5A" model="rock-5a" i2c_overlay_name="I2C8-M2" sda_pin="PIN_3" scl_pin="PIN_5" i2c_connection="/img/rock5a/rock-5a-i2c-connection.webp" />
+
+## SPI
+
+<SPI spidev="/dev/spidev0.0" rsetup_path="../../radxa-os/rsetup#overlays" flash_by_rkdevtool="./maskrom/windows" guide="https://example.com/spi" />
 `;
 
 describe('markdown parser: MDX pages', () => {
@@ -39,8 +43,11 @@ describe('markdown parser: MDX pages', () => {
     expect(doc.text).not.toMatch(/^import /m);
     expect(doc.text).toContain('i2c_overlay_name: I2C8-M2');
     expect(doc.text).toContain('product_name: Radxa ROCK 5A');
-    // Image paths are wiring, not content.
+    // Image paths are wiring, not content; so are link targets (the page they point to has it).
     expect(doc.text).not.toContain('rock-5a-i2c-connection.webp');
+    expect(doc.text).not.toMatch(/rsetup_path|flash_by_rkdevtool|example\.com/);
+    // A device node is what the reader types.
+    expect(doc.text).toContain('spidev: /dev/spidev0.0');
     expect(doc.text).not.toMatch(/<I2C/);
     expect(doc.title).toBe('40-PIN Functional Testing');
     expect(doc.metadata['sidebar_position']).toBe('7');
