@@ -13,7 +13,8 @@ import type { Sentence } from './sentences';
 const BACK_REFERENCE = new RegExp(`^(?:${cues.backReferences.join('|')})\\b`, 'i');
 
 /**
- * What a lead sentence brings: the units of the block it opens, at most `max`. When that block is
+ * What a lead sentence brings: the units of the block it opens, at most `max`; none when that
+ * block is a list numbered from past 1. When that block is
  * a list of one item ("follow these steps:", then "1. Use the Escape Pin (PC1)"), the step's own
  * text went on outside the list (Markdown ends a list at an unindented paragraph, and "2. Modify
  * Your Sketch" starts a new one): the prose and items after it under the same heading come too, up
@@ -21,7 +22,11 @@ const BACK_REFERENCE = new RegExp(`^(?:${cues.backReferences.join('|')})\\b`, 'i
  * device"; no other question on any set moved).
  */
 export function listedAfter(units: readonly Sentence[], lead: Sentence, quoted: ReadonlySet<Sentence>, max: number): Sentence[] {
-  const members = units.filter((u) => u.block === lead.opens && !quoted.has(u)).slice(0, max);
+  const block = units.filter((u) => u.block === lead.opens);
+  // A list numbered from past 1 is not the one the lead announces: a numbered section after the
+  // lead's figure ("... as follows:", then "4. ISP (take CH592 as example)" in a PDF page's text).
+  if ((block[0]?.ordinal ?? 1) > 1) return [];
+  const members = block.filter((u) => !quoted.has(u)).slice(0, max);
   const [only] = members;
   if (members.length !== 1 || only?.kind !== 'item') return members;
   const out = [only];

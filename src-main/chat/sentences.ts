@@ -36,6 +36,8 @@ export interface Sentence {
   label?: string;
   /** Sentences of one prose paragraph or of one list item share this number (unique in the passage). */
   para?: number;
+  /** For the sentences of an ordered list item, its number ("4." of "4. ISP (take CH592 as example)"). */
+  ordinal?: number;
 }
 
 /** Words of a question that ask rather than say what is asked about. */
@@ -438,7 +440,10 @@ export function splitSentences(markdown: string): Sentence[] {
       while (end + 1 < lines.length && isContinuation(lines[end + 1]!.text)) end++;
       const last = lines[end]!;
       const from = offset + item[1]!.length;
+      const first = out.length;
       splitProse(markdown.slice(from, last.offset + last.text.length), from, 'item', out, paras++, heading, openBlock('item'));
+      const ordinal = /\d+/.exec(item[1]!);
+      if (ordinal) for (const u of out.slice(first)) u.ordinal = Number(ordinal[0]);
       i = end;
       continue;
     }

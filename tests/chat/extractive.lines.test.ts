@@ -115,6 +115,28 @@ describe('a lead sentence whose list has one item', () => {
   });
 });
 
+describe('a lead sentence followed by a numbered section', () => {
+  it('does not take a list numbered from past 1 for the list it announces', () => {
+    // A PDF page's text: the lead's figure is gone, and section 4 follows as "4. ...".
+    const text = [
+      '### 3.3.1 BLE Peripheral Routine',
+      '',
+      'Enter the pairing code, select the PIN code and click OK to pair, as follows:',
+      '',
+      '4. ISP (take CH592 as example)',
+      '',
+      'To program CH59x, both serial port and USB interface are available.',
+      '',
+      'Default pin to download boot: PB22;',
+    ].join('\n');
+    const a = answerExtractively('How do I enter the pairing code?', [passage('evt/ch592.md#1', text)]);
+    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    expect(quoted[0]).toBe('- Enter the pairing code, select the PIN code and click OK to pair, as follows: [1]');
+    // Nothing of section 4 is quoted as the lead's steps.
+    expect(quoted.filter((l) => l.startsWith('  - '))).toEqual([]);
+  });
+});
+
 describe('a sentence that points at a code block', () => {
   it('brings the code after it when it points forward', () => {
     const text = ['You need to copy the following code into the platform.ini file', '', '```', '[env:xb2]', 'platform = local', 'board = xb-2-board', '```'].join('\n');
