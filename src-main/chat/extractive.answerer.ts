@@ -8,7 +8,8 @@ import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import cues from './data/question-cues.json';
 import { containsId, namesPart, unitAfter } from './match.util';
 import type { AskedKind, Scored } from './extractive.pick';
-import { passageOrder, pick, withGapsFilled } from './extractive.pick';
+import { passageOrder, pick, withEachModel, withGapsFilled } from './extractive.pick';
+import { everyModelShown } from '../search/compared-models';
 import { statesQuantity } from '../search/stages/answer-line.stage';
 import type { QuestionKind } from './question-kind';
 import { DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
@@ -215,7 +216,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const maxSentences = options.maxSentences ?? 6;
   const maxListed = options.maxListed ?? 8;
   const perPassage = options.perPassage ?? 4;
-  const used = passages.slice(0, options.maxPassages ?? 4);
+  // Comparing models, each one's best passage is among those read (see `everyModelShown`).
+  const compared = options.modelNamed && options.models && options.models.length >= 2 ? options.models : [];
+  const maxPassages = options.maxPassages ?? 4;
+  const used = (compared.length >= 2 ? everyModelShown(passages, compared, maxPassages, (p) => p.hit.signature.model) : passages).slice(0, maxPassages);
   // The words of the models asked about ("Evaluation Board" of "CH32X3x5 Evaluation Board"),
   // like their names, tell no line apart: every passage is about those models already.
   const modelWords = new Set((options.models ?? []).flatMap((m) => terms(m)));
@@ -396,7 +400,15 @@ export function answerExtractively(question: string, passages: readonly Passage[
     const withNumber = new Set(scored.filter((x) => x.score > 0 && counted(x)).map((x) => x.passage));
     for (const x of scored) if (withNumber.has(x.passage) && x.sentence.kind !== 'code' && !counted(x)) x.lead = (x.lead ?? 1) * NO_NUMBER_LEAD_WEIGHT;
   }
-  const picked = withGapsFilled(pick(scored, maxSentences, perPassage), scored, units, maxSentences);
+  let picked = withGapsFilled(pick(scored, maxSentences, perPassage), scored, units, maxSentences);
+  // Comparing models, a line of each is quoted.
+  if (compared.length >= 2) {
+    const exact = (x: Scored): string | null => {
+      const m = (x.sentence.heading ? options.modelIn?.(x.sentence.heading) : null) ?? used[x.passage]!.hit.signature.model;
+      return m !== null && compared.includes(m) ? m : null;
+    };
+    picked = withEachModel(picked, scored, compared, exact);
+  }
   // Passages stay in rank order ([1] is the best passage, unless a later one has the line whose
   // label the question names); inside one, its best sentence comes first (the line that
   // answers), then the others in reading order (steps stay in sequence).

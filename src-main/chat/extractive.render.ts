@@ -157,8 +157,14 @@ export function layOut(lines: readonly Line[], used: readonly Passage[], options
   // asked model's after all ("ROCK 4A/B+" read as the ROCK 4A), so it keeps its rank. Asked for
   // a model, the pages of no model from other documents (another product's spec page) come
   // after its own lines.
-  const rank = (ls: readonly Line[]): number => (options.modelNamed && ls !== mine && ls[0]!.model === null ? quoted.length : 0) + quoted.indexOf(ls[0]!);
-  const groups = [[`For ${listNames(asked)}:`, mine] as const, ...apart].filter(([, ls]) => ls.length > 0).sort((a, b) => rank(a[1]) - rank(b[1]));
+  // Comparing models, each one's lines come under its own name once two of them have lines; a
+  // line of no single one of them (a shared page, a family member) under all their names.
+  const each = asked.map((m) => [`For ${m}:`, mine.filter((l) => l.model === m)] as const);
+  const split = asked.length >= 2 && each.filter(([, ls]) => ls.length > 0).length >= 2;
+  const askedGroups: (readonly [string, Line[]])[] = split ? [...each, [`For ${listNames(asked)}:`, mine.filter((l) => l.model === null || !asked.includes(l.model))]] : [[`For ${listNames(asked)}:`, mine]];
+  const askedLines = new Set(askedGroups.map(([, ls]) => ls));
+  const rank = (ls: readonly Line[]): number => (options.modelNamed && !askedLines.has(ls as Line[]) && ls[0]!.model === null ? quoted.length : 0) + quoted.indexOf(ls[0]!);
+  const groups = [...askedGroups, ...apart].filter(([, ls]) => ls.length > 0).sort((a, b) => rank(a[1]) - rank(b[1]));
   for (const [header, ls] of groups) group(header, ls);
   return { out, citations };
 }

@@ -5,6 +5,7 @@ import type { ModelVocabulary } from '../enrich/model-vocabulary';
 import { modelTokens } from '../enrich/text.util';
 import { modelMatch, withoutMentions, type QueryAnalysis } from '../search/query-analysis';
 import type { SearchOptions } from '../search/searcher';
+import { everyModelShown } from '../search/compared-models';
 import type { Retriever } from '../core/vocabulary';
 import type { ChunkRecord } from '../storage/chunk-store';
 import type { UnknownModel } from './model-guard';
@@ -254,7 +255,10 @@ export async function retrieve(
     const rescued = new Set(results.filter((hit) => own(hit) && coverage(wanted, hit) >= Math.min(need, 1)).slice(0, OWN_MODEL_RESCUE));
     if (rescued.size > 0) kept = results.filter((hit) => rescued.has(hit) || kept.includes(hit));
   }
-  const passages = await withMembers(index, kept.slice(0, options.maxPassages ?? 6));
+  const maxPassages = options.maxPassages ?? 6;
+  // Comparing models, each one's best passage is among those quoted (the search shows each too).
+  if (plan.named.length >= 2) kept = everyModelShown(kept, plan.named, maxPassages, (hit) => hit.signature.model, (m, own) => vocabulary.relation(m, own) === 'same');
+  const passages = await withMembers(index, kept.slice(0, maxPassages));
   return ok({ passages, resolvedModels, setAside });
 }
 

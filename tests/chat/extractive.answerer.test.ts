@@ -278,6 +278,22 @@ describe("other products' lines", () => {
     expect(a.text).not.toContain('ink.md');
   });
 
+  it('comparing two models, quotes a line of each under its own name even when one manual outscores the other', () => {
+    const x3 = (id: string, text: string): Passage => ({ hit: hit(id, text, { signature: { category: null, nouns: [], model: 'PUMP X3' }, headingPath: ['Pump X3', 'Specification'] }), members: [] });
+    // The X2's manual compares itself with the X3 and fills the first passages.
+    const passages = [
+      own('pump/x2.md#1', 'Compared with the X3, the battery capacity is larger: 120mAh.'),
+      own('pump/x2.md#2', '- Battery: 120 mAh @ 3.7V'),
+      own('pump/x2.md#3', '- Built-in battery'),
+      own('pump/x2.md#4', '- Battery pack: replaceable'),
+      x3('pump/x3.md#2', '- Battery: 95 mAh @ 3.7V'),
+    ];
+    const a = answerExtractively('compare the battery capacity', passages, { modelIn, models: ['PUMP X2', 'PUMP X3'], modelNamed: true });
+    expect(block(a, 'For PUMP X2:').join('\n')).toContain('120 mAh');
+    expect(block(a, 'For PUMP X3:').join('\n')).toContain('95 mAh');
+    expect(a.text).not.toContain('For PUMP X2 and PUMP X3:');
+  });
+
   it("keeps a line of no model under the asked model when its document is that model's", () => {
     const untitled: Passage = { hit: hit('pump/x2.md#9', '- Weight: 2 kg', { signature: { category: null, nouns: [], model: null }, headingPath: ['Dimensions'] }), members: [] };
     const a = answerExtractively('weight?', [untitled, own('pump/x2.md#4', '- Net weight: 101g')], { modelIn, models: ['PUMP X2'], modelNamed: true });
