@@ -299,7 +299,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // The steps under the heading that matches the question answer it, even in few words; a
       // lead sentence ("We can solve this by the following operation:") stands for its list, so
       // it counts for that heading even when it shares no word with the question.
-      if (sentence.heading && (score > 0 || sentence.opens !== undefined)) score += HEADING_WEIGHT * shared;
+      // So do a table's rows that give a number under a heading or caption that names the asked
+      // quantity ("Table 7.5: Recommended Temperature Operating Range", then "Main Die | -40 | 85").
+      const valueRow = kind.quantity && sentence.kind === 'row' && headingCover >= MENU_HEADING_COVER && /\d/.test(sentence.text);
+      if (sentence.heading && (score > 0 || sentence.opens !== undefined || valueRow)) score += HEADING_WEIGHT * shared;
       // A title that only restates the question ("Connecting a wired network") announces the
       // answer; the lines under it give it. A title with words of its own (a menu path) stays.
       if (sentence.title) {

@@ -115,6 +115,27 @@ describe('a lead sentence whose list has one item', () => {
   });
 });
 
+describe('a table under a caption that names the asked quantity', () => {
+  it("quotes the rows that give its values, though they share no word with the question", () => {
+    // A datasheet table as a PDF converter leaves it: the row label spans two rows of values.
+    const text = [
+      '### 7.2.4 Temperature sensor characteristics',
+      '',
+      'Table 7.5: Recommended Temperature Operating Range',
+      '',
+      '| Item | Min. | Max. Unit |',
+      '| --- | --- | --- |',
+      '| Main Die | -40 | 85 |',
+      '| Temperature |  | °C |',
+      '| Multi-Die SiP | -40 | 85 |',
+    ].join('\n');
+    const a = answerExtractively('What is the operating temperature range?', [passage('ds/chip.pdf#83', text)]);
+    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    expect(quoted).toContain('- Item: Main Die; Min.: -40; Max. Unit: 85 [1]');
+    expect(quoted).toContain('- Item: Multi-Die SiP; Min.: -40; Max. Unit: 85 [1]');
+  });
+});
+
 describe('a lead sentence followed by a numbered section', () => {
   it('does not take a list numbered from past 1 for the list it announces', () => {
     // A PDF page's text: the lead's figure is gone, and section 4 follows as "4. ...".
