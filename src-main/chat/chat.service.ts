@@ -219,12 +219,8 @@ export function createChatService(options: ChatServiceOptions): ChatService {
 
     if (plan.unknown.length > 0 && plan.named.length === 0) {
       const missing = plan.unknown.map((u) => u.text);
-      // The closest models of a sibling's name ("E99C": E54C, E52C); a code of another product
-      // line ("TPS7A47") has none worth naming, and no manual of the library mentions it.
-      const first = plan.unknown[0]!;
-      const closest = first.kind === 'sibling' ? closestModels(first.text, vocabulary) : [];
-      const unsaid = plan.unknown.every((u) => u.kind === 'code') ? `, and none of its manuals mentions ${missing.length > 1 ? 'them' : 'it'}` : '';
-      const text = `No manual for ${listNames(missing)} in this library${unsaid}${closest.length > 0 ? `; closest: ${closest.join(', ')}` : ''}.`;
+      const closest = closestModels(missing[0]!, vocabulary);
+      const text = `No manual for ${listNames(missing)} in this library${closest.length > 0 ? `; closest: ${closest.join(', ')}` : ''}.`;
       return whole({ text, mode: 'not-found', citations: [], resolvedModels: [] });
     }
 

@@ -16,12 +16,6 @@ import technicalTerms from './data/technical-terms.json';
 export interface UnknownModel {
   /** The words as written in the question. */
   text: string;
-  /**
-   * `sibling`: shaped like a product line of the library ("E99C" beside E52C), so its closest
-   * models are worth naming; `code`: a product code of another line ("TPS7A47"), whose closest
-   * library models would be noise.
-   */
-  kind: 'sibling' | 'code';
   /** Normalized key (lowercase letters and digits, vendor words removed). */
   key: string;
   start: number;
@@ -96,16 +90,14 @@ function catalog(vocabulary: ModelVocabulary): ModelEntry[] {
  * Model-number-like names in `question` that the vocabulary does not know. Names the vocabulary
  * resolves (via `findMentions` or `lookup`) and series/family prefixes of known models ("ESP32",
  * "ROCK 5") are not unknown. `known`: the question's mentions when the caller has them already.
- * `anyCode`: a product code shaped like none of the library's models ("ZX-900") counts too. Chat
- * asks for it in a follow-up (it would otherwise be answered from the kept model's manual) and
- * for a question naming no model of the library (else from whichever manual the search ranks
- * first), and takes back the codes the library's text mentions (`confirmUnknown`).
+ * `followUp`: the conversation has a model already; then a product code shaped like none of the
+ * library's models ("ZX-900") counts too, so it is never answered from the kept model's manual.
  */
 export function findUnknownModels(
   question: string,
   vocabulary: ModelVocabulary,
   known: readonly { start: number; end: number }[] = vocabulary.findMentions(question),
-  anyCode = false,
+  followUp = false,
 ): UnknownModel[] {
   const models = catalog(vocabulary);
   if (models.length === 0) return [];
@@ -127,8 +119,8 @@ export function findUnknownModels(
     while (j < toks.length) {
       const t = toks[j]!;
       if (run.length > 0 && !joinable(question.slice(run[run.length - 1]!.end, t.start))) break;
-      // Taking any product code, a capitalised code word ("ZX" of "ZX-900") may begin a name too.
-      const codeWord = anyCode && /^\p{Lu}{2,4}$/u.test(t.raw);
+      // In a follow-up, a capitalised code word ("ZX" of "ZX-900") may begin a name too.
+      const codeWord = followUp && /^\p{Lu}{2,4}$/u.test(t.raw);
       const usable = t.kind === 'word' && !covered(t) && !vendors.has(t.norm) && !isStopword(t.norm) && (nameWords.has(t.norm) || /\d/.test(t.norm) || codeWord);
       if (!usable) break;
       run.push(t);
@@ -139,8 +131,9 @@ export function findUnknownModels(
     if (run.length > 0) {
       const key = run.map((t) => t.norm).join('');
       const text = question.slice(run[0]!.start, run[run.length - 1]!.end);
-      const kind = looksLikeUnknownModel(key, run, keys) ? 'sibling' : anyCode && writtenAsOneCode(run, question) && looksLikeProductCode(key, run, keys) ? 'code' : null;
-      if (kind && vocabulary.lookup(text) === null) out.push({ text, kind, key, start: run[0]!.start, end: run[run.length - 1]!.end });
+      if ((looksLikeUnknownModel(key, run, keys) || (followUp && writtenAsOneCode(run, question) && looksLikeProductCode(key, run, keys))) && vocabulary.lookup(text) === null) {
+        out.push({ text, key, start: run[0]!.start, end: run[run.length - 1]!.end });
+      }
     }
     i = Math.max(j, i + 1);
   }
@@ -164,10 +157,10 @@ function looksLikeUnknownModel(key: string, run: readonly ModelToken[], keys: re
 const PRODUCT_CODE_CHARS = 4;
 
 /**
- * A product code of any product line ("ZX-900", "QX7"), for a question naming no model of the
- * library: a name shaped like none of its models is still another product (in a follow-up, a
- * switch away from the model the conversation had). Units ("8GB"), interfaces ("USB3") and the
- * start of a known model's key stay out; chips the manuals mention are taken back by `confirmUnknown`.
+ * A product code of any product line ("ZX-900", "QX7"), for a follow-up question: there a name
+ * shaped like none of the library's models is still a switch away from the model the
+ * conversation had, not a question about it. Units ("8GB"), interfaces ("USB3") and the start of
+ * a known model's key stay out; chips the manuals mention are taken back by `confirmUnknown`.
  */
 function looksLikeProductCode(key: string, run: readonly ModelToken[], keys: readonly { key: string }[]): boolean {
   if (key.length < PRODUCT_CODE_CHARS || !/^\p{L}/u.test(key) || !/\p{N}/u.test(key) || isTechnicalTerm(key)) return false;

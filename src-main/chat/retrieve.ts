@@ -52,9 +52,8 @@ export interface QuestionPlan {
  */
 export function planQuestion(question: string, analysis: QueryAnalysis, vocabulary: ModelVocabulary, previousModels: readonly string[]): QuestionPlan {
   const named = analysis.models;
-  // In a follow-up, or naming no model of the library, any product code it does not know is the
-  // product asked about (see `findUnknownModels`); `confirmUnknown` takes back those it mentions.
-  const unknown = findUnknownModels(question, vocabulary, analysis.mentions, previousModels.length > 0 || named.length === 0);
+  // In a follow-up, any product code the library does not know is a switch (see `findUnknownModels`).
+  const unknown = findUnknownModels(question, vocabulary, analysis.mentions, previousModels.length > 0);
   // Naming an unknown model is a switch too: never answer it from the previous model's manual.
   const inherited = named.length === 0 && unknown.length === 0 ? [...previousModels] : [];
   return { named, inherited, unknown };
