@@ -138,15 +138,19 @@ export function layOut(lines: readonly Line[], used: readonly Passage[], options
     return { out, citations };
   }
   const own = ownership(asked, used, options);
-  // A passage of no model is named by its document: the top heading above one of its quoted
-  // sections (the document's title), else its file name; one name per document.
-  const docNames = new Map<string, string>();
-  for (const p of used) if (p.hit.headingPath.length >= 2 && !docNames.has(p.hit.doc)) docNames.set(p.hit.doc, p.hit.headingPath[0]!);
+  // A passage of no model is named by its document: the top heading above its own section (the
+  // document's title), else its file name. When every quoted section of a document that has such
+  // a heading has the same one, it is the document's title and names the document's other
+  // passages too ("CoreInk", not "coreink.md", for the title's own opening); a PDF's top
+  // headings are its chapters, which name only their own passages.
+  const tops = new Map<string, Set<string>>();
+  for (const p of used) if (p.hit.headingPath.length >= 2) (tops.get(p.hit.doc) ?? tops.set(p.hit.doc, new Set()).get(p.hit.doc)!).add(p.hit.headingPath[0]!);
   const apart = new Map<string, Line[]>();
   for (const l of quoted) {
     if (own(l)) continue;
     const hit = used[l.passage]!.hit;
-    const docName = docNames.get(hit.doc) ?? hit.doc.split('/').pop() ?? hit.doc;
+    const title = tops.get(hit.doc);
+    const docName = hit.headingPath.length >= 2 ? hit.headingPath[0]! : title?.size === 1 ? [...title][0]! : (hit.doc.split('/').pop() ?? hit.doc);
     // "Not found to be about" only a model the user asked about: a question naming none is not
     // about the one model its lines happen to quote.
     const header = l.model !== null ? `For ${l.model}, not ${listNames(asked)}:` : named ? `From "${docName}" (not found to be about ${listNames(asked)}):` : `From "${docName}":`;

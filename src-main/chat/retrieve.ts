@@ -255,8 +255,9 @@ export async function retrieve(
     if (rescued.size > 0) kept = results.filter((hit) => rescued.has(hit) || kept.includes(hit));
   }
   const maxPassages = options.maxPassages ?? 6;
-  // Comparing models, each one's best passage is among those quoted (the search shows each too).
-  if (plan.named.length >= 2) kept = everyModelShown(kept, plan.named, maxPassages, (hit) => hit.signature.model, (m, own) => vocabulary.relation(m, own) === 'same');
+  // Comparing models (named, kept from the previous question, or picked), each one's best passage
+  // is among those quoted.
+  if (resolvedModels.length >= 2) kept = everyModelShown(kept, resolvedModels, maxPassages, (hit) => hit.signature.model, (m, own) => vocabulary.relation(m, own) === 'same');
   const passages = await withMembers(index, kept.slice(0, maxPassages));
   return ok({ passages, resolvedModels, setAside });
 }

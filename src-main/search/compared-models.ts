@@ -1,10 +1,10 @@
 /**
  * The ranking with each of `models` in its first `topK` (a hit's model by `modelOfHit`, matched
- * by `same`, by default the same name): a model with no hit there has its best
- * hit moved up into the last place held by a model that has several, keeping the order of the
- * rest. Asked to compare two models, one model's manual (it names both: "Compared with StickC,
- * ...") can fill every place while the other's best passage ranks just below. Nothing moves
- * above the hit it displaces, and the first hit stays first.
+ * by `same`, by default the same name): a model with no hit there has its best hit take the last
+ * place held by a model that has several there (else by a hit of none of them), and the hit it
+ * displaces goes just below the first `topK`; every other hit keeps its place, and the first hit
+ * stays first. Asked to compare two models, one model's manual (it names both: "Compared with
+ * StickC, ...") can fill every place while the other's best passage ranks just below.
  */
 export function everyModelShown<T>(
   hits: readonly T[],
@@ -35,7 +35,8 @@ export function everyModelShown<T>(
     for (let i = top.length - 1; i >= 1 && at < 0; i--) if (modelOf(top[i]!) === null) at = i;
     if (at < 0) continue;
     const [moved] = out.splice(best, 1);
-    out.splice(at, 0, moved!);
+    const [displaced] = out.splice(at, 1, moved!);
+    out.splice(topK, 0, displaced!);
   }
   return out;
 }

@@ -282,16 +282,30 @@ describe("other products' lines", () => {
     const x3 = (id: string, text: string): Passage => ({ hit: hit(id, text, { signature: { category: null, nouns: [], model: 'PUMP X3' }, headingPath: ['Pump X3', 'Specification'] }), members: [] });
     // The X2's manual compares itself with the X3 and fills the first passages.
     const passages = [
-      own('pump/x2.md#1', 'Compared with the X3, the battery capacity is larger: 120mAh.'),
-      own('pump/x2.md#2', '- Battery: 120 mAh @ 3.7V'),
-      own('pump/x2.md#3', '- Built-in battery'),
-      own('pump/x2.md#4', '- Battery pack: replaceable'),
+      own('pump/x2.md#1', 'Compared with the X3, the battery capacity is larger: 120mAh. The battery capacity is printed on the battery.'),
+      own('pump/x2.md#2', '- Battery: 120 mAh @ 3.7V\n- Battery capacity: 120mAh\n- Battery capacity at 0°C: 100mAh'),
+      own('pump/x2.md#3', '- Built-in battery\n- Battery capacity check: hold A'),
+      own('pump/x2.md#4', '- Battery pack: replaceable\n- Battery capacity after 500 cycles: 90%'),
       x3('pump/x3.md#2', '- Battery: 95 mAh @ 3.7V'),
     ];
     const a = answerExtractively('compare the battery capacity', passages, { modelIn, models: ['PUMP X2', 'PUMP X3'], modelNamed: true });
-    expect(block(a, 'For PUMP X2:').join('\n')).toContain('120 mAh');
+    expect(block(a, 'For PUMP X2:').join('\n')).toContain('120mAh');
     expect(block(a, 'For PUMP X3:').join('\n')).toContain('95 mAh');
     expect(a.text).not.toContain('For PUMP X2 and PUMP X3:');
+  });
+
+  it("names a PDF's passages by their own chapters when its top headings differ", () => {
+    const chapter = (id: string, text: string, path: string[]): Passage => ({ hit: hit(id, text, { signature: { category: null, nouns: [], model: null }, headingPath: path }), members: [] });
+    const passages = [
+      own('pump/x2.md#4', '- Battery: 110mAh'),
+      chapter('evt/board.pdf#3', '- Battery holder: CR2032', ['2. Board Hardware', 'Power']),
+      chapter('evt/board.pdf#9', '- Battery voltage pin: PA1', ['3. Software', 'ADC']),
+      chapter('evt/board.pdf#1', '- The battery is not included.', ['1. Overview']),
+    ];
+    const a = answerExtractively('battery?', passages, { modelIn, models: ['PUMP X2'], modelNamed: true, maxPassages: 4 });
+    expect(block(a, 'From "2. Board Hardware" (not found to be about PUMP X2):').join('\n')).toContain('CR2032');
+    expect(block(a, 'From "3. Software" (not found to be about PUMP X2):').join('\n')).toContain('PA1');
+    expect(block(a, 'From "board.pdf" (not found to be about PUMP X2):').join('\n')).toContain('not included');
   });
 
   it("keeps a line of no model under the asked model when its document is that model's", () => {

@@ -12,6 +12,11 @@ describe('everyModelShown: a comparison shows each compared model', () => {
     expect(ids(everyModelShown(hits, ['A', 'B'], 4, modelOf))).toEqual(['a1', 'a2', 'n1', 'b1', 'a3', 'b2']);
   });
 
+  it("never takes another compared model's only place: the hit it displaces goes just below", () => {
+    const hits = ranked(['a1', 'A'], ['a2', 'A'], ['n1', null], ['b1', 'B'], ['c1', 'C']);
+    expect(ids(everyModelShown(hits, ['A', 'B', 'C'], 4, modelOf))).toEqual(['a1', 'c1', 'n1', 'b1', 'a2']);
+  });
+
   it('leaves the ranking alone when each model is already shown or has no hit at all', () => {
     const shown = ranked(['a1', 'A'], ['b1', 'B'], ['a2', 'A']);
     expect(everyModelShown(shown, ['A', 'B'], 2, modelOf)).toEqual(shown);

@@ -203,11 +203,12 @@ const SKIPPED_ATTRS = new Set(['type', 'classname', 'class', 'id', 'key', 'style
 const LABEL_ATTRS = new Set(['label', 'title', 'summary', 'alt']);
 const ASSET_PATH = /\.(?:png|jpe?g|gif|webp|svg|bmp|ico|mp4|webm)(?:[?#].*)?$/i;
 /**
- * A value that is where a link of the component goes (`flash_by_rkdevtool="../../maskrom/windows"`,
- * `url="https://…"`): the page it points to has the content. An absolute path stays: it is as
- * often a device node (`spidev="/dev/spidev0.0"`) the reader types.
+ * A value that is where a link of the component goes inside the docs site
+ * (`flash_by_rkdevtool="../../maskrom/windows"`): the page it points to has the content. An
+ * absolute path stays (as often a device node the reader types: `spidev="/dev/spidev0.0"`), and
+ * so does a URL (`download_url="https://…/image.img.xz"`: a file the reader may want).
  */
-const LINK_TARGET = /^\.{1,2}\/|^[a-z][a-z0-9+.-]*:\/\//i;
+const LINK_TARGET = /^\.{1,2}\//;
 
 /** Text kept from a component's attributes: `label` values bare, other strings as `key: value`. */
 export function attributesAsText(attrs: string): string {

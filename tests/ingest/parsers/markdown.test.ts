@@ -45,9 +45,10 @@ describe('markdown parser: MDX pages', () => {
     expect(doc.text).toContain('product_name: Radxa ROCK 5A');
     // Image paths are wiring, not content; so are link targets (the page they point to has it).
     expect(doc.text).not.toContain('rock-5a-i2c-connection.webp');
-    expect(doc.text).not.toMatch(/rsetup_path|flash_by_rkdevtool|example\.com/);
-    // A device node is what the reader types.
+    expect(doc.text).not.toMatch(/rsetup_path|flash_by_rkdevtool/);
+    // A device node is what the reader types; a URL may be a file to download.
     expect(doc.text).toContain('spidev: /dev/spidev0.0');
+    expect(doc.text).toContain('guide: https://example.com/spi');
     expect(doc.text).not.toMatch(/<I2C/);
     expect(doc.title).toBe('40-PIN Functional Testing');
     expect(doc.metadata['sidebar_position']).toBe('7');
