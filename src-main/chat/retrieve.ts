@@ -219,8 +219,11 @@ export async function retrieve(
   const picked = scope.models && scope.models.length > 0 ? scope.models : [];
   // A picked chip wins over the conversation's memory, but a question that names another model
   // (not the chip's, nor of its family) asks about that one: it is answered for it, and says so.
-  const setAside = plan.named.some((n) => !isAskedModel(picked, n, index.vocabulary)) ? picked : [];
-  const scoped = setAside.length > 0 ? [] : picked;
+  // The chips the question also names are not set aside ("Compare the E20C and the E52C" with
+  // the E20C's chip is answered for both, and says nothing of the chip).
+  const elsewhere = plan.named.some((n) => !isAskedModel(picked, n, index.vocabulary));
+  const setAside = elsewhere ? picked.filter((p) => !plan.named.some((n) => isAskedModel([n], p, index.vocabulary))) : [];
+  const scoped = elsewhere ? [] : picked;
   const searchOptions: SearchOptions = {
     topK,
     retriever: index.retriever,

@@ -198,6 +198,10 @@ export function describeExtractiveChat(title: string, corpusRoot: string, questi
       expect(next.resolvedModels).toEqual(['E20C']);
       expect(next.text).not.toContain('named in the question');
       for (const c of next.citations!) expect(c.model).toBe('E20C');
+      // A question naming the chip's model beside another is answered for both, and sets no chip aside.
+      const both = unwrap(await chat.ask(conv.id, 'Compare the power supply of the E20C and the E52C'));
+      expect(both.resolvedModels).toEqual(['E20C', 'E52C']);
+      expect(both.text).not.toContain('not for the chosen');
     });
 
     it('survives a new service instance: list, get with citations, rename, export and delete', async () => {
