@@ -93,7 +93,7 @@ export interface ChatService {
 /** The shape of `LibraryIndex` this module reads (kept structural so tests can pass fakes). */
 export interface LibraryIndexLike {
   search(query: string, options: SearchOptions): Promise<Result<SearchResponse>>;
-  readonly enrichment: { readonly vocabulary: ModelVocabulary };
+  readonly enrichment: { readonly vocabulary: ModelVocabulary; readonly terms?: { words(): Iterable<string> } };
   readonly library: {
     readonly config: { readonly embedder: unknown };
     /** With `loadNormalized`: where a document's pages begin, so a citation names its line's page. */
@@ -118,6 +118,7 @@ export function chatIndexOf(index: LibraryIndexLike): ChatIndex {
       return retrieverFor(index.library.config.embedder !== null);
     },
     listChunks: (docId) => index.listChunks(docId),
+    libraryWords: () => index.enrichment.terms?.words() ?? [],
     async pagedText(docId) {
       const { library } = index;
       const rec = await library.document?.(docId);
@@ -219,8 +220,12 @@ export function createChatService(options: ChatServiceOptions): ChatService {
 
     if (plan.unknown.length > 0 && plan.named.length === 0) {
       const missing = plan.unknown.map((u) => u.text);
-      const closest = closestModels(missing[0]!, vocabulary);
-      const text = `No manual for ${listNames(missing)} in this library${closest.length > 0 ? `; closest: ${closest.join(', ')}` : ''}.`;
+      // The closest models of a sibling's name ("E99C": E54C, E52C); a code of another product
+      // line ("TPS7A47") has none worth naming, and no manual of the library mentions it.
+      const first = plan.unknown[0]!;
+      const closest = first.kind === 'sibling' ? closestModels(first.text, vocabulary) : [];
+      const unsaid = plan.unknown.every((u) => u.kind === 'code') ? `, and none of its manuals mentions ${missing.length > 1 ? 'them' : 'it'}` : '';
+      const text = `No manual for ${listNames(missing)} in this library${unsaid}${closest.length > 0 ? `; closest: ${closest.join(', ')}` : ''}.`;
       return whole({ text, mode: 'not-found', citations: [], resolvedModels: [] });
     }
 

@@ -16,6 +16,12 @@ import technicalTerms from './data/technical-terms.json';
 export interface UnknownModel {
   /** The words as written in the question. */
   text: string;
+  /**
+   * `sibling`: shaped like a product line of the library ("E99C" beside E52C), so its closest
+   * models are worth naming; `code`: a product code of another line ("TPS7A47"), whose closest
+   * library models would be noise.
+   */
+  kind: 'sibling' | 'code';
   /** Normalized key (lowercase letters and digits, vendor words removed). */
   key: string;
   start: number;
@@ -87,18 +93,34 @@ function catalog(vocabulary: ModelVocabulary): ModelEntry[] {
 }
 
 /**
+ * Which names besides those shaped like the library's models count (`findUnknownModels`):
+ * - `library`: none;
+ * - `any`: any product code ("ZX-900", "QX70"); chat asks for it in a follow-up, which would
+ *   otherwise be answered from the kept model's manual;
+ * - `product`: a product code with at least three digits ("TPS7A47", "FAN7631"), for a question
+ *   naming no model of the library, which would otherwise be answered from whichever manual the
+ *   search ranks first. Fewer digits are as often a pin, a button or a standard ("KEY1", "PA12",
+ *   "VDD33", "WPA3", "MPEG4") that a manual may not spell out.
+ * Chat takes back the names the library's own text mentions (`confirmUnknown`).
+ */
+export type CodeMode = 'library' | 'any' | 'product';
+
+/** Fewest digits of a product code taken in `product` mode. */
+const PRODUCT_DIGITS = 3;
+
+/**
  * Model-number-like names in `question` that the vocabulary does not know. Names the vocabulary
  * resolves (via `findMentions` or `lookup`) and series/family prefixes of known models ("ESP32",
- * "ROCK 5") are not unknown. `known`: the question's mentions when the caller has them already.
- * `followUp`: the conversation has a model already; then a product code shaped like none of the
- * library's models ("ZX-900") counts too, so it is never answered from the kept model's manual.
+ * "ROCK 5") are not unknown. `known`: the question's mentions when the caller has them already;
+ * `codes`: which product codes shaped like none of the library's models count (`CodeMode`).
  */
 export function findUnknownModels(
   question: string,
   vocabulary: ModelVocabulary,
   known: readonly { start: number; end: number }[] = vocabulary.findMentions(question),
-  followUp = false,
+  codes: CodeMode = 'library',
 ): UnknownModel[] {
+  const anyCode = codes !== 'library';
   const models = catalog(vocabulary);
   if (models.length === 0) return [];
   const vendors = new Set(vocabulary.vendorWords().map((v) => v.toLowerCase()));
@@ -119,8 +141,8 @@ export function findUnknownModels(
     while (j < toks.length) {
       const t = toks[j]!;
       if (run.length > 0 && !joinable(question.slice(run[run.length - 1]!.end, t.start))) break;
-      // In a follow-up, a capitalised code word ("ZX" of "ZX-900") may begin a name too.
-      const codeWord = followUp && /^\p{Lu}{2,4}$/u.test(t.raw);
+      // Taking any product code, a capitalised code word ("ZX" of "ZX-900") may begin a name too.
+      const codeWord = anyCode && /^\p{Lu}{2,4}$/u.test(t.raw);
       const usable = t.kind === 'word' && !covered(t) && !vendors.has(t.norm) && !isStopword(t.norm) && (nameWords.has(t.norm) || /\d/.test(t.norm) || codeWord);
       if (!usable) break;
       run.push(t);
@@ -131,9 +153,9 @@ export function findUnknownModels(
     if (run.length > 0) {
       const key = run.map((t) => t.norm).join('');
       const text = question.slice(run[0]!.start, run[run.length - 1]!.end);
-      if ((looksLikeUnknownModel(key, run, keys) || (followUp && writtenAsOneCode(run, question) && looksLikeProductCode(key, run, keys))) && vocabulary.lookup(text) === null) {
-        out.push({ text, key, start: run[0]!.start, end: run[run.length - 1]!.end });
-      }
+      const code = anyCode && writtenAsOneCode(run, question) && looksLikeProductCode(key, run, keys) && (codes === 'any' || (key.match(/\p{N}/gu) ?? []).length >= PRODUCT_DIGITS);
+      const kind = looksLikeUnknownModel(key, run, keys) ? 'sibling' : code ? 'code' : null;
+      if (kind && vocabulary.lookup(text) === null) out.push({ text, kind, key, start: run[0]!.start, end: run[run.length - 1]!.end });
     }
     i = Math.max(j, i + 1);
   }
@@ -157,10 +179,10 @@ function looksLikeUnknownModel(key: string, run: readonly ModelToken[], keys: re
 const PRODUCT_CODE_CHARS = 4;
 
 /**
- * A product code of any product line ("ZX-900", "QX7"), for a follow-up question: there a name
- * shaped like none of the library's models is still a switch away from the model the
- * conversation had, not a question about it. Units ("8GB"), interfaces ("USB3") and the start of
- * a known model's key stay out; chips the manuals mention are taken back by `confirmUnknown`.
+ * A product code of any product line ("ZX-900", "QX7"), for a question naming no model of the
+ * library: a name shaped like none of its models is still another product (in a follow-up, a
+ * switch away from the model the conversation had). Units ("8GB"), interfaces ("USB3") and the
+ * start of a known model's key stay out; chips the manuals mention are taken back by `confirmUnknown`.
  */
 function looksLikeProductCode(key: string, run: readonly ModelToken[], keys: readonly { key: string }[]): boolean {
   if (key.length < PRODUCT_CODE_CHARS || !/^\p{L}/u.test(key) || !/\p{N}/u.test(key) || isTechnicalTerm(key)) return false;

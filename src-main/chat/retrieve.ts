@@ -34,6 +34,8 @@ export interface ChatIndex {
   listChunks?(docId: string): Promise<ChunkRecord[]>;
   /** A document's text and its blocks' pages (null when not stored); used to cite a quoted line's own page. */
   pagedText?(docId: string): Promise<PagedText | null>;
+  /** The library's words (its term statistics' terms); used to tell a code the manuals mention. */
+  libraryWords?(): Iterable<string>;
 }
 
 /** The models a question is about. */
@@ -52,8 +54,10 @@ export interface QuestionPlan {
  */
 export function planQuestion(question: string, analysis: QueryAnalysis, vocabulary: ModelVocabulary, previousModels: readonly string[]): QuestionPlan {
   const named = analysis.models;
-  // In a follow-up, any product code the library does not know is a switch (see `findUnknownModels`).
-  const unknown = findUnknownModels(question, vocabulary, analysis.mentions, previousModels.length > 0);
+  // In a follow-up any product code the library does not know is the product asked about, and
+  // naming no model of the library one with three digits is (see `CodeMode`); `confirmUnknown`
+  // takes back those the library mentions.
+  const unknown = findUnknownModels(question, vocabulary, analysis.mentions, previousModels.length > 0 ? 'any' : named.length === 0 ? 'product' : 'library');
   // Naming an unknown model is a switch too: never answer it from the previous model's manual.
   const inherited = named.length === 0 && unknown.length === 0 ? [...previousModels] : [];
   return { named, inherited, unknown };
@@ -83,6 +87,7 @@ export async function confirmUnknown(index: ChatIndex, plan: QuestionPlan, previ
   if (plan.unknown.length === 0) return plan;
   const unknown: UnknownModel[] = [];
   for (const u of plan.unknown) {
+    if (index.libraryWords && spelledInWords(u.key, index.libraryWords())) continue;
     const found = await index.search(u.text, { topK: MENTION_PROBE_HITS, retriever: 'bm25' });
     const said = found.ok && found.value.results.some((h) => mentions(`${h.title}\n${h.text}`, u.text));
     if (!said) unknown.push(u);
@@ -90,6 +95,30 @@ export async function confirmUnknown(index: ChatIndex, plan: QuestionPlan, previ
   if (unknown.length === plan.unknown.length) return plan;
   const inherited = plan.named.length === 0 && unknown.length === 0 ? [...previousModels] : [];
   return { named: plan.named, inherited, unknown };
+}
+
+/** Fewest letters and digits a code and a library word share for one to be the other's spelling. */
+const SPELLING_CHARS = 5;
+
+/**
+ * Whether a library word, read as its letters and digits, is `key` with more after it or the
+ * start of it ("ili9342c" for "ili9342", "esp32-s3r8" for "esp32s3r8", "samd21g18" for
+ * "samd21g18a"), or names its series with x's for the last characters ("cp210x" for "cp2102",
+ * "lm78xx" for "lm7805"): the full-text index keeps each such code as one word, so a search for
+ * the other spelling finds nothing, and a part-number suffix (a package, a revision) is still the
+ * part the manuals talk about.
+ */
+export function spelledInWords(key: string, words: Iterable<string>): boolean {
+  if (key.length < SPELLING_CHARS) return false;
+  for (const word of words) {
+    if (!/\p{N}/u.test(word)) continue;
+    const w = word.replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
+    if (w.length < SPELLING_CHARS) continue;
+    if (w.startsWith(key) || key.startsWith(w)) return true;
+    const series = /(?<=\p{N})x+$/u.exec(w);
+    if (series && key.length >= w.length && key.startsWith(w.slice(0, series.index))) return true;
+  }
+  return false;
 }
 
 export interface RetrieveOptions {

@@ -57,6 +57,11 @@ export class TermStats {
     return this.docs;
   }
 
+  /** Every term counted (lower case, singular), in no particular order. */
+  words(): IterableIterator<string> {
+    return this.df.keys();
+  }
+
   addDocument(markdown: string): void {
     this.addTerms(new Set(contentTerms(plainText(markdown))));
   }

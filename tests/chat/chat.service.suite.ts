@@ -104,6 +104,18 @@ export function describeExtractiveChat(title: string, corpusRoot: string, questi
       }
     });
 
+    it('says so when a question names a product code no manual of the library mentions, and answers about a chip they do', async () => {
+      const other = unwrap(await service().answer('What input voltage does the TPS7A47 take?'));
+      expect(other.mode).toBe('not-found');
+      expect(other.citations).toEqual([]);
+      // A code of another product line: no "closest" models, which would be any of the library's.
+      expect(other.text).toBe('No manual for TPS7A47 in this library, and none of its manuals mentions it.');
+      // A chip the manuals mention is asked about inside them, not as a missing manual.
+      const chip = unwrap(await service().answer('Which boards use the RK3588?'));
+      expect(chip.mode).toBe('extracted');
+      expect(chip.citations!.some((c) => /RK3588/i.test(c.quote))).toBe(true);
+    });
+
     it('answers "not found" when no passage is relevant to the question', async () => {
       const turn = unwrap(await service().answer('How do I recalibrate the flux capacitor?'));
       expect(turn.mode).toBe('not-found');

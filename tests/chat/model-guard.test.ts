@@ -75,23 +75,41 @@ describe('unknown model detection', () => {
 describe('unknown product codes in a follow-up', () => {
   const vocab = vocabulary();
 
-  it('flags a product code shaped like none of the library models once the conversation has a model', () => {
-    // Cold, a code of no product line the library has is left to the search ("ZX-900" may be a part).
+  it('flags a product code shaped like none of the library models only when asked to take any code', () => {
+    // Without `anyCode` only names shaped like the library's own count ("ZX-900" may be a part).
     expect(findUnknownModels('And what about the ZX-900?', vocab)).toEqual([]);
-    // In a follow-up it would otherwise be answered from the kept model's manual.
-    expect(findUnknownModels('And what about the ZX-900?', vocab, undefined, true).map((u) => u.text)).toEqual(['ZX-900']);
-    expect(findUnknownModels('Does the QX70 need a fan?', vocab, undefined, true).map((u) => u.text)).toEqual(['QX70']);
+    // Chat asks for any code in a follow-up and for a question naming no library model; it then
+    // takes back the codes the manuals mention (confirmUnknown).
+    expect(findUnknownModels('And what about the ZX-900?', vocab, undefined, 'any').map((u) => u.text)).toEqual(['ZX-900']);
+    expect(findUnknownModels('Does the QX70 need a fan?', vocab, undefined, 'any').map((u) => u.text)).toEqual(['QX70']);
+  });
+
+  it('takes only codes with three digits or more for a question naming no library model', () => {
+    expect(findUnknownModels('What input voltage does the TPS7A47 take?', vocab, undefined, 'product').map((u) => [u.text, u.kind])).toEqual([['TPS7A47', 'code']]);
+    expect(findUnknownModels('Does the FAN7631 need a heatsink?', vocab, undefined, 'product').map((u) => u.text)).toEqual(['FAN7631']);
+    // Pins, buttons, supplies and standards a manual may not spell out are no product.
+    for (const q of ['Where is the KEY1 button?', 'Is PA12 free?', 'What is VDD33?', 'Does it support WPA3?', 'Can I play MPEG4 files?', 'Hold BOOT0', 'What does LED2 mean?', 'And the QX70?']) {
+      expect(findUnknownModels(q, vocab, undefined, 'product'), q).toEqual([]);
+    }
+  });
+
+  it('tells a sibling-shaped name from a code of another product line', () => {
+    const found = findUnknownModels('Compare the E99C with the TPS7A47', vocab, undefined, 'any');
+    expect(found.map((u) => [u.text, u.kind])).toEqual([
+      ['E99C', 'sibling'],
+      ['TPS7A47', 'code'],
+    ]);
   });
 
   it('takes no capitalised word and a separate number for a product code in a follow-up', () => {
     for (const q of ['Does it take an SSD 2280?', 'Is the card slot UHS 1?', 'What does LED 2 mean?', 'Is COM 1 free?', 'Can I use CSI 2 cameras?']) {
-      expect(findUnknownModels(q, vocab, undefined, true), q).toEqual([]);
+      expect(findUnknownModels(q, vocab, undefined, 'any'), q).toEqual([]);
     }
   });
 
   it('still takes no unit, interface, known model or family for one in a follow-up', () => {
     for (const q of ['Can it take 5V 3A or 12V, USB3, RAM 8GB, an M.2 SSD, HDMI 2.1, GPIO3_A4, IP67, PD 30W?', 'And the ROCK 5B?', 'Which ROCK 5 boards have NVMe?', 'And the E54C?']) {
-      expect(findUnknownModels(q, vocab, undefined, true), q).toEqual([]);
+      expect(findUnknownModels(q, vocab, undefined, 'any'), q).toEqual([]);
     }
   });
 });

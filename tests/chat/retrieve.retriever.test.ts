@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchResponse } from '../../src-main/contract/api';
 import { fail, ok, type Result } from '../../src-main/core/result';
 import { retrieverFor, type Retriever } from '../../src-main/core/vocabulary';
-import { confirmUnknown, mentions, planQuestion, questionForLines, retrieve, type ChatIndex } from '../../src-main/chat/retrieve';
+import { confirmUnknown, mentions, planQuestion, questionForLines, retrieve, spelledInWords, type ChatIndex } from '../../src-main/chat/retrieve';
 import type { SearchHit } from '../../src-main/contract/api';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
 import { LibraryEnrichment } from '../../src-main/index/library-enrichment';
@@ -164,6 +164,28 @@ describe('unknown names the library talks about', () => {
     expect(part.unknown).toEqual([]);
     // Nothing unknown is left and no model is named: the conversation's model is kept.
     expect(part.inherited).toEqual(['E54C']);
+  });
+
+  it("takes back a code the library's words spell with more or less after it, which the probe search cannot find", async () => {
+    // The index keeps "ILI9342C" as one word: a search for "ILI9342" finds nothing.
+    const words = ['display', 'ili9342c', 'atecc608a', 'esp32-s3r8', 'samd21g18', 'e52c'];
+    const withWords: ChatIndex = { ...index, search: async (query, o) => ok({ query, resolvedModels: [], retriever: o.retriever, results: [] }), libraryWords: () => words };
+    for (const code of ['ILI9342', 'ATECC608', 'ESP32S3R8', 'SAMD21G18A']) {
+      const q = `What does the ${code} do?`;
+      const plan = planQuestion(q, analyzeQuery(q, vocabulary), vocabulary, []);
+      expect(plan.unknown.map((u) => u.text), code).toEqual([code]);
+      expect((await confirmUnknown(withWords, plan, [])).unknown, code).toEqual([]);
+    }
+    const q = 'What input voltage does the TPS7A47 take?';
+    const plan = planQuestion(q, analyzeQuery(q, vocabulary), vocabulary, []);
+    expect((await confirmUnknown(withWords, plan, [])).unknown.map((u) => u.text)).toEqual(['TPS7A47']);
+    // A series written with x's names its members.
+    expect(spelledInWords('cp2102', ['cp210x'])).toBe(true);
+    expect(spelledInWords('lm7805', ['lm78xx'])).toBe(true);
+    expect(spelledInWords('cp2202', ['cp210x'])).toBe(false);
+    // Short keys and words without digits never count.
+    expect(spelledInWords('e52c', ['e52c1'])).toBe(false);
+    expect(spelledInWords('display1', ['display'])).toBe(false);
   });
 
   it('blanks model names for the answerer but keeps a revision written with them', () => {
