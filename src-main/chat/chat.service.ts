@@ -221,10 +221,10 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     if (plan.unknown.length > 0 && plan.named.length === 0) {
       const missing = plan.unknown.map((u) => u.text);
       // The closest models of a sibling's name ("E99C": E54C, E52C); a code of another product
-      // line ("TPS7A47") has none worth naming, and no manual of the library mentions it.
-      const first = plan.unknown[0]!;
-      const closest = first.kind === 'sibling' ? closestModels(first.text, vocabulary) : [];
-      const unsaid = plan.unknown.every((u) => u.kind === 'code') ? `, and none of its manuals mentions ${missing.length > 1 ? 'them' : 'it'}` : '';
+      // line ("ZX-900" in a follow-up) has none worth naming, and no manual of the library mentions it.
+      const sibling = plan.unknown.find((u) => u.kind === 'sibling');
+      const closest = sibling ? closestModels(sibling.text, vocabulary) : [];
+      const unsaid = sibling ? '' : `, and none of its manuals mentions ${missing.length > 1 ? 'them' : 'it'}`;
       const text = `No manual for ${listNames(missing)} in this library${unsaid}${closest.length > 0 ? `; closest: ${closest.join(', ')}` : ''}.`;
       return whole({ text, mode: 'not-found', citations: [], resolvedModels: [] });
     }
@@ -235,6 +235,12 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     // A question naming a known and an unknown model is answered for the known one, said first.
     let note = followUp ? `Read as: “${followUp}”\n\n` : '';
     note += plan.unknown.length > 0 ? `No manual for ${listNames(plan.unknown.map((u) => u.text))} in this library; answering for ${listNames(plan.named)}.\n\n` : '';
+    // A product code no manual mentions: maybe another product, maybe the asked one's number that
+    // its manual never prints; the answer comes, and says so first.
+    if (plan.unmentioned.length > 0) {
+      const names = plan.unmentioned.map((u) => u.text);
+      note += `None of the manuals in this library mentions ${listNames(names)}${passages.length > 0 ? ': the lines below are from the manuals that best match the rest of the question, which may be about another product' : ''}.\n\n`;
+    }
     // A question naming another model than the picked chip's is answered for the model it names:
     // said first, so the answer is never taken for the chip's.
     if (setAside.length > 0) note += `Answered for ${listNames(plan.named)}, named in the question, not for the chosen ${listNames(setAside)}.\n\n`;

@@ -219,7 +219,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // Comparing models, each one's best passage is among those read (see `everyModelShown`).
   const compared = options.modelNamed && options.models && options.models.length >= 2 ? options.models : [];
   const maxPassages = options.maxPassages ?? 4;
-  const used = (compared.length >= 2 ? everyModelShown(passages, compared, maxPassages, (p) => p.hit.signature.model) : passages).slice(0, maxPassages);
+  const used = (compared.length >= 2 ? everyModelShown(passages, compared, maxPassages, (p) => p.hit.signature.model, options.sameModel ? (m, own) => options.sameModel!([m], own) : undefined) : passages).slice(0, maxPassages);
   // The words of the models asked about ("Evaluation Board" of "CH32X3x5 Evaluation Board"),
   // like their names, tell no line apart: every passage is about those models already.
   const modelWords = new Set((options.models ?? []).flatMap((m) => terms(m)));

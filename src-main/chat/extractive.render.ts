@@ -150,7 +150,9 @@ export function layOut(lines: readonly Line[], used: readonly Passage[], options
     if (own(l)) continue;
     const hit = used[l.passage]!.hit;
     const title = tops.get(hit.doc);
-    const docName = hit.headingPath.length >= 2 ? hit.headingPath[0]! : title?.size === 1 ? [...title][0]! : (hit.doc.split('/').pop() ?? hit.doc);
+    // The title names a passage under no heading, or directly under that title.
+    const only = title?.size === 1 ? [...title][0]! : null;
+    const docName = hit.headingPath.length >= 2 ? hit.headingPath[0]! : only !== null && (hit.headingPath.length === 0 || hit.headingPath[0] === only) ? only : (hit.doc.split('/').pop() ?? hit.doc);
     // "Not found to be about" only a model the user asked about: a question naming none is not
     // about the one model its lines happen to quote.
     const header = l.model !== null ? `For ${l.model}, not ${listNames(asked)}:` : named ? `From "${docName}" (not found to be about ${listNames(asked)}):` : `From "${docName}":`;

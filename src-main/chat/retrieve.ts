@@ -46,21 +46,31 @@ export interface QuestionPlan {
   inherited: string[];
   /** Model-number-like names the library has no manual for. */
   unknown: UnknownModel[];
+  /**
+   * Product codes of a question naming no model that no manual mentions ("TPS7A47"): said before
+   * the answer, which still comes, since such a code may be the asked product's own number that
+   * its manual never prints (a phone's "SM-G973U").
+   */
+  unmentioned: UnknownModel[];
 }
 
 /**
  * Reads the models of a question from its one analysis; `previousModels` are the conversation's
- * last resolved models.
+ * last resolved models (none when the user picked a chip: the chip's model is the user's choice,
+ * and a code its manual never prints may be its own number).
  */
 export function planQuestion(question: string, analysis: QueryAnalysis, vocabulary: ModelVocabulary, previousModels: readonly string[]): QuestionPlan {
   const named = analysis.models;
-  // In a follow-up any product code the library does not know is the product asked about, and
-  // naming no model of the library one with three digits is (see `CodeMode`); `confirmUnknown`
-  // takes back those the library mentions.
-  const unknown = findUnknownModels(question, vocabulary, analysis.mentions, previousModels.length > 0 ? 'any' : named.length === 0 ? 'product' : 'library');
+  // With a model remembered any product code the library does not know is the product asked
+  // about (a switch); naming no model of the library, one with three digits may be (see
+  // `CodeMode`). `confirmUnknown` takes back those the library mentions.
+  const mode = previousModels.length > 0 ? 'any' : named.length === 0 ? 'product' : 'library';
+  const found = findUnknownModels(question, vocabulary, analysis.mentions, mode);
+  const unknown = mode === 'product' ? found.filter((u) => u.kind === 'sibling') : found;
+  const unmentioned = mode === 'product' ? found.filter((u) => u.kind === 'code') : [];
   // Naming an unknown model is a switch too: never answer it from the previous model's manual.
   const inherited = named.length === 0 && unknown.length === 0 ? [...previousModels] : [];
-  return { named, inherited, unknown };
+  return { named, inherited, unknown, unmentioned };
 }
 
 /** Hits read to decide whether the library's text mentions a name the vocabulary does not know. */
@@ -84,17 +94,21 @@ export function mentions(text: string, name: string): boolean {
  * of chip families is needed.
  */
 export async function confirmUnknown(index: ChatIndex, plan: QuestionPlan, previousModels: readonly string[]): Promise<QuestionPlan> {
-  if (plan.unknown.length === 0) return plan;
-  const unknown: UnknownModel[] = [];
-  for (const u of plan.unknown) {
-    if (index.libraryWords && spelledInWords(u.key, index.libraryWords())) continue;
-    const found = await index.search(u.text, { topK: MENTION_PROBE_HITS, retriever: 'bm25' });
-    const said = found.ok && found.value.results.some((h) => mentions(`${h.title}\n${h.text}`, u.text));
-    if (!said) unknown.push(u);
-  }
-  if (unknown.length === plan.unknown.length) return plan;
-  const inherited = plan.named.length === 0 && unknown.length === 0 ? [...previousModels] : [];
-  return { named: plan.named, inherited, unknown };
+  if (plan.unknown.length === 0 && plan.unmentioned.length === 0) return plan;
+  const unsaid = async (names: readonly UnknownModel[]): Promise<UnknownModel[]> => {
+    const out: UnknownModel[] = [];
+    for (const u of names) {
+      if (index.libraryWords && spelledInWords(u.key, index.libraryWords())) continue;
+      const found = await index.search(u.text, { topK: MENTION_PROBE_HITS, retriever: 'bm25' });
+      const said = found.ok && found.value.results.some((h) => mentions(`${h.title}\n${h.text}`, u.text));
+      if (!said) out.push(u);
+    }
+    return out;
+  };
+  const unknown = await unsaid(plan.unknown);
+  const unmentioned = await unsaid(plan.unmentioned);
+  const inherited = plan.named.length === 0 && unknown.length === 0 ? [...previousModels] : plan.inherited;
+  return { named: plan.named, inherited, unknown, unmentioned };
 }
 
 /** Fewest letters and digits a code and a library word share for one to be the other's spelling. */
@@ -114,7 +128,11 @@ export function spelledInWords(key: string, words: Iterable<string>): boolean {
     if (!/\p{N}/u.test(word)) continue;
     const w = word.replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
     if (w.length < SPELLING_CHARS) continue;
-    if (w.startsWith(key) || key.startsWith(w)) return true;
+    if (w.startsWith(key)) return true;
+    // A word the code starts with names it when the rest adds no number of its own (rk3588 for
+    // "RK3588S", lm317 for "LM317HV") or the word is a part number itself (samd21g18 for
+    // "SAMD21G18A"); a family word does not ("esp32" for "ESP32C6", "nrf52" for "NRF52832").
+    if (key.startsWith(w) && (!/\p{N}/u.test(key.slice(w.length)) || (w.match(/\p{N}/gu) ?? []).length >= 3)) return true;
     const series = /(?<=\p{N})x+$/u.exec(w);
     if (series && key.length >= w.length && key.startsWith(w.slice(0, series.index))) return true;
   }

@@ -306,6 +306,10 @@ describe("other products' lines", () => {
     expect(block(a, 'From "2. Board Hardware" (not found to be about PUMP X2):').join('\n')).toContain('CR2032');
     expect(block(a, 'From "3. Software" (not found to be about PUMP X2):').join('\n')).toContain('PA1');
     expect(block(a, 'From "board.pdf" (not found to be about PUMP X2):').join('\n')).toContain('not included');
+    // One chapter quoted with a section under it does not name another chapter's opening.
+    const two = answerExtractively('battery?', [passages[0]!, passages[1]!, passages[3]!], { modelIn, models: ['PUMP X2'], modelNamed: true, maxPassages: 4 });
+    expect(block(two, 'From "board.pdf" (not found to be about PUMP X2):').join('\n')).toContain('not included');
+    expect(block(two, 'From "2. Board Hardware" (not found to be about PUMP X2):').join('\n')).not.toContain('not included');
   });
 
   it("keeps a line of no model under the asked model when its document is that model's", () => {
