@@ -61,6 +61,20 @@ export class PassageTermStats {
     }
   }
 
+  /**
+   * The terms that begin with `prefix` and are longer, most frequent first, at most `limit`
+   * (a part number written short: "ili9342" for the library's "ili9342c"). Reads every term: for
+   * the rare question word the library never saw.
+   */
+  longerTerms(prefix: string, limit: number): string[] {
+    const found: [string, number][] = [];
+    for (const [t, n] of this.df) if (t.length > prefix.length && t.startsWith(prefix)) found.push([t, n]);
+    return found
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, limit)
+      .map(([t]) => t);
+  }
+
   /** Takes back what `addDocument` added for the same document. */
   removeDocument(doc: Pick<NormalizedDocument, 'text' | 'blocks'>): void {
     for (const p of passagesOf(doc)) {

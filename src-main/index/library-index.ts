@@ -414,6 +414,7 @@ export class LibraryIndex implements DocumentIndexer {
           queryVector: (q) => queryVector(q, { configured: this.library.config.embedder, storedEmbedderId: this.store_.embedderId, embedders: this.embedders }),
           documentEvidence: () => this.documentEvidence(),
           idf: (t) => this.enrichment_.passages.idf(t),
+          longerTerms: (prefix, limit) => this.enrichment_.passages.longerTerms(prefix, limit),
         },
         query,
         options,

@@ -11,7 +11,7 @@ import { weighByModel } from './stages/model-weight.stage';
 import type { DocumentEvidence } from './document-evidence';
 import { expandQuery } from './thesaurus';
 import { keywordText } from './keyword-query';
-import { corrected } from './spelling';
+import { completedCodes, corrected } from './spelling';
 import { everyModelShown } from './compared-models';
 
 /**
@@ -44,6 +44,8 @@ export interface SearchSource {
   documentEvidence(): Promise<DocumentEvidence>;
   /** How rare a stemmed word is as a passage of the library (see `enrich/passage-terms.ts`). */
   idf(term: string): number;
+  /** The library's longer words that begin with `prefix`, most used first (`PassageTermStats.longerTerms`). */
+  longerTerms?(prefix: string, limit: number): string[];
 }
 
 /** How many extra candidates the first stage fetches so model-aware ranking has room to work. */
@@ -57,7 +59,9 @@ const MIN_POOL = 10;
 export async function search(source: SearchSource, asked: string, options: SearchOptions): Promise<Result<SearchResponse>> {
   const { store, vocabulary } = source;
   // Typos read as the library's words (`./spelling.ts`); the response still quotes the question as asked.
-  const query = corrected(asked, (t) => source.idf(t));
+  // ... and part numbers written short as the library's longer spellings (`completedCodes`).
+  const spelled = corrected(asked, (t) => source.idf(t));
+  const query = source.longerTerms ? completedCodes(spelled, (t) => source.idf(t), (p, n) => source.longerTerms!(p, n)) : spelled;
   let vector: Float32Array | null = null;
   if (options.retriever !== 'bm25') {
     const v = await source.queryVector(query);

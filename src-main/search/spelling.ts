@@ -63,3 +63,24 @@ function neighbours(w: string): Set<string> {
   out.delete(w);
   return out;
 }
+
+/** Shortest code completed, and how many of the library's spellings it is searched with. */
+const MIN_CODE_LENGTH = 5;
+const CODE_SPELLINGS = 2;
+
+/**
+ * The question with each part number the library never saw as written followed by the library's
+ * longer spellings of it, most used first (`longer`: `PassageTermStats.longerTerms`): technicians
+ * type "ILI9342" or "CH32V307" where the manual prints "ILI9342C" or "CH32V307VCT6", and the
+ * full-text index holds each code as one word, so the short spelling matches nothing. A code here
+ * is a word of letters and digits that starts with a letter.
+ */
+export function completedCodes(question: string, idf: (term: string) => number, longer: (prefix: string, limit: number) => string[]): string {
+  const unseen = idf('\u0000');
+  return question.replace(/[\p{L}\p{N}]+/gu, (word) => {
+    const w = word.toLowerCase();
+    if (w.length < MIN_CODE_LENGTH || !/^\p{L}/u.test(w) || !/\p{N}/u.test(w) || idf(w) < unseen) return word;
+    const spellings = longer(w, CODE_SPELLINGS);
+    return spellings.length === 0 ? word : `${word} ${spellings.join(' ')}`;
+  });
+}

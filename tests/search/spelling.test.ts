@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PassageTermStats } from '../../src-main/enrich/passage-terms';
-import { corrected } from '../../src-main/search/spelling';
+import { completedCodes, corrected } from '../../src-main/search/spelling';
 import { markdownDocument } from '../enrich/corpus.helper';
 
 const stats = PassageTermStats.create();
@@ -52,5 +52,29 @@ describe('corrected', () => {
 
   it('corrects nothing in a library without passage statistics', () => {
     expect(corrected('How to cancel sheduled viewing?', () => 1)).toBe('How to cancel sheduled viewing?');
+  });
+});
+
+describe('completedCodes', () => {
+  const parts = PassageTermStats.create();
+  parts.addDocument(
+    markdownDocument(
+      'core.md',
+      ['# Core', 'The LCD is an ILI9342C.', 'The ILI9342C runs at 40 MHz.', 'The MCU is a CH32V307VCT6.', 'A CH32V307RCT6 fits the smaller board.', 'It has 320 pixels.'].join('\n\n'),
+    ),
+  );
+  const partIdf = (t: string) => parts.idf(t);
+  const longer = (prefix: string, limit: number) => parts.longerTerms(prefix, limit);
+
+  it("searches a part number written short with the library's longer spellings, most used first", () => {
+    expect(completedCodes('What is the ILI9342 resolution?', partIdf, longer)).toBe('What is the ILI9342 ili9342c resolution?');
+    expect(parts.longerTerms('ch32v307', 5)).toEqual(['ch32v307rct6', 'ch32v307vct6']);
+    expect(completedCodes('CH32V307 package', partIdf, longer)).toBe('CH32V307 ch32v307rct6 ch32v307vct6 package');
+  });
+
+  it('leaves alone a code the library has as written, short codes, plain words and numbers', () => {
+    for (const q of ['What is the ILI9342C resolution?', 'Is the ILI9 fast?', 'How many pixels?', 'Is it 32000 Hz?']) {
+      expect(completedCodes(q, partIdf, longer), q).toBe(q);
+    }
   });
 });
