@@ -219,7 +219,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // Comparing models, each one's best passage is among those read (see `everyModelShown`).
   const compared = options.modelNamed && options.models && options.models.length >= 2 ? options.models : [];
   const maxPassages = options.maxPassages ?? 4;
-  const used = (compared.length >= 2 ? everyModelShown(passages, compared, maxPassages, (p) => p.hit.signature.model, options.sameModel ? (m, own) => options.sameModel!([m], own) : undefined) : passages).slice(0, maxPassages);
+  const used = (compared.length >= 2 ? everyModelShown(passages, compared, maxPassages, (p) => p.hit.signature.model, options.sameModel ? { same: (m, own) => options.sameModel!([m], own) } : {}) : passages).slice(0, maxPassages);
   // The words of the models asked about ("Evaluation Board" of "CH32X3x5 Evaluation Board"),
   // like their names, tell no line apart: every passage is about those models already.
   const modelWords = new Set((options.models ?? []).flatMap((m) => terms(m)));
@@ -403,11 +403,14 @@ export function answerExtractively(question: string, passages: readonly Passage[
     const withNumber = new Set(scored.filter((x) => x.score > 0 && counted(x)).map((x) => x.passage));
     for (const x of scored) if (withNumber.has(x.passage) && x.sentence.kind !== 'code' && !counted(x)) x.lead = (x.lead ?? 1) * NO_NUMBER_LEAD_WEIGHT;
   }
+  // The model a quoted line is shown under: its sub-heading's, a table row's own, else its passage's.
+  const modelOf = (pi: number, sentence: Sentence): string | null =>
+    (sentence.heading ? options.modelIn?.(sentence.heading) : null) ?? (sentence.kind === 'row' ? (options.modelIn?.(sentence.text) ?? null) : null) ?? used[pi]!.hit.signature.model;
   let picked = withGapsFilled(pick(scored, maxSentences, perPassage), scored, units, maxSentences);
   // Comparing models, a line of each is quoted.
   if (compared.length >= 2) {
     const exact = (x: Scored): string | null => {
-      const m = (x.sentence.heading ? options.modelIn?.(x.sentence.heading) : null) ?? used[x.passage]!.hit.signature.model;
+      const m = modelOf(x.passage, x.sentence);
       return m !== null && compared.includes(m) ? m : null;
     };
     picked = withEachModel(picked, scored, compared, exact);
@@ -425,8 +428,6 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // Lead sentences bring their list or table rows; quoted lines keep their model.
   const lines: Line[] = [];
   const quoted = new Set<Sentence>();
-  const modelOf = (pi: number, sentence: Sentence): string | null =>
-    (sentence.heading ? options.modelIn?.(sentence.heading) : null) ?? (sentence.kind === 'row' ? (options.modelIn?.(sentence.text) ?? null) : null) ?? used[pi]!.hit.signature.model;
   for (const s of picked) {
     if (quoted.has(s.sentence)) continue;
     quoted.add(s.sentence);

@@ -1,5 +1,6 @@
 import type { Passage } from './passages';
 import type { Sentence } from './sentences';
+import { everyModelShown } from '../search/compared-models';
 
 /**
  * Which scored lines an extractive answer quotes and in which order of passages (see
@@ -192,29 +193,13 @@ export function pick(scored: readonly Scored[], maxSentences: number, perPassage
 
 /**
  * The picked lines with a line of each of `models` (by `modelOf`, the compared models' exact
- * names): a model none of whose lines was picked gets its best line with a score (of
- * `scored`), in place of the weakest picked line of a model that keeps another, else of a line
- * of none of them. Asked to compare two models, the lines of one model's manual can outscore
- * every line of the other's.
+ * names): a model none of whose lines was picked gets its best line with a score (of `scored`),
+ * in place of the weakest picked line of a model that keeps another, else of a line of none of
+ * them (`everyModelShown` over the picked lines, then the rest, best first). Asked to compare two
+ * models, the lines of one model's manual can outscore every line of the other's.
  */
 export function withEachModel(picked: readonly Scored[], scored: readonly Scored[], models: readonly string[], modelOf: (x: Scored) => string | null): Scored[] {
-  const out = [...picked];
-  for (const m of models) {
-    if (out.some((x) => modelOf(x) === m)) continue;
-    const best = scored.filter((x) => x.score > 0 && modelOf(x) === m && !out.includes(x)).sort((a, b) => b.score - a.score)[0];
-    if (!best) continue;
-    const count = (owner: string | null): number => out.filter((x) => modelOf(x) === owner).length;
-    const weakest = (ok: (x: Scored) => boolean): number => {
-      let at = -1;
-      out.forEach((x, i) => {
-        if (ok(x) && (at < 0 || x.score < out[at]!.score)) at = i;
-      });
-      return at;
-    };
-    let at = weakest((x) => modelOf(x) !== null && count(modelOf(x)) > 1);
-    if (at < 0) at = weakest((x) => modelOf(x) === null);
-    if (at < 0) continue;
-    out.splice(at, 1, best);
-  }
-  return out;
+  const best = (a: Scored, b: Scored): number => b.score - a.score;
+  const rest = scored.filter((x) => x.score > 0 && !picked.includes(x)).sort(best);
+  return everyModelShown([...[...picked].sort(best), ...rest], models, picked.length, modelOf, { keepFirst: false }).slice(0, picked.length);
 }

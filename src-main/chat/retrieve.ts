@@ -307,7 +307,7 @@ export async function retrieve(
   const maxPassages = options.maxPassages ?? 6;
   // Comparing models (named, kept from the previous question, or picked), each one's best passage
   // is among those quoted.
-  if (resolvedModels.length >= 2) kept = everyModelShown(kept, resolvedModels, maxPassages, (hit) => hit.signature.model, (m, own) => vocabulary.relation(m, own) === 'same');
+  if (resolvedModels.length >= 2) kept = everyModelShown(kept, resolvedModels, maxPassages, (hit) => hit.signature.model, { same: (m, own) => vocabulary.relation(m, own) === 'same' });
   const passages = await withMembers(index, kept.slice(0, maxPassages));
   return ok({ passages, resolvedModels, setAside });
 }

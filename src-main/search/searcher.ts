@@ -160,7 +160,7 @@ export async function search(source: SearchSource, asked: string, options: Searc
   // A question comparing models ("the M5StickC and the M5StickC Plus") shows each of them within
   // the pool, so asking for fewer results still returns the first ones of the longer list.
   const compared = filtered ? options.models!.filter((m) => analysis.models.includes(m)) : analysis.models;
-  if (compared.length >= 2 && enabled.length > 0) hits = everyModelShown(hits, compared, pool, (h) => h.record.model, (m, own) => vocabulary.relation(m, own) === 'same');
+  if (compared.length >= 2 && enabled.length > 0) hits = everyModelShown(hits, compared, pool, (h) => h.record.model, { same: (m, own) => vocabulary.relation(m, own) === 'same' });
   const results = hits.slice(0, options.topK).flatMap((h) => {
     const record = ctx.matchedView.has(h.record.id) ? whole.get(h.record.id) : h.record;
     return record ? [toHit({ record, score: h.score }, query, ctx.matchedView.get(h.record.id))] : [];

@@ -4,7 +4,7 @@ import type { Scored } from '../../src-main/chat/extractive.pick';
 import { passageOrder } from '../../src-main/chat/extractive.pick';
 import { namesPart } from '../../src-main/chat/match.util';
 import { splitSentences, terms } from '../../src-main/chat/sentences';
-import { passage, quotedLines } from './fixtures';
+import { passage, quotedLines, quotedLinesWithItems } from './fixtures';
 
 /** A retrieved passage of one chunk (no merged members), of a model-less page. */
 describe('a sentence and the rest of its paragraph', () => {
@@ -106,7 +106,7 @@ describe('a lead sentence whose list has one item', () => {
       '```',
     ].join('\n');
     const a = answerExtractively('The board seems bricked after deep sleep, how do I avoid bricking it?', [passage('board/sleep.md#1', text)]);
-    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    const quoted = quotedLinesWithItems(a);
     const at = quoted.indexOf('- To avoid bricking your board while using Deep Sleep mode, follow these steps: [1]');
     expect(at).toBeGreaterThanOrEqual(0);
     expect(quoted.slice(at + 1, at + 3)).toEqual(['  - Use the Escape Pin (PC1) [1]', '  - The board has a built-in escape mechanism to prevent bricking. [1]']);
@@ -130,7 +130,7 @@ describe('a table under a caption that names the asked quantity', () => {
       '| Multi-Die SiP | -40 | 85 |',
     ].join('\n');
     const a = answerExtractively('What is the operating temperature range?', [passage('ds/chip.pdf#83', text)]);
-    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    const quoted = quotedLinesWithItems(a);
     expect(quoted).toContain('- Item: Main Die; Min.: -40; Max. Unit: 85 [1]');
     expect(quoted).toContain('- Item: Multi-Die SiP; Min.: -40; Max. Unit: 85 [1]');
   });
@@ -151,7 +151,7 @@ describe('a lead sentence followed by a numbered section', () => {
       'Default pin to download boot: PB22;',
     ].join('\n');
     const a = answerExtractively('How do I enter the pairing code?', [passage('evt/ch592.md#1', text)]);
-    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    const quoted = quotedLinesWithItems(a);
     expect(quoted[0]).toBe('- Enter the pairing code, select the PIN code and click OK to pair, as follows: [1]');
     // Nothing of section 4 is quoted as the lead's steps.
     expect(quoted.filter((l) => l.startsWith('  - '))).toEqual([]);
@@ -162,7 +162,7 @@ describe('a sentence that points at a code block', () => {
   it('brings the code after it when it points forward', () => {
     const text = ['You need to copy the following code into the platform.ini file', '', '```', '[env:xb2]', 'platform = local', 'board = xb-2-board', '```'].join('\n');
     const a = answerExtractively('What do I copy into the platform.ini file?', [passage('xb/pio.md#1', text)]);
-    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    const quoted = quotedLinesWithItems(a);
     expect(quoted[0]).toBe('- You need to copy the following code into the platform.ini file [1]');
     expect(quoted.slice(1)).toEqual(['  - `[env:xb2]` [1]', '  - `platform = local` [1]', '  - `board = xb-2-board` [1]']);
   });
@@ -177,14 +177,14 @@ describe('a sentence that points at a code block', () => {
       '- If it is the old one, take off the two transistors and wire the data lines straight to the sensor.',
     ].join('\n');
     const a = answerExtractively('The sensor readings are unstable, how do I fix the old board?', [passage('unit/sensor.md#1', text)]);
-    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    const quoted = quotedLinesWithItems(a);
     expect(quoted).toContain('  - If it is the old one, take off the two transistors and wire the data lines straight to the sensor. [1]');
   });
 
   it('brings the code before it when it points back, and quotes it first, as the manual reads', () => {
     const text = ['To install the board:', '', '```', 'https://example.org/package_index.json', '```', '', '1. Add the above board manager URL to the preferences of your IDE.'].join('\n');
     const a = answerExtractively('Where do I add the board manager URL?', [passage('xb/ide.md#1', text)]);
-    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    const quoted = quotedLinesWithItems(a);
     const at = quoted.indexOf('- Add the above board manager URL to the preferences of your IDE. [1]');
     expect(at).toBeGreaterThanOrEqual(1);
     // "the above URL" is the line just above it, not one below.
@@ -384,7 +384,7 @@ describe('a lead sentence under the heading the question names', () => {
       'At this point, the chip enters bootloader mode and a disk appears.',
     ].join('\n');
     const a = answerExtractively('enter bootloader to copy a uf2 file', [passage('kit/boot.md#1', text)]);
-    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    const quoted = quotedLinesWithItems(a);
     expect(quoted).toContain('  - Long press the B button. [1]');
     expect(quoted).toContain('  - Connect the board to your computer. [1]');
   });
@@ -562,7 +562,7 @@ describe('"below" before a list', () => {
   it('as a place ("below the USB port") does not take the list after it as its own', () => {
     const text = ['## Buttons', '', 'The reset button is below the USB port.', '', ...leds].join('\n');
     const a = answerExtractively('Where is the reset button?', [passage('board/buttons.md#1', text)]);
-    const quoted = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    const quoted = quotedLinesWithItems(a);
     expect(quoted[0]).toBe('- The reset button is below the USB port. [1]');
     expect(quoted.filter((l) => l.startsWith('  - '))).toEqual([]);
     expect(splitSentences(text).find((u) => u.text.startsWith('The reset button'))!.opens).toBeUndefined();

@@ -96,3 +96,6 @@ export function passage(id: string, text: string, model: string | null = null): 
 
 /** An answer's quoted lines (its "- " bullets), in order. */
 export const quotedLines = (a: { text: string }): string[] => a.text.split('\n').filter((l) => l.startsWith('- '));
+
+/** An answer's quoted lines with the items a lead brings (indented "  - " bullets), in order. */
+export const quotedLinesWithItems = (a: { text: string }): string[] => a.text.split('\n').filter((l) => /^\s*- /.test(l));

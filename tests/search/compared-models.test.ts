@@ -32,11 +32,13 @@ describe('everyModelShown: a comparison shows each compared model', () => {
     expect(everyModelShown(full, ['A', 'B', 'C'], 2, modelOf)).toEqual(full);
     const first = ranked(['n1', null], ['a1', 'A'], ['b1', 'B']);
     expect(everyModelShown(first, ['A', 'B'], 1, modelOf)).toEqual(first);
+    // A set of quoted lines keeps no first place: there the hit of no model gives way.
+    expect(ids(everyModelShown(first, ['A', 'B'], 2, modelOf, { keepFirst: false }))).toEqual(['b1', 'a1', 'n1']);
   });
 
   it('matches models with the given relation', () => {
     const hits = ranked(['a1', 'A'], ['a2', 'A'], ['b1', 'b']);
     const same = (m: string, own: string) => m.toLowerCase() === own.toLowerCase();
-    expect(ids(everyModelShown(hits, ['A', 'B'], 2, modelOf, same))).toEqual(['a1', 'b1', 'a2']);
+    expect(ids(everyModelShown(hits, ['A', 'B'], 2, modelOf, { same }))).toEqual(['a1', 'b1', 'a2']);
   });
 });
