@@ -1,6 +1,6 @@
 import type { ModelEntry, ModelVocabulary } from '../enrich/model-vocabulary';
 import type { ModelToken } from '../enrich/text.util';
-import { isCodeToken, isStopword, isUnitLike, joinable, modelTokens } from '../enrich/text.util';
+import { isCodeToken, isStopword, isUnitLike, joinable, modelTokens, nameKey } from '../enrich/text.util';
 import technicalTerms from './data/technical-terms.json';
 
 /**
@@ -26,6 +26,11 @@ export interface UnknownModel {
   key: string;
   start: number;
   end: number;
+  /**
+   * The library model whose name it extends ("M5StickC+" of "M5StickC Plus 2"): the manuals
+   * mention it only where they write the whole name, not wherever they write that model.
+   */
+  extends?: string;
 }
 
 /**
@@ -158,6 +163,59 @@ export function findUnknownModels(
       if (kind && vocabulary.lookup(text) === null) out.push({ text, kind, key, start: run[0]!.start, end: run[run.length - 1]!.end });
     }
     i = Math.max(j, i + 1);
+  }
+  const members = unknownMembers(question, vocabulary, models, known, toks);
+  return [...out.filter((u) => !members.some((m) => u.start < m.end && u.end > m.start)), ...members];
+}
+
+/** Longest ending (in key characters) that makes one of the library's models another. */
+const MAX_ENDING = 10;
+
+/**
+ * Endings that make one of the library's models another ("ROCK 5B" -> "ROCK 5B+", "ZERO 3" ->
+ * "ZERO 3W", "Galaxy A71" -> "Galaxy A71 5G", "M5StickC" -> "M5StickC+"), learned from pairs of
+ * its models' keys: what the library calls a member or a sibling, not a list of marketing words.
+ */
+function memberEndings(models: readonly ModelEntry[]): Set<string> {
+  const out = new Set<string>();
+  for (const a of models) {
+    for (const b of models) {
+      if (b.key.length > a.key.length && b.key.length - a.key.length <= MAX_ENDING && b.key.startsWith(a.key)) out.add(b.key.slice(a.key.length));
+    }
+  }
+  return out;
+}
+
+/**
+ * A known model written with one of the library's member endings, or such an ending and a
+ * generation number, that together name a model it has no manual for ("M5StickC Plus2" or
+ * "M5StickC Plus 2" beside M5StickC and M5StickC+, "Galaxy S10 5G" beside Galaxy A71 5G): the
+ * mention alone would have the question answered for the shorter name without a word.
+ */
+function unknownMembers(question: string, vocabulary: ModelVocabulary, models: readonly ModelEntry[], known: readonly { start: number; end: number }[], toks: readonly ModelToken[]): UnknownModel[] {
+  const out: UnknownModel[] = [];
+  let endings: Set<string> | null = null;
+  for (const k of known) {
+    const at = toks.findIndex((t) => t.start >= k.end);
+    const t = toks[at];
+    if (!t || t.kind !== 'word' || isStopword(t.norm) || !joinable(question.slice(k.end, t.start))) continue;
+    if (known.some((o) => t.start < o.end && t.end > o.start)) continue;
+    endings ??= memberEndings(models);
+    // "Plus2" is the ending "+" with a generation number.
+    const norm = t.norm.replace(/^plus(?=\d)/, '+');
+    const generation = /^(\D+)\d{1,2}$/.exec(norm);
+    const ownKey = nameKey(question.slice(k.start, k.end));
+    const next = toks[at + 1];
+    const extends_ =
+      endings.has(norm) ||
+      (generation !== null && endings.has(generation[1]!)) ||
+      // "M5StickC Plus 2": a lone digit after a name that ends with an ending, not a quantity ("2 GB").
+      (/^\d$/.test(norm) && [...endings].some((e) => /\D$/.test(e) && ownKey.endsWith(e)) && !(next && isUnitLike(norm + next.norm)));
+    if (!extends_) continue;
+    const text = question.slice(k.start, t.end);
+    if (vocabulary.lookup(text) !== null) continue;
+    const base = vocabulary.lookup(question.slice(k.start, k.end));
+    out.push({ text, kind: 'sibling', key: nameKey(text).replace(/[^\p{L}\p{N}]/gu, ''), start: k.start, end: t.end, ...(base ? { extends: base.name } : {}) });
   }
   return out;
 }

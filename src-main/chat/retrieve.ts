@@ -78,13 +78,16 @@ const MENTION_PROBE_HITS = 5;
 /** A code this long with letters and digits ("CH32H417MEU") names one part wherever it occurs. */
 const SELF_NAMING_CODE = 5;
 
-/** Whether `text` mentions `name`: the whole name (any separators), or one long letter+digit code of it. */
-export function mentions(text: string, name: string): boolean {
+/**
+ * Whether `text` mentions `name`: the whole name (any separators), or (unless `whole`) one long
+ * letter+digit code of it.
+ */
+export function mentions(text: string, name: string, whole = false): boolean {
   const toks = modelTokens(name).map((t) => t.raw);
   if (toks.length === 0) return false;
   const edge = (body: string): RegExp => new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'iu');
   if (edge(toks.map(escapeRe).join('[\\s_\\-/.]*')).test(text)) return true;
-  return toks.some((t) => t.length >= SELF_NAMING_CODE && /\p{L}/u.test(t) && /\p{N}/u.test(t) && edge(escapeRe(t)).test(text));
+  return !whole && toks.some((t) => t.length >= SELF_NAMING_CODE && /\p{L}/u.test(t) && /\p{N}/u.test(t) && edge(escapeRe(t)).test(text));
 }
 
 /**
@@ -100,7 +103,8 @@ export async function confirmUnknown(index: ChatIndex, plan: QuestionPlan, previ
     for (const u of names) {
       if (index.libraryWords && spelledInWords(u.key, index.libraryWords())) continue;
       const found = await index.search(u.text, { topK: MENTION_PROBE_HITS, retriever: 'bm25' });
-      const said = found.ok && found.value.results.some((h) => mentions(`${h.title}\n${h.text}`, u.text));
+      // A known model's name with an ending is mentioned only written whole: "M5StickC" is not "M5StickC Plus 2".
+      const said = found.ok && found.value.results.some((h) => mentions(`${h.title}\n${h.text}`, u.text, u.extends !== undefined));
       if (!said) out.push(u);
     }
     return out;

@@ -104,6 +104,16 @@ export function describeExtractiveChat(title: string, corpusRoot: string, questi
       }
     });
 
+    it('says first when a known model is written with a member ending the library has no manual for', async () => {
+      // "ROCK 5B Plus 2" begins with the ROCK 5B+ the library has; answered for it, after saying so.
+      const turn = unwrap(await service().answer('What power supply does the ROCK 5B Plus 2 need?'));
+      expect(turn.text.startsWith('No manual for ROCK 5B Plus 2 in this library; answering for ROCK 5B+.\n\n')).toBe(true);
+      expect(turn.mode).toBe('extracted');
+      // Written as the library writes its own member, nothing is said.
+      const own = unwrap(await service().answer('What power supply does the ROCK 5B Plus need?'));
+      expect(own.text.startsWith(EXTRACTED_LABEL), own.text).toBe(true);
+    });
+
     it('says first when a question names a product code no manual of the library mentions, and answers about a chip they do', async () => {
       const other = unwrap(await service().answer('What input voltage does the TPS7A47 take?'));
       // It may be another product or the asked one's own number its manual never prints: the

@@ -113,3 +113,29 @@ describe('unknown product codes in a follow-up', () => {
     }
   });
 });
+
+describe('a known model with a member ending the library has no manual for', () => {
+  // Product pages of two lines that each have a "+" model, as M5Stack's and Radxa's do.
+  const page = (file: string, name: string) => ({
+    id: `docs/${file}.md`,
+    title: name,
+    text: `# ${name}\n\nThe ${name} is a compact board. The ${name} battery is 120 mAh and it has 2 buttons.`,
+    h1Headings: [name],
+  });
+  const vocab = ModelVocabulary.fromDocuments([page('m5stickc', 'M5StickC'), page('m5stickc_plus', 'M5StickC Plus'), page('rock5b', 'ROCK 5B'), page('rock5b_plus', 'ROCK 5B+')]);
+
+  it('flags the name with the ending, not the shorter model it begins with', () => {
+    expect(vocab.lookup('M5StickC Plus')?.name).toBe('M5StickC+');
+    const one = findUnknownModels('What is the battery of the M5StickC Plus2?', vocab);
+    expect(one.map((u) => [u.text, u.kind, u.extends])).toEqual([['M5StickC Plus2', 'sibling', 'M5StickC']]);
+    const split = findUnknownModels('What is the battery of the M5StickC Plus 2?', vocab);
+    expect(split.map((u) => [u.text, u.extends])).toEqual([['M5StickC Plus 2', 'M5StickC+']]);
+    expect(findUnknownModels('rock 5b plus 3 heatsink', vocab).map((u) => u.text)).toEqual(['rock 5b plus 3']);
+  });
+
+  it('takes no quantity, plain word or known member for an ending', () => {
+    for (const q of ['M5StickC Plus battery', 'ROCK 5B+ 2 GB version', 'M5StickC 2 buttons', 'ROCK 5B plus heatsink', 'M5StickC a battery', 'Compare the M5StickC and the M5StickC Plus']) {
+      expect(findUnknownModels(q, vocab), q).toEqual([]);
+    }
+  });
+});
