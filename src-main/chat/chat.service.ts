@@ -19,7 +19,7 @@ import type { ChatIndex, RetrieveOptions } from './retrieve';
 import { retrieverFor } from '../core/vocabulary';
 import { analyzeQuery } from '../search/query-analysis';
 import { followUpQuestion } from './follow-up';
-import { confirmUnknown, isAskedModel, namedWhere, planQuestion, questionForLines, retrieve } from './retrieve';
+import { confirmUnknown, isAskedModel, namedWhere, planQuestion, questionForLines, retrieve, sameModelSpelled } from './retrieve';
 
 /**
  * Chat over one library: conversations (persisted in the library folder) and answers grounded in
@@ -167,12 +167,19 @@ function modelNamedIn(vocabulary: ModelVocabulary, text: string): string | null 
   return names.size === 1 ? [...names][0]! : null;
 }
 
+/** Whether `model` is one of `asked` or a revision of one (not a member or the parent: other hardware). */
+function exactModel(asked: readonly string[], model: string, vocabulary: ModelVocabulary): boolean {
+  return asked.some((a) => sameModelSpelled(a, model) || ['same', 'revision'].includes(vocabulary.relation(a, model)));
+}
+
 function extractOptions(vocabulary: ModelVocabulary, resolvedModels: readonly string[]): ExtractiveOptions {
   return {
     modelIn: (text) => modelNamedIn(vocabulary, text),
     models: resolvedModels,
     modelNamed: resolvedModels.length > 0,
     sameModel: (asked, model) => isAskedModel(asked, model, vocabulary),
+    exactModel: (asked, model) => exactModel(asked, model, vocabulary),
+    namesAsked: (asked, text) => vocabulary.findMentions(text).some((m) => m.confidence >= 0.5 && exactModel(asked, m.model, vocabulary)),
     namedWhere: (asked, hit) => namedWhere(asked, hit, vocabulary),
   };
 }

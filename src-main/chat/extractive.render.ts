@@ -38,6 +38,14 @@ export interface LayoutOptions {
   models?: readonly string[];
   /** Whether `model` is one of `asked` or of their family (default: the same name). */
   sameModel?: (asked: readonly string[], model: string) => boolean;
+  /**
+   * Whether `model` is one of `asked` itself or a revision of one (default: the same name): a
+   * family member that is not ("Galaxy S10" for "Galaxy S10 Lite") is other hardware, whose lines
+   * are shown under its own name.
+   */
+  exactModel?: (asked: readonly string[], model: string) => boolean;
+  /** Whether `text` names one of `asked` or a revision of one, among any others ("The ROCK 5B/5B+ supports ..."). */
+  namesAsked?: (asked: readonly string[], text: string) => boolean;
   /** Whether a hit's file name, title or section path names one of `asked` (default: `modelIn` reads each). */
   namedWhere?: (asked: readonly string[], hit: SearchHit) => boolean;
 }
@@ -76,6 +84,31 @@ function ownership(asked: readonly string[], used: readonly Passage[], options: 
     if ((l.model === null || l.model === p.hit.signature.model) && namedByDoc(p)) return true;
     return l.model === null && ownDocs.has(p.hit.doc);
   };
+}
+
+/**
+ * Whether a line counted as the asked models' (`ownership`) is only their family's: its model is a
+ * member or the parent of one of them, not one of them or a revision, and neither its document's
+ * file name, folders and title nor its section path names one of them exactly, nor does the line
+ * itself ("Galaxy_S10.md" asked about the Galaxy S10 Lite: its wireless charging is not the Lite's).
+ */
+function relatedOnly(asked: readonly string[], used: readonly Passage[], options: LayoutOptions): (l: Line) => boolean {
+  const exact = (m: string | null): boolean => m !== null && (options.exactModel ? options.exactModel(asked, m) : asked.includes(m));
+  const docExact = new Map<number, boolean>();
+  const namedExactly = (pi: number): boolean => {
+    let v = docExact.get(pi);
+    if (v === undefined) {
+      const hit = used[pi]!.hit;
+      const folders = hit.doc.split('/').slice(1, -1).map((f) => f.replace(/_+/g, ' '));
+      v = [fileNameOf(hit.doc), ...folders, hit.title, ...hit.headingPath].some((t) => exact(options.modelIn?.(t) ?? null));
+      docExact.set(pi, v);
+    }
+    return v;
+  };
+  const namesAsked = (l: Line): boolean => options.namesAsked?.(asked, [...l.before, l.sentence, ...l.after].map((u) => u.text).join(' ')) ?? false;
+  // An item or row a lead brought goes with its lead.
+  const relatedLine = (l: Line): boolean => (l.lead ? relatedLine(l.lead) : l.model !== null && !exact(l.model) && !namedExactly(l.passage) && !namesAsked(l));
+  return relatedLine;
 }
 
 /**
@@ -138,6 +171,7 @@ export function layOut(lines: readonly Line[], used: readonly Passage[], options
     return { out, citations };
   }
   const own = ownership(asked, used, options);
+  const related = relatedOnly(asked, used, options);
   // A passage of no model is named by its document: the top heading above its own section (the
   // document's title), else its file name. When every quoted section of a document that has such
   // a heading has the same one, it is the document's title and names the document's other
@@ -158,7 +192,9 @@ export function layOut(lines: readonly Line[], used: readonly Passage[], options
     const header = l.model !== null ? `For ${l.model}, not ${listNames(asked)}:` : named ? `From "${docName}" (not found to be about ${listNames(asked)}):` : `From "${docName}":`;
     apart.set(header, [...(apart.get(header) ?? []), l]);
   }
-  const mine = quoted.filter((l) => own(l));
+  // A related model's lines (a member's or the parent's manual) are its own, under its name.
+  for (const l of quoted) if (own(l) && related(l)) apart.set(`For ${l.model} (related to ${listNames(asked)}):`, [...(apart.get(`For ${l.model} (related to ${listNames(asked)}):`) ?? []), l]);
+  const mine = quoted.filter((l) => own(l) && !related(l));
   // Groups keep the order of their best lines: a sub-heading read as another model may be the
   // asked model's after all ("ROCK 4A/B+" read as the ROCK 4A), so it keeps its rank. Asked for
   // a model, the pages of no model from other documents (another product's spec page) come
@@ -169,7 +205,9 @@ export function layOut(lines: readonly Line[], used: readonly Passage[], options
   const split = asked.length >= 2 && each.filter(([, ls]) => ls.length > 0).length >= 2;
   const askedGroups: (readonly [string, Line[]])[] = split ? [...each, [`For ${listNames(asked)}:`, mine.filter((l) => l.model === null || !asked.includes(l.model))]] : [[`For ${listNames(asked)}:`, mine]];
   const askedLines = new Set(askedGroups.map(([, ls]) => ls));
-  const rank = (ls: readonly Line[]): number => (options.modelNamed && !askedLines.has(ls as Line[]) && ls[0]!.model === null ? quoted.length : 0) + quoted.indexOf(ls[0]!);
+  const hasOwn = askedGroups.some(([, ls]) => ls.length > 0);
+  const after = (ls: readonly Line[]): boolean => options.modelNamed === true && !askedLines.has(ls as Line[]) && (ls[0]!.model === null || (hasOwn && related(ls[0]!)));
+  const rank = (ls: readonly Line[]): number => (after(ls) ? quoted.length : 0) + quoted.indexOf(ls[0]!);
   const groups = [...askedGroups, ...apart].filter(([, ls]) => ls.length > 0).sort((a, b) => rank(a[1]) - rank(b[1]));
   for (const [header, ls] of groups) group(header, ls);
   return { out, citations };

@@ -319,13 +319,23 @@ describe("other products' lines", () => {
     expect(a.text).not.toContain('not found to be about');
   });
 
-  it("shows a sibling model's line apart under its own name, and a family member's under the asked model", () => {
+  it("shows a sibling model's line apart under its own name, a family member's under its name after the asked model's, and a revision's under the asked model", () => {
     const passages = [own('pump/x2.md#4', '- Net weight: 101g'), foreign('pump/x3.md#1', '- Net weight: 130g', 'PUMP X3')];
     const apart = answerExtractively('net weight?', passages, { modelIn, models: ['PUMP X2'], modelNamed: true });
     expect(block(apart, 'For PUMP X2:').join('\n')).not.toContain('130g');
     expect(block(apart, 'For PUMP X3, not PUMP X2:').join('\n')).toContain('130g');
-    const family = answerExtractively('net weight?', passages, { modelIn, models: ['PUMP X2'], modelNamed: true, sameModel: (asked, m) => m.startsWith('PUMP X') && asked.length > 0 });
-    expect(block(family, 'For PUMP X2:').join('\n')).toContain('130g');
+    const sameModel = (asked: readonly string[], m: string): boolean => m.startsWith('PUMP X') && asked.length > 0;
+    // A member of the family is other hardware: its value is shown, under its own name, after the asked model's.
+    const family = answerExtractively('net weight?', [passages[1]!, passages[0]!], { modelIn, models: ['PUMP X2'], modelNamed: true, sameModel });
+    expect(block(family, 'For PUMP X2:').join('\n')).not.toContain('130g');
+    expect(block(family, 'For PUMP X3 (related to PUMP X2):').join('\n')).toContain('130g');
+    expect(quotedLines(family)[0]).toContain('101g');
+    // A line that names the asked model itself is the asked model's, whatever its page.
+    const naming = answerExtractively('net weight?', [foreign('pump/x3.md#1', '- The PUMP X2 net weight is 130g', 'PUMP X3')], { modelIn, models: ['PUMP X2'], modelNamed: true, sameModel, namesAsked: (asked, text) => asked.some((a) => text.includes(a)) });
+    expect(block(naming, 'For PUMP X2:').join('\n')).toContain('130g');
+    // A revision is the same hardware.
+    const revision = answerExtractively('net weight?', passages, { modelIn, models: ['PUMP X2'], modelNamed: true, sameModel, exactModel: sameModel });
+    expect(block(revision, 'For PUMP X2:').join('\n')).toContain('130g');
   });
 
   it('with no model asked, says which lines are the one quoted model\'s, names the other document plainly and keeps the best line first', () => {
