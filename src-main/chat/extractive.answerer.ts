@@ -302,7 +302,11 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // So do a table's rows that give a number under a heading or caption that names the asked
       // quantity ("Table 7.5: Recommended Temperature Operating Range", then "Main Die | -40 | 85").
       const valueRow = kind.quantity && sentence.kind === 'row' && headingCover >= MENU_HEADING_COVER && /\d/.test(sentence.text);
-      if (sentence.heading && (score > 0 || sentence.opens !== undefined || valueRow)) score += HEADING_WEIGHT * shared;
+      // An instruction under the heading that names the task of a how-to question is its answer
+      // in its own words ("From any screen, press and release the Power and Volume down keys."
+      // under "Take a screenshot"): it gets the heading's credit though it shares no word.
+      const taskStep = kind.steps && headingCover >= MENU_HEADING_COVER && isInstruction(sentence);
+      if (sentence.heading && (score > 0 || sentence.opens !== undefined || valueRow || taskStep)) score += HEADING_WEIGHT * shared;
       // A title that only restates the question ("Connecting a wired network") announces the
       // answer; the lines under it give it. A title with words of its own (a menu path) stays.
       if (sentence.title) {

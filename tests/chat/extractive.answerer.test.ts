@@ -535,6 +535,12 @@ describe('how-to questions', () => {
     const a = answerExtractively('What does linking contacts do?', [{ hit: hit('phone/manual.md#1', text), members: [] }]);
     expect(quotedLines(a)[0]).toContain('Link a contact to another contact');
   });
+
+  it('quote the step under the heading that names the task even when it shares no word with the question', () => {
+    const shot = ['### Take a screenshot', '', 'Capture an image of your screen. The device creates a Screenshots album in the Gallery app.', '', '- From any screen, press and release the Power and Volume down keys.'].join('\n');
+    const a = answerExtractively('how to take screenshot', [{ hit: hit('phone/manual.md#2', shot), members: [] }]);
+    expect(quotedLines(a)[0]).toBe('- From any screen, press and release the Power and Volume down keys. [1]');
+  });
 });
 
 describe('revisions', () => {
