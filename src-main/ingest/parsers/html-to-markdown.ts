@@ -75,7 +75,8 @@ function cellCount(row: string): number {
  * Rebuilds the GFM table from the rows the plugin rendered so every table has exactly one header
  * row: the plugin keeps tables holding lists/headings/blockquotes as raw HTML, puts a divider
  * after every `<thead>` row (mammoth marks rows with `tblHeader val=off` as header rows), and
- * gives header-less tables an empty header. Here the first row is the header, always.
+ * gives header-less tables an empty header. Here the first row is the header, but for a two-column
+ * table without any header cell.
  */
 const tableReplacement: Replacement = (content, table) => {
   const nested = table.querySelector?.('table');
@@ -88,8 +89,12 @@ const tableReplacement: Replacement = (content, table) => {
   // Single-cell and layout tables (tables of tables) carry no tabular data: keep their text flat.
   if (nested || rows.length === 0 || (rows.length === 1 && cellCount(rows[0]!) <= 1)) return `\n\n${content}\n\n`;
   const columns = Math.max(...rows.map(cellCount));
-  const header = rows[0]! + '     |'.repeat(columns - cellCount(rows[0]!));
   const divider = '|' + ' --- |'.repeat(columns);
+  // A two-column table with no header cell at all is a list of labels and values ("RGB Led | G27"
+  // in a pin map): its first row is data, so it gets an empty header rather than becoming one.
+  // With more columns the first row is kept as the header: there it names what the cells are.
+  if (columns === 2 && !table.querySelector?.('th')) rows.unshift('|     |     |');
+  const header = rows[0]! + '     |'.repeat(columns - cellCount(rows[0]!));
   const caption = table.querySelector?.('caption')?.textContent?.trim();
   const captionLine = caption ? `${escapeMarkdownText(caption)}\n\n` : '';
   return `\n\n${captionLine}${[header, divider, ...rows.slice(1)].join('\n')}\n\n`;

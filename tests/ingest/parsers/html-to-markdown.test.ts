@@ -26,6 +26,15 @@ describe('htmlToMarkdown tables', () => {
     expect(cells(md[201]!)).toEqual(['GPIO199', 'pin 200']);
   });
 
+  it('gives a two-column table with no header cell an empty header, so its first label and value stay data', () => {
+    const md = lines(htmlToMarkdown('<table><tr><td>RGB Led</td><td>G27</td></tr><tr><td>Btn</td><td>G39</td></tr></table>').markdown);
+    expect(md.map(cells)).toEqual([['', ''], ['---', '---'], ['RGB Led', 'G27'], ['Btn', 'G39']]);
+    // With more columns the first row names the cells and stays the header.
+    const wide = lines(htmlToMarkdown('<table><tr><td>Pin</td><td>Name</td><td>Type</td></tr><tr><td>1</td><td>GND</td><td>P</td></tr></table>').markdown);
+    expect(cells(wide[0]!)).toEqual(['Pin', 'Name', 'Type']);
+    expect(wide).toHaveLength(3);
+  });
+
   it('keeps single-cell and layout tables as flat text rather than tables', () => {
     const single = htmlToMarkdown('<table><tr><td>Note: power off first.</td></tr></table>').markdown;
     expect(single).not.toContain('|');
