@@ -141,11 +141,23 @@ function cells(line: string): string[] {
 
 const TABLE_RULE = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
 
+/** A table's column of units ("Unit", "Units", "Unit(s)"). */
+const UNIT_HEADER = /^units?(?:\(s\))?\.?$/i;
+/** A cell holding only a number, signed or with ± ("5.2", "-40", "±4"), or numbers for two modes ("2.1/1.62"). */
+const BARE_NUMBER = /^[-+±]?\d+(?:[.,]\d+)?(?:\s?\/\s?[-+±]?\d+(?:[.,]\d+)?)*$/;
+
 /**
  * A table row read with its header: "Power: 5V/3A" for a two-column label/value row,
- * "H1: a; H2: b" otherwise (a numbered row, "PIN: 2; PIN definition: GPIOAO-11", keeps its header).
+ * "H1: a; H2: b" otherwise (a numbered row, "PIN: 2; PIN definition: GPIOAO-11", keeps its header);
+ * a "Unit" column's unit goes after each number of its row.
  */
 function rowText(row: string[], header: string[] | null): string {
+  const unitAt = header ? header.findIndex((h) => UNIT_HEADER.test(h)) : -1;
+  const unit = unitAt >= 0 ? (row[unitAt] ?? '') : '';
+  // A datasheet's "Unit" column says what its number cells measure: "Max.: 5.2 V", not "Max.: 5.2; Unit: V".
+  if (unit !== '' && row.some((c, i) => i !== unitAt && BARE_NUMBER.test(c))) {
+    row = row.map((c, i) => (i === unitAt ? '' : BARE_NUMBER.test(c) ? `${c} ${unit}` : c));
+  }
   const filled = row.map((c, i) => ({ c, h: header?.[i] ?? '' })).filter((x) => x.c !== '');
   if (filled.length === 0) return '';
   if (row.length === 2 && row[0] && row[1] && (!header || /\p{L}/u.test(row[0]))) return `${row[0]}: ${row[1]}`;

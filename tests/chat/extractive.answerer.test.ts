@@ -70,6 +70,15 @@ describe('sentence splitting', () => {
     expect(s.map((x) => x.text)).toEqual(['PIN: 1; PIN definition: GND', 'PIN: 2; PIN definition: GPIOAO-11']);
   });
 
+  it("writes a datasheet row's unit after each of its numbers, so the line states values", () => {
+    const table = ['| Symbol | Parameter | Min. | Typ. | Max. | Unit |', '| --- | --- | --- | --- | --- | --- |', '| VO | Output Voltage | 4.8 | 5.0 | 5.2 | V |', '| VDDIO | Supply | 2.1/1.62 | – | 3.63/1.98 | V |', '| IQ | Quiescent Current | – | 5 | 8 | |'].join('\n');
+    expect(splitSentences(table).map((x) => x.text)).toEqual([
+      'Symbol: VO; Parameter: Output Voltage; Min.: 4.8 V; Typ.: 5.0 V; Max.: 5.2 V',
+      'Symbol: VDDIO; Parameter: Supply; Min.: 2.1/1.62 V; Typ.: –; Max.: 3.63/1.98 V',
+      'Symbol: IQ; Parameter: Quiescent Current; Min.: –; Typ.: 5; Max.: 8',
+    ]);
+  });
+
   it('drops images, link targets, HTML tags and blockquote marks from what it shows', () => {
     const s = splitSentences('> See the [power guide](/docs/power) for <b>details</b>. ![diagram](/img/a.png)');
     expect(s.map((x) => x.text)).toEqual(['See the power guide for details.']);
