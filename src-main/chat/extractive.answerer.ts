@@ -84,8 +84,8 @@ const SUBJECT_SLACK = 2;
 const STEP_LEAD_WEIGHT = 1.6;
 /** Weight of an instruction line for its place in its passage when the question asks what something is. */
 const DEFINITION_STEP_LEAD_WEIGHT = 0.5;
-/** A side remark: "Note:", "Tip", or any tip or warning box ("?> ...", "!> Using the IDE requires ..."), whatever its first word. */
-const ASIDE_LINE = new RegExp(`^(?:[?!]>|(?:${cues.asides.join('|')})\\b)`, 'i');
+/** A side remark: "Note:", "Tip"; a tip or warning box whatever its first word is `Sentence.aside`. */
+const ASIDE_LINE = new RegExp(`^(?:${cues.asides.join('|')})\\b`, 'i');
 /** A line that is all emphasis ("**Power switch operation**"): a label set in bold, not a sentence. */
 const BOLD_LINE = /^(?:\*\*|__)[^*_]+(?:\*\*|__)[:：]?$/;
 /** Share of the question's words (by idf) a heading must hold for the instructions and the menu path under it to answer a how-to question first; 0.3-0.5 measured alike for the menu path. */
@@ -373,7 +373,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // Network", then "Settings General Network Reset Network") is the way there: for a how-to
       // question it leads like an instruction, where other titles and name runs do not.
       if (taskSection && sentence.title && nameRun) lead = STEP_LEAD_WEIGHT;
-      else if (sentence.title || BOLD_LINE.test(sentence.text) || (ASIDE_LINE.test(sentence.text) && !valueLine) || (echoes.has(sentence) && isTitleItem(sentence))) lead *= ASIDE_LEAD_WEIGHT;
+      else if (sentence.title || BOLD_LINE.test(sentence.text) || ((sentence.aside === true || ASIDE_LINE.test(sentence.text)) && !valueLine) || (echoes.has(sentence) && isTitleItem(sentence))) lead *= ASIDE_LEAD_WEIGHT;
       lead *= wholeLabel;
       // Asked why or how to fix a problem, the line that states it is the question, not its answer;
       // unless it is quoted with the line after it (an echo of the question, see `followerOf`) and

@@ -38,6 +38,8 @@ export interface Sentence {
   para?: number;
   /** For the sentences of an ordered list item, its number ("4." of "4. ISP (take CH592 as example)"). */
   ordinal?: number;
+  /** The opening sentence of a tip or warning box (docsify's "?>" / "!>" paragraphs): a side remark. */
+  aside?: boolean;
 }
 
 /** Words of a question that ask rather than say what is asked about. */
@@ -111,9 +113,13 @@ export function identifiers(text: string): string[] {
   return [...out];
 }
 
+/** docsify's tip ("?>") and warning ("!>") marks, starting a line. */
+const CALLOUT = /^[?!]>/;
+
 /** Inline Markdown for display: images dropped, links and HTML tags reduced to their text. */
 export function cleanInline(text: string): string {
   return text
+    .replace(/(^|\n)[?!]>[ \t]*/g, '$1')
     .replace(/(^|\n)[ \t]*(?:>[ \t]?)+/g, '$1')
     .replace(/(^|\n)[ \t]*#{1,6}[ \t]+/g, '$1')
     .replace(MD_IMAGE, ' ')
@@ -333,6 +339,10 @@ export function splitSentences(markdown: string): Sentence[] {
       const raw = markdown.slice(para.start, para.end);
       const before = out.length;
       splitProse(raw, para.start, 'prose', out, paras++, heading);
+      // A docsify tip or warning box ("?> ...", "!> ...") opens with a side remark; the marks are not
+      // shown. Only its first sentence: a box goes on to state facts that answer ("... when using
+      // USB power supply, it cannot be shut down." after "Warning: Do not expose to ultraviolet rays").
+      if (CALLOUT.test(raw) && out[before]) out[before].aside = true;
       // A short unpunctuated line of its own is a title the converter left as text (manuals made
       // from PDF): what follows is under it, as under a heading.
       if (isTitleLine(raw)) {

@@ -76,6 +76,19 @@ describe('titles and side remarks', () => {
     const quoted = quotedLines(a);
     expect(quoted[0]).toBe('- Click the power button on the left side of the device to restart, after entering the menu, quickly click the right button to select **USB mode**. [1]');
     expect(quoted.some((l) => l.includes('Using UIFlow Desktop IDE requires'))).toBe(true);
+    // The box's marks are not shown.
+    expect(quoted.some((l) => /[?!]>/.test(l))).toBe(false);
+  });
+
+  it('a box leads with nothing but its opening remark: the facts after it may answer', () => {
+    const text = '?>Warning: Do not expose the screen to sunlight. To shut the device down, press the reset button on the back; on USB power it cannot be shut down.';
+    const units = splitSentences(text);
+    expect(units.map((u) => [u.text, u.aside ?? false])).toEqual([
+      ['Warning: Do not expose the screen to sunlight.', true],
+      ['To shut the device down, press the reset button on the back; on USB power it cannot be shut down.', false],
+    ]);
+    const a = answerExtractively('Why will it not shut down on USB power?', [passage('paper/paper.md#1', text)]);
+    expect(quotedLines(a)[0]).toContain('cannot be shut down');
   });
 
   it('a title or a bold label does not lead its passage either', () => {
