@@ -113,8 +113,9 @@ export function unitPatterns(words: readonly string[]): Map<string, RegExp[]> {
 
 export function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
-  const steps = STEPS_CUE.test(q);
   const quantity = QUANTITY_CUE.test(q);
+  // A question typed as the task itself ("connect tv to wifi", "reset the network settings") asks how.
+  const steps = STEPS_CUE.test(q) || (!quantity && STEP_LINE.test(q.trim()));
   return { quantity, pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q) || (!q.includes('?') && !quantity && !STEP_LINE.test(q.trim()) && PART_TAIL.test(q)), version: asksForVersion(question), steps, definition: !steps && DEFINITION_CUE.test(q), problem: PROBLEM_CUE.test(q) };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchHit } from '../../src-main/contract/api';
 import { answerExtractively, EXTRACTED_LABEL } from '../../src-main/chat/extractive.answerer';
+import { questionKind } from '../../src-main/chat/question-kind';
 import type { Passage } from '../../src-main/chat/passages';
 import { citationFor, locateMembers } from '../../src-main/chat/passages';
 import { splitSentences, stem, terms } from '../../src-main/chat/sentences';
@@ -538,6 +539,16 @@ describe('how-to questions', () => {
     expect(quoted[0]).toBe('- Tap More options > Link to another contact. [1]');
     // The description is still quoted: the cue orders lines, it does not choose them.
     expect(quoted.some((l) => l.startsWith('- Link a contact to another contact'))).toBe(true);
+  });
+
+  it('include a question typed as the task itself', () => {
+    expect(questionKind('connect tv to wifi').steps).toBe(true);
+    expect(questionKind('Turn on the screen reader').steps).toBe(true);
+    // Asking for a value is not asking how.
+    expect(questionKind('Set the maximum charging current').steps).toBe(false);
+    const speaker = ['### Connect a speaker', '', 'You can connect a speaker to the TV to play its sound louder.', '', '1. Open Settings > Sound > Speaker list.'].join('\n');
+    const a = answerExtractively('connect a speaker', [{ hit: hit('tv/manual.md#1', speaker), members: [] }]);
+    expect(quotedLines(a)[0]).toBe('- Open Settings > Sound > Speaker list. [1]');
   });
 
   it('leave other questions in score order', () => {
