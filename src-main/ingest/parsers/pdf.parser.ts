@@ -216,7 +216,7 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
   async function run(input: ParseInput): Promise<ParseResult> {
     const { bytes, signal } = input;
     if (signal?.aborted) throw cancelled();
-    if (bytes.length === 0) throw fail('empty', 'The file is empty (0 bytes).');
+    if (bytes.length === 0) throw fail('empty', 'The file is empty.');
     checkEnvelope(bytes);
 
     let pdfjs: PdfJs;

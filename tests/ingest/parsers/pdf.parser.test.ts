@@ -241,7 +241,8 @@ describe('pdfParser titles and metadata', () => {
 describe('pdfParser failures', () => {
   it('reports an empty file', async () => {
     const result = await parse(new Uint8Array());
-    expect(result).toMatchObject({ ok: false, code: 'empty' });
+    // Worded as every other format's empty file.
+    expect(result).toMatchObject({ ok: false, code: 'empty', reason: 'The file is empty.' });
   });
 
   it.each([
