@@ -126,7 +126,10 @@ function ConversationList({ drawerOpen, onDone }: { drawerOpen: boolean; onDone:
               </form>
             ) : (
               <button type="button" className="conversation-item" aria-current={c.id === activeId ? 'true' : undefined} onClick={() => void openConversation(c.id).then(() => onDone(false))}>
-                <span className="conversation-title">{c.title || 'Untitled'}</span>
+                {/* The full title on hover: a long one is cut off, and several may start alike. */}
+                <span className="conversation-title" title={c.title || 'Untitled'}>
+                  {c.title || 'Untitled'}
+                </span>
                 <span className="muted small">{formatDate(c.updatedAt)}</span>
               </button>
             )}
