@@ -134,7 +134,9 @@ function LibraryItem({
   return (
     <li className={['library-row', selected ? 'selected' : '', deleting ? 'pending' : ''].filter(Boolean).join(' ')}>
       <button ref={item} type="button" className="library-item" aria-current={selected ? 'true' : undefined} onClick={() => void selectLibrary(lib.name)}>
-        <span className="library-name">{lib.name}</span>
+        <span className="library-name" title={lib.name}>
+          {lib.name}
+        </span>
         <span className="library-count" aria-label={`${lib.documents} documents`}>
           {lib.documents}
         </span>
