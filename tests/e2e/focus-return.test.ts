@@ -1,11 +1,12 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { importTexts, openApp, startUiApp, type UiApp } from './harness';
+import { dropFiles, importTexts, openApp, startUiApp, type UiApp } from './harness';
 
 /**
  * Keyboard users keep their place: closing the source viewer or a confirmation dialog with Esc
- * gives focus back to the control that opened it, never to the page's <body>.
+ * gives focus back to the control that opened it, and a control that goes away (a rename form,
+ * a deleted conversation's buttons, an import's Cancel) hands focus on, never to the page's <body>.
  */
 describe('focus after Esc, in Chromium', () => {
   let app: UiApp;
@@ -15,6 +16,13 @@ describe('focus after Esc, in Chromium', () => {
     page.evaluate(() => {
       const el = document.activeElement;
       return el === null || el === document.body ? 'body' : (el.getAttribute('aria-label') ?? el.className);
+    });
+  /** The focused element as "tag#id.class: text", for controls named only by their text. */
+  const focusedElement = () =>
+    page.evaluate(() => {
+      const el = document.activeElement;
+      if (el === null || el === document.body) return 'body';
+      return `${el.tagName.toLowerCase()}#${el.id}.${el.className}: ${(el.textContent ?? '').trim()}`;
     });
 
   beforeAll(async () => {
@@ -62,6 +70,69 @@ describe('focus after Esc, in Chromium', () => {
     await page.keyboard.press('Escape');
     await page.getByTestId('confirm-dialog').waitFor({ state: 'detached' });
     expect(await focused()).toBe('Delete Pumps');
+  });
+
+  it('gives focus to the library after renaming it with Enter, and after Esc', async () => {
+    // A row's actions show while it has focus: Tab from the library to its Rename button.
+    await page.getByRole('button', { name: /^Spare/ }).focus();
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Rename Spare');
+    await page.keyboard.press('Enter');
+    expect(await focusedElement()).toMatch(/^input#rename-library/);
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('Spares');
+    await page.keyboard.press('Enter');
+    await expect.poll(focusedElement).toMatch(/^button#\.library-item: Spares\s*0$/);
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Rename Spares');
+    await page.keyboard.press('Enter');
+    expect(await focusedElement()).toMatch(/^input#rename-library/);
+    await page.keyboard.press('Escape');
+    await expect.poll(focusedElement).toMatch(/^button#\.library-item: Spares\s*0$/);
+  });
+
+  it('puts focus in the question box for a new conversation, and on the next one after a delete', async () => {
+    await page.getByTestId('tab-chat').click();
+    const ask = async (question: string) => {
+      const answers = await page.getByTestId('answer').count();
+      await page.getByTestId('question-input').fill(question);
+      await page.getByTestId('question-input').press('Enter');
+      await page.getByTestId('answer').nth(answers).waitFor();
+    };
+    await ask('What fuse does the RAC-225B take?');
+    await page.getByRole('button', { name: 'New conversation' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await focusedElement()).toMatch(/^textarea#question/);
+    await ask('Where is the RAC-225B fuse?');
+    const items = page.getByTestId('conversation-list').locator('.conversation-item');
+    await expect.poll(() => items.count()).toBe(2);
+    // The newest (open) conversation is listed first: deleting it leaves focus on the other one.
+    await page.getByRole('button', { name: 'Delete conversation' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Delete conversation' }).click();
+    await expect.poll(() => items.count()).toBe(1);
+    await expect.poll(focusedElement).toMatch(/^button#\.conversation-item: What fuse does the RAC-225B take\?/);
+    // The last one gone, the question box takes focus.
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Delete conversation' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Delete conversation' }).click();
+    await expect.poll(() => items.count()).toBe(0);
+    await expect.poll(focusedElement).toMatch(/^textarea#question/);
+  });
+
+  it('gives focus to "Retry all" when a running import is cancelled from the keyboard', async () => {
+    // Enough files that the import is still running when Cancel is pressed.
+    const files = Array.from({ length: 60 }, (_, i) => ({
+      name: `bulletin-${i}.md`,
+      bytes: new TextEncoder().encode(`# Bulletin ${i}\n\nService bulletin ${i} for the RAC-225B: check the seal on unit batch ${1000 + i}.\n`),
+    }));
+    await dropFiles(page, files);
+    const cancel = page.getByTestId('cancel-import');
+    await cancel.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="import-job"][data-phase="done"]').waitFor();
+    await expect.poll(focusedElement).toMatch(/^button#\.btn btn-small: Retry all \(\d+\)$/);
   });
 
   it('logged no page errors', () => {

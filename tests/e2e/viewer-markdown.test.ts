@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
 
-/** The document viewer hides front matter and renders ":::note" admonitions as boxes, as text. */
+/**
+ * The document viewer hides front matter, renders ":::note" admonitions and docsify's "?>" / "!>"
+ * callouts as boxes, and shows a page's raw HTML as its words only: never as markup, never as tags.
+ */
 describe('document viewer in Chromium', () => {
   let app: UiApp;
   let page: Page;
@@ -13,7 +16,28 @@ describe('document viewer in Chromium', () => {
     app = await startUiApp();
     const doc = ['---', 'sidebar_position: 3', 'title: Power supply', '---', '', '# Power supply', '', 'Use a 5V/3A adapter.', '', ':::note', 'Never power it over <b>PoE</b>.', ':::', '', 'Done.'].join('\n');
     const specs = ['Bench supply', '', 'Voltage: 5 V', 'Current: 2 A', 'Fuse: T5A 250V'].join('\n');
-    await importTexts(app, 'Boards', { 'power.md': doc, 'specs.txt': specs });
+    const docsify = [
+      '# K016 soil sensor',
+      '',
+      '<div class="badge badge-pill badge-primary product_sku_tag">SKU:K016-C</div>',
+      '<div class="product_pic"><img src="assets/img/x.webp"></div>',
+      '',
+      'Measures soil moisture.',
+      '',
+      '<div class="note">Warning: disconnect power.</div>',
+      '',
+      '?> Tip: keep spares',
+      '',
+      '!> Never submerge the board.',
+      '',
+      'Vendor markup: <img src=x onerror="window.__pwned = 1"> and <script>window.__pwned = 2</script> end.',
+      '',
+      '<script>window.__pwned = 3</script>',
+      '',
+      'Press <kbd>Reset</kbd> twice.',
+      '',
+    ].join('\n');
+    await importTexts(app, 'Boards', { 'power.md': doc, 'specs.txt': specs, 'k016.md': docsify });
     page = await openApp(app, errors);
   });
 
@@ -31,8 +55,8 @@ describe('document viewer in Chromium', () => {
     expect(text).not.toContain(':::');
     const note = body.locator('aside.admonition-note');
     expect(await note.locator('.admonition-title').textContent()).toBe('Note');
-    // Raw HTML inside stays visible text, never markup.
-    expect(await note.textContent()).toContain('<b>PoE</b>');
+    // Raw HTML inside shows as its words: no tags, no markup.
+    expect(await note.textContent()).toContain('Never power it over PoE.');
     expect(await note.locator('b').count()).toBe(0);
     await shot(page, 'viewer-admonition');
   });
@@ -45,6 +69,25 @@ describe('document viewer in Chromium', () => {
     // innerText is what the user sees: line breaks as rendered, not as in the DOM's text.
     const shown = await body.locator('p', { hasText: 'Voltage' }).innerText();
     expect(shown.split('\n').map((l) => l.trim())).toEqual(['Voltage: 5 V', 'Current: 2 A', 'Fuse: T5A 250V']);
+  });
+
+  it("shows a docsify page's HTML as its words and its callouts as boxes, running and fetching nothing", async () => {
+    await page.getByRole('button', { name: 'Close source' }).click();
+    await page.getByRole('button', { name: /^Open K016 soil sensor/ }).first().click();
+    const body = page.getByTestId('source-text');
+    await expect.poll(() => body.textContent()).toContain('Measures soil moisture.');
+    // Words from neighbouring text nodes: spaces as the page shows them, one.
+    const text = ((await body.textContent()) ?? '').replace(/\s+/g, ' ');
+    for (const words of ['SKU:K016-C', 'Warning: disconnect power.', 'Vendor markup: and end.', 'Press Reset twice.']) expect(text).toContain(words);
+    for (const markup of ['<', '>', 'class=', 'x.webp', '__pwned', '?>', '!>']) expect(text).not.toContain(markup);
+    expect(await body.locator('img, script, div.note, kbd').count()).toBe(0);
+    expect(await body.locator('aside.admonition-tip').textContent()).toBe('Tip: keep spares');
+    const important = body.locator('aside.admonition-warning');
+    expect(await important.locator('.admonition-title').textContent()).toBe('Important');
+    expect(await important.textContent()).toContain('Never submerge the board.');
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(app.requests.filter((url) => url.includes('x.webp') || url.endsWith('/x'))).toEqual([]);
+    await shot(page, 'viewer-docsify-html');
   });
 
   it('logged no page errors', () => {

@@ -19,4 +19,15 @@ describe('plainText (previews of manual text)', () => {
   it('leaves a single pipe in prose alone', () => {
     expect(plainText('Select A|B mode.')).toBe('Select A|B mode.');
   });
+
+  it('shows backslash-escaped punctuation as the mark itself, an escaped pipe as no cell border', () => {
+    expect(plainText('The 135\\*240 Colorful TFT LCD \\(ST7789\\) \\_fast\\_')).toBe('The 135*240 Colorful TFT LCD (ST7789) _fast_');
+    expect(plainText('Select A\\|B mode \\| or C\\|D.')).toBe('Select A|B mode | or C|D.');
+    expect(plainText('\\*\\*not bold\\*\\* and a\\\\b')).toBe('**not bold** and a\\b');
+  });
+
+  it('drops each line\'s list bullet or number but keeps signs and decimals', () => {
+    const md = ['- IR transmitter', '* Buzzer', '  + nested LED', '1. Remove the cover', '2) Pull the fuse', '-20 °C to 60 °C', '3.3 V logic', '*Note*'].join('\n');
+    expect(plainText(md)).toBe(['IR transmitter', 'Buzzer', 'nested LED', 'Remove the cover', 'Pull the fuse', '-20 °C to 60 °C', '3.3 V logic', '*Note*'].join('\n'));
+  });
 });

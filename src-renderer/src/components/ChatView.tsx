@@ -47,6 +47,9 @@ export function ChatView() {
   );
 }
 
+/** The question box, where a keyboard user goes next when the list offers nothing to focus. */
+const focusQuestion = () => document.getElementById('question')?.focus();
+
 /** `onDone(returnFocus)` closes the drawer (where the list is one) after a choice or Esc. */
 function ConversationList({ drawerOpen, onDone }: { drawerOpen: boolean; onDone: (returnFocus: boolean) => void }) {
   const conversations = useStore((s) => s.conversations);
@@ -64,9 +67,21 @@ function ConversationList({ drawerOpen, onDone }: { drawerOpen: boolean; onDone:
   const [deleting, setDeleting] = useState<{ id: string; title: string } | null>(null);
   const [title, setTitle] = useState('');
   const first = useRef<HTMLButtonElement>(null);
+  const list = useRef<HTMLUListElement>(null);
   useEffect(() => {
     if (drawerOpen) first.current?.focus();
   }, [drawerOpen]);
+  // After a delete, the place the deleted conversation had in the list: its Delete button went
+  // with it, so focus goes to the conversation now there (or the one above it, or the question box).
+  const [refocusAt, setRefocusAt] = useState<number | null>(null);
+  useEffect(() => {
+    if (refocusAt === null) return;
+    setRefocusAt(null);
+    const items = list.current?.querySelectorAll<HTMLElement>('.conversation-item') ?? [];
+    const target = items[refocusAt] ?? items[refocusAt - 1];
+    if (target) target.focus();
+    else focusQuestion();
+  }, [refocusAt, conversations]);
   return (
     <nav
       id="conversations"
@@ -87,12 +102,13 @@ function ConversationList({ drawerOpen, onDone }: { drawerOpen: boolean; onDone:
         onClick={() => {
           newConversation();
           onDone(false);
+          focusQuestion();
         }}
       >
         <Icon name="plus" /> New conversation
       </button>
       {conversations.length === 0 ? <p className="muted small pad-s">Your conversations appear here.</p> : null}
-      <ul className="conversation-list" data-testid="conversation-list">
+      <ul ref={list} className="conversation-list" data-testid="conversation-list">
         {conversations.map((c) => (
           <li key={c.id} className={c.id === activeId ? 'conversation selected' : 'conversation'}>
             {renaming === c.id ? (
@@ -110,7 +126,10 @@ function ConversationList({ drawerOpen, onDone }: { drawerOpen: boolean; onDone:
               </form>
             ) : (
               <button type="button" className="conversation-item" aria-current={c.id === activeId ? 'true' : undefined} onClick={() => void openConversation(c.id).then(() => onDone(false))}>
-                <span className="conversation-title">{c.title || 'Untitled'}</span>
+                {/* The full title on hover: a long one is cut off, and several may start alike. */}
+                <span className="conversation-title" title={c.title || 'Untitled'}>
+                  {c.title || 'Untitled'}
+                </span>
                 <span className="muted small">{formatDate(c.updatedAt)}</span>
               </button>
             )}
@@ -147,8 +166,9 @@ function ConversationList({ drawerOpen, onDone }: { drawerOpen: boolean; onDone:
           onCancel={() => setDeleting(null)}
           onConfirm={() => {
             const id = deleting.id;
+            const at = conversations.findIndex((c) => c.id === id);
             setDeleting(null);
-            void deleteConversation(id);
+            void deleteConversation(id).then(() => setRefocusAt(Math.max(0, at)));
           }}
         >
           <p>The questions and answers in it are removed from this computer. Your manuals are not touched.</p>

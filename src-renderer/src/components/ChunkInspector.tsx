@@ -184,11 +184,11 @@ function ChunkList() {
               <td className="ellipsis" title={c.headingPath.join(' › ')}>
                 {c.headingPath.slice(-1)[0] ?? '—'}
               </td>
-              <td>{c.signature.model ?? '—'}</td>
+              <td className="chunk-model">{c.signature.model ?? '—'}</td>
               <td>
                 <span className={`src-tag src-${c.signatureSource ?? 'none'}`}>{c.signatureSource === 'inherited' ? 'inherited' : c.signatureSource === 'extracted' ? 'new' : '—'}</span>
               </td>
-              <td>
+              <td className="chunk-key">
                 {c.key ?? '—'}
                 {c.members.length > 0 ? <span className="muted small"> · {c.members.length} merged</span> : null}
               </td>

@@ -18,6 +18,7 @@ function preview(quote: string): string {
  */
 export function CitationChip({ citation, n }: { citation: Citation | undefined; n: number }) {
   const openViewer = useStore((s) => s.openViewer);
+  const docTitle = useStore((s) => (citation ? (s.documents.find((d) => d.id === citation.doc)?.title ?? null) : null));
   const [card, setCard] = useState<{ top: number; left: number; above: boolean } | null>(null);
   const ref = useRef<HTMLButtonElement>(null);
 
@@ -30,7 +31,10 @@ export function CitationChip({ citation, n }: { citation: Citation | undefined; 
     const above = r.bottom + 220 > window.innerHeight && r.top > 240;
     setCard({ top: above ? r.top - 8 : r.bottom + 8, left: Math.max(8, Math.min(r.left, window.innerWidth - width - 8)), above });
   };
-  const where = [citation.title, formatPages(citation.pages)].filter(Boolean).join(' · ');
+  // A citation's title is its passage's section: several manuals have a "Specification", so the
+  // document is named first. Its file name stands in for a document not (yet) listed.
+  const docName = docTitle ?? citation.doc.split('/').pop() ?? citation.doc;
+  const where = [docName, citation.title === docName ? '' : citation.title, formatPages(citation.pages)].filter(Boolean).join(' · ');
 
   return (
     <>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../store';
 import type { ImportJob } from '../store/ingest.slice';
@@ -71,6 +71,19 @@ function JobCard({ jobKey }: { jobKey: string }) {
   useEffect(() => {
     if (finished) setOpen(failedCount > 0 || job?.phase === 'error' || job?.phase === 'stopped');
   }, [finished, failedCount, job?.phase]);
+  // Cancel is disabled while the job stops and then gives way to Dismiss, leaving focus on <body>:
+  // once finished, a keyboard user who cancelled lands on "Retry all", else on the summary (a job
+  // that stopped without one: on its headline).
+  const cancelledHere = useRef(false);
+  const retryAll = useRef<HTMLButtonElement>(null);
+  const summary = useRef<HTMLParagraphElement>(null);
+  const headline = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!finished || !cancelledHere.current) return;
+    cancelledHere.current = false;
+    const now = document.activeElement;
+    if (now === null || now === document.body) (retryAll.current ?? summary.current ?? headline.current)?.focus();
+  }, [finished]);
   if (!job) return null;
 
   const files = job.order.map((f) => job.files[f]!).filter(Boolean);
@@ -85,7 +98,7 @@ function JobCard({ jobKey }: { jobKey: string }) {
   return (
     <section className={`job ${finished ? 'job-finished' : 'job-running'}`} data-testid="import-job" data-phase={job.phase} aria-live="polite">
       <header className="job-header">
-        <button type="button" className="job-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <button ref={headline} type="button" className="job-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
           <span className="job-title">{title}</span>
           {!finished ? <span className="job-percent">{formatPercent(fraction)}</span> : <span className="job-chevron" aria-hidden="true">{open ? '▾' : '▸'}</span>}
         </button>
@@ -94,14 +107,23 @@ function JobCard({ jobKey }: { jobKey: string }) {
             <Icon name="close" size={16} />
           </button>
         ) : (
-          <button type="button" className="btn btn-small" onClick={() => void cancelImport(job.key)} disabled={job.phase === 'cancelling'} data-testid="cancel-import">
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => {
+              cancelledHere.current = true;
+              void cancelImport(job.key);
+            }}
+            disabled={job.phase === 'cancelling'}
+            data-testid="cancel-import"
+          >
             Cancel
           </button>
         )}
       </header>
       {!finished ? <progress className="bar" max={1} value={fraction} aria-label="Overall progress" /> : null}
       {s ? (
-        <p className="job-summary small" data-testid="import-summary">
+        <p ref={summary} className="job-summary small" data-testid="import-summary" tabIndex={-1}>
           {[
             s.imported ? `${s.imported} imported` : '',
             s.replaced ? `${s.replaced} replaced` : '',
@@ -126,7 +148,7 @@ function JobCard({ jobKey }: { jobKey: string }) {
         </details>
       ) : null}
       {retryable.length > 0 ? (
-        <button type="button" className="btn btn-small" data-testid="retry-all" onClick={() => void retryFiles(job.key, retryable.map((f) => f.file))}>
+        <button ref={retryAll} type="button" className="btn btn-small" data-testid="retry-all" onClick={() => void retryFiles(job.key, retryable.map((f) => f.file))}>
           <Icon name="retry" size={14} /> Retry all ({retryable.length})
         </button>
       ) : null}

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { LibrarySummary } from '../../../src-main/contract/api';
 import { useStore } from '../store';
@@ -15,6 +15,9 @@ export function LibrarySidebar() {
   );
   const [name, setName] = useState('');
   const [renaming, setRenaming] = useState<string | null>(null);
+  // The library whose row takes focus once its rename form closes: the form's input goes, and
+  // focus must not fall to <body> (the row mounts anew, under its new name when it was saved).
+  const [refocus, setRefocus] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<LibrarySummary | null>(null);
 
   const onCreate = async (e: FormEvent) => {
@@ -35,7 +38,13 @@ export function LibrarySidebar() {
         {libraries.map((lib) =>
           renaming === lib.name ? (
             <li key={lib.name}>
-              <RenameForm library={lib.name} onDone={() => setRenaming(null)} />
+              <RenameForm
+                library={lib.name}
+                onDone={(name) => {
+                  setRenaming(null);
+                  setRefocus(name);
+                }}
+              />
             </li>
           ) : (
             <LibraryItem
@@ -43,6 +52,8 @@ export function LibrarySidebar() {
               lib={lib}
               selected={lib.name === selectedLibrary}
               deleting={deleting?.name === lib.name}
+              focus={refocus === lib.name}
+              onFocused={() => setRefocus(null)}
               onRename={() => setRenaming(lib.name)}
               onDelete={() => setDeleting(lib)}
             />
@@ -94,13 +105,38 @@ export function LibrarySidebar() {
   );
 }
 
-function LibraryItem({ lib, selected, deleting, onRename, onDelete }: { lib: LibrarySummary; selected: boolean; deleting: boolean; onRename: () => void; onDelete: () => void }) {
+function LibraryItem({
+  lib,
+  selected,
+  deleting,
+  focus,
+  onFocused,
+  onRename,
+  onDelete,
+}: {
+  lib: LibrarySummary;
+  selected: boolean;
+  deleting: boolean;
+  /** Take focus (after a rename); `onFocused` then says it was taken. */
+  focus: boolean;
+  onFocused: () => void;
+  onRename: () => void;
+  onDelete: () => void;
+}) {
   const selectLibrary = useStore((s) => s.selectLibrary);
+  const item = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!focus) return;
+    item.current?.focus();
+    onFocused();
+  }, [focus, onFocused]);
   // While its delete dialog is open the row keeps its actions shown: Esc gives focus back to that button.
   return (
     <li className={['library-row', selected ? 'selected' : '', deleting ? 'pending' : ''].filter(Boolean).join(' ')}>
-      <button type="button" className="library-item" aria-current={selected ? 'true' : undefined} onClick={() => void selectLibrary(lib.name)}>
-        <span className="library-name">{lib.name}</span>
+      <button ref={item} type="button" className="library-item" aria-current={selected ? 'true' : undefined} onClick={() => void selectLibrary(lib.name)}>
+        <span className="library-name" title={lib.name}>
+          {lib.name}
+        </span>
         <span className="library-count" aria-label={`${lib.documents} documents`}>
           {lib.documents}
         </span>
@@ -117,14 +153,16 @@ function LibraryItem({ lib, selected, deleting, onRename, onDelete }: { lib: Lib
   );
 }
 
-function RenameForm({ library, onDone }: { library: string; onDone: () => void }) {
+/** `onDone(name)`: the form closes, saved or not; `name` is the library's name now. */
+function RenameForm({ library, onDone }: { library: string; onDone: (name: string) => void }) {
   const renameLibrary = useStore((s) => s.renameLibrary);
   const [value, setValue] = useState(library);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const next = value.trim();
-    if (!next || next === library) return onDone();
-    if (await renameLibrary(library, next)) onDone();
+    if (!next || next === library) return onDone(library);
+    const saved = await renameLibrary(library, next);
+    if (saved !== null) onDone(saved);
   };
   return (
     <form className="rename-form" onSubmit={(e) => void submit(e)}>
@@ -141,7 +179,7 @@ function RenameForm({ library, onDone }: { library: string; onDone: () => void }
         onKeyDown={(e) => {
           if (e.key === 'Escape') {
             e.stopPropagation();
-            onDone();
+            onDone(library);
           }
         }}
       />

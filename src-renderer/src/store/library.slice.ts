@@ -43,7 +43,8 @@ export interface LibrarySlice {
   ensureLibrary(): Promise<string | null>;
   selectLibrary(name: string | null): Promise<void>;
   createLibrary(name: string): Promise<boolean>;
-  renameLibrary(library: string, name: string): Promise<boolean>;
+  /** The library's name as saved (the engine may tidy what was typed), or null when refused. */
+  renameLibrary(library: string, name: string): Promise<string | null>;
   deleteLibrary(library: string): Promise<boolean>;
   loadDocuments(): Promise<void>;
   /** Coalesces refreshes while an import reports many files in a burst. */
@@ -202,13 +203,13 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
         const res = await api['libraries.rename']({ library, name });
         if (!res.ok) {
           set({ libraryError: res.error.message });
-          return false;
+          return null;
         }
         // Renaming keeps what is on screen: only the name under it changes.
         if (get().selectedLibrary === library) set({ selectedLibrary: res.value.name, ...(get().documentsOf === library ? { documentsOf: res.value.name } : {}) });
         set({ libraryError: null });
         await get().loadLibraries();
-        return true;
+        return res.value.name;
       } finally {
         leavingHere.delete(library);
       }

@@ -50,18 +50,34 @@ export function formatDate(iso: string): string {
 }
 
 /**
- * Manual text (Markdown) as plain reading text for previews: heading marks, emphasis, code ticks,
- * tag-shaped HTML and table rules removed, image and link syntax reduced to their words, a table
- * row's cells joined by " · " (a preview may start mid-row, so any line with two or more pipes
- * counts as one), blank-line runs collapsed. The result is shown as text, never parsed as HTML.
+ * A backslash-escaped ASCII punctuation mark ("135\*240", "A\|B") stands for the mark itself.
+ * While the Markdown is stripped each is held as one of the 32 Unicode noncharacters U+FDD0..U+FDEF
+ * (reserved for a program's internal use, so never in a manual), which no rule below takes for
+ * syntax (an escaped pipe is not a cell border), and put back at the end.
+ */
+const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
+const ESCAPED = /\\([!-/:-@[-`{-~])/g;
+const HELD = /[\ufdd0-\ufdef]/g;
+const hold = (mark: string) => String.fromCharCode(0xfdd0 + PUNCTUATION.indexOf(mark));
+const release = (held: string) => PUNCTUATION[held.charCodeAt(0) - 0xfdd0]!;
+
+/**
+ * Manual text (Markdown) as plain reading text for previews: heading marks, list bullets and
+ * numbers, emphasis, code ticks, backslash escapes, tag-shaped HTML and table rules removed, image
+ * and link syntax reduced to their words, a table row's cells joined by " · " (a preview may start
+ * mid-row, so any line with two or more pipes counts as one), blank-line runs collapsed. The
+ * result is shown as text, never parsed as HTML.
  */
 export function plainText(markdown: string): string {
   return markdown
+    .replace(ESCAPED, (_, mark: string) => hold(mark))
     .replace(/<\/?[A-Za-z][^<>\n]*>/g, ' ')
     .replace(MD_IMAGE, '$1')
     .replace(MD_LINK, '$1')
     .replace(/^\s{0,3}#{1,6}\s+/gm, '')
     .replace(/^\s*\|?\s*:?-{3,}.*$/gm, '')
+    // "- IR transmitter", "2. Remove the cover": a line's bullet or number, not "-20 °C" or "3.3 V".
+    .replace(/^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/gm, '')
     .replace(/^.*\|.*\|.*$/gm, (row) =>
       row
         .split('|')
@@ -74,5 +90,6 @@ export function plainText(markdown: string): string {
     .replace(/\*\*|__|`/g, '')
     .replace(/[ \t]{2,}/g, ' ')
     .replace(/\n{3,}/g, '\n\n')
+    .replace(HELD, release)
     .trim();
 }

@@ -3,9 +3,9 @@ import remarkGfm from 'remark-gfm';
 import { remarkHtmlAsText } from './markdown.plugins';
 
 /**
- * Markdown rendered as React elements, never as HTML strings: raw HTML becomes visible text
- * (remarkHtmlAsText), links do not navigate out of the app and images are never fetched
- * (both would reach outside this computer).
+ * Markdown rendered as React elements, never as HTML strings: raw HTML is shown as its words
+ * only, its tags, scripts and images dropped (remarkHtmlAsText), links do not navigate out of the
+ * app and images are never fetched (both would reach outside this computer).
  */
 const BASE_COMPONENTS: Components = {
   a: ({ children, href }) => (

@@ -1,3 +1,4 @@
+import { decodeHTML } from 'entities';
 import type { Nodes, Parent, Root, RootContent, Text } from 'mdast';
 
 /**
@@ -23,19 +24,81 @@ function walk(parent: Parent, visit: (child: RootContent, index: number, parent:
   }
 }
 
+/** Elements whose content is not the page's text (code, styles, media, embedded documents). */
+const NOT_TEXT = new Set(['script', 'style', 'img', 'picture', 'video', 'audio', 'iframe', 'object', 'embed', 'svg', 'math', 'template', 'noscript', 'title', 'head']);
+/** Elements inside a line of text: no space is put for their tags ("<b>SKU</b>:K016"). */
+const INLINE = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'ins', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var']);
+/** A tag; quoted attribute values may hold ">" ('<a title="a>b">'). */
+const TAG = /<(\/?)([A-Za-z][A-Za-z0-9-]*)(?:[^>"']|"[^"]*"|'[^']*')*>/g;
+/** Of those, the ones without content or end tag. */
+const VOID = new Set(['img', 'embed']);
+/** An element dropped with what it holds: up to its end tag, or the fragment's end. */
+const NOT_TEXT_ELEMENT = new RegExp(`<(${[...NOT_TEXT].filter((tag) => !VOID.has(tag)).join('|')})\\b(?:[^>"']|"[^"]*"|'[^']*')*>[\\s\\S]*?(?:</\\1\\s*>|$)`, 'gi');
+
 /**
- * Raw HTML in a manual is shown as the literal text it is (a `<script>` stays visible and inert),
- * never parsed: document text must not become markup in the app.
+ * The words of an HTML fragment, as text: comments, declarations, scripts, styles and media
+ * dropped whole, other tags dropped with their words kept, character references decoded.
+ * Read with patterns rather than parsed by the browser: a DOMParser document is not inert enough
+ * (Chromium fires an `<img onerror>` in one; only the CSP kept it from running), and no HTML parser
+ * library ships with the renderer. The result is only ever shown as text, so a fragment these
+ * patterns misread can show stray characters but never become markup.
+ */
+export function htmlText(html: string): string {
+  return decodeHTML(
+    html
+      .replace(/<!--[\s\S]*?(?:-->|$)/g, ' ')
+      .replace(/<[!?][^>]*>/g, ' ')
+      .replace(NOT_TEXT_ELEMENT, ' ')
+      .replace(TAG, (_, _close: string, tag: string) => (INLINE.has(tag.toLowerCase()) ? '' : ' ')),
+  )
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** An inline tag that opens an element whose content is not text: skipped up to its end tag. */
+const OPEN_NOT_TEXT = /^<([A-Za-z][A-Za-z0-9-]*)(?:\s[^>]*)?>$/;
+const BREAK = /^<br\s*\/?>$/i;
+
+/**
+ * Raw HTML in a manual (docsify and Docusaurus pages carry badges, pictures, notes as HTML) is
+ * shown as its text: tags dropped, their words kept, scripts, styles and images dropped whole.
+ * It never becomes markup in the app, and nothing it names is fetched. Inline, a tag is a node of
+ * its own, so the words between `<script>` and `</script>` are siblings and skipped here.
  */
 export function remarkHtmlAsText() {
-  return (tree: Root) => {
-    walk(tree, (child, i, parent) => {
-      if (child.type !== 'html') return;
-      const text: Text = { type: 'text', value: child.value, ...(child.position ? { position: child.position } : {}) };
-      const replacement = FLOW_PARENTS.has(parent.type) ? ({ type: 'paragraph', children: [text], ...(child.position ? { position: child.position } : {}) } as RootContent) : text;
-      parent.children.splice(i, 1, replacement as never);
-    });
+  const closes = (node: RootContent, tag: string) => node.type === 'html' && node.value.replace(/\s+/g, '').toLowerCase() === `</${tag}>`;
+  const rewrite = (parent: Parent) => {
+    const flow = FLOW_PARENTS.has(parent.type);
+    const kids = parent.children as RootContent[];
+    const out: RootContent[] = [];
+    for (let i = 0; i < kids.length; i++) {
+      const child = kids[i]!;
+      if ('children' in child) rewrite(child as Parent);
+      if (child.type !== 'html') {
+        out.push(child);
+        continue;
+      }
+      const value = child.value.trim();
+      const tag = flow ? undefined : OPEN_NOT_TEXT.exec(value)?.[1]?.toLowerCase();
+      // Skipped only when it is closed: a lone "<script>" in prose about HTML hides nothing after it.
+      const end = tag && NOT_TEXT.has(tag) ? kids.findIndex((k, j) => j > i && closes(k, tag)) : -1;
+      if (end > i) {
+        i = end;
+        continue;
+      }
+      if (!flow && BREAK.test(value)) {
+        out.push({ type: 'break' } as RootContent);
+        continue;
+      }
+      const words = htmlText(child.value);
+      if (!words) continue;
+      const position = child.position ? { position: child.position } : {};
+      const text: Text = { type: 'text', value: words, ...position };
+      out.push(flow ? ({ type: 'paragraph', children: [text], ...position } as RootContent) : text);
+    }
+    parent.children = out as never;
   };
+  return (tree: Root) => rewrite(tree);
 }
 
 /**
@@ -144,6 +207,10 @@ export function remarkHideFrontMatter(end: number) {
 }
 
 const ADMONITION_OPEN = /^:::[ \t]*([A-Za-z]+)?[ \t]*([^\n]*)\n?/;
+/** docsify's callouts: "!> " starts an important note, "?> " a tip, each one paragraph. */
+const DOCSIFY_CALLOUT = /^([!?])>[ \t]*/;
+/** A paragraph that names its kind itself ("Warning: …", "Tip: …") needs no title above it. */
+const OWN_LABEL = /^[A-Za-z]+:/;
 const ADMONITION_CLOSE = /\n?[ \t]*:::[ \t]*$/;
 
 function firstText(node: RootContent): Text | null {
@@ -167,9 +234,15 @@ function lastText(node: RootContent): Text | null {
   return null;
 }
 
+function admonition(kind: string, label: string | null, children: RootContent[]): RootContent {
+  const title = label ? [{ type: 'paragraph', data: { hProperties: { className: ['admonition-title'] } }, children: [{ type: 'text', value: label }] }] : [];
+  return { type: 'admonition', data: { hName: 'aside', hProperties: { className: ['admonition', `admonition-${kind}`] } }, children: [...title, ...children] } as unknown as RootContent;
+}
+
 /**
- * Docusaurus-style admonitions (":::note Title" ... ":::") rendered as a labelled box instead of
- * literal colons. Only top-level paragraphs are read; the text inside stays text.
+ * Docusaurus-style admonitions (":::note Title" ... ":::") and docsify's "!>" / "?>" callouts
+ * rendered as a labelled box instead of literal marks. Only top-level paragraphs are read; the
+ * text inside stays text.
  */
 export function remarkAdmonitions() {
   return (tree: Root) => {
@@ -177,6 +250,15 @@ export function remarkAdmonitions() {
     const kids = tree.children;
     for (let i = 0; i < kids.length; i++) {
       const node = kids[i]!;
+      // The paragraph's first text, also when a highlighted passage starts right at its marker.
+      const lead = node.type === 'paragraph' && node.children[0] ? firstText(node.children[0]) : null;
+      const callout = lead ? DOCSIFY_CALLOUT.exec(lead.value) : null;
+      if (lead && callout) {
+        lead.value = lead.value.slice(callout[0].length);
+        const [kind, label] = callout[1] === '!' ? ['warning', 'Important'] : ['tip', 'Tip'];
+        out.push(admonition(kind, OWN_LABEL.test(lead.value) ? null : label, [node]));
+        continue;
+      }
       const head = node.type === 'paragraph' ? firstText(node) : null;
       const open = head ? ADMONITION_OPEN.exec(head.value) : null;
       if (!head || !open || head.value.startsWith(':::') === false) {
@@ -202,9 +284,8 @@ export function remarkAdmonitions() {
       if (tail) tail.value = tail.value.replace(ADMONITION_CLOSE, '');
       const kind = (open[1] ?? 'note').toLowerCase();
       const label = open[2]?.trim() || kind.charAt(0).toUpperCase() + kind.slice(1);
-      const title = { type: 'paragraph', data: { hProperties: { className: ['admonition-title'] } }, children: [{ type: 'text', value: label }] } as unknown as RootContent;
       const body = inner.filter((n) => !(n.type === 'paragraph' && (lastText(n)?.value ?? '').trim() === '' && n.children.length <= 1));
-      out.push({ type: 'admonition', data: { hName: 'aside', hProperties: { className: ['admonition', `admonition-${kind}`] } }, children: [title, ...body] } as unknown as RootContent);
+      out.push(admonition(kind, label, body));
       i = j;
     }
     tree.children = out as Root['children'];
