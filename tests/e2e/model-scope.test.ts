@@ -97,6 +97,8 @@ describe('model scope in Chromium', () => {
     await ask('What fuse does the RAC-225B take?', 1);
     const kept = await ask('How do I clean the filter?', 2);
     expect(kept).toContain('Kept RAC-225B from the previous question');
+    // The badge says the answer is extracted; the engine's label line is not repeated after the note.
+    expect(kept).not.toContain('Extracted from the manuals');
   });
 
   it('logged no page errors', () => {

@@ -256,11 +256,12 @@ function Question({ turn }: { turn: ChatTurn }) {
 }
 
 /**
- * Extracted answers start with the engine's label line for plain-text surfaces (CLI, export);
- * here the badge says it, so the line is not repeated.
+ * Extracted answers carry the engine's label line for plain-text surfaces (CLI, export), after any
+ * note that comes first ("Read as: ...", "Kept ROCK 5B from the previous question ..."); here the
+ * badge says it, so the line is not repeated, wherever it stands.
  */
-const EXTRACTED_LINE = /^Extracted from the manuals[^\n]*:\s*/;
-const answerText = (text: string) => text.replace(EXTRACTED_LINE, '');
+const EXTRACTED_LINE = /(^|\n)Extracted from the manuals[^\n]*:[ \t]*(?:\n+|$)/;
+const answerText = (text: string) => text.replace(EXTRACTED_LINE, '$1');
 
 function Answer({ turn }: { turn: ChatTurn }) {
   const citations = turn.citations ?? [];
