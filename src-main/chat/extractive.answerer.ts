@@ -459,7 +459,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
     if (lines.length > count && line.before.length === 0 && line.after.length === 0 && isLabelLead(s.sentence)) line.heads = true;
   }
 
-  const { out, citations } = layOut(lines, used, options);
+  const { out, citations } = layOut(lines, used, { ...options, question });
   if (lines.length === 0 && used[0]) {
     // A passage with no quotable sentence (an image caption, a bare table): quote its start.
     const head = cleanInline(used[0].hit.text).slice(0, 300);

@@ -44,10 +44,18 @@ export interface LayoutOptions {
    * are shown under its own name.
    */
   exactModel?: (asked: readonly string[], model: string) => boolean;
+  /** The question as the answer reads it, to tell a page it names from one it does not. */
+  question?: string;
   /** Whether `text` names one of `asked` or a revision of one, among any others ("The ROCK 5B/5B+ supports ..."). */
   namesAsked?: (asked: readonly string[], text: string) => boolean;
   /** Whether a hit's file name, title or section path names one of `asked` (default: `modelIn` reads each). */
   namedWhere?: (asked: readonly string[], hit: SearchHit) => boolean;
+}
+
+/** Whether `text` holds `name` as whole words, case and spacing aside ("the Tough screen" holds "TOUGH"). */
+function namesWhole(text: string, name: string): boolean {
+  const words = name.trim().split(/[\s_]+/).filter(Boolean).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return words.length > 0 && new RegExp(`(?<![\\p{L}\\p{N}])${words.join('[\\s_-]+')}(?![\\p{L}\\p{N}])`, 'iu').test(text);
 }
 
 function listNames(names: readonly string[]): string {
@@ -189,7 +197,10 @@ export function layOut(lines: readonly Line[], used: readonly Passage[], options
     const docName = hit.headingPath.length >= 2 ? hit.headingPath[0]! : only !== null && (hit.headingPath.length === 0 || hit.headingPath[0] === only) ? only : (hit.doc.split('/').pop() ?? hit.doc);
     // "Not found to be about" only a model the user asked about: a question naming none is not
     // about the one model its lines happen to quote.
-    const header = l.model !== null ? `For ${l.model}, not ${listNames(asked)}:` : named ? `From "${docName}" (not found to be about ${listNames(asked)}):` : `From "${docName}":`;
+    // A page the question itself names ("Compare the Core2 and the Tough screen" for "TOUGH", a
+    // product the vocabulary does not know) is asked about too: it is not "not found to be about".
+    const askedToo = options.question !== undefined && namesWhole(options.question, docName);
+    const header = l.model !== null ? `For ${l.model}, not ${listNames(asked)}:` : named && !askedToo ? `From "${docName}" (not found to be about ${listNames(asked)}):` : `From "${docName}":`;
     apart.set(header, [...(apart.get(header) ?? []), l]);
   }
   // A related model's lines (a member's or the parent's manual) are its own, under its name.

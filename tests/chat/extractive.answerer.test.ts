@@ -288,6 +288,13 @@ describe("other products' lines", () => {
     expect(a.text).not.toContain('ink.md');
   });
 
+  it('does not say "not found to be about" of a page the question names itself', () => {
+    const intro: Passage = { hit: hit('hat/ink.md#2', '- The hat holds a 390mAh cell.', { signature: { category: null, nouns: [], model: null }, headingPath: ['Sensor hat', 'Battery'] }), members: [] };
+    const a = answerExtractively('battery capacity of the X2 and the sensor hat?', [own('pump/x2.md#4', '- Battery: 110mAh'), intro], { modelIn, models: ['PUMP X2'], modelNamed: true });
+    expect(block(a, 'From "Sensor hat":').join('\n')).toContain('390mAh cell');
+    expect(a.text).not.toContain('not found to be about');
+  });
+
   it('comparing two models, quotes a line of each under its own name even when one manual outscores the other', () => {
     const x3 = (id: string, text: string): Passage => ({ hit: hit(id, text, { signature: { category: null, nouns: [], model: 'PUMP X3' }, headingPath: ['Pump X3', 'Specification'] }), members: [] });
     // The X2's manual compares itself with the X3 and fills the first passages.
