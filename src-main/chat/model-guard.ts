@@ -180,7 +180,11 @@ function memberEndings(models: readonly ModelEntry[]): Set<string> {
   const out = new Set<string>();
   for (const a of models) {
     for (const b of models) {
-      if (b.key.length > a.key.length && b.key.length - a.key.length <= MAX_ENDING && b.key.startsWith(a.key)) out.add(b.key.slice(a.key.length));
+      if (b.key.length > a.key.length && b.key.length - a.key.length <= MAX_ENDING && b.key.startsWith(a.key)) {
+        const ending = b.key.slice(a.key.length);
+        // A number alone ("ESP32-S2-DevKitC" -> "-1") is as often a count after a name ("ROCK 5B 2 GB").
+        if (!/^\d+$/.test(ending)) out.add(ending);
+      }
     }
   }
   return out;
@@ -206,11 +210,16 @@ function unknownMembers(question: string, vocabulary: ModelVocabulary, models: r
     const generation = /^(\D+)\d{1,2}$/.exec(norm);
     const ownKey = nameKey(question.slice(k.start, k.end));
     const next = toks[at + 1];
+    // Where the name ends: the question ends, or punctuation follows ("the M5StickC Plus 2?"), not
+    // a further word ("ROCK 5B+ 2 GB", "M5StickC+ 2 buttons", "ROCK 4C+ 2 HDMI outputs").
+    const nameEnds = !next || /[?!.,;:)]/.test(question.slice(t.end, next.start));
     const extends_ =
-      endings.has(norm) ||
+      // A word ending is written as a name's part, capitalised ("Galaxy S10 Edge", not the "edge
+      // lighting" of "Galaxy S10 edge lighting"), or glued to a number ("Plus2").
+      (endings.has(norm) && (/^\p{Lu}/u.test(t.raw) || /\d/.test(norm)) && !(next && isUnitLike(norm + next.norm))) ||
       (generation !== null && endings.has(generation[1]!)) ||
-      // "M5StickC Plus 2": a lone digit after a name that ends with an ending, not a quantity ("2 GB").
-      (/^\d$/.test(norm) && [...endings].some((e) => /\D$/.test(e) && ownKey.endsWith(e)) && !(next && isUnitLike(norm + next.norm)));
+      // "M5StickC Plus 2": a lone digit after a name that ends with an ending, where the name ends.
+      (/^\d$/.test(norm) && nameEnds && [...endings].some((e) => /\D$/.test(e) && ownKey.endsWith(e)));
     if (!extends_) continue;
     const text = question.slice(k.start, t.end);
     if (vocabulary.lookup(text) !== null) continue;

@@ -122,7 +122,17 @@ describe('a known model with a member ending the library has no manual for', () 
     text: `# ${name}\n\nThe ${name} is a compact board. The ${name} battery is 120 mAh and it has 2 buttons.`,
     h1Headings: [name],
   });
-  const vocab = ModelVocabulary.fromDocuments([page('m5stickc', 'M5StickC'), page('m5stickc_plus', 'M5StickC Plus'), page('rock5b', 'ROCK 5B'), page('rock5b_plus', 'ROCK 5B+')]);
+  const vocab = ModelVocabulary.fromDocuments([
+    page('m5stickc', 'M5StickC'),
+    page('m5stickc_plus', 'M5StickC Plus'),
+    page('rock5b', 'ROCK 5B'),
+    page('rock5b_plus', 'ROCK 5B+'),
+    page('galaxy_s7', 'Galaxy S7'),
+    page('galaxy_s7_edge', 'Galaxy S7 Edge'),
+    page('galaxy_s10', 'Galaxy S10'),
+    page('kb-20', 'KB-20'),
+    page('kb-20-1', 'KB-20-1'),
+  ]);
 
   it('flags the name with the ending, not the shorter model it begins with', () => {
     expect(vocab.lookup('M5StickC Plus')?.name).toBe('M5StickC+');
@@ -130,11 +140,29 @@ describe('a known model with a member ending the library has no manual for', () 
     expect(one.map((u) => [u.text, u.kind, u.extends])).toEqual([['M5StickC Plus2', 'sibling', 'M5StickC']]);
     const split = findUnknownModels('What is the battery of the M5StickC Plus 2?', vocab);
     expect(split.map((u) => [u.text, u.extends])).toEqual([['M5StickC Plus 2', 'M5StickC+']]);
-    expect(findUnknownModels('rock 5b plus 3 heatsink', vocab).map((u) => u.text)).toEqual(['rock 5b plus 3']);
+    expect(findUnknownModels('Is there a heatsink for the rock 5b plus 3?', vocab).map((u) => u.text)).toEqual(['rock 5b plus 3']);
   });
 
   it('takes no quantity, plain word or known member for an ending', () => {
-    for (const q of ['M5StickC Plus battery', 'ROCK 5B+ 2 GB version', 'M5StickC 2 buttons', 'ROCK 5B plus heatsink', 'M5StickC a battery', 'Compare the M5StickC and the M5StickC Plus']) {
+    expect(vocab.lookup('Galaxy S7 Edge')?.name).toBe('Galaxy S7 Edge');
+    expect(vocab.lookup('KB-20-1')?.name).toBe('KB-20-1');
+    expect(findUnknownModels('Does the Galaxy S10 Edge have a headphone jack?', vocab).map((u) => u.text)).toEqual(['Galaxy S10 Edge']);
+    const plain = [
+      'M5StickC Plus battery',
+      'ROCK 5B+ 2 GB version',
+      'M5StickC 2 buttons',
+      'M5StickC+ 2 buttons',
+      'ROCK 5B plus 2 fans',
+      'ROCK 5B plus heatsink',
+      'M5StickC a battery',
+      'Compare the M5StickC and the M5StickC Plus',
+      // A feature named after the ending ("edge lighting"), and a count after a name whose
+      // library has a numbered member ("KB-20-1"): a number alone is no ending.
+      'How do I turn on Galaxy S10 edge lighting?',
+      'KB-20 2 x USB',
+      'Does the KB-20 2 GB version have wifi?',
+    ];
+    for (const q of plain) {
       expect(findUnknownModels(q, vocab), q).toEqual([]);
     }
   });
