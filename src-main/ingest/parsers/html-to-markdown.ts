@@ -21,6 +21,7 @@ interface DomNode {
   getAttribute?: (name: string) => string | null;
   hasAttribute?: (name: string) => boolean;
   querySelector?: (selector: string) => DomNode | null;
+  querySelectorAll?: (selector: string) => ArrayLike<DomNode>;
 }
 
 type Replacement = (content: string, node: DomNode) => string;
@@ -90,15 +91,27 @@ const tableReplacement: Replacement = (content, table) => {
   if (nested || rows.length === 0 || (rows.length === 1 && cellCount(rows[0]!) <= 1)) return `\n\n${content}\n\n`;
   const columns = Math.max(...rows.map(cellCount));
   const divider = '|' + ' --- |'.repeat(columns);
-  // A two-column table with no header cell at all is a list of labels and values ("RGB Led | G27"
-  // in a pin map): its first row is data, so it gets an empty header rather than becoming one.
-  // With more columns the first row is kept as the header: there it names what the cells are.
-  if (columns === 2 && !table.querySelector?.('th')) rows.unshift('|     |     |');
+  if (columns === 2 && labelValueRows(table, rows)) rows.unshift('|     |     |');
   const header = rows[0]! + '     |'.repeat(columns - cellCount(rows[0]!));
   const caption = table.querySelector?.('caption')?.textContent?.trim();
   const captionLine = caption ? `${escapeMarkdownText(caption)}\n\n` : '';
   return `\n\n${captionLine}${[header, divider, ...rows.slice(1)].join('\n')}\n\n`;
 };
+
+/**
+ * Whether a two-column table's first row is data, not a header: a list of labels and values with
+ * no header cell ("RGB Led | G27" of a pin map), so it gets an empty header rather than losing its
+ * first row to one. A row marked as a header (`<th>`, `<thead>`, all cells bold) is one; so is a
+ * first row of words above rows that give numbers ("Resources | Parameter", "Pin | Function").
+ * With more columns the first row always names the cells.
+ */
+function labelValueRows(table: DomNode, rows: readonly string[]): boolean {
+  if (table.querySelector?.('th, thead')) return false;
+  const first = table.querySelector?.('tr');
+  const cells = first ? Array.from(first.querySelectorAll?.('td') ?? []) : [];
+  if (cells.length > 0 && cells.every((c) => c.textContent?.trim() !== '' && c.textContent?.trim() === c.querySelector?.('b, strong')?.textContent?.trim())) return false;
+  return /\d/.test(rows[0]!) || !rows.slice(1).some((r) => /\d/.test(r));
+}
 
 /** Tables whose cells the GFM plugin renders as paragraphs (its `tableShouldBeSkipped`), by node. */
 const skippedTables = new WeakMap<DomNode, boolean>();

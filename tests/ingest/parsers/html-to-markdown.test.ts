@@ -29,6 +29,14 @@ describe('htmlToMarkdown tables', () => {
   it('gives a two-column table with no header cell an empty header, so its first label and value stay data', () => {
     const md = lines(htmlToMarkdown('<table><tr><td>RGB Led</td><td>G27</td></tr><tr><td>Btn</td><td>G39</td></tr></table>').markdown);
     expect(md.map(cells)).toEqual([['', ''], ['---', '---'], ['RGB Led', 'G27'], ['Btn', 'G39']]);
+    // A first row marked as a header, bold, or of words above rows of numbers names the columns.
+    const header = (html: string) => cells(lines(htmlToMarkdown(html).markdown)[0]!);
+    expect(header('<table><tr><td>Resources</td><td>Parameter</td></tr><tr><td>ESP32</td><td>240MHz dual core</td></tr></table>')).toEqual(['Resources', 'Parameter']);
+    expect(header('<table><tr><td>Pin</td><td>Function</td></tr><tr><td>1</td><td>GND</td></tr></table>')).toEqual(['Pin', 'Function']);
+    expect(header('<table><thead><tr><td>Pin</td><td>Function</td></tr></thead><tr><td>A</td><td>GND</td></tr></table>')).toEqual(['Pin', 'Function']);
+    expect(header('<table><tr><td><b>Key</b></td><td><b>Value</b></td></tr><tr><td>Color</td><td>Black</td></tr></table>')).toEqual(['**Key**', '**Value**']);
+    // Labels and values with no number anywhere are data too.
+    expect(header('<table><tr><td>Color</td><td>Black</td></tr><tr><td>Material</td><td>Plastic</td></tr></table>')).toEqual(['', '']);
     // With more columns the first row names the cells and stays the header.
     const wide = lines(htmlToMarkdown('<table><tr><td>Pin</td><td>Name</td><td>Type</td></tr><tr><td>1</td><td>GND</td><td>P</td></tr></table>').markdown);
     expect(cells(wide[0]!)).toEqual(['Pin', 'Name', 'Type']);
