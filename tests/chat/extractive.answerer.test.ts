@@ -78,6 +78,13 @@ describe('sentence splitting', () => {
       'Symbol: VDDIO; Parameter: Supply; Min.: 2.1/1.62 V; Typ.: –; Max.: 3.63/1.98 V',
       'Symbol: IQ; Parameter: Quiescent Current; Min.: –; Typ.: 5; Max.: 8',
     ]);
+    const row = (head: string, cells: string) => splitSentences([head, head.replace(/[^|]+/g, ' --- '), cells].join('\n'))[0]!.text;
+    // Only value columns take a unit, each its nearest unit column's; a first column or a cell
+    // that is no unit ("Indoor unit", a count) is not one.
+    expect(row('| No. | Parameter | Min | Max | Unit |', '| 1 | Supply | 3.0 | 3.6 | V |')).toBe('No.: 1; Parameter: Supply; Min: 3.0 V; Max: 3.6 V');
+    expect(row('| Value | Unit | Value | Unit |', '| 500 | V | 2 | mA |')).toBe('Value: 500 V; Value: 2 mA');
+    expect(row('| Unit | Net weight (kg) | Gross weight (kg) |', '| Indoor unit | 10 | 12 |')).toBe('Unit: Indoor unit; Net weight (kg): 10; Gross weight (kg): 12');
+    expect(row('| Part No. | Description | Units |', '| 12 | Screw | 4 |')).toBe('Part No.: 12; Description: Screw; Units: 4');
   });
 
   it('drops images, link targets, HTML tags and blockquote marks from what it shows', () => {
