@@ -111,11 +111,26 @@ export function unitPatterns(words: readonly string[]): Map<string, RegExp[]> {
   return new Map(words.map((t) => [t, DIMENSIONS.filter((d) => d.words.has(t)).map((d) => d.value)] as const).filter(([, v]) => v.length > 0));
 }
 
+/** Step verbs that are as often nouns at a question's start ("power supply", "use of", "press release"). */
+const NOUN_VERBS = new Set(['power', 'use', 'set', 'check', 'open', 'touch', 'press', 'run', 'move', 'hold', 'drag', 'download', 'plug', 'enter', 'follow', 'make', 'try', 'go', 'visit']);
+/** Words after such a verb that make it one ("power on", "use the button", "set my clock"). */
+const VERB_OBJECT = new Set(['on', 'off', 'up', 'down', 'in', 'out', 'the', 'a', 'an', 'my', 'your', 'its', 'it', 'this', 'that', 'these', 'those', 'all']);
+
+/**
+ * A question typed as the task itself ("connect tv to wifi", "turn on the screen reader"): it
+ * starts with a step verb, which for a verb that is as often a noun must be followed by a
+ * particle or a determiner ("power on the board", not "power supply for the board").
+ */
+function typedAsTask(q: string): boolean {
+  if (!STEP_LINE.test(q)) return false;
+  const [first, second] = q.split(/\s+/);
+  return !NOUN_VERBS.has(first ?? '') || VERB_OBJECT.has(second ?? '');
+}
+
 export function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
   const quantity = QUANTITY_CUE.test(q);
-  // A question typed as the task itself ("connect tv to wifi", "reset the network settings") asks how.
-  const steps = STEPS_CUE.test(q) || (!quantity && STEP_LINE.test(q.trim()));
+  const steps = STEPS_CUE.test(q) || (!quantity && !DEFINITION_CUE.test(q) && typedAsTask(q.trim()));
   return { quantity, pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q) || (!q.includes('?') && !quantity && !STEP_LINE.test(q.trim()) && PART_TAIL.test(q)), version: asksForVersion(question), steps, definition: !steps && DEFINITION_CUE.test(q), problem: PROBLEM_CUE.test(q) };
 }
 

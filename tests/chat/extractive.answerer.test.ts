@@ -558,8 +558,11 @@ describe('how-to questions', () => {
   it('include a question typed as the task itself', () => {
     expect(questionKind('connect tv to wifi').steps).toBe(true);
     expect(questionKind('Turn on the screen reader').steps).toBe(true);
-    // Asking for a value is not asking how.
+    expect(questionKind('power on the board').steps).toBe(true);
+    // Asking for a value is not asking how, nor is a verb that is a noun here, nor a definition.
     expect(questionKind('Set the maximum charging current').steps).toBe(false);
+    for (const q of ['power supply for the ROCK 5B', 'Power LED colors', 'Press release date', 'Open source license of the firmware']) expect(questionKind(q).steps, q).toBe(false);
+    expect(questionKind('Use of the reset button')).toMatchObject({ steps: false, definition: true });
     const speaker = ['### Connect a speaker', '', 'You can connect a speaker to the TV to play its sound louder.', '', '1. Open Settings > Sound > Speaker list.'].join('\n');
     const a = answerExtractively('connect a speaker', [{ hit: hit('tv/manual.md#1', speaker), members: [] }]);
     expect(quotedLines(a)[0]).toBe('- Open Settings > Sound > Speaker list. [1]');
