@@ -113,13 +113,13 @@ export function identifiers(text: string): string[] {
   return [...out];
 }
 
-/** docsify's tip ("?>") and warning ("!>") marks, starting a line. */
-const CALLOUT = /^[?!]>/;
+/** docsify's tip ("?>") and warning ("!>") marks, starting a line (inside a quote too). */
+const CALLOUT = /^[ \t]*(?:>[ \t]?)*[?!]>/;
 
 /** Inline Markdown for display: images dropped, links and HTML tags reduced to their text. */
 export function cleanInline(text: string): string {
   return text
-    .replace(/(^|\n)[?!]>[ \t]*/g, '$1')
+    .replace(/(^|\n)[ \t]*(?:>[ \t]?)*[?!]>[ \t]*/g, '$1')
     .replace(/(^|\n)[ \t]*(?:>[ \t]?)+/g, '$1')
     .replace(/(^|\n)[ \t]*#{1,6}[ \t]+/g, '$1')
     .replace(MD_IMAGE, ' ')

@@ -89,6 +89,8 @@ describe('titles and side remarks', () => {
     ]);
     const a = answerExtractively('Why will it not shut down on USB power?', [passage('paper/paper.md#1', text)]);
     expect(quotedLines(a)[0]).toContain('cannot be shut down');
+    // Inside a quote or a list item, the marks are not shown either.
+    expect(splitSentences('> ?> Tip: keep spares.\n\n- !>Note: unplug first.').map((u) => u.text)).toEqual(['Tip: keep spares.', 'Note: unplug first.']);
   });
 
   it('a title or a bold label does not lead its passage either', () => {
