@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTurn, EngineEvent } from '../../src-main/contract/api';
-import { chatIndexOf, createChatService, type ChatService } from '../../src-main/chat/chat.service';
+import { chatIndexOf, createChatService, withoutLabel, type ChatService } from '../../src-main/chat/chat.service';
+import { EXTRACTED_LABEL } from '../../src-main/chat/extractive.answerer';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
 import { loadLlm } from '../../src-main/models/llm.runtime';
 import type { Llm } from '../../src-main/models/types';
@@ -176,6 +177,12 @@ describe('chat with the tiny GGUF (real generation path)', () => {
     }
     // Later questions carry earlier turns as history.
     expect(calls.at(-1)!.messages.length).toBeGreaterThan(2);
+  });
+
+  it('gives the model earlier extracted answers without their label, also when a note comes first', () => {
+    expect(withoutLabel(`Kept P-200 from the previous question.\n\n${EXTRACTED_LABEL}\n\n- Use a 10 A fuse. [1]`)).toBe('Kept P-200 from the previous question.\n\n- Use a 10 A fuse. [1]');
+    expect(withoutLabel(`${EXTRACTED_LABEL}\n\n- Use a 10 A fuse. [1]`)).toBe('- Use a 10 A fuse. [1]');
+    expect(withoutLabel('A written answer [1]')).toBe('A written answer [1]');
   });
 
   it('quotes instead of generating when not even the best passage fits the model’s context', async () => {
