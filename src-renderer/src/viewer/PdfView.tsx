@@ -9,6 +9,8 @@ import { findPassage } from './passage';
 GlobalWorkerOptions.workerSrc = workerUrl;
 
 interface Rect {
+  /** The text item's string: what the mark covers, for tests and tools reading the page. */
+  text: string;
   left: number;
   top: number;
   width: number;
@@ -106,7 +108,7 @@ export default function PdfView({
             if (!it.str.trim()) continue;
             const tx = Util.transform(viewport.transform, it.transform as number[]);
             const fontHeight = Math.hypot(tx[2]!, tx[3]!);
-            marks.push({ left: tx[4]! - 2, top: tx[5]! - fontHeight * 0.95, width: it.width * scale + 4, height: fontHeight * 1.25 });
+            marks.push({ text: it.str, left: tx[4]! - 2, top: tx[5]! - fontHeight * 0.95, width: it.width * scale + 4, height: fontHeight * 1.25 });
           }
         }
       }
@@ -133,7 +135,7 @@ export default function PdfView({
       >
         <canvas ref={canvas} aria-label={`Page ${page}`} role="img" />
         {rendered?.marks.map((m, i) => (
-          <div key={i} className="pdf-highlight" data-testid="pdf-highlight" style={{ left: m.left, top: m.top, width: m.width, height: m.height }} />
+          <div key={i} className="pdf-highlight" data-testid="pdf-highlight" data-text={m.text} style={{ left: m.left, top: m.top, width: m.width, height: m.height }} />
         ))}
       </div>
       {!doc ? <p className="muted pad">Drawing the page…</p> : null}
