@@ -10,7 +10,8 @@ import type { PagedText } from './passages';
 import type { CreateConversationInput } from './conversation.store';
 import { createConversationStore, DEFAULT_TITLE, newId } from './conversation.store';
 import type { ExtractiveOptions } from './extractive.answerer';
-import { answerExtractively, EXTRACTED_LABEL } from './extractive.answerer';
+import { answerExtractively } from './extractive.answerer';
+import { withoutExtractedLabel } from '../core/extracted-label';
 import type { HistoryMessage, LlmAnswer } from './llm.answerer';
 import { answerWithLlm } from './llm.answerer';
 import { conversationToMarkdown, exportFileName } from './markdown.export';
@@ -148,17 +149,10 @@ function titleFrom(question: string): string {
   return q.length <= TITLE_CHARS ? q : `${q.slice(0, TITLE_CHARS - 1).trimEnd()}…`;
 }
 
-/** An answer's text without the extracted label line, which follows any note ("Kept ROCK 5B ..."). */
-export function withoutLabel(text: string): string {
-  const after = text.indexOf(`\n${EXTRACTED_LABEL}`);
-  const at = text.startsWith(EXTRACTED_LABEL) ? 0 : after < 0 ? -1 : after + 1;
-  return at < 0 ? text : text.slice(0, at) + text.slice(at + EXTRACTED_LABEL.length).replace(/^\n+/, '');
-}
-
 /** Earlier turns as LLM context: the extracted label dropped, empty stopped answers skipped. */
 function historyFor(turns: readonly ChatTurn[]): HistoryMessage[] {
   return turns
-    .map((t) => ({ role: t.role, text: withoutLabel(t.text).trim() }))
+    .map((t) => ({ role: t.role, text: withoutExtractedLabel(t.text).trim() }))
     .filter((m) => m.text !== '')
     .slice(-HISTORY_MESSAGES);
 }

@@ -1,4 +1,5 @@
 import type { Citation } from '../contract/api';
+import { EXTRACTED_LABEL } from '../core/extracted-label';
 import type { LayoutOptions, Line } from './extractive.render';
 import { layOut } from './extractive.render';
 import type { Passage } from './passages';
@@ -24,8 +25,7 @@ import { answersEcho, followerOf, listedAfter, withParagraph } from './extractiv
  * answer keeps passage order, so [1] is always the best passage.
  */
 
-/** First line of every extracted answer, so each surface (UI, CLI, export) shows what it is. */
-export const EXTRACTED_LABEL = 'Extracted from the manuals (no language model was used):';
+export { EXTRACTED_LABEL };
 
 /** `sameModel` and `namedWhere` (see `LayoutOptions`) decide which lines are the asked model's; the others are shown apart. */
 export interface ExtractiveOptions extends LayoutOptions {

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTurn, EngineEvent } from '../../src-main/contract/api';
-import { chatIndexOf, createChatService, withoutLabel, type ChatService } from '../../src-main/chat/chat.service';
-import { EXTRACTED_LABEL } from '../../src-main/chat/extractive.answerer';
+import { chatIndexOf, createChatService, type ChatService } from '../../src-main/chat/chat.service';
+import { EXTRACTED_LABEL, withoutExtractedLabel } from '../../src-main/core/extracted-label';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
 import { loadLlm } from '../../src-main/models/llm.runtime';
 import type { Llm } from '../../src-main/models/types';
@@ -180,9 +180,9 @@ describe('chat with the tiny GGUF (real generation path)', () => {
   });
 
   it('gives the model earlier extracted answers without their label, also when a note comes first', () => {
-    expect(withoutLabel(`Kept P-200 from the previous question.\n\n${EXTRACTED_LABEL}\n\n- Use a 10 A fuse. [1]`)).toBe('Kept P-200 from the previous question.\n\n- Use a 10 A fuse. [1]');
-    expect(withoutLabel(`${EXTRACTED_LABEL}\n\n- Use a 10 A fuse. [1]`)).toBe('- Use a 10 A fuse. [1]');
-    expect(withoutLabel('A written answer [1]')).toBe('A written answer [1]');
+    expect(withoutExtractedLabel(`Kept P-200 from the previous question.\n\n${EXTRACTED_LABEL}\n\n- Use a 10 A fuse. [1]`)).toBe('Kept P-200 from the previous question.\n\n- Use a 10 A fuse. [1]');
+    expect(withoutExtractedLabel(`${EXTRACTED_LABEL}\n\n- Use a 10 A fuse. [1]`)).toBe('- Use a 10 A fuse. [1]');
+    expect(withoutExtractedLabel('A written answer [1]')).toBe('A written answer [1]');
   });
 
   it('quotes instead of generating when not even the best passage fits the model’s context', async () => {

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type ComponentProps } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ChatTurn, Citation } from '../../../src-main/contract/api';
+import { withoutExtractedLabel } from '../../../src-main/core/extracted-label';
 import { useStore } from '../store';
 import { formatDate, formatPages } from '../util/format';
 import { MAX_QUESTION_CHARS } from '../util/messages';
@@ -260,8 +261,7 @@ function Question({ turn }: { turn: ChatTurn }) {
  * note that comes first ("Read as: ...", "Kept ROCK 5B from the previous question ..."); here the
  * badge says it, so the line is not repeated, wherever it stands.
  */
-const EXTRACTED_LINE = /(^|\n)Extracted from the manuals[^\n]*:[ \t]*(?:\n+|$)/;
-const answerText = (text: string) => text.replace(EXTRACTED_LINE, '$1');
+const answerText = withoutExtractedLabel;
 
 function Answer({ turn }: { turn: ChatTurn }) {
   const citations = turn.citations ?? [];
