@@ -1,4 +1,5 @@
 import type { Citation, SearchHit } from '../contract/api';
+import { escapeRe } from '../core/text';
 import type { Passage } from './passages';
 import { citationFor, quotePages } from './passages';
 import type { Sentence } from './sentences';
@@ -54,7 +55,7 @@ export interface LayoutOptions {
 
 /** Whether `text` holds `name` as whole words, case and spacing aside ("the Tough screen" holds "TOUGH"). */
 function namesWhole(text: string, name: string): boolean {
-  const words = name.trim().split(/[\s_]+/).filter(Boolean).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const words = name.trim().split(/[\s_]+/).filter(Boolean).map(escapeRe);
   return words.length > 0 && new RegExp(`(?<![\\p{L}\\p{N}])${words.join('[\\s_-]+')}(?![\\p{L}\\p{N}])`, 'iu').test(text);
 }
 
@@ -187,9 +188,16 @@ export function layOut(lines: readonly Line[], used: readonly Passage[], options
   // headings are its chapters, which name only their own passages.
   const tops = new Map<string, Set<string>>();
   for (const p of used) if (p.hit.headingPath.length >= 2) (tops.get(p.hit.doc) ?? tops.set(p.hit.doc, new Set()).get(p.hit.doc)!).add(p.hit.headingPath[0]!);
+  const mine: Line[] = [];
   const apart = new Map<string, Line[]>();
+  const putApart = (header: string, l: Line): void => void apart.set(header, [...(apart.get(header) ?? []), l]);
   for (const l of quoted) {
-    if (own(l)) continue;
+    if (own(l)) {
+      // A related model's lines (a member's or the parent's manual) are its own, under its name.
+      if (related(l)) putApart(`For ${l.model} (related to ${listNames(asked)}):`, l);
+      else mine.push(l);
+      continue;
+    }
     const hit = used[l.passage]!.hit;
     const title = tops.get(hit.doc);
     // The title names a passage under no heading, or directly under that title.
@@ -200,12 +208,8 @@ export function layOut(lines: readonly Line[], used: readonly Passage[], options
     // A page the question itself names ("Compare the Core2 and the Tough screen" for "TOUGH", a
     // product the vocabulary does not know) is asked about too: it is not "not found to be about".
     const askedToo = options.question !== undefined && namesWhole(options.question, docName);
-    const header = l.model !== null ? `For ${l.model}, not ${listNames(asked)}:` : named && !askedToo ? `From "${docName}" (not found to be about ${listNames(asked)}):` : `From "${docName}":`;
-    apart.set(header, [...(apart.get(header) ?? []), l]);
+    putApart(l.model !== null ? `For ${l.model}, not ${listNames(asked)}:` : named && !askedToo ? `From "${docName}" (not found to be about ${listNames(asked)}):` : `From "${docName}":`, l);
   }
-  // A related model's lines (a member's or the parent's manual) are its own, under its name.
-  for (const l of quoted) if (own(l) && related(l)) apart.set(`For ${l.model} (related to ${listNames(asked)}):`, [...(apart.get(`For ${l.model} (related to ${listNames(asked)}):`) ?? []), l]);
-  const mine = quoted.filter((l) => own(l) && !related(l));
   // Groups keep the order of their best lines: a sub-heading read as another model may be the
   // asked model's after all ("ROCK 4A/B+" read as the ROCK 4A), so it keeps its rank. Asked for
   // a model, the pages of no model from other documents (another product's spec page) come
