@@ -115,12 +115,15 @@ export function identifiers(text: string): string[] {
 }
 
 /** docsify's tip ("?>") and warning ("!>") marks, starting a line (inside a quote too). */
-const CALLOUT = /^[ \t]*(?:>[ \t]?)*[?!]>/;
+const CALLOUT_MARK = String.raw`[ \t]*(?:>[ \t]?)*[?!]>`;
+const CALLOUT = new RegExp(`^${CALLOUT_MARK}`);
+/** The marks as `cleanInline` drops them, with the space after them, on every line. */
+const CALLOUT_MARKS = new RegExp(`(^|\\n)${CALLOUT_MARK}[ \\t]*`, 'g');
 
 /** Inline Markdown for display: images dropped, links and HTML tags reduced to their text. */
 export function cleanInline(text: string): string {
   return text
-    .replace(/(^|\n)[ \t]*(?:>[ \t]?)*[?!]>[ \t]*/g, '$1')
+    .replace(CALLOUT_MARKS, '$1')
     .replace(/(^|\n)[ \t]*(?:>[ \t]?)+/g, '$1')
     .replace(/(^|\n)[ \t]*#{1,6}[ \t]+/g, '$1')
     .replace(MD_IMAGE, ' ')
