@@ -77,12 +77,13 @@ function fileNameOf(doc: string): string {
  */
 function ownership(asked: readonly string[], used: readonly Passage[], options: LayoutOptions): (l: Line) => boolean {
   const same = (m: string | null): boolean => m !== null && (options.sameModel ? options.sameModel(asked, m) : asked.includes(m));
-  const docNamed = new Map<string, boolean>();
+  // By passage: its section path and chunk model count too, not its document alone.
+  const passageNamed = new Map<Passage, boolean>();
   const namedByDoc = (p: Passage): boolean => {
-    let v = docNamed.get(p.hit.doc);
+    let v = passageNamed.get(p);
     if (v === undefined) {
       v = options.namedWhere ? options.namedWhere(asked, p.hit) : [fileNameOf(p.hit.doc), p.hit.title, ...p.hit.headingPath].some((t) => same(options.modelIn?.(t) ?? null));
-      docNamed.set(p.hit.doc, v);
+      passageNamed.set(p, v);
     }
     return v;
   };

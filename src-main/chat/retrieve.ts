@@ -219,9 +219,24 @@ function isSiblings(models: readonly string[], hit: SearchHit, vocabulary: Model
   return !namedWhere(models, hit, vocabulary);
 }
 
-/** Whether a hit's document file name, title or section path names one of `models` (or their family). */
-export function namedWhere(models: readonly string[], hit: Pick<SearchHit, 'doc' | 'title' | 'headingPath'>, vocabulary: ModelVocabulary): boolean {
+/**
+ * Whether a hit's document file name, title or section path names one of `models` (or their
+ * family). A file named for the hit's own chunk model, another than those asked, is that model's
+ * manual, as its identity says: a title or section path naming an asked model does not make it
+ * theirs (m5stickc_plus.md, a page copied from the M5StickC's with its "M5StickC" title kept,
+ * gave the Plus's 120 mAh battery as the M5StickC's).
+ */
+export function namedWhere(
+  models: readonly string[],
+  hit: Pick<SearchHit, 'doc' | 'title' | 'headingPath'> & { signature?: Pick<SearchHit['signature'], 'model'> },
+  vocabulary: ModelVocabulary,
+): boolean {
   const fileName = (hit.doc.split('/').pop() ?? '').replace(/\.[^.]+$/, '').replace(/[_]+/g, ' ');
+  const own = hit.signature?.model ?? null;
+  if (own !== null && !isAskedModel(models, own, vocabulary)) {
+    const byFile = vocabulary.findMentions(fileName).map((m) => m.model);
+    if (byFile.includes(own) && !byFile.some((n) => isAskedModel(models, n, vocabulary))) return false;
+  }
   const named = vocabulary.findMentions(`${fileName}\n${hit.title}\n${hit.headingPath.join('\n')}`).map((m) => m.model);
   return named.some((n) => isAskedModel(models, n, vocabulary));
 }
