@@ -20,6 +20,7 @@ import type { ChatIndex, RetrieveOptions } from './retrieve';
 import { retrieverFor } from '../core/vocabulary';
 import { analyzeQuery } from '../search/query-analysis';
 import { followUpQuestion } from './follow-up';
+import { docsListing } from './covered-models';
 import { confirmUnknown, isAskedModel, namedWhere, planQuestion, questionForLines, retrieve, sameModelSpelled } from './retrieve';
 
 /**
@@ -173,8 +174,9 @@ function exactModel(asked: readonly string[], model: string, vocabulary: ModelVo
   return asked.some((a) => sameModelSpelled(a, model) || ['same', 'revision'].includes(vocabulary.relation(a, model)));
 }
 
-function extractOptions(vocabulary: ModelVocabulary, resolvedModels: readonly string[]): ExtractiveOptions {
+function extractOptions(vocabulary: ModelVocabulary, resolvedModels: readonly string[], listing: ReadonlySet<string>): ExtractiveOptions {
   return {
+    listing,
     modelIn: (text) => modelNamedIn(vocabulary, text),
     models: resolvedModels,
     modelNamed: resolvedModels.length > 0,
@@ -255,6 +257,18 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     // A follow-up naming no model says which model it kept, so a silent carry-over can be seen.
     if (plan.inherited.length > 0) note += `Kept ${listNames(plan.inherited)} from the previous question (name another model or pick a model chip to change it).\n\n`;
 
+    // Manuals written under a family member's name that list the asked model among theirs.
+    const listing =
+      resolvedModels.length === 0
+        ? new Set<string>()
+        : await docsListing(
+            index,
+            passages,
+            (m) => isAskedModel(resolvedModels, m, vocabulary) && !exactModel(resolvedModels, m, vocabulary),
+            (m) => exactModel(resolvedModels, m, vocabulary),
+            (text) => modelNamedIn(vocabulary, text),
+          );
+
     if (passages.length === 0) {
       const about = resolvedModels.length > 0 ? ` for ${listNames(resolvedModels)}` : '';
       const limited = ((scope.models?.length ?? 0) > 0 && setAside.length === 0) || (scope.docIds?.length ?? 0) > 0 ? ' (this conversation is limited to some documents or models)' : '';
@@ -300,12 +314,12 @@ export function createChatService(options: ChatServiceOptions): ChatService {
         );
       }
       // Not even the best passage fits the model's context: quote instead of generating.
-      const extracted = answerExtractively(questionForLines(asked, analysis), passages, extractOptions(vocabulary, resolvedModels));
+      const extracted = answerExtractively(questionForLines(asked, analysis), passages, extractOptions(vocabulary, resolvedModels, listing));
       onToken(extracted.text);
       return ok(turn({ text: note + extracted.text, mode: 'extracted', citations: extracted.citations, resolvedModels }));
     }
 
-    const extracted = answerExtractively(questionForLines(asked, analysis), passages, extractOptions(vocabulary, resolvedModels));
+    const extracted = answerExtractively(questionForLines(asked, analysis), passages, extractOptions(vocabulary, resolvedModels, listing));
     return whole({ text: note + extracted.text, mode: 'extracted', citations: extracted.citations, resolvedModels });
   }
 

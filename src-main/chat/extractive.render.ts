@@ -51,6 +51,8 @@ export interface LayoutOptions {
   namesAsked?: (asked: readonly string[], text: string) => boolean;
   /** Whether a hit's file name, title or section path names one of `asked` (default: `modelIn` reads each). */
   namedWhere?: (asked: readonly string[], hit: SearchHit) => boolean;
+  /** Documents that list an asked model among the models they are for (see `docsListing`, covered-models.ts). */
+  listing?: ReadonlySet<string>;
 }
 
 /** Whether `text` holds `name` as whole words, case and spacing aside ("the Tough screen" holds "TOUGH"). */
@@ -116,8 +118,11 @@ function relatedOnly(asked: readonly string[], used: readonly Passage[], options
     return v;
   };
   const namesAsked = (l: Line): boolean => options.namesAsked?.(asked, [...l.before, l.sentence, ...l.after].map((u) => u.text).join(' ')) ?? false;
+  // A manual that lists the asked model among the models it is for says its lines of each, but
+  // those under a heading naming one of them ("Galaxy S10+ only") are that one's.
+  const listed = (l: Line): boolean => options.listing?.has(used[l.passage]!.hit.doc) === true && !(l.sentence.heading && options.modelIn?.(l.sentence.heading));
   // An item or row a lead brought goes with its lead.
-  const relatedLine = (l: Line): boolean => (l.lead ? relatedLine(l.lead) : l.model !== null && !exact(l.model) && !namedExactly(l.passage) && !namesAsked(l));
+  const relatedLine = (l: Line): boolean => (l.lead ? relatedLine(l.lead) : l.model !== null && !exact(l.model) && !namedExactly(l.passage) && !namesAsked(l) && !listed(l));
   return relatedLine;
 }
 
