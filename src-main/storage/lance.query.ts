@@ -74,7 +74,23 @@ export function sumScores(main: readonly ChunkHit[], extra: readonly ChunkHit[],
     const have = byId.get(h.record.id);
     byId.set(h.record.id, { ...(have ?? h), score: (have?.score ?? 0) + h.score });
   }
-  return [...byId.values()].sort((a, b) => b.score - a.score).slice(0, limit);
+  return [...byId.values()].sort((a, b) => b.score - a.score || ID_ORDER.compare(a.record.id, b.record.id)).slice(0, limit);
+}
+
+/** Chunk ids in reading order: by document, then by ordinal as a number ("a.pdf#6" before "a.pdf#10"). */
+const ID_ORDER = new Intl.Collator('en', { numeric: true });
+
+/**
+ * Search rows by descending `score`, equal scores in id order. LanceDB returns rows of equal score
+ * in no fixed order (its search runs on several threads): a datasheet's tables for each voltage
+ * variant score the same, and the same question got them in another order, so another answer,
+ * each time it was asked. (Which tied rows a search's limit cuts off is still LanceDB's choice.)
+ */
+export function inScoreOrder(rows: Record<string, unknown>[], score: (row: Record<string, unknown>) => number): Record<string, unknown>[] {
+  return rows
+    .map((row) => ({ row, s: score(row) }))
+    .sort((a, b) => b.s - a.s || ID_ORDER.compare(String(a.row.id), String(b.row.id)))
+    .map((x) => x.row);
 }
 
 /** A search's limit, checked. */

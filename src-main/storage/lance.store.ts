@@ -45,7 +45,7 @@ import { StubIndex } from './lance.stubs';
 import { andWhere, filterToWhere, sqlIn, sqlString } from './lance.filter';
 import { damaged, isStorageFailure, nativeMessage } from './lance.errors';
 import { FTS_COLUMN, VECTOR_INDEX_KIND, VECTOR_INDEX_MIN_ROWS, ensureVectorIndex, ensureWantedIndexes } from './lance.indexes';
-import { EXPANSION_BOOST, PARENT_KEY, checkLimit, columnsFor, recordOf, scoped, sumScores, toHit, vectorQuery, type Projectable } from './lance.query';
+import { EXPANSION_BOOST, PARENT_KEY, checkLimit, columnsFor, inScoreOrder, recordOf, scoped, sumScores, toHit, vectorQuery, type Projectable } from './lance.query';
 import { mergeVectors, readEmbedded, readUnembedded, reconcileVectors } from './lance.vectors';
 import {
   MAX_VECTOR_DIMENSION,
@@ -536,7 +536,7 @@ class LanceChunkStore implements ChunkStore {
 
   async #fts(query: LanceModule.FullTextQuery, options: SearchOptions, limit: number, where: string | null): Promise<ChunkHit[]> {
     const run = (columns: string[]) => scoped(this.table.query().fullTextSearch(query).select(columns).limit(limit), options, where);
-    return (await this.#searchRows(run, options)).map((row) => toHit(row, Number(row._score)));
+    return inScoreOrder(await this.#searchRows(run, options), (row) => Number(row._score)).map((row) => toHit(row, Number(row._score)));
   }
 
   async searchBm25(query: string, options: SearchOptions): Promise<ChunkHit[]> {
@@ -577,7 +577,7 @@ class LanceChunkStore implements ChunkStore {
     const vec = this.#queryVector(vector);
     return this.#guard(async () => {
       const rows = await this.#vectorRows(vec, options, limit, filterToWhere(options.filter));
-      return rows.map((row) => toHit(row, 1 - Number(row._distance)));
+      return inScoreOrder(rows, (row) => -Number(row._distance)).map((row) => toHit(row, 1 - Number(row._distance)));
     });
   }
 
@@ -604,7 +604,8 @@ class LanceChunkStore implements ChunkStore {
         this.#vectorRows(vec, options, limit, where),
         this.#searchRows((columns) => scoped(this.table.query().fullTextSearch(this.#match(query)).select(columns).limit(limit), options, where), options),
       ]);
-      return rrfFuse([byVector, byText], limit).map(({ row, score }) => toHit(row, score));
+      const ranked = [inScoreOrder(byVector, (row) => -Number(row._distance)), inScoreOrder(byText, (row) => Number(row._score))];
+      return rrfFuse(ranked, limit).map(({ row, score }) => toHit(row, score));
     });
   }
 

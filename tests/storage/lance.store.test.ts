@@ -5,6 +5,7 @@ import { CodedError } from '../../src-main/core/result';
 import { openLanceStore } from '../../src-main/storage/lance.store';
 import type { ChunkStore } from '../../src-main/storage/chunk-store';
 import { fromRow, toRow } from '../../src-main/storage/lance.schema';
+import { rrfFuse } from '../../src-main/storage/rank-fusion';
 import { axis, mustOpen, record, storeScope } from './fixtures';
 
 const scope = storeScope();
@@ -294,13 +295,20 @@ describe('LanceDB chunk store: vectors and hybrid search', () => {
       (await table.query().fullTextSearch(new lancedb.MatchQuery(q, 'search_text')).nearestTo(v).column('vector').distanceType('cosine').rerank(rrf).select(['id']).limit(limit).toArray()).map(
         (r: Record<string, unknown>) => [String(r.id), Number(r._relevance_score)] as const,
       );
+    // The store puts rows of equal score in id order before fusing them (lance.ties.test.ts), where
+    // LanceDB's reranker takes them as its search returned them: the fusion itself is compared on
+    // LanceDB's own two rankings, and the store's hybrid search finds the same rows.
+    const ranking = async (q: string, v: number[] | null, limit: number) =>
+      (await (v ? table.query().nearestTo(v).column('vector').distanceType('cosine') : table.query().fullTextSearch(new lancedb.MatchQuery(q, 'search_text'))).select(['id']).limit(limit).toArray()) as Record<string, unknown>[];
     for (const [q, v] of [['fuse relay', [1, 0, 0, 1]], ['heater fan cable', [0, 1, 0.5, 0]]] as const) {
-      const ours = (await store.searchHybrid(q, [...v], { limit: 50 })).map((h) => [h.record.id, h.score] as const);
       const theirs = await native(q, [...v], 50);
-      expect(new Map(ours)).toEqual(new Map(theirs));
-      // With a limit, the same scores are kept.
-      const top = await store.searchHybrid(q, [...v], { limit: 8 });
-      expect(top.map((h) => h.score)).toEqual((await native(q, [...v], 8)).map(([, s]) => s));
+      const fused = rrfFuse([await ranking(q, [...v], 50), await ranking(q, null, 50)], 50).map(({ row, score }) => [String(row.id), score] as const);
+      expect(new Map(fused)).toEqual(new Map(theirs));
+      expect(new Set((await store.searchHybrid(q, [...v], { limit: 50 })).map((h) => h.record.id))).toEqual(new Set(theirs.map(([id]) => id)));
+      // With a limit (each ranking cut to it first), the same scores are kept.
+      const top = rrfFuse([await ranking(q, [...v], 8), await ranking(q, null, 8)], 8);
+      expect(top.map((x) => x.score)).toEqual((await native(q, [...v], 8)).map(([, s]) => s));
+      expect(await store.searchHybrid(q, [...v], { limit: 8 })).toHaveLength(8);
     }
     table.close();
     db.close();
