@@ -257,11 +257,11 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     // A follow-up naming no model says which model it kept, so a silent carry-over can be seen.
     if (plan.inherited.length > 0) note += `Kept ${listNames(plan.inherited)} from the previous question (name another model or pick a model chip to change it).\n\n`;
 
-    // Manuals written under a family member's name that list the asked model among theirs.
-    const listing =
+    // For an extracted answer: manuals written under a family member's name that list the asked model among theirs.
+    const listing = (): Promise<ReadonlySet<string>> =>
       resolvedModels.length === 0
-        ? new Set<string>()
-        : await docsListing(
+        ? Promise.resolve(new Set<string>())
+        : docsListing(
             index,
             passages,
             (m) => isAskedModel(resolvedModels, m, vocabulary) && !exactModel(resolvedModels, m, vocabulary),
@@ -314,12 +314,12 @@ export function createChatService(options: ChatServiceOptions): ChatService {
         );
       }
       // Not even the best passage fits the model's context: quote instead of generating.
-      const extracted = answerExtractively(questionForLines(asked, analysis), passages, extractOptions(vocabulary, resolvedModels, listing));
+      const extracted = answerExtractively(questionForLines(asked, analysis), passages, extractOptions(vocabulary, resolvedModels, await listing()));
       onToken(extracted.text);
       return ok(turn({ text: note + extracted.text, mode: 'extracted', citations: extracted.citations, resolvedModels }));
     }
 
-    const extracted = answerExtractively(questionForLines(asked, analysis), passages, extractOptions(vocabulary, resolvedModels, listing));
+    const extracted = answerExtractively(questionForLines(asked, analysis), passages, extractOptions(vocabulary, resolvedModels, await listing()));
     return whole({ text: note + extracted.text, mode: 'extracted', citations: extracted.citations, resolvedModels });
   }
 
