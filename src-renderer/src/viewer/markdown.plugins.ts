@@ -132,55 +132,82 @@ export function remarkInlineAsText() {
   };
 }
 
-/** A node rendered as `<mark class="passage">` (mdast-util-to-hast honours `data.hName`). */
-function mark(children: Text[]): RootContent {
-  return { type: 'highlight', data: { hName: 'mark', hProperties: { className: ['passage'] } }, children } as unknown as RootContent;
+/** A node rendered as `<mark class="passage">`, or `passage passage-line` for the answer's line (mdast-util-to-hast honours `data.hName`). */
+function mark(children: Text[], line = false): RootContent {
+  return { type: 'highlight', data: { hName: 'mark', hProperties: { className: line ? ['passage', 'passage-line'] : ['passage'] } }, children } as unknown as RootContent;
 }
 
 /**
- * Highlights the passage at `[start, end)` of the Markdown source: text nodes are split at the
- * exact offsets when their value maps 1:1 onto the source, otherwise marked whole; code is marked
- * whole. `offset` is where the rendered text begins in the full document.
+ * Highlights the passage at `[start, end)` of the Markdown source, and within it the answer's
+ * quoted `line` (same offsets) more strongly: text nodes are split at the exact offsets when their
+ * value maps 1:1 onto the source, otherwise marked whole; code is marked whole. `offset` is where
+ * the rendered text begins in the full document.
  */
-export function remarkHighlight(options: { start: number; end: number; offset?: number }) {
-  const start = options.start - (options.offset ?? 0);
-  const end = options.end - (options.offset ?? 0);
+export function remarkHighlight(options: { start: number; end: number; offset?: number; line?: { start: number; end: number } | null }) {
+  const offset = options.offset ?? 0;
+  const start = options.start - offset;
+  const end = options.end - offset;
+  const line = options.line && options.line.end > options.line.start ? { start: options.line.start - offset, end: options.line.end - offset } : null;
+  const inLine = (s: number, e: number) => line !== null && s < line.end && e > line.start;
   return (tree: Root) => {
     if (end <= start) return;
     walk(tree, (child, i, parent) => {
       const pos = span(child);
       if (!pos || pos[1] <= start || pos[0] >= end) return;
       if (child.type === 'code' || child.type === 'inlineCode') {
-        child.data = { ...child.data, hProperties: { className: ['passage'] } } as typeof child.data;
+        child.data = { ...child.data, hProperties: { className: inLine(pos[0], pos[1]) ? ['passage', 'passage-line'] : ['passage'] } } as typeof child.data;
         return;
       }
       if (child.type !== 'text') return;
       const [s, e] = pos;
       if (child.value.length !== e - s) {
-        parent.children.splice(i, 1, mark([child]) as never);
+        parent.children.splice(i, 1, mark([child], inLine(s, e)) as never);
         return;
       }
-      const a = Math.max(0, start - s);
-      const b = Math.min(child.value.length, end - s);
+      // Cut where the passage and the line begin and end, inside this node.
+      const cuts = [...new Set([0, start - s, end - s, ...(line ? [line.start - s, line.end - s] : []), child.value.length])]
+        .filter((c) => c >= 0 && c <= child.value.length)
+        .sort((x, y) => x - y);
       const parts: RootContent[] = [];
-      if (a > 0) parts.push({ type: 'text', value: child.value.slice(0, a) });
-      parts.push(mark([{ type: 'text', value: child.value.slice(a, b) }]));
-      if (b < child.value.length) parts.push({ type: 'text', value: child.value.slice(b) });
+      for (let k = 0; k + 1 < cuts.length; k++) {
+        const [a, b] = [cuts[k]!, cuts[k + 1]!];
+        if (a === b) continue;
+        const value = child.value.slice(a, b);
+        parts.push(s + a >= start && s + b <= end ? mark([{ type: 'text', value }], inLine(s + a, s + b)) : { type: 'text', value });
+      }
       parent.children.splice(i, 1, ...(parts as never[]));
     });
   };
 }
 
-/** Turns `[n]` markers in an answer into `<cite data-n>` elements the renderer shows as chips. */
+/** The text of mdast nodes as shown: text and code values, a line break as a space. */
+function shownText(nodes: readonly RootContent[]): string {
+  return nodes.map((n) => (n.type === 'text' || n.type === 'inlineCode' ? n.value : n.type === 'break' ? ' ' : 'children' in n ? shownText((n as Parent).children) : '')).join('');
+}
+
+const MARKER = /\[(\d{1,3})\]/g;
+
+/**
+ * Turns `[n]` markers in an answer into `<cite data-n data-line>` elements the renderer shows as
+ * chips. `data-line` is the text the marker stands after: its block's text since the marker
+ * before it (markers side by side share it), which in an extracted answer is the quoted line the
+ * source viewer marks.
+ */
 export function remarkCitations() {
   return (tree: Root) => {
     walk(tree, (child, i, parent) => {
       if (child.type !== 'text' || !/\[\d{1,3}\]/.test(child.value)) return;
+      // The siblings before this node are not split yet (the walk runs from the end): their markers are still text.
+      let before = shownText(parent.children.slice(0, i) as RootContent[]);
       const parts: RootContent[] = [];
       let last = 0;
-      for (const m of child.value.matchAll(/\[(\d{1,3})\]/g)) {
+      for (const m of child.value.matchAll(MARKER)) {
         if (m.index > last) parts.push({ type: 'text', value: child.value.slice(last, m.index) });
-        parts.push({ type: 'citation', data: { hName: 'cite', hProperties: { dataN: Number(m[1]) } }, children: [{ type: 'text', value: m[0] }] } as unknown as RootContent);
+        before += child.value.slice(last, m.index);
+        // Markers side by side ("[1][2]") stand after the same text.
+        const line = before.replace(/(?:\s*\[\d{1,3}\])+\s*$/, '').split(/\[\d{1,3}\]/).pop()!.replace(/\s+/g, ' ').trim();
+        parts.push({ type: 'citation', data: { hName: 'cite', hProperties: { dataN: Number(m[1]), dataLine: line } }, children: [{ type: 'text', value: m[0] }] } as unknown as RootContent);
+        before += m[0];
         last = m.index + m[0].length;
       }
       if (last < child.value.length) parts.push({ type: 'text', value: child.value.slice(last) });
