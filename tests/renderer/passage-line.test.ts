@@ -42,6 +42,10 @@ describe('findLine (an answer’s quoted line inside its passage’s Markdown)',
       '| DVDDIO_1 | 2.1 / 1.62 | 3.3 / 1.8 | 3.63 / 1.98 | V |',
     ].join('\n');
     expect(marked(table, 'Pin Name: AVDD33_2; Min.: 2.0 V; Typ: 3.3 V; Max.: 3.6 V')).toBe('AVDD33_2 | 2.0 | 3.3 | 3.6 | V');
+    // The walk cannot resume for the last value alone: it is taken in beside the found ones.
+    expect(marked(['| Pin Name | Min. | Typ | Max. | Unit |', '| --- | --- | --- | --- | --- |', '| VBUS | 4.5 | 5 | 5.5 | V |'].join('\n'), 'Pin Name: VBUS; Min.: 4.5 V; Typ: 5 V; Max.: 5.5 V')).toBe(
+      'VBUS | 4.5 | 5 | 5.5 | V',
+    );
     expect(marked(table, 'Pin Name: DVDDIO_1; Min.: 2.1 / 1.62; Typ: 3.3 / 1.8; Max.: 3.63 / 1.98; Unit: V')).toBe('DVDDIO_1 | 2.1 / 1.62 | 3.3 / 1.8 | 3.63 / 1.98 | V');
   });
 
@@ -72,6 +76,28 @@ describe('findLine (an answer’s quoted line inside its passage’s Markdown)',
     expect(findLine(text, 'Press the reset button.')!.start).toBe(0);
   });
 
+  it('marks a line from its start when it says its first phrase again later', () => {
+    // A walk from the heading's "Schedule Timer" passed through the line's start as the line's second "You can set the start".
+    const text = [
+      '#### Managing the timer list',
+      '',
+      'Live TV Timers Schedules',
+      '',
+      'You can change timer information or cancel timers.',
+      '',
+      'You can schedule up to 30 timers at once using Schedule Timer and Schedule Viewing',
+      '',
+      'Setting the Schedule Timer Time',
+      'Live TV Timers Schedules Edit',
+      '',
+      'You can set the start and end times for a schedule timer. You can set the start time up to 10 minutes before the program starts and the end time up to 10 minutes after the program ends.',
+      '',
+      'Canceling a schedule timer',
+    ].join('\n');
+    const line = 'You can set the start and end times for a schedule timer. You can set the start time up to 10 minutes before the program starts and the end time up to 10 minutes after the program ends.';
+    expect(marked(text, line)).toBe(line);
+  });
+
   it('does not join a stray phrase before the line to it', () => {
     const text = 'Use the filter. Other words come here and more of them follow after this, many words. Clean the filter every 200 hours.';
     expect(marked(text, 'Clean the filter every 200 hours.')).toBe('Clean the filter every 200 hours.');
@@ -83,6 +109,11 @@ describe('lineForms', () => {
     expect(lineForms('Pin Name: AVDD33_1; Min.: 2.1 V')).toEqual([
       ['pin', 'name', 'avdd33', '1', 'min', '2', '1', 'v'],
       ['avdd33', '1', '2', '1', 'v'],
+    ]);
+    expect(lineForms('Pin Name: VBUS; Min.: 4.5 V; Max.: 5.5 V')).toEqual([
+      ['pin', 'name', 'vbus', 'min', '4', '5', 'v', 'max', '5', '5', 'v'],
+      ['vbus', '4', '5', 'v', '5', '5', 'v'],
+      ['vbus', '4', '5', '5', '5', 'v'],
     ]);
     expect(lineForms('Power: 5V/3A')).toEqual([['power', '5v', '3a']]);
     expect(lineForms('Close the valve; then open the tap.')).toEqual([['close', 'the', 'valve', 'then', 'open', 'the', 'tap']]);

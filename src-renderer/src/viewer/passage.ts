@@ -59,8 +59,12 @@ function itemWords(items: readonly string[]): { page: string[]; owner: number[] 
  * agree on `anchor` words again, skipping at most `maxSkip` words of page and quote together.
  * Of several candidate starts, the one whose walk matches the most words wins, so a stray phrase
  * elsewhere on the page (a running header, the table of contents) does not pass for the passage.
+ * A position an earlier walk went through is not tried as a start, which keeps a page of repeated
+ * table values quick; with `retry` it is, unless that walk had it at the same quote word: a line
+ * that says a phrase twice ("You can set the start ... You can set the start time") may have had
+ * its own start walked through as its second phrase.
  */
-function bestWalk(page: readonly string[], q: readonly string[], anchor: number, maxSkip: number): Chain | null {
+function bestWalk(page: readonly string[], q: readonly string[], anchor: number, maxSkip: number, retry = false): Chain | null {
   if (q.length === 0) return null;
   const n = Math.min(anchor, q.length, page.length);
   if (n === 0) return null;
@@ -90,14 +94,15 @@ function bestWalk(page: readonly string[], q: readonly string[], anchor: number,
     return best;
   };
 
-  const used = new Uint8Array(page.length);
+  /** For each page word a walk matched: 1 + the quote word it matched. */
+  const used = new Int32Array(page.length);
   const walk = (p0: number, q0: number): Chain => {
     const chain: Chain = { first: p0, last: p0, matched: 0 };
     let p = p0;
     let qi = q0;
     for (;;) {
       if (p < page.length && qi < q.length && page[p] === q[qi]) {
-        used[p] = 1;
+        used[p] = qi + 1;
         chain.last = p;
         chain.matched++;
         p++;
@@ -112,10 +117,10 @@ function bestWalk(page: readonly string[], q: readonly string[], anchor: number,
 
   let best: Chain | null = null;
   for (let p = 0; p < pageRuns.length; p++) {
-    // A position already inside a walk would only repeat the tail of that walk.
-    if (used[p]) continue;
     const at = inQuote.get(pageRuns[p]!);
     if (!at) continue;
+    // A position already inside a walk, at the same quote word, would only repeat the tail of that walk.
+    if (used[p] && (!retry || used[p] === at[0]! + 1)) continue;
     const chain = walk(p, at[0]!);
     // On a tie the tighter walk: a header that repeats the passage's first words sits apart from it.
     if (!best || chain.matched > best.matched || (chain.matched === best.matched && chain.last - chain.first < best.last - best.first)) best = chain;
@@ -148,15 +153,22 @@ const LINE_MIN = 0.6;
 /**
  * The word sequences an answer line may appear as in its passage: its own words, and for a table
  * row read with its header ("Pin Name: AVDD33_1; Min.: 2.1 V; Max.: 3.63 V") the cells' words
- * alone, since the header's words stand rows above in the table. A unit written after each value
- * ("2.1 V") is a skip the walk allows.
+ * alone, since the header's words stand rows above in the table; and with a unit written after
+ * each value ("2.1 V; 3.3 V") once at the row's end, where its column is.
  */
 export function lineForms(line: string): string[][] {
   const own = words(line);
   const segments = line.split(/;\s+/);
   if (segments.length < 2 || !segments.some((s) => /:\s/.test(s))) return [own];
-  const cells = words(segments.map((s) => s.replace(/^.*?:\s+/, '')).join(' '));
-  return cells.length > 0 && cells.length < own.length ? [own, cells] : [own];
+  const values = segments.map((s) => s.replace(/^.*?:\s+/, ''));
+  const cells = words(values.join(' '));
+  if (cells.length === 0 || cells.length >= own.length) return [own];
+  // The unit column's unit, written after each value ("4.5 V; 5 V; 5.5 V"), stands once, last in the row.
+  const unit = /\d\s+(\S+)$/.exec(values[values.length - 1]!)?.[1];
+  const withUnit = unit ? values.filter((v) => v.endsWith(` ${unit}`) && /\d\s+\S+$/.test(v)) : [];
+  if (!unit || withUnit.length < 2 || words(unit).length !== 1) return [own, cells];
+  const once = words([...values.map((v) => (withUnit.includes(v) ? v.slice(0, -unit.length - 1) : v)), unit].join(' '));
+  return [own, cells, once];
 }
 
 /**
@@ -170,7 +182,7 @@ function findLineWords(page: readonly string[], line: string): { first: number; 
   let best: Chain | null = null;
   let share = 0;
   for (const q of lineForms(line)) {
-    const chain = bestWalk(page, q, LINE_ANCHOR, LINE_SKIP);
+    const chain = bestWalk(page, q, LINE_ANCHOR, LINE_SKIP, true);
     if (chain && chain.matched / q.length > share) {
       best = chain;
       share = chain.matched / q.length;
@@ -182,8 +194,11 @@ function findLineWords(page: readonly string[], line: string): { first: number; 
 /** Punctuation touching a line's first or last word ("−20", "done.", "(see"); not markup, not other words. */
 const TOKEN_EDGE = /[^\s\p{L}\p{N}|*_`<>[\]\\#]/u;
 
+/** How many words beside the walk's ends `findLine` may add. */
+const BESIDE = 3;
+
 /** An HTML tag, or a Markdown link's or image's target: "](https://…)". */
-const HIDDEN = /<\/?[A-Za-z][^>\n]*>|\]\([^)\s]*\)/g;
+const HIDDEN = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^>\n]*)?\/?>|\]\([^)\s]*\)/g;
 
 /**
  * Where answer `line` stands in `text` (a passage's Markdown), as character offsets, end
@@ -199,8 +214,23 @@ export function findLine(text: string, line: string): { start: number; end: numb
     line,
   );
   if (!found) return null;
-  let start = spans[found.first]!.index;
-  let end = spans[found.last]!.index + spans[found.last]![0].length;
+  // The walk cannot resume for a line's last word alone ("5.5 V" after a skipped unit): up to
+  // BESIDE words next to the found ones are taken in, when the line has them to spare (not matched
+  // yet) and no line or sentence ends between them.
+  let { first, last } = found;
+  const spare = new Map<string, number>();
+  for (const w of words(line)) spare.set(w, (spare.get(w) ?? 0) + 1);
+  for (let k = first; k <= last; k++) spare.set(spans[k]![0].toLowerCase(), (spare.get(spans[k]![0].toLowerCase()) ?? 0) - 1);
+  const joins = (a: number, b: number, k: number): boolean => {
+    const w = spans[k]![0].toLowerCase();
+    if (/\n|[.!?]\s/.test(text.slice(spans[a]!.index + spans[a]![0].length, spans[b]!.index)) || (spare.get(w) ?? 0) <= 0) return false;
+    spare.set(w, spare.get(w)! - 1);
+    return true;
+  };
+  for (let n = 0; n < BESIDE && first > 0 && joins(first - 1, first, first - 1); n++) first--;
+  for (let n = 0; n < BESIDE && last + 1 < spans.length && joins(last, last + 1, last + 1); n++) last++;
+  let start = spans[first]!.index;
+  let end = spans[last]!.index + spans[last]![0].length;
   while (start > 0 && TOKEN_EDGE.test(text[start - 1]!)) start--;
   while (end < text.length && TOKEN_EDGE.test(text[end]!)) end++;
   return { start, end };
