@@ -138,11 +138,12 @@ export function SourceViewer() {
         ) : null}
         {showPdf && original ? (
           <Suspense fallback={<p className="muted pad">Loading the PDF viewer…</p>}>
+            {/* The line is looked for on its own page(s) only: a like row on the passage's next page is not it. */}
             <PdfView
               base64={original.base64}
               page={viewerPage}
               quote={hasPassage ? viewer.quote : ''}
-              line={hasPassage ? (viewer.line ?? '') : ''}
+              line={hasPassage && (viewer.pages.length === 0 || viewer.pages.includes(viewerPage)) ? (viewer.line ?? '') : ''}
               zoom={zoom}
               onPageCount={setPageCount}
               onError={setPdfError}
