@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import Markdown, { type Options } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
-import { remarkCitations, remarkHighlight, remarkHtmlAsText } from '../../src-renderer/src/viewer/markdown.plugins';
+import { alignToSource, remarkCitations, remarkHighlight, remarkHtmlAsText } from '../../src-renderer/src/viewer/markdown.plugins';
 import { findLine, lineInPassage } from '../../src-renderer/src/viewer/passage';
 
 type Plugins = NonNullable<Options['remarkPlugins']>;
@@ -55,6 +55,27 @@ describe('remarkHighlight with the answer’s line', () => {
     expect(out).not.toContain('<b>');
   });
 
+  it('marks only the line in a paragraph whose text the parser changed (an entity, an escape)', () => {
+    const doc = ['Intro.', '', 'The device&#x27;s boot mode is shown. Hold the \\*BOOT\\* key for 3 s. The LED turns red &amp; blinks.', '', 'End.'].join('\n');
+    const passage = { start: doc.indexOf('The device'), end: doc.indexOf('\n\nEnd') };
+    const line = findLine(doc, 'Hold the *BOOT* key for 3 s.')!;
+    const out = html(doc, [[remarkHighlight, { ...passage, line }]]);
+    expect(texts(out, 'passage-line')).toEqual(['Hold the *BOOT* key for 3 s.']);
+    expect(out).toContain('The device&#x27;s boot mode is shown. </mark>');
+    expect(texts(out, 'passage').join('')).toContain('The LED turns red &amp; blinks.');
+  });
+
+  it('marks a quoted code line inside its code block, keeping the code as it is', () => {
+    const doc = ['Intro.', '', '```cpp title="read.ino"', '#include <Wire.h>', 'void setup() {', '  pinMode(A0, INPUT);  // ADC in', '}', '```', '', 'End.'].join('\n');
+    const passage = { start: doc.indexOf('```'), end: doc.indexOf('\n\nEnd') };
+    const line = findLine(doc, 'pinMode(A0, INPUT); // ADC in')!;
+    const out = html(doc, [[remarkHighlight, { ...passage, line }]]);
+    expect(texts(out, 'passage-line')).toEqual(['pinMode(A0, INPUT);  // ADC in']);
+    expect(out).toContain('<pre><code class="passage">#include &lt;Wire.h&gt;\nvoid setup() {\n  <mark');
+    // Without a line the block is marked as before.
+    expect(html(doc, [[remarkHighlight, { ...passage, line: null }]])).toContain('<pre><code class="passage">#include &lt;Wire.h&gt;\nvoid setup() {\n  pinMode');
+  });
+
   it('marks the passage alone without a line, as a chip outside an answer does', () => {
     const out = html(DOC, [[remarkHighlight, { ...PASSAGE, line: null }]]);
     expect(texts(out, 'passage-line')).toEqual([]);
@@ -88,5 +109,15 @@ describe('lineInPassage', () => {
     expect(found.start).toBeGreaterThan(start);
     expect(lineInPassage(text, 0, text.length, 'Tighten the bolts to 9 Nm.', [1], pageStarts)).toBeNull();
     expect(lineInPassage(text, 0, text.length, '', [1], pageStarts)).toBeNull();
+  });
+});
+
+describe('alignToSource', () => {
+  it('maps a text node’s characters onto its Markdown past escapes, entities and tags', () => {
+    expect(alignToSource('a*b', 'a\\*b')).toEqual([0, 2, 3, 4]);
+    expect(alignToSource("it's", 'it&#x27;s')).toEqual([0, 1, 2, 8, 9]);
+    expect(alignToSource('Warning: off.', '<div class="note">Warning: off.</div>')).toEqual([18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 37]);
+    expect(alignToSource('a\nb', 'a\n   b')).toEqual([0, 1, 5, 6]);
+    expect(alignToSource('xyz', 'abcdefghijklmnop')).toBeNull();
   });
 });
