@@ -129,4 +129,28 @@ describe('a cited PDF table row in the page viewer', () => {
     await page.getByRole('button', { name: 'Close source' }).click();
     expect(errors).toEqual([]);
   });
+
+  it('marks the row of the answer line whose chip was clicked more strongly, in view', async () => {
+    const chip = page.getByTestId('answer').first().locator('.answer-text [data-testid="citation"][data-n="1"]').nth(1);
+    expect(await chip.evaluate((el) => el.parentElement?.textContent)).toContain('Pin Name: AVDD33_2; Min.: 2.1 V');
+    await chip.click();
+    const pdf = page.locator('[data-testid="pdf-page"][data-page="2"]');
+    await expect.poll(async () => Number(await pdf.getAttribute('data-line-marks'))).toBeGreaterThan(0);
+    const line = await pdf.locator('.pdf-line').evaluateAll((marks) => marks.map((m) => m.getAttribute('data-text') ?? '').filter((t) => t.trim()));
+    expect(line).toEqual(['AVDD33_2', '2.1', '3.3', '3.63', 'V']);
+    // The rest of the passage is still marked, as before.
+    expect(Number(await pdf.getAttribute('data-highlights'))).toBeGreaterThan(line.length + 5);
+    const inView = () =>
+      page.getByTestId('source-viewer').evaluate((viewer) => {
+        const body = viewer.querySelector('.viewer-body')!.getBoundingClientRect();
+        return [...viewer.querySelectorAll('.pdf-line')].every((m) => {
+          const r = m.getBoundingClientRect();
+          return r.top >= body.top && r.bottom <= body.bottom;
+        });
+      });
+    await expect.poll(inView).toBe(true);
+    await shot(page, 'pdf-table-row-line');
+    await page.getByRole('button', { name: 'Close source' }).click();
+    expect(errors).toEqual([]);
+  });
 });

@@ -269,11 +269,15 @@ function Answer({ turn }: { turn: ChatTurn }) {
   const components = useMemo(
     () => ({
       cite: (props: ComponentProps<'cite'>) => {
-        const n = Number((props as Record<string, unknown>)['data-n']);
-        return <CitationChip n={n} citation={byN.get(n)} />;
+        const attrs = props as Record<string, unknown>;
+        const n = Number(attrs['data-n']);
+        // An extracted answer's line is quoted from the passage: the viewer marks it there. A written
+        // answer's sentence says it in other words, so its chip opens the passage as a whole.
+        const line = turn.mode === 'extracted' && typeof attrs['data-line'] === 'string' ? attrs['data-line'] : undefined;
+        return <CitationChip n={n} citation={byN.get(n)} line={line || undefined} />;
       },
     }),
-    [byN],
+    [byN, turn.mode],
   );
   // An extracted answer quotes the manuals: inline Markdown in a quote is shown as written.
   const plugins = useMemo(() => (turn.mode === 'extracted' ? [remarkInlineAsText, remarkCitations] : [remarkCitations]), [turn.mode]);

@@ -13,10 +13,11 @@ function preview(quote: string): string {
 
 /**
  * `[n]` as a chip: hovering or focusing shows the cited passage, clicking opens the source
- * viewer at its page with the passage highlighted. The card is positioned against the window
- * (fixed) so scrolling containers never clip it.
+ * viewer at its page with the passage highlighted, and `line` (the answer line the chip stands
+ * after, when it quotes the passage) marked more strongly inside it. The card is positioned
+ * against the window (fixed) so scrolling containers never clip it.
  */
-export function CitationChip({ citation, n }: { citation: Citation | undefined; n: number }) {
+export function CitationChip({ citation, n, line }: { citation: Citation | undefined; n: number; line?: string }) {
   const openViewer = useStore((s) => s.openViewer);
   const docTitle = useStore((s) => (citation ? (s.documents.find((d) => d.id === citation.doc)?.title ?? null) : null));
   const [card, setCard] = useState<{ top: number; left: number; above: boolean } | null>(null);
@@ -52,7 +53,7 @@ export function CitationChip({ citation, n }: { citation: Citation | undefined; 
         onBlur={() => setCard(null)}
         onClick={() => {
           setCard(null);
-          void openViewer({ doc: citation.doc, title: citation.title, pages: citation.pages, start: citation.start, end: citation.end, quote: citation.quote });
+          void openViewer({ doc: citation.doc, title: citation.title, pages: citation.pages, start: citation.start, end: citation.end, quote: citation.quote, ...(line ? { line } : {}) });
         }}
       >
         {n}

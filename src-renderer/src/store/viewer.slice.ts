@@ -13,6 +13,11 @@ export interface ViewerTarget {
   start: number;
   end: number;
   quote: string;
+  /**
+   * The answer line whose chip opened the viewer, as the answer shows it: marked more strongly
+   * inside the passage and scrolled to when the viewer finds it there; absent for other chips.
+   */
+  line?: string;
 }
 
 /** The viewer state that belongs to one library: its initial value, and what a library switch resets. */

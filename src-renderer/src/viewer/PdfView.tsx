@@ -3,7 +3,7 @@ import { getDocument, GlobalWorkerOptions, Util, type PDFDocumentProxy, type Ren
 import type { TextItem } from 'pdfjs-dist/types/src/display/api';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { base64ToBytes } from '../util/files';
-import { findPassage } from './passage';
+import { findLineItems, findPassage } from './passage';
 
 // The worker is one of the app's own files (worker-src 'self'); nothing is fetched from elsewhere.
 GlobalWorkerOptions.workerSrc = workerUrl;
@@ -15,17 +15,20 @@ interface Rect {
   top: number;
   width: number;
   height: number;
+  /** Part of the answer's line, marked more strongly. */
+  line: boolean;
 }
 
 /**
  * One page of the original PDF drawn by pdf.js, fitted to the panel's width, with the cited
- * passage marked by boxes over its text items. Loaded lazily: pdf.js is large and only the
- * source viewer needs it.
+ * passage marked by boxes over its text items, and the answer's `line` among them more strongly.
+ * Loaded lazily: pdf.js is large and only the source viewer needs it.
  */
 export default function PdfView({
   base64,
   page,
   quote,
+  line = '',
   zoom,
   onPageCount,
   onError,
@@ -33,6 +36,8 @@ export default function PdfView({
   base64: string;
   page: number;
   quote: string;
+  /** The answer line to mark inside the passage ('' for none); the passage alone when it is not found there. */
+  line?: string;
   /** Multiplier on fit-to-width. */
   zoom: number;
   onPageCount: (count: number) => void;
@@ -103,12 +108,15 @@ export default function PdfView({
           quote,
         );
         if (range) {
+          // Looked for inside the passage only: the same words elsewhere on the page are not the line quoted.
+          const inside = line.trim() ? findLineItems(items.slice(range.first, range.last + 1).map((it) => it.str), line) : null;
           for (let i = range.first; i <= range.last; i++) {
             const it = items[i]!;
             if (!it.str.trim()) continue;
             const tx = Util.transform(viewport.transform, it.transform as number[]);
             const fontHeight = Math.hypot(tx[2]!, tx[3]!);
-            marks.push({ text: it.str, left: tx[4]! - 2, top: tx[5]! - fontHeight * 0.95, width: it.width * scale + 4, height: fontHeight * 1.25 });
+            const isLine = inside !== null && i >= range.first + inside.first && i <= range.first + inside.last;
+            marks.push({ text: it.str, left: tx[4]! - 2, top: tx[5]! - fontHeight * 0.95, width: it.width * scale + 4, height: fontHeight * 1.25, line: isLine });
           }
         }
       }
@@ -118,10 +126,11 @@ export default function PdfView({
       alive = false;
       task?.cancel();
     };
-  }, [doc, page, width, zoom, quote]);
+  }, [doc, page, width, zoom, quote, line]);
 
   useEffect(() => {
-    if (rendered && rendered.marks.length > 0) wrap.current?.querySelector('.pdf-highlight')?.scrollIntoView({ block: 'center' });
+    if (!rendered || rendered.marks.length === 0) return;
+    (wrap.current?.querySelector('.pdf-line') ?? wrap.current?.querySelector('.pdf-highlight'))?.scrollIntoView({ block: 'center' });
   }, [rendered]);
 
   return (
@@ -131,11 +140,18 @@ export default function PdfView({
         data-testid="pdf-page"
         data-page={rendered?.page ?? 0}
         data-highlights={rendered?.marks.length ?? 0}
+        data-line-marks={rendered?.marks.filter((m) => m.line).length ?? 0}
         style={rendered ? { width: rendered.width, height: rendered.height } : undefined}
       >
         <canvas ref={canvas} aria-label={`Page ${page}`} role="img" />
         {rendered?.marks.map((m, i) => (
-          <div key={i} className="pdf-highlight" data-testid="pdf-highlight" data-text={m.text} style={{ left: m.left, top: m.top, width: m.width, height: m.height }} />
+          <div
+            key={i}
+            className={m.line ? 'pdf-highlight pdf-line' : 'pdf-highlight'}
+            data-testid="pdf-highlight"
+            data-text={m.text}
+            style={{ left: m.left, top: m.top, width: m.width, height: m.height }}
+          />
         ))}
       </div>
       {!doc ? <p className="muted pad">Drawing the page…</p> : null}

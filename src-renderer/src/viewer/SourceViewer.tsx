@@ -6,6 +6,7 @@ import { formatPages, plainText } from '../util/format';
 import { Icon } from '../components/Icon';
 import { SafeMarkdown } from './SafeMarkdown';
 import { frontMatterEnd, remarkAdmonitions, remarkHideFrontMatter, remarkHighlight } from './markdown.plugins';
+import { lineInPassage } from './passage';
 
 const PdfView = lazy(() => import('./PdfView'));
 
@@ -137,13 +138,24 @@ export function SourceViewer() {
         ) : null}
         {showPdf && original ? (
           <Suspense fallback={<p className="muted pad">Loading the PDF viewer…</p>}>
-            <PdfView base64={original.base64} page={viewerPage} quote={hasPassage ? viewer.quote : ''} zoom={zoom} onPageCount={setPageCount} onError={setPdfError} />
+            {/* The line is looked for on its own page(s) only: a like row on the passage's next page is not it. */}
+            <PdfView
+              base64={original.base64}
+              page={viewerPage}
+              quote={hasPassage ? viewer.quote : ''}
+              line={hasPassage && (viewer.pages.length === 0 || viewer.pages.includes(viewerPage)) ? (viewer.line ?? '') : ''}
+              zoom={zoom}
+              onPageCount={setPageCount}
+              onError={setPdfError}
+            />
           </Suspense>
         ) : source ? (
           <SourceText
             text={source.text}
             start={viewer.start}
             end={viewer.end}
+            line={viewer.line ?? ''}
+            pages={viewer.pages}
             pageStarts={source.pageStarts}
             page={viewer.pages[0] ?? null}
             keepLineBreaks={source.format === 'txt'}
@@ -181,6 +193,8 @@ function SourceText({
   text,
   start,
   end,
+  line,
+  pages,
   pageStarts,
   page,
   keepLineBreaks,
@@ -188,6 +202,9 @@ function SourceText({
   text: string;
   start: number;
   end: number;
+  /** The answer line to mark inside the passage ('' for none). */
+  line: string;
+  pages: readonly number[];
   pageStarts: number[];
   page: number | null;
   keepLineBreaks: boolean;
@@ -198,20 +215,23 @@ function SourceText({
   const anchor = end > start ? start : page !== null ? (pageStarts[page - 1] ?? 0) : 0;
   const { from, to } = windowAround(text, anchor, Math.max(end, anchor), extra);
   const slice = text.slice(from, to);
+  // Not found, the passage is highlighted as a whole, as for a chip that names no line.
+  const marked = useMemo(() => lineInPassage(text, start, end, line, pages, pageStarts), [text, start, end, line, pages, pageStarts]);
   // Front matter is metadata (hidden, not a heading); admonitions render as labelled boxes.
   const hiddenEnd = from === 0 ? frontMatterEnd(slice) : 0;
   const plugins = useMemo(
     () => [
-      ...(end > start ? [[remarkHighlight, { start, end, offset: from }] as [typeof remarkHighlight, Parameters<typeof remarkHighlight>[0]]] : []),
+      ...(end > start ? [[remarkHighlight, { start, end, offset: from, line: marked }] as [typeof remarkHighlight, Parameters<typeof remarkHighlight>[0]]] : []),
       remarkHideFrontMatter(hiddenEnd),
       remarkAdmonitions,
     ],
-    [start, end, from, hiddenEnd],
+    [start, end, from, hiddenEnd, marked],
   );
 
   useEffect(() => {
-    body.current?.querySelector('.passage')?.scrollIntoView({ block: 'center' });
-  }, [start, end, slice]);
+    // The line, when one is marked: a passage runs to 3000 characters, its top may be far above it.
+    (body.current?.querySelector('.passage-line') ?? body.current?.querySelector('.passage'))?.scrollIntoView({ block: 'center' });
+  }, [start, end, slice, marked]);
 
   return (
     <div className="source-text" ref={body} data-testid="source-text">

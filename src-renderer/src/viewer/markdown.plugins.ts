@@ -132,55 +132,161 @@ export function remarkInlineAsText() {
   };
 }
 
-/** A node rendered as `<mark class="passage">` (mdast-util-to-hast honours `data.hName`). */
-function mark(children: Text[]): RootContent {
-  return { type: 'highlight', data: { hName: 'mark', hProperties: { className: ['passage'] } }, children } as unknown as RootContent;
+/** A node rendered as `<mark class="passage">`, or `passage passage-line` for the answer's line (mdast-util-to-hast honours `data.hName`). */
+function mark(children: Text[], line = false): RootContent {
+  return { type: 'highlight', data: { hName: 'mark', hProperties: { className: line ? ['passage', 'passage-line'] : ['passage'] } }, children } as unknown as RootContent;
+}
+
+/** Characters of the source a text node's value may skip past: an HTML tag, an entity, an escape's backslash. */
+const SKIPPED = /^(?:<\/?[A-Za-z][^>\n]*>|&(?:#\d+|#x[0-9a-f]+|\w+);|\\)/i;
+/** How far ahead a value's character is looked for in its source when neither agrees nor is skipped. */
+const ALIGN_AHEAD = 8;
+
+/**
+ * Where each character of a text node's `value` stands in its `source` (the node's span of the
+ * Markdown), plus the source's end, or null when they cannot be aligned. The value differs from
+ * the source where the parser dropped escapes' backslashes, decoded entities, a list item's
+ * indentation, or (raw HTML shown as text) tags: those source characters are passed over.
+ */
+export function alignToSource(value: string, source: string): number[] | null {
+  const at: number[] = [];
+  let j = 0;
+  for (const ch of value) {
+    for (let n = 0; n < ch.length; n++) {
+      const c = ch[n]!;
+      if (source[j] === c) {
+        at.push(j++);
+        continue;
+      }
+      const skip = SKIPPED.exec(source.slice(j, j + 40));
+      // A decoded entity stands where its reference does.
+      if (skip && skip[0].startsWith('&')) {
+        at.push(j);
+        j += skip[0].length;
+        continue;
+      }
+      if (skip) j += skip[0].length;
+      const k = source.indexOf(c, j);
+      if (k < 0 || k - j > ALIGN_AHEAD) return null;
+      at.push(k);
+      j = k + 1;
+    }
+  }
+  at.push(source.length);
+  return at;
 }
 
 /**
- * Highlights the passage at `[start, end)` of the Markdown source: text nodes are split at the
- * exact offsets when their value maps 1:1 onto the source, otherwise marked whole; code is marked
- * whole. `offset` is where the rendered text begins in the full document.
+ * Highlights the passage at `[start, end)` of the Markdown source, and within it the answer's
+ * quoted `line` (same offsets) more strongly: text nodes are split at those offsets (mapped onto
+ * their value by `alignToSource` where the parser changed it), or marked whole when their value
+ * cannot be aligned; code is marked whole, and a code block holding the line has the line's
+ * characters marked inside it. `offset` is where the rendered text begins in the full document.
  */
-export function remarkHighlight(options: { start: number; end: number; offset?: number }) {
-  const start = options.start - (options.offset ?? 0);
-  const end = options.end - (options.offset ?? 0);
-  return (tree: Root) => {
+export function remarkHighlight(options: { start: number; end: number; offset?: number; line?: { start: number; end: number } | null }) {
+  const offset = options.offset ?? 0;
+  const start = options.start - offset;
+  const end = options.end - offset;
+  const line = options.line && options.line.end > options.line.start ? { start: options.line.start - offset, end: options.line.end - offset } : null;
+  const inLine = (s: number, e: number) => line !== null && s < line.end && e > line.start;
+
+  /**
+   * `value` (a node's text, whose source begins at offset `s`) cut where the passage and the line
+   * begin and end, each piece marked as it lies; `at` maps value indices onto the source (null:
+   * one to one). With `marked` the whole is inside a marked element already (a code block): only
+   * the line's pieces are marked.
+   */
+  const pieces = (value: string, s: number, at: number[] | null, marked: boolean): RootContent[] => {
+    const src = (v: number) => (at ? at[v]! : v);
+    const size = at ? at[value.length]! : value.length;
+    /** The first value index at or after source offset `c` (from `s`). */
+    const valueAt = (c: number) => {
+      let v = 0;
+      while (v < value.length && src(v) < c) v++;
+      return v;
+    };
+    const cuts = [...new Set([0, start - s, end - s, ...(line ? [line.start - s, line.end - s] : []), size])]
+      .filter((c) => c >= 0 && c <= size)
+      .map(valueAt)
+      .sort((x, y) => x - y);
+    const parts: RootContent[] = [];
+    for (let k = 0; k + 1 < cuts.length; k++) {
+      const [a, b] = [cuts[k]!, cuts[k + 1]!];
+      if (a === b) continue;
+      const text: Text = { type: 'text', value: value.slice(a, b) };
+      // Where these characters stand in the source: from the first one to the last one's end.
+      const [from, to] = [s + src(a), s + src(b - 1) + 1];
+      if (marked) parts.push(inLine(from, to) ? mark([text], true) : text);
+      else parts.push(from >= start && to <= end ? mark([text], inLine(from, to)) : text);
+    }
+    return parts;
+  };
+
+  return (tree: Root, file?: { value?: unknown }) => {
     if (end <= start) return;
+    const source = String(file?.value ?? '');
     walk(tree, (child, i, parent) => {
       const pos = span(child);
       if (!pos || pos[1] <= start || pos[0] >= end) return;
+      const [s, e] = pos;
+      if (child.type === 'code' && inLine(s, e)) {
+        // The code's text begins after a fence's opening line; an indented block's at once.
+        const fenced = /^[ \t]*(?:```|~~~)/.test(source.slice(s, e));
+        const bodyStart = fenced ? source.indexOf('\n', s) + 1 : s;
+        const at = bodyStart > 0 && bodyStart <= e ? alignToSource(child.value, source.slice(bodyStart, e)) : null;
+        if (at) {
+          // As hast: mdast text would have its lines' leading spaces trimmed, and code keeps them.
+          const hast = pieces(child.value, bodyStart, at, true).map((p) =>
+            p.type === 'text' ? { type: 'text', value: p.value } : { type: 'element', tagName: 'mark', properties: { className: ['passage', 'passage-line'] }, children: [{ type: 'text', value: (p as unknown as { children: Text[] }).children[0]!.value }] },
+          );
+          const code = { type: 'element', tagName: 'code', properties: { className: ['passage'] }, children: [...hast, { type: 'text', value: '\n' }] };
+          parent.children.splice(i, 1, { type: 'highlightCode', data: { hName: 'pre', hChildren: [code] } } as never);
+          return;
+        }
+      }
       if (child.type === 'code' || child.type === 'inlineCode') {
-        child.data = { ...child.data, hProperties: { className: ['passage'] } } as typeof child.data;
+        child.data = { ...child.data, hProperties: { className: inLine(s, e) ? ['passage', 'passage-line'] : ['passage'] } } as typeof child.data;
         return;
       }
       if (child.type !== 'text') return;
-      const [s, e] = pos;
-      if (child.value.length !== e - s) {
-        parent.children.splice(i, 1, mark([child]) as never);
+      const at = child.value.length === e - s ? null : alignToSource(child.value, source.slice(s, e));
+      if (child.value.length !== e - s && !at) {
+        parent.children.splice(i, 1, mark([child], inLine(s, e)) as never);
         return;
       }
-      const a = Math.max(0, start - s);
-      const b = Math.min(child.value.length, end - s);
-      const parts: RootContent[] = [];
-      if (a > 0) parts.push({ type: 'text', value: child.value.slice(0, a) });
-      parts.push(mark([{ type: 'text', value: child.value.slice(a, b) }]));
-      if (b < child.value.length) parts.push({ type: 'text', value: child.value.slice(b) });
-      parent.children.splice(i, 1, ...(parts as never[]));
+      parent.children.splice(i, 1, ...(pieces(child.value, s, at, false) as never[]));
     });
   };
 }
 
-/** Turns `[n]` markers in an answer into `<cite data-n>` elements the renderer shows as chips. */
+/** The text of mdast nodes as shown: text and code values, a line break as a space. */
+function shownText(nodes: readonly RootContent[]): string {
+  return nodes.map((n) => (n.type === 'text' || n.type === 'inlineCode' ? n.value : n.type === 'break' ? ' ' : 'children' in n ? shownText((n as Parent).children) : '')).join('');
+}
+
+const MARKER = /\[(\d{1,3})\]/g;
+
+/**
+ * Turns `[n]` markers in an answer into `<cite data-n data-line>` elements the renderer shows as
+ * chips. `data-line` is the text the marker stands after: its block's text since the marker
+ * before it (markers side by side share it), which in an extracted answer is the quoted line the
+ * source viewer marks.
+ */
 export function remarkCitations() {
   return (tree: Root) => {
     walk(tree, (child, i, parent) => {
       if (child.type !== 'text' || !/\[\d{1,3}\]/.test(child.value)) return;
+      // The siblings before this node are not split yet (the walk runs from the end): their markers are still text.
+      let before = shownText(parent.children.slice(0, i) as RootContent[]);
       const parts: RootContent[] = [];
       let last = 0;
-      for (const m of child.value.matchAll(/\[(\d{1,3})\]/g)) {
+      for (const m of child.value.matchAll(MARKER)) {
         if (m.index > last) parts.push({ type: 'text', value: child.value.slice(last, m.index) });
-        parts.push({ type: 'citation', data: { hName: 'cite', hProperties: { dataN: Number(m[1]) } }, children: [{ type: 'text', value: m[0] }] } as unknown as RootContent);
+        before += child.value.slice(last, m.index);
+        // Markers side by side ("[1][2]") stand after the same text.
+        const line = before.replace(/(?:\s*\[\d{1,3}\])+\s*$/, '').split(/\[\d{1,3}\]/).pop()!.replace(/\s+/g, ' ').trim();
+        parts.push({ type: 'citation', data: { hName: 'cite', hProperties: { dataN: Number(m[1]), dataLine: line } }, children: [{ type: 'text', value: m[0] }] } as unknown as RootContent);
+        before += m[0];
         last = m.index + m[0].length;
       }
       if (last < child.value.length) parts.push({ type: 'text', value: child.value.slice(last) });
