@@ -95,7 +95,12 @@ export interface ChatService {
 /** The shape of `LibraryIndex` this module reads (kept structural so tests can pass fakes). */
 export interface LibraryIndexLike {
   search(query: string, options: SearchOptions): Promise<Result<SearchResponse>>;
-  readonly enrichment: { readonly vocabulary: ModelVocabulary; readonly terms?: { words(): Iterable<string> } };
+  readonly enrichment: {
+    readonly vocabulary: ModelVocabulary;
+    readonly terms?: { words(): Iterable<string> };
+    /** Passage statistics: how many passages, and a word's BM25 inverse passage frequency. */
+    readonly passages?: { readonly passages: number; idf(term: string): number };
+  };
   readonly library: {
     readonly config: { readonly embedder: unknown };
     /** With `loadNormalized`: where a document's pages begin, so a citation names its line's page. */
@@ -121,6 +126,13 @@ export function chatIndexOf(index: LibraryIndexLike): ChatIndex {
     },
     listChunks: (docId) => index.listChunks(docId),
     libraryWords: () => index.enrichment.terms?.words() ?? [],
+    passageFrequency(term) {
+      const stats = index.enrichment.passages;
+      if (!stats || stats.passages === 0) return undefined;
+      // The statistics keep BM25's idf, ln(1 + (N - n + 0.5) / (n + 0.5)); n read back from it.
+      const n = Math.max(0, Math.round((stats.passages + 1) / Math.exp(stats.idf(term)) - 0.5));
+      return { df: n, passages: stats.passages };
+    },
     async pagedText(docId) {
       const { library } = index;
       const rec = await library.document?.(docId);
@@ -158,9 +170,9 @@ function historyFor(turns: readonly ChatTurn[]): HistoryMessage[] {
     .slice(-HISTORY_MESSAGES);
 }
 
-function listNames(names: readonly string[]): string {
+function listNames(names: readonly string[], last = 'and'): string {
   if (names.length <= 1) return names.join('');
-  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return `${names.slice(0, -1).join(', ')} ${last} ${names[names.length - 1]}`;
 }
 
 /** The one library model a heading, caption or table row names, else null. */
@@ -241,15 +253,17 @@ export function createChatService(options: ChatServiceOptions): ChatService {
 
     const found = await retrieve(index, asked, analysis, plan, scope, options.retrieve);
     if (!found.ok) return found;
-    const { passages, resolvedModels, setAside } = found.value;
+    const { passages, resolvedModels, setAside, unsaid } = found.value;
     // A question naming a known and an unknown model is answered for the known one, said first.
     let note = followUp ? `Read as: “${followUp}”\n\n` : '';
     note += plan.unknown.length > 0 ? `No manual for ${listNames(plan.unknown.map((u) => u.text))} in this library; answering for ${listNames(plan.named)}.\n\n` : '';
     // A product code no manual mentions: maybe another product, maybe the asked one's number that
     // its manual never prints; the answer comes, and says so first.
-    if (plan.unmentioned.length > 0) {
-      const names = plan.unmentioned.map((u) => u.text);
-      note += `None of the manuals in this library mentions ${listNames(names)}${passages.length > 0 ? ': the lines below are from the manuals that best match the rest of the question, which may be about another product' : ''}.\n\n`;
+    // A question about something the library never writes (`unsaid`: then nothing is quoted) says
+    // which of its words no manual has.
+    if (plan.unmentioned.length > 0 || unsaid.length > 0) {
+      const names = [...plan.unmentioned.map((u) => u.text), ...unsaid];
+      note += `None of the manuals in this library mentions ${listNames(names, unsaid.length > 0 ? 'or' : 'and')}${passages.length > 0 ? ': the lines below are from the manuals that best match the rest of the question, which may be about another product' : ''}.\n\n`;
     }
     // A question naming another model than the picked chip's is answered for the model it names:
     // said first, so the answer is never taken for the chip's.

@@ -164,8 +164,67 @@ export function findUnknownModels(
     }
     i = Math.max(j, i + 1);
   }
+  // Only for a question naming no model (a note before the answer): in a follow-up a setting
+  // written so ("Picture Mode 2") would switch away from the kept model.
+  if (codes === 'product') {
+    for (const g of namedGenerations(question, toks, known, vendors, keys)) if (!out.some((u) => u.start < g.end && u.end > g.start) && vocabulary.lookup(g.text) === null) out.push(g);
+  }
   const members = unknownMembers(question, vocabulary, models, known, toks);
   return [...out.filter((u) => !members.some((m) => u.start < m.end && u.end > m.start)), ...members];
+}
+
+/** A word of a product's name written in title case ("Raspberry", "Pi"). */
+const TITLE_WORD = /^\p{Lu}\p{Ll}+$/u;
+/** A generation number written apart after a product's name ("5" of "Raspberry Pi 5"). */
+const GENERATION_NUMBER = /^\d{1,2}$/;
+/**
+ * Fewest title-case words before a generation number for them to name a product: one is as often
+ * a setting, a step or a system ("Channel 5", "Step 2", "Windows 11"), which a manual may never
+ * write with that number.
+ */
+const GENERATION_NAME_WORDS = 2;
+
+/**
+ * Products written as title-case words and a generation number apart ("Raspberry Pi 5", "Galaxy
+ * Note 9"): no token of theirs mixes letters and digits, so `findUnknownModels` reads no code in
+ * them, and a question about one was answered from manuals that only write its maker's other
+ * products ("Raspberry Pi RP2040"). Taken as product codes; chat takes back those the library's
+ * text mentions (`confirmUnknown`). Not in a question written in title case, where every word
+ * looks like a name, nor before a unit ("Raspberry Pi 4 GB"), nor for a family of the library's
+ * own models.
+ */
+function namedGenerations(
+  question: string,
+  toks: readonly ModelToken[],
+  known: readonly { start: number; end: number }[],
+  vendors: ReadonlySet<string>,
+  keys: readonly { key: string }[],
+): UnknownModel[] {
+  const words = toks.filter((t) => /^\p{L}{2,}$/u.test(t.raw));
+  const covered = (t: ModelToken): boolean => known.some((k) => t.start < k.end && t.end > k.start);
+  const out: UnknownModel[] = [];
+  for (let i = 1; i < toks.length; i++) {
+    const n = toks[i]!;
+    if (n.kind !== 'word' || !GENERATION_NUMBER.test(n.raw) || covered(n)) continue;
+    const next = toks[i + 1];
+    if (next && question.slice(n.end, next.start) === ' ' && isUnitLike(n.norm + next.norm)) continue;
+    let first = i;
+    while (first > 0) {
+      const t = toks[first - 1]!;
+      if (t.kind !== 'word' || !TITLE_WORD.test(t.raw) || covered(t) || isStopword(t.norm) || question.slice(t.end, toks[first]!.start) !== ' ') break;
+      first--;
+    }
+    const name = toks.slice(first, i);
+    if (name.length < GENERATION_NAME_WORDS || name.every((t) => vendors.has(t.norm))) continue;
+    // The question's other words: in title case too, the case says nothing.
+    const rest = words.filter((t) => t.end <= name[0]!.start || t.start >= n.end);
+    if (rest.filter((t) => TITLE_WORD.test(t.raw)).length * 2 > rest.length) continue;
+    // A family of the library's models written in title case ("Radxa Rock 5") is no other product.
+    const key = [...name, n].filter((t) => !vendors.has(t.norm)).map((t) => t.norm).join('');
+    if (keys.some((k) => k.key.startsWith(key))) continue;
+    out.push({ text: question.slice(name[0]!.start, n.end), kind: 'code', key, start: name[0]!.start, end: n.end });
+  }
+  return out;
 }
 
 /** Longest ending (in key characters) that makes one of the library's models another. */

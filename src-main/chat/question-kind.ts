@@ -82,6 +82,13 @@ const DEFINITION_CUE = cueRe(cues.definition);
 const PROBLEM_CUE = cueRe(cues.problem);
 /** Words of the definition cues ("function", "use", "purpose"): what is asked, not what it is asked about. */
 export const DEFINITION_WORDS = new Set(cues.definition.flatMap((c) => terms(c)));
+/**
+ * Words a question asks with, whatever it asks about: those of the steps, definition and problem
+ * cues ("steps", "meaning", "fix") and the adjective of a "how" quantity cue ("how long", see
+ * `HOW_MEASURE`). A manual need not write them, so they never tell whether the library knows the
+ * question's topic (`topic-gate.ts`).
+ */
+export const ASKING_WORDS: ReadonlySet<string> = new Set([...cues.steps, ...cues.definition, ...cues.problem, ...cues.quantity.filter((c) => /^how\s/.test(c))].flatMap((c) => terms(c)));
 /** The cue phrases of `quantityNouns` ("how far"), each with its own matcher, and the stemmed words a manual labels that quantity with. */
 const QUANTITY_NOUNS = Object.entries(cues.quantityNouns).map(([cue, nouns]) => ({ re: cueRe([cue]), nouns: nouns.flatMap((n) => terms(n)) }));
 

@@ -15,7 +15,8 @@ import { locateMembers, pageLocator } from './passages';
 import { escapeRe } from '../core/text';
 import { terms } from './sentences';
 import { synonymMap } from '../search/thesaurus';
-import { questionKind, unitPatterns } from './question-kind';
+import { ASKING_WORDS, questionKind, unitPatterns } from './question-kind';
+import { offLibrary, unsaidTopic } from './topic-gate';
 
 /**
  * Retrieval for chat: which models a question is about (named, inherited from the conversation,
@@ -36,6 +37,11 @@ export interface ChatIndex {
   pagedText?(docId: string): Promise<PagedText | null>;
   /** The library's words (its term statistics' terms); used to tell a code the manuals mention. */
   libraryWords?(): Iterable<string>;
+  /**
+   * In how many of the library's passages a word (stemmed as `terms` stems it) occurs, and how
+   * many passages the library has; undefined when the library has no passage statistics.
+   */
+  passageFrequency?(term: string): { df: number; passages: number } | undefined;
 }
 
 /** The models a question is about. */
@@ -159,6 +165,8 @@ export interface Retrieved {
   resolvedModels: string[];
   /** The scope's models, when the question names another model and is answered for it instead; else empty. */
   setAside: string[];
+  /** The question's words no passage of the library holds, when that made the answer "not found" (`topic-gate.ts`); else empty. */
+  unsaid: string[];
 }
 
 /** Passages of the asked model kept below the coverage gate when none of its passages clears it. */
@@ -268,6 +276,16 @@ export function topicTerms(question: string, analysis: QueryAnalysis, vocabulary
   return [...new Set(terms(rest).filter((t) => !vendors.has(t) && !/^v\d/.test(t)))];
 }
 
+/** The words that make a question off the library's topic (`offLibrary`), none without passage statistics. */
+function offTopicWords(index: ChatIndex, question: string, topic: readonly string[], measured: ReadonlyMap<string, readonly RegExp[]>, noted: ReadonlySet<string>): string[] {
+  const frequency = index.passageFrequency?.bind(index);
+  if (!frequency) return [];
+  // A word a value's unit says ("current" for "500mA") is stated though never written.
+  const passageFrequency = (t: string): number | undefined => (measured.has(t) ? undefined : frequency(t)?.df);
+  const libraryWords = index.libraryWords?.bind(index);
+  return offLibrary(unsaidTopic(question, { topic, passageFrequency, synonyms: SYNONYMS, asking: ASKING_WORDS, noted, ...(libraryWords ? { libraryWords } : {}) }));
+}
+
 /**
  * Searches within the scope and keeps the passages that clear the relevance gate: enough of the
  * question's words, and (when the question is about models) a chunk of those models, their
@@ -313,6 +331,14 @@ export async function retrieve(
   // in the extractive answer): a specification table states the value and never the word.
   const measured = questionKind(question).steps ? new Map<string, RegExp[]>() : unitPatterns(wanted);
   let kept = results.filter((hit) => coverage(wanted, hit, measured) >= need);
+  // A question naming none of the library's models, about something no passage of it holds
+  // (`topic-gate.ts`), is answered "not found" whatever its other words share with the manuals.
+  // A product code no manual mentions is said before the answer instead (`plan.unmentioned`).
+  if (plan.named.length === 0 && kept.length > 0) {
+    const noted = new Set(plan.unmentioned.flatMap((u) => u.text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}+]*/gu) ?? []));
+    const unsaid = offTopicWords(index, question, wanted, measured, noted);
+    if (unsaid.length > 0) return ok({ passages: [], resolvedModels, setAside, unsaid });
+  }
   // The asked model's own manual says it in its own words ("Power on: click the reset button"
   // for "turn it on"): when none of its passages clears the gate while pages of no model do,
   // its best few that share a word with the question stay, in search order. Only for a model
@@ -328,7 +354,7 @@ export async function retrieve(
   // is among those quoted.
   if (resolvedModels.length >= 2) kept = everyModelShown(kept, resolvedModels, maxPassages, (hit) => hit.signature.model, { same: (m, own) => vocabulary.relation(m, own) === 'same' });
   const passages = await withMembers(index, kept.slice(0, maxPassages));
-  return ok({ passages, resolvedModels, setAside });
+  return ok({ passages, resolvedModels, setAside, unsaid: [] });
 }
 
 /**

@@ -2,9 +2,12 @@
 // asks every question the way `manualmate ask --json` does (no model installed, so the answer is
 // extracted), and scores the quoted lines against the gold answers.
 //   npm run bench:answers -- [--sets dev,m5stack] [--limit 50] [--fresh] [--misses] [--why] [--causes]
-//     [--ids m004,sx057] [--per-question <file>] [--answers]
+//     [--ids m004,sx057] [--per-question <file>] [--answers] [--off-topic <file>]
 // --ids asks only those questions; --answers prints every answer, as --misses prints the misses; --per-question writes "set id any first" (1 or 0) per question,
 // so two versions can be compared question by question (which were gained and which lost).
+// --off-topic asks, per set, the questions a JSON file lists for it ({"sets": {"m5stack": [...]}},
+// tests/fixtures/off-topic-questions.json) that its library cannot answer, and counts how many get
+// the honest "not found" (each one answered anyway is printed with its first quoted line).
 // --why adds where each question's first line misses: a later line holds the gold string, a quoted
 // passage holds it but no line does, the search's top 10 holds it but chat did not quote that
 // passage (relevance gate, or beyond the passages quoted), or the search's top 10 does not.
@@ -51,6 +54,7 @@ const { values } = parseArgs({
     ids: { type: 'string' },
     answers: { type: 'boolean' },
     'per-question': { type: 'string' },
+    'off-topic': { type: 'string' },
   },
 });
 const sets = values.sets ? values.sets.split(',').map((s) => s.trim()) : Object.keys(SETS);
@@ -90,6 +94,9 @@ function lineHits(line: { text: string; cites: number[] }, citations: readonly C
 }
 
 const rows: string[] = [];
+const offTopicRows: string[] = [];
+/** Per set, questions its library cannot answer (`--off-topic`). */
+const offTopic: Record<string, string[]> = values['off-topic'] ? (JSON.parse(await readFile(values['off-topic'], 'utf8')) as { sets: Record<string, string[]> }).sets : {};
 const whyRows: string[] = [];
 const causeRows: string[] = [];
 
@@ -125,6 +132,7 @@ for (const set of sets) {
     let any = 0;
     let first = 0;
     let labelled = 0;
+    let notFound = 0;
     const why = { passage: 0, search: 0, missing: 0 };
     const causes = new Map<MissCause | 'search' | 'missing', number>();
     /** Whether the search's top 10 (BM25, as chat searches the bench's embedder-less libraries) holds the gold string. */
@@ -142,6 +150,7 @@ for (const set of sets) {
       if (hitFirst) first++;
       perQuestion.push(`${set} ${q.id} ${Number(hitAny)} ${Number(hitFirst)}`);
       if (res.ok && labelFirst(res.value.text)) labelled++;
+      if (res.ok && res.value.mode === 'not-found') notFound++;
       if (values.why && !hitAny) {
         if (citations.some((c) => holdsGold(c.doc, c.quote, q))) why.passage++;
         else {
@@ -160,9 +169,20 @@ for (const set of sets) {
         process.stderr.write(`${res.ok ? res.value.text : res.error.message}\n  cites: ${citations.map((c) => `[${c.n}] ${c.doc}`).join(' ')}\n`);
       }
     }
+    if (values['off-topic']) {
+      const asked = offTopic[set] ?? [];
+      let notFound = 0;
+      for (const q of asked) {
+        const res = await chat.value.answer(q);
+        if (res.ok && res.value.mode === 'not-found') notFound++;
+        else process.stderr.write(`off-topic ${set} answered: ${q}\n  ${res.ok ? (quotedLines(res.value.text)[0]?.text.trim() ?? res.value.text.split('\n')[0]) : res.error.message}\n`);
+      }
+      offTopicRows.push(`| ${set} | ${asked.length} | ${notFound} |`);
+    }
     const n = Math.max(1, questions.length);
     rows.push(`| ${set} | ${questions.length} | ${(any / n).toFixed(2)} (${any}) | ${(first / n).toFixed(2)} (${first}) |`);
     process.stderr.write(`${rows[rows.length - 1]}\n`);
+    process.stderr.write(`${set}: ${notFound} questions answered "not found"\n`);
     process.stderr.write(`${set}: ${labelled} answers show a label without a source first ("first" counts the line under it)\n`);
     if (values.why) whyRows.push(`| ${set} | ${first} | ${any - first} | ${why.passage} | ${why.search} | ${why.missing} |`);
     const cells = [...CAUSE_COLUMNS.filter(([c]) => c !== 'uncited').map(([c]) => c), 'search', 'missing'] as const;
@@ -174,6 +194,7 @@ for (const set of sets) {
 if (values['per-question']) await writeFile(values['per-question'], `${perQuestion.join('\n')}\n`);
 console.log('| set | questions | any quoted line | first quoted line |\n|---|---|---|---|');
 console.log(rows.join('\n'));
+if (values['off-topic']) console.log(`\n| set | off-topic questions | not found |\n|---|---|---|\n${offTopicRows.join('\n')}`);
 if (values.why) {
   console.log('\n| set | first line | a later line | quoted passage, no line | search top 10, not quoted | not in search top 10 |\n|---|---|---|---|---|---|');
   console.log(whyRows.join('\n'));

@@ -107,6 +107,17 @@ describe('unknown product codes in a follow-up', () => {
     }
   });
 
+  it('takes title-case words and a generation number apart for a product, for a question naming no library model', () => {
+    expect(findUnknownModels('What power supply does the Raspberry Pi 5 need?', vocab, undefined, 'product').map((u) => [u.text, u.kind, u.key])).toEqual([['Raspberry Pi 5', 'code', 'raspberrypi5']]);
+    expect(findUnknownModels('Raspberry Pi 5', vocab, undefined, 'product').map((u) => u.text)).toEqual(['Raspberry Pi 5']);
+    // One word and a number is as often a setting or a system; a unit, a title-case question or a
+    // family of the library's models names no product; a follow-up takes none (it would switch).
+    for (const q of ['How do I go to Channel 5?', 'Does it run on Windows 11?', 'Is the Raspberry Pi 4 GB enough?', 'How Do I Go To Picture Mode 5?', 'What does the Radxa Rock 5 need?']) {
+      expect(findUnknownModels(q, vocab, undefined, 'product'), q).toEqual([]);
+    }
+    expect(findUnknownModels('And the Picture Mode 2?', vocab, undefined, 'any')).toEqual([]);
+  });
+
   it('still takes no unit, interface, known model or family for one in a follow-up', () => {
     for (const q of ['Can it take 5V 3A or 12V, USB3, RAM 8GB, an M.2 SSD, HDMI 2.1, GPIO3_A4, IP67, PD 30W?', 'And the ROCK 5B?', 'Which ROCK 5 boards have NVMe?', 'And the E54C?']) {
       expect(findUnknownModels(q, vocab, undefined, 'any'), q).toEqual([]);

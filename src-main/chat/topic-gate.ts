@@ -1,0 +1,141 @@
+import { isStopword } from '../enrich/text.util';
+import { stem } from './sentences';
+
+/**
+ * Whether a question is about something the library never writes. A question that names none of
+ * the library's models but names something else ("safe mode a51", "the PVR", "Wireless
+ * PowerShare", "Samsung Pay"), or whose topic is mostly words no passage holds ("take a
+ * screenshot" in a library of datasheets), asks about another product: its other words ("mode",
+ * "set up", "take") are found in any manual, and quoting the lines that share them answers a
+ * question that was not asked. Learned from the library's passage statistics at each question,
+ * so no list of products or features is needed.
+ */
+
+/** A word of the question as the passage statistics count words, where it starts, and its stem. */
+interface QuestionWord {
+  raw: string;
+  start: number;
+  stem: string;
+}
+
+/** Words as the passage statistics split them (`passage-words.ts`): letters and digits, a trailing `+` kept. */
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}+]*/gu;
+
+/** Whether the word opens the question or a sentence of it, or follows a colon, a bracket or a quote mark. */
+function opensSentence(question: string, start: number): boolean {
+  const before = question.slice(0, start).trimEnd();
+  return before === '' || /[.!?:;"'“‘([]$/u.test(before);
+}
+
+/**
+ * Whether the word is written as a name: letters and digits ("A51", "I2C"), a capital after its
+ * first letter ("PVR", "PowerShare") in a question not written in capitals throughout, or a
+ * capital first letter inside a sentence ("Bixby") in a question not written in title case
+ * (there the case says nothing).
+ */
+function writtenAsName(w: QuestionWord, question: string, titleCased: boolean): boolean {
+  if (/\p{N}/u.test(w.raw)) return true;
+  if (/\p{L}\p{Lu}/u.test(w.raw)) return /\p{Ll}/u.test(question);
+  return !titleCased && /^\p{Lu}/u.test(w.raw) && !opensSentence(question, w.start);
+}
+
+/** Share of a question's words inside sentences written with a capital above which case says nothing of names. */
+const TITLE_CASE_SHARE = 0.5;
+
+/** What `unsaidTopic` needs of the library and of the question's reading. */
+export interface TopicEvidence {
+  /** The question's topic words, stemmed (`topicTerms`: model names and vendor words left out). */
+  topic: readonly string[];
+  /** In how many of the library's passages a stem occurs; undefined for a word that must not be judged. */
+  passageFrequency: (stem: string) => number | undefined;
+  /** The thesaurus, as chat stems its words: a word the library writes otherwise is not unsaid. */
+  synonyms: ReadonlyMap<string, readonly string[]>;
+  /** Stems of the words a question asks with ("fix", "meaning", "steps"), never its topic. */
+  asking: ReadonlySet<string>;
+  /** The library's words (lowercase), to tell a misspelling of one ("conect") from a word it never writes. */
+  libraryWords?: () => Iterable<string>;
+  /** Words (lowercase) the answer says otherwise (a product code no manual mentions): counted, never unsaid. */
+  noted?: ReadonlySet<string>;
+}
+
+/** The question's words the library never writes, and whether the question is about them. */
+export interface UnsaidTopic {
+  /** Topic words no passage of the library holds, as written in the question. */
+  unsaid: string[];
+  /** Those written as names (`writtenAsName`). */
+  names: string[];
+  /** The question's topic words the statistics count (stems). */
+  counted: number;
+}
+
+/**
+ * The question's topic words that no passage of the library holds: words the passage statistics
+ * count (not stopwords, not glued to a number before them: "x1200" of "1600x1200" is counted
+ * whole), not asking words, and no thesaurus word of theirs in any passage either.
+ */
+export function unsaidTopic(question: string, evidence: TopicEvidence): UnsaidTopic {
+  const topic = new Set(evidence.topic);
+  const text = question.normalize('NFKC');
+  const words = [...text.matchAll(WORD)].map((m) => ({ raw: m[0], start: m.index, stem: stem(m[0].toLowerCase()) }));
+  // Words inside sentences ("I" is a capital anywhere): how the question writes its common words.
+  const inner = words.filter((w) => /^\p{L}\p{L}/u.test(w.raw) && !opensSentence(text, w.start));
+  const titleCased = inner.filter((w) => /^\p{Lu}/u.test(w.raw)).length > inner.length * TITLE_CASE_SHARE;
+  const counted = new Set<string>();
+  const unsaid: string[] = [];
+  const names: string[] = [];
+  for (const w of words) {
+    if (!/^\p{L}/u.test(w.raw) || w.raw.length < 2 || isStopword(w.raw.toLowerCase()) || !topic.has(w.stem) || evidence.asking.has(w.stem)) continue;
+    counted.add(w.stem);
+    if (evidence.noted?.has(w.raw.toLowerCase()) || evidence.passageFrequency(w.stem) !== 0) continue;
+    if ((evidence.synonyms.get(w.stem) ?? []).some((o) => (evidence.passageFrequency(o) ?? 0) > 0)) continue;
+    // A code one character from another ("Core2", "Core3") is another product, not a misspelling.
+    if (evidence.libraryWords && !/\p{N}/u.test(w.raw) && misspelled(w.raw.toLowerCase(), evidence.libraryWords())) continue;
+    if (unsaid.includes(w.raw)) continue;
+    unsaid.push(w.raw);
+    if (writtenAsName(w, text, titleCased)) names.push(w.raw);
+  }
+  return { unsaid, names, counted: counted.size };
+}
+
+/** Fewest letters of a word read as a misspelling of a library word one edit away (shorter words differ by one letter as often as not). */
+const MISSPELLING_CHARS = 5;
+
+/**
+ * Whether `a` and `b` are one edit apart: a letter added, dropped, changed, or two neighbours
+ * swapped ("conect" / "connect", "serach" / "search").
+ */
+export function oneEditApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/**
+ * Whether a word is a word of the library (its term statistics also read what passages leave out,
+ * a document's front matter) or one edit from one, both long enough to be read as a misspelling.
+ */
+function misspelled(word: string, library: Iterable<string>): boolean {
+  if (word.length < MISSPELLING_CHARS) return false;
+  for (const w of library) if (w === word || (w.length >= MISSPELLING_CHARS && oneEditApart(word, w))) return true;
+  return false;
+}
+
+/** How many topic words a name weighs: what a question names is its subject, the rest says what about it. */
+const NAME_WEIGHT = 2;
+
+/**
+ * The words to name when the question is about something the library never writes, else none:
+ * the words no passage holds make half its topic or more, a name weighing as two words ("safe
+ * mode a51": "a51"; "How do I take a screenshot?": "screenshot", while "take" is in many
+ * manuals). A name among many words the library does hold ("absolute maximum voltage on the USB
+ * bus supply (VBUS) pin") is the library's topic written another way.
+ */
+export function offLibrary(found: UnsaidTopic): string[] {
+  const weight = found.unsaid.length + (NAME_WEIGHT - 1) * found.names.length;
+  return found.unsaid.length > 0 && weight * 2 >= found.counted ? found.unsaid : [];
+}

@@ -1,0 +1,209 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchHit } from '../../src-main/contract/api';
+import { ok } from '../../src-main/core/result';
+import { chatIndexOf, createChatService, type ChatService } from '../../src-main/chat/chat.service';
+import { ASKING_WORDS } from '../../src-main/chat/question-kind';
+import { planQuestion, retrieve, topicTerms, type ChatIndex } from '../../src-main/chat/retrieve';
+import { offLibrary, oneEditApart, unsaidTopic, type TopicEvidence } from '../../src-main/chat/topic-gate';
+import { createEngine, type Engine } from '../../src-main/engine/engine';
+import { passageTerms } from '../../src-main/enrich/passage-words';
+import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
+import { analyzeQuery } from '../../src-main/search/query-analysis';
+import { tempDir } from '../helpers/temp';
+import { importP200, unwrap } from './fixtures';
+
+/**
+ * The gate for questions about something the library never writes (`topic-gate.ts`): learned
+ * from the passages of small libraries, then end to end on an imported manual.
+ */
+
+/** A little TV manual's passages: what the gate learns which words the library writes from. */
+const TV_PASSAGES = [
+  'Press the Menu button on the remote control and select Channel List to edit channels.',
+  'To record a programme, press the Record button while watching a channel.',
+  'Set the sleep timer from the Settings menu: the TV turns off after the chosen time.',
+  'Picture Mode: choose Standard, Dynamic or Movie for the best picture.',
+  'Safe mode is not available while a recording is running.',
+  'Connect the antenna cable to the ANT IN port on the back of the TV.',
+  'Take the batteries out of the remote control before storing it.',
+];
+
+/** Passage frequencies of `passages`, as the library's passage statistics count them. */
+function frequencies(passages: readonly string[]): (stem: string) => number {
+  const df = new Map<string, number>();
+  for (const p of passages) for (const t of new Set(passageTerms(p))) df.set(t, (df.get(t) ?? 0) + 1);
+  return (stem) => df.get(stem) ?? 0;
+}
+
+const vocabulary = ModelVocabulary.fromDocuments([]);
+
+function evidence(question: string, passages: readonly string[] = TV_PASSAGES, words?: readonly string[]): TopicEvidence {
+  return {
+    topic: topicTerms(question, analyzeQuery(question, vocabulary), vocabulary),
+    passageFrequency: frequencies(passages),
+    synonyms: new Map(),
+    asking: ASKING_WORDS,
+    ...(words ? { libraryWords: () => words } : {}),
+  };
+}
+
+const off = (question: string, words?: readonly string[]): string[] => offLibrary(unsaidTopic(question, evidence(question, TV_PASSAGES, words)));
+
+describe('words a question asks about that the library never writes', () => {
+  it('takes a name no passage holds as the subject of the question', () => {
+    // "safe" and "mode" are in the manual, "A51" nowhere: the question is about another product.
+    expect(off('safe mode A51')).toEqual(['A51']);
+    expect(off('Which channels can I record with the PVR?')).toEqual(['PVR']);
+    expect(off('How do I set up Bixby?')).toEqual(['Bixby']);
+  });
+
+  it('answers a question about what the manual does write, even with a word it does not', () => {
+    expect(off('How do I record a programme?')).toEqual([]);
+    expect(off('How do I set the sleep timer?')).toEqual([]);
+    // "quickly" is in no passage, but three of the four topic words are.
+    expect(off('How do I quickly edit the channel list?')).toEqual([]);
+  });
+
+  it('counts a name among many words the manual holds as its topic written another way', () => {
+    // "ANT" is written in the manual; "RF" is not, but it is one name among words the manual holds.
+    expect(off('Where does the RF antenna cable connect on the back of the TV?')).toEqual([]);
+    // The same name with one other word makes the question about it.
+    expect(off('RF cable?')).toEqual(['RF']);
+  });
+
+  it('takes plain words no passage holds when they are half the topic', () => {
+    expect(off('How do I take a screenshot on the TV?')).toEqual([]);
+    expect(off('How do I take a screenshot?')).toEqual(['screenshot']);
+    expect(off('How long do I roast a chicken?')).toEqual(['roast', 'chicken']);
+  });
+
+  it('never judges by the words a question asks with, stopwords, or case at a sentence start', () => {
+    // "fix" (a problem cue) is in no passage; the topic "sleep timer" is.
+    expect(off('How do I fix the sleep timer?')).toEqual([]);
+    // "Does" opens the question; "Movie" is written in the manual.
+    expect(off('Does Movie mode change the picture?')).toEqual([]);
+  });
+
+  it('reads case as a name only where the question does not capitalise every word', () => {
+    // Title case says nothing: "Quickly" is a plain word here, one of four.
+    expect(off('How Do I Quickly Edit The Channel List?')).toEqual([]);
+    expect(off('How do I quickly edit the Channel List with Alexa?')).toEqual(['quickly', 'Alexa']);
+  });
+
+  it('reads a misspelling of a library word as that word, but never a code one character from another', () => {
+    const words = ['channel', 'record', 'programme', 'timer', 'remote'];
+    expect(off('How do I recrod a programme?', words)).toEqual([]);
+    expect(off('How do I recrod a programme?', [])).toEqual(['recrod']);
+    const models = frequencies(['The A52 takes a fuse.']);
+    const question = 'A51 fuse';
+    expect(offLibrary(unsaidTopic(question, { ...evidence(question), passageFrequency: models, libraryWords: () => ['a52'] }))).toEqual(['A51']);
+  });
+
+  it('never takes a word the thesaurus says the library writes otherwise, nor one glued to a number', () => {
+    const question = 'How do I change the display size?';
+    const stats = frequencies(['Screen size: 55 inches.', 'Change it in Settings.']);
+    expect(unsaidTopic(question, { ...evidence(question), passageFrequency: stats }).unsaid).toEqual(['display']);
+    expect(unsaidTopic(question, { ...evidence(question), passageFrequency: stats, synonyms: new Map([['displai', ['screen']]]) }).unsaid).toEqual([]);
+    // "x1200" of "1600x1200" is counted whole by the statistics, never as a word of its own.
+    expect(unsaidTopic('1600x1200 picture', evidence('1600x1200 picture')).unsaid).toEqual([]);
+  });
+
+  it('never takes a word the answer notes otherwise, but still counts it', () => {
+    // A product code no manual mentions is said before the answer (`plan.unmentioned`): with it
+    // noted, "quickly" alone among "record", "channel" and the code does not make the question off topic.
+    const question = 'How do I quickly record a channel on the TX900?';
+    expect(off(question)).toEqual(['quickly', 'TX900']);
+    expect(offLibrary(unsaidTopic(question, { ...evidence(question), noted: new Set(['tx900']) }))).toEqual([]);
+  });
+
+  it('tells one edit apart', () => {
+    expect(oneEditApart('conect', 'connect')).toBe(true);
+    expect(oneEditApart('serach', 'search')).toBe(true);
+    expect(oneEditApart('timer', 'tiler')).toBe(true);
+    expect(oneEditApart('timer', 'timer')).toBe(false);
+    expect(oneEditApart('timer', 'mitre')).toBe(false);
+    expect(oneEditApart('record', 'recorded')).toBe(false);
+  });
+});
+
+describe('retrieval with the topic gate', () => {
+  const hit = (text: string, model: string | null = null): SearchHit => ({
+    chunkId: `tv.md#${text.length}`,
+    doc: 'tv.md',
+    title: 'TV',
+    text,
+    score: 1,
+    pages: [],
+    headingPath: [],
+    start: 0,
+    end: text.length,
+    signature: { category: null, nouns: [], model },
+    snippet: '',
+  });
+  const stats = frequencies(TV_PASSAGES);
+  const index = (withStats: boolean): ChatIndex => ({
+    retriever: 'bm25',
+    vocabulary,
+    search: async (query, o) => ok({ query, resolvedModels: [], retriever: o.retriever, results: TV_PASSAGES.map((p) => hit(p)) }),
+    ...(withStats ? { passageFrequency: (t: string) => ({ df: stats(t), passages: TV_PASSAGES.length }) } : {}),
+  });
+  async function ask(question: string, withStats = true) {
+    const analysis = analyzeQuery(question, vocabulary);
+    return unwrap(await retrieve(index(withStats), question, analysis, planQuestion(question, analysis, vocabulary, []), {}));
+  }
+
+  it('keeps no passage for a question about something the library never writes, and says which words', async () => {
+    const got = await ask('safe mode A51');
+    expect(got.passages).toEqual([]);
+    expect(got.unsaid).toEqual(['A51']);
+  });
+
+  it('keeps the passages of a question the library writes about', async () => {
+    const got = await ask('How do I record a programme?');
+    expect(got.passages.length).toBeGreaterThan(0);
+    expect(got.unsaid).toEqual([]);
+  });
+
+  it('changes nothing for a library without passage statistics', async () => {
+    // "safe" and "mode" are in a passage: without statistics the coverage gate alone keeps it.
+    const got = await ask('safe mode A51', false);
+    expect(got.passages.map((p) => p.hit.text)).toEqual(['Safe mode is not available while a recording is running.']);
+    expect(got.unsaid).toEqual([]);
+  });
+});
+
+describe('chat on an imported manual, about something it never writes', () => {
+  let engine: Engine;
+  let cleanup: () => Promise<void>;
+  let chat: ChatService;
+
+  beforeAll(async () => {
+    const tmp = await tempDir('manualmate-topic-gate-');
+    cleanup = tmp.cleanup;
+    engine = createEngine({ dataDir: path.join(tmp.dir, 'data'), bundledModelsDir: path.join(tmp.dir, 'none') });
+    const index = await importP200(engine, tmp.dir);
+    chat = createChatService({ libraryDir: (await engine.libraries.get('Shop'))!.dir, libraryName: 'Shop', index: chatIndexOf(index), getLlm: async () => null, emit: () => undefined });
+  });
+  afterAll(async () => {
+    await engine?.dispose();
+    await cleanup?.();
+  });
+
+  it('answers "not found", naming the words no manual has, where common words alone would have quoted lines', async () => {
+    // "pressure" and "run" are in the pump manual ("record the operating pressure", "the motor
+    // runs"), enough for the coverage gate; "car" and "tyres" are in none of its passages.
+    const turn = unwrap(await chat.answer('What pressure should my car tyres run at?'));
+    expect(turn.mode).toBe('not-found');
+    expect(turn.text).toBe('None of the manuals in this library mentions car or tyres.\n\nI found nothing about this in the manuals of this library.');
+  });
+
+  it('still answers what the manual says, misspelt or not', async () => {
+    // "strainr" is in no passage, and one of the two topic words: read as the manual's "strainer".
+    for (const q of ['How often should the inlet strainer be cleaned?', 'How do I clean the strainr?']) {
+      const turn = unwrap(await chat.answer(q));
+      expect(turn.mode, q).toBe('extracted');
+      expect(turn.citations!.some((c) => /strainer/i.test(c.quote)), q).toBe(true);
+    }
+  });
+});
