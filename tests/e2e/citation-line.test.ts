@@ -101,6 +101,10 @@ describe('a citation chip marks its answer line in the source viewer', () => {
     // The passage starts a long way above the line: its top is scrolled out of view.
     expect(shown.passageTopInView).toBe(false);
     expect(await page.getByTestId('source-text').locator('mark.passage').count()).toBeGreaterThan(await page.locator('.passage-line').count());
+    // The box above the source shows the line too, not the passage's opening.
+    const box = page.getByTestId('viewer-quote');
+    expect(await box.locator('.muted').textContent()).toBe('Quoted line');
+    expect(words((await box.locator('.viewer-quote-text').textContent()) ?? '')).toEqual(words(line));
     await shot(page, 'citation-line-marked');
   });
 
@@ -127,6 +131,7 @@ describe('a citation chip marks its answer line in the source viewer', () => {
     await page.getByTestId('answer').first().locator('.sources [data-testid="citation"]').first().click();
     await expect.poll(() => page.locator('.passage-line').count()).toBe(0);
     expect(await page.getByTestId('source-text').locator('mark.passage').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('viewer-quote').locator('.muted').textContent()).toBe('Cited passage');
     await page.getByRole('button', { name: 'Close source' }).click();
     expect(errors).toEqual([]);
   });

@@ -67,9 +67,14 @@ describe('previews and labels in Chromium', () => {
     const quote = (await card.locator('.cite-card-quote').textContent()) ?? '';
     expect(quote).toContain('48*24*14 mm');
     expect(quote).not.toContain('\\');
+    // An answer line's chip shows that line above the source; a source's chip, its passage.
     await chip.click();
     const cited = page.getByTestId('viewer-quote');
     await cited.waitFor();
+    expect(await cited.locator('.muted').textContent()).toBe('Quoted line');
+    expect((await cited.locator('.viewer-quote-text').textContent()) ?? '').not.toContain('\\');
+    await answer.locator('.sources [data-testid="citation"]').first().click();
+    await expect.poll(() => cited.locator('.muted').textContent()).toBe('Cited passage');
     const passage = (await cited.locator('.viewer-quote-text').textContent()) ?? '';
     expect(passage).toContain('48*24*14 mm');
     expect(passage).not.toContain('\\');

@@ -120,8 +120,9 @@ export function SourceViewer() {
       </div>
       {hasPassage ? (
         <blockquote className="viewer-quote" data-testid="viewer-quote">
-          <span className="muted small">Cited passage</span>
-          <span className="viewer-quote-text">{clip(plainText(viewer.quote), 400)}</span>
+          {/* Opened from an answer line, the box shows that line (the passage's opening may be far above it). */}
+          <span className="muted small">{viewer.line ? 'Quoted line' : 'Cited passage'}</span>
+          <span className="viewer-quote-text">{clip(viewer.line ? viewer.line : plainText(viewer.quote), 400)}</span>
         </blockquote>
       ) : null}
       <div className="viewer-body">
