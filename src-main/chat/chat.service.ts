@@ -195,6 +195,7 @@ function extractOptions(vocabulary: ModelVocabulary, resolvedModels: readonly st
     sameModel: (asked, model) => isAskedModel(asked, model, vocabulary),
     exactModel: (asked, model) => exactModel(asked, model, vocabulary),
     namesAsked: (asked, text) => vocabulary.findMentions(text).some((m) => m.confidence >= 0.5 && exactModel(asked, m.model, vocabulary)),
+    namesOther: (asked, text) => vocabulary.findMentions(text).some((m) => m.confidence >= 0.5 && !exactModel(asked, m.model, vocabulary)),
     namedWhere: (asked, hit) => namedWhere(asked, hit, vocabulary),
   };
 }

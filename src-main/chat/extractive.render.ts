@@ -53,6 +53,8 @@ export interface LayoutOptions {
   namedWhere?: (asked: readonly string[], hit: SearchHit) => boolean;
   /** Documents that list an asked model among the models they are for (see `docsListing`, covered-models.ts). */
   listing?: ReadonlySet<string>;
+  /** Whether `text` names a library model that is not one of `asked` nor a revision of one (default: never). */
+  namesOther?: (asked: readonly string[], text: string) => boolean;
 }
 
 /** Whether `text` holds `name` as whole words, case and spacing aside ("the Tough screen" holds "TOUGH"). */
@@ -118,9 +120,14 @@ function relatedOnly(asked: readonly string[], used: readonly Passage[], options
     return v;
   };
   const namesAsked = (l: Line): boolean => options.namesAsked?.(asked, [...l.before, l.sentence, ...l.after].map((u) => u.text).join(' ')) ?? false;
-  // A manual that lists the asked model among the models it is for says its lines of each, but
-  // those under a heading naming one of them ("Galaxy S10+ only") are that one's.
-  const listed = (l: Line): boolean => options.listing?.has(used[l.passage]!.hit.doc) === true && !(l.sentence.heading && options.modelIn?.(l.sentence.heading));
+  // A manual that lists the asked model among the models it is for says its lines of each, but a
+  // line that names another model ("The Galaxy S10+ has a 4100 mAh battery."), or stands under a
+  // heading that does ("Galaxy S10+ only"), is that one's.
+  const namesOther = (text: string): boolean => options.namesOther?.(asked, text) ?? false;
+  const listed = (l: Line): boolean =>
+    options.listing?.has(used[l.passage]!.hit.doc) === true &&
+    !(l.sentence.heading && namesOther(l.sentence.heading)) &&
+    !namesOther([...l.before, l.sentence, ...l.after].map((u) => u.text).join(' '));
   // An item or row a lead brought goes with its lead.
   const relatedLine = (l: Line): boolean => (l.lead ? relatedLine(l.lead) : l.model !== null && !exact(l.model) && !namedExactly(l.passage) && !namesAsked(l) && !listed(l));
   return relatedLine;

@@ -22,6 +22,8 @@ const X10 = [
   'Your device uses a nano-SIM card. The Galaxy X10e has a side fingerprint key.',
   '#### Wireless charging',
   'Place the device on a wireless charger to charge it. Wireless charging works with Qi chargers.',
+  '#### Battery',
+  'The Galaxy X10+ has a 4100 mAh battery.',
 ].join('\n\n');
 
 const X20 = ['# Samsung Galaxy X20 User Manual', '## Getting started', '#### Wireless charging', 'The Galaxy X20 charges on a wireless pad. Place it face up on the pad.'].join('\n\n');
@@ -55,5 +57,11 @@ describe('a manual that lists the asked model among its own', () => {
     expect(turn.text).toContain('For Galaxy X10e:\n- Place the device on a wireless charger');
     expect(turn.text).not.toContain('related to');
     expect(turn.citations?.[0]?.doc).toBe('phones/Galaxy_X10.md');
+  });
+
+  it('keeps a line that names another of the listed models out of the asked model\'s lines', async () => {
+    const turn = unwrap(await chat.answer('What battery does the Galaxy X10e have?'));
+    expect(turn.text).toContain('4100 mAh');
+    expect(turn.text).not.toMatch(/For Galaxy X10e:\n(- [^\n]*\n)*- The Galaxy X10\+ has a 4100 mAh battery/);
   });
 });

@@ -49,7 +49,11 @@ describe('a manual listing the asked model', () => {
   const manual = passage('phones/PHONE_10.md', '#### Wireless charging\n\nPlace the phone on a wireless charger to charge it.', 'PHONE 10', ['PHONE 10 User Manual', 'Getting started']);
   const family = (asked: readonly string[], m: string): boolean => m.startsWith('PHONE 10') && asked.length > 0;
   const exact = (asked: readonly string[], m: string): boolean => asked.includes(m);
-  const options = { modelIn, models: ['PHONE 10e'], modelNamed: true, sameModel: family, exactModel: exact };
+  const namesOther = (asked: readonly string[], text: string): boolean => {
+    const m = modelIn(text);
+    return m !== null && !asked.includes(m);
+  };
+  const options = { modelIn, models: ['PHONE 10e'], modelNamed: true, sameModel: family, exactModel: exact, namesOther };
 
   it('says its lines under the asked model when it lists it, under the related model when it does not', () => {
     const listed = answerExtractively('wireless charging?', [manual], { ...options, listing: new Set(['phones/PHONE_10.md']) });
@@ -58,11 +62,15 @@ describe('a manual listing the asked model', () => {
     expect(unlisted.text).toContain('For PHONE 10 (related to PHONE 10e):\n- Place the phone on a wireless charger');
   });
 
-  it("keeps a line under a heading naming another of the listed models that model's", () => {
+  it("keeps a line under a heading naming another of the listed models, or naming one itself, that model's", () => {
     const own = passage('phones/PHONE_10.md', '#### PHONE 10+ only\n\nThe ultrasonic fingerprint sensor is under the screen.', 'PHONE 10', ['PHONE 10 User Manual', 'Security']);
     const a = answerExtractively('fingerprint sensor?', [own], { ...options, listing: new Set(['phones/PHONE_10.md']) });
     expect(a.text).not.toContain('For PHONE 10e:');
     expect(a.text).toContain('ultrasonic fingerprint');
+    const naming = passage('phones/PHONE_10.md', '#### Battery\n\nThe PHONE 10+ has a 4100 mAh battery.', 'PHONE 10', ['PHONE 10 User Manual', 'Battery']);
+    const b = answerExtractively('battery?', [naming], { ...options, listing: new Set(['phones/PHONE_10.md']) });
+    expect(b.text).not.toContain('For PHONE 10e:');
+    expect(b.text).toContain('4100 mAh');
   });
 
   it('reads the list from the document of a related model, and only for those', async () => {
