@@ -90,11 +90,29 @@ export function unsaidTopic(question: string, evidence: TopicEvidence): UnsaidTo
     if ((evidence.synonyms.get(w.stem) ?? []).some((o) => (evidence.passageFrequency(o) ?? 0) > 0)) continue;
     // A code one character from another ("Core2", "Core3") is another product, not a misspelling.
     if (evidence.libraryWords && !/\p{N}/u.test(w.raw) && misspelled(w.raw.toLowerCase(), evidence.libraryWords())) continue;
+    const name = writtenAsName(w, text, titleCased);
+    // Not a name: "PowerShare" is a feature of its own, not power and sharing.
+    if (!name && closedCompound(w.raw.toLowerCase(), evidence.passageFrequency)) continue;
     if (unsaid.includes(w.raw)) continue;
     unsaid.push(w.raw);
-    if (writtenAsName(w, text, titleCased)) names.push(w.raw);
+    if (name) names.push(w.raw);
   }
   return { unsaid, names, counted: counted.size };
+}
+
+/** Fewest letters of each part of a closed compound (`closedCompound`). */
+const COMPOUND_PART = 3;
+
+/**
+ * Whether a word is two words the library writes apart, run together ("soundbar" for "sound bar",
+ * "wallmount", "touchscreen"): the library writes about it, spelled otherwise.
+ */
+function closedCompound(word: string, passageFrequency: (stem: string) => number | undefined): boolean {
+  if (!/^\p{L}+$/u.test(word)) return false;
+  for (let i = COMPOUND_PART; i <= word.length - COMPOUND_PART; i++) {
+    if ((passageFrequency(stem(word.slice(0, i))) ?? 0) > 0 && (passageFrequency(stem(word.slice(i))) ?? 0) > 0) return true;
+  }
+  return false;
 }
 
 /** Fewest letters of a word read as a misspelling of a library word one edit away (shorter words differ by one letter as often as not). */

@@ -117,6 +117,15 @@ describe('words a question asks about that the library never writes', () => {
     expect(offLibrary(unsaidTopic(question, { ...evidence(question), noted: new Set(['tx900']) }))).toEqual([]);
   });
 
+  it('reads two library words run together as the words the library writes, but not a name so written', () => {
+    const passages = [...TV_PASSAGES, 'Connect a sound bar to the HDMI port.', 'Share the power of the battery with another device.'];
+    const at = (question: string) => offLibrary(unsaidTopic(question, evidence(question, passages)));
+    expect(at('connect soundbar')).toEqual([]);
+    expect(at('connect soundbox')).toEqual(['soundbox']);
+    // Written as a name, a feature of its own.
+    expect(at('turn on PowerShare')).toEqual(['PowerShare']);
+  });
+
   it('tells one edit apart', () => {
     expect(oneEditApart('conect', 'connect')).toBe(true);
     expect(oneEditApart('serach', 'search')).toBe(true);
