@@ -183,6 +183,12 @@ const GENERATION_NUMBER = /^\d{1,2}$/;
  * write with that number.
  */
 const GENERATION_NAME_WORDS = 2;
+/**
+ * Words that make the number before them a count or a duration, not a generation ("hold the
+ * Side Key 10 seconds", "press the Side Key 3 times"): general English, as `isUnitLike` is for
+ * physical units.
+ */
+const COUNT_WORDS = new Set('s sec secs second seconds min mins minute minutes h hr hrs hour hours day days week weeks month months year years time times x'.split(' '));
 
 /**
  * Products written as title-case words and a generation number apart ("Raspberry Pi 5", "Galaxy
@@ -190,8 +196,8 @@ const GENERATION_NAME_WORDS = 2;
  * them, and a question about one was answered from manuals that only write its maker's other
  * products ("Raspberry Pi RP2040"). Taken as product codes; chat takes back those the library's
  * text mentions (`confirmUnknown`). Not in a question written in title case, where every word
- * looks like a name, nor before a unit ("Raspberry Pi 4 GB"), nor for a family of the library's
- * own models.
+ * looks like a name, nor before a unit ("Raspberry Pi 4 GB") or a count ("Side Key 3 times"),
+ * nor for a family of the library's own models.
  */
 function namedGenerations(
   question: string,
@@ -207,7 +213,7 @@ function namedGenerations(
     const n = toks[i]!;
     if (n.kind !== 'word' || !GENERATION_NUMBER.test(n.raw) || covered(n)) continue;
     const next = toks[i + 1];
-    if (next && question.slice(n.end, next.start) === ' ' && isUnitLike(n.norm + next.norm)) continue;
+    if (next && question.slice(n.end, next.start) === ' ' && (isUnitLike(n.norm + next.norm) || COUNT_WORDS.has(next.norm))) continue;
     let first = i;
     while (first > 0) {
       const t = toks[first - 1]!;

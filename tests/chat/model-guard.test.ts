@@ -112,7 +112,7 @@ describe('unknown product codes in a follow-up', () => {
     expect(findUnknownModels('Raspberry Pi 5', vocab, undefined, 'product').map((u) => u.text)).toEqual(['Raspberry Pi 5']);
     // One word and a number is as often a setting or a system; a unit, a title-case question or a
     // family of the library's models names no product; a follow-up takes none (it would switch).
-    for (const q of ['How do I go to Channel 5?', 'Does it run on Windows 11?', 'Is the Raspberry Pi 4 GB enough?', 'How Do I Go To Picture Mode 5?', 'What does the Radxa Rock 5 need?']) {
+    for (const q of ['How do I go to Channel 5?', 'Does it run on Windows 11?', 'Is the Raspberry Pi 4 GB enough?', 'How Do I Go To Picture Mode 5?', 'What does the Radxa Rock 5 need?', 'Should I hold the Side Key 10 seconds to force a restart?', 'What happens if I press the Side Key 3 times?']) {
       expect(findUnknownModels(q, vocab, undefined, 'product'), q).toEqual([]);
     }
     expect(findUnknownModels('And the Picture Mode 2?', vocab, undefined, 'any')).toEqual([]);
