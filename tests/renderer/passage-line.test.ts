@@ -31,6 +31,15 @@ describe('findLine (an answer’s quoted line inside its passage’s Markdown)',
     expect(marked(TROUBLESHOOTING, 'Warning: never open the housing while the plug is in.')).toBe('Warning:** never open the housing while the plug is in.');
   });
 
+  it('reads tags in code as the code shows them, and hides them in prose', () => {
+    const text = ['Load the page with <b>care</b>:', '', '```js', 'const b = "<script>alert(1)</script>";', '#include <stdio.h>', '```', '', 'Use `vector<int>` for the list.'].join('\n');
+    expect(marked(text, 'const b = "<script>alert(1)</script>";')).toBe('const b = "<script>alert(1)</script>";');
+    expect(marked(text, '#include <stdio.h>')).toBe('#include <stdio.h>');
+    expect(marked(text, 'Use vector<int> for the list.')).toBe('Use `vector<int>` for the list.');
+    // In prose a tag is markup: the mark stops at the last word before it.
+    expect(marked(text, 'Load the page with care:')).toBe('Load the page with <b>care');
+  });
+
   it('marks a table row the answer read with its header, units after the values', () => {
     const table = [
       'Table 4.2: Recommended Power Operating Range',

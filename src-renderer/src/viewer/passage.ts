@@ -200,14 +200,26 @@ const BESIDE = 3;
 /** An HTML tag, or a Markdown link's or image's target: "](https://…)". */
 const HIDDEN = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^>\n]*)?\/?>|\]\([^)\s]*\)/g;
 
+/** A fenced code block (to its closing fence, or the text's end) or an inline code span: shown as written, tags and all. */
+const CODE = /^[ \t]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:\n[ \t]*\1[^\n]*|$(?![\s\S]))|`[^`\n]+`/gm;
+
+/** `text` with what the viewer does not show (`HIDDEN`) blanked outside code, offsets kept; and whether an offset is in code. */
+function shownWords(text: string): { shown: string; inCode: (at: number) => boolean } {
+  const code = [...text.matchAll(CODE)].map((m) => [m.index, m.index + m[0].length] as const);
+  const inCode = (at: number): boolean => code.some(([a, b]) => at >= a && at < b);
+  const shown = text.replace(HIDDEN, (m: string, at: number) => (inCode(at) ? m : m.startsWith(']') ? `]${' '.repeat(m.length - 1)}` : ' '.repeat(m.length)));
+  return { shown, inCode };
+}
+
 /**
  * Where answer `line` stands in `text` (a passage's Markdown), as character offsets, end
  * exclusive; null when it is not found. The range runs from the line's first matched word to its
  * last, widened over punctuation touching them (a sentence's full stop) but not over markup.
  */
 export function findLine(text: string, line: string): { start: number; end: number } | null {
-  // Words the viewer does not show (an HTML tag's name, a link's target) are blanked, offsets kept.
-  const shown = text.replace(HIDDEN, (m) => (m.startsWith(']') ? `]${' '.repeat(m.length - 1)}` : ' '.repeat(m.length)));
+  // Words the viewer does not show (an HTML tag's name, a link's target) are blanked, offsets kept;
+  // in code they are shown as written ("#include <stdio.h>").
+  const { shown, inCode } = shownWords(text);
   const spans = [...shown.matchAll(/[\p{L}\p{N}]+/gu)];
   const found = findLineWords(
     spans.map((m) => m[0].toLowerCase()),
@@ -231,8 +243,10 @@ export function findLine(text: string, line: string): { start: number; end: numb
   for (let n = 0; n < BESIDE && last + 1 < spans.length && joins(last, last + 1, last + 1); n++) last++;
   let start = spans[first]!.index;
   let end = spans[last]!.index + spans[last]![0].length;
-  while (start > 0 && TOKEN_EDGE.test(text[start - 1]!)) start--;
-  while (end < text.length && TOKEN_EDGE.test(text[end]!)) end++;
+  // In code every character is shown as written: the line runs to its last non-blank one.
+  const edge = (at: number): RegExp => (inCode(at) ? /[^\s`]/ : TOKEN_EDGE);
+  while (start > 0 && edge(start - 1).test(text[start - 1]!)) start--;
+  while (end < text.length && edge(end).test(text[end]!)) end++;
   return { start, end };
 }
 
