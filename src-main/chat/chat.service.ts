@@ -99,7 +99,7 @@ export interface LibraryIndexLike {
     readonly vocabulary: ModelVocabulary;
     readonly terms?: { words(): Iterable<string> };
     /** Passage statistics: how many passages, and a word's BM25 inverse passage frequency. */
-    readonly passages?: { readonly passages: number; idf(term: string): number };
+    readonly passages?: { readonly passages: number; frequency(term: string): number };
   };
   readonly library: {
     readonly config: { readonly embedder: unknown };
@@ -129,9 +129,7 @@ export function chatIndexOf(index: LibraryIndexLike): ChatIndex {
     passageFrequency(term) {
       const stats = index.enrichment.passages;
       if (!stats || stats.passages === 0) return undefined;
-      // The statistics keep BM25's idf, ln(1 + (N - n + 0.5) / (n + 0.5)); n read back from it.
-      const n = Math.max(0, Math.round((stats.passages + 1) / Math.exp(stats.idf(term)) - 0.5));
-      return { df: n, passages: stats.passages };
+      return { df: stats.frequency(term), passages: stats.passages };
     },
     async pagedText(docId) {
       const { library } = index;

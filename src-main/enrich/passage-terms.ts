@@ -87,6 +87,11 @@ export class PassageTermStats {
     }
   }
 
+  /** In how many counted passages a stemmed term occurs (0 for an unseen one). */
+  frequency(term: string): number {
+    return this.df.get(term) ?? 0;
+  }
+
   /**
    * BM25's inverse passage frequency of a stemmed term, > 0 (unseen terms score highest). With no
    * statistics (an index built before them) every term weighs 1.

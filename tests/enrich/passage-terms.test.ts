@@ -25,6 +25,8 @@ describe('passage term statistics', () => {
     // "# Power" and the paragraph; not the front matter.
     expect(s.passages).toBe(2);
     expect(s.idf('titl')).toBeGreaterThan(s.idf('power'));
+    // The passage counts themselves (the topic gate reads them): "power" in the heading only.
+    expect([s.frequency('power'), s.frequency('board'), s.frequency('titl')]).toEqual([1, 1, 0]);
   });
 
   it('weighs a word found in few passages above one found in many', () => {
