@@ -32,7 +32,7 @@ describe('remarkCitations (chips that know their answer line)', () => {
   it('gives a marker in running text the words since the marker before it', () => {
     const out = html('The fuse is 5 A [1]. Clean the filter often [2].', [remarkCitations]);
     expect(out).toContain('data-n="1" data-line="The fuse is 5 A"');
-    expect(out).toContain('data-n="2" data-line=". Clean the filter often"');
+    expect(out).toContain('data-n="2" data-line="Clean the filter often"');
   });
 });
 

@@ -284,7 +284,14 @@ export function remarkCitations() {
         if (m.index > last) parts.push({ type: 'text', value: child.value.slice(last, m.index) });
         before += child.value.slice(last, m.index);
         // Markers side by side ("[1][2]") stand after the same text.
-        const line = before.replace(/(?:\s*\[\d{1,3}\])+\s*$/, '').split(/\[\d{1,3}\]/).pop()!.replace(/\s+/g, ' ').trim();
+        // A sentence's end left before it by the marker before ("5 A [1]. Clean ...") is not the line's.
+        const line = before
+          .replace(/(?:\s*\[\d{1,3}\])+\s*$/, '')
+          .split(/\[\d{1,3}\]/)
+          .pop()!
+          .replace(/\s+/g, ' ')
+          .replace(/^[\s.,;:!?]+/, '')
+          .trim();
         parts.push({ type: 'citation', data: { hName: 'cite', hProperties: { dataN: Number(m[1]), dataLine: line } }, children: [{ type: 'text', value: m[0] }] } as unknown as RootContent);
         before += m[0];
         last = m.index + m[0].length;
