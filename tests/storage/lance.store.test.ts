@@ -6,6 +6,7 @@ import { openLanceStore } from '../../src-main/storage/lance.store';
 import type { ChunkStore } from '../../src-main/storage/chunk-store';
 import { fromRow, toRow } from '../../src-main/storage/lance.schema';
 import { rrfFuse } from '../../src-main/storage/rank-fusion';
+import { inScoreOrder } from '../../src-main/storage/lance.query';
 import { axis, mustOpen, record, storeScope } from './fixtures';
 
 const scope = storeScope();
@@ -308,7 +309,10 @@ describe('LanceDB chunk store: vectors and hybrid search', () => {
       // With a limit (each ranking cut to it first), the same scores are kept.
       const top = rrfFuse([await ranking(q, [...v], 8), await ranking(q, null, 8)], 8);
       expect(top.map((x) => x.score)).toEqual((await native(q, [...v], 8)).map(([, s]) => s));
-      expect(await store.searchHybrid(q, [...v], { limit: 8 })).toHaveLength(8);
+      // The store's own: LanceDB's two rankings cut to the limit, ties in id order, then fused.
+      const cut = async (vec: number[] | null) => inScoreOrder(await ranking(q, vec, 8), (row) => (vec ? -Number(row._distance) : Number(row._score)));
+      const expected = rrfFuse([await cut([...v]), await cut(null)], 8).map(({ row, score }) => [String(row.id), score]);
+      expect((await store.searchHybrid(q, [...v], { limit: 8 })).map((h) => [h.record.id, h.score])).toEqual(expected);
     }
     table.close();
     db.close();
