@@ -182,7 +182,9 @@ describe('settings and models in Chromium', () => {
     await shot(page, 'chat-stopping');
     release();
     const answer = page.getByTestId('answer').first();
-    await answer.waitFor();
+    // The tiny model's answer takes ~6 s alone and took 26-31 s on a 2-core machine running two
+    // test suites at once (load 12-14): past Playwright's 30 s default wait.
+    await answer.waitFor({ timeout: 90_000 });
     await streaming.waitFor({ state: 'detached' });
     await page.unroute('**/api/chat.ask');
     // The tiny test model writes nonsense, but it is written by the model and streamed token by token.
@@ -193,5 +195,5 @@ describe('settings and models in Chromium', () => {
     unsubscribe();
     expect(errors).toEqual([]);
     expect(app.requests.filter((u) => !u.startsWith(`${app.bridge.origin}/`))).toEqual([]);
-  });
+  }, 120_000);
 });
