@@ -535,8 +535,13 @@ class LanceChunkStore implements ChunkStore {
   }
 
   async #fts(query: LanceModule.FullTextQuery, options: SearchOptions, limit: number, where: string | null): Promise<ChunkHit[]> {
+    return (await this.#ftsRows(query, options, limit, where)).map((row) => toHit(row, Number(row._score)));
+  }
+
+  /** The `limit` best full-text rows for `query`, equal scores in reading order (`inScoreOrder`). */
+  async #ftsRows(query: LanceModule.FullTextQuery, options: SearchOptions, limit: number, where: string | null): Promise<Record<string, unknown>[]> {
     const run = (columns: string[]) => scoped(this.table.query().fullTextSearch(query).select(columns).limit(limit), options, where);
-    return inScoreOrder(await this.#searchRows(run, options), (row) => Number(row._score)).map((row) => toHit(row, Number(row._score)));
+    return inScoreOrder(await this.#searchRows(run, options), (row) => Number(row._score));
   }
 
   async searchBm25(query: string, options: SearchOptions): Promise<ChunkHit[]> {
@@ -577,14 +582,18 @@ class LanceChunkStore implements ChunkStore {
     const vec = this.#queryVector(vector);
     return this.#guard(async () => {
       const rows = await this.#vectorRows(vec, options, limit, filterToWhere(options.filter));
-      return inScoreOrder(rows, (row) => -Number(row._distance)).map((row) => toHit(row, 1 - Number(row._distance)));
+      return rows.map((row) => toHit(row, 1 - Number(row._distance)));
     });
   }
 
-  /** The `limit` nearest rows to `vec` (exact when filtered, else through the vector index if any; see `vectorQuery`). */
+  /**
+   * The `limit` nearest rows to `vec` (exact when filtered, else through the vector index if any;
+   * see `vectorQuery`), equal distances in reading order (`inScoreOrder`).
+   */
   async #vectorRows(vec: Float32Array, options: SearchOptions, limit: number, where: string | null): Promise<Record<string, unknown>[]> {
     const kind = await this.#vectorIndexKind();
-    return this.#searchRows((columns) => scoped(vectorQuery(this.table.query().nearestTo(vec), where, limit, kind).select(columns).limit(limit), options, where), options);
+    const rows = await this.#searchRows((columns) => scoped(vectorQuery(this.table.query().nearestTo(vec), where, limit, kind).select(columns).limit(limit), options, where), options);
+    return inScoreOrder(rows, (row) => -Number(row._distance));
   }
 
   /**
@@ -600,12 +609,8 @@ class LanceChunkStore implements ChunkStore {
     await this.#needFts();
     return this.#guard(async () => {
       const where = filterToWhere(options.filter);
-      const [byVector, byText] = await Promise.all([
-        this.#vectorRows(vec, options, limit, where),
-        this.#searchRows((columns) => scoped(this.table.query().fullTextSearch(this.#match(query)).select(columns).limit(limit), options, where), options),
-      ]);
-      const ranked = [inScoreOrder(byVector, (row) => -Number(row._distance)), inScoreOrder(byText, (row) => Number(row._score))];
-      return rrfFuse(ranked, limit).map(({ row, score }) => toHit(row, score));
+      const rankings = await Promise.all([this.#vectorRows(vec, options, limit, where), this.#ftsRows(this.#match(query), options, limit, where)]);
+      return rrfFuse(rankings, limit).map(({ row, score }) => toHit(row, score));
     });
   }
 
