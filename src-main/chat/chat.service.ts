@@ -98,7 +98,7 @@ export interface LibraryIndexLike {
   readonly enrichment: {
     readonly vocabulary: ModelVocabulary;
     readonly terms?: { words(): Iterable<string> };
-    /** Passage statistics: how many passages, and a word's BM25 inverse passage frequency. */
+    /** Passage statistics: how many passages were counted, and in how many a word occurs. */
     readonly passages?: { readonly passages: number; frequency(term: string): number };
   };
   readonly library: {
@@ -128,8 +128,7 @@ export function chatIndexOf(index: LibraryIndexLike): ChatIndex {
     libraryWords: () => index.enrichment.terms?.words() ?? [],
     passageFrequency(term) {
       const stats = index.enrichment.passages;
-      if (!stats || stats.passages === 0) return undefined;
-      return { df: stats.frequency(term), passages: stats.passages };
+      return stats && stats.passages > 0 ? stats.frequency(term) : undefined;
     },
     async pagedText(docId) {
       const { library } = index;

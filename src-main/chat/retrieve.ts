@@ -38,10 +38,10 @@ export interface ChatIndex {
   /** The library's words (its term statistics' terms); used to tell a code the manuals mention. */
   libraryWords?(): Iterable<string>;
   /**
-   * In how many of the library's passages a word (stemmed as `terms` stems it) occurs, and how
-   * many passages the library has; undefined when the library has no passage statistics.
+   * In how many of the library's passages a word (stemmed as `terms` stems it) occurs; undefined
+   * when the library has no passage statistics.
    */
-  passageFrequency?(term: string): { df: number; passages: number } | undefined;
+  passageFrequency?(term: string): number | undefined;
 }
 
 /** The models a question is about. */
@@ -281,7 +281,7 @@ function offTopicWords(index: ChatIndex, question: string, topic: readonly strin
   const frequency = index.passageFrequency?.bind(index);
   if (!frequency) return [];
   // A word a value's unit says ("current" for "500mA") is stated though never written.
-  const passageFrequency = (t: string): number | undefined => (measured.has(t) ? undefined : frequency(t)?.df);
+  const passageFrequency = (t: string): number | undefined => (measured.has(t) ? undefined : frequency(t));
   const libraryWords = index.libraryWords?.bind(index);
   return offLibrary(unsaidTopic(question, { topic, passageFrequency, synonyms: SYNONYMS, asking: ASKING_WORDS, noted, ...(libraryWords ? { libraryWords } : {}) }));
 }

@@ -155,7 +155,7 @@ describe('retrieval with the topic gate', () => {
     retriever: 'bm25',
     vocabulary,
     search: async (query, o) => ok({ query, resolvedModels: [], retriever: o.retriever, results: TV_PASSAGES.map((p) => hit(p)) }),
-    ...(withStats ? { passageFrequency: (t: string) => ({ df: stats(t), passages: TV_PASSAGES.length }) } : {}),
+    ...(withStats ? { passageFrequency: stats } : {}),
   });
   async function ask(question: string, withStats = true) {
     const analysis = analyzeQuery(question, vocabulary);
