@@ -1,3 +1,4 @@
+import { HEADING_LINE } from '../enrich/chunk-view';
 import type { Passage } from './passages';
 import type { ChatIndex } from './retrieve';
 
@@ -11,7 +12,8 @@ import type { ChatIndex } from './retrieve';
  * is not such a list.
  */
 
-const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/;
+/** One line as a heading (`HEADING_LINE` without its global flags: read line by line here). */
+const HEADING = new RegExp(HEADING_LINE.source);
 
 /**
  * The runs of two or more headings of one level, one after the other with nothing between them,

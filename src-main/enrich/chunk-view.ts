@@ -31,7 +31,8 @@ export interface ChunkView {
 /** Mentions below this confidence are ignored in chunks ("x4" lanes, lowercase "zero"). */
 export const CHUNK_MENTION_MIN_CONFIDENCE = 0.8;
 
-const HEADING_LINE = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/gm;
+/** An ATX Markdown heading line: its hashes (the level) and its text, closing hashes left out. */
+export const HEADING_LINE = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/gm;
 
 /** Heading path of the last heading block starting before `end` (blocks are sorted). */
 function pathAt(doc: NormalizedDocument | null, end: number, fallback: string[]): string[] {
