@@ -221,10 +221,8 @@ export function findLine(text: string, line: string): { start: number; end: numb
   // in code they are shown as written ("#include <stdio.h>").
   const { shown, inCode } = shownWords(text);
   const spans = [...shown.matchAll(/[\p{L}\p{N}]+/gu)];
-  const found = findLineWords(
-    spans.map((m) => m[0].toLowerCase()),
-    line,
-  );
+  const lower = spans.map((m) => m[0].toLowerCase());
+  const found = findLineWords(lower, line);
   if (!found) return null;
   // The walk cannot resume for a line's last word alone ("5.5 V" after a skipped unit): up to
   // BESIDE words next to the found ones are taken in, when the line has them to spare (not matched
@@ -232,9 +230,9 @@ export function findLine(text: string, line: string): { start: number; end: numb
   let { first, last } = found;
   const spare = new Map<string, number>();
   for (const w of words(line)) spare.set(w, (spare.get(w) ?? 0) + 1);
-  for (let k = first; k <= last; k++) spare.set(spans[k]![0].toLowerCase(), (spare.get(spans[k]![0].toLowerCase()) ?? 0) - 1);
+  for (let k = first; k <= last; k++) spare.set(lower[k]!, (spare.get(lower[k]!) ?? 0) - 1);
   const joins = (a: number, b: number, k: number): boolean => {
-    const w = spans[k]![0].toLowerCase();
+    const w = lower[k]!;
     if (/\n|[.!?]\s/.test(text.slice(spans[a]!.index + spans[a]![0].length, spans[b]!.index)) || (spare.get(w) ?? 0) <= 0) return false;
     spare.set(w, spare.get(w)! - 1);
     return true;
