@@ -93,6 +93,8 @@ export function unsaidTopic(question: string, evidence: TopicEvidence): UnsaidTo
     const name = writtenAsName(w, text, titleCased);
     // Not a name: "PowerShare" is a feature of its own, not power and sharing.
     if (!name && closedCompound(w.raw.toLowerCase(), evidence.passageFrequency)) continue;
+    // Nor a word of a family the library writes in another form ("responding" / "response").
+    if (!name && evidence.libraryWords && sameFamily(w.stem, evidence.libraryWords())) continue;
     if (unsaid.includes(w.raw)) continue;
     unsaid.push(w.raw);
     if (name) names.push(w.raw);
@@ -111,6 +113,26 @@ function closedCompound(word: string, passageFrequency: (stem: string) => number
   if (!/^\p{L}+$/u.test(word)) return false;
   for (let i = COMPOUND_PART; i <= word.length - COMPOUND_PART; i++) {
     if ((passageFrequency(stem(word.slice(0, i))) ?? 0) > 0 && (passageFrequency(stem(word.slice(i))) ?? 0) > 0) return true;
+  }
+  return false;
+}
+
+/** Fewest letters of a stem read as one family with a stem differing in its last letter ("signag" of "signage" is no "signal"). */
+const FAMILY_STEM = 7;
+
+/**
+ * Whether the library writes a word whose stem differs from `wordStem` only in its last letter
+ * ("respons" of "response" for "respond" of "responding"): the stemmer folds inflections, not a
+ * verb and its noun. Only stems of the same length, equal up to their last letter; only the library
+ * words that begin like it are stemmed.
+ */
+function sameFamily(wordStem: string, library: Iterable<string>): boolean {
+  if (wordStem.length < FAMILY_STEM || !/^\p{L}+$/u.test(wordStem)) return false;
+  const root = wordStem.slice(0, -1);
+  for (const w of library) {
+    if (!w.startsWith(root)) continue;
+    const s = stem(w);
+    if (s.length === wordStem.length && s.startsWith(root) && s !== wordStem) return true;
   }
   return false;
 }

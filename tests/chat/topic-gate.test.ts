@@ -100,6 +100,17 @@ describe('words a question asks about that the library never writes', () => {
     expect(offLibrary(unsaidTopic(question, { ...evidence(question), passageFrequency: models, libraryWords: () => ['a52'] }))).toEqual(['A51']);
   });
 
+  it('reads a word as written when the library writes its family in another form, but not a short stem one letter from another', () => {
+    const passages = [...TV_PASSAGES, 'The remote gives no response when its batteries are low.', 'A weak signal makes the picture freeze.'];
+    const at = (question: string, words: readonly string[]) => offLibrary(unsaidTopic(question, evidence(question, passages, words)));
+    const words = ['remote', 'response', 'weak', 'signal', 'picture', 'freeze'];
+    // "responding" stems to "respond", "response" to "respons": one family.
+    expect(at('remote not responding', words)).toEqual([]);
+    expect(at('remote not responding', ['remote'])).toEqual(['responding']);
+    // A shorter stem differing in its last letter is as often another word: "signage" ("signag") is no "signal".
+    expect(at('digital signage', words)).toEqual(['digital', 'signage']);
+  });
+
   it('never takes a word the thesaurus says the library writes otherwise, nor one glued to a number', () => {
     const question = 'How do I change the display size?';
     const stats = frequencies(['Screen size: 55 inches.', 'Change it in Settings.']);
