@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Citation } from '../../src-main/contract/api';
-import { missCause } from './answer-causes';
+import { missCause, saysGold } from './answer-causes';
 
 function citation(n: number, chunkId: string, quote: string): Citation {
   return { n, chunkId, doc: chunkId.split('#')[0]!, title: 'Manual', headingPath: [], pages: [1], start: 0, end: quote.length, quote, model: null };
@@ -34,5 +34,20 @@ describe('why the first quoted line misses', () => {
   it('no cited passage, or a gold string cited from another document', () => {
     const lines = [{ text: 'Hold time is 2 ms.', cites: [1] }];
     expect(missCause(lines, [citation(1, 'other/manual.md#1', goldPassage)], gold)).toBe('uncited');
+  });
+});
+
+describe('a quoted line that says the gold in nearly its words', () => {
+  const bixby = [{ doc: 'tv/manual.md', contains: 'You can learn the voice commands that let you use Bixby in various situations.' }];
+  const cited = [citation(1, 'tv/manual.md#4', 'x'), citation(2, 'tv/other.md#1', 'x')];
+
+  it('counts the gold itself and a copy of it with a word or two changed, from the gold document', () => {
+    expect(saysGold({ text: 'You can learn the voice commands that let you use Bixby in various situations.', cites: [1] }, cited, bixby)).toBe(true);
+    expect(saysGold({ text: 'You can learn the voice commands to use the Bixby in various situations.', cites: [1] }, cited, bixby)).toBe(true);
+  });
+
+  it('counts neither the copy from another document nor a line sharing only some of its words', () => {
+    expect(saysGold({ text: 'You can learn the voice commands to use the Bixby in various situations.', cites: [2] }, cited, bixby)).toBe(false);
+    expect(saysGold({ text: 'You can use Bixby with voice commands.', cites: [1] }, cited, bixby)).toBe(false);
   });
 });

@@ -71,3 +71,33 @@ export function missCause(lines: readonly QuotedLine[], citations: readonly Cita
   }
   return best;
 }
+
+/** Share of a gold string's words a quoted line must hold to say the same (`saysGold`). */
+const NEAR_SHARE = 0.8;
+
+/** Lowercase words of letters and digits. */
+function wordSet(text: string): Set<string> {
+  return new Set(normalizeForRelevance(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+}
+
+/**
+ * Whether a quoted line holds a gold string, or says it in nearly its words: it cites the gold
+ * document and holds at least NEAR_SHARE of the gold string's words ("You can learn the voice
+ * commands to use the Bixby in various situations." for the gold "... the voice commands that let
+ * you use Bixby in various situations."). A manual that repeats a sentence with small changes in
+ * several sections has one gold copy; `--near` counts the others beside the exact measure, never
+ * instead of it.
+ */
+export function saysGold(line: QuotedLine, citations: readonly Citation[], golds: readonly Gold[]): boolean {
+  const docs = new Set(line.cites.map((n) => citations.find((c) => c.n === n)?.doc));
+  const norm = normalizeForRelevance(line.text);
+  const have = wordSet(line.text);
+  return golds.some((g) => {
+    if (!docs.has(g.doc)) return false;
+    if (norm.includes(normalizeForRelevance(g.contains))) return true;
+    const words = wordSet(g.contains);
+    let held = 0;
+    for (const w of words) if (have.has(w)) held++;
+    return words.size > 0 && held >= NEAR_SHARE * words.size;
+  });
+}

@@ -24,7 +24,7 @@ import { createEngine } from '../../src-main/engine/engine';
 import { normalizeForRelevance } from '../../src-main/eval/relevance';
 import { sharedDir } from '../helpers/temp';
 import type { MissCause } from './answer-causes';
-import { CAUSE_COLUMNS, missCause } from './answer-causes';
+import { CAUSE_COLUMNS, missCause, saysGold } from './answer-causes';
 
 interface Question {
   id: string;
@@ -55,6 +55,7 @@ const { values } = parseArgs({
     answers: { type: 'boolean' },
     'per-question': { type: 'string' },
     'off-topic': { type: 'string' },
+    near: { type: 'boolean' },
   },
 });
 const sets = values.sets ? values.sets.split(',').map((s) => s.trim()) : Object.keys(SETS);
@@ -94,6 +95,7 @@ function lineHits(line: { text: string; cites: number[] }, citations: readonly C
 }
 
 const rows: string[] = [];
+const nearRows: string[] = [];
 const offTopicRows: string[] = [];
 /** Per set, questions its library cannot answer (`--off-topic`). */
 const offTopic: Record<string, string[]> = values['off-topic'] ? (JSON.parse(await readFile(values['off-topic'], 'utf8')) as { sets: Record<string, string[]> }).sets : {};
@@ -131,6 +133,8 @@ for (const set of sets) {
       .slice(0, limit);
     let any = 0;
     let first = 0;
+    let nearAny = 0;
+    let nearFirst = 0;
     let labelled = 0;
     let notFound = 0;
     const why = { passage: 0, search: 0, missing: 0 };
@@ -148,6 +152,10 @@ for (const set of sets) {
       const hitFirst = lines.length > 0 && lineHits(lines[0]!, citations, q);
       if (hitAny) any++;
       if (hitFirst) first++;
+      if (values.near) {
+        if (lines.some((l) => saysGold(l, citations, q.answers))) nearAny++;
+        if (lines.length > 0 && saysGold(lines[0]!, citations, q.answers)) nearFirst++;
+      }
       perQuestion.push(`${set} ${q.id} ${Number(hitAny)} ${Number(hitFirst)}`);
       if (res.ok && labelFirst(res.value.text)) labelled++;
       if (res.ok && res.value.mode === 'not-found') notFound++;
@@ -182,6 +190,7 @@ for (const set of sets) {
     const n = Math.max(1, questions.length);
     rows.push(`| ${set} | ${questions.length} | ${(any / n).toFixed(2)} (${any}) | ${(first / n).toFixed(2)} (${first}) |`);
     process.stderr.write(`${rows[rows.length - 1]}\n`);
+    if (values.near) nearRows.push(`| ${set} | ${questions.length} | ${(nearAny / n).toFixed(2)} (${nearAny}) | ${(nearFirst / n).toFixed(2)} (${nearFirst}) |`);
     process.stderr.write(`${set}: ${notFound} questions answered "not found"\n`);
     process.stderr.write(`${set}: ${labelled} answers show a label without a source first ("first" counts the line under it)\n`);
     if (values.why) whyRows.push(`| ${set} | ${first} | ${any - first} | ${why.passage} | ${why.search} | ${why.missing} |`);
@@ -194,6 +203,7 @@ for (const set of sets) {
 if (values['per-question']) await writeFile(values['per-question'], `${perQuestion.join('\n')}\n`);
 console.log('| set | questions | any quoted line | first quoted line |\n|---|---|---|---|');
 console.log(rows.join('\n'));
+if (values.near) console.log(`\n| set | questions | any line, gold or its near copy | first line, gold or its near copy |\n|---|---|---|---|\n${nearRows.join('\n')}`);
 if (values['off-topic']) console.log(`\n| set | off-topic questions | not found |\n|---|---|---|\n${offTopicRows.join('\n')}`);
 if (values.why) {
   console.log('\n| set | first line | a later line | quoted passage, no line | search top 10, not quoted | not in search top 10 |\n|---|---|---|---|---|---|');
