@@ -12,6 +12,11 @@ export function escapeRe(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Any of `phrases` as whole words: no letter or digit right before or after it. */
+export function phrasePattern(phrases: readonly string[]): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${phrases.map(escapeRe).join('|')})(?![\\p{L}\\p{N}])`, 'u');
+}
+
 /** A text as HTML or XML character data: `&`, `<` and `>` as entities, which show as those characters. */
 export function escapeMarkup(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sectionHeadings, weighByHeadings } from '../../src-main/search/stages/heading-match.stage';
+import { sectionHeadings, weighByHeadings, weighProblemSections } from '../../src-main/search/stages/heading-match.stage';
 import type { ChunkHit, ChunkRecord } from '../../src-main/storage/chunk-store';
 import { record } from '../storage/fixtures';
 
@@ -53,5 +53,28 @@ describe('section headings as evidence', () => {
     const a = hit('a', 'x', ['M', 'Alpha'], 2);
     const b = hit('b', 'y', ['M', 'Beta'], 1);
     expect(weighByHeadings([a, b], 'gamma delta', [])).toEqual([a, b]);
+  });
+});
+
+describe('troubleshooting sections for a question about a fault', () => {
+  const setup = hit('setup', 'Connect the TV to the Internet with a LAN cable or Wi-Fi.', ['TV Manual', 'Connections', 'Connecting to the Internet'], 1.2);
+  const fault = hit('fault', 'Confirm the router is on.', ['TV Manual', 'Troubleshooting', 'The TV Won’t Connect to the Internet'], 1);
+
+  it('moves a section under a troubleshooting heading up when the question asks about a fault', () => {
+    for (const q of ['What can I do if the TV is not connecting to the network?', "The TV won't connect to Wi-Fi", 'Why does the Internet drop?', 'Unable to connect']) {
+      expect(order(weighProblemSections([setup, fault], q)), q).toEqual(['fault', 'setup']);
+    }
+    // A whole FAQ page counts by its title.
+    const faq = hit('faq', 'Check the cable.', ['FAQ'], 1);
+    expect(order(weighProblemSections([setup, faq], 'How do I fix the connection?'))).toEqual(['faq', 'setup']);
+  });
+
+  it('leaves the order alone for a question about a task, and never raises a hit scored 0', () => {
+    expect(weighProblemSections([setup, fault], 'How do I connect the TV to the Internet?')).toEqual([setup, fault]);
+    const zero = hit('zero', 'x', ['TV Manual', 'Troubleshooting'], 0);
+    expect(order(weighProblemSections([setup, zero], 'Why is there no picture?'))).toEqual(['setup', 'zero']);
+    // "error" is a word of its own, not part of "errorless" or "terror".
+    const other = hit('other', 'x', ['TV Manual', 'Errorless operation'], 1);
+    expect(order(weighProblemSections([setup, other], 'Why is the terror mode on?'))).toEqual(['setup', 'other']);
   });
 });

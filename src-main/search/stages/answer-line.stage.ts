@@ -1,6 +1,6 @@
 import answerTypes from '../data/answer-types.json';
 import { passageTerms } from '../../enrich/passage-terms';
-import { escapeRe } from '../../core/text';
+import { escapeRe, phrasePattern } from '../../core/text';
 import type { ChunkHit } from '../../storage/chunk-store';
 import { byScore, type RankStage } from './stage';
 import { synonymMap } from '../thesaurus';
@@ -74,7 +74,7 @@ interface AnswerTypes {
 }
 
 const types = answerTypes as AnswerTypes;
-const QUANTITY_CUE = new RegExp(`(?<![\\p{L}\\p{N}])(?:${types.quantityCues.map(escapeRe).join('|')})(?![\\p{L}\\p{N}])`, 'u');
+const QUANTITY_CUE = phrasePattern(types.quantityCues);
 /** A unit of measure written after a number ("V", "mA", "MHz", "mm", "°C"; SI prefixes on the base units), as a pattern: chat reads values with it too. */
 export const UNIT_PATTERN = `(?:[kmgµunp]?(?:${types.prefixedUnits.map(escapeRe).join('|')})|${types.units.map(escapeRe).join('|')})`;
 /** A number that does not continue a word ("I2C", "ESP32" are names), then one of `units` (a pattern) ending there. */
@@ -98,7 +98,7 @@ export const VALUE_DIMENSIONS: readonly { readonly words: readonly string[]; rea
 /** `VALUE_DIMENSIONS` with their words stemmed as passage terms. */
 const DIMENSIONS = VALUE_DIMENSIONS.map((d) => ({ terms: [...new Set(d.words.flatMap((w) => passageTerms(w)))], value: d.value }));
 
-const HOW_TO = new RegExp(`(?<![\\p{L}\\p{N}])(?:${types.howTo.map(escapeRe).join('|')})(?![\\p{L}\\p{N}])`, 'u');
+const HOW_TO = phrasePattern(types.howTo);
 
 /**
  * The dimensions whose words a question's terms hold: the only ones worth looking for in its
