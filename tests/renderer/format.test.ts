@@ -30,4 +30,9 @@ describe('plainText (previews of manual text)', () => {
     const md = ['- IR transmitter', '* Buzzer', '  + nested LED', '1. Remove the cover', '2) Pull the fuse', '-20 °C to 60 °C', '3.3 V logic', '*Note*'].join('\n');
     expect(plainText(md)).toBe(['IR transmitter', 'Buzzer', 'nested LED', 'Remove the cover', 'Pull the fuse', '-20 °C to 60 °C', '3.3 V logic', '*Note*'].join('\n'));
   });
+
+  it('leaves one blank line where an image tag stood alone between paragraphs, not a tall gap', () => {
+    const md = ['### Peripheral Pin Mapping', '', ' <img src="m5stick_03.png" alt="gray_04" width="300">', '', '**blue LED & BUZZER**'].join('\n');
+    expect(plainText(md)).toBe(['Peripheral Pin Mapping', '', 'blue LED & BUZZER'].join('\n'));
+  });
 });

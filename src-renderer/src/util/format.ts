@@ -65,7 +65,8 @@ const release = (held: string) => PUNCTUATION[held.charCodeAt(0) - 0xfdd0]!;
  * Manual text (Markdown) as plain reading text for previews: heading marks, list bullets and
  * numbers, emphasis, code ticks, backslash escapes, tag-shaped HTML and table rules removed, image
  * and link syntax reduced to their words, a table row's cells joined by " · " (a preview may start
- * mid-row, so any line with two or more pipes counts as one), blank-line runs collapsed. The
+ * mid-row, so any line with two or more pipes counts as one), blank-line runs collapsed (lines of
+ * spaces count as blank). The
  * result is shown as text, never parsed as HTML.
  */
 export function plainText(markdown: string): string {
@@ -89,6 +90,8 @@ export function plainText(markdown: string): string {
     .replace(/^[ \t]*\|[ \t]*|[ \t]*\|[ \t]*$/gm, '')
     .replace(/\*\*|__|`/g, '')
     .replace(/[ \t]{2,}/g, ' ')
+    // A line left holding only spaces (a tag stood alone on it) is blank, so its run collapses too.
+    .replace(/^[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     .replace(HELD, release)
     .trim();
