@@ -35,4 +35,11 @@ describe('plainText (previews of manual text)', () => {
     const md = ['### Peripheral Pin Mapping', '', ' <img src="m5stick_03.png" alt="gray_04" width="300">', '', '**blue LED & BUZZER**'].join('\n');
     expect(plainText(md)).toBe(['Peripheral Pin Mapping', '', 'blue LED & BUZZER'].join('\n'));
   });
+
+  it("drops a document's front matter (its metadata, hidden in the viewer too) from a preview that starts with it", () => {
+    const md = ['---', 'description: XIAO ESP32C3-FAQ', 'title: How to reflash the bootloader', 'last_update:', '  date: 6/30/2023', '---', '', 'Hold the BOOT button and connect the board.'].join('\n');
+    expect(plainText(md)).toBe('Hold the BOOT button and connect the board.');
+    // A rule further down is not front matter.
+    expect(plainText('Step one.\n\n---\n\nStep two: key: value')).toBe('Step one.\n\nStep two: key: value');
+  });
 });
