@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Citation } from '../../../src-main/contract/api';
 import { useStore } from '../store';
 import { formatPages, plainText } from '../util/format';
@@ -15,13 +15,26 @@ function preview(quote: string): string {
  * `[n]` as a chip: hovering or focusing shows the cited passage, clicking opens the source
  * viewer at its page with the passage highlighted, and `line` (the answer line the chip stands
  * after, when it quotes the passage) marked more strongly inside it. The card is positioned
- * against the window (fixed) so scrolling containers never clip it.
+ * against the window (fixed) so scrolling containers never clip it, and Esc dismisses it.
  */
 export function CitationChip({ citation, n, line }: { citation: Citation | undefined; n: number; line?: string }) {
   const openViewer = useStore((s) => s.openViewer);
   const docTitle = useStore((s) => (citation ? (s.documents.find((d) => d.id === citation.doc)?.title ?? null) : null));
   const [card, setCard] = useState<{ top: number; left: number; above: boolean } | null>(null);
   const ref = useRef<HTMLButtonElement>(null);
+  const shown = card !== null;
+  // Esc hides the card wherever focus is (it may be open under the pointer only), and only the
+  // card: caught before the app's own Esc, which would stop an answer or close the viewer.
+  useEffect(() => {
+    if (!shown) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      e.preventDefault();
+      setCard(null);
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [shown]);
 
   if (!citation) return <span className="cite-missing">[{n}]</span>;
 
