@@ -135,6 +135,30 @@ describe('focus after Esc, in Chromium', () => {
     await expect.poll(focusedElement).toMatch(/^button#\.btn btn-small: Retry all \(\d+\)$/);
   });
 
+  it('after removing a document, gives focus to the Remove button of the row now in its place, then to the heading', async () => {
+    await importTexts(app, 'Leaflets', {
+      'leaflet-a.md': '# Leaflet A\n\nThe RAC-225B filter is rinsed every 200 hours.\n',
+      'leaflet-b.md': '# Leaflet B\n\nThe RAC-225B seal is checked every year.\n',
+    });
+    await page.reload();
+    await page.getByRole('button', { name: /^Leaflets/ }).click();
+    await page.getByTestId('tab-documents').click();
+    const removes = page.getByTestId('document-table').getByRole('button', { name: /^Remove / });
+    await expect.poll(() => removes.count()).toBe(2);
+    const [first, second] = await removes.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label')));
+    await removes.first().focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => removes.count()).toBe(1);
+    await expect.poll(focused).toBe(second);
+    expect(first).not.toBe(second);
+    // The last one gone, the library's heading takes focus.
+    await page.keyboard.press('Enter');
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Remove' }).click();
+    await page.getByTestId('no-documents').waitFor();
+    await expect.poll(focusedElement).toMatch(/^h2#library-heading\.: Leaflets$/);
+  });
+
   it('logged no page errors', () => {
     expect(errors).toEqual([]);
   });
