@@ -134,6 +134,8 @@ describe('chat with citations in Chromium', () => {
     const third = page.getByTestId('answer').nth(2);
     await third.waitFor();
     expect(await third.getAttribute('data-mode')).toBe('not-found');
+    // The question named a model, one this library has no manual for: the label must not say it named none.
+    expect(await third.getByTestId('no-resolved-model').textContent()).toBe('No model of this library named');
     await shot(page, 'chat-conversation');
   });
 

@@ -303,7 +303,10 @@ function Answer({ turn }: { turn: ChatTurn }) {
             ))}
           </span>
         ) : (
-          <span className="resolved muted small">No model named</span>
+          // The question may name a model this library has no manual for ("ZX-900"): it did name one.
+          <span className="resolved muted small" data-testid="no-resolved-model">
+            No model of this library named
+          </span>
         )}
         {turn.stopped ? <span className="badge badge-warn">Stopped</span> : null}
       </div>
