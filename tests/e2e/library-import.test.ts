@@ -32,6 +32,15 @@ describe('libraries, import and viewing in Chromium', () => {
     expect(await page.getByRole('button', { name: /^Pumps/ }).getAttribute('aria-current')).toBe('true');
     expect(await page.getByTestId('no-documents').textContent()).toMatch(/Drag manuals/);
     await shot(page, 'library-empty');
+    // A search here finds nothing because there is nothing yet, not because of the words typed.
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('fuse');
+    await page.keyboard.press('Enter');
+    const none = page.getByTestId('search-view').getByText(/no document ready to search yet/);
+    await none.waitFor();
+    expect(await page.getByTestId('search-view').textContent()).not.toMatch(/Try other words/);
+    await page.getByTestId('global-search').fill('');
+    await page.getByTestId('tab-documents').click();
   });
 
   it('imports a dropped PDF, Markdown and DOCX with per-file progress until all are ready', async () => {
