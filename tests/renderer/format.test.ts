@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plainText } from '../../src-renderer/src/util/format';
+import { countOf, plainText } from '../../src-renderer/src/util/format';
 
 describe('plainText (previews of manual text)', () => {
   it("shows a table row as its cells, not as pipes, even when the preview starts mid-row", () => {
@@ -41,5 +41,13 @@ describe('plainText (previews of manual text)', () => {
     expect(plainText(md)).toBe('Hold the BOOT button and connect the board.');
     // A rule further down is not front matter.
     expect(plainText('Step one.\n\n---\n\nStep two: key: value')).toBe('Step one.\n\nStep two: key: value');
+  });
+});
+
+describe('countOf', () => {
+  it('puts the noun in the singular for one only', () => {
+    expect([0, 1, 2].map((n) => countOf(n, 'chunk'))).toEqual(['0 chunks', '1 chunk', '2 chunks']);
+    expect(countOf(1, 'new signature')).toBe('1 new signature');
+    expect(countOf(3, 'match', 'matches')).toBe('3 matches');
   });
 });

@@ -4,7 +4,7 @@ import type { ChunkDetail } from '../../../src-main/contract/api';
 import { useStore } from '../store';
 import type { InspectorColor } from '../store/inspector.slice';
 import { signatureColor } from '../util/colors';
-import { formatPages } from '../util/format';
+import { countOf, formatPages } from '../util/format';
 import { Icon } from './Icon';
 
 const colorValue = (c: ChunkDetail, by: InspectorColor) => (by === 'model' ? c.signature.model : c.signature.category);
@@ -41,7 +41,8 @@ export function ChunkInspector() {
         <div>
           <h2 id="inspector-heading">Chunks of {title}</h2>
           <p className="muted small" data-testid="inspector-stats">
-            {chunks.length} chunks · {stats.extracted} new signatures · {stats.inherited} inherited · {stats.keyed} with a key · {stats.merged} merged units
+            {countOf(chunks.length, 'chunk')} · {countOf(stats.extracted, 'new signature')} · {stats.inherited} inherited · {stats.keyed} with a key ·{' '}
+            {countOf(stats.merged, 'merged unit')}
           </p>
         </div>
         <div className="view-header-actions">

@@ -15,6 +15,11 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
+/** A count with its noun, singular for one ("1 chunk", "3 merged units"); `plural` when not `noun` + "s". */
+export function countOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
+}
+
 /** A 0..1 fraction as a whole percent ("42%"), clamped. */
 export function formatPercent(fraction: number): string {
   return `${Math.round(Math.min(1, Math.max(0, fraction)) * 100)}%`;
