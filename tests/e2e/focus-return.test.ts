@@ -152,6 +152,8 @@ describe('focus after Esc, in Chromium', () => {
     await expect.poll(() => removes.count()).toBe(1);
     await expect.poll(focused).toBe(second);
     expect(first).not.toBe(second);
+    // The sidebar's count reads as "1 document" to a screen reader, not "1 documents".
+    await page.getByRole('button', { name: 'Leaflets 1 document', exact: true }).waitFor();
     // The last one gone, the library's heading takes focus.
     await page.keyboard.press('Enter');
     await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Remove' }).click();

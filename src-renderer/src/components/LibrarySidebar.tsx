@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { LibrarySummary } from '../../../src-main/contract/api';
 import { useStore } from '../store';
+import { countOf } from '../util/format';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Icon } from './Icon';
 
@@ -137,7 +138,7 @@ function LibraryItem({
         <span className="library-name" title={lib.name}>
           {lib.name}
         </span>
-        <span className="library-count" aria-label={`${lib.documents} documents`}>
+        <span className="library-count" aria-label={countOf(lib.documents, 'document')}>
           {lib.documents}
         </span>
       </button>
