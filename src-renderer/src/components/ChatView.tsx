@@ -25,7 +25,17 @@ export function ChatView() {
     if (returnFocus) toggle.current?.focus();
   };
   return (
-    <section className={drawerOpen ? 'chat drawer-open' : 'chat'} aria-label="Chat">
+    <section
+      className={drawerOpen ? 'chat drawer-open' : 'chat'}
+      aria-label="Chat"
+      onBlur={(e) => {
+        // Focus that leaves the drawer (Tab past its last button) closes it: else it stays over the
+        // composer while focus moves to the model list and question box hidden under it.
+        const to = e.relatedTarget;
+        if (!drawerOpen || !(to instanceof Node) || to === toggle.current) return;
+        if (!e.currentTarget.querySelector('#conversations')?.contains(to)) setDrawerOpen(false);
+      }}
+    >
       <ConversationList drawerOpen={drawerOpen} onDone={closeDrawer} />
       <div className="chat-main">
         <div className="chat-bar">
