@@ -91,6 +91,24 @@ describe('focus after Esc, in Chromium', () => {
     await expect.poll(focusedElement).toMatch(/^button#\.library-item: Spares\s*0$/);
   });
 
+  it('shows why a new name is refused at the rename field, keeps focus there, and drops it with Esc', async () => {
+    await page.getByRole('button', { name: 'Rename Spares' }).focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('Pumps');
+    await page.keyboard.press('Enter');
+    const field = page.getByLabel('New name for Spares');
+    await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await field.getAttribute('aria-describedby'))!;
+    expect(await page.locator(`#${describedBy}`).textContent()).toMatch(/already exists/);
+    // The message stands with the rename, not under the Create form.
+    expect(await page.locator('.create-library + .error').count()).toBe(0);
+    expect(await focusedElement()).toMatch(/^input#rename-library/);
+    await page.keyboard.press('Escape');
+    await expect.poll(focusedElement).toMatch(/^button#\.library-item: Spares\s*0$/);
+    expect(await page.getByRole('alert').filter({ hasText: 'already exists' }).count()).toBe(0);
+  });
+
   it('puts focus in the question box for a new conversation, and on the next one after a delete', async () => {
     await page.getByTestId('tab-chat').click();
     const ask = async (question: string) => {
