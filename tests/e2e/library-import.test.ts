@@ -157,6 +157,21 @@ describe('libraries, import and viewing in Chromium', () => {
     await shot(page, 'chunk-inspector');
   });
 
+  it('keeps keyboard focus in place when the chunk inspector opens and closes', async () => {
+    const focused = () => page.evaluate(() => (document.activeElement === document.body ? 'body' : (document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.id ?? '')));
+    await page.getByRole('button', { name: 'Close the chunk inspector' }).click();
+    const chunks = page.getByRole('button', { name: 'Inspect chunks of RAC-225B Service Manual' });
+    await chunks.focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('chunk-strip').waitFor();
+    // The button that opened it went with the Documents screen: focus starts at the inspector's heading.
+    await expect.poll(focused).toBe('inspector-heading');
+    await page.getByRole('button', { name: 'Close the chunk inspector' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('document-table').waitFor();
+    await expect.poll(focused).toBe('Inspect chunks of RAC-225B Service Manual');
+  });
+
   it('switches between light and dark themes by hand', async () => {
     const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const toggle = page.getByTestId('theme-toggle');

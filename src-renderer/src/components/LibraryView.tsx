@@ -273,7 +273,7 @@ function DocumentRow({
             <button type="button" className="btn btn-small" onClick={() => void openViewer({ doc: doc.id, title: doc.title, pages: doc.pageCount ? [1] : [], start: 0, end: 0, quote: '' })} aria-label={`Open ${doc.title}`}>
               <Icon name="doc" size={16} /> Open
             </button>
-            <button type="button" className="btn btn-small" onClick={() => void openInspector(doc.id)} aria-label={`Inspect chunks of ${doc.title}`}>
+            <button type="button" className="btn btn-small" onClick={() => void openInspector(doc.id)} aria-label={`Inspect chunks of ${doc.title}`} data-action="chunks">
               <Icon name="chunks" size={16} /> Chunks
             </button>
           </>
