@@ -179,6 +179,15 @@ describe('focus after Esc, in Chromium', () => {
     await expect.poll(focusedElement).toMatch(/^h2#library-heading\.: Leaflets$/);
   });
 
+  it('after deleting the open library, gives focus to the library opened in its place', async () => {
+    await page.getByRole('button', { name: 'Delete Leaflets' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Delete library' }).click();
+    await page.getByRole('button', { name: /^Leaflets/ }).waitFor({ state: 'detached' });
+    await expect.poll(focusedElement).toMatch(/^button#\.library-item: /);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-current'))).toBe('true');
+  });
+
   it('logged no page errors', () => {
     expect(errors).toEqual([]);
   });

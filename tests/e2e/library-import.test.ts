@@ -263,6 +263,8 @@ describe('libraries, import and viewing in Chromium', () => {
     await page.getByRole('button', { name: 'Delete Pumps 2026' }).click();
     await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Delete library' }).click();
     await page.getByTestId('no-libraries').waitFor();
+    // No library left: focus goes to where the next one is made, not to <body>.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('new-library');
   });
 
   it('logged no page errors and made no request to any host but the bridge', () => {

@@ -93,7 +93,14 @@ export function LibrarySidebar() {
           onConfirm={() => {
             const target = deleting.name;
             setDeleting(null);
-            void deleteLibrary(target);
+            // Its row (and the Delete button focus returned to) goes: focus goes to the library
+            // now open, or to the New library field when none is left.
+            void deleteLibrary(target).then((deleted) => {
+              if (!deleted) return;
+              const now = useStore.getState().selectedLibrary;
+              if (now) setRefocus(now);
+              else document.getElementById('new-library')?.focus();
+            });
           }}
         >
           <p>
