@@ -62,6 +62,30 @@ describe('conversations in a narrow chat, in Chromium', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('conversations-toggle');
   });
 
+  it('closes the drawer when Tab or Shift+Tab takes focus past it and its button, never leaving it over the question box', async () => {
+    const list = page.getByRole('navigation', { name: 'Conversations' });
+    const toggle = page.getByTestId('conversations-toggle');
+    // In the drawer, or on its button (which stays in view beside it, showing it expanded).
+    const inList = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        return (document.getElementById('conversations')?.contains(el) ?? false) || el?.getAttribute('data-testid') === 'conversations-toggle';
+      });
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await list.waitFor();
+    for (let i = 0; i < 12 && (await inList()); i++) await page.keyboard.press('Tab');
+    expect(await inList()).toBe(false);
+    await list.waitFor({ state: 'hidden' });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    // Backwards out of its first button, too.
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await list.waitFor();
+    await page.keyboard.press('Shift+Tab');
+    await list.waitFor({ state: 'hidden' });
+  });
+
   it('offers the same button at 1280 px while the source viewer is open', async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     const toggle = page.getByTestId('conversations-toggle');

@@ -100,6 +100,27 @@ describe('chat with citations in Chromium', () => {
     await page.getByRole('button', { name: 'Close source' }).click();
   });
 
+  it('hides the passage card on Esc, from focus or hover, without closing anything else', async () => {
+    const chip = page.getByTestId('answer').first().locator('.answer-text').getByTestId('citation').first();
+    const card = page.getByTestId('citation-card');
+    await chip.focus();
+    await card.waitFor();
+    await page.keyboard.press('Escape');
+    await card.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('citation');
+    // Shown under the pointer while the viewer is open: the first Esc hides the card, the viewer stays.
+    await chip.click();
+    await page.getByTestId('source-viewer').waitFor();
+    await chip.hover();
+    await card.waitFor();
+    await page.keyboard.press('Escape');
+    await card.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('source-viewer').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('source-viewer').waitFor({ state: 'detached' });
+    await page.mouse.move(0, 0);
+  });
+
   it('keeps the model for a follow-up that names none, and says so when a model has no manual', async () => {
     const input = page.getByTestId('question-input');
     await input.fill('How often should the filter be cleaned?');
@@ -113,6 +134,8 @@ describe('chat with citations in Chromium', () => {
     const third = page.getByTestId('answer').nth(2);
     await third.waitFor();
     expect(await third.getAttribute('data-mode')).toBe('not-found');
+    // The question named a model, one this library has no manual for: the label must not say it named none.
+    expect(await third.getByTestId('no-resolved-model').textContent()).toBe('No model of this library named');
     await shot(page, 'chat-conversation');
   });
 

@@ -127,6 +127,27 @@ describe('a citation chip marks its answer line in the source viewer', () => {
     await expect.poll(async () => (await markedLine()).inView).toBe(true);
   });
 
+  it('shows each chip’s passage card whole inside the window, whatever the window’s height', async () => {
+    const chips = page.getByTestId('answer').first().locator('[data-testid="citation"]');
+    const card = page.getByTestId('citation-card');
+    const cut: string[] = [];
+    for (const height of [420, 520, 640, 800]) {
+      await page.setViewportSize({ width: 1280, height });
+      for (let k = 0; k < (await chips.count()); k++) {
+        const chip = chips.nth(k);
+        await chip.scrollIntoViewIfNeeded();
+        await chip.hover();
+        await card.waitFor();
+        const box = (await card.boundingBox())!;
+        if (box.y < 0 || box.y + box.height > height) cut.push(`chip ${k} at ${height}px: ${Math.round(box.y)}..${Math.round(box.y + box.height)}`);
+        await page.mouse.move(0, 0);
+        await card.waitFor({ state: 'detached' });
+      }
+    }
+    expect(cut).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('keeps the whole-passage highlight for a chip of the sources list', async () => {
     await page.getByTestId('answer').first().locator('.sources [data-testid="citation"]').first().click();
     await expect.poll(() => page.locator('.passage-line').count()).toBe(0);

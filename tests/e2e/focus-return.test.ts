@@ -91,6 +91,24 @@ describe('focus after Esc, in Chromium', () => {
     await expect.poll(focusedElement).toMatch(/^button#\.library-item: Spares\s*0$/);
   });
 
+  it('shows why a new name is refused at the rename field, keeps focus there, and drops it with Esc', async () => {
+    await page.getByRole('button', { name: 'Rename Spares' }).focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('Pumps');
+    await page.keyboard.press('Enter');
+    const field = page.getByLabel('New name for Spares');
+    await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await field.getAttribute('aria-describedby'))!;
+    expect(await page.locator(`#${describedBy}`).textContent()).toMatch(/already exists/);
+    // The message stands with the rename, not under the Create form.
+    expect(await page.locator('.create-library + .error').count()).toBe(0);
+    expect(await focusedElement()).toMatch(/^input#rename-library/);
+    await page.keyboard.press('Escape');
+    await expect.poll(focusedElement).toMatch(/^button#\.library-item: Spares\s*0$/);
+    expect(await page.getByRole('alert').filter({ hasText: 'already exists' }).count()).toBe(0);
+  });
+
   it('puts focus in the question box for a new conversation, and on the next one after a delete', async () => {
     await page.getByTestId('tab-chat').click();
     const ask = async (question: string) => {
@@ -133,6 +151,41 @@ describe('focus after Esc, in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.locator('[data-testid="import-job"][data-phase="done"]').waitFor();
     await expect.poll(focusedElement).toMatch(/^button#\.btn btn-small: Retry all \(\d+\)$/);
+  });
+
+  it('after removing a document, gives focus to the Remove button of the row now in its place, then to the heading', async () => {
+    await importTexts(app, 'Leaflets', {
+      'leaflet-a.md': '# Leaflet A\n\nThe RAC-225B filter is rinsed every 200 hours.\n',
+      'leaflet-b.md': '# Leaflet B\n\nThe RAC-225B seal is checked every year.\n',
+    });
+    await page.reload();
+    await page.getByRole('button', { name: /^Leaflets/ }).click();
+    await page.getByTestId('tab-documents').click();
+    const removes = page.getByTestId('document-table').getByRole('button', { name: /^Remove / });
+    await expect.poll(() => removes.count()).toBe(2);
+    const [first, second] = await removes.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label')));
+    await removes.first().focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => removes.count()).toBe(1);
+    await expect.poll(focused).toBe(second);
+    expect(first).not.toBe(second);
+    // The sidebar's count reads as "1 document" to a screen reader, not "1 documents".
+    await page.getByRole('button', { name: 'Leaflets 1 document', exact: true }).waitFor();
+    // The last one gone, the library's heading takes focus.
+    await page.keyboard.press('Enter');
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Remove' }).click();
+    await page.getByTestId('no-documents').waitFor();
+    await expect.poll(focusedElement).toMatch(/^h2#library-heading\.: Leaflets$/);
+  });
+
+  it('after deleting the open library, gives focus to the library opened in its place', async () => {
+    await page.getByRole('button', { name: 'Delete Leaflets' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Delete library' }).click();
+    await page.getByRole('button', { name: /^Leaflets/ }).waitFor({ state: 'detached' });
+    await expect.poll(focusedElement).toMatch(/^button#\.library-item: /);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-current'))).toBe('true');
   });
 
   it('logged no page errors', () => {

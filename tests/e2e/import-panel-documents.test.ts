@@ -51,7 +51,9 @@ describe('import panel on the Documents screen, in Chromium', () => {
     const card = page.locator('[data-testid="import-job"][data-phase="done"]');
     await card.waitFor();
     expect(await card.getByRole('button', { expanded: true }).count()).toBe(1);
-    const controls: Locator[] = [page.getByTestId('import-files'), page.getByRole('button', { name: 'Folder' }), page.getByLabel('Filter documents')];
+    // Shown as "Import" and "Folder", read out as what they import.
+    expect(await page.getByTestId('import-files').getAttribute('aria-label')).toBe('Import files');
+    const controls: Locator[] = [page.getByTestId('import-files'), page.getByRole('button', { name: 'Import folder', exact: true }), page.getByLabel('Filter documents')];
     for (const size of [
       { width: 800, height: 600 },
       { width: 1280, height: 800 },

@@ -51,6 +51,25 @@ describe('import panel in Chromium at 800x600', () => {
     await job.getByRole('button', { name: 'Dismiss' }).click();
   });
 
+  it('keeps an open card of failures off the Conversations button and the question box in Chat', async () => {
+    await page.getByTestId('tab-chat').click();
+    await dropFiles(page, [{ name: 'damaged.pdf', bytes: new TextEncoder().encode('%PDF-1.4\ncut off'), type: 'application/pdf' }]);
+    const job = page.locator('[data-testid="import-job"][data-phase="done"]');
+    await job.waitFor();
+    // Failures keep the card open.
+    expect(await job.getByRole('button', { expanded: true }).count()).toBe(1);
+    const panel = (await page.getByTestId('import-panel').boundingBox())!;
+    const apart = (box: { x: number; y: number; width: number; height: number }) =>
+      panel.y + panel.height <= box.y || box.y + box.height <= panel.y || panel.x + panel.width <= box.x || box.x + box.width <= panel.x;
+    for (const id of ['conversations-toggle', 'question-input', 'send']) {
+      const box = await page.getByTestId(id).boundingBox();
+      expect(box, id).toBeTruthy();
+      expect(apart(box!), id).toBe(true);
+    }
+    await shot(page, 'import-panel-failed-chat-800x600');
+    await job.getByRole('button', { name: 'Dismiss' }).click();
+  });
+
   it('counts "N of M" up while the files finish, not only when the batch is written', async () => {
     // Every headline the running job shows, in order, recorded in the page as it changes.
     await page.evaluate(() => {

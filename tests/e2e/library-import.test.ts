@@ -32,6 +32,15 @@ describe('libraries, import and viewing in Chromium', () => {
     expect(await page.getByRole('button', { name: /^Pumps/ }).getAttribute('aria-current')).toBe('true');
     expect(await page.getByTestId('no-documents').textContent()).toMatch(/Drag manuals/);
     await shot(page, 'library-empty');
+    // A search here finds nothing because there is nothing yet, not because of the words typed.
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('fuse');
+    await page.keyboard.press('Enter');
+    const none = page.getByTestId('search-view').getByText(/no document ready to search yet/);
+    await none.waitFor();
+    expect(await page.getByTestId('search-view').textContent()).not.toMatch(/Try other words/);
+    await page.getByTestId('global-search').fill('');
+    await page.getByTestId('tab-documents').click();
   });
 
   it('imports a dropped PDF, Markdown and DOCX with per-file progress until all are ready', async () => {
@@ -141,11 +150,26 @@ describe('libraries, import and viewing in Chromium', () => {
     expect(await details.textContent()).toContain(`Chunk ${n - 1}`);
     expect(await page.getByTestId('chunk-signature').textContent()).toContain('RAC-225B');
     expect((await page.getByTestId('chunk-prefix').textContent())?.length).toBeGreaterThan(0);
-    expect(await page.getByTestId('inspector-stats').textContent()).toMatch(/\d+ chunks · \d+ new signatures · \d+ inherited/);
+    expect(await page.getByTestId('inspector-stats').textContent()).toMatch(/\d+ chunks? · \d+ new signatures? · \d+ inherited/);
     // Keyboard: arrows move the selection along the strip.
     await segments.nth(n - 1).press('Home');
     expect(await segments.nth(0).getAttribute('aria-selected')).toBe('true');
     await shot(page, 'chunk-inspector');
+  });
+
+  it('keeps keyboard focus in place when the chunk inspector opens and closes', async () => {
+    const focused = () => page.evaluate(() => (document.activeElement === document.body ? 'body' : (document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.id ?? '')));
+    await page.getByRole('button', { name: 'Close the chunk inspector' }).click();
+    const chunks = page.getByRole('button', { name: 'Inspect chunks of RAC-225B Service Manual' });
+    await chunks.focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('chunk-strip').waitFor();
+    // The button that opened it went with the Documents screen: focus starts at the inspector's heading.
+    await expect.poll(focused).toBe('inspector-heading');
+    await page.getByRole('button', { name: 'Close the chunk inspector' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('document-table').waitFor();
+    await expect.poll(focused).toBe('Inspect chunks of RAC-225B Service Manual');
   });
 
   it('switches between light and dark themes by hand', async () => {
@@ -239,6 +263,8 @@ describe('libraries, import and viewing in Chromium', () => {
     await page.getByRole('button', { name: 'Delete Pumps 2026' }).click();
     await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Delete library' }).click();
     await page.getByTestId('no-libraries').waitFor();
+    // No library left: focus goes to where the next one is made, not to <body>.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('new-library');
   });
 
   it('logged no page errors and made no request to any host but the bridge', () => {

@@ -41,6 +41,8 @@ describe('model scope in Chromium', () => {
   beforeAll(async () => {
     app = await startUiApp();
     await importTexts(app, 'Units', { 'rac-225b.md': MANUAL('RAC-225B', 'T5A 250V'), 'rac-226b.md': MANUAL('RAC-226B', 'T10A 250V'), 'rac-fuses.md': FAMILY });
+    // A second library, listed after Units (which opens first), with models of its own.
+    await importTexts(app, 'Workshop', { 'zx-900.md': MANUAL('ZX-900', 'T2A 250V') });
     page = await openApp(app, errors);
     await page.getByTestId('tab-chat').click();
   });
@@ -99,6 +101,23 @@ describe('model scope in Chromium', () => {
     expect(kept).toContain('Kept RAC-225B from the previous question');
     // The badge says the answer is extracted; the engine's label line is not repeated after the note.
     expect(kept).not.toContain('Extracted from the manuals');
+  });
+
+  it('drops the search’s model scope when another library opens, whose manuals are not for those models', async () => {
+    await page.keyboard.press('Control+k');
+    await page.getByTestId('global-search').fill('filter');
+    await page.getByTestId('global-search').press('Enter');
+    await page.getByTestId('results-meta').waitFor();
+    await page.getByTestId('model-chips-search').getByRole('button', { name: 'RAC-225B' }).click();
+    await expect.poll(() => page.getByTestId('results-meta').textContent()).toContain('limited to RAC-225B');
+    await page.getByRole('button', { name: /^Workshop/ }).click();
+    await page.keyboard.press('Control+k');
+    await page.getByTestId('global-search').fill('filter');
+    await page.getByTestId('global-search').press('Enter');
+    const meta = page.getByTestId('results-meta');
+    await meta.waitFor();
+    expect(await meta.textContent()).not.toContain('RAC-225B');
+    expect(await page.locator('.result').count()).toBeGreaterThan(0);
   });
 
   it('logged no page errors', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plainText } from '../../src-renderer/src/util/format';
+import { countOf, plainText } from '../../src-renderer/src/util/format';
 
 describe('plainText (previews of manual text)', () => {
   it("shows a table row as its cells, not as pipes, even when the preview starts mid-row", () => {
@@ -29,5 +29,25 @@ describe('plainText (previews of manual text)', () => {
   it('drops each line\'s list bullet or number but keeps signs and decimals', () => {
     const md = ['- IR transmitter', '* Buzzer', '  + nested LED', '1. Remove the cover', '2) Pull the fuse', '-20 °C to 60 °C', '3.3 V logic', '*Note*'].join('\n');
     expect(plainText(md)).toBe(['IR transmitter', 'Buzzer', 'nested LED', 'Remove the cover', 'Pull the fuse', '-20 °C to 60 °C', '3.3 V logic', '*Note*'].join('\n'));
+  });
+
+  it('leaves one blank line where an image tag stood alone between paragraphs, not a tall gap', () => {
+    const md = ['### Peripheral Pin Mapping', '', ' <img src="m5stick_03.png" alt="gray_04" width="300">', '', '**blue LED & BUZZER**'].join('\n');
+    expect(plainText(md)).toBe(['Peripheral Pin Mapping', '', 'blue LED & BUZZER'].join('\n'));
+  });
+
+  it("drops a document's front matter (its metadata, hidden in the viewer too) from a preview that starts with it", () => {
+    const md = ['---', 'description: XIAO ESP32C3-FAQ', 'title: How to reflash the bootloader', 'last_update:', '  date: 6/30/2023', '---', '', 'Hold the BOOT button and connect the board.'].join('\n');
+    expect(plainText(md)).toBe('Hold the BOOT button and connect the board.');
+    // A rule further down is not front matter.
+    expect(plainText('Step one.\n\n---\n\nStep two: key: value')).toBe('Step one.\n\nStep two: key: value');
+  });
+});
+
+describe('countOf', () => {
+  it('puts the noun in the singular for one only', () => {
+    expect([0, 1, 2].map((n) => countOf(n, 'chunk'))).toEqual(['0 chunks', '1 chunk', '2 chunks']);
+    expect(countOf(1, 'new signature')).toBe('1 new signature');
+    expect(countOf(3, 'match', 'matches')).toBe('3 matches');
   });
 });

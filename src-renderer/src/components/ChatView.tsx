@@ -25,7 +25,17 @@ export function ChatView() {
     if (returnFocus) toggle.current?.focus();
   };
   return (
-    <section className={drawerOpen ? 'chat drawer-open' : 'chat'} aria-label="Chat">
+    <section
+      className={drawerOpen ? 'chat drawer-open' : 'chat'}
+      aria-label="Chat"
+      onBlur={(e) => {
+        // Focus that leaves the drawer (Tab past its last button) closes it: else it stays over the
+        // composer while focus moves to the model list and question box hidden under it.
+        const to = e.relatedTarget;
+        if (!drawerOpen || !(to instanceof Node) || to === toggle.current) return;
+        if (!e.currentTarget.querySelector('#conversations')?.contains(to)) setDrawerOpen(false);
+      }}
+    >
       <ConversationList drawerOpen={drawerOpen} onDone={closeDrawer} />
       <div className="chat-main">
         <div className="chat-bar">
@@ -303,7 +313,10 @@ function Answer({ turn }: { turn: ChatTurn }) {
             ))}
           </span>
         ) : (
-          <span className="resolved muted small">No model named</span>
+          // The question may name a model this library has no manual for ("ZX-900"): it did name one.
+          <span className="resolved muted small" data-testid="no-resolved-model">
+            No model of this library named
+          </span>
         )}
         {turn.stopped ? <span className="badge badge-warn">Stopped</span> : null}
       </div>

@@ -4,7 +4,7 @@ import type { ChunkDetail } from '../../../src-main/contract/api';
 import { useStore } from '../store';
 import type { InspectorColor } from '../store/inspector.slice';
 import { signatureColor } from '../util/colors';
-import { formatPages } from '../util/format';
+import { countOf, formatPages } from '../util/format';
 import { Icon } from './Icon';
 
 const colorValue = (c: ChunkDetail, by: InspectorColor) => (by === 'model' ? c.signature.model : c.signature.category);
@@ -21,6 +21,23 @@ export function ChunkInspector() {
   const title = useStore((s) => s.documents.find((d) => d.id === s.inspectorDoc)?.title ?? s.inspectorDoc ?? '');
   const setInspectorColor = useStore((s) => s.setInspectorColor);
   const closeInspector = useStore((s) => s.closeInspector);
+  // The Documents screen whose Chunks button opened the inspector is gone: a keyboard user starts
+  // at the inspector's heading, and on Close goes back to that document's Chunks button.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    const now = document.activeElement;
+    if (inspectorDoc && (now === null || now === document.body)) heading.current?.focus({ preventScroll: true });
+  }, [inspectorDoc]);
+  const close = () => {
+    const doc = inspectorDoc;
+    closeInspector();
+    requestAnimationFrame(() => {
+      const now = document.activeElement;
+      if (now !== null && now !== document.body) return;
+      const row = [...document.querySelectorAll<HTMLElement>('tr[data-doc]')].find((r) => r.dataset['doc'] === doc);
+      (row?.querySelector<HTMLElement>('button[data-action="chunks"]') ?? document.getElementById('library-heading'))?.focus();
+    });
+  };
 
   const stats = useMemo(() => {
     const legend = new Map<string | null, number>();
@@ -39,9 +56,12 @@ export function ChunkInspector() {
     <section className="inspector" aria-labelledby="inspector-heading" data-testid="chunk-inspector">
       <div className="view-header">
         <div>
-          <h2 id="inspector-heading">Chunks of {title}</h2>
+          <h2 id="inspector-heading" ref={heading} tabIndex={-1}>
+            Chunks of {title}
+          </h2>
           <p className="muted small" data-testid="inspector-stats">
-            {chunks.length} chunks · {stats.extracted} new signatures · {stats.inherited} inherited · {stats.keyed} with a key · {stats.merged} merged units
+            {countOf(chunks.length, 'chunk')} · {countOf(stats.extracted, 'new signature')} · {stats.inherited} inherited · {stats.keyed} with a key ·{' '}
+            {countOf(stats.merged, 'merged unit')}
           </p>
         </div>
         <div className="view-header-actions">
@@ -53,7 +73,7 @@ export function ChunkInspector() {
               Category
             </button>
           </div>
-          <button type="button" className="icon-btn" aria-label="Close the chunk inspector" onClick={closeInspector}>
+          <button type="button" className="icon-btn" aria-label="Close the chunk inspector" onClick={close}>
             <Icon name="close" />
           </button>
         </div>

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Citation } from '../../../src-main/contract/api';
 import { useStore } from '../store';
 import { formatPages, plainText } from '../util/format';
@@ -15,13 +15,42 @@ function preview(quote: string): string {
  * `[n]` as a chip: hovering or focusing shows the cited passage, clicking opens the source
  * viewer at its page with the passage highlighted, and `line` (the answer line the chip stands
  * after, when it quotes the passage) marked more strongly inside it. The card is positioned
- * against the window (fixed) so scrolling containers never clip it.
+ * against the window (fixed) so scrolling containers never clip it, and Esc dismisses it.
  */
 export function CitationChip({ citation, n, line }: { citation: Citation | undefined; n: number; line?: string }) {
   const openViewer = useStore((s) => s.openViewer);
   const docTitle = useStore((s) => (citation ? (s.documents.find((d) => d.id === citation.doc)?.title ?? null) : null));
-  const [card, setCard] = useState<{ top: number; left: number; above: boolean } | null>(null);
+  // `placed`: moved to where the card, as tall as it rendered, fits in the window (see below).
+  const [card, setCard] = useState<{ top: number; left: number; placed: boolean } | null>(null);
   const ref = useRef<HTMLButtonElement>(null);
+  const cardRef = useRef<HTMLSpanElement>(null);
+  const shown = card !== null;
+  // The card's height depends on its passage (up to ~330 px): measured before it is painted, it
+  // goes below the chip when it fits there, else above, else as low as the window lets it, so its
+  // end is never cut off by the window's bottom edge or its start by the top.
+  useLayoutEffect(() => {
+    if (!card || card.placed) return;
+    const chip = ref.current?.getBoundingClientRect();
+    const height = cardRef.current?.getBoundingClientRect().height;
+    if (!chip || height === undefined) return;
+    const room = window.innerHeight - 8;
+    const below = chip.bottom + 8;
+    const above = chip.top - 8 - height;
+    const top = below + height <= room ? below : above >= 8 ? above : Math.max(8, Math.min(below, room - height));
+    setCard({ ...card, top, placed: true });
+  }, [card]);
+  // Esc hides the card wherever focus is (it may be open under the pointer only), and only the
+  // card: caught before the app's own Esc, which would stop an answer or close the viewer.
+  useEffect(() => {
+    if (!shown) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      e.preventDefault();
+      setCard(null);
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [shown]);
 
   if (!citation) return <span className="cite-missing">[{n}]</span>;
 
@@ -29,8 +58,7 @@ export function CitationChip({ citation, n, line }: { citation: Citation | undef
     const r = ref.current?.getBoundingClientRect();
     if (!r) return;
     const width = Math.min(380, window.innerWidth - 16);
-    const above = r.bottom + 220 > window.innerHeight && r.top > 240;
-    setCard({ top: above ? r.top - 8 : r.bottom + 8, left: Math.max(8, Math.min(r.left, window.innerWidth - width - 8)), above });
+    setCard({ top: r.bottom + 8, left: Math.max(8, Math.min(r.left, window.innerWidth - width - 8)), placed: false });
   };
   // A citation's title is its passage's section: several manuals have a "Specification", so the
   // document is named first. Its file name stands in for a document not (yet) listed.
@@ -61,8 +89,9 @@ export function CitationChip({ citation, n, line }: { citation: Citation | undef
       {card ? (
         <span
           id={`cite-card-${citation.chunkId}-${n}`}
+          ref={cardRef}
           role="tooltip"
-          className={card.above ? 'cite-card above' : 'cite-card'}
+          className="cite-card"
           data-testid="citation-card"
           style={{ top: card.top, left: card.left }}
         >

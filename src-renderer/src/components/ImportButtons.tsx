@@ -40,10 +40,11 @@ export function ImportButtons({ compact = false }: { compact?: boolean }) {
 
   return (
     <div className="import-buttons">
-      <button type="button" className="btn btn-primary" onClick={() => void pick(false)} data-testid="import-files">
+      {/* Compact, the words shown are short; the names read out say what each button imports. */}
+      <button type="button" className="btn btn-primary" onClick={() => void pick(false)} aria-label={compact ? 'Import files' : undefined} data-testid="import-files">
         <Icon name="upload" /> {compact ? 'Import' : 'Import files'}
       </button>
-      <button type="button" className="btn" onClick={() => void pick(true)}>
+      <button type="button" className="btn" onClick={() => void pick(true)} aria-label={compact ? 'Import folder' : undefined}>
         <Icon name="folder" /> {compact ? 'Folder' : 'Import folder'}
       </button>
       <input ref={filesInput} type="file" multiple accept={MANUAL_EXTENSIONS} hidden onChange={(e) => void onInput(e.currentTarget)} data-testid="file-input" />

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { LibrarySummary } from '../../../src-main/contract/api';
 import { useStore } from '../store';
+import { countOf } from '../util/format';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Icon } from './Icon';
 
@@ -92,7 +93,14 @@ export function LibrarySidebar() {
           onConfirm={() => {
             const target = deleting.name;
             setDeleting(null);
-            void deleteLibrary(target);
+            // Its row (and the Delete button focus returned to) goes: focus goes to the library
+            // now open, or to the New library field when none is left.
+            void deleteLibrary(target).then((deleted) => {
+              if (!deleted) return;
+              const now = useStore.getState().selectedLibrary;
+              if (now) setRefocus(now);
+              else document.getElementById('new-library')?.focus();
+            });
           }}
         >
           <p>
@@ -137,7 +145,7 @@ function LibraryItem({
         <span className="library-name" title={lib.name}>
           {lib.name}
         </span>
-        <span className="library-count" aria-label={`${lib.documents} documents`}>
+        <span className="library-count" aria-label={countOf(lib.documents, 'document')}>
           {lib.documents}
         </span>
       </button>
@@ -156,36 +164,54 @@ function LibraryItem({
 /** `onDone(name)`: the form closes, saved or not; `name` is the library's name now. */
 function RenameForm({ library, onDone }: { library: string; onDone: (name: string) => void }) {
   const renameLibrary = useStore((s) => s.renameLibrary);
+  const clearLibraryError = useStore((s) => s.clearLibraryError);
   const [value, setValue] = useState(library);
+  // Why the name was refused, shown at this field: the sidebar's own error line sits under the
+  // Create form, where it read as a failed create, and stayed after the rename was given up.
+  const [error, setError] = useState<string | null>(null);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const next = value.trim();
     if (!next || next === library) return onDone(library);
     const saved = await renameLibrary(library, next);
-    if (saved !== null) onDone(saved);
+    if (saved !== null) return onDone(saved);
+    setError(useStore.getState().libraryError);
+    clearLibraryError();
   };
   return (
-    <form className="rename-form" onSubmit={(e) => void submit(e)}>
-      <label htmlFor="rename-library" className="visually-hidden">
-        New name for {library}
-      </label>
-      <input
-        id="rename-library"
-        value={value}
-        maxLength={80}
-        autoFocus
-        onFocus={(e) => e.currentTarget.select()}
-        onChange={(e) => setValue(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.stopPropagation();
-            onDone(library);
-          }
-        }}
-      />
-      <button type="submit" className="btn btn-primary">
-        Save
-      </button>
-    </form>
+    <>
+      <form className="rename-form" onSubmit={(e) => void submit(e)}>
+        <label htmlFor="rename-library" className="visually-hidden">
+          New name for {library}
+        </label>
+        <input
+          id="rename-library"
+          value={value}
+          maxLength={80}
+          autoFocus
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'rename-library-error' : undefined}
+          onFocus={(e) => e.currentTarget.select()}
+          onChange={(e) => {
+            setValue(e.target.value);
+            setError(null);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.stopPropagation();
+              onDone(library);
+            }
+          }}
+        />
+        <button type="submit" className="btn btn-primary">
+          Save
+        </button>
+      </form>
+      {error ? (
+        <p id="rename-library-error" className="error small rename-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </>
   );
 }

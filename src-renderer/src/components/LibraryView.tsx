@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DocumentSummary } from '../../../src-main/contract/api';
 import { useStore } from '../store';
@@ -79,6 +79,18 @@ function Documents({ library }: { library: string }) {
     );
   }, [documents, documentFilter]);
   const failed = documents.filter((d) => d.status === 'failed').length;
+  // After a remove, the place the removed row had: its Remove button went with it, so focus goes to
+  // the Remove button of the row now there (or of the one above it, or to the library's heading).
+  const table = useRef<HTMLTableSectionElement>(null);
+  const [refocusAt, setRefocusAt] = useState<number | null>(null);
+  useEffect(() => {
+    if (refocusAt === null) return;
+    setRefocusAt(null);
+    const now = document.activeElement;
+    if (now !== null && now !== document.body && now.isConnected) return;
+    const buttons = table.current?.querySelectorAll<HTMLElement>('button[data-action="remove"]') ?? [];
+    (buttons[refocusAt] ?? buttons[refocusAt - 1] ?? heading.current)?.focus();
+  }, [refocusAt, filtered]);
 
   return (
     <section className="library-view" aria-labelledby="library-heading">
@@ -154,7 +166,7 @@ function Documents({ library }: { library: string }) {
                 </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody ref={table}>
               {filtered.map((d) => (
                 <DocumentRow
                   key={d.id}
@@ -195,8 +207,9 @@ function Documents({ library }: { library: string }) {
           onCancel={() => setRemoving(null)}
           onConfirm={() => {
             const id = removing.id;
+            const at = filtered.findIndex((d) => d.id === id);
             setRemoving(null);
-            void removeDocument(id);
+            void removeDocument(id).then(() => setRefocusAt(Math.max(0, at)));
           }}
         >
           <p>It is taken out of this library and its search index. The file you imported from is not touched.</p>
@@ -260,7 +273,7 @@ function DocumentRow({
             <button type="button" className="btn btn-small" onClick={() => void openViewer({ doc: doc.id, title: doc.title, pages: doc.pageCount ? [1] : [], start: 0, end: 0, quote: '' })} aria-label={`Open ${doc.title}`}>
               <Icon name="doc" size={16} /> Open
             </button>
-            <button type="button" className="btn btn-small" onClick={() => void openInspector(doc.id)} aria-label={`Inspect chunks of ${doc.title}`}>
+            <button type="button" className="btn btn-small" onClick={() => void openInspector(doc.id)} aria-label={`Inspect chunks of ${doc.title}`} data-action="chunks">
               <Icon name="chunks" size={16} /> Chunks
             </button>
           </>
@@ -273,7 +286,7 @@ function DocumentRow({
         <button type="button" className="icon-btn" onClick={onReplace} aria-label={`Re-import ${doc.title}`} title={doc.status === 'failed' ? 'Re-import (choose the file again)' : 'Re-import a newer version'}>
           <Icon name="retry" size={16} />
         </button>
-        <button type="button" className="icon-btn" onClick={onRemove} aria-label={`Remove ${doc.title}`} title="Remove from library">
+        <button type="button" className="icon-btn" onClick={onRemove} aria-label={`Remove ${doc.title}`} title="Remove from library" data-action="remove">
           <Icon name="trash" size={16} />
         </button>
       </td>

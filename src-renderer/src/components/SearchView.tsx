@@ -24,6 +24,8 @@ export function SearchView() {
   const chosen = useStore((s) => s.searchRetriever);
   const setSearchRetriever = useStore((s) => s.setSearchRetriever);
   const retriever = effectiveRetriever(library, chosen);
+  // Nothing can match in a library with no readable document: saying "try other words" misleads.
+  const nothingToSearch = useStore((s) => s.documentsOf === s.selectedLibrary && !s.documents.some((d) => d.status === 'ready'));
 
   return (
     <section className="search-view" aria-labelledby="search-heading" data-testid="search-view">
@@ -72,7 +74,13 @@ export function SearchView() {
           {searchError}
         </p>
       ) : null}
-      {results && results.results.length === 0 ? <p className="muted">Nothing matches. Try other words, or the model number as printed on the label.</p> : null}
+      {results && results.results.length === 0 ? (
+        <p className="muted" data-testid="no-results">
+          {nothingToSearch
+            ? `${library?.name ?? 'This library'} has no document ready to search yet: import manuals on the Documents screen first.`
+            : 'Nothing matches. Try other words, or the model number as printed on the label.'}
+        </p>
+      ) : null}
       {!results && !searching ? <p className="muted">Type in the search box above and press Enter (Ctrl+K jumps there).</p> : null}
       <ol className="results">
         {results?.results.map((hit) => (

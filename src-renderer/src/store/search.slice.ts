@@ -17,9 +17,13 @@ export function effectiveRetriever(library: LibrarySummary | undefined, chosen: 
   return chosen ?? retrieverFor(true);
 }
 
-/** The search state that belongs to one library: its initial value, and what a library switch resets. */
-export function searchLibraryState(): Pick<SearchSlice, 'searchResults' | 'searchError'> {
-  return { searchResults: null, searchError: null };
+/**
+ * The search state that belongs to one library: its initial value, and what a library switch resets.
+ * The models picked name the open library's models: kept across a switch, they limited the next
+ * library's search to models it has no manual for (nothing found, and no chip left to unpick).
+ */
+export function searchLibraryState(): Pick<SearchSlice, 'searchResults' | 'searchError' | 'searchModels'> {
+  return { searchResults: null, searchError: null, searchModels: [] };
 }
 
 export interface SearchSlice {
@@ -46,7 +50,6 @@ export const createSearchSlice: StateCreator<Store, [], [], SearchSlice> = (set,
   ...searchLibraryState(),
   searching: false,
   searchRetriever: null,
-  searchModels: [],
 
   toggleSearchModel(model) {
     const current = get().searchModels;

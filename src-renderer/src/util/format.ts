@@ -1,5 +1,6 @@
 import type { DocumentStatus } from '../../../src-main/contract/api';
 import { MD_IMAGE, MD_LINK } from '../../../src-main/core/text';
+import { frontMatterEnd } from '../viewer/markdown.plugins';
 
 /** Bytes as a short human size ("1.4 MB"); binary units, one decimal above 1 KB. */
 export function formatBytes(bytes: number): string {
@@ -12,6 +13,11 @@ export function formatBytes(bytes: number): string {
     unit++;
   }
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+/** A count with its noun, singular for one ("1 chunk", "3 merged units"); `plural` when not `noun` + "s". */
+export function countOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
 }
 
 /** A 0..1 fraction as a whole percent ("42%"), clamped. */
@@ -62,14 +68,17 @@ const hold = (mark: string) => String.fromCharCode(0xfdd0 + PUNCTUATION.indexOf(
 const release = (held: string) => PUNCTUATION[held.charCodeAt(0) - 0xfdd0]!;
 
 /**
- * Manual text (Markdown) as plain reading text for previews: heading marks, list bullets and
- * numbers, emphasis, code ticks, backslash escapes, tag-shaped HTML and table rules removed, image
- * and link syntax reduced to their words, a table row's cells joined by " · " (a preview may start
- * mid-row, so any line with two or more pipes counts as one), blank-line runs collapsed. The
- * result is shown as text, never parsed as HTML.
+ * Manual text (Markdown) as plain reading text for previews: a leading front matter, heading
+ * marks, list bullets and numbers, emphasis, code ticks, backslash escapes, tag-shaped HTML and
+ * table rules removed, image and link syntax reduced to their words, a table row's cells joined by
+ * " · " (a preview may start mid-row, so any line with two or more pipes counts as one), blank-line
+ * runs collapsed (a line of spaces counts as blank). The result is shown as text, never parsed as
+ * HTML.
  */
 export function plainText(markdown: string): string {
+  // A passage that opens its document starts with the front matter, which the viewer hides too.
   return markdown
+    .slice(frontMatterEnd(markdown))
     .replace(ESCAPED, (_, mark: string) => hold(mark))
     .replace(/<\/?[A-Za-z][^<>\n]*>/g, ' ')
     .replace(MD_IMAGE, '$1')
@@ -89,6 +98,8 @@ export function plainText(markdown: string): string {
     .replace(/^[ \t]*\|[ \t]*|[ \t]*\|[ \t]*$/gm, '')
     .replace(/\*\*|__|`/g, '')
     .replace(/[ \t]{2,}/g, ' ')
+    // A line left holding only spaces (a tag stood alone on it) is blank, so its run collapses too.
+    .replace(/^[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     .replace(HELD, release)
     .trim();
