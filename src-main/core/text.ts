@@ -26,12 +26,16 @@ export function escapeMarkup(text: string): string {
  * Markdown image and link syntax within one line (`![alt](target)`, `[text](target)`), the alt or
  * link text in group 1. The runs are bounded (300 characters of text, 1000 of target): unbounded, a
  * long line of unclosed `[a](` makes every attempt scan to the line's end, quadratic in the line
- * (tests/bench/hostile.bench.ts). Global patterns: for `replace`, `match` and `matchAll` only
- * (`test` and `exec` would carry `lastIndex` from one call to the next).
+ * (tests/bench/hostile.bench.ts). A target may hold one level of balanced parentheses
+ * ("schematics/EVERLIGHT(亿光)_IR67.PDF", a wiki's "Fuse_(electrical)"): cut at its first ")",
+ * the rest was left in the text ("a fuse) of 3 A"). A character of a target is a parenthesis or
+ * not, so the pattern never tries one text two ways. Global patterns: for `replace`, `match` and
+ * `matchAll` only (`test` and `exec` would carry `lastIndex` from one call to the next).
  */
-export const MD_IMAGE = /!\[([^\]\n]{0,300})\]\([^)\n]{0,1000}\)/g;
+const TARGET = String.raw`\((?:[^()\n]|\([^()\n]{0,1000}\)){0,1000}\)`;
+export const MD_IMAGE = new RegExp(String.raw`!\[([^\]\n]{0,300})\]` + TARGET, 'g');
 /** See `MD_IMAGE`; also matches the bracketed part of an image, so replace images first. */
-export const MD_LINK = /\[([^\]\n]{0,300})\]\([^)\n]{0,1000}\)/g;
+export const MD_LINK = new RegExp(String.raw`\[([^\]\n]{0,300})\]` + TARGET, 'g');
 
 /** Stands for a character the source could not decode (a control code from a font without a Unicode map). */
 export const UNDECODED = '\ufffd';

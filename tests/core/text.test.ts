@@ -20,6 +20,15 @@ describe('Markdown image and link patterns', () => {
     expect(`[${'w'.repeat(300)}](${'p'.repeat(1000)})`.replace(MD_LINK, '$1')).toBe('w'.repeat(300));
   });
 
+  it('take a target holding balanced parentheses whole, never leaving its end in the text', () => {
+    expect('a [fuse](https://wiki.example/Fuse_(electrical)) of 3 A'.replace(MD_LINK, '$1')).toBe('a fuse of 3 A');
+    expect('![IR](dl/EVERLIGHT(亿光)_IR67.PDF) LED'.replace(MD_IMAGE, '$1')).toBe('IR LED');
+    // The parenthesis after a link is the text's own.
+    expect('[a](x) (see b)'.replace(MD_LINK, '$1')).toBe('a (see b)');
+    // An unbalanced parenthesis in a target is no link target.
+    expect('[a](x(y) z'.replace(MD_LINK, '$1')).toBe('[a](x(y) z');
+  });
+
   it('find every link of a line when used with match (the global flag)', () => {
     expect('[a](1) [b](2) [c](3)'.match(MD_LINK)).toHaveLength(3);
     expect('[a](1) [b](2) [c](3)'.match(MD_LINK)).toHaveLength(3);
