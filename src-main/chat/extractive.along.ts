@@ -1,6 +1,6 @@
 import cues from './data/question-cues.json';
 import type { Line } from './extractive.render';
-import { isInstruction } from './line-forms';
+import { isInstruction, labelOf } from './line-forms';
 import type { Sentence } from './sentences';
 
 /**
@@ -81,5 +81,86 @@ export function answersEcho(next: Sentence | null): boolean {
 export function followerOf(units: readonly Sentence[], sentence: Sentence): Sentence | null {
   const next = units[units.indexOf(sentence) + 1];
   if (!next || next.title || next.kind === 'code' || next.heading !== sentence.heading) return null;
+  // The term of the next entry of a definition list ("Settings", then what it does) starts that entry.
+  const described = units[units.indexOf(next) + 1];
+  if (described && termOf(units, described) === next) return null;
   return sentence.block === -1 || next.block === sentence.block ? next : null;
+}
+
+/** Most words of a term of a definition list left as text ("Movie", "Reset Picture"). */
+const TERM_WORDS = 3;
+
+/** A short line of its own that names a term: at most `TERM_WORDS` words, a capital first, no sentence or clause punctuation at its end. */
+function isTermLine(units: readonly Sentence[], u: Sentence | undefined): u is Sentence {
+  if (!u || u.kind !== 'prose' || u.para === undefined || !/^\p{Lu}/u.test(u.text) || /[.!?:;,。]$/.test(u.text)) return false;
+  return u.text.split(/\s+/).length <= TERM_WORDS && units.filter((v) => v.para === u.para).length === 1;
+}
+
+/** A line that goes on in the next paragraph: prose with no sentence end ("... set Auto Update", then "OFF" in a PDF's text). */
+function unfinished(u: Sentence | undefined): boolean {
+  return u !== undefined && u.kind === 'prose' && !u.title && u.text.split(/\s+/).length > TERM_WORDS && !/[.!?:;。)\]"”]$/.test(u.text);
+}
+
+/**
+ * The term right before a paragraph's first sentence, when it names that paragraph (a term, then
+ * its description, under one heading). Not a line's last words carried over ("OFF" after "...
+ * set Auto Update", then "Automatic update is enabled ..."), nor a fragment that opens with an
+ * article ("The Not", of a table's cell), nor a pin name a figure's text pairs with another
+ * ("PAD_GPIO_8", then "PAD_EXT_RST_N").
+ */
+function termBefore(units: readonly Sentence[], at: number): Sentence | null {
+  const first = units[at];
+  const term = units[at - 1];
+  if (!first || first.kind !== 'prose' || first.para === undefined || !isTermLine(units, term) || term.para === first.para) return null;
+  if (/^(?:the|a|an)\s/i.test(term.text) || term.text.includes('_')) return null;
+  // A description says something in a sentence; one already labelled ("Slow Forward: Allows ...") has its term.
+  if (first.text.split(/\s+/).length <= TERM_WORDS || labelOf(first.text) !== null) return null;
+  // After a line with no sentence end, a term is its last words unless the entries of this list
+  // all go unpunctuated (tabs of a page, one per model: "ROCK 4A+/4B+", then its CPU's line).
+  const last = units.filter((u) => u.para === first.para).pop();
+  if (unfinished(units[at - 2]) && !unfinished(last)) return null;
+  // The heading a title term opened is the description's (see `splitSentences`); a plain term shares it.
+  if (term.heading !== first.heading && !(term.title && first.heading !== null && (first.heading === term.text || first.heading.endsWith(` › ${term.text}`)))) return null;
+  return term;
+}
+
+/**
+ * The term a quoted line describes, when a definition list was left as text ("Movie", then "Is
+ * suitable for watching TV or movies in a dark room."; a PDF converter's rendering of a table of
+ * modes or options): the line opens its paragraph, a short term line comes right before it, and
+ * another term and description pair adjoins that one (a lone short line before a paragraph may be
+ * anything). Quoted alone, such a description does not say what it describes.
+ */
+export function termOf(units: readonly Sentence[], sentence: Sentence): Sentence | null {
+  const at = units.indexOf(sentence);
+  if (at < 1 || units.findIndex((u) => u.para === sentence.para) !== at) return null;
+  const term = termBefore(units, at);
+  if (!term) return null;
+  // The pair before: a description paragraph ending right before the term, with its own term.
+  const prev = units[at - 2];
+  const prevStart = prev?.para === undefined ? -1 : units.findIndex((u) => u.para === prev.para);
+  if (prevStart >= 1 && termBefore(units, prevStart) !== null) return term;
+  // The pair after: a term right after this paragraph, then its description.
+  const end = at + units.filter((u) => u.para === sentence.para).length;
+  return isTermLine(units, units[end]) && termBefore(units, end + 1) !== null ? term : null;
+}
+
+/**
+ * Quotes a term of a definition list left as text (see `termOf`) with its description, the rest of
+ * that paragraph as far as the line stays short (as `withParagraph` does): the term alone says
+ * nothing. False (and `line` as it was) when `line` quotes no such term or its description is
+ * quoted already.
+ */
+export function withDescription(line: Line, units: readonly Sentence[], quoted: Set<Sentence>): boolean {
+  const first = units[units.indexOf(line.sentence) + 1];
+  if (!first || quoted.has(first) || termOf(units, first) !== line.sentence) return false;
+  line.sentence = { ...line.sentence, text: `${line.sentence.text}:` };
+  let length = 0;
+  for (const u of units.filter((v) => v.para === first.para)) {
+    if (quoted.has(u) || (u !== first && length + u.text.length > PARAGRAPH_CHARS)) break;
+    line.after.push(u);
+    quoted.add(u);
+    length += u.text.length;
+  }
+  return true;
 }

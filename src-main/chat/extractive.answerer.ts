@@ -15,7 +15,7 @@ import { statesQuantity } from '../search/stages/answer-line.stage';
 import type { QuestionKind } from './question-kind';
 import { DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
 import { isInstruction, labelOf, settingKey } from './line-forms';
-import { answersEcho, followerOf, listedAfter, withParagraph } from './extractive.along';
+import { answersEcho, followerOf, listedAfter, termOf, withDescription, withParagraph } from './extractive.along';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -438,11 +438,19 @@ export function answerExtractively(question: string, passages: readonly Passage[
     const line: Line = { passage: s.passage, sentence: s.sentence, model: modelOf(s.passage, s.sentence), sub: false, before: [], after: [] };
     lines.push(line);
     const next = echoes.has(s.sentence) ? followerOf(units[s.passage]!, s.sentence) : null;
-    if (next && !quoted.has(next)) {
+    if (withDescription(line, units[s.passage]!, quoted)) {
+      // A term of a definition list left as text, quoted with what it does ("Dynamic: Makes the picture brighter ...").
+    } else if (next && !quoted.has(next)) {
       quoted.add(next);
       line.after.push(next);
     } else {
       withParagraph(line, units[s.passage]!, quoted);
+    }
+    // A description of a definition list left as text is quoted with its term ("Movie: Is suitable for ...").
+    const term = termOf(units[s.passage]!, line.before[0] ?? s.sentence);
+    if (term && !quoted.has(term)) {
+      quoted.add(term);
+      line.before.unshift({ ...term, text: `${term.text}:` });
     }
     if (s.sentence.opens === undefined) continue;
     const count = lines.length;
