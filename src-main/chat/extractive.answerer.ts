@@ -432,6 +432,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // Lead sentences bring their list or table rows; quoted lines keep their model.
   const lines: Line[] = [];
   const quoted = new Set<Sentence>();
+  // The lead line that brought each block ("passage:block") it opens.
+  const broughtBy = new Map<string, Line>();
   for (const s of picked) {
     if (quoted.has(s.sentence)) continue;
     quoted.add(s.sentence);
@@ -456,6 +458,18 @@ export function answerExtractively(question: string, passages: readonly Passage[
     const count = lines.length;
     const members = listedAfter(units[s.passage]!, s.sentence, quoted, maxListed);
     for (const member of members) quoted.add(member);
+    const block = `${s.passage}:${s.sentence.opens}`;
+    const first = broughtBy.get(block);
+    if (!first && members.length > 0) broughtBy.set(block, line);
+    // The rest of a block another lead brought (cut to the list budget; a sentence pointing back at
+    // it brings more: "The above is from a forum post") goes on under that lead, in its place, not
+    // as lines of no lead ("}", "delay(1000);").
+    if (first && members.length > 0) {
+      let at = lines.indexOf(first);
+      while (lines[at + 1]?.lead === first) at++;
+      lines.splice(at + 1, 0, ...members.map((member): Line => ({ passage: s.passage, sentence: member, model: modelOf(s.passage, member), sub: true, before: [], after: [], lead: first })));
+      continue;
+    }
     // A sentence pointing back ("Add the above URL to the preferences") follows what it points
     // at, as in the manual: the code comes first, then the sentence that says what to do with it.
     if (members.length > 0 && members[0]!.offset < s.sentence.offset) {
