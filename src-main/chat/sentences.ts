@@ -273,6 +273,11 @@ const FORWARD_REF = /\b(?:following|below)\b/i;
  */
 const FORWARD_LIST_REF =
   /\b(?:the following|as follows|following (?:is|are|will|shows?|lists?|steps?|table|items?))\b|\b(?:steps?|tables?|lists?|figures?|instructions?|items?|options?|settings?)(?: (?:shown|listed|given|described))? below\b|\bbelow[*_]*[:：.]?[*_]*$/i;
+/**
+ * A line that is all emphasis and no sentence ("**Low Charging Current**", "**HY2.0-4P-PortA(Red)**"):
+ * set right before a list, table or code, it is their label, as a line ending in ":" is.
+ */
+const BOLD_LABEL = /^(?:\*\*|__)[^*_]+(?:\*\*|__)$/;
 /** A sentence pointing at what came before it ("the above URL"). */
 const BACK_REF = /\babove\b/i;
 
@@ -309,7 +314,7 @@ export function splitSentences(markdown: string): Sentence[] {
       // points forward ("copy the following code into platform.ini", "Following will teach you
       // how to fix the PCB" before the steps), for a list or table only in so many words.
       const last = out[out.length - 1];
-      if (last && last.kind === 'prose' && (/[:：][*_]*$/.test(last.text) || (kind === 'code' ? FORWARD_REF : FORWARD_LIST_REF).test(last.text))) last.opens = block;
+      if (last && last.kind === 'prose' && (/[:：][*_]*$/.test(last.text) || BOLD_LABEL.test(last.text) || (kind === 'code' ? FORWARD_REF : FORWARD_LIST_REF).test(last.text))) last.opens = block;
     }
     return block;
   };
