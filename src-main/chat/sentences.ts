@@ -164,7 +164,7 @@ function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Se
   const push = (end: number): void => {
     const raw = paragraph.slice(from, end);
     const text = cleanInline(raw);
-    if (text.length >= 3 && /[\p{L}\p{N}]/u.test(text) && !isMarkup(text) && !isLinkBar(raw)) out.push({ text, offset: base + from, length: raw.length, kind, heading, block, para });
+    if (text.length >= 3 && /[\p{L}\p{N}]/u.test(text) && !isMarkup(text) && !isLinkBar(raw) && !CUT_OFF.test(text)) out.push({ text, offset: base + from, length: raw.length, kind, heading, block, para });
   };
   for (const m of paragraph.matchAll(re)) {
     push(m.index);
@@ -172,6 +172,13 @@ function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Se
   }
   push(paragraph.length);
 }
+
+/**
+ * Text that stops right after an opening bracket ("- Adjustable Pin Current (", a chart's axis
+ * label a PDF converter cut from its unit "μA)" on the next line): a piece of text, never a line
+ * to quote.
+ */
+const CUT_OFF = /[([{]$/;
 
 /** A heading with more words than this, or one that ends a sentence, is body text a converter marked as a heading. */
 const HEADING_WORDS = 12;
