@@ -164,3 +164,28 @@ export function withDescription(line: Line, units: readonly Sentence[], quoted: 
   }
   return true;
 }
+
+/**
+ * Joins a quoted line that opens by pointing back ("This function may not be supported depending
+ * on the model.", "It shows you how to connect ...") to the quoted line it points back at: the one
+ * that ends with the unit right before it, under the same heading, and comes before it in the
+ * answer. Quoted as a line of its own, "This function" says nothing of which function. A line that
+ * leads the line it points back at stays first and apart: it answers ("It comes in a 51 × 51 mm
+ * form factor." for "how big is it?"), and joined it would open with the line that does not.
+ * Lines a lead brought, and lines with text quoted before them, stay as they are.
+ */
+export function joinBackReferences(lines: Line[], units: readonly (readonly Sentence[])[]): void {
+  const lastOf = (l: Line): Sentence => l.after[l.after.length - 1] ?? l.sentence;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.sub || l.lead || l.heads || l.before.length > 0 || l.sentence.kind !== 'prose' || !BACK_REFERENCE.test(l.sentence.text)) continue;
+    const own = units[l.passage]!;
+    const prev = own[own.indexOf(l.sentence) - 1];
+    if (!prev || prev.heading !== l.sentence.heading || (prev.kind !== 'prose' && prev.kind !== 'item')) continue;
+    const at = lines.findIndex((x) => x !== l && x.passage === l.passage && !x.heads && lastOf(x).offset === prev.offset);
+    if (at < 0 || at > i) continue;
+    lines[at]!.after.push(l.sentence, ...l.after);
+    lines.splice(i, 1);
+    i--;
+  }
+}

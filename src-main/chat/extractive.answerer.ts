@@ -15,7 +15,7 @@ import { statesQuantity } from '../search/stages/answer-line.stage';
 import type { QuestionKind } from './question-kind';
 import { DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
 import { isInstruction, labelOf, settingKey } from './line-forms';
-import { answersEcho, followerOf, listedAfter, termOf, withDescription, withParagraph } from './extractive.along';
+import { answersEcho, followerOf, joinBackReferences, listedAfter, termOf, withDescription, withParagraph } from './extractive.along';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -481,6 +481,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
     if (lines.length > count && line.before.length === 0 && line.after.length === 0 && isLabelLead(s.sentence)) line.heads = true;
   }
 
+  joinBackReferences(lines, units);
   const { out, citations } = layOut(lines, used, { ...options, question });
   if (lines.length === 0 && used[0]) {
     // A passage with no quotable sentence (an image caption, a bare table): quote its start.
