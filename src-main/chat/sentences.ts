@@ -149,6 +149,18 @@ function cells(line: string): string[] {
   return body.split(/(?<!\\)\|/).map((c) => cleanInline(c));
 }
 
+/**
+ * A table row whose first cell a span left empty ("| | Multi-Die SiP | -30 | 85 | °C |" under
+ * "| Temperature | Main Die | -30 | 105 | °C |"), with that cell of the row above: read alone, its
+ * values said not what they measure. Only when the two rows fill the same cells but the first (a
+ * PDF converter's table that splits one row's text over several rows fills them unlike).
+ */
+function spanned(row: string[], above: readonly string[] | null): string[] {
+  if (!above || row.length !== above.length || row.length < 3 || row[0] !== '' || above[0] === '') return row;
+  const same = row.every((c, i) => i === 0 || (c === '') === (above[i] === ''));
+  return same ? [above[0]!, ...row.slice(1)] : row;
+}
+
 const TABLE_RULE = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
 
 /**
@@ -299,6 +311,8 @@ export function splitSentences(markdown: string): Sentence[] {
   }
   let fence: string | null = null;
   let header: string[] | null = null;
+  // The table row before, for a row whose first cell a span left empty (see `spanned`).
+  let lastRow: string[] | null = null;
   let para: { start: number; end: number } | null = null;
   let heading: string | null = null;
   // Units emitted when the heading was last set: a title right under a heading or title (nothing
@@ -366,6 +380,7 @@ export function splitSentences(markdown: string): Sentence[] {
     if (metaEnd > i) {
       flush();
       header = null;
+      lastRow = null;
       inBlock = null;
       i = metaEnd;
       continue;
@@ -408,6 +423,7 @@ export function splitSentences(markdown: string): Sentence[] {
       flush();
       runOn = false;
       header = null;
+      lastRow = null;
       inBlock = null;
       const named = cleanInline(h[1]!.replace(/\s*\{#[^}]*\}\s*$/, ''));
       if (named) {
@@ -422,11 +438,13 @@ export function splitSentences(markdown: string): Sentence[] {
       // A blank line between items of one list keeps the list; anything else ends it below.
       flush();
       header = null;
+      lastRow = null;
       continue;
     }
     if (/^:::/.test(trimmed) || /^(?:import|export)\s/.test(trimmed) || /^---+$/.test(trimmed)) {
       flush();
       header = null;
+      lastRow = null;
       inBlock = null;
       continue;
     }
@@ -437,15 +455,18 @@ export function splitSentences(markdown: string): Sentence[] {
       if (TABLE_RULE.test(next)) {
         inBlock = null;
         header = cells(trimmed);
+        lastRow = null;
         continue;
       }
-      const row = cells(trimmed);
+      const row = spanned(cells(trimmed), lastRow);
+      lastRow = row;
       const text = rowText(row, header);
       const label = row.length >= 2 && /\p{L}/u.test(row[0] ?? '') ? row[0]! : null;
       if (text && !isMarkup(text)) out.push({ text, offset, length: line.length, kind: 'row', heading, block: openBlock('row'), ...(label ? { label } : {}) });
       continue;
     }
     header = null;
+    lastRow = null;
     const item = /^(\s*(?:[-*+]|\d+[.)])\s+)/.exec(line);
     if (item) {
       flush();
