@@ -140,9 +140,16 @@ export function cleanInline(text: string): string {
     .replace(/&nbsp;/g, ' ')
     // Markdown escapes ("\-20°C", "1\*2") show their character, as a renderer would.
     .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1')
+    // A footnote's link back to its mark ("↩︎") goes nowhere in a quote.
+    .replace(/↩\uFE0E?/g, ' ')
+    // The characters HTML writes as entities ("Datasheet &gt; Section"), "&amp;" last ("&amp;gt;" is "&gt;").
+    .replace(/&(gt|lt|quot|#39|apos);/g, (_, e: string) => HTML_ENTITIES[e]!)
+    .replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+const HTML_ENTITIES: Record<string, string> = { gt: '>', lt: '<', quot: '"', '#39': "'", apos: "'" };
 
 function cells(line: string): string[] {
   const body = line.trim().replace(/^\|/, '').replace(/\|$/, '');
