@@ -22,13 +22,16 @@ const BACK_REFERENCE = new RegExp(`^(?:${cues.backReferences.join('|')})\\b`, 'i
  * device"; no other question on any set moved).
  */
 export function listedAfter(units: readonly Sentence[], lead: Sentence, quoted: ReadonlySet<Sentence>, max: number): Sentence[] {
-  const block = units.filter((u) => u.block === lead.opens);
+  // The items nested under an item of the list (one ending in ":" opens them) are the list's too.
+  const nested = new Set(units.filter((u) => u.block === lead.opens && u.kind === 'item' && u.opens !== undefined).map((u) => u.opens));
+  const block = units.filter((u) => u.block === lead.opens || nested.has(u.block));
   // A list numbered from past 1 is not the one the lead announces: a numbered section after the
   // lead's figure ("... as follows:", then "4. ISP (take CH592 as example)" in a PDF page's text).
   if ((block[0]?.ordinal ?? 1) > 1) return [];
   const members = block.filter((u) => !quoted.has(u)).slice(0, max);
   const [only] = members;
-  if (members.length !== 1 || only?.kind !== 'item') return members;
+  // Not under an item: one item nested under another ("Added CODEC power control:", then "CODEC_PWR_CTRL: IO48") is its whole list.
+  if (members.length !== 1 || only?.kind !== 'item' || lead.kind === 'item') return members;
   const out = [only];
   for (const u of units.slice(units.indexOf(only) + 1)) {
     if (out.length >= max || u.heading !== only.heading || u.kind === 'code' || u.kind === 'row' || quoted.has(u)) break;
