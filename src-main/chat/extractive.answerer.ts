@@ -9,7 +9,7 @@ import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import cues from './data/question-cues.json';
 import { containsId, namesPart, unitAfter } from './match.util';
 import type { AskedKind, Scored } from './extractive.pick';
-import { passageOrder, pick, withEachModel, withGapsFilled } from './extractive.pick';
+import { firstStep, passageOrder, pick, withEachModel, withGapsFilled } from './extractive.pick';
 import { everyModelShown } from '../search/compared-models';
 import { statesQuantity } from '../search/stages/answer-line.stage';
 import type { QuestionKind } from './question-kind';
@@ -427,6 +427,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
   for (const s of picked) if (leadScore(bestOf.get(s.passage)) < leadScore(s)) bestOf.set(s.passage, s);
   const order = passageOrder(picked, named, used, options.models ?? [], askedKind(kind, [...unitSays.values()].flat(), defines));
   if (order.lead) bestOf.set(order.lead.passage, order.lead);
+  // A procedure's quoted steps read in order, from the earliest one quoted.
+  for (const [pi, best] of bestOf) bestOf.set(pi, firstStep(best, picked));
   picked.sort((a, b) => order.rank(a.passage) - order.rank(b.passage) || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
 
   // Lead sentences bring their list or table rows; quoted lines keep their model.
