@@ -192,3 +192,25 @@ export function joinBackReferences(lines: Line[], units: readonly (readonly Sent
     i--;
   }
 }
+
+/**
+ * Quotes with a line the words its last sentence goes on with in the next paragraph, when a PDF
+ * converter broke it there: a prose line of more than a few words with no sentence end ("... run
+ * Start", then "Picture Test"; "... restrictions to entering Ambient", then "Mode"), followed by a
+ * short prose line (at most `TERM_WORDS` words) not yet quoted, under the same heading or as the
+ * title that line was read as, when the name the two make ("Start Picture Test", "Ambient Mode")
+ * is written whole elsewhere in the passage. A line that only lacks its full stop ("... is set
+ * to Off", then the title "Local Dimming") goes on with nothing.
+ */
+export function withContinuation(line: Line, units: readonly Sentence[], quoted: Set<Sentence>): void {
+  const last = line.after[line.after.length - 1] ?? line.sentence;
+  if (!unfinished(last)) return;
+  const at = units.findIndex((u) => u.offset === last.offset);
+  const next = units[at + 1];
+  if (!next || quoted.has(next) || next.kind !== 'prose' || next.para === last.para || next.text.split(/\s+/).length > TERM_WORDS) return;
+  if (next.heading !== last.heading && !(next.title && next.heading !== null && (next.heading === next.text || next.heading.endsWith(` › ${next.text}`)))) return;
+  const name = `${last.text.split(/\s+/).pop()!} ${next.text}`;
+  if (!units.some((u) => u !== last && u !== next && u.text.includes(name))) return;
+  line.after.push(next);
+  quoted.add(next);
+}

@@ -15,7 +15,7 @@ import { statesQuantity } from '../search/stages/answer-line.stage';
 import type { QuestionKind } from './question-kind';
 import { DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
 import { isInstruction, labelOf, settingKey } from './line-forms';
-import { answersEcho, followerOf, joinBackReferences, listedAfter, termOf, withDescription, withParagraph } from './extractive.along';
+import { answersEcho, followerOf, joinBackReferences, listedAfter, termOf, withContinuation, withDescription, withParagraph } from './extractive.along';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -456,6 +456,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
       quoted.add(term);
       line.before.unshift({ ...term, text: `${term.text}:` });
     }
+    withContinuation(line, units[s.passage]!, quoted);
     if (s.sentence.opens === undefined) continue;
     const count = lines.length;
     const members = listedAfter(units[s.passage]!, s.sentence, quoted, maxListed);
