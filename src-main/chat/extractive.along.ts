@@ -214,3 +214,46 @@ export function withContinuation(line: Line, units: readonly Sentence[], quoted:
   line.after.push(next);
   quoted.add(next);
 }
+
+/**
+ * Quotes a title line a converter left as text ("Selecting the caption language") with the first
+ * line under it, when that line is not quoted yet: a title alone names a topic and says nothing of
+ * it. A title that heads a list or code (it opens a block) brings that instead; a menu path set as
+ * a sub-title ("Settings General Accessibility Caption Settings": most words capitalised), a
+ * label with its value, and a figure's text with numbers ("Input D45H11 1mH Output") are quoted as
+ * they are.
+ */
+export function withTitleBody(line: Line, units: readonly Sentence[], quoted: Set<Sentence>): boolean {
+  const title = line.sentence;
+  if (line.after.length > 0 || line.before.length > 0) return false;
+  const next = bodyOf(title, units);
+  if (!next || quoted.has(next) || title.text.length + next.text.length > PARAGRAPH_CHARS) return false;
+  line.sentence = { ...title, text: `${title.text}:` };
+  line.after.push(next);
+  quoted.add(next);
+  return true;
+}
+
+/** The first line under a title that `withTitleBody` quotes it with, or null. */
+function bodyOf(title: Sentence, units: readonly Sentence[]): Sentence | null {
+  if (!title.title || title.opens !== undefined || labelOf(title.text) !== null || /\d/.test(title.text)) return null;
+  // A run of capitalised names ("Settings General Eco Solution Motion Lighting") is a menu path, not a topic.
+  const words = title.text.split(/\s+/);
+  if (words.filter((w) => /^\p{Lu}/u.test(w)).length * 10 >= words.length * 7) return null;
+  const next = units[units.indexOf(title) + 1];
+  if (!next || next.title || (next.kind !== 'prose' && next.kind !== 'item')) return null;
+  if (next.heading === null || !(next.heading === title.text || next.heading.endsWith(` › ${title.text}`))) return null;
+  return next;
+}
+
+/**
+ * Puts a title (see `withTitleBody`) before its first line when that line is quoted already,
+ * opening a line of its own, as "Title: ..." (true); the title takes no line of its own then.
+ */
+export function titleOnto(lines: readonly Line[], passage: number, title: Sentence, units: readonly Sentence[]): boolean {
+  const body = bodyOf(title, units);
+  const line = body ? lines.find((l) => l.passage === passage && l.before.length === 0 && l.sentence === body) : undefined;
+  if (!line) return false;
+  line.before.unshift({ ...title, text: `${title.text}:` });
+  return true;
+}

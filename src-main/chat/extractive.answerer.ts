@@ -15,7 +15,7 @@ import { statesQuantity } from '../search/stages/answer-line.stage';
 import type { QuestionKind } from './question-kind';
 import { DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
 import { isInstruction, labelOf, settingKey } from './line-forms';
-import { answersEcho, followerOf, joinBackReferences, listedAfter, termOf, withContinuation, withDescription, withParagraph } from './extractive.along';
+import { answersEcho, followerOf, joinBackReferences, listedAfter, termOf, withContinuation, withDescription, titleOnto, withParagraph, withTitleBody } from './extractive.along';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -439,10 +439,12 @@ export function answerExtractively(question: string, passages: readonly Passage[
   for (const s of picked) {
     if (quoted.has(s.sentence)) continue;
     quoted.add(s.sentence);
+    // A title whose first line is quoted already heads that line ("Unable to connect to a wireless router: Check if ...").
+    if (titleOnto(lines, s.passage, s.sentence, units[s.passage]!)) continue;
     const line: Line = { passage: s.passage, sentence: s.sentence, model: modelOf(s.passage, s.sentence), sub: false, before: [], after: [] };
     lines.push(line);
     const next = echoes.has(s.sentence) ? followerOf(units[s.passage]!, s.sentence) : null;
-    if (withDescription(line, units[s.passage]!, quoted)) {
+    if (withDescription(line, units[s.passage]!, quoted) || withTitleBody(line, units[s.passage]!, quoted)) {
       // A term of a definition list left as text, quoted with what it does ("Dynamic: Makes the picture brighter ...").
     } else if (next && !quoted.has(next)) {
       quoted.add(next);
