@@ -1,6 +1,6 @@
 import cues from './data/question-cues.json';
 import type { Line } from './extractive.render';
-import { isInstruction } from './line-forms';
+import { isInstruction, labelOf } from './line-forms';
 import type { Sentence } from './sentences';
 
 /**
@@ -22,13 +22,16 @@ const BACK_REFERENCE = new RegExp(`^(?:${cues.backReferences.join('|')})\\b`, 'i
  * device"; no other question on any set moved).
  */
 export function listedAfter(units: readonly Sentence[], lead: Sentence, quoted: ReadonlySet<Sentence>, max: number): Sentence[] {
-  const block = units.filter((u) => u.block === lead.opens);
+  // The items nested under an item of the list (one ending in ":" opens them) are the list's too.
+  const nested = new Set(units.filter((u) => u.block === lead.opens && u.kind === 'item' && u.opens !== undefined).map((u) => u.opens));
+  const block = units.filter((u) => u.block === lead.opens || nested.has(u.block));
   // A list numbered from past 1 is not the one the lead announces: a numbered section after the
   // lead's figure ("... as follows:", then "4. ISP (take CH592 as example)" in a PDF page's text).
   if ((block[0]?.ordinal ?? 1) > 1) return [];
   const members = block.filter((u) => !quoted.has(u)).slice(0, max);
   const [only] = members;
-  if (members.length !== 1 || only?.kind !== 'item') return members;
+  // Not under an item: one item nested under another ("Added CODEC power control:", then "CODEC_PWR_CTRL: IO48") is its whole list.
+  if (members.length !== 1 || only?.kind !== 'item' || lead.kind === 'item') return members;
   const out = [only];
   for (const u of units.slice(units.indexOf(only) + 1)) {
     if (out.length >= max || u.heading !== only.heading || u.kind === 'code' || u.kind === 'row' || quoted.has(u)) break;
@@ -81,5 +84,176 @@ export function answersEcho(next: Sentence | null): boolean {
 export function followerOf(units: readonly Sentence[], sentence: Sentence): Sentence | null {
   const next = units[units.indexOf(sentence) + 1];
   if (!next || next.title || next.kind === 'code' || next.heading !== sentence.heading) return null;
+  // The term of the next entry of a definition list ("Settings", then what it does) starts that entry.
+  const described = units[units.indexOf(next) + 1];
+  if (described && termOf(units, described) === next) return null;
   return sentence.block === -1 || next.block === sentence.block ? next : null;
+}
+
+/** Most words of a term of a definition list left as text ("Movie", "Reset Picture"). */
+const TERM_WORDS = 3;
+
+/** A short line of its own that names a term: at most `TERM_WORDS` words, a capital first, no sentence or clause punctuation at its end. */
+function isTermLine(units: readonly Sentence[], u: Sentence | undefined): u is Sentence {
+  if (!u || u.kind !== 'prose' || u.para === undefined || !/^\p{Lu}/u.test(u.text) || /[.!?:;,。]$/.test(u.text)) return false;
+  return u.text.split(/\s+/).length <= TERM_WORDS && units.filter((v) => v.para === u.para).length === 1;
+}
+
+/** A line that goes on in the next paragraph: prose with no sentence end ("... set Auto Update", then "OFF" in a PDF's text). */
+function unfinished(u: Sentence | undefined): boolean {
+  return u !== undefined && u.kind === 'prose' && !u.title && u.text.split(/\s+/).length > TERM_WORDS && !/[.!?:;。)\]"”]$/.test(u.text);
+}
+
+/**
+ * The term right before a paragraph's first sentence, when it names that paragraph (a term, then
+ * its description, under one heading). Not a line's last words carried over ("OFF" after "...
+ * set Auto Update", then "Automatic update is enabled ..."), nor a fragment that opens with an
+ * article ("The Not", of a table's cell), nor a pin name a figure's text pairs with another
+ * ("PAD_GPIO_8", then "PAD_EXT_RST_N").
+ */
+function termBefore(units: readonly Sentence[], at: number): Sentence | null {
+  const first = units[at];
+  const term = units[at - 1];
+  if (!first || first.kind !== 'prose' || first.para === undefined || !isTermLine(units, term) || term.para === first.para) return null;
+  if (/^(?:the|a|an)\s/i.test(term.text) || term.text.includes('_')) return null;
+  // A description says something in a sentence; one already labelled ("Slow Forward: Allows ...") has its term.
+  if (first.text.split(/\s+/).length <= TERM_WORDS || labelOf(first.text) !== null) return null;
+  // After a line with no sentence end, a term is its last words unless the entries of this list
+  // all go unpunctuated (tabs of a page, one per model: "ROCK 4A+/4B+", then its CPU's line).
+  const last = units.filter((u) => u.para === first.para).pop();
+  if (unfinished(units[at - 2]) && !unfinished(last)) return null;
+  // The heading a title term opened is the description's (see `splitSentences`); a plain term shares it.
+  if (term.heading !== first.heading && !(term.title && first.heading !== null && (first.heading === term.text || first.heading.endsWith(` › ${term.text}`)))) return null;
+  return term;
+}
+
+/**
+ * The term a quoted line describes, when a definition list was left as text ("Movie", then "Is
+ * suitable for watching TV or movies in a dark room."; a PDF converter's rendering of a table of
+ * modes or options): the line opens its paragraph, a short term line comes right before it, and
+ * another term and description pair adjoins that one (a lone short line before a paragraph may be
+ * anything). Quoted alone, such a description does not say what it describes.
+ */
+export function termOf(units: readonly Sentence[], sentence: Sentence): Sentence | null {
+  const at = units.indexOf(sentence);
+  if (at < 1 || units.findIndex((u) => u.para === sentence.para) !== at) return null;
+  const term = termBefore(units, at);
+  if (!term) return null;
+  // The pair before: a description paragraph ending right before the term, with its own term.
+  const prev = units[at - 2];
+  const prevStart = prev?.para === undefined ? -1 : units.findIndex((u) => u.para === prev.para);
+  if (prevStart >= 1 && termBefore(units, prevStart) !== null) return term;
+  // The pair after: a term right after this paragraph, then its description.
+  const end = at + units.filter((u) => u.para === sentence.para).length;
+  return isTermLine(units, units[end]) && termBefore(units, end + 1) !== null ? term : null;
+}
+
+/**
+ * Quotes a term of a definition list left as text (see `termOf`) with its description, the rest of
+ * that paragraph as far as the line stays short (as `withParagraph` does): the term alone says
+ * nothing. False (and `line` as it was) when `line` quotes no such term or its description is
+ * quoted already.
+ */
+export function withDescription(line: Line, units: readonly Sentence[], quoted: Set<Sentence>): boolean {
+  const first = units[units.indexOf(line.sentence) + 1];
+  if (!first || quoted.has(first) || termOf(units, first) !== line.sentence) return false;
+  line.sentence = { ...line.sentence, text: `${line.sentence.text}:` };
+  let length = 0;
+  for (const u of units.filter((v) => v.para === first.para)) {
+    if (quoted.has(u) || (u !== first && length + u.text.length > PARAGRAPH_CHARS)) break;
+    line.after.push(u);
+    quoted.add(u);
+    length += u.text.length;
+  }
+  return true;
+}
+
+/**
+ * Joins a quoted line that opens by pointing back ("This function may not be supported depending
+ * on the model.", "It shows you how to connect ...") to the quoted line it points back at: the one
+ * that ends with the unit right before it, under the same heading, and comes before it in the
+ * answer. Quoted as a line of its own, "This function" says nothing of which function. A line that
+ * leads the line it points back at stays first and apart: it answers ("It comes in a 51 × 51 mm
+ * form factor." for "how big is it?"), and joined it would open with the line that does not.
+ * Lines a lead brought, and lines with text quoted before them, stay as they are.
+ */
+export function joinBackReferences(lines: Line[], units: readonly (readonly Sentence[])[]): void {
+  const lastOf = (l: Line): Sentence => l.after[l.after.length - 1] ?? l.sentence;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.sub || l.lead || l.heads || l.before.length > 0 || l.sentence.kind !== 'prose' || !BACK_REFERENCE.test(l.sentence.text)) continue;
+    const own = units[l.passage]!;
+    const prev = own[own.indexOf(l.sentence) - 1];
+    if (!prev || prev.heading !== l.sentence.heading || (prev.kind !== 'prose' && prev.kind !== 'item')) continue;
+    const at = lines.findIndex((x) => x !== l && x.passage === l.passage && !x.heads && lastOf(x).offset === prev.offset);
+    if (at < 0 || at > i) continue;
+    lines[at]!.after.push(l.sentence, ...l.after);
+    lines.splice(i, 1);
+    i--;
+  }
+}
+
+/**
+ * Quotes with a line the words its last sentence goes on with in the next paragraph, when a PDF
+ * converter broke it there: a prose line of more than a few words with no sentence end ("... run
+ * Start", then "Picture Test"; "... restrictions to entering Ambient", then "Mode"), followed by a
+ * short prose line (at most `TERM_WORDS` words) not yet quoted, under the same heading or as the
+ * title that line was read as, when the name the two make ("Start Picture Test", "Ambient Mode")
+ * is written whole elsewhere in the passage. A line that only lacks its full stop ("... is set
+ * to Off", then the title "Local Dimming") goes on with nothing.
+ */
+export function withContinuation(line: Line, units: readonly Sentence[], quoted: Set<Sentence>): void {
+  const last = line.after[line.after.length - 1] ?? line.sentence;
+  if (!unfinished(last)) return;
+  const at = units.findIndex((u) => u.offset === last.offset);
+  const next = units[at + 1];
+  if (!next || quoted.has(next) || next.kind !== 'prose' || next.para === last.para || next.text.split(/\s+/).length > TERM_WORDS) return;
+  if (next.heading !== last.heading && !(next.title && next.heading !== null && (next.heading === next.text || next.heading.endsWith(` › ${next.text}`)))) return;
+  const name = `${last.text.split(/\s+/).pop()!} ${next.text}`;
+  if (!units.some((u) => u !== last && u !== next && u.text.includes(name))) return;
+  line.after.push(next);
+  quoted.add(next);
+}
+
+/**
+ * Quotes a title line a converter left as text ("Selecting the caption language") with the first
+ * line under it, when that line is not quoted yet: a title alone names a topic and says nothing of
+ * it. A title that heads a list or code (it opens a block) brings that instead; a menu path set as
+ * a sub-title ("Settings General Accessibility Caption Settings": most words capitalised), a
+ * label with its value, and a figure's text with numbers ("Input D45H11 1mH Output") are quoted as
+ * they are.
+ */
+export function withTitleBody(line: Line, units: readonly Sentence[], quoted: Set<Sentence>): boolean {
+  const title = line.sentence;
+  if (line.after.length > 0 || line.before.length > 0) return false;
+  const next = bodyOf(title, units);
+  if (!next || quoted.has(next) || title.text.length + next.text.length > PARAGRAPH_CHARS) return false;
+  line.sentence = { ...title, text: `${title.text}:` };
+  line.after.push(next);
+  quoted.add(next);
+  return true;
+}
+
+/** The first line under a title that `withTitleBody` quotes it with, or null. */
+function bodyOf(title: Sentence, units: readonly Sentence[]): Sentence | null {
+  if (!title.title || title.opens !== undefined || labelOf(title.text) !== null || /\d/.test(title.text)) return null;
+  // A run of capitalised names ("Settings General Eco Solution Motion Lighting") is a menu path, not a topic.
+  const words = title.text.split(/\s+/);
+  if (words.filter((w) => /^\p{Lu}/u.test(w)).length * 10 >= words.length * 7) return null;
+  const next = units[units.indexOf(title) + 1];
+  if (!next || next.title || (next.kind !== 'prose' && next.kind !== 'item')) return null;
+  if (next.heading === null || !(next.heading === title.text || next.heading.endsWith(` › ${title.text}`))) return null;
+  return next;
+}
+
+/**
+ * Puts a title (see `withTitleBody`) before its first line when that line is quoted already,
+ * opening a line of its own, as "Title: ..." (true); the title takes no line of its own then.
+ */
+export function titleOnto(lines: readonly Line[], passage: number, title: Sentence, units: readonly Sentence[]): boolean {
+  const body = bodyOf(title, units);
+  const line = body ? lines.find((l) => l.passage === passage && l.before.length === 0 && l.sentence === body) : undefined;
+  if (!line) return false;
+  line.before.unshift({ ...title, text: `${title.text}:` });
+  return true;
 }

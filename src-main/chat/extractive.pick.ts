@@ -203,3 +203,25 @@ export function withEachModel(picked: readonly Scored[], scored: readonly Scored
   const rest = scored.filter((x) => x.score > 0 && !picked.includes(x)).sort(best);
   return everyModelShown([...[...picked].sort(best), ...rest], models, picked.length, modelOf, { keepFirst: false }).slice(0, picked.length);
 }
+
+/**
+ * The line a passage's quoted lines open with when its best line is a later "Step N" of a
+ * procedure whose earlier steps under the same heading are quoted too: the earliest of those
+ * ("Step 1: Open the tool" before "Step 5: View the burning result"), so the steps read in order;
+ * else `best` itself. Items of a numbered list keep their best line first: the step a question
+ * names ("3. Tap Reset network settings") led 4 galaxy-s10 and pdf-dev first lines that a list's
+ * first step ("1. From Settings, tap General management") took from them.
+ */
+export function firstStep(best: Scored, picked: readonly Scored[]): Scored {
+  const number = (s: Sentence): number | undefined => {
+    const m = STEP_NUMBER.exec(s.text);
+    return m ? Number(m[1]) : undefined;
+  };
+  const n = number(best.sentence);
+  if (n === undefined) return best;
+  const earlier = picked.filter((p) => {
+    const m = p.passage === best.passage && p.sentence.offset < best.sentence.offset && p.sentence.heading === best.sentence.heading ? number(p.sentence) : undefined;
+    return m !== undefined && m < n;
+  });
+  return earlier.sort((a, b) => a.sentence.offset - b.sentence.offset)[0] ?? best;
+}

@@ -1,8 +1,8 @@
-import { stemmer } from 'stemmer';
-import { isStopword } from '../enrich/text.util';
 import { MD_IMAGE, MD_LINK } from '../core/text';
 import cues from './data/question-cues.json';
 import { rowText } from './table-rows';
+
+export { identifiers, stem, terms } from './text-terms';
 
 /**
  * Passage text (chunk Markdown) cut into the units an extractive answer quotes: prose sentences,
@@ -30,7 +30,7 @@ export interface Sentence {
    * The block a sentence stands for: the list, table or code right after a sentence ending in ":"
    * (or "：") or pointing forward ("the following code", "following will teach you how to fix
    * it"; see `FORWARD_LIST_REF` for lists and tables), or the code right before one pointing back
-   * ("the above URL").
+   * ("the above URL"); for a list item ending in ":", the items indented under it.
    */
   opens?: number;
   /** For a table row: what the row is about (its first cell, when it has letters), which a question may name. */
@@ -41,77 +41,6 @@ export interface Sentence {
   ordinal?: number;
   /** The opening sentence of a tip or warning box (docsify's "?>" / "!>" paragraphs): a side remark. */
   aside?: boolean;
-}
-
-/** Words of a question that ask rather than say what is asked about. */
-const QUESTION_FILLER = new Set(
-  (
-    'much many happen happens happened tell know explain describe anything something thing things way ok okay possible ' +
-    'get got give gives find kind sort won don isn doesn didn aren wasn weren couldn shouldn wouldn ll ve re'
-  ).split(' '),
-);
-
-/**
- * Stopwords kept as content words here: the particle of a phrasal verb is the action in a manual
- * ("power off" vs "power on", "scroll down"), so a line saying "Power off: ..." answers "how do I
- * power it off?" better than "Power input: 5V". "before" and "after" say which side of an event a
- * line is about ("hold time ... after CHIP_EN is pulled high" vs "setup time ... before"; pdf-dev
- * +1 first line, no other set moved).
- */
-const ACTION_PARTICLES = new Set(['off', 'up', 'down', 'before', 'after']);
-
-/**
- * More of the enrichment's stopwords that say what a question asks (its list drops them as no
- * topic of a chunk): "supported" in "'Mode Not Supported' appears" or "which crystal frequencies
- * does it support" ("Support XTAL 24/32/38.4/40MHz"), "new" in "create a new account" (the line
- * "... to create a new account or sign in"), counts and ordinals ("the first time", "two
- * buttons"), and "notes" ("the connection notes for audio devices", a section's title). Measured
- * on all six sets: smart-tv +3 any line and +2 first line, pdf-dev +1 any line, no question lost. Kept words that cost questions stay dropped: "use" (galaxy-s10 -1,
- * smart-tv -5, pdf-dev -1, seeed-xiao -2 first lines), "show" (galaxy-s10 -1 any), "click" and
- * "step" (smart-tv -3 first), "see" and "following" (smart-tv -1 first).
- */
-const ASKED_STOPWORDS = new Set(['support', 'supports', 'supported', 'new', 'first', 'second', 'one', 'two', 'three', 'note', 'notes']);
-
-/**
- * The Porter stem of a word of letters, as the search stems its passage statistics
- * (enrich/passage-terms.ts), so "resetting"/"reset", "flashing"/"flash" and "supplies"/"supply"
- * meet; applied to both sides alike. A hand-made suffix cut left a doubled consonant
- * ("resetting" -> "resett"), which then never met "reset". A word with digits or joiners
- * ("gpio14", "quad-core") is a code and kept as written.
- */
-export function stem(word: string): string {
-  const w = word.toLowerCase();
-  return LETTERS.test(w) ? stemmer(w) : w;
-}
-
-const LETTERS = /^\p{L}+$/u;
-
-/**
- * Stemmed content words of a text (letters first, >= 2 chars, no stopwords). A compound
- * ("quad-core", "Cortex-A76") counts as itself and as its parts, so "core" meets "Quad-core".
- */
-export function terms(text: string): string[] {
-  const out: string[] = [];
-  const add = (w: string): void => {
-    if (w.length < 2 || !/^\p{L}/u.test(w) || (isStopword(w) && !ACTION_PARTICLES.has(w) && !ASKED_STOPWORDS.has(w)) || QUESTION_FILLER.has(w)) return;
-    out.push(stem(w));
-  };
-  for (const m of text.toLowerCase().matchAll(/[\p{L}][\p{L}\p{N}+]*(?:[.\-_][\p{L}\p{N}]+)*/gu)) {
-    const w = m[0];
-    add(w);
-    if (/[-_]/.test(w)) for (const part of w.split(/[-_]+/)) if (part !== w) add(part);
-  }
-  return out;
-}
-
-/** Tokens with a digit or an identifier shape ("5V", "GPIO3_A4", "UART1", "VCC5V0_SYS_S5", "TX"). */
-export function identifiers(text: string): string[] {
-  const out = new Set<string>();
-  for (const m of text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}_./-]*[\p{L}\p{N}]|\p{N}/gu)) {
-    const t = m[0];
-    if (/\d/.test(t) || /^[A-Z][A-Z0-9_]{1,}$/.test(t)) out.add(t.toLowerCase());
-  }
-  return [...out];
 }
 
 /** docsify's tip ("?>") and warning ("!>") marks, starting a line (inside a quote too). */
@@ -140,13 +69,32 @@ export function cleanInline(text: string): string {
     .replace(/&nbsp;/g, ' ')
     // Markdown escapes ("\-20°C", "1\*2") show their character, as a renderer would.
     .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1')
+    // A footnote's link back to its mark ("↩︎") goes nowhere in a quote.
+    .replace(/↩\uFE0E?/g, ' ')
+    // The characters HTML writes as entities ("Datasheet &gt; Section"), "&amp;" last ("&amp;gt;" is "&gt;").
+    .replace(/&(gt|lt|quot|#39|apos);/g, (_, e: string) => HTML_ENTITIES[e]!)
+    .replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ')
     .trim();
 }
 
+const HTML_ENTITIES: Record<string, string> = { gt: '>', lt: '<', quot: '"', '#39': "'", apos: "'" };
+
 function cells(line: string): string[] {
   const body = line.trim().replace(/^\|/, '').replace(/\|$/, '');
   return body.split(/(?<!\\)\|/).map((c) => cleanInline(c));
+}
+
+/**
+ * A table row whose first cell a span left empty ("| | Multi-Die SiP | -30 | 85 | °C |" under
+ * "| Temperature | Main Die | -30 | 105 | °C |"), with that cell of the row above: read alone, its
+ * values said not what they measure. Only when the two rows fill the same cells but the first (a
+ * PDF converter's table that splits one row's text over several rows fills them unlike).
+ */
+function spanned(row: string[], above: readonly string[] | null): string[] {
+  if (!above || row.length !== above.length || row.length < 3 || row[0] !== '' || above[0] === '') return row;
+  const same = row.every((c, i) => i === 0 || (c === '') === (above[i] === ''));
+  return same ? [above[0]!, ...row.slice(1)] : row;
 }
 
 const TABLE_RULE = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
@@ -164,7 +112,7 @@ function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Se
   const push = (end: number): void => {
     const raw = paragraph.slice(from, end);
     const text = cleanInline(raw);
-    if (text.length >= 3 && /[\p{L}\p{N}]/u.test(text) && !isMarkup(text) && !isLinkBar(raw)) out.push({ text, offset: base + from, length: raw.length, kind, heading, block, para });
+    if (text.length >= 3 && /[\p{L}\p{N}]/u.test(text) && !isMarkup(text) && !isLinkBar(raw) && !CUT_OFF.test(text)) out.push({ text, offset: base + from, length: raw.length, kind, heading, block, para });
   };
   for (const m of paragraph.matchAll(re)) {
     push(m.index);
@@ -172,6 +120,13 @@ function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Se
   }
   push(paragraph.length);
 }
+
+/**
+ * Text that stops right after an opening bracket ("- Adjustable Pin Current (", a chart's axis
+ * label a PDF converter cut from its unit "μA)" on the next line): a piece of text, never a line
+ * to quote.
+ */
+const CUT_OFF = /[([{]$/;
 
 /** A heading with more words than this, or one that ends a sentence, is body text a converter marked as a heading. */
 const HEADING_WORDS = 12;
@@ -273,6 +228,11 @@ const FORWARD_REF = /\b(?:following|below)\b/i;
  */
 const FORWARD_LIST_REF =
   /\b(?:the following|as follows|following (?:is|are|will|shows?|lists?|steps?|table|items?))\b|\b(?:steps?|tables?|lists?|figures?|instructions?|items?|options?|settings?)(?: (?:shown|listed|given|described))? below\b|\bbelow[*_]*[:：.]?[*_]*$/i;
+/**
+ * A line that is all emphasis and no sentence ("**Low Charging Current**", "**HY2.0-4P-PortA(Red)**"):
+ * set right before a list, table or code, it is their label, as a line ending in ":" is.
+ */
+const BOLD_LABEL = /^(?:\*\*|__)[^*_]+(?:\*\*|__)$/;
 /** A sentence pointing at what came before it ("the above URL"). */
 const BACK_REF = /\babove\b/i;
 
@@ -287,6 +247,8 @@ export function splitSentences(markdown: string): Sentence[] {
   }
   let fence: string | null = null;
   let header: string[] | null = null;
+  // The table row before, for a row whose first cell a span left empty (see `spanned`).
+  let lastRow: string[] | null = null;
   let para: { start: number; end: number } | null = null;
   let heading: string | null = null;
   // Units emitted when the heading was last set: a title right under a heading or title (nothing
@@ -301,15 +263,21 @@ export function splitSentences(markdown: string): Sentence[] {
   let blocks = 0;
   let paras = 0;
   let inBlock: 'item' | 'row' | 'code' | null = null;
+  // Inside a list, the items nested under an item that opens them (see the item branch below):
+  // the outer list's block, and the indent of the item that opens them.
+  let nest: { outer: number; indent: number } | null = null;
+  let itemIndent = -1;
   const openBlock = (kind: 'item' | 'row' | 'code'): number => {
     if (inBlock !== kind) {
       block = blocks++;
       inBlock = kind;
+      nest = null;
+      itemIndent = -1;
       // A lead sentence ending in ":" just before this block introduces it; so does one that
       // points forward ("copy the following code into platform.ini", "Following will teach you
       // how to fix the PCB" before the steps), for a list or table only in so many words.
       const last = out[out.length - 1];
-      if (last && last.kind === 'prose' && (/[:：][*_]*$/.test(last.text) || (kind === 'code' ? FORWARD_REF : FORWARD_LIST_REF).test(last.text))) last.opens = block;
+      if (last && last.kind === 'prose' && (/[:：][*_]*$/.test(last.text) || BOLD_LABEL.test(last.text) || (kind === 'code' ? FORWARD_REF : FORWARD_LIST_REF).test(last.text))) last.opens = block;
     }
     return block;
   };
@@ -354,6 +322,7 @@ export function splitSentences(markdown: string): Sentence[] {
     if (metaEnd > i) {
       flush();
       header = null;
+      lastRow = null;
       inBlock = null;
       i = metaEnd;
       continue;
@@ -396,6 +365,7 @@ export function splitSentences(markdown: string): Sentence[] {
       flush();
       runOn = false;
       header = null;
+      lastRow = null;
       inBlock = null;
       const named = cleanInline(h[1]!.replace(/\s*\{#[^}]*\}\s*$/, ''));
       if (named) {
@@ -410,11 +380,13 @@ export function splitSentences(markdown: string): Sentence[] {
       // A blank line between items of one list keeps the list; anything else ends it below.
       flush();
       header = null;
+      lastRow = null;
       continue;
     }
     if (/^:::/.test(trimmed) || /^(?:import|export)\s/.test(trimmed) || /^---+$/.test(trimmed)) {
       flush();
       header = null;
+      lastRow = null;
       inBlock = null;
       continue;
     }
@@ -425,15 +397,18 @@ export function splitSentences(markdown: string): Sentence[] {
       if (TABLE_RULE.test(next)) {
         inBlock = null;
         header = cells(trimmed);
+        lastRow = null;
         continue;
       }
-      const row = cells(trimmed);
+      const row = spanned(cells(trimmed), lastRow);
+      lastRow = row;
       const text = rowText(row, header);
       const label = row.length >= 2 && /\p{L}/u.test(row[0] ?? '') ? row[0]! : null;
       if (text && !isMarkup(text)) out.push({ text, offset, length: line.length, kind: 'row', heading, block: openBlock('row'), ...(label ? { label } : {}) });
       continue;
     }
     header = null;
+    lastRow = null;
     const item = /^(\s*(?:[-*+]|\d+[.)])\s+)/.exec(line);
     if (item) {
       flush();
@@ -443,7 +418,23 @@ export function splitSentences(markdown: string): Sentence[] {
       const last = lines[end]!;
       const from = offset + item[1]!.length;
       const first = out.length;
-      splitProse(markdown.slice(from, last.offset + last.text.length), from, 'item', out, paras++, heading, openBlock('item'));
+      // Items indented under an item that ends in ":" ("Tap Use One-handed mode and select one of
+      // the following options:", then "   - Gesture: ...") are the list it opens; the items after
+      // them at its indent go on with the outer list.
+      const indent = /^\s*/.exec(item[1]!)![0].length;
+      if (nest && indent <= nest.indent) {
+        block = nest.outer;
+        nest = null;
+      }
+      let own = openBlock('item');
+      const parent = out[out.length - 1];
+      if (!nest && itemIndent >= 0 && indent > itemIndent && parent?.kind === 'item' && parent.block === own && /[:：][*_]*$/.test(parent.text)) {
+        nest = { outer: own, indent: itemIndent };
+        own = block = blocks++;
+        parent.opens = own;
+      }
+      if (!nest || indent <= nest.indent) itemIndent = indent;
+      splitProse(markdown.slice(from, last.offset + last.text.length), from, 'item', out, paras++, heading, own);
       const ordinal = /\d+/.exec(item[1]!);
       if (ordinal) for (const u of out.slice(first)) u.ordinal = Number(ordinal[0]);
       i = end;
