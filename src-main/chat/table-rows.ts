@@ -34,6 +34,12 @@ function withUnits(row: string[], header: readonly string[]): string[] {
   return out.map((c, i) => (used.has(i) ? '' : c));
 }
 
+/** "Label: value", the label's own trailing colon dropped (a header cell "Note：" read "Note：: /"). */
+function labelled(label: string, value: string): string {
+  const name = label.replace(/\s*[:：]\s*$/u, '');
+  return name ? `${name}: ${value}` : value;
+}
+
 /**
  * A table row read with its header: "Power: 5V/3A" for a two-column label/value row,
  * "H1: a; H2: b" otherwise (a numbered row, "PIN: 2; PIN definition: GPIOAO-11", keeps its header);
@@ -43,8 +49,8 @@ export function rowText(row: string[], header: string[] | null): string {
   if (header) row = withUnits(row, header);
   const filled = row.map((c, i) => ({ c, h: header?.[i] ?? '' })).filter((x) => x.c !== '');
   if (filled.length === 0) return '';
-  if (row.length === 2 && row[0] && row[1] && (!header || /\p{L}/u.test(row[0]))) return `${row[0]}: ${row[1]}`;
+  if (row.length === 2 && row[0] && row[1] && (!header || /\p{L}/u.test(row[0]))) return labelled(row[0], row[1]);
   if (!header) return filled.map((x) => x.c).join(' · ');
-  return filled.map((x) => (x.h ? `${x.h}: ${x.c}` : x.c)).join('; ');
+  return filled.map((x) => (x.h ? labelled(x.h, x.c) : x.c)).join('; ');
 }
 

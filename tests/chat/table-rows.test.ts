@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { rowText } from '../../src-main/chat/table-rows';
+
+describe('a table row read with its header', () => {
+  it('reads each cell under its header, and a two-column row as label and value', () => {
+    expect(rowText(['2', 'GPIOAO-11'], ['PIN', 'PIN definition'])).toBe('PIN: 2; PIN definition: GPIOAO-11');
+    expect(rowText(['Power', '5V/3A'], ['Item', 'Value'])).toBe('Power: 5V/3A');
+  });
+
+  it('never doubles a colon the header or the label already ends with', () => {
+    // A header cell "Note：" (full width) or "Note:" read "Note：: /".
+    expect(rowText(['2019', 'first release', '/'], ['Release Date', 'Product Change', 'Note：'])).toBe('Release Date: 2019; Product Change: first release; Note: /');
+    expect(rowText(['2019', 'first release', '/'], ['Release Date', 'Product Change', 'Note:'])).toBe('Release Date: 2019; Product Change: first release; Note: /');
+    expect(rowText(['Input voltage:', '5 V'], null)).toBe('Input voltage: 5 V');
+    // A header of a colon alone names nothing: the cell stands alone.
+    expect(rowText(['a', 'b', 'c'], ['H1', ':', 'H3'])).toBe('H1: a; b; H3: c');
+  });
+});
