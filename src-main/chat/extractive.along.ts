@@ -90,6 +90,14 @@ export function followerOf(units: readonly Sentence[], sentence: Sentence): Sent
   return sentence.block === -1 || next.block === sentence.block ? next : null;
 }
 
+/**
+ * Whether `heading` is the one a title line left as text opened (`splitSentences`): the title
+ * itself, or the title under the heading it was read below ("Parent › Title").
+ */
+function headedBy(heading: string | null, title: string): boolean {
+  return heading !== null && (heading === title || heading.endsWith(` › ${title}`));
+}
+
 /** Most words of a term of a definition list left as text ("Movie", "Reset Picture"). */
 const TERM_WORDS = 3;
 
@@ -123,7 +131,7 @@ function termBefore(units: readonly Sentence[], at: number): Sentence | null {
   const last = units.filter((u) => u.para === first.para).pop();
   if (unfinished(units[at - 2]) && !unfinished(last)) return null;
   // The heading a title term opened is the description's (see `splitSentences`); a plain term shares it.
-  if (term.heading !== first.heading && !(term.title && first.heading !== null && (first.heading === term.text || first.heading.endsWith(` › ${term.text}`)))) return null;
+  if (term.heading !== first.heading && !(term.title && headedBy(first.heading, term.text))) return null;
   return term;
 }
 
@@ -208,7 +216,7 @@ export function withContinuation(line: Line, units: readonly Sentence[], quoted:
   const at = units.findIndex((u) => u.offset === last.offset);
   const next = units[at + 1];
   if (!next || quoted.has(next) || next.kind !== 'prose' || next.para === last.para || next.text.split(/\s+/).length > TERM_WORDS) return;
-  if (next.heading !== last.heading && !(next.title && next.heading !== null && (next.heading === next.text || next.heading.endsWith(` › ${next.text}`)))) return;
+  if (next.heading !== last.heading && !(next.title && headedBy(next.heading, next.text))) return;
   const name = `${last.text.split(/\s+/).pop()!} ${next.text}`;
   if (!units.some((u) => u !== last && u !== next && u.text.includes(name))) return;
   line.after.push(next);
@@ -242,7 +250,7 @@ function bodyOf(title: Sentence, units: readonly Sentence[]): Sentence | null {
   if (words.filter((w) => /^\p{Lu}/u.test(w)).length * 10 >= words.length * 7) return null;
   const next = units[units.indexOf(title) + 1];
   if (!next || next.title || (next.kind !== 'prose' && next.kind !== 'item')) return null;
-  if (next.heading === null || !(next.heading === title.text || next.heading.endsWith(` › ${title.text}`))) return null;
+  if (!headedBy(next.heading, title.text)) return null;
   return next;
 }
 

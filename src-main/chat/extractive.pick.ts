@@ -106,6 +106,12 @@ function labelOrder(picked: readonly Scored[], named: ReadonlySet<number>, used:
 /** A numbered step of a procedure written as text ("Step 2: Hold down the Download button"), with its number. */
 const STEP_NUMBER = /^step\s*(\d{1,2})\b/i;
 
+/** The number of a step written as text (`STEP_NUMBER`), or undefined for any other line. */
+function stepNumber(sentence: Sentence): number | undefined {
+  const m = STEP_NUMBER.exec(sentence.text);
+  return m ? Number(m[1]) : undefined;
+}
+
 /**
  * The picked lines, with the steps between two picked steps of one procedure added: a procedure
  * quoted as "Step 1", "Step 3" misses the step in between, which may be the one asked about
@@ -123,9 +129,8 @@ export function withGapsFilled(picked: readonly Scored[], scored: readonly Score
   for (const sentences of units) {
     const runs: { unit: Sentence; step: number }[][] = [];
     for (const unit of sentences) {
-      const m = STEP_NUMBER.exec(unit.text);
-      if (!m) continue;
-      const step = Number(m[1]);
+      const step = stepNumber(unit);
+      if (step === undefined) continue;
       const run = runs[runs.length - 1];
       const last = run?.[run.length - 1];
       if (run && last && last.unit.heading === unit.heading && last.step < step) run.push({ unit, step });
@@ -213,14 +218,10 @@ export function withEachModel(picked: readonly Scored[], scored: readonly Scored
  * first step ("1. From Settings, tap General management") took from them.
  */
 export function firstStep(best: Scored, picked: readonly Scored[]): Scored {
-  const number = (s: Sentence): number | undefined => {
-    const m = STEP_NUMBER.exec(s.text);
-    return m ? Number(m[1]) : undefined;
-  };
-  const n = number(best.sentence);
+  const n = stepNumber(best.sentence);
   if (n === undefined) return best;
   const earlier = picked.filter((p) => {
-    const m = p.passage === best.passage && p.sentence.offset < best.sentence.offset && p.sentence.heading === best.sentence.heading ? number(p.sentence) : undefined;
+    const m = p.passage === best.passage && p.sentence.offset < best.sentence.offset && p.sentence.heading === best.sentence.heading ? stepNumber(p.sentence) : undefined;
     return m !== undefined && m < n;
   });
   return earlier.sort((a, b) => a.sentence.offset - b.sentence.offset)[0] ?? best;
