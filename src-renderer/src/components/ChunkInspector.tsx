@@ -5,6 +5,7 @@ import { useStore } from '../store';
 import type { InspectorColor } from '../store/inspector.slice';
 import { signatureColor } from '../util/colors';
 import { countOf, formatPages } from '../util/format';
+import { restoreFocus } from '../util/focus';
 import { Icon } from './Icon';
 
 const colorValue = (c: ChunkDetail, by: InspectorColor) => (by === 'model' ? c.signature.model : c.signature.category);
@@ -25,17 +26,14 @@ export function ChunkInspector() {
   // at the inspector's heading, and on Close goes back to that document's Chunks button.
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    const now = document.activeElement;
-    if (inspectorDoc && (now === null || now === document.body)) heading.current?.focus({ preventScroll: true });
+    if (inspectorDoc) restoreFocus(heading.current);
   }, [inspectorDoc]);
   const close = () => {
     const doc = inspectorDoc;
     closeInspector();
     requestAnimationFrame(() => {
-      const now = document.activeElement;
-      if (now !== null && now !== document.body) return;
       const row = [...document.querySelectorAll<HTMLElement>('tr[data-doc]')].find((r) => r.dataset['doc'] === doc);
-      (row?.querySelector<HTMLElement>('button[data-action="chunks"]') ?? document.getElementById('library-heading'))?.focus();
+      restoreFocus(row?.querySelector<HTMLElement>('button[data-action="chunks"]') ?? document.getElementById('library-heading'), { scroll: true });
     });
   };
 
