@@ -156,6 +156,11 @@ export interface ChunkDetail {
   end: number;
   signature: Signature;
   signatureSource: 'extracted' | 'inherited' | null;
+  /**
+   * The signature's nouns were not computed: nothing in the library reads them until an
+   * embedding model is set, which fills them in first.
+   */
+  nounsOmitted: boolean;
   /** Continuity with the previous chunk; null for a first chunk. */
   continuous: boolean | null;
   sectionType: string | null;

@@ -66,7 +66,8 @@ export function documentHandlers(ctx: DocumentsContext): Pick<Handlers, Document
       const found = await readyDocument(library, id);
       if (!found.ok) return found;
       const index = await indexes.open(found.value.lib);
-      return ok((await index.listChunks(id)).map(chunkDetail));
+      const nounsOmitted = found.value.lib.config.nounsOmitted === true;
+      return ok((await index.listChunks(id)).map((r) => chunkDetail(r, nounsOmitted)));
     },
 
     'documents.source': async ({ library, id }) => {

@@ -158,7 +158,7 @@ export function createEngine(options: EngineOptions): Engine {
    */
   async function runRebuild(
     lib: Library,
-    opts: { signal: AbortSignal; strategy?: ChunkStrategy; onProgress?: (done: number, total: number) => void },
+    opts: { signal: AbortSignal; strategy?: ChunkStrategy; nouns?: boolean; onProgress?: (done: number, total: number) => void },
   ): Promise<Result<RebuildSummary>> {
     const report = (done: number, total: number, error?: string) => {
       opts.onProgress?.(done, total);
@@ -167,7 +167,7 @@ export function createEngine(options: EngineOptions): Engine {
     try {
       await stopJobs(lib, /^(index|enrich|embed)-/);
       const index = await indexes.open(lib);
-      const res = await index.rebuild(opts.signal, report, opts.strategy ? { strategy: opts.strategy } : {});
+      const res = await index.rebuild(opts.signal, report, { ...(opts.strategy ? { strategy: opts.strategy } : {}), ...(opts.nouns ? { nouns: true } : {}) });
       if (!res.ok) report(0, 0, res.error.message);
       return res;
     } catch (err) {
@@ -184,7 +184,7 @@ export function createEngine(options: EngineOptions): Engine {
    * Runs a rebuild as the library's cancellable job `rebuild-<id>` (the caller holds
    * `claimRebuild` and releases it when `done` settles).
    */
-  function rebuildJob(lib: Library, opts: { strategy?: ChunkStrategy; onProgress?: (done: number, total: number) => void; signal?: AbortSignal } = {}) {
+  function rebuildJob(lib: Library, opts: { strategy?: ChunkStrategy; nouns?: boolean; onProgress?: (done: number, total: number) => void; signal?: AbortSignal } = {}) {
     const jobId = `rebuild-${lib.config.id}`;
     const controller = new AbortController();
     if (opts.signal?.aborted) controller.abort();

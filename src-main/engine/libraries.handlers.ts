@@ -35,7 +35,7 @@ export interface LibrariesContext {
   stopJobs: (lib: Library, keys?: RegExp) => Promise<void>;
   startBackground: (lib: Library) => void;
   /** Runs a rebuild as the library's cancellable job (the caller holds `claimRebuild`). */
-  rebuildJob: (lib: Library, opts?: { strategy?: ChunkStrategy }) => { jobId: string; done: Promise<Result<RebuildSummary>> };
+  rebuildJob: (lib: Library, opts?: { strategy?: ChunkStrategy; nouns?: boolean }) => { jobId: string; done: Promise<Result<RebuildSummary>> };
 }
 
 type LibraryKeys =
@@ -61,8 +61,13 @@ export function libraryHandlers(ctx: LibrariesContext): Pick<Handlers, LibraryKe
 
   /** `libraries.configure` for a caller holding the library's lock file. */
   async function configure(lib: Library, { strategy, enrich, embedder }: ParsedInput<'libraries.configure'>): Promise<Result<LibrarySummary>> {
-    // A new strategy means a rebuild, so the call runs alone; other changes are ordinary writers.
-    const claim = strategy ? lock.claimRebuild(lib) : lock.claimWriter(lib);
+    // Chunks stored without their heuristic nouns get them before an embedder reads them (CHOP
+    // embeds the signature with every chunk), by a rebuild. An LLM-enriched library's upgrade
+    // writes them instead.
+    const newEmbedder = embedder !== undefined && embedder !== null && embedder !== (lib.config.embedder?.id ?? null);
+    const fillNouns = newEmbedder && lib.config.nounsOmitted === true && (enrich ?? lib.config.enrich) === 'heuristic' && !strategy;
+    // A rebuild (a new strategy, or nouns to fill in) makes the call run alone; other changes are ordinary writers.
+    const claim = strategy || fillNouns ? lock.claimRebuild(lib) : lock.claimWriter(lib);
     if (!claim.ok) return claim;
     try {
       // Semantic chunking embeds every sentence: refused up front without an embedder, rather
@@ -76,6 +81,20 @@ export function libraryHandlers(ctx: LibrariesContext): Pick<Handlers, LibraryKe
       }
       if (enrich) await lib.saveConfig({ enrich });
       const index = await indexes.open(lib);
+      if (fillNouns) {
+        // Before the embedder is saved, so an interrupted call leaves a library without one,
+        // never an embedder reading chunks without nouns; and only once the embedder loads.
+        try {
+          await models.embedder(embedder);
+        } catch (err) {
+          return fail('model-failed', `The embedding model "${embedder}" could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        const rebuilt = await rebuildJob(lib, { nouns: true }).done;
+        if (!rebuilt.ok) {
+          startBackground(lib);
+          return rebuilt;
+        }
+      }
       if (embedder !== undefined && embedder !== (lib.config.embedder?.id ?? null)) {
         await stopJobs(lib, /^embed-/);
         const set = await index.setEmbedder(embedder);

@@ -62,8 +62,11 @@ export function documentSummary(d: DocumentRecord): DocumentSummary {
   };
 }
 
-/** A stored chunk with its prefix, signature and offsets. */
-export function chunkDetail(r: ChunkRecord): ChunkDetail {
+/**
+ * A stored chunk with its prefix, signature and offsets; `nounsOmitted` when its library stored
+ * chunks without heuristic nouns (`LibraryConfig.nounsOmitted`).
+ */
+export function chunkDetail(r: ChunkRecord, nounsOmitted = false): ChunkDetail {
   return {
     id: r.id,
     ordinal: r.ordinal,
@@ -76,6 +79,7 @@ export function chunkDetail(r: ChunkRecord): ChunkDetail {
     end: r.end,
     signature: { category: r.category, nouns: r.nouns, model: r.model },
     signatureSource: r.signatureSource,
+    nounsOmitted: nounsOmitted && r.nouns.length === 0 && r.signatureSource !== null,
     continuous: r.continuous,
     sectionType: r.sectionType,
     key: r.key,

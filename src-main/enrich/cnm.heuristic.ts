@@ -41,10 +41,16 @@ export interface CnmExtraction {
   modelReason: string;
 }
 
+/** What one extraction computes. */
+export interface CnmExtractOptions {
+  /** False: the signature's nouns are left empty and nothing is tagged (default true). */
+  nouns?: boolean;
+}
+
 /** The CNM stage object; options are fixed at construction. */
 export interface CnmHeuristic {
   readonly name: 'cnm-heuristic';
-  extract(view: ChunkView, facts: DocumentFacts): CnmExtraction;
+  extract(view: ChunkView, facts: DocumentFacts, options?: CnmExtractOptions): CnmExtraction;
 }
 
 /** Words that name documentation structure rather than what a chunk is about. */
@@ -230,12 +236,13 @@ export function createCnmHeuristic(options: CnmHeuristicOptions = {}): CnmHeuris
 
   return {
     name: 'cnm-heuristic',
-    extract(view, facts) {
+    extract(view, facts, options = {}) {
       const choice = chooseModel(view, facts.identity, facts.vocabulary);
       const headingText = [...view.chunk.headingPath, ...view.headings.map((h) => h.text)].join('\n');
       const local = bestCategory(addCategoryHits(headingText, 1, {}, false));
       const category =
         local ?? (choice.model ? facts.vocabulary.categoryOf(choice.model) : null) ?? facts.identity?.category ?? null;
+      if (options.nouns === false) return { signature: { category, nouns: [], model: choice.model }, modelReason: choice.reason };
       // Model names and vendor words are the signature's model, not its nouns.
       const exclude = new Set<string>(facts.vocabulary.vendorWords().map((v) => v.toLowerCase()));
       for (const m of [choice.model, facts.identity?.base]) {

@@ -18,14 +18,15 @@ import { createContinuityHeuristic } from './continuity.heuristic';
 
 const continuity = createContinuityHeuristic();
 
-/** Drafts the chunks of `doc` in order, one chunk per step. */
-export function* draftChunks(doc: NormalizedDocument, chunks: readonly Chunk[]): Generator<void, void, undefined> {
+/** Drafts the chunks of `doc` in order, one chunk per step; `tag: false` when the library reads no nouns. */
+export function* draftChunks(doc: NormalizedDocument, chunks: readonly Chunk[], options: { tag?: boolean } = {}): Generator<void, void, undefined> {
+  const tag = options.tag ?? true;
   // The order the enricher reads them in: each chunk continues (or not) the one before it.
   const ordered = [...chunks].sort((a, b) => a.ordinal - b.ordinal);
   let prev: ChunkText | null = null;
   for (const chunk of ordered) {
     const text = draftChunkText(chunk, doc);
-    if (prev === null || !continuity.mayContinue(prev, text, chunk, doc)) pretagChunk(chunk, text);
+    if (tag && (prev === null || !continuity.mayContinue(prev, text, chunk, doc))) pretagChunk(chunk, text);
     prev = text;
     yield;
   }

@@ -33,6 +33,12 @@ export interface EnrichContext {
   signal?: AbortSignal;
   /** Called after each chunk with chunks done and the document's chunk count. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Heuristic signatures with their nouns (default true). False leaves them empty where nothing
+   * reads them (see `readsNouns` in index/library-enrichment.ts): tagging them is the slowest step
+   * of heuristic enrichment. LLM signatures always carry the model's own nouns.
+   */
+  nouns?: boolean;
 }
 
 export interface EnrichDocumentResult {
@@ -116,6 +122,7 @@ export function createEnricher(mode: EnrichMode, options: EnricherOptions): Resu
     mode,
     async enrichDocument(doc, chunks, ctx = {}) {
       const signal = ctx.signal;
+      const cnmOptions = { nouns: ctx.nouns ?? true };
       const ordered = [...chunks].sort((a, b) => a.ordinal - b.ordinal);
       const facts: DocumentFacts = {
         doc,
@@ -146,7 +153,7 @@ export function createEnricher(mode: EnrichMode, options: EnricherOptions): Resu
         if (mode === 'heuristic' || !llm) {
           if (prevView && prevSig) continuity = heuristicDecision();
           inherited = continuity?.continuous === true;
-          signature = inherited ? copySignature(prevSig!) : stages.cnm.extract(view, facts).signature;
+          signature = inherited ? copySignature(prevSig!) : stages.cnm.extract(view, facts, cnmOptions).signature;
           keys = stages.keys.extract(view, facts);
         } else if (mode === 'llm') {
           if (prevView && prevSig) {
@@ -161,7 +168,7 @@ export function createEnricher(mode: EnrichMode, options: EnricherOptions): Resu
           inherited = continuity?.continuous === true;
           if (inherited) signature = copySignature(prevSig!);
           else {
-            const h = stages.cnm.extract(view, facts).signature;
+            const h = stages.cnm.extract(view, facts, cnmOptions).signature;
             const r = await stages.cnmLlm!.extract(view, facts, h.model, stats, signal);
             if (r.ok) {
               signature = r.value;
@@ -193,7 +200,7 @@ export function createEnricher(mode: EnrichMode, options: EnricherOptions): Resu
               continuity = { continuous: h.continuous, reason: `heuristic: ${h.reason}` };
             }
             inherited = continuity?.continuous === true;
-            signature = inherited ? copySignature(prevSig!) : stages.cnm.extract(view, facts).signature;
+            signature = inherited ? copySignature(prevSig!) : stages.cnm.extract(view, facts, cnmOptions).signature;
             keys = stages.keys.extract(view, facts);
             notes.push(`single: ${r.reason}`);
           }

@@ -1,7 +1,6 @@
 import type { Chunk, EnrichedChunk } from '../core/chunk';
 import type { NormalizedDocument } from '../core/document';
 import { CodedError } from '../core/result';
-import { warmTagger } from '../enrich/cnm.heuristic';
 import { createEnricher, type EnrichMode, type Enricher } from '../enrich/enricher';
 import type { Llm } from '../models/types';
 import { ModelVocabulary, vocabularyInput } from '../enrich/model-vocabulary';
@@ -11,6 +10,7 @@ import { createRestructurer, type RetrievalUnit } from '../enrich/restructure';
 import { TermStats } from '../enrich/term-stats';
 import { PassageTermStats } from '../enrich/passage-terms';
 import type { ChunkInput } from '../storage/chunk-store';
+import type { LibraryConfig } from '../storage/library.store';
 import { chunkId, chunkInputFrom } from '../storage/chunk-store';
 
 /**
@@ -22,6 +22,26 @@ import { chunkId, chunkInputFrom } from '../storage/chunk-store';
 export interface EnrichmentSettings {
   prefix: Required<PrefixOptions>;
   restructure: boolean;
+  /** Heuristic signatures with their nouns (`readsNouns`). */
+  nouns: boolean;
+}
+
+/**
+ * Whether anything reads the heuristic nouns of a library with these settings: the embedder's
+ * input (CHOP's prefix is embedded with every chunk), a keyword prefix with the signature, or LLM
+ * enrichment (its heuristic fallback is a signature as the model would give it). Nothing else
+ * ranks by them: the scorecard is the same without them, and tagging them is ~20% of a heuristic
+ * import's CPU (tests/bench/RESULTS.md, "what the heuristic nouns cost"). A library that reads none
+ * stores its chunks without them (`LibraryConfig.nounsOmitted`) and is rebuilt with them before
+ * an embedder is set (`libraries.configure`).
+ */
+export function readsNouns(config: Pick<LibraryConfig, 'embedder' | 'enrich' | 'prefix'>): boolean {
+  return config.embedder !== null || config.enrich !== 'heuristic' || config.prefix.signature;
+}
+
+/** The enrichment settings of a library as configured; `nouns` overrides `readsNouns` (a rebuild that fills them in). */
+export function enrichmentSettings(config: LibraryConfig, nouns = readsNouns(config)): EnrichmentSettings {
+  return { prefix: config.prefix, restructure: config.restructure, nouns };
 }
 
 interface Persisted {
@@ -69,8 +89,6 @@ export class LibraryEnrichment {
 
   /** Adds documents (replacing `previous` versions of the same ids) to the vocabulary and term statistics. */
   learn(docs: NormalizedDocument[], previous: NormalizedDocument[] = [], extracts: readonly (LearningExtract | undefined)[] = []): void {
-    // Learned documents are enriched next; an import learns while its later files still parse.
-    warmTagger();
     for (const old of previous) {
       this.terms.removeDocument(old.text);
       this.passages.removeDocument(old);
@@ -94,7 +112,7 @@ export class LibraryEnrichment {
 
   /** Heuristic enrichment, optional restructuring and prefixing: the rows to store. */
   async enrich(doc: NormalizedDocument, chunks: Chunk[], settings: EnrichmentSettings, signal?: AbortSignal): Promise<ChunkInput[]> {
-    const { chunks: enriched } = await this.enricher.enrichDocument(doc, chunks, signal ? { signal } : {});
+    const { chunks: enriched } = await this.enricher.enrichDocument(doc, chunks, { nouns: settings.nouns, ...(signal ? { signal } : {}) });
     return this.rows(doc, enriched, settings);
   }
 

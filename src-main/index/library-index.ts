@@ -17,7 +17,7 @@ import { readJson, writeFileAtomic } from '../storage/atomic-file';
 import { INDEX_VERSION, type Library } from '../storage/library.store';
 import { embedPending } from './embed.job';
 import { recoverJournal } from './journal';
-import { LibraryEnrichment } from './library-enrichment';
+import { enrichmentSettings, LibraryEnrichment, readsNouns } from './library-enrichment';
 import { warmTagger } from '../enrich/cnm.heuristic';
 import { draftChunks } from '../enrich/draft';
 import type { LearningExtract } from '../enrich/learning-extract';
@@ -149,9 +149,12 @@ export class LibraryIndex implements DocumentIndexer {
     return embedPending({ embedder: this.library.config.embedder, store: this.store_, embedders: this.embedders }, signal, onProgress);
   }
 
-  /** Loads the tagger the heuristic enrichment runs on (see `warmTagger`), ahead of an import's first document. */
+  /**
+   * Loads the tagger the heuristic nouns are tagged with (see `warmTagger`), ahead of an import's
+   * first document; nothing in a library that reads no nouns.
+   */
   warm(): void {
-    warmTagger();
+    if (readsNouns(this.library.config)) warmTagger();
   }
 
   /** Documents learned in full since the vocabulary was last saved, in order (see `unlearn`). */
@@ -226,8 +229,7 @@ export class LibraryIndex implements DocumentIndexer {
       this.draftedChars -= doc.text.length;
     }
     if (draft?.chunker !== this.chunker_) return this.prepareWith(this.enrichment_, this.chunker_, doc, signal);
-    const { prefix, restructure } = this.library.config;
-    return prepareDocument(this.enrichment_, this.chunker_, { prefix, restructure }, doc, { signal }, draft.chunks);
+    return prepareDocument(this.enrichment_, this.chunker_, enrichmentSettings(this.library.config), doc, { signal }, draft.chunks);
   }
 
   /** Drafted documents (see `draft`): their chunks, by the chunker that made them. */
@@ -249,7 +251,7 @@ export class LibraryIndex implements DocumentIndexer {
     this.drafts.set(doc, { chunker, chunks: chunks.value });
     this.draftedChars += doc.text.length;
     yield;
-    yield* draftChunks(doc, chunks.value);
+    yield* draftChunks(doc, chunks.value, { tag: readsNouns(this.library.config) });
   }
 
   /**
@@ -259,8 +261,7 @@ export class LibraryIndex implements DocumentIndexer {
   prepareAll(docs: readonly NormalizedDocument[], signal: AbortSignal): Promise<PreparedDocument>[] {
     const chars = docs.reduce((n, d) => n + d.text.length, 0);
     if (docs.length > 1 && chars >= POOL_MIN_CHARS && this.pooled()) {
-      const { prefix, restructure } = this.library.config;
-      const state = { enrichment: this.enrichment_.snapshot(), strategy: this.chunker_.strategy, settings: { prefix, restructure } };
+      const state = { enrichment: this.enrichment_.snapshot(), strategy: this.chunker_.strategy, settings: enrichmentSettings(this.library.config) };
       return this.pool.prepareAll(state, docs, (doc) => this.prepare(doc, signal), signal);
     }
     // One after the other, a turn of the event loop apart (stores and cancellation go on meanwhile).
@@ -278,10 +279,12 @@ export class LibraryIndex implements DocumentIndexer {
     return this.pool.usable && this.library.config.embedder === null && POOLED_STRATEGIES.includes(this.chunker_.strategy);
   }
 
-  /** Chunks, enriches and prefixes one document with the given vocabulary and chunker (a rebuild's new ones). */
-  async prepareWith(enrichment: LibraryEnrichment, chunker: Chunker, doc: NormalizedDocument, signal: AbortSignal): Promise<PreparedDocument> {
-    const { prefix, restructure } = this.library.config;
-    return prepareDocument(enrichment, chunker, { prefix, restructure }, doc, await this.chunkContext(signal));
+  /**
+   * Chunks, enriches and prefixes one document with the given vocabulary and chunker (a rebuild's
+   * new ones); `nouns` overrides whether the library reads heuristic nouns (`readsNouns`).
+   */
+  async prepareWith(enrichment: LibraryEnrichment, chunker: Chunker, doc: NormalizedDocument, signal: AbortSignal, nouns?: boolean): Promise<PreparedDocument> {
+    return prepareDocument(enrichment, chunker, enrichmentSettings(this.library.config, nouns), doc, await this.chunkContext(signal));
   }
 
   /**
@@ -298,6 +301,8 @@ export class LibraryIndex implements DocumentIndexer {
     const existing = new Set((await this.library.documents()).filter((d) => d.chunks > 0 || d.status === 'ready').map((d) => d.id));
     // The first documents of a library written before index versioning are built by this code.
     if (existing.size === 0 && this.library.indexOutdated) await this.library.saveConfig({ indexVersion: INDEX_VERSION });
+    // Said before the rows are written: a crash after them never leaves chunks without nouns unmarked.
+    if (!readsNouns(this.library.config) && !this.library.config.nounsOmitted) await this.library.saveConfig({ nounsOmitted: true });
     // The vocabulary file is written while LanceDB writes the rows: a crash leaves the same states
     // as writing it after them (vocabulary ahead of documents.json, which recovery tolerates).
     const writes = await Promise.allSettled([
@@ -354,7 +359,7 @@ export class LibraryIndex implements DocumentIndexer {
   }
 
   /** See `rebuild.ts`. */
-  rebuild(signal: AbortSignal, onProgress: (done: number, total: number) => void, options: { strategy?: ChunkStrategy } = {}): Promise<Result<RebuildSummary>> {
+  rebuild(signal: AbortSignal, onProgress: (done: number, total: number) => void, options: { strategy?: ChunkStrategy; nouns?: boolean } = {}): Promise<Result<RebuildSummary>> {
     return rebuildIndex(this, signal, onProgress, options);
   }
 

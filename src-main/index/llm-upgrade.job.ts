@@ -3,6 +3,7 @@ import { fail, ok } from '../core/result';
 import type { EnrichMode } from '../enrich/enricher';
 import type { Llm } from '../models/types';
 import type { LibraryIndex } from './library-index';
+import { enrichmentSettings } from './library-enrichment';
 import { withViews } from './table-views';
 
 /**
@@ -28,10 +29,9 @@ export async function upgradeEnrichment(
     if (!doc) continue;
     const chunks = await index.chunker.chunk(doc, await index.chunkContext(signal));
     if (!chunks.ok) continue;
-    const { prefix, restructure } = library.config;
     let upgraded;
     try {
-      upgraded = await index.enrichment.enrichWithLlm(doc, chunks.value, { prefix, restructure }, mode, llm, signal);
+      upgraded = await index.enrichment.enrichWithLlm(doc, chunks.value, enrichmentSettings(library.config, true), mode, llm, signal);
     } catch (err) {
       if (signal.aborted) return cancelled();
       throw err;

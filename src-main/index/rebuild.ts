@@ -7,7 +7,7 @@ import { openLanceStore } from '../storage/lance.store';
 import { INDEX_VERSION } from '../storage/library.store';
 import { carryVectors } from './embed.job';
 import { documentCodes } from '../enrich/document-codes';
-import { LibraryEnrichment } from './library-enrichment';
+import { LibraryEnrichment, readsNouns } from './library-enrichment';
 import type { LibraryIndex } from './library-index';
 import { chunkerFor, openStore, storeOptionsOf, type StoreOptions } from './open-store';
 
@@ -58,7 +58,8 @@ export async function rebuildIndex(
   index: LibraryIndex,
   signal: AbortSignal,
   onProgress: (done: number, total: number) => void,
-  options: { strategy?: ChunkStrategy } = {},
+  /** `nouns`: rebuild with heuristic nouns whatever the library reads (before an embedder is set). */
+  options: { strategy?: ChunkStrategy; nouns?: boolean } = {},
 ): Promise<Result<RebuildSummary>> {
   const { library } = index;
   const cancelled = () => fail<never>('cancelled', 'The rebuild was cancelled; the library keeps its previous index.');
@@ -77,6 +78,7 @@ export async function rebuildIndex(
     else lost.add(rec.id);
   }
   const chunker = chunkerFor(options.strategy ?? library.config.strategy);
+  const nouns = options.nouns ?? readsNouns(library.config);
   const staging = `${library.indexDir}${NEXT_SUFFIX}`;
   await fs.rm(staging, { recursive: true, force: true });
   const storeOptions = storeOptionsOf(library);
@@ -104,7 +106,7 @@ export async function rebuildIndex(
         lost.add(rec.id);
         continue;
       }
-      const p = await index.prepareWith(enrichment, chunker, doc, signal);
+      const p = await index.prepareWith(enrichment, chunker, doc, signal, nouns);
       prepared.set(doc.id, { chunks: p.chunks, models: p.models, codes: documentCodes(doc) });
       pending.push(...p.rows);
       // Fewer, larger writes: each write is a new table version.
@@ -129,7 +131,8 @@ export async function rebuildIndex(
   }
   await next.close();
   const previousVersion = library.config.indexVersion;
-  await library.saveConfig({ indexVersion: 0 });
+  // Without nouns, said before the swap: a crash after it never leaves them missing unmarked.
+  await library.saveConfig({ indexVersion: 0, ...(nouns ? {} : { nounsOmitted: true }) });
   const swapped = await swapIn(index, staging, storeOptions);
   if (!swapped.ok) {
     await fs.rm(staging, { recursive: true, force: true });
@@ -151,7 +154,7 @@ export async function rebuildIndex(
       return [{ ...d, status: 'failed' as const, code: 'corrupt' as const, chunks: 0, reason: 'Its stored text could not be read while rebuilding the index; import the file again.' }];
     }),
   );
-  await library.saveConfig({ ...(options.strategy ? { strategy: options.strategy } : {}), indexVersion: INDEX_VERSION });
+  await library.saveConfig({ ...(options.strategy ? { strategy: options.strategy } : {}), indexVersion: INDEX_VERSION, nounsOmitted: !nouns && prepared.size > 0 });
   onProgress(total, total);
   return ok({ documents: prepared.size, chunks: [...prepared.values()].reduce((n, p) => n + p.chunks, 0), vectorsKept: kept });
 }

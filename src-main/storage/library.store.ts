@@ -50,6 +50,12 @@ export interface LibraryConfig {
   prefix: Required<PrefixOptions>;
   /** MDKeyChunker stage 3: pack chunks sharing a key into retrieval units. */
   restructure: boolean;
+  /**
+   * True once chunks were stored without their heuristic nouns, because nothing in the library read
+   * them (`readsNouns`, index/library-enrichment.ts); a rebuild with them clears it. Absent: every
+   * chunk has them.
+   */
+  nounsOmitted?: boolean;
   /** `INDEX_VERSION` of the code that built the index; absent in libraries built before versioning (1). */
   indexVersion?: number;
   /** Set on a library subscribed from object storage, which is read-only here (see `storage/remote/`). */

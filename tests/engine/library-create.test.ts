@@ -58,6 +58,19 @@ describe('libraries.create with settings', () => {
     expect(seals?.indexedText).toBe(`[Section: ${seals!.headingPath.join(' > ')}]\n${seals!.text}`);
   });
 
+  it('tags heuristic nouns when a keyword prefix with the signature reads them', async () => {
+    await engine.api['libraries.create']({ name: 'Signed', prefix: { signature: true } });
+    await writeFile(path.join(dir, 'p-200.md'), '# P-200 pump\n\n## Seals\n\nReplace the shaft seal of the P-200 with part SK-22 after 2000 hours of running.\n');
+    expect((await engine.importPaths('Signed', [path.join(dir, 'p-200.md')])).ok).toBe(true);
+    const chunks = await engine.api['documents.chunks']({ library: 'Signed', id: 'p-200.md' });
+    if (!chunks.ok) throw new Error(chunks.error.message);
+    const seals = chunks.value.find((c) => c.text.includes('SK-22'))!;
+    expect(seals.signature.nouns).toContain('seal');
+    expect(seals.indexedText).toContain(`Nouns: ${seals.signature.nouns.join(', ')}`);
+    expect(chunks.value.some((c) => c.nounsOmitted)).toBe(false);
+    expect((await engine.libraries.get('Signed'))!.config.nounsOmitted).toBeUndefined();
+  });
+
   it('loads an embedder once to record its dimension', async () => {
     const id = path.basename(onnx);
     const created = await engine.api['libraries.create']({ name: 'Dense', embedder: id });

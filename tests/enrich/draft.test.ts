@@ -19,7 +19,7 @@ import { loadCorpus } from './corpus.helper';
 let docs: NormalizedDocument[];
 let enrichment: LibraryEnrichment;
 // Every prefix part on, so the rows show every enrichment field.
-const settings = { prefix: { signature: true, headingPath: true, keys: true }, restructure: false };
+const settings = { prefix: { signature: true, headingPath: true, keys: true }, restructure: false, nouns: true };
 
 async function chunksOf(doc: NormalizedDocument): Promise<Chunk[]> {
   const chunker = createChunker('structure', {});

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createStructureChunker } from '../../src-main/chunking/structure.chunker';
 import type { EnrichedChunk } from '../../src-main/core/chunk';
 import type { NormalizedDocument } from '../../src-main/core/document';
-import { createEnricher } from '../../src-main/enrich/enricher';
+import { createEnricher, type Enricher } from '../../src-main/enrich/enricher';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
 import { createRestructurer } from '../../src-main/enrich/restructure';
 import { TermStats } from '../../src-main/enrich/term-stats';
@@ -38,18 +38,20 @@ function isProductDocument(id: string): boolean {
 export function describeHeuristicEnrichment(corpusRoot: string, minProductDocs: number, handChecked: [docId: string, phrase: string, model: string][]): void {
   let docs: NormalizedDocument[];
   const enrichedByDoc = new Map<string, EnrichedChunk[]>();
+  let enricher: Enricher;
+  const chunker = createStructureChunker({ minChars: 100, maxChars: 1500 });
 
   beforeAll(async () => {
     docs = [...loadCorpus('radxa-docs', corpusRoot), ...loadCorpus('esp-dev-kits', corpusRoot)];
     const vocabulary = ModelVocabulary.fromDocuments(docs);
     const terms = TermStats.fromTexts(docs.map((d) => d.text));
-    const chunker = createStructureChunker({ minChars: 100, maxChars: 1500 });
-    const enricher = createEnricher('heuristic', { vocabulary, terms });
-    if (!enricher.ok) throw new Error(enricher.error.message);
+    const made = createEnricher('heuristic', { vocabulary, terms });
+    if (!made.ok) throw new Error(made.error.message);
+    enricher = made.value;
     for (const doc of docs) {
       const chunks = await chunker.chunk(doc);
       if (!chunks.ok) throw new Error(chunks.error.message);
-      enrichedByDoc.set(doc.id, (await enricher.value.enrichDocument(doc, chunks.value)).chunks);
+      enrichedByDoc.set(doc.id, (await enricher.enrichDocument(doc, chunks.value)).chunks);
     }
   });
 
@@ -86,6 +88,22 @@ export function describeHeuristicEnrichment(corpusRoot: string, minProductDocs: 
         });
         for (const u of restructure.run(chunks)) expect(u.members.length === 1 || u.text.length <= 3000).toBe(true);
       }
+    });
+
+    it('without nouns, leaves them empty and gives every chunk the same model, category, continuity and keys', async () => {
+      let withNouns = 0;
+      for (const doc of docs) {
+        const chunks = await chunker.chunk(doc);
+        if (!chunks.ok) throw new Error(chunks.error.message);
+        const bare = (await enricher.enrichDocument(doc, chunks.value, { nouns: false })).chunks;
+        const full = enrichedByDoc.get(doc.id)!;
+        expect(bare.map(({ signature: { nouns: _n, ...rest }, ...c }) => ({ ...c, signature: rest }))).toEqual(
+          full.map(({ signature: { nouns: _n, ...rest }, ...c }) => ({ ...c, signature: rest })),
+        );
+        expect(bare.every((c) => c.signature.nouns.length === 0)).toBe(true);
+        withNouns += full.filter((c) => c.signature.nouns.length > 0).length;
+      }
+      expect(withNouns).toBeGreaterThan(0);
     });
   });
 }

@@ -18,7 +18,7 @@ import { corpusRoots } from '../helpers/temp';
  * thread prepares a document, its rows must be the ones the calling thread alone would make.
  */
 
-const settings = { prefix: { ...DEFAULT_PREFIX_OPTIONS }, restructure: false };
+const settings = { prefix: { ...DEFAULT_PREFIX_OPTIONS }, restructure: false, nouns: true };
 const docs: NormalizedDocument[] = [];
 let enrichment: LibraryEnrichment;
 let expected: PreparedDocument[] = [];

@@ -47,11 +47,31 @@ describe('dense and hybrid retrieval', () => {
     expect((await search('shaft seal', 'bm25')).ok).toBe(true);
   });
 
+  const chunks = async () => {
+    const docs = unwrap(await engine.handlers['documents.list']({ library: 'Pumps' }));
+    return (await Promise.all(docs.map(async (d) => unwrap(await engine.handlers['documents.chunks']({ library: 'Pumps', id: d.id }))))).flat();
+  };
+
+  it('stores no heuristic nouns while nothing reads them, and says so in the inspector', async () => {
+    expect((await engine.libraries.get('Pumps'))!.config.nounsOmitted).toBe(true);
+    const before = await chunks();
+    expect(before.length).toBeGreaterThan(0);
+    expect(before.every((c) => c.signature.nouns.length === 0 && c.nounsOmitted)).toBe(true);
+    // The model is still every chunk's.
+    expect(before.every((c) => c.signature.model === 'P-100' || c.signature.model === 'P-200')).toBe(true);
+  });
+
   it('embeds every chunk in the background once an embedder is chosen, with progress', async () => {
     const models = await engine.handlers['models.list']({});
     expect(models.ok && models.value.some((m) => m.id === 'tiny-embedder' && m.kinds.includes('embedder'))).toBe(true);
     const lib = await engine.handlers['libraries.configure']({ library: 'Pumps', embedder: 'tiny-embedder' });
     expect(lib).toMatchObject({ ok: true, value: { embedder: 'tiny-embedder' } });
+    // The nouns CHOP embeds with each chunk were filled in first, by a rebuild.
+    expect((await engine.libraries.get('Pumps'))!.config.nounsOmitted).toBe(false);
+    const after = await chunks();
+    expect(after.some((c) => c.signature.nouns.length > 0 && /Nouns: /.test(c.prefix))).toBe(true);
+    expect(after.some((c) => c.nounsOmitted)).toBe(false);
+    expect(events.some((e) => e.type === 'index.progress' && e.task === 'rebuilding' && e.library === 'Pumps')).toBe(true);
     await engine.idle();
     const progress = events.filter((e) => e.type === 'index.progress');
     expect(progress.length).toBeGreaterThan(1);

@@ -243,7 +243,7 @@ function ChunkDetails() {
         <dd>{chunk.headingPath.join(' › ') || '—'}</dd>
         <dt>Signature</dt>
         <dd data-testid="chunk-signature">
-          <span className="sig">category: {sig.category ?? '—'}</span> <span className="sig">nouns: {sig.nouns.join(', ') || '—'}</span>{' '}
+          <span className="sig">category: {sig.category ?? '—'}</span> <span className="sig">nouns: {chunk.nounsOmitted ? 'not computed until an embedding model is set' : sig.nouns.join(', ') || '—'}</span>{' '}
           <span className="sig">model: {sig.model ?? '—'}</span>{' '}
           <span className={`src-tag src-${chunk.signatureSource ?? 'none'}`}>
             {chunk.signatureSource === 'inherited' ? 'inherited from the previous chunk' : chunk.signatureSource === 'extracted' ? 'new signature' : 'no signature'}
