@@ -32,6 +32,8 @@ function send(message: FromWorker): void {
 port.on('message', async (m: ToWorker) => {
   if (m.type === 'state') {
     current = { version: m.state.version, state: m.state, enrichment: LibraryEnrichment.restore(m.state.enrichment), chunker: chunkerOf(m.state) };
+    // The tagger only for a library that reads heuristic nouns (`readsNouns`).
+    if (m.state.settings.nouns) warmTagger();
     return;
   }
   try {
@@ -44,6 +46,4 @@ port.on('message', async (m: ToWorker) => {
   }
 });
 
-// The tagger loads while the import still parses (workers start ahead of the batch).
-warmTagger();
 send({ type: 'ready' });
