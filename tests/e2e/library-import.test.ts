@@ -149,6 +149,8 @@ describe('libraries, import and viewing in Chromium', () => {
     const details = page.getByTestId('chunk-details');
     expect(await details.textContent()).toContain(`Chunk ${n - 1}`);
     expect(await page.getByTestId('chunk-signature').textContent()).toContain('RAC-225B');
+    // A library without an embedder stores no heuristic nouns, and the inspector says why.
+    expect(await page.getByTestId('chunk-signature').textContent()).toContain('nouns: not computed until an embedding model is set');
     expect((await page.getByTestId('chunk-prefix').textContent())?.length).toBeGreaterThan(0);
     expect(await page.getByTestId('inspector-stats').textContent()).toMatch(/\d+ chunks? · \d+ new signatures? · \d+ inherited/);
     // Keyboard: arrows move the selection along the strip.
