@@ -76,11 +76,11 @@ export interface DocumentScores {
 
 /** What a question's words match: the documents holding a candidate term (ascending), their sums, the best sum. */
 interface Matched {
-  docs: number[];
-  sums: number[];
-  best: number;
+  readonly docs: readonly number[];
+  readonly sums: readonly number[];
+  readonly best: number;
   /** The question's word positions the best documents' names cover. */
-  covered: Set<number>;
+  readonly covered: ReadonlySet<number>;
 }
 
 export class DocumentEvidence {
@@ -88,6 +88,11 @@ export class DocumentEvidence {
   private indexOf: Map<string, number> | null = null;
   /** Reused between questions: which candidate terms each document holds, 32 a word (see `match`). */
   private held = new Uint32Array(0);
+  /**
+   * The last question matched and what it matched: a search asks `scores` and `passageWords` of
+   * the same question whenever it names no model (0.4 ms a search at 100k chunks). Read only.
+   */
+  private last: { query: string; matched: Matched } | null = null;
 
   private constructor(
     private readonly ids: string[],
@@ -172,6 +177,11 @@ export class DocumentEvidence {
   }
 
   private match(query: string): Matched {
+    if (this.last?.query !== query) this.last = { query, matched: this.matchUncached(query) };
+    return this.last.matched;
+  }
+
+  private matchUncached(query: string): Matched {
     const words = nameWords(query);
     const candidates = spans(words).filter((s) => this.postings.has(s.term));
     const n = this.ids.length;
