@@ -68,11 +68,12 @@ export interface LibraryConfig {
  * models of their own and caption lines name a chunk's model; 3: passage term statistics, which
  * search's answer-line stage weighs words with;
  * 4: documents' ordering codes, which name them for search; 5: "off" counted as a word in the
- * passage and term statistics; 6: structure chunks up to 3000 characters, not 1500), so libraries
+ * passage and term statistics; 6: structure chunks up to 3000 characters, not 1500; 7: an HTML
+ * table cell spanning columns is written into each of them), so libraries
  * built before the change report
  * `indexOutdated` and are offered a rebuild from their stored documents.
  */
-export const INDEX_VERSION = 6;
+export const INDEX_VERSION = 7;
 
 /** What an opening process writes in the lock file while it sweeps stray temp files: a hold of moments, which writers wait out. */
 export const OPENING_LOCK_PURPOSE = 'opening';

@@ -136,6 +136,47 @@ function tableSkipped(table: DomNode | null): boolean {
   return skipped;
 }
 
+/** Columns a cell spans (`colspan`), as a browser reads it: 1 to 1000. */
+function spanOf(cell: DomNode): number {
+  const n = Number.parseInt(cell.getAttribute?.('colspan') ?? '', 10);
+  return Number.isFinite(n) && n > 1 ? Math.min(n, 1000) : 1;
+}
+
+/** Most cells of any row of a table, each cell counted once however many columns it spans, by table. */
+const tableWidths = new WeakMap<DomNode, number>();
+
+function widestRow(table: DomNode): number {
+  let width = tableWidths.get(table);
+  if (width === undefined) {
+    width = 0;
+    for (const row of Array.from(table.rows ?? [])) width = Math.max(width, Array.from(row.childNodes).filter((c) => c.nodeName === 'TD' || c.nodeName === 'TH').length);
+    tableWidths.set(table, width);
+  }
+  return width;
+}
+
+/**
+ * A cell spanning columns is written into each column it spans, where the GFM plugin writes it
+ * into the first and leaves the others empty. An empty cell reads as "nothing here": a
+ * specification table's "Power Supply" row spanning its "ROCK 5B" and "ROCK 5B+" columns said,
+ * as Markdown, that the ROCK 5B+ had no power input. The copies stop at the table's widest row
+ * (counting each cell once), so a hostile `colspan` can neither multiply a cell's text nor, as
+ * the plugin's padding did, write millions of empty cells. Otherwise as the plugin's cell rule
+ * (the same prefix, escaping and padding).
+ */
+const spannedCellReplacement: Replacement = (content, cell) => {
+  let table = cell.parentNode;
+  while (table && table.nodeName !== 'TABLE') table = table.parentNode;
+  if (tableSkipped(table)) return content;
+  const siblings = Array.from(cell.parentNode?.childNodes ?? []);
+  const others = siblings.filter((c) => c !== cell && (c.nodeName === 'TD' || c.nodeName === 'TH')).length;
+  const copies = Math.max(1, Math.min(spanOf(cell), widestRow(table!) - others));
+  let text = content.trim().replace(/\n\r/g, '<br>').replace(/\n/g, '<br>').replace(/\|+/g, '\\|');
+  while (text.length < 3) text += ' ';
+  const prefix = siblings.indexOf(cell) === 0 ? '| ' : ' ';
+  return `${prefix}${Array<string>(copies).fill(text).join(' | ')} |`;
+};
+
 /**
  * The GFM plugin's row rule without the divider it appends to header rows: `tableReplacement`
  * drops every divider and writes its own, and the plugin computes each divider cell's alignment
@@ -183,6 +224,13 @@ function createService(options: HtmlToMarkdownOptions, onTitle: (title: string) 
   });
   service.addRule('mmTable', { filter: 'table', replacement: (c, n) => tableReplacement(c, asDom(n)) });
   service.addRule('mmTableRow', { filter: 'tr', replacement: (c, n) => tableRowReplacement(c, asDom(n)) });
+  service.addRule('mmSpannedCell', {
+    filter: (node) => {
+      const n = asDom(node);
+      return (n.nodeName === 'TD' || n.nodeName === 'TH') && spanOf(n) > 1;
+    },
+    replacement: (c, n) => spannedCellReplacement(c, asDom(n)),
+  });
   service.addRule('mmPre', {
     filter: (node) => {
       const n = asDom(node);

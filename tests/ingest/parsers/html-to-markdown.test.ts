@@ -43,6 +43,29 @@ describe('htmlToMarkdown tables', () => {
     expect(wide).toHaveLength(3);
   });
 
+  it('writes a cell that spans columns into each of them, so no column reads as empty', () => {
+    const html = `<table>
+      <tr><td>Model</td><td>ROCK 5B</td><td>ROCK 5B+</td></tr>
+      <tr><td>Power Supply</td><td colspan="2">USB-C PD 9V/2A<br/>5V on GPIO</td></tr>
+      <tr><td>Camera</td><td>1 port</td><td>2 ports</td></tr>
+      <tr><th colspan="3">Notes | shared</th></tr>
+    </table>`;
+    const md = lines(htmlToMarkdown(html).markdown);
+    expect(md.slice(0, 4).map(cells)).toEqual([
+      ['Model', 'ROCK 5B', 'ROCK 5B+'],
+      ['---', '---', '---'],
+      ['Power Supply', 'USB-C PD 9V/2A<br>5V on GPIO', 'USB-C PD 9V/2A<br>5V on GPIO'],
+      ['Camera', '1 port', '2 ports'],
+    ]);
+    // A pipe inside the cell stays escaped in every copy.
+    expect(md[4]).toBe('| Notes \\| shared | Notes \\| shared | Notes \\| shared |');
+  });
+
+  it('copies a spanning cell no further than the table is wide, however large its colspan', () => {
+    const md = lines(htmlToMarkdown('<table><tr><td>A</td><td>B</td><td>C</td></tr><tr><td>Size</td><td colspan="99999999">100 x 75 mm</td></tr></table>').markdown);
+    expect(md.map(cells)).toEqual([['A', 'B', 'C'], ['---', '---', '---'], ['Size', '100 x 75 mm', '100 x 75 mm']]);
+  });
+
   it('keeps single-cell and layout tables as flat text rather than tables', () => {
     const single = htmlToMarkdown('<table><tr><td>Note: power off first.</td></tr></table>').markdown;
     expect(single).not.toContain('|');

@@ -158,8 +158,11 @@ export default settings before flashing a new image.
     expect(table).toBeDefined();
     expect(table.headingPath).toEqual(['Parameter Configuration']);
     const lines = doc.text.slice(table.start, table.end).split('\n');
-    expect(lines[0]).toMatch(/^\| Model \| CM3I Core Board \|/);
-    expect(lines[1]).toMatch(/^\|( --- \|)+$/);
+    // Two columns of labels and values (the SoC cell spans no column beyond the table's two):
+    // an empty header, then the rows as data.
+    expect(lines[1]).toBe('| --- | --- |');
+    expect(lines[2]).toMatch(/^\| Model \| CM3I Core Board \|$/);
+    expect(lines).toContain('| SoC | Rockchip RK3566 |');
     expect(lines.filter((l) => /^\|( --- \|)+$/.test(l))).toHaveLength(1);
     expect(doc.text).toContain('eMMC on Board：0/8/16/32/64 GB<br>microSD Card');
     expect(doc.text).toContain('Rockchip RK3566');
