@@ -43,14 +43,22 @@ function labelled(label: string, value: string): string {
 /**
  * A table row read with its header: "Power: 5V/3A" for a two-column label/value row,
  * "H1: a; H2: b" otherwise (a numbered row, "PIN: 2; PIN definition: GPIOAO-11", keeps its header);
- * a "Unit" column's unit goes after each number of its row.
+ * a "Unit" column's unit goes after each number of its row. Columns after the first that hold
+ * the same value (a cell that spanned them, or equal cells) are read once under all their
+ * headers: "ROCK 5B, ROCK 5B+: 5V", not the value twice.
  */
 export function rowText(row: string[], header: string[] | null): string {
   if (header) row = withUnits(row, header);
-  const filled = row.map((c, i) => ({ c, h: header?.[i] ?? '' })).filter((x) => x.c !== '');
+  const filled = row.map((c, i) => ({ c, h: header?.[i] ?? '', i })).filter((x) => x.c !== '');
   if (filled.length === 0) return '';
   if (row.length === 2 && row[0] && row[1] && (!header || /\p{L}/u.test(row[0]))) return labelled(row[0], row[1]);
   if (!header) return filled.map((x) => x.c).join(' · ');
-  return filled.map((x) => (x.h ? labelled(x.h, x.c) : x.c)).join('; ');
+  const read: { c: string; heads: string[]; i: number }[] = [];
+  for (const x of filled) {
+    const same = x.i > 0 && x.h ? read.find((r) => r.i > 0 && r.c === x.c && r.heads.length > 0) : undefined;
+    if (same) same.heads.push(x.h);
+    else read.push({ c: x.c, heads: x.h ? [x.h] : [], i: x.i });
+  }
+  return read.map((r) => (r.heads.length > 0 ? labelled(r.heads.join(', '), r.c) : r.c)).join('; ');
 }
 

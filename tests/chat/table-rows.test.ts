@@ -7,6 +7,14 @@ describe('a table row read with its header', () => {
     expect(rowText(['Power', '5V/3A'], ['Item', 'Value'])).toBe('Power: 5V/3A');
   });
 
+  it('reads columns that hold the same value once, under all their headers', () => {
+    // A "Power Supply" cell that spanned both models' columns.
+    expect(rowText(['Power Supply', 'USB-C 5V', 'USB-C 5V'], ['Model', 'ROCK 5B', 'ROCK 5B+'])).toBe('Model: Power Supply; ROCK 5B, ROCK 5B+: USB-C 5V');
+    expect(rowText(['Camera', '1 port', '2 ports', '1 port'], ['Model', 'A', 'B', 'C'])).toBe('Model: Camera; A, C: 1 port; B: 2 ports');
+    // The row's label is never merged into a value column, and a cell without a header stays alone.
+    expect(rowText(['5V', '5V', '5V'], ['Rail', 'A', ''])).toBe('Rail: 5V; A: 5V; 5V');
+  });
+
   it('never doubles a colon the header or the label already ends with', () => {
     // A header cell "Note：" (full width) or "Note:" read "Note：: /".
     expect(rowText(['2019', 'first release', '/'], ['Release Date', 'Product Change', 'Note：'])).toBe('Release Date: 2019; Product Change: first release; Note: /');
