@@ -43,9 +43,11 @@ function labelled(label: string, value: string): string {
 /**
  * A table row read with its header: "Power: 5V/3A" for a two-column label/value row,
  * "H1: a; H2: b" otherwise (a numbered row, "PIN: 2; PIN definition: GPIOAO-11", keeps its header);
- * a "Unit" column's unit goes after each number of its row. Columns after the first that hold
- * the same value (a cell that spanned them, or equal cells) are read once under all their
- * headers: "ROCK 5B, ROCK 5B+: 5V", not the value twice.
+ * a "Unit" column's unit goes after each number of its row. Adjacent columns after the first
+ * that hold the same value (a cell that spanned them) are read once under all their headers:
+ * "ROCK 5B, ROCK 5B+: 5V", not the value twice. Not columns apart, nor columns of one header
+ * name: side-by-side groups of one table ("No. | Description | Qty | No. | Description | Qty")
+ * give each item its own quantity.
  */
 export function rowText(row: string[], header: string[] | null): string {
   if (header) row = withUnits(row, header);
@@ -53,11 +55,14 @@ export function rowText(row: string[], header: string[] | null): string {
   if (filled.length === 0) return '';
   if (row.length === 2 && row[0] && row[1] && (!header || /\p{L}/u.test(row[0]))) return labelled(row[0], row[1]);
   if (!header) return filled.map((x) => x.c).join(' · ');
-  const read: { c: string; heads: string[]; i: number }[] = [];
+  // `last`: the column a read value ends at; only the next column can join it.
+  const read: { c: string; heads: string[]; first: number; last: number }[] = [];
   for (const x of filled) {
-    const same = x.i > 0 && x.h ? read.find((r) => r.i > 0 && r.c === x.c && r.heads.length > 0) : undefined;
-    if (same) same.heads.push(x.h);
-    else read.push({ c: x.c, heads: x.h ? [x.h] : [], i: x.i });
+    const prev = read[read.length - 1];
+    if (prev && prev.first > 0 && x.h && prev.heads.length > 0 && prev.last === x.i - 1 && prev.c === x.c && !prev.heads.includes(x.h)) {
+      prev.heads.push(x.h);
+      prev.last = x.i;
+    } else read.push({ c: x.c, heads: x.h ? [x.h] : [], first: x.i, last: x.i });
   }
   return read.map((r) => (r.heads.length > 0 ? labelled(r.heads.join(', '), r.c) : r.c)).join('; ');
 }

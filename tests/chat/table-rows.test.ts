@@ -10,7 +10,13 @@ describe('a table row read with its header', () => {
   it('reads columns that hold the same value once, under all their headers', () => {
     // A "Power Supply" cell that spanned both models' columns.
     expect(rowText(['Power Supply', 'USB-C 5V', 'USB-C 5V'], ['Model', 'ROCK 5B', 'ROCK 5B+'])).toBe('Model: Power Supply; ROCK 5B, ROCK 5B+: USB-C 5V');
-    expect(rowText(['Camera', '1 port', '2 ports', '1 port'], ['Model', 'A', 'B', 'C'])).toBe('Model: Camera; A, C: 1 port; B: 2 ports');
+    expect(rowText(['Camera', '1 port', '1 port', '2 ports'], ['Model', 'A', 'B', 'C'])).toBe('Model: Camera; A, B: 1 port; C: 2 ports');
+    // Only adjacent columns: the same value in columns apart is each column's own.
+    expect(rowText(['Camera', '1 port', '2 ports', '1 port'], ['Model', 'A', 'B', 'C'])).toBe('Model: Camera; A: 1 port; B: 2 ports; C: 1 port');
+    // Side-by-side groups under one header name keep each item's value.
+    expect(rowText(['8', 'GPIO Header', '1', '17', 'Fan', '1'], ['No', 'Description', 'Qty', 'No', 'Description', 'Qty'])).toBe(
+      'No: 8; Description: GPIO Header; Qty: 1; No: 17; Description: Fan; Qty: 1',
+    );
     // The row's label is never merged into a value column, and a cell without a header stays alone.
     expect(rowText(['5V', '5V', '5V'], ['Rail', 'A', ''])).toBe('Rail: 5V; A: 5V; 5V');
   });
