@@ -136,46 +136,115 @@ function tableSkipped(table: DomNode | null): boolean {
   return skipped;
 }
 
-/** Columns a cell spans (`colspan`), as a browser reads it: 1 to 1000. */
-function spanOf(cell: DomNode): number {
-  const n = Number.parseInt(cell.getAttribute?.('colspan') ?? '', 10);
+/** A table's cells as HTML lays them out: rows of cells, some spanning columns or rows. */
+const isCell = (n: DomNode): boolean => n.nodeName === 'TD' || n.nodeName === 'TH';
+const cellsOf = (row: DomNode): DomNode[] => Array.from(row.childNodes).filter(isCell);
+
+/** The table a cell or row is in (null outside one). */
+function tableOf(node: DomNode): DomNode | null {
+  let table = node.parentNode;
+  while (table && table.nodeName !== 'TABLE') table = table.parentNode;
+  return table;
+}
+
+/** Columns (`colspan`) or rows (`rowspan`) a cell spans, as a browser reads them: at least 1, at most 1000. */
+function spanOf(cell: DomNode, attribute: 'colspan' | 'rowspan' = 'colspan'): number {
+  const n = Number.parseInt(cell.getAttribute?.(attribute) ?? '', 10);
   return Number.isFinite(n) && n > 1 ? Math.min(n, 1000) : 1;
 }
 
-/** Most cells of any row of a table, each cell counted once however many columns it spans, by table. */
-const tableWidths = new WeakMap<DomNode, number>();
-
-function widestRow(table: DomNode): number {
-  let width = tableWidths.get(table);
-  if (width === undefined) {
-    width = 0;
-    for (const row of Array.from(table.rows ?? [])) width = Math.max(width, Array.from(row.childNodes).filter((c) => c.nodeName === 'TD' || c.nodeName === 'TH').length);
-    tableWidths.set(table, width);
-  }
-  return width;
+/**
+ * Where each row's cells stand in the table's grid: the cells of rows above that span down into
+ * the row (`rowspan`), with the columns they take, and how many columns each of the row's own
+ * cells takes (`colspan`). Spans stop at the table's widest row, counting each cell once, and
+ * at its last row, so a hostile span can neither multiply a cell's text nor make a grid larger
+ * than the table's own cells.
+ */
+interface RowGrid {
+  carried: { col: number; cell: DomNode }[];
+  copies: Map<DomNode, number>;
 }
 
+const grids = new WeakMap<DomNode, Map<DomNode, RowGrid>>();
+
+function gridOf(table: DomNode): Map<DomNode, RowGrid> {
+  let grid = grids.get(table);
+  if (grid) return grid;
+  grid = new Map();
+  const rows = Array.from(table.rows ?? []);
+  const width = Math.max(0, ...rows.map((r) => cellsOf(r).length));
+  /** Column -> the cell of a row above that covers it, and the last row it covers. */
+  const down = new Map<number, { cell: DomNode; until: number }>();
+  rows.forEach((row, r) => {
+    const carried: RowGrid['carried'] = [];
+    for (const [col, d] of down) {
+      if (d.until >= r) carried.push({ col, cell: d.cell });
+      else down.delete(col);
+    }
+    carried.sort((a, b) => a.col - b.col);
+    const own = cellsOf(row);
+    const taken = new Set(carried.map((c) => c.col));
+    const copies = new Map<DomNode, number>();
+    let col = 0;
+    for (const cell of own) {
+      while (taken.has(col)) col++;
+      const n = Math.max(1, Math.min(spanOf(cell), width - (own.length - 1) - carried.length));
+      copies.set(cell, n);
+      const rowsDown = Math.min(spanOf(cell, 'rowspan'), rows.length - r);
+      for (let k = 0; k < n; k++) if (rowsDown > 1) down.set(col + k, { cell, until: r + rowsDown - 1 });
+      col += n;
+    }
+    grid.set(row, { carried, copies });
+  });
+  grids.set(table, grid);
+  return grid;
+}
+
+/** The Markdown text of spanning cells, as their row wrote it (read again by the rows they span down into). */
+const spanningTexts = new WeakMap<DomNode, string>();
+
 /**
- * A cell spanning columns is written into each column it spans, where the GFM plugin writes it
- * into the first and leaves the others empty. An empty cell reads as "nothing here": a
- * specification table's "Power Supply" row spanning its "ROCK 5B" and "ROCK 5B+" columns said,
- * as Markdown, that the ROCK 5B+ had no power input. The copies stop at the table's widest row
- * (counting each cell once), so a hostile `colspan` can neither multiply a cell's text nor, as
- * the plugin's padding did, write millions of empty cells. Otherwise as the plugin's cell rule
- * (the same prefix, escaping and padding).
+ * A cell spanning columns or rows is written into each column and row it spans. The GFM plugin
+ * writes it into its first column and leaves the others empty, and lets the rows below it shift
+ * left. An empty cell reads as "nothing here": a specification table's "Power Supply" row,
+ * spanning its "ROCK 5B" and "ROCK 5B+" columns, said as Markdown that the ROCK 5B+ had no power
+ * input; and under a row header spanning three rows ("Wireless"), the next rows' values moved one
+ * column left, each under another board's name. Otherwise as the plugin's cell rule (the same
+ * prefix, escaping and padding).
  */
-const spannedCellReplacement: Replacement = (content, cell) => {
-  let table = cell.parentNode;
-  while (table && table.nodeName !== 'TABLE') table = table.parentNode;
-  if (tableSkipped(table)) return content;
-  const siblings = Array.from(cell.parentNode?.childNodes ?? []);
-  const others = siblings.filter((c) => c !== cell && (c.nodeName === 'TD' || c.nodeName === 'TH')).length;
-  const copies = Math.max(1, Math.min(spanOf(cell), widestRow(table!) - others));
+const spanningCellReplacement: Replacement = (content, cell) => {
+  const table = tableOf(cell);
+  if (tableSkipped(table) || !cell.parentNode) return content;
   let text = content.trim().replace(/\n\r/g, '<br>').replace(/\n/g, '<br>').replace(/\|+/g, '\\|');
   while (text.length < 3) text += ' ';
-  const prefix = siblings.indexOf(cell) === 0 ? '| ' : ' ';
+  spanningTexts.set(cell, text);
+  const copies = gridOf(table!).get(cell.parentNode)?.copies.get(cell) ?? 1;
+  const prefix = Array.from(cell.parentNode.childNodes).indexOf(cell) === 0 ? '| ' : ' ';
   return `${prefix}${Array<string>(copies).fill(text).join(' | ')} |`;
 };
+
+/** The cells of a rendered Markdown row ("| a | b \\| c |" -> "a", "b \\| c"). */
+function rowCells(row: string): string[] {
+  const inner = row.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '');
+  return inner === '' ? [] : inner.split(/(?<!\\)\|/).map((c) => c.trim());
+}
+
+/** A rendered row with the cells of rows above that span down into it put back in their columns. */
+function withCarried(content: string, row: DomNode): string {
+  const table = tableOf(row);
+  const carried = table ? (gridOf(table).get(row)?.carried ?? []) : [];
+  if (carried.length === 0) return content;
+  const own = rowCells(content);
+  const out: string[] = [];
+  let k = 0;
+  for (let col = 0; k < own.length || carried.some((c) => c.col >= col); col++) {
+    const from = carried.find((c) => c.col === col);
+    if (from) out.push(spanningTexts.get(from.cell) ?? '');
+    else if (k < own.length) out.push(own[k++]!);
+    else out.push('');
+  }
+  return `| ${out.join(' | ')} |`;
+}
 
 /**
  * The GFM plugin's row rule without the divider it appends to header rows: `tableReplacement`
@@ -184,9 +253,8 @@ const spannedCellReplacement: Replacement = (content, cell) => {
  * many rows cost quadratic time (half of Markdown parsing on the radxa docs).
  */
 const tableRowReplacement: Replacement = (content, row) => {
-  let table = row.parentNode;
-  while (table && table.nodeName !== 'TABLE') table = table.parentNode;
-  return tableSkipped(table) ? content : `\n${content}`;
+  const table = tableOf(row);
+  return tableSkipped(table) ? content : `\n${withCarried(content, row)}`;
 };
 
 /** Result of a conversion: Markdown and the `<title>` text when the HTML had one. */
@@ -224,12 +292,12 @@ function createService(options: HtmlToMarkdownOptions, onTitle: (title: string) 
   });
   service.addRule('mmTable', { filter: 'table', replacement: (c, n) => tableReplacement(c, asDom(n)) });
   service.addRule('mmTableRow', { filter: 'tr', replacement: (c, n) => tableRowReplacement(c, asDom(n)) });
-  service.addRule('mmSpannedCell', {
+  service.addRule('mmSpanningCell', {
     filter: (node) => {
       const n = asDom(node);
-      return (n.nodeName === 'TD' || n.nodeName === 'TH') && spanOf(n) > 1;
+      return isCell(n) && (spanOf(n) > 1 || spanOf(n, 'rowspan') > 1);
     },
-    replacement: (c, n) => spannedCellReplacement(c, asDom(n)),
+    replacement: (c, n) => spanningCellReplacement(c, asDom(n)),
   });
   service.addRule('mmPre', {
     filter: (node) => {

@@ -66,6 +66,38 @@ describe('htmlToMarkdown tables', () => {
     expect(md.map(cells)).toEqual([['A', 'B', 'C'], ['---', '---', '---'], ['Size', '100 x 75 mm', '100 x 75 mm']]);
   });
 
+  it('writes a cell that spans rows into each row, so the rows below keep their values under their columns', () => {
+    // A comparison table: a row header spanning three rows, one of them a value spanning all boards.
+    const html = `<table>
+      <tr><th>Product</th><th>C6</th><th>C3</th><th>S3</th></tr>
+      <tr><th rowspan="3">Wireless</th><td>Wi-Fi 6</td><td>Wi-Fi</td><td>Wi-Fi</td></tr>
+      <tr><td colspan="3">Bluetooth 5.0</td></tr>
+      <tr><td>Zigbee</td><td>/</td><td>/</td></tr>
+      <tr><th>Size</th><td colspan="3">21 x 17.8mm</td></tr>
+    </table>`;
+    expect(lines(htmlToMarkdown(html).markdown).map(cells)).toEqual([
+      ['Product', 'C6', 'C3', 'S3'],
+      ['---', '---', '---', '---'],
+      ['Wireless', 'Wi-Fi 6', 'Wi-Fi', 'Wi-Fi'],
+      ['Wireless', 'Bluetooth 5.0', 'Bluetooth 5.0', 'Bluetooth 5.0'],
+      ['Wireless', 'Zigbee', '/', '/'],
+      ['Size', '21 x 17.8mm', '21 x 17.8mm', '21 x 17.8mm'],
+    ]);
+    // A span in a middle column, two columns wide and two rows deep.
+    const middle = `<table><tr><th>A</th><th>B</th><th>C</th><th>D</th></tr>
+      <tr><td>1</td><td rowspan="2" colspan="2">shared</td><td>4</td></tr>
+      <tr><td>5</td><td>8</td></tr></table>`;
+    expect(lines(htmlToMarkdown(middle).markdown).slice(2).map(cells)).toEqual([
+      ['1', 'shared', 'shared', '4'],
+      ['5', 'shared', 'shared', '8'],
+    ]);
+  });
+
+  it('carries a cell down no further than the table goes, however large its rowspan', () => {
+    const md = lines(htmlToMarkdown('<table><tr><th>K</th><th>V</th><th>W</th></tr><tr><td rowspan="99999999">x</td><td>1</td><td>2</td></tr><tr><td>3</td><td>4</td></tr></table>').markdown);
+    expect(md.map(cells)).toEqual([['K', 'V', 'W'], ['---', '---', '---'], ['x', '1', '2'], ['x', '3', '4']]);
+  });
+
   it('keeps single-cell and layout tables as flat text rather than tables', () => {
     const single = htmlToMarkdown('<table><tr><td>Note: power off first.</td></tr></table>').markdown;
     expect(single).not.toContain('|');
