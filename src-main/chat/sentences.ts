@@ -1,3 +1,4 @@
+import { decodeHTMLStrict } from 'entities';
 import { MD_IMAGE, MD_LINK } from '../core/text';
 import cues from './data/question-cues.json';
 import { rowText } from './table-rows';
@@ -51,7 +52,7 @@ const CALLOUT_MARKS = new RegExp(`(^|\\n)${CALLOUT_MARK}[ \\t]*`, 'g');
 
 /** Inline Markdown for display: images dropped, links and HTML tags reduced to their text. */
 export function cleanInline(text: string): string {
-  return text
+  const shown = text
     .replace(CALLOUT_MARKS, '$1')
     .replace(/(^|\n)[ \t]*(?:>[ \t]?)+/g, '$1')
     .replace(/(^|\n)[ \t]*#{1,6}[ \t]+/g, '$1')
@@ -66,19 +67,14 @@ export function cleanInline(text: string): string {
     // A removed tag glued to punctuation leaves no gap ("<b>5V</b>." -> "5V."); the manual's own spacing stays.
     .replace(/<[^>\n]*>(?=[.,;:!?])/g, '')
     .replace(/<[^>\n]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
     // Markdown escapes ("\-20°C", "1\*2") show their character, as a renderer would.
     .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1')
     // A footnote's link back to its mark ("↩︎") goes nowhere in a quote.
-    .replace(/↩\uFE0E?/g, ' ')
-    // The characters HTML writes as entities ("Datasheet &gt; Section"), "&amp;" last ("&amp;gt;" is "&gt;").
-    .replace(/&(gt|lt|quot|#39|apos);/g, (_, e: string) => HTML_ENTITIES[e]!)
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
+    .replace(/↩\uFE0E?/g, ' ');
+  // The characters HTML writes as entities ("Datasheet &gt; Section", "0&ndash;5&nbsp;V"), decoded
+  // once the tags are gone so "&lt;b&gt;" stays text; strict, as Markdown reads "&copy=" as text.
+  return decodeHTMLStrict(shown).replace(/\s+/g, ' ').trim();
 }
-
-const HTML_ENTITIES: Record<string, string> = { gt: '>', lt: '<', quot: '"', '#39': "'", apos: "'" };
 
 function cells(line: string): string[] {
   const body = line.trim().replace(/^\|/, '').replace(/\|$/, '');
