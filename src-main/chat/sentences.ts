@@ -104,6 +104,13 @@ const TABLE_RULE = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
  */
 function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Sentence[], para: number, heading: string | null = null, block = -1): void {
   const re = /(?<=[.!?。])(?<!(?:^|\s)\d{1,2}\.)\s+(?=[\p{Lu}\p{N}"“(])/gu;
+  // Brackets open before each character: a cut inside a remark that closes later in the paragraph
+  // ("(The default rate can be chosen. In special cases try 115200).") would quote half of it.
+  const depth = [0];
+  for (let k = 0; k < paragraph.length; k++) {
+    const c = paragraph[k]!;
+    depth.push(depth[k]! + (BRACKET_OPEN.test(c) ? 1 : BRACKET_CLOSE.test(c) ? -1 : 0));
+  }
   let from = 0;
   const push = (end: number): void => {
     const raw = paragraph.slice(from, end);
@@ -111,11 +118,17 @@ function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Se
     if (text.length >= 3 && /[\p{L}\p{N}]/u.test(text) && !isMarkup(text) && !isLinkBar(raw) && !CUT_OFF.test(text)) out.push({ text, offset: base + from, length: raw.length, kind, heading, block, para });
   };
   for (const m of paragraph.matchAll(re)) {
+    const inside = depth[m.index]! - depth[from]!;
+    if (inside > 0 && depth[paragraph.length]! - depth[m.index]! < 0) continue;
     push(m.index);
     from = m.index + m[0].length;
   }
   push(paragraph.length);
 }
+
+/** Brackets, half and full width (one UTF-16 unit each). */
+const BRACKET_OPEN = /[([（［]/;
+const BRACKET_CLOSE = /[)\]）］]/;
 
 /**
  * Text that stops right after an opening bracket ("- Adjustable Pin Current (", a chart's axis
