@@ -1,4 +1,5 @@
 import { decodeHTMLStrict } from 'entities';
+import MarkdownIt from 'markdown-it';
 import { MD_IMAGE, MD_LINK } from '../core/text';
 import cues from './data/question-cues.json';
 import { rowText } from './table-rows';
@@ -112,9 +113,14 @@ function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Se
     depth.push(depth[k]! + (BRACKET_OPEN.test(c) ? 1 : BRACKET_CLOSE.test(c) ? -1 : 0));
   }
   let from = 0;
+  const marks = emphasisAround(paragraph);
   const push = (end: number): void => {
     const raw = paragraph.slice(from, end);
-    const text = cleanInline(raw);
+    // Cut from a paragraph set in emphasis as a whole, a sentence holds one of its marks at most,
+    // which alone shows as its character: the sentences are quoted plain, as their words.
+    const cut = marks > 0 && (from > 0 || end < paragraph.length);
+    const own = cut ? paragraph.slice(from === 0 ? paragraph.length - paragraph.trimStart().length + marks : from, end === paragraph.length ? paragraph.trimEnd().length - marks : end) : raw;
+    const text = cleanInline(own);
     if (text.length >= 3 && /[\p{L}\p{N}]/u.test(text) && !isMarkup(text) && !isLinkBar(raw) && !CUT_OFF.test(text)) out.push({ text, offset: base + from, length: raw.length, kind, heading, block, para });
   };
   for (const m of paragraph.matchAll(re)) {
@@ -124,6 +130,34 @@ function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Se
     from = m.index + m[0].length;
   }
   push(paragraph.length);
+}
+
+const inlineMd = new MarkdownIt();
+
+/**
+ * How many emphasis marks stand at each end of a paragraph set in emphasis as a whole ("*Ever
+ * wanted ... productilization.*": 1), read as a Markdown renderer reads them: two spans, "**Port
+ * A** is I2C. Port B is **UART**", are no such paragraph (0).
+ */
+function emphasisAround(paragraph: string): number {
+  if (!/^\s*[*_]/.test(paragraph) || !/[*_]\s*$/.test(paragraph)) return 0;
+  const tokens = inlineMd.parseInline(paragraph.trim(), {})[0]?.children ?? [];
+  let marks = 0;
+  for (let outer = 0; outer < tokens.length / 2; outer++) {
+    const t = tokens[outer]!;
+    const last = tokens.length - 1 - outer;
+    if (t.type !== 'em_open' && t.type !== 'strong_open') break;
+    // The span opened here must close at the paragraph's end, not before.
+    let level = 0;
+    let k = outer;
+    for (; k <= last; k++) {
+      level += tokens[k]!.nesting;
+      if (level === 0) break;
+    }
+    if (k !== last) break;
+    marks += t.markup.length;
+  }
+  return marks;
 }
 
 /** Brackets, half and full width (one UTF-16 unit each). */
