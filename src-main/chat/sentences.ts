@@ -1,9 +1,10 @@
-import { decodeHTMLStrict } from 'entities';
 import MarkdownIt from 'markdown-it';
 import { MD_IMAGE, MD_LINK } from '../core/text';
 import cues from './data/question-cues.json';
+import { CALLOUT, cleanInline } from './inline-text';
 import { rowText } from './table-rows';
 
+export { cleanInline } from './inline-text';
 export { identifiers, stem, terms } from './text-terms';
 
 /**
@@ -43,38 +44,6 @@ export interface Sentence {
   ordinal?: number;
   /** The opening sentence of a tip or warning box (docsify's "?>" / "!>" paragraphs): a side remark. */
   aside?: boolean;
-}
-
-/** docsify's tip ("?>") and warning ("!>") marks, starting a line (inside a quote too). */
-const CALLOUT_MARK = String.raw`[ \t]*(?:>[ \t]?)*[?!]>`;
-const CALLOUT = new RegExp(`^${CALLOUT_MARK}`);
-/** The marks as `cleanInline` drops them, with the space after them, on every line. */
-const CALLOUT_MARKS = new RegExp(`(^|\\n)${CALLOUT_MARK}[ \\t]*`, 'g');
-
-/** Inline Markdown for display: images dropped, links and HTML tags reduced to their text. */
-export function cleanInline(text: string): string {
-  const shown = text
-    .replace(CALLOUT_MARKS, '$1')
-    .replace(/(^|\n)[ \t]*(?:>[ \t]?)+/g, '$1')
-    .replace(/(^|\n)[ \t]*#{1,6}[ \t]+/g, '$1')
-    .replace(MD_IMAGE, ' ')
-    // A link whose emphasis closes between its text and its target ("**[Core docs]**(https://...)",
-    // which renders with the raw URL) is read as the link its writer meant: the text, emphasised.
-    .replace(/\[([^\]\n]{0,300})\](\*\*|__|\*|_)\((?:[a-z][\w+.-]*:|\/|#|\.\.?\/)[^)\s]*\)/gi, '$1$2')
-    .replace(MD_LINK, '$1')
-    .replace(/<br\s*\/?>/gi, ' ')
-    // A script or style element is code the page runs, not text it shows: gone with its content.
-    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
-    // A removed tag glued to punctuation leaves no gap ("<b>5V</b>." -> "5V."); the manual's own spacing stays.
-    .replace(/<[^>\n]*>(?=[.,;:!?])/g, '')
-    .replace(/<[^>\n]*>/g, ' ')
-    // Markdown escapes ("\-20°C", "1\*2") show their character, as a renderer would.
-    .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1')
-    // A footnote's link back to its mark ("↩︎") goes nowhere in a quote.
-    .replace(/↩\uFE0E?/g, ' ');
-  // The characters HTML writes as entities ("Datasheet &gt; Section", "0&ndash;5&nbsp;V"), decoded
-  // once the tags are gone so "&lt;b&gt;" stays text; strict, as Markdown reads "&copy=" as text.
-  return decodeHTMLStrict(shown).replace(/\s+/g, ' ').trim();
 }
 
 function cells(line: string): string[] {
