@@ -1,7 +1,10 @@
+import MarkdownIt from 'markdown-it';
 import { MD_IMAGE, MD_LINK } from '../core/text';
 import cues from './data/question-cues.json';
+import { CALLOUT, cleanInline } from './inline-text';
 import { rowText } from './table-rows';
 
+export { cleanInline } from './inline-text';
 export { identifiers, stem, terms } from './text-terms';
 
 /**
@@ -43,43 +46,6 @@ export interface Sentence {
   aside?: boolean;
 }
 
-/** docsify's tip ("?>") and warning ("!>") marks, starting a line (inside a quote too). */
-const CALLOUT_MARK = String.raw`[ \t]*(?:>[ \t]?)*[?!]>`;
-const CALLOUT = new RegExp(`^${CALLOUT_MARK}`);
-/** The marks as `cleanInline` drops them, with the space after them, on every line. */
-const CALLOUT_MARKS = new RegExp(`(^|\\n)${CALLOUT_MARK}[ \\t]*`, 'g');
-
-/** Inline Markdown for display: images dropped, links and HTML tags reduced to their text. */
-export function cleanInline(text: string): string {
-  return text
-    .replace(CALLOUT_MARKS, '$1')
-    .replace(/(^|\n)[ \t]*(?:>[ \t]?)+/g, '$1')
-    .replace(/(^|\n)[ \t]*#{1,6}[ \t]+/g, '$1')
-    .replace(MD_IMAGE, ' ')
-    // A link whose emphasis closes between its text and its target ("**[Core docs]**(https://...)",
-    // which renders with the raw URL) is read as the link its writer meant: the text, emphasised.
-    .replace(/\[([^\]\n]{0,300})\](\*\*|__|\*|_)\((?:[a-z][\w+.-]*:|\/|#|\.\.?\/)[^)\s]*\)/gi, '$1$2')
-    .replace(MD_LINK, '$1')
-    .replace(/<br\s*\/?>/gi, ' ')
-    // A script or style element is code the page runs, not text it shows: gone with its content.
-    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
-    // A removed tag glued to punctuation leaves no gap ("<b>5V</b>." -> "5V."); the manual's own spacing stays.
-    .replace(/<[^>\n]*>(?=[.,;:!?])/g, '')
-    .replace(/<[^>\n]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    // Markdown escapes ("\-20°C", "1\*2") show their character, as a renderer would.
-    .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1')
-    // A footnote's link back to its mark ("↩︎") goes nowhere in a quote.
-    .replace(/↩\uFE0E?/g, ' ')
-    // The characters HTML writes as entities ("Datasheet &gt; Section"), "&amp;" last ("&amp;gt;" is "&gt;").
-    .replace(/&(gt|lt|quot|#39|apos);/g, (_, e: string) => HTML_ENTITIES[e]!)
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-const HTML_ENTITIES: Record<string, string> = { gt: '>', lt: '<', quot: '"', '#39': "'", apos: "'" };
-
 function cells(line: string): string[] {
   const body = line.trim().replace(/^\|/, '').replace(/\|$/, '');
   return body.split(/(?<!\\)\|/).map((c) => cleanInline(c));
@@ -108,18 +74,64 @@ const TABLE_RULE = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
  */
 function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Sentence[], para: number, heading: string | null = null, block = -1): void {
   const re = /(?<=[.!?。])(?<!(?:^|\s)\d{1,2}\.)\s+(?=[\p{Lu}\p{N}"“(])/gu;
+  // Brackets open before each character: a cut inside a remark that closes later in the paragraph
+  // ("(The default rate can be chosen. In special cases try 115200).") would quote half of it.
+  const depth = [0];
+  for (let k = 0; k < paragraph.length; k++) {
+    const c = paragraph[k]!;
+    depth.push(depth[k]! + (BRACKET_OPEN.test(c) ? 1 : BRACKET_CLOSE.test(c) ? -1 : 0));
+  }
   let from = 0;
+  const marks = emphasisAround(paragraph);
   const push = (end: number): void => {
     const raw = paragraph.slice(from, end);
-    const text = cleanInline(raw);
+    // Cut from a paragraph set in emphasis as a whole, a sentence holds one of its marks at most,
+    // which alone shows as its character: the sentences are quoted plain, as their words.
+    const cut = marks > 0 && (from > 0 || end < paragraph.length);
+    const own = cut ? paragraph.slice(from === 0 ? paragraph.length - paragraph.trimStart().length + marks : from, end === paragraph.length ? paragraph.trimEnd().length - marks : end) : raw;
+    const text = cleanInline(own);
     if (text.length >= 3 && /[\p{L}\p{N}]/u.test(text) && !isMarkup(text) && !isLinkBar(raw) && !CUT_OFF.test(text)) out.push({ text, offset: base + from, length: raw.length, kind, heading, block, para });
   };
   for (const m of paragraph.matchAll(re)) {
+    const inside = depth[m.index]! - depth[from]!;
+    if (inside > 0 && depth[paragraph.length]! - depth[m.index]! < 0) continue;
     push(m.index);
     from = m.index + m[0].length;
   }
   push(paragraph.length);
 }
+
+const inlineMd = new MarkdownIt();
+
+/**
+ * How many emphasis marks stand at each end of a paragraph set in emphasis as a whole ("*Ever
+ * wanted ... productilization.*": 1), read as a Markdown renderer reads them: two spans, "**Port
+ * A** is I2C. Port B is **UART**", are no such paragraph (0).
+ */
+function emphasisAround(paragraph: string): number {
+  if (!/^\s*[*_]/.test(paragraph) || !/[*_]\s*$/.test(paragraph)) return 0;
+  const tokens = inlineMd.parseInline(paragraph.trim(), {})[0]?.children ?? [];
+  let marks = 0;
+  for (let outer = 0; outer < tokens.length / 2; outer++) {
+    const t = tokens[outer]!;
+    const last = tokens.length - 1 - outer;
+    if (t.type !== 'em_open' && t.type !== 'strong_open') break;
+    // The span opened here must close at the paragraph's end, not before.
+    let level = 0;
+    let k = outer;
+    for (; k <= last; k++) {
+      level += tokens[k]!.nesting;
+      if (level === 0) break;
+    }
+    if (k !== last) break;
+    marks += t.markup.length;
+  }
+  return marks;
+}
+
+/** Brackets, half and full width (one UTF-16 unit each). */
+const BRACKET_OPEN = /[([（［]/;
+const BRACKET_CLOSE = /[)\]）］]/;
 
 /**
  * Text that stops right after an opening bracket ("- Adjustable Pin Current (", a chart's axis

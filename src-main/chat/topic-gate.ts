@@ -88,13 +88,15 @@ export function unsaidTopic(question: string, evidence: TopicEvidence): UnsaidTo
     counted.add(w.stem);
     if (evidence.noted?.has(w.raw.toLowerCase()) || evidence.passageFrequency(w.stem) !== 0) continue;
     if ((evidence.synonyms.get(w.stem) ?? []).some((o) => (evidence.passageFrequency(o) ?? 0) > 0)) continue;
-    // A code one character from another ("Core2", "Core3") is another product, not a misspelling.
-    if (evidence.libraryWords && !/\p{N}/u.test(w.raw) && misspelled(w.raw.toLowerCase(), evidence.libraryWords())) continue;
     const name = writtenAsName(w, text, titleCased);
     // Not a name: "PowerShare" is a feature of its own, not power and sharing.
     if (!name && closedCompound(w.raw.toLowerCase(), evidence.passageFrequency)) continue;
-    // Nor a word of a family the library writes in another form ("responding" / "response").
-    if (!name && evidence.libraryWords && sameFamily(w.stem, evidence.libraryWords())) continue;
+    if (evidence.libraryWords) {
+      // A code one character from another ("Core2", "Core3") is another product, not a misspelling;
+      // a name is not of a family the library writes in another form ("responding" / "response").
+      const look = { misspelling: !/\p{N}/u.test(w.raw), family: !name };
+      if (writtenOtherwise(w.raw.toLowerCase(), w.stem, look, evidence.libraryWords())) continue;
+    }
     if (unsaid.includes(w.raw)) continue;
     unsaid.push(w.raw);
     if (name) names.push(w.raw);
@@ -117,26 +119,6 @@ function closedCompound(word: string, passageFrequency: (stem: string) => number
   return false;
 }
 
-/** Fewest letters of a stem read as one family with a stem differing in its last letter ("signag" of "signage" is no "signal"). */
-const FAMILY_STEM = 7;
-
-/**
- * Whether the library writes a word whose stem differs from `wordStem` only in its last letter
- * ("respons" of "response" for "respond" of "responding"): the stemmer folds inflections, not a
- * verb and its noun. Only stems of the same length, equal up to their last letter; only the library
- * words that begin like it are stemmed.
- */
-function sameFamily(wordStem: string, library: Iterable<string>): boolean {
-  if (wordStem.length < FAMILY_STEM || !/^\p{L}+$/u.test(wordStem)) return false;
-  const root = wordStem.slice(0, -1);
-  for (const w of library) {
-    if (!w.startsWith(root)) continue;
-    const s = stem(w);
-    if (s.length === wordStem.length && s.startsWith(root) && s !== wordStem) return true;
-  }
-  return false;
-}
-
 /** Fewest letters of a word read as a misspelling of a library word one edit away (shorter words differ by one letter as often as not). */
 const MISSPELLING_CHARS = 5;
 
@@ -155,13 +137,30 @@ export function oneEditApart(a: string, b: string): boolean {
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
+/** Fewest letters of a stem read as one family with a stem differing in its last letter ("signag" of "signage" is no "signal"). */
+const FAMILY_STEM = 7;
+
 /**
- * Whether a word is a word of the library (its term statistics also read what passages leave out,
- * a document's front matter) or one edit from one, both long enough to be read as a misspelling.
+ * Whether the library writes `word` otherwise, in one walk over its words (a library's vocabulary
+ * runs to tens of thousands): where `look.misspelling`, the word itself (its term statistics also
+ * read what passages leave out, a document's front matter) or one edit from a library word, both
+ * long enough to be read as a misspelling; where `look.family`, a word whose stem differs from
+ * `wordStem` only in its last letter ("respons" of "response" for "respond" of "responding"): the
+ * stemmer folds inflections, not a verb and its noun. Only stems of the same length, equal up to
+ * their last letter; only the library words that begin like it are stemmed.
  */
-function misspelled(word: string, library: Iterable<string>): boolean {
-  if (word.length < MISSPELLING_CHARS) return false;
-  for (const w of library) if (w === word || (w.length >= MISSPELLING_CHARS && oneEditApart(word, w))) return true;
+function writtenOtherwise(word: string, wordStem: string, look: { misspelling: boolean; family: boolean }, library: Iterable<string>): boolean {
+  const misspelling = look.misspelling && word.length >= MISSPELLING_CHARS;
+  const family = look.family && wordStem.length >= FAMILY_STEM && /^\p{L}+$/u.test(wordStem);
+  if (!misspelling && !family) return false;
+  const root = wordStem.slice(0, -1);
+  for (const w of library) {
+    if (misspelling && (w === word || (w.length >= MISSPELLING_CHARS && oneEditApart(word, w)))) return true;
+    if (family && w.startsWith(root)) {
+      const s = stem(w);
+      if (s.length === wordStem.length && s.startsWith(root) && s !== wordStem) return true;
+    }
+  }
   return false;
 }
 

@@ -111,6 +111,25 @@ describe('words a question asks about that the library never writes', () => {
     expect(at('digital signage', words)).toEqual(['digital', 'signage']);
   });
 
+  it("reads the library's words once per unsaid word, for a misspelling and a word family together", () => {
+    // The library's vocabulary runs to tens of thousands of words, walked for every word no passage holds.
+    const words = ['remote', 'control', 'picture', 'channel', 'standard', 'dynamic'];
+    let read = 0;
+    const counted: Iterable<string> = {
+      *[Symbol.iterator]() {
+        for (const w of words) {
+          read++;
+          yield w;
+        }
+      },
+    };
+    const question = 'remote not responding';
+    const found = unsaidTopic(question, { ...evidence(question), libraryWords: () => counted });
+    // "responding" is neither a misspelling nor of a family the library writes: the whole walk, once.
+    expect(found.unsaid).toEqual(['responding']);
+    expect(read).toBe(words.length);
+  });
+
   it('never takes a word the thesaurus says the library writes otherwise, nor one glued to a number', () => {
     const question = 'How do I change the display size?';
     const stats = frequencies(['Screen size: 55 inches.', 'Change it in Settings.']);

@@ -265,10 +265,44 @@ function rewriteTags(text: string, mdx: boolean): string {
   });
 }
 
-/** Finds `<table>...</table>` regions (nesting-aware) and converts each to a GFM table. */
-function convertTables(text: string, store: string[], warnings: string[]): string {
+/** Block structure only: what the rewrite rules need to know about where a line sits. */
+const blockMd = new MarkdownIt({ html: true });
+blockMd.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
+
+/**
+ * For each line of `text` that continues an HTML block begun on an earlier line, the indentation
+ * of that block's first line. Inside an HTML block indentation only formats the HTML; the block's
+ * first line is where Markdown placed it (at the margin, or in a list item).
+ */
+function htmlBlockIndents(text: string): Map<number, string> {
+  const indents = new Map<number, string>();
+  const lines = text.split('\n');
+  for (const t of blockMd.parse(text, {})) {
+    if (t.type !== 'html_block' || !t.map) continue;
+    const [from, to] = t.map;
+    const indent = /^[ \t]*/.exec(lines[from] ?? '')![0];
+    for (let k = from + 1; k < to; k++) indents.set(k, indent);
+  }
+  return indents;
+}
+
+/**
+ * Finds `<table>...</table>` regions (nesting-aware) and converts each to a GFM table. In MDX,
+ * indentation is settled afterwards (`dedentContainers`, `dedentIndentedCode`), so `mdx` keeps each
+ * table at its `<table` line's indentation for that.
+ */
+function convertTables(text: string, store: string[], warnings: string[], mdx: boolean): string {
   const out: string[] = [];
   let pos = 0;
+  let blockIndents: Map<number, string> | null = null;
+  // Line number of `counted`, advanced as the tables are found in order (linear in the text).
+  let counted = 0;
+  let line = 0;
+  const lineNumberAt = (at: number): number => {
+    for (let k = text.indexOf('\n', counted); k !== -1 && k < at; k = text.indexOf('\n', k + 1)) line++;
+    counted = at;
+    return line;
+  };
   const tagRe = /<(\/?)table\b[^<>]{0,2000}>/gi;
   for (;;) {
     tagRe.lastIndex = pos;
@@ -298,10 +332,16 @@ function convertTables(text: string, store: string[], warnings: string[]): strin
     const { markdown } = htmlToMarkdown(html);
     if (/<table/i.test(markdown)) warnings.push('An HTML <table> could not be converted to a Markdown table.');
     // The table keeps the indentation of its `<table` line, so it stays inside its list item or
-    // JSX container (and is dedented with it).
+    // JSX container (and is dedented with it). A `<table` line inside an HTML block (a
+    // `<div class="table-wrapper">`) takes the block's indentation instead: kept, its HTML
+    // formatting would turn the Markdown table into indented code.
     const lineStart = text.lastIndexOf('\n', first.index - 1) + 1;
     const lead = text.slice(lineStart, first.index);
-    const indent = /^[ \t]*$/.test(lead) ? lead : '';
+    let indent = /^[ \t]*$/.test(lead) ? lead : '';
+    if (indent && !mdx) {
+      blockIndents ??= htmlBlockIndents(text);
+      indent = blockIndents.get(lineNumberAt(lineStart)) ?? indent;
+    }
     const body = markdown.trim().split('\n').map((l) => (l ? indent + l : l)).join('\n');
     out.push(text.slice(pos, first.index), `\n\n${body}\n\n`);
     pos = end;
@@ -371,9 +411,6 @@ function dedentContainers(segments: Segment[]): void {
   });
 }
 
-const blockMd = new MarkdownIt({ html: true });
-blockMd.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
-
 /**
  * The rest of MDX's "no indented code" rule: top-level indented code blocks left after container
  * dedenting (indented prose or tags outside any container) are dedented to ordinary Markdown.
@@ -432,7 +469,7 @@ export function transformMarkdown(source: string, isMdx = false): MarkdownTransf
     if (mdx) t = removeDelimited(t, /\{\s*\/\*/g, /\*\/\s*\}/g);
     t = removeDelimited(t, /<!--/g, /-->/g);
     t = t.replace(HEADING_ATTRS, '$1');
-    seg.text = convertTables(t, stores[i]!, warnings);
+    seg.text = convertTables(t, stores[i]!, warnings, mdx);
   });
   if (mdx) dedentContainers(segments);
   const out = segments.map((seg, i) => {

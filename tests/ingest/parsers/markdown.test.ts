@@ -170,6 +170,37 @@ export default settings before flashing a new image.
     expect(doc.text).toContain('CM3I Core Board');
   });
 
+  it('makes a table indented inside an HTML <div> of a plain Markdown page a table, not indented code', async () => {
+    // Modelled on m5stack core/m5stickc.md, "Version Change": the indentation formats the HTML.
+    const doc = await parse(`## Version Change
+
+<div class="table-wrapper">
+    <table class="fl-table">
+        <thead>
+        <tr><th>Release Date</th><th>Product Change</th></tr>
+        </thead>
+        <tbody>
+        <tr><td>2019.8</td><td>SH200Q changed to MPU6886</td></tr>
+        </tbody>
+    </table>
+</div>
+
+- Inside a list item:
+
+  <div>
+      <table><tr><td>Pin</td><td>G26</td></tr></table>
+  </div>
+`);
+    expect(doc.blocks.map((b) => b.kind)).not.toContain('code');
+    const tables = doc.blocks.filter((b) => b.kind === 'table');
+    expect(tables).toHaveLength(1);
+    expect(doc.text.slice(tables[0]!.start, tables[0]!.end).split('\n')).toEqual(['| Release Date | Product Change |', '| --- | --- |', '| 2019.8 | SH200Q changed to MPU6886 |']);
+    // In a list item the table keeps the item's indentation (its HTML block's), not the HTML's,
+    // and stays in the item's list block.
+    expect(doc.text).toMatch(/^ {2}\| Pin \| G26 \|$/m);
+    expect(doc.blocks.at(-1)).toMatchObject({ kind: 'list' });
+  });
+
   it('keeps inline code intact, even when it looks like a component tag', async () => {
     const doc = await parse('<Tabs>\n\nReplace `<PID>` with the process ID and run `kill <PID>`.\n\n</Tabs>\n');
     expect(doc.text).toContain('Replace `<PID>` with the process ID and run `kill <PID>`.');
