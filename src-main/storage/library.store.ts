@@ -69,7 +69,8 @@ export interface LibraryConfig {
  * search's answer-line stage weighs words with;
  * 4: documents' ordering codes, which name them for search; 5: "off" counted as a word in the
  * passage and term statistics; 6: structure chunks up to 3000 characters, not 1500; 7: an HTML
- * table cell spanning columns or rows is written into each of them), so libraries
+ * table cell spanning columns or rows is written into each of them, and a table inside an HTML
+ * block is a table, not indented code), so libraries
  * built before the change report
  * `indexOutdated` and are offered a rebuild from their stored documents.
  */
