@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../store';
 import type { ImportJob } from '../store/ingest.slice';
 import { formatPercent, stageLabel } from '../util/format';
+import { failureAdvice } from '../util/messages';
 import { Icon } from './Icon';
 
 /**
@@ -176,7 +177,11 @@ function JobCard({ jobKey }: { jobKey: string }) {
                   <span className="reason" data-testid="failure-reason">
                     {f.reason ?? 'Failed.'}
                   </span>
-                  {finished && !f.retried && canRetry(job.library, f.file) ? (
+                  {failureAdvice(f.code) ? (
+                    <span className="advice muted small" data-testid="failure-advice">
+                      {failureAdvice(f.code)}
+                    </span>
+                  ) : finished && !f.retried && canRetry(job.library, f.file) ? (
                     <button type="button" className="btn btn-small" onClick={() => void retryFile(job.key, f.file)}>
                       <Icon name="retry" size={14} /> Retry
                     </button>

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { DocumentStatus, EngineEvent, ImportSummary } from '../../../src-main/contract/api';
+import type { DocumentStatus, EngineEvent, ErrorCode, ImportSummary } from '../../../src-main/contract/api';
 import { api, newUploadId, uploadFile } from '../api/client';
 import type { PickedFile } from '../util/files';
 import type { Store } from './index';
@@ -10,6 +10,8 @@ export interface FileProgress {
   stage: DocumentStatus;
   fraction: number;
   reason?: string;
+  /** The failure's kind, when the engine said it: a permanent one offers no Retry (`failureAdvice`). */
+  code?: ErrorCode;
   /** Stopped by the user's cancel: not a failure, shown as "Cancelled" and retried with "Retry all". */
   cancelled?: boolean;
   /** Sent again (Retry, Retry all) as a new job, which reports its outcome: this card stops offering it. */
@@ -258,7 +260,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
             for (const r of event.summary.results) {
               const prev = files[r.file];
               if (r.status === 'cancelled') files[r.file] = { file: r.file, stage: 'failed', fraction: prev?.fraction ?? 0, reason: 'Cancelled.', cancelled: true };
-              else if (r.status === 'failed') files[r.file] = { file: r.file, stage: 'failed', fraction: 1, reason: r.reason ?? prev?.reason ?? 'Failed.' };
+              else if (r.status === 'failed') files[r.file] = { file: r.file, stage: 'failed', fraction: 1, reason: r.reason ?? prev?.reason ?? 'Failed.', ...(r.code ? { code: r.code } : {}) };
               else files[r.file] = { file: r.file, stage: 'ready', fraction: 1, ...(r.status === 'already' ? { reason: 'Already in the library.' } : {}) };
             }
             const order = [...j.order, ...event.summary.results.map((r) => r.file).filter((f) => !j.files[f])];
