@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../store';
 import type { ImportJob } from '../store/ingest.slice';
 import { formatPercent, stageLabel } from '../util/format';
+import { restoreFocus } from '../util/focus';
 import { failureAdvice } from '../util/messages';
 import { Icon } from './Icon';
 
@@ -22,6 +23,15 @@ export function ImportPanel({ inline = false }: { inline?: boolean }) {
       ))}
     </aside>
   );
+}
+
+/**
+ * A retry takes its button away (and with nothing left on it, its whole card), which left focus on
+ * <body>: it goes to the headline of the newest card instead, the retry's own job.
+ */
+function focusNewestJob(from: HTMLElement) {
+  const panel = from.closest('[data-testid="import-panel"]');
+  requestAnimationFrame(() => restoreFocus(panel?.querySelector('[data-testid="import-job"]:last-of-type .job-toggle') ?? null));
 }
 
 function overall(job: ImportJob): number {
@@ -149,7 +159,11 @@ function JobCard({ jobKey }: { jobKey: string }) {
         </details>
       ) : null}
       {retryable.length > 0 ? (
-        <button ref={retryAll} type="button" className="btn btn-small" data-testid="retry-all" onClick={() => void retryFiles(job.key, retryable.map((f) => f.file))}>
+        <button ref={retryAll} type="button" className="btn btn-small" data-testid="retry-all" onClick={(e) => {
+            void retryFiles(job.key, retryable.map((f) => f.file));
+            focusNewestJob(e.currentTarget);
+          }}
+        >
           <Icon name="retry" size={14} /> Retry all ({retryable.length})
         </button>
       ) : null}
@@ -182,7 +196,14 @@ function JobCard({ jobKey }: { jobKey: string }) {
                       {failureAdvice(f.code)}
                     </span>
                   ) : finished && !f.retried && canRetry(job.library, f.file) ? (
-                    <button type="button" className="btn btn-small" onClick={() => void retryFile(job.key, f.file)}>
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      onClick={(e) => {
+                        void retryFile(job.key, f.file);
+                        focusNewestJob(e.currentTarget);
+                      }}
+                    >
                       <Icon name="retry" size={14} /> Retry
                     </button>
                   ) : null}

@@ -119,12 +119,21 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
 
   const failedToStart = (key: string, message: string) => patchJob(key, (j) => ({ ...j, phase: 'error', error: message }));
 
+  /**
+   * Marks files as sent again. A finished card left with nothing to act on or read (every file
+   * imported or retried, no error) goes: the new job's card reports those files, and a cancelled
+   * card kept after "Retry all" only repeated them as "Retried".
+   */
   const markRetried = (key: string, retried: string[]) =>
-    patchJob(key, (j) => {
-      const files = { ...j.files };
-      for (const f of retried) if (files[f]) files[f] = { ...files[f], retried: true };
-      return { ...j, files };
-    });
+    set((s) => ({
+      jobs: s.jobs.flatMap((j) => {
+        if (j.key !== key) return [j];
+        const files = { ...j.files };
+        for (const f of retried) if (files[f]) files[f] = { ...files[f], retried: true };
+        const settled = j.phase === 'done' && j.error === null && j.order.every((f) => !files[f] || files[f].stage === 'ready' || files[f].retried);
+        return settled ? [] : [{ ...j, files }];
+      }),
+    }));
 
   return {
     jobs: [],
