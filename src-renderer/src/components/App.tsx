@@ -127,6 +127,14 @@ function Header({ searchInput }: { searchInput: RefObject<HTMLInputElement | nul
           disabled={!library}
           placeholder={library ? `Search ${library}…` : 'Create a library to search'}
           onChange={(e) => setSearchQuery(e.target.value)}
+          onKeyDown={(e) => {
+            // Esc belongs to the box first: it clears what was typed and leaves the source viewer
+            // behind it open (the window's Esc closes that); an empty box lets Esc through.
+            if (e.key === 'Escape' && query !== '') {
+              e.preventDefault();
+              setSearchQuery('');
+            }
+          }}
           data-testid="global-search"
         />
         <kbd className="shortcut" aria-hidden="true">
