@@ -1,4 +1,4 @@
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from 'react';
 import { bridge, shell } from '../api/client';
 import { useStore } from '../store';
 import { applyTheme, type ThemeChoice, type View } from '../store/ui.slice';
@@ -162,8 +162,21 @@ function Tabs() {
     ...(inspectorTitle ? [{ id: 'inspector' as const, label: `Chunks: ${inspectorTitle}`, icon: 'chunks' as const }] : []),
     { id: 'settings', label: 'Settings', icon: 'gear' },
   ];
+  const list = useRef<HTMLDivElement>(null);
+  // WAI-ARIA tabs: one tab in the Tab order (the selected one, roving tabindex); Left/Right move
+  // to the previous/next tab and wrap, Home/End to the first/last, each selecting it at once
+  // (a screen shows without a wait).
+  const onKeyDown = (e: ReactKeyboardEvent<HTMLDivElement>) => {
+    const at = tabs.findIndex((t) => t.id === view);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[e.key];
+    if (to === undefined || e.altKey || e.ctrlKey || e.metaKey) return;
+    e.preventDefault();
+    const next = tabs[(to + tabs.length) % tabs.length]!;
+    setView(next.id);
+    list.current?.querySelector<HTMLElement>(`#tab-${next.id}`)?.focus();
+  };
   return (
-    <div className="tabs" role="tablist" aria-label="Screens">
+    <div ref={list} className="tabs" role="tablist" aria-label="Screens" onKeyDown={onKeyDown}>
       {tabs.map((t) => (
         <button
           key={t.id}
@@ -171,6 +184,8 @@ function Tabs() {
           role="tab"
           id={`tab-${t.id}`}
           aria-selected={view === t.id}
+          aria-controls={view === t.id ? 'screen-panel' : undefined}
+          tabIndex={view === t.id ? 0 : -1}
           className={t.id === 'settings' ? 'tab tab-end' : 'tab'}
           onClick={() => setView(t.id)}
           data-testid={`tab-${t.id}`}
@@ -198,7 +213,7 @@ function Screen() {
       <ChunkInspector />
     );
   return (
-    <div role="tabpanel" aria-labelledby={`tab-${view}`} className={`panel panel-${view}`}>
+    <div role="tabpanel" id="screen-panel" aria-labelledby={`tab-${view}`} className={`panel panel-${view}`}>
       {content}
     </div>
   );
