@@ -186,7 +186,9 @@ function Tabs() {
           aria-selected={view === t.id}
           aria-controls={view === t.id ? 'screen-panel' : undefined}
           tabIndex={view === t.id ? 0 : -1}
-          className={t.id === 'settings' ? 'tab tab-end' : 'tab'}
+          className={t.id === 'settings' ? 'tab tab-end' : t.id === 'inspector' ? 'tab tab-shrink' : 'tab'}
+          // The inspector's tab may be cut short: its whole name on hover.
+          title={t.id === 'inspector' ? t.label : undefined}
           onClick={() => setView(t.id)}
           data-testid={`tab-${t.id}`}
         >
