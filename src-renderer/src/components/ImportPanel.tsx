@@ -114,7 +114,20 @@ function JobCard({ jobKey }: { jobKey: string }) {
           {!finished ? <span className="job-percent">{formatPercent(fraction)}</span> : <span className="job-chevron" aria-hidden="true">{open ? '▾' : '▸'}</span>}
         </button>
         {finished ? (
-          <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => dismissJob(job.key)}>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="Dismiss"
+            onClick={(e) => {
+              // The card goes with the focused button: focus moves to the card now in its place,
+              // else to the tab of the screen the panel was over, never to <body>.
+              const card = e.currentTarget.closest('[data-testid="import-job"]');
+              const neighbour = (card?.nextElementSibling ?? card?.previousElementSibling)?.querySelector('.job-toggle');
+              const next = neighbour ?? document.querySelector('[role="tab"][aria-selected="true"]');
+              dismissJob(job.key);
+              requestAnimationFrame(() => restoreFocus(next));
+            }}
+          >
             <Icon name="close" size={16} />
           </button>
         ) : (
