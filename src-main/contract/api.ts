@@ -1,6 +1,6 @@
 import { ENRICH_MODES, RANK_STAGE_NAMES, RETRIEVERS, type EnrichMode, type Retriever } from '../core/vocabulary';
 import { z } from 'zod';
-import type { AppError, Result } from '../core/result';
+import type { AppError, ErrorCode, Result } from '../core/result';
 import type { ChunkStrategy, Signature } from '../core/chunk';
 import type { DocFormat } from '../core/document';
 import { CHUNK_STRATEGIES } from '../core/chunk';
@@ -13,7 +13,7 @@ import { remoteUrl, settingText, type LibrarySubscription, type PublishSummary, 
  * at the edge by `dispatch`; every call returns `Result<Output>` and never throws across it.
  */
 
-export type { AppError, Result, ChunkStrategy, Signature, DocFormat };
+export type { AppError, ErrorCode, Result, ChunkStrategy, Signature, DocFormat };
 export { CONTRACT_KEYS, type ContractKey };
 export type { LibrarySubscription, PublishSummary, RemoteSettingsView, SyncSummary };
 
@@ -91,6 +91,8 @@ export interface DocumentSummary {
   status: DocumentStatus;
   /** Why it failed, in words; set when status is `failed`. */
   reason?: string;
+  /** What kind of failure, when status is `failed` and the engine recorded it (see `isPermanentImportFailure`). */
+  code?: ErrorCode;
   sizeBytes: number;
   pageCount: number | null;
   chunks: number;
@@ -104,6 +106,8 @@ export interface ImportFileResult {
   file: string;
   status: 'imported' | 'already' | 'replaced' | 'failed' | 'cancelled';
   reason?: string;
+  /** What kind of failure, for a failed file whose kind the engine knows (see `isPermanentImportFailure`). */
+  code?: ErrorCode;
 }
 
 /** A file a folder import left out, and why ("unsupported type .xyz", "hidden", "symlink outside the folder"). */

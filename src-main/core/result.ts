@@ -29,6 +29,20 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/**
+ * Why a file failed to import when importing the same file again can only fail again: its
+ * format, its content (damaged, encrypted, scanned without text, empty), its size or its name.
+ * Every other code (a disk error, a file that could not be read, a parser that crashed) may pass
+ * on another try.
+ */
+export const PERMANENT_IMPORT_FAILURES = ['unsupported', 'empty', 'corrupt', 'encrypted', 'no-text-layer', 'binary', 'too-large', 'unsafe-path'] as const satisfies readonly ErrorCode[];
+export type PermanentImportFailure = (typeof PERMANENT_IMPORT_FAILURES)[number];
+
+/** True when importing the same file again cannot succeed (`PERMANENT_IMPORT_FAILURES`); an unknown code may. */
+export function isPermanentImportFailure(code: ErrorCode | undefined): code is PermanentImportFailure {
+  return code !== undefined && (PERMANENT_IMPORT_FAILURES as readonly ErrorCode[]).includes(code);
+}
+
 export interface AppError {
   code: ErrorCode;
   /** A sentence a technician can read; never a stack trace. */

@@ -53,6 +53,7 @@ export function documentSummary(d: DocumentRecord): DocumentSummary {
     format: d.format,
     status: d.status,
     ...(d.reason ? { reason: d.reason } : {}),
+    ...(d.status === 'failed' && d.code ? { code: d.code } : {}),
     sizeBytes: d.sizeBytes,
     pageCount: d.pageCount,
     chunks: d.chunks,

@@ -6,8 +6,8 @@ import { dropFiles, openApp, serviceManualPdf, shot, startUiApp, type UiApp } fr
 
 /**
  * A document row's "Re-import a newer version" always asks for the new file (it never sends the
- * file dropped earlier again, which the engine reports as "already there"), and a failed row's
- * Retry is the action that sends the held file again.
+ * file dropped earlier again, which the engine reports as "already there"), and a damaged file's
+ * row offers no Retry (sending the same bytes again fails again) but says what to do instead.
  */
 describe('re-importing a document in Chromium', () => {
   let app: UiApp;
@@ -43,22 +43,20 @@ describe('re-importing a document in Chromium', () => {
     await finishedJobs().getByRole('button', { name: 'Dismiss' }).click();
   });
 
-  it('offers Retry on a failed row to send the same file, and still asks for a file on re-import', async () => {
+  it('offers no Retry on the row of a damaged file, says what to do instead, and still asks for a file on re-import', async () => {
     await dropFiles(page, [damaged]);
     await finishedJobs().waitFor();
     await finishedJobs().getByRole('button', { name: 'Dismiss' }).click();
     const row = page.locator('tr[data-doc="damaged.pdf"][data-status="failed"]');
     await row.waitFor();
-    await shot(page, 'document-row-failed-retry');
+    await shot(page, 'document-row-failed-advice');
+    // The same bytes fail the same way: no Retry, a sentence saying what helps instead.
+    expect(await row.getByRole('button', { name: /^Retry / }).count()).toBe(0);
+    expect(await row.getByTestId('failure-advice').textContent()).toMatch(/will not help: import a good copy/);
     // Re-import asks for a (repaired) file; choosing none sends nothing.
     const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 10_000 }), row.getByRole('button', { name: /^Re-import / }).click()]);
     await chooser.setFiles([]);
     expect(await page.getByTestId('import-job').count()).toBe(0);
-    // Retry sends the file this window holds again: a new import of that file, which fails again.
-    await row.getByRole('button', { name: /^Retry / }).click();
-    await finishedJobs().waitFor();
-    expect(await finishedJobs().locator('[data-testid="import-file"]').getAttribute('data-file')).toBe('damaged.pdf');
-    expect(await finishedJobs().getByTestId('import-summary').textContent()).toBe('1 failed');
   });
 
   it('logged no page errors', () => {

@@ -151,6 +151,28 @@ describe('focus after Esc, in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.locator('[data-testid="import-job"][data-phase="done"]').waitFor();
     await expect.poll(focusedElement).toMatch(/^button#\.btn btn-small: Retry all \(\d+\)$/);
+    // Retry all takes its card away: focus goes to the card of the job it started, not to <body>.
+    await page.keyboard.press('Enter');
+    await expect.poll(focusedElement).toMatch(/^button#\.job-toggle: (Sending|Importing|Imported) /);
+    await page.locator('[data-testid="import-job"][data-phase="done"]').waitFor();
+    await page.locator('[data-testid="import-job"]').getByRole('button', { name: 'Dismiss' }).click();
+  });
+
+  it('after dismissing an import, gives focus to the card now in its place, then to the screen’s tab', async () => {
+    await page.getByTestId('tab-chat').click();
+    const done = page.locator('[data-testid="import-job"][data-phase="done"]');
+    for (const [n, name] of ['notes-a.xyz', 'notes-b.xyz'].entries()) {
+      await dropFiles(page, [{ name, bytes: new TextEncoder().encode('not a manual') }]);
+      await expect.poll(() => done.count()).toBe(n + 1);
+    }
+    await done.first().getByRole('button', { name: 'Dismiss' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => done.count()).toBe(1);
+    await expect.poll(focusedElement).toMatch(/^button#\.job-toggle: Import into Pumps failed/);
+    await done.getByRole('button', { name: 'Dismiss' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('import-panel').waitFor({ state: 'detached' });
+    await expect.poll(focusedElement).toMatch(/^button#tab-chat\./);
   });
 
   it('after removing a document, gives focus to the Remove button of the row now in its place, then to the heading', async () => {

@@ -116,14 +116,18 @@ describe('import panel in Chromium at 800x600', () => {
     expect(await done.getByTestId('retry-all').count()).toBe(1);
     await shot(page, 'import-cancelled-retry-all');
     await done.getByTestId('retry-all').click();
+    // The cancelled card goes (it had nothing left but the files just retried); the new job reports them.
+    await expect.poll(() => page.getByText(/^Import into Pumps cancelled$/).count()).toBe(0);
     await expect
       .poll(async () => {
         const docs = await app.engine.handlers['documents.list']({ library: 'Pumps' });
         return docs.ok ? docs.value.filter((d) => d.status === 'ready').length : -1;
       }, { timeout: 60_000 })
       .toBe(87);
-    // The cancelled card no longer offers to retry what was just retried (nor does the new job).
-    await page.locator('[data-testid="import-job"][data-phase="done"]').nth(1).waitFor();
+    const cards = page.getByTestId('import-job');
+    await cards.and(page.locator('[data-phase="done"]')).waitFor();
+    expect(await cards.count()).toBe(1);
+    expect(await cards.locator('.job-title').textContent()).toBe('Imported into Pumps');
     expect(await page.getByTestId('retry-all').count()).toBe(0);
   });
 

@@ -4,8 +4,9 @@ import type { Page } from 'playwright-core';
 import { importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
 
 /**
- * What a narrow window must not lose: the sidebar's document counts at 800x600, and the chunk
- * inspector's Key column, shown whole at 1400px instead of cut at the table's edge.
+ * What a narrow window must not lose: the sidebar's document counts at 800x600, the chunk
+ * inspector's Key column, shown whole at 1400px instead of cut at the table's edge, and the
+ * Settings tab when Search and Chunks tabs are open at 800x600.
  */
 describe('sidebar counts and inspector columns fit, in Chromium', () => {
   let app: UiApp;
@@ -57,6 +58,28 @@ describe('sidebar counts and inspector columns fit, in Chromium', () => {
     const clipped = await wrap.locator('tbody td:last-child').evaluateAll((cells) => cells.filter((td) => td.scrollWidth > td.clientWidth).map((td) => td.textContent));
     expect(clipped).toEqual([]);
     await shot(page, 'inspector-1400');
+  });
+
+  it('keeps every tab in sight at 800x600 with Search and a document’s Chunks open', async () => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('housing ribs');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('search-view').locator('.result').first().waitFor();
+    await page.getByTestId('tab-documents').click();
+    await page.getByRole('button', { name: 'Inspect chunks of RAC-225B Design Guide' }).click();
+    await page.getByTestId('tab-inspector').waitFor();
+    const list = page.getByRole('tablist');
+    const [client, scroll] = await list.evaluate((el) => [el.clientWidth, el.scrollWidth]);
+    expect(scroll).toBeLessThanOrEqual(client);
+    const box = (await list.boundingBox())!;
+    for (const id of ['documents', 'chat', 'search', 'inspector', 'settings']) {
+      const tab = (await page.getByTestId(`tab-${id}`).boundingBox())!;
+      expect(tab.x + tab.width, id).toBeLessThanOrEqual(box.x + box.width);
+    }
+    // The inspector's tab gave up width, and names its document in full on hover.
+    expect(await page.getByTestId('tab-inspector').getAttribute('title')).toBe('Chunks: RAC-225B Design Guide');
+    await shot(page, 'tabs-800x600');
   });
 
   it('logged no page errors', () => {

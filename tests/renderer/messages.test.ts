@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateInput } from '../../src-main/contract/api';
-import { MAX_QUESTION_CHARS, plainMessage } from '../../src-renderer/src/util/messages';
+import { ERROR_CODES, PERMANENT_IMPORT_FAILURES } from '../../src-main/core/result';
+import { failureAdvice, MAX_QUESTION_CHARS, plainMessage } from '../../src-renderer/src/util/messages';
 
 const refusal = (key: 'chat.ask' | 'libraries.create', input: unknown): string => {
   const res = validateInput(key, input);
@@ -29,5 +30,18 @@ describe('plainMessage', () => {
   it('agrees with the engine on the longest question', () => {
     expect(validateInput('chat.ask', { library: 'Pumps', id: 'c1', question: 'x'.repeat(MAX_QUESTION_CHARS) }).ok).toBe(true);
     expect(validateInput('chat.ask', { library: 'Pumps', id: 'c1', question: 'x'.repeat(MAX_QUESTION_CHARS + 1) }).ok).toBe(false);
+  });
+});
+
+describe('failureAdvice (instead of a Retry that cannot help)', () => {
+  it('says what to do for every failure the same file can never get past', () => {
+    for (const code of PERMANENT_IMPORT_FAILURES) expect(failureAdvice(code), code).toMatch(/^Trying this file again will not help: .+\.$/);
+    expect(failureAdvice('encrypted')).toContain('without a password');
+  });
+
+  it('says nothing (Retry stays) for a failure another try may pass, or one of unknown kind', () => {
+    for (const code of ['io-error', 'unreadable', 'internal', 'busy', 'cancelled'] as const) expect(failureAdvice(code), code).toBeNull();
+    expect(failureAdvice(undefined)).toBeNull();
+    expect(ERROR_CODES.filter((c) => failureAdvice(c) !== null)).toEqual([...PERMANENT_IMPORT_FAILURES].sort((a, b) => ERROR_CODES.indexOf(a) - ERROR_CODES.indexOf(b)));
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from 'react';
 import { bridge, shell } from '../api/client';
 import { useStore } from '../store';
 import { applyTheme, type ThemeChoice, type View } from '../store/ui.slice';
@@ -127,6 +127,14 @@ function Header({ searchInput }: { searchInput: RefObject<HTMLInputElement | nul
           disabled={!library}
           placeholder={library ? `Search ${library}…` : 'Create a library to search'}
           onChange={(e) => setSearchQuery(e.target.value)}
+          onKeyDown={(e) => {
+            // Esc belongs to the box first: it clears what was typed and leaves the source viewer
+            // behind it open (the window's Esc closes that); an empty box lets Esc through.
+            if (e.key === 'Escape' && query !== '') {
+              e.preventDefault();
+              setSearchQuery('');
+            }
+          }}
           data-testid="global-search"
         />
         <kbd className="shortcut" aria-hidden="true">
@@ -154,8 +162,21 @@ function Tabs() {
     ...(inspectorTitle ? [{ id: 'inspector' as const, label: `Chunks: ${inspectorTitle}`, icon: 'chunks' as const }] : []),
     { id: 'settings', label: 'Settings', icon: 'gear' },
   ];
+  const list = useRef<HTMLDivElement>(null);
+  // WAI-ARIA tabs: one tab in the Tab order (the selected one, roving tabindex); Left/Right move
+  // to the previous/next tab and wrap, Home/End to the first/last, each selecting it at once
+  // (a screen shows without a wait).
+  const onKeyDown = (e: ReactKeyboardEvent<HTMLDivElement>) => {
+    const at = tabs.findIndex((t) => t.id === view);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[e.key];
+    if (to === undefined || e.altKey || e.ctrlKey || e.metaKey) return;
+    e.preventDefault();
+    const next = tabs[(to + tabs.length) % tabs.length]!;
+    setView(next.id);
+    list.current?.querySelector<HTMLElement>(`#tab-${next.id}`)?.focus();
+  };
   return (
-    <div className="tabs" role="tablist" aria-label="Screens">
+    <div ref={list} className="tabs" role="tablist" aria-label="Screens" onKeyDown={onKeyDown}>
       {tabs.map((t) => (
         <button
           key={t.id}
@@ -163,7 +184,11 @@ function Tabs() {
           role="tab"
           id={`tab-${t.id}`}
           aria-selected={view === t.id}
-          className={t.id === 'settings' ? 'tab tab-end' : 'tab'}
+          aria-controls={view === t.id ? 'screen-panel' : undefined}
+          tabIndex={view === t.id ? 0 : -1}
+          className={t.id === 'settings' ? 'tab tab-end' : t.id === 'inspector' ? 'tab tab-shrink' : 'tab'}
+          // The inspector's tab may be cut short: its whole name on hover.
+          title={t.id === 'inspector' ? t.label : undefined}
           onClick={() => setView(t.id)}
           data-testid={`tab-${t.id}`}
         >
@@ -190,7 +215,7 @@ function Screen() {
       <ChunkInspector />
     );
   return (
-    <div role="tabpanel" aria-labelledby={`tab-${view}`} className={`panel panel-${view}`}>
+    <div role="tabpanel" id="screen-panel" aria-labelledby={`tab-${view}`} className={`panel panel-${view}`}>
       {content}
     </div>
   );

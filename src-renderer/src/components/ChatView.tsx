@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type ComponentProps } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { ChatTurn, Citation } from '../../../src-main/contract/api';
+import type { ChatTurn, Citation, DocumentSummary } from '../../../src-main/contract/api';
 import { withoutExtractedLabel } from '../../../src-main/core/extracted-label';
 import { useStore } from '../store';
 import { formatDate, formatPages } from '../util/format';
@@ -223,8 +223,21 @@ function Transcript() {
   );
 }
 
+/**
+ * The model the empty chat's example names: the one most of the library's ready documents name
+ * (the first in model order on a tie), so the example is one this library can answer; null when
+ * no document names a model.
+ */
+function exampleModel(documents: DocumentSummary[]): string | null {
+  const counts = new Map<string, number>();
+  for (const d of documents) if (d.status === 'ready') for (const m of new Set(d.models)) counts.set(m, (counts.get(m) ?? 0) + 1);
+  const ranked = [...counts].sort(([a, n], [b, k]) => k - n || a.localeCompare(b, undefined, { numeric: true }));
+  return ranked[0]?.[0] ?? null;
+}
+
 function ChatEmpty({ error }: { error: string | null }) {
   const readyDocs = useStore((s) => s.documents.filter((d) => d.status === 'ready').length);
+  const model = useStore((s) => exampleModel(s.documents));
   const chatModel = useStore((s) => s.appSettings?.chatModel ?? null);
   const hasLlm = useStore((s) => s.models.some((m) => m.kinds.includes('llm')));
   const library = useStore((s) => s.selectedLibrary);
@@ -237,7 +250,11 @@ function ChatEmpty({ error }: { error: string | null }) {
           text can answer questions.
         </p>
       ) : (
-        <p>Name the model when you can (“What fuse does the RAC-225B take?”): the answer then comes from that model’s manual, not a sibling’s.</p>
+        <p data-testid="chat-example">
+          {model
+            ? `Name the model when you can (“What power supply does the ${model} need?”): the answer then comes from that model’s manual, not a sibling’s.`
+            : 'Name the model in your question when you can: the answer then comes from that model’s manual, not a sibling’s.'}
+        </p>
       )}
       {!chatModel ? (
         <div className="notice" data-testid="no-llm-notice">

@@ -3,6 +3,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../store';
 import type { ImportJob } from '../store/ingest.slice';
 import { formatPercent, stageLabel } from '../util/format';
+import { restoreFocus } from '../util/focus';
+import { failureAdvice } from '../util/messages';
 import { Icon } from './Icon';
 
 /**
@@ -21,6 +23,15 @@ export function ImportPanel({ inline = false }: { inline?: boolean }) {
       ))}
     </aside>
   );
+}
+
+/**
+ * A retry takes its button away (and with nothing left on it, its whole card), which left focus on
+ * <body>: it goes to the headline of the newest card instead, the retry's own job.
+ */
+function focusNewestJob(from: HTMLElement) {
+  const panel = from.closest('[data-testid="import-panel"]');
+  requestAnimationFrame(() => restoreFocus(panel?.querySelector('[data-testid="import-job"]:last-of-type .job-toggle') ?? null));
 }
 
 function overall(job: ImportJob): number {
@@ -103,7 +114,20 @@ function JobCard({ jobKey }: { jobKey: string }) {
           {!finished ? <span className="job-percent">{formatPercent(fraction)}</span> : <span className="job-chevron" aria-hidden="true">{open ? '▾' : '▸'}</span>}
         </button>
         {finished ? (
-          <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => dismissJob(job.key)}>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="Dismiss"
+            onClick={(e) => {
+              // The card goes with the focused button: focus moves to the card now in its place,
+              // else to the tab of the screen the panel was over, never to <body>.
+              const card = e.currentTarget.closest('[data-testid="import-job"]');
+              const neighbour = (card?.nextElementSibling ?? card?.previousElementSibling)?.querySelector('.job-toggle');
+              const next = neighbour ?? document.querySelector('[role="tab"][aria-selected="true"]');
+              dismissJob(job.key);
+              requestAnimationFrame(() => restoreFocus(next));
+            }}
+          >
             <Icon name="close" size={16} />
           </button>
         ) : (
@@ -148,7 +172,11 @@ function JobCard({ jobKey }: { jobKey: string }) {
         </details>
       ) : null}
       {retryable.length > 0 ? (
-        <button ref={retryAll} type="button" className="btn btn-small" data-testid="retry-all" onClick={() => void retryFiles(job.key, retryable.map((f) => f.file))}>
+        <button ref={retryAll} type="button" className="btn btn-small" data-testid="retry-all" onClick={(e) => {
+            void retryFiles(job.key, retryable.map((f) => f.file));
+            focusNewestJob(e.currentTarget);
+          }}
+        >
           <Icon name="retry" size={14} /> Retry all ({retryable.length})
         </button>
       ) : null}
@@ -176,8 +204,19 @@ function JobCard({ jobKey }: { jobKey: string }) {
                   <span className="reason" data-testid="failure-reason">
                     {f.reason ?? 'Failed.'}
                   </span>
-                  {finished && !f.retried && canRetry(job.library, f.file) ? (
-                    <button type="button" className="btn btn-small" onClick={() => void retryFile(job.key, f.file)}>
+                  {failureAdvice(f.code) ? (
+                    <span className="advice muted small" data-testid="failure-advice">
+                      {failureAdvice(f.code)}
+                    </span>
+                  ) : finished && !f.retried && canRetry(job.library, f.file) ? (
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      onClick={(e) => {
+                        void retryFile(job.key, f.file);
+                        focusNewestJob(e.currentTarget);
+                      }}
+                    >
                       <Icon name="retry" size={14} /> Retry
                     </button>
                   ) : null}

@@ -1,9 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DocumentSummary } from '../../../src-main/contract/api';
+import { isPermanentImportFailure } from '../../../src-main/core/result';
 import { useStore } from '../store';
 import type { FileProgress } from '../store/ingest.slice';
 import { formatBytes, formatDate, formatPercent, stageLabel } from '../util/format';
+import { failureAdvice } from '../util/messages';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Icon } from './Icon';
 import { ImportButtons, MANUAL_EXTENSIONS } from './ImportButtons';
@@ -251,6 +253,11 @@ function DocumentRow({
           {live && stage !== 'ready' && stage !== 'failed' ? ` ${formatPercent(live.fraction)}` : ''}
         </span>
         {doc.status === 'failed' && doc.reason && !live ? <div className="reason">{doc.reason}</div> : null}
+        {doc.status === 'failed' && !live && failureAdvice(doc.code) ? (
+          <div className="muted small" data-testid="failure-advice">
+            {failureAdvice(doc.code)}
+          </div>
+        ) : null}
       </td>
       <td className="num hide-narrow">{formatBytes(doc.sizeBytes)}</td>
       <td className="num" data-label="Pages">
@@ -278,7 +285,7 @@ function DocumentRow({
             </button>
           </>
         ) : null}
-        {doc.status === 'failed' && !live && onRetry ? (
+        {doc.status === 'failed' && !live && onRetry && !isPermanentImportFailure(doc.code) ? (
           <button type="button" className="btn btn-small" onClick={onRetry} aria-label={`Retry ${doc.title}`} title="Import the same file again">
             <Icon name="retry" size={16} /> Retry
           </button>

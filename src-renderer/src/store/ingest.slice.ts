@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { DocumentStatus, EngineEvent, ImportSummary } from '../../../src-main/contract/api';
+import type { DocumentStatus, EngineEvent, ErrorCode, ImportSummary } from '../../../src-main/contract/api';
 import { api, newUploadId, uploadFile } from '../api/client';
 import type { PickedFile } from '../util/files';
 import type { Store } from './index';
@@ -10,6 +10,8 @@ export interface FileProgress {
   stage: DocumentStatus;
   fraction: number;
   reason?: string;
+  /** The failure's kind, when the engine said it: a permanent one offers no Retry (`failureAdvice`). */
+  code?: ErrorCode;
   /** Stopped by the user's cancel: not a failure, shown as "Cancelled" and retried with "Retry all". */
   cancelled?: boolean;
   /** Sent again (Retry, Retry all) as a new job, which reports its outcome: this card stops offering it. */
@@ -117,12 +119,21 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
 
   const failedToStart = (key: string, message: string) => patchJob(key, (j) => ({ ...j, phase: 'error', error: message }));
 
+  /**
+   * Marks files as sent again. A finished card left with nothing to act on or read (every file
+   * imported or retried, no error) goes: the new job's card reports those files, and a cancelled
+   * card kept after "Retry all" only repeated them as "Retried".
+   */
   const markRetried = (key: string, retried: string[]) =>
-    patchJob(key, (j) => {
-      const files = { ...j.files };
-      for (const f of retried) if (files[f]) files[f] = { ...files[f], retried: true };
-      return { ...j, files };
-    });
+    set((s) => ({
+      jobs: s.jobs.flatMap((j) => {
+        if (j.key !== key) return [j];
+        const files = { ...j.files };
+        for (const f of retried) if (files[f]) files[f] = { ...files[f], retried: true };
+        const settled = j.phase === 'done' && j.error === null && j.order.every((f) => !files[f] || files[f].stage === 'ready' || files[f].retried);
+        return settled ? [] : [{ ...j, files }];
+      }),
+    }));
 
   return {
     jobs: [],
@@ -258,7 +269,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
             for (const r of event.summary.results) {
               const prev = files[r.file];
               if (r.status === 'cancelled') files[r.file] = { file: r.file, stage: 'failed', fraction: prev?.fraction ?? 0, reason: 'Cancelled.', cancelled: true };
-              else if (r.status === 'failed') files[r.file] = { file: r.file, stage: 'failed', fraction: 1, reason: r.reason ?? prev?.reason ?? 'Failed.' };
+              else if (r.status === 'failed') files[r.file] = { file: r.file, stage: 'failed', fraction: 1, reason: r.reason ?? prev?.reason ?? 'Failed.', ...(r.code ? { code: r.code } : {}) };
               else files[r.file] = { file: r.file, stage: 'ready', fraction: 1, ...(r.status === 'already' ? { reason: 'Already in the library.' } : {}) };
             }
             const order = [...j.order, ...event.summary.results.map((r) => r.file).filter((f) => !j.files[f])];
