@@ -14,7 +14,6 @@ import { SettingsStore } from './settings';
 import type { ChatService } from '../chat/chat.service';
 import { apiOf } from './dispatch';
 import { librarySummary, modelSummary } from './presenters';
-import { withFailureCodes } from './failure-codes';
 import { WriterLock } from './writer-lock';
 import { sweepAbandonedUploads, uploadsDirOf } from './uploads';
 import type { Engine, EngineDoor, EngineOptions } from './engine.types';
@@ -148,7 +147,7 @@ export function createEngine(options: EngineOptions): Engine {
     });
     emit({ type: 'library.changed', library: lib.name });
     startBackground(lib);
-    return ok(await withFailureCodes(lib, summary));
+    return ok(summary);
   }
 
   /**

@@ -302,8 +302,9 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
     options.onProgress?.({ file, stage, fraction, done, total, ...(reason ? { reason } : {}) });
 
   const failures: DocumentRecord[] = [];
+  // Each failure says its kind (`code`), so a caller offers Retry only where another try may pass.
   const fail = (id: string, code: ErrorCode, reason: string, size = 0) => {
-    results.push({ file: id, status: 'failed', reason });
+    results.push({ file: id, status: 'failed', reason, code });
     // A format ManualMate does not read is reported, not listed: importing the same file again
     // can never succeed, so a listed failure (with its Retry) would only stay as clutter.
     if (code !== 'unsupported') failures.push(failedRecord(id, code, reason, size));
@@ -311,8 +312,8 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
     progress(id, 'failed', 1, reason);
   };
   /** A new version that failed while its listed previous version stays: reported, nothing written. */
-  const keepPrevious = (id: string, reason: string) => {
-    results.push({ file: id, status: 'failed', reason: `${reason} The previous version is kept.` });
+  const keepPrevious = (id: string, reason: string, code?: ErrorCode) => {
+    results.push({ file: id, status: 'failed', reason: `${reason} The previous version is kept.`, ...(code ? { code } : {}) });
     done++;
     progress(id, 'failed', 1, reason);
   };
@@ -323,7 +324,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
    */
   const failLearned = async (p: Extract<ParseOutcome, { kind: 'parsed' }>, f: ImportFailure) => {
     const restored = p.replaced && indexer.unlearn ? await indexer.unlearn(p.doc).then(() => true, () => false) : false;
-    if (restored) keepPrevious(p.doc.id, f.reason);
+    if (restored) keepPrevious(p.doc.id, f.reason, f.code);
     else fail(p.doc.id, f.code, f.reason, p.record.sizeBytes);
   };
   /**
@@ -389,7 +390,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         const previous = await library.document(c.id);
         if (previous?.status === 'ready') {
           // Never lose a good version to a bad new file: report the failure, keep what is stored.
-          keepPrevious(c.id, outcome.reason);
+          keepPrevious(c.id, outcome.reason, outcome.code);
           continue;
         }
         fail(c.id, outcome.code, outcome.reason, outcome.size);

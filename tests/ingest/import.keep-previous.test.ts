@@ -99,7 +99,7 @@ async function importOld() {
 
 /** What must hold after the failed re-import: nothing of the previous version is lost. */
 async function expectPreviousKept(summary: ImportSummary, before: Awaited<ReturnType<typeof importOld>>, stage: RegExp) {
-  expect(summary.results).toEqual([{ file: 'pump.md', status: 'failed', reason: expect.stringMatching(stage) }]);
+  expect(summary.results).toEqual([{ file: 'pump.md', status: 'failed', reason: expect.stringMatching(stage), code: 'internal' }]);
   expect(summary.results[0]!.reason).toMatch(/The previous version is kept\.$/);
   expect(await before.lib.document('pump.md')).toEqual(before.record);
   expect((await query('GX-100 gasket')).results[0]?.doc).toBe('pump.md');
@@ -159,7 +159,7 @@ describe('a new version that fails while it is prepared', () => {
       return ++reads > 1 ? Promise.resolve(null) : load.call(this, rec);
     });
     const summary = await importOk([before.file]);
-    expect(summary.results).toEqual([{ file: 'pump.md', status: 'failed', reason: 'Could not chunk and enrich this document: enricher broke.' }]);
+    expect(summary.results).toEqual([{ file: 'pump.md', status: 'failed', reason: 'Could not chunk and enrich this document: enricher broke.', code: 'internal' }]);
     expect(await before.lib.document('pump.md')).toMatchObject({ status: 'failed', chunks: 0 });
   });
 });
