@@ -1,4 +1,5 @@
-import MarkdownIt from 'markdown-it';
+import { createRequire } from 'node:module';
+import type MarkdownIt from 'markdown-it';
 import { MD_IMAGE, MD_LINK } from '../core/text';
 import cues from './data/question-cues.json';
 import { CALLOUT, cleanInline } from './inline-text';
@@ -101,7 +102,21 @@ function splitProse(paragraph: string, base: number, kind: SentenceKind, out: Se
   push(paragraph.length);
 }
 
-const inlineMd = new MarkdownIt();
+let inlineMd: MarkdownIt | null = null;
+
+/**
+ * markdown-it's inline parser, loaded on first use: a search quotes nothing, and the CLI's one-shot
+ * search must not load the parsers (tests/cli/startup.test.ts). A synchronous require keeps the
+ * sentence splitting synchronous, as the tagger's load does.
+ */
+function inlineParser(): MarkdownIt {
+  if (!inlineMd) {
+    const require = createRequire(import.meta.url);
+    const Parser = require('markdown-it') as typeof MarkdownIt;
+    inlineMd = new Parser();
+  }
+  return inlineMd;
+}
 
 /**
  * How many emphasis marks stand at each end of a paragraph set in emphasis as a whole ("*Ever
@@ -110,7 +125,7 @@ const inlineMd = new MarkdownIt();
  */
 function emphasisAround(paragraph: string): number {
   if (!/^\s*[*_]/.test(paragraph) || !/[*_]\s*$/.test(paragraph)) return 0;
-  const tokens = inlineMd.parseInline(paragraph.trim(), {})[0]?.children ?? [];
+  const tokens = inlineParser().parseInline(paragraph.trim(), {})[0]?.children ?? [];
   let marks = 0;
   for (let outer = 0; outer < tokens.length / 2; outer++) {
     const t = tokens[outer]!;

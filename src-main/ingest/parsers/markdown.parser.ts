@@ -1,6 +1,6 @@
-import MarkdownIt from 'markdown-it';
 import { FRONT_MATTER, normalizeMarkdown } from '../normalize';
-import { escapeMarkdownText, htmlToMarkdown } from './html-to-markdown';
+import { escapeMarkdownText } from './html-to-markdown';
+import { blockMd, convertTables } from './markdown-tables';
 import type { ParseInput, ParseResult, Parser } from './parser';
 import { checkNesting } from './limits';
 import { NO_TEXT_FAILURE, baseTitle, cleanText, extensionOf, parseText } from './sniff';
@@ -265,91 +265,6 @@ function rewriteTags(text: string, mdx: boolean): string {
   });
 }
 
-/** Block structure only: what the rewrite rules need to know about where a line sits. */
-const blockMd = new MarkdownIt({ html: true });
-blockMd.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
-
-/**
- * For each line of `text` that continues an HTML block begun on an earlier line, the indentation
- * of that block's first line. Inside an HTML block indentation only formats the HTML; the block's
- * first line is where Markdown placed it (at the margin, or in a list item).
- */
-function htmlBlockIndents(text: string): Map<number, string> {
-  const indents = new Map<number, string>();
-  const lines = text.split('\n');
-  for (const t of blockMd.parse(text, {})) {
-    if (t.type !== 'html_block' || !t.map) continue;
-    const [from, to] = t.map;
-    const indent = /^[ \t]*/.exec(lines[from] ?? '')![0];
-    for (let k = from + 1; k < to; k++) indents.set(k, indent);
-  }
-  return indents;
-}
-
-/**
- * Finds `<table>...</table>` regions (nesting-aware) and converts each to a GFM table. In MDX,
- * indentation is settled afterwards (`dedentContainers`, `dedentIndentedCode`), so `mdx` keeps each
- * table at its `<table` line's indentation for that.
- */
-function convertTables(text: string, store: string[], warnings: string[], mdx: boolean): string {
-  const out: string[] = [];
-  let pos = 0;
-  let blockIndents: Map<number, string> | null = null;
-  // Line number of `counted`, advanced as the tables are found in order (linear in the text).
-  let counted = 0;
-  let line = 0;
-  const lineNumberAt = (at: number): number => {
-    for (let k = text.indexOf('\n', counted); k !== -1 && k < at; k = text.indexOf('\n', k + 1)) line++;
-    counted = at;
-    return line;
-  };
-  const tagRe = /<(\/?)table\b[^<>]{0,2000}>/gi;
-  for (;;) {
-    tagRe.lastIndex = pos;
-    const first = tagRe.exec(text);
-    if (!first) break;
-    if (first[1]) {
-      // A stray closing tag: leave it and move on.
-      out.push(text.slice(pos, tagRe.lastIndex));
-      pos = tagRe.lastIndex;
-      continue;
-    }
-    let depth = 1;
-    let end = -1;
-    let m: RegExpExecArray | null;
-    while ((m = tagRe.exec(text))) {
-      depth += m[1] ? -1 : 1;
-      if (depth === 0) {
-        end = tagRe.lastIndex;
-        break;
-      }
-    }
-    if (end === -1) {
-      warnings.push('An HTML <table> is never closed; it was left as HTML.');
-      break;
-    }
-    const html = unmask(text.slice(first.index, end), store);
-    const { markdown } = htmlToMarkdown(html);
-    if (/<table/i.test(markdown)) warnings.push('An HTML <table> could not be converted to a Markdown table.');
-    // The table keeps the indentation of its `<table` line, so it stays inside its list item or
-    // JSX container (and is dedented with it). A `<table` line inside an HTML block (a
-    // `<div class="table-wrapper">`) takes the block's indentation instead: kept, its HTML
-    // formatting would turn the Markdown table into indented code.
-    const lineStart = text.lastIndexOf('\n', first.index - 1) + 1;
-    const lead = text.slice(lineStart, first.index);
-    let indent = /^[ \t]*$/.test(lead) ? lead : '';
-    if (indent && !mdx) {
-      blockIndents ??= htmlBlockIndents(text);
-      indent = blockIndents.get(lineNumberAt(lineStart)) ?? indent;
-    }
-    const body = markdown.trim().split('\n').map((l) => (l ? indent + l : l)).join('\n');
-    out.push(text.slice(pos, first.index), `\n\n${body}\n\n`);
-    pos = end;
-  }
-  out.push(text.slice(pos));
-  return out.join('');
-}
-
 /** MDX tells: a component tag starting a line, a JSX comment, or a JSX expression attribute. */
 const MDX_HINT = /^ {0,3}<\/?[A-Z][\w.]*[\s/>]|\{\/\*|<[a-z][\w-]*\s[^<>]*=\s*\{/m;
 const CONTAINER_OPEN = new RegExp(String.raw`^[ \t]*<([A-Z][\w.]*|details)((?:${ATTR})*)\s*>[ \t]*$`);
@@ -469,7 +384,7 @@ export function transformMarkdown(source: string, isMdx = false): MarkdownTransf
     if (mdx) t = removeDelimited(t, /\{\s*\/\*/g, /\*\/\s*\}/g);
     t = removeDelimited(t, /<!--/g, /-->/g);
     t = t.replace(HEADING_ATTRS, '$1');
-    seg.text = convertTables(t, stores[i]!, warnings, mdx);
+    seg.text = convertTables(t, (html) => unmask(html, stores[i]!), warnings, mdx);
   });
   if (mdx) dedentContainers(segments);
   const out = segments.map((seg, i) => {
