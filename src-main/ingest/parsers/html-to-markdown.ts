@@ -176,6 +176,9 @@ function gridOf(table: DomNode): Map<DomNode, RowGrid> {
   /** Column -> the cell of a row above that covers it, and the last row it covers. */
   const down = new Map<number, { cell: DomNode; until: number }>();
   rows.forEach((row, r) => {
+    // A row group (`<thead>`, each `<tbody>`, `<tfoot>`) ends every span in it, as in a browser:
+    // a header cell's rowspan never reaches into the body's rows.
+    if (r > 0 && row.parentNode !== rows[r - 1]!.parentNode) down.clear();
     const carried: RowGrid['carried'] = [];
     for (const [col, d] of down) {
       if (d.until >= r) carried.push({ col, cell: d.cell });

@@ -98,6 +98,14 @@ describe('htmlToMarkdown tables', () => {
     expect(md.map(cells)).toEqual([['K', 'V', 'W'], ['---', '---', '---'], ['x', '1', '2'], ['x', '3', '4']]);
   });
 
+  it('ends a rowspan with its row group, as a browser does', () => {
+    // A header cell whose rowspan reaches past a one-row <thead>, and a body group shorter than its span.
+    const head = '<table><thead><tr><th rowspan="2">Pin</th><th>Name</th></tr></thead><tbody><tr><td>1</td><td>VCC</td></tr><tr><td>2</td><td>GND</td></tr></tbody></table>';
+    expect(lines(htmlToMarkdown(head).markdown).map(cells)).toEqual([['Pin', 'Name'], ['---', '---'], ['1', 'VCC'], ['2', 'GND']]);
+    const groups = '<table><tr><th>Group</th><th>Item</th></tr><tbody><tr><td rowspan="3">A</td><td>a1</td></tr></tbody><tbody><tr><td>B</td><td>b1</td></tr></tbody></table>';
+    expect(lines(htmlToMarkdown(groups).markdown).map(cells)).toEqual([['Group', 'Item'], ['---', '---'], ['A', 'a1'], ['B', 'b1']]);
+  });
+
   it('keeps single-cell and layout tables as flat text rather than tables', () => {
     const single = htmlToMarkdown('<table><tr><td>Note: power off first.</td></tr></table>').markdown;
     expect(single).not.toContain('|');
