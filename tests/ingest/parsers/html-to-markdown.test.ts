@@ -106,6 +106,17 @@ describe('htmlToMarkdown tables', () => {
     expect(lines(htmlToMarkdown(groups).markdown).map(cells)).toEqual([['Group', 'Item'], ['---', '---'], ['A', 'a1'], ['B', 'b1']]);
   });
 
+  it('bounds what spans add to a table, so a small hostile file cannot make a huge document', () => {
+    // A cell spanning a 300 x 300 grid: a browser shows its text once.
+    const wide = (w: number, r: number, cell: string) =>
+      `<table><tr>${'<td>h</td>'.repeat(w)}</tr><tr><td colspan="${w}" rowspan="${r}">${cell}</td></tr>${'<tr><td>y</td></tr>'.repeat(r - 1)}</table>`;
+    const grid = wide(300, 300, 'x'.repeat(1000));
+    expect(htmlToMarkdown(grid).markdown.length).toBeLessThan(20 * grid.length);
+    // A few positions, but a cell whose Markdown is far longer than its text (a link's address).
+    const link = wide(30, 30, `<a href="https://example.com/${'a'.repeat(100_000)}">x</a>`);
+    expect(htmlToMarkdown(link).markdown.length).toBeLessThan(20 * link.length);
+  });
+
   it('keeps single-cell and layout tables as flat text rather than tables', () => {
     const single = htmlToMarkdown('<table><tr><td>Note: power off first.</td></tr></table>').markdown;
     expect(single).not.toContain('|');
