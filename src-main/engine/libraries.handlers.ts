@@ -3,6 +3,7 @@ import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import type { ChatService } from '../chat/chat.service';
 import { SEMANTIC_NEEDS_EMBEDDER } from '../chunking/semantic.chunker';
+import { readsNouns } from '../index/library-enrichment';
 import type { LibraryIndexes } from '../index/library-indexes';
 import type { RebuildSummary } from '../index/rebuild';
 import type { ModelRuntime } from '../models/runtime';
@@ -65,10 +66,15 @@ export function libraryHandlers(ctx: LibrariesContext): Pick<Handlers, LibraryKe
     // embeds the signature with every chunk), by a rebuild. An LLM-enriched library's upgrade
     // writes them instead.
     const newEmbedder = embedder !== undefined && embedder !== null && embedder !== (lib.config.embedder?.id ?? null);
-    const fillNouns = newEmbedder && lib.config.nounsOmitted === true && (enrich ?? lib.config.enrich) === 'heuristic' && !strategy;
-    // A rebuild (a new strategy, or nouns to fill in) makes the call run alone; other changes are ordinary writers.
-    const claim = strategy || fillNouns ? lock.claimRebuild(lib) : lock.claimWriter(lib);
+    const heuristic = (enrich ?? lib.config.enrich) === 'heuristic';
+    // A rebuild (a new strategy, or nouns to fill in) makes the call run alone; so does a new
+    // embedder while the library reads no nouns, since a running import may be storing chunks
+    // without them (its first commit has not said so yet). Other changes are ordinary writers.
+    const alone = strategy || (newEmbedder && heuristic && (lib.config.nounsOmitted === true || !readsNouns(lib.config)));
+    const claim = alone ? lock.claimRebuild(lib) : lock.claimWriter(lib);
     if (!claim.ok) return claim;
+    // Read once the call runs alone: no import commits meanwhile.
+    const fillNouns = newEmbedder && lib.config.nounsOmitted === true && heuristic && !strategy;
     try {
       // Semantic chunking embeds every sentence: refused up front without an embedder, rather
       // than failing every document of the library.

@@ -202,4 +202,26 @@ describe('dense and hybrid retrieval', () => {
     const dense = await search('P-400 shaft seal', 'dense', ['P-400']);
     expect(dense.ok && dense.value.results[0]?.doc).toBe('p-400.md');
   });
+
+  it('never sets an embedder over chunks that an import running meanwhile stores without nouns', async () => {
+    await mkdir(path.join(dir, 'race'), { recursive: true });
+    for (const m of ['R-1', 'R-2', 'R-3']) await writeFile(path.join(dir, 'race', `${m.toLowerCase()}.md`), doc(m, `SK-${m}`));
+    unwrap(await engine.handlers['libraries.create']({ name: 'Race' }));
+    // An embedder chosen while the library's first import (which reads no nouns yet) is parsing.
+    let configured: Promise<unknown> | undefined;
+    const imported = await engine.importPaths('Race', [path.join(dir, 'race')], {
+      onProgress: () => (configured ??= engine.handlers['libraries.configure']({ library: 'Race', embedder: 'tiny-embedder' })),
+    });
+    expect(imported.ok).toBe(true);
+    const set = (await configured) as { ok: boolean; error?: { code: string } };
+    await engine.idle();
+    if (!set.ok) expect(set.error?.code).toBe('busy');
+    const lib = (await engine.libraries.get('Race'))!;
+    if (lib.config.embedder === null) return;
+    // With an embedder, every chunk carries the nouns CHOP embeds with it.
+    const docs = unwrap(await engine.handlers['documents.list']({ library: 'Race' }));
+    const chunks = (await Promise.all(docs.map(async (d) => unwrap(await engine.handlers['documents.chunks']({ library: 'Race', id: d.id }))))).flat();
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(chunks.filter((c) => c.signatureSource === 'extracted' && c.signature.nouns.length === 0)).toEqual([]);
+  });
 });
