@@ -65,7 +65,8 @@ export function libraryHandlers(ctx: LibrariesContext): Pick<Handlers, LibraryKe
     // Chunks stored without their heuristic nouns get them before an embedder reads them (CHOP
     // embeds the signature with every chunk), by a rebuild. An LLM-enriched library's upgrade
     // writes them instead.
-    const newEmbedder = embedder !== undefined && embedder !== null && embedder !== (lib.config.embedder?.id ?? null);
+    const embedderBefore = lib.config.embedder?.id ?? null;
+    const newEmbedder = embedder !== undefined && embedder !== null && embedder !== embedderBefore;
     const heuristic = (enrich ?? lib.config.enrich) === 'heuristic';
     // A rebuild (a new strategy, or nouns to fill in) makes the call run alone; so does a new
     // embedder while the library reads no nouns, since a running import may be storing chunks
@@ -112,6 +113,9 @@ export function libraryHandlers(ctx: LibrariesContext): Pick<Handlers, LibraryKe
         // saved only with the new index: a failed or cancelled rebuild keeps both as they were.
         const rebuilt = await rebuildJob(lib, { strategy }).done;
         if (!rebuilt.ok) {
+          // The embedder set above (before the rebuild, which semantic chunking needs) would read
+          // the chunks the library keeps, stored without their nouns: it goes with the strategy.
+          if (newEmbedder && embedderBefore === null && lib.config.nounsOmitted === true) await index.setEmbedder(null);
           startBackground(lib);
           return rebuilt;
         }

@@ -224,4 +224,23 @@ describe('dense and hybrid retrieval', () => {
     expect(chunks.length).toBeGreaterThan(0);
     expect(chunks.filter((c) => c.signatureSource === 'extracted' && c.signature.nouns.length === 0)).toEqual([]);
   });
+
+  it('leaves no embedder over chunks without nouns when the new strategy chosen with it is cancelled', async () => {
+    await mkdir(path.join(dir, 'halt'), { recursive: true });
+    for (const m of ['H-1', 'H-2']) await writeFile(path.join(dir, 'halt', `${m.toLowerCase()}.md`), doc(m, `SK-${m}`));
+    unwrap(await engine.handlers['libraries.create']({ name: 'Halt' }));
+    unwrap(await engine.importPaths('Halt', [path.join(dir, 'halt')]));
+    expect((await engine.libraries.get('Halt'))!.config.nounsOmitted).toBe(true);
+    let cancelled: Promise<unknown> | undefined;
+    const stop = engine.subscribe((e) => {
+      if (e.type === 'index.progress' && e.task === 'rebuilding' && e.library === 'Halt') cancelled ??= engine.handlers['libraries.cancelRebuild']({ library: 'Halt' });
+    });
+    const res = await engine.handlers['libraries.configure']({ library: 'Halt', strategy: 'recursive', embedder: 'tiny-embedder' });
+    stop();
+    expect(res).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    await cancelled;
+    await engine.idle();
+    // The library is as it was: no embedder reading the chunks stored without their nouns.
+    expect((await engine.libraries.get('Halt'))!.config).toMatchObject({ embedder: null, nounsOmitted: true, strategy: 'structure' });
+  });
 });
