@@ -193,7 +193,6 @@ function gridOf(table: DomNode): Map<DomNode, RowGrid> {
   if (grid) return grid;
   grid = new Map();
   const rows = Array.from(table.rows ?? []);
-  const width = Math.max(0, ...rows.map((r) => cellsOf(r).length));
   let positions = SPAN_POSITIONS.slack + SPAN_POSITIONS.perCell * rows.reduce((n, r) => n + cellsOf(r).length, 0);
   spanTextLeft.set(table, { chars: SPAN_TEXT.slack + SPAN_TEXT.perChar * (table.textContent?.length ?? 0) });
   // Per row: the index after the last row of its group. A row group (`<thead>`, each `<tbody>`,
@@ -201,6 +200,23 @@ function gridOf(table: DomNode): Map<DomNode, RowGrid> {
   // the body's rows.
   const groupEnd: number[] = [];
   for (let r = rows.length - 1; r >= 0; r--) groupEnd[r] = r + 1 < rows.length && rows[r + 1]!.parentNode === rows[r]!.parentNode ? groupEnd[r + 1]! : r + 1;
+  // The table's width: the most cells a row has, its own and those of rows above spanning down into
+  // it, each counted once (a header "Item" over two header rows leaves the second row one short).
+  let width = 0;
+  let spanningDown = 0;
+  const endsAfter = new Map<number, number>();
+  rows.forEach((row, r) => {
+    spanningDown -= endsAfter.get(r - 1) ?? 0;
+    const own = cellsOf(row);
+    width = Math.max(width, own.length + spanningDown);
+    for (const cell of own) {
+      const last = r + Math.min(spanOf(cell, 'rowspan'), groupEnd[r]! - r) - 1;
+      if (last > r) {
+        spanningDown++;
+        endsAfter.set(last, (endsAfter.get(last) ?? 0) + 1);
+      }
+    }
+  });
   /** Column -> the cell of a row above that covers it, and the last row it covers. */
   const down = new Map<number, { cell: DomNode; until: number }>();
   rows.forEach((row, r) => {

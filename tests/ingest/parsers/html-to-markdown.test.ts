@@ -117,6 +117,19 @@ describe('htmlToMarkdown tables', () => {
     expect(htmlToMarkdown(link).markdown.length).toBeLessThan(20 * link.length);
   });
 
+  it('counts the cells spanning down into a row in the table width, so a header spanning columns above them keeps its span', () => {
+    // No row has three cells of its own: "Item" spans both header rows, each value both columns.
+    const html = `<table><tr><th rowspan="2">Item</th><th colspan="2">Voltage</th></tr><tr><th>Min</th><th>Max</th></tr>
+      <tr><td>VCC</td><td colspan="2">3.3 V</td></tr><tr><td>VDD</td><td colspan="2">1.8 V</td></tr></table>`;
+    expect(lines(htmlToMarkdown(html).markdown).map(cells)).toEqual([
+      ['Item', 'Voltage', 'Voltage'],
+      ['---', '---', '---'],
+      ['Item', 'Min', 'Max'],
+      ['VCC', '3.3 V', '3.3 V'],
+      ['VDD', '1.8 V', '1.8 V'],
+    ]);
+  });
+
   it('keeps single-cell and layout tables as flat text rather than tables', () => {
     const single = htmlToMarkdown('<table><tr><td>Note: power off first.</td></tr></table>').markdown;
     expect(single).not.toContain('|');
