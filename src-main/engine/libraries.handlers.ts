@@ -3,6 +3,7 @@ import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import type { ChatService } from '../chat/chat.service';
 import { SEMANTIC_NEEDS_EMBEDDER } from '../chunking/semantic.chunker';
+import { readsNouns } from '../index/library-enrichment';
 import type { LibraryIndexes } from '../index/library-indexes';
 import type { RebuildSummary } from '../index/rebuild';
 import type { ModelRuntime } from '../models/runtime';
@@ -64,11 +65,17 @@ export function libraryHandlers(ctx: LibrariesContext): Pick<Handlers, LibraryKe
     // Chunks stored without their heuristic nouns get them before an embedder reads them (CHOP
     // embeds the signature with every chunk), by a rebuild. An LLM-enriched library's upgrade
     // writes them instead.
-    const newEmbedder = embedder !== undefined && embedder !== null && embedder !== (lib.config.embedder?.id ?? null);
-    const fillNouns = newEmbedder && lib.config.nounsOmitted === true && (enrich ?? lib.config.enrich) === 'heuristic' && !strategy;
-    // A rebuild (a new strategy, or nouns to fill in) makes the call run alone; other changes are ordinary writers.
-    const claim = strategy || fillNouns ? lock.claimRebuild(lib) : lock.claimWriter(lib);
+    const embedderBefore = lib.config.embedder?.id ?? null;
+    const newEmbedder = embedder !== undefined && embedder !== null && embedder !== embedderBefore;
+    const heuristic = (enrich ?? lib.config.enrich) === 'heuristic';
+    // A rebuild (a new strategy, or nouns to fill in) makes the call run alone; so does a new
+    // embedder while the library reads no nouns, since a running import may be storing chunks
+    // without them (its first commit has not said so yet). Other changes are ordinary writers.
+    const alone = strategy || (newEmbedder && heuristic && (lib.config.nounsOmitted === true || !readsNouns(lib.config)));
+    const claim = alone ? lock.claimRebuild(lib) : lock.claimWriter(lib);
     if (!claim.ok) return claim;
+    // Read once the call runs alone: no import commits meanwhile.
+    const fillNouns = newEmbedder && lib.config.nounsOmitted === true && heuristic && !strategy;
     try {
       // Semantic chunking embeds every sentence: refused up front without an embedder, rather
       // than failing every document of the library.
@@ -106,6 +113,9 @@ export function libraryHandlers(ctx: LibrariesContext): Pick<Handlers, LibraryKe
         // saved only with the new index: a failed or cancelled rebuild keeps both as they were.
         const rebuilt = await rebuildJob(lib, { strategy }).done;
         if (!rebuilt.ok) {
+          // The embedder set above (before the rebuild, which semantic chunking needs) would read
+          // the chunks the library keeps, stored without their nouns: it goes with the strategy.
+          if (newEmbedder && embedderBefore === null && lib.config.nounsOmitted === true) await index.setEmbedder(null);
           startBackground(lib);
           return rebuilt;
         }

@@ -151,7 +151,8 @@ export async function rebuildIndex(
         return [{ ...rest, chunks: p.chunks, models: p.models, ...(p.codes.length > 0 ? { codes: p.codes } : {}) }];
       }
       if (!lost.has(d.id)) return [];
-      return [{ ...d, status: 'failed' as const, code: 'corrupt' as const, chunks: 0, reason: 'Its stored text could not be read while rebuilding the index; import the file again.' }];
+      // 'unreadable', not 'corrupt': the file itself was fine, so importing it again (Retry) restores it.
+      return [{ ...d, status: 'failed' as const, code: 'unreadable' as const, chunks: 0, reason: 'Its stored text could not be read while rebuilding the index; import the file again.' }];
     }),
   );
   await library.saveConfig({ ...(options.strategy ? { strategy: options.strategy } : {}), indexVersion: INDEX_VERSION, nounsOmitted: !nouns && prepared.size > 0 });

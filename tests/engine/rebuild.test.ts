@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
 import type { EngineEvent } from '../../src-main/contract/api';
 import { INDEX_VERSION } from '../../src-main/storage/library.store';
+import { isPermanentImportFailure } from '../../src-main/core/result';
 import { tempDir } from '../helpers/temp';
 
 /**
@@ -134,6 +135,24 @@ describe('rebuilding a library index', () => {
     unwrap(await engine.handlers['libraries.rebuild']({ library: 'Shop' }));
     await engine.idle();
     expect(await codesOf()).toEqual([['U082']]);
+  });
+
+  it('lists a document whose stored text is lost as one that importing the file again can restore', async () => {
+    const libDir = await importManuals();
+    await engine.dispose();
+    const docsFile = path.join(libDir, 'documents.json');
+    const stored = JSON.parse(await readFile(docsFile, 'utf8')) as { documents: Record<string, unknown>[] };
+    const lost = stored.documents.find((d) => d['id'] === 'manuals/rac-228b.md')!;
+    delete lost['normalized'];
+    lost['contentHash'] = '0'.repeat(64);
+    await writeFile(docsFile, JSON.stringify(stored));
+    engine = open();
+    unwrap(await engine.handlers['libraries.rebuild']({ library: 'Shop' }));
+    await engine.idle();
+    const doc = unwrap(await engine.handlers['documents.list']({ library: 'Shop' })).find((d) => d.id === 'manuals/rac-228b.md')!;
+    expect(doc).toMatchObject({ status: 'failed', reason: expect.stringContaining('import the file again') });
+    // The file itself is fine: the library view keeps its Retry and says no "will not help".
+    expect(isPermanentImportFailure(doc.code)).toBe(false);
   });
 
   it('indexes byte-identical files under their own ids (they share one stored text)', async () => {

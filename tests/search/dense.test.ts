@@ -202,4 +202,45 @@ describe('dense and hybrid retrieval', () => {
     const dense = await search('P-400 shaft seal', 'dense', ['P-400']);
     expect(dense.ok && dense.value.results[0]?.doc).toBe('p-400.md');
   });
+
+  it('never sets an embedder over chunks that an import running meanwhile stores without nouns', async () => {
+    await mkdir(path.join(dir, 'race'), { recursive: true });
+    for (const m of ['R-1', 'R-2', 'R-3']) await writeFile(path.join(dir, 'race', `${m.toLowerCase()}.md`), doc(m, `SK-${m}`));
+    unwrap(await engine.handlers['libraries.create']({ name: 'Race' }));
+    // An embedder chosen while the library's first import (which reads no nouns yet) is parsing.
+    let configured: Promise<unknown> | undefined;
+    const imported = await engine.importPaths('Race', [path.join(dir, 'race')], {
+      onProgress: () => (configured ??= engine.handlers['libraries.configure']({ library: 'Race', embedder: 'tiny-embedder' })),
+    });
+    expect(imported.ok).toBe(true);
+    const set = (await configured) as { ok: boolean; error?: { code: string } };
+    await engine.idle();
+    if (!set.ok) expect(set.error?.code).toBe('busy');
+    const lib = (await engine.libraries.get('Race'))!;
+    if (lib.config.embedder === null) return;
+    // With an embedder, every chunk carries the nouns CHOP embeds with it.
+    const docs = unwrap(await engine.handlers['documents.list']({ library: 'Race' }));
+    const chunks = (await Promise.all(docs.map(async (d) => unwrap(await engine.handlers['documents.chunks']({ library: 'Race', id: d.id }))))).flat();
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(chunks.filter((c) => c.signatureSource === 'extracted' && c.signature.nouns.length === 0)).toEqual([]);
+  });
+
+  it('leaves no embedder over chunks without nouns when the new strategy chosen with it is cancelled', async () => {
+    await mkdir(path.join(dir, 'halt'), { recursive: true });
+    for (const m of ['H-1', 'H-2']) await writeFile(path.join(dir, 'halt', `${m.toLowerCase()}.md`), doc(m, `SK-${m}`));
+    unwrap(await engine.handlers['libraries.create']({ name: 'Halt' }));
+    unwrap(await engine.importPaths('Halt', [path.join(dir, 'halt')]));
+    expect((await engine.libraries.get('Halt'))!.config.nounsOmitted).toBe(true);
+    let cancelled: Promise<unknown> | undefined;
+    const stop = engine.subscribe((e) => {
+      if (e.type === 'index.progress' && e.task === 'rebuilding' && e.library === 'Halt') cancelled ??= engine.handlers['libraries.cancelRebuild']({ library: 'Halt' });
+    });
+    const res = await engine.handlers['libraries.configure']({ library: 'Halt', strategy: 'recursive', embedder: 'tiny-embedder' });
+    stop();
+    expect(res).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    await cancelled;
+    await engine.idle();
+    // The library is as it was: no embedder reading the chunks stored without their nouns.
+    expect((await engine.libraries.get('Halt'))!.config).toMatchObject({ embedder: null, nounsOmitted: true, strategy: 'structure' });
+  });
 });

@@ -156,13 +156,34 @@ function spanOf(cell: DomNode, attribute: 'colspan' | 'rowspan' = 'colspan'): nu
 /**
  * Where each row's cells stand in the table's grid: the cells of rows above that span down into
  * the row (`rowspan`), with the columns they take, and how many columns each of the row's own
- * cells takes (`colspan`). Spans stop at the table's widest row, counting each cell once, and
- * at its last row, so a hostile span can neither multiply a cell's text nor make a grid larger
- * than the table's own cells.
+ * cells takes (`colspan`). Spans stop at the table's widest row and at the end of the row's
+ * group. What spans add is bounded, as a browser's rendering is: the grid positions they fill
+ * beyond their own (`SPAN_POSITIONS`), and the text written into them (`spanText`); a cell
+ * spanning more than is left is written once, where it stands.
  */
 interface RowGrid {
   carried: { col: number; cell: DomNode }[];
   copies: Map<DomNode, number>;
+}
+
+/**
+ * What spans may add to a table: grid positions, per cell of the table, and characters of copied
+ * text, per character of its text (and a fixed slack each, for small tables). Without a bound, a
+ * cell with a colspan and rowspan of a thousand in a 10 kB file made 90 MB of Markdown, and a
+ * larger one more than a string can hold.
+ */
+const SPAN_POSITIONS = { perCell: 4, slack: 1024 };
+const SPAN_TEXT = { perChar: 8, slack: 16_384 };
+
+/** Characters of copied text a table may still write (see `SPAN_TEXT`). */
+const spanTextLeft = new WeakMap<DomNode, { chars: number }>();
+
+/** `text` as a copy of a spanning cell in `table`, or an empty cell once the table's allowance is spent. */
+function spanText(table: DomNode, text: string): string {
+  const left = spanTextLeft.get(table);
+  if (!left || left.chars < text.length) return '   ';
+  left.chars -= text.length;
+  return text;
 }
 
 const grids = new WeakMap<DomNode, Map<DomNode, RowGrid>>();
@@ -172,7 +193,30 @@ function gridOf(table: DomNode): Map<DomNode, RowGrid> {
   if (grid) return grid;
   grid = new Map();
   const rows = Array.from(table.rows ?? []);
-  const width = Math.max(0, ...rows.map((r) => cellsOf(r).length));
+  let positions = SPAN_POSITIONS.slack + SPAN_POSITIONS.perCell * rows.reduce((n, r) => n + cellsOf(r).length, 0);
+  spanTextLeft.set(table, { chars: SPAN_TEXT.slack + SPAN_TEXT.perChar * (table.textContent?.length ?? 0) });
+  // Per row: the index after the last row of its group. A row group (`<thead>`, each `<tbody>`,
+  // `<tfoot>`) ends every span in it, as in a browser: a header cell's rowspan never reaches into
+  // the body's rows.
+  const groupEnd: number[] = [];
+  for (let r = rows.length - 1; r >= 0; r--) groupEnd[r] = r + 1 < rows.length && rows[r + 1]!.parentNode === rows[r]!.parentNode ? groupEnd[r + 1]! : r + 1;
+  // The table's width: the most cells a row has, its own and those of rows above spanning down into
+  // it, each counted once (a header "Item" over two header rows leaves the second row one short).
+  let width = 0;
+  let spanningDown = 0;
+  const endsAfter = new Map<number, number>();
+  rows.forEach((row, r) => {
+    spanningDown -= endsAfter.get(r - 1) ?? 0;
+    const own = cellsOf(row);
+    width = Math.max(width, own.length + spanningDown);
+    for (const cell of own) {
+      const last = r + Math.min(spanOf(cell, 'rowspan'), groupEnd[r]! - r) - 1;
+      if (last > r) {
+        spanningDown++;
+        endsAfter.set(last, (endsAfter.get(last) ?? 0) + 1);
+      }
+    }
+  });
   /** Column -> the cell of a row above that covers it, and the last row it covers. */
   const down = new Map<number, { cell: DomNode; until: number }>();
   rows.forEach((row, r) => {
@@ -188,9 +232,11 @@ function gridOf(table: DomNode): Map<DomNode, RowGrid> {
     let col = 0;
     for (const cell of own) {
       while (taken.has(col)) col++;
-      const n = Math.max(1, Math.min(spanOf(cell), width - (own.length - 1) - carried.length));
+      let n = Math.max(1, Math.min(spanOf(cell), width - (own.length - 1) - carried.length));
+      let rowsDown = Math.min(spanOf(cell, 'rowspan'), groupEnd[r]! - r);
+      if (n * rowsDown - 1 > positions) n = rowsDown = 1;
+      else positions -= n * rowsDown - 1;
       copies.set(cell, n);
-      const rowsDown = Math.min(spanOf(cell, 'rowspan'), rows.length - r);
       for (let k = 0; k < n; k++) if (rowsDown > 1) down.set(col + k, { cell, until: r + rowsDown - 1 });
       col += n;
     }
@@ -220,7 +266,9 @@ const spanningCellReplacement: Replacement = (content, cell) => {
   spanningTexts.set(cell, text);
   const copies = gridOf(table!).get(cell.parentNode)?.copies.get(cell) ?? 1;
   const prefix = Array.from(cell.parentNode.childNodes).indexOf(cell) === 0 ? '| ' : ' ';
-  return `${prefix}${Array<string>(copies).fill(text).join(' | ')} |`;
+  const written = [text];
+  for (let k = 1; k < copies; k++) written.push(spanText(table!, text));
+  return `${prefix}${written.join(' | ')} |`;
 };
 
 /** The cells of a rendered Markdown row ("| a | b \\| c |" -> "a", "b \\| c"). */
@@ -235,11 +283,13 @@ function withCarried(content: string, row: DomNode): string {
   const carried = table ? (gridOf(table).get(row)?.carried ?? []) : [];
   if (carried.length === 0) return content;
   const own = rowCells(content);
+  const at = new Map(carried.map((c) => [c.col, c.cell]));
+  const lastCarried = carried[carried.length - 1]!.col;
   const out: string[] = [];
   let k = 0;
-  for (let col = 0; k < own.length || carried.some((c) => c.col >= col); col++) {
-    const from = carried.find((c) => c.col === col);
-    if (from) out.push(spanningTexts.get(from.cell) ?? '');
+  for (let col = 0; k < own.length || col <= lastCarried; col++) {
+    const from = at.get(col);
+    if (from) out.push(spanText(table!, spanningTexts.get(from) ?? ''));
     else if (k < own.length) out.push(own[k++]!);
     else out.push('');
   }

@@ -98,6 +98,38 @@ describe('htmlToMarkdown tables', () => {
     expect(md.map(cells)).toEqual([['K', 'V', 'W'], ['---', '---', '---'], ['x', '1', '2'], ['x', '3', '4']]);
   });
 
+  it('ends a rowspan with its row group, as a browser does', () => {
+    // A header cell whose rowspan reaches past a one-row <thead>, and a body group shorter than its span.
+    const head = '<table><thead><tr><th rowspan="2">Pin</th><th>Name</th></tr></thead><tbody><tr><td>1</td><td>VCC</td></tr><tr><td>2</td><td>GND</td></tr></tbody></table>';
+    expect(lines(htmlToMarkdown(head).markdown).map(cells)).toEqual([['Pin', 'Name'], ['---', '---'], ['1', 'VCC'], ['2', 'GND']]);
+    const groups = '<table><tr><th>Group</th><th>Item</th></tr><tbody><tr><td rowspan="3">A</td><td>a1</td></tr></tbody><tbody><tr><td>B</td><td>b1</td></tr></tbody></table>';
+    expect(lines(htmlToMarkdown(groups).markdown).map(cells)).toEqual([['Group', 'Item'], ['---', '---'], ['A', 'a1'], ['B', 'b1']]);
+  });
+
+  it('bounds what spans add to a table, so a small hostile file cannot make a huge document', () => {
+    // A cell spanning a 300 x 300 grid: a browser shows its text once.
+    const wide = (w: number, r: number, cell: string) =>
+      `<table><tr>${'<td>h</td>'.repeat(w)}</tr><tr><td colspan="${w}" rowspan="${r}">${cell}</td></tr>${'<tr><td>y</td></tr>'.repeat(r - 1)}</table>`;
+    const grid = wide(300, 300, 'x'.repeat(1000));
+    expect(htmlToMarkdown(grid).markdown.length).toBeLessThan(20 * grid.length);
+    // A few positions, but a cell whose Markdown is far longer than its text (a link's address).
+    const link = wide(30, 30, `<a href="https://example.com/${'a'.repeat(100_000)}">x</a>`);
+    expect(htmlToMarkdown(link).markdown.length).toBeLessThan(20 * link.length);
+  });
+
+  it('counts the cells spanning down into a row in the table width, so a header spanning columns above them keeps its span', () => {
+    // No row has three cells of its own: "Item" spans both header rows, each value both columns.
+    const html = `<table><tr><th rowspan="2">Item</th><th colspan="2">Voltage</th></tr><tr><th>Min</th><th>Max</th></tr>
+      <tr><td>VCC</td><td colspan="2">3.3 V</td></tr><tr><td>VDD</td><td colspan="2">1.8 V</td></tr></table>`;
+    expect(lines(htmlToMarkdown(html).markdown).map(cells)).toEqual([
+      ['Item', 'Voltage', 'Voltage'],
+      ['---', '---', '---'],
+      ['Item', 'Min', 'Max'],
+      ['VCC', '3.3 V', '3.3 V'],
+      ['VDD', '1.8 V', '1.8 V'],
+    ]);
+  });
+
   it('keeps single-cell and layout tables as flat text rather than tables', () => {
     const single = htmlToMarkdown('<table><tr><td>Note: power off first.</td></tr></table>').markdown;
     expect(single).not.toContain('|');
