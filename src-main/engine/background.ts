@@ -5,6 +5,10 @@ import type { Library } from '../storage/library.store';
 import type { SettingsStore } from './settings';
 import type { WriterLock } from './writer-lock';
 
+/** Why a library with an embedder is not embedded yet (see `startEmbedding`). */
+export const NOUNS_FIRST =
+  'Embedding waits until every chunk has its signature\'s nouns: LLM enrichment gives them once it has reached every document (choose a chat model in Settings › Models), or rebuild the index.';
+
 /** A running job of the engine: its library, how to stop it, and when it ends. */
 export interface Job {
   library: string;
@@ -94,6 +98,13 @@ function startEnrichment(lib: Library): void {
  */
 function startEmbedding(lib: Library): void {
   if (!lib.config.embedder || lib.config.subscription || lock.rebuilding(lib)) return;
+  // CHOP embeds each chunk with its signature: chunks stored without their nouns wait for them
+  // (an LLM upgrade that has not reached every document; `libraries.configure` rebuilds a
+  // heuristic library with them before it sets an embedder).
+  if (lib.config.nounsOmitted) {
+    emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: 0, total: 0, error: NOUNS_FIRST });
+    return;
+  }
   const jobId = `embed-${lib.config.id}`;
   if (jobs.has(jobId)) {
     pendingEmbeds.add(lib.config.id);

@@ -46,5 +46,11 @@ export async function upgradeEnrichment(
     onProgress(++done, todo.length);
   }
   await index.store.ensureIndexes();
+  // Every document upgraded: every chunk has the model's nouns, or the heuristic's where the
+  // model's answer was unusable (computed, since LLM enrichment reads them), so an embedder may
+  // read them all (see `startEmbedding`).
+  if (library.config.nounsOmitted && (await library.documents()).every((d) => d.status !== 'ready' || d.enrichedWith === mode)) {
+    await library.saveConfig({ nounsOmitted: false });
+  }
   return ok(done);
 }
