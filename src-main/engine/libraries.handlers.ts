@@ -63,20 +63,22 @@ export function libraryHandlers(ctx: LibrariesContext): Pick<Handlers, LibraryKe
   /** `libraries.configure` for a caller holding the library's lock file. */
   async function configure(lib: Library, { strategy, enrich, embedder }: ParsedInput<'libraries.configure'>): Promise<Result<LibrarySummary>> {
     // Chunks stored without their heuristic nouns get them before an embedder reads them (CHOP
-    // embeds the signature with every chunk), by a rebuild. An LLM-enriched library's upgrade
-    // writes them instead.
+    // embeds the signature with every chunk), by a rebuild; unless LLM enrichment has upgraded
+    // documents already: a rebuild would throw that work away, so its upgrade writes the nouns
+    // and the embedder waits for it (`startEmbedding`).
     const embedderBefore = lib.config.embedder?.id ?? null;
     const newEmbedder = embedder !== undefined && embedder !== null && embedder !== embedderBefore;
     const heuristic = (enrich ?? lib.config.enrich) === 'heuristic';
     // A rebuild (a new strategy, or nouns to fill in) makes the call run alone; so does a new
     // embedder while the library reads no nouns, since a running import may be storing chunks
     // without them (its first commit has not said so yet). Other changes are ordinary writers.
-    const alone = strategy || (newEmbedder && heuristic && (lib.config.nounsOmitted === true || !readsNouns(lib.config)));
+    const alone = strategy || (newEmbedder && (lib.config.nounsOmitted === true || (heuristic && !readsNouns(lib.config))));
     const claim = alone ? lock.claimRebuild(lib) : lock.claimWriter(lib);
     if (!claim.ok) return claim;
-    // Read once the call runs alone: no import commits meanwhile.
-    const fillNouns = newEmbedder && lib.config.nounsOmitted === true && heuristic && !strategy;
     try {
+      // Read once the call runs alone: no import commits meanwhile.
+      const upgraded = async () => (await lib.documents()).some((d) => d.enrichedWith !== undefined && d.enrichedWith !== 'heuristic');
+      const fillNouns = newEmbedder && lib.config.nounsOmitted === true && !strategy && (heuristic || !(await upgraded()));
       // Semantic chunking embeds every sentence: refused up front without an embedder, rather
       // than failing every document of the library.
       const nextEmbedder = embedder === undefined ? (lib.config.embedder?.id ?? null) : embedder;

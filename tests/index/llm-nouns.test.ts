@@ -10,8 +10,9 @@ import { tempDir } from '../helpers/temp';
 
 /**
  * A library imported without heuristic nouns (nothing read them) that is switched to LLM
- * enrichment and given an embedder in one call: no rebuild (it would throw away LLM work), so the
- * embedder waits until the LLM upgrade has given every chunk its nouns. Real node-llama-cpp with
+ * enrichment and given an embedder in one call, with documents the LLM has upgraded already: no
+ * rebuild (it would throw that work away), so the embedder waits until the upgrade has given every
+ * chunk its nouns. Real node-llama-cpp with
  * the tiny generated GGUF, real transformers.js with the tiny generated ONNX embedder.
  */
 
@@ -27,7 +28,7 @@ beforeAll(async () => {
   ({ dir, cleanup } = await tempDir());
   engine = createEngine({ dataDir: path.join(dir, 'data'), bundledModelsDir: path.dirname(gguf), threads: 1 });
   engine.subscribe((e) => events.push(e));
-  await writeFile(path.join(dir, 'rac.md'), '# RAC-225B service manual\n\n## Fuses\n\nThe RAC-225B takes a 10 A slow-blow fuse on the control board. Check it first when the unit is dead.\n');
+  await doc('rac.md', 'RAC-225B');
   const res = await engine.importPaths('Aircon', [path.join(dir, 'rac.md')]);
   if (!res.ok) throw new Error(res.error.message);
 });
@@ -37,23 +38,39 @@ afterAll(async () => {
 });
 
 const pending = async () => (await engine.indexes.open((await engine.libraries.get('Aircon'))!)).pendingEmbeddings();
+const omitted = async () => (await engine.libraries.get('Aircon'))!.config.nounsOmitted;
+const doc = (name: string, model: string) => writeFile(path.join(dir, name), `# ${model} service manual\n\n## Fuses\n\nThe ${model} takes a 10 A slow-blow fuse on the control board.\n`);
 
 describe('an embedder over chunks stored without nouns, in an LLM-enriched library', () => {
-  it('embeds nothing and says why while the LLM upgrade has not run', async () => {
-    expect((await engine.libraries.get('Aircon'))!.config.nounsOmitted).toBe(true);
+  it('clears the mark once the LLM upgrade has reached every document', async () => {
+    expect(await omitted()).toBe(true);
+    expect(await engine.handlers['settings.update']({ chatModel: 'tiny-llama.gguf' })).toMatchObject({ ok: true });
+    expect(await engine.handlers['libraries.configure']({ library: 'Aircon', enrich: 'llm-single' })).toMatchObject({ ok: true });
+    await engine.idle();
+    expect(await omitted()).toBe(false);
+  });
+
+  it('keeps the upgraded documents, and embeds nothing until the upgrade gives the new ones their nouns', async () => {
+    // Back to heuristic enrichment and no chat model: a new document is stored without nouns.
+    expect(await engine.handlers['libraries.configure']({ library: 'Aircon', enrich: 'heuristic' })).toMatchObject({ ok: true });
+    expect(await engine.handlers['settings.update']({ chatModel: null })).toMatchObject({ ok: true });
+    await doc('kt.md', 'KT-40');
+    expect((await engine.importPaths('Aircon', [path.join(dir, 'kt.md')])).ok).toBe(true);
+    expect(await omitted()).toBe(true);
+    // LLM enrichment and an embedder together: rac.md's upgrade is kept (no rebuild), so the
+    // embedder waits for kt.md's nouns, and says why.
     const res = await engine.handlers['libraries.configure']({ library: 'Aircon', enrich: 'llm-single', embedder: 'tiny-embedder' });
     expect(res).toMatchObject({ ok: true, value: { embedder: 'tiny-embedder' } });
     await engine.idle();
+    expect((await (await engine.libraries.get('Aircon'))!.document('rac.md'))?.enrichedWith).toBe('llm-single');
     expect(events).toContainEqual(expect.objectContaining({ type: 'index.progress', task: 'embedding', error: NOUNS_FIRST }));
     expect(await pending()).toBeGreaterThan(0);
-  });
 
-  it('embeds every chunk once the upgrade has reached every document', async () => {
     expect(await engine.handlers['settings.update']({ chatModel: 'tiny-llama.gguf' })).toMatchObject({ ok: true });
     await engine.idle();
-    expect((await engine.libraries.get('Aircon'))!.config.nounsOmitted).toBe(false);
+    expect(await omitted()).toBe(false);
     expect(await pending()).toBe(0);
-    const chunks = await engine.handlers['documents.chunks']({ library: 'Aircon', id: 'rac.md' });
+    const chunks = await engine.handlers['documents.chunks']({ library: 'Aircon', id: 'kt.md' });
     expect(chunks.ok && chunks.value.length).toBeGreaterThan(0);
     expect(chunks.ok && chunks.value.some((c) => c.nounsOmitted)).toBe(false);
   });
