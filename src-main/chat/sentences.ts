@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type MarkdownIt from 'markdown-it';
-import { MD_IMAGE, MD_LINK } from '../core/text';
+import { MD_IMAGE, MD_LINK, markdownRowCells } from '../core/text';
 import cues from './data/question-cues.json';
 import { CALLOUT, cleanInline } from './inline-text';
 import { rowText } from './table-rows';
@@ -48,8 +48,7 @@ export interface Sentence {
 }
 
 function cells(line: string): string[] {
-  const body = line.trim().replace(/^\|/, '').replace(/\|$/, '');
-  return body.split(/(?<!\\)\|/).map((c) => cleanInline(c));
+  return markdownRowCells(line).map((c) => cleanInline(c));
 }
 
 /**

@@ -37,6 +37,14 @@ export const MD_IMAGE = new RegExp(String.raw`!\[([^\]\n]{0,300})\]` + TARGET, '
 /** See `MD_IMAGE`; also matches the bracketed part of an image, so replace images first. */
 export const MD_LINK = new RegExp(String.raw`\[([^\]\n]{0,300})\]` + TARGET, 'g');
 
+/**
+ * The cells of a Markdown table row as written, untrimmed ("| a | b \\| c |" -> " a ", " b \\| c "):
+ * split at the pipes no backslash escapes, the row's outer pipes dropped.
+ */
+export function markdownRowCells(row: string): string[] {
+  return row.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '').split(/(?<!\\)\|/);
+}
+
 /** Stands for a character the source could not decode (a control code from a font without a Unicode map). */
 export const UNDECODED = '\ufffd';
 

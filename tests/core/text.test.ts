@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MD_IMAGE, MD_LINK, escapeMarkup, normalizeText, UNDECODED } from '../../src-main/core/text';
+import { MD_IMAGE, MD_LINK, escapeMarkup, markdownRowCells, normalizeText, UNDECODED } from '../../src-main/core/text';
 
 describe('Markdown image and link patterns', () => {
   it('read an image to its alt text and a link to its text, images first', () => {
@@ -32,6 +32,16 @@ describe('Markdown image and link patterns', () => {
   it('find every link of a line when used with match (the global flag)', () => {
     expect('[a](1) [b](2) [c](3)'.match(MD_LINK)).toHaveLength(3);
     expect('[a](1) [b](2) [c](3)'.match(MD_LINK)).toHaveLength(3);
+  });
+});
+
+describe('Markdown table row cells', () => {
+  it('split at unescaped pipes, the outer ones dropped, cells untrimmed', () => {
+    expect(markdownRowCells('| a | b \\| c |')).toEqual([' a ', ' b \\| c ']);
+    expect(markdownRowCells('a | b')).toEqual(['a ', ' b']);
+    // A row ending in an escaped pipe keeps it: the cell holds a pipe, the row has no closing one.
+    expect(markdownRowCells('| a | b \\|')).toEqual([' a ', ' b \\|']);
+    expect(markdownRowCells('|')).toEqual(['']);
   });
 });
 

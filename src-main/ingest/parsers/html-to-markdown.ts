@@ -1,5 +1,6 @@
 import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
+import { markdownRowCells } from '../../core/text';
 import { checkNesting } from './limits';
 
 /**
@@ -271,10 +272,10 @@ const spanningCellReplacement: Replacement = (content, cell) => {
   return `${prefix}${written.join(' | ')} |`;
 };
 
-/** The cells of a rendered Markdown row ("| a | b \\| c |" -> "a", "b \\| c"). */
+/** The cells of a rendered Markdown row, trimmed ("| a | b \\| c |" -> "a", "b \\| c"); none for "|". */
 function rowCells(row: string): string[] {
-  const inner = row.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '');
-  return inner === '' ? [] : inner.split(/(?<!\\)\|/).map((c) => c.trim());
+  const cells = markdownRowCells(row);
+  return cells.length === 1 && cells[0] === '' ? [] : cells.map((c) => c.trim());
 }
 
 /** A rendered row with the cells of rows above that span down into it put back in their columns. */
