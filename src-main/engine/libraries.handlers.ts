@@ -9,7 +9,7 @@ import type { RebuildSummary } from '../index/rebuild';
 import type { ModelRuntime } from '../models/runtime';
 import type { Library, LibraryManager } from '../storage/library.store';
 import type { Job } from './background';
-import { newLibrarySettings } from './new-library';
+import { loadEmbedder, newLibrarySettings } from './new-library';
 import type { createTeam } from './team';
 import type { WriterLock } from './writer-lock';
 
@@ -93,11 +93,8 @@ export function libraryHandlers(ctx: LibrariesContext): Pick<Handlers, LibraryKe
       if (fillNouns) {
         // Before the embedder is saved, so an interrupted call leaves a library without one,
         // never an embedder reading chunks without nouns; and only once the embedder loads.
-        try {
-          await models.embedder(embedder);
-        } catch (err) {
-          return fail('model-failed', `The embedding model "${embedder}" could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
-        }
+        const loaded = await loadEmbedder(models, embedder);
+        if (!loaded.ok) return loaded;
         const rebuilt = await rebuildJob(lib, { nouns: true }).done;
         if (!rebuilt.ok) {
           startBackground(lib);

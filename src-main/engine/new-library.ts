@@ -27,11 +27,18 @@ export async function newLibrarySettings(
     ...(restructure !== undefined ? { restructure } : {}),
   };
   if (embedder) {
-    try {
-      settings.embedder = { id: embedder, dimension: (await embedders.embedder(embedder)).dimension };
-    } catch (err) {
-      return fail('model-failed', `The embedding model "${embedder}" could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
-    }
+    const loaded = await loadEmbedder(embedders, embedder);
+    if (!loaded.ok) return loaded;
+    settings.embedder = { id: embedder, dimension: loaded.value.dimension };
   }
   return ok(settings);
+}
+
+/** Loads an embedder a library is about to use, or says in words why it could not (`model-failed`). */
+export async function loadEmbedder<E>(embedders: { embedder(id: string): Promise<E> }, id: string): Promise<Result<E>> {
+  try {
+    return ok(await embedders.embedder(id));
+  } catch (err) {
+    return fail('model-failed', `The embedding model "${id}" could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
