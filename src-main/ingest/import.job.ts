@@ -421,6 +421,21 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
     writes.setLimit(WRITES_AFTER_READING);
 
     if (learned.length > 0 && !signal.aborted) {
+      // The batch's normalized texts, packed into few files (`storage/text-pack.ts`), are written
+      // while it is prepared: the writes mostly wait on the disk (~0.1 s of radxa + esp's ~3 s
+      // import), which the preparation's CPU hides. They are stored before any of the batch's
+      // rows; the texts of documents that are not listed in the end are dropped (`dropUnused`).
+      const storing = library.storeNormalized(learned.map((p) => p.doc)).catch((err: unknown) => new Error(ioReason(err)));
+      const dropUnused = async (listed: ReadonlySet<string>) => {
+        const places = await storing;
+        if (places instanceof Error) return;
+        const used = storedBy(await library.documents());
+        for (let k = 0; k < learned.length; k++) {
+          const { doc } = learned[k]!;
+          if (listed.has(doc.id)) continue;
+          await library.dropUnlisted({ original: null, contentHash: doc.contentHash, ...(places[k] ? { normalized: places[k]! } : {}) }, used).catch(() => undefined);
+        }
+      };
       const prepared: PreparedDocument[] = [];
       const ready: DocumentRecord[] = [];
       // Preparation may run on several threads at once (`prepareAll`); results are taken in order.
@@ -440,7 +455,10 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
           await failLearned(p, stageFailure('index', err));
         }
       }
-      if (signal.aborted) break;
+      if (signal.aborted) {
+        await dropUnused(new Set());
+        break;
+      }
       const byId = new Map(learned.map((p) => [p.doc.id, p]));
       // A new version's rows replace its previous version's: its files are stored first, and when
       // they cannot be, the previous version is kept.
@@ -456,9 +474,10 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         batchRows.push(prepared[k]!);
         batchReady.push(ready[k]!);
       }
-      // The batch's normalized texts, packed into few files (`storage/text-pack.ts`), are stored
-      // before its rows: when they cannot be, none of its documents is listed.
-      const places = await library.storeNormalized(batchRows.map((p) => p.doc)).catch((err: unknown) => new Error(ioReason(err)));
+      // When the batch's normalized texts could not be stored, none of its documents is listed.
+      const texts = await storing;
+      const placeOf = new Map(texts instanceof Error ? [] : learned.map((p, k) => [p.doc.id, texts[k]!] as const));
+      const places = texts instanceof Error ? texts : batchRows.map((p) => placeOf.get(p.doc.id) ?? null);
       if (places instanceof Error) {
         const reason = `Could not store this document in the library: ${places.message}.`;
         for (const r of batchReady.splice(0)) {
@@ -515,6 +534,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         done++;
         progress(r.id, 'ready', 1);
       }
+      if (ready.length < learned.length) await dropUnused(new Set(ready.map((r) => r.id)));
     }
     await putFailures(library, failures.splice(0));
     writes.setLimit(WRITES_WHILE_READING);

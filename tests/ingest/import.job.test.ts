@@ -4,8 +4,9 @@ import path from 'node:path';
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import type { ImportSummary } from '../../src-main/contract/api';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
+import { LibraryIndex } from '../../src-main/index/library-index';
 import { Library } from '../../src-main/storage/library.store';
-import { PackWriter } from '../../src-main/storage/text-pack';
+import { PackWriter, storedBy } from '../../src-main/storage/text-pack';
 import { writePdf } from '../fixtures/pdf-writer';
 import { corpusRoots, tempDir } from '../helpers/temp';
 import { markdownFiles } from './doc-invariants';
@@ -173,6 +174,29 @@ describe('normalized texts stored per batch', () => {
     expect(await readdir(path.join(lib.dir, 'normalized'))).toEqual(before);
   });
 
+  it('keeps no normalized text of a document that failed to be indexed', async () => {
+    // The batch's texts are written while it is prepared: those of documents that fail afterwards must not stay.
+    const pump = await write('f/pump.md', '# Pump\n\nThe gasket is part GX-100.\n');
+    await importOk([pump]);
+    const lib = (await engine.libraries.get('Shop'))!;
+    const before = await readdir(path.join(lib.dir, 'normalized'), { recursive: true });
+    const prepare = LibraryIndex.prototype.prepare;
+    const spy = vi.spyOn(LibraryIndex.prototype, 'prepare').mockImplementation(function (this: LibraryIndex, doc, signal) {
+      return doc.id.startsWith('fan') ? Promise.reject(new Error('chunker broke')) : prepare.call(this, doc, signal);
+    });
+    try {
+      const fans = await Promise.all(['fan.md', 'fan2.md'].map((n) => write(`f/${n}`, `# Fan\n\nThe ${n} takes a 3 A fuse.\n`)));
+      const r = byFile(await importOk(fans));
+      expect(r['fan.md']).toMatchObject({ status: 'failed', reason: expect.stringContaining('chunker broke') });
+      expect(r['fan2.md']).toMatchObject({ status: 'failed' });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await readdir(path.join(lib.dir, 'normalized'), { recursive: true })).toEqual(before);
+    const used = storedBy(await lib.documents());
+    expect(used.packs.size + used.hashes.size).toBe(1);
+  });
+
   it('packs a batch of small documents into one file that each listed record points into', async () => {
     const files = await Promise.all(['one', 'two', 'three'].map((n) => write(`p/${n}.md`, `# ${n}\n\nManual ${n} for the RAC-225B.\n`)));
     expect((await importOk(files)).summary.imported).toBe(3);
@@ -273,6 +297,10 @@ describe('cancelling an import after its documents were learned', () => {
     const vocabulary = (await engine.indexes.open(library)).enrichment.vocabulary;
     expect(vocabulary.documentCount).toBe(listed.length);
     for (const id of listed) expect(vocabulary.hasDocument(id)).toBe(true);
+    // Nor are the cancelled batch's normalized texts kept: only the listed document's is there.
+    const used = storedBy(await library.documents());
+    const files = (await readdir(path.join(library.dir, 'normalized'), { recursive: true })).filter((f) => /\.jsonl?$/.test(f));
+    expect(files).toHaveLength(used.packs.size + used.hashes.size);
   });
 });
 
