@@ -1,6 +1,8 @@
 import type { Chunk } from '../core/chunk';
 import type { NormalizedDocument } from '../core/document';
 import type { DocIdentity, ModelMention, ModelVocabulary } from './model-vocabulary';
+import { patternEntities } from './keys.heuristic';
+import { termCounts } from './term-stats';
 import { contentTerms, plainText } from './text.util';
 
 /**
@@ -12,10 +14,12 @@ export interface ChunkView {
   chunk: Chunk;
   /** Readable prose of the chunk (no markup). */
   plain: string;
-  /** Content terms of `plain` in order, with repeats (`contentTerms(plain)`), for TF-IDF. */
-  termList: string[];
+  /** How often each content term of `plain` that keywords weigh occurs (`termCounts`), for TF-IDF. */
+  termCounts: Map<string, number>;
   /** Distinct content terms, for lexical similarity. */
   terms: Set<string>;
+  /** Entities found by pattern in `plain`, in order (`patternEntities`). */
+  entities: string[];
   /** Models named by the enclosing heading path below the document title, outermost first. */
   pathMentions: ModelMention[];
   /** Models named by headings, tab labels or the opening caption line inside the chunk, in order. */
@@ -166,8 +170,9 @@ export interface ChunkText {
   /** The document it was read against (a view for another document, or for none, reads it again). */
   doc: NormalizedDocument | null;
   plain: string;
-  termList: string[];
+  termCounts: Map<string, number>;
   terms: Set<string>;
+  entities: string[];
   headings: { level: number; text: string }[];
   /** The heading path below the document title, where path mentions are looked for. */
   path: string[];
@@ -196,7 +201,17 @@ export function chunkText(chunk: Chunk, doc: NormalizedDocument | null = null): 
   if (caption) local.push(caption);
   const plain = plainText(chunk.text);
   const termList = contentTerms(plain);
-  return { doc, plain, termList, terms: new Set(termList), headings, path, local, endPath: pathAt(doc, chunk.end, chunk.headingPath) };
+  return {
+    doc,
+    plain,
+    termCounts: termCounts(termList),
+    terms: new Set(termList),
+    entities: patternEntities(plain),
+    headings,
+    path,
+    local,
+    endPath: pathAt(doc, chunk.end, chunk.headingPath),
+  };
 }
 
 /** Computes the chunk's text part now and keeps it for its view (`chunkView` with the same `doc`). */
@@ -210,12 +225,13 @@ export function draftChunkText(chunk: Chunk, doc: NormalizedDocument): ChunkText
 export function chunkView(chunk: Chunk, vocabulary: ModelVocabulary, doc: NormalizedDocument | null = null): ChunkView {
   const confident = (ms: ModelMention[]): ModelMention[] => ms.filter((m) => m.confidence >= CHUNK_MENTION_MIN_CONFIDENCE);
   const early = drafted.get(chunk);
-  const { plain, termList, terms, headings, path, local, endPath } = early?.doc === doc ? early : chunkText(chunk, doc);
+  const { plain, termCounts, terms, entities, headings, path, local, endPath } = early?.doc === doc ? early : chunkText(chunk, doc);
   return {
     chunk,
     plain,
-    termList,
+    termCounts,
     terms,
+    entities,
     pathMentions: confident(path.flatMap((h) => vocabulary.findMentions(h))),
     localMentions: confident(local.flatMap((h) => vocabulary.findMentions(h))),
     bodyMentions: confident(vocabulary.findMentions(plain)),

@@ -6,7 +6,8 @@ import { createContinuityHeuristic } from './continuity.heuristic';
 
 /**
  * The part of a document's heuristic enrichment that no vocabulary changes, done ahead: each
- * chunk's text part of its view (`draftChunkText`) and, for a chunk whose signature will be
+ * chunk's text part of its view (`draftChunkText`: prose, term counts for the keywords, entities
+ * found by pattern, headings and labels) and, for a chunk whose signature will be
  * extracted rather than inherited, the tagging of its heading and opening (`pretagChunk`). An
  * import runs it for documents already learned while it waits for the next file's parse; the
  * enrichment then reads what was drafted, so the rows are the same as without it.

@@ -3,7 +3,7 @@ import type { NormalizedDocument } from '../core/document';
 import { boundedMemo } from '../core/memo';
 import type { ChunkView } from './chunk-view';
 import type { DocumentFacts } from './cnm.heuristic';
-import { topTermsOf } from './term-stats';
+import { boostCounts, topCounted } from './term-stats';
 import { modelTokens } from './text.util';
 
 /**
@@ -79,7 +79,20 @@ export function headingKey(path: readonly string[], skip: number): string | null
 }
 
 /** Pattern-based entities of a text (model names first), distinct, in order of appearance. */
-export function extractEntities(text: string, models: readonly string[], max: number): string[] {
+export function extractEntities(text: string, models: readonly string[], max: number, found: readonly string[] = patternEntities(text)): string[] {
+  const out: string[] = [];
+  for (const v of [...models, ...found]) {
+    if (!out.some((o) => o.toLowerCase() === v.toLowerCase())) out.push(v);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+/**
+ * The entities `ENTITY_PATTERNS` find in a text, in order of appearance (repeats kept). It reads
+ * no vocabulary, so an import finds them while it waits for the next parse (`ChunkText.entities`).
+ */
+export function patternEntities(text: string): string[] {
   const found: { at: number; value: string }[] = [];
   // Characters already inside a taken match (no pattern matches empty text). A list of taken
   // spans checked at every match grew with the square of the matches: 7-17 s for one chunk of
@@ -99,13 +112,7 @@ export function extractEntities(text: string, models: readonly string[], max: nu
       found.push({ at: start, value: m[0].replace(/\s+/g, ' ') });
     }
   }
-  found.sort((a, b) => a.at - b.at);
-  const out: string[] = [];
-  for (const v of [...models, ...found.map((f) => f.value)]) {
-    if (!out.some((o) => o.toLowerCase() === v.toLowerCase())) out.push(v);
-    if (out.length >= max) break;
-  }
-  return out;
+  return found.sort((a, b) => a.at - b.at).map((f) => f.value);
 }
 
 /** Creates the heuristic keys stage; defaults: 6 keywords, 12 entities. */
@@ -130,8 +137,8 @@ export function createKeysHeuristic(options: KeysHeuristicOptions = {}): KeysHeu
       return {
         title: title || null,
         summary: null,
-        keywords: topTermsOf(view.termList, facts.terms, maxKeywords, { boost: title ?? '', exclude }),
-        entities: extractEntities(view.plain, models, maxEntities),
+        keywords: topCounted(boostCounts(title ?? ''), view.termCounts, facts.terms, maxKeywords, exclude),
+        entities: extractEntities(view.plain, models, maxEntities, view.entities),
         questions: [],
         key,
         relatedKeys: parent ? [parent] : [],

@@ -102,37 +102,62 @@ export function topTerms(text: string, stats: TermStats, k: number, options: { b
   return topTermsOf(contentTerms(plainText(text)), stats, k, options);
 }
 
-/**
- * Content terms of recent `boost` texts: the boost is a chunk's title, the same heading for every
- * chunk of a section, and its terms were read again for each. Bounded; dropped wholesale when full.
- */
-const termsOfBoost: (text: string) => readonly string[] = boundedMemo(2000, contentTerms);
-
 /** `topTerms` over the text's content terms (`contentTerms(plainText(text))`) computed by the caller. */
 export function topTermsOf(terms: readonly string[], stats: TermStats, k: number, options: { boost?: string; exclude?: ReadonlySet<string> } = {}): string[] {
+  return topCounted(boostCounts(options.boost ?? ''), termCounts(terms), stats, k, options.exclude);
+}
+
+/**
+ * The terms `topTermsOf` weighs among `terms`, each with its count, in first-occurrence order:
+ * at weight 1 (a text's terms) a term with digits is a pin or register name ("gpio3", "uart7")
+ * and is left out; at weight 2 (the heading's) it counts. It reads no statistics, so an import
+ * counts a chunk's terms while it waits for the next parse (`ChunkText.termCounts`); the
+ * statistics are the whole batch's only once every file is learned.
+ */
+export function termCounts(terms: readonly string[], weight = 1): Map<string, number> {
   const tf = new Map<string, number>();
-  const order = new Map<string, number>();
-  const add = (t: string, w: number): void => {
-    // Terms with digits outside the heading are pin and register names ("gpio3", "uart7").
-    if (options.exclude?.has(t) || t.length < 3 || (w < 2 && /\d/.test(t))) return;
-    tf.set(t, (tf.get(t) ?? 0) + w);
-    if (!order.has(t)) order.set(t, order.size);
-  };
-  for (const t of termsOfBoost(options.boost ?? '')) add(t, 2);
-  for (const t of terms) add(t, 1);
+  for (const t of terms) {
+    if (t.length < 3 || (weight < 2 && /\d/.test(t))) continue;
+    tf.set(t, (tf.get(t) ?? 0) + weight);
+  }
+  return tf;
+}
+
+/**
+ * The counts of recent `boost` texts' terms (at weight 2): the boost is a chunk's title, the same
+ * heading for every chunk of a section, and its terms were read again for each. Bounded; dropped
+ * wholesale when full.
+ */
+export const boostCounts: (text: string) => ReadonlyMap<string, number> = boundedMemo(2000, (text) => termCounts(contentTerms(text), 2));
+
+/**
+ * The best `k` terms by TF-IDF of a boost text's counts and a text's (`termCounts`), added up,
+ * without `exclude`: the boost's terms first, then the text's, each in first-occurrence order, so
+ * ties keep the order in which `topTermsOf` meets the terms.
+ */
+export function topCounted(
+  boost: ReadonlyMap<string, number>,
+  text: ReadonlyMap<string, number>,
+  stats: TermStats,
+  k: number,
+  exclude?: ReadonlySet<string>,
+): string[] {
   // The best `k` kept in order while the terms go by, instead of sorting them all: a chunk has
-  // ~100 distinct terms and asks for 6, and this ran for every chunk of an import. `tf` iterates
-  // in first-occurrence order, so a later term displaces an equal score only when strictly better:
-  // the same ranking as the sort by score, then first occurrence.
+  // ~100 distinct terms and asks for 6, and this ran for every chunk of an import. A later term
+  // displaces an equal score only when strictly better: the same ranking as the sort by score,
+  // then first occurrence.
   if (k <= 0) return [];
   const top: { t: string; score: number }[] = [];
-  for (const [t, n] of tf) {
+  const consider = (t: string, n: number): void => {
+    if (exclude?.has(t)) return;
     const score = (1 + Math.log(n)) * stats.idf(t);
-    if (top.length === k && score <= top[k - 1]!.score) continue;
+    if (top.length === k && score <= top[k - 1]!.score) return;
     let at = top.length === k ? k - 1 : top.length;
     while (at > 0 && top[at - 1]!.score < score) at--;
     if (top.length === k) top.pop();
     top.splice(at, 0, { t, score });
-  }
+  };
+  for (const [t, n] of boost) consider(t, n + (text.get(t) ?? 0));
+  for (const [t, n] of text) if (!boost.has(t)) consider(t, n);
   return top.map((x) => x.t);
 }

@@ -50,7 +50,7 @@ const ENRICHMENT_FILE = 'enrichment.json';
 const POOL_MIN_CHARS = 1024 * 1024;
 /**
  * Text (characters) of documents drafted and not yet prepared at most. A draft holds about twice
- * its document's text (chunk prose, term lists, tags) until the batch is prepared; past this much,
+ * its document's text (chunk prose, term counts, entities, tags) until the batch is prepared; past this much,
  * the rest of a large batch is prepared as before, so drafting never holds more than ~50 MB.
  */
 const DRAFT_MAX_CHARS = 8 * 1024 * 1024;

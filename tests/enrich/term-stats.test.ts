@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TermStats, topTerms, topTermsOf } from '../../src-main/enrich/term-stats';
+import { boostCounts, termCounts, TermStats, topCounted, topTerms, topTermsOf } from '../../src-main/enrich/term-stats';
 import { contentTerms, plainText } from '../../src-main/enrich/text.util';
 
 const pump = '# Pump\n\nReplace the [gasket](parts/gasket.md) of the pump; see `pump --help`.\n\n```sh\nflush gasket\n```\n';
@@ -59,5 +59,38 @@ describe('topTerms', () => {
     expect(topTermsOf(['kappa', 'iota', 'lambda', 'iota'], stats, 2)).toEqual(['iota', 'kappa']);
     expect(topTermsOf(['kappa', 'iota', 'lambda'], stats, 2)).toEqual(['kappa', 'iota']);
     expect(topTermsOf(['kappa'], stats, 0)).toEqual([]);
+  });
+
+  it("weighs a heading's terms double, keeps digit terms only from it, and leaves excluded terms out, as one pass over the terms would", () => {
+    // The import counts a chunk's terms ahead (`termCounts`) and adds the heading's at the end
+    // (`topCounted`): the ranking must be the one a single pass gives, heading first.
+    const stats = TermStats.fromTexts(['alpha beta gpio3', 'alpha uart7 delta', 'alpha epsilon', 'zeta eta theta']);
+    const words = ['alpha', 'beta', 'gpio3', 'uart7', 'delta', 'epsilon', 'zeta', 'eta', 'iota', 'ab', 'kappa'];
+    const onePass = (terms: string[], boost: string[], exclude: Set<string>, k: number): string[] => {
+      const tf = new Map<string, number>();
+      const add = (t: string, w: number): void => {
+        if (exclude.has(t) || t.length < 3 || (w < 2 && /\d/.test(t))) return;
+        tf.set(t, (tf.get(t) ?? 0) + w);
+      };
+      for (const t of boost) add(t, 2);
+      for (const t of terms) add(t, 1);
+      const order = [...tf.keys()];
+      return [...tf]
+        .map(([t, n]) => ({ t, score: (1 + Math.log(n)) * stats.idf(t) }))
+        .sort((a, b) => b.score - a.score || order.indexOf(a.t) - order.indexOf(b.t))
+        .slice(0, k)
+        .map((x) => x.t);
+    };
+    let seed = 11;
+    const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    for (let round = 0; round < 300; round++) {
+      const terms = Array.from({ length: 1 + next(30) }, () => words[next(words.length)]!);
+      const boost = Array.from({ length: next(4) }, () => words[next(words.length)]!);
+      const exclude = new Set(Array.from({ length: next(3) }, () => words[next(words.length)]!));
+      const k = 1 + next(8);
+      const expected = onePass(terms, contentTerms(boost.join(' ')), exclude, k);
+      expect(topTermsOf(terms, stats, k, { boost: boost.join(' '), exclude })).toEqual(expected);
+      expect(topCounted(boostCounts(boost.join(' ')), termCounts(terms), stats, k, exclude)).toEqual(expected);
+    }
   });
 });
