@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../store';
 import type { ImportJob } from '../store/ingest.slice';
 import { formatPercent, stageLabel } from '../util/format';
+import { finishedImportTitle } from '../util/import-words';
 import { restoreFocus } from '../util/focus';
 import { failureAdvice } from '../util/messages';
 import { Icon } from './Icon';
@@ -64,9 +65,7 @@ function jobTitle(job: ImportJob, total: number): string {
       return `Importing into ${job.library}: ${finished} of ${total}`;
     }
     case 'done':
-      if ((s?.cancelled ?? 0) > 0) return `Import into ${job.library} cancelled`;
-      if ((s?.failed ?? 0) > 0 && (s?.imported ?? 0) + (s?.replaced ?? 0) === 0) return `Import into ${job.library} failed`;
-      return `Imported into ${job.library}`;
+      return s ? finishedImportTitle(job.library, s) : `Imported into ${job.library}`;
   }
 }
 
