@@ -10,7 +10,7 @@ import { openApp, shot, startUiApp, type UiApp } from './harness';
 /**
  * Settings › Team libraries in Chromium against a real S3 server (moto on 127.0.0.1): saving the
  * storage settings, publishing the selected library, subscribing to it, the read-only library
- * view, "a newer version is available" and syncing it.
+ * view and chunk inspector, "a newer version is available" and syncing it.
  */
 describe('team libraries in the UI', { timeout: 120_000 }, () => {
   let moto: MotoServer;
@@ -68,6 +68,25 @@ describe('team libraries in the UI', { timeout: 120_000 }, () => {
     await page.getByTestId('tab-documents').click();
     expect(await page.getByTestId('subscription-status').textContent()).toContain('Team library, read-only: version 1 of s3://ui-team/pumps');
     expect(await page.getByTestId('import-files').count()).toBe(0);
+  });
+
+  it('does not tell a subscriber to set an embedding model for nouns their read-only copy cannot compute', async () => {
+    // Subscribed just now, the team copy is open on the Documents screen.
+    await page.getByRole('button', { name: 'Inspect chunks of RAC-225B service manual' }).click();
+    const segments = page.getByTestId('chunk-strip').getByTestId('chunk-segment');
+    await segments.first().click();
+    const signature = page.getByTestId('chunk-signature');
+    expect(await signature.textContent()).toContain('nouns: not computed in this library');
+    expect(await signature.textContent()).not.toContain('embedding model');
+    await shot(page, 'team-chunk-inspector');
+    // The publisher's own library, where setting a model is the user's to do, still says how.
+    await page.getByRole('button', { name: 'Close the chunk inspector' }).click();
+    await page.getByRole('button', { name: /^Pumps/ }).click();
+    await page.getByRole('button', { name: 'Inspect chunks of RAC-225B service manual' }).click();
+    await segments.first().click();
+    expect(await signature.textContent()).toContain('nouns: not computed until an embedding model is set');
+    await page.getByRole('button', { name: 'Close the chunk inspector' }).click();
+    await page.getByRole('button', { name: /^Team pumps/ }).click();
   });
 
   it('says when a newer version is published and syncs it', async () => {

@@ -80,13 +80,13 @@ export function App() {
         <main className="main">
           <LibraryNotice />
           <Tabs />
+          {importsInline ? null : <ImportPanel />}
           <div className="screen">
             <Screen />
           </div>
         </main>
         <SourceViewer />
       </div>
-      {importsInline ? null : <ImportPanel />}
       <DropOverlay />
     </div>
   );

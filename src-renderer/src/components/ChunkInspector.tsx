@@ -223,8 +223,12 @@ function ChunkDetails() {
   const doc = useStore((s) => s.inspectorDoc);
   const title = useStore((s) => s.documents.find((d) => d.id === s.inspectorDoc)?.title ?? '');
   const openViewer = useStore((s) => s.openViewer);
+  // A subscribed (team) library is read-only here: only its publisher can set its embedding model,
+  // so why its nouns are missing is told without pointing at a setting the user cannot change.
+  const readOnly = useStore((s) => s.libraries.some((l) => l.name === s.selectedLibrary && l.subscription !== undefined));
   if (!chunk || !doc) return <div className="chunk-details muted">Select a chunk.</div>;
   const sig = chunk.signature;
+  const nounsOmitted = readOnly ? 'not computed in this library' : 'not computed until an embedding model is set';
   return (
     <div className="chunk-details" data-testid="chunk-details">
       <div className="detail-head">
@@ -243,7 +247,7 @@ function ChunkDetails() {
         <dd>{chunk.headingPath.join(' › ') || '—'}</dd>
         <dt>Signature</dt>
         <dd data-testid="chunk-signature">
-          <span className="sig">category: {sig.category ?? '—'}</span> <span className="sig">nouns: {chunk.nounsOmitted ? 'not computed until an embedding model is set' : sig.nouns.join(', ') || '—'}</span>{' '}
+          <span className="sig">category: {sig.category ?? '—'}</span> <span className="sig">nouns: {chunk.nounsOmitted ? nounsOmitted : sig.nouns.join(', ') || '—'}</span>{' '}
           <span className="sig">model: {sig.model ?? '—'}</span>{' '}
           <span className={`src-tag src-${chunk.signatureSource ?? 'none'}`}>
             {chunk.signatureSource === 'inherited' ? 'inherited from the previous chunk' : chunk.signatureSource === 'extracted' ? 'new signature' : 'no signature'}

@@ -3,15 +3,18 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../store';
 import type { ImportJob } from '../store/ingest.slice';
 import { formatPercent, stageLabel } from '../util/format';
+import { finishedImportTitle } from '../util/import-words';
 import { restoreFocus } from '../util/focus';
 import { failureAdvice } from '../util/messages';
 import { Icon } from './Icon';
 
 /**
  * Running and finished imports: overall progress, each file's stage and percent, cancel,
- * failures with their reason, cancelled files as "Cancelled", one "Retry all". Floats top-right
- * below the tabs (never over the chat composer); `inline` puts it in the page's flow instead, for
- * the Documents screen, whose Import buttons and filter sit exactly there.
+ * failures with their reason, cancelled files as "Cancelled", one "Retry all". A band of its own
+ * between the tabs and the screen, never over it: a card of failures stays open for reading, and
+ * floating, it lay over search results, answers and the composer and took their clicks. The band
+ * is short and scrolls; the screen below gives it the height. `inline` puts it in the Documents
+ * screen's own flow instead, between its header and the table.
  */
 export function ImportPanel({ inline = false }: { inline?: boolean }) {
   const keys = useStore(useShallow((s) => s.jobs.map((j) => j.key)));
@@ -62,9 +65,7 @@ function jobTitle(job: ImportJob, total: number): string {
       return `Importing into ${job.library}: ${finished} of ${total}`;
     }
     case 'done':
-      if ((s?.cancelled ?? 0) > 0) return `Import into ${job.library} cancelled`;
-      if ((s?.failed ?? 0) > 0 && (s?.imported ?? 0) + (s?.replaced ?? 0) === 0) return `Import into ${job.library} failed`;
-      return `Imported into ${job.library}`;
+      return s ? finishedImportTitle(job.library, s) : `Imported into ${job.library}`;
   }
 }
 

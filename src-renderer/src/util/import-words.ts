@@ -1,0 +1,20 @@
+import type { ImportSummary } from '../../../src-main/contract/api';
+import { countOf } from './format';
+
+/** A finished import's counts by outcome, as the engine reports them (`ImportSummary.summary`). */
+export type ImportCounts = ImportSummary['summary'];
+
+/**
+ * The headline of a finished import, saying what happened to its files: a file that was already
+ * in the library is neither imported nor failed, so it is named apart ("2 files could not be
+ * imported; 1 was already in Pumps", "Nothing new: 1 file was already in Pumps").
+ */
+export function finishedImportTitle(library: string, s: ImportCounts): string {
+  if (s.cancelled > 0) return `Import into ${library} cancelled`;
+  const added = s.imported + s.replaced;
+  if (added > 0) return `Imported into ${library}`;
+  const already = (lead: string) => `${lead} ${s.already === 1 ? 'was' : 'were'} already in ${library}`;
+  if (s.failed > 0) return s.already > 0 ? `${countOf(s.failed, 'file')} could not be imported; ${already(String(s.already))}` : `Import into ${library} failed`;
+  if (s.already > 0) return `Nothing new: ${already(countOf(s.already, 'file'))}`;
+  return `Nothing imported into ${library}`;
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { finishedImportTitle, type ImportCounts } from '../../src-renderer/src/util/import-words';
+
+const counts = (c: Partial<ImportCounts>): ImportCounts => ({ imported: 0, already: 0, replaced: 0, failed: 0, cancelled: 0, ...c });
+
+describe('finishedImportTitle', () => {
+  it('names files already in the library apart from those that failed', () => {
+    expect(finishedImportTitle('Pumps', counts({ already: 1, failed: 2 }))).toBe('2 files could not be imported; 1 was already in Pumps');
+    expect(finishedImportTitle('Pumps', counts({ already: 3, failed: 1 }))).toBe('1 file could not be imported; 3 were already in Pumps');
+  });
+
+  it('says nothing new came when every file was already there, never that the import failed or imported', () => {
+    expect(finishedImportTitle('Pumps', counts({ already: 1 }))).toBe('Nothing new: 1 file was already in Pumps');
+    expect(finishedImportTitle('Pumps', counts({ already: 4 }))).toBe('Nothing new: 4 files were already in Pumps');
+  });
+
+  it('keeps "failed" for an import where every file failed, and "imported" where any file came in', () => {
+    expect(finishedImportTitle('Pumps', counts({ failed: 2 }))).toBe('Import into Pumps failed');
+    expect(finishedImportTitle('Pumps', counts({ imported: 1, already: 2, failed: 1 }))).toBe('Imported into Pumps');
+    expect(finishedImportTitle('Pumps', counts({ replaced: 1 }))).toBe('Imported into Pumps');
+  });
+
+  it('says a cancelled import was cancelled, and an import of nothing that nothing came in', () => {
+    expect(finishedImportTitle('Pumps', counts({ imported: 3, cancelled: 2 }))).toBe('Import into Pumps cancelled');
+    expect(finishedImportTitle('Pumps', counts({}))).toBe('Nothing imported into Pumps');
+  });
+});
