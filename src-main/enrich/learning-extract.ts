@@ -6,8 +6,8 @@ import { contentTerms, plainText } from './text.util';
  * What learning takes from a document alone, with no library state: its plain text (the model
  * vocabulary scans it), its distinct content terms (document frequencies) and each passage's
  * distinct stemmed terms (passage frequencies). The parse worker computes it beside the parse
- * and sends it with the document, so the import's thread, which learns, drafts and enriches the
- * whole batch while that worker is mostly idle, only adds the sets to the statistics.
+ * when the import's thread is the busier side (`LibraryIndex.extractsAhead`), which then only adds
+ * the sets to the statistics; otherwise that thread computes it when it learns.
  * Lists keep first-occurrence order: the statistics' maps (and enrichment.json) are then the
  * same as when the thread computes them itself.
  */

@@ -157,6 +157,17 @@ export class LibraryIndex implements DocumentIndexer {
     if (readsNouns(this.library.config)) warmTagger();
   }
 
+  /**
+   * Whether the parse worker makes each document's learning extract (`DocumentIndexer.extractsAhead`).
+   * It is about a fifth of that worker's CPU on Markdown. A library that reads no nouns tags nothing
+   * in its drafts, so this thread waits for the worker for about a third of the parse phase: it makes
+   * the extract itself, which also spares cloning it across threads. A library that reads nouns
+   * tags them while it waits, and the worker makes it. (tests/bench/RESULTS.md, session 18.)
+   */
+  extractsAhead(): boolean {
+    return readsNouns(this.library.config);
+  }
+
   /** Documents learned in full since the vocabulary was last saved, in order (see `unlearn`). */
   private unsaved: NormalizedDocument[] = [];
 

@@ -43,6 +43,12 @@ export interface DocumentIndexer {
    */
   learn(docs: NormalizedDocument[], extracts?: readonly (LearningExtract | undefined)[]): Promise<void>;
   /**
+   * Whether the parse worker should make each document's learning extract: when this thread has
+   * more to do per document than the worker (see `LibraryIndex.extractsAhead`). Without it (or
+   * false) this thread makes its own when it learns.
+   */
+  extractsAhead?(): boolean;
+  /**
    * Work on a learned document that the rest of the batch cannot change (chunking, say), done
    * while the import waits for the next file's parse: each step does a little. Optional, in
    * memory only, and never changes what `prepare` returns; a step that throws drops the draft.
@@ -339,6 +345,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
 
   for (const c of candidates) progress(c.id, 'queued', 0);
   const writes = new Limiter(WRITES_WHILE_READING);
+  const extract = indexer.extractsAhead?.() ?? false;
   // Every store started, so none is still writing into the library when the import returns.
   const stores: Promise<StoreOutcome>[] = [];
 
@@ -363,7 +370,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
       progress(c.id, 'parsing', 0);
       let outcome: ParseOutcome;
       try {
-        outcome = await readAndParse(c, { library, pool, maxBytes, limits, signal, writes, largeReads, originals });
+        outcome = await readAndParse(c, { library, pool, maxBytes, limits, signal, writes, largeReads, originals, extract });
       } catch (err) {
         // Every expected failure is a value already; this is a bug, still this file's alone.
         const f = stageFailure('read', err);
@@ -582,6 +589,8 @@ interface ReadContext {
   writes: Limiter;
   largeReads: Limiter;
   originals: PackWriter;
+  /** Whether the parse worker makes each document's learning extract (`DocumentIndexer.extractsAhead`). */
+  extract: boolean;
 }
 
 async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcome> {
@@ -608,7 +617,7 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
     const existing = await library.document(c.id);
     if (existing?.status === 'ready' && existing.contentHash === contentHash) return { kind: 'already' };
 
-    const result = await pool.parse(path.posix.basename(c.id), bytes, ctx.signal);
+    const result = await pool.parse(path.posix.basename(c.id), bytes, ctx.signal, { extract: ctx.extract });
     if (!result.ok) return { kind: 'failed', code: result.code, reason: result.reason, size };
 
     const doc: NormalizedDocument = { ...result.doc, id: c.id, contentHash };

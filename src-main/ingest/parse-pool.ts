@@ -48,6 +48,8 @@ interface Pending {
   /** The import's signal: its abort drops the file while it is still queued. */
   signal: AbortSignal | undefined;
   resolve: (result: PoolParseResult) => void;
+  /** Whether the worker makes the document's learning extract (`ParseTask`). */
+  extract: boolean;
   /** Resolved as cancelled while in a worker's task (`cancel`): never queued again. */
   cancelled?: boolean;
 }
@@ -145,13 +147,16 @@ export class ParsePool {
     while (!this.closed && !this.startFailure && this.slots.size < Math.min(n, this.size)) this.spawn();
   }
 
-  /** Parses one file in a worker; never rejects. An aborted `signal` (see `cancel`) drops it while queued. */
-  parse(fileName: string, bytes: Uint8Array, signal?: AbortSignal): Promise<PoolParseResult> {
+  /**
+   * Parses one file in a worker; never rejects. An aborted `signal` (see `cancel`) drops it while
+   * queued. `extract`: the worker also makes the document's learning extract (Markdown, HTML, text).
+   */
+  parse(fileName: string, bytes: Uint8Array, signal?: AbortSignal, options: { extract?: boolean } = {}): Promise<PoolParseResult> {
     if (this.closed || signal?.aborted) return Promise.resolve(CANCELLED);
     if (this.startFailure) return Promise.resolve(this.startFailed());
     const budgetSeconds = this.limits.cpuSecondsBase + (this.limits.cpuSecondsPerMb * bytes.byteLength) / (1024 * 1024);
     return new Promise<PoolParseResult>((resolve) => {
-      this.queue.push({ key: this.nextKey++, fileName, bytes, budgetSeconds, signal, resolve });
+      this.queue.push({ key: this.nextKey++, fileName, bytes, budgetSeconds, signal, resolve, extract: options.extract ?? false });
       this.schedule();
     });
   }
@@ -228,7 +233,7 @@ export class ParsePool {
     this.idleTimer = null;
     const task: ParseTask = {
       type: 'parse',
-      files: files.map((f) => ({ key: f.key, fileName: f.fileName, bytes: f.bytes })),
+      files: files.map((f) => ({ key: f.key, fileName: f.fileName, bytes: f.bytes, extract: f.extract })),
       maxTextChars: this.limits.maxTextChars,
     };
     slot.worker.postMessage(task);

@@ -6,7 +6,8 @@ import type { ParseResult } from './parsers';
 /** Files sent to one worker at once: many small files travel in one message. */
 export interface ParseTask {
   type: 'parse';
-  files: { key: number; fileName: string; bytes: Uint8Array }[];
+  /** `extract`: make the document's learning extract and codes beside the parse (see `parse.worker.ts`). */
+  files: { key: number; fileName: string; bytes: Uint8Array; extract: boolean }[];
   /** `ImportLimits.maxTextChars`. */
   maxTextChars: number;
 }

@@ -10,8 +10,8 @@ import { threadTicks, type ParseTask, type PoolMessage, type WorkerMessage, type
  * A parse worker (`parse-pool.ts`): parses the files of each task it is sent, one after the other,
  * and reports each file's start (with this thread's CPU time, so the pool can stop a parse that
  * runs over its budget) and its result, with what learning needs from the document alone
- * (`learningExtract`): the import's thread has the rest of the batch to learn, draft and enrich,
- * while this one waits for files. It holds no state between files.
+ * (`learningExtract`) when the file's task asks for it (the import's thread is then the busier
+ * side: `LibraryIndex.extractsAhead`). It holds no state between files.
  */
 
 const port = parentPort;
@@ -45,8 +45,7 @@ function cpuTicks(): number | null {
 }
 
 /**
- * Formats whose parse is short next to learning them (Markdown pages: ~0.5 s of this thread's CPU
- * for radxa + esp, against ~1.8 s on the import's thread): this thread makes their extract. A
+ * Formats whose parse is short next to learning them: this thread makes their extract when asked. A
  * PDF's or DOCX's parse is the import's longest step, which the import's thread waits for anyway,
  * so their documents are learned there in full.
  */
@@ -109,7 +108,7 @@ async function runTask(task: ParseTask): Promise<void> {
           reason: `The file is too large to import (limit ${chars(task.maxTextChars)} of text): it holds ${chars(result.doc.text.length)}.`,
         };
       }
-      if (result.ok && EXTRACT_FORMATS.has(result.doc.format) && result.doc.text.length <= LEARNING_EXTRACT_MAX_CHARS) result = withExtract(result);
+      if (file.extract && result.ok && EXTRACT_FORMATS.has(result.doc.format) && result.doc.text.length <= LEARNING_EXTRACT_MAX_CHARS) result = withExtract(result);
     } catch (err) {
       result = { ok: false, code: 'corrupt', reason: `The file could not be read: ${err instanceof Error ? err.message : String(err)}` };
     }

@@ -88,3 +88,24 @@ describe('LibraryIndex.draft', () => {
     expect(await drain(index.draft(doc!))).toBe(0);
   });
 });
+
+describe('LibraryIndex.extractsAhead', () => {
+  it('asks the parse worker for learning extracts only when this thread tags nouns while it waits', async () => {
+    const tmp = await tempDir();
+    const { createEngine } = await import('../../src-main/engine/engine');
+    const engine = createEngine({ dataDir: path.join(tmp.dir, 'data'), bundledModelsDir: path.join(tmp.dir, 'none') });
+    cleanups.push(async () => {
+      await engine.dispose();
+      await tmp.cleanup();
+    });
+    for (const [name, prefix, expected] of [
+      ['Plain', undefined, false],
+      ['Signed', { signature: true }, true],
+    ] as const) {
+      const made = await engine.handlers['libraries.create']({ name, ...(prefix ? { prefix } : {}) });
+      if (!made.ok) throw new Error(made.error.message);
+      const library = await engine.libraries.get(name);
+      expect((await engine.indexes.open(library!)).extractsAhead()).toBe(expected);
+    }
+  });
+});

@@ -130,15 +130,21 @@ describe('the parse pool', () => {
     }
   });
 
-  it('sends with a parsed document what learning and its record need from it alone, as the calling thread makes it', async () => {
+  it('sends with a parsed document what learning and its record need from it alone, as the calling thread makes it, when asked', async () => {
     const pool = new ParsePool({ size: 1 });
     try {
       const source = '# RAC-225B\n\nZebra cables: order code SKU: RAC-225B-EU. Charging batteries at 100 mA.\n\n## Relay\n\nReplace the relay.\n';
-      const result = await pool.parse('rac-225b.md', new TextEncoder().encode(source));
+      const result = await pool.parse('rac-225b.md', new TextEncoder().encode(source), undefined, { extract: true });
       if (!result.ok) throw new Error(result.reason);
       expect(result.extract).toEqual(learningExtract(result.doc));
       expect(result.codes).toEqual(documentCodes(result.doc));
       expect(result.codes).toContain('RAC-225B-EU');
+      // Not asked (the import's thread makes them when the worker is the busier side): the document alone.
+      const plain = await pool.parse('rac-225b.md', new TextEncoder().encode(source));
+      if (!plain.ok) throw new Error(plain.reason);
+      expect(plain.doc).toEqual(result.doc);
+      expect(plain.extract).toBeUndefined();
+      expect(plain.codes).toBeUndefined();
     } finally {
       await pool.close();
     }
