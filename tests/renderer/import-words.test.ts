@@ -14,9 +14,11 @@ describe('finishedImportTitle', () => {
     expect(finishedImportTitle('Pumps', counts({ already: 4 }))).toBe('Nothing new: 4 files were already in Pumps');
   });
 
-  it('keeps "failed" for an import where every file failed, and "imported" where any file came in', () => {
+  it('keeps "failed" for an import where every file failed, and "imported" where any file came in, naming those that failed', () => {
     expect(finishedImportTitle('Pumps', counts({ failed: 2 }))).toBe('Import into Pumps failed');
-    expect(finishedImportTitle('Pumps', counts({ imported: 1, already: 2, failed: 1 }))).toBe('Imported into Pumps');
+    expect(finishedImportTitle('Pumps', counts({ imported: 1, already: 2 }))).toBe('Imported into Pumps');
+    expect(finishedImportTitle('Pumps', counts({ imported: 1, already: 2, failed: 1 }))).toBe('Imported into Pumps; 1 file could not be imported');
+    expect(finishedImportTitle('Pumps', counts({ replaced: 2, failed: 3 }))).toBe('Imported into Pumps; 3 files could not be imported');
     expect(finishedImportTitle('Pumps', counts({ replaced: 1 }))).toBe('Imported into Pumps');
   });
 

@@ -7,12 +7,14 @@ export type ImportCounts = ImportSummary['summary'];
 /**
  * The headline of a finished import, saying what happened to its files: a file that was already
  * in the library is neither imported nor failed, so it is named apart ("2 files could not be
- * imported; 1 was already in Pumps", "Nothing new: 1 file was already in Pumps").
+ * imported; 1 was already in Pumps", "Nothing new: 1 file was already in Pumps"), and a file that
+ * failed beside others that came in is named too ("Imported into Pumps; 1 file could not be imported").
  */
 export function finishedImportTitle(library: string, s: ImportCounts): string {
   if (s.cancelled > 0) return `Import into ${library} cancelled`;
   const added = s.imported + s.replaced;
-  if (added > 0) return `Imported into ${library}`;
+  // Some files came in and others failed: the failures stay in the headline, not only in the summary below it.
+  if (added > 0) return s.failed > 0 ? `Imported into ${library}; ${countOf(s.failed, 'file')} could not be imported` : `Imported into ${library}`;
   const already = (lead: string) => `${lead} ${s.already === 1 ? 'was' : 'were'} already in ${library}`;
   if (s.failed > 0) return s.already > 0 ? `${countOf(s.failed, 'file')} could not be imported; ${already(String(s.already))}` : `Import into ${library} failed`;
   if (s.already > 0) return `Nothing new: ${already(countOf(s.already, 'file'))}`;
