@@ -151,6 +151,8 @@ function tableOf(node: DomNode): DomNode | null {
 /** Columns (`colspan`) or rows (`rowspan`) a cell spans, as a browser reads them: at least 1, at most 1000. */
 function spanOf(cell: DomNode, attribute: 'colspan' | 'rowspan' = 'colspan'): number {
   const n = Number.parseInt(cell.getAttribute?.(attribute) ?? '', 10);
+  // rowspan="0" spans to the end of the row group (HTML); the caller stops every span there.
+  if (n === 0 && attribute === 'rowspan') return 1000;
   return Number.isFinite(n) && n > 1 ? Math.min(n, 1000) : 1;
 }
 
@@ -231,16 +233,20 @@ function gridOf(table: DomNode): Map<DomNode, RowGrid> {
     const taken = new Set(carried.map((c) => c.col));
     const copies = new Map<DomNode, number>();
     let col = 0;
-    for (const cell of own) {
+    own.forEach((cell, i) => {
       while (taken.has(col)) col++;
-      let n = Math.max(1, Math.min(spanOf(cell), width - (own.length - 1) - carried.length));
+      // Columns left from here, for this cell and each one after it (at least one each): several
+      // spanning cells of one row share the table's width instead of each taking all of it.
+      let free = 0;
+      for (let c = col; c < width; c++) if (!taken.has(c)) free++;
+      let n = Math.max(1, Math.min(spanOf(cell), free - (own.length - 1 - i)));
       let rowsDown = Math.min(spanOf(cell, 'rowspan'), groupEnd[r]! - r);
       if (n * rowsDown - 1 > positions) n = rowsDown = 1;
       else positions -= n * rowsDown - 1;
       copies.set(cell, n);
       for (let k = 0; k < n; k++) if (rowsDown > 1) down.set(col + k, { cell, until: r + rowsDown - 1 });
       col += n;
-    }
+    });
     grid.set(row, { carried, copies });
   });
   grids.set(table, grid);

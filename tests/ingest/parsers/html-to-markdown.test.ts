@@ -66,6 +66,19 @@ describe('htmlToMarkdown tables', () => {
     expect(md.map(cells)).toEqual([['A', 'B', 'C'], ['---', '---', '---'], ['Size', '100 x 75 mm', '100 x 75 mm']]);
   });
 
+  it('shares the width among several spanning cells of one row', () => {
+    // Each colspan alone fits; together they are wider than the table: the later ones give way.
+    const md = lines(htmlToMarkdown('<table><tr><th>A</th><th>B</th><th>C</th><th>D</th></tr><tr><td colspan="3">x</td><td colspan="3">y</td></tr></table>').markdown);
+    expect(md.map(cells)).toEqual([['A', 'B', 'C', 'D'], ['---', '---', '---', '---'], ['x', 'x', 'x', 'y']]);
+    const three = lines(htmlToMarkdown('<table><tr><th>A</th><th>B</th><th>C</th><th>D</th></tr><tr><td colspan="2">x</td><td colspan="2">y</td><td>z</td></tr></table>').markdown);
+    expect(three.slice(2).map(cells)).toEqual([['x', 'x', 'y', 'z']]);
+  });
+
+  it('carries a rowspan="0" cell to the end of its row group, as HTML says', () => {
+    const html = '<table><thead><tr><th>Pin</th><th>Name</th></tr></thead><tbody><tr><td rowspan="0">J1</td><td>VCC</td></tr><tr><td>GND</td></tr><tr><td>TX</td></tr></tbody></table>';
+    expect(lines(htmlToMarkdown(html).markdown).map(cells)).toEqual([['Pin', 'Name'], ['---', '---'], ['J1', 'VCC'], ['J1', 'GND'], ['J1', 'TX']]);
+  });
+
   it('writes a cell that spans rows into each row, so the rows below keep their values under their columns', () => {
     // A comparison table: a row header spanning three rows, one of them a value spanning all boards.
     const html = `<table>
