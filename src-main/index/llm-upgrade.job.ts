@@ -22,13 +22,22 @@ export async function upgradeEnrichment(
   const cancelled = () => fail<never>('cancelled', 'Enrichment was cancelled; it resumes where it stopped.');
   const todo = (await library.documents()).filter((d) => d.status === 'ready' && d.contentHash && d.enrichedWith !== mode);
   let done = 0;
+  // Documents this run cannot re-enrich (stored text lost or damaged, chunking failed): their rows
+  // stay as they are, and no later run can do better until they are imported again.
+  const unreadable = new Set<string>();
   onProgress(0, todo.length);
   for (const rec of todo) {
     if (signal.aborted) return cancelled();
     const doc = await library.loadNormalized(rec);
-    if (!doc) continue;
+    if (!doc) {
+      unreadable.add(rec.id);
+      continue;
+    }
     const chunks = await index.chunker.chunk(doc, await index.chunkContext(signal));
-    if (!chunks.ok) continue;
+    if (!chunks.ok) {
+      unreadable.add(rec.id);
+      continue;
+    }
     let upgraded;
     try {
       upgraded = await index.enrichment.enrichWithLlm(doc, chunks.value, enrichmentSettings(library.config, true), mode, llm, signal);
@@ -48,8 +57,10 @@ export async function upgradeEnrichment(
   await index.store.ensureIndexes();
   // Every document upgraded: every chunk has the model's nouns, or the heuristic's where the
   // model's answer was unusable (computed, since LLM enrichment reads them), so an embedder may
-  // read them all (see `startEmbedding`).
-  if (library.config.nounsOmitted && (await library.documents()).every((d) => d.status !== 'ready' || d.enrichedWith === mode)) {
+  // read them all (see `startEmbedding`). A document no run can re-enrich keeps its chunks without
+  // nouns: waiting for it would hold the embedder back for good, so its chunks are embedded as
+  // they are (their model and category are in the signature all the same).
+  if (library.config.nounsOmitted && (await library.documents()).every((d) => d.status !== 'ready' || d.enrichedWith === mode || unreadable.has(d.id))) {
     await library.saveConfig({ nounsOmitted: false });
   }
   return ok(done);

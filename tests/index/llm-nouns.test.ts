@@ -74,4 +74,30 @@ describe('an embedder over chunks stored without nouns, in an LLM-enriched libra
     expect(chunks.ok && chunks.value.length).toBeGreaterThan(0);
     expect(chunks.ok && chunks.value.some((c) => c.nounsOmitted)).toBe(false);
   });
+
+  it('does not hold the embedder back for good when a document cannot be upgraded', async () => {
+    // A new document stored without nouns whose stored text is then damaged: the upgrade cannot
+    // re-enrich it, now or later, so waiting for it would leave the library unembedded.
+    expect(await engine.handlers['settings.update']({ chatModel: null })).toMatchObject({ ok: true });
+    expect(await engine.handlers['libraries.configure']({ library: 'Aircon', enrich: 'heuristic', embedder: null })).toMatchObject({ ok: true });
+    await doc('dx.md', 'DX-9');
+    expect((await engine.importPaths('Aircon', [path.join(dir, 'dx.md')])).ok).toBe(true);
+    await engine.idle();
+    const library = (await engine.libraries.get('Aircon'))!;
+    const rec = (await library.document('dx.md'))!;
+    expect(rec.normalized).toBeDefined();
+    await writeFile(path.join(library.dir, rec.normalized!.file), 'not the stored text');
+    expect(await omitted()).toBe(true);
+    // The other documents are upgraded already: no rebuild, the embedder waits for the upgrade.
+    const res = await engine.handlers['libraries.configure']({ library: 'Aircon', enrich: 'llm-single', embedder: 'tiny-embedder' });
+    expect(res).toMatchObject({ ok: true, value: { embedder: 'tiny-embedder' } });
+    await engine.idle();
+    expect(await omitted()).toBe(true);
+    expect(await pending()).toBeGreaterThan(0);
+    expect(await engine.handlers['settings.update']({ chatModel: 'tiny-llama.gguf' })).toMatchObject({ ok: true });
+    await engine.idle();
+    expect((await (await engine.libraries.get('Aircon'))!.document('dx.md'))?.enrichedWith).not.toBe('llm-single');
+    expect(await omitted()).toBe(false);
+    expect(await pending()).toBe(0);
+  });
 });
