@@ -439,6 +439,12 @@ export const contract = {
       .strict(),
     output: out<AppSettings>(),
   },
+  /**
+   * Loads what a library's first search needs (its model vocabulary, document names, row index)
+   * ahead of it: the renderer asks when a library is opened, so a large library's first question
+   * does not wait a second for them. Reads nothing the user sees.
+   */
+  'search.prepare': { input: z.object({ library: libraryName }).strict(), output: out<{ prepared: true }>() },
   'search.query': {
     input: z
       .object({

@@ -25,6 +25,7 @@ export const CONTRACT_KEYS = [
   'import.start',
   'import.cancel',
   'search.query',
+  'search.prepare',
   'chat.list',
   'chat.create',
   'chat.get',

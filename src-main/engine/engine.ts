@@ -222,6 +222,13 @@ export function createEngine(options: EngineOptions): Engine {
     ...chat.handlers,
     ...settingsHandlers({ settings, remote, models, libraries, startEnrichment }),
 
+    'search.prepare': async ({ library }) => {
+      const lib = await libraries.require(library);
+      if (!lib.ok) return lib;
+      await (await indexes.open(lib.value)).prepareSearch();
+      return ok({ prepared: true as const });
+    },
+
     'search.query': async ({ library, query, topK, retriever, models: modelFilter, docIds, stages }) => {
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;

@@ -50,6 +50,7 @@ const READS = [
   'documents.source',
   'documents.original',
   'search.query',
+  'search.prepare',
   'chat.list',
   'chat.create',
   'chat.get',

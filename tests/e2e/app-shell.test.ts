@@ -1,12 +1,13 @@
 /// <reference lib="dom" />
 // Code passed to page.evaluate runs in Chromium: it is type-checked against the DOM.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { startWebBridge, type WebBridge } from '../../src-main/bridge/web-bridge';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
+import { DocumentEvidence } from '../../src-main/search/document-evidence';
 import { launchBrowser, screenshotDir } from './browser';
 import { repoRoot, tempDir } from '../helpers/temp';
 
@@ -53,7 +54,10 @@ describe('app shell in Chromium through the web bridge', () => {
     expect(errors).toEqual([]);
   });
 
-  it('creates a library from the sidebar and shows it selected', async () => {
+  it('creates a library from the sidebar and shows it selected, its search prepared ahead of the first question', async () => {
+    // The renderer asks the engine to load what the library's first search needs once it is
+    // opened (`search.prepare`): the index of document names is built with no search asked.
+    const names = vi.spyOn(DocumentEvidence, 'build');
     const page = await browser.newPage();
     await page.goto(bridge.url);
     await page.getByLabel('New library name').fill('Boards');
@@ -61,6 +65,8 @@ describe('app shell in Chromium through the web bridge', () => {
     await page.getByTestId('no-documents').waitFor();
     const item = page.getByTestId('library-list').getByRole('button', { name: /^Boards/ });
     expect(await item.getAttribute('aria-current')).toBe('true');
+    await expect.poll(() => names.mock.calls.length).toBe(1);
+    names.mockRestore();
     await page.screenshot({ path: path.join(screenshotDir, 'app-shell-library.png') });
   });
 

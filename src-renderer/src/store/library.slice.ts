@@ -181,6 +181,9 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
       const changed = name !== get().selectedLibrary;
       set({ selectedLibrary: name, ...(changed ? { documents: [], documentFilter: '' } : {}) });
       if (changed) get().resetForLibrary();
+      // A large library's first search builds its vocabulary and name index (~1 s at 14k documents):
+      // built now, while the user reads the library and types, the first question is answered at once.
+      if (changed && name) void api['search.prepare']({ library: name });
       await get().loadDocuments();
       if (changed) void get().loadConversations();
     },
