@@ -5,6 +5,7 @@ import type { ImportJob } from '../store/ingest.slice';
 import { formatPercent, stageLabel } from '../util/format';
 import { finishedImportTitle } from '../util/import-words';
 import { restoreFocus } from '../util/focus';
+import { NARROW_LAYOUT, useMediaQuery } from '../util/media';
 import { failureAdvice } from '../util/messages';
 import { Icon } from './Icon';
 
@@ -26,6 +27,16 @@ export function ImportPanel({ inline = false }: { inline?: boolean }) {
       ))}
     </aside>
   );
+}
+
+/**
+ * True when the Documents screen shows the imports in its own flow (`inline`), false when the band
+ * under the tabs does. In a narrow window the open source viewer hides the screen, so the band
+ * shows them then: an import started with the viewer open is seen at once.
+ */
+export function useImportsInline(): boolean {
+  const narrow = useMediaQuery(NARROW_LAYOUT);
+  return useStore((s) => s.view === 'documents' && s.selectedLibrary !== null && !(narrow && s.viewer !== null));
 }
 
 /**
