@@ -80,6 +80,9 @@ function jobTitle(job: ImportJob, total: number): string {
   }
 }
 
+/** A running job with more files than this starts folded: its list would fill the band. */
+const OPEN_WHILE_RUNNING = 5;
+
 function JobCard({ jobKey }: { jobKey: string }) {
   const job = useStore((s) => s.jobs.find((j) => j.key === jobKey));
   const cancelImport = useStore((s) => s.cancelImport);
@@ -87,10 +90,18 @@ function JobCard({ jobKey }: { jobKey: string }) {
   const retryFile = useStore((s) => s.retryFile);
   const retryFiles = useStore((s) => s.retryFiles);
   const canRetry = useStore((s) => s.canRetry);
-  const [open, setOpen] = useState(true);
   const finished = job?.phase === 'done' || job?.phase === 'error' || job?.phase === 'stopped';
   const failedCount = job ? Object.values(job.files).filter((f) => f.stage === 'failed' && !f.cancelled).length : 0;
-  // A clean import folds to its one-line summary so it does not cover the library; failures stay open.
+  const fileCount = job ? Math.max(job.total, job.order.length) : 0;
+  // Running, a big batch folds to its headline and bar: its list filled the band and shrank the
+  // screen below while it ran (the headline counts its failures). A folder's files become known as
+  // it runs, so this follows their count until the user unfolds or folds the card themselves.
+  const [open, setOpen] = useState(() => fileCount <= OPEN_WHILE_RUNNING);
+  const chosenWhileRunning = useRef(false);
+  useEffect(() => {
+    if (!finished && !chosenWhileRunning.current) setOpen(fileCount <= OPEN_WHILE_RUNNING);
+  }, [finished, fileCount]);
+  // Finished, a clean import folds to its one-line summary so it does not cover the library; failures stay open.
   useEffect(() => {
     if (finished) setOpen(failedCount > 0 || job?.phase === 'error' || job?.phase === 'stopped');
   }, [finished, failedCount, job?.phase]);
@@ -121,9 +132,21 @@ function JobCard({ jobKey }: { jobKey: string }) {
   return (
     <section className={`job ${finished ? 'job-finished' : 'job-running'}`} data-testid="import-job" data-phase={job.phase} aria-live="polite">
       <header className="job-header">
-        <button ref={headline} type="button" className="job-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <button
+          ref={headline}
+          type="button"
+          className="job-toggle"
+          aria-expanded={open}
+          onClick={() => {
+            chosenWhileRunning.current = !finished;
+            setOpen(!open);
+          }}
+        >
           <span className="job-title">{title}</span>
-          {!finished ? <span className="job-percent">{formatPercent(fraction)}</span> : <span className="job-chevron" aria-hidden="true">{open ? '▾' : '▸'}</span>}
+          {/* Failures as they happen, in the line a folded running card keeps. */}
+          {!finished && failed.length > 0 ? <span className="job-failed error">{failed.length} failed</span> : null}
+          {!finished ? <span className="job-percent">{formatPercent(fraction)}</span> : null}
+          <span className="job-chevron" aria-hidden="true">{open ? '▾' : '▸'}</span>
         </button>
         {finished ? (
           <button
@@ -239,7 +262,7 @@ function JobCard({ jobKey }: { jobKey: string }) {
             </li>
           ))}
         </ul>
-      ) : failed.length > 0 ? (
+      ) : finished && failed.length > 0 ? (
         <p className="error small">{failed.length === 1 ? '1 file failed' : `${failed.length} files failed`}</p>
       ) : null}
     </section>
