@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../store';
 import type { ImportJob } from '../store/ingest.slice';
 import { formatPercent, stageLabel } from '../util/format';
-import { finishedImportTitle } from '../util/import-words';
+import { finishedImportTitle, importCountsLine } from '../util/import-words';
 import { restoreFocus } from '../util/focus';
 import { NARROW_LAYOUT, useMediaQuery } from '../util/media';
 import { failureAdvice } from '../util/messages';
@@ -183,15 +183,7 @@ function JobCard({ jobKey }: { jobKey: string }) {
       {!finished ? <progress className="bar" max={1} value={fraction} aria-label="Overall progress" /> : null}
       {s ? (
         <p ref={summary} className="job-summary small" data-testid="import-summary" tabIndex={-1}>
-          {[
-            s.imported ? `${s.imported} imported` : '',
-            s.replaced ? `${s.replaced} replaced` : '',
-            s.already ? `${s.already} already there` : '',
-            s.failed ? `${s.failed} failed` : '',
-            s.cancelled ? `${s.cancelled} cancelled` : '',
-          ]
-            .filter(Boolean)
-            .join(' · ')}
+          {importCountsLine(job.library, s)}
         </p>
       ) : null}
       {job.summary?.skipped?.length ? (
