@@ -93,6 +93,24 @@ describe('an import started while the source viewer is open in a narrow window, 
     expect(await takesClick(done.getByTestId('failure-reason'))).toBe(true);
   });
 
+  it('gives focus to the viewer when the last card goes with Dismiss while the viewer hides the tabs', async () => {
+    await page.getByTestId('source-viewer').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByTestId('import-panel').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: /^Open RAC-225B/ }).click();
+    await page.getByTestId('source-viewer').waitFor();
+    await dropFiles(page, [{ ...damaged, name: 'damaged-3.pdf' }]);
+    const done = page.locator('[data-testid="import-job"][data-phase="done"]');
+    await done.waitFor({ timeout: 60_000 });
+    await done.getByRole('button', { name: 'Dismiss' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('import-panel').waitFor({ state: 'detached' });
+    // The selected tab it went to before is hidden under the viewer here: never <body>.
+    await expect.poll(focused).toBe('Close source');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('source-viewer').waitFor({ state: 'detached' });
+  });
+
   it('logged no page errors', () => {
     expect(errors).toEqual([]);
   });

@@ -155,10 +155,13 @@ function JobCard({ jobKey }: { jobKey: string }) {
             aria-label="Dismiss"
             onClick={(e) => {
               // The card goes with the focused button: focus moves to the card now in its place,
-              // else to the tab of the screen the panel was over, never to <body>.
+              // else to the tab of the screen the panel was over, never to <body>. A narrow window's
+              // source viewer hides the tabs: focus goes to the viewer then.
               const card = e.currentTarget.closest('[data-testid="import-job"]');
               const neighbour = (card?.nextElementSibling ?? card?.previousElementSibling)?.querySelector('.job-toggle');
-              const next = neighbour ?? document.querySelector('[role="tab"][aria-selected="true"]');
+              const shown = (el: Element | null | undefined) => (el && el.getClientRects().length > 0 ? el : null);
+              const next =
+                neighbour ?? shown(document.querySelector('[role="tab"][aria-selected="true"]')) ?? document.querySelector('[data-testid="source-viewer"] [aria-label="Close source"]');
               dismissJob(job.key);
               requestAnimationFrame(() => restoreFocus(next));
             }}
