@@ -6,7 +6,7 @@ import { dropFiles, openApp, serviceManualPdf, shot, startUiApp, type UiApp } fr
 
 /**
  * A document row's "Re-import a newer version" always asks for the new file (it never sends the
- * file dropped earlier again, which the engine reports as "already there"), a file dropped again
+ * file dropped earlier again, which the engine reports as already in the library), a file dropped again
  * is reported as already in the library, apart from files that failed, and a damaged file's row
  * offers no Retry (sending the same bytes again fails again) but says what to do instead.
  */
@@ -45,12 +45,14 @@ describe('re-importing a document in Chromium', () => {
   });
 
   it('says which files were already in the library apart from those that failed, not that the import failed', async () => {
-    // The library holds rac-225b.pdf as the newer manual (the test before): the same bytes again are "already there".
+    // The library holds rac-225b.pdf as the newer manual (the test before): the same bytes again are already in it.
     const cut = (i: number) => ({ name: `cut-${i}.pdf`, bytes: new TextEncoder().encode(`%PDF-1.4\ncut off ${i}`), type: 'application/pdf' });
     await dropFiles(page, [{ name: 'rac-225b.pdf', bytes: newerManual, type: 'application/pdf' }, cut(1), cut(2)]);
     await finishedJobs().waitFor();
     expect(await finishedJobs().locator('.job-title').textContent()).toBe('2 files could not be imported; 1 was already in Pumps');
-    expect(await finishedJobs().getByTestId('import-summary').textContent()).toBe('1 already there · 2 failed');
+    // The counts and the file's own line say it as the headline does.
+    expect(await finishedJobs().getByTestId('import-summary').textContent()).toBe('1 already in Pumps · 2 failed');
+    expect(await finishedJobs().locator('[data-testid="import-file"][data-file="rac-225b.pdf"]').textContent()).toContain('Already in Pumps.');
     await finishedJobs().getByRole('button', { name: 'Dismiss' }).click();
     await dropFiles(page, [{ name: 'rac-225b.pdf', bytes: newerManual, type: 'application/pdf' }]);
     await finishedJobs().waitFor();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { finishedImportTitle, type ImportCounts } from '../../src-renderer/src/util/import-words';
+import { alreadyInLibrary, finishedImportTitle, importCountsLine, type ImportCounts } from '../../src-renderer/src/util/import-words';
 
 const counts = (c: Partial<ImportCounts>): ImportCounts => ({ imported: 0, already: 0, replaced: 0, failed: 0, cancelled: 0, ...c });
 
@@ -25,5 +25,19 @@ describe('finishedImportTitle', () => {
   it('says a cancelled import was cancelled, and an import of nothing that nothing came in', () => {
     expect(finishedImportTitle('Pumps', counts({ imported: 3, cancelled: 2 }))).toBe('Import into Pumps cancelled');
     expect(finishedImportTitle('Pumps', counts({}))).toBe('Nothing imported into Pumps');
+  });
+});
+
+describe('importCountsLine', () => {
+  it('names files already in the library with the library, as the headline does', () => {
+    const s = counts({ already: 1, failed: 2 });
+    expect(importCountsLine('Pumps', s)).toBe('1 already in Pumps · 2 failed');
+    expect(finishedImportTitle('Pumps', s)).toContain('already in Pumps');
+    expect(alreadyInLibrary('Pumps')).toBe('Already in Pumps.');
+  });
+
+  it('lists each outcome that happened, in one order, and nothing for those that did not', () => {
+    expect(importCountsLine('Pumps', counts({ imported: 2, replaced: 1, already: 3, failed: 1, cancelled: 4 }))).toBe('2 imported · 1 replaced · 3 already in Pumps · 1 failed · 4 cancelled');
+    expect(importCountsLine('Pumps', counts({ replaced: 1 }))).toBe('1 replaced');
   });
 });

@@ -6,7 +6,7 @@ import { ChatView } from './ChatView';
 import { ChunkInspector } from './ChunkInspector';
 import { DropOverlay } from './DropOverlay';
 import { Icon, type IconName } from './Icon';
-import { ImportPanel } from './ImportPanel';
+import { ImportPanel, useImportsInline } from './ImportPanel';
 import { LibrarySidebar } from './LibrarySidebar';
 import { LibraryView } from './LibraryView';
 import { SearchView } from './SearchView';
@@ -26,8 +26,7 @@ export function App() {
   const handleEngineEvent = useStore((s) => s.handleEngineEvent);
   const theme = useStore((s) => s.theme);
   const viewerOpen = useStore((s) => s.viewer !== null);
-  // The Documents screen shows imports in its own flow (see ImportPanel's `inline`).
-  const importsInline = useStore((s) => s.view === 'documents' && s.selectedLibrary !== null);
+  const importsInline = useImportsInline();
   const searchInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {

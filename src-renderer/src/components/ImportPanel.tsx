@@ -3,8 +3,9 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../store';
 import type { ImportJob } from '../store/ingest.slice';
 import { formatPercent, stageLabel } from '../util/format';
-import { finishedImportTitle } from '../util/import-words';
+import { finishedImportTitle, importCountsLine } from '../util/import-words';
 import { restoreFocus } from '../util/focus';
+import { NARROW_LAYOUT, useMediaQuery } from '../util/media';
 import { failureAdvice } from '../util/messages';
 import { Icon } from './Icon';
 
@@ -26,6 +27,16 @@ export function ImportPanel({ inline = false }: { inline?: boolean }) {
       ))}
     </aside>
   );
+}
+
+/**
+ * True when the Documents screen shows the imports in its own flow (`inline`), false when the band
+ * under the tabs does. In a narrow window the open source viewer hides the screen, so the band
+ * shows them then: an import started with the viewer open is seen at once.
+ */
+export function useImportsInline(): boolean {
+  const narrow = useMediaQuery(NARROW_LAYOUT);
+  return useStore((s) => s.view === 'documents' && s.selectedLibrary !== null && !(narrow && s.viewer !== null));
 }
 
 /**
@@ -69,6 +80,9 @@ function jobTitle(job: ImportJob, total: number): string {
   }
 }
 
+/** A running job with more files than this starts folded: its list would fill the band. */
+const OPEN_WHILE_RUNNING = 5;
+
 function JobCard({ jobKey }: { jobKey: string }) {
   const job = useStore((s) => s.jobs.find((j) => j.key === jobKey));
   const cancelImport = useStore((s) => s.cancelImport);
@@ -76,10 +90,18 @@ function JobCard({ jobKey }: { jobKey: string }) {
   const retryFile = useStore((s) => s.retryFile);
   const retryFiles = useStore((s) => s.retryFiles);
   const canRetry = useStore((s) => s.canRetry);
-  const [open, setOpen] = useState(true);
   const finished = job?.phase === 'done' || job?.phase === 'error' || job?.phase === 'stopped';
   const failedCount = job ? Object.values(job.files).filter((f) => f.stage === 'failed' && !f.cancelled).length : 0;
-  // A clean import folds to its one-line summary so it does not cover the library; failures stay open.
+  const fileCount = job ? Math.max(job.total, job.order.length) : 0;
+  // Running, a big batch folds to its headline and bar: its list filled the band and shrank the
+  // screen below while it ran (the headline counts its failures). A folder's files become known as
+  // it runs, so this follows their count until the user unfolds or folds the card themselves.
+  const [open, setOpen] = useState(() => fileCount <= OPEN_WHILE_RUNNING);
+  const chosenWhileRunning = useRef(false);
+  useEffect(() => {
+    if (!finished && !chosenWhileRunning.current) setOpen(fileCount <= OPEN_WHILE_RUNNING);
+  }, [finished, fileCount]);
+  // Finished, a clean import folds to its one-line summary so it does not cover the library; failures stay open.
   useEffect(() => {
     if (finished) setOpen(failedCount > 0 || job?.phase === 'error' || job?.phase === 'stopped');
   }, [finished, failedCount, job?.phase]);
@@ -110,9 +132,21 @@ function JobCard({ jobKey }: { jobKey: string }) {
   return (
     <section className={`job ${finished ? 'job-finished' : 'job-running'}`} data-testid="import-job" data-phase={job.phase} aria-live="polite">
       <header className="job-header">
-        <button ref={headline} type="button" className="job-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <button
+          ref={headline}
+          type="button"
+          className="job-toggle"
+          aria-expanded={open}
+          onClick={() => {
+            chosenWhileRunning.current = !finished;
+            setOpen(!open);
+          }}
+        >
           <span className="job-title">{title}</span>
-          {!finished ? <span className="job-percent">{formatPercent(fraction)}</span> : <span className="job-chevron" aria-hidden="true">{open ? '▾' : '▸'}</span>}
+          {/* Failures as they happen, in the line a folded running card keeps. */}
+          {!finished && failed.length > 0 ? <span className="job-failed error">{failed.length} failed</span> : null}
+          {!finished ? <span className="job-percent">{formatPercent(fraction)}</span> : null}
+          <span className="job-chevron" aria-hidden="true">{open ? '▾' : '▸'}</span>
         </button>
         {finished ? (
           <button
@@ -121,10 +155,13 @@ function JobCard({ jobKey }: { jobKey: string }) {
             aria-label="Dismiss"
             onClick={(e) => {
               // The card goes with the focused button: focus moves to the card now in its place,
-              // else to the tab of the screen the panel was over, never to <body>.
+              // else to the tab of the screen the panel was over, never to <body>. A narrow window's
+              // source viewer hides the tabs: focus goes to the viewer then.
               const card = e.currentTarget.closest('[data-testid="import-job"]');
               const neighbour = (card?.nextElementSibling ?? card?.previousElementSibling)?.querySelector('.job-toggle');
-              const next = neighbour ?? document.querySelector('[role="tab"][aria-selected="true"]');
+              const shown = (el: Element | null | undefined) => (el && el.getClientRects().length > 0 ? el : null);
+              const next =
+                neighbour ?? shown(document.querySelector('[role="tab"][aria-selected="true"]')) ?? document.querySelector('[data-testid="source-viewer"] [aria-label="Close source"]');
               dismissJob(job.key);
               requestAnimationFrame(() => restoreFocus(next));
             }}
@@ -149,15 +186,7 @@ function JobCard({ jobKey }: { jobKey: string }) {
       {!finished ? <progress className="bar" max={1} value={fraction} aria-label="Overall progress" /> : null}
       {s ? (
         <p ref={summary} className="job-summary small" data-testid="import-summary" tabIndex={-1}>
-          {[
-            s.imported ? `${s.imported} imported` : '',
-            s.replaced ? `${s.replaced} replaced` : '',
-            s.already ? `${s.already} already there` : '',
-            s.failed ? `${s.failed} failed` : '',
-            s.cancelled ? `${s.cancelled} cancelled` : '',
-          ]
-            .filter(Boolean)
-            .join(' · ')}
+          {importCountsLine(job.library, s)}
         </p>
       ) : null}
       {job.summary?.skipped?.length ? (
@@ -228,7 +257,7 @@ function JobCard({ jobKey }: { jobKey: string }) {
             </li>
           ))}
         </ul>
-      ) : failed.length > 0 ? (
+      ) : finished && failed.length > 0 ? (
         <p className="error small">{failed.length === 1 ? '1 file failed' : `${failed.length} files failed`}</p>
       ) : null}
     </section>

@@ -9,7 +9,7 @@ import { failureAdvice } from '../util/messages';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Icon } from './Icon';
 import { ImportButtons, MANUAL_EXTENSIONS } from './ImportButtons';
-import { ImportPanel } from './ImportPanel';
+import { ImportPanel, useImportsInline } from './ImportPanel';
 import { IndexStatus } from './IndexStatus';
 import { RebuildNotice } from './RebuildNotice';
 
@@ -72,6 +72,7 @@ function Documents({ library }: { library: string }) {
   const replaceInput = useRef<HTMLInputElement>(null);
   const [replacing, setReplacing] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  const importsInline = useImportsInline();
 
   const filtered = useMemo(() => {
     const q = documentFilter.trim().toLowerCase();
@@ -133,7 +134,7 @@ function Documents({ library }: { library: string }) {
         </div>
       </div>
       <RebuildNotice library={library} returnFocusTo={heading} />
-      <ImportPanel inline />
+      {importsInline ? <ImportPanel inline /> : null}
       {documents.length === 0 && Object.keys(live).length > 0 ? (
         <p className="muted pad" data-testid="importing-first">
           This library is empty until its first manuals are imported: each one appears here as soon as it is read.

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { DocumentStatus, EngineEvent, ErrorCode, ImportSummary } from '../../../src-main/contract/api';
 import { api, newUploadId, uploadFile } from '../api/client';
 import type { PickedFile } from '../util/files';
+import { alreadyInLibrary } from '../util/import-words';
 import type { Store } from './index';
 
 /** One file's progress in an import job; `fraction` is 0..1 for this file. */
@@ -270,7 +271,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
               const prev = files[r.file];
               if (r.status === 'cancelled') files[r.file] = { file: r.file, stage: 'failed', fraction: prev?.fraction ?? 0, reason: 'Cancelled.', cancelled: true };
               else if (r.status === 'failed') files[r.file] = { file: r.file, stage: 'failed', fraction: 1, reason: r.reason ?? prev?.reason ?? 'Failed.', ...(r.code ? { code: r.code } : {}) };
-              else files[r.file] = { file: r.file, stage: 'ready', fraction: 1, ...(r.status === 'already' ? { reason: 'Already in the library.' } : {}) };
+              else files[r.file] = { file: r.file, stage: 'ready', fraction: 1, ...(r.status === 'already' ? { reason: alreadyInLibrary(j.library) } : {}) };
             }
             const order = [...j.order, ...event.summary.results.map((r) => r.file).filter((f) => !j.files[f])];
             return { ...j, phase: 'done', summary: event.summary, files, order, done: event.summary.results.length, total: event.summary.results.length };

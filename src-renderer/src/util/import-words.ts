@@ -20,3 +20,24 @@ export function finishedImportTitle(library: string, s: ImportCounts): string {
   if (s.already > 0) return `Nothing new: ${already(countOf(s.already, 'file'))}`;
   return `Nothing imported into ${library}`;
 }
+
+/**
+ * The counts line under a finished import's headline ("2 imported · 1 already in Pumps · 1 failed"):
+ * a file that was already in the library is named as the headline names it, with the library.
+ */
+export function importCountsLine(library: string, s: ImportCounts): string {
+  return [
+    s.imported ? `${s.imported} imported` : '',
+    s.replaced ? `${s.replaced} replaced` : '',
+    s.already ? `${s.already} already in ${library}` : '',
+    s.failed ? `${s.failed} failed` : '',
+    s.cancelled ? `${s.cancelled} cancelled` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/** The line of one file that was already in `library`, under the card's headline and counts. */
+export function alreadyInLibrary(library: string): string {
+  return `Already in ${library}.`;
+}
