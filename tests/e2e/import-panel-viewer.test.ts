@@ -111,6 +111,23 @@ describe('an import started while the source viewer is open in a narrow window, 
     await page.getByTestId('source-viewer').waitFor({ state: 'detached' });
   });
 
+  it('shows the results of a search asked for with Ctrl+K while the viewer covers the screen', async () => {
+    await page.getByTestId('tab-search').click();
+    await page.getByTestId('global-search').fill('slow-blow fuse');
+    await page.getByTestId('global-search').press('Enter');
+    await page.locator('.result-open').first().click();
+    await page.getByTestId('source-viewer').waitFor();
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('RAC-300C fuse');
+    await page.keyboard.press('Enter');
+    // The viewer gives way to the results it covered; the box keeps focus for the next question.
+    await page.getByTestId('source-viewer').waitFor({ state: 'detached' });
+    const first = page.locator('.result-open').first();
+    await first.waitFor();
+    expect(await takesClick(first)).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('global-search');
+  });
+
   it('logged no page errors', () => {
     expect(errors).toEqual([]);
   });

@@ -12,6 +12,7 @@ import { LibraryView } from './LibraryView';
 import { SearchView } from './SearchView';
 import { SettingsView } from './SettingsView';
 import { SourceViewer } from '../viewer/SourceViewer';
+import { NARROW_LAYOUT } from '../util/media';
 
 const NEXT_THEME: Record<ThemeChoice, ThemeChoice> = { system: 'light', light: 'dark', dark: 'system' };
 const THEME_ICON: Record<ThemeChoice, IconName> = { system: 'auto', light: 'sun', dark: 'moon' };
@@ -99,6 +100,8 @@ function Header({ searchInput }: { searchInput: RefObject<HTMLInputElement | nul
   const setSearchQuery = useStore((s) => s.setSearchQuery);
   const runSearch = useStore((s) => s.runSearch);
   const library = useStore((s) => s.selectedLibrary);
+  const viewerOpen = useStore((s) => s.viewer !== null);
+  const closeViewer = useStore((s) => s.closeViewer);
   const isMac = navigator.platform.toLowerCase().includes('mac');
   return (
     <header className="app-header">
@@ -111,6 +114,9 @@ function Header({ searchInput }: { searchInput: RefObject<HTMLInputElement | nul
         role="search"
         onSubmit={(e) => {
           e.preventDefault();
+          // In a narrow window the open source viewer covers the screen: a search asked for here
+          // closes it, so its results are seen (focus stays in this box).
+          if (viewerOpen && window.matchMedia(NARROW_LAYOUT).matches) closeViewer();
           void runSearch();
         }}
       >
