@@ -8,7 +8,7 @@ import { dropFiles, importTexts, openApp, shot, startUiApp, type UiApp } from '.
  * runs: its card starts folded to its headline and progress bar, so the chat below keeps its
  * room and its composer its height. A file that fails is still seen without unfolding, the
  * chevron's button unfolds the list from the keyboard, and once finished the card opens on its
- * failures as before.
+ * failures as before. A card stays as the user folded it wherever it is shown.
  */
 describe('a big import while it runs, in Chromium at 800x600', () => {
   let app: UiApp;
@@ -85,6 +85,25 @@ describe('a big import while it runs, in Chromium at 800x600', () => {
     await card.waitFor();
     expect(await card.locator('.job-toggle').getAttribute('aria-expanded')).toBe('true');
     await page.locator('[data-testid="import-job"][data-phase="done"]').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+  });
+
+  it('keeps a card as the user folded it when it moves between the band and the Documents page', async () => {
+    await dropFiles(page, [{ ...damaged, name: 'ab-damaged.pdf' }]);
+    const done = page.locator('[data-testid="import-job"][data-phase="done"]');
+    await done.waitFor({ timeout: 60_000 });
+    const toggle = () => page.locator('[data-testid="import-job"] .job-toggle');
+    // Finished with a failure: open; the user folds it.
+    expect(await toggle().getAttribute('aria-expanded')).toBe('true');
+    await toggle().click();
+    expect(await toggle().getAttribute('aria-expanded')).toBe('false');
+    // The Documents page shows the card in its own flow, a new element: still folded, and back in the band too.
+    await page.getByTestId('tab-documents').click();
+    await page.locator('.import-panel-inline [data-testid="import-job"]').waitFor();
+    expect(await toggle().getAttribute('aria-expanded')).toBe('false');
+    await page.getByTestId('tab-chat').click();
+    await page.getByTestId('question-input').waitFor();
+    expect(await toggle().getAttribute('aria-expanded')).toBe('false');
     await page.getByRole('button', { name: 'Dismiss' }).click();
   });
 

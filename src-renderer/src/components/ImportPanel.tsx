@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../store';
 import type { ImportJob } from '../store/ingest.slice';
@@ -93,18 +93,15 @@ function JobCard({ jobKey }: { jobKey: string }) {
   const finished = job?.phase === 'done' || job?.phase === 'error' || job?.phase === 'stopped';
   const failedCount = job ? Object.values(job.files).filter((f) => f.stage === 'failed' && !f.cancelled).length : 0;
   const fileCount = job ? Math.max(job.total, job.order.length) : 0;
+  const setJobOpen = useStore((s) => s.setJobOpen);
   // Running, a big batch folds to its headline and bar: its list filled the band and shrank the
   // screen below while it ran (the headline counts its failures). A folder's files become known as
   // it runs, so this follows their count until the user unfolds or folds the card themselves.
-  const [open, setOpen] = useState(() => fileCount <= OPEN_WHILE_RUNNING);
-  const chosenWhileRunning = useRef(false);
-  useEffect(() => {
-    if (!finished && !chosenWhileRunning.current) setOpen(fileCount <= OPEN_WHILE_RUNNING);
-  }, [finished, fileCount]);
-  // Finished, a clean import folds to its one-line summary so it does not cover the library; failures stay open.
-  useEffect(() => {
-    if (finished) setOpen(failedCount > 0 || job?.phase === 'error' || job?.phase === 'stopped');
-  }, [finished, failedCount, job?.phase]);
+  // Finished, a clean import folds to its one-line summary so it does not cover the library;
+  // failures stay open, whatever was chosen while it ran. The choice lives in the store, so the card
+  // is as the user left it after moving between the band and the Documents page.
+  const byDefault = finished ? failedCount > 0 || job?.phase === 'error' || job?.phase === 'stopped' : fileCount <= OPEN_WHILE_RUNNING;
+  const open = job?.unfolded && job.unfolded.finished === finished ? job.unfolded.open : byDefault;
   // Cancel is disabled while the job stops and then gives way to Dismiss, leaving focus on <body>:
   // once finished, a keyboard user who cancelled lands on "Retry all", else on the summary (a job
   // that stopped without one: on its headline).
@@ -137,10 +134,7 @@ function JobCard({ jobKey }: { jobKey: string }) {
           type="button"
           className="job-toggle"
           aria-expanded={open}
-          onClick={() => {
-            chosenWhileRunning.current = !finished;
-            setOpen(!open);
-          }}
+          onClick={() => setJobOpen(job.key, !open, finished)}
         >
           <span className="job-title">{title}</span>
           {/* Failures as they happen, in the line a folded running card keeps. */}

@@ -38,6 +38,12 @@ export interface ImportJob {
   summary: ImportSummary | null;
   /** Why the job could not start or stopped, in words. */
   error: string | null;
+  /**
+   * The user's fold or unfold of the job's card, and whether the job had finished then: kept here,
+   * not in the card, so the card is as the user left it wherever it is shown (the band, the
+   * Documents page); a choice made while the job ran gives way to its finish (see `JobCard`).
+   */
+  unfolded?: { open: boolean; finished: boolean };
 }
 
 export interface IngestSlice {
@@ -59,6 +65,8 @@ export interface IngestSlice {
   canRetry(library: string, file: string): boolean;
   cancelImport(jobKey: string): Promise<void>;
   dismissJob(jobKey: string): void;
+  /** The user folds (`open` false) or unfolds a job's card. */
+  setJobOpen(jobKey: string, open: boolean, finished: boolean): void;
   handleEngineEvent(event: EngineEvent): void;
 }
 
@@ -228,6 +236,10 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
 
     dismissJob(jobKey) {
       set((s) => ({ jobs: s.jobs.filter((j) => j.key !== jobKey) }));
+    },
+
+    setJobOpen(jobKey, open, finished) {
+      set((s) => ({ jobs: s.jobs.map((j) => (j.key === jobKey ? { ...j, unfolded: { open, finished } } : j)) }));
     },
 
     handleEngineEvent(event) {
