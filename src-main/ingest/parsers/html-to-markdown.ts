@@ -231,14 +231,18 @@ function gridOf(table: DomNode): Map<DomNode, RowGrid> {
     carried.sort((a, b) => a.col - b.col);
     const own = cellsOf(row);
     const taken = new Set(carried.map((c) => c.col));
+    // The carried columns inside the table, in order, and how many of them lie left of `col`.
+    const takenInside = carried.map((c) => c.col).filter((c) => c < width);
+    let takenLeft = 0;
     const copies = new Map<DomNode, number>();
     let col = 0;
     own.forEach((cell, i) => {
       while (taken.has(col)) col++;
+      while (takenLeft < takenInside.length && takenInside[takenLeft]! < col) takenLeft++;
       // Columns left from here, for this cell and each one after it (at least one each): several
       // spanning cells of one row share the table's width instead of each taking all of it.
-      let free = 0;
-      for (let c = col; c < width; c++) if (!taken.has(c)) free++;
+      // Counted, not walked: a walk per cell was quadratic in a wide row (5,000 columns: +3 s).
+      const free = Math.max(0, width - col) - (takenInside.length - takenLeft);
       let n = Math.max(1, Math.min(spanOf(cell), free - (own.length - 1 - i)));
       let rowsDown = Math.min(spanOf(cell, 'rowspan'), groupEnd[r]! - r);
       if (n * rowsDown - 1 > positions) n = rowsDown = 1;
