@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import type { EngineEvent } from '../../src-main/contract/api';
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import { startWebBridge, type WebBridge } from '../../src-main/bridge/web-bridge';
@@ -128,6 +128,28 @@ export async function openApp(app: UiApp, errors: string[]): Promise<Page> {
   await page.waitForURL(`${app.bridge.origin}/`);
   return page;
 }
+
+/**
+ * True when a click at the element's centre lands on it or inside it, with the element scrolled
+ * into its pane at each of `blocks` in turn; else where the click landed instead ("not drawn" for
+ * an element with no box). What covers part of the screen (the import band, the source viewer)
+ * is found this way, as a user's click would find it.
+ */
+export const takesClick = (el: Locator, blocks: readonly ScrollLogicalPosition[] = ['nearest']) =>
+  el.evaluate((node, blocks) => {
+    for (const block of blocks) {
+      node.scrollIntoView({ block });
+      const r = node.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) return 'not drawn';
+      const [x, y] = [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)];
+      const top = document.elementFromPoint(x, y);
+      if (top === null || (top !== node && !node.contains(top))) {
+        const what = top ? `<${top.tagName.toLowerCase()} class="${top.className}"> in ${top.closest('[data-testid]')?.getAttribute('data-testid') ?? 'the page'}` : 'nothing';
+        return `scrolled to the ${block}, (${x}, ${y}) lands on ${what}`;
+      }
+    }
+    return true;
+  }, blocks);
 
 export const shot = (page: Page, name: string) => page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
 

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { dropFiles, importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
+import { dropFiles, importTexts, openApp, shot, startUiApp, takesClick as takesClickAt, type UiApp } from './harness';
 
 /**
  * A card of failed imports stays open for the user to read, and it must never lie over what they
@@ -28,24 +28,19 @@ describe('an open card of failed imports beside results and answers, in Chromium
     await app?.close();
   });
 
-  /**
-   * True when a click at the element's centre lands on it or inside it, with the element scrolled
-   * to the top, the middle and the bottom of its pane in turn; else where the click landed instead.
-   */
-  const takesClick = (el: Locator) =>
-    el.evaluate((node) => {
-      for (const block of ['start', 'center', 'end'] as const) {
-        node.scrollIntoView({ block });
-        const r = node.getBoundingClientRect();
-        const [x, y] = [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)];
-        const top = document.elementFromPoint(x, y);
-        if (top === null || (top !== node && !node.contains(top))) {
-          const what = top ? `<${top.tagName.toLowerCase()} class="${top.className}"> in ${top.closest('[data-testid]')?.getAttribute('data-testid') ?? 'the page'}` : 'nothing';
-          return `scrolled to the ${block}, (${x}, ${y}) lands on ${what}`;
-        }
-      }
-      return true;
-    });
+  /** `takesClick` with the element scrolled to the top, the middle and the bottom of its pane in turn. */
+  const takesClick = (el: Locator) => takesClickAt(el, ['start', 'center', 'end']);
+
+  /** The answer and the composer's controls each take a click (the band never covers them). */
+  const expectChatClickable = async (answer: Locator) => {
+    for (const [name, el] of [
+      ['answer', answer],
+      ['question box', page.getByTestId('question-input')],
+      ['Ask', page.getByTestId('send')],
+      ['Conversations', page.getByTestId('conversations-toggle')],
+    ] as const)
+      expect(await takesClick(el), name).toBe(true);
+  };
 
   /** Drops damaged files and waits for their card: finished, open, listing each failure. */
   const failBatch = async (from: number) => {
@@ -84,12 +79,7 @@ describe('an open card of failed imports beside results and answers, in Chromium
     await shot(page, 'import-failed-beside-results-1280x800');
     const answer = await askFuse();
     expect(await page.getByTestId('source-viewer').count()).toBe(1);
-    for (const [name, el] of [
-      ['answer', answer],
-      ['question box', page.getByTestId('question-input')],
-      ['Ask', page.getByTestId('send')],
-      ['Conversations', page.getByTestId('conversations-toggle')],
-    ] as const) expect(await takesClick(el), name).toBe(true);
+    await expectChatClickable(answer);
     await shot(page, 'import-failed-beside-answer-1280x800');
     await card.getByRole('button', { name: 'Dismiss' }).click();
     await page.getByTestId('import-panel').waitFor({ state: 'detached' });
@@ -107,12 +97,7 @@ describe('an open card of failed imports beside results and answers, in Chromium
     for (let i = 0; i < (await results.count()); i++) expect(await takesClick(results.nth(i)), `result ${i + 1}`).toBe(true);
     await shot(page, 'import-failed-beside-results-800x600');
     const answer = await askFuse();
-    for (const [name, el] of [
-      ['answer', answer],
-      ['question box', page.getByTestId('question-input')],
-      ['Ask', page.getByTestId('send')],
-      ['Conversations', page.getByTestId('conversations-toggle')],
-    ] as const) expect(await takesClick(el), name).toBe(true);
+    await expectChatClickable(answer);
     await shot(page, 'import-failed-beside-answer-800x600');
     // The failures are still there to read, reachable from the keyboard, and go with Dismiss.
     expect(await card.getByTestId('failure-reason').first().isVisible()).toBe(true);

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
-import { dropFiles, importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
+import type { Page } from 'playwright-core';
+import { dropFiles, importTexts, openApp, shot, startUiApp, takesClick, type UiApp } from './harness';
 
 /**
  * In a narrow window (800x600) the source viewer takes the whole main area: an import started while
@@ -24,15 +24,6 @@ describe('an import started while the source viewer is open in a narrow window, 
   const damaged = { name: 'damaged.pdf', bytes: new TextEncoder().encode('%PDF-1.4\ncut off'), type: 'application/pdf' };
   const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.className ?? 'body');
 
-  /** True when a click at the element's centre, scrolled into view in its pane, lands on it or inside it; else what it lands on. */
-  const takesClick = (el: Locator) =>
-    el.evaluate((node) => {
-      node.scrollIntoView({ block: 'nearest' });
-      const r = node.getBoundingClientRect();
-      if (r.width === 0 || r.height === 0) return 'not drawn';
-      const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-      return top !== null && (top === node || node.contains(top)) ? true : `lands on <${top?.tagName.toLowerCase()} class="${top?.className}">`;
-    });
 
   beforeAll(async () => {
     app = await startUiApp();
