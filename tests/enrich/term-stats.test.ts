@@ -26,6 +26,21 @@ describe('TermStats', () => {
   });
 });
 
+/** The reference ranking: every term of `tf` scored, sorted by score, ties in first-occurrence (insertion) order. */
+function sortedByTfIdf(tf: ReadonlyMap<string, number>, stats: TermStats, k: number): string[] {
+  const order = [...tf.keys()];
+  return [...tf]
+    .map(([t, n]) => ({ t, score: (1 + Math.log(n)) * stats.idf(t) }))
+    .sort((a, b) => b.score - a.score || order.indexOf(a.t) - order.indexOf(b.t))
+    .slice(0, k)
+    .map((x) => x.t);
+}
+
+/** A seeded generator of integers below `n`, so the random cases are the same every run. */
+function seeded(seed: number): (n: number) => number {
+  return (n) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+}
+
 describe('topTerms', () => {
   it('ranks the same keywords from precomputed content terms as from Markdown', () => {
     const stats = TermStats.fromTexts([pump, fan]);
@@ -41,15 +56,9 @@ describe('topTerms', () => {
     const bySort = (terms: string[], k: number): string[] => {
       const tf = new Map<string, number>();
       for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
-      const order = [...tf.keys()];
-      return [...tf]
-        .map(([t, n]) => ({ t, score: (1 + Math.log(n)) * stats.idf(t) }))
-        .sort((a, b) => b.score - a.score || order.indexOf(a.t) - order.indexOf(b.t))
-        .slice(0, k)
-        .map((x) => x.t);
+      return sortedByTfIdf(tf, stats, k);
     };
-    let seed = 7;
-    const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const next = seeded(7);
     for (let round = 0; round < 300; round++) {
       const terms = Array.from({ length: 1 + next(30) }, () => words[next(words.length)]!);
       const k = 1 + next(8);
@@ -74,15 +83,9 @@ describe('topTerms', () => {
       };
       for (const t of boost) add(t, 2);
       for (const t of terms) add(t, 1);
-      const order = [...tf.keys()];
-      return [...tf]
-        .map(([t, n]) => ({ t, score: (1 + Math.log(n)) * stats.idf(t) }))
-        .sort((a, b) => b.score - a.score || order.indexOf(a.t) - order.indexOf(b.t))
-        .slice(0, k)
-        .map((x) => x.t);
+      return sortedByTfIdf(tf, stats, k);
     };
-    let seed = 11;
-    const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const next = seeded(11);
     for (let round = 0; round < 300; round++) {
       const terms = Array.from({ length: 1 + next(30) }, () => words[next(words.length)]!);
       const boost = Array.from({ length: next(4) }, () => words[next(words.length)]!);
