@@ -6,7 +6,8 @@
 // - Code splitting: every `await import(...)` in the engine stays a separate file, so a command
 //   loads only what it needs (`--help` loads no engine at all).
 // - npm packages stay external: they load from node_modules as they are (native modules, data
-//   files next to their code).
+//   files next to their code). The parse worker is the exception: it is built on its own with its
+//   pure-JavaScript packages inside (see `PARSE_WORKER_EXTERNAL`).
 // - out/cli/inputs.json lists the sources the bundle was built from; bin/manualmate.mjs runs the
 //   bundle only while none of them changed, and the sources through tsx otherwise.
 //
@@ -22,6 +23,15 @@ export const CLI_OUT = path.join('out', 'cli');
 export const CLI_ENTRY = path.join('src-main', 'cli', 'main.ts');
 /** The parse worker's module: its own entry, found by `ingest/parse-pool.ts` next to the bundle. */
 export const PARSE_WORKER_ENTRY = path.join('src-main', 'ingest', 'parse.worker.ts');
+/**
+ * Packages the parse worker leaves external: those it loads only for their own formats, on first
+ * need (pdf.js with its own worker file and data, mammoth for DOCX). Its other packages (markdown-it,
+ * turndown with domino, chardet, iconv-lite: ~120 files) are bundled into it: a parse worker starts
+ * for every import that follows a minute without one, and resolving and compiling those files one
+ * by one took ~60 ms of its ~150 ms start (ready message 150-155 ms, bundled 90 ms, on the 2-core
+ * test machine; tests/bench/RESULTS.md, session 19).
+ */
+export const PARSE_WORKER_EXTERNAL = ['pdfjs-dist', 'pdfjs-dist/*', 'mammoth'];
 /** The prepare worker's module, found by `index/prepare-pool.ts` next to the bundle. */
 export const PREPARE_WORKER_ENTRY = path.join('src-main', 'index', 'prepare.worker.ts');
 
@@ -39,23 +49,34 @@ export async function buildCli({ log = console.log } = {}) {
   const next = `${final}.next-${process.pid}`;
   rmSync(next, { recursive: true, force: true });
   mkdirSync(next, { recursive: true });
-  const result = await esbuild.build({
+  const common = {
     absWorkingDir: root,
-    entryPoints: { main: CLI_ENTRY, 'parse-worker': PARSE_WORKER_ENTRY, 'prepare-worker': PREPARE_WORKER_ENTRY },
     bundle: true,
-    splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
     outdir: next,
     outExtension: { '.js': '.mjs' },
-    chunkNames: 'chunks/[name]-[hash]',
-    packages: 'external',
     metafile: true,
     logLevel: 'warning',
     legalComments: 'none',
+  };
+  const result = await esbuild.build({
+    ...common,
+    entryPoints: { main: CLI_ENTRY, 'prepare-worker': PREPARE_WORKER_ENTRY },
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    packages: 'external',
   });
-  const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules'));
+  const worker = await esbuild.build({
+    ...common,
+    entryPoints: { 'parse-worker': PARSE_WORKER_ENTRY },
+    external: PARSE_WORKER_EXTERNAL,
+    // The bundled CommonJS packages require Node's own modules at run time, which an ES module has
+    // no `require` for.
+    banner: { js: "import { createRequire as __mmCreateRequire } from 'node:module'; const require = __mmCreateRequire(import.meta.url);" },
+  });
+  const inputs = [...new Set([...Object.keys(result.metafile.inputs), ...Object.keys(worker.metafile.inputs)])].filter((f) => !f.includes('node_modules'));
   writeFileSync(path.join(next, 'inputs.json'), `${JSON.stringify({ builtAt: started, inputs })}\n`);
   rmSync(final, { recursive: true, force: true });
   renameSync(next, final);
