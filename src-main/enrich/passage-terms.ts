@@ -3,6 +3,7 @@ import type { NormalizedDocument } from '../core/document';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import { passagesOf, passageTerms } from './passage-words';
+import { countTable } from './stored-counts';
 
 export { passagesOf, passageTerms };
 
@@ -18,7 +19,7 @@ export { passagesOf, passageTerms };
 const passageStatsSchema = z.object({
   version: z.literal(1),
   passages: z.number().int().min(0),
-  df: z.record(z.string(), z.number().int().min(1)),
+  df: countTable(1),
 });
 
 export type PassageTermStatsJson = z.infer<typeof passageStatsSchema>;

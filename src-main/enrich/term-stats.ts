@@ -3,6 +3,7 @@ import type { Result } from '../core/result';
 import { boundedMemo } from '../core/memo';
 import { fail, ok } from '../core/result';
 import { contentTerms, plainText } from './text.util';
+import { countTable } from './stored-counts';
 
 /**
  * Document frequencies of content words over a library, for the TF-IDF of nouns and keywords.
@@ -13,7 +14,7 @@ import { contentTerms, plainText } from './text.util';
 const termStatsSchema = z.object({
   version: z.literal(1),
   documentCount: z.number().int().min(0),
-  df: z.record(z.string(), z.number().int().min(0)),
+  df: countTable(0),
 });
 
 export type TermStatsJson = z.infer<typeof termStatsSchema>;
