@@ -18,7 +18,7 @@ import type {
   VocabularyDocInput,
   VocabularyJson,
 } from './model-vocabulary.types';
-import { vocabularyJsonSchema } from './model-vocabulary.types';
+import { storedObservation, vocabularyJsonSchema } from './model-vocabulary.types';
 import { modelTokens, nameKey } from './text.util';
 
 export { familyPattern } from './model-keys';
@@ -105,7 +105,7 @@ export class ModelVocabulary {
     const parsed = vocabularyJsonSchema.safeParse(json);
     if (!parsed.success) return fail('corrupt', 'The stored model vocabulary is damaged and must be rebuilt.');
     const v = new ModelVocabulary(parsed.data.vendors);
-    for (const o of parsed.data.docs) v.docs.set(o.id, o);
+    for (const o of parsed.data.docs) v.docs.set(o.id, storedObservation(o));
     return ok(v);
   }
 

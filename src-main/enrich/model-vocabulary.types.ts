@@ -99,25 +99,71 @@ export interface DocObservation {
   categories: Record<string, number>;
 }
 
-const countsSchema = z.tuple([z.number(), z.number(), z.number()]);
-const observationSchema = z.object({
-  id: z.string(),
-  dirs: z.array(z.string()),
-  stemKey: z.string().nullable(),
-  stemRevision: z.string().nullable(),
-  surfaces: z.record(z.string(), z.record(z.string(), countsSchema)),
-  prev: z.record(z.string(), z.record(z.string(), z.number())),
-  revisions: z.record(z.string(), z.array(z.string())),
-  extensions: z.record(z.string(), z.string()),
-  titleKey: z.string(),
-  titleModel: z.object({ surface: z.string(), revisions: z.array(z.string()) }).nullable(),
-  headingModels: z.array(z.string()),
-  categories: z.record(z.string(), z.number()),
-});
+const isString = (v: unknown): v is string => typeof v === 'string';
+/** As `z.number()`: a finite number. */
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
+const isCounts = (v: unknown): v is Counts => Array.isArray(v) && v.length === 3 && v.every(isNumber);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function isRecordOf<T>(v: unknown, item: (x: unknown) => x is T): v is Record<string, T> {
+  if (!isObject(v)) return false;
+  for (const x of Object.values(v)) if (!item(x)) return false;
+  return true;
+}
+
+const isCountsRecord = (v: unknown): v is Record<string, Counts> => isRecordOf(v, isCounts);
+const isNumberRecord = (v: unknown): v is Record<string, number> => isRecordOf(v, isNumber);
+
+/**
+ * Whether a stored value is a `DocObservation`. Checked by hand, under the rules of the zod object
+ * schema it replaces (strings, finite numbers, three counts, null only where the type allows;
+ * tests/enrich/stored-observation.test.ts holds that schema and compares them): zod builds a copy
+ * of every object and record entry it checks, and a library stores an observation of each
+ * document, each a few small records. Restoring 14,520 of them was the largest step of opening
+ * a library of that size (132-175 ms; tests/bench/RESULTS.md, session 19).
+ */
+export function isObservation(v: unknown): v is DocObservation {
+  if (!isObject(v)) return false;
+  const t = v['titleModel'];
+  return (
+    isString(v['id']) &&
+    isStrings(v['dirs']) &&
+    (v['stemKey'] === null || isString(v['stemKey'])) &&
+    (v['stemRevision'] === null || isString(v['stemRevision'])) &&
+    isRecordOf(v['surfaces'], isCountsRecord) &&
+    isRecordOf(v['prev'], isNumberRecord) &&
+    isRecordOf(v['revisions'], isStrings) &&
+    isRecordOf(v['extensions'], isString) &&
+    isString(v['titleKey']) &&
+    (t === null || (isObject(t) && isString(t['surface']) && isStrings(t['revisions']))) &&
+    isStrings(v['headingModels']) &&
+    isNumberRecord(v['categories'])
+  );
+}
+
+/** A checked observation with its own fields only, as the zod schema returned it (other keys dropped). */
+export function storedObservation(o: DocObservation): DocObservation {
+  return {
+    id: o.id,
+    dirs: o.dirs,
+    stemKey: o.stemKey,
+    stemRevision: o.stemRevision,
+    surfaces: o.surfaces,
+    prev: o.prev,
+    revisions: o.revisions,
+    extensions: o.extensions,
+    titleKey: o.titleKey,
+    titleModel: o.titleModel && { surface: o.titleModel.surface, revisions: o.titleModel.revisions },
+    headingModels: o.headingModels,
+    categories: o.categories,
+  };
+}
+
 export const vocabularyJsonSchema = z.object({
   version: z.literal(1),
   vendors: z.array(z.string()),
-  docs: z.array(observationSchema),
+  docs: z.array(z.custom<DocObservation>(isObservation)),
 });
 
 /** The stored form of a vocabulary. */
