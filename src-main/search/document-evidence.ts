@@ -103,12 +103,18 @@ export class DocumentEvidence {
   static build(docs: readonly { id: string; title: string; codes?: readonly string[] }[]): DocumentEvidence {
     const ids: string[] = [];
     const postings = new Map<string, number[]>();
+    // A name's terms, made once per name: most names are folders that thousands of documents share.
+    const termsOf = new Map<string, readonly string[]>();
     for (const d of docs) {
       const set = new Set<string>();
       for (const name of documentNames(d)) {
-        const words = nameWords(name);
-        for (const s of spans(words)) set.add(s.term);
-        for (const t of skipJoins(words)) set.add(t);
+        let terms = termsOf.get(name);
+        if (!terms) {
+          const words = nameWords(name);
+          terms = [...spans(words).map((s) => s.term), ...skipJoins(words)];
+          termsOf.set(name, terms);
+        }
+        for (const t of terms) set.add(t);
       }
       for (const t of set) {
         const list = postings.get(t);
