@@ -5,7 +5,6 @@
  */
 
 import { MD_IMAGE, MD_LINK } from '../core/text';
-import { boundedMemo } from '../core/memo';
 
 const STOPWORDS = new Set(
   (
@@ -215,17 +214,13 @@ export function joinable(gap: string): boolean {
   return gap === '.' || /^[ \t\u00a0\-_&®™()]{1,3}$/.test(gap);
 }
 
-/**
- * The key of a model name: its tokens' keys concatenated ("ROCK 5B plus" -> "rock5b+").
- * Remembered: the vocabulary's derivation asks it of every folder of every document (the same
- * few hundred folder names over and over: ~150 ms of deriving a 14,520-document vocabulary).
- */
-export const nameKey = boundedMemo(50_000, (name: string): string =>
-  modelTokens(name)
+/** The key of a model name: its tokens' keys concatenated ("ROCK 5B plus" -> "rock5b+"). */
+export function nameKey(name: string): string {
+  return modelTokens(name)
     .filter((t) => t.kind === 'word')
     .map((t) => t.norm)
-    .join(''),
-);
+    .join('');
+}
 
 /** Measurement-like tokens ("5v", "3a", "30w", "4k") that must never be read as a model by themselves. */
 export function isUnitLike(norm: string): boolean {
