@@ -1,3 +1,4 @@
+import { boundedMemo } from '../core/memo';
 import { bestCategory } from './category.lexicon';
 import { bump, familyPattern, GENERIC_WORDS } from './model-keys';
 import {
@@ -117,6 +118,7 @@ export function deriveVocabulary(docs: ReadonlyMap<string, DocObservation>, isVe
     categories: new Map(),
     folderProducts: new Map(),
     productOfKey: new Map(),
+    keysOfProduct: new Map(),
     keyPrefixes: new Set(),
     shortMentions: new Map(),
     patterns: [],
@@ -137,12 +139,7 @@ export function deriveVocabulary(docs: ReadonlyMap<string, DocObservation>, isVe
   const folders = new Map<string, FolderAgg>();
   // Each folder name's key once: every document asks it of the same few hundred folder names
   // (~150 ms of deriving a 14,520-document vocabulary).
-  const dirKeys = new Map<string, string>();
-  const dirKey = (dir: string): string => {
-    let key = dirKeys.get(dir);
-    if (key === undefined) dirKeys.set(dir, (key = nameKey(dir)));
-    return key;
-  };
+  const dirKey = boundedMemo(Number.POSITIVE_INFINITY, nameKey);
   for (const o of docs.values()) {
     for (let depth = 0; depth < o.dirs.length; depth++) {
       const path = o.dirs.slice(0, depth + 1).join('/');
@@ -232,6 +229,13 @@ export function deriveVocabulary(docs: ReadonlyMap<string, DocObservation>, isVe
   }
   // 4c. One model written with and without a series prefix ("M5Core2" and "Core2").
   mergePrefixed(d);
+  // Each product's keys, for the identities below (looking each document's product up in the whole
+  // map was ~170 ms of deriving a 14,520-document vocabulary); the map changes no more after this.
+  for (const [k, name] of d.productOfKey) {
+    const keys = d.keysOfProduct.get(name);
+    if (keys) keys.push(k);
+    else d.keysOfProduct.set(name, [k]);
+  }
   // 5. Identities (and the variants they name).
   const catByBase = new Map<string, Record<string, number>>();
   for (const o of docs.values()) {
@@ -306,12 +310,7 @@ function inheritSeriesCategories(d: Derived, docs: ReadonlyMap<string, DocObserv
     direct.set(path, rec);
   }
   // Each folder's best category once: the documents of a product without one ask it of the same folders.
-  const best = new Map<string, string | null>();
-  const bestOf = (path: string): string | null => {
-    let c = best.get(path);
-    if (c === undefined) best.set(path, (c = bestCategory(direct.get(path) ?? {})));
-    return c;
-  };
+  const bestOf = boundedMemo(Number.POSITIVE_INFINITY, (path: string) => bestCategory(direct.get(path) ?? {}));
   for (const [docId, id] of d.identities) {
     if (d.categories.get(id.base)) continue;
     const dirs = docs.get(docId)?.dirs ?? [];
@@ -338,26 +337,6 @@ export function folderProductOf(o: DocObservation, d: Derived): string | null {
   return null;
 }
 
-/**
- * The keys `d.productOfKey` gives to product `name`, in the map's order: an index built once per
- * derivation (the map is complete by then), where looking each document's product up in the whole
- * map was ~170 ms of deriving a 14,520-document vocabulary.
- */
-function keysOf(d: Derived, name: string): readonly string[] {
-  let index = keysByProduct.get(d.productOfKey);
-  if (!index) {
-    index = new Map();
-    for (const [k, n] of d.productOfKey) {
-      const keys = index.get(n);
-      if (keys) keys.push(k);
-      else index.set(n, [k]);
-    }
-    keysByProduct.set(d.productOfKey, index);
-  }
-  return index.get(name) ?? [];
-}
-const keysByProduct = new WeakMap<ReadonlyMap<string, string>, Map<string, string[]>>();
-
 /** `commit`: count documents and register new variants (false for documents not added). */
 export function identityFor(o: DocObservation, d: Derived, stemKey: string | null, commit: boolean, isVendorKey: IsVendorKey): DocIdentity | null {
   const folderProduct = folderProductOf(o, d);
@@ -376,7 +355,7 @@ export function identityFor(o: DocObservation, d: Derived, stemKey: string | nul
   if (!product) return null;
   // The revision this document is written for: from its title, else from its file name.
   let revisions: string[] = [];
-  for (const k of keysOf(d, product.name)) if (o.revisions[k]?.length) revisions = o.revisions[k]!;
+  for (const k of d.keysOfProduct.get(product.name) ?? []) if (o.revisions[k]?.length) revisions = o.revisions[k]!;
   if (revisions.length === 0 && o.revisions[product.key]?.length) revisions = o.revisions[product.key]!;
   if (revisions.length === 0 && source === 'title' && o.titleModel) revisions = o.titleModel.revisions;
   if (revisions.length === 0 && o.stemRevision !== null) revisions = [o.stemRevision];

@@ -181,6 +181,8 @@ export interface Derived {
   folderProducts: Map<string, string>;
   /** Folder or file key -> product name. */
   productOfKey: Map<string, string>;
+  /** Product name -> its keys in `productOfKey`, in that map's order (made once it is complete). */
+  keysOfProduct: Map<string, string[]>;
   /**
    * Every prefix of every key and alias: a window whose key is not in here can neither resolve
    * nor grow into a key that does, so mention matching stops extending it (most tokens stop at one).
