@@ -197,10 +197,16 @@ function labelOf(facts: LineFacts): string | null {
  */
 const factsByRecord = new WeakMap<object, { text: string; lines: LineFacts[] }>();
 
-function recordLines(record: { text: string }): LineFacts[] {
+/**
+ * `record`'s line facts; `sameText` holds those already made in this weighing by text: sibling
+ * manuals repeat passages word for word, and the hits of one question are often copies of one
+ * passage (a line's facts depend on its text alone).
+ */
+function recordLines(record: { text: string }, sameText: Map<string, LineFacts[]>): LineFacts[] {
   const have = factsByRecord.get(record);
   if (have && have.text === record.text) return have.lines;
-  const lines = evidenceLines(record.text).map(lineFacts);
+  let lines = sameText.get(record.text);
+  if (!lines) sameText.set(record.text, (lines = evidenceLines(record.text).map(lineFacts)));
   factsByRecord.set(record, { text: record.text, lines });
   return lines;
 }
@@ -236,12 +242,13 @@ export function weighByAnswerLine(hits: ChunkHit[], question: string, idf: (term
     else if (marks[k] === HALF) sum += SYNONYM_CREDIT * weights[k]!;
     return sum;
   };
+  const sameText = new Map<string, LineFacts[]>();
   return byScore(
     hits.map((h, i) => {
       // 0 stays 0 whatever its lines (see `byScore`).
       if (h.score === 0) return { hit: h, i };
       let best = 0;
-      for (const facts of recordLines(h.record)) {
+      for (const facts of recordLines(h.record, sameText)) {
         let share = weighed(asked.offered(facts)) / total;
         if (quantity && !statesQuantityFacts(facts, versions)) share *= NO_VALUE_SHARE;
         else if (kind !== null && !facts.kinds.includes(kind)) share *= NO_VALUE_SHARE;

@@ -28,11 +28,12 @@ export function coverageRerank(hits: ChunkHit[], query: string, views: Map<strin
   const terms = [...new Set(order)];
   if (terms.length < 2) return hits;
   const asked = new Set(terms);
+  const sameText = new Map<string, string[]>();
   return hits
     .map((h, i) => {
       // 0 stays 0 whatever its words (see `byScore` in ./stage.ts).
       if (h.score === 0) return { h, i };
-      const positions = termPositions(h.record, views.get(h.record.id)?.text ?? '', asked);
+      const positions = termPositions(h.record, views.get(h.record.id)?.text ?? '', asked, sameText);
       const share = terms.filter((t) => positions.has(t)).length / terms.length;
       const factor = (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * share) * (1 + PROXIMITY_WEIGHT * proximityShare(order, positions));
       return { h: { ...h, score: h.score * factor }, i };
@@ -49,12 +50,19 @@ export function coverageRerank(hits: ChunkHit[], query: string, views: Map<strin
  */
 const wordsByRecord = new WeakMap<object, { indexedText: string; viewText: string; words: string[] }>();
 
-/** Where each of the `asked` words stands among a record's content words (see `wordsByRecord`). */
-function termPositions(record: ChunkRecord, viewText: string, asked: ReadonlySet<string>): Map<string, number[]> {
+/**
+ * Where each of the `asked` words stands among a record's content words (see `wordsByRecord`);
+ * `sameText` holds the words already split in this reranking by text (sibling manuals repeat
+ * passages word for word, and one question's hits are often copies of one passage).
+ */
+function termPositions(record: ChunkRecord, viewText: string, asked: ReadonlySet<string>, sameText: Map<string, string[]>): Map<string, number[]> {
   let have = wordsByRecord.get(record);
   if (!have || have.indexedText !== record.indexedText || have.viewText !== viewText) {
+    const text = `${record.indexedText}\n${viewText}`;
+    let words = sameText.get(text);
     // No underscore to replace first: content words never hold one, so it parts words as a space does.
-    have = { indexedText: record.indexedText, viewText, words: contentTerms(`${record.indexedText}\n${viewText}`) };
+    if (!words) sameText.set(text, (words = contentTerms(text)));
+    have = { indexedText: record.indexedText, viewText, words };
     wordsByRecord.set(record, have);
   }
   // Only the question's words: a map of every word of a 3000-character chunk (~250 lists) was
