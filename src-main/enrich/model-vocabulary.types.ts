@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isObject, isRecordOf } from './stored-checks';
 
 /**
  * The model vocabulary's shapes (model-vocabulary.ts says what it learns and how its files fit):
@@ -104,13 +105,6 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 const isCounts = (v: unknown): v is Counts => Array.isArray(v) && v.length === 3 && v.every(isNumber);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function isRecordOf<T>(v: unknown, item: (x: unknown) => x is T): v is Record<string, T> {
-  if (!isObject(v)) return false;
-  for (const x of Object.values(v)) if (!item(x)) return false;
-  return true;
-}
 
 const isCountsRecord = (v: unknown): v is Record<string, Counts> => isRecordOf(v, isCounts);
 const isNumberRecord = (v: unknown): v is Record<string, number> => isRecordOf(v, isNumber);

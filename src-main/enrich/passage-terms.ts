@@ -3,7 +3,7 @@ import type { NormalizedDocument } from '../core/document';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import { passagesOf, passageTerms } from './passage-words';
-import { countTable } from './stored-counts';
+import { countTable } from './stored-checks';
 
 export { passagesOf, passageTerms };
 

@@ -3,7 +3,7 @@ import type { Result } from '../core/result';
 import { boundedMemo } from '../core/memo';
 import { fail, ok } from '../core/result';
 import { contentTerms, plainText } from './text.util';
-import { countTable } from './stored-counts';
+import { countTable } from './stored-checks';
 
 /**
  * Document frequencies of content words over a library, for the TF-IDF of nouns and keywords.

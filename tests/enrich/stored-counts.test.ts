@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCountTable } from '../../src-main/enrich/stored-counts';
+import { isCountTable } from '../../src-main/enrich/stored-checks';
 import { PassageTermStats } from '../../src-main/enrich/passage-terms';
 import { TermStats } from '../../src-main/enrich/term-stats';
 
