@@ -61,7 +61,9 @@ const PLAIN_STEPS: readonly (readonly [needles: readonly string[], pattern: RegE
   // Emphasis underscores go, identifiers keep theirs ("GPIO3_A4", "SARADC_IN4").
   [['_'], /(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, ' '],
   [['&'], /&[a-z]+;|&#\d+;/gi, ' '],
-  [[], /\s+/g, ' '],
+  // Every run of whitespace becomes one space; written as the runs that are not one space already
+  // (most are), which `replace` then leaves alone: about half the time of `/\s+/g` here.
+  [[], /\s{2,}|[^\S ]/g, ' '],
 ];
 
 /** Crude English singular for TF-IDF terms ("supplies" -> "supply", "ports" -> "port"). */

@@ -29,6 +29,17 @@ describe('plainText', () => {
   it('leaves text without any markup as it is, whitespace collapsed', () => {
     expect(plainText('  The fan\n\n spins at 1200 rpm.  ')).toBe('The fan spins at 1200 rpm.');
   });
+
+  it('makes every run of whitespace, of any kind and length, one space', () => {
+    // Single spaces are left in place and only other runs rewritten: the result must be the plain collapse.
+    const kinds = [' ', '  ', '\t', '\n', '\r\n', '\u00a0', ' \u00a0 ', '\u2003', '\f\v', ' \n\t ', '\u3000'];
+    for (const a of kinds) {
+      for (const b of kinds) {
+        const text = `fan${a}spins${b}at 1200${a}${b}rpm`;
+        expect(plainText(text)).toBe(text.replace(/\s+/g, ' '));
+      }
+    }
+  });
 });
 
 describe('stopwords', () => {
