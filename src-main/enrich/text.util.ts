@@ -52,8 +52,11 @@ const PLAIN_STEPS: readonly (readonly [needles: readonly string[], pattern: RegE
   // Anchored at a token start: an unanchored `\S+@\S+` backtracks quadratically on long tokens.
   [['@'], /(?<!\S)[^\s@]+@\S+/g, ' '],
   // Tab labels name the variant a passage is for (<TabItem value="ROCK 5B+">): keep them.
-  [['<'], /<[^>]*?\b(?:label|value)=["']([^"']*)["'][^>]*>/g, ' $1 '],
-  [['<'], /<[^>]*>/g, ' '],
+  [['<'], /(?<!\\)<(?=[A-Za-z])[^<>]*?\b(?:label|value)=["']([^"']*)["'][^<>]*>/g, ' $1 '],
+  // A tag starts with a name, `/`, `!`, `?` or `>` (a JSX fragment) and holds no other `<`; a `<`
+  // that starts none ("Sleep mode: \<200ms", "Angle: < 100°") is text, and taken for a tag it
+  // dropped everything up to the next `>`, in a whole document up to a page of its text.
+  [['<'], /(?<!\\)<(?=[A-Za-z/!?>])[^<>]*>/g, ' '],
   [['import', 'export'], /^\s*(?:import|export)\s.*$/gm, ' '],
   [['/'], /(?:^|\s)\.{0,2}\/\S*/g, ' '],
   [['---'], /^[ \t]*\|?[ \t]*:?-{3,}.*$/gm, ' '],

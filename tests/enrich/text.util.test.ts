@@ -30,6 +30,12 @@ describe('plainText', () => {
     expect(plainText('  The fan\n\n spins at 1200 rpm.  ')).toBe('The fan spins at 1200 rpm.');
   });
 
+  it('keeps the text after a "<" that starts no tag, and still drops the tags', () => {
+    // From real pages: a comparison written with "<" (escaped or not) and an HTML tag further on.
+    const md = 'Sleep mode: \\<200ms\n\nIDDQ: < 60uA\n\nQuiescent current: 60uA <br/> <Tabs groupId="os">\n<TabItem value="Linux">Run it</TabItem>\n</Tabs> <>x</>';
+    expect(plainText(md)).toBe('Sleep mode: \\<200ms IDDQ: < 60uA Quiescent current: 60uA Linux Run it x');
+  });
+
   it('makes every run of whitespace, of any kind and length, one space', () => {
     // Single spaces are left in place and only other runs rewritten: the result must be the plain collapse.
     const kinds = [' ', '  ', '\t', '\n', '\r\n', '\u00a0', ' \u00a0 ', '\u2003', '\f\v', ' \n\t ', '\u3000'];
