@@ -55,8 +55,30 @@ export function sentenceSpans(text: string, start: number, end: number): { start
 }
 
 /**
+ * `text[start, end)` cut at whitespace into runs of at most `max` characters, each trimmed; a word
+ * longer than `max` is a run of its own.
+ */
+export function spaceRuns(text: string, start: number, end: number, max: number): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  const word = /\S+/g;
+  word.lastIndex = start;
+  let cur: { start: number; end: number } | null = null;
+  for (let m = word.exec(text); m !== null && m.index < end; m = word.exec(text)) {
+    const w = { start: m.index, end: Math.min(m.index + m[0].length, end) };
+    if (cur && w.end - cur.start <= max) cur.end = w.end;
+    else {
+      if (cur) out.push(cur);
+      cur = w;
+    }
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+/**
  * The units of a document in order. Paragraphs longer than `splitParagraphsAbove` characters become
- * runs of whole sentences packed up to that length (a single longer sentence stays whole); with
+ * runs of whole sentences packed up to that length (a single longer sentence is cut at spaces,
+ * `spaceRuns`); with
  * `sentences: true` every paragraph sentence is its own unit. Other blocks are never split.
  * Each unit's `end` reaches the next unit's start minus whitespace, so nothing between blocks is lost.
  */
@@ -72,7 +94,11 @@ export function documentUnits(
       units.push({ start: block.start, end: block.end, block, piece: false });
       continue;
     }
-    const sentences = sentenceSpans(text, block.start, block.end);
+    let sentences = sentenceSpans(text, block.start, block.end);
+    // A "sentence" longer than a chunk is no sentence (a list of part codes, text without stops):
+    // it is cut at spaces, so that no chunk holds a whole such paragraph (60,000 codes made one
+    // 937 KB chunk, read whole by every search that found it).
+    if (long && !opts.sentences) sentences = sentences.flatMap((sp) => (sp.end - sp.start > opts.splitParagraphsAbove! ? spaceRuns(text, sp.start, sp.end, opts.splitParagraphsAbove!) : [sp]));
     if (sentences.length <= 1) {
       units.push({ start: block.start, end: block.end, block, piece: false });
       continue;

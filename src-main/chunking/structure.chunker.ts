@@ -12,7 +12,8 @@ import { assembleGroups, documentUnits, isBlank, unitsLength } from './span.util
  * Rules, in order:
  * - headings, lists, tables, code, blockquotes, front matter (and raw HTML blocks) are never split;
  *   a paragraph longer than `maxChars` is split into runs of whole sentences (a paragraph is not a
- *   semantic unit in manuals converted from PDF, where one "paragraph" can be a whole page);
+ *   semantic unit in manuals converted from PDF, where one "paragraph" can be a whole page), and
+ *   a sentence longer than `maxChars` into runs of whole words;
  * - units accumulate while the chunk stays within `maxChars`; a heading closes the current chunk
  *   only once it holds non-heading content of at least `minChars`, so a small section merges
  *   forward into the next one; headings are carried into the next chunk rather than left at the
@@ -21,7 +22,7 @@ import { assembleGroups, documentUnits, isBlank, unitsLength } from './span.util
  *   merges backward into the previous chunk when the result stays within `maxChars`.
  *
  * Exact exceptions to `minChars <= size <= maxChars` (size = first unit start to last unit end):
- * - over `maxChars`: the chunk holds exactly one non-heading unit (an atomic block, or a sentence
+ * - over `maxChars`: the chunk holds exactly one non-heading unit (an atomic block, or a word
  *   longer than the max), possibly preceded by headings;
  * - under `minChars`: the document has one chunk, or merging with either neighbour would exceed
  *   `maxChars`.

@@ -99,13 +99,27 @@ describe('structure chunker', () => {
     expectTiling(doc, chunks);
   });
 
-  it('keeps a single sentence longer than the soft max whole', async () => {
-    const long = `${'word '.repeat(800).trim()}.`;
-    const doc = mdDoc(`Intro paragraph that is long enough to stand on its own as a chunk of text here.\n\n${long}\n`);
+  it('cuts a "sentence" longer than the soft max at spaces (a list of part codes), each piece within the max', async () => {
+    const codes = Array.from({ length: 3000 }, (_, i) => `AB${i}-X${i}Z`).join(' ');
+    const doc = mdDoc(`Intro paragraph that is long enough to stand on its own as a chunk of text here.\n\n${codes}\n`);
+    expect(codes.length).toBeGreaterThan(10 * STRUCTURE_MAX_CHARS);
     const chunks = await structure(doc);
-    const holder = chunks.find((c) => c.text.includes(long))!;
-    expect(holder).toBeDefined();
+    expect(chunks.length).toBeGreaterThan(10);
+    for (const c of chunks) expect(c.text.trim().length).toBeLessThanOrEqual(STRUCTURE_MAX_CHARS);
+    // Cut between codes, never inside one: every code is whole in exactly one chunk.
+    const pieces = chunks.flatMap((c) => c.text.split(/\s+/)).filter((w) => /^AB/.test(w));
+    expect(pieces).toEqual(codes.split(' '));
     expectStructureSizes(doc, chunks, 100, STRUCTURE_MAX_CHARS);
+    expectTiling(doc, chunks);
+  });
+
+  it('keeps a single word longer than the soft max whole', async () => {
+    const word = 'x'.repeat(STRUCTURE_MAX_CHARS + 500);
+    const doc = mdDoc(`Intro paragraph that is long enough to stand on its own as a chunk of text here. ${word} and a short tail.\n`);
+    const chunks = await structure(doc);
+    expect(chunks.some((c) => c.text.includes(word))).toBe(true);
+    expectStructureSizes(doc, chunks, 100, STRUCTURE_MAX_CHARS);
+    expectTiling(doc, chunks);
   });
 
   it('never leaves a heading at the end of a chunk: it travels with the body that follows', async () => {
