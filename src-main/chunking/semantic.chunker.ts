@@ -12,7 +12,8 @@ import { cosineDense } from './tfidf';
  * wherever two adjacent sentences are less similar than `threshold`. Sentences come from
  * paragraphs; a table, list or code block counts as one "sentence" because splitting a table row
  * at a period is not a sentence boundary. `maxChars` only guards against one endless chunk when a
- * document is uniformly similar; it never splits a unit.
+ * document is uniformly similar; it never splits a unit, but a "sentence" longer than it (a list
+ * of codes without a stop) is cut at spaces into units of at most that length.
  */
 
 /** Message shown when semantic chunking is asked for without an embedding model. */
@@ -35,7 +36,7 @@ export function createSemanticChunker(options: SemanticOptions): Chunker {
       const embedder = ctx.embedder;
       if (!embedder) return fail('unavailable', SEMANTIC_NEEDS_EMBEDDER);
       if (isBlank(doc)) return ok([]);
-      const units = documentUnits(doc, { sentences: true });
+      const units = documentUnits(doc, { sentences: true, splitParagraphsAbove: options.maxChars });
       let vectors: Float32Array[];
       try {
         vectors = await embedder.embed(

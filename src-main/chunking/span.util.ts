@@ -77,9 +77,9 @@ export function spaceRuns(text: string, start: number, end: number, max: number)
 
 /**
  * The units of a document in order. Paragraphs longer than `splitParagraphsAbove` characters become
- * runs of whole sentences packed up to that length (a single longer sentence is cut at spaces,
- * `spaceRuns`); with
- * `sentences: true` every paragraph sentence is its own unit. Other blocks are never split.
+ * runs of whole sentences packed up to that length; with `sentences: true` every paragraph sentence
+ * is its own unit. Either way a sentence longer than `splitParagraphsAbove` is cut at spaces
+ * (`spaceRuns`). Other blocks are never split.
  * Each unit's `end` reaches the next unit's start minus whitespace, so nothing between blocks is lost.
  */
 export function documentUnits(
@@ -98,7 +98,8 @@ export function documentUnits(
     // A "sentence" longer than a chunk is no sentence (a list of part codes, text without stops):
     // it is cut at spaces, so that no chunk holds a whole such paragraph (60,000 codes made one
     // 937 KB chunk, read whole by every search that found it).
-    if (long && !opts.sentences) sentences = sentences.flatMap((sp) => (sp.end - sp.start > opts.splitParagraphsAbove! ? spaceRuns(text, sp.start, sp.end, opts.splitParagraphsAbove!) : [sp]));
+    const max = opts.splitParagraphsAbove;
+    if (max !== undefined) sentences = sentences.flatMap((sp) => (sp.end - sp.start > max ? spaceRuns(text, sp.start, sp.end, max) : [sp]));
     if (sentences.length <= 1) {
       units.push({ start: block.start, end: block.end, block, piece: false });
       continue;
@@ -107,10 +108,9 @@ export function documentUnits(
       for (const s of sentences) units.push({ start: s.start, end: s.end, block, piece: true });
       continue;
     }
-    const max = opts.splitParagraphsAbove!;
     let cur: { start: number; end: number } | null = null;
     for (const s of sentences) {
-      if (cur && s.end - cur.start <= max) cur.end = s.end;
+      if (cur && s.end - cur.start <= max!) cur.end = s.end;
       else {
         if (cur) units.push({ ...cur, block, piece: true });
         cur = { start: s.start, end: s.end };

@@ -50,6 +50,16 @@ describe('semantic chunker', () => {
     for (const c of chunks) expect(c.text.trim().length).toBeLessThanOrEqual(300);
   });
 
+  it('cuts a "sentence" longer than maxChars (a list of codes) at spaces, every chunk within it', async () => {
+    const codes = Array.from({ length: 800 }, (_, i) => `AB${i}-X${i}Z`).join(' ');
+    const doc = mdDoc(`${pumpSentences.join(' ')}\n\n${codes}\n`);
+    const chunks = unwrap(await unwrap(createChunker('semantic', { threshold: -1, maxChars: 500 })).chunk(doc, { embedder: hashedEmbedder() }));
+    expectTiling(doc, chunks);
+    expect(chunks.length).toBeGreaterThan(codes.length / 500);
+    for (const c of chunks) expect(c.text.trim().length).toBeLessThanOrEqual(500);
+    expect(chunks.flatMap((c) => c.text.split(/\s+/)).filter((w) => w.startsWith('AB'))).toEqual(codes.split(' '));
+  });
+
   it('is unavailable without an embedding model, with a message that says where to add one', async () => {
     const r = await unwrap(createChunker('semantic')).chunk(mdDoc('Some text.\n'));
     expect(r).toEqual({ ok: false, error: { code: 'unavailable', message: SEMANTIC_NEEDS_EMBEDDER } });
