@@ -124,8 +124,12 @@ export async function openApp(app: UiApp, errors: string[]): Promise<Page> {
   page.on('console', (msg) => {
     if (msg.type() === 'error') errors.push(msg.text());
   });
+  // Events the bridge sends before the page's event stream is connected reach no one: a test
+  // that emits right after opening would wait for a reaction that never comes.
+  const connected = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/events');
   await page.goto(app.bridge.url);
   await page.waitForURL(`${app.bridge.origin}/`);
+  await connected;
   return page;
 }
 

@@ -79,6 +79,15 @@ describe('rebuilding an outdated index in Chromium', () => {
   });
 
   const rebuildButton = () => page.getByTestId('rebuild-notice').getByTestId('rebuild-index');
+  /**
+   * The engine's own list with this library's summary changed, as an answer for the page. Read
+   * from the engine's handler, not with `route.fetch()`: a second HTTP client inside the test
+   * adds a way to hang (a CI run waited 30 s for such an answer) and nothing to check.
+   */
+  const engineList = async (change: (l: LibrarySummary) => LibrarySummary) => {
+    const body = await app.engine.handlers['libraries.list']({});
+    return body.ok ? { ...body, value: body.value.map((l) => (l.name === LIBRARY ? change(l) : l)) } : body;
+  };
   const listed = async () => {
     const libs = await app.engine.handlers['libraries.list']({});
     return libs.ok ? libs.value.find((l) => l.name === LIBRARY) : undefined;
@@ -109,10 +118,7 @@ describe('rebuilding an outdated index in Chromium', () => {
       // an embedder, neither of which this install has, and only the notice's words are checked here.
       await page.unroute('**/api/libraries.list');
       await page.route('**/api/libraries.list', async (route: Route) => {
-        const response = await route.fetch();
-        const body = (await response.json()) as { ok: boolean; value?: LibrarySummary[] };
-        const value = body.value?.map((l) => (l.name === LIBRARY ? { ...l, ...patch } : l));
-        await route.fulfill({ response, json: { ...body, value } });
+        await route.fulfill({ json: await engineList((l) => ({ ...l, ...patch })) });
       });
       const reloaded = page.waitForResponse('**/api/libraries.list');
       app.emit({ type: 'library.changed', library: LIBRARY });
@@ -304,10 +310,9 @@ describe('rebuilding an outdated index in Chromium', () => {
     const stale = new Promise<void>((resolve) => (releaseStale = resolve));
     await page.route('**/api/libraries.list', async (route: Route) => {
       if (++asked > 1) return route.continue();
-      const res = await route.fetch();
-      const body = (await res.json()) as { ok: boolean; value: LibrarySummary[] };
+      const body = await engineList((l) => ({ ...l, indexOutdated: true }));
       await stale;
-      await route.fulfill({ json: { ...body, value: body.value.map((l) => (l.name === LIBRARY ? { ...l, indexOutdated: true } : l)) } });
+      await route.fulfill({ json: body });
     });
     app.emit({ type: 'library.changed', library: LIBRARY });
     await expect.poll(() => asked).toBe(1);
