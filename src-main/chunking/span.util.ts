@@ -56,7 +56,8 @@ export function sentenceSpans(text: string, start: number, end: number): { start
 
 /**
  * `text[start, end)` cut at whitespace into runs of at most `max` characters, each trimmed; a word
- * longer than `max` is a run of its own.
+ * longer than `max` (a base64 blob, markup noise with no space) is cut into pieces of at most
+ * `max` (`wordPieces`), the last of which the next words may join.
  */
 export function spaceRuns(text: string, start: number, end: number, max: number): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
@@ -68,10 +69,39 @@ export function spaceRuns(text: string, start: number, end: number, max: number)
     if (cur && w.end - cur.start <= max) cur.end = w.end;
     else {
       if (cur) out.push(cur);
-      cur = w;
+      const pieces = w.end - w.start > max ? wordPieces(text, w.start, w.end, max) : [w];
+      cur = pieces.pop()!;
+      out.push(...pieces);
     }
   }
   if (cur) out.push(cur);
+  return out;
+}
+
+/** A character a cut must not come before: the second half of a surrogate pair, a combining mark, a joiner. */
+const JOINS_PREVIOUS = /^(?:[\uDC00-\uDFFF]|\p{M}|\u200D)/u;
+
+/**
+ * `text[start, end)`, one word, cut into pieces of at most `max` characters. A cut never comes
+ * before a character that belongs with the one before it (`JOINS_PREVIOUS`), so no piece holds
+ * half an emoji or a letter without its accent; it moves back for that, at most to half a piece
+ * (with less room, forward). Hand-written: `Intl.Segmenter` would segment every grapheme of a word that may be
+ * megabytes long, to place a cut every few thousand characters.
+ */
+export function wordPieces(text: string, start: number, end: number, max: number): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  let s = start;
+  while (end - s > max) {
+    let cut = s + max;
+    const floor = s + Math.max(1, Math.floor(max / 2));
+    while (cut > floor && JOINS_PREVIOUS.test(text.slice(cut, cut + 2))) cut--;
+    // A piece of one or two characters has no room to move back: it runs on past the joined ones.
+    while (cut < end && JOINS_PREVIOUS.test(text.slice(cut, cut + 2))) cut++;
+    if (cut === end) break;
+    out.push({ start: s, end: cut });
+    s = cut;
+  }
+  out.push({ start: s, end });
   return out;
 }
 
@@ -79,7 +109,7 @@ export function spaceRuns(text: string, start: number, end: number, max: number)
  * The units of a document in order. Paragraphs longer than `splitParagraphsAbove` characters become
  * runs of whole sentences packed up to that length; with `sentences: true` every paragraph sentence
  * is its own unit. Either way a sentence longer than `splitParagraphsAbove` is cut at spaces
- * (`spaceRuns`). Other blocks are never split.
+ * (`spaceRuns`; a word longer than that into pieces). Other blocks are never split.
  * Each unit's `end` reaches the next unit's start minus whitespace, so nothing between blocks is lost.
  */
 export function documentUnits(

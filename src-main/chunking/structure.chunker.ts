@@ -13,7 +13,8 @@ import { assembleGroups, documentUnits, isBlank, unitsLength } from './span.util
  * - headings, lists, tables, code, blockquotes, front matter (and raw HTML blocks) are never split;
  *   a paragraph longer than `maxChars` is split into runs of whole sentences (a paragraph is not a
  *   semantic unit in manuals converted from PDF, where one "paragraph" can be a whole page), and
- *   a sentence longer than `maxChars` into runs of whole words;
+ *   a sentence longer than `maxChars` into runs of whole words, and a word longer than that into
+ *   pieces (never inside a surrogate pair or before a combining mark);
  * - units accumulate while the chunk stays within `maxChars`; a heading closes the current chunk
  *   only once it holds non-heading content of at least `minChars`, so a small section merges
  *   forward into the next one; headings are carried into the next chunk rather than left at the
