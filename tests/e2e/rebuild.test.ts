@@ -269,8 +269,11 @@ describe('rebuilding an outdated index in Chromium', () => {
 
     await page.getByLabel('Search the library').fill('barrel jack 12 V supply');
     await page.getByLabel('Search the library').press('Enter');
-    const results = page.getByTestId('search-view').locator('.result');
-    await results.first().waitFor();
+    // Whatever the search view settles on (results, "no results" or an error) is waited for, so
+    // a failure says which one it was rather than only that no result came.
+    const view = page.getByTestId('search-view');
+    await view.locator('.result, [data-testid="no-results"], [role="alert"]').first().waitFor();
+    expect(await view.locator('[data-testid="no-results"], [role="alert"]').allTextContents()).toEqual([]);
     const snippets = await page.getByTestId('search-view').locator('.result-snippet').allTextContents();
     expect(snippets.some((s) => s.includes('barrel jack J19'))).toBe(true);
   });
