@@ -198,6 +198,33 @@ function isTitleItem(sentence: Sentence): boolean {
   return sentence.kind === 'item' && !/[.!?:;。]$/.test(sentence.text) && sentence.text.split(/\s+/).length <= TITLE_ITEM_WORDS;
 }
 
+/**
+ * A label quoted after lines of the block it opens (a table row that scored above its caption
+ * "**HY2.0-4P-PortA(Red)**"): the label heads those lines, in the place of the first of them and
+ * in their order (the line that answers stays first under it), and the block's rows not quoted
+ * yet follow within the list budget; read the other way round, the label would seem to name what
+ * comes after it. False when the
+ * line is no label or none of its block's lines is quoted yet (the caller goes on as before).
+ */
+function headsQuotedRows(lines: Line[], line: Line, sentences: readonly Sentence[], quoted: Set<Sentence>, maxListed: number, modelOf: (s: Sentence) => string | null): boolean {
+  const block = line.sentence.opens;
+  if (block === undefined || !isLabelLead(line.sentence) || line.before.length > 0 || line.after.length > 0) return false;
+  const own = lines.filter((l) => l !== line && !l.sub && l.passage === line.passage && l.sentence.block === block && l.sentence.kind !== 'prose');
+  if (own.length === 0) return false;
+  const members = listedAfter(sentences, line.sentence, quoted, Math.max(0, maxListed - own.length));
+  for (const member of members) quoted.add(member);
+  const at = lines.indexOf(own[0]!);
+  const head = lines.slice(0, at).filter((l) => l !== line);
+  const tail = lines.slice(at).filter((l) => l !== line && !own.includes(l));
+  line.heads = true;
+  for (const l of own) Object.assign(l, { sub: true, lead: line });
+  const added = members.map((sentence): Line => ({ passage: line.passage, sentence, model: modelOf(sentence), sub: true, before: [], after: [], lead: line }));
+  // The quoted rows keep their order (the best first), the others follow in reading order.
+  const under = [...own, ...added];
+  lines.splice(0, lines.length, ...head, line, ...under, ...tail);
+  return true;
+}
+
 /** Most words of a lead that only labels its list. */
 const LABEL_LEAD_WORDS = 4;
 
@@ -273,9 +300,16 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // with it as their subject and give no instruction ("Use Samsung Pay by opening the app").
   const defines = new Set<Sentence>();
   units.forEach((sentences, pi) => {
+    // A line all in bold right before a table, list or code ("**HY2.0-4P-PortC(blue)**") is that
+    // block's caption: its words count for the block's lines as a heading's do, so "the blue Port
+    // C" finds the row under "PortC(blue)" and not the rows of the ports before it.
+    const captions = new Map<number, Sentence>();
+    for (const x of sentences) if (x.opens !== undefined && BOLD_LINE.test(x.text)) captions.set(x.opens, x);
     for (const sentence of sentences) {
       const words = terms(sentence.text);
       const shared = sentence.heading ? headWeight(sentence.heading) : 0;
+      const caption = sentence.block >= 0 ? captions.get(sentence.block) : undefined;
+      const captionShared = caption ? headWeight(caption.text) : 0;
       // The share of the question's words (by idf) that the line's heading holds.
       const headingCover = askedWeight > 0 ? shared / askedWeight : 0;
       const tf = new Map<string, number>();
@@ -307,6 +341,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // under "Take a screenshot"): it gets the heading's credit though it shares no word.
       const taskStep = kind.steps && headingCover >= MENU_HEADING_COVER && isInstruction(sentence);
       if (sentence.heading && (score > 0 || sentence.opens !== undefined || valueRow || taskStep)) score += HEADING_WEIGHT * shared;
+      if (captionShared > 0 && score > 0) score += HEADING_WEIGHT * captionShared;
       // A title that only restates the question ("Connecting a wired network") announces the
       // answer; the lines under it give it. A title with words of its own (a menu path) stays.
       if (sentence.title) {
@@ -460,6 +495,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
     }
     withContinuation(line, units[s.passage]!, quoted);
     if (s.sentence.opens === undefined) continue;
+    if (headsQuotedRows(lines, line, units[s.passage]!, quoted, maxListed, (member) => modelOf(s.passage, member))) {
+      broughtBy.set(`${s.passage}:${s.sentence.opens}`, line);
+      continue;
+    }
     const count = lines.length;
     const members = listedAfter(units[s.passage]!, s.sentence, quoted, maxListed);
     for (const member of members) quoted.add(member);

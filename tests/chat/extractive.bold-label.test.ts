@@ -41,6 +41,28 @@ describe('a line all in bold right before code or a table', () => {
     expect(lines[at + 2]).toMatch(/^ {2}- `digitalWrite\(P0_13, HIGH\);`/);
   });
 
+  it("gives its words to the block's lines as a caption, so the asked port's row is quoted", () => {
+    const ports = [
+      '## Ports',
+      '',
+      '**HY2.0-4P-PortB(black)**',
+      '',
+      '| ESP32 Chip | GPIO26 | GPIO36 |',
+      '| --- | --- | --- |',
+      '| PortB | GPIO26(DAC) | GPIO36(ADC) |',
+      '',
+      '**HY2.0-4P-PortC(blue)**',
+      '',
+      '| ESP32 Chip | GPIO13 | GPIO14 |',
+      '| --- | --- | --- |',
+      '| PortC | GPIO13(RXD2) | GPIO14(TXD2) |',
+    ].join('\n');
+    const a = answerExtractively('Which GPIOs are on the blue Port C?', [passage('core/ports.md#1', ports)], { maxSentences: 2 });
+    const quoted = a.text.split('\n').filter((l) => /\[\d+\]/.test(l));
+    // The row under the blue port's caption leads; its words ("blue") are in no row.
+    expect(quoted[0]).toMatch(/PortC; GPIO13: GPIO13\(RXD2\)/);
+  });
+
   it('a bold sentence inside a paragraph opens nothing', () => {
     const units = splitSentences(['Use **bold** words sparingly.', '', '- one item'].join('\n'));
     expect(units[0]!.opens).toBeUndefined();

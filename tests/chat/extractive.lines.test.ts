@@ -487,7 +487,10 @@ describe('a question asking which pin', () => {
       '1. **Camera Power Down** pin does not need to be connected to ESP32 GPIO. Instead it may be pulled down to ground with 10 kOhm resistor.',
     ].join('\n');
     const a = answerExtractively('Which GPIO drives the LED on the camera unit?', [passage('unit/cam.md#1', text)]);
-    expect(quotedLines(a)[0]).toBe('- LED_Pin: IO16 [1]');
+    // The row leads under its caption, which heads it without a source of its own.
+    const cited = quotedLinesWithItems(a).filter((l) => /\[\d+\]$/.test(l));
+    expect(cited[0]).toBe('  - LED_Pin: IO16 [1]');
+    expect(quotedLines(a)[0]).toBe('- **LED Interface**');
   });
 });
 
