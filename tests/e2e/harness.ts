@@ -164,6 +164,19 @@ export interface DropFile {
 }
 
 /**
+ * Service bulletin `i` as a dropped Markdown file, named `bulletin-NNN.md` so that names sort in
+ * number order. `steps` sections of one instruction each make it longer: a file that takes long
+ * enough to import is seen running (and the page renders between two files) on a loaded machine.
+ */
+export function bulletin(i: number, steps = 1): DropFile {
+  const body = Array.from(
+    { length: steps },
+    (_, k) => `## Step ${k + 1}\n\nService bulletin ${i} for the RAC-225B: check the seal on unit batch ${1000 + i}, then torque bolt ${k + 1} to ${10 + (k % 7)} Nm.\n`,
+  ).join('\n');
+  return { name: `bulletin-${String(i).padStart(3, '0')}.md`, bytes: new TextEncoder().encode(`# Bulletin ${i}\n\n${body}`) };
+}
+
+/**
  * Drops files on the window the way a user does: a DataTransfer built in the page, then
  * dragenter, dragover and drop dispatched on the main area (ENVIRONMENT.md).
  */

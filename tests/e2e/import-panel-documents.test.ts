@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { dropFiles, openApp, shot, startUiApp, type UiApp } from './harness';
+import { bulletin, dropFiles, openApp, shot, startUiApp, type UiApp } from './harness';
 
 /**
  * The import panel on the Documents screen: it never covers the screen's Import and Folder
@@ -12,7 +12,6 @@ describe('import panel on the Documents screen, in Chromium', () => {
   let app: UiApp;
   let page: Page;
   const errors: string[] = [];
-  const bulletin = (i: number) => ({ name: `bulletin-${i}.md`, bytes: new TextEncoder().encode(`# Bulletin ${i}\n\nService bulletin ${i} for the RAC-225B: check the seal.\n`) });
 
   beforeAll(async () => {
     app = await startUiApp();

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { dropFiles, importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
+import { bulletin, dropFiles, importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
 
 /**
  * A big import (dozens of files) must not take the band's whole height with its file list while it
@@ -14,13 +14,8 @@ describe('a big import while it runs, in Chromium at 800x600', () => {
   let app: UiApp;
   let page: Page;
   const errors: string[] = [];
-  // Long enough that the job is seen running, and failing, on a loaded machine.
-  const bulletin = (i: number) => ({
-    name: `bulletin-${String(i).padStart(3, '0')}.md`,
-    bytes: new TextEncoder().encode(
-      `# Bulletin ${i}\n\n` + Array.from({ length: 200 }, (_, k) => `## Step ${k + 1}\n\nService bulletin ${i}: torque bolt ${k + 1} of the RAC-225B to ${10 + (k % 7)} Nm.\n`).join('\n'),
-    ),
-  });
+  // Bulletins long enough that the job is seen running, and failing, on a loaded machine.
+  const LONG = 200;
   const damaged = { name: 'aa-damaged.pdf', bytes: new TextEncoder().encode('%PDF-1.4\ncut off'), type: 'application/pdf' };
   const height = (selector: string) => page.locator(selector).evaluate((el) => el.getBoundingClientRect().height);
   const composerHeight = () => height('.composer');
@@ -42,7 +37,7 @@ describe('a big import while it runs, in Chromium at 800x600', () => {
   it('keeps a running card of 40 files folded, small and showing its failure, and the composer its height', async () => {
     const composerBefore = await composerHeight();
     const screenBefore = await height('.screen');
-    await dropFiles(page, [damaged, ...Array.from({ length: 40 }, (_, i) => bulletin(i))]);
+    await dropFiles(page, [damaged, ...Array.from({ length: 40 }, (_, i) => bulletin(i, LONG))]);
     // Folded from the start; unfolded from the keyboard, the list is there; folded again, gone.
     const toggle = page.locator('[data-testid="import-job"] .job-toggle');
     await toggle.waitFor();
@@ -80,7 +75,7 @@ describe('a big import while it runs, in Chromium at 800x600', () => {
   });
 
   it('keeps a running card of a few files open, its files in sight', async () => {
-    await dropFiles(page, [bulletin(101), bulletin(102), bulletin(103)]);
+    await dropFiles(page, [bulletin(101, LONG), bulletin(102, LONG), bulletin(103, LONG)]);
     const card = page.getByTestId('import-job');
     await card.waitFor();
     expect(await card.locator('.job-toggle').getAttribute('aria-expanded')).toBe('true');

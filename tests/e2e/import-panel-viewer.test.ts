@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { dropFiles, importTexts, openApp, shot, startUiApp, takesClick, type UiApp } from './harness';
+import { bulletin, dropFiles, importTexts, openApp, shot, startUiApp, takesClick, type UiApp } from './harness';
 
 /**
  * In a narrow window (800x600) the source viewer takes the whole main area: an import started while
@@ -14,13 +14,8 @@ describe('an import started while the source viewer is open in a narrow window, 
   let page: Page;
   const errors: string[] = [];
   const manual = (model: string) => [`# ${model} Service Manual`, '', '## Fuses', '', `The ${model} control board takes a 5 A slow-blow fuse behind the terminal cover.`, ''].join('\n');
-  // Long enough that the job is seen running even on a loaded machine.
-  const bulletin = (i: number) => ({
-    name: `bulletin-${i}.md`,
-    bytes: new TextEncoder().encode(
-      `# Bulletin ${i}\n\n` + Array.from({ length: 120 }, (_, k) => `## Step ${k + 1}\n\nService bulletin ${i}: torque bolt ${k + 1} of the RAC-225B to ${10 + (k % 7)} Nm.\n`).join('\n'),
-    ),
-  });
+  // Bulletins long enough that the job is seen running even on a loaded machine.
+  const LONG = 120;
   const damaged = { name: 'damaged.pdf', bytes: new TextEncoder().encode('%PDF-1.4\ncut off'), type: 'application/pdf' };
   const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.className ?? 'body');
 
@@ -45,7 +40,7 @@ describe('an import started while the source viewer is open in a narrow window, 
     await page.getByTestId('source-viewer').waitFor();
     expect(await focused()).toBe('Close source');
 
-    await dropFiles(page, [bulletin(1), bulletin(2), bulletin(3), damaged]);
+    await dropFiles(page, [bulletin(1, LONG), bulletin(2, LONG), bulletin(3, LONG), damaged]);
     const card = page.getByTestId('import-job');
     await card.waitFor();
     // Seen as it starts: its headline is drawn and on top, not under the viewer.

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { dropFiles, openApp, shot, startUiApp, type UiApp } from './harness';
+import { bulletin, dropFiles, openApp, shot, startUiApp, type UiApp } from './harness';
 
 /**
  * The import panel at 800x600: it never covers the chat's Ask button, a clean import folds to its
@@ -12,16 +12,6 @@ describe('import panel in Chromium at 800x600', () => {
   let app: UiApp;
   let page: Page;
   const errors: string[] = [];
-  // `sections` > 1 makes a longer bulletin: each file then takes long enough to import that the
-  // page renders between two of them even when the machine is loaded (tiny files could all finish
-  // between two renders, and the count would jump from 0 to done).
-  const bulletin = (i: number, sections = 1) => ({
-    name: `bulletin-${String(i).padStart(3, '0')}.md`,
-    bytes: new TextEncoder().encode(
-      `# Bulletin ${i}\n\n` +
-        Array.from({ length: sections }, (_, k) => `## Step ${k + 1}\n\nService bulletin ${i} for the RAC-225B: check the seal on unit batch ${1000 + i}, then torque bolt ${k + 1} to ${10 + (k % 7)} Nm.\n`).join('\n'),
-    ),
-  });
 
   beforeAll(async () => {
     app = await startUiApp();
@@ -82,6 +72,8 @@ describe('import panel in Chromium at 800x600', () => {
         }
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
+    // Long bulletins: tiny files could all finish between two renders, and the count would jump
+    // from 0 to done.
     const files = Array.from({ length: 24 }, (_, i) => bulletin(200 + i, 150));
     await dropFiles(page, files);
     await expect.poll(async () => {
