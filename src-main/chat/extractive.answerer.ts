@@ -203,14 +203,16 @@ function isTitleItem(sentence: Sentence): boolean {
  * "**HY2.0-4P-PortA(Red)**"): the label heads those lines, in the place of the first of them and
  * in their order (the line that answers stays first under it), and the block's rows not quoted
  * yet follow within the list budget; read the other way round, the label would seem to name what
- * comes after it. False when the
- * line is no label or none of its block's lines is quoted yet (the caller goes on as before).
+ * comes after it. False, and nothing moves, when the line is no label, none of its block's lines
+ * is quoted yet, one of them heads lines of its own (an item with its nested list), or the block
+ * is a list numbered from past 1, which `listedAfter` does not take for the label's either.
  */
 function headsQuotedRows(lines: Line[], line: Line, sentences: readonly Sentence[], quoted: Set<Sentence>, maxListed: number, modelOf: (s: Sentence) => string | null): boolean {
   const block = line.sentence.opens;
   if (block === undefined || !isLabelLead(line.sentence) || line.before.length > 0 || line.after.length > 0) return false;
   const own = lines.filter((l) => l !== line && !l.sub && l.passage === line.passage && l.sentence.block === block && l.sentence.kind !== 'prose');
-  if (own.length === 0) return false;
+  if (own.length === 0 || own.some((l) => l.heads || lines.some((x) => x.lead === l))) return false;
+  if ((sentences.find((u) => u.block === block)?.ordinal ?? 1) > 1) return false;
   const members = listedAfter(sentences, line.sentence, quoted, Math.max(0, maxListed - own.length));
   for (const member of members) quoted.add(member);
   const at = lines.indexOf(own[0]!);
@@ -301,8 +303,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const defines = new Set<Sentence>();
   units.forEach((sentences, pi) => {
     // A line all in bold right before a table, list or code ("**HY2.0-4P-PortC(blue)**") is that
-    // block's caption: its words count for the block's lines as a heading's do, so "the blue Port
-    // C" finds the row under "PortC(blue)" and not the rows of the ports before it.
+    // block's caption: its question words count for the block's lines that share a question word
+    // (as a heading's count for the lines under it), so "the blue Port C" finds the row under
+    // "PortC(blue)" and not the rows of the ports before it.
     const captions = new Map<number, Sentence>();
     for (const x of sentences) if (x.opens !== undefined && BOLD_LINE.test(x.text)) captions.set(x.opens, x);
     for (const sentence of sentences) {

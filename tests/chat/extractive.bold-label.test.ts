@@ -63,6 +63,14 @@ describe('a line all in bold right before code or a table', () => {
     expect(quoted[0]).toMatch(/PortC; GPIO13: GPIO13\(RXD2\)/);
   });
 
+  it('heads rows quoted before it, but never pulls an item away from the list nested under it', () => {
+    const options = ['## Settings', '', '**Options**', '', '- Picture mode:', '  - Standard', '  - Dynamic', '- Sound mode:', '  - Amplify', '  - Eco', ''].join('\n');
+    const a = answerExtractively('Which picture mode options?', [passage('tv/settings.md#1', options)]);
+    const lines = a.text.split('\n').filter((l) => /^\s*- /.test(l));
+    // The item that answers leads with its own items under it; the caption heads only the rest.
+    expect(lines.slice(0, 3)).toEqual(['- Picture mode:', '  - Standard [1]', '  - Dynamic [1]']);
+  });
+
   it('a bold sentence inside a paragraph opens nothing', () => {
     const units = splitSentences(['Use **bold** words sparingly.', '', '- one item'].join('\n'));
     expect(units[0]!.opens).toBeUndefined();
