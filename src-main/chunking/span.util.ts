@@ -78,26 +78,46 @@ export function spaceRuns(text: string, start: number, end: number, max: number)
   return out;
 }
 
-/** A character a cut must not come before: the second half of a surrogate pair, a combining mark, a joiner. */
-const JOINS_PREVIOUS = /^(?:[\uDC00-\uDFFF]|\p{M}|\u200D)/u;
+/**
+ * A character a cut must not come before: the second half of a surrogate pair, a combining mark
+ * (an accent, a variation selector), a skin-tone modifier, a zero-width joiner; nor after a joiner.
+ */
+const JOINS_PREVIOUS = /^(?:[\uDC00-\uDFFF]|\p{M}|\p{Emoji_Modifier}|\u200D)/u;
+
+/** Whether a cut at `at` would split a character or an emoji sequence (`JOINS_PREVIOUS`). */
+function joinedAt(text: string, at: number): boolean {
+  return text.charCodeAt(at - 1) === 0x200d || JOINS_PREVIOUS.test(text.slice(at, at + 2));
+}
 
 /**
- * `text[start, end)`, one word, cut into pieces of at most `max` characters. A cut never comes
- * before a character that belongs with the one before it (`JOINS_PREVIOUS`), so no piece holds
- * half an emoji or a letter without its accent; it moves back for that, at most to half a piece
- * (with less room, forward). Hand-written: `Intl.Segmenter` would segment every grapheme of a word that may be
- * megabytes long, to place a cut every few thousand characters.
+ * `text[start, end)`, one word, cut into pieces of at most `max` characters (`max` >= 1). A cut
+ * is not put inside a surrogate pair, before a combining mark or a skin-tone modifier, or on
+ * either side of a zero-width joiner (`joinedAt`): it moves back, at most to half a piece; with
+ * less room, forward, at most another `max` characters, and past that (a letter under dozens of
+ * marks) it only keeps surrogate pairs whole. Flags (pairs of regional indicators) and Hangul
+ * jamo are not kept together. Hand-written: `Intl.Segmenter` would segment every grapheme of a
+ * word that may be megabytes long, to place a cut every few thousand characters.
  */
 export function wordPieces(text: string, start: number, end: number, max: number): { start: number; end: number }[] {
+  if (!(max >= 1)) throw new RangeError(`A word piece needs room for a character (max ${max}).`);
   const out: { start: number; end: number }[] = [];
   let s = start;
   while (end - s > max) {
     let cut = s + max;
     const floor = s + Math.max(1, Math.floor(max / 2));
-    while (cut > floor && JOINS_PREVIOUS.test(text.slice(cut, cut + 2))) cut--;
-    // A piece of one or two characters has no room to move back: it runs on past the joined ones.
-    while (cut < end && JOINS_PREVIOUS.test(text.slice(cut, cut + 2))) cut++;
-    if (cut === end) break;
+    while (cut > floor && joinedAt(text, cut)) cut--;
+    if (joinedAt(text, cut)) {
+      const limit = Math.min(end, s + 2 * max);
+      cut = s + max;
+      while (cut < limit && joinedAt(text, cut)) cut++;
+      // Still inside a run of marks: cut at the max, but never between the halves of a surrogate
+      // pair (before the pair, or after it when the piece would be empty).
+      if (cut < end && joinedAt(text, cut)) {
+        cut = s + max;
+        if (/[\uDC00-\uDFFF]/.test(text[cut]!)) cut += cut - 1 > s ? -1 : 1;
+      }
+    }
+    if (cut >= end) break;
     out.push({ start: s, end: cut });
     s = cut;
   }

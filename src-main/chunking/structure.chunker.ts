@@ -14,7 +14,7 @@ import { assembleGroups, documentUnits, isBlank, unitsLength } from './span.util
  *   a paragraph longer than `maxChars` is split into runs of whole sentences (a paragraph is not a
  *   semantic unit in manuals converted from PDF, where one "paragraph" can be a whole page), and
  *   a sentence longer than `maxChars` into runs of whole words, and a word longer than that into
- *   pieces (never inside a surrogate pair or before a combining mark);
+ *   pieces (`wordPieces`: not inside a surrogate pair, before a combining mark or beside a joiner);
  * - units accumulate while the chunk stays within `maxChars`; a heading closes the current chunk
  *   only once it holds non-heading content of at least `minChars`, so a small section merges
  *   forward into the next one; headings are carried into the next chunk rather than left at the
@@ -23,8 +23,9 @@ import { assembleGroups, documentUnits, isBlank, unitsLength } from './span.util
  *   merges backward into the previous chunk when the result stays within `maxChars`.
  *
  * Exact exceptions to `minChars <= size <= maxChars` (size = first unit start to last unit end):
- * - over `maxChars`: the chunk holds exactly one non-heading unit (an atomic block, or a word
- *   longer than the max), possibly preceded by headings;
+ * - over `maxChars`: the chunk holds exactly one non-heading unit (an atomic block, or a piece
+ *   of a word that runs on past characters joined to its last one, at most twice the max),
+ *   possibly preceded by headings;
  * - under `minChars`: the document has one chunk, or merging with either neighbour would exceed
  *   `maxChars`.
  * Only the document's last chunk may end with a heading.
