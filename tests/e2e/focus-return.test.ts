@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { dropFiles, importTexts, openApp, startUiApp, type UiApp } from './harness';
+import { dropFiles, importTexts, openApp, reloadApp, startUiApp, type UiApp } from './harness';
 
 /**
  * Keyboard users keep their place: closing the source viewer or a confirmation dialog with Esc
@@ -180,7 +180,7 @@ describe('focus after Esc, in Chromium', () => {
       'leaflet-a.md': '# Leaflet A\n\nThe RAC-225B filter is rinsed every 200 hours.\n',
       'leaflet-b.md': '# Leaflet B\n\nThe RAC-225B seal is checked every year.\n',
     });
-    await page.reload();
+    await reloadApp(page);
     await page.getByRole('button', { name: /^Leaflets/ }).click();
     await page.getByTestId('tab-documents').click();
     const removes = page.getByTestId('document-table').getByRole('button', { name: /^Remove / });

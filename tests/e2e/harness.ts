@@ -117,6 +117,22 @@ export async function importTexts(app: UiApp, library: string, files: Record<str
   }
 }
 
+/**
+ * Resolves when the page's event stream has connected. Events the bridge sends before that reach
+ * no one: a test that emits (or makes the engine emit) right after the page loads would wait for
+ * a reaction that never comes. Start waiting before the navigation.
+ */
+function eventStreamConnected(page: Page): Promise<unknown> {
+  return page.waitForResponse((res) => new URL(res.url()).pathname === '/api/events');
+}
+
+/** Reloads the page and waits, as `openApp` does, until its event stream is connected. */
+export async function reloadApp(page: Page): Promise<void> {
+  const connected = eventStreamConnected(page);
+  await page.reload();
+  await connected;
+}
+
 /** Opens the app (the token URL sets the cookie) and fails the test on any page error. */
 export async function openApp(app: UiApp, errors: string[]): Promise<Page> {
   const page = await app.browser.newPage();
@@ -124,9 +140,7 @@ export async function openApp(app: UiApp, errors: string[]): Promise<Page> {
   page.on('console', (msg) => {
     if (msg.type() === 'error') errors.push(msg.text());
   });
-  // Events the bridge sends before the page's event stream is connected reach no one: a test
-  // that emits right after opening would wait for a reaction that never comes.
-  const connected = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/events');
+  const connected = eventStreamConnected(page);
   await page.goto(app.bridge.url);
   await page.waitForURL(`${app.bridge.origin}/`);
   await connected;

@@ -3,7 +3,7 @@
 // Code passed to page.evaluate runs in Chromium: it is type-checked against the DOM.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { dropFiles, HOSTILE_MARKDOWN, installationDocx, openApp, serviceManualPdf, shot, startUiApp, type UiApp } from './harness';
+import { dropFiles, HOSTILE_MARKDOWN, installationDocx, openApp, reloadApp, serviceManualPdf, shot, startUiApp, type UiApp } from './harness';
 
 /**
  * The library screens in Chromium against the real engine: create a library, drop manuals and
@@ -218,7 +218,7 @@ describe('libraries, import and viewing in Chromium', () => {
     await page.getByTestId('tab-documents').click();
     await shot(page, 'theme-dark');
     // The choice survives a reload.
-    await page.reload();
+    await reloadApp(page);
     await page.getByTestId('document-table').waitFor();
     expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
     await toggle.click();

@@ -88,6 +88,14 @@ describe('rebuilding an outdated index in Chromium', () => {
     const body = await app.engine.handlers['libraries.list']({});
     return body.ok ? { ...body, value: body.value.map((l) => (l.name === LIBRARY ? change(l) : l)) } : body;
   };
+  /** Fulfils the route with `body`; if making it throws, the request fails at once rather than hang. */
+  const answer = async (route: Route, body: () => Promise<unknown>) => {
+    try {
+      await route.fulfill({ json: await body() });
+    } catch {
+      await route.abort('failed');
+    }
+  };
   const listed = async () => {
     const libs = await app.engine.handlers['libraries.list']({});
     return libs.ok ? libs.value.find((l) => l.name === LIBRARY) : undefined;
@@ -117,9 +125,7 @@ describe('rebuilding an outdated index in Chromium', () => {
       // The engine's own list, changed at the edge: LLM enrichment needs a chat model and embedding
       // an embedder, neither of which this install has, and only the notice's words are checked here.
       await page.unroute('**/api/libraries.list');
-      await page.route('**/api/libraries.list', async (route: Route) => {
-        await route.fulfill({ json: await engineList((l) => ({ ...l, ...patch })) });
-      });
+      await page.route('**/api/libraries.list', (route: Route) => answer(route, () => engineList((l) => ({ ...l, ...patch }))));
       const reloaded = page.waitForResponse('**/api/libraries.list');
       app.emit({ type: 'library.changed', library: LIBRARY });
       await reloaded;
@@ -313,9 +319,10 @@ describe('rebuilding an outdated index in Chromium', () => {
     const stale = new Promise<void>((resolve) => (releaseStale = resolve));
     await page.route('**/api/libraries.list', async (route: Route) => {
       if (++asked > 1) return route.continue();
-      const body = await engineList((l) => ({ ...l, indexOutdated: true }));
+      const body = engineList((l) => ({ ...l, indexOutdated: true }));
+      body.catch(() => undefined); // (its failure is handled by `answer`, after the wait)
       await stale;
-      await route.fulfill({ json: body });
+      await answer(route, () => body);
     });
     app.emit({ type: 'library.changed', library: LIBRARY });
     await expect.poll(() => asked).toBe(1);
