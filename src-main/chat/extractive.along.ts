@@ -1,12 +1,12 @@
 import cues from './data/question-cues.json';
 import type { Line } from './extractive.render';
-import { isInstruction, labelOf } from './line-forms';
+import { isInstruction, isLabelLead, labelOf } from './line-forms';
 import type { Sentence } from './sentences';
 
 /**
  * What a quoted line of an extractive answer brings along (see `answerExtractively`): the list or
- * code a lead sentence opens, the rest of its paragraph, and the line that follows an echo of the
- * question.
+ * code a lead sentence opens, the rest of its paragraph, the line that follows an echo of the
+ * question, and the rows quoted before their caption (`headsQuotedRows`).
  */
 
 /** A line that opens by pointing back at the one before it ("This smell is normal ..."). */
@@ -263,5 +263,34 @@ export function titleOnto(lines: readonly Line[], passage: number, title: Senten
   const line = body ? lines.find((l) => l.passage === passage && l.before.length === 0 && l.sentence === body) : undefined;
   if (!line) return false;
   line.before.unshift({ ...title, text: `${title.text}:` });
+  return true;
+}
+
+/**
+ * A label quoted after lines of the block it opens (a table row that scored above its caption
+ * "**HY2.0-4P-PortA(Red)**"): the label heads those lines, in the place of the first of them and
+ * in their order (the line that answers stays first under it), and the block's rows not quoted
+ * yet follow within the list budget; read the other way round, the label would seem to name what
+ * comes after it. False, and nothing moves, when the line is no label, none of its block's lines
+ * is quoted yet, one of them heads lines of its own (an item with its nested list), or the block
+ * is a list numbered from past 1, which `listedAfter` does not take for the label's either.
+ */
+export function headsQuotedRows(lines: Line[], line: Line, sentences: readonly Sentence[], quoted: Set<Sentence>, maxListed: number, modelOf: (s: Sentence) => string | null): boolean {
+  const block = line.sentence.opens;
+  if (block === undefined || !isLabelLead(line.sentence) || line.before.length > 0 || line.after.length > 0) return false;
+  const own = lines.filter((l) => l !== line && !l.sub && l.passage === line.passage && l.sentence.block === block && l.sentence.kind !== 'prose');
+  if (own.length === 0 || own.some((l) => l.heads || lines.some((x) => x.lead === l))) return false;
+  if ((sentences.find((u) => u.block === block)?.ordinal ?? 1) > 1) return false;
+  const members = listedAfter(sentences, line.sentence, quoted, Math.max(0, maxListed - own.length));
+  for (const member of members) quoted.add(member);
+  const at = lines.indexOf(own[0]!);
+  const head = lines.slice(0, at).filter((l) => l !== line);
+  const tail = lines.slice(at).filter((l) => l !== line && !own.includes(l));
+  line.heads = true;
+  for (const l of own) Object.assign(l, { sub: true, lead: line });
+  const added = members.map((sentence): Line => ({ passage: line.passage, sentence, model: modelOf(sentence), sub: true, before: [], after: [], lead: line }));
+  // The quoted rows keep their order (the best first), the others follow in reading order.
+  const under = [...own, ...added];
+  lines.splice(0, lines.length, ...head, line, ...under, ...tail);
   return true;
 }

@@ -14,8 +14,8 @@ import { everyModelShown } from '../search/compared-models';
 import { statesQuantity } from '../search/stages/answer-line.stage';
 import type { QuestionKind } from './question-kind';
 import { DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
-import { isInstruction, labelOf, settingKey } from './line-forms';
-import { answersEcho, followerOf, joinBackReferences, listedAfter, termOf, withContinuation, withDescription, titleOnto, withParagraph, withTitleBody } from './extractive.along';
+import { BOLD_LINE, isInstruction, isLabelLead, isNameRun, isTitleItem, labelOf, settingKey } from './line-forms';
+import { answersEcho, followerOf, headsQuotedRows, joinBackReferences, listedAfter, termOf, withContinuation, withDescription, titleOnto, withParagraph, withTitleBody } from './extractive.along';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -86,8 +86,6 @@ const STEP_LEAD_WEIGHT = 1.6;
 const DEFINITION_STEP_LEAD_WEIGHT = 0.5;
 /** A side remark: "Note:", "Tip"; a tip or warning box whatever its first word is `Sentence.aside`. */
 const ASIDE_LINE = new RegExp(`^(?:${cues.asides.join('|')})\\b`, 'i');
-/** A line that is all emphasis ("**Power switch operation**"): a label set in bold, not a sentence. */
-const BOLD_LINE = /^(?:\*\*|__)[^*_]+(?:\*\*|__)[:：]?$/;
 /** Share of the question's words (by idf) a heading must hold for the instructions and the menu path under it to answer a how-to question first; 0.3-0.5 measured alike for the menu path. */
 const MENU_HEADING_COVER = 0.5;
 /** Share of the first passage's best line score that a later passage's instruction needs to lead a how-to answer (0.75-0.8 gain 5 and lose 2 on smart-tv, below 0.7 it loses). */
@@ -176,65 +174,6 @@ const WHOLE_LABEL_LEAD_WEIGHT = 1.2;
 
 /** Weight of a line that is a run of capitalised names, not a sentence. */
 const NAME_RUN_WEIGHT = 0.5;
-/** Share of a line's words that start with a capital for it to read as a run of names. */
-const NAME_RUN_SHARE = 0.7;
-
-/** A prose line or item of at least four words, most of them capitalised, with no sentence punctuation at its end. */
-function isNameRun(sentence: Sentence): boolean {
-  if (sentence.kind === 'code' || sentence.kind === 'row' || /[.!?:;。]$/.test(sentence.text)) return false;
-  const words = sentence.text.split(/\s+/).filter((w) => /^\p{L}/u.test(w));
-  return words.length >= 4 && words.filter((w) => /^\p{Lu}/u.test(w)).length >= NAME_RUN_SHARE * words.length;
-}
-
-/** Most words of a list item read as a title. */
-const TITLE_ITEM_WORDS = 8;
-
-/**
- * A list item that is a title: a few words and no sentence end ("Dual-core chip download mode").
- * One that only restates the question names the topic of the lines after it, as a title line
- * does, and does not lead its passage (pdf-dev +1 first line, no other question on any set moved).
- */
-function isTitleItem(sentence: Sentence): boolean {
-  return sentence.kind === 'item' && !/[.!?:;。]$/.test(sentence.text) && sentence.text.split(/\s+/).length <= TITLE_ITEM_WORDS;
-}
-
-/**
- * A label quoted after lines of the block it opens (a table row that scored above its caption
- * "**HY2.0-4P-PortA(Red)**"): the label heads those lines, in the place of the first of them and
- * in their order (the line that answers stays first under it), and the block's rows not quoted
- * yet follow within the list budget; read the other way round, the label would seem to name what
- * comes after it. False, and nothing moves, when the line is no label, none of its block's lines
- * is quoted yet, one of them heads lines of its own (an item with its nested list), or the block
- * is a list numbered from past 1, which `listedAfter` does not take for the label's either.
- */
-function headsQuotedRows(lines: Line[], line: Line, sentences: readonly Sentence[], quoted: Set<Sentence>, maxListed: number, modelOf: (s: Sentence) => string | null): boolean {
-  const block = line.sentence.opens;
-  if (block === undefined || !isLabelLead(line.sentence) || line.before.length > 0 || line.after.length > 0) return false;
-  const own = lines.filter((l) => l !== line && !l.sub && l.passage === line.passage && l.sentence.block === block && l.sentence.kind !== 'prose');
-  if (own.length === 0 || own.some((l) => l.heads || lines.some((x) => x.lead === l))) return false;
-  if ((sentences.find((u) => u.block === block)?.ordinal ?? 1) > 1) return false;
-  const members = listedAfter(sentences, line.sentence, quoted, Math.max(0, maxListed - own.length));
-  for (const member of members) quoted.add(member);
-  const at = lines.indexOf(own[0]!);
-  const head = lines.slice(0, at).filter((l) => l !== line);
-  const tail = lines.slice(at).filter((l) => l !== line && !own.includes(l));
-  line.heads = true;
-  for (const l of own) Object.assign(l, { sub: true, lead: line });
-  const added = members.map((sentence): Line => ({ passage: line.passage, sentence, model: modelOf(sentence), sub: true, before: [], after: [], lead: line }));
-  // The quoted rows keep their order (the best first), the others follow in reading order.
-  const under = [...own, ...added];
-  lines.splice(0, lines.length, ...head, line, ...under, ...tail);
-  return true;
-}
-
-/** Most words of a lead that only labels its list. */
-const LABEL_LEAD_WORDS = 4;
-
-/** A lead sentence that only names what its list is ("**Power on / off:**", "Notes:"), with nothing to quote of its own. */
-function isLabelLead(sentence: Sentence): boolean {
-  return BOLD_LINE.test(sentence.text) || sentence.text.split(/\s+/).length <= LABEL_LEAD_WORDS;
-}
-
 /**
  * Builds the extractive answer; `passages` must be non-empty and relevant (see `retrieve`).
  * Pass the question with model names blanked (`questionForLines`): every passage is about the

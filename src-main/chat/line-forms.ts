@@ -3,7 +3,8 @@ import type { Sentence } from './sentences';
 
 /**
  * Forms of a quoted line the extractive answer reads (`extractive.answerer.ts`): its label, the
- * setting a line of code sets, and whether it gives an instruction.
+ * setting a line of code sets, whether it gives an instruction, and whether it is a label in bold,
+ * a run of names, a title item or a lead that only labels its list.
  */
 
 /** The label of a "Label: value" line (a row read with its header, a spec item), or null. */
@@ -38,4 +39,37 @@ export function isInstruction(sentence: Sentence): boolean {
   if (!STEP_LINE.test(sentence.text)) return false;
   const label = sentence.label ?? labelOf(sentence.text);
   return !(label && STEP_LINE.test(label));
+}
+
+/** A line that is all emphasis ("**Power switch operation**"): a label set in bold, not a sentence. */
+export const BOLD_LINE = /^(?:\*\*|__)[^*_]+(?:\*\*|__)[:：]?$/;
+
+/** Share of a line's words that start with a capital for it to read as a run of names. */
+const NAME_RUN_SHARE = 0.7;
+
+/** A prose line or item of at least four words, most of them capitalised, with no sentence punctuation at its end. */
+export function isNameRun(sentence: Sentence): boolean {
+  if (sentence.kind === 'code' || sentence.kind === 'row' || /[.!?:;。]$/.test(sentence.text)) return false;
+  const words = sentence.text.split(/\s+/).filter((w) => /^\p{L}/u.test(w));
+  return words.length >= 4 && words.filter((w) => /^\p{Lu}/u.test(w)).length >= NAME_RUN_SHARE * words.length;
+}
+
+/** Most words of a list item read as a title. */
+const TITLE_ITEM_WORDS = 8;
+
+/**
+ * A list item that is a title: a few words and no sentence end ("Dual-core chip download mode").
+ * One that only restates the question names the topic of the lines after it, as a title line
+ * does, and does not lead its passage (pdf-dev +1 first line, no other question on any set moved).
+ */
+export function isTitleItem(sentence: Sentence): boolean {
+  return sentence.kind === 'item' && !/[.!?:;。]$/.test(sentence.text) && sentence.text.split(/\s+/).length <= TITLE_ITEM_WORDS;
+}
+
+/** Most words of a lead that only labels its list. */
+const LABEL_LEAD_WORDS = 4;
+
+/** A lead sentence that only names what its list is ("**Power on / off:**", "Notes:"), with nothing to quote of its own. */
+export function isLabelLead(sentence: Sentence): boolean {
+  return BOLD_LINE.test(sentence.text) || sentence.text.split(/\s+/).length <= LABEL_LEAD_WORDS;
 }
