@@ -5,8 +5,11 @@ import { mulberry32 as rng } from '../helpers/prng';
 /** Characters that are two UTF-16 units, or that belong with the one before them. */
 const JOINED = ['😀', '👍🏽', '𝔸', 'e\u0301', 'n\u0303', '👩\u200D🔧', '\uFE0F'];
 
-/** Half of a surrogate pair without the other half (what `String.prototype.isWellFormed` rejects). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * Half of a surrogate pair without the other half (what `String.prototype.isWellFormed` rejects):
+ * with the `u` flag a whole pair is one code point, so only a lone half is `Cs` (as naive.chunker.ts reads it).
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 const texts = (runs: { start: number; end: number }[], text: string) => runs.map((r) => text.slice(r.start, r.end));
 

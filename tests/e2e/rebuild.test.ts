@@ -280,7 +280,7 @@ describe('rebuilding an outdated index in Chromium', () => {
     const view = page.getByTestId('search-view');
     await view.locator('.result, [data-testid="no-results"], [role="alert"]').first().waitFor();
     expect(await view.locator('[data-testid="no-results"], [role="alert"]').allTextContents()).toEqual([]);
-    const snippets = await page.getByTestId('search-view').locator('.result-snippet').allTextContents();
+    const snippets = await view.locator('.result-snippet').allTextContents();
     expect(snippets.some((s) => s.includes('barrel jack J19'))).toBe(true);
   });
 
