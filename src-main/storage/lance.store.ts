@@ -24,6 +24,7 @@
 import './lance-env';
 
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import type * as LanceModule from '@lancedb/lancedb';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { CodedError, fail, ok, type Result } from '../core/result';
@@ -142,7 +143,11 @@ export async function openLanceStore(dir: string, opts: LanceStoreOptions = {}):
   }
   let table: Table | null = null;
   try {
-    const names = await db.tableNames();
+    let names = await db.tableNames();
+    if (names.includes(TABLE_NAME) && (await neverCommitted(path.join(dir, `${TABLE_NAME}.lance`)))) {
+      await fs.rm(path.join(dir, `${TABLE_NAME}.lance`), { recursive: true, force: true });
+      names = names.filter((n) => n !== TABLE_NAME);
+    }
     if (names.includes(TABLE_NAME)) {
       try {
         table = await db.openTable(TABLE_NAME);
@@ -163,6 +168,25 @@ export async function openLanceStore(dir: string, opts: LanceStoreOptions = {}):
     const error = err instanceof CodedError ? err : damaged(err);
     return fail(error.code, error.message);
   }
+}
+
+/**
+ * Whether a table folder holds no committed version. A process killed inside `createEmptyTable`
+ * (the first import into a new library) leaves `chunks.lance` with at most a transaction file and
+ * no manifest: LanceDB lists that table but cannot open it ("Table 'chunks' was not found"). It
+ * never held a row, so `openLanceStore` removes it and creates the table again. A manifest only
+ * half written is staged under another name and renamed when complete, so it does not count; a
+ * folder that cannot be read is left alone (opening it then reports it as damaged).
+ */
+async function neverCommitted(tableDir: string): Promise<boolean> {
+  let versions: string[];
+  try {
+    versions = await fs.readdir(path.join(tableDir, '_versions'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return false;
+    versions = [];
+  }
+  return !versions.some((name) => name.endsWith('.manifest'));
 }
 
 class LanceChunkStore implements ChunkStore {

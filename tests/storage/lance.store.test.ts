@@ -459,6 +459,21 @@ describe('LanceDB chunk store: failures as values', () => {
     }
   });
 
+  it('creates the table again when a killed first open left it without a committed version', async () => {
+    const dir = await scope.folder();
+    await (await mustOpen(dir)).close();
+    // What a kill inside createEmptyTable leaves: the transaction file, no manifest (a staged one at most).
+    const versions = path.join(dir, 'chunks.lance', '_versions');
+    for (const f of await fs.readdir(versions)) await fs.rm(path.join(versions, f));
+    await fs.writeFile(path.join(versions, '1.manifest-staged'), 'half');
+    expect((await fs.readdir(path.join(dir, 'chunks.lance', '_transactions'))).length).toBeGreaterThan(0);
+    const reopened = await mustOpen(dir);
+    scope.track(reopened);
+    expect(await reopened.countChunks()).toBe(0);
+    await reopened.addChunks([record('d', 0, 'fuse')]);
+    expect((await reopened.listChunks('d')).map((r) => r.text)).toEqual(['fuse']);
+  });
+
   it('reports missing data files as corrupt when the table is read', async () => {
     const dir = await scope.folder();
     const store = await mustOpen(dir);
