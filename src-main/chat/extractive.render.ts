@@ -77,7 +77,9 @@ function fileNameOf(doc: string): string {
  * or its model is its chunk's own (or none) and its document's file name, title or section path
  * names one of them (an enrichment that read a maker's name as the model is overruled by the
  * document, as in retrieval's sibling gate); or it has no model and another quoted passage of its
- * document is the asked model's.
+ * document is the asked model's, when the question named them: a model only inferred from the
+ * quoted lines does not take a document's other passages (a sensor page with no model of its own
+ * whose driver note names the M5StickC is not the M5StickC's page).
  */
 function ownership(asked: readonly string[], used: readonly Passage[], options: LayoutOptions): (l: Line) => boolean {
   const same = (m: string | null): boolean => m !== null && (options.sameModel ? options.sameModel(asked, m) : asked.includes(m));
@@ -92,11 +94,12 @@ function ownership(asked: readonly string[], used: readonly Passage[], options: 
     return v;
   };
   const ownDocs = new Set(used.filter((p) => same(p.hit.signature.model)).map((p) => p.hit.doc));
+  const named = options.modelNamed === true && (options.models?.length ?? 0) > 0;
   return (l) => {
     if (same(l.model)) return true;
     const p = used[l.passage]!;
     if ((l.model === null || l.model === p.hit.signature.model) && namedByDoc(p)) return true;
-    return l.model === null && ownDocs.has(p.hit.doc);
+    return l.model === null && named && ownDocs.has(p.hit.doc);
   };
 }
 

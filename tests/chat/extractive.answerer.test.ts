@@ -295,6 +295,26 @@ describe("other products' lines", () => {
     expect(a.text).not.toContain('ink.md');
   });
 
+  it("does not head a page's lines of no model with a model only another passage of that page names, unless the question names it", () => {
+    // A sensor page with no model of its own: its driver note names the PUMP X2 as a host.
+    const page = (id: string, text: string, model: string | null, heading: string): Passage => ({
+      hit: hit(id, text, { signature: { category: null, nouns: [], model }, headingPath: ['Sensor hat', heading] }),
+      members: [],
+    });
+    const passages = [
+      page('hat/pir.md#7', '- Port: GROVE B of the host', null, 'Pin map'),
+      page('hat/pir.md#4', '- The host port needs no driver on the PUMP X2.', 'PUMP X2', 'Driver'),
+    ];
+    const asked = 'Which host port does the sensor hat plug into?';
+    const inferred = answerExtractively(asked, passages, { modelIn });
+    expect(block(inferred, 'From "Sensor hat":').join('\n')).toContain('GROVE B');
+    expect(block(inferred, 'For PUMP X2:').join('\n')).not.toContain('GROVE B');
+    expect(block(inferred, 'For PUMP X2:').join('\n')).toContain('no driver');
+    // Asked about the PUMP X2, the page its passage belongs to answers for it.
+    const named = answerExtractively(asked, passages, { modelIn, models: ['PUMP X2'], modelNamed: true });
+    expect(block(named, 'For PUMP X2:').join('\n')).toMatch(/GROVE B[\s\S]*no driver/);
+  });
+
   it('does not say "not found to be about" of a page the question names itself', () => {
     const intro: Passage = { hit: hit('hat/ink.md#2', '- The hat holds a 390mAh cell.', { signature: { category: null, nouns: [], model: null }, headingPath: ['Sensor hat', 'Battery'] }), members: [] };
     const a = answerExtractively('battery capacity of the X2 and the sensor hat?', [own('pump/x2.md#4', '- Battery: 110mAh'), intro], { modelIn, models: ['PUMP X2'], modelNamed: true });
