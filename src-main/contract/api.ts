@@ -142,6 +142,8 @@ export interface SearchResponse {
   resolvedModels: string[];
   retriever: Retriever;
   results: SearchHit[];
+  /** The query's words a result list marks where a word of its snippets starts with one (lower case). */
+  highlight: string[];
 }
 
 /** One stored chunk (or merged unit) as the chunk inspector shows it. */

@@ -13,6 +13,7 @@ import { expandQuery } from './thesaurus';
 import { keywordText } from './keyword-query';
 import { completedCodes, corrected } from './spelling';
 import { everyModelShown } from './compared-models';
+import { snippet, snippetTerms } from './snippet';
 
 /**
  * The read side of a library: candidate generation (BM25, dense or hybrid; a named model's own
@@ -166,7 +167,7 @@ export async function search(source: SearchSource, asked: string, options: Searc
     return record ? [toHit({ record, score: h.score }, query, ctx.matchedView.get(h.record.id))] : [];
   });
   const resolvedModels = options.models && options.models.length > 0 ? options.models : analysis.models;
-  return ok({ query: asked, resolvedModels, retriever: options.retriever, results });
+  return ok({ query: asked, resolvedModels, retriever: options.retriever, results, highlight: snippetTerms(asked) });
 }
 
 /**
@@ -267,15 +268,3 @@ function toHit(hit: ChunkHit, query: string, view?: ChunkRecord): SearchHit {
   };
 }
 
-/** The ~240 characters around the first query term found in the text. */
-function snippet(text: string, query: string): string {
-  const terms = query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 2);
-  const lower = text.toLowerCase();
-  let at = -1;
-  for (const t of terms) {
-    const i = lower.indexOf(t);
-    if (i !== -1 && (at === -1 || i < at)) at = i;
-  }
-  const start = Math.max(0, (at === -1 ? 0 : at) - 80);
-  return `${start > 0 ? '…' : ''}${text.slice(start, start + 240)}${start + 240 < text.length ? '…' : ''}`;
-}

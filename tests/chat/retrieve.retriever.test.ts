@@ -25,7 +25,7 @@ function scripted(retriever: Retriever, answer: (options: SearchOptions) => Resu
   return { index, calls, vocabulary };
 }
 
-const empty = (options: SearchOptions): Result<SearchResponse> => ok({ query: 'q', resolvedModels: [], retriever: options.retriever, results: [] });
+const empty = (options: SearchOptions): Result<SearchResponse> => ok({ query: 'q', resolvedModels: [], retriever: options.retriever, results: [], highlight: [] });
 
 describe('chat retrieval', () => {
   it("searches with the library's retriever and the question's one analysis", async () => {
@@ -77,7 +77,7 @@ describe('the relevance gate and sibling models', () => {
   });
 
   async function keptDocs(question: string, hits: SearchHit[], previousModels: string[] = []): Promise<string[]> {
-    const index: ChatIndex = { retriever: 'bm25', vocabulary, search: async (_q, o) => ok({ query: question, resolvedModels: [], retriever: o.retriever, results: hits }) };
+    const index: ChatIndex = { retriever: 'bm25', vocabulary, search: async (_q, o) => ok({ query: question, resolvedModels: [], retriever: o.retriever, results: hits, highlight: [] }) };
     const analysis = analyzeQuery(question, vocabulary);
     const res = await retrieve(index, question, analysis, planQuestion(question, analysis, vocabulary, previousModels), {});
     if (!res.ok) throw new Error(res.error.message);
@@ -150,7 +150,7 @@ describe('unknown names the library talks about', () => {
       const words = query.toLowerCase().split(/\W+/).filter(Boolean);
       const hit = words.some((w) => manualText.toLowerCase().includes(w));
       const results = hit ? [{ chunkId: 'lib/e/e52c/README.md#1', doc: 'lib/e/e52c/README.md', title: 'Radxa E52C', text: manualText, score: 1, pages: [], headingPath: [], start: 0, end: 1, signature: { category: null, nouns: [], model: 'E52C' }, snippet: '' }] : [];
-      return ok({ query, resolvedModels: [], retriever: o.retriever, results });
+      return ok({ query, resolvedModels: [], retriever: o.retriever, results, highlight: [] });
     },
   };
 
@@ -169,7 +169,7 @@ describe('unknown names the library talks about', () => {
   it("takes back a code the library's words spell with more or less after it, which the probe search cannot find", async () => {
     // The index keeps "ILI9342C" as one word: a search for "ILI9342" finds nothing.
     const words = ['display', 'ili9342c', 'atecc608a', 'esp32-s3r8', 'samd21g18', 'e52c'];
-    const withWords: ChatIndex = { ...index, search: async (query, o) => ok({ query, resolvedModels: [], retriever: o.retriever, results: [] }), libraryWords: () => words };
+    const withWords: ChatIndex = { ...index, search: async (query, o) => ok({ query, resolvedModels: [], retriever: o.retriever, results: [], highlight: [] }), libraryWords: () => words };
     for (const code of ['ILI9342', 'ATECC608', 'ESP32S3R8', 'SAMD21G18A']) {
       const q = `What does the ${code} do?`;
       const plan = planQuestion(q, analyzeQuery(q, vocabulary), vocabulary, []);

@@ -184,7 +184,7 @@ describe('retrieval with the topic gate', () => {
   const index = (withStats: boolean): ChatIndex => ({
     retriever: 'bm25',
     vocabulary,
-    search: async (query, o) => ok({ query, resolvedModels: [], retriever: o.retriever, results: TV_PASSAGES.map((p) => hit(p)) }),
+    search: async (query, o) => ok({ query, resolvedModels: [], retriever: o.retriever, results: TV_PASSAGES.map((p) => hit(p)), highlight: [] }),
     ...(withStats ? { passageFrequency: stats } : {}),
   });
   async function ask(question: string, withStats = true) {

@@ -49,6 +49,8 @@ describe('previews and labels in Chromium', () => {
     expect(text).toContain('135*240 Colorful TFT LCD');
     expect(text).not.toContain('\\');
     expect(text).not.toMatch(/(^|\n)\s*- /);
+    // The query's words are marked where the snippet says them (as text: no markup of the manual's own).
+    expect(await snippet.locator('mark').allTextContents()).toEqual(['transmitter']);
   });
 
   it('names the document in a citation, and shows its passage as text on hover and in the viewer', async () => {

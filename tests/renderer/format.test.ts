@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countOf, plainText } from '../../src-renderer/src/util/format';
+import { countOf, markedParts, plainText } from '../../src-renderer/src/util/format';
 
 describe('plainText (previews of manual text)', () => {
   it("shows a table row as its cells, not as pipes, even when the preview starts mid-row", () => {
@@ -49,5 +49,20 @@ describe('countOf', () => {
     expect([0, 1, 2].map((n) => countOf(n, 'chunk'))).toEqual(['0 chunks', '1 chunk', '2 chunks']);
     expect(countOf(1, 'new signature')).toBe('1 new signature');
     expect(countOf(3, 'match', 'matches')).toBe('3 matches');
+  });
+});
+
+describe('markedParts (query words in a search snippet)', () => {
+  it('marks words that start with a query word, any case, longest first, and keeps every character', () => {
+    const text = 'GPIO36 is the sensor pin; support for gpio is on Port B.';
+    const parts = markedParts(text, ['gpio', 'gpio36', 'port']);
+    expect(parts.map((p) => p.text).join('')).toBe(text);
+    expect(parts.filter((p) => p.marked).map((p) => p.text)).toEqual(['GPIO36', 'gpio', 'Port']);
+  });
+
+  it('marks nothing without usable words, and never reads a word as a pattern', () => {
+    expect(markedParts('a (b) c', [])).toEqual([{ text: 'a (b) c', marked: false }]);
+    expect(markedParts('a (b) c', ['(b)', '.*'])).toEqual([{ text: 'a (b) c', marked: false }]);
+    expect(markedParts('', ['a'])).toEqual([]);
   });
 });

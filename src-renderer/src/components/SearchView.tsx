@@ -1,6 +1,6 @@
 import { useStore } from '../store';
 import { effectiveRetriever, type Retriever } from '../store/search.slice';
-import { formatPages, plainText } from '../util/format';
+import { formatPages, markedParts, plainText } from '../util/format';
 import { IndexStatus } from './IndexStatus';
 import { ModelChips } from './ModelChips';
 
@@ -94,7 +94,9 @@ export function SearchView() {
               <span className="muted small">{[formatPages(hit.pages), hit.headingPath.join(' › '), hit.doc].filter(Boolean).join(' · ')}</span>
             </button>
             {hit.signature.model ? <span className="chip chip-static chip-model">{hit.signature.model}</span> : null}
-            <p className="result-snippet">{plainText(hit.snippet)}</p>
+            <p className="result-snippet">
+              {markedParts(plainText(hit.snippet), results.highlight).map((part, i) => (part.marked ? <mark key={i}>{part.text}</mark> : part.text))}
+            </p>
           </li>
         ))}
       </ol>

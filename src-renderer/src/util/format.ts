@@ -104,3 +104,24 @@ export function plainText(markdown: string): string {
     .replace(HELD, release)
     .trim();
 }
+
+/**
+ * `text` cut into the stretches to show marked (a word starting with one of `words`, any case, as
+ * the engine found them for the snippet) and the rest, in order; rendered as text either way.
+ */
+export function markedParts(text: string, words: readonly string[]): { text: string; marked: boolean }[] {
+  const usable = words.filter((w) => /^[\p{L}\p{N}]+$/u.test(w));
+  if (usable.length === 0 || text === '') return text === '' ? [] : [{ text, marked: false }];
+  // Longest first, so "gpio36" is marked whole where "gpio" is asked too.
+  const alternatives = [...usable].sort((a, b) => b.length - a.length).join('|');
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives})`, 'giu');
+  const out: { text: string; marked: boolean }[] = [];
+  let at = 0;
+  for (const m of text.matchAll(re)) {
+    if (m.index > at) out.push({ text: text.slice(at, m.index), marked: false });
+    out.push({ text: m[0], marked: true });
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) out.push({ text: text.slice(at), marked: false });
+  return out;
+}
