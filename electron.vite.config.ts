@@ -8,8 +8,14 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       // Native modules and the engine's npm dependencies stay external: they are loaded from
-      // node_modules (unpacked from asar for the native ones) at run time.
-      externalizeDeps: true,
+      // node_modules (unpacked from asar for the native ones) at run time. The parse worker's
+      // pure-JavaScript packages are bundled instead (into the main bundle too, which imports
+      // them as well): a worker resolving and compiling their ~120 files one by one was ready
+      // ~290 ms after its start, bundled ~135 ms, and one starts for the first import after a
+      // minute without one. pdf.js and mammoth stay external, loaded on first need, as in the
+      // CLI's worker (`PARSE_WORKER_EXTERNAL` in scripts/build-cli.mjs); tests/build/bundles.test.ts
+      // checks that the worker imports nothing else.
+      externalizeDeps: { exclude: ['markdown-it', 'entities', 'turndown', '@joplin/turndown-plugin-gfm', 'chardet', 'iconv-lite', 'stemmer'] },
       // The parse and prepare workers are entries of their own: `ingest/parse-pool.ts` and
       // `index/prepare-pool.ts` start `parse-worker.js` and `prepare-worker.js` next to the bundle.
       rollupOptions: {

@@ -104,7 +104,13 @@ export async function importedPackages(code: string): Promise<string[]> {
   await initLexer;
   const [imports] = parseModule(code);
   const specifiers = imports.map((i) => i.n).filter((n): n is string => typeof n === 'string');
-  specifiers.push(...[...code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]!));
+  // Bundled packages keep their doc comments, whose examples `require` other packages
+  // ("var hljs = require('highlight.js')" in markdown-it's): a comment line is not a call.
+  const calls = code
+    .split('\n')
+    .filter((line) => !/^\s*(?:\*|\/\/|\/\*)/.test(line))
+    .join('\n');
+  specifiers.push(...[...calls.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]!));
   const names = specifiers
     .filter((s) => PACKAGE_SPECIFIER.test(s) && s !== 'electron' && !s.startsWith('electron/'))
     .map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]!))

@@ -92,6 +92,11 @@ describe('package check', () => {
       'export { a } from "re-exported";',
       'const msg = `vectors come from "${id}", not from "bge-small"`;',
       'const m2 = await import(`./chunks/${name}.js`);',
+      // A bundled package's doc comment, as markdown-it's: an example, not a call.
+      '/**',
+      " * var hljs = require('highlight.js') // https://highlightjs.org/",
+      ' */',
+      "// const old = require('left-pad');",
     ].join('\n');
     expect(await importedPackages(code)).toEqual(['@lancedb/lancedb', 'iconv-lite', 'node-llama-cpp', 'pdfjs-dist', 're-exported', 'side-effect-pkg']);
   });
