@@ -87,13 +87,18 @@ export class LibraryIndex implements DocumentIndexer {
   /** Characters of text learned since the last commit (see `POOL_MIN_CHARS`). */
   private learnedChars = 0;
 
-  /** Opens a library's index, finishing an interrupted rebuild or commit first. */
+  /**
+   * Opens a library's index, finishing an interrupted rebuild or commit first, unless another live
+   * process writes the library (`withRepair`): then they are its writes under way.
+   */
   static async open(library: Library, embedders: EmbedderSource): Promise<LibraryIndex> {
-    await settleRebuild(library.indexDir);
-    const store = await openStore(await library.storeDir(), storeOptionsOf(library));
-    const index = new LibraryIndex(library, store, await savedEnrichment(library), embedders);
-    await recoverJournal(index);
-    return index;
+    return library.withRepair(async (repair) => {
+      await settleRebuild(library.indexDir, repair);
+      const store = await openStore(await library.storeDir(), storeOptionsOf(library));
+      const index = new LibraryIndex(library, store, await savedEnrichment(library), embedders);
+      if (repair) await recoverJournal(index);
+      return index;
+    });
   }
 
   /** The live store (replaced by a rebuild's swap). */

@@ -28,13 +28,25 @@ const OLD_SUFFIX = '.old';
 
 const pathExists = (p: string): Promise<boolean> => fs.stat(p).then(() => true, () => false);
 
+/** How long an opener waits for another process's swap to put a live index folder back. */
+const SWAP_WAIT_MS = 10_000;
+
 /**
  * Finishes or undoes an interrupted rebuild before the index is opened: a half-built `.next`
  * folder is discarded; if the swap stopped between its two renames (no live folder, an `.old` one)
- * the old index is put back; an `.old` folder beside a live one is what the swap replaced.
+ * the old index is put back; an `.old` folder beside a live one is what the swap replaced. Without
+ * `repair` (another live process writes the library) both folders are that process's rebuild
+ * under way and stay; between its swap's two renames the opener waits for the live folder rather
+ * than open (and so create) an empty index there.
  */
-export async function settleRebuild(indexDir: string): Promise<void> {
+export async function settleRebuild(indexDir: string, repair: boolean): Promise<void> {
   const old = `${indexDir}${OLD_SUFFIX}`;
+  if (!repair) {
+    for (let waited = 0; waited < SWAP_WAIT_MS && !(await pathExists(indexDir)) && (await pathExists(old)); waited += 10) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return;
+  }
   if (!(await pathExists(indexDir)) && (await pathExists(old))) await fs.rename(old, indexDir);
   await fs.rm(`${indexDir}${NEXT_SUFFIX}`, { recursive: true, force: true });
   await fs.rm(old, { recursive: true, force: true });

@@ -12,7 +12,7 @@ import type { SubscriptionState } from '../contract/team';
 export type { SubscriptionState };
 import { isStrayTemp, readJson, writeFileAtomic, writeJsonAtomic } from './atomic-file';
 import { isPackName, PACK_DIR, packPath, readPacked, readStored, storeTexts, storedBy, storedSize, type PackedText, type PackRange } from './text-pack';
-import { tryLock, waitLock } from './lock-file';
+import { ownedHere, tryLock, waitLock } from './lock-file';
 
 /**
  * Libraries on disk: one folder per library under `<dataDir>/libraries/`, holding the original
@@ -355,6 +355,23 @@ export class Library {
       if (unused && (await old(fileOf(e)))) await rm(fileOf(e));
     }
     return removed;
+  }
+
+  /**
+   * Runs `work` with `repair` true when this process may finish or undo what an interrupted writer
+   * left (a rebuild's folders, a commit's journal): no live process holds the library's lock file
+   * (this one takes it meanwhile, as an opening, which writers wait out) or this process holds it.
+   * While another live process holds it, those are its writes under way and `repair` is false: a
+   * search opening the library deleted the new index of a CLI reindex running beside it.
+   */
+  async withRepair<T>(work: (repair: boolean) => Promise<T>): Promise<T> {
+    const lock = await tryLock(path.join(this.dir, LIBRARY_LOCK_FILE), OPENING_LOCK_PURPOSE);
+    if (!lock.ok) return work(lock.owner !== null && ownedHere(lock.owner));
+    try {
+      return await work(true);
+    } finally {
+      await lock.release();
+    }
   }
 
   /** Document ids whose index rows were being written when the process last stopped. */
