@@ -358,8 +358,13 @@ export class LibraryIndex implements DocumentIndexer {
     await this.store_.ensureIndexes();
   }
 
-  /** Removes documents' rows from the index. */
-  async remove(docIds: string[]): Promise<void> {
+  /**
+   * Removes documents' rows from the index, then `persist` removes their records. The journal names
+   * them until both are done: cleared before `persist`, a kill between the two left documents
+   * listed as ready with no rows; journaled, the next open drops the rows of the removed records
+   * and indexes again those still listed.
+   */
+  async remove(docIds: string[], persist: () => Promise<unknown>): Promise<void> {
     await this.library.setJournal(docIds);
     for (const id of docIds) await this.store_.deleteDocument(id);
     await this.store_.ensureIndexes();
@@ -371,6 +376,7 @@ export class LibraryIndex implements DocumentIndexer {
     }
     this.enrichment_.forget(docs);
     await this.saveEnrichment();
+    await persist();
     await this.library.setJournal([]);
   }
 

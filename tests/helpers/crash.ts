@@ -10,6 +10,7 @@ import { repoRoot } from './temp';
 /** What the crash tests share: the CLI killed with SIGKILL at chosen moments, and the library checked afterwards. */
 
 const bin = path.join(repoRoot, 'bin', 'manualmate.mjs');
+const dieInsideScript = path.join(repoRoot, 'tests', 'helpers', 'die-inside.ts');
 
 /** Deterministic "random" shares of a whole run's time to kill at, so a failure can be replayed. */
 export function killShares(seed: number, n: number, min: number, max: number): number[] {
@@ -28,6 +29,18 @@ export function runCliThenKill(args: string[], afterMs: number): Promise<{ kille
       clearTimeout(timer);
       resolve({ killed: signal === 'SIGKILL', ms: performance.now() - started });
     });
+  });
+}
+
+/**
+ * Runs one engine call (`key`, `input`) in a real process that kills itself with SIGKILL on entering
+ * `where` (`Class.method[#N]`, see `die-inside.ts`); resolves with whether it was killed there.
+ */
+export function dieInside(dataDir: string, where: string, key: string, input: unknown): Promise<{ killed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', dieInsideScript, dataDir, where, key, JSON.stringify(input)], { stdio: ['ignore', 'ignore', 'inherit'], cwd: repoRoot });
+    child.on('error', reject);
+    child.on('exit', (_code, signal) => resolve({ killed: signal === 'SIGKILL' }));
   });
 }
 
