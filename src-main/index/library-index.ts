@@ -17,7 +17,7 @@ import { readJson, writeFileAtomic } from '../storage/atomic-file';
 import { INDEX_VERSION, type Library } from '../storage/library.store';
 import { embedPending } from './embed.job';
 import { recoverJournal } from './journal';
-import { enrichmentSettings, LibraryEnrichment, readsNouns } from './library-enrichment';
+import { ENRICHMENT_FILE, enrichmentSettings, LibraryEnrichment, readsNouns } from './library-enrichment';
 import { warmTagger } from '../enrich/cnm.heuristic';
 import { draftChunks } from '../enrich/draft';
 import type { LearningExtract } from '../enrich/learning-extract';
@@ -36,9 +36,6 @@ import { rebuildIndex, settleRebuild, type RebuildSummary } from './rebuild';
  */
 
 export type { RebuildSummary };
-
-/** Where a library keeps its model vocabulary and term statistics. */
-const ENRICHMENT_FILE = 'enrichment.json';
 
 /**
  * Text (characters) a batch needs before its preparation is spread over worker threads. A worker
@@ -93,7 +90,7 @@ export class LibraryIndex implements DocumentIndexer {
    */
   static async open(library: Library, embedders: EmbedderSource): Promise<LibraryIndex> {
     return library.withRepair(async (repair) => {
-      await settleRebuild(library.indexDir, repair);
+      await settleRebuild(library, repair);
       const store = await openStore(await library.storeDir(), storeOptionsOf(library));
       const index = new LibraryIndex(library, store, await savedEnrichment(library), embedders);
       if (repair) await recoverJournal(index);
