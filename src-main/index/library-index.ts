@@ -337,6 +337,21 @@ export class LibraryIndex implements DocumentIndexer {
     this.draftedChars = 0;
   }
 
+  /**
+   * Repairs, in an index opened earlier, a commit that a writer in another process was killed in
+   * (its journal is left): first with the store opened again, since a LanceDB table opened before
+   * that process wrote does not see its rows, and deleting them through it deletes nothing.
+   */
+  async recoverLeftJournal(): Promise<void> {
+    if ((await this.library.journal()).length === 0) return;
+    const dir = await this.library.storeDir();
+    await this.swapStore(async (current) => {
+      await current.close();
+      return openStore(dir, storeOptionsOf(this.library));
+    });
+    await recoverJournal(this);
+  }
+
   /** Repairs a commit that failed part-way (a full disk), as the next open would after a crash. */
   recover(): Promise<void> {
     return recoverJournal(this);
