@@ -97,10 +97,10 @@ async function finishRebuild(library: Library): Promise<void> {
  * one only when complete. Search keeps using the old index until the swap. Cancelled, failed or
  * crashed before the swap, the library keeps its previous index as it was (a leftover folder is
  * discarded on the next open); after it, the next open finishes writing the metadata that goes
- * with the new index (`finishRebuild`). A chunk whose embedder input did not change keeps its vector; the others, and LLM
- * enrichment, wait for the background work the caller starts afterwards. The caller keeps every
- * other writer of this library out while it runs. Progress reaches done == total only when the
- * new index is in place.
+ * with the new index (`finishRebuild`). A chunk whose embedder input did not change keeps its
+ * vector; the others, and LLM enrichment, wait for the background work the caller starts
+ * afterwards. The caller keeps every other writer of this library out while it runs. Progress
+ * reaches done == total only when the new index is in place.
  */
 export async function rebuildIndex(
   index: LibraryIndex,
