@@ -52,8 +52,7 @@ export function documentHandlers(ctx: DocumentsContext): Pick<Handlers, Document
         const rec = await lib.value.document(id);
         if (!rec) return fail('not-found', `There is no document "${id}" in ${lib.value.name}.`);
         const index = await indexes.open(lib.value);
-        await index.remove([id]);
-        await lib.value.removeDocuments([id]);
+        await index.remove([id], () => lib.value.removeDocuments([id]));
       } finally {
         admitted.value.claim();
         await admitted.value.hold();

@@ -59,8 +59,14 @@ export function createEngine(options: EngineOptions): Engine {
   const jobs = new Map<string, Job>();
   /** Libraries that received chunks while their embedding job was running: embed again after it. */
   const pendingEmbeds = new Set<string>();
-  // Another process may have written the library while this one did not hold its lock file.
-  const lock = new WriterLock((lib) => lib.reloadIfChangedOnDisk());
+  // Another process may have written the library while this one did not hold its lock file, and
+  // been killed mid-commit: an index opened before then is repaired now, as opening it would,
+  // since this engine's next commit writes its own journal over that one (whose rows then stayed,
+  // searchable under a document no longer listed).
+  const lock = new WriterLock(async (lib) => {
+    await lib.reloadIfChangedOnDisk();
+    await (await indexes.opened(lib)?.catch(() => null))?.recoverLeftJournal();
+  });
   /** Parse workers shared by every import, so back-to-back imports do not each load the parsers again. */
   const parsePool = new ParsePool(options.importLimits ? { limits: options.importLimits } : {});
   /** The last rebuild job of each library (ids are per library), for callers that wait for it. */

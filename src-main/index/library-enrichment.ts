@@ -19,6 +19,9 @@ import { chunkId, chunkInputFrom } from '../storage/chunk-store';
  * indexed-text prefix and optional key-based restructuring. Search reads the vocabulary it keeps.
  */
 
+/** Where a library keeps its model vocabulary and term statistics (in its folder). */
+export const ENRICHMENT_FILE = 'enrichment.json';
+
 export interface EnrichmentSettings {
   prefix: Required<PrefixOptions>;
   restructure: boolean;

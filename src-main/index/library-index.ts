@@ -17,7 +17,7 @@ import { readJson, writeFileAtomic } from '../storage/atomic-file';
 import { INDEX_VERSION, type Library } from '../storage/library.store';
 import { embedPending } from './embed.job';
 import { recoverJournal } from './journal';
-import { enrichmentSettings, LibraryEnrichment, readsNouns } from './library-enrichment';
+import { ENRICHMENT_FILE, enrichmentSettings, LibraryEnrichment, readsNouns } from './library-enrichment';
 import { warmTagger } from '../enrich/cnm.heuristic';
 import { draftChunks } from '../enrich/draft';
 import type { LearningExtract } from '../enrich/learning-extract';
@@ -36,9 +36,6 @@ import { rebuildIndex, settleRebuild, type RebuildSummary } from './rebuild';
  */
 
 export type { RebuildSummary };
-
-/** Where a library keeps its model vocabulary and term statistics. */
-const ENRICHMENT_FILE = 'enrichment.json';
 
 /**
  * Text (characters) a batch needs before its preparation is spread over worker threads. A worker
@@ -87,13 +84,18 @@ export class LibraryIndex implements DocumentIndexer {
   /** Characters of text learned since the last commit (see `POOL_MIN_CHARS`). */
   private learnedChars = 0;
 
-  /** Opens a library's index, finishing an interrupted rebuild or commit first. */
+  /**
+   * Opens a library's index, finishing an interrupted rebuild or commit first, unless another live
+   * process writes the library (`withRepair`): then they are its writes under way.
+   */
   static async open(library: Library, embedders: EmbedderSource): Promise<LibraryIndex> {
-    await settleRebuild(library.indexDir);
-    const store = await openStore(await library.storeDir(), storeOptionsOf(library));
-    const index = new LibraryIndex(library, store, await savedEnrichment(library), embedders);
-    await recoverJournal(index);
-    return index;
+    return library.withRepair(async (repair) => {
+      await settleRebuild(library, repair);
+      const store = await openStore(await library.storeDir(), storeOptionsOf(library));
+      const index = new LibraryIndex(library, store, await savedEnrichment(library), embedders);
+      if (repair) await recoverJournal(index);
+      return index;
+    });
   }
 
   /** The live store (replaced by a rebuild's swap). */
@@ -335,6 +337,21 @@ export class LibraryIndex implements DocumentIndexer {
     this.draftedChars = 0;
   }
 
+  /**
+   * Repairs, in an index opened earlier, a commit that a writer in another process was killed in
+   * (its journal is left): first with the store opened again, since a LanceDB table opened before
+   * that process wrote does not see its rows, and deleting them through it deletes nothing.
+   */
+  async recoverLeftJournal(): Promise<void> {
+    if ((await this.library.journal()).length === 0) return;
+    const dir = await this.library.storeDir();
+    await this.swapStore(async (current) => {
+      await current.close();
+      return openStore(dir, storeOptionsOf(this.library));
+    });
+    await recoverJournal(this);
+  }
+
   /** Repairs a commit that failed part-way (a full disk), as the next open would after a crash. */
   recover(): Promise<void> {
     return recoverJournal(this);
@@ -353,8 +370,13 @@ export class LibraryIndex implements DocumentIndexer {
     await this.store_.ensureIndexes();
   }
 
-  /** Removes documents' rows from the index. */
-  async remove(docIds: string[]): Promise<void> {
+  /**
+   * Removes documents' rows from the index, then `persist` removes their records. The journal names
+   * them until both are done: cleared before `persist`, a kill between the two left documents
+   * listed as ready with no rows; journaled, the next open drops the rows of the removed records
+   * and indexes again those still listed.
+   */
+  async remove(docIds: string[], persist: () => Promise<unknown>): Promise<void> {
     await this.library.setJournal(docIds);
     for (const id of docIds) await this.store_.deleteDocument(id);
     await this.store_.ensureIndexes();
@@ -366,6 +388,7 @@ export class LibraryIndex implements DocumentIndexer {
     }
     this.enrichment_.forget(docs);
     await this.saveEnrichment();
+    await persist();
     await this.library.setJournal([]);
   }
 

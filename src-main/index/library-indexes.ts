@@ -19,6 +19,11 @@ export class LibraryIndexes {
     return p;
   }
 
+  /** The library's index if it is open (or opening), without opening it. */
+  opened(library: Library): Promise<LibraryIndex> | undefined {
+    return this.open_.get(library.config.id);
+  }
+
   /** Closes one library's index (before it is deleted). */
   async close(library: Library): Promise<void> {
     const p = this.open_.get(library.config.id);

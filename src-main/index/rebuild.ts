@@ -1,13 +1,15 @@
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import type { ChunkStrategy } from '../core/chunk';
 import type { Result } from '../core/result';
 import { CodedError, fail, ok } from '../core/result';
 import type { ChunkInput, ChunkStore } from '../storage/chunk-store';
 import { openLanceStore } from '../storage/lance.store';
-import { INDEX_VERSION } from '../storage/library.store';
+import { readJson, writeFileAtomic, writeJsonAtomic } from '../storage/atomic-file';
+import { INDEX_VERSION, type DocumentRecord, type Library, type LibraryConfig } from '../storage/library.store';
 import { carryVectors } from './embed.job';
 import { documentCodes } from '../enrich/document-codes';
-import { LibraryEnrichment, readsNouns } from './library-enrichment';
+import { ENRICHMENT_FILE, LibraryEnrichment, readsNouns } from './library-enrichment';
 import type { LibraryIndex } from './library-index';
 import { chunkerFor, openStore, storeOptionsOf, type StoreOptions } from './open-store';
 
@@ -26,18 +28,65 @@ const REBUILD_WRITE_ROWS = 4096;
 const NEXT_SUFFIX = '.next';
 const OLD_SUFFIX = '.old';
 
+/**
+ * In the rebuilt index folder until the writes that go with it are done: the documents' new
+ * records and the settings it was built with (see `finishRebuild`); beside it, the rebuilt
+ * vocabulary as `ENRICHMENT_FILE`.
+ */
+const FINISH_FILE = 'rebuild-finish.json';
+
+/** What `FINISH_FILE` holds. */
+interface RebuildFinish {
+  documents: DocumentRecord[];
+  config: Partial<LibraryConfig>;
+}
+
 const pathExists = (p: string): Promise<boolean> => fs.stat(p).then(() => true, () => false);
+
+/** How long an opener waits for another process's swap to put a live index folder back. */
+const SWAP_WAIT_MS = 10_000;
 
 /**
  * Finishes or undoes an interrupted rebuild before the index is opened: a half-built `.next`
  * folder is discarded; if the swap stopped between its two renames (no live folder, an `.old` one)
- * the old index is put back; an `.old` folder beside a live one is what the swap replaced.
+ * the old index is put back; an `.old` folder beside a live one is what the swap replaced. Without
+ * `repair` (another live process writes the library) both folders are that process's rebuild
+ * under way and stay; between its swap's two renames the opener waits for the live folder rather
+ * than open (and so create) an empty index there.
  */
-export async function settleRebuild(indexDir: string): Promise<void> {
+export async function settleRebuild(library: Library, repair: boolean): Promise<void> {
+  const indexDir = library.indexDir;
   const old = `${indexDir}${OLD_SUFFIX}`;
+  if (!repair) {
+    for (let waited = 0; waited < SWAP_WAIT_MS && !(await pathExists(indexDir)) && (await pathExists(old)); waited += 10) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return;
+  }
   if (!(await pathExists(indexDir)) && (await pathExists(old))) await fs.rename(old, indexDir);
   await fs.rm(`${indexDir}${NEXT_SUFFIX}`, { recursive: true, force: true });
   await fs.rm(old, { recursive: true, force: true });
+  await finishRebuild(library);
+}
+
+/**
+ * Writes what goes with a rebuilt index once it is the live one (its vocabulary, the documents'
+ * records, the settings it was built with), from the files the rebuild put in its folder before
+ * the swap, then removes them. Run after the swap, and again on the next open when a kill came
+ * between the two: the library then lists its documents as the new index holds them (a document
+ * whose text was lost had stayed listed as ready with no rows), instead of the previous index's
+ * records beside the new rows. Each step can run twice.
+ */
+async function finishRebuild(library: Library): Promise<void> {
+  const file = path.join(library.indexDir, FINISH_FILE);
+  const finish = await readJson<RebuildFinish | null>(file, null);
+  if (!finish) return;
+  await fs.rename(path.join(library.indexDir, ENRICHMENT_FILE), path.join(library.dir, ENRICHMENT_FILE)).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+  });
+  await library.putDocuments(finish.documents);
+  await library.saveConfig(finish.config);
+  await fs.rm(file, { force: true });
 }
 
 /**
@@ -47,12 +96,11 @@ export async function settleRebuild(indexDir: string): Promise<void> {
  * and written into a new LanceDB folder beside the live one, and that folder replaces the live
  * one only when complete. Search keeps using the old index until the swap. Cancelled, failed or
  * crashed before the swap, the library keeps its previous index as it was (a leftover folder is
- * discarded on the next open); a crash after it leaves the library marked outdated (index
- * version 0) until its metadata is written, so it is offered a rebuild instead of showing mixed
- * state. A chunk whose embedder input did not change keeps its vector; the others, and LLM
- * enrichment, wait for the background work the caller starts afterwards. The caller keeps every
- * other writer of this library out while it runs. Progress reaches done == total only when the
- * new index is in place.
+ * discarded on the next open); after it, the next open finishes writing the metadata that goes
+ * with the new index (`finishRebuild`). A chunk whose embedder input did not change keeps its
+ * vector; the others, and LLM enrichment, wait for the background work the caller starts
+ * afterwards. The caller keeps every other writer of this library out while it runs. Progress
+ * reaches done == total only when the new index is in place.
  */
 export async function rebuildIndex(
   index: LibraryIndex,
@@ -130,20 +178,9 @@ export async function rebuildIndex(
     return cancelled();
   }
   await next.close();
-  const previousVersion = library.config.indexVersion;
-  // Without nouns, said before the swap: a crash after it never leaves them missing unmarked.
-  await library.saveConfig({ indexVersion: 0, ...(nouns ? {} : { nounsOmitted: true }) });
-  const swapped = await swapIn(index, staging, storeOptions);
-  if (!swapped.ok) {
-    await fs.rm(staging, { recursive: true, force: true });
-    await library.saveConfig({ indexVersion: previousVersion });
-    return swapped;
-  }
-  index.adopt(enrichment, chunker);
-  await index.saveEnrichment();
   const current = await library.documents();
-  await library.putDocuments(
-    current.flatMap((d) => {
+  const finish: RebuildFinish = {
+    documents: current.flatMap((d) => {
       const p = prepared.get(d.id);
       if (p) {
         // The LLM upgrade, when the library asks for one, runs again over the new chunks.
@@ -154,8 +191,19 @@ export async function rebuildIndex(
       // 'unreadable', not 'corrupt': the file itself was fine, so importing it again (Retry) restores it.
       return [{ ...d, status: 'failed' as const, code: 'unreadable' as const, chunks: 0, reason: 'Its stored text could not be read while rebuilding the index; import the file again.' }];
     }),
-  );
-  await library.saveConfig({ ...(options.strategy ? { strategy: options.strategy } : {}), indexVersion: INDEX_VERSION, nounsOmitted: !nouns && prepared.size > 0 });
+    config: { ...(options.strategy ? { strategy: options.strategy } : {}), indexVersion: INDEX_VERSION, nounsOmitted: !nouns && prepared.size > 0 },
+  };
+  // Written into the new folder before the swap: whatever moment a kill comes, the library has
+  // either the previous index with its metadata or the new one with what to write beside it.
+  await writeFileAtomic(path.join(staging, ENRICHMENT_FILE), `${JSON.stringify(enrichment.snapshot())}\n`);
+  await writeJsonAtomic(path.join(staging, FINISH_FILE), finish);
+  const swapped = await swapIn(index, staging, storeOptions);
+  if (!swapped.ok) {
+    await fs.rm(staging, { recursive: true, force: true });
+    return swapped;
+  }
+  index.adopt(enrichment, chunker);
+  await finishRebuild(library);
   onProgress(total, total);
   return ok({ documents: prepared.size, chunks: [...prepared.values()].reduce((n, p) => n + p.chunks, 0), vectorsKept: kept });
 }

@@ -7,7 +7,7 @@
  *   null), and background embedding fills it with `listUnembedded` + `updateVectors`;
  * - opened with another dimension or another embedder id: 'model-mismatch', unless
  *   `onModelMismatch: 'reset'`, which drops the old vectors (text and FTS stay) so they can be
- *   recomputed.
+ *   recomputed, or the column holds no vector yet (then it is reset anyway).
  */
 
 import type * as LanceModule from '@lancedb/lancedb';
@@ -36,7 +36,10 @@ export async function reconcileVectors(
   const dimensionDiffers = stored.vectorDimension !== wanted;
   const embedderDiffers = embedderId !== null && stored.embedderId !== null && stored.embedderId !== embedderId;
   if (dimensionDiffers || embedderDiffers) {
-    if (onMismatch === 'fail') {
+    // A column without a single vector loses nothing when reset. That is what a kill leaves between
+    // `setEmbedder`'s reset for a new model and the library saving it: refused, the library never
+    // opened again, not even to switch its embedder back.
+    if (onMismatch === 'fail' && (await table.countRows(`${VECTOR_COLUMN} IS NOT NULL`)) > 0) {
       const was = `${stored.embedderId ?? 'an embedder'} (${stored.vectorDimension} dimensions)`;
       const now = `${embedderId ?? 'the configured embedder'} (${wanted} dimensions)`;
       throw new CodedError(

@@ -10,9 +10,9 @@ import type { DocumentStatus, EnrichMode } from '../contract/api';
 import type { SubscriptionState } from '../contract/team';
 
 export type { SubscriptionState };
-import { isStrayTemp, readJson, writeFileAtomic, writeJsonAtomic } from './atomic-file';
+import { isStrayTemp, readJson, tempName, writeFileAtomic, writeJsonAtomic } from './atomic-file';
 import { isPackName, PACK_DIR, packPath, readPacked, readStored, storeTexts, storedBy, storedSize, type PackedText, type PackRange } from './text-pack';
-import { tryLock, waitLock } from './lock-file';
+import { ownedHere, tryLock, waitLock } from './lock-file';
 
 /**
  * Libraries on disk: one folder per library under `<dataDir>/libraries/`, holding the original
@@ -357,6 +357,23 @@ export class Library {
     return removed;
   }
 
+  /**
+   * Runs `work` with `repair` true when this process may finish or undo what an interrupted writer
+   * left (a rebuild's folders, a commit's journal): no live process holds the library's lock file
+   * (this one takes it meanwhile, as an opening, which writers wait out) or this process holds it.
+   * While another live process holds it, those are its writes under way and `repair` is false: a
+   * search opening the library deleted the new index of a CLI reindex running beside it.
+   */
+  async withRepair<T>(work: (repair: boolean) => Promise<T>): Promise<T> {
+    const lock = await tryLock(path.join(this.dir, LIBRARY_LOCK_FILE), OPENING_LOCK_PURPOSE);
+    if (!lock.ok) return work(lock.owner !== null && ownedHere(lock.owner));
+    try {
+      return await work(true);
+    } finally {
+      await lock.release();
+    }
+  }
+
   /** Document ids whose index rows were being written when the process last stopped. */
   async journal(): Promise<string[]> {
     return (await readJson<{ docIds: string[] }>(path.join(this.dir, 'journal.json'), { docIds: [] })).docIds;
@@ -422,7 +439,12 @@ export class LibraryManager {
     }
     const libs: Library[] = [];
     for (const entry of entries) {
-      if (entry.startsWith('.')) continue;
+      if (entry.startsWith('.')) {
+        // A library folder renamed aside by a deletion, or built by a creation, whose process was
+        // killed before it finished: listed nowhere, it held its disk space for good.
+        if (isStrayTemp(entry)) await fs.rm(path.join(this.root, entry), { recursive: true, force: true });
+        continue;
+      }
       const lib = await this.open(entry);
       if (lib) libs.push(lib);
     }
@@ -468,7 +490,8 @@ export class LibraryManager {
     };
     // Build the library in a hidden folder and rename it into place, so a crash never leaves a
     // half-created library that fails to open.
-    const staging = path.join(this.root, `.${id}.creating`);
+    // Named like a temp file: the pid in it tells `list` whether its creator still runs.
+    const staging = path.join(this.root, tempName(`${id}.creating`));
     await fs.mkdir(staging, { recursive: true });
     await writeJsonAtomic(path.join(staging, 'library.json'), config);
     await writeJsonAtomic(path.join(staging, 'documents.json'), { version: 1, documents: [] } satisfies DocumentsFile);
@@ -486,9 +509,12 @@ export class LibraryManager {
     return ok(lib);
   }
 
-  /** Deletes the library's folder: first renamed aside (atomic), then removed. */
+  /**
+   * Deletes the library's folder: first renamed aside (atomic), then removed. The folder aside is
+   * named like a temp file, so `list` removes it when a kill stopped the removal.
+   */
   async delete(lib: Library): Promise<void> {
-    const trash = path.join(this.root, `.${lib.config.id}.deleting-${randomBytes(3).toString('hex')}`);
+    const trash = path.join(this.root, tempName(`${lib.config.id}.deleting`));
     await fs.rename(lib.dir, trash);
     this.cache.delete(lib.config.id);
     await fs.rm(trash, { recursive: true, force: true });

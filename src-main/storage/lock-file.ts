@@ -65,6 +65,11 @@ export function ownerAlive(owner: LockOwner): boolean {
   return true;
 }
 
+/** True when the owner is this process (another of its engines or writers holds the lock). */
+export function ownedHere(owner: LockOwner): boolean {
+  return owner.pid === process.pid && owner.host === os.hostname() && owner.procStart === ownStart;
+}
+
 async function readOwner(file: string): Promise<{ raw: string; owner: LockOwner | null; mtimeMs: number } | null> {
   try {
     const [raw, stat] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file)]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cp, readdir, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { EngineEvent } from '../../src-main/contract/api';
@@ -125,6 +125,78 @@ describe('one writer per library across processes', () => {
       expect((await new LibraryManager(tmp.dir).list()).map((l) => l.name)).toEqual(['Writing']);
       expect(existsSync(inFlight)).toBe(false);
       expect(existsSync(path.join(dir, LIBRARY_LOCK_FILE))).toBe(false);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  it('leaves the index a CLI reindex is building alone when another process opens the library to search', { timeout: 120_000 }, async () => {
+    const tmp = await tempDir();
+    try {
+      const source = path.join(corpusRoots.fixture, 'radxa-docs');
+      const cli = (args: string[]) => [bin, ...args, '--library', 'Boards', '--data-dir', tmp.dir, '--json'];
+      expect((await runNode(cli(['import', source]))).code).toBe(0);
+      const dir = (await new LibraryManager(tmp.dir).get('Boards'))!.dir;
+      const staging = path.join(dir, 'index.next');
+      // The reindex is stopped (SIGSTOP) as soon as its new index folder exists, and goes on once the search has run.
+      const reindex = spawn(process.execPath, cli(['reindex']), { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      reindex.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => reindex.on('exit', (code) => resolve(code)));
+      while (!existsSync(staging) && reindex.exitCode === null) await new Promise((r) => setTimeout(r, 2));
+      reindex.kill('SIGSTOP');
+      try {
+        expect(existsSync(staging), 'the reindex got to its new index folder').toBe(true);
+        const search = await runNode(cli(['search', 'power supply']));
+        expect(search.stderr).toBe('');
+        expect(search.code).toBe(0);
+        expect(existsSync(staging), 'the rebuild under way keeps its folder').toBe(true);
+      } finally {
+        reindex.kill('SIGCONT');
+        await exited;
+      }
+      expect(await exited, stderr).toBe(0);
+      expect(stderr).toBe('');
+      await checkLibrary(tmp.dir, 'Boards', await filesOf(source, 'radxa-docs'));
+      expect(existsSync(staging)).toBe(false);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  it("leaves a commit that another process has under way alone when opening the library, and repairs it once that process is gone", { timeout: 60_000 }, async () => {
+    const tmp = await tempDir();
+    try {
+      const source = path.join(corpusRoots.fixture, 'esp-dev-kits');
+      let engine = createEngine({ dataDir: tmp.dir, bundledModelsDir: path.join(tmp.dir, 'none') });
+      const imported = await engine.importPaths('Boards', [source]);
+      const dir = (await engine.libraries.get('Boards'))!.dir;
+      await engine.dispose();
+      if (!imported.ok) throw new Error(imported.error.message);
+      // A writer's commit under way: the journal names a document whose rows are written and that documents.json does not list yet.
+      const docsFile = path.join(dir, 'documents.json');
+      const stored = JSON.parse(await readFile(docsFile, 'utf8')) as { documents: { id: string }[] };
+      const inFlight = stored.documents.pop()!.id;
+      await writeFile(docsFile, JSON.stringify(stored));
+      await writeFile(path.join(dir, 'journal.json'), JSON.stringify({ docIds: [inFlight] }));
+      const rowsOf = async (id: string) => {
+        engine = createEngine({ dataDir: tmp.dir, bundledModelsDir: path.join(tmp.dir, 'none') });
+        try {
+          return (await (await engine.indexes.open((await engine.libraries.get('Boards'))!)).listChunks(id)).length;
+        } finally {
+          await engine.dispose();
+        }
+      };
+      const other = await holdInAnotherProcess(path.join(dir, LIBRARY_LOCK_FILE));
+      try {
+        expect(await rowsOf(inFlight), 'rows of the commit under way').toBeGreaterThan(0);
+        expect(JSON.parse(await readFile(path.join(dir, 'journal.json'), 'utf8'))).toEqual({ docIds: [inFlight] });
+      } finally {
+        await killed(other);
+      }
+      // Its writer was killed before listing the document: the next opener drops its rows.
+      expect(await rowsOf(inFlight)).toBe(0);
+      await checkLibrary(tmp.dir, 'Boards', stored.documents.map((d) => d.id));
     } finally {
       await tmp.cleanup();
     }

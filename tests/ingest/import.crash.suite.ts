@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createEngine } from '../../src-main/engine/engine';
-import { repoRoot, tempDir } from '../helpers/temp';
-import { mulberry32 } from '../helpers/prng';
+import { checkConsistent, killShares, runCliThenKill } from '../helpers/crash';
+import { tempDir } from '../helpers/temp';
 
 /**
  * Kills `manualmate import` with SIGKILL at pseudo-random moments (20 times, spread over the time
@@ -13,56 +11,12 @@ import { mulberry32 } from '../helpers/prng';
  * exactly its chunks in the index, and that nothing is left listed mid-import. A final uninterrupted run then completes the import.
  */
 
-const bin = path.join(repoRoot, 'bin', 'manualmate.mjs');
-
 /** Kills per run of the suite, each into a fresh library. */
 const KILLS = 20;
 
-/** Deterministic "random" shares of a whole import's time to kill at, so a failure can be replayed. */
-function shares(seed: number, n: number, min: number, max: number): number[] {
-  const next = mulberry32(seed);
-  return Array.from({ length: n }, () => min + next() * (max - min));
-}
-
 /** Runs an import and kills it after `afterMs`; `ms` is how long it ran (the whole import when not killed). */
 function importThenKill(corpus: string, dataDir: string, library: string, afterMs: number): Promise<{ killed: boolean; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, [bin, 'import', corpus, '--library', library, '--data-dir', dataDir, '--json'], { stdio: 'ignore' });
-    const timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
-    child.on('error', reject);
-    child.on('exit', (_code, signal) => {
-      clearTimeout(timer);
-      resolve({ killed: signal === 'SIGKILL', ms: performance.now() - started });
-    });
-  });
-}
-
-async function checkConsistent(dataDir: string, library: string): Promise<{ ready: number }> {
-  const engine = createEngine({ dataDir, bundledModelsDir: path.join(dataDir, 'no-models') });
-  try {
-    const libs = await engine.handlers['libraries.list']({});
-    expect(libs.ok).toBe(true);
-    const lib = await engine.libraries.get(library);
-    if (!lib) return { ready: 0 };
-    const index = await engine.indexes.open(lib);
-    const docs = await lib.documents();
-    for (const d of docs) {
-      expect(['ready', 'failed'], `${d.id} is listed as ${d.status}`).toContain(d.status);
-      const rows = await index.listChunks(d.id);
-      if (d.status === 'ready') expect(rows.length, `${d.id} chunks`).toBe(d.chunks);
-      else expect(rows.length, `${d.id} (failed) has no chunks`).toBe(0);
-    }
-    // Temp files of the killed writer are swept when the library opens.
-    const entries = await readdir(lib.dir, { recursive: true, withFileTypes: true });
-    const temps = entries.filter((e) => e.isFile() && e.name.endsWith('.tmp') && !path.relative(lib.dir, e.parentPath).startsWith('index'));
-    expect(temps.map((e) => path.relative(lib.dir, path.join(e.parentPath, e.name)))).toEqual([]);
-    const search = await engine.handlers['search.query']({ library, query: 'power supply', topK: 3, retriever: 'bm25' });
-    expect(search.ok).toBe(true);
-    return { ready: docs.filter((d) => d.status === 'ready').length };
-  } finally {
-    await engine.dispose();
-  }
+  return runCliThenKill(['import', corpus, '--library', library, '--data-dir', dataDir, '--json'], afterMs);
 }
 
 /**
@@ -84,7 +38,7 @@ export function describeImportCrash(title: string, corpus: (tmp: string) => Prom
         let whole = (await importThenKill(folder, tmp.dir, 'timing', 600_000)).ms;
         // Each run starts a fresh library, so every kill lands somewhere inside a full import.
         let killedRuns = 0;
-        const runs = shares(20261129, KILLS, 0.15, 0.9).map((share, i) => ({ library: `crashy-${i}`, share }));
+        const runs = killShares(20261129, KILLS, 0.15, 0.9).map((share, i) => ({ library: `crashy-${i}`, share }));
         for (const run of runs) {
           const { killed, ms } = await importThenKill(folder, tmp.dir, run.library, Math.round(run.share * whole));
           if (killed) killedRuns++;

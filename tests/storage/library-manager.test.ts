@@ -1,5 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { existsSync, promises as fsPromises } from 'node:fs';
+import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { LibraryManager } from '../../src-main/storage/library.store';
+import { runNode } from '../helpers/run-node';
 import { tempDir } from '../helpers/temp';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
@@ -21,4 +25,42 @@ describe('the folder of libraries', () => {
     await lists[0]![0]!.saveConfig({ indexVersion: 99 });
     expect((await manager.get('Pumps'))?.config.indexVersion).toBe(99);
   });
+
+  it('removes a library folder whose deletion was killed part-way, and leaves one a running deletion has aside', async () => {
+    const manager = new LibraryManager(tmp.dir);
+    for (const name of ['Pumps', 'Fans', 'Valves']) if (!(await manager.create(name)).ok) throw new Error(name);
+    const [fans, pumps] = await manager.list();
+    await mkdir(path.join(pumps!.dir, 'originals'), { recursive: true });
+    await writeFile(path.join(pumps!.dir, 'originals', 'manual.pdf'), 'bytes');
+    // A kill during the removal leaves what the rename put aside, with the name the deleting process gave it.
+    const ofRunning = await deleteStopped(manager, fans!.dir, process.pid);
+    const ofKilled = await deleteStopped(manager, pumps!.dir, await endedPid());
+    expect(existsSync(ofKilled)).toBe(true);
+    expect((await new LibraryManager(tmp.dir).list()).map((l) => l.name)).toEqual(['Valves']);
+    expect(existsSync(ofKilled), 'the folder of the killed deletion').toBe(false);
+    expect(existsSync(ofRunning), 'the folder of a deletion under way').toBe(true);
+  });
 });
+
+/** The pid of a process that has ended. */
+async function endedPid(): Promise<number> {
+  const run = await runNode(['-e', 'process.stdout.write(String(process.pid))']);
+  return Number(run.stdout);
+}
+
+/**
+ * What `LibraryManager.delete` leaves when its process stops between the rename and the removal:
+ * the folder renamed aside under the name it gives, with `pid` as the deleting process's.
+ */
+async function deleteStopped(manager: LibraryManager, dir: string, pid: number): Promise<string> {
+  const root = path.dirname(dir);
+  const before = new Set(await readdir(root));
+  const lib = (await manager.list()).find((l) => l.dir === dir)!;
+  const rm = vi.spyOn(fsPromises, 'rm').mockRejectedValueOnce(new Error('killed'));
+  await manager.delete(lib).catch(() => undefined);
+  rm.mockRestore();
+  const aside = (await readdir(root)).find((e) => !before.has(e))!;
+  const trash = path.join(root, aside.replace(`.${process.pid}.`, `.${pid}.`));
+  await rename(path.join(root, aside), trash);
+  return trash;
+}
