@@ -105,6 +105,26 @@ describe('libraries, import and viewing in Chromium', () => {
     await job.getByRole('button', { name: 'Dismiss' }).click();
   });
 
+  it('tells a manual saved under another format’s extension to be renamed, not downloaded again', async () => {
+    await dropFiles(page, [{ name: 'wiring.docx', bytes: serviceManualPdf() }]);
+    const failed = page.locator('[data-testid="import-file"][data-file="wiring.docx"][data-stage="failed"]');
+    await failed.waitFor();
+    expect(await failed.getByTestId('failure-reason').textContent()).toContain('Rename it to .pdf and import it again.');
+    // The advice under the reason agrees with it: a good copy named .docx would fail the same way.
+    const advice = (await failed.getByTestId('failure-advice').textContent()) ?? '';
+    expect(advice).toMatch(/will not help: rename it/);
+    expect(advice).not.toMatch(/download|good copy/);
+    expect(await failed.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+    const row = page.locator('tr[data-doc="wiring.docx"]');
+    await row.waitFor();
+    expect(await row.getByTestId('failure-advice').textContent()).toMatch(/will not help: rename it/);
+    await page.locator('[data-testid="import-job"][data-phase="done"]', { has: failed }).getByRole('button', { name: 'Dismiss' }).click();
+    // The library goes on as the tests below count it.
+    await row.getByRole('button', { name: 'Remove wiring.docx' }).click();
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Remove' }).click();
+    await row.waitFor({ state: 'detached' });
+  });
+
   it('offers Retry for a failure another try may get past (a full disk), and Retry imports the file', async () => {
     // A full disk is real (tests/ingest/*.system.test.ts) but needs root and a tmpfs: the engine's
     // outcome for it arrives here as the engine sends it, through the real event stream.
