@@ -276,6 +276,30 @@ describe('libraries, import and viewing in Chromium', () => {
     await expect.poll(() => page.locator('[data-testid="document-table"] tbody tr').count()).toBe(4 + count('imported'));
   });
 
+  it('shows the files of an import that did not start as not imported, each with Retry, not as queued', async () => {
+    // The engine refuses the job (another import holds the library, a broken bridge): as it would answer.
+    await page.route('**/api/import.upload', (route) => route.fulfill({ json: { ok: false, error: { code: 'busy', message: 'Another import is writing this library.' } } }));
+    await dropFiles(page, [{ name: 'late.md', bytes: new TextEncoder().encode('# Late\n\nThe RAC-225B gasket.\n') }]);
+    const job = page.locator('[data-testid="import-job"][data-phase="error"]', { has: page.locator('[data-file="late.md"]') });
+    await job.waitFor();
+    await page.unroute('**/api/import.upload');
+    expect(await job.locator('.job-title').textContent()).toBe('Import into Pumps did not start');
+    const file = job.locator('[data-file="late.md"]');
+    expect(await file.getAttribute('data-stage')).toBe('failed');
+    expect(await file.getByTestId('failure-reason').textContent()).toBe('Not imported: the import did not start.');
+    expect(await file.locator('progress').count()).toBe(0);
+    // Retry sends it again, now to an engine that takes it.
+    await file.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(async () => {
+      const docs = await app.engine.handlers['documents.list']({ library: 'Pumps' });
+      return docs.ok && docs.value.find((d) => d.id === 'late.md')?.status;
+    }).toBe('ready');
+    await page.locator('[data-testid="import-job"][data-phase="done"]').last().getByRole('button', { name: 'Dismiss' }).click();
+    await job.getByRole('button', { name: 'Dismiss' }).click();
+    const removed = await app.engine.handlers['documents.remove']({ library: 'Pumps', id: 'late.md' });
+    expect(removed.ok).toBe(true);
+  });
+
   it('ends an import whose engine job crashed with the engine’s message instead of waiting forever', async () => {
     // Only a bug crashes an import job: the upload is answered at the edge with a job id the engine
     // never ran, and the crash arrives as the engine would send it, through the real event stream.

@@ -138,7 +138,19 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
     for (const e of held ?? []) get().handleEngineEvent(e);
   };
 
-  const failedToStart = (key: string, message: string) => patchJob(key, (j) => ({ ...j, phase: 'error', error: message }));
+  /**
+   * The job never reached the engine: its files will not be imported, and say so (with Retry)
+   * instead of staying "Queued 0%" under the error.
+   */
+  const failedToStart = (key: string, message: string) =>
+    patchJob(key, (j) => {
+      const files = { ...j.files };
+      for (const f of j.order) {
+        const prev = files[f];
+        if (prev && prev.stage !== 'failed') files[f] = { ...prev, stage: 'failed', reason: 'Not imported: the import did not start.' };
+      }
+      return { ...j, phase: 'error', error: message, files };
+    });
 
   /**
    * Marks files as sent again. A finished card left with nothing to act on or read (every file
