@@ -9,6 +9,7 @@ import { CodedError, fail, type AppError } from '../core/result';
 import { CONTENT_SECURITY_POLICY } from '../core/csp';
 import { dispatch } from '../engine/dispatch';
 import { stageUploadedFile } from '../engine/uploads';
+import { megabytes, sizeOver, tooLargeReason } from '../ingest/import-limits';
 
 /**
  * The web bridge: the same contract as Electron's IPC, over HTTP + server-sent events on the
@@ -235,7 +236,8 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
     if (!options.uploadsDir) return refuseUpload(req, res, 404, { code: 'unavailable', message: 'This bridge does not take uploads.' });
     const declared = req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']);
     if (declared !== null && !(declared <= maxUploadBytes)) {
-      return refuseUpload(req, res, 413, { code: 'too-large', message: `The file is too large to upload (limit ${maxUploadBytes} bytes).` });
+      // Worded as the engine's own size refusal: the user dropped a file, "uploading" is ours.
+      return refuseUpload(req, res, 413, { code: 'too-large', message: tooLargeReason(`it is ${sizeOver(declared, maxUploadBytes)}`, megabytes(maxUploadBytes)) });
     }
     if (uploadsInFlight >= maxConcurrentUploads) {
       res.setHeader('retry-after', '1');

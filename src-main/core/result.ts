@@ -14,6 +14,11 @@ export const ERROR_CODES = [
   'encrypted',
   'no-text-layer',
   'binary',
+  /**
+   * The file is a format ManualMate reads under another format's extension (a PDF named .docx):
+   * renamed, it imports. Its reason names the extension to give it.
+   */
+  'misnamed',
   'too-large',
   'unreadable',
   /** A read or write of the disk failed: full, read-only, permission denied, device error. */
@@ -35,7 +40,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
  * Every other code (a disk error, a file that could not be read, a parser that crashed) may pass
  * on another try.
  */
-export const PERMANENT_IMPORT_FAILURES = ['unsupported', 'empty', 'corrupt', 'encrypted', 'no-text-layer', 'binary', 'too-large', 'unsafe-path'] as const satisfies readonly ErrorCode[];
+export const PERMANENT_IMPORT_FAILURES = ['unsupported', 'empty', 'corrupt', 'encrypted', 'no-text-layer', 'binary', 'misnamed', 'too-large', 'unsafe-path'] as const satisfies readonly ErrorCode[];
 export type PermanentImportFailure = (typeof PERMANENT_IMPORT_FAILURES)[number];
 
 /** True when importing the same file again cannot succeed (`PERMANENT_IMPORT_FAILURES`); an unknown code may. */

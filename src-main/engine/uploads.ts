@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { finished, Transform, type Readable, type Writable } from 'node:stream';
 import type { Result } from '../core/result';
 import { CodedError, fail, ok } from '../core/result';
+import { megabytes } from '../ingest/import-limits';
 
 /**
  * Files dropped on a browser page reach the engine as bytes, not paths: the web bridge streams
@@ -46,7 +47,7 @@ export async function stageUploadedFile(uploads: string, uploadId: string, relPa
   const cap = new Transform({
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
-      if (bytes > maxBytes) done(new CodedError('too-large', `The file is too large to upload (limit ${maxBytes} bytes).`));
+      if (bytes > maxBytes) done(new CodedError('too-large', `The file is too large to import (limit ${megabytes(maxBytes)}).`));
       else done(null, chunk);
     },
   });

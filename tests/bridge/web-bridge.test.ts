@@ -208,7 +208,7 @@ describe('web bridge', () => {
     const res = await up.response;
     up.req.destroy();
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: { code: 'too-large', message: expect.stringContaining(`limit ${256 * 1024}`) } });
+    expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: { code: 'too-large', message: expect.stringContaining('too large to import (limit 256 KB)') } });
     expect(await staged('drop-0200')).toEqual([]);
   });
 

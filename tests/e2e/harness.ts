@@ -49,6 +49,8 @@ export interface UiAppOptions {
    * engine and then aged), with the options that engine would use.
    */
   beforeStart?: (engineOptions: EngineOptions) => Promise<void>;
+  /** The largest file the web bridge takes (its default is 500 MB): a small one makes a file too large cheaply. */
+  maxUploadBytes?: number;
 }
 
 export async function startUiApp(options: UiAppOptions = {}): Promise<UiApp> {
@@ -76,7 +78,13 @@ export async function startUiApp(options: UiAppOptions = {}): Promise<UiApp> {
       unsubscribe();
     };
   };
-  const bridge = await startWebBridge({ handlers: engine.handlers, subscribe, rendererDir, uploadsDir: engine.uploadsDir });
+  const bridge = await startWebBridge({
+    handlers: engine.handlers,
+    subscribe,
+    rendererDir,
+    uploadsDir: engine.uploadsDir,
+    ...(options.maxUploadBytes ? { maxUploadBytes: options.maxUploadBytes } : {}),
+  });
   const browser = await launchBrowser();
   const requests: string[] = [];
   browser.on('request', (req) => requests.push(req.url()));

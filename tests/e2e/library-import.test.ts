@@ -105,6 +105,26 @@ describe('libraries, import and viewing in Chromium', () => {
     await job.getByRole('button', { name: 'Dismiss' }).click();
   });
 
+  it('tells a manual saved under another format’s extension to be renamed, not downloaded again', async () => {
+    await dropFiles(page, [{ name: 'wiring.docx', bytes: serviceManualPdf() }]);
+    const failed = page.locator('[data-testid="import-file"][data-file="wiring.docx"][data-stage="failed"]');
+    await failed.waitFor();
+    expect(await failed.getByTestId('failure-reason').textContent()).toContain('Rename it to .pdf and import it again.');
+    // The advice under the reason agrees with it: a good copy named .docx would fail the same way.
+    const advice = (await failed.getByTestId('failure-advice').textContent()) ?? '';
+    expect(advice).toMatch(/will not help: rename it/);
+    expect(advice).not.toMatch(/download|good copy/);
+    expect(await failed.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+    const row = page.locator('tr[data-doc="wiring.docx"]');
+    await row.waitFor();
+    expect(await row.getByTestId('failure-advice').textContent()).toMatch(/will not help: rename it/);
+    await page.locator('[data-testid="import-job"][data-phase="done"]', { has: failed }).getByRole('button', { name: 'Dismiss' }).click();
+    // The library goes on as the tests below count it.
+    await row.getByRole('button', { name: 'Remove wiring.docx' }).click();
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Remove' }).click();
+    await row.waitFor({ state: 'detached' });
+  });
+
   it('offers Retry for a failure another try may get past (a full disk), and Retry imports the file', async () => {
     // A full disk is real (tests/ingest/*.system.test.ts) but needs root and a tmpfs: the engine's
     // outcome for it arrives here as the engine sends it, through the real event stream.
@@ -254,6 +274,30 @@ describe('libraries, import and viewing in Chromium', () => {
     await done.getByRole('button', { name: 'Dismiss' }).click();
     await page.getByRole('button', { name: /^Pumps/ }).waitFor();
     await expect.poll(() => page.locator('[data-testid="document-table"] tbody tr').count()).toBe(4 + count('imported'));
+  });
+
+  it('shows the files of an import that did not start as not imported, each with Retry, not as queued', async () => {
+    // The engine refuses the job (another import holds the library, a broken bridge): as it would answer.
+    await page.route('**/api/import.upload', (route) => route.fulfill({ json: { ok: false, error: { code: 'busy', message: 'Another import is writing this library.' } } }));
+    await dropFiles(page, [{ name: 'late.md', bytes: new TextEncoder().encode('# Late\n\nThe RAC-225B gasket.\n') }]);
+    const job = page.locator('[data-testid="import-job"][data-phase="error"]', { has: page.locator('[data-file="late.md"]') });
+    await job.waitFor();
+    await page.unroute('**/api/import.upload');
+    expect(await job.locator('.job-title').textContent()).toBe('Import into Pumps did not start');
+    const file = job.locator('[data-file="late.md"]');
+    expect(await file.getAttribute('data-stage')).toBe('failed');
+    expect(await file.getByTestId('failure-reason').textContent()).toBe('Not imported: the import did not start.');
+    expect(await file.locator('progress').count()).toBe(0);
+    // Retry sends it again, now to an engine that takes it.
+    await file.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(async () => {
+      const docs = await app.engine.handlers['documents.list']({ library: 'Pumps' });
+      return docs.ok && docs.value.find((d) => d.id === 'late.md')?.status;
+    }).toBe('ready');
+    await page.locator('[data-testid="import-job"][data-phase="done"]').last().getByRole('button', { name: 'Dismiss' }).click();
+    await job.getByRole('button', { name: 'Dismiss' }).click();
+    const removed = await app.engine.handlers['documents.remove']({ library: 'Pumps', id: 'late.md' });
+    expect(removed.ok).toBe(true);
   });
 
   it('ends an import whose engine job crashed with the engine’s message instead of waiting forever', async () => {

@@ -37,7 +37,10 @@ describe('document viewer in Chromium', () => {
       'Press <kbd>Reset</kbd> twice.',
       '',
     ].join('\n');
-    await importTexts(app, 'Boards', { 'power.md': doc, 'specs.txt': specs, 'k016.md': docsify });
+    // Long texts without a blank line: a log exported line by line, and a file that is one line.
+    const log = Array.from({ length: 12_000 }, (_, i) => `Entry ${i}: pump P-${i % 40} pressure ${(i % 9) + 1}.5 bar, valve V-${i % 17} checked`).join('\n');
+    const oneLine = Array.from({ length: 12_000 }, (_, i) => `reading ${i} of the flow meter at ${(i % 9) + 1}.5 bar;`).join(' ');
+    await importTexts(app, 'Boards', { 'power.md': doc, 'specs.txt': specs, 'k016.md': docsify, 'pump-log.txt': `Pump log\n\n${log}\n`, 'flow-readings.txt': `Flow readings\n\n${oneLine}\n` });
     page = await openApp(app, errors);
   });
 
@@ -88,6 +91,24 @@ describe('document viewer in Chromium', () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(app.requests.filter((url) => url.includes('x.webp') || url.endsWith('/x'))).toEqual([]);
     await shot(page, 'viewer-docsify-html');
+  });
+
+  it.each([
+    ['a log of single lines', /^Open Pump log/, 'Entry 0: pump P-0'],
+    ['one long line', /^Open Flow readings/, 'reading 0 of the flow meter'],
+  ])('shows %s around the page asked for, not the whole text at once', async (_name, open, first) => {
+    if (await page.getByTestId('source-viewer').count()) await page.getByRole('button', { name: 'Close source' }).click();
+    await page.getByRole('button', { name: open }).first().click();
+    const body = page.getByTestId('source-text');
+    await expect.poll(() => body.textContent()).toContain(first);
+    // Each text is over 500,000 characters: drawn whole it froze the window for a 30 MB file.
+    // Without a blank line to cut at, the window is cut at a line break or a space instead.
+    const shown = (await body.textContent()) ?? '';
+    expect(shown.length).toBeLessThan(100_000);
+    const later = body.getByRole('button', { name: 'Show later text' });
+    expect(await later.count()).toBe(1);
+    await later.click();
+    await expect.poll(async () => ((await body.textContent()) ?? '').length).toBeGreaterThan(shown.length);
   });
 
   it('logged no page errors', () => {

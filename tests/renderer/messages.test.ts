@@ -37,6 +37,7 @@ describe('failureAdvice (instead of a Retry that cannot help)', () => {
   it('says what to do for every failure the same file can never get past', () => {
     for (const code of PERMANENT_IMPORT_FAILURES) expect(failureAdvice(code), code).toMatch(/^Trying this file again will not help: .+\.$/);
     expect(failureAdvice('encrypted')).toContain('without a password');
+    expect(failureAdvice('misnamed')).toContain('rename it');
   });
 
   it('says nothing (Retry stays) for a failure another try may pass, or one of unknown kind', () => {

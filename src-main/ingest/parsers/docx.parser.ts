@@ -93,7 +93,7 @@ function checkContainer(bytes: Uint8Array): ParseFailure | null {
   }
   if (magic) {
     const hint = magic.renameTo ? ` Rename it to .${magic.renameTo} and import it again.` : '';
-    return { ok: false, code: 'corrupt', reason: `This file is not a Word document: it looks like ${magic.what} renamed to .docx.${hint}` };
+    return { ok: false, code: magic.renameTo ? 'misnamed' : 'corrupt', reason: `This file is not a Word document: it looks like ${magic.what} renamed to .docx.${hint}` };
   }
   return {
     ok: false,

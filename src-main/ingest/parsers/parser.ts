@@ -14,7 +14,7 @@ export interface ParseInput {
 /** A parse failure a technician can read: `reason` is a full sentence shown on the document. */
 export interface ParseFailure {
   ok: false;
-  code: Extract<ErrorCode, 'empty' | 'corrupt' | 'encrypted' | 'no-text-layer' | 'binary' | 'unsupported' | 'cancelled' | 'too-large'>;
+  code: Extract<ErrorCode, 'empty' | 'corrupt' | 'encrypted' | 'no-text-layer' | 'binary' | 'misnamed' | 'unsupported' | 'cancelled' | 'too-large'>;
   reason: string;
 }
 

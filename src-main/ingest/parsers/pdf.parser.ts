@@ -7,6 +7,7 @@ import { normalizeMarkdown } from '../normalize';
 import { documentFacts } from './pdf.facts';
 import type { ParseFailure, ParseInput, ParseResult, Parser } from './parser';
 import { layoutSegmentedPages, segmentPage, type PdfPageText, type PdfTextItem, type SegmentedPage } from './pdf.layout';
+import { detectMagic } from './sniff';
 import { directWorker, type PdfWorkerSide } from './pdf.port';
 
 /**
@@ -115,7 +116,15 @@ function latin1(bytes: Uint8Array): string {
 /** Header and end-marker checks pdf.js would otherwise paper over by reconstructing the file. */
 function checkEnvelope(bytes: Uint8Array): void {
   // Acrobat accepts the header anywhere in the first 1024 bytes and the end marker in the last 1024.
-  if (!latin1(bytes.subarray(0, 1024)).includes(PDF_HEADER)) throw corrupt('it does not start with a PDF header.');
+  if (!latin1(bytes.subarray(0, 1024)).includes(PDF_HEADER)) {
+    // Named as the Word and text parsers name a file under the wrong extension: a Word document
+    // renamed imports, and downloading it again (the advice for a damaged file) would not help.
+    const magic = detectMagic(bytes);
+    if (magic?.renameTo) {
+      throw fail('misnamed', `This file is not a PDF: it looks like ${magic.what} renamed to .pdf. Rename it to .${magic.renameTo} and import it again.`);
+    }
+    throw corrupt(magic ? `it looks like ${magic.what} renamed to .pdf.` : 'it does not start with a PDF header.');
+  }
   if (!latin1(bytes.subarray(Math.max(0, bytes.length - 1024))).includes(PDF_EOF)) {
     throw corrupt('it has no end-of-file marker, so it was probably cut short while copying or downloading.');
   }

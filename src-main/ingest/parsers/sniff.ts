@@ -190,7 +190,7 @@ export function sniffText(bytes: Uint8Array, fileName: string): ParseFailure | n
   const magic = detectMagic(bytes);
   if (magic) {
     const hint = magic.renameTo ? ` Rename it to .${magic.renameTo} and import it again.` : '';
-    return { ok: false, code: 'binary', reason: `This file is not text: it looks like ${magic.what} renamed to ${asExt}.${hint}` };
+    return { ok: false, code: magic.renameTo ? 'misnamed' : 'binary', reason: `This file is not text: it looks like ${magic.what} renamed to ${asExt}.${hint}` };
   }
   if (looksBinary(bytes)) {
     return {

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { DocumentStatus, EngineEvent, ErrorCode, ImportSummary } from '../../../src-main/contract/api';
+import type { DocumentStatus, EngineEvent, ErrorCode, ImportFileResult, ImportSummary } from '../../../src-main/contract/api';
 import { api, newUploadId, uploadFile } from '../api/client';
 import type { PickedFile } from '../util/files';
 import { alreadyInLibrary } from '../util/import-words';
@@ -36,6 +36,8 @@ export interface ImportJob {
   done: number;
   total: number;
   summary: ImportSummary | null;
+  /** Files the bridge refused to take (too large, an unsafe name): failed here, counted in the engine's summary when it comes. */
+  refused?: ImportFileResult[];
   /** Why the job could not start or stopped, in words. */
   error: string | null;
   /**
@@ -83,23 +85,33 @@ let nextKey = 1;
 /** Files sent at once: the web bridge takes a few uploads at a time (it answers "busy" beyond). */
 const UPLOAD_CONCURRENCY = 4;
 
+/** Refusals that are about the one file (its size, its name): the rest of the batch is still sent. */
+const FILE_REFUSALS: readonly ErrorCode[] = ['too-large', 'unsafe-path'];
+
 /**
- * Streams every file to the bridge under one upload id, a few at a time; stops early (resolving
- * to the first refusal) when one cannot be sent, or when `cancelled()` turns true.
+ * Streams every file to the bridge under one upload id, a few at a time. A file the bridge refuses
+ * for itself is `refused` (one file never stops a batch); any other refusal stops the sending
+ * (`failure`, the first one's words), as does `cancelled()` turning true.
  */
-async function uploadAll(uploadId: string, files: PickedFile[], cancelled: () => boolean): Promise<string | null> {
+async function uploadAll(uploadId: string, files: PickedFile[], cancelled: () => boolean): Promise<{ failure: string | null; refused: ImportFileResult[] }> {
   let i = 0;
   let failure: string | null = null;
+  const refused: ImportFileResult[] = [];
   const worker = async () => {
     while (i < files.length && failure === null && !cancelled()) {
       const f = files[i++]!;
       const res = await uploadFile(uploadId, f.path, f.file);
-      if (!res.ok) failure ??= `"${f.path}" could not be uploaded: ${res.error.message}`;
+      if (res.ok) continue;
+      if (FILE_REFUSALS.includes(res.error.code)) refused.push({ file: f.path, status: 'failed', reason: res.error.message, code: res.error.code });
+      else failure ??= `"${f.path}" could not be uploaded: ${res.error.message}`;
     }
   };
   await Promise.all(Array.from({ length: Math.min(UPLOAD_CONCURRENCY, files.length) }, worker));
-  return failure;
+  return { failure, refused };
 }
+
+/** A refused file as the card shows a failure. */
+const refusedProgress = (r: ImportFileResult): FileProgress => ({ file: r.file, stage: 'failed', fraction: 1, reason: r.reason ?? 'Failed.', ...(r.code ? { code: r.code } : {}) });
 
 /** The document id the engine gives a path: relative to the parent of the imported path. */
 function idsForPaths(paths: string[]): string[] {
@@ -126,7 +138,19 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
     for (const e of held ?? []) get().handleEngineEvent(e);
   };
 
-  const failedToStart = (key: string, message: string) => patchJob(key, (j) => ({ ...j, phase: 'error', error: message }));
+  /**
+   * The job never reached the engine: its files will not be imported, and say so (with Retry)
+   * instead of staying "Queued 0%" under the error.
+   */
+  const failedToStart = (key: string, message: string) =>
+    patchJob(key, (j) => {
+      const files = { ...j.files };
+      for (const f of j.order) {
+        const prev = files[f];
+        if (prev && prev.stage !== 'failed') files[f] = { ...prev, stage: 'failed', reason: 'Not imported: the import did not start.' };
+      }
+      return { ...j, phase: 'error', error: message, files };
+    });
 
   /**
    * Marks files as sent again. A finished card left with nothing to act on or read (every file
@@ -153,15 +177,29 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
       const key = addJob(library, files.map((f) => f.path));
       const uploadId = newUploadId();
       const isCancelling = () => get().jobs.find((j) => j.key === key)?.phase === 'cancelling';
-      const failure = await uploadAll(uploadId, files, isCancelling);
+      const { failure, refused } = await uploadAll(uploadId, files, isCancelling);
       if (failure !== null && !isCancelling()) return failedToStart(key, failure);
+      if (refused.length > 0) {
+        patchJob(key, (j) => {
+          const files = { ...j.files };
+          for (const r of refused) files[r.file] = refusedProgress(r);
+          return { ...j, files, refused };
+        });
+      }
+      if (refused.length === files.length && !isCancelling()) {
+        // Nothing reached the engine: the card ends here, with every file's reason.
+        const summary = { imported: 0, already: 0, replaced: 0, failed: refused.length, cancelled: 0 };
+        return patchJob(key, (j) => ({ ...j, phase: 'done', done: refused.length, summary: { results: refused, skipped: [], summary } }));
+      }
       if (isCancelling()) {
         // Cancelled while the files were being read: nothing reached the engine, every file is cancelled.
         return patchJob(key, (j) => {
           const files: Record<string, FileProgress> = {};
-          for (const f of j.order) files[f] = { file: f, stage: 'failed', fraction: 0, reason: 'Cancelled.', cancelled: true };
-          const results = j.order.map((file) => ({ file, status: 'cancelled' as const }));
-          return { ...j, phase: 'done', files, done: results.length, summary: { results, skipped: [], summary: { imported: 0, already: 0, replaced: 0, failed: 0, cancelled: results.length } } };
+          const refusedNow = new Map(refused.map((r) => [r.file, r]));
+          for (const f of j.order) files[f] = refusedNow.has(f) ? refusedProgress(refusedNow.get(f)!) : { file: f, stage: 'failed', fraction: 0, reason: 'Cancelled.', cancelled: true };
+          const results: ImportFileResult[] = j.order.map((file) => refusedNow.get(file) ?? { file, status: 'cancelled' as const });
+          const summary = { imported: 0, already: 0, replaced: 0, failed: refused.length, cancelled: results.length - refused.length };
+          return { ...j, phase: 'done', files, done: results.length, summary: { results, skipped: [], summary } };
         });
       }
       const res = await api['import.upload']({ library, uploadId });
@@ -279,6 +317,12 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
           patchJob(job.key, (j) => {
             // Files still queued when a job was cancelled never get a final event.
             const files = { ...j.files };
+            // The engine never saw the files the bridge refused: they are counted here.
+            const refused = j.refused ?? [];
+            const summary: ImportSummary =
+              refused.length === 0
+                ? event.summary
+                : { ...event.summary, results: [...refused, ...event.summary.results], summary: { ...event.summary.summary, failed: event.summary.summary.failed + refused.length } };
             for (const r of event.summary.results) {
               const prev = files[r.file];
               if (r.status === 'cancelled') files[r.file] = { file: r.file, stage: 'failed', fraction: prev?.fraction ?? 0, reason: 'Cancelled.', cancelled: true };
@@ -286,7 +330,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
               else files[r.file] = { file: r.file, stage: 'ready', fraction: 1, ...(r.status === 'already' ? { reason: alreadyInLibrary(j.library) } : {}) };
             }
             const order = [...j.order, ...event.summary.results.map((r) => r.file).filter((f) => !j.files[f])];
-            return { ...j, phase: 'done', summary: event.summary, files, order, done: event.summary.results.length, total: event.summary.results.length };
+            return { ...j, phase: 'done', summary, files, order, done: summary.results.length, total: summary.results.length };
           });
           if (event.library === get().selectedLibrary) void get().loadDocuments();
           void get().loadLibraries();

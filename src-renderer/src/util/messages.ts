@@ -25,6 +25,8 @@ export function failureAdvice(code: ErrorCode | undefined): string | null {
     empty: 'import a copy that has its text (export or download it again)',
     corrupt: 'import a good copy (export or download it again)',
     binary: 'import the manual itself, not this file',
+    // The reason names the extension: a good copy under the same name would fail the same way.
+    misnamed: 'rename it as said above and import the renamed file',
     encrypted: 'import a copy without a password',
     'no-text-layer': 'run it through text recognition (OCR) in another program and import the result',
     'too-large': 'split it into smaller files and import those',

@@ -169,21 +169,43 @@ export function SourceViewer() {
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
-/** Cuts long documents around the passage at paragraph breaks, so rendering stays quick. */
+/**
+ * Cuts long documents around the passage, so rendering stays quick: at paragraph breaks, else (a
+ * log of single lines, a file that is one line) at a line break or a space, else anywhere but
+ * inside a surrogate pair. Looking no further than half a window for a break: a 30 MB text with
+ * no blank line was otherwise drawn whole and froze the window.
+ */
 function windowAround(text: string, start: number, end: number, extra: number): { from: number; to: number } {
   if (text.length <= WHOLE_TEXT_CHARS + extra * 2) return { from: 0, to: text.length };
   const half = WINDOW_CHARS / 2 + extra;
   let from = Math.max(0, start - half);
   let to = Math.min(text.length, Math.max(end, start) + half);
-  if (from > 0) {
-    const br = text.lastIndexOf('\n\n', from);
-    from = br < 0 ? 0 : br + 2;
-  }
-  if (to < text.length) {
-    const br = text.indexOf('\n\n', to);
-    to = br < 0 ? text.length : br;
-  }
+  const reach = WINDOW_CHARS / 2;
+  if (from > 0) from = breakBefore(text, from, reach);
+  if (to < text.length) to = breakAfter(text, to, reach);
   return { from, to };
+}
+
+const BREAKS = ['\n\n', '\n', ' '] as const;
+
+/** Where a window starting near `at` begins: just after the nearest break at most `reach` before it. */
+function breakBefore(text: string, at: number, reach: number): number {
+  for (const br of BREAKS) {
+    const i = text.lastIndexOf(br, at);
+    if (i >= 0 && at - i <= reach) return i + br.length;
+  }
+  if (at <= reach) return 0;
+  return /[\uDC00-\uDFFF]/.test(text[at] ?? '') ? at - 1 : at;
+}
+
+/** Where a window ending near `at` ends: at the nearest break at most `reach` after it. */
+function breakAfter(text: string, at: number, reach: number): number {
+  for (const br of BREAKS) {
+    const i = text.indexOf(br, at);
+    if (i >= 0 && i - at <= reach) return i;
+  }
+  if (text.length - at <= reach) return text.length;
+  return /[\uDC00-\uDFFF]/.test(text[at] ?? '') ? at + 1 : at;
 }
 
 /**

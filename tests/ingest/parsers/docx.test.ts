@@ -118,8 +118,9 @@ describe('docx parser', () => {
     const encrypted = new Uint8Array([...ole, ...new Array(100).fill(0), ...Buffer.from('EncryptedPackage', 'utf16le')]);
     expect(await docxParser.parse({ bytes: encrypted, fileName: 'locked.docx' })).toMatchObject({ ok: false, code: 'encrypted' });
     const pdf = await docxParser.parse({ bytes: new TextEncoder().encode('%PDF-1.7\n%âãÏÓ\n'), fileName: 'manual.docx' });
-    expect(pdf).toMatchObject({ ok: false, code: 'corrupt' });
-    expect(!pdf.ok && pdf.reason).toContain('looks like a PDF document renamed to .docx');
+    // Renamed, it imports: not 'corrupt', whose advice is to download a good copy again.
+    expect(pdf).toMatchObject({ ok: false, code: 'misnamed' });
+    expect(!pdf.ok && pdf.reason).toContain('looks like a PDF document renamed to .docx. Rename it to .pdf');
   });
 
   it('reports empty files and documents without text as empty', async () => {

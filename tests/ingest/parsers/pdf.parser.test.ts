@@ -258,6 +258,16 @@ describe('pdfParser failures', () => {
     expect(result.reason).toMatch(/^The file is damaged or not a PDF: .+\.$/);
   });
 
+  it('names a Word document or an image saved under .pdf, and tells the Word document to be renamed', async () => {
+    // The start of a .docx: a ZIP whose first entry is the Word document's XML.
+    const docx = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 20, 0, ...Buffer.from('word/document.xml'), ...new Array(200).fill(0)]);
+    const word = await parse(docx);
+    expect(word).toMatchObject({ ok: false, code: 'misnamed' });
+    expect(!word.ok && word.reason).toBe('This file is not a PDF: it looks like a Word document (.docx) renamed to .pdf. Rename it to .docx and import it again.');
+    const png = await parse(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, ...Buffer.from('IHDR')]));
+    expect(png).toMatchObject({ ok: false, code: 'corrupt', reason: 'The file is damaged or not a PDF: it looks like a PNG image renamed to .pdf.' });
+  });
+
   it('reports a password-protected PDF', async () => {
     const pdf = writePdf([{ runs: [{ x: 72, y: 700, text: 'Secret wiring diagram notes.' }] }], { title: 'Secret', userPassword: 'hunter2' });
     const result = await parse(pdf);

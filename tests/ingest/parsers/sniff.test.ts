@@ -10,9 +10,17 @@ const PNG = bytes([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], [0, 0, 0, 13
 describe('sniffText', () => {
   it('names the real format of binary files renamed to a text extension', () => {
     expect(sniffText(PNG, 'manual.md')).toEqual({ ok: false, code: 'binary', reason: 'This file is not text: it looks like a PNG image renamed to .md.' });
-    const cases: [Uint8Array, string, string][] = [
+    // A format ManualMate reads, under a text extension: renamed, it imports (no "not the manual" advice).
+    const misnamed: [Uint8Array, string, string][] = [
       [bytes('%PDF-1.7\n', [0xe2, 0xe3, 0xcf, 0xd3]), 'guide.txt', 'looks like a PDF document renamed to .txt. Rename it to .pdf and import it again.'],
       [bytes('PK', [3, 4, 20, 0], 'word/document.xml'), 'spec.html', 'looks like a Word document (.docx) renamed to .html. Rename it to .docx'],
+    ];
+    for (const [data, name, reason] of misnamed) {
+      const r = sniffText(data, name);
+      expect(r?.code, name).toBe('misnamed');
+      expect(r?.reason, name).toContain(reason);
+    }
+    const cases: [Uint8Array, string, string][] = [
       [bytes('PK', [3, 4, 20, 0], 'data/file.bin'), 'a.md', 'looks like a ZIP archive renamed to .md.'],
       [bytes([0xff, 0xd8, 0xff, 0xe0], 'JFIF'), 'photo.txt', 'looks like a JPEG image'],
       [bytes('GIF89a', [1, 0, 1, 0]), 'anim.md', 'looks like a GIF image'],
