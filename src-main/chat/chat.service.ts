@@ -106,6 +106,8 @@ export interface LibraryIndexLike {
     /** With `loadNormalized`: where a document's pages begin, so a citation names its line's page. */
     document?(id: string): Promise<DocumentRecord | undefined>;
     loadNormalized?(rec: DocumentRecord): Promise<PagedText | null>;
+    /** The library's document records: a "not found" in a library with none ready says so. */
+    documents?(): Promise<DocumentRecord[]>;
   };
   listChunks(docId: string): Promise<ChunkRecord[]>;
 }
@@ -125,6 +127,7 @@ export function chatIndexOf(index: LibraryIndexLike): ChatIndex {
       return retrieverFor(index.library.config.embedder !== null);
     },
     listChunks: (docId) => index.listChunks(docId),
+    ...(index.library.documents ? { readyDocuments: async () => (await index.library.documents!()).filter((d) => d.status === 'ready').length } : {}),
     libraryWords: () => index.enrichment.terms?.words() ?? [],
     passageFrequency(term) {
       const stats = index.enrichment.passages;
@@ -282,6 +285,10 @@ export function createChatService(options: ChatServiceOptions): ChatService {
           );
 
     if (passages.length === 0) {
+      // Nothing was searched: "found nothing in the manuals" would say the manuals were read.
+      if (index.readyDocuments && (await index.readyDocuments()) === 0) {
+        return whole({ text: 'No document of this library is ready to search yet: import manuals into it first, then ask again.', mode: 'not-found', citations: [], resolvedModels: [] });
+      }
       const about = resolvedModels.length > 0 ? ` for ${listNames(resolvedModels)}` : '';
       const limited = ((scope.models?.length ?? 0) > 0 && setAside.length === 0) || (scope.docIds?.length ?? 0) > 0 ? ' (this conversation is limited to some documents or models)' : '';
       const text = `${note}I found nothing about this${about} in the manuals of this library${limited}.`;

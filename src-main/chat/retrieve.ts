@@ -35,6 +35,8 @@ export interface ChatIndex {
   listChunks?(docId: string): Promise<ChunkRecord[]>;
   /** A document's text and its blocks' pages (null when not stored); used to cite a quoted line's own page. */
   pagedText?(docId: string): Promise<PagedText | null>;
+  /** How many of the library's documents are ready (imported and indexed); undefined: not known. */
+  readyDocuments?(): Promise<number>;
   /** The library's words (its term statistics' terms); used to tell a code the manuals mention. */
   libraryWords?(): Iterable<string>;
   /**
