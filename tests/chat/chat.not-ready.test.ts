@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatTurn } from '../../src-main/contract/api';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
 import { tempDir } from '../helpers/temp';
 import { unwrap } from './fixtures';
@@ -27,7 +28,7 @@ describe('asking a library with no document ready', () => {
     await cleanup();
   });
 
-  async function ask(library: string, q: string): Promise<{ text: string; mode: string }> {
+  async function ask(library: string, q: string): Promise<ChatTurn> {
     const conversation = unwrap(await engine.api['chat.create']({ library }));
     return unwrap(await engine.api['chat.ask']({ library, id: conversation.id, question: q }));
   }
