@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Chunk, EnrichedChunk } from '../core/chunk';
 import type { NormalizedDocument } from '../core/document';
 import { CodedError } from '../core/result';
@@ -12,6 +13,7 @@ import { PassageTermStats } from '../enrich/passage-terms';
 import type { ChunkInput } from '../storage/chunk-store';
 import type { LibraryConfig } from '../storage/library.store';
 import { chunkId, chunkInputFrom } from '../storage/chunk-store';
+import { readJson, writeFileAtomic } from '../storage/atomic-file';
 
 /**
  * Glue between a library's index and the enrichment stage: the library's model vocabulary, its
@@ -84,6 +86,20 @@ export class LibraryEnrichment {
     const made = createEnricher('heuristic', { vocabulary: this.vocabulary, terms: this.terms });
     if (!made.ok) throw new CodedError(made.error.code, made.error.message);
     return made.value;
+  }
+
+  /** The state last saved in `dir` (`save`); empty when there is none. */
+  static async load(dir: string): Promise<LibraryEnrichment> {
+    return LibraryEnrichment.restore(await readJson<unknown>(path.join(dir, ENRICHMENT_FILE), null));
+  }
+
+  /**
+   * Writes the state to `ENRICHMENT_FILE` in `dir` (a library's folder, or a rebuilt index's before
+   * its swap). Compact: nobody reads this file by eye, and indented it is about twice the size
+   * (~1 MB for 660 documents).
+   */
+  async save(dir: string): Promise<void> {
+    await writeFileAtomic(path.join(dir, ENRICHMENT_FILE), `${JSON.stringify(this.snapshot())}\n`);
   }
 
   snapshot(): Persisted {

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { SearchResponse } from '../contract/api';
 import type { Chunk, ChunkStrategy } from '../core/chunk';
 import type { NormalizedDocument } from '../core/document';
@@ -13,11 +12,10 @@ import { search, type SearchOptions } from '../search/searcher';
 import { DocumentEvidence } from '../search/document-evidence';
 import type { ChunkRecord, ChunkStore } from '../storage/chunk-store';
 import { openLanceStore } from '../storage/lance.store';
-import { readJson, writeFileAtomic } from '../storage/atomic-file';
 import { INDEX_VERSION, type Library } from '../storage/library.store';
 import { embedPending } from './embed.job';
 import { recoverJournal } from './journal';
-import { ENRICHMENT_FILE, enrichmentSettings, LibraryEnrichment, readsNouns } from './library-enrichment';
+import { enrichmentSettings, LibraryEnrichment, readsNouns } from './library-enrichment';
 import { warmTagger } from '../enrich/cnm.heuristic';
 import { draftChunks } from '../enrich/draft';
 import type { LearningExtract } from '../enrich/learning-extract';
@@ -59,10 +57,6 @@ const DRAFT_MAX_CHARS = 8 * 1024 * 1024;
  * milliseconds here, so the limit bounds a worst case rather than a measured common one.)
  */
 export const DRAFT_MAX_DOC_CHARS = 256 * 1024;
-/** The library's model vocabulary and term statistics as last saved (empty for a library without). */
-async function savedEnrichment(library: Library): Promise<LibraryEnrichment> {
-  return LibraryEnrichment.restore(await readJson<unknown>(path.join(library.dir, ENRICHMENT_FILE), null));
-}
 
 /** Strategies a worker can chunk with: they need no embedder and their default options are the library's. */
 const POOLED_STRATEGIES: readonly ChunkStrategy[] = ['structure', 'naive', 'recursive'];
@@ -92,7 +86,7 @@ export class LibraryIndex implements DocumentIndexer {
     return library.withRepair(async (repair) => {
       await settleRebuild(library, repair);
       const store = await openStore(await library.storeDir(), storeOptionsOf(library));
-      const index = new LibraryIndex(library, store, await savedEnrichment(library), embedders);
+      const index = new LibraryIndex(library, store, await LibraryEnrichment.load(library.dir), embedders);
       if (repair) await recoverJournal(index);
       return index;
     });
@@ -221,14 +215,14 @@ export class LibraryIndex implements DocumentIndexer {
     // `learn` threw part-way (its whole call is dropped), leaving the counts it had changed: the
     // vocabulary is rebuilt as last saved (a listed version is in it) plus what was learned since.
     // That relearns the batch so far, but only on this path, which a bug in learning takes.
-    const rebuilt = await savedEnrichment(this.library);
+    const rebuilt = await LibraryEnrichment.load(this.library.dir);
     for (const d of this.unsaved) await this.learnInto(rebuilt, [d]);
     this.enrichment_ = rebuilt;
   }
 
   /** Drops what `learn` took in since the last commit: the vocabulary is read back as last saved. */
   async forgetUncommitted(): Promise<void> {
-    this.enrichment_ = await savedEnrichment(this.library);
+    this.enrichment_ = await LibraryEnrichment.load(this.library.dir);
     this.unsaved = [];
     this.learnedChars = 0;
     // A cancelled batch's drafts go with its documents.
@@ -360,8 +354,7 @@ export class LibraryIndex implements DocumentIndexer {
   /** Persists the library's model vocabulary and term statistics. */
   async saveEnrichment(): Promise<void> {
     const saved = this.unsaved.length;
-    // Compact: nobody reads this file by eye, and indented it is about twice the size (~1 MB for 660 documents).
-    await writeFileAtomic(path.join(this.library.dir, ENRICHMENT_FILE), `${JSON.stringify(this.enrichment_.snapshot())}\n`);
+    await this.enrichment_.save(this.library.dir);
     this.unsaved.splice(0, saved);
   }
 

@@ -5,7 +5,7 @@ import type { Result } from '../core/result';
 import { CodedError, fail, ok } from '../core/result';
 import type { ChunkInput, ChunkStore } from '../storage/chunk-store';
 import { openLanceStore } from '../storage/lance.store';
-import { readJson, writeFileAtomic, writeJsonAtomic } from '../storage/atomic-file';
+import { readJson, writeJsonAtomic } from '../storage/atomic-file';
 import { INDEX_VERSION, type DocumentRecord, type Library, type LibraryConfig } from '../storage/library.store';
 import { carryVectors } from './embed.job';
 import { documentCodes } from '../enrich/document-codes';
@@ -195,7 +195,7 @@ export async function rebuildIndex(
   };
   // Written into the new folder before the swap: whatever moment a kill comes, the library has
   // either the previous index with its metadata or the new one with what to write beside it.
-  await writeFileAtomic(path.join(staging, ENRICHMENT_FILE), `${JSON.stringify(enrichment.snapshot())}\n`);
+  await enrichment.save(staging);
   await writeJsonAtomic(path.join(staging, FINISH_FILE), finish);
   const swapped = await swapIn(index, staging, storeOptions);
   if (!swapped.ok) {
