@@ -2,6 +2,7 @@ import { promises as fs, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { DocumentStatus, ImportFileResult, ImportProgress, ImportSkipped, ImportSummary } from '../contract/api';
+import { importSummary } from '../contract/import-summary';
 import type { NormalizedDocument } from '../core/document';
 import { CodedError, type ErrorCode } from '../core/result';
 import type { ChunkInput } from '../storage/chunk-store';
@@ -553,12 +554,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
 
   const finished = new Set(results.map((r) => r.file));
   for (const c of candidates) if (!finished.has(c.id)) results.push({ file: c.id, status: 'cancelled', reason: 'Import cancelled before this file.' });
-  const count = (s: ImportFileResult['status']) => results.filter((r) => r.status === s).length;
-  return {
-    results,
-    skipped,
-    summary: { imported: count('imported'), already: count('already'), replaced: count('replaced'), failed: count('failed'), cancelled: count('cancelled') },
-  };
+  return importSummary(results, skipped);
 }
 
 /** Where a parsed file's original was stored, or why storing it failed; never rejects. */

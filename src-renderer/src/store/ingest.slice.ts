@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { DocumentStatus, EngineEvent, ErrorCode, ImportFileResult, ImportSummary } from '../../../src-main/contract/api';
+import { importSummary } from '../../../src-main/contract/import-summary';
 import { api, newUploadId, uploadFile } from '../api/client';
 import type { PickedFile } from '../util/files';
 import { alreadyInLibrary } from '../util/import-words';
@@ -188,8 +189,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
       }
       if (refused.length === files.length && !isCancelling()) {
         // Nothing reached the engine: the card ends here, with every file's reason.
-        const summary = { imported: 0, already: 0, replaced: 0, failed: refused.length, cancelled: 0 };
-        return patchJob(key, (j) => ({ ...j, phase: 'done', done: refused.length, summary: { results: refused, skipped: [], summary } }));
+        return patchJob(key, (j) => ({ ...j, phase: 'done', done: refused.length, summary: importSummary(refused) }));
       }
       if (isCancelling()) {
         // Cancelled while the files were being read: nothing reached the engine, every file is cancelled.
@@ -198,8 +198,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
           const refusedNow = new Map(refused.map((r) => [r.file, r]));
           for (const f of j.order) files[f] = refusedNow.has(f) ? refusedProgress(refusedNow.get(f)!) : { file: f, stage: 'failed', fraction: 0, reason: 'Cancelled.', cancelled: true };
           const results: ImportFileResult[] = j.order.map((file) => refusedNow.get(file) ?? { file, status: 'cancelled' as const });
-          const summary = { imported: 0, already: 0, replaced: 0, failed: refused.length, cancelled: results.length - refused.length };
-          return { ...j, phase: 'done', files, done: results.length, summary: { results, skipped: [], summary } };
+          return { ...j, phase: 'done', files, done: results.length, summary: importSummary(results) };
         });
       }
       const res = await api['import.upload']({ library, uploadId });
@@ -319,10 +318,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
             const files = { ...j.files };
             // The engine never saw the files the bridge refused: they are counted here.
             const refused = j.refused ?? [];
-            const summary: ImportSummary =
-              refused.length === 0
-                ? event.summary
-                : { ...event.summary, results: [...refused, ...event.summary.results], summary: { ...event.summary.summary, failed: event.summary.summary.failed + refused.length } };
+            const summary = refused.length === 0 ? event.summary : importSummary([...refused, ...event.summary.results], event.summary.skipped);
             for (const r of event.summary.results) {
               const prev = files[r.file];
               if (r.status === 'cancelled') files[r.file] = { file: r.file, stage: 'failed', fraction: prev?.fraction ?? 0, reason: 'Cancelled.', cancelled: true };
