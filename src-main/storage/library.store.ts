@@ -471,6 +471,34 @@ async function stampOf(file: string): Promise<string | null> {
   return st ? `${st.mtimeMs}:${st.size}:${st.ino}` : null;
 }
 
+/**
+ * A library folder put aside by a version of ManualMate from before such folders were named like
+ * temp files (`tempName`, with the pid of the process at work): `.{id}.creating` while a creation
+ * built it, `.{id}.deleting-{random}` once a deletion had renamed it. Their process cannot be known.
+ */
+const OLD_ASIDE = /^\.lib-[0-9a-f]{12}\.(creating|deleting-[0-9a-f]{6})$/;
+
+/** How long such a folder must have been left untouched before it counts as abandoned. */
+const OLD_ASIDE_IDLE_MS = 10 * 60_000;
+
+/**
+ * Whether a folder named `OLD_ASIDE` was abandoned: nothing was added to or removed from it for
+ * `OLD_ASIDE_IDLE_MS`, and no live process holds the lock file in it. A creation writes its two
+ * files in milliseconds and renames the folder at once, so one untouched for minutes was killed. A
+ * deletion's folder keeps the mtime of the library it was, so an old one may still be under
+ * removal by an older version running now; removing it as well does what that process is doing
+ * (its own removal tolerates files already gone), and one whose lock file that process holds is
+ * left to it.
+ */
+async function abandonedAside(dir: string): Promise<boolean> {
+  const st = await fs.stat(dir).catch(() => null);
+  if (!st?.isDirectory() || Date.now() - st.mtimeMs < OLD_ASIDE_IDLE_MS) return false;
+  const lock = await tryLock(path.join(dir, LIBRARY_LOCK_FILE), 'removal of an abandoned folder').catch(() => null);
+  if (!lock?.ok) return false;
+  await lock.release();
+  return true;
+}
+
 /** All libraries under one data directory. */
 export class LibraryManager {
   private readonly cache = new Map<string, Library>();
@@ -495,7 +523,9 @@ export class LibraryManager {
       if (entry.startsWith('.')) {
         // A library folder renamed aside by a deletion, or built by a creation, whose process was
         // killed before it finished: listed nowhere, it held its disk space for good.
-        if (isStrayTemp(entry)) await fs.rm(path.join(this.root, entry), { recursive: true, force: true });
+        if (isStrayTemp(entry) || (OLD_ASIDE.test(entry) && (await abandonedAside(path.join(this.root, entry))))) {
+          await fs.rm(path.join(this.root, entry), { recursive: true, force: true });
+        }
         continue;
       }
       const lib = await this.open(entry);
