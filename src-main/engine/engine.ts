@@ -59,13 +59,15 @@ export function createEngine(options: EngineOptions): Engine {
   const jobs = new Map<string, Job>();
   /** Libraries that received chunks while their embedding job was running: embed again after it. */
   const pendingEmbeds = new Set<string>();
-  // Another process may have written the library while this one did not hold its lock file, and
-  // been killed mid-commit: an index opened before then is repaired now, as opening it would,
-  // since this engine's next commit writes its own journal over that one (whose rows then stayed,
-  // searchable under a document no longer listed).
+  // Another process may have written the library while this one did not hold its lock file: an
+  // index opened before then takes that in (its table would not delete the other's rows, and its
+  // vocabulary would be saved over the other's), and a commit that process was killed in is
+  // repaired now, as opening the index would, since this engine's next commit writes its own
+  // journal over that one (whose rows then stayed, searchable under a document no longer listed).
   const lock = new WriterLock(async (lib) => {
-    await lib.reloadIfChangedOnDisk();
-    await (await indexes.opened(lib)?.catch(() => null))?.recoverLeftJournal();
+    const index = await indexes.opened(lib)?.catch(() => null);
+    if (index) await index.followDisk({ repairLeft: true });
+    else await lib.reloadIfChangedOnDisk();
   });
   /** Parse workers shared by every import, so back-to-back imports do not each load the parsers again. */
   const parsePool = new ParsePool(options.importLimits ? { limits: options.importLimits } : {});
@@ -90,6 +92,20 @@ export function createEngine(options: EngineOptions): Engine {
   };
 
   const summaryOf = (lib: Library): Promise<LibrarySummary> => librarySummary(lib, lock.rebuilding(lib));
+
+  /**
+   * Before a read of a library of this computer: what another process (the CLI) wrote to it since
+   * this engine last read it is taken in (records, settings, the open index and its vocabulary;
+   * `LibraryIndex.followDisk`). Not while this engine writes the library or runs work on it: no
+   * other process writes it meanwhile (the lock file), and that work holds the open store.
+   */
+  async function followDisk(lib: Library): Promise<void> {
+    if (lock.writing(lib)) return;
+    for (const job of jobs.values()) if (job.library === lib.config.id) return;
+    const index = await indexes.opened(lib)?.catch(() => null);
+    if (index) await index.followDisk();
+    else await lib.reloadIfChangedOnDisk();
+  }
 
   async function libraryFor(name: string, create: boolean): Promise<Result<Library>> {
     const found = await libraries.get(name);
@@ -205,7 +221,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   /** The chat services by library id, made on first use (chat.handlers.ts); renaming or deleting a library drops its one. */
   const chats = new Map<string, ChatService>();
-  const team = createTeam({ dataDir: options.dataDir, version: options.version ?? '0.0.0', libraries, lock, indexes, remote, settings, emit, log, stopJobs, startBackground, summaryOf });
+  const team = createTeam({ dataDir: options.dataDir, version: options.version ?? '0.0.0', libraries, lock, indexes, remote, settings, emit, log, stopJobs, startBackground, summaryOf, followDisk });
   const chat = createChats({ libraries, indexes, settings, models, chats, emit });
 
   // Subscribed libraries are read-only: the handlers that write a library refuse them (team.ts).

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
+import type { LibraryIndexes } from '../index/library-indexes';
 import type { Library } from '../storage/library.store';
 import { listLibraryFiles, type LocalFile } from '../storage/remote/manifest';
 import type { WriterLock } from './writer-lock';
@@ -20,7 +21,7 @@ export interface LibrarySnapshot {
 /**
  * Freezes a library for publishing: with no writer in this process (the rebuild claim: imports,
  * removals and settings changes wait or are refused) nor in another (the lock file), background
- * work stopped, its files are linked into `<data>/publishing/<pid>-<random>/`. That takes
+ * work stopped and what an interrupted writer left repaired, its files are linked into `<data>/publishing/<pid>-<random>/`. That takes
  * milliseconds; the upload then reads the snapshot while the library is free again. Large files
  * are hard links: LanceDB data files never change once written, and every other library file is
  * replaced by a rename, which leaves a link's content as it was. Small files (LanceDB's version
@@ -29,7 +30,7 @@ export interface LibrarySnapshot {
 export async function snapshotLibrary(
   lib: Library,
   dataDir: string,
-  deps: { lock: WriterLock; stopJobs: (lib: Library, keys?: RegExp) => Promise<void>; startBackground: (lib: Library) => void },
+  deps: { lock: WriterLock; indexes: LibraryIndexes; stopJobs: (lib: Library, keys?: RegExp) => Promise<void>; startBackground: (lib: Library) => void },
 ): Promise<Result<LibrarySnapshot>> {
   const claim = deps.lock.claimRebuild(lib);
   if (!claim.ok) return fail('busy', `"${lib.name}" is being imported into, changed or rebuilt; publish it when that has finished.`);
@@ -42,6 +43,11 @@ export async function snapshotLibrary(
   const dir = path.join(root, `${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     await deps.stopJobs(lib, /^(index|enrich|embed)-/);
+    // What is published is the library as it opens: a process killed mid-commit left rows of a
+    // document it never listed (its journal.json stays on this computer) and one killed after a
+    // rebuild's swap left the new records in index/rebuild-finish.json; a subscriber repairs
+    // neither. Opening the index under the lock finishes both, as the next open here would.
+    await (await deps.indexes.open(lib)).followDisk({ repairLeft: true });
     await sweepAbandoned(root);
     const files = await listLibraryFiles(lib.dir);
     for (const f of files) {

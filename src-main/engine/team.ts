@@ -40,10 +40,15 @@ export interface TeamDeps {
   stopJobs: (lib: Library, keys?: RegExp) => Promise<void>;
   startBackground: (lib: Library) => void;
   summaryOf: (lib: Library) => Promise<LibrarySummary>;
+  /** Takes in what another process wrote to a library of this computer (the engine's `followDisk`). */
+  followDisk: (lib: Library) => Promise<void>;
   env?: NodeJS.ProcessEnv;
 }
 
-/** Contract keys that read a library: a subscribed one is first brought to the version its folder points at. */
+/**
+ * Contract keys that read a library: a subscribed one is first brought to the version its folder
+ * points at, one of this computer to what another process wrote to it.
+ */
 const READS = [
   'documents.list',
   'documents.chunks',
@@ -267,7 +272,7 @@ export function createTeam(deps: TeamDeps) {
    */
   async function follow(lib: Library): Promise<void> {
     const sub = lib.config.subscription;
-    if (!sub) return;
+    if (!sub) return deps.followDisk(lib);
     const own = swapping.get(lib.config.id);
     if (own) return own.catch(() => undefined);
     const target = await currentVersionDir(dataDir, lib.config.id);
@@ -289,7 +294,8 @@ export function createTeam(deps: TeamDeps) {
 
   /**
    * Wraps the handlers: those that write a library refuse a subscribed one in words; those that
-   * read one first follow a version another process swapped in (`follow`).
+   * read one first follow a version another process swapped in, or another process's writes
+   * (`follow`).
    */
   function guardWrites(all: Handlers): Handlers {
     const guarded = { ...all };

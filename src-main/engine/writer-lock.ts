@@ -51,6 +51,12 @@ export class WriterLock {
     return this.rebuilding_.has(lib.config.id);
   }
 
+  /** Whether this engine writes the library now: it holds its lock file, or a writer or a rebuild has claimed it. */
+  writing(lib: Library): boolean {
+    const id = lib.config.id;
+    return this.holds.has(id) || this.writers.has(id) || this.rebuilding_.has(id);
+  }
+
   /** The refusal a writer gets while the library rebuilds. */
   busyRebuilding(lib: Library): Result<never> {
     return fail('busy', `"${lib.name}" is rebuilding its index. Search works meanwhile; try again when the rebuild has finished.`);

@@ -23,6 +23,7 @@ import { upgradeEnrichment } from './llm-upgrade.job';
 import { chunkerFor, openStore, storeOptionsOf } from './open-store';
 import { prepareDocument } from './prepare';
 import { sharedPreparePool, type PreparePool } from './prepare-pool';
+import { followDisk, folderStamp, seenNow, type Seen } from './follow-disk';
 import { ReadGate } from './read-gate';
 import { rebuildIndex, settleRebuild, type RebuildSummary } from './rebuild';
 
@@ -83,13 +84,35 @@ export class LibraryIndex implements DocumentIndexer {
    * process writes the library (`withRepair`): then they are its writes under way.
    */
   static async open(library: Library, embedders: EmbedderSource): Promise<LibraryIndex> {
+    await library.reloadIfChangedOnDisk();
     return library.withRepair(async (repair) => {
       await settleRebuild(library, repair);
+      const seen = await seenNow(library);
       const store = await openStore(await library.storeDir(), storeOptionsOf(library));
       const index = new LibraryIndex(library, store, await LibraryEnrichment.load(library.dir), embedders);
+      index.seen = seen;
       if (repair) await recoverJournal(index);
       return index;
     });
+  }
+
+  /** The library as this index last read it (see `seenNow`, `followDisk`). */
+  private seen: Seen = { writes: -1, folder: null };
+  /** The last `followDisk` under way: calls run one after another. */
+  private following: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Takes in what another process wrote to the library since this index read it (see
+   * `follow-disk.ts`); calls run one after another. Resolves true when the index was opened again.
+   */
+  followDisk(options: { repairLeft?: boolean } = {}): Promise<boolean> {
+    const run = this.following.then(async () => {
+      const seen = await followDisk(this, this.seen, options);
+      if (seen) this.seen = seen;
+      return seen !== null;
+    });
+    this.following = run.catch(() => undefined);
+    return run;
   }
 
   /** The live store (replaced by a rebuild's swap). */
@@ -331,21 +354,6 @@ export class LibraryIndex implements DocumentIndexer {
     this.draftedChars = 0;
   }
 
-  /**
-   * Repairs, in an index opened earlier, a commit that a writer in another process was killed in
-   * (its journal is left): first with the store opened again, since a LanceDB table opened before
-   * that process wrote does not see its rows, and deleting them through it deletes nothing.
-   */
-  async recoverLeftJournal(): Promise<void> {
-    if ((await this.library.journal()).length === 0) return;
-    const dir = await this.library.storeDir();
-    await this.swapStore(async (current) => {
-      await current.close();
-      return openStore(dir, storeOptionsOf(this.library));
-    });
-    await recoverJournal(this);
-  }
-
   /** Repairs a commit that failed part-way (a full disk), as the next open would after a crash. */
   recover(): Promise<void> {
     return recoverJournal(this);
@@ -394,13 +402,18 @@ export class LibraryIndex implements DocumentIndexer {
   async swapStore(swap: (current: ChunkStore) => Promise<ChunkStore>): Promise<void> {
     await this.gate.exclusive(async () => {
       this.store_ = await swap(this.store_);
+      // This process's own swap (a rebuild's folder, a synced version): not another's write.
+      this.seen = { ...this.seen, folder: await folderStamp(this.library) };
     });
   }
 
-  /** Takes a rebuild's vocabulary and chunker once its store is in place. */
+  /** Takes a vocabulary and chunker as a whole (a rebuild's, or the library's as another process left it) once its store is in place. */
   adopt(enrichment: LibraryEnrichment, chunker: Chunker): void {
     this.enrichment_ = enrichment;
     this.chunker_ = chunker;
+    // The vocabulary in memory is the saved one plus `unsaved`: this one is saved whole.
+    this.unsaved = [];
+    this.learnedChars = 0;
   }
 
   /**

@@ -145,13 +145,25 @@ export class Library {
   private readonly mutex = new Mutex();
   private docs: Map<string, DocumentRecord> | null = null;
   private docsVersion = 0;
-  /** documents.json as this process last read or wrote it (mtime, size), to notice another process's writes. */
-  private docsStamp: string | null = null;
+  /**
+   * documents.json and library.json as this process last read or wrote them (mtime, size, inode;
+   * null: missing), to notice another process's writes. Taken before the file is read, so a write
+   * between the two is noticed later rather than missed.
+   */
+  private docsStamp: string | null;
+  private configStamp: string | null;
+  /** How many times another process's writes were noticed (`reloadIfChangedOnDisk`). */
+  private outsideWrites_ = 0;
 
+  /** `stamps`: of documents.json and library.json as they were when `config` was read (unknown: a first look reloads). */
   constructor(
     readonly dir: string,
     public config: LibraryConfig,
-  ) {}
+    stamps: { docs: string | null; config: string | null } = { docs: null, config: null },
+  ) {
+    this.docsStamp = stamps.docs;
+    this.configStamp = stamps.config;
+  }
 
   get name(): string {
     return this.config.name;
@@ -180,9 +192,23 @@ export class Library {
     return path.join(this.dir, 'documents.json');
   }
 
+  private get configFile(): string {
+    return path.join(this.dir, 'library.json');
+  }
+
   /** Changes whenever this object changes the document records: a cache key for what is built from them. */
   get documentsVersion(): number {
     return this.docsVersion;
+  }
+
+  /**
+   * Changes whenever this object notices that another process wrote the library's records or
+   * settings (`reloadIfChangedOnDisk`): what an open index compares to know that its table and
+   * vocabulary may be older than the library (`LibraryIndex.followDisk`). This process's own
+   * writes leave it as it is.
+   */
+  get outsideWrites(): number {
+    return this.outsideWrites_;
   }
 
   /** All document records, sorted by id. */
@@ -228,7 +254,8 @@ export class Library {
   async saveConfig(patch: Partial<Omit<LibraryConfig, 'version' | 'id' | 'createdAt'>>): Promise<void> {
     await this.mutex.run(async () => {
       this.config = { ...this.config, ...patch };
-      await writeJsonAtomic(path.join(this.dir, 'library.json'), this.config);
+      await writeJsonAtomic(this.configFile, this.config);
+      this.configStamp = await stampOf(this.configFile);
     });
   }
 
@@ -384,26 +411,41 @@ export class Library {
   }
 
   /**
-   * Forgets the cached document list when another process has written documents.json since this
-   * one last read or wrote it (called by a writer that has just taken the library's lock file).
+   * Takes in what another process wrote since this one last read or wrote the library's metadata:
+   * the cached document list is forgotten when documents.json changed, the settings are read
+   * again when library.json did (a subscribed library's settings are its version's, which
+   * `engine/team.ts` moves to). Each noticed change counts in `outsideWrites`. Two file stats
+   * when nothing changed. Returns whether anything did.
    */
-  async reloadIfChangedOnDisk(): Promise<void> {
-    await this.mutex.run(async () => {
-      if (this.docs && (await this.stampOfDocs()) !== this.docsStamp) {
+  async reloadIfChangedOnDisk(): Promise<boolean> {
+    return this.mutex.run(async () => {
+      let changed = false;
+      const docs = await stampOf(this.documentsFile);
+      if (docs !== this.docsStamp) {
         this.docs = null;
+        this.docsStamp = docs;
         this.docsVersion++;
+        changed = true;
       }
+      const config = await stampOf(this.configFile);
+      if (config !== this.configStamp && !this.config.subscription) {
+        const read = await readJson<LibraryConfig | null>(this.configFile, null).catch(() => null);
+        // A library.json being replaced, or damaged, keeps the settings this process has.
+        if (read && read.id === this.config.id && typeof read.name === 'string') this.config = { ...LIBRARY_DEFAULTS, ...read };
+        this.configStamp = config;
+        changed = true;
+      }
+      if (changed) this.outsideWrites_++;
+      return changed;
     });
-  }
-
-  private async stampOfDocs(): Promise<string | null> {
-    const st = await fs.stat(this.documentsFile).catch(() => null);
-    return st ? `${st.mtimeMs}:${st.size}:${st.ino}` : null;
   }
 
   private async loadDocs(): Promise<Map<string, DocumentRecord>> {
     if (!this.docs) {
-      const stamp = await this.stampOfDocs();
+      const stamp = await stampOf(this.documentsFile);
+      // Written by another process since this one last looked: what was built from the old
+      // records (an open index among them) is older than the library.
+      if (stamp !== this.docsStamp) this.outsideWrites_++;
       const file = await readJson<DocumentsFile>(this.documentsFile, { version: 1, documents: [] });
       this.docs = new Map(file.documents.map((d) => [d.id, d]));
       this.docsStamp = stamp;
@@ -414,8 +456,47 @@ export class Library {
   private async persistDocs(map: Map<string, DocumentRecord>): Promise<void> {
     const documents = [...map.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     await writeJsonAtomic(this.documentsFile, { version: 1, documents } satisfies DocumentsFile);
-    this.docsStamp = await this.stampOfDocs();
+    this.docsStamp = await stampOf(this.documentsFile);
   }
+}
+
+/** The metadata files of a library folder as they are now (see `Library.reloadIfChangedOnDisk`). */
+async function stampsOf(dir: string): Promise<{ docs: string | null; config: string | null }> {
+  return { docs: await stampOf(path.join(dir, 'documents.json')), config: await stampOf(path.join(dir, 'library.json')) };
+}
+
+/** A file as `Library` remembers it (mtime, size, inode), or null when it is missing. */
+async function stampOf(file: string): Promise<string | null> {
+  const st = await fs.stat(file).catch(() => null);
+  return st ? `${st.mtimeMs}:${st.size}:${st.ino}` : null;
+}
+
+/**
+ * A library folder put aside by a version of ManualMate from before such folders were named like
+ * temp files (`tempName`, with the pid of the process at work): `.{id}.creating` while a creation
+ * built it, `.{id}.deleting-{random}` once a deletion had renamed it. Their process cannot be known.
+ */
+const OLD_ASIDE = /^\.lib-[0-9a-f]{12}\.(creating|deleting-[0-9a-f]{6})$/;
+
+/** How long such a folder must have been left untouched before it counts as abandoned. */
+const OLD_ASIDE_IDLE_MS = 10 * 60_000;
+
+/**
+ * Whether a folder named `OLD_ASIDE` was abandoned: nothing was added to or removed from it for
+ * `OLD_ASIDE_IDLE_MS`, and no live process holds the lock file in it. A creation writes its two
+ * files in milliseconds and renames the folder at once, so one untouched for minutes was killed. A
+ * deletion's folder keeps the mtime of the library it was, so an old one may still be under
+ * removal by an older version running now; removing it as well does what that process is doing
+ * (its own removal tolerates files already gone), and one whose lock file that process holds is
+ * left to it.
+ */
+async function abandonedAside(dir: string): Promise<boolean> {
+  const st = await fs.stat(dir).catch(() => null);
+  if (!st?.isDirectory() || Date.now() - st.mtimeMs < OLD_ASIDE_IDLE_MS) return false;
+  const lock = await tryLock(path.join(dir, LIBRARY_LOCK_FILE), 'removal of an abandoned folder').catch(() => null);
+  if (!lock?.ok) return false;
+  await lock.release();
+  return true;
 }
 
 /** All libraries under one data directory. */
@@ -442,7 +523,9 @@ export class LibraryManager {
       if (entry.startsWith('.')) {
         // A library folder renamed aside by a deletion, or built by a creation, whose process was
         // killed before it finished: listed nowhere, it held its disk space for good.
-        if (isStrayTemp(entry)) await fs.rm(path.join(this.root, entry), { recursive: true, force: true });
+        if (isStrayTemp(entry) || (OLD_ASIDE.test(entry) && (await abandonedAside(path.join(this.root, entry))))) {
+          await fs.rm(path.join(this.root, entry), { recursive: true, force: true });
+        }
         continue;
       }
       const lib = await this.open(entry);
@@ -496,7 +579,7 @@ export class LibraryManager {
     await writeJsonAtomic(path.join(staging, 'library.json'), config);
     await writeJsonAtomic(path.join(staging, 'documents.json'), { version: 1, documents: [] } satisfies DocumentsFile);
     await fs.rename(staging, dir);
-    const lib = new Library(dir, config);
+    const lib = new Library(dir, config, await stampsOf(dir));
     this.cache.set(id, lib);
     return ok(lib);
   }
@@ -538,9 +621,10 @@ export class LibraryManager {
 
   private async load(entry: string): Promise<Library | undefined> {
     const dir = path.join(this.root, entry);
+    const stamps = await stampsOf(dir);
     const config = await readJson<LibraryConfig | null>(path.join(dir, 'library.json'), null).catch(() => null);
     if (!config || typeof config.name !== 'string') return undefined;
-    const lib = new Library(dir, { ...LIBRARY_DEFAULTS, ...config });
+    const lib = new Library(dir, { ...LIBRARY_DEFAULTS, ...config }, stamps);
     // Temp files whose writer is gone are swept, and only when no process holds the library's lock
     // file (another process writing this library has its temp files in flight).
     const free = await tryLock(path.join(dir, LIBRARY_LOCK_FILE), OPENING_LOCK_PURPOSE);

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { existsSync, promises as fsPromises } from 'node:fs';
-import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LibraryManager } from '../../src-main/storage/library.store';
+import { tryLock } from '../../src-main/storage/lock-file';
 import { runNode } from '../helpers/run-node';
 import { tempDir } from '../helpers/temp';
 
@@ -39,6 +40,40 @@ describe('the folder of libraries', () => {
     expect((await new LibraryManager(tmp.dir).list()).map((l) => l.name)).toEqual(['Valves']);
     expect(existsSync(ofKilled), 'the folder of the killed deletion').toBe(false);
     expect(existsSync(ofRunning), 'the folder of a deletion under way').toBe(true);
+  });
+});
+
+describe('folders put aside by versions before pids were in their names', () => {
+  it('removes those untouched for minutes whose lock no live process holds, and keeps the rest', async () => {
+    const manager = new LibraryManager(tmp.dir);
+    if (!(await manager.create('Valves')).ok) throw new Error('Valves');
+    const root = path.join(tmp.dir, 'libraries');
+    const aside = async (name: string, minutesAgo: number) => {
+      const dir = path.join(root, name);
+      await mkdir(path.join(dir, 'originals'), { recursive: true });
+      await writeFile(path.join(dir, 'originals', 'manual.pdf'), 'bytes');
+      await writeFile(path.join(dir, 'library.json'), '{}');
+      const at = new Date(Date.now() - minutesAgo * 60_000);
+      await utimes(dir, at, at);
+      return dir;
+    };
+    // Named as those versions named them: `.{id}.deleting-{random}` and `.{id}.creating`.
+    const killedDeletion = await aside('.lib-aaaaaaaaaaaa.deleting-0a1b2c', 60);
+    const killedCreation = await aside('.lib-bbbbbbbbbbbb.creating', 60);
+    const creationUnderWay = await aside('.lib-cccccccccccc.creating', 0);
+    const locked = await aside('.lib-dddddddddddd.deleting-3d4e5f', 60);
+    const lock = await tryLock(path.join(locked, 'write.lock'), 'deletion');
+    if (!lock.ok) throw new Error('lock');
+    await utimes(locked, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    try {
+      expect((await new LibraryManager(tmp.dir).list()).map((l) => l.name)).toEqual(['Valves']);
+      expect(existsSync(killedDeletion), 'the folder of a deletion killed an hour ago').toBe(false);
+      expect(existsSync(killedCreation), 'the folder of a creation killed an hour ago').toBe(false);
+      expect(existsSync(creationUnderWay), 'the folder of a creation written to just now').toBe(true);
+      expect(existsSync(locked), 'a folder whose lock file a live process holds').toBe(true);
+    } finally {
+      await lock.release();
+    }
   });
 });
 

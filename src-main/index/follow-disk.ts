@@ -1,0 +1,64 @@
+import { promises as fs } from 'node:fs';
+import { LibraryEnrichment } from './library-enrichment';
+import type { LibraryIndex } from './library-index';
+import type { Library } from '../storage/library.store';
+import { recoverJournal } from './journal';
+import { chunkerFor, openStore, storeOptionsOf } from './open-store';
+import { settleRebuild } from './rebuild';
+
+/**
+ * An open index beside other processes writing its library (a CLI import or reindex while the
+ * app runs): what it last read of the library, and how it takes in what changed since.
+ */
+
+/** A library as an open index last read it: `Library.outsideWrites` then, and its index folder (a rebuild puts another in place). */
+export interface Seen {
+  writes: number;
+  folder: string | null;
+}
+
+/** The index folder's identity (inode and birth time), or null while there is none (between a swap's renames). */
+export async function folderStamp(library: Library): Promise<string | null> {
+  const st = await fs.stat(library.indexDir).catch(() => null);
+  return st ? `${st.ino}:${st.birthtimeMs}` : null;
+}
+
+/** What an index opened now reads of the library (taken before it opens: a write meanwhile is noticed later). */
+export async function seenNow(library: Library): Promise<Seen> {
+  return { writes: library.outsideWrites, folder: await folderStamp(library) };
+}
+
+/**
+ * Takes in what another process wrote to the library since `index` read it (`seen`): a LanceDB
+ * table opened before then does not see that process's rows (nor deletes them), a rebuild there
+ * replaced the folder the table reads, and the vocabulary is in enrichment.json, which the
+ * index's next commit would write over. When the library's records or settings changed
+ * (`Library.outsideWrites`) or its index folder is another one, the store and the vocabulary are
+ * opened again as a fresh open would, finishing an interrupted rebuild or commit unless another
+ * live process writes the library. With `repairLeft` (a writer that has just taken the library's
+ * lock file) also when a commit's journal is left: a process killed mid-commit may have written
+ * rows and no records. Three file stats when nothing changed. Returns what the index now read,
+ * or null when nothing changed. The caller runs no write of its own on the index meanwhile.
+ */
+export async function followDisk(index: LibraryIndex, seen: Seen, { repairLeft = false }: { repairLeft?: boolean } = {}): Promise<Seen | null> {
+  const { library } = index;
+  await library.reloadIfChangedOnDisk();
+  const now = await seenNow(library);
+  const changed = now.writes !== seen.writes || now.folder !== seen.folder;
+  if (!changed && !(repairLeft && (await library.journal()).length > 0)) return null;
+  return library.withRepair(async (repair) => {
+    await settleRebuild(library, repair);
+    const read = await seenNow(library);
+    const dir = await library.storeDir();
+    const enrichment = await LibraryEnrichment.load(library.dir);
+    await index.swapStore(async (current) => {
+      const store = await openStore(dir, storeOptionsOf(library));
+      await current.close();
+      // Another process's rebuild may have brought a new strategy; the same one keeps its chunker (and the drafts made with it).
+      index.adopt(enrichment, index.chunker.strategy === library.config.strategy ? index.chunker : chunkerFor(library.config.strategy));
+      return store;
+    });
+    if (repair) await recoverJournal(index);
+    return read;
+  });
+}
