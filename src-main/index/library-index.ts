@@ -352,6 +352,9 @@ export class LibraryIndex implements DocumentIndexer {
     this.learnedChars = 0;
     // Documents drafted and never prepared (failed after their draft) are dropped with their batch.
     this.draftedChars = 0;
+    // A library's first rows make its index folder: this process's own write, which `followDisk`
+    // must not take for another process's (it reopened the store under the background indexing).
+    if (this.seen.folder === null) this.seen = { ...this.seen, folder: await folderStamp(this.library) };
   }
 
   /** Repairs a commit that failed part-way (a full disk), as the next open would after a crash. */

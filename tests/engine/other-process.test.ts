@@ -38,6 +38,16 @@ async function withApp(test: (t: { app: Engine; dataDir: string; file: (model: s
 }
 
 describe('an open app beside another process writing its library', () => {
+  it('does not take its own first import (which makes the index folder) for another process\'s write', { timeout: 120_000 }, async () => {
+    await withApp(async ({ app, file }) => {
+      expect((await app.importPaths('Pumps', [await file('P-100')])).ok).toBe(true);
+      const lib = (await app.libraries.get('Pumps'))!;
+      // Reopening here ran a second index build beside the background one ("CreateIndex preempted").
+      expect(await (await app.indexes.open(lib)).followDisk()).toBe(false);
+      await app.idle();
+    });
+  });
+
   it('finds and lists a document that `manualmate import` added', { timeout: 120_000 }, async () => {
     await withApp(async ({ app, file, cli }) => {
       expect((await app.importPaths('Pumps', [await file('P-100')])).ok).toBe(true);
