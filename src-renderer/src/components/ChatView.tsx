@@ -331,8 +331,9 @@ function Answer({ turn }: { turn: ChatTurn }) {
           </span>
         ) : (
           // The question may name a model this library has no manual for ("ZX-900"): it did name one.
+          // A whole sentence: the bare "No model of this library named" read as one cut short.
           <span className="resolved muted small" data-testid="no-resolved-model">
-            No model of this library named
+            The question names no model this library has a manual for
           </span>
         )}
         {turn.stopped ? <span className="badge badge-warn">Stopped</span> : null}
