@@ -31,11 +31,11 @@ export function ImportButtons({ compact = false }: { compact?: boolean }) {
   };
 
   const onInput = async (input: HTMLInputElement) => {
-    const files = input.files ? pickedFromInput(input.files) : [];
+    const { files, skipped } = input.files ? pickedFromInput(input.files) : { files: [], skipped: [] };
     input.value = '';
-    if (files.length === 0) return;
+    if (files.length === 0 && skipped.length === 0) return;
     const library = await ensureLibrary();
-    if (library) await uploadFiles(library, files);
+    if (library) await uploadFiles(library, files, skipped);
   };
 
   return (

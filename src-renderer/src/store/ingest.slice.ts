@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { DocumentStatus, EngineEvent, ErrorCode, ImportFileResult, ImportSummary } from '../../../src-main/contract/api';
+import type { DocumentStatus, EngineEvent, ErrorCode, ImportFileResult, ImportSkipped, ImportSummary } from '../../../src-main/contract/api';
 import { importSummary } from '../../../src-main/contract/import-summary';
 import { api, newUploadId, uploadFile } from '../api/client';
 import type { PickedFile } from '../util/files';
@@ -39,6 +39,8 @@ export interface ImportJob {
   summary: ImportSummary | null;
   /** Files the bridge refused to take (too large, an unsafe name): failed here, counted in the engine's summary when it comes. */
   refused?: ImportFileResult[];
+  /** What the user dropped that this page left out (system junk), with the reason: added to the engine's `skipped`. */
+  skipped?: ImportSkipped[];
   /** Why the job could not start or stopped, in words. */
   error: string | null;
   /**
@@ -51,8 +53,11 @@ export interface ImportJob {
 
 export interface IngestSlice {
   jobs: ImportJob[];
-  /** Upload files (browser drop or file picker) into `library`; names are paths relative to the drop. */
-  uploadFiles(library: string, files: PickedFile[]): Promise<void>;
+  /**
+   * Upload files (browser drop or file picker) into `library`; names are paths relative to the drop.
+   * `skipped`: what the drop carried that is not sent, shown with the job's own skipped files.
+   */
+  uploadFiles(library: string, files: PickedFile[], skipped?: ImportSkipped[]): Promise<void>;
   /** Import paths on this computer (Electron: picked or dropped, already granted by the shell). */
   startImport(library: string, paths: string[]): Promise<void>;
   /** Imports one file of a job again from what this session still holds (the dropped file or its path). */
@@ -123,11 +128,23 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
   const patchJob = (key: string, patch: (job: ImportJob) => ImportJob) =>
     set((s) => ({ jobs: s.jobs.map((j) => (j.key === key ? patch(j) : j)) }));
 
-  const addJob = (library: string, seedFiles: string[]): string => {
+  const addJob = (library: string, seedFiles: string[], skipped: ImportSkipped[] = []): string => {
     const key = `job-${nextKey++}`;
     const files: Record<string, FileProgress> = {};
     for (const f of seedFiles) files[f] = { file: f, stage: 'queued', fraction: 0 };
-    const job: ImportJob = { key, jobId: null, library, phase: 'uploading', files, order: [...seedFiles], done: 0, total: seedFiles.length, summary: null, error: null };
+    const job: ImportJob = {
+      key,
+      jobId: null,
+      library,
+      phase: 'uploading',
+      files,
+      order: [...seedFiles],
+      done: 0,
+      total: seedFiles.length,
+      summary: null,
+      error: null,
+      ...(skipped.length > 0 ? { skipped } : {}),
+    };
     set((s) => ({ jobs: [...s.jobs, job] }));
     return key;
   };
@@ -172,10 +189,12 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
   return {
     jobs: [],
 
-    async uploadFiles(library, files) {
-      if (files.length === 0) return;
+    async uploadFiles(library, files, skipped = []) {
+      if (files.length === 0 && skipped.length === 0) return;
       for (const f of files) sources.set(sourceKey(library, f.path), { kind: 'file', file: f.file });
-      const key = addJob(library, files.map((f) => f.path));
+      const key = addJob(library, files.map((f) => f.path), skipped);
+      // Only junk was dropped: the card says so, with the reasons, instead of nothing happening.
+      if (files.length === 0) return patchJob(key, (j) => ({ ...j, phase: 'done', summary: importSummary([], skipped) }));
       const uploadId = newUploadId();
       const isCancelling = () => get().jobs.find((j) => j.key === key)?.phase === 'cancelling';
       const { failure, refused } = await uploadAll(uploadId, files, isCancelling);
@@ -189,7 +208,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
       }
       if (refused.length === files.length && !isCancelling()) {
         // Nothing reached the engine: the card ends here, with every file's reason.
-        return patchJob(key, (j) => ({ ...j, phase: 'done', done: refused.length, summary: importSummary(refused) }));
+        return patchJob(key, (j) => ({ ...j, phase: 'done', done: refused.length, summary: importSummary(refused, skipped) }));
       }
       if (isCancelling()) {
         // Cancelled while the files were being read: nothing reached the engine, every file is cancelled.
@@ -198,7 +217,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
           const refusedNow = new Map(refused.map((r) => [r.file, r]));
           for (const f of j.order) files[f] = refusedNow.has(f) ? refusedProgress(refusedNow.get(f)!) : { file: f, stage: 'failed', fraction: 0, reason: 'Cancelled.', cancelled: true };
           const results: ImportFileResult[] = j.order.map((file) => refusedNow.get(file) ?? { file, status: 'cancelled' as const });
-          return { ...j, phase: 'done', files, done: results.length, summary: importSummary(results) };
+          return { ...j, phase: 'done', files, done: results.length, summary: importSummary(results, skipped) };
         });
       }
       const res = await api['import.upload']({ library, uploadId });
@@ -316,9 +335,11 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
           patchJob(job.key, (j) => {
             // Files still queued when a job was cancelled never get a final event.
             const files = { ...j.files };
-            // The engine never saw the files the bridge refused: they are counted here.
+            // The engine never saw the files the bridge refused nor the junk this page left out: they are counted here.
             const refused = j.refused ?? [];
-            const summary = refused.length === 0 ? event.summary : importSummary([...refused, ...event.summary.results], event.summary.skipped);
+            const skipped = j.skipped ?? [];
+            const summary =
+              refused.length === 0 && skipped.length === 0 ? event.summary : importSummary([...refused, ...event.summary.results], [...skipped, ...event.summary.skipped]);
             for (const r of event.summary.results) {
               const prev = files[r.file];
               if (r.status === 'cancelled') files[r.file] = { file: r.file, stage: 'failed', fraction: prev?.fraction ?? 0, reason: 'Cancelled.', cancelled: true };

@@ -1,3 +1,5 @@
+import type { ImportSkipped } from '../../../src-main/contract/api';
+
 /** A file chosen or dropped in the browser, with its path relative to what was dropped (`/`-separated). */
 export interface PickedFile {
   path: string;
@@ -13,11 +15,32 @@ type Captured = { kind: 'file'; file: File } | { kind: 'dir'; entry: FileSystemD
 const isHidden = (name: string) => name.startsWith('.') || name === 'Thumbs.db' || name === 'desktop.ini';
 
 /**
+ * Why a file the user dropped or chose by itself is left out: only system junk that rides along
+ * with a selection (AppleDouble `._x.pdf`, folder settings, thumbnail caches), never a name that
+ * merely starts with "." (`.pump-notes.md` is imported). Null when it is to be imported.
+ */
+export function junkReason(name: string): string | null {
+  if (name.startsWith('._') && name.length > 2) return `macOS metadata for "${name.slice(2)}" (an AppleDouble file), not a manual`;
+  if (name === '.DS_Store') return 'macOS folder view settings, not a manual';
+  if (name === 'Thumbs.db') return 'Windows thumbnail cache, not a manual';
+  if (name === 'desktop.ini') return 'Windows folder settings, not a manual';
+  return null;
+}
+
+/** What a drop or a pick carries: the files to upload, and what the user gave that is left out, with the reason. */
+export interface Picked {
+  files: PickedFile[];
+  skipped: ImportSkipped[];
+}
+
+/**
  * Captures what a drop carries. Must run inside the drop handler: the browser empties the
  * DataTransfer once the event returns, so files and folder entries are taken synchronously and
- * folders are walked afterwards by the returned function.
+ * folders are walked afterwards by the returned function. What the user dropped (the top level)
+ * is imported whatever its name, except system junk, which is `skipped` with the reason; inside
+ * folders, hidden and system files are left out.
  */
-export function captureDrop(dt: DataTransfer): () => Promise<PickedFile[]> {
+export function captureDrop(dt: DataTransfer): () => Promise<Picked> {
   const captured: Captured[] = [];
   for (const item of Array.from(dt.items)) {
     if (item.kind !== 'file') continue;
@@ -32,28 +55,42 @@ export function captureDrop(dt: DataTransfer): () => Promise<PickedFile[]> {
   if (captured.length === 0) for (const file of Array.from(dt.files)) captured.push({ kind: 'file', file });
   return async () => {
     const out: PickedFile[] = [];
+    const skipped: ImportSkipped[] = [];
     for (const c of captured) {
       if (out.length >= MAX_DROPPED_FILES) break;
       if (c.kind === 'file') {
-        if (!isHidden(c.file.name)) out.push({ path: c.file.name, file: c.file });
+        const junk = junkReason(c.file.name);
+        if (junk) skipped.push({ file: c.file.name, reason: junk });
+        else out.push({ path: c.file.name, file: c.file });
       } else {
-        await walkDirectory(c.entry, out);
+        await walkDirectory(c.entry, out, true);
       }
     }
-    return out;
+    return { files: out, skipped };
   };
 }
 
 /** Files picked with `<input type=file>` (with `webkitdirectory`, names keep their folder). */
-export function pickedFromInput(list: FileList): PickedFile[] {
-  return Array.from(list)
-    .filter((f) => !isHidden(f.name))
-    .slice(0, MAX_DROPPED_FILES)
-    .map((file) => ({ path: file.webkitRelativePath || file.name, file }));
+export function pickedFromInput(list: FileList): Picked {
+  const files: PickedFile[] = [];
+  const skipped: ImportSkipped[] = [];
+  for (const file of Array.from(list)) {
+    if (files.length >= MAX_DROPPED_FILES) break;
+    // A folder's files have a relative path; files chosen one by one do not.
+    if (file.webkitRelativePath) {
+      if (!isHidden(file.name)) files.push({ path: file.webkitRelativePath, file });
+      continue;
+    }
+    const junk = junkReason(file.name);
+    if (junk) skipped.push({ file: file.name, reason: junk });
+    else files.push({ path: file.name, file });
+  }
+  return { files, skipped };
 }
 
-async function walkDirectory(dir: FileSystemDirectoryEntry, out: PickedFile[]): Promise<void> {
-  if (isHidden(dir.name)) return;
+/** Walks a dropped folder; `top`: the user dropped this folder itself, so its own name does not hide it. */
+async function walkDirectory(dir: FileSystemDirectoryEntry, out: PickedFile[], top = false): Promise<void> {
+  if (!top && isHidden(dir.name)) return;
   const reader = dir.createReader();
   // readEntries returns at most ~100 entries per call; it signals the end with an empty batch.
   for (;;) {
