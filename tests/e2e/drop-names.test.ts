@@ -5,8 +5,9 @@ import { dropFiles, openApp, startUiApp, type UiApp } from './harness';
 
 /**
  * What a browser drop does with the names of the files the user dropped themselves (its top level):
- * a name starting with "." is imported like any other, and system junk is left out with the card
- * saying why. Nothing dropped goes without a word.
+ * a name starting with "." is imported like any other, system junk is left out with the card
+ * saying why, and two files of one name are both imported, the second under a name of its own that
+ * its row explains. Nothing dropped goes without a word.
  */
 describe('names in a browser drop, in Chromium', () => {
   let app: UiApp;
@@ -56,6 +57,24 @@ describe('names in a browser drop, in Chromium', () => {
     expect(lines[1]).toMatch(/^\.DS_Store: .*macOS.*not a manual/);
     expect(await documentIds()).toEqual(['.pump-notes.md']);
     await finished().getByRole('button', { name: 'Dismiss' }).click();
+  });
+
+  it('imports two different files of one name, the second under a name of its own that its row explains', async () => {
+    await dropFiles(page, [
+      { name: 'manual.md', bytes: text('# RAC-225B manual\n\nThe RAC-225B takes a 5 A slow-blow fuse.\n') },
+      { name: 'manual.md', bytes: text('# XR-10 manual\n\nMount the XR-10 bracket with four M6 bolts.\n') },
+    ]);
+    await finished().waitFor();
+    expect(await finished().getByTestId('import-summary').textContent()).toBe('2 imported');
+    expect(await documentIds()).toEqual(['.pump-notes.md', 'manual (2).md', 'manual.md']);
+    await finished().getByRole('button', { expanded: false }).click();
+    const rows = finished().getByTestId('import-file');
+    expect(await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-file')))).toEqual(['manual.md', 'manual (2).md']);
+    expect(await rows.nth(0).getByTestId('file-note').count()).toBe(0);
+    expect(await rows.nth(1).getByTestId('file-note').textContent()).toBe('Imported as "manual (2).md": another file named "manual.md" is in this drop.');
+    // Each name holds its own file's text.
+    const second = await app.engine.handlers['documents.source']({ library: 'Pumps', id: 'manual (2).md' });
+    expect(second.ok && JSON.stringify(second.value)).toContain('XR-10');
   });
 
   it('logged no page errors', () => {

@@ -224,6 +224,11 @@ function JobCard({ jobKey }: { jobKey: string }) {
                   {f.stage !== 'failed' && f.stage !== 'ready' ? ` ${formatPercent(f.fraction)}` : ''}
                 </span>
               </div>
+              {job.notes?.[f.file] ? (
+                <div className="muted small" data-testid="file-note">
+                  {job.notes[f.file]}
+                </div>
+              ) : null}
               {f.stage !== 'failed' && f.stage !== 'ready' ? <progress className="bar bar-thin" max={1} value={f.fraction} aria-label={`${f.file} progress`} /> : null}
               {f.stage === 'failed' && !f.cancelled ? (
                 <div className="job-file-failure">

@@ -41,6 +41,8 @@ export interface ImportJob {
   refused?: ImportFileResult[];
   /** What the user dropped that this page left out (system junk), with the reason: added to the engine's `skipped`. */
   skipped?: ImportSkipped[];
+  /** By file: why it is imported under a name other than its own (`PickedFile.note`), kept beside its progress. */
+  notes?: Record<string, string>;
   /** Why the job could not start or stopped, in words. */
   error: string | null;
   /**
@@ -82,7 +84,7 @@ export interface IngestSlice {
  * What each imported file came from, kept outside the store: File objects and paths are only
  * needed again for "retry", and must not make every store update copy them.
  */
-const sources = new Map<string, { kind: 'file'; file: File } | { kind: 'path'; path: string }>();
+const sources = new Map<string, { kind: 'file'; file: File; note?: string } | { kind: 'path'; path: string }>();
 const sourceKey = (library: string, file: string) => `${library}\u0000${file}`;
 /** Events can overtake the reply that names their job (SSE vs HTTP): hold them until it arrives. */
 const early = new Map<string, EngineEvent[]>();
@@ -128,10 +130,12 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
   const patchJob = (key: string, patch: (job: ImportJob) => ImportJob) =>
     set((s) => ({ jobs: s.jobs.map((j) => (j.key === key ? patch(j) : j)) }));
 
-  const addJob = (library: string, seedFiles: string[], skipped: ImportSkipped[] = []): string => {
+  const addJob = (library: string, seed: { path: string; note?: string }[], skipped: ImportSkipped[] = []): string => {
     const key = `job-${nextKey++}`;
+    const seedFiles = seed.map((f) => f.path);
     const files: Record<string, FileProgress> = {};
     for (const f of seedFiles) files[f] = { file: f, stage: 'queued', fraction: 0 };
+    const notes = Object.fromEntries(seed.filter((f) => f.note).map((f) => [f.path, f.note!]));
     const job: ImportJob = {
       key,
       jobId: null,
@@ -144,6 +148,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
       summary: null,
       error: null,
       ...(skipped.length > 0 ? { skipped } : {}),
+      ...(Object.keys(notes).length > 0 ? { notes } : {}),
     };
     set((s) => ({ jobs: [...s.jobs, job] }));
     return key;
@@ -191,8 +196,8 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
 
     async uploadFiles(library, files, skipped = []) {
       if (files.length === 0 && skipped.length === 0) return;
-      for (const f of files) sources.set(sourceKey(library, f.path), { kind: 'file', file: f.file });
-      const key = addJob(library, files.map((f) => f.path), skipped);
+      for (const f of files) sources.set(sourceKey(library, f.path), { kind: 'file', file: f.file, ...(f.note ? { note: f.note } : {}) });
+      const key = addJob(library, files, skipped);
       // Only junk was dropped: the card says so, with the reasons, instead of nothing happening.
       if (files.length === 0) return patchJob(key, (j) => ({ ...j, phase: 'done', summary: importSummary([], skipped) }));
       const uploadId = newUploadId();
@@ -254,7 +259,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
       const rest: string[] = [];
       for (const file of files) {
         const src = sources.get(sourceKey(job.library, file));
-        if (src?.kind === 'file') dropped.push({ path: file, file: src.file });
+        if (src?.kind === 'file') dropped.push({ path: file, file: src.file, ...(src.note ? { note: src.note } : {}) });
         else rest.push(file);
       }
       markRetried(jobKey, files.filter((f) => get().canRetry(job.library, f)));
@@ -264,7 +269,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
     async retryDocument(library, file) {
       const exact = sources.get(sourceKey(library, file));
       if (exact?.kind === 'file') {
-        await get().uploadFiles(library, [{ path: file, file: exact.file }]);
+        await get().uploadFiles(library, [{ path: file, file: exact.file, ...(exact.note ? { note: exact.note } : {}) }]);
         return true;
       }
       if (exact?.kind === 'path') {

@@ -4,6 +4,8 @@ import type { ImportSkipped } from '../../../src-main/contract/api';
 export interface PickedFile {
   path: string;
   file: File;
+  /** Why `path` is not the name the file came with (another one of that name is in the drop), in words. */
+  note?: string;
 }
 
 /** The most files one drop may carry (the contract's `import.upload` limit). */
@@ -54,19 +56,24 @@ export function captureDrop(dt: DataTransfer): () => Promise<Picked> {
   }
   if (captured.length === 0) for (const file of Array.from(dt.files)) captured.push({ kind: 'file', file });
   return async () => {
-    const out: PickedFile[] = [];
+    const items: DroppedItem[] = [];
     const skipped: ImportSkipped[] = [];
+    let count = 0;
     for (const c of captured) {
-      if (out.length >= MAX_DROPPED_FILES) break;
+      if (count >= MAX_DROPPED_FILES) break;
       if (c.kind === 'file') {
         const junk = junkReason(c.file.name);
         if (junk) skipped.push({ file: c.file.name, reason: junk });
-        else out.push({ path: c.file.name, file: c.file });
+        else items.push({ name: c.file.name, folder: false, files: [{ path: c.file.name, file: c.file }] });
+        count += junk ? 0 : 1;
       } else {
-        await walkDirectory(c.entry, out, true);
+        const files: PickedFile[] = [];
+        await walkDirectory(c.entry, files, true, MAX_DROPPED_FILES - count);
+        items.push({ name: c.entry.name, folder: true, files });
+        count += files.length;
       }
     }
-    return { files: out, skipped };
+    return { files: keepNamesApart(items), skipped };
   };
 }
 
@@ -88,8 +95,53 @@ export function pickedFromInput(list: FileList): Picked {
   return { files, skipped };
 }
 
-/** Walks a dropped folder; `top`: the user dropped this folder itself, so its own name does not hide it. */
-async function walkDirectory(dir: FileSystemDirectoryEntry, out: PickedFile[], top = false): Promise<void> {
+/** One thing the user dropped, a file or a folder, with the files it holds (their paths start with `name`). */
+export interface DroppedItem {
+  name: string;
+  folder: boolean;
+  files: PickedFile[];
+}
+
+/** `name` with " (n)" before its extension (a folder's name has none): "manual (2).pdf", "docs (2)". */
+function numbered(name: string, n: number, folder: boolean): string {
+  const dot = folder ? -1 : name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
+}
+
+/**
+ * Gives each dropped item a top-level name of its own. The bridge stages a drop as one folder, so
+ * a second "manual.pdf" (from another folder) replaced the first while both showed as rows. A
+ * later item whose name is taken (letter case aside, as on macOS and Windows disks) is imported as
+ * "manual (2).pdf" (a folder as "docs (2)"), and each of its files says why in `note`.
+ */
+export function keepNamesApart(items: DroppedItem[]): PickedFile[] {
+  const taken = new Set(items.map((i) => i.name.toLowerCase()));
+  const given = new Set<string>();
+  const out: PickedFile[] = [];
+  for (const item of items) {
+    let name = item.name;
+    if (given.has(name.toLowerCase())) {
+      for (let n = 2; ; n++) {
+        name = numbered(item.name, n, item.folder);
+        if (!taken.has(name.toLowerCase()) && !given.has(name.toLowerCase())) break;
+      }
+    }
+    given.add(name.toLowerCase());
+    if (name === item.name) {
+      out.push(...item.files);
+      continue;
+    }
+    const note = `Imported as "${name}": another ${item.folder ? 'folder' : 'file'} named "${item.name}" is in this drop.`;
+    for (const f of item.files) out.push({ ...f, path: name + f.path.slice(item.name.length), note });
+  }
+  return out;
+}
+
+/**
+ * Walks a dropped folder into `out`, at most `room` files. `top`: the user dropped this folder
+ * itself, so its own name does not hide it.
+ */
+async function walkDirectory(dir: FileSystemDirectoryEntry, out: PickedFile[], top = false, room = MAX_DROPPED_FILES): Promise<void> {
   if (!top && isHidden(dir.name)) return;
   const reader = dir.createReader();
   // readEntries returns at most ~100 entries per call; it signals the end with an empty batch.
@@ -97,9 +149,9 @@ async function walkDirectory(dir: FileSystemDirectoryEntry, out: PickedFile[], t
     const batch = await new Promise<FileSystemEntry[]>((resolve) => reader.readEntries(resolve, () => resolve([])));
     if (batch.length === 0) return;
     for (const entry of batch) {
-      if (out.length >= MAX_DROPPED_FILES) return;
+      if (out.length >= room) return;
       if (entry.isDirectory) {
-        await walkDirectory(entry as FileSystemDirectoryEntry, out);
+        await walkDirectory(entry as FileSystemDirectoryEntry, out, false, room);
       } else if (!isHidden(entry.name)) {
         const file = await new Promise<File | null>((resolve) => (entry as FileSystemFileEntry).file(resolve, () => resolve(null)));
         if (file) out.push({ path: entry.fullPath.replace(/^\/+/, ''), file });
