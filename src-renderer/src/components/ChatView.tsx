@@ -372,14 +372,15 @@ function Composer() {
   const ask = useStore((s) => s.ask);
   const stop = useStore((s) => s.stop);
   const library = useStore((s) => s.selectedLibrary);
-  const [text, setText] = useState('');
+  const text = useStore((s) => s.questionDraft);
+  const setText = useStore((s) => s.setQuestionDraft);
   const send = () => {
     if (!text.trim() || streaming) return;
     const question = text;
     setText('');
     // A question the engine refused (or could not send) comes back to the box to be edited.
     void ask(question).then((sent) => {
-      if (!sent) setText((current) => current || question);
+      if (!sent && useStore.getState().questionDraft === '') setText(question);
     });
   };
   const nearLimit = text.length >= MAX_QUESTION_CHARS * 0.9;
