@@ -134,8 +134,9 @@ describe('chat with citations in Chromium', () => {
     const third = page.getByTestId('answer').nth(2);
     await third.waitFor();
     expect(await third.getAttribute('data-mode')).toBe('not-found');
-    // The question named a model, one this library has no manual for: the label must not say it named none.
-    expect(await third.getByTestId('no-resolved-model').textContent()).toBe('No model of this library named');
+    // The question named a model, one this library has no manual for: the label must not say it
+    // named none, and reads as a whole sentence, not one cut short.
+    expect(await third.getByTestId('no-resolved-model').textContent()).toBe('The question names no model this library has a manual for');
     await shot(page, 'chat-conversation');
   });
 

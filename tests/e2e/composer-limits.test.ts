@@ -6,7 +6,8 @@ import { importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
 /**
  * What the user reads when input is refused: the question box stops at the engine's limit and
  * counts down to it, a refused question stays in the box with a sentence in words (no bubble
- * left without an answer), and no message carries the engine's field names.
+ * left without an answer), a question not yet sent stays there while another screen is looked at,
+ * and no message carries the engine's field names.
  */
 describe('refused input in words, in Chromium', () => {
   let app: UiApp;
@@ -55,6 +56,27 @@ describe('refused input in words, in Chromium', () => {
     // The conversation opened for it is gone again: none is listed, in the app or in the engine.
     const listed = await app.engine.api['chat.list']({ library: 'Pumps' });
     expect(listed.ok && listed.value).toEqual([]);
+  });
+
+  it('keeps a question not yet sent in the box while the user looks at another screen', async () => {
+    const box = page.getByTestId('question-input');
+    await box.fill('What fuse does the RAC');
+    // A look at the Documents screen for the model's exact name, by keyboard, and back.
+    await page.getByTestId('tab-chat').focus();
+    await page.keyboard.press('ArrowLeft');
+    await page.getByTestId('document-table').waitFor();
+    await page.keyboard.press('ArrowRight');
+    await box.waitFor();
+    expect(await box.inputValue()).toBe('What fuse does the RAC');
+    await box.press('End');
+    await page.keyboard.type('-225B take?');
+    await box.press('Enter');
+    await page.getByTestId('answer').waitFor();
+    expect(await box.inputValue()).toBe('');
+    // Sent, it is not typed again on the way back either.
+    await page.getByTestId('tab-documents').click();
+    await page.getByTestId('tab-chat').click();
+    expect(await box.inputValue()).toBe('');
   });
 
   it('drops the field name from a refused library name', async () => {

@@ -4,8 +4,8 @@ import type { Page } from 'playwright-core';
 import { dropFiles, importTexts, openApp, reloadApp, startUiApp, type UiApp } from './harness';
 
 /**
- * Keyboard users keep their place: closing the source viewer or a confirmation dialog with Esc
- * gives focus back to the control that opened it, and a control that goes away (a rename form,
+ * Keyboard users keep their place: closing the source viewer, the chunk inspector or a confirmation
+ * dialog with Esc gives focus back to the control that opened it, and a control that goes away (a rename form,
  * a deleted conversation's buttons, an import's Cancel) hands focus on, never to the page's <body>.
  */
 describe('focus after Esc, in Chromium', () => {
@@ -50,6 +50,24 @@ describe('focus after Esc, in Chromium', () => {
     await page.keyboard.press('Escape');
     await page.getByTestId('source-viewer').waitFor({ state: 'detached' });
     expect(await focused()).toBe('result-open');
+  });
+
+  it('closes the chunk inspector with Esc and returns focus to the Chunks button that opened it', async () => {
+    await page.getByTestId('tab-documents').click();
+    await page.getByRole('button', { name: 'Inspect chunks of RAC-225B service' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('chunk-strip').waitFor();
+    // A source opened from the inspector lies over it: the first Esc closes the source only.
+    await page.getByRole('button', { name: 'Show in document' }).click();
+    await page.getByTestId('source-viewer').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('source-viewer').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('chunk-inspector').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('chunk-inspector').waitFor({ state: 'detached' });
+    await page.getByTestId('document-table').waitFor();
+    await expect.poll(focused).toBe('Inspect chunks of RAC-225B service');
+    expect(await page.getByTestId('tab-inspector').count()).toBe(0);
   });
 
   it('returns focus to the Delete button after Esc in the delete-library dialog', async () => {

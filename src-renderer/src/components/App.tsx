@@ -3,7 +3,7 @@ import { bridge, shell } from '../api/client';
 import { useStore } from '../store';
 import { applyTheme, type ThemeChoice, type View } from '../store/ui.slice';
 import { ChatView } from './ChatView';
-import { ChunkInspector } from './ChunkInspector';
+import { ChunkInspector, closeInspectorToOpener } from './ChunkInspector';
 import { DropOverlay } from './DropOverlay';
 import { Icon, type IconName } from './Icon';
 import { ImportPanel, useImportsInline } from './ImportPanel';
@@ -58,13 +58,19 @@ export function App() {
       }
       if (e.key === 'Escape' && !e.defaultPrevented) {
         const s = useStore.getState();
-        // Stopping an answer comes first; a second Esc closes the source viewer.
+        // Stopping an answer comes first; a second Esc closes the source viewer, the next the chunk
+        // inspector (the viewer may have been opened from it). An open dialog takes its own Esc.
         if (s.streaming) {
           e.preventDefault();
           void s.stop();
-        } else if (s.viewer && !document.querySelector('dialog[open]')) {
+        } else if (document.querySelector('dialog[open]')) {
+          return;
+        } else if (s.viewer) {
           e.preventDefault();
           s.closeViewer();
+        } else if (s.view === 'inspector' && s.inspectorDoc) {
+          e.preventDefault();
+          closeInspectorToOpener();
         }
       }
     };

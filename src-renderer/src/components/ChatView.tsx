@@ -331,8 +331,9 @@ function Answer({ turn }: { turn: ChatTurn }) {
           </span>
         ) : (
           // The question may name a model this library has no manual for ("ZX-900"): it did name one.
+          // A whole sentence: the bare "No model of this library named" read as one cut short.
           <span className="resolved muted small" data-testid="no-resolved-model">
-            No model of this library named
+            The question names no model this library has a manual for
           </span>
         )}
         {turn.stopped ? <span className="badge badge-warn">Stopped</span> : null}
@@ -371,14 +372,15 @@ function Composer() {
   const ask = useStore((s) => s.ask);
   const stop = useStore((s) => s.stop);
   const library = useStore((s) => s.selectedLibrary);
-  const [text, setText] = useState('');
+  const text = useStore((s) => s.questionDraft);
+  const setText = useStore((s) => s.setQuestionDraft);
   const send = () => {
     if (!text.trim() || streaming) return;
     const question = text;
     setText('');
     // A question the engine refused (or could not send) comes back to the box to be edited.
     void ask(question).then((sent) => {
-      if (!sent) setText((current) => current || question);
+      if (!sent && useStore.getState().questionDraft === '') setText(question);
     });
   };
   const nearLimit = text.length >= MAX_QUESTION_CHARS * 0.9;

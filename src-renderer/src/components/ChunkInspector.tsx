@@ -11,6 +11,19 @@ import { Icon } from './Icon';
 const colorValue = (c: ChunkDetail, by: InspectorColor) => (by === 'model' ? c.signature.model : c.signature.category);
 
 /**
+ * Closes the inspector (its Close button, Esc) and gives focus to the Chunks button of the
+ * document it showed, back on the Documents screen (the library's heading if that row is gone).
+ */
+export function closeInspectorToOpener(): void {
+  const { inspectorDoc: doc, closeInspector } = useStore.getState();
+  closeInspector();
+  requestAnimationFrame(() => {
+    const row = [...document.querySelectorAll<HTMLElement>('tr[data-doc]')].find((r) => r.dataset['doc'] === doc);
+    restoreFocus(row?.querySelector<HTMLElement>('button[data-action="chunks"]') ?? document.getElementById('library-heading'), { scroll: true });
+  });
+}
+
+/**
  * The chunk inspector, a picture of what the engine did to one document: its chunks in order as
  * a strip coloured by signature model or category, where a new signature was extracted and where
  * it was inherited, keys and merged units; the selected chunk's text, prefix, signature and keys.
@@ -21,21 +34,12 @@ export function ChunkInspector() {
   );
   const title = useStore((s) => s.documents.find((d) => d.id === s.inspectorDoc)?.title ?? s.inspectorDoc ?? '');
   const setInspectorColor = useStore((s) => s.setInspectorColor);
-  const closeInspector = useStore((s) => s.closeInspector);
   // The Documents screen whose Chunks button opened the inspector is gone: a keyboard user starts
-  // at the inspector's heading, and on Close goes back to that document's Chunks button.
+  // at the inspector's heading, and on Close (or Esc) goes back to that document's Chunks button.
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (inspectorDoc) restoreFocus(heading.current);
   }, [inspectorDoc]);
-  const close = () => {
-    const doc = inspectorDoc;
-    closeInspector();
-    requestAnimationFrame(() => {
-      const row = [...document.querySelectorAll<HTMLElement>('tr[data-doc]')].find((r) => r.dataset['doc'] === doc);
-      restoreFocus(row?.querySelector<HTMLElement>('button[data-action="chunks"]') ?? document.getElementById('library-heading'), { scroll: true });
-    });
-  };
 
   const stats = useMemo(() => {
     const legend = new Map<string | null, number>();
@@ -71,7 +75,7 @@ export function ChunkInspector() {
               Category
             </button>
           </div>
-          <button type="button" className="icon-btn" aria-label="Close the chunk inspector" onClick={close}>
+          <button type="button" className="icon-btn" aria-label="Close the chunk inspector" onClick={closeInspectorToOpener}>
             <Icon name="close" />
           </button>
         </div>

@@ -54,10 +54,10 @@ export function DropOverlay() {
       }
       const collect = captureDrop(e.dataTransfer);
       void (async () => {
-        const files = await collect();
-        if (files.length === 0) return;
+        const { files, skipped } = await collect();
+        if (files.length === 0 && skipped.length === 0) return;
         const target = await ensureLibrary();
-        if (target) await uploadFiles(target, files);
+        if (target) await uploadFiles(target, files, skipped);
       })();
     };
     window.addEventListener('dragenter', onEnter);

@@ -184,11 +184,13 @@ function JobCard({ jobKey }: { jobKey: string }) {
         </p>
       ) : null}
       {job.summary?.skipped?.length ? (
-        <details className="job-skipped small" data-testid="import-skipped">
+        // Open when nothing else came of the drop: the reasons are all there is to read.
+        <details className="job-skipped small" data-testid="import-skipped" open={job.summary.results.length === 0}>
           <summary>{job.summary.skipped.length === 1 ? '1 file skipped' : `${job.summary.skipped.length} files skipped`}</summary>
           <ul>
-            {job.summary.skipped.map((k) => (
-              <li key={k.file}>
+            {job.summary.skipped.map((k, i) => (
+              // Two folders may each hold a ".DS_Store": the name alone is no key.
+              <li key={`${i}:${k.file}`}>
                 {k.file}: {k.reason}
               </li>
             ))}
@@ -222,6 +224,11 @@ function JobCard({ jobKey }: { jobKey: string }) {
                   {f.stage !== 'failed' && f.stage !== 'ready' ? ` ${formatPercent(f.fraction)}` : ''}
                 </span>
               </div>
+              {job.notes?.[f.file] ? (
+                <div className="muted small" data-testid="file-note">
+                  {job.notes[f.file]}
+                </div>
+              ) : null}
               {f.stage !== 'failed' && f.stage !== 'ready' ? <progress className="bar bar-thin" max={1} value={f.fraction} aria-label={`${f.file} progress`} /> : null}
               {f.stage === 'failed' && !f.cancelled ? (
                 <div className="job-file-failure">

@@ -27,6 +27,13 @@ export interface ChatSlice {
   chatError: string | null;
   /** Models chosen with the filter chips; empty means "let the question decide". */
   modelFilter: string[];
+  /**
+   * What is typed in the question box and not sent yet: kept here, not in the box, so a look at
+   * another screen (the Documents list, for a model's exact name) does not throw it away. Not
+   * reset with the library: the box kept it across a library switch before, and still does.
+   */
+  questionDraft: string;
+  setQuestionDraft(text: string): void;
   loadConversations(): Promise<void>;
   openConversation(id: string): Promise<void>;
   /** Clears the transcript; the next question starts a new conversation. */
@@ -81,6 +88,11 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
 
   return {
     ...chatLibraryState(),
+    questionDraft: '',
+
+    setQuestionDraft(text) {
+      set({ questionDraft: text });
+    },
 
     async loadConversations() {
       const library = get().selectedLibrary;

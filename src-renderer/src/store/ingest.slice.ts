@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { DocumentStatus, EngineEvent, ErrorCode, ImportFileResult, ImportSummary } from '../../../src-main/contract/api';
+import type { DocumentStatus, EngineEvent, ErrorCode, ImportFileResult, ImportSkipped, ImportSummary } from '../../../src-main/contract/api';
 import { importSummary } from '../../../src-main/contract/import-summary';
 import { api, newUploadId, uploadFile } from '../api/client';
 import type { PickedFile } from '../util/files';
@@ -39,6 +39,10 @@ export interface ImportJob {
   summary: ImportSummary | null;
   /** Files the bridge refused to take (too large, an unsafe name): failed here, counted in the engine's summary when it comes. */
   refused?: ImportFileResult[];
+  /** What the user dropped that this page left out (system junk), with the reason: added to the engine's `skipped`. */
+  skipped?: ImportSkipped[];
+  /** By file: why it is imported under a name other than its own (`PickedFile.note`), kept beside its progress. */
+  notes?: Record<string, string>;
   /** Why the job could not start or stopped, in words. */
   error: string | null;
   /**
@@ -51,8 +55,11 @@ export interface ImportJob {
 
 export interface IngestSlice {
   jobs: ImportJob[];
-  /** Upload files (browser drop or file picker) into `library`; names are paths relative to the drop. */
-  uploadFiles(library: string, files: PickedFile[]): Promise<void>;
+  /**
+   * Upload files (browser drop or file picker) into `library`; names are paths relative to the drop.
+   * `skipped`: what the drop carried that is not sent, shown with the job's own skipped files.
+   */
+  uploadFiles(library: string, files: PickedFile[], skipped?: ImportSkipped[]): Promise<void>;
   /** Import paths on this computer (Electron: picked or dropped, already granted by the shell). */
   startImport(library: string, paths: string[]): Promise<void>;
   /** Imports one file of a job again from what this session still holds (the dropped file or its path). */
@@ -77,7 +84,7 @@ export interface IngestSlice {
  * What each imported file came from, kept outside the store: File objects and paths are only
  * needed again for "retry", and must not make every store update copy them.
  */
-const sources = new Map<string, { kind: 'file'; file: File } | { kind: 'path'; path: string }>();
+const sources = new Map<string, { kind: 'file'; file: File; note?: string } | { kind: 'path'; path: string }>();
 const sourceKey = (library: string, file: string) => `${library}\u0000${file}`;
 /** Events can overtake the reply that names their job (SSE vs HTTP): hold them until it arrives. */
 const early = new Map<string, EngineEvent[]>();
@@ -123,11 +130,26 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
   const patchJob = (key: string, patch: (job: ImportJob) => ImportJob) =>
     set((s) => ({ jobs: s.jobs.map((j) => (j.key === key ? patch(j) : j)) }));
 
-  const addJob = (library: string, seedFiles: string[]): string => {
+  const addJob = (library: string, seed: { path: string; note?: string }[], skipped: ImportSkipped[] = []): string => {
     const key = `job-${nextKey++}`;
+    const seedFiles = seed.map((f) => f.path);
     const files: Record<string, FileProgress> = {};
     for (const f of seedFiles) files[f] = { file: f, stage: 'queued', fraction: 0 };
-    const job: ImportJob = { key, jobId: null, library, phase: 'uploading', files, order: [...seedFiles], done: 0, total: seedFiles.length, summary: null, error: null };
+    const notes = Object.fromEntries(seed.filter((f) => f.note).map((f) => [f.path, f.note!]));
+    const job: ImportJob = {
+      key,
+      jobId: null,
+      library,
+      phase: 'uploading',
+      files,
+      order: [...seedFiles],
+      done: 0,
+      total: seedFiles.length,
+      summary: null,
+      error: null,
+      ...(skipped.length > 0 ? { skipped } : {}),
+      ...(Object.keys(notes).length > 0 ? { notes } : {}),
+    };
     set((s) => ({ jobs: [...s.jobs, job] }));
     return key;
   };
@@ -172,10 +194,12 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
   return {
     jobs: [],
 
-    async uploadFiles(library, files) {
-      if (files.length === 0) return;
-      for (const f of files) sources.set(sourceKey(library, f.path), { kind: 'file', file: f.file });
-      const key = addJob(library, files.map((f) => f.path));
+    async uploadFiles(library, files, skipped = []) {
+      if (files.length === 0 && skipped.length === 0) return;
+      for (const f of files) sources.set(sourceKey(library, f.path), { kind: 'file', file: f.file, ...(f.note ? { note: f.note } : {}) });
+      const key = addJob(library, files, skipped);
+      // Only junk was dropped: the card says so, with the reasons, instead of nothing happening.
+      if (files.length === 0) return patchJob(key, (j) => ({ ...j, phase: 'done', summary: importSummary([], skipped) }));
       const uploadId = newUploadId();
       const isCancelling = () => get().jobs.find((j) => j.key === key)?.phase === 'cancelling';
       const { failure, refused } = await uploadAll(uploadId, files, isCancelling);
@@ -189,7 +213,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
       }
       if (refused.length === files.length && !isCancelling()) {
         // Nothing reached the engine: the card ends here, with every file's reason.
-        return patchJob(key, (j) => ({ ...j, phase: 'done', done: refused.length, summary: importSummary(refused) }));
+        return patchJob(key, (j) => ({ ...j, phase: 'done', done: refused.length, summary: importSummary(refused, skipped) }));
       }
       if (isCancelling()) {
         // Cancelled while the files were being read: nothing reached the engine, every file is cancelled.
@@ -198,7 +222,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
           const refusedNow = new Map(refused.map((r) => [r.file, r]));
           for (const f of j.order) files[f] = refusedNow.has(f) ? refusedProgress(refusedNow.get(f)!) : { file: f, stage: 'failed', fraction: 0, reason: 'Cancelled.', cancelled: true };
           const results: ImportFileResult[] = j.order.map((file) => refusedNow.get(file) ?? { file, status: 'cancelled' as const });
-          return { ...j, phase: 'done', files, done: results.length, summary: importSummary(results) };
+          return { ...j, phase: 'done', files, done: results.length, summary: importSummary(results, skipped) };
         });
       }
       const res = await api['import.upload']({ library, uploadId });
@@ -235,7 +259,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
       const rest: string[] = [];
       for (const file of files) {
         const src = sources.get(sourceKey(job.library, file));
-        if (src?.kind === 'file') dropped.push({ path: file, file: src.file });
+        if (src?.kind === 'file') dropped.push({ path: file, file: src.file, ...(src.note ? { note: src.note } : {}) });
         else rest.push(file);
       }
       markRetried(jobKey, files.filter((f) => get().canRetry(job.library, f)));
@@ -245,7 +269,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
     async retryDocument(library, file) {
       const exact = sources.get(sourceKey(library, file));
       if (exact?.kind === 'file') {
-        await get().uploadFiles(library, [{ path: file, file: exact.file }]);
+        await get().uploadFiles(library, [{ path: file, file: exact.file, ...(exact.note ? { note: exact.note } : {}) }]);
         return true;
       }
       if (exact?.kind === 'path') {
@@ -316,9 +340,11 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
           patchJob(job.key, (j) => {
             // Files still queued when a job was cancelled never get a final event.
             const files = { ...j.files };
-            // The engine never saw the files the bridge refused: they are counted here.
+            // The engine never saw the files the bridge refused nor the junk this page left out: they are counted here.
             const refused = j.refused ?? [];
-            const summary = refused.length === 0 ? event.summary : importSummary([...refused, ...event.summary.results], event.summary.skipped);
+            const skipped = j.skipped ?? [];
+            const summary =
+              refused.length === 0 && skipped.length === 0 ? event.summary : importSummary([...refused, ...event.summary.results], [...skipped, ...event.summary.skipped]);
             for (const r of event.summary.results) {
               const prev = files[r.file];
               if (r.status === 'cancelled') files[r.file] = { file: r.file, stage: 'failed', fraction: prev?.fraction ?? 0, reason: 'Cancelled.', cancelled: true };

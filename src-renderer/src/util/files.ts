@@ -1,7 +1,11 @@
+import type { ImportSkipped } from '../../../src-main/contract/api';
+
 /** A file chosen or dropped in the browser, with its path relative to what was dropped (`/`-separated). */
 export interface PickedFile {
   path: string;
   file: File;
+  /** Why `path` is not the name the file came with (another one of that name is in the drop), in words. */
+  note?: string;
 }
 
 /** The most files one drop may carry (the contract's `import.upload` limit). */
@@ -13,11 +17,32 @@ type Captured = { kind: 'file'; file: File } | { kind: 'dir'; entry: FileSystemD
 const isHidden = (name: string) => name.startsWith('.') || name === 'Thumbs.db' || name === 'desktop.ini';
 
 /**
+ * Why a file the user dropped or chose by itself is left out: only system junk that rides along
+ * with a selection (AppleDouble `._x.pdf`, folder settings, thumbnail caches), never a name that
+ * merely starts with "." (`.pump-notes.md` is imported). Null when it is to be imported.
+ */
+export function junkReason(name: string): string | null {
+  if (name.startsWith('._') && name.length > 2) return `macOS metadata for "${name.slice(2)}" (an AppleDouble file), not a manual`;
+  if (name === '.DS_Store') return 'macOS folder view settings, not a manual';
+  if (name === 'Thumbs.db') return 'Windows thumbnail cache, not a manual';
+  if (name === 'desktop.ini') return 'Windows folder settings, not a manual';
+  return null;
+}
+
+/** What a drop or a pick carries: the files to upload, and what the user gave that is left out, with the reason. */
+export interface Picked {
+  files: PickedFile[];
+  skipped: ImportSkipped[];
+}
+
+/**
  * Captures what a drop carries. Must run inside the drop handler: the browser empties the
  * DataTransfer once the event returns, so files and folder entries are taken synchronously and
- * folders are walked afterwards by the returned function.
+ * folders are walked afterwards by the returned function. What the user dropped (the top level)
+ * is imported whatever its name, except system junk, which is `skipped` with the reason; inside
+ * folders, hidden and system files are left out.
  */
-export function captureDrop(dt: DataTransfer): () => Promise<PickedFile[]> {
+export function captureDrop(dt: DataTransfer): () => Promise<Picked> {
   const captured: Captured[] = [];
   for (const item of Array.from(dt.items)) {
     if (item.kind !== 'file') continue;
@@ -31,38 +56,102 @@ export function captureDrop(dt: DataTransfer): () => Promise<PickedFile[]> {
   }
   if (captured.length === 0) for (const file of Array.from(dt.files)) captured.push({ kind: 'file', file });
   return async () => {
-    const out: PickedFile[] = [];
+    const items: DroppedItem[] = [];
+    const skipped: ImportSkipped[] = [];
+    let count = 0;
     for (const c of captured) {
-      if (out.length >= MAX_DROPPED_FILES) break;
+      if (count >= MAX_DROPPED_FILES) break;
       if (c.kind === 'file') {
-        if (!isHidden(c.file.name)) out.push({ path: c.file.name, file: c.file });
+        const junk = junkReason(c.file.name);
+        if (junk) skipped.push({ file: c.file.name, reason: junk });
+        else items.push({ name: c.file.name, folder: false, files: [{ path: c.file.name, file: c.file }] });
+        count += junk ? 0 : 1;
       } else {
-        await walkDirectory(c.entry, out);
+        const files: PickedFile[] = [];
+        await walkDirectory(c.entry, files, true, MAX_DROPPED_FILES - count);
+        items.push({ name: c.entry.name, folder: true, files });
+        count += files.length;
       }
     }
-    return out;
+    return { files: keepNamesApart(items), skipped };
   };
 }
 
 /** Files picked with `<input type=file>` (with `webkitdirectory`, names keep their folder). */
-export function pickedFromInput(list: FileList): PickedFile[] {
-  return Array.from(list)
-    .filter((f) => !isHidden(f.name))
-    .slice(0, MAX_DROPPED_FILES)
-    .map((file) => ({ path: file.webkitRelativePath || file.name, file }));
+export function pickedFromInput(list: FileList): Picked {
+  const files: PickedFile[] = [];
+  const skipped: ImportSkipped[] = [];
+  for (const file of Array.from(list)) {
+    if (files.length >= MAX_DROPPED_FILES) break;
+    // A folder's files have a relative path; files chosen one by one do not.
+    if (file.webkitRelativePath) {
+      if (!isHidden(file.name)) files.push({ path: file.webkitRelativePath, file });
+      continue;
+    }
+    const junk = junkReason(file.name);
+    if (junk) skipped.push({ file: file.name, reason: junk });
+    else files.push({ path: file.name, file });
+  }
+  return { files, skipped };
 }
 
-async function walkDirectory(dir: FileSystemDirectoryEntry, out: PickedFile[]): Promise<void> {
-  if (isHidden(dir.name)) return;
+/** One thing the user dropped, a file or a folder, with the files it holds (their paths start with `name`). */
+export interface DroppedItem {
+  name: string;
+  folder: boolean;
+  files: PickedFile[];
+}
+
+/** `name` with " (n)" before its extension (a folder's name has none): "manual (2).pdf", "docs (2)". */
+function numbered(name: string, n: number, folder: boolean): string {
+  const dot = folder ? -1 : name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
+}
+
+/**
+ * Gives each dropped item a top-level name of its own. The bridge stages a drop as one folder, so
+ * a second "manual.pdf" (from another folder) replaced the first while both showed as rows. A
+ * later item whose name is taken (letter case aside, as on macOS and Windows disks) is imported as
+ * "manual (2).pdf" (a folder as "docs (2)"), and each of its files says why in `note`.
+ */
+export function keepNamesApart(items: DroppedItem[]): PickedFile[] {
+  const taken = new Set(items.map((i) => i.name.toLowerCase()));
+  const given = new Set<string>();
+  const out: PickedFile[] = [];
+  for (const item of items) {
+    let name = item.name;
+    if (given.has(name.toLowerCase())) {
+      for (let n = 2; ; n++) {
+        name = numbered(item.name, n, item.folder);
+        if (!taken.has(name.toLowerCase()) && !given.has(name.toLowerCase())) break;
+      }
+    }
+    given.add(name.toLowerCase());
+    if (name === item.name) {
+      out.push(...item.files);
+      continue;
+    }
+    const note = `Imported as "${name}": another ${item.folder ? 'folder' : 'file'} named "${item.name}" is in this drop.`;
+    for (const f of item.files) out.push({ ...f, path: name + f.path.slice(item.name.length), note });
+  }
+  return out;
+}
+
+/**
+ * Walks a dropped folder into `out`, at most `room` files. `top`: the user dropped this folder
+ * itself, so its own name does not hide it.
+ */
+async function walkDirectory(dir: FileSystemDirectoryEntry, out: PickedFile[], top = false, room = MAX_DROPPED_FILES): Promise<void> {
+  if (!top && isHidden(dir.name)) return;
   const reader = dir.createReader();
   // readEntries returns at most ~100 entries per call; it signals the end with an empty batch.
   for (;;) {
     const batch = await new Promise<FileSystemEntry[]>((resolve) => reader.readEntries(resolve, () => resolve([])));
     if (batch.length === 0) return;
     for (const entry of batch) {
-      if (out.length >= MAX_DROPPED_FILES) return;
+      if (out.length >= room) return;
       if (entry.isDirectory) {
-        await walkDirectory(entry as FileSystemDirectoryEntry, out);
+        await walkDirectory(entry as FileSystemDirectoryEntry, out, false, room);
       } else if (!isHidden(entry.name)) {
         const file = await new Promise<File | null>((resolve) => (entry as FileSystemFileEntry).file(resolve, () => resolve(null)));
         if (file) out.push({ path: entry.fullPath.replace(/^\/+/, ''), file });
