@@ -108,6 +108,8 @@ export interface ImportFileResult {
   reason?: string;
   /** What kind of failure, for a failed file whose kind the engine knows (see `isPermanentImportFailure`). */
   code?: ErrorCode;
+  /** For a file `already` there under another name: the document (or earlier file of the import) with the same bytes. */
+  sameAs?: string;
 }
 
 /** A file a folder import left out, and why ("unsupported type .xyz", "hidden", "symlink outside the folder"). */

@@ -15,6 +15,7 @@ import type { LearningExtract } from '../enrich/learning-extract';
 // The format by name only: the parsers themselves load in the parse worker.
 import { formatFor } from './parsers/choose';
 import { expandPaths, type Candidate } from './expand-paths';
+import { SameContent } from './same-content';
 
 export { expandPaths, type Expansion } from './expand-paths';
 
@@ -347,6 +348,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
   for (const c of candidates) progress(c.id, 'queued', 0);
   const writes = new Limiter(WRITES_WHILE_READING);
   const extract = indexer.extractsAhead?.() ?? false;
+  const sameContent = new SameContent(await library.documents(), new Set(candidates.map((c) => c.id)));
   // Every store started, so none is still writing into the library when the import returns.
   const stores: Promise<StoreOutcome>[] = [];
 
@@ -371,7 +373,7 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
       progress(c.id, 'parsing', 0);
       let outcome: ParseOutcome;
       try {
-        outcome = await readAndParse(c, { library, pool, maxBytes, limits, signal, writes, largeReads, originals, extract });
+        outcome = await readAndParse(c, { library, pool, maxBytes, limits, signal, writes, largeReads, originals, extract, sameContent });
       } catch (err) {
         // Every expected failure is a value already; this is a bug, still this file's alone.
         const f = stageFailure('read', err);
@@ -403,7 +405,8 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         }
         fail(c.id, outcome.code, outcome.reason, outcome.size);
       } else if (outcome.kind === 'already') {
-        results.push({ file: c.id, status: 'already', reason: 'already in library' });
+        const reason = outcome.sameAs === undefined ? 'already in library' : `the same file as "${outcome.sameAs}"`;
+        results.push({ file: c.id, status: 'already', reason, ...(outcome.sameAs === undefined ? {} : { sameAs: outcome.sameAs }) });
         done++;
         progress(c.id, 'ready', 1);
       } else {
@@ -562,7 +565,8 @@ type StoreOutcome = { ok: true; original: string; range?: PackRange } | { ok: fa
 
 type ParseOutcome =
   | { kind: 'failed'; code: ErrorCode; reason: string; size: number }
-  | { kind: 'already' }
+  /** `sameAs`: the other file with the same bytes (none: this file, unchanged). */
+  | { kind: 'already'; sameAs?: string }
   | {
       kind: 'parsed';
       doc: NormalizedDocument;
@@ -587,6 +591,8 @@ interface ReadContext {
   originals: PackWriter;
   /** Whether the parse worker makes each document's learning extract (`DocumentIndexer.extractsAhead`). */
   extract: boolean;
+  /** Copies of a listed document or of an earlier file of this import (see `same-content.ts`). */
+  sameContent: SameContent;
 }
 
 async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcome> {
@@ -610,6 +616,9 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
       return { kind: 'failed', code: 'unreadable', reason: `Cannot read the file: ${ioReason(err)}.`, size };
     }
     const contentHash = createHash('sha256').update(bytes).digest('hex');
+    // Before any wait, so files claim their content in the order they were read.
+    const twin = ctx.sameContent.twinOf(c.id, contentHash);
+    if (twin !== null) return { kind: 'already', sameAs: twin };
     const existing = await library.document(c.id);
     if (existing?.status === 'ready' && existing.contentHash === contentHash) return { kind: 'already' };
 

@@ -77,6 +77,18 @@ describe('names in a browser drop, in Chromium', () => {
     expect(second.ok && JSON.stringify(second.value)).toContain('XR-10');
   });
 
+  it('says a copy of a listed manual under another name is already there, and lists it once', async () => {
+    await finished().getByRole('button', { name: 'Dismiss' }).click();
+    await dropFiles(page, [{ name: 'rac-225b copy.md', bytes: text('# RAC-225B manual\n\nThe RAC-225B takes a 5 A slow-blow fuse.\n') }]);
+    await finished().waitFor();
+    expect(await finished().getByTestId('import-summary').textContent()).toBe('1 already in Pumps');
+    await finished().getByRole('button', { expanded: false }).click();
+    const row = finished().getByTestId('import-file');
+    expect(await row.textContent()).toContain('Already in Pumps as "manual.md" (the same file), so not imported twice.');
+    expect(await documentIds()).toEqual(['.pump-notes.md', 'manual (2).md', 'manual.md']);
+    await finished().getByRole('button', { name: 'Dismiss' }).click();
+  });
+
   it('logged no page errors', () => {
     expect(errors).toEqual([]);
   });

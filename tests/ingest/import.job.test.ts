@@ -216,6 +216,50 @@ describe('re-import and replacement', () => {
     expect(again.results).toEqual([{ file: 'pump.md', status: 'already', reason: 'already in library' }]);
   });
 
+  it('reports a copy of a listed document under another name as already there, and imports it once', async () => {
+    const text = '# RAC-225B service\n\nThe RAC-225B takes a 10 A slow-blow fuse.\n';
+    await importOk([await write('a/rac-225b.md', text)]);
+    const copy = await write('b/rac-225b copy.md', text);
+    expect((await importOk([copy])).results).toEqual([{ file: 'rac-225b copy.md', status: 'already', reason: 'the same file as "rac-225b.md"', sameAs: 'rac-225b.md' }]);
+    const lib = (await engine.libraries.get('Shop'))!;
+    expect((await lib.documents()).map((d) => d.id)).toEqual(['rac-225b.md']);
+    expect(await search('slow-blow fuse')).toHaveLength(1);
+  });
+
+  it('imports the first of two identical files of one drop and reports the other as its copy', async () => {
+    const text = '# Pump P-200\n\nPrime the P-200 before first use.\n';
+    const first = await write('c/p-200.md', text);
+    const second = await write('c/p-200 (1).md', text);
+    const summary = await importOk([first, second]);
+    expect(byFile(summary)['p-200.md']).toMatchObject({ status: 'imported' });
+    expect(byFile(summary)['p-200 (1).md']).toMatchObject({ status: 'already', sameAs: 'p-200.md' });
+    expect(await search('Prime the P-200')).toHaveLength(1);
+  });
+
+  it('imports a file whose bytes are a listed document\'s old version when the same import replaces that document', async () => {
+    const folder = path.join(dir, 'in', 'd');
+    const old = '# Fan F-10\n\nThe F-10 blade is part BL-10.\n';
+    await write('d/fan.md', old);
+    await importOk([folder]);
+    await write('d/fan.md', '# Fan F-10\n\nThe F-10 blade is now part BL-20.\n');
+    await write('d/fan-old.md', old);
+    const r = byFile(await importOk([folder]));
+    expect(r['d/fan.md']).toMatchObject({ status: 'replaced' });
+    expect(r['d/fan-old.md']).toMatchObject({ status: 'imported' });
+    const lib = (await engine.libraries.get('Shop'))!;
+    expect((await lib.documents()).map((d) => d.id)).toEqual(['d/fan-old.md', 'd/fan.md']);
+    expect((await search('blade')).map((h) => h.doc).sort()).toEqual(['d/fan-old.md', 'd/fan.md']);
+  });
+
+  it('replaces a listed document with a new version even when its bytes are another listed document\'s', async () => {
+    const a = await write('e/a.md', '# Valve V-1\n\nThe V-1 seat is part S-1.\n');
+    const b = await write('e/b.md', '# Valve V-2\n\nThe V-2 seat is part S-2.\n');
+    await importOk([a, b]);
+    await writeFile(b, '# Valve V-1\n\nThe V-1 seat is part S-1.\n');
+    expect((await importOk([b])).results[0]).toMatchObject({ status: 'replaced' });
+    expect(await search('S-2')).toHaveLength(0);
+  });
+
   it('replaces a changed file without leaving orphans and keeps a good version when the new one is bad', async () => {
     const file = await write('m/pump.md', '# Pump\n\nThe old gasket is part GX-100.\n');
     await importOk([file]);

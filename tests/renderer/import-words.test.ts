@@ -34,6 +34,7 @@ describe('importCountsLine', () => {
     expect(importCountsLine('Pumps', s)).toBe('1 already in Pumps · 2 failed');
     expect(finishedImportTitle('Pumps', s)).toContain('already in Pumps');
     expect(alreadyInLibrary('Pumps')).toBe('Already in Pumps.');
+    expect(alreadyInLibrary('Pumps', 'rac-225b.pdf')).toBe('Already in Pumps as "rac-225b.pdf" (the same file), so not imported twice.');
   });
 
   it('lists each outcome that happened, in one order, and nothing for those that did not', () => {

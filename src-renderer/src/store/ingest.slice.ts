@@ -349,7 +349,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
               const prev = files[r.file];
               if (r.status === 'cancelled') files[r.file] = { file: r.file, stage: 'failed', fraction: prev?.fraction ?? 0, reason: 'Cancelled.', cancelled: true };
               else if (r.status === 'failed') files[r.file] = { file: r.file, stage: 'failed', fraction: 1, reason: r.reason ?? prev?.reason ?? 'Failed.', ...(r.code ? { code: r.code } : {}) };
-              else files[r.file] = { file: r.file, stage: 'ready', fraction: 1, ...(r.status === 'already' ? { reason: alreadyInLibrary(j.library) } : {}) };
+              else files[r.file] = { file: r.file, stage: 'ready', fraction: 1, ...(r.status === 'already' ? { reason: alreadyInLibrary(j.library, r.sameAs) } : {}) };
             }
             const order = [...j.order, ...event.summary.results.map((r) => r.file).filter((f) => !j.files[f])];
             return { ...j, phase: 'done', summary, files, order, done: summary.results.length, total: summary.results.length };

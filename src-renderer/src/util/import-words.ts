@@ -37,7 +37,10 @@ export function importCountsLine(library: string, s: ImportCounts): string {
     .join(' · ');
 }
 
-/** The line of one file that was already in `library`, under the card's headline and counts. */
-export function alreadyInLibrary(library: string): string {
-  return `Already in ${library}.`;
+/**
+ * The line of one file that was already in `library`, under the card's headline and counts; `as`:
+ * the document (or earlier file of the drop) with the same bytes, when it came under another name.
+ */
+export function alreadyInLibrary(library: string, as?: string): string {
+  return as === undefined ? `Already in ${library}.` : `Already in ${library} as "${as}" (the same file), so not imported twice.`;
 }
