@@ -79,7 +79,7 @@ describe('names in a browser drop, in Chromium', () => {
 
   it('says a copy of a listed manual under another name is already there, and lists it once', async () => {
     await finished().getByRole('button', { name: 'Dismiss' }).click();
-    await dropFiles(page, [{ name: 'rac-225b copy.md', bytes: text('# RAC-225B manual\n\nThe RAC-225B takes a 5 A slow-blow fuse.\n') }]);
+    await dropFiles(page, [{ name: 'manual copy.md', bytes: text('# RAC-225B manual\n\nThe RAC-225B takes a 5 A slow-blow fuse.\n') }]);
     await finished().waitFor();
     expect(await finished().getByTestId('import-summary').textContent()).toBe('1 already in Pumps');
     await finished().getByRole('button', { expanded: false }).click();

@@ -236,19 +236,30 @@ describe('re-import and replacement', () => {
     expect(await search('Prime the P-200')).toHaveLength(1);
   });
 
+  it('imports the same bytes under another name or folder: a page vendors publish for each sibling model', async () => {
+    const page = '# HDMI\n\nConnect the display to the HDMI port before power-on.\n';
+    await write('f/rock2a/hdmi.md', page);
+    await write('f/rock2f/hdmi.md', page);
+    const r = byFile(await importOk([path.join(dir, 'in', 'f')]));
+    expect(r['f/rock2a/hdmi.md']).toMatchObject({ status: 'imported' });
+    expect(r['f/rock2f/hdmi.md']).toMatchObject({ status: 'imported' });
+    // Alone, under another folder's name, it is another document too.
+    expect((await importOk([await write('g/hdmi.md', page)])).results[0]).toMatchObject({ status: 'imported' });
+  });
+
   it('imports a file whose bytes are a listed document\'s old version when the same import replaces that document', async () => {
     const folder = path.join(dir, 'in', 'd');
     const old = '# Fan F-10\n\nThe F-10 blade is part BL-10.\n';
     await write('d/fan.md', old);
     await importOk([folder]);
     await write('d/fan.md', '# Fan F-10\n\nThe F-10 blade is now part BL-20.\n');
-    await write('d/fan-old.md', old);
+    await write('d/fan copy.md', old);
     const r = byFile(await importOk([folder]));
     expect(r['d/fan.md']).toMatchObject({ status: 'replaced' });
-    expect(r['d/fan-old.md']).toMatchObject({ status: 'imported' });
+    expect(r['d/fan copy.md']).toMatchObject({ status: 'imported' });
     const lib = (await engine.libraries.get('Shop'))!;
-    expect((await lib.documents()).map((d) => d.id)).toEqual(['d/fan-old.md', 'd/fan.md']);
-    expect((await search('blade')).map((h) => h.doc).sort()).toEqual(['d/fan-old.md', 'd/fan.md']);
+    expect((await lib.documents()).map((d) => d.id)).toEqual(['d/fan copy.md', 'd/fan.md']);
+    expect((await search('blade')).map((h) => h.doc).sort()).toEqual(['d/fan copy.md', 'd/fan.md']);
   });
 
   it('replaces a listed document with a new version even when its bytes are another listed document\'s', async () => {
