@@ -39,8 +39,10 @@ export function createBackgroundJobs(deps: BackgroundDeps) {
   const { jobs, pendingEmbeds, lock, indexes, settings, models, emit, log } = deps;
 
 /**
- * Work after an import, none of which blocks search: fold the new rows into the indexes, then
- * LLM enrichment when the library asks for it and a chat model is set, then embedding.
+ * Work after an import, none of which blocks search: fold the new rows into the indexes (a
+ * full-text search before then waits for that fold, which it would otherwise run itself: see
+ * `LanceChunkStore.#foldWrites`), then LLM enrichment when the library asks for it and a chat
+ * model is set, then embedding.
  */
 function startBackground(lib: Library): void {
   // A subscribed library is read-only: its publisher did this work.

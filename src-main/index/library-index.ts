@@ -343,8 +343,8 @@ export class LibraryIndex implements DocumentIndexer {
       })(),
     ]);
     for (const w of writes) if (w.status === 'rejected') throw w.reason;
-    // New rows are searchable at once (LanceDB scans rows not yet in an index); folding them into
-    // the indexes is `optimizeIndexes`, run as background work after the import.
+    // New rows are searchable at once: folding them into the indexes is `optimizeIndexes`, run as
+    // background work after the import, and a full-text search before it folds them itself.
     const dropped = (await persist()) ?? [];
     // Still journaled: a crash before these deletions drops the rows on the next open.
     for (const id of dropped) await this.store_.deleteDocument(id);

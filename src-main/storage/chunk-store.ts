@@ -127,7 +127,7 @@ export interface IndexStatus {
   column: string;
   kind: string;
   indexedRows: number;
-  /** Rows written since the last `ensureIndexes`; still searchable (scanned), just slower. */
+  /** Rows written since the last `ensureIndexes` (a full-text search folds them in first, see `searchBm25`). */
   unindexedRows: number;
 }
 
@@ -190,7 +190,10 @@ export interface ChunkStore {
    */
   ensureIndexes(): Promise<void>;
   indexStatus(): Promise<IndexStatus[]>;
-  /** BM25 over indexedText; a query with no searchable terms returns []. */
+  /**
+   * BM25 over indexedText; a query with no searchable terms returns []. Rows this store wrote since
+   * the last `ensureIndexes` are folded into the index first, so results are a fresh index's.
+   */
   searchBm25(query: string, options: SearchOptions): Promise<ChunkHit[]>;
   /**
    * Cosine kNN over embedded records: exact when filtered, through the vector index (built once the
