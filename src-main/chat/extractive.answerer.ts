@@ -247,6 +247,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
     // "PortC(blue)" and not the rows of the ports before it.
     const captions = new Map<number, Sentence>();
     for (const x of sentences) if (x.opens !== undefined && BOLD_LINE.test(x.text)) captions.set(x.opens, x);
+    // The terms of a definition list left as text, each quoted with the description after it.
+    const described = new Set(sentences.flatMap((x) => termOf(sentences, x) ?? []));
     for (const sentence of sentences) {
       const words = terms(sentence.text);
       const shared = sentence.heading ? headWeight(sentence.heading) : 0;
@@ -370,7 +372,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // a table flattened by a PDF converter. It says where, the sentence near it says what.
       if (nameRun) score *= NAME_RUN_WEIGHT;
       // Fragments ("Zero 2 Pro", "Pin#: Name") are labels, rarely the answer.
-      if (words.length < 3 && sentence.kind !== 'code') score *= 0.5;
+      // A term of a definition list left as text ("Dynamic") is quoted with its description
+      // ("Dynamic: Makes the picture brighter ...", see `withDescription`): no fragment.
+      if (words.length < 3 && sentence.kind !== 'code' && !described.has(sentence)) score *= 0.5;
       // Retrieval already ranked passages with model awareness; sentence scores only refine it.
       scored.push({ passage: pi, sentence, score: score / (1 + 0.25 * pi), lead });
     }
