@@ -8,11 +8,11 @@ import type { Sentence } from './sentences';
 import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import cues from './data/question-cues.json';
 import { containsId, namesPart, unitAfter } from './match.util';
-import type { AskedKind, Scored } from './extractive.pick';
+import type { Scored } from './extractive.pick';
+import { askedKind, HEX_VALUE } from './extractive.kind';
 import { firstStep, passageOrder, pick, withEachModel, withGapsFilled } from './extractive.pick';
 import { everyModelShown } from '../search/compared-models';
 import { statesQuantity } from '../search/stages/answer-line.stage';
-import type { QuestionKind } from './question-kind';
 import { DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
 import { BOLD_LINE, isInstruction, isLabelLead, isNameRun, isTitleItem, labelOf, purposeOf, settingKey } from './line-forms';
 import { answersEcho, followerOf, headsQuotedRows, joinBackReferences, listedAfter, termOf, withContinuation, withDescription, titleOnto, withParagraph, withTitleBody } from './extractive.along';
@@ -76,8 +76,6 @@ const TITLE_ECHO_WEIGHT = 0.3;
  * first line, no other question moved.
  */
 const YES_NO_ROW_LEAD_WEIGHT = 0.5;
-/** A hexadecimal value ("0x44", "0x08010000"): how manuals write an address. */
-const HEX_VALUE = /(?<![\p{L}\p{N}])0x[0-9a-f]+(?![\p{L}\p{N}])/iu;
 /** Content words a definition may put before or among its subject's words (a maker's name, an adjective; stopwords such as "The" are already gone) and still open with it. */
 const SUBJECT_SLACK = 2;
 /** Weight of an instruction line for its place in its passage (how-to questions). */
@@ -88,33 +86,6 @@ const DEFINITION_STEP_LEAD_WEIGHT = 0.5;
 const ASIDE_LINE = new RegExp(`^(?:${cues.asides.join('|')})\\b`, 'i');
 /** Share of the question's words (by idf) a heading must hold for the instructions and the menu path under it to answer a how-to question first; 0.3-0.5 measured alike for the menu path. */
 const MENU_HEADING_COVER = 0.5;
-/** Share of the first passage's best line score that a later passage's instruction needs to lead a how-to answer (0.75-0.8 gain 5 and lose 2 on smart-tv, below 0.7 it loses). */
-const STEP_KIND_SHARE = 0.9;
-/** Share of the first passage's best line score that a later passage's definition needs to lead a "what is" answer (0.4-0.7 measured alike; 0.3 and below lost a smart-tv first line). */
-const DEFINITION_KIND_SHARE = 0.5;
-
-/**
- * The line a question asks for that a later section of the first passage's manual may hold (see
- * `passageOrder`): an instruction for a how-to question; a value in a unit of the asked quantity
- * ("3.3V@200mA" for "how much current"), a hexadecimal value for an address question, or a version
- * number for a "which version" question; for "what is X?", a line that says what X is (it opens
- * with X and gives no instruction: "Samsung Pay lets you make payments with your device", where
- * the first passage, "Use Samsung Pay", only says how to use it). A value, address or version line
- * leads when it is quoted at all (it cleared the answer's share of the best line): the first
- * passage, with no such line, only talks about the asked thing ("the DC-DC converter changes 5V
- * into 3.3V" for the 3V3 pin's current). Pin names and part numbers as the asked kind moved no
- * question or lost pdf-dev first lines.
- */
-function askedKind(kind: QuestionKind, dimensions: readonly RegExp[], defines: ReadonlySet<Sentence>): AskedKind | undefined {
-  if (kind.steps) return { is: (x) => isInstruction(x.sentence), share: STEP_KIND_SHARE };
-  if (dimensions.length > 0) return { is: (x) => dimensions.some((re) => re.test(x.sentence.text)), share: 0 };
-  if (kind.address) return { is: (x) => HEX_VALUE.test(x.sentence.text), share: 0 };
-  // A version number with no quantity on the line ("4.2.0", "v1.2"; the search's own test).
-  if (kind.version) return { is: (x) => statesQuantity(x.sentence.text, true) && !statesQuantity(x.sentence.text), share: 0 };
-  if (kind.definition) return { is: (x) => defines.has(x.sentence), share: DEFINITION_KIND_SHARE };
-  return undefined;
-}
-
 /** Weight, for its place in its passage only, of a title or a side remark: the line it introduces or qualifies answers first. */
 const ASIDE_LEAD_WEIGHT = 0.5;
 
