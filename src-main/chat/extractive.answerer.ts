@@ -219,6 +219,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // Lines that say what the asked thing is ("Samsung Pay lets you make payments ..."): they open
   // with it as their subject and give no instruction ("Use Samsung Pay by opening the app").
   const defines = new Set<Sentence>();
+  // Lines that open with the asked task as their purpose (see `purposeOf`).
+  const serves = new Set<Sentence>();
   units.forEach((sentences, pi) => {
     // A line all in bold right before a table, list or code ("**HY2.0-4P-PortC(blue)**") is that
     // block's caption: its question words count for the block's lines that share a question word
@@ -358,6 +360,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
       if (purpose && wanted.includes(purpose.verb) && wanted.reduce((a, t) => a + (purpose.words.has(t) ? idf(t) : 0), 0) >= PURPOSE_COVER * askedWeight) {
         score *= PURPOSE_WEIGHT;
         lead *= STEP_LEAD_WEIGHT;
+        serves.add(sentence);
       }
       // Fragments ("Zero 2 Pro", "Pin#: Name") are labels, rarely the answer.
       // A term of a definition list left as text ("Dynamic") is quoted with its description
@@ -394,7 +397,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const bestOf = new Map<number, Scored>();
   const leadScore = (x: Scored | undefined): number => (x ? x.score * (x.lead ?? 1) : -Infinity);
   for (const s of picked) if (leadScore(bestOf.get(s.passage)) < leadScore(s)) bestOf.set(s.passage, s);
-  const order = passageOrder(picked, named, used, options.models ?? [], askedKind(kind, [...unitSays.values()].flat(), defines));
+  const order = passageOrder(picked, named, used, options.models ?? [], askedKind(kind, [...unitSays.values()].flat(), defines, serves));
   if (order.lead) bestOf.set(order.lead.passage, order.lead);
   // A procedure's quoted steps read in order, from the earliest one quoted.
   for (const [pi, best] of bestOf) bestOf.set(pi, firstStep(best, picked));

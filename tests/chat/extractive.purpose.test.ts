@@ -35,3 +35,18 @@ describe('a line opening with the task it serves', () => {
     expect(quotedLines(a)[0]).toMatch(/^- Select an app to move it/);
   });
 });
+
+describe('a later section that opens with the asked task', () => {
+  const gallery = ['## Gallery', '', 'Gallery Settings: Restrict access to the Gallery app to protect your privacy, or view the user agreement and privacy policy.', '', 'Gallery View: Daily, Monthly.'].join('\n');
+  const account = ['## Samsung account', '', 'Sign in to your Samsung account to use the services.', '', 'To view the user agreement and privacy policy, you must be logged in to your Samsung account.'].join('\n');
+
+  it('leads the answer over the first section that mentions the task in passing', () => {
+    const a = answerExtractively('Can I view the privacy policy?', [passage('tv/manual.md#1', gallery), passage('tv/manual.md#2', account)]);
+    expect(quotedLines(a)[0]).toMatch(/^- To view the user agreement and privacy policy, you must be logged in/);
+  });
+
+  it('does not lead over another manual', () => {
+    const a = answerExtractively('Can I view the privacy policy?', [passage('tv/manual.md#1', gallery), passage('tv/other.md#2', account)]);
+    expect(quotedLines(a)[0]).toMatch(/^- Gallery Settings:/);
+  });
+});
