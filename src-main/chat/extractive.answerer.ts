@@ -13,8 +13,8 @@ import { askedKind, HEX_VALUE } from './extractive.kind';
 import { firstStep, passageOrder, pick, withEachModel, withGapsFilled } from './extractive.pick';
 import { everyModelShown } from '../search/compared-models';
 import { statesQuantity } from '../search/stages/answer-line.stage';
-import { DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
-import { BOLD_LINE, isInstruction, isLabelLead, isNameRun, isTitleItem, labelOf, purposeOf, settingKey } from './line-forms';
+import { ASKING_WORDS, DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
+import { BOLD_LINE, isInstruction, isLabelLead, isNameRun, isTitleItem, labelOf, purposeOf, conditionOf, settingKey } from './line-forms';
 import { answersEcho, followerOf, headsQuotedRows, joinBackReferences, listedAfter, termOf, withContinuation, withDescription, titleOnto, withParagraph, withTitleBody } from './extractive.along';
 
 /**
@@ -140,6 +140,8 @@ const PURPOSE_COVER = 0.5;
  * and 2 any lines lost at 1.2-1.3; no other set moved.
  */
 const PURPOSE_WEIGHT = 1.1;
+/** Share of the question's topic words (by idf) a line's opening condition must hold to restate the asked problem (smart-tv +6 first lines at 0.2-0.3, +5 at 0.4-0.5). */
+const CONDITION_COVER = 0.3;
 /** Weight of a "Label: value" line whose label is what the question asks about. */
 const LABEL_WEIGHT = 1.5;
 
@@ -194,6 +196,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
   for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
   const idf = (t: string): number => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
   const askedWeight = wanted.reduce((a, t) => a + idf(t), 0);
+  // The words of what the question is about, not of how it asks ("fix", "troubleshoot"; see `ASKING_WORDS`).
+  const topicWords = wanted.filter((t) => !ASKING_WORDS.has(t));
+  const topicWeight = topicWords.reduce((a, t) => a + idf(t), 0);
   // The idf of the question's words that a heading holds, once per heading (many lines share one).
   const headWeights = new Map<string, number>();
   const headWeight = (heading: string): number => {
@@ -219,7 +224,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // Lines that say what the asked thing is ("Samsung Pay lets you make payments ..."): they open
   // with it as their subject and give no instruction ("Use Samsung Pay by opening the app").
   const defines = new Set<Sentence>();
-  // Lines that open with the asked task as their purpose (see `purposeOf`).
+  // Lines that open with the asked task as their purpose (see `purposeOf`), or the asked problem as their condition.
   const serves = new Set<Sentence>();
   units.forEach((sentences, pi) => {
     // A line all in bold right before a table, list or code ("**HY2.0-4P-PortC(blue)**") is that
@@ -359,6 +364,15 @@ export function answerExtractively(question: string, passages: readonly Passage[
       const purpose = score > 0 ? purposeOf(sentence.text) : null;
       if (purpose && wanted.includes(purpose.verb) && wanted.reduce((a, t) => a + (purpose.words.has(t) ? idf(t) : 0), 0) >= PURPOSE_COVER * askedWeight) {
         score *= PURPOSE_WEIGHT;
+        lead *= STEP_LEAD_WEIGHT;
+        serves.add(sentence);
+      }
+      // Asked about a problem, a line that opens with it as its condition ("When the TV has
+      // difficulties receiving broadcasts, these steps may help resolve the problem." for "What
+      // can I do if my TV is not receiving channels?") is where the manual takes it up: it leads
+      // its passage, and a later passage with one leads the answer (see `askedKind`).
+      const condition = kind.problem && score > 0 ? conditionOf(sentence.text) : null;
+      if (condition && topicWords.reduce((a, t) => a + (condition.has(t) ? idf(t) : 0), 0) >= CONDITION_COVER * topicWeight) {
         lead *= STEP_LEAD_WEIGHT;
         serves.add(sentence);
       }

@@ -35,7 +35,9 @@ const PURPOSE_KIND_SHARE = 0.5;
  * passage only mentions the task in passing ("Gallery Settings: ... or view the user agreement and
  * privacy policy."). Measured on all six sets: smart-tv +3 first lines, none lost; no other set
  * moved (a share of 0-0.5 alike where the question's kind asks for no other line, 0.8 one first
- * line fewer; purposes only where it asks for no other kind: +2).
+ * line fewer; purposes only where it asks for no other kind: +2). So is, for a question about a
+ * problem, a line that opens with that problem as its condition ("When the TV has difficulties
+ * receiving broadcasts, these steps may help resolve the problem.").
  */
 export function askedKind(kind: QuestionKind, dimensions: readonly RegExp[], defines: ReadonlySet<Sentence>, serves: ReadonlySet<Sentence>): AskedKind | undefined {
   const own = lineKind(kind, dimensions, defines);

@@ -1,4 +1,5 @@
 import { STEP_LINE } from './question-kind';
+import cues from './data/question-cues.json';
 import type { Sentence } from './sentences';
 import { terms } from './sentences';
 
@@ -85,4 +86,16 @@ export function purposeOf(text: string): { verb: string; words: ReadonlySet<stri
   const m = /^(?:[\p{L}][\p{L} ]{0,30}: )?(?:if you want )?to (\p{L}+)([^,.:;!?]{0,100})[,:]/iu.exec(text);
   const verb = m ? terms(m[1]!)[0] : undefined;
   return m && verb ? { verb, words: new Set(terms(`${m[1]}${m[2]}`)) } : null;
+}
+
+/** A condition opening a line, as the question cues list them ("if", "when", "because"). */
+const CONDITION_CLAUSE = new RegExp(`^(?:${cues.conditions.join('|')})\\s([^,.:;!?]{3,120}),`, 'i');
+
+/**
+ * The content words (stemmed as `terms` stems them) of the condition a line opens with, up to its
+ * comma ("When the TV has difficulties receiving broadcasts, these steps may help ..."), or null.
+ */
+export function conditionOf(text: string): ReadonlySet<string> | null {
+  const m = CONDITION_CLAUSE.exec(text);
+  return m ? new Set(terms(m[1]!)) : null;
 }
