@@ -8,13 +8,13 @@ import type { Sentence } from './sentences';
 import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import cues from './data/question-cues.json';
 import { containsId, namesPart, unitAfter } from './match.util';
-import type { AskedKind, Scored } from './extractive.pick';
+import type { Scored } from './extractive.pick';
+import { askedKind, HEX_VALUE } from './extractive.kind';
 import { firstStep, passageOrder, pick, withEachModel, withGapsFilled } from './extractive.pick';
 import { everyModelShown } from '../search/compared-models';
 import { statesQuantity } from '../search/stages/answer-line.stage';
-import type { QuestionKind } from './question-kind';
-import { DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
-import { BOLD_LINE, isInstruction, isLabelLead, isNameRun, isTitleItem, labelOf, settingKey } from './line-forms';
+import { ASKING_WORDS, DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
+import { BOLD_LINE, isInstruction, isLabelLead, isNameRun, isTitleItem, labelOf, purposeOf, conditionOf, settingKey } from './line-forms';
 import { answersEcho, followerOf, headsQuotedRows, joinBackReferences, listedAfter, termOf, withContinuation, withDescription, titleOnto, withParagraph, withTitleBody } from './extractive.along';
 
 /**
@@ -76,8 +76,6 @@ const TITLE_ECHO_WEIGHT = 0.3;
  * first line, no other question moved.
  */
 const YES_NO_ROW_LEAD_WEIGHT = 0.5;
-/** A hexadecimal value ("0x44", "0x08010000"): how manuals write an address. */
-const HEX_VALUE = /(?<![\p{L}\p{N}])0x[0-9a-f]+(?![\p{L}\p{N}])/iu;
 /** Content words a definition may put before or among its subject's words (a maker's name, an adjective; stopwords such as "The" are already gone) and still open with it. */
 const SUBJECT_SLACK = 2;
 /** Weight of an instruction line for its place in its passage (how-to questions). */
@@ -88,33 +86,6 @@ const DEFINITION_STEP_LEAD_WEIGHT = 0.5;
 const ASIDE_LINE = new RegExp(`^(?:${cues.asides.join('|')})\\b`, 'i');
 /** Share of the question's words (by idf) a heading must hold for the instructions and the menu path under it to answer a how-to question first; 0.3-0.5 measured alike for the menu path. */
 const MENU_HEADING_COVER = 0.5;
-/** Share of the first passage's best line score that a later passage's instruction needs to lead a how-to answer (0.75-0.8 gain 5 and lose 2 on smart-tv, below 0.7 it loses). */
-const STEP_KIND_SHARE = 0.9;
-/** Share of the first passage's best line score that a later passage's definition needs to lead a "what is" answer (0.4-0.7 measured alike; 0.3 and below lost a smart-tv first line). */
-const DEFINITION_KIND_SHARE = 0.5;
-
-/**
- * The line a question asks for that a later section of the first passage's manual may hold (see
- * `passageOrder`): an instruction for a how-to question; a value in a unit of the asked quantity
- * ("3.3V@200mA" for "how much current"), a hexadecimal value for an address question, or a version
- * number for a "which version" question; for "what is X?", a line that says what X is (it opens
- * with X and gives no instruction: "Samsung Pay lets you make payments with your device", where
- * the first passage, "Use Samsung Pay", only says how to use it). A value, address or version line
- * leads when it is quoted at all (it cleared the answer's share of the best line): the first
- * passage, with no such line, only talks about the asked thing ("the DC-DC converter changes 5V
- * into 3.3V" for the 3V3 pin's current). Pin names and part numbers as the asked kind moved no
- * question or lost pdf-dev first lines.
- */
-function askedKind(kind: QuestionKind, dimensions: readonly RegExp[], defines: ReadonlySet<Sentence>): AskedKind | undefined {
-  if (kind.steps) return { is: (x) => isInstruction(x.sentence), share: STEP_KIND_SHARE };
-  if (dimensions.length > 0) return { is: (x) => dimensions.some((re) => re.test(x.sentence.text)), share: 0 };
-  if (kind.address) return { is: (x) => HEX_VALUE.test(x.sentence.text), share: 0 };
-  // A version number with no quantity on the line ("4.2.0", "v1.2"; the search's own test).
-  if (kind.version) return { is: (x) => statesQuantity(x.sentence.text, true) && !statesQuantity(x.sentence.text), share: 0 };
-  if (kind.definition) return { is: (x) => defines.has(x.sentence), share: DEFINITION_KIND_SHARE };
-  return undefined;
-}
-
 /** Weight, for its place in its passage only, of a title or a side remark: the line it introduces or qualifies answers first. */
 const ASIDE_LEAD_WEIGHT = 0.5;
 
@@ -161,6 +132,16 @@ const NUMBER = /(?<![\p{L}\p{N}])\d/u;
  * pdf-dev a first line: a datasheet row writes its unit in a cell of its own ("Value: 230; Unit: °C").
  */
 const NO_NUMBER_LEAD_WEIGHT = 0.5;
+/** Share of the question's words (by idf) a line's opening purpose ("To lock or unlock an app, ...") must hold to name the asked task (0.6 measured alike; at 0.3-0.4 a galaxy-s10 first line was lost). */
+const PURPOSE_COVER = 0.5;
+/**
+ * Weight of a line whose opening purpose names the asked task (see `purposeOf`). Measured on all
+ * six sets with the lead weight: smart-tv +2 first lines at 1 (the lead alone), +3 at 1.1, +3
+ * and 2 any lines lost at 1.2-1.3; no other set moved.
+ */
+const PURPOSE_WEIGHT = 1.1;
+/** Share of the question's topic words (by idf) a line's opening condition must hold to restate the asked problem (smart-tv +6 first lines at 0.2-0.3, +5 at 0.4-0.5). */
+const CONDITION_COVER = 0.3;
 /** Weight of a "Label: value" line whose label is what the question asks about. */
 const LABEL_WEIGHT = 1.5;
 
@@ -215,6 +196,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
   for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
   const idf = (t: string): number => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
   const askedWeight = wanted.reduce((a, t) => a + idf(t), 0);
+  // The words of what the question is about, not of how it asks ("fix", "troubleshoot"; see `ASKING_WORDS`).
+  const topicWords = wanted.filter((t) => !ASKING_WORDS.has(t));
+  const topicWeight = topicWords.reduce((a, t) => a + idf(t), 0);
   // The idf of the question's words that a heading holds, once per heading (many lines share one).
   const headWeights = new Map<string, number>();
   const headWeight = (heading: string): number => {
@@ -240,6 +224,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // Lines that say what the asked thing is ("Samsung Pay lets you make payments ..."): they open
   // with it as their subject and give no instruction ("Use Samsung Pay by opening the app").
   const defines = new Set<Sentence>();
+  // Lines that open with the asked task as their purpose (see `purposeOf`), or the asked problem as their condition.
+  const serves = new Set<Sentence>();
   units.forEach((sentences, pi) => {
     // A line all in bold right before a table, list or code ("**HY2.0-4P-PortC(blue)**") is that
     // block's caption: its question words count for the block's lines that share a question word
@@ -247,6 +233,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
     // "PortC(blue)" and not the rows of the ports before it.
     const captions = new Map<number, Sentence>();
     for (const x of sentences) if (x.opens !== undefined && BOLD_LINE.test(x.text)) captions.set(x.opens, x);
+    // The terms of a definition list left as text, each quoted with the description after it.
+    const described = new Set(sentences.flatMap((x) => termOf(sentences, x) ?? []));
     for (const sentence of sentences) {
       const words = terms(sentence.text);
       const shared = sentence.heading ? headWeight(sentence.heading) : 0;
@@ -369,8 +357,29 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // A run of capitalised names ("Settings General Network Network Status"): a menu path or
       // a table flattened by a PDF converter. It says where, the sentence near it says what.
       if (nameRun) score *= NAME_RUN_WEIGHT;
+      // A line that opens with the task it serves ("To lock or unlock an app, enter the PIN.",
+      // "To use the Bixby function, you must:"), the question's verb and most of its words, is
+      // the manual's answer about that task: it leads its passage, as an instruction does for a
+      // how-to question, over lines that only share words ("Select an app to lock or unlock.").
+      const purpose = score > 0 ? purposeOf(sentence.text) : null;
+      if (purpose && wanted.includes(purpose.verb) && wanted.reduce((a, t) => a + (purpose.words.has(t) ? idf(t) : 0), 0) >= PURPOSE_COVER * askedWeight) {
+        score *= PURPOSE_WEIGHT;
+        lead *= STEP_LEAD_WEIGHT;
+        serves.add(sentence);
+      }
+      // Asked about a problem, a line that opens with it as its condition ("When the TV has
+      // difficulties receiving broadcasts, these steps may help resolve the problem." for "What
+      // can I do if my TV is not receiving channels?") is where the manual takes it up: it leads
+      // its passage, and a later passage with one leads the answer (see `askedKind`).
+      const condition = kind.problem && score > 0 ? conditionOf(sentence.text) : null;
+      if (condition && topicWords.reduce((a, t) => a + (condition.has(t) ? idf(t) : 0), 0) >= CONDITION_COVER * topicWeight) {
+        lead *= STEP_LEAD_WEIGHT;
+        serves.add(sentence);
+      }
       // Fragments ("Zero 2 Pro", "Pin#: Name") are labels, rarely the answer.
-      if (words.length < 3 && sentence.kind !== 'code') score *= 0.5;
+      // A term of a definition list left as text ("Dynamic") is quoted with its description
+      // ("Dynamic: Makes the picture brighter ...", see `withDescription`): no fragment.
+      if (words.length < 3 && sentence.kind !== 'code' && !described.has(sentence)) score *= 0.5;
       // Retrieval already ranked passages with model awareness; sentence scores only refine it.
       scored.push({ passage: pi, sentence, score: score / (1 + 0.25 * pi), lead });
     }
@@ -402,7 +411,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const bestOf = new Map<number, Scored>();
   const leadScore = (x: Scored | undefined): number => (x ? x.score * (x.lead ?? 1) : -Infinity);
   for (const s of picked) if (leadScore(bestOf.get(s.passage)) < leadScore(s)) bestOf.set(s.passage, s);
-  const order = passageOrder(picked, named, used, options.models ?? [], askedKind(kind, [...unitSays.values()].flat(), defines));
+  const order = passageOrder(picked, named, used, options.models ?? [], askedKind(kind, [...unitSays.values()].flat(), defines, serves));
   if (order.lead) bestOf.set(order.lead.passage, order.lead);
   // A procedure's quoted steps read in order, from the earliest one quoted.
   for (const [pi, best] of bestOf) bestOf.set(pi, firstStep(best, picked));

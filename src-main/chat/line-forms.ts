@@ -1,5 +1,7 @@
 import { STEP_LINE } from './question-kind';
+import cues from './data/question-cues.json';
 import type { Sentence } from './sentences';
+import { terms } from './sentences';
 
 /**
  * Forms of a quoted line the extractive answer reads (`extractive.answerer.ts`): its label, the
@@ -72,4 +74,28 @@ const LABEL_LEAD_WORDS = 4;
 /** A lead sentence that only names what its list is ("**Power on / off:**", "Notes:"), with nothing to quote of its own. */
 export function isLabelLead(sentence: Sentence): boolean {
   return BOLD_LINE.test(sentence.text) || sentence.text.split(/\s+/).length <= LABEL_LEAD_WORDS;
+}
+
+/**
+ * A line opening with the purpose it serves, "To <verb> ...," or "To <verb> ...:" ("To lock or
+ * unlock an app, enter the PIN.", "To use the Bixby function, you must:"), after an optional
+ * label ("Sound Mode: ... To change the sound mode, press ..." is split into sentences first): the
+ * purpose's verb and its content words (stemmed as `terms` stems them), or null.
+ */
+export function purposeOf(text: string): { verb: string; words: ReadonlySet<string> } | null {
+  const m = /^(?:[\p{L}][\p{L} ]{0,30}: )?(?:if you want )?to (\p{L}+)([^,.:;!?]{0,100})[,:]/iu.exec(text);
+  const verb = m ? terms(m[1]!)[0] : undefined;
+  return m && verb ? { verb, words: new Set(terms(`${m[1]}${m[2]}`)) } : null;
+}
+
+/** A condition opening a line, as the question cues list them ("if", "when", "because"). */
+const CONDITION_CLAUSE = new RegExp(`^(?:${cues.conditions.join('|')})\\s([^,.:;!?]{3,120}),`, 'i');
+
+/**
+ * The content words (stemmed as `terms` stems them) of the condition a line opens with, up to its
+ * comma ("When the TV has difficulties receiving broadcasts, these steps may help ..."), or null.
+ */
+export function conditionOf(text: string): ReadonlySet<string> | null {
+  const m = CONDITION_CLAUSE.exec(text);
+  return m ? new Set(terms(m[1]!)) : null;
 }

@@ -70,3 +70,12 @@ describe('a description of a definition list left as text', () => {
     expect(line).toMatch(/^- Delete All: You can delete all your notifications\. \[\d\]$/);
   });
 });
+
+describe('a term of a definition list the question names', () => {
+  it('leads the answer with its description: the term is no fragment once quoted with it', () => {
+    // Another section selects modes too: "select" and "mode" are common words of this manual, "Dynamic" is not.
+    const sound = ['## Choosing a sound mode', '', 'You can select a favorite sound mode suitable for the content type.', '', 'Select a mode, and then press the Select button to apply the mode.'].join('\n');
+    const a = answerExtractively('How do I select Dynamic mode?', [passage('tv/manual.md#1', MODES), passage('tv/manual.md#2', sound)]);
+    expect(quotedLines(a)[0]).toMatch(/^- Dynamic: Makes the picture brighter and clearer in bright viewing environments\. \[1\]$/);
+  });
+});
