@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import { LIBRARY_LOCK_FILE, OPENING_LOCK_PURPOSE, type Library } from '../storage/library.store';
@@ -12,6 +13,12 @@ export { LIBRARY_LOCK_FILE };
  * together met each other's opening and one was refused with "another opening is running".
  */
 export const OPENING_WAIT_MS = 10_000;
+
+/** What a background job's write step (`holdWhenFree`) writes in the lock file. */
+export const BACKGROUND_WRITE_PURPOSE = 'background update';
+
+/** How often a background job waiting for its write turn asks again while another process writes the library. */
+const BACKGROUND_RETRY_MS = 250;
 
 /** The message a second writer gets, in words (CLI stderr, the app's error DTO). */
 export function libraryBusyMessage(lib: Library, owner: LockOwner | null): string {
@@ -143,6 +150,27 @@ export class WriterLock {
         await gone;
       }
     });
+  }
+
+  /**
+   * Holds the library for one write step of a background job (see `index/write-turn.ts`), waiting
+   * while another process writes it: a CLI import holds it for as long as it runs, and the job
+   * resumes when it has finished. Resolves with the release, or null once `signal` aborts or
+   * `maxWaitMs` has passed without a turn.
+   */
+  async holdWhenFree(lib: Library, signal: AbortSignal, maxWaitMs = Infinity): Promise<(() => Promise<void>) | null> {
+    const until = Date.now() + maxWaitMs;
+    for (;;) {
+      if (signal.aborted) return null;
+      const held = await this.hold(lib, BACKGROUND_WRITE_PURPOSE);
+      if (held.ok) {
+        if (!signal.aborted) return held.value;
+        await held.value();
+        return null;
+      }
+      if (Date.now() >= until) return null;
+      await sleep(BACKGROUND_RETRY_MS, undefined, { signal }).catch(() => undefined);
+    }
   }
 
   /**

@@ -1,0 +1,85 @@
+import { describe, expect, it, vi } from 'vitest';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createEngine, type Engine } from '../../src-main/engine/engine';
+import type { ChatMessage, GenerateOptions, Llm } from '../../src-main/models/types';
+import { ScriptedLlm } from '../enrich/helpers';
+import { checkConsistent } from '../helpers/crash';
+import { runNode } from '../helpers/run-node';
+import { ensureTinyGguf } from '../models/tiny-gguf';
+import { repoRoot, tempDir } from '../helpers/temp';
+
+/**
+ * The app's background work on a library (the LLM upgrade) while `manualmate import` writes the
+ * same library from a real CLI process: nothing that process wrote is lost when the job writes
+ * next. The chat model is scripted and held at its first call until the CLI has finished, so the
+ * CLI always lands in the middle of the job (the tiny GGUF is only there to be a chat model the
+ * settings accept).
+ */
+
+const bin = path.join(repoRoot, 'bin', 'manualmate.mjs');
+const manual = (model: string) => `# ${model} pump manual\n\n## Seals\n\nReplace the ${model} shaft seal after 2000 hours.\n`;
+
+/** A scripted model whose answers wait until `open` is called. */
+function heldLlm(): { llm: Llm; open: () => void; asked: Promise<void> } {
+  const inner = new ScriptedLlm(() => ({}));
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  let asked!: () => void;
+  const firstCall = new Promise<void>((resolve) => (asked = resolve));
+  const llm: Llm = {
+    id: inner.id,
+    contextSize: inner.contextSize,
+    countTokens: (t) => inner.countTokens(t),
+    chat: async (m: ChatMessage[], o: GenerateOptions) => (asked(), await opened, inner.chat(m, o)),
+    chatJson: async (m: ChatMessage[], s: object, o: GenerateOptions) => (asked(), await opened, inner.chatJson(m, s, o)),
+    dispose: async () => undefined,
+  };
+  return { llm, open, asked: firstCall };
+}
+
+async function withLlmApp(test: (t: { app: Engine; dataDir: string; file: (model: string) => Promise<string>; held: ReturnType<typeof heldLlm> }) => Promise<void>) {
+  const tmp = await tempDir();
+  const dataDir = path.join(tmp.dir, 'data');
+  const file = async (model: string) => {
+    const f = path.join(tmp.dir, `${model}.md`);
+    await writeFile(f, manual(model));
+    return f;
+  };
+  const gguf = await ensureTinyGguf();
+  const app = createEngine({ dataDir, bundledModelsDir: path.dirname(gguf), threads: 1 });
+  const held = heldLlm();
+  vi.spyOn(app.models, 'llm').mockResolvedValue(held.llm);
+  try {
+    expect((await app.importPaths('Pumps', [await file('P-100')])).ok).toBe(true);
+    await app.idle();
+    expect(await app.handlers['settings.update']({ chatModel: path.basename(gguf) })).toMatchObject({ ok: true });
+    await test({ app, dataDir, file, held });
+  } finally {
+    held.open();
+    await app.dispose();
+    await tmp.cleanup();
+  }
+}
+
+const cliImport = async (dataDir: string, file: string) => {
+  const run = await runNode([bin, 'import', file, '--library', 'Pumps', '--data-dir', dataDir, '--json']);
+  expect(run.code, run.stderr).toBe(0);
+};
+
+describe("the app's background work beside another process writing its library", () => {
+  it('keeps a document that `manualmate import` added while the LLM upgrade ran', { timeout: 120_000 }, async () => {
+    await withLlmApp(async ({ app, dataDir, file, held }) => {
+      expect(await app.handlers['libraries.configure']({ library: 'Pumps', enrich: 'llm-single' })).toMatchObject({ ok: true });
+      await held.asked;
+      await cliImport(dataDir, await file('P-200'));
+      held.open();
+      await app.idle();
+      await app.dispose();
+      await checkConsistent(dataDir, 'Pumps', async ({ docs }) => {
+        expect(docs.map((d) => d.id)).toEqual(['P-100.md', 'P-200.md']);
+        expect(docs.find((d) => d.id === 'P-100.md')?.enrichedWith, 'the upgrade still reached P-100.md').toBe('llm-single');
+      });
+    });
+  });
+});
