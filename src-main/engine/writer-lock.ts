@@ -9,13 +9,21 @@ export { LIBRARY_LOCK_FILE };
 
 /**
  * How long a writer waits for a process that is only opening the library (its hold lasts while
- * it sweeps stray temp files) before it reports the library busy: two CLI imports started
- * together met each other's opening and one was refused with "another opening is running".
+ * it sweeps stray temp files) or writing one step of a background job (`SHORT_HOLDS`) before it
+ * reports the library busy: two CLI imports started together met each other's opening and one
+ * was refused with "another opening is running".
  */
 export const OPENING_WAIT_MS = 10_000;
 
 /** What a background job's write step (`holdWhenFree`) writes in the lock file. */
 export const BACKGROUND_WRITE_PURPOSE = 'background update';
+
+/**
+ * Holds of moments, which a writer of another process waits out (up to `OPENING_WAIT_MS`) rather
+ * than refusing: an opening's sweep, a background job's write step. A CLI import started while the
+ * app upgraded a library's enrichment was refused whenever it met one of the job's writes.
+ */
+const SHORT_HOLDS: readonly string[] = [OPENING_LOCK_PURPOSE, BACKGROUND_WRITE_PURPOSE];
 
 /** How often a background job waiting for its write turn asks again while another process writes the library. */
 const BACKGROUND_RETRY_MS = 250;
@@ -24,6 +32,7 @@ const BACKGROUND_RETRY_MS = 250;
 export function libraryBusyMessage(lib: Library, owner: LockOwner | null): string {
   const what = owner?.purpose ?? 'import';
   const who = owner ? ` (process ${owner.pid}${owner.host ? ` on ${owner.host}` : ''}, since ${owner.since})` : '';
+  if (what === BACKGROUND_WRITE_PURPOSE) return `library busy: the app is updating "${lib.name}"${who}. Try again in a moment.`;
   return `library busy: another ${what} is running in "${lib.name}"${who}. Try again when it has finished.`;
 }
 
@@ -109,7 +118,7 @@ export class WriterLock {
         await this.releasing.get(id);
         const lockFile = path.join(lib.dir, LIBRARY_LOCK_FILE);
         let got = await tryLock(lockFile, purpose);
-        if (!got.ok && got.owner?.purpose === OPENING_LOCK_PURPOSE) got = await waitLock(lockFile, purpose, OPENING_WAIT_MS);
+        if (!got.ok && got.owner && SHORT_HOLDS.includes(got.owner.purpose)) got = await waitLock(lockFile, purpose, OPENING_WAIT_MS);
         if (!got.ok) return fail('busy', libraryBusyMessage(lib, got.owner));
         try {
           await this.onFreshHold(lib);

@@ -2,6 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
+import { BACKGROUND_WRITE_PURPOSE, LIBRARY_LOCK_FILE } from '../../src-main/engine/writer-lock';
+import { tryLock } from '../../src-main/storage/lock-file';
 import type { ChatMessage, GenerateOptions, Llm } from '../../src-main/models/types';
 import { ScriptedLlm } from '../enrich/helpers';
 import { checkConsistent } from '../helpers/crash';
@@ -80,6 +82,21 @@ describe("the app's background work beside another process writing its library",
         expect(docs.map((d) => d.id)).toEqual(['P-100.md', 'P-200.md']);
         expect(docs.find((d) => d.id === 'P-100.md')?.enrichedWith, 'the upgrade still reached P-100.md').toBe('llm-single');
       });
+    });
+  });
+
+  it("waits out a background job's write step in the app rather than refusing the import", { timeout: 120_000 }, async () => {
+    await withLlmApp(async ({ app, dataDir, file }) => {
+      const lib = (await app.libraries.get('Pumps'))!;
+      // A write step of the app's job, as this (other) process holds it: longer than the CLI takes
+      // to start (~3 s here), shorter than it waits (`OPENING_WAIT_MS`), then let go.
+      const step = await tryLock(path.join(lib.dir, LIBRARY_LOCK_FILE), BACKGROUND_WRITE_PURPOSE);
+      if (!step.ok) throw new Error('lock not taken');
+      const letGo = new Promise<void>((resolve) => setTimeout(() => void step.release().then(resolve), 6000));
+      await cliImport(dataDir, await file('P-200'));
+      await letGo;
+      const listed = await app.api['documents.list']({ library: 'Pumps' });
+      expect(listed.ok && listed.value.map((d) => d.id)).toEqual(['P-100.md', 'P-200.md']);
     });
   });
 });
