@@ -96,12 +96,13 @@ export function createEngine(options: EngineOptions): Engine {
   /**
    * Before a read of a library of this computer: what another process (the CLI) wrote to it since
    * this engine last read it is taken in (records, settings, the open index and its vocabulary;
-   * `LibraryIndex.followDisk`). Not while this engine writes the library or runs work on it: no
-   * other process writes it meanwhile (the lock file), and that work holds the open store.
+   * `LibraryIndex.followDisk`). Not while this engine writes the library: no other process writes
+   * it meanwhile (the lock file), and its writers use the open store. Background jobs use the store
+   * only in their write turns (`index/write-turn.ts`), which hold the lock file: between them (a
+   * model or an embedder at work, or a CLI import the job waits for) the app follows that import.
    */
   async function followDisk(lib: Library): Promise<void> {
     if (lock.writing(lib)) return;
-    for (const job of jobs.values()) if (job.library === lib.config.id) return;
     const index = await indexes.opened(lib)?.catch(() => null);
     if (index) await index.followDisk();
     else await lib.reloadIfChangedOnDisk();

@@ -99,4 +99,21 @@ describe("the app's background work beside another process writing its library",
       expect(listed.ok && listed.value.map((d) => d.id)).toEqual(['P-100.md', 'P-200.md']);
     });
   });
+
+  it('lists and finds what `manualmate import` added while the LLM upgrade is still running', { timeout: 120_000 }, async () => {
+    await withLlmApp(async ({ app, dataDir, file, held }) => {
+      expect(await app.handlers['libraries.configure']({ library: 'Pumps', enrich: 'llm-single' })).toMatchObject({ ok: true });
+      await held.asked;
+      await cliImport(dataDir, await file('P-200'));
+      // The job waits for its model: the app reads the library meanwhile.
+      const listed = await app.api['documents.list']({ library: 'Pumps' });
+      expect(listed.ok && listed.value.map((d) => d.id)).toEqual(['P-100.md', 'P-200.md']);
+      const found = await app.api['search.query']({ library: 'Pumps', query: 'P-200 shaft seal', topK: 3, retriever: 'bm25' });
+      expect(found.ok ? found.value.results[0]?.doc : found.error.message).toBe('P-200.md');
+      held.open();
+      await app.idle();
+      const after = await app.api['documents.list']({ library: 'Pumps' });
+      expect(after.ok && after.value.map((d) => d.id)).toEqual(['P-100.md', 'P-200.md']);
+    });
+  });
 });
