@@ -64,9 +64,20 @@ export async function embedPending(
     } catch (err) {
       if (!signal.aborted) throw err;
     }
-    const wrote = await turn(() => store().updateVectors(batch.slice(0, vectors.length).map((b) => b.id), vectors));
+    const wrote = await turn(async () => {
+      // Chunk ids are the document's id and the chunk's place: an import of a changed manual
+      // (here or in another process) while the embedder worked made rows under the same ids with
+      // other text. Those are left without a vector, for the next batch to embed from their text.
+      const now = new Map((await store().getChunks(batch.slice(0, vectors.length).map((b) => b.id))).map((r) => [r.id, embedText(r)]));
+      const same = vectors.flatMap((_, i) => (now.get(batch[i]!.id) === embedText(batch[i]!) ? [i] : []));
+      await store().updateVectors(
+        same.map((i) => batch[i]!.id),
+        same.map((i) => vectors[i]!),
+      );
+      return same.length;
+    });
     if (!wrote.ok) return wrote;
-    done += vectors.length;
+    done += wrote.value;
   }
   if (signal.aborted) return fail('cancelled', 'Embedding was cancelled; it resumes with the next import or the next start of the app.');
   const folded = await turn(() => store().ensureIndexes());

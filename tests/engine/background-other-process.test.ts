@@ -4,19 +4,21 @@ import path from 'node:path';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
 import { BACKGROUND_WRITE_PURPOSE, LIBRARY_LOCK_FILE } from '../../src-main/engine/writer-lock';
 import { tryLock } from '../../src-main/storage/lock-file';
-import type { ChatMessage, GenerateOptions, Llm } from '../../src-main/models/types';
+import { embedText } from '../../src-main/index/embed.job';
+import type { ChatMessage, Embedder, GenerateOptions, Llm } from '../../src-main/models/types';
 import { ScriptedLlm } from '../enrich/helpers';
 import { checkConsistent } from '../helpers/crash';
 import { runNode } from '../helpers/run-node';
 import { ensureTinyGguf } from '../models/tiny-gguf';
+import { ensureTinyOnnx } from '../models/tiny-onnx';
 import { repoRoot, tempDir } from '../helpers/temp';
 
 /**
- * The app's background work on a library (the LLM upgrade) while `manualmate import` writes the
+ * The app's background work on a library (the LLM upgrade, embedding) while `manualmate import` writes the
  * same library from a real CLI process: nothing that process wrote is lost when the job writes
  * next. The chat model is scripted and held at its first call until the CLI has finished, so the
  * CLI always lands in the middle of the job (the tiny GGUF is only there to be a chat model the
- * settings accept).
+ * settings accept); the embedder is the real tiny ONNX one, held the same way.
  */
 
 const bin = path.join(repoRoot, 'bin', 'manualmate.mjs');
@@ -115,5 +117,49 @@ describe("the app's background work beside another process writing its library",
       const after = await app.api['documents.list']({ library: 'Pumps' });
       expect(after.ok && after.value.map((d) => d.id)).toEqual(['P-100.md', 'P-200.md']);
     });
+  });
+
+  it('gives no chunk a vector made from text that `manualmate import` replaced while the embedder worked', { timeout: 120_000 }, async () => {
+    const tmp = await tempDir();
+    const dataDir = path.join(tmp.dir, 'data');
+    const onnx = await ensureTinyOnnx();
+    const app = createEngine({ dataDir, bundledModelsDir: path.dirname(onnx), threads: 1 });
+    const loadEmbedder = app.models.embedder.bind(app.models);
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    let asked!: () => void;
+    const embedding = new Promise<void>((resolve) => (asked = resolve));
+    vi.spyOn(app.models, 'embedder').mockImplementation(async (id: string): Promise<Embedder> => {
+      const real = await loadEmbedder(id);
+      return { id: real.id, dimension: real.dimension, embed: async (t, o) => (asked(), await opened, real.embed(t, o)), dispose: () => real.dispose() };
+    });
+    const manualFile = path.join(tmp.dir, 'P-100.md');
+    try {
+      expect(await app.api['libraries.create']({ name: 'Pumps', embedder: path.basename(onnx) })).toMatchObject({ ok: true });
+      await writeFile(manualFile, manual('P-100'));
+      expect((await app.importPaths('Pumps', [manualFile])).ok).toBe(true);
+      await embedding;
+      // The embedder has the old text of P-100.md's chunks; the CLI imports a new version under the same ids.
+      await writeFile(manualFile, `# P-100 pump manual\n\n## Impeller\n\nInspect the P-100 impeller for cavitation pitting every 500 hours.\n`);
+      await cliImport(dataDir, manualFile);
+      open();
+      await app.idle();
+      const lib = (await app.libraries.get('Pumps'))!;
+      const index = await app.indexes.open(lib);
+      const rows = await index.listChunks('P-100.md');
+      expect(rows.map((r) => r.text).join(' ')).toContain('impeller');
+      const embedded = await index.store.listEmbedded(rows.map((r) => r.id));
+      expect(embedded.length, 'rows with a vector').toBe(rows.length);
+      const real = await loadEmbedder(path.basename(onnx));
+      for (const row of embedded) {
+        const [expected] = await real.embed([embedText(row)]);
+        const cosine = row.vector.reduce((sum, x, i) => sum + x * expected![i]!, 0);
+        expect(cosine, `the vector of ${row.id} is its text's`).toBeGreaterThan(0.999);
+      }
+    } finally {
+      open();
+      await app.dispose();
+      await tmp.cleanup();
+    }
   });
 });
