@@ -39,6 +39,8 @@ export interface BackgroundDeps {
  */
 export function createBackgroundJobs(deps: BackgroundDeps) {
   const { jobs, pendingEmbeds, lock, indexes, settings, models, emit, log } = deps;
+  /** Libraries asked for an LLM upgrade while theirs was running (it listed its documents when it started): upgrade again after it. */
+  const pendingEnrichments = new Set<string>();
 
 /**
  * A job's write turns on `lib` (`index/write-turn.ts`): each step holds the library's lock file,
@@ -97,7 +99,10 @@ function startEnrichment(lib: Library): void {
   // A rebuild starts the background work again once its new index is in place.
   if (mode === 'heuristic' || lib.config.subscription || lock.rebuilding(lib)) return;
   const jobId = `enrich-${lib.config.id}`;
-  if (jobs.has(jobId)) return;
+  if (jobs.has(jobId)) {
+    pendingEnrichments.add(lib.config.id);
+    return;
+  }
   const report = (done: number, total: number, error?: string) =>
     emit({ type: 'index.progress', library: lib.name, task: 'enriching', done, total, ...(error ? { error } : {}) });
   const controller = new AbortController();
@@ -116,7 +121,11 @@ function startEnrichment(lib: Library): void {
     .catch((err: unknown) => report(0, 0, `Enrichment stopped: ${err instanceof Error ? err.message : String(err)}`))
     .finally(() => {
       jobs.delete(jobId);
-      if (!controller.signal.aborted) startEmbedding(lib);
+      // Documents imported meanwhile (here or by another process) are upgraded before embedding.
+      const again = pendingEnrichments.delete(lib.config.id);
+      if (controller.signal.aborted) return;
+      if (again) startEnrichment(lib);
+      else startEmbedding(lib);
     });
   jobs.set(jobId, { library: lib.config.id, controller, done });
 }

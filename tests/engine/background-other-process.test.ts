@@ -87,6 +87,21 @@ describe("the app's background work beside another process writing its library",
     });
   });
 
+  it('upgrades the document `manualmate import` added while the LLM upgrade ran, once that run ends', { timeout: 120_000 }, async () => {
+    await withLlmApp(async ({ app, dataDir, file, held }) => {
+      expect(await app.handlers['libraries.configure']({ library: 'Pumps', enrich: 'llm-single' })).toMatchObject({ ok: true });
+      await held.asked;
+      await cliImport(dataDir, await file('P-200'));
+      held.open();
+      await app.idle();
+      const lib = (await app.libraries.get('Pumps'))!;
+      expect((await lib.documents()).map((d) => [d.id, d.enrichedWith])).toEqual([
+        ['P-100.md', 'llm-single'],
+        ['P-200.md', 'llm-single'],
+      ]);
+    });
+  });
+
   it("waits out a background job's write step in the app rather than refusing the import", { timeout: 120_000 }, async () => {
     await withLlmApp(async ({ app, dataDir, file }) => {
       const lib = (await app.libraries.get('Pumps'))!;
@@ -158,6 +173,32 @@ describe("the app's background work beside another process writing its library",
       }
     } finally {
       open();
+      await app.dispose();
+      await tmp.cleanup();
+    }
+  });
+
+  it('embeds the chunks of a document `manualmate import` added while the app had the library open', { timeout: 120_000 }, async () => {
+    const tmp = await tempDir();
+    const dataDir = path.join(tmp.dir, 'data');
+    const onnx = await ensureTinyOnnx();
+    const app = createEngine({ dataDir, bundledModelsDir: path.dirname(onnx), threads: 1 });
+    try {
+      expect(await app.api['libraries.create']({ name: 'Pumps', embedder: path.basename(onnx) })).toMatchObject({ ok: true });
+      for (const model of ['P-100', 'P-200']) await writeFile(path.join(tmp.dir, `${model}.md`), manual(model));
+      expect((await app.importPaths('Pumps', [path.join(tmp.dir, 'P-100.md')])).ok).toBe(true);
+      await app.idle();
+      const index = await app.indexes.open((await app.libraries.get('Pumps'))!);
+      expect(await index.pendingEmbeddings()).toBe(0);
+      // The CLI stops its own background work when it exits: the open app embeds what it imported.
+      await cliImport(dataDir, path.join(tmp.dir, 'P-200.md'));
+      const found = await app.api['search.query']({ library: 'Pumps', query: 'P-200 shaft seal', topK: 3, retriever: 'bm25' });
+      expect(found.ok && found.value.results[0]?.doc).toBe('P-200.md');
+      await app.idle();
+      const now = await app.indexes.open((await app.libraries.get('Pumps'))!);
+      expect((await now.listChunks('P-200.md')).length, 'chunks of P-200.md').toBeGreaterThan(0);
+      expect(await now.pendingEmbeddings(), 'chunks without a vector').toBe(0);
+    } finally {
       await app.dispose();
       await tmp.cleanup();
     }
