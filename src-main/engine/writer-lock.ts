@@ -48,7 +48,8 @@ export function libraryBusyMessage(lib: Library, owner: LockOwner | null): strin
  * started (`importTurn`); removals and settings changes may overlap them (counted as writers); a
  * rebuild replaces the whole index, so it runs alone: it starts only when no writer runs and
  * refuses new writers while it runs. Each check and its claim happen in the same tick (no await
- * between), so two callers can never both get in.
+ * between), so two callers can never both get in. A background job's write step (`holdWhenFree`)
+ * waits until none of these runs.
  */
 export class WriterLock {
   private readonly writers = new Map<string, number>();
@@ -163,19 +164,26 @@ export class WriterLock {
 
   /**
    * Holds the library for one write step of a background job (see `index/write-turn.ts`), waiting
-   * while another process writes it: a CLI import holds it for as long as it runs, and the job
-   * resumes when it has finished. Resolves with the release, or null once `signal` aborts or
-   * `maxWaitMs` has passed without a turn.
+   * while another process writes it (a CLI import holds it for as long as it runs) and while a
+   * writer of this engine runs (an import's commit names its documents in the library's one
+   * journal, which a step's own journal would replace: a crash then left the import's rows
+   * unrepaired); the job resumes when they have finished. Resolves with the release, or null once
+   * `signal` aborts or `maxWaitMs` has passed without a turn.
    */
   async holdWhenFree(lib: Library, signal: AbortSignal, maxWaitMs = Infinity): Promise<(() => Promise<void>) | null> {
     const until = Date.now() + maxWaitMs;
+    const id = lib.config.id;
+    const ownWriters = () => this.writers.has(id) || this.rebuilding_.has(id);
     for (;;) {
       if (signal.aborted) return null;
-      const held = await this.hold(lib, BACKGROUND_WRITE_PURPOSE);
-      if (held.ok) {
-        if (!signal.aborted) return held.value;
-        await held.value();
-        return null;
+      if (!ownWriters()) {
+        const held = await this.hold(lib, BACKGROUND_WRITE_PURPOSE);
+        if (held.ok) {
+          // A writer of this engine may have come while the lock file was taken.
+          if (!signal.aborted && !ownWriters()) return held.value;
+          await held.value();
+          if (signal.aborted) return null;
+        }
       }
       if (Date.now() >= until) return null;
       await sleep(BACKGROUND_RETRY_MS, undefined, { signal }).catch(() => undefined);

@@ -18,7 +18,8 @@ import { repoRoot, tempDir } from '../helpers/temp';
  * same library from a real CLI process: nothing that process wrote is lost when the job writes
  * next. The chat model is scripted and held at its first call until the CLI has finished, so the
  * CLI always lands in the middle of the job (the tiny GGUF is only there to be a chat model the
- * settings accept); the embedder is the real tiny ONNX one, held the same way.
+ * settings accept); the embedder is the real tiny ONNX one, held the same way. Last, the same job
+ * beside an import of the app itself.
  */
 
 const bin = path.join(repoRoot, 'bin', 'manualmate.mjs');
@@ -202,5 +203,34 @@ describe("the app's background work beside another process writing its library",
       await app.dispose();
       await tmp.cleanup();
     }
+  });
+});
+
+describe("the app's background work beside the app's own import", () => {
+  it("writes no step of the LLM upgrade inside an import's commit (one journal names one writer's documents)", { timeout: 120_000 }, async () => {
+    await withLlmApp(async ({ app, file, held }) => {
+      const lib = (await app.libraries.get('Pumps'))!;
+      expect(await app.handlers['libraries.configure']({ library: 'Pumps', enrich: 'llm-single' })).toMatchObject({ ok: true });
+      await held.asked;
+      const journals: string[][] = [];
+      const setJournal = lib.setJournal.bind(lib);
+      vi.spyOn(lib, 'setJournal').mockImplementation(async (ids: string[]) => {
+        journals.push(ids);
+        await setJournal(ids);
+        // The import's commit has named its documents: the model answers now, and the commit
+        // takes a moment longer, in which the upgrade's write would land.
+        if (ids.includes('P-200.md')) {
+          held.open();
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+      });
+      expect((await app.importPaths('Pumps', [await file('P-200')])).ok).toBe(true);
+      await app.idle();
+      // Each journal is cleared before the next writer names its documents: a crash in between
+      // repairs what that writer left.
+      const opened = journals.map((ids, i) => (ids.length > 0 ? (journals[i + 1]?.length ?? 0) : 0));
+      expect(journals.some((ids) => ids.includes('P-100.md')), 'the upgrade wrote P-100.md').toBe(true);
+      expect(opened.every((next) => next === 0), JSON.stringify(journals)).toBe(true);
+    });
   });
 });
