@@ -1,9 +1,11 @@
 import type { EngineEvent } from '../contract/api';
+import { fail, ok } from '../core/result';
+import type { WriteTurn } from '../index/write-turn';
 import type { LibraryIndexes } from '../index/library-indexes';
 import type { ModelRuntime } from '../models/runtime';
 import type { Library } from '../storage/library.store';
 import type { SettingsStore } from './settings';
-import type { WriterLock } from './writer-lock';
+import { OPENING_WAIT_MS, type WriterLock } from './writer-lock';
 
 /** Why a library with an embedder is not embedded yet (see `startEmbedding`). */
 export const NOUNS_FIRST =
@@ -37,6 +39,30 @@ export interface BackgroundDeps {
  */
 export function createBackgroundJobs(deps: BackgroundDeps) {
   const { jobs, pendingEmbeds, lock, indexes, settings, models, emit, log } = deps;
+  /** Libraries asked for an LLM upgrade while theirs was running (it listed its documents when it started): upgrade again after it. */
+  const pendingEnrichments = new Set<string>();
+
+/**
+ * A job's write turns on `lib` (`index/write-turn.ts`): each step holds the library's lock file,
+ * as the CLI's writes do, so neither writes over the other (the LLM upgrade wrote the document
+ * list it had cached, dropping a document a CLI import had added meanwhile). `maxWaitMs`: how long
+ * a step waits for another process's writing to end before it gives up with `busy`.
+ */
+function turnOf(lib: Library, signal: AbortSignal, maxWaitMs = Infinity): WriteTurn {
+  return async (work) => {
+    const release = await lock.holdWhenFree(lib, signal, maxWaitMs);
+    if (!release) {
+      return signal.aborted
+        ? fail('cancelled', 'The background work was stopped; it resumes with the next import or the next start of the app.')
+        : fail('busy', `Another process is writing "${lib.name}"; the background work resumes with the next import.`);
+    }
+    try {
+      return ok(await work());
+    } finally {
+      await release();
+    }
+  };
+}
 
 /**
  * Work after an import, none of which blocks search: fold the new rows into the indexes (a
@@ -51,7 +77,12 @@ function startBackground(lib: Library): void {
   const previous = jobs.get(jobId)?.done ?? Promise.resolve();
   const controller = new AbortController();
   const done = previous
-    .then(async () => (await indexes.open(lib)).optimizeIndexes())
+    .then(async () => {
+      const index = await indexes.open(lib);
+      // Not waited for long: a CLI's exit waits for its folding, and the new rows are searchable
+      // unfolded (the writer in the other process folds its own, and the next import here folds).
+      await turnOf(lib, controller.signal, OPENING_WAIT_MS)(() => index.optimizeIndexes());
+    })
     .catch((err: unknown) => log(`[engine] indexing ${lib.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
     .finally(() => {
       if (jobs.get(jobId)?.done === done) jobs.delete(jobId);
@@ -70,7 +101,10 @@ function startEnrichment(lib: Library): void {
   // A rebuild starts the background work again once its new index is in place.
   if (mode === 'heuristic' || lib.config.subscription || lock.rebuilding(lib)) return;
   const jobId = `enrich-${lib.config.id}`;
-  if (jobs.has(jobId)) return;
+  if (jobs.has(jobId)) {
+    pendingEnrichments.add(lib.config.id);
+    return;
+  }
   const report = (done: number, total: number, error?: string) =>
     emit({ type: 'index.progress', library: lib.name, task: 'enriching', done, total, ...(error ? { error } : {}) });
   const controller = new AbortController();
@@ -82,14 +116,18 @@ function startEnrichment(lib: Library): void {
     }
     const llm = await models.llm(chatModel);
     const index = await indexes.open(lib);
-    const res = await index.upgradeEnrichment(mode, llm, controller.signal, (d, total) => report(d, total));
+    const res = await index.upgradeEnrichment(mode, llm, controller.signal, (d, total) => report(d, total), turnOf(lib, controller.signal));
     if (!res.ok && res.error.code !== 'cancelled') report(0, 0, res.error.message);
     emit({ type: 'library.changed', library: lib.name });
   })()
     .catch((err: unknown) => report(0, 0, `Enrichment stopped: ${err instanceof Error ? err.message : String(err)}`))
     .finally(() => {
       jobs.delete(jobId);
-      if (!controller.signal.aborted) startEmbedding(lib);
+      // Documents imported meanwhile (here or by another process) are upgraded before embedding.
+      const again = pendingEnrichments.delete(lib.config.id);
+      if (controller.signal.aborted) return;
+      if (again) startEnrichment(lib);
+      else startEmbedding(lib);
     });
   jobs.set(jobId, { library: lib.config.id, controller, done });
 }
@@ -115,8 +153,10 @@ function startEmbedding(lib: Library): void {
   const controller = new AbortController();
   const done = (async () => {
     const index = await indexes.open(lib);
-    const res = await index.embedPending(controller.signal, (d, total) =>
-      emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: d, total }),
+    const res = await index.embedPending(
+      controller.signal,
+      (d, total) => emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: d, total }),
+      turnOf(lib, controller.signal),
     );
     if (!res.ok && res.error.code !== 'cancelled') {
       emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: 0, total: 0, error: res.error.message });

@@ -66,8 +66,8 @@ export function createEngine(options: EngineOptions): Engine {
   // journal over that one (whose rows then stayed, searchable under a document no longer listed).
   const lock = new WriterLock(async (lib) => {
     const index = await indexes.opened(lib)?.catch(() => null);
-    if (index) await index.followDisk({ repairLeft: true });
-    else await lib.reloadIfChangedOnDisk();
+    if (!index) await lib.reloadIfChangedOnDisk();
+    else if (await index.followDisk({ repairLeft: true })) startBackground(lib);
   });
   /** Parse workers shared by every import, so back-to-back imports do not each load the parsers again. */
   const parsePool = new ParsePool(options.importLimits ? { limits: options.importLimits } : {});
@@ -96,15 +96,19 @@ export function createEngine(options: EngineOptions): Engine {
   /**
    * Before a read of a library of this computer: what another process (the CLI) wrote to it since
    * this engine last read it is taken in (records, settings, the open index and its vocabulary;
-   * `LibraryIndex.followDisk`). Not while this engine writes the library or runs work on it: no
-   * other process writes it meanwhile (the lock file), and that work holds the open store.
+   * `LibraryIndex.followDisk`), and the background work owed to what it wrote is started. Not while this engine writes the library: no other process writes
+   * it meanwhile (the lock file), and its writers use the open store. Background jobs use the store
+   * only in their write turns (`index/write-turn.ts`), which hold the lock file: between them (a
+   * model or an embedder at work, or a CLI import the job waits for) the app follows that import.
    */
   async function followDisk(lib: Library): Promise<void> {
     if (lock.writing(lib)) return;
-    for (const job of jobs.values()) if (job.library === lib.config.id) return;
     const index = await indexes.opened(lib)?.catch(() => null);
-    if (index) await index.followDisk();
-    else await lib.reloadIfChangedOnDisk();
+    if (!index) await lib.reloadIfChangedOnDisk();
+    // The background work the other process's documents are owed (folding, LLM upgrade,
+    // embedding): a CLI stops its own when it exits, and this app's running jobs listed their work
+    // before those documents came.
+    else if (await index.followDisk()) startBackground(lib);
   }
 
   async function libraryFor(name: string, create: boolean): Promise<Result<Library>> {

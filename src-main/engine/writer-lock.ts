@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import { LIBRARY_LOCK_FILE, OPENING_LOCK_PURPOSE, type Library } from '../storage/library.store';
@@ -8,15 +9,30 @@ export { LIBRARY_LOCK_FILE };
 
 /**
  * How long a writer waits for a process that is only opening the library (its hold lasts while
- * it sweeps stray temp files) before it reports the library busy: two CLI imports started
- * together met each other's opening and one was refused with "another opening is running".
+ * it sweeps stray temp files) or writing one step of a background job (`SHORT_HOLDS`) before it
+ * reports the library busy: two CLI imports started together met each other's opening and one
+ * was refused with "another opening is running".
  */
 export const OPENING_WAIT_MS = 10_000;
+
+/** What a background job's write step (`holdWhenFree`) writes in the lock file. */
+export const BACKGROUND_WRITE_PURPOSE = 'background update';
+
+/**
+ * Holds of moments, which a writer of another process waits out (up to `OPENING_WAIT_MS`) rather
+ * than refusing: an opening's sweep, a background job's write step. A CLI import started while the
+ * app upgraded a library's enrichment was refused whenever it met one of the job's writes.
+ */
+const SHORT_HOLDS: readonly string[] = [OPENING_LOCK_PURPOSE, BACKGROUND_WRITE_PURPOSE];
+
+/** How often a background job waiting for its write turn asks again while another process writes the library. */
+const BACKGROUND_RETRY_MS = 250;
 
 /** The message a second writer gets, in words (CLI stderr, the app's error DTO). */
 export function libraryBusyMessage(lib: Library, owner: LockOwner | null): string {
   const what = owner?.purpose ?? 'import';
   const who = owner ? ` (process ${owner.pid}${owner.host ? ` on ${owner.host}` : ''}, since ${owner.since})` : '';
+  if (what === BACKGROUND_WRITE_PURPOSE) return `library busy: the app is updating "${lib.name}"${who}. Try again in a moment.`;
   return `library busy: another ${what} is running in "${lib.name}"${who}. Try again when it has finished.`;
 }
 
@@ -32,7 +48,8 @@ export function libraryBusyMessage(lib: Library, owner: LockOwner | null): strin
  * started (`importTurn`); removals and settings changes may overlap them (counted as writers); a
  * rebuild replaces the whole index, so it runs alone: it starts only when no writer runs and
  * refuses new writers while it runs. Each check and its claim happen in the same tick (no await
- * between), so two callers can never both get in.
+ * between), so two callers can never both get in. A background job's write step (`holdWhenFree`)
+ * waits until none of these runs.
  */
 export class WriterLock {
   private readonly writers = new Map<string, number>();
@@ -102,7 +119,7 @@ export class WriterLock {
         await this.releasing.get(id);
         const lockFile = path.join(lib.dir, LIBRARY_LOCK_FILE);
         let got = await tryLock(lockFile, purpose);
-        if (!got.ok && got.owner?.purpose === OPENING_LOCK_PURPOSE) got = await waitLock(lockFile, purpose, OPENING_WAIT_MS);
+        if (!got.ok && got.owner && SHORT_HOLDS.includes(got.owner.purpose)) got = await waitLock(lockFile, purpose, OPENING_WAIT_MS);
         if (!got.ok) return fail('busy', libraryBusyMessage(lib, got.owner));
         try {
           await this.onFreshHold(lib);
@@ -143,6 +160,34 @@ export class WriterLock {
         await gone;
       }
     });
+  }
+
+  /**
+   * Holds the library for one write step of a background job (see `index/write-turn.ts`), waiting
+   * while another process writes it (a CLI import holds it for as long as it runs) and while a
+   * writer of this engine runs (an import's commit names its documents in the library's one
+   * journal, which a step's own journal would replace: a crash then left the import's rows
+   * unrepaired); the job resumes when they have finished. Resolves with the release, or null once
+   * `signal` aborts or `maxWaitMs` has passed without a turn.
+   */
+  async holdWhenFree(lib: Library, signal: AbortSignal, maxWaitMs = Infinity): Promise<(() => Promise<void>) | null> {
+    const until = Date.now() + maxWaitMs;
+    const id = lib.config.id;
+    const ownWriters = () => this.writers.has(id) || this.rebuilding_.has(id);
+    for (;;) {
+      if (signal.aborted) return null;
+      if (!ownWriters()) {
+        const held = await this.hold(lib, BACKGROUND_WRITE_PURPOSE);
+        if (held.ok) {
+          // A writer of this engine may have come while the lock file was taken.
+          if (!signal.aborted && !ownWriters()) return held.value;
+          await held.value();
+          if (signal.aborted) return null;
+        }
+      }
+      if (Date.now() >= until) return null;
+      await sleep(BACKGROUND_RETRY_MS, undefined, { signal }).catch(() => undefined);
+    }
   }
 
   /**

@@ -4,6 +4,7 @@ import { embedderInput } from '../core/prefix';
 import type { Embedder, EmbedderSource } from '../models/types';
 import type { LibraryConfig } from '../storage/library.store';
 import type { ChunkInput, ChunkStore, UnembeddedChunk } from '../storage/chunk-store';
+import { ownTurn, type WriteTurn } from './write-turn';
 
 /** The background embedding of a library's chunks, and the vectors a rebuild keeps. */
 
@@ -14,18 +15,25 @@ const EMBED_WRITE_BATCH = 512;
 /** Ids per lookup of the vectors a rebuild keeps (one `IN` list). */
 const CARRY_BATCH = 512;
 
-/** What embedding reads: the library's configured embedder, its store and the model runtime. */
+/** What embedding reads: the library's configured embedder, its store (as it is at each step) and the model runtime. */
 export interface EmbedTarget {
   readonly embedder: LibraryConfig['embedder'];
-  readonly store: ChunkStore;
+  readonly store: () => ChunkStore;
   readonly embedders: EmbedderSource;
 }
 
 /**
  * Embeds every chunk that has no vector yet, in batches, reporting progress; search keeps working
- * meanwhile (a chunk without a vector is simply not found by dense search yet). Cancellable.
+ * meanwhile (a chunk without a vector is simply not found by dense search yet). Cancellable. The
+ * store is read and written only in `turn`s; the embedder runs between them, while another
+ * process may write the library.
  */
-export async function embedPending(target: EmbedTarget, signal: AbortSignal, onProgress: (done: number, total: number) => void): Promise<Result<number>> {
+export async function embedPending(
+  target: EmbedTarget,
+  signal: AbortSignal,
+  onProgress: (done: number, total: number) => void,
+  turn: WriteTurn = ownTurn,
+): Promise<Result<number>> {
   const configured = target.embedder;
   if (!configured) return ok(0);
   const { store } = target;
@@ -35,13 +43,17 @@ export async function embedPending(target: EmbedTarget, signal: AbortSignal, onP
   } catch (err) {
     return fail('model-missing', `The embedding model "${configured.id}" of this library could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const total = await store.countUnembedded();
+  const counted = await turn(() => store().countUnembedded());
+  if (!counted.ok) return counted;
+  const total = counted.value;
   let done = 0;
   onProgress(0, total);
   while (!signal.aborted) {
     // Each write is a new table version, so vectors are written a few hundred at a time while
     // the embedder is called in small batches (progress, and a prompt stop when cancelled).
-    const batch = await store.listUnembedded(EMBED_WRITE_BATCH);
+    const listed = await turn(() => store().listUnembedded(EMBED_WRITE_BATCH));
+    if (!listed.ok) return listed;
+    const batch = listed.value;
     if (batch.length === 0) break;
     const vectors: Float32Array[] = [];
     try {
@@ -52,11 +64,24 @@ export async function embedPending(target: EmbedTarget, signal: AbortSignal, onP
     } catch (err) {
       if (!signal.aborted) throw err;
     }
-    await store.updateVectors(batch.slice(0, vectors.length).map((b) => b.id), vectors);
-    done += vectors.length;
+    const wrote = await turn(async () => {
+      // Chunk ids are the document's id and the chunk's place: an import of a changed manual
+      // (here or in another process) while the embedder worked made rows under the same ids with
+      // other text. Those are left without a vector, for the next batch to embed from their text.
+      const now = new Map((await store().getChunks(batch.slice(0, vectors.length).map((b) => b.id))).map((r) => [r.id, embedText(r)]));
+      const same = vectors.flatMap((_, i) => (now.get(batch[i]!.id) === embedText(batch[i]!) ? [i] : []));
+      await store().updateVectors(
+        same.map((i) => batch[i]!.id),
+        same.map((i) => vectors[i]!),
+      );
+      return same.length;
+    });
+    if (!wrote.ok) return wrote;
+    done += wrote.value;
   }
   if (signal.aborted) return fail('cancelled', 'Embedding was cancelled; it resumes with the next import or the next start of the app.');
-  await store.ensureIndexes();
+  const folded = await turn(() => store().ensureIndexes());
+  if (!folded.ok) return folded;
   return ok(done);
 }
 

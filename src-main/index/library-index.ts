@@ -25,6 +25,7 @@ import { prepareDocument } from './prepare';
 import { sharedPreparePool, type PreparePool } from './prepare-pool';
 import { followDisk, folderStamp, seenNow, type Seen } from './follow-disk';
 import { ReadGate } from './read-gate';
+import { ownTurn, type WriteTurn } from './write-turn';
 import { rebuildIndex, settleRebuild, type RebuildSummary } from './rebuild';
 
 /**
@@ -153,9 +154,15 @@ export class LibraryIndex implements DocumentIndexer {
     return ok(undefined);
   }
 
-  /** See `llm-upgrade.job.ts`. */
-  upgradeEnrichment(mode: Exclude<EnrichMode, 'heuristic'>, llm: Llm, signal: AbortSignal, onProgress: (done: number, total: number) => void): Promise<Result<number>> {
-    return upgradeEnrichment(this, mode, llm, signal, onProgress);
+  /** See `llm-upgrade.job.ts`; `turn` runs each of its writes (`write-turn.ts`). */
+  upgradeEnrichment(
+    mode: Exclude<EnrichMode, 'heuristic'>,
+    llm: Llm,
+    signal: AbortSignal,
+    onProgress: (done: number, total: number) => void,
+    turn: WriteTurn = ownTurn,
+  ): Promise<Result<number>> {
+    return upgradeEnrichment(this, mode, llm, signal, onProgress, turn);
   }
 
   /** Chunks still waiting for a vector. */
@@ -163,9 +170,11 @@ export class LibraryIndex implements DocumentIndexer {
     return this.library.config.embedder ? this.store_.countUnembedded() : Promise.resolve(0);
   }
 
-  /** See `embed.job.ts`. */
-  embedPending(signal: AbortSignal, onProgress: (done: number, total: number) => void): Promise<Result<number>> {
-    return embedPending({ embedder: this.library.config.embedder, store: this.store_, embedders: this.embedders }, signal, onProgress);
+  /** See `embed.job.ts`; `turn` runs each of its reads and writes of the store (`write-turn.ts`). */
+  embedPending(signal: AbortSignal, onProgress: (done: number, total: number) => void, turn: WriteTurn = ownTurn): Promise<Result<number>> {
+    // The store as it is at each step: a turn may open it again after another process's write.
+    const store = () => this.store_;
+    return embedPending({ embedder: this.library.config.embedder, store, embedders: this.embedders }, signal, onProgress, turn);
   }
 
   /**

@@ -5,11 +5,15 @@ import type { Llm } from '../models/types';
 import type { LibraryIndex } from './library-index';
 import { enrichmentSettings } from './library-enrichment';
 import { withViews } from './table-views';
+import { ownTurn, type WriteTurn } from './write-turn';
 
 /**
  * The background LLM upgrade: re-enriches every ready document not yet enriched with `mode`,
  * one document at a time, replacing its rows in place (search keeps working on the old rows
  * until then). Resumable: progress is recorded per document, so a cancelled run continues later.
+ * The model works outside the library's lock; each document's write is one `turn`, which writes
+ * it only if it is still the version the model read (another process may have replaced or removed
+ * it meanwhile) and merges its record into the records as they are then.
  */
 export async function upgradeEnrichment(
   index: LibraryIndex,
@@ -17,6 +21,7 @@ export async function upgradeEnrichment(
   llm: Llm,
   signal: AbortSignal,
   onProgress: (done: number, total: number) => void,
+  turn: WriteTurn = ownTurn,
 ): Promise<Result<number>> {
   const { library } = index;
   const cancelled = () => fail<never>('cancelled', 'Enrichment was cancelled; it resumes where it stopped.');
@@ -45,23 +50,29 @@ export async function upgradeEnrichment(
       if (signal.aborted) return cancelled();
       throw err;
     }
-    await library.setJournal([doc.id]);
-    await index.store.replaceDocument(doc.id, withViews(doc, upgraded.rows));
-    const current = await library.document(doc.id);
-    if (current?.contentHash === rec.contentHash) {
+    const wrote = await turn(async () => {
+      const current = await library.document(doc.id);
+      // Replaced or removed while the model worked: its rows stay as their writer left them.
+      if (current?.status !== 'ready' || current.contentHash !== rec.contentHash) return;
+      await library.setJournal([doc.id]);
+      await index.store.replaceDocument(doc.id, withViews(doc, upgraded.rows));
       await library.putDocuments([{ ...current, enrichedWith: mode, llmCalls: upgraded.llmCalls, llmTokens: upgraded.llmTokens, chunks: upgraded.rows.length }]);
-    }
-    await library.setJournal([]);
+      await library.setJournal([]);
+    });
+    if (!wrote.ok) return wrote;
     onProgress(++done, todo.length);
   }
-  await index.store.ensureIndexes();
-  // Every document upgraded: every chunk has the model's nouns, or the heuristic's where the
-  // model's answer was unusable (computed, since LLM enrichment reads them), so an embedder may
-  // read them all (see `startEmbedding`). A document no run can re-enrich keeps its chunks without
-  // nouns: waiting for it would hold the embedder back for good, so its chunks are embedded as
-  // they are (their model and category are in the signature all the same).
-  if (library.config.nounsOmitted && (await library.documents()).every((d) => d.status !== 'ready' || d.enrichedWith === mode || unreadable.has(d.id))) {
-    await library.saveConfig({ nounsOmitted: false });
-  }
+  const ended = await turn(async () => {
+    await index.store.ensureIndexes();
+    // Every document upgraded: every chunk has the model's nouns, or the heuristic's where the
+    // model's answer was unusable (computed, since LLM enrichment reads them), so an embedder may
+    // read them all (see `startEmbedding`). A document no run can re-enrich keeps its chunks without
+    // nouns: waiting for it would hold the embedder back for good, so its chunks are embedded as
+    // they are (their model and category are in the signature all the same).
+    if (library.config.nounsOmitted && (await library.documents()).every((d) => d.status !== 'ready' || d.enrichedWith === mode || unreadable.has(d.id))) {
+      await library.saveConfig({ nounsOmitted: false });
+    }
+  });
+  if (!ended.ok) return ended;
   return ok(done);
 }

@@ -321,6 +321,8 @@ describe('imports inside one app', () => {
       if (other.ok) await other.release();
       const res = await engine.importPaths('Held', [source]);
       expect(res.ok && res.value.summary.imported).toBeGreaterThan(0);
+      // Folding the new rows into the indexes holds the lock file for its write too.
+      await engine.idle();
       expect(existsSync(path.join(lib.dir, LIBRARY_LOCK_FILE))).toBe(false);
     } finally {
       await engine.dispose();
