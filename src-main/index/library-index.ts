@@ -33,6 +33,11 @@ import { rebuildIndex, settleRebuild, type RebuildSummary } from './rebuild';
  * the chunker of its strategy. It is the `DocumentIndexer` the import writes through (learn,
  * prepare, commit, remove, journal recovery), runs the write jobs (`embed.job`, `llm-upgrade.job`,
  * `rebuild`), and serves reads (`search/searcher`) behind a gate that a rebuild's store swap waits on.
+ *
+ * Longer than 500 lines for now: every write path (import, removal, rebuild, the background jobs,
+ * following another process's writes) changes the store, the vocabulary and the drafts here and
+ * nowhere else, so one reader sees every change to them; the drafting and batch preparation (with
+ * `prepare.ts` and `prepare-pool.ts`) is the part to move out next.
  */
 
 export type { RebuildSummary };
