@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ImportSkipped } from '../contract/api';
 import type { ErrorCode } from '../core/result';
 import { SUPPORTED_EXTENSIONS } from '../core/formats';
+import { junkReason } from '../core/import-names';
 
 /**
  * The folder walk of an import: the files named and found in the folders named, as candidates
@@ -52,10 +53,12 @@ function inside(root: string, p: string): boolean {
 const WALK_SLICE_MS = 4;
 
 /**
- * Expands paths into candidate files. Inside folders, what is not imported is listed in
- * `skipped` with the reason: unsupported types, hidden files and folders, tool folders
- * (`node_modules`, `.git`...), and symlinks, which are never followed: they can loop or point
- * outside what the user chose.
+ * Expands paths into candidate files. A file named by itself is imported whatever its name,
+ * except system junk (`core/import-names.ts`, as a browser drop judges it), which is `skipped`
+ * with the reason. Inside folders, what is not imported is listed in `skipped` with the reason:
+ * system junk, unsupported types, hidden files and folders, tool folders (`node_modules`,
+ * `.git`...), and symlinks, which are never followed: they can loop or point outside what the
+ * user chose.
  */
 export async function expandPaths(paths: string[]): Promise<Expansion> {
   const out: Candidate[] = [];
@@ -80,7 +83,10 @@ export async function expandPaths(paths: string[]): Promise<Expansion> {
       continue;
     }
     if (stat.isFile()) {
-      push(candidate(abs, path.basename(abs)));
+      // An AppleDouble "._manual.pdf" named with its manual is metadata, not a damaged PDF.
+      const junk = junkReason(path.basename(abs));
+      if (junk) skipped.push({ file: path.basename(abs), reason: junk });
+      else push(candidate(abs, path.basename(abs)));
       continue;
     }
     if (!stat.isDirectory()) {
@@ -106,7 +112,10 @@ export async function expandPaths(paths: string[]): Promise<Expansion> {
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const e of entries) {
         const full = path.join(dir, e.name);
-        if (e.name.startsWith('.')) {
+        const junk = e.isFile() ? junkReason(e.name) : null;
+        if (junk) {
+          skipped.push({ file: rel(full), reason: junk });
+        } else if (e.name.startsWith('.')) {
           skipped.push({ file: rel(full), reason: e.isDirectory() ? 'hidden folder' : 'hidden' });
         } else if (e.isSymbolicLink()) {
           const target = realOrNull(full);

@@ -71,6 +71,32 @@ describe('manualmate import through the contract', () => {
   });
 });
 
+describe('manualmate import of files named by path', () => {
+  it('skips system junk named by itself with the words a browser drop uses, never as a damaged file', async () => {
+    const tmp = await tempDir();
+    try {
+      const { mkdir, writeFile } = await import('node:fs/promises');
+      await mkdir(path.join(tmp.dir, 'a'));
+      // What macOS writes beside a manual copied to a non-Mac disk: resource-fork metadata, no PDF.
+      const appleDouble = path.join(tmp.dir, 'a', '._manual.pdf');
+      await writeFile(appleDouble, Buffer.from([0, 5, 22, 7, 0, 2, 0, 0, 77, 97, 99, 32, 79, 83, 32, 88]));
+      const manual = path.join(tmp.dir, 'a', 'manual.md');
+      await writeFile(manual, '# RAC-225B manual\n\nThe RAC-225B takes a 5 A slow-blow fuse.\n');
+      const data = path.join(tmp.dir, 'data');
+      const c = capture();
+      expect(await runCli(['import', appleDouble, manual, '--library', 'Pumps', '--data-dir', data], c.io)).toBe(0);
+      expect(c.out()).toContain('skipped: ._manual.pdf — macOS metadata for "manual.pdf" (an AppleDouble file), not a manual\n');
+      expect(c.out()).not.toMatch(/failed:|damaged/);
+      expect(c.out()).toContain('1 imported, 0 already in library, 0 replaced, 0 failed, 1 skipped (library "Pumps").');
+      const docs = capture();
+      expect(await runCli(['documents', '--library', 'Pumps', '--json', '--data-dir', data], docs.io)).toBe(0);
+      expect((JSON.parse(docs.out()) as { documents: { id: string }[] }).documents.map((d) => d.id)).toEqual(['manual.md']);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});
+
 describe('manualmate ask', () => {
   it('answers with citations listed after the answer, and says plainly when a model has no manual', async () => {
     const tmp = await tempDir();

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { junkReason } from '../../src-main/core/import-names';
 import { expandPaths } from '../../src-main/ingest/expand-paths';
 import { tempDir } from '../helpers/temp';
 
@@ -64,6 +65,38 @@ describe('expandPaths', () => {
         ]),
       );
       expect(skipped).toHaveLength(8);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  it('skips system junk, named by itself or found in a folder, with the words a browser drop uses', async () => {
+    const tmp = await tempDir();
+    try {
+      await tree(tmp.dir, {
+        'a/._manual.pdf': 'AppleDouble',
+        'a/Thumbs.db': 'cache',
+        'a/.pump-notes.md': '# Notes',
+        'docs/manual.md': '# Manual',
+        'docs/.DS_Store': 'view',
+        'docs/desktop.ini': '[.ShellClassInfo]',
+        'docs/._manual.md': 'AppleDouble',
+      });
+      const named = ['a/._manual.pdf', 'a/Thumbs.db', 'a/.pump-notes.md', 'docs'].map((p) => path.join(tmp.dir, p));
+      const { candidates, skipped } = await expandPaths(named);
+      // A hidden name the user chose is no junk: it is imported, as a browser drop imports it.
+      expect(candidates.map((c) => [c.id, c.failure?.code ?? null])).toEqual([
+        ['.pump-notes.md', null],
+        ['docs/manual.md', null],
+      ]);
+      expect(skipped).toEqual([
+        { file: '._manual.pdf', reason: junkReason('._manual.pdf') },
+        { file: 'Thumbs.db', reason: junkReason('Thumbs.db') },
+        { file: 'docs/.DS_Store', reason: junkReason('.DS_Store') },
+        { file: 'docs/._manual.md', reason: junkReason('._manual.md') },
+        { file: 'docs/desktop.ini', reason: junkReason('desktop.ini') },
+      ]);
+      expect(skipped[0]!.reason).toBe('macOS metadata for "manual.pdf" (an AppleDouble file), not a manual');
     } finally {
       await tmp.cleanup();
     }

@@ -1,4 +1,8 @@
 import type { ImportSkipped } from '../../../src-main/contract/api';
+import { hiddenInFolder, junkReason } from '../../../src-main/core/import-names';
+
+// One definition of system junk for every door (the command line and Electron's too).
+export { junkReason };
 
 /** A file chosen or dropped in the browser, with its path relative to what was dropped (`/`-separated). */
 export interface PickedFile {
@@ -12,22 +16,6 @@ export interface PickedFile {
 export const MAX_DROPPED_FILES = 10_000;
 
 type Captured = { kind: 'file'; file: File } | { kind: 'dir'; entry: FileSystemDirectoryEntry };
-
-/** Hidden and system files ride along when folders are dropped; they are never manuals. */
-const isHidden = (name: string) => name.startsWith('.') || name === 'Thumbs.db' || name === 'desktop.ini';
-
-/**
- * Why a file the user dropped or chose by itself is left out: only system junk that rides along
- * with a selection (AppleDouble `._x.pdf`, folder settings, thumbnail caches), never a name that
- * merely starts with "." (`.pump-notes.md` is imported). Null when it is to be imported.
- */
-export function junkReason(name: string): string | null {
-  if (name.startsWith('._') && name.length > 2) return `macOS metadata for "${name.slice(2)}" (an AppleDouble file), not a manual`;
-  if (name === '.DS_Store') return 'macOS folder view settings, not a manual';
-  if (name === 'Thumbs.db') return 'Windows thumbnail cache, not a manual';
-  if (name === 'desktop.ini') return 'Windows folder settings, not a manual';
-  return null;
-}
 
 /** What a drop or a pick carries: the files to upload, and what the user gave that is left out, with the reason. */
 export interface Picked {
@@ -85,7 +73,7 @@ export function pickedFromInput(list: FileList): Picked {
     if (files.length >= MAX_DROPPED_FILES) break;
     // A folder's files have a relative path; files chosen one by one do not.
     if (file.webkitRelativePath) {
-      if (!isHidden(file.name)) files.push({ path: file.webkitRelativePath, file });
+      if (!hiddenInFolder(file.name)) files.push({ path: file.webkitRelativePath, file });
       continue;
     }
     const junk = junkReason(file.name);
@@ -142,7 +130,7 @@ export function keepNamesApart(items: DroppedItem[]): PickedFile[] {
  * itself, so its own name does not hide it.
  */
 async function walkDirectory(dir: FileSystemDirectoryEntry, out: PickedFile[], top = false, room = MAX_DROPPED_FILES): Promise<void> {
-  if (!top && isHidden(dir.name)) return;
+  if (!top && hiddenInFolder(dir.name)) return;
   const reader = dir.createReader();
   // readEntries returns at most ~100 entries per call; it signals the end with an empty batch.
   for (;;) {
@@ -152,7 +140,7 @@ async function walkDirectory(dir: FileSystemDirectoryEntry, out: PickedFile[], t
       if (out.length >= room) return;
       if (entry.isDirectory) {
         await walkDirectory(entry as FileSystemDirectoryEntry, out, false, room);
-      } else if (!isHidden(entry.name)) {
+      } else if (!hiddenInFolder(entry.name)) {
         const file = await new Promise<File | null>((resolve) => (entry as FileSystemFileEntry).file(resolve, () => resolve(null)));
         if (file) out.push({ path: entry.fullPath.replace(/^\/+/, ''), file });
       }
