@@ -102,6 +102,35 @@ describe('expandPaths', () => {
     }
   });
 
+  it('gives a later file or folder of a name already named a name of its own, saying why, as a browser drop does', async () => {
+    const tmp = await tempDir();
+    try {
+      await tree(tmp.dir, {
+        'a/manual.md': '# A',
+        'b/manual.md': '# B',
+        'c/Manual.MD': '# C',
+        'x/docs/one.md': '# One',
+        'y/docs/two.md': '# Two',
+        'y/docs/sub/three.md': '# Three',
+      });
+      const p = (rel: string) => path.join(tmp.dir, rel);
+      const named = [p('a/manual.md'), p('b/manual.md'), p('c/Manual.MD'), p('x/docs'), p('y/docs'), p('a/manual.md')];
+      const { candidates, skipped } = await expandPaths(named);
+      expect(candidates.map((c) => [c.id, c.abs, c.note ?? null])).toEqual([
+        ['manual.md', p('a/manual.md'), null],
+        ['manual (2).md', p('b/manual.md'), `Imported as "manual (2).md" from ${p('b/manual.md')}: another file named "manual.md" is in this import.`],
+        ['Manual (3).MD', p('c/Manual.MD'), `Imported as "Manual (3).MD" from ${p('c/Manual.MD')}: another file named "Manual.MD" is in this import.`],
+        ['docs/one.md', p('x/docs/one.md'), null],
+        ['docs (2)/two.md', p('y/docs/two.md'), `Imported as "docs (2)" from ${p('y/docs')}: another folder named "docs" is in this import.`],
+        ['docs (2)/sub/three.md', p('y/docs/sub/three.md'), `Imported as "docs (2)" from ${p('y/docs')}: another folder named "docs" is in this import.`],
+      ]);
+      // The same path named twice is one file, imported once, and said so.
+      expect(skipped).toEqual([{ file: 'manual.md', reason: `${p('a/manual.md')} is named twice in this import; it is imported once` }]);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
   it('lets the event loop turn while it walks, so a long walk never blocks the app', async () => {
     const tmp = await tempDir();
     try {

@@ -3,7 +3,7 @@ import type { DocumentStatus, EngineEvent, ErrorCode, ImportFileResult, ImportSk
 import { importSummary } from '../../../src-main/contract/import-summary';
 import { api, newUploadId, uploadFile } from '../api/client';
 import type { PickedFile } from '../util/files';
-import { alreadyInLibrary } from '../util/import-words';
+import { alreadyInLibrary, withNotes } from '../util/import-words';
 import type { Store } from './index';
 
 /** One file's progress in an import job; `fraction` is 0..1 for this file. */
@@ -41,7 +41,7 @@ export interface ImportJob {
   refused?: ImportFileResult[];
   /** What the user dropped that this page left out (system junk), with the reason: added to the engine's `skipped`. */
   skipped?: ImportSkipped[];
-  /** By file: why it is imported under a name other than its own (`PickedFile.note`), kept beside its progress. */
+  /** By file: why it is imported under a name other than its own (`PickedFile.note`, or the engine's `note`), kept beside its progress. */
   notes?: Record<string, string>;
   /** Why the job could not start or stopped, in words. */
   error: string | null;
@@ -234,7 +234,15 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
     async startImport(library, paths) {
       if (paths.length === 0) return;
       const ids = idsForPaths(paths);
-      paths.forEach((p, i) => sources.set(sourceKey(library, ids[i]!), { kind: 'path', path: p }));
+      // Two paths of one name: the engine imports the second under a name of its own ("manual
+      // (2).md"), so the name stays the first one's. The second offers no Retry: imported by
+      // itself, it would take the first one's name and replace it.
+      const named = new Set<string>();
+      paths.forEach((p, i) => {
+        if (named.has(ids[i]!.toLowerCase())) return;
+        named.add(ids[i]!.toLowerCase());
+        sources.set(sourceKey(library, ids[i]!), { kind: 'path', path: p });
+      });
       const key = addJob(library, []);
       const res = await api['import.start']({ library, paths });
       if (!res.ok) return failedToStart(key, res.error.message);
@@ -333,6 +341,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
             total: Math.max(event.total, j.total),
             order: j.files[event.file] ? j.order : [...j.order, event.file],
             files: { ...j.files, [event.file]: { file: event.file, stage: event.stage, fraction: event.fraction, ...(event.reason ? { reason: event.reason } : {}) } },
+            ...(event.note ? { notes: withNotes(j.notes, [event]) } : {}),
           }));
           // A file that just became ready is searchable: refresh the list the user is looking at.
           if ((event.stage === 'ready' || event.stage === 'failed') && event.library === get().selectedLibrary) get().scheduleDocumentsRefresh();
@@ -352,7 +361,8 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
               else files[r.file] = { file: r.file, stage: 'ready', fraction: 1, ...(r.status === 'already' ? { reason: alreadyInLibrary(j.library, r.sameAs) } : {}) };
             }
             const order = [...j.order, ...event.summary.results.map((r) => r.file).filter((f) => !j.files[f])];
-            return { ...j, phase: 'done', summary, files, order, done: summary.results.length, total: summary.results.length };
+            const notes = withNotes(j.notes, event.summary.results);
+            return { ...j, phase: 'done', summary, files, order, done: summary.results.length, total: summary.results.length, ...(notes ? { notes } : {}) };
           });
           if (event.library === get().selectedLibrary) void get().loadDocuments();
           void get().loadLibraries();

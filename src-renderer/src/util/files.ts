@@ -1,5 +1,5 @@
 import type { ImportSkipped } from '../../../src-main/contract/api';
-import { hiddenInFolder, junkReason } from '../../../src-main/core/import-names';
+import { distinctNames, hiddenInFolder, junkReason, renamedNote } from '../../../src-main/core/import-names';
 
 // One definition of system junk for every door (the command line and Electron's too).
 export { junkReason };
@@ -90,12 +90,6 @@ export interface DroppedItem {
   files: PickedFile[];
 }
 
-/** `name` with " (n)" before its extension (a folder's name has none): "manual (2).pdf", "docs (2)". */
-function numbered(name: string, n: number, folder: boolean): string {
-  const dot = folder ? -1 : name.lastIndexOf('.');
-  return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
-}
-
 /**
  * Gives each dropped item a top-level name of its own. The bridge stages a drop as one folder, so
  * a second "manual.pdf" (from another folder) replaced the first while both showed as rows. A
@@ -103,26 +97,13 @@ function numbered(name: string, n: number, folder: boolean): string {
  * "manual (2).pdf" (a folder as "docs (2)"), and each of its files says why in `note`.
  */
 export function keepNamesApart(items: DroppedItem[]): PickedFile[] {
-  const taken = new Set(items.map((i) => i.name.toLowerCase()));
-  const given = new Set<string>();
-  const out: PickedFile[] = [];
-  for (const item of items) {
-    let name = item.name;
-    if (given.has(name.toLowerCase())) {
-      for (let n = 2; ; n++) {
-        name = numbered(item.name, n, item.folder);
-        if (!taken.has(name.toLowerCase()) && !given.has(name.toLowerCase())) break;
-      }
-    }
-    given.add(name.toLowerCase());
-    if (name === item.name) {
-      out.push(...item.files);
-      continue;
-    }
-    const note = `Imported as "${name}": another ${item.folder ? 'folder' : 'file'} named "${item.name}" is in this drop.`;
-    for (const f of item.files) out.push({ ...f, path: name + f.path.slice(item.name.length), note });
-  }
-  return out;
+  const names = distinctNames(items);
+  return items.flatMap((item, k) => {
+    const name = names[k]!;
+    if (name === item.name) return item.files;
+    const note = renamedNote(name, item, 'drop');
+    return item.files.map((f) => ({ ...f, path: name + f.path.slice(item.name.length), note }));
+  });
 }
 
 /**

@@ -44,3 +44,14 @@ export function importCountsLine(library: string, s: ImportCounts): string {
 export function alreadyInLibrary(library: string, as?: string): string {
   return as === undefined ? `Already in ${library}.` : `Already in ${library} as "${as}" (the same file), so not imported twice.`;
 }
+
+/**
+ * A card's notes by file (why a file is imported under a name other than its own) with the notes
+ * the engine sent added: an import of paths (Electron) is renamed by the engine, not by the page.
+ * The same object when nothing is added.
+ */
+export function withNotes(notes: Record<string, string> | undefined, from: readonly { file: string; note?: string }[]): Record<string, string> | undefined {
+  const added = from.filter((f) => f.note !== undefined && notes?.[f.file] !== f.note);
+  if (added.length === 0) return notes;
+  return { ...notes, ...Object.fromEntries(added.map((f) => [f.file, f.note!])) };
+}
