@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alreadyInLibrary, finishedImportTitle, importCountsLine, withNotes, type ImportCounts } from '../../src-renderer/src/util/import-words';
+import { alreadyInLibrary, finishedImportTitle, importCountsLine, leftOutLine, withNotes, type ImportCounts } from '../../src-renderer/src/util/import-words';
 
 const counts = (c: Partial<ImportCounts>): ImportCounts => ({ imported: 0, already: 0, replaced: 0, failed: 0, cancelled: 0, ...c });
 
@@ -55,5 +55,12 @@ describe('withNotes', () => {
     const page = { 'a.md': 'x' };
     expect(withNotes(page, [{ file: 'b.md' }, { file: 'a.md', note: 'x' }])).toBe(page);
     expect(withNotes(undefined, [{ file: 'b.md' }])).toBeUndefined();
+  });
+});
+
+describe('leftOutLine', () => {
+  it('says how many files a drop left out and why', () => {
+    expect(leftOutLine(1, 10_000)).toBe('1 more file was left out: one drop takes at most 10000 files. Drop the rest in smaller parts (a folder at a time) to import them.');
+    expect(leftOutLine(12_345, 10_000)).toMatch(/^12345 more files were left out: one drop takes at most 10000 files\./);
   });
 });

@@ -43,6 +43,8 @@ export interface ImportJob {
   skipped?: ImportSkipped[];
   /** By file: why it is imported under a name other than its own (`PickedFile.note`, or the engine's `note`), kept beside its progress. */
   notes?: Record<string, string>;
+  /** Files the drop carried beyond what one drop takes (`MAX_DROPPED_FILES`): not sent, said on the card. */
+  leftOut?: number;
   /** Why the job could not start or stopped, in words. */
   error: string | null;
   /**
@@ -57,9 +59,10 @@ export interface IngestSlice {
   jobs: ImportJob[];
   /**
    * Upload files (browser drop or file picker) into `library`; names are paths relative to the drop.
-   * `skipped`: what the drop carried that is not sent, shown with the job's own skipped files.
+   * `skipped`: what the drop carried that is not sent, shown with the job's own skipped files;
+   * `leftOut`: how many files it carried beyond what one drop takes.
    */
-  uploadFiles(library: string, files: PickedFile[], skipped?: ImportSkipped[]): Promise<void>;
+  uploadFiles(library: string, files: PickedFile[], skipped?: ImportSkipped[], leftOut?: number): Promise<void>;
   /** Import paths on this computer (Electron: picked or dropped, already granted by the shell). */
   startImport(library: string, paths: string[]): Promise<void>;
   /** Imports one file of a job again from what this session still holds (the dropped file or its path). */
@@ -130,7 +133,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
   const patchJob = (key: string, patch: (job: ImportJob) => ImportJob) =>
     set((s) => ({ jobs: s.jobs.map((j) => (j.key === key ? patch(j) : j)) }));
 
-  const addJob = (library: string, seed: { path: string; note?: string }[], skipped: ImportSkipped[] = []): string => {
+  const addJob = (library: string, seed: { path: string; note?: string }[], skipped: ImportSkipped[] = [], leftOut = 0): string => {
     const key = `job-${nextKey++}`;
     const seedFiles = seed.map((f) => f.path);
     const files: Record<string, FileProgress> = {};
@@ -149,6 +152,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
       error: null,
       ...(skipped.length > 0 ? { skipped } : {}),
       ...(Object.keys(notes).length > 0 ? { notes } : {}),
+      ...(leftOut > 0 ? { leftOut } : {}),
     };
     set((s) => ({ jobs: [...s.jobs, job] }));
     return key;
@@ -194,10 +198,10 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
   return {
     jobs: [],
 
-    async uploadFiles(library, files, skipped = []) {
+    async uploadFiles(library, files, skipped = [], leftOut = 0) {
       if (files.length === 0 && skipped.length === 0) return;
       for (const f of files) sources.set(sourceKey(library, f.path), { kind: 'file', file: f.file, ...(f.note ? { note: f.note } : {}) });
-      const key = addJob(library, files, skipped);
+      const key = addJob(library, files, skipped, leftOut);
       // Only junk was dropped: the card says so, with the reasons, instead of nothing happening.
       if (files.length === 0) return patchJob(key, (j) => ({ ...j, phase: 'done', summary: importSummary([], skipped) }));
       const uploadId = newUploadId();

@@ -21,6 +21,8 @@ type Captured = { kind: 'file'; file: File } | { kind: 'dir'; entry: FileSystemD
 export interface Picked {
   files: PickedFile[];
   skipped: ImportSkipped[];
+  /** Files it carried beyond `MAX_DROPPED_FILES`, which are not sent (the card says how many). */
+  leftOut: number;
 }
 
 /**
@@ -28,7 +30,8 @@ export interface Picked {
  * DataTransfer once the event returns, so files and folder entries are taken synchronously and
  * folders are walked afterwards by the returned function. What the user dropped (the top level)
  * is imported whatever its name, except system junk, which is `skipped` with the reason; inside
- * folders, hidden and system files are left out.
+ * folders, hidden and system files are left out. Files beyond `MAX_DROPPED_FILES` are counted in
+ * `leftOut`, not taken.
  */
 export function captureDrop(dt: DataTransfer): () => Promise<Picked> {
   const captured: Captured[] = [];
@@ -47,21 +50,25 @@ export function captureDrop(dt: DataTransfer): () => Promise<Picked> {
     const items: DroppedItem[] = [];
     const skipped: ImportSkipped[] = [];
     let count = 0;
+    let leftOut = 0;
     for (const c of captured) {
-      if (count >= MAX_DROPPED_FILES) break;
       if (c.kind === 'file') {
         const junk = junkReason(c.file.name);
         if (junk) skipped.push({ file: c.file.name, reason: junk });
-        else items.push({ name: c.file.name, folder: false, files: [{ path: c.file.name, file: c.file }] });
-        count += junk ? 0 : 1;
+        else if (count >= MAX_DROPPED_FILES) leftOut++;
+        else {
+          items.push({ name: c.file.name, folder: false, files: [{ path: c.file.name, file: c.file }] });
+          count++;
+        }
       } else {
         const files: PickedFile[] = [];
-        await walkDirectory(c.entry, files, true, MAX_DROPPED_FILES - count);
-        items.push({ name: c.entry.name, folder: true, files });
+        leftOut += await walkDirectory(c.entry, files, true, MAX_DROPPED_FILES - count);
+        // A folder none of whose files fit takes no name from the folders after it.
+        if (files.length > 0 || count < MAX_DROPPED_FILES) items.push({ name: c.entry.name, folder: true, files });
         count += files.length;
       }
     }
-    return { files: keepNamesApart(items), skipped };
+    return { files: keepNamesApart(items), skipped, leftOut };
   };
 }
 
@@ -69,18 +76,22 @@ export function captureDrop(dt: DataTransfer): () => Promise<Picked> {
 export function pickedFromInput(list: FileList): Picked {
   const files: PickedFile[] = [];
   const skipped: ImportSkipped[] = [];
+  let leftOut = 0;
+  const take = (f: PickedFile) => {
+    if (files.length < MAX_DROPPED_FILES) files.push(f);
+    else leftOut++;
+  };
   for (const file of Array.from(list)) {
-    if (files.length >= MAX_DROPPED_FILES) break;
     // A folder's files have a relative path; files chosen one by one do not.
     if (file.webkitRelativePath) {
-      if (!hiddenInFolder(file.name)) files.push({ path: file.webkitRelativePath, file });
+      if (!hiddenInFolder(file.name)) take({ path: file.webkitRelativePath, file });
       continue;
     }
     const junk = junkReason(file.name);
     if (junk) skipped.push({ file: file.name, reason: junk });
-    else files.push({ path: file.name, file });
+    else take({ path: file.name, file });
   }
-  return { files, skipped };
+  return { files, skipped, leftOut };
 }
 
 /** One thing the user dropped, a file or a folder, with the files it holds (their paths start with `name`). */
@@ -107,21 +118,26 @@ export function keepNamesApart(items: DroppedItem[]): PickedFile[] {
 }
 
 /**
- * Walks a dropped folder into `out`, at most `room` files. `top`: the user dropped this folder
- * itself, so its own name does not hide it.
+ * Walks a dropped folder into `out`, at most `room` files, and returns how many more it holds
+ * (counted, not read: a drop takes no more). `top`: the user dropped this folder itself, so its own
+ * name does not hide it.
  */
-async function walkDirectory(dir: FileSystemDirectoryEntry, out: PickedFile[], top = false, room = MAX_DROPPED_FILES): Promise<void> {
-  if (!top && hiddenInFolder(dir.name)) return;
+async function walkDirectory(dir: FileSystemDirectoryEntry, out: PickedFile[], top = false, room = MAX_DROPPED_FILES): Promise<number> {
+  if (!top && hiddenInFolder(dir.name)) return 0;
+  let over = 0;
   const reader = dir.createReader();
   // readEntries returns at most ~100 entries per call; it signals the end with an empty batch.
   for (;;) {
     const batch = await new Promise<FileSystemEntry[]>((resolve) => reader.readEntries(resolve, () => resolve([])));
-    if (batch.length === 0) return;
+    if (batch.length === 0) return over;
     for (const entry of batch) {
-      if (out.length >= room) return;
       if (entry.isDirectory) {
-        await walkDirectory(entry as FileSystemDirectoryEntry, out, false, room);
-      } else if (!hiddenInFolder(entry.name)) {
+        over += await walkDirectory(entry as FileSystemDirectoryEntry, out, false, room);
+      } else if (hiddenInFolder(entry.name)) {
+        continue;
+      } else if (out.length >= room) {
+        over++;
+      } else {
         const file = await new Promise<File | null>((resolve) => (entry as FileSystemFileEntry).file(resolve, () => resolve(null)));
         if (file) out.push({ path: entry.fullPath.replace(/^\/+/, ''), file });
       }

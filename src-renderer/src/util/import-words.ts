@@ -55,3 +55,11 @@ export function withNotes(notes: Record<string, string> | undefined, from: reado
   if (added.length === 0) return notes;
   return { ...notes, ...Object.fromEntries(added.map((f) => [f.file, f.note!])) };
 }
+
+/**
+ * The line of a drop or pick that carried more files than one drop takes (`max`): how many were
+ * left out and why, so that none goes without a word (numbers written as the card's other counts).
+ */
+export function leftOutLine(count: number, max: number): string {
+  return `${count === 1 ? '1 more file was' : `${count} more files were`} left out: one drop takes at most ${max} files. Drop the rest in smaller parts (a folder at a time) to import them.`;
+}
