@@ -96,8 +96,8 @@ let nextKey = 1;
 /** Files sent at once: the web bridge takes a few uploads at a time (it answers "busy" beyond). */
 const UPLOAD_CONCURRENCY = 4;
 
-/** Refusals that are about the one file (its size, its name): the rest of the batch is still sent. */
-const FILE_REFUSALS: readonly ErrorCode[] = ['too-large', 'unsafe-path'];
+/** Refusals that are about the one file (its size, its name, a name another file of the upload took): the rest of the batch is still sent. */
+const FILE_REFUSALS: readonly ErrorCode[] = ['too-large', 'unsafe-path', 'already-exists'];
 
 /**
  * Streams every file to the bridge under one upload id, a few at a time. A file the bridge refuses
