@@ -247,7 +247,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
     try {
       const staged = await stageUploadedFile(options.uploadsDir, url.searchParams.get('id') ?? '', url.searchParams.get('path') ?? '', req, maxUploadBytes);
       if (staged.ok) return send(res, 200, JSON.stringify(staged), 'application/json; charset=utf-8');
-      const status = staged.error.code === 'too-large' ? 413 : staged.error.code === 'unreadable' ? 500 : 400;
+      const status = staged.error.code === 'too-large' ? 413 : staged.error.code === 'already-exists' ? 409 : staged.error.code === 'unreadable' ? 500 : 400;
       return refuseUpload(req, res, status, staged.error);
     } finally {
       uploadsInFlight--;

@@ -263,6 +263,8 @@ async function cmdImport(engine: EngineDoor, library: string, paths: string[], j
     io.stdout.write(`${JSON.stringify({ results: s.results, skipped: s.skipped, summary: { ...summary, skipped: s.skipped.length } })}\n`);
   } else {
     for (const r of s.results) if (r.status === 'failed' || r.status === 'replaced' || r.sameAs !== undefined) io.stdout.write(`${r.status}: ${r.file}${r.reason ? ` — ${r.reason}` : ''}\n`);
+    // Each file of a renamed folder carries its note: said once.
+    for (const note of new Set(s.results.flatMap((r) => (r.note ? [r.note] : [])))) io.stdout.write(`renamed: ${note}\n`);
     for (const k of s.skipped) io.stdout.write(`skipped: ${k.file} — ${k.reason}\n`);
     const { imported, already, replaced, failed, cancelled } = s.summary;
     io.stdout.write(

@@ -110,6 +110,8 @@ export interface ImportFileResult {
   code?: ErrorCode;
   /** For a file `already` there under another name: the document (or earlier file of the import) with the same bytes. */
   sameAs?: string;
+  /** Why `file` is not the name it was named by (another of that name is in the import: "manual (2).md"), in words. */
+  note?: string;
 }
 
 /** A file a folder import left out, and why ("unsupported type .xyz", "hidden", "symlink outside the folder"). */
@@ -265,6 +267,8 @@ export interface ImportProgress {
   done: number;
   total: number;
   reason?: string;
+  /** Why `file` is not the name it was named by (`ImportFileResult.note`); on its `queued` event. */
+  note?: string;
 }
 
 /** Events pushed from the engine to the renderer (IPC `webContents.send` or server-sent events). */

@@ -30,10 +30,16 @@ export function isSafeRelativePath(p: string): boolean {
   );
 }
 
+/** Why a second file under a name an upload already holds is refused, in words. */
+const nameTaken = (relPath: string) =>
+  new CodedError('already-exists', `Another file of this upload is already named "${relPath}": the first is kept, and this one is not taken (each file of a drop needs a name of its own).`);
+
 /**
  * Streams one uploaded file to `<uploads>/<id>/<relPath>`, refusing it with `too-large` as soon as
  * more than `maxBytes` have arrived (the part written is removed). The file appears under its name
- * only when complete, so an interrupted upload is never imported.
+ * only when complete, so an interrupted upload is never imported. A name the upload already holds
+ * (a file, or a folder of its files) is refused with `already-exists`: put in its place, the
+ * second file replaced the first without a word.
  */
 export async function stageUploadedFile(uploads: string, uploadId: string, relPath: string, body: Readable, maxBytes: number): Promise<Result<{ bytes: number }>> {
   if (!UPLOAD_ID.test(uploadId)) return fail('invalid-input', 'The upload id is not valid.');
@@ -41,7 +47,16 @@ export async function stageUploadedFile(uploads: string, uploadId: string, relPa
   const staging = path.join(uploads, uploadId);
   const target = path.join(staging, ...relPath.split('/'));
   if (!target.startsWith(staging + path.sep)) return fail('unsafe-path', `The name "${relPath}" could escape the upload folder.`);
-  await fs.mkdir(path.dirname(target), { recursive: true });
+  // Refused before a byte is read; `publish` below refuses one that won the race to the name.
+  if (await fs.lstat(target).then(() => true, () => false)) return fail('already-exists', nameTaken(relPath).message);
+  try {
+    await fs.mkdir(path.dirname(target), { recursive: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTDIR') return fail('already-exists', `"${relPath}" needs a folder where this upload already has a file of that name: it is not taken.`);
+    if (code === 'ENOSPC') return fail('unreadable', 'The disk is full: the file could not be staged for import.');
+    return fail('unreadable', `The file could not be staged for import (${code ?? (err instanceof Error ? err.message : String(err))}).`);
+  }
   const partial = path.join(path.dirname(target), `.upload-${randomBytes(6).toString('hex')}.part`);
   let bytes = 0;
   const cap = new Transform({
@@ -53,7 +68,7 @@ export async function stageUploadedFile(uploads: string, uploadId: string, relPa
   });
   try {
     await copyWithoutDestroying(body, cap, createWriteStream(partial, { flags: 'wx' }));
-    await fs.rename(partial, target);
+    await publish(partial, target, relPath);
     return ok({ bytes });
   } catch (err) {
     await fs.rm(partial, { force: true });
@@ -62,6 +77,25 @@ export async function stageUploadedFile(uploads: string, uploadId: string, relPa
     if (code === 'ENOSPC') return fail('unreadable', 'The disk is full: the file could not be staged for import.');
     return fail('unreadable', `The upload stopped before the file was complete (${code ?? (err instanceof Error ? err.message : String(err))}).`);
   }
+}
+
+/**
+ * Gives the complete file `partial` its name `target`, unless the name is taken. A hard link
+ * fails on a taken name where a rename would replace it; a disk without hard links (FAT) is
+ * looked at first and renamed onto, which two uploads of one name at the same instant could race.
+ */
+async function publish(partial: string, target: string, relPath: string): Promise<void> {
+  try {
+    await fs.link(partial, target);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw nameTaken(relPath);
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw err;
+    if (await fs.lstat(target).then(() => true, () => false)) throw nameTaken(relPath);
+    await fs.rename(partial, target);
+    return;
+  }
+  await fs.rm(partial, { force: true });
 }
 
 /** The staged tree of an upload: its folder and the top-level names to import. */

@@ -1,8 +1,9 @@
-import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { ImportSkipped } from '../contract/api';
 import type { ErrorCode } from '../core/result';
 import { SUPPORTED_EXTENSIONS } from '../core/formats';
+import { distinctNames, junkReason, renamedNote } from '../core/import-names';
 
 /**
  * The folder walk of an import: the files named and found in the folders named, as candidates
@@ -22,6 +23,16 @@ export interface Candidate {
   id: string;
   /** Set when the candidate is already known to fail (unreadable, unsafe name...). */
   failure?: { code: ErrorCode; reason: string };
+  /** Why `id` does not start with the name of what was named (another of that name is in the import), in words. */
+  note?: string;
+}
+
+/** A path the user named, as typed (`p`), resolved and looked at. */
+interface Named {
+  p: string;
+  abs: string;
+  stat: Stats | null;
+  error: NodeJS.ErrnoException | null;
 }
 
 const SKIP_DIRS = new Set(['.git', 'node_modules', '.svn', '.hg', '__MACOSX']);
@@ -52,43 +63,76 @@ function inside(root: string, p: string): boolean {
 const WALK_SLICE_MS = 4;
 
 /**
- * Expands paths into candidate files. Inside folders, what is not imported is listed in
- * `skipped` with the reason: unsupported types, hidden files and folders, tool folders
- * (`node_modules`, `.git`...), and symlinks, which are never followed: they can loop or point
- * outside what the user chose.
+ * Expands paths into candidate files. A file named by itself is imported whatever its name,
+ * except system junk (`core/import-names.ts`, as a browser drop judges it), which is `skipped`
+ * with the reason. What was named gives its documents' ids their first segment: a later file or
+ * folder of a name already named is imported as "manual (2).md" or "docs (2)/...", with a `note`. Inside folders, what is not imported is listed in `skipped` with the reason:
+ * system junk, unsupported types, hidden files and folders, tool folders (`node_modules`,
+ * `.git`...), and symlinks, which are never followed: they can loop or point outside what the
+ * user chose.
  */
 export async function expandPaths(paths: string[]): Promise<Expansion> {
   const out: Candidate[] = [];
   const skipped: ImportSkipped[] = [];
   const seen = new Set<string>();
   const push = (c: Candidate) => {
-    if (seen.has(c.id)) return;
+    // Names are kept apart below; only a name made safe (`candidate`) can meet another.
+    if (seen.has(c.id)) {
+      skipped.push({ file: c.id, reason: 'another file of this import is imported under the same name' });
+      return;
+    }
     seen.add(c.id);
     out.push(c);
   };
   let sliceEnd = performance.now() + WALK_SLICE_MS;
+  const named: Named[] = [];
+  const namedAbs = new Set<string>();
   for (const p of paths) {
     const abs = path.resolve(p);
-    const base = path.dirname(abs);
-    let stat;
+    if (namedAbs.has(abs)) {
+      skipped.push({ file: path.basename(abs), reason: `${p} is named twice in this import; it is imported once` });
+      continue;
+    }
+    namedAbs.add(abs);
+    let stat: Stats | null = null;
+    let error: NodeJS.ErrnoException | null = null;
     try {
       stat = statSync(abs);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
+      error = err as NodeJS.ErrnoException;
+    }
+    // An AppleDouble "._manual.pdf" named with its manual is metadata, not a damaged PDF.
+    const junk = stat?.isFile() ? junkReason(path.basename(abs)) : null;
+    if (junk) skipped.push({ file: path.basename(abs), reason: junk });
+    else named.push({ p, abs, stat, error });
+  }
+  // A document's id starts with the name of what was named: two of one name (a/manual.md and
+  // b/manual.md) get names of their own, as a browser drop gives them, each renamed file saying so.
+  const items = named.map((n) => ({ name: path.basename(n.abs), folder: n.stat?.isDirectory() ?? false }));
+  const names = distinctNames(items);
+  for (const [k, { p, abs, stat, error }] of named.entries()) {
+    const top = names[k]!;
+    const note = top === items[k]!.name ? {} : { note: renamedNote(top, items[k]!, 'import', p) };
+    if (!stat) {
+      const code = error?.code;
       const why = code === 'ENOENT' ? 'it does not exist' : code === 'EACCES' ? 'permission denied' : `error ${code ?? 'unknown'}`;
-      push({ abs, id: path.basename(abs), failure: { code: 'unreadable', reason: `Cannot read ${p}: ${why}.` } });
+      push({ abs, id: top, failure: { code: 'unreadable', reason: `Cannot read ${p}: ${why}.` }, ...note });
       continue;
     }
     if (stat.isFile()) {
-      push(candidate(abs, path.basename(abs)));
+      push({ ...candidate(abs, top), ...note });
       continue;
     }
     if (!stat.isDirectory()) {
-      push({ abs, id: path.basename(abs), failure: { code: 'unsupported', reason: `${p} is not a regular file or folder.` } });
+      push({ abs, id: top, failure: { code: 'unsupported', reason: `${p} is not a regular file or folder.` }, ...note });
       continue;
     }
     const root = realOrNull(abs) ?? abs;
-    const rel = (full: string) => path.relative(base, full).split(path.sep).join('/');
+    // Below the folder's own name, which is `top` in the library.
+    const rel = (full: string) => {
+      const below = path.relative(abs, full).split(path.sep).join('/');
+      return below === '' ? top : top === '' ? below : `${top}/${below}`;
+    };
     const stack = [abs];
     while (stack.length > 0) {
       if (performance.now() >= sliceEnd) {
@@ -106,7 +150,10 @@ export async function expandPaths(paths: string[]): Promise<Expansion> {
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const e of entries) {
         const full = path.join(dir, e.name);
-        if (e.name.startsWith('.')) {
+        const junk = e.isFile() ? junkReason(e.name) : null;
+        if (junk) {
+          skipped.push({ file: rel(full), reason: junk });
+        } else if (e.name.startsWith('.')) {
           skipped.push({ file: rel(full), reason: e.isDirectory() ? 'hidden folder' : 'hidden' });
         } else if (e.isSymbolicLink()) {
           const target = realOrNull(full);
@@ -118,7 +165,7 @@ export async function expandPaths(paths: string[]): Promise<Expansion> {
         } else if (e.isFile()) {
           const ext = path.extname(e.name).slice(1).toLowerCase();
           if (!SUPPORTED_EXTENSIONS.includes(ext)) skipped.push({ file: rel(full), reason: ext ? `unsupported type .${ext}` : 'unsupported type (no extension)' });
-          else push(candidate(full, rel(full)));
+          else push({ ...candidate(full, rel(full)), ...note });
         } else {
           skipped.push({ file: rel(full), reason: 'not a regular file' });
         }

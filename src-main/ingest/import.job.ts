@@ -345,7 +345,8 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
     keepPrevious(p.doc.id, reason);
   };
 
-  for (const c of candidates) progress(c.id, 'queued', 0);
+  // A file imported under a name other than its own says why from the start (`Candidate.note`).
+  for (const c of candidates) options.onProgress?.({ file: c.id, stage: 'queued', fraction: 0, done, total, ...(c.note ? { note: c.note } : {}) });
   const writes = new Limiter(WRITES_WHILE_READING);
   const extract = indexer.extractsAhead?.() ?? false;
   const sameContent = new SameContent(await library.documents(), new Set(candidates.map((c) => c.id)));
@@ -557,7 +558,8 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
 
   const finished = new Set(results.map((r) => r.file));
   for (const c of candidates) if (!finished.has(c.id)) results.push({ file: c.id, status: 'cancelled', reason: 'Import cancelled before this file.' });
-  return importSummary(results, skipped);
+  const notes = new Map(candidates.flatMap((c) => (c.note ? [[c.id, c.note] as const] : [])));
+  return importSummary(notes.size === 0 ? results : results.map((r) => (notes.has(r.file) ? { ...r, note: notes.get(r.file)! } : r)), skipped);
 }
 
 /** Where a parsed file's original was stored, or why storing it failed; never rejects. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { EngineEvent } from '../../src-main/contract/api';
@@ -200,6 +200,15 @@ describe('web bridge', () => {
     const docs = await engine.handlers['documents.list']({ library: 'Uploads' });
     expect(docs.ok && docs.value.map((d) => d.id).sort()).toEqual(['manuals/notes.txt', 'manuals/pump.md']);
     expect(await staged('drop-0100')).toEqual([]);
+  });
+
+  it('answers 409 to a second upload under a name the upload already holds, keeping the first', async () => {
+    const put = (body: string) => request(bridge.port, '/upload?id=drop-0150&path=manual.md', { method: 'PUT', body, headers: auth() });
+    expect((await put('# First')).status).toBe(200);
+    const second = await put('# Second');
+    expect(second.status).toBe(409);
+    expect(JSON.parse(second.body)).toMatchObject({ ok: false, error: { code: 'already-exists', message: expect.stringContaining('already named "manual.md"') } });
+    expect(await readFile(path.join(engine.uploadsDir, 'drop-0150', 'manual.md'), 'utf8')).toBe('# First');
   });
 
   it('refuses an upload whose declared size is over the cap before its body is sent', async () => {

@@ -71,6 +71,68 @@ describe('manualmate import through the contract', () => {
   });
 });
 
+describe('manualmate import of files named by path', () => {
+  it('skips system junk named by itself with the words a browser drop uses, never as a damaged file', async () => {
+    const tmp = await tempDir();
+    try {
+      const { mkdir, writeFile } = await import('node:fs/promises');
+      await mkdir(path.join(tmp.dir, 'a'));
+      // What macOS writes beside a manual copied to a non-Mac disk: resource-fork metadata, no PDF.
+      const appleDouble = path.join(tmp.dir, 'a', '._manual.pdf');
+      await writeFile(appleDouble, Buffer.from([0, 5, 22, 7, 0, 2, 0, 0, 77, 97, 99, 32, 79, 83, 32, 88]));
+      const manual = path.join(tmp.dir, 'a', 'manual.md');
+      await writeFile(manual, '# RAC-225B manual\n\nThe RAC-225B takes a 5 A slow-blow fuse.\n');
+      const data = path.join(tmp.dir, 'data');
+      const c = capture();
+      expect(await runCli(['import', appleDouble, manual, '--library', 'Pumps', '--data-dir', data], c.io)).toBe(0);
+      expect(c.out()).toContain('skipped: ._manual.pdf — macOS metadata for "manual.pdf" (an AppleDouble file), not a manual\n');
+      expect(c.out()).not.toMatch(/failed:|damaged/);
+      expect(c.out()).toContain('1 imported, 0 already in library, 0 replaced, 0 failed, 1 skipped (library "Pumps").');
+      const docs = capture();
+      expect(await runCli(['documents', '--library', 'Pumps', '--json', '--data-dir', data], docs.io)).toBe(0);
+      expect((JSON.parse(docs.out()) as { documents: { id: string }[] }).documents.map((d) => d.id)).toEqual(['manual.md']);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});
+
+describe('manualmate import of two files of one name', () => {
+  it('imports both, the second under a name of its own, and says so', async () => {
+    const tmp = await tempDir();
+    try {
+      const { mkdir, writeFile } = await import('node:fs/promises');
+      for (const dir of ['a', 'b']) await mkdir(path.join(tmp.dir, dir));
+      const first = path.join(tmp.dir, 'a', 'manual.md');
+      const second = path.join(tmp.dir, 'b', 'manual.md');
+      await writeFile(first, '# RAC-225B manual\n\nThe RAC-225B takes a 5 A slow-blow fuse.\n');
+      await writeFile(second, '# XR-10 manual\n\nMount the XR-10 bracket with four M6 bolts.\n');
+      const data = path.join(tmp.dir, 'data');
+      const c = capture();
+      expect(await runCli(['import', first, second, '--library', 'Pumps', '--data-dir', data], c.io)).toBe(0);
+      expect(c.out()).toContain(`renamed: Imported as "manual (2).md" from ${second}: another file named "manual.md" is in this import.\n`);
+      expect(c.out()).toContain('2 imported, 0 already in library, 0 replaced, 0 failed (library "Pumps").');
+      const docs = capture();
+      expect(await runCli(['documents', '--library', 'Pumps', '--json', '--data-dir', data], docs.io)).toBe(0);
+      expect((JSON.parse(docs.out()) as { documents: { id: string }[] }).documents.map((d) => d.id).sort()).toEqual(['manual (2).md', 'manual.md']);
+      // Each name holds its own file's text.
+      const found = capture();
+      expect(await runCli(['search', 'XR-10 bracket bolts', '--library', 'Pumps', '--json', '--data-dir', data], found.io)).toBe(0);
+      expect((JSON.parse(found.out()) as { results: { doc: string }[] }).results[0]!.doc).toBe('manual (2).md');
+      // --json gives the note with the file it is about.
+      const again = capture();
+      expect(await runCli(['import', first, second, '--library', 'Pumps', '--json', '--data-dir', data], again.io)).toBe(0);
+      const results = (JSON.parse(again.out()) as { results: { file: string; status: string; note?: string }[] }).results;
+      expect(results.map((r) => [r.file, r.status, r.note ?? null])).toEqual([
+        ['manual.md', 'already', null],
+        ['manual (2).md', 'already', `Imported as "manual (2).md" from ${second}: another file named "manual.md" is in this import.`],
+      ]);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});
+
 describe('manualmate ask', () => {
   it('answers with citations listed after the answer, and says plainly when a model has no manual', async () => {
     const tmp = await tempDir();

@@ -153,6 +153,28 @@ describe('import.upload (dropped files in a browser)', () => {
     expect(await t.engine.handlers['import.upload']({ library: 'Drops', uploadId: 'drop-0003' })).toMatchObject({ ok: false, error: { code: 'not-found' } });
   });
 
+  it('refuses a second file under a name the upload already holds, in words, and keeps the first', async () => {
+    const dir = path.join(t.engine.uploadsDir, 'drop-0004');
+    const stage = (rel: string, text: string) => stageUploadedFile(t.engine.uploadsDir, 'drop-0004', rel, Readable.from([Buffer.from(text)]), 1024);
+    expect(await stage('manual.md', '# RAC-225B manual')).toEqual({ ok: true, value: { bytes: 17 } });
+    expect(await stage('manual.md', '# XR-10 manual')).toEqual({
+      ok: false,
+      error: {
+        code: 'already-exists',
+        message: 'Another file of this upload is already named "manual.md": the first is kept, and this one is not taken (each file of a drop needs a name of its own).',
+      },
+    });
+    // A file where a folder of the upload is, and a folder where one of its files is.
+    expect((await stage('docs/a.md', '# A')).ok).toBe(true);
+    expect(await stage('docs', '# Docs')).toMatchObject({ ok: false, error: { code: 'already-exists' } });
+    expect(await stage('manual.md/b.md', '# B')).toMatchObject({ ok: false, error: { code: 'already-exists', message: expect.stringContaining('"manual.md/b.md" needs a folder') } });
+    // Two at once under one name: one is taken, the other refused, never one replacing the other.
+    const raced = await Promise.all([stage('twin.md', '# One'), stage('twin.md', '# Two')]);
+    expect(raced.map((r) => (r.ok ? 'ok' : r.error.code)).sort()).toEqual(['already-exists', 'ok']);
+    expect(await readFile(path.join(dir, 'manual.md'), 'utf8')).toBe('# RAC-225B manual');
+    expect((await readdir(dir, { recursive: true })).map(String).sort()).toEqual(['docs', path.join('docs', 'a.md'), 'manual.md', 'twin.md']);
+  });
+
   it('validates the upload id at the edge', () => {
     for (const bad of ['../x', 'short', 'a/b/c/d/e/f', '']) expect(validateInput('import.upload', { library: 'L', uploadId: bad }).ok, bad).toBe(false);
   });

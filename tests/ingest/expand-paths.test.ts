@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { junkReason } from '../../src-main/core/import-names';
 import { expandPaths } from '../../src-main/ingest/expand-paths';
 import { tempDir } from '../helpers/temp';
 
@@ -64,6 +65,67 @@ describe('expandPaths', () => {
         ]),
       );
       expect(skipped).toHaveLength(8);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  it('skips system junk, named by itself or found in a folder, with the words a browser drop uses', async () => {
+    const tmp = await tempDir();
+    try {
+      await tree(tmp.dir, {
+        'a/._manual.pdf': 'AppleDouble',
+        'a/Thumbs.db': 'cache',
+        'a/.pump-notes.md': '# Notes',
+        'docs/manual.md': '# Manual',
+        'docs/.DS_Store': 'view',
+        'docs/desktop.ini': '[.ShellClassInfo]',
+        'docs/._manual.md': 'AppleDouble',
+      });
+      const named = ['a/._manual.pdf', 'a/Thumbs.db', 'a/.pump-notes.md', 'docs'].map((p) => path.join(tmp.dir, p));
+      const { candidates, skipped } = await expandPaths(named);
+      // A hidden name the user chose is no junk: it is imported, as a browser drop imports it.
+      expect(candidates.map((c) => [c.id, c.failure?.code ?? null])).toEqual([
+        ['.pump-notes.md', null],
+        ['docs/manual.md', null],
+      ]);
+      expect(skipped).toEqual([
+        { file: '._manual.pdf', reason: junkReason('._manual.pdf') },
+        { file: 'Thumbs.db', reason: junkReason('Thumbs.db') },
+        { file: 'docs/.DS_Store', reason: junkReason('.DS_Store') },
+        { file: 'docs/._manual.md', reason: junkReason('._manual.md') },
+        { file: 'docs/desktop.ini', reason: junkReason('desktop.ini') },
+      ]);
+      expect(skipped[0]!.reason).toBe('macOS metadata for "manual.pdf" (an AppleDouble file), not a manual');
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  it('gives a later file or folder of a name already named a name of its own, saying why, as a browser drop does', async () => {
+    const tmp = await tempDir();
+    try {
+      await tree(tmp.dir, {
+        'a/manual.md': '# A',
+        'b/manual.md': '# B',
+        'c/Manual.MD': '# C',
+        'x/docs/one.md': '# One',
+        'y/docs/two.md': '# Two',
+        'y/docs/sub/three.md': '# Three',
+      });
+      const p = (rel: string) => path.join(tmp.dir, rel);
+      const named = [p('a/manual.md'), p('b/manual.md'), p('c/Manual.MD'), p('x/docs'), p('y/docs'), p('a/manual.md')];
+      const { candidates, skipped } = await expandPaths(named);
+      expect(candidates.map((c) => [c.id, c.abs, c.note ?? null])).toEqual([
+        ['manual.md', p('a/manual.md'), null],
+        ['manual (2).md', p('b/manual.md'), `Imported as "manual (2).md" from ${p('b/manual.md')}: another file named "manual.md" is in this import.`],
+        ['Manual (3).MD', p('c/Manual.MD'), `Imported as "Manual (3).MD" from ${p('c/Manual.MD')}: another file named "Manual.MD" is in this import.`],
+        ['docs/one.md', p('x/docs/one.md'), null],
+        ['docs (2)/two.md', p('y/docs/two.md'), `Imported as "docs (2)" from ${p('y/docs')}: another folder named "docs" is in this import.`],
+        ['docs (2)/sub/three.md', p('y/docs/sub/three.md'), `Imported as "docs (2)" from ${p('y/docs')}: another folder named "docs" is in this import.`],
+      ]);
+      // The same path named twice is one file, imported once, and said so.
+      expect(skipped).toEqual([{ file: 'manual.md', reason: `${p('a/manual.md')} is named twice in this import; it is imported once` }]);
     } finally {
       await tmp.cleanup();
     }

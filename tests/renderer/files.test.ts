@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { junkReason, keepNamesApart } from '../../src-renderer/src/util/files';
+import { captureDrop, junkReason, keepNamesApart, MAX_DROPPED_FILES, pickedFromInput } from '../../src-renderer/src/util/files';
 
 describe('junkReason', () => {
   it('names the system files that ride along with a selection, with what they are', () => {
@@ -34,5 +34,66 @@ describe('keepNamesApart', () => {
     const out = keepNamesApart([item('docs', ['docs/a.md']), item('docs', ['docs/a.md', 'docs/x/b.md']), item('v1.2', ['v1.2/c.md']), item('v1.2', ['v1.2/c.md'])]);
     expect(out.map((f) => f.path)).toEqual(['docs/a.md', 'docs (2)/a.md', 'docs (2)/x/b.md', 'v1.2/c.md', 'v1.2 (2)/c.md']);
     expect(out[2]!.note).toBe('Imported as "docs (2)": another folder named "docs" is in this drop.');
+  });
+});
+
+/**
+ * The shapes a browser hands a drop handler (DataTransfer items and their FileSystem entries), for
+ * the counting logic alone: the drop itself is driven in Chromium by tests/e2e/drop-limit.test.ts.
+ */
+type Entry = { name: string; isDirectory: boolean; isFile: boolean; fullPath: string; file?: (ok: (f: File) => void) => void; createReader?: () => { readEntries: (ok: (batch: Entry[]) => void) => void } };
+const fileEntry = (fullPath: string): Entry => {
+  const name = fullPath.split('/').pop()!;
+  return { name, isDirectory: false, isFile: true, fullPath, file: (ok) => ok(new File([fullPath], name)) };
+};
+const folderEntry = (fullPath: string, children: Entry[]): Entry => {
+  return {
+    name: fullPath.split('/').pop()!,
+    isDirectory: true,
+    isFile: false,
+    fullPath,
+    createReader: () => {
+      let at = 0;
+      // As Chromium does: at most 100 entries a call, then an empty batch.
+      return { readEntries: (ok) => ok(children.slice(at, (at += 100))) };
+    },
+  };
+};
+const dataTransfer = (entries: Entry[]) =>
+  ({
+    items: entries.map((e) => ({ kind: 'file', webkitGetAsEntry: () => e, getAsFile: () => (e.isDirectory ? null : new File([e.fullPath], e.name)) })),
+    files: [],
+  }) as unknown as DataTransfer;
+
+describe('a drop or a pick of more files than one drop takes', () => {
+  it('takes the first MAX_DROPPED_FILES files and counts the rest, leaving hidden files and junk out of the count', async () => {
+    const singles = Array.from({ length: MAX_DROPPED_FILES }, (_, i) => fileEntry(`/bulletin-${i}.md`));
+    const dropped = captureDrop(
+      dataTransfer([
+        folderEntry('/docs', [fileEntry('/docs/a.md'), fileEntry('/docs/b.md'), folderEntry('/docs/sub', [fileEntry('/docs/sub/c.md')])]),
+        ...singles,
+        fileEntry('/._bulletin-1.md'),
+        folderEntry('/more', [fileEntry('/more/d.md'), fileEntry('/more/.DS_Store'), folderEntry('/more/e', [fileEntry('/more/e/f.md')])]),
+      ]),
+    );
+    const { files, skipped, leftOut } = await dropped();
+    expect(files).toHaveLength(MAX_DROPPED_FILES);
+    expect(files.slice(0, 4).map((f) => f.path)).toEqual(['docs/a.md', 'docs/b.md', 'docs/sub/c.md', 'bulletin-0.md']);
+    // 3 of the single files did not fit, nor did the 2 files of "more".
+    expect(leftOut).toBe(5);
+    expect(skipped.map((k) => k.file)).toEqual(['._bulletin-1.md']);
+  });
+
+  it('counts nothing left out of a drop that fits', async () => {
+    const { files, leftOut } = await captureDrop(dataTransfer([fileEntry('/a.md'), folderEntry('/docs', [fileEntry('/docs/b.md')])]))();
+    expect(files.map((f) => f.path)).toEqual(['a.md', 'docs/b.md']);
+    expect(leftOut).toBe(0);
+  });
+
+  it('counts the files a file picker chose beyond the limit', () => {
+    const chosen = Array.from({ length: MAX_DROPPED_FILES + 2 }, (_, i) => new File(['x'], `m${i}.md`));
+    const { files, leftOut } = pickedFromInput(chosen as unknown as FileList);
+    expect(files).toHaveLength(MAX_DROPPED_FILES);
+    expect(leftOut).toBe(2);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alreadyInLibrary, finishedImportTitle, importCountsLine, type ImportCounts } from '../../src-renderer/src/util/import-words';
+import { alreadyInLibrary, finishedImportTitle, importCountsLine, leftOutLine, withNotes, type ImportCounts } from '../../src-renderer/src/util/import-words';
 
 const counts = (c: Partial<ImportCounts>): ImportCounts => ({ imported: 0, already: 0, replaced: 0, failed: 0, cancelled: 0, ...c });
 
@@ -40,5 +40,27 @@ describe('importCountsLine', () => {
   it('lists each outcome that happened, in one order, and nothing for those that did not', () => {
     expect(importCountsLine('Pumps', counts({ imported: 2, replaced: 1, already: 3, failed: 1, cancelled: 4 }))).toBe('2 imported · 1 replaced · 3 already in Pumps · 1 failed · 4 cancelled');
     expect(importCountsLine('Pumps', counts({ replaced: 1 }))).toBe('1 replaced');
+  });
+});
+
+describe('withNotes', () => {
+  it("adds the engine's notes to a card's, keeping the page's own", () => {
+    const page = { 'docs (2)/a.md': 'Imported as "docs (2)": another folder named "docs" is in this drop.' };
+    const engine = [{ file: 'manual.md' }, { file: 'manual (2).md', note: 'Imported as "manual (2).md" from /b/manual.md: another file named "manual.md" is in this import.' }];
+    expect(withNotes(page, engine)).toEqual({ ...page, 'manual (2).md': engine[1]!.note });
+    expect(withNotes(undefined, engine)).toEqual({ 'manual (2).md': engine[1]!.note });
+  });
+
+  it('gives back the same notes when nothing is added, so the card is not drawn again', () => {
+    const page = { 'a.md': 'x' };
+    expect(withNotes(page, [{ file: 'b.md' }, { file: 'a.md', note: 'x' }])).toBe(page);
+    expect(withNotes(undefined, [{ file: 'b.md' }])).toBeUndefined();
+  });
+});
+
+describe('leftOutLine', () => {
+  it('says how many files a drop left out and why', () => {
+    expect(leftOutLine(1, 10_000)).toBe('1 more file was left out: one drop takes at most 10000 files. Drop the rest in smaller parts (a folder at a time) to import them.');
+    expect(leftOutLine(12_345, 10_000)).toMatch(/^12345 more files were left out: one drop takes at most 10000 files\./);
   });
 });

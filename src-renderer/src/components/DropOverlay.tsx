@@ -54,10 +54,10 @@ export function DropOverlay() {
       }
       const collect = captureDrop(e.dataTransfer);
       void (async () => {
-        const { files, skipped } = await collect();
+        const { files, skipped, leftOut } = await collect();
         if (files.length === 0 && skipped.length === 0) return;
         const target = await ensureLibrary();
-        if (target) await uploadFiles(target, files, skipped);
+        if (target) await uploadFiles(target, files, skipped, leftOut);
       })();
     };
     window.addEventListener('dragenter', onEnter);

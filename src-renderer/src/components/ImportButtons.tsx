@@ -58,11 +58,11 @@ export function ImportButtons({ compact = false }: { compact?: boolean }) {
   };
 
   const onInput = async (input: HTMLInputElement) => {
-    const { files, skipped } = input.files ? pickedFromInput(input.files) : { files: [], skipped: [] };
+    const { files, skipped, leftOut } = input.files ? pickedFromInput(input.files) : { files: [], skipped: [], leftOut: 0 };
     input.value = '';
     if (files.length === 0 && skipped.length === 0) return;
     const library = await target();
-    if (library) await uploadFiles(library, files, skipped);
+    if (library) await uploadFiles(library, files, skipped, leftOut);
   };
 
   return (

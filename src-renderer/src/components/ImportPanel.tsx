@@ -3,7 +3,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../store';
 import type { ImportJob } from '../store/ingest.slice';
 import { formatPercent, stageLabel } from '../util/format';
-import { finishedImportTitle, importCountsLine } from '../util/import-words';
+import { MAX_DROPPED_FILES } from '../util/files';
+import { finishedImportTitle, importCountsLine, leftOutLine } from '../util/import-words';
 import { restoreFocus } from '../util/focus';
 import { NARROW_LAYOUT, useMediaQuery } from '../util/media';
 import { failureAdvice } from '../util/messages';
@@ -181,6 +182,12 @@ function JobCard({ jobKey }: { jobKey: string }) {
       {s ? (
         <p ref={summary} className="job-summary small" data-testid="import-summary" tabIndex={-1}>
           {importCountsLine(job.library, s)}
+        </p>
+      ) : null}
+      {job.leftOut ? (
+        // Shown whether the card is folded or not: these files were never sent, and no row stands for them.
+        <p className="warn small" data-testid="import-left-out">
+          {leftOutLine(job.leftOut, MAX_DROPPED_FILES)}
         </p>
       ) : null}
       {job.summary?.skipped?.length ? (

@@ -3,7 +3,7 @@ import type { DocumentStatus, EngineEvent, ErrorCode, ImportFileResult, ImportSk
 import { importSummary } from '../../../src-main/contract/import-summary';
 import { api, newUploadId, uploadFile } from '../api/client';
 import type { PickedFile } from '../util/files';
-import { alreadyInLibrary } from '../util/import-words';
+import { alreadyInLibrary, withNotes } from '../util/import-words';
 import type { Store } from './index';
 
 /** One file's progress in an import job; `fraction` is 0..1 for this file. */
@@ -41,8 +41,10 @@ export interface ImportJob {
   refused?: ImportFileResult[];
   /** What the user dropped that this page left out (system junk), with the reason: added to the engine's `skipped`. */
   skipped?: ImportSkipped[];
-  /** By file: why it is imported under a name other than its own (`PickedFile.note`), kept beside its progress. */
+  /** By file: why it is imported under a name other than its own (`PickedFile.note`, or the engine's `note`), kept beside its progress. */
   notes?: Record<string, string>;
+  /** Files the drop carried beyond what one drop takes (`MAX_DROPPED_FILES`): not sent, said on the card. */
+  leftOut?: number;
   /** Why the job could not start or stopped, in words. */
   error: string | null;
   /**
@@ -57,9 +59,10 @@ export interface IngestSlice {
   jobs: ImportJob[];
   /**
    * Upload files (browser drop or file picker) into `library`; names are paths relative to the drop.
-   * `skipped`: what the drop carried that is not sent, shown with the job's own skipped files.
+   * `skipped`: what the drop carried that is not sent, shown with the job's own skipped files;
+   * `leftOut`: how many files it carried beyond what one drop takes.
    */
-  uploadFiles(library: string, files: PickedFile[], skipped?: ImportSkipped[]): Promise<void>;
+  uploadFiles(library: string, files: PickedFile[], skipped?: ImportSkipped[], leftOut?: number): Promise<void>;
   /** Import paths on this computer (Electron: picked or dropped, already granted by the shell). */
   startImport(library: string, paths: string[]): Promise<void>;
   /** Imports one file of a job again from what this session still holds (the dropped file or its path). */
@@ -93,8 +96,8 @@ let nextKey = 1;
 /** Files sent at once: the web bridge takes a few uploads at a time (it answers "busy" beyond). */
 const UPLOAD_CONCURRENCY = 4;
 
-/** Refusals that are about the one file (its size, its name): the rest of the batch is still sent. */
-const FILE_REFUSALS: readonly ErrorCode[] = ['too-large', 'unsafe-path'];
+/** Refusals that are about the one file (its size, its name, a name another file of the upload took): the rest of the batch is still sent. */
+const FILE_REFUSALS: readonly ErrorCode[] = ['too-large', 'unsafe-path', 'already-exists'];
 
 /**
  * Streams every file to the bridge under one upload id, a few at a time. A file the bridge refuses
@@ -130,7 +133,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
   const patchJob = (key: string, patch: (job: ImportJob) => ImportJob) =>
     set((s) => ({ jobs: s.jobs.map((j) => (j.key === key ? patch(j) : j)) }));
 
-  const addJob = (library: string, seed: { path: string; note?: string }[], skipped: ImportSkipped[] = []): string => {
+  const addJob = (library: string, seed: { path: string; note?: string }[], skipped: ImportSkipped[] = [], leftOut = 0): string => {
     const key = `job-${nextKey++}`;
     const seedFiles = seed.map((f) => f.path);
     const files: Record<string, FileProgress> = {};
@@ -149,6 +152,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
       error: null,
       ...(skipped.length > 0 ? { skipped } : {}),
       ...(Object.keys(notes).length > 0 ? { notes } : {}),
+      ...(leftOut > 0 ? { leftOut } : {}),
     };
     set((s) => ({ jobs: [...s.jobs, job] }));
     return key;
@@ -194,10 +198,10 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
   return {
     jobs: [],
 
-    async uploadFiles(library, files, skipped = []) {
+    async uploadFiles(library, files, skipped = [], leftOut = 0) {
       if (files.length === 0 && skipped.length === 0) return;
       for (const f of files) sources.set(sourceKey(library, f.path), { kind: 'file', file: f.file, ...(f.note ? { note: f.note } : {}) });
-      const key = addJob(library, files, skipped);
+      const key = addJob(library, files, skipped, leftOut);
       // Only junk was dropped: the card says so, with the reasons, instead of nothing happening.
       if (files.length === 0) return patchJob(key, (j) => ({ ...j, phase: 'done', summary: importSummary([], skipped) }));
       const uploadId = newUploadId();
@@ -234,7 +238,15 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
     async startImport(library, paths) {
       if (paths.length === 0) return;
       const ids = idsForPaths(paths);
-      paths.forEach((p, i) => sources.set(sourceKey(library, ids[i]!), { kind: 'path', path: p }));
+      // Two paths of one name: the engine imports the second under a name of its own ("manual
+      // (2).md"), so the name stays the first one's. The second offers no Retry: imported by
+      // itself, it would take the first one's name and replace it.
+      const named = new Set<string>();
+      paths.forEach((p, i) => {
+        if (named.has(ids[i]!.toLowerCase())) return;
+        named.add(ids[i]!.toLowerCase());
+        sources.set(sourceKey(library, ids[i]!), { kind: 'path', path: p });
+      });
       const key = addJob(library, []);
       const res = await api['import.start']({ library, paths });
       if (!res.ok) return failedToStart(key, res.error.message);
@@ -333,6 +345,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
             total: Math.max(event.total, j.total),
             order: j.files[event.file] ? j.order : [...j.order, event.file],
             files: { ...j.files, [event.file]: { file: event.file, stage: event.stage, fraction: event.fraction, ...(event.reason ? { reason: event.reason } : {}) } },
+            ...(event.note ? { notes: withNotes(j.notes, [event]) } : {}),
           }));
           // A file that just became ready is searchable: refresh the list the user is looking at.
           if ((event.stage === 'ready' || event.stage === 'failed') && event.library === get().selectedLibrary) get().scheduleDocumentsRefresh();
@@ -352,7 +365,8 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
               else files[r.file] = { file: r.file, stage: 'ready', fraction: 1, ...(r.status === 'already' ? { reason: alreadyInLibrary(j.library, r.sameAs) } : {}) };
             }
             const order = [...j.order, ...event.summary.results.map((r) => r.file).filter((f) => !j.files[f])];
-            return { ...j, phase: 'done', summary, files, order, done: summary.results.length, total: summary.results.length };
+            const notes = withNotes(j.notes, event.summary.results);
+            return { ...j, phase: 'done', summary, files, order, done: summary.results.length, total: summary.results.length, ...(notes ? { notes } : {}) };
           });
           if (event.library === get().selectedLibrary) void get().loadDocuments();
           void get().loadLibraries();

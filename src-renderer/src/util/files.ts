@@ -1,4 +1,8 @@
 import type { ImportSkipped } from '../../../src-main/contract/api';
+import { distinctNames, hiddenInFolder, junkReason, renamedNote } from '../../../src-main/core/import-names';
+
+// One definition of system junk for every door (the command line and Electron's too).
+export { junkReason };
 
 /** A file chosen or dropped in the browser, with its path relative to what was dropped (`/`-separated). */
 export interface PickedFile {
@@ -13,26 +17,12 @@ export const MAX_DROPPED_FILES = 10_000;
 
 type Captured = { kind: 'file'; file: File } | { kind: 'dir'; entry: FileSystemDirectoryEntry };
 
-/** Hidden and system files ride along when folders are dropped; they are never manuals. */
-const isHidden = (name: string) => name.startsWith('.') || name === 'Thumbs.db' || name === 'desktop.ini';
-
-/**
- * Why a file the user dropped or chose by itself is left out: only system junk that rides along
- * with a selection (AppleDouble `._x.pdf`, folder settings, thumbnail caches), never a name that
- * merely starts with "." (`.pump-notes.md` is imported). Null when it is to be imported.
- */
-export function junkReason(name: string): string | null {
-  if (name.startsWith('._') && name.length > 2) return `macOS metadata for "${name.slice(2)}" (an AppleDouble file), not a manual`;
-  if (name === '.DS_Store') return 'macOS folder view settings, not a manual';
-  if (name === 'Thumbs.db') return 'Windows thumbnail cache, not a manual';
-  if (name === 'desktop.ini') return 'Windows folder settings, not a manual';
-  return null;
-}
-
 /** What a drop or a pick carries: the files to upload, and what the user gave that is left out, with the reason. */
 export interface Picked {
   files: PickedFile[];
   skipped: ImportSkipped[];
+  /** Files it carried beyond `MAX_DROPPED_FILES`, which are not sent (the card says how many). */
+  leftOut: number;
 }
 
 /**
@@ -40,7 +30,8 @@ export interface Picked {
  * DataTransfer once the event returns, so files and folder entries are taken synchronously and
  * folders are walked afterwards by the returned function. What the user dropped (the top level)
  * is imported whatever its name, except system junk, which is `skipped` with the reason; inside
- * folders, hidden and system files are left out.
+ * folders, hidden and system files are left out. Files beyond `MAX_DROPPED_FILES` are counted in
+ * `leftOut`, not taken.
  */
 export function captureDrop(dt: DataTransfer): () => Promise<Picked> {
   const captured: Captured[] = [];
@@ -59,21 +50,25 @@ export function captureDrop(dt: DataTransfer): () => Promise<Picked> {
     const items: DroppedItem[] = [];
     const skipped: ImportSkipped[] = [];
     let count = 0;
+    let leftOut = 0;
     for (const c of captured) {
-      if (count >= MAX_DROPPED_FILES) break;
       if (c.kind === 'file') {
         const junk = junkReason(c.file.name);
         if (junk) skipped.push({ file: c.file.name, reason: junk });
-        else items.push({ name: c.file.name, folder: false, files: [{ path: c.file.name, file: c.file }] });
-        count += junk ? 0 : 1;
+        else if (count >= MAX_DROPPED_FILES) leftOut++;
+        else {
+          items.push({ name: c.file.name, folder: false, files: [{ path: c.file.name, file: c.file }] });
+          count++;
+        }
       } else {
         const files: PickedFile[] = [];
-        await walkDirectory(c.entry, files, true, MAX_DROPPED_FILES - count);
-        items.push({ name: c.entry.name, folder: true, files });
+        leftOut += await walkDirectory(c.entry, files, true, MAX_DROPPED_FILES - count);
+        // A folder none of whose files fit takes no name from the folders after it.
+        if (files.length > 0 || count < MAX_DROPPED_FILES) items.push({ name: c.entry.name, folder: true, files });
         count += files.length;
       }
     }
-    return { files: keepNamesApart(items), skipped };
+    return { files: keepNamesApart(items), skipped, leftOut };
   };
 }
 
@@ -81,18 +76,22 @@ export function captureDrop(dt: DataTransfer): () => Promise<Picked> {
 export function pickedFromInput(list: FileList): Picked {
   const files: PickedFile[] = [];
   const skipped: ImportSkipped[] = [];
+  let leftOut = 0;
+  const take = (f: PickedFile) => {
+    if (files.length < MAX_DROPPED_FILES) files.push(f);
+    else leftOut++;
+  };
   for (const file of Array.from(list)) {
-    if (files.length >= MAX_DROPPED_FILES) break;
     // A folder's files have a relative path; files chosen one by one do not.
     if (file.webkitRelativePath) {
-      if (!isHidden(file.name)) files.push({ path: file.webkitRelativePath, file });
+      if (!hiddenInFolder(file.name)) take({ path: file.webkitRelativePath, file });
       continue;
     }
     const junk = junkReason(file.name);
     if (junk) skipped.push({ file: file.name, reason: junk });
-    else files.push({ path: file.name, file });
+    else take({ path: file.name, file });
   }
-  return { files, skipped };
+  return { files, skipped, leftOut };
 }
 
 /** One thing the user dropped, a file or a folder, with the files it holds (their paths start with `name`). */
@@ -102,12 +101,6 @@ export interface DroppedItem {
   files: PickedFile[];
 }
 
-/** `name` with " (n)" before its extension (a folder's name has none): "manual (2).pdf", "docs (2)". */
-function numbered(name: string, n: number, folder: boolean): string {
-  const dot = folder ? -1 : name.lastIndexOf('.');
-  return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
-}
-
 /**
  * Gives each dropped item a top-level name of its own. The bridge stages a drop as one folder, so
  * a second "manual.pdf" (from another folder) replaced the first while both showed as rows. A
@@ -115,44 +108,36 @@ function numbered(name: string, n: number, folder: boolean): string {
  * "manual (2).pdf" (a folder as "docs (2)"), and each of its files says why in `note`.
  */
 export function keepNamesApart(items: DroppedItem[]): PickedFile[] {
-  const taken = new Set(items.map((i) => i.name.toLowerCase()));
-  const given = new Set<string>();
-  const out: PickedFile[] = [];
-  for (const item of items) {
-    let name = item.name;
-    if (given.has(name.toLowerCase())) {
-      for (let n = 2; ; n++) {
-        name = numbered(item.name, n, item.folder);
-        if (!taken.has(name.toLowerCase()) && !given.has(name.toLowerCase())) break;
-      }
-    }
-    given.add(name.toLowerCase());
-    if (name === item.name) {
-      out.push(...item.files);
-      continue;
-    }
-    const note = `Imported as "${name}": another ${item.folder ? 'folder' : 'file'} named "${item.name}" is in this drop.`;
-    for (const f of item.files) out.push({ ...f, path: name + f.path.slice(item.name.length), note });
-  }
-  return out;
+  const names = distinctNames(items);
+  return items.flatMap((item, k) => {
+    const name = names[k]!;
+    if (name === item.name) return item.files;
+    const note = renamedNote(name, item, 'drop');
+    return item.files.map((f) => ({ ...f, path: name + f.path.slice(item.name.length), note }));
+  });
 }
 
 /**
- * Walks a dropped folder into `out`, at most `room` files. `top`: the user dropped this folder
- * itself, so its own name does not hide it.
+ * Walks a dropped folder into `out`, at most `room` files, and returns how many more it holds
+ * (counted, not read: a drop takes no more). `top`: the user dropped this folder itself, so its own
+ * name does not hide it.
  */
-async function walkDirectory(dir: FileSystemDirectoryEntry, out: PickedFile[], top = false, room = MAX_DROPPED_FILES): Promise<void> {
-  if (!top && isHidden(dir.name)) return;
+async function walkDirectory(dir: FileSystemDirectoryEntry, out: PickedFile[], top = false, room = MAX_DROPPED_FILES): Promise<number> {
+  if (!top && hiddenInFolder(dir.name)) return 0;
+  let over = 0;
   const reader = dir.createReader();
   // readEntries returns at most ~100 entries per call; it signals the end with an empty batch.
   for (;;) {
     const batch = await new Promise<FileSystemEntry[]>((resolve) => reader.readEntries(resolve, () => resolve([])));
-    if (batch.length === 0) return;
+    if (batch.length === 0) return over;
     for (const entry of batch) {
-      if (out.length >= room) return;
       if (entry.isDirectory) {
-        await walkDirectory(entry as FileSystemDirectoryEntry, out, false, room);
-      } else if (!isHidden(entry.name)) {
+        over += await walkDirectory(entry as FileSystemDirectoryEntry, out, false, room);
+      } else if (hiddenInFolder(entry.name)) {
+        continue;
+      } else if (out.length >= room) {
+        over++;
+      } else {
         const file = await new Promise<File | null>((resolve) => (entry as FileSystemFileEntry).file(resolve, () => resolve(null)));
         if (file) out.push({ path: entry.fullPath.replace(/^\/+/, ''), file });
       }

@@ -44,3 +44,22 @@ export function importCountsLine(library: string, s: ImportCounts): string {
 export function alreadyInLibrary(library: string, as?: string): string {
   return as === undefined ? `Already in ${library}.` : `Already in ${library} as "${as}" (the same file), so not imported twice.`;
 }
+
+/**
+ * A card's notes by file (why a file is imported under a name other than its own) with the notes
+ * the engine sent added: an import of paths (Electron) is renamed by the engine, not by the page.
+ * The same object when nothing is added.
+ */
+export function withNotes(notes: Record<string, string> | undefined, from: readonly { file: string; note?: string }[]): Record<string, string> | undefined {
+  const added = from.filter((f) => f.note !== undefined && notes?.[f.file] !== f.note);
+  if (added.length === 0) return notes;
+  return { ...notes, ...Object.fromEntries(added.map((f) => [f.file, f.note!])) };
+}
+
+/**
+ * The line of a drop or pick that carried more files than one drop takes (`max`): how many were
+ * left out and why, so that none goes without a word (numbers written as the card's other counts).
+ */
+export function leftOutLine(count: number, max: number): string {
+  return `${count === 1 ? '1 more file was' : `${count} more files were`} left out: one drop takes at most ${max} files. Drop the rest in smaller parts (a folder at a time) to import them.`;
+}

@@ -1,0 +1,67 @@
+/**
+ * The names of what a user imports, judged once for every door: a browser drop or pick (the
+ * renderer), an Electron drop or pick and the command line (the import's folder walk). Pure (no
+ * Node, no DOM), so the renderer imports it too; the two paths used to keep a list each and
+ * disagreed (a named "._manual.pdf" was junk in the browser and a damaged PDF elsewhere).
+ */
+
+/**
+ * Why a file the user named, dropped or chose by itself is left out: only system junk that rides
+ * along with a selection (AppleDouble `._x.pdf`, folder settings, thumbnail caches), never a name
+ * that merely starts with "." (`.pump-notes.md` is imported). Null when it is to be imported.
+ */
+export function junkReason(name: string): string | null {
+  if (name.startsWith('._') && name.length > 2) return `macOS metadata for "${name.slice(2)}" (an AppleDouble file), not a manual`;
+  if (name === '.DS_Store') return 'macOS folder view settings, not a manual';
+  if (name === 'Thumbs.db') return 'Windows thumbnail cache, not a manual';
+  if (name === 'desktop.ini') return 'Windows folder settings, not a manual';
+  return null;
+}
+
+/** Inside a folder, hidden entries (".cache", ".draft.md") and system junk are left out. */
+export function hiddenInFolder(name: string): boolean {
+  return name.startsWith('.') || junkReason(name) !== null;
+}
+
+/** One thing the user named, dropped or chose: a file or a folder, by its own name. */
+export interface NamedItem {
+  name: string;
+  folder: boolean;
+}
+
+/** `name` with " (n)" before its extension (a folder's name has none): "manual (2).pdf", "docs (2)". */
+function numbered(name: string, n: number, folder: boolean): string {
+  const dot = folder ? -1 : name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
+}
+
+/**
+ * The top-level name each item is imported under, in order. Documents are named by their path
+ * below what was named, so two items of one name (a/manual.pdf, b/manual.pdf) would become one
+ * document: a later item whose name is taken (letter case aside, as on macOS and Windows disks) is
+ * imported as "manual (2).pdf" (a folder as "docs (2)"), a number no other item's name holds.
+ */
+export function distinctNames(items: readonly NamedItem[]): string[] {
+  const taken = new Set(items.map((i) => i.name.toLowerCase()));
+  const given = new Set<string>();
+  return items.map((item) => {
+    let name = item.name;
+    if (given.has(name.toLowerCase())) {
+      for (let n = 2; ; n++) {
+        name = numbered(item.name, n, item.folder);
+        if (!taken.has(name.toLowerCase()) && !given.has(name.toLowerCase())) break;
+      }
+    }
+    given.add(name.toLowerCase());
+    return name;
+  });
+}
+
+/**
+ * Why an item is imported under `given`, not its own name, in words. `batch`: what the user calls
+ * the set of items (a browser "drop"; an "import" of paths); `source`: where it came from, when
+ * the user named paths (the name alone does not say which of the two it was).
+ */
+export function renamedNote(given: string, item: NamedItem, batch: 'drop' | 'import', source?: string): string {
+  return `Imported as "${given}"${source ? ` from ${source}` : ''}: another ${item.folder ? 'folder' : 'file'} named "${item.name}" is in this ${batch}.`;
+}
