@@ -559,7 +559,8 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
   const finished = new Set(results.map((r) => r.file));
   for (const c of candidates) if (!finished.has(c.id)) results.push({ file: c.id, status: 'cancelled', reason: 'Import cancelled before this file.' });
   const notes = new Map(candidates.flatMap((c) => (c.note ? [[c.id, c.note] as const] : [])));
-  return importSummary(notes.size === 0 ? results : results.map((r) => (notes.has(r.file) ? { ...r, note: notes.get(r.file)! } : r)), skipped);
+  // A copy of another file (`sameAs`) was imported under no name: its renaming says nothing.
+  return importSummary(notes.size === 0 ? results : results.map((r) => (notes.has(r.file) && r.sameAs === undefined ? { ...r, note: notes.get(r.file)! } : r)), skipped);
 }
 
 /** Where a parsed file's original was stored, or why storing it failed; never rejects. */

@@ -236,6 +236,15 @@ describe('re-import and replacement', () => {
     expect(await search('Prime the P-200')).toHaveLength(1);
   });
 
+  it('reports the second of two identical files of one name as a copy, without the note on its renaming', async () => {
+    const text = '# Pump P-9\n\nPrime the P-9 before first use.\n';
+    const summary = await importOk([await write('h/a/manual.md', text), await write('h/b/manual.md', text)]);
+    expect(summary.results.find((r) => r.file === 'manual.md')).toMatchObject({ status: 'imported' });
+    const copy = summary.results.find((r) => r.file === 'manual (2).md');
+    expect(copy).toMatchObject({ status: 'already', sameAs: 'manual.md' });
+    expect(copy?.note).toBeUndefined();
+  });
+
   it('imports the same bytes under another name or folder: a page vendors publish for each sibling model', async () => {
     const page = '# HDMI\n\nConnect the display to the HDMI port before power-on.\n';
     await write('f/rock2a/hdmi.md', page);

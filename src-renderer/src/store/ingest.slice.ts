@@ -365,7 +365,9 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
               else files[r.file] = { file: r.file, stage: 'ready', fraction: 1, ...(r.status === 'already' ? { reason: alreadyInLibrary(j.library, r.sameAs) } : {}) };
             }
             const order = [...j.order, ...event.summary.results.map((r) => r.file).filter((f) => !j.files[f])];
-            const notes = withNotes(j.notes, event.summary.results);
+            // A file found to be a copy of another (`sameAs`) was imported under no name: the note on its renaming goes.
+            const copies = event.summary.results.filter((r) => r.sameAs !== undefined).map((r) => r.file);
+            const notes = withNotes(j.notes && copies.length > 0 ? Object.fromEntries(Object.entries(j.notes).filter(([f]) => !copies.includes(f))) : j.notes, event.summary.results);
             return { ...j, phase: 'done', summary, files, order, done: summary.results.length, total: summary.results.length, ...(notes ? { notes } : {}) };
           });
           if (event.library === get().selectedLibrary) void get().loadDocuments();
