@@ -352,8 +352,11 @@ export class LibraryIndex implements DocumentIndexer {
     const writes = await Promise.allSettled([
       this.saveEnrichment(),
       (async () => {
-        for (const id of ids) if (existing.has(id)) await this.store_.deleteDocument(id);
-        await this.store_.addChunks(batch.flatMap((p) => p.rows));
+        // A new version's rows replace its previous version's in one write per few hundred
+        // documents: a search meanwhile finds the old version or the new one, never neither.
+        const replaced = batch.filter((p) => existing.has(p.doc.id));
+        if (replaced.length > 0) await this.store_.replaceDocuments(replaced.map((p) => p.doc.id), replaced.flatMap((p) => p.rows));
+        await this.store_.addChunks(batch.flatMap((p) => (existing.has(p.doc.id) ? [] : p.rows)));
       })(),
     ]);
     for (const w of writes) if (w.status === 'rejected') throw w.reason;
@@ -361,7 +364,7 @@ export class LibraryIndex implements DocumentIndexer {
     // background work after the import, and a full-text search before it folds them itself.
     const dropped = (await persist()) ?? [];
     // Still journaled: a crash before these deletions drops the rows on the next open.
-    for (const id of dropped) await this.store_.deleteDocument(id);
+    await this.store_.deleteDocuments(dropped);
     await this.library.setJournal([]);
     this.learnedChars = 0;
     // Documents drafted and never prepared (failed after their draft) are dropped with their batch.
@@ -396,7 +399,7 @@ export class LibraryIndex implements DocumentIndexer {
    */
   async remove(docIds: string[], persist: () => Promise<unknown>): Promise<void> {
     await this.library.setJournal(docIds);
-    for (const id of docIds) await this.store_.deleteDocument(id);
+    await this.store_.deleteDocuments(docIds);
     await this.store_.ensureIndexes();
     const docs: NormalizedDocument[] = [];
     for (const id of docIds) {

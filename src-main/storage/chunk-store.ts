@@ -161,8 +161,15 @@ export interface ChunkStore {
   addChunks(records: readonly ChunkInput[]): Promise<void>;
   /** Removes every record of a document; returns how many were removed. */
   deleteDocument(docId: string): Promise<number>;
+  /** Removes every record of these documents (one write per few hundred documents); returns how many were removed. */
+  deleteDocuments(docIds: readonly string[]): Promise<number>;
   /** Atomically swaps a document's records for `records` (all must carry `docId`). */
   replaceDocument(docId: string, records: readonly ChunkInput[]): Promise<void>;
+  /**
+   * Swaps these documents' records for `records` (each must carry one of `docIds`), a few hundred
+   * documents per write: readers see each document's old records or its new ones, never neither.
+   */
+  replaceDocuments(docIds: readonly string[], records: readonly ChunkInput[]): Promise<void>;
   /** Chunks (not retrieval views) matching the filter. */
   countChunks(filter?: ChunkFilter): Promise<number>;
   /** A document's chunks (not retrieval views) ordered by ordinal. */

@@ -109,6 +109,16 @@ const VERSION_RETENTION_MS = 60_000;
  */
 const STUB_BUILD_DELAY_MS = 1000;
 
+/** Documents named in one delete or merge: bounds the predicate's size (a library's whole re-import). */
+const IDS_PER_WRITE = 500;
+
+/** `items` in consecutive groups of at most `size`. */
+function inGroups<T>(items: readonly T[], size: number): T[][] {
+  const groups: T[][] = [];
+  for (let i = 0; i < items.length; i += size) groups.push(items.slice(i, i + size));
+  return groups;
+}
+
 /**
  * Opens (or creates) the chunk store in `dir`. Expected failures are values: 'invalid-input'
  * (bad options), 'unreadable' (dir is not a usable folder), 'corrupt' (damaged table),
@@ -375,38 +385,57 @@ class LanceChunkStore implements ChunkStore {
     });
   }
 
-  async deleteDocument(docId: string): Promise<number> {
-    return this.#exclusive(async () => {
-      const where = `doc_id = ${sqlString(docId)}`;
-      const count = await this.table.countRows(where);
-      if (count > 0) {
-        this.#written++;
-        await this.table.delete(where);
-        this.#dirty = true;
-      }
-      return count;
-    });
+  deleteDocument(docId: string): Promise<number> {
+    return this.deleteDocuments([docId]);
   }
 
-  async replaceDocument(docId: string, records: readonly ChunkInput[]): Promise<void> {
-    const stray = records.find((r) => r.docId !== docId);
-    if (stray) throw new CodedError('invalid-input', `Chunk ${stray.id} belongs to ${stray.docId}, not to ${docId}.`);
-    const rows = this.#rows(records);
-    if (rows.length === 0) {
-      await this.deleteDocument(docId);
-      return;
+  async deleteDocuments(docIds: readonly string[]): Promise<number> {
+    let count = 0;
+    // One predicate per group: a delete per document made a table version each (re-importing
+    // 566 documents spent ~5 s in 1,132 native calls).
+    for (const group of inGroups([...new Set(docIds)], IDS_PER_WRITE)) {
+      count += await this.#exclusive(async () => {
+        const where = sqlIn('doc_id', group);
+        const n = await this.table.countRows(where);
+        if (n > 0) {
+          this.#written++;
+          await this.table.delete(where);
+          this.#dirty = true;
+        }
+        return n;
+      });
     }
-    await this.#exclusive(async () => {
-      this.#written++;
-      // One merge = one commit: readers see either the old or the new version of the document.
-      await this.table
-        .mergeInsert('id')
-        .whenMatchedUpdateAll()
-        .whenNotMatchedInsertAll()
-        .whenNotMatchedBySourceDelete({ where: `doc_id = ${sqlString(docId)}` })
-        .execute(rows);
-      this.#dirty = true;
-    });
+    return count;
+  }
+
+  replaceDocument(docId: string, records: readonly ChunkInput[]): Promise<void> {
+    return this.replaceDocuments([docId], records);
+  }
+
+  async replaceDocuments(docIds: readonly string[], records: readonly ChunkInput[]): Promise<void> {
+    const ids = new Set(docIds);
+    const stray = records.find((r) => !ids.has(r.docId));
+    if (stray) throw new CodedError('invalid-input', `Chunk ${stray.id} belongs to ${stray.docId}, not to ${[...ids].join(', ')}.`);
+    const rows = this.#rows(records);
+    for (const group of inGroups([...ids], IDS_PER_WRITE)) {
+      const members = new Set(group);
+      const groupRows = ids.size <= IDS_PER_WRITE ? rows : rows.filter((r) => members.has(r.doc_id as string));
+      if (groupRows.length === 0) {
+        await this.deleteDocuments(group);
+        continue;
+      }
+      await this.#exclusive(async () => {
+        this.#written++;
+        // One merge = one commit: readers see either the old or the new version of each document.
+        await this.table
+          .mergeInsert('id')
+          .whenMatchedUpdateAll()
+          .whenNotMatchedInsertAll()
+          .whenNotMatchedBySourceDelete({ where: sqlIn('doc_id', group) })
+          .execute(groupRows);
+        this.#dirty = true;
+      });
+    }
   }
 
   async countChunks(filter?: ChunkFilter): Promise<number> {

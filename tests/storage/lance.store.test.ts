@@ -214,6 +214,35 @@ describe('LanceDB chunk store: incremental updates', () => {
     await expect(store.replaceDocument('a', [record('c', 0, 'stray')])).rejects.toMatchObject({ code: 'invalid-input' });
   });
 
+  it('replaces and deletes many documents a few hundred per write, each document whole', async () => {
+    const { dir, store } = await freshStore();
+    const versions = async () => (await fs.readdir(path.join(dir, 'chunks.lance', '_versions'))).filter((f) => f.endsWith('.manifest')).length;
+    // More documents than one write names (500), so the groups' edges are crossed.
+    const docs = Array.from({ length: 620 }, (_, i) => `manual-${i}`);
+    await store.addChunks([...docs.flatMap((d) => [record(d, 0, `old fuse ${d}`), record(d, 1, `old tail ${d}`)]), record('kept', 0, 'fuse kept')]);
+    await store.ensureIndexes();
+
+    // Every document changes: one chunk fewer, new text; "kept" is not named and stays.
+    let before = await versions();
+    await store.replaceDocuments(docs, docs.map((d) => record(d, 0, `new battery ${d}`)));
+    // A write per document made 620 table versions (and a search meanwhile could miss a document).
+    expect((await versions()) - before).toBe(2);
+    expect(await store.countChunks()).toBe(docs.length + 1);
+    expect((await store.listChunks('manual-0')).map((r) => r.text)).toEqual(['new battery manual-0']);
+    expect((await store.listChunks('manual-619')).map((r) => r.text)).toEqual(['new battery manual-619']);
+    expect(ids(await store.searchBm25('fuse', { limit: 10 }))).toEqual(['kept#0']);
+    await expect(store.replaceDocuments(['manual-1'], [record('kept', 1, 'stray')])).rejects.toMatchObject({ code: 'invalid-input' });
+
+    before = await versions();
+    expect(await store.deleteDocuments([...docs, 'never-imported'])).toBe(docs.length);
+    expect((await versions()) - before).toBe(2);
+    expect(ids(await store.searchBm25('battery fuse', { limit: 10 }))).toEqual(['kept#0']);
+    // Nothing to delete: no new version.
+    before = await versions();
+    expect(await store.deleteDocuments(docs)).toBe(0);
+    expect(await versions()).toBe(before);
+  });
+
   it('rejects duplicate ids and invalid integers in one write', async () => {
     const { store } = await freshStore();
     await expect(store.addChunks([record('a', 0, 'x'), record('a', 0, 'y')])).rejects.toMatchObject({ code: 'invalid-input' });
