@@ -39,6 +39,8 @@ interface ImportRun {
   markdownItWarmSeconds: number;
   warmImportSeconds: number;
   warmImportCpuSeconds: number;
+  changedImportSeconds: number;
+  replaced: number;
   pdfPages: number;
   pdfSeconds: number;
   peakRssMb: number;
@@ -76,6 +78,7 @@ log(`| CPU time of the import, all threads (of it system), same run; / CPU of th
 // The same files imported again in the same engine: V8 has compiled the hot code by then, as in an
 // app that has been open a while (Session 8 of RESULTS.md: ~1.7 s of a first import is warm-up).
 log(`| a second import of the same files in the same engine (warm); / a second bare parse | ${fmt(imp.warmImportSeconds)} s (CPU ${fmt(imp.warmImportCpuSeconds)} s); ${fmt(imp.warmImportSeconds / imp.markdownItWarmSeconds, 1)}x |`);
+log(`| the same files again, each changed (${imp.replaced} documents replaced), into the warm library; / the warm import | ${fmt(imp.changedImportSeconds)} s; ${fmt(imp.changedImportSeconds / imp.warmImportSeconds, 1)}x |`);
 const serial = median(serialRuns);
 log(`| ... with \`MANUALMATE_PREPARE_WORKERS=${otherWorkers}\` (default here: ${defaultPrepareWorkers()}; each run after one above; median) | ${fmt(serial.importSeconds)} s, ${fmt(serial.importSeconds / serial.markdownItSeconds, 1)}x its bare parse |`);
 log(`| generated ${imp.pdfPages}-page two-column PDF | ${fmt(imp.pdfSeconds)} s = ${fmt(imp.pdfPages / imp.pdfSeconds, 0)} pages/s |`);
