@@ -99,3 +99,22 @@ export function conditionOf(text: string): ReadonlySet<string> | null {
   const m = CONDITION_CLAUSE.exec(text);
   return m ? new Set(terms(m[1]!)) : null;
 }
+
+/**
+ * The line that opens the section `unit` is in (the first line under its heading that is not a
+ * title), or null. A title a PDF converter set as a line of its own ("The problem", then "Try
+ * this!": a table's column headers) starts no section: the units under it belong to the heading
+ * above it.
+ */
+export function sectionOpening(units: readonly Sentence[], unit: Sentence): Sentence | null {
+  const titles = new Set(units.filter((u) => u.title).map((u) => u.text));
+  const opens = (at: number): boolean => {
+    const u = units[at]!;
+    if (u.title || (u.heading !== null && titles.has(u.heading))) return false;
+    let before = at - 1;
+    while (before >= 0 && units[before]!.title) before--;
+    return before < 0 || units[before]!.heading !== u.heading;
+  };
+  for (let at = units.indexOf(unit); at >= 0; at--) if (opens(at)) return units[at]!;
+  return null;
+}

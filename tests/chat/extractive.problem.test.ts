@@ -97,3 +97,43 @@ describe('a line restating the asked problem, quoted with the line after it', ()
     expect(quotedLines(a)[0]).toContain('The fridge is making a clicking noise. Turn the thermostat dial to 3.');
   });
 });
+
+// A troubleshooting table flattened to text under a section that opens with the kind of problem it
+// takes up: the rows list the problems a user meets, and their solutions were lost with the table.
+const SECTION = [
+  '### The Washer Does Not Drain',
+  '',
+  'When the washer has trouble draining, these steps may help resolve the problem.',
+  '',
+  'The problem',
+  '',
+  'Try this!',
+  '',
+  'Water stays in the drum after the cycle ends.',
+  '',
+  'The washer stops during the spin.',
+  '',
+  '### Cleaning the Filter',
+  '',
+  'Clean the filter once a month.',
+].join('\n');
+
+describe('a question restating a problem of a flattened troubleshooting table', () => {
+  it('leads with the line that opens the section taking that problem up', () => {
+    const a = answerExtractively('Water stays in the drum after the cycle ends. What should I do?', [passage('washer/manual.md#1', SECTION)]);
+    const quoted = quotedLines(a);
+    expect(quoted[0]).toMatch(/^- When the washer has trouble draining, these steps may help resolve the problem\./);
+    expect(quoted.some((l) => l.includes('Water stays in the drum'))).toBe(true);
+  });
+
+  it('leaves a section that opens with no condition as it was', () => {
+    const plain = SECTION.replace('When the washer has trouble draining, these steps may help resolve the problem.', 'These steps may help resolve problems with draining.');
+    const a = answerExtractively('Water stays in the drum after the cycle ends. What should I do?', [passage('washer/manual.md#1', plain)]);
+    expect(quotedLines(a)[0]).toMatch(/^- Water stays in the drum/);
+  });
+
+  it('leaves a question about no problem as it was', () => {
+    const a = answerExtractively('Does water stay in the drum after the cycle ends?', [passage('washer/manual.md#1', SECTION)]);
+    expect(quotedLines(a)[0]).toMatch(/^- Water stays in the drum/);
+  });
+});
