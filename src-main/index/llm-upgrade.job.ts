@@ -54,10 +54,11 @@ export async function upgradeEnrichment(
       const current = await library.document(doc.id);
       // Replaced or removed while the model worked: its rows stay as their writer left them.
       if (current?.status !== 'ready' || current.contentHash !== rec.contentHash) return;
-      await library.setJournal([doc.id]);
-      await index.store.replaceDocument(doc.id, withViews(doc, upgraded.rows));
-      await library.putDocuments([{ ...current, enrichedWith: mode, llmCalls: upgraded.llmCalls, llmTokens: upgraded.llmTokens, chunks: upgraded.rows.length }]);
-      await library.setJournal([]);
+      // Its journal waits for a removal of the app that began during this turn (see `JournalTurns`).
+      await index.journaled([doc.id], async () => {
+        await index.store.replaceDocument(doc.id, withViews(doc, upgraded.rows));
+        await library.putDocuments([{ ...current, enrichedWith: mode, llmCalls: upgraded.llmCalls, llmTokens: upgraded.llmTokens, chunks: upgraded.rows.length }]);
+      });
     });
     if (!wrote.ok) return wrote;
     onProgress(++done, todo.length);
