@@ -2,10 +2,16 @@ import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import type { EnrichMode } from '../enrich/enricher';
 import type { Llm } from '../models/types';
+import type { DocumentRecord } from '../storage/library.store';
 import type { LibraryIndex } from './library-index';
 import { enrichmentSettings } from './library-enrichment';
 import { withViews } from './table-views';
 import { ownTurn, type WriteTurn } from './write-turn';
+
+/** Whether the upgrade to `mode` has yet to reach this document (a ready one, with its text stored). */
+export function owesUpgrade(rec: DocumentRecord, mode: EnrichMode): boolean {
+  return mode !== 'heuristic' && rec.status === 'ready' && !!rec.contentHash && rec.enrichedWith !== mode;
+}
 
 /**
  * The background LLM upgrade: re-enriches every ready document not yet enriched with `mode`,
@@ -25,7 +31,7 @@ export async function upgradeEnrichment(
 ): Promise<Result<number>> {
   const { library } = index;
   const cancelled = () => fail<never>('cancelled', 'Enrichment was cancelled; it resumes where it stopped.');
-  const todo = (await library.documents()).filter((d) => d.status === 'ready' && d.contentHash && d.enrichedWith !== mode);
+  const todo = (await library.documents()).filter((d) => owesUpgrade(d, mode));
   let done = 0;
   // Documents this run cannot re-enrich (stored text lost or damaged, chunking failed): their rows
   // stay as they are, and no later run can do better until they are imported again.
