@@ -1,7 +1,9 @@
 import type { EngineEvent } from '../contract/api';
 import { fail, ok } from '../core/result';
 import type { WriteTurn } from '../index/write-turn';
+import type { LibraryIndex } from '../index/library-index';
 import type { LibraryIndexes } from '../index/library-indexes';
+import { owesUpgrade } from '../index/llm-upgrade.job';
 import type { ModelRuntime } from '../models/runtime';
 import type { Library } from '../storage/library.store';
 import type { SettingsStore } from './settings';
@@ -170,5 +172,28 @@ function startEmbedding(lib: Library): void {
   jobs.set(jobId, { library: lib.config.id, controller, done });
 }
 
-  return { startBackground, startEnrichment, startEmbedding };
+/** Per open index, `resumeOwed`'s look at its owed work: once per open (a second caller waits for the first's). */
+const resumed = new WeakMap<LibraryIndex, Promise<void>>();
+
+/**
+ * Starts the background work a library owes from before this engine opened it, once per open
+ * index: documents another process imported while the app was closed or did not have the library
+ * open (a CLI stops its own upgrade and embedding when it exits), or a job the app's last run
+ * stopped. The LLM upgrade comes first (embedding follows it, so upgraded chunks are embedded
+ * once), else embedding. Starts nothing when nothing is owed. Resolves once the jobs are started.
+ */
+function resumeOwed(lib: Library, index: LibraryIndex): Promise<void> {
+  if (lib.config.subscription || lock.rebuilding(lib)) return Promise.resolve();
+  let looked = resumed.get(index);
+  if (!looked) {
+    looked = (async () => {
+      if (lib.config.enrich !== 'heuristic' && (await lib.documents()).some((d) => owesUpgrade(d, lib.config.enrich))) startEnrichment(lib);
+      else if ((await index.pendingEmbeddings()) > 0) startEmbedding(lib);
+    })();
+    resumed.set(index, looked);
+  }
+  return looked;
+}
+
+  return { startBackground, startEnrichment, startEmbedding, resumeOwed };
 }

@@ -9,6 +9,7 @@ import { LibraryManager } from '../storage/library.store';
 import { ModelRuntime } from '../models/runtime';
 import { LibraryIndexes } from '../index/library-indexes';
 import type { RebuildSummary } from '../index/rebuild';
+import { owesUpgrade } from '../index/llm-upgrade.job';
 import { appRoot } from './paths';
 import { SettingsStore } from './settings';
 import type { ChatService } from '../chat/chat.service';
@@ -50,7 +51,11 @@ export function createEngine(options: EngineOptions): Engine {
     { bundled: options.bundledModelsDir ?? path.join(appRoot(), 'models'), data: path.join(options.dataDir, 'models') },
     options.threads !== undefined ? { threads: options.threads } : {},
   );
-  const indexes = new LibraryIndexes(models);
+  /** Set by `resumeBackground` (the app; a CLI command never calls it): from then on, each library opened resumes the work it owes. */
+  let resuming = false;
+  const indexes = new LibraryIndexes(models, (lib, index) => {
+    if (resuming) void resumeOwed(lib, index).catch((err: unknown) => log(`[engine] resuming the background work of ${lib.name} failed: ${String(err)}`));
+  });
   const settings = new SettingsStore(options.dataDir);
   const remote = new RemoteSettingsStore(options.dataDir);
   const uploadsDir = uploadsDirOf(options.dataDir);
@@ -221,7 +226,7 @@ export function createEngine(options: EngineOptions): Engine {
     return { jobId, done };
   }
 
-  const { startBackground, startEnrichment, startEmbedding } = createBackgroundJobs({ jobs, pendingEmbeds, lock, indexes, settings, models, emit, log });
+  const { startBackground, startEnrichment, resumeOwed } = createBackgroundJobs({ jobs, pendingEmbeds, lock, indexes, settings, models, emit, log });
 
   /** The chat services by library id, made on first use (chat.handlers.ts); renaming or deleting a library drops its one. */
   const chats = new Map<string, ChatService>();
@@ -293,10 +298,14 @@ export function createEngine(options: EngineOptions): Engine {
       }
     },
     async resumeBackground() {
+      resuming = true;
+      // Libraries that may owe work are opened now (an LLM library only when a document awaits
+      // its upgrade); the others resume theirs when they are opened (the user turns to one).
       for (const lib of await libraries.list()) {
-        if (!lib.config.embedder || lib.config.subscription || lock.rebuilding(lib)) continue;
-        const index = await indexes.open(lib);
-        if ((await index.pendingEmbeddings()) > 0) startEmbedding(lib);
+        if (lib.config.subscription || lock.rebuilding(lib)) continue;
+        const mayOwe = lib.config.embedder !== null || (lib.config.enrich !== 'heuristic' && (await lib.documents()).some((d) => owesUpgrade(d, lib.config.enrich)));
+        if (!mayOwe) continue;
+        await resumeOwed(lib, await indexes.open(lib));
       }
       // The only network request the app makes on its own, and only for subscribed libraries.
       void team.checkAll().catch((err: unknown) => log(`[engine] checking subscribed libraries failed: ${String(err)}`));

@@ -7,8 +7,7 @@ import type { LibraryIndex } from './library-index';
  * mid-import (neither ready nor failed) are marked failed with a reason.
  */
 export async function recoverJournal(index: LibraryIndex): Promise<void> {
-  const { library, store } = index;
-  const journal = await library.journal();
+  const { library } = index;
   const docs = await library.documents();
   const interrupted = docs.filter((d) => d.status !== 'ready' && d.status !== 'failed');
   if (interrupted.length > 0) {
@@ -16,9 +15,16 @@ export async function recoverJournal(index: LibraryIndex): Promise<void> {
       interrupted.map((d) => ({ ...d, status: 'failed' as const, code: 'cancelled' as const, reason: 'The import was interrupted; import the file again.' })),
     );
   }
+  await repairJournaled(index);
+}
+
+/** Drops the rows of the journaled documents and indexes again those listed as ready, then clears the journal. */
+async function repairJournaled(index: LibraryIndex): Promise<void> {
+  const { library, store } = index;
+  const journal = await library.journal();
   if (journal.length === 0) return;
-  for (const id of journal) await store.deleteDocument(id);
-  const byId = new Map(docs.map((d) => [d.id, d]));
+  await store.deleteDocuments(journal);
+  const byId = new Map((await library.documents()).map((d) => [d.id, d]));
   const redo: PreparedDocument[] = [];
   for (const id of journal) {
     const rec = byId.get(id);
@@ -29,4 +35,46 @@ export async function recoverJournal(index: LibraryIndex): Promise<void> {
   if (redo.length > 0) await store.addChunks(redo.flatMap((p) => p.rows));
   await store.ensureIndexes();
   await library.setJournal([]);
+}
+
+/**
+ * The writes of one open index that name their documents in the library's journal (an import's
+ * commit, a removal, a step of the LLM upgrade), one at a time. journal.json holds one write's
+ * documents: a removal that ran during an import's commit wrote its own over the import's, and a
+ * kill then left the import's rows under no listed document (or a removed document listed with no
+ * rows), which the next open could no longer repair. Between processes the library's lock file
+ * keeps writers apart; inside one, the import queue lets removals and settings changes run beside
+ * an import, so the journaled part of each write waits here for the one before it.
+ */
+export class JournalTurns {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly index: LibraryIndex) {}
+
+  /**
+   * Runs `work` with `docIds` journaled, after every write before it; the journal is cleared when
+   * `work` succeeds and left for repair when it throws. A journal a failed write left (whose own
+   * repair failed too, a full disk) is repaired first rather than written over.
+   */
+  write<T>(docIds: readonly string[], work: () => Promise<T>): Promise<T> {
+    const { library } = this.index;
+    return this.turn(async () => {
+      await repairJournaled(this.index);
+      await library.setJournal([...docIds]);
+      const value = await work();
+      await library.setJournal([]);
+      return value;
+    });
+  }
+
+  /** `recoverJournal` in its turn: a write that failed part-way is repaired before the next one journals. */
+  recover(): Promise<void> {
+    return this.turn(() => recoverJournal(this.index));
+  }
+
+  private turn<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(work);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
 }

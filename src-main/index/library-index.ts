@@ -14,7 +14,7 @@ import type { ChunkRecord, ChunkStore } from '../storage/chunk-store';
 import { openLanceStore } from '../storage/lance.store';
 import { INDEX_VERSION, type Library } from '../storage/library.store';
 import { embedPending } from './embed.job';
-import { recoverJournal } from './journal';
+import { JournalTurns, recoverJournal } from './journal';
 import { enrichmentSettings, LibraryEnrichment, readsNouns } from './library-enrichment';
 import { warmTagger } from '../enrich/cnm.heuristic';
 import { draftChunks } from '../enrich/draft';
@@ -70,6 +70,8 @@ const POOLED_STRATEGIES: readonly ChunkStrategy[] = ['structure', 'naive', 'recu
 
 export class LibraryIndex implements DocumentIndexer {
   private readonly gate = new ReadGate();
+  /** Writes that name their documents in the library's journal take turns (an import's commit and a removal overlap otherwise). */
+  private readonly journal = new JournalTurns(this);
 
   private constructor(
     /** The library this index belongs to. */
@@ -341,31 +343,32 @@ export class LibraryIndex implements DocumentIndexer {
       return;
     }
     const ids = batch.map((p) => p.doc.id);
-    await this.library.setJournal(ids);
-    const existing = new Set((await this.library.documents()).filter((d) => d.chunks > 0 || d.status === 'ready').map((d) => d.id));
-    // The first documents of a library written before index versioning are built by this code.
-    if (existing.size === 0 && this.library.indexOutdated) await this.library.saveConfig({ indexVersion: INDEX_VERSION });
-    // Said before the rows are written: a crash after them never leaves chunks without nouns unmarked.
-    if (!readsNouns(this.library.config) && !this.library.config.nounsOmitted) await this.library.saveConfig({ nounsOmitted: true });
-    // The vocabulary file is written while LanceDB writes the rows: a crash leaves the same states
-    // as writing it after them (vocabulary ahead of documents.json, which recovery tolerates).
-    const writes = await Promise.allSettled([
-      this.saveEnrichment(),
-      (async () => {
-        // A new version's rows replace its previous version's in one write per few hundred
-        // documents: a search meanwhile finds the old version or the new one, never neither.
-        const replaced = batch.filter((p) => existing.has(p.doc.id));
-        if (replaced.length > 0) await this.store_.replaceDocuments(replaced.map((p) => p.doc.id), replaced.flatMap((p) => p.rows));
-        await this.store_.addChunks(batch.flatMap((p) => (existing.has(p.doc.id) ? [] : p.rows)));
-      })(),
-    ]);
-    for (const w of writes) if (w.status === 'rejected') throw w.reason;
-    // New rows are searchable at once: folding them into the indexes is `optimizeIndexes`, run as
-    // background work after the import, and a full-text search before it folds them itself.
-    const dropped = (await persist()) ?? [];
-    // Still journaled: a crash before these deletions drops the rows on the next open.
-    await this.store_.deleteDocuments(dropped);
-    await this.library.setJournal([]);
+    // Journaled in its turn: a removal during the commit waits rather than journaling over it.
+    await this.journal.write(ids, async () => {
+      const existing = new Set((await this.library.documents()).filter((d) => d.chunks > 0 || d.status === 'ready').map((d) => d.id));
+      // The first documents of a library written before index versioning are built by this code.
+      if (existing.size === 0 && this.library.indexOutdated) await this.library.saveConfig({ indexVersion: INDEX_VERSION });
+      // Said before the rows are written: a crash after them never leaves chunks without nouns unmarked.
+      if (!readsNouns(this.library.config) && !this.library.config.nounsOmitted) await this.library.saveConfig({ nounsOmitted: true });
+      // The vocabulary file is written while LanceDB writes the rows: a crash leaves the same states
+      // as writing it after them (vocabulary ahead of documents.json, which recovery tolerates).
+      const writes = await Promise.allSettled([
+        this.saveEnrichment(),
+        (async () => {
+          // A new version's rows replace its previous version's in one write per few hundred
+          // documents: a search meanwhile finds the old version or the new one, never neither.
+          const replaced = batch.filter((p) => existing.has(p.doc.id));
+          if (replaced.length > 0) await this.store_.replaceDocuments(replaced.map((p) => p.doc.id), replaced.flatMap((p) => p.rows));
+          await this.store_.addChunks(batch.flatMap((p) => (existing.has(p.doc.id) ? [] : p.rows)));
+        })(),
+      ]);
+      for (const w of writes) if (w.status === 'rejected') throw w.reason;
+      // New rows are searchable at once: folding them into the indexes is `optimizeIndexes`, run as
+      // background work after the import, and a full-text search before it folds them itself.
+      const dropped = (await persist()) ?? [];
+      // Still journaled: a crash before these deletions drops the rows on the next open.
+      await this.store_.deleteDocuments(dropped);
+    });
     this.learnedChars = 0;
     // Documents drafted and never prepared (failed after their draft) are dropped with their batch.
     this.draftedChars = 0;
@@ -376,7 +379,12 @@ export class LibraryIndex implements DocumentIndexer {
 
   /** Repairs a commit that failed part-way (a full disk), as the next open would after a crash. */
   recover(): Promise<void> {
-    return recoverJournal(this);
+    return this.journal.recover();
+  }
+
+  /** Runs a write with `docIds` named in the library's journal, after this index's other journaled writes (see `JournalTurns`). */
+  journaled<T>(docIds: readonly string[], work: () => Promise<T>): Promise<T> {
+    return this.journal.write(docIds, work);
   }
 
   /** Persists the library's model vocabulary and term statistics. */
@@ -398,19 +406,19 @@ export class LibraryIndex implements DocumentIndexer {
    * and indexes again those still listed.
    */
   async remove(docIds: string[], persist: () => Promise<unknown>): Promise<void> {
-    await this.library.setJournal(docIds);
-    await this.store_.deleteDocuments(docIds);
-    await this.store_.ensureIndexes();
-    const docs: NormalizedDocument[] = [];
-    for (const id of docIds) {
-      const rec = await this.library.document(id);
-      const doc = rec ? await this.library.loadNormalized(rec) : null;
-      if (doc) docs.push(doc);
-    }
-    this.enrichment_.forget(docs);
-    await this.saveEnrichment();
-    await persist();
-    await this.library.setJournal([]);
+    await this.journal.write(docIds, async () => {
+      await this.store_.deleteDocuments(docIds);
+      await this.store_.ensureIndexes();
+      const docs: NormalizedDocument[] = [];
+      for (const id of docIds) {
+        const rec = await this.library.document(id);
+        const doc = rec ? await this.library.loadNormalized(rec) : null;
+        if (doc) docs.push(doc);
+      }
+      this.enrichment_.forget(docs);
+      await this.saveEnrichment();
+      await persist();
+    });
   }
 
   /** See `rebuild.ts`. */

@@ -6,15 +6,25 @@ import { LibraryIndex } from './library-index';
 export class LibraryIndexes {
   private readonly open_ = new Map<string, Promise<LibraryIndex>>();
 
-  constructor(private readonly embedders: EmbedderSource) {}
+  /** `onOpened`: called once for each index this process opens, when it is open (not again until it is closed and opened anew). */
+  constructor(
+    private readonly embedders: EmbedderSource,
+    private readonly onOpened: (library: Library, index: LibraryIndex) => void = () => undefined,
+  ) {}
 
   /** The library's open index, opened (and recovered) on first use. */
   open(library: Library): Promise<LibraryIndex> {
     let p = this.open_.get(library.config.id);
     if (!p) {
       p = LibraryIndex.open(library, this.embedders);
-      p.catch(() => this.open_.delete(library.config.id));
-      this.open_.set(library.config.id, p);
+      const opening = p;
+      opening.then(
+        (index) => {
+          if (this.open_.get(library.config.id) === opening) this.onOpened(library, index);
+        },
+        () => this.open_.delete(library.config.id),
+      );
+      this.open_.set(library.config.id, opening);
     }
     return p;
   }

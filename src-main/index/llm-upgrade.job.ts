@@ -2,10 +2,16 @@ import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import type { EnrichMode } from '../enrich/enricher';
 import type { Llm } from '../models/types';
+import type { DocumentRecord } from '../storage/library.store';
 import type { LibraryIndex } from './library-index';
 import { enrichmentSettings } from './library-enrichment';
 import { withViews } from './table-views';
 import { ownTurn, type WriteTurn } from './write-turn';
+
+/** Whether the upgrade to `mode` has yet to reach this document (a ready one, with its text stored). */
+export function owesUpgrade(rec: DocumentRecord, mode: EnrichMode): boolean {
+  return mode !== 'heuristic' && rec.status === 'ready' && !!rec.contentHash && rec.enrichedWith !== mode;
+}
 
 /**
  * The background LLM upgrade: re-enriches every ready document not yet enriched with `mode`,
@@ -25,7 +31,7 @@ export async function upgradeEnrichment(
 ): Promise<Result<number>> {
   const { library } = index;
   const cancelled = () => fail<never>('cancelled', 'Enrichment was cancelled; it resumes where it stopped.');
-  const todo = (await library.documents()).filter((d) => d.status === 'ready' && d.contentHash && d.enrichedWith !== mode);
+  const todo = (await library.documents()).filter((d) => owesUpgrade(d, mode));
   let done = 0;
   // Documents this run cannot re-enrich (stored text lost or damaged, chunking failed): their rows
   // stay as they are, and no later run can do better until they are imported again.
@@ -54,10 +60,11 @@ export async function upgradeEnrichment(
       const current = await library.document(doc.id);
       // Replaced or removed while the model worked: its rows stay as their writer left them.
       if (current?.status !== 'ready' || current.contentHash !== rec.contentHash) return;
-      await library.setJournal([doc.id]);
-      await index.store.replaceDocument(doc.id, withViews(doc, upgraded.rows));
-      await library.putDocuments([{ ...current, enrichedWith: mode, llmCalls: upgraded.llmCalls, llmTokens: upgraded.llmTokens, chunks: upgraded.rows.length }]);
-      await library.setJournal([]);
+      // Its journal waits for a removal of the app that began during this turn (see `JournalTurns`).
+      await index.journaled([doc.id], async () => {
+        await index.store.replaceDocument(doc.id, withViews(doc, upgraded.rows));
+        await library.putDocuments([{ ...current, enrichedWith: mode, llmCalls: upgraded.llmCalls, llmTokens: upgraded.llmTokens, chunks: upgraded.rows.length }]);
+      });
     });
     if (!wrote.ok) return wrote;
     onProgress(++done, todo.length);
