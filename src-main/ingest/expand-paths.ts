@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ImportSkipped } from '../contract/api';
 import type { ErrorCode } from '../core/result';
 import { SUPPORTED_EXTENSIONS } from '../core/formats';
-import { distinctNames, junkReason, renamedNote } from '../core/import-names';
+import { distinctNames, junkReason, renamedNote, skippedInFolder } from '../core/import-names';
 
 /**
  * The folder walk of an import: the files named and found in the folders named, as candidates
@@ -34,8 +34,6 @@ interface Named {
   stat: Stats | null;
   error: NodeJS.ErrnoException | null;
 }
-
-const SKIP_DIRS = new Set(['.git', 'node_modules', '.svn', '.hg', '__MACOSX']);
 
 /** A document id segment that could escape the library folder or confuse other systems. */
 function unsafeSegment(seg: string): boolean {
@@ -150,18 +148,16 @@ export async function expandPaths(paths: string[]): Promise<Expansion> {
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const e of entries) {
         const full = path.join(dir, e.name);
-        const junk = e.isFile() ? junkReason(e.name) : null;
-        if (junk) {
-          skipped.push({ file: rel(full), reason: junk });
-        } else if (e.name.startsWith('.')) {
-          skipped.push({ file: rel(full), reason: e.isDirectory() ? 'hidden folder' : 'hidden' });
+        // In the words a browser drop or folder pick uses for the same entry.
+        const left = skippedInFolder(e.name, e.isDirectory());
+        if (left) {
+          skipped.push({ file: rel(full), reason: left });
         } else if (e.isSymbolicLink()) {
           const target = realOrNull(full);
           const reason = target === null ? 'broken symlink' : inside(root, target) ? 'symlink (not followed; its target inside the folder is imported under its own name)' : 'symlink outside the folder';
           skipped.push({ file: rel(full), reason });
         } else if (e.isDirectory()) {
-          if (SKIP_DIRS.has(e.name)) skipped.push({ file: rel(full), reason: `tool folder (${e.name})` });
-          else stack.push(full);
+          stack.push(full);
         } else if (e.isFile()) {
           const ext = path.extname(e.name).slice(1).toLowerCase();
           if (!SUPPORTED_EXTENSIONS.includes(ext)) skipped.push({ file: rel(full), reason: ext ? `unsupported type .${ext}` : 'unsupported type (no extension)' });
