@@ -104,11 +104,39 @@ export async function expandPaths(paths: string[]): Promise<Expansion> {
     if (junk) skipped.push({ file: path.basename(abs), reason: junk });
     else named.push({ p, abs, stat, error });
   }
+  // A file or folder named twice, once by itself and once through a folder also named (`docs
+  // docs/a.md`, or one folder by two spellings), is one: the outermost folder's walk imports it
+  // under that folder's name, and its own naming is skipped, not imported a second time as
+  // "a.md" (or "a (2).md").
+  const reals = named.map((n) => (n.stat ? (realOrNull(n.abs) ?? n.abs) : null));
+  const folderAt = new Map<string, number>();
+  for (const [j, n] of named.entries()) if (n.stat?.isDirectory() && !folderAt.has(reals[j]!)) folderAt.set(reals[j]!, j);
+  const within = named.map((n, k) => {
+    const real = reals[k];
+    if (real === null || real === undefined || folderAt.size === 0) return null;
+    let outermost: { j: number; below: string[] } | null = null;
+    // Up the real path: a few lookups a path, however many were named.
+    for (let dir = real; ; dir = path.dirname(dir)) {
+      const j = folderAt.get(dir);
+      // The same folder twice: the first naming keeps it.
+      if (j !== undefined && j !== k && (dir !== real || j < k)) {
+        const below = path.relative(dir, real).split(path.sep).filter(Boolean);
+        if (walkTakes(below, n.stat!.isDirectory())) outermost = { j, below };
+      }
+      if (path.dirname(dir) === dir) return outermost;
+    }
+  });
+  const kept = named.flatMap((n, k) => (within[k] === null ? [n] : []));
   // A document's id starts with the name of what was named: two of one name (a/manual.md and
   // b/manual.md) get names of their own, as a browser drop gives them, each renamed file saying so.
-  const items = named.map((n) => ({ name: path.basename(n.abs), folder: n.stat?.isDirectory() ?? false }));
+  const items = kept.map((n) => ({ name: path.basename(n.abs), folder: n.stat?.isDirectory() ?? false }));
   const names = distinctNames(items);
-  for (const [k, { p, abs, stat, error }] of named.entries()) {
+  for (const [k, w] of within.entries()) {
+    if (w === null) continue;
+    const as = [names[kept.indexOf(named[w.j]!)]!, ...w.below].join('/');
+    skipped.push({ file: path.basename(named[k]!.abs), reason: `${named[k]!.p} is also in ${named[w.j]!.p}, named in this import: it is imported once, as "${as}"` });
+  }
+  for (const [k, { p, abs, stat, error }] of kept.entries()) {
     const top = names[k]!;
     const note = top === items[k]!.name ? {} : { note: renamedNote(top, items[k]!, 'import', p) };
     if (!stat) {
@@ -169,6 +197,16 @@ export async function expandPaths(paths: string[]): Promise<Expansion> {
     }
   }
   return { candidates: out, skipped };
+}
+
+/**
+ * The folder walk reaches an entry `below` a folder (its path's segments, none for the folder
+ * itself) and imports it (a file) or walks it (a folder): no segment is left out on the way.
+ */
+function walkTakes(below: readonly string[], folder: boolean): boolean {
+  const last = below.length - 1;
+  if (below.some((seg, i) => skippedInFolder(seg, i < last || folder) !== null)) return false;
+  return folder || SUPPORTED_EXTENSIONS.includes(path.extname(below[last] ?? '').slice(1).toLowerCase());
 }
 
 /** The real path of `p`, or null when it cannot be resolved (a broken symlink). */
