@@ -25,6 +25,8 @@ export interface Candidate {
   failure?: { code: ErrorCode; reason: string };
   /** Why `id` does not start with the name of what was named (another of that name is in the import), in words. */
   note?: string;
+  /** With `note`: the file as the user named it ("b/manual.md", or a named folder's path and the rest below it). */
+  given?: string;
 }
 
 /** A path the user named, as typed (`p`), resolved and looked at. */
@@ -138,7 +140,8 @@ export async function expandPaths(paths: string[]): Promise<Expansion> {
   }
   for (const [k, { p, abs, stat, error }] of kept.entries()) {
     const top = names[k]!;
-    const note = top === items[k]!.name ? {} : { note: renamedNote(top, items[k]!, 'import', p) };
+    const renamed = top !== items[k]!.name;
+    const note = renamed ? { note: renamedNote(top, items[k]!, 'import', p), given: p } : {};
     if (!stat) {
       const code = error?.code;
       const why = code === 'ENOENT' ? 'it does not exist' : code === 'EACCES' ? 'permission denied' : `error ${code ?? 'unknown'}`;
@@ -189,7 +192,7 @@ export async function expandPaths(paths: string[]): Promise<Expansion> {
         } else if (e.isFile()) {
           const ext = path.extname(e.name).slice(1).toLowerCase();
           if (!SUPPORTED_EXTENSIONS.includes(ext)) skipped.push({ file: rel(full), reason: ext ? `unsupported type .${ext}` : 'unsupported type (no extension)' });
-          else push({ ...candidate(full, rel(full)), ...note });
+          else push({ ...candidate(full, rel(full)), ...(renamed ? { ...note, given: path.join(p, path.relative(abs, full)) } : {}) });
         } else {
           skipped.push({ file: rel(full), reason: 'not a regular file' });
         }

@@ -10,6 +10,8 @@ export interface PickedFile {
   file: File;
   /** Why `path` is not the name the file came with (another one of that name is in the drop), in words. */
   note?: string;
+  /** With `note`: the path the file came with, which it is reported under if it is found to be a copy. */
+  given?: string;
 }
 
 /** The most files one drop may carry (the contract's `import.upload` limit). */
@@ -132,7 +134,7 @@ export function keepNamesApart(items: DroppedItem[]): PickedFile[] {
     const name = names[k]!;
     if (name === item.name) return item.files;
     const note = renamedNote(name, item, 'drop');
-    return item.files.map((f) => ({ ...f, path: name + f.path.slice(item.name.length), note }));
+    return item.files.map((f) => ({ ...f, path: name + f.path.slice(item.name.length), note, given: f.path }));
   });
 }
 
