@@ -18,9 +18,22 @@ export function junkReason(name: string): string | null {
   return null;
 }
 
-/** Inside a folder, hidden entries (".cache", ".draft.md") and system junk are left out. */
-export function hiddenInFolder(name: string): boolean {
-  return name.startsWith('.') || junkReason(name) !== null;
+/** Folders of tools and version control, never manuals; with a dot, they are hidden folders first. */
+const TOOL_FOLDERS = new Set(['.git', 'node_modules', '.svn', '.hg', '__MACOSX']);
+
+/**
+ * Why an entry met inside a folder the user named, dropped or chose is left out, in the words every
+ * door reports it with (`ImportSkipped.reason`): system junk, a hidden file or folder (".draft.md",
+ * ".git", ".vscode": none of a hidden folder's files is imported), a tool folder ("node_modules").
+ * Null when it is walked or imported (its type aside). The folder the user named itself is never
+ * judged by this: it was chosen.
+ */
+export function skippedInFolder(name: string, folder: boolean): string | null {
+  const junk = folder ? null : junkReason(name);
+  if (junk) return junk;
+  if (name.startsWith('.')) return folder ? 'hidden folder' : 'hidden';
+  if (folder && TOOL_FOLDERS.has(name)) return `tool folder (${name})`;
+  return null;
 }
 
 /** One thing the user named, dropped or chose: a file or a folder, by its own name. */

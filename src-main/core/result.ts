@@ -36,11 +36,12 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /**
  * Why a file failed to import when importing the same file again can only fail again: its
- * format, its content (damaged, encrypted, scanned without text, empty), its size or its name.
+ * format, its content (damaged, encrypted, scanned without text, empty), its size or its name
+ * (unsafe, or one another file of its upload holds: sent alone, it would take that file's place).
  * Every other code (a disk error, a file that could not be read, a parser that crashed) may pass
  * on another try.
  */
-export const PERMANENT_IMPORT_FAILURES = ['unsupported', 'empty', 'corrupt', 'encrypted', 'no-text-layer', 'binary', 'misnamed', 'too-large', 'unsafe-path'] as const satisfies readonly ErrorCode[];
+export const PERMANENT_IMPORT_FAILURES = ['unsupported', 'empty', 'corrupt', 'encrypted', 'no-text-layer', 'binary', 'misnamed', 'too-large', 'unsafe-path', 'already-exists'] as const satisfies readonly ErrorCode[];
 export type PermanentImportFailure = (typeof PERMANENT_IMPORT_FAILURES)[number];
 
 /** True when importing the same file again cannot succeed (`PERMANENT_IMPORT_FAILURES`); an unknown code may. */

@@ -103,7 +103,15 @@ export async function stagedUpload(uploads: string, uploadId: string): Promise<R
   if (!UPLOAD_ID.test(uploadId)) return fail('invalid-input', 'The upload id is not valid.');
   const staging = path.join(uploads, uploadId);
   const names = await fs.readdir(staging).catch(() => null);
-  const tops = (names ?? []).filter((n) => !n.startsWith('.upload-')).map((n) => path.join(staging, n));
+  // In a known order, not the disk's: of a drop's "manual.md" and the page's "manual (2).md" with
+  // the same bytes, the first read is imported and the other reported as its copy, so a name
+  // comes before the same name with a mark added (by its stem, then whole).
+  const stem = (n: string) => (n.lastIndexOf('.') > 0 ? n.slice(0, n.lastIndexOf('.')) : n);
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const tops = (names ?? [])
+    .filter((n) => !n.startsWith('.upload-'))
+    .sort((a, b) => order(stem(a), stem(b)) || order(a, b))
+    .map((n) => path.join(staging, n));
   if (tops.length === 0) return fail('not-found', 'Nothing was uploaded under this upload id (the files may not have arrived).');
   return ok({ staging, tops });
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ImportSkipped } from '../contract/api';
 import type { ErrorCode } from '../core/result';
 import { SUPPORTED_EXTENSIONS } from '../core/formats';
-import { distinctNames, junkReason, renamedNote } from '../core/import-names';
+import { distinctNames, junkReason, renamedNote, skippedInFolder } from '../core/import-names';
 
 /**
  * The folder walk of an import: the files named and found in the folders named, as candidates
@@ -25,6 +25,8 @@ export interface Candidate {
   failure?: { code: ErrorCode; reason: string };
   /** Why `id` does not start with the name of what was named (another of that name is in the import), in words. */
   note?: string;
+  /** With `note`: the file as the user named it ("b/manual.md", or a named folder's path and the rest below it). */
+  given?: string;
 }
 
 /** A path the user named, as typed (`p`), resolved and looked at. */
@@ -34,8 +36,6 @@ interface Named {
   stat: Stats | null;
   error: NodeJS.ErrnoException | null;
 }
-
-const SKIP_DIRS = new Set(['.git', 'node_modules', '.svn', '.hg', '__MACOSX']);
 
 /** A document id segment that could escape the library folder or confuse other systems. */
 function unsafeSegment(seg: string): boolean {
@@ -106,13 +106,42 @@ export async function expandPaths(paths: string[]): Promise<Expansion> {
     if (junk) skipped.push({ file: path.basename(abs), reason: junk });
     else named.push({ p, abs, stat, error });
   }
+  // A file or folder named twice, once by itself and once through a folder also named (`docs
+  // docs/a.md`, or one folder by two spellings), is one: the outermost folder's walk imports it
+  // under that folder's name, and its own naming is skipped, not imported a second time as
+  // "a.md" (or "a (2).md").
+  const reals = named.map((n) => (n.stat ? (realOrNull(n.abs) ?? n.abs) : null));
+  const folderAt = new Map<string, number>();
+  for (const [j, n] of named.entries()) if (n.stat?.isDirectory() && !folderAt.has(reals[j]!)) folderAt.set(reals[j]!, j);
+  const within = named.map((n, k) => {
+    const real = reals[k];
+    if (real === null || real === undefined || folderAt.size === 0) return null;
+    let outermost: { j: number; below: string[] } | null = null;
+    // Up the real path: a few lookups a path, however many were named.
+    for (let dir = real; ; dir = path.dirname(dir)) {
+      const j = folderAt.get(dir);
+      // The same folder twice: the first naming keeps it.
+      if (j !== undefined && j !== k && (dir !== real || j < k)) {
+        const below = path.relative(dir, real).split(path.sep).filter(Boolean);
+        if (walkTakes(below, n.stat!.isDirectory())) outermost = { j, below };
+      }
+      if (path.dirname(dir) === dir) return outermost;
+    }
+  });
+  const kept = named.flatMap((n, k) => (within[k] === null ? [n] : []));
   // A document's id starts with the name of what was named: two of one name (a/manual.md and
   // b/manual.md) get names of their own, as a browser drop gives them, each renamed file saying so.
-  const items = named.map((n) => ({ name: path.basename(n.abs), folder: n.stat?.isDirectory() ?? false }));
+  const items = kept.map((n) => ({ name: path.basename(n.abs), folder: n.stat?.isDirectory() ?? false }));
   const names = distinctNames(items);
-  for (const [k, { p, abs, stat, error }] of named.entries()) {
+  for (const [k, w] of within.entries()) {
+    if (w === null) continue;
+    const as = [names[kept.indexOf(named[w.j]!)]!, ...w.below].join('/');
+    skipped.push({ file: path.basename(named[k]!.abs), reason: `${named[k]!.p} is also in ${named[w.j]!.p}, named in this import: it is imported once, as "${as}"` });
+  }
+  for (const [k, { p, abs, stat, error }] of kept.entries()) {
     const top = names[k]!;
-    const note = top === items[k]!.name ? {} : { note: renamedNote(top, items[k]!, 'import', p) };
+    const renamed = top !== items[k]!.name;
+    const note = renamed ? { note: renamedNote(top, items[k]!, 'import', p), given: p } : {};
     if (!stat) {
       const code = error?.code;
       const why = code === 'ENOENT' ? 'it does not exist' : code === 'EACCES' ? 'permission denied' : `error ${code ?? 'unknown'}`;
@@ -150,22 +179,20 @@ export async function expandPaths(paths: string[]): Promise<Expansion> {
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const e of entries) {
         const full = path.join(dir, e.name);
-        const junk = e.isFile() ? junkReason(e.name) : null;
-        if (junk) {
-          skipped.push({ file: rel(full), reason: junk });
-        } else if (e.name.startsWith('.')) {
-          skipped.push({ file: rel(full), reason: e.isDirectory() ? 'hidden folder' : 'hidden' });
+        // In the words a browser drop or folder pick uses for the same entry.
+        const left = skippedInFolder(e.name, e.isDirectory());
+        if (left) {
+          skipped.push({ file: rel(full), reason: left });
         } else if (e.isSymbolicLink()) {
           const target = realOrNull(full);
           const reason = target === null ? 'broken symlink' : inside(root, target) ? 'symlink (not followed; its target inside the folder is imported under its own name)' : 'symlink outside the folder';
           skipped.push({ file: rel(full), reason });
         } else if (e.isDirectory()) {
-          if (SKIP_DIRS.has(e.name)) skipped.push({ file: rel(full), reason: `tool folder (${e.name})` });
-          else stack.push(full);
+          stack.push(full);
         } else if (e.isFile()) {
           const ext = path.extname(e.name).slice(1).toLowerCase();
           if (!SUPPORTED_EXTENSIONS.includes(ext)) skipped.push({ file: rel(full), reason: ext ? `unsupported type .${ext}` : 'unsupported type (no extension)' });
-          else push({ ...candidate(full, rel(full)), ...note });
+          else push({ ...candidate(full, rel(full)), ...(renamed ? { ...note, given: path.join(p, path.relative(abs, full)) } : {}) });
         } else {
           skipped.push({ file: rel(full), reason: 'not a regular file' });
         }
@@ -173,6 +200,16 @@ export async function expandPaths(paths: string[]): Promise<Expansion> {
     }
   }
   return { candidates: out, skipped };
+}
+
+/**
+ * The folder walk reaches an entry `below` a folder (its path's segments, none for the folder
+ * itself) and imports it (a file) or walks it (a folder): no segment is left out on the way.
+ */
+function walkTakes(below: readonly string[], folder: boolean): boolean {
+  const last = below.length - 1;
+  if (below.some((seg, i) => skippedInFolder(seg, i < last || folder) !== null)) return false;
+  return folder || SUPPORTED_EXTENSIONS.includes(path.extname(below[last] ?? '').slice(1).toLowerCase());
 }
 
 /** The real path of `p`, or null when it cannot be resolved (a broken symlink). */

@@ -558,9 +558,11 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
 
   const finished = new Set(results.map((r) => r.file));
   for (const c of candidates) if (!finished.has(c.id)) results.push({ file: c.id, status: 'cancelled', reason: 'Import cancelled before this file.' });
-  const notes = new Map(candidates.flatMap((c) => (c.note ? [[c.id, c.note] as const] : [])));
-  // A copy of another file (`sameAs`) was imported under no name: its renaming says nothing.
-  return importSummary(notes.size === 0 ? results : results.map((r) => (notes.has(r.file) && r.sameAs === undefined ? { ...r, note: notes.get(r.file)! } : r)), skipped);
+  const renamed = new Map(candidates.flatMap((c) => (c.note ? [[c.id, c] as const] : [])));
+  // A copy of another file (`sameAs`) was imported under no name: it is reported under the name
+  // the user gave it, not the one it would have had ("manual (2).md"), and its renaming says nothing.
+  const named = (r: ImportFileResult, c: Candidate): ImportFileResult => (r.sameAs === undefined ? { ...r, note: c.note! } : { ...r, file: c.given ?? r.file });
+  return importSummary(renamed.size === 0 ? results : results.map((r) => (renamed.has(r.file) ? named(r, renamed.get(r.file)!) : r)), skipped);
 }
 
 /** Where a parsed file's original was stored, or why storing it failed; never rejects. */

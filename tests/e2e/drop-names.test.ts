@@ -89,6 +89,25 @@ describe('names in a browser drop, in Chromium', () => {
     await finished().getByRole('button', { name: 'Dismiss' }).click();
   });
 
+  it('shows the second of two identical files of one name under the name it came with, as a copy, with no renaming note', async () => {
+    const guide = text('# P-200 guide\n\nPrime the P-200 before first use.\n');
+    await dropFiles(page, [
+      { name: 'guide.md', bytes: guide },
+      { name: 'guide.md', bytes: guide },
+    ]);
+    await finished().waitFor();
+    expect(await finished().getByTestId('import-summary').textContent()).toBe('1 imported · 1 already in Pumps');
+    await finished().getByRole('button', { expanded: false }).click();
+    const rows = finished().getByTestId('import-file');
+    expect(await rows.locator('.job-file-name').allTextContents()).toEqual(['guide.md', 'guide.md']);
+    // "guide (2).md" is a name the user never gave: it is neither shown nor explained.
+    expect(await finished().textContent()).not.toContain('guide (2).md');
+    expect(await rows.nth(1).textContent()).toContain('Already in Pumps as "guide.md" (the same file), so not imported twice.');
+    expect(await finished().getByTestId('file-note').count()).toBe(0);
+    expect(await documentIds()).toEqual(['.pump-notes.md', 'guide.md', 'manual (2).md', 'manual.md']);
+    await finished().getByRole('button', { name: 'Dismiss' }).click();
+  });
+
   it('logged no page errors', () => {
     expect(errors).toEqual([]);
   });

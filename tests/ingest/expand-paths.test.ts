@@ -131,6 +131,30 @@ describe('expandPaths', () => {
     }
   });
 
+  it('imports a file or folder named both by itself and through a folder named beside it once, under the folder', async () => {
+    const tmp = await tempDir();
+    try {
+      const docs = path.join(tmp.dir, 'docs');
+      await tree(docs, { 'a.md': '# A', 'sub/b.md': '# B', '.hidden/c.md': '# C' });
+      await symlink(docs, path.join(tmp.dir, 'docs-link'));
+      const at = (rel: string) => path.join(docs, rel);
+      const { candidates, skipped } = await expandPaths([at('a.md'), docs, at('sub'), at('sub/b.md'), at('.hidden/c.md'), path.join(tmp.dir, 'docs-link')]);
+      // c.md is not reached by the folder's walk (its folder is hidden): named by itself, it is imported by itself.
+      expect(candidates.map((c) => c.id).sort()).toEqual(['c.md', 'docs/a.md', 'docs/sub/b.md']);
+      expect(candidates.some((c) => c.note)).toBe(false);
+      expect(skipped).toEqual(
+        expect.arrayContaining([
+          { file: 'a.md', reason: `${at('a.md')} is also in ${docs}, named in this import: it is imported once, as "docs/a.md"` },
+          { file: 'sub', reason: `${at('sub')} is also in ${docs}, named in this import: it is imported once, as "docs/sub"` },
+          { file: 'b.md', reason: `${at('sub/b.md')} is also in ${docs}, named in this import: it is imported once, as "docs/sub/b.md"` },
+          { file: 'docs-link', reason: `${path.join(tmp.dir, 'docs-link')} is also in ${docs}, named in this import: it is imported once, as "docs"` },
+        ]),
+      );
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
   it('lets the event loop turn while it walks, so a long walk never blocks the app', async () => {
     const tmp = await tempDir();
     try {

@@ -236,13 +236,28 @@ describe('re-import and replacement', () => {
     expect(await search('Prime the P-200')).toHaveLength(1);
   });
 
-  it('reports the second of two identical files of one name as a copy, without the note on its renaming', async () => {
+  it('reports the second of two identical files of one name as a copy, under the name the user gave it, without the note on its renaming', async () => {
     const text = '# Pump P-9\n\nPrime the P-9 before first use.\n';
-    const summary = await importOk([await write('h/a/manual.md', text), await write('h/b/manual.md', text)]);
+    const second = await write('h/b/manual.md', text);
+    const summary = await importOk([await write('h/a/manual.md', text), second]);
     expect(summary.results.find((r) => r.file === 'manual.md')).toMatchObject({ status: 'imported' });
-    const copy = summary.results.find((r) => r.file === 'manual (2).md');
+    // "manual (2).md" is a name the user never gave: the copy is reported as the file they named.
+    expect(summary.results.map((r) => r.file)).not.toContain('manual (2).md');
+    const copy = summary.results.find((r) => r.file === second);
     expect(copy).toMatchObject({ status: 'already', sameAs: 'manual.md' });
     expect(copy?.note).toBeUndefined();
+  });
+
+  it('reports a copy inside a renamed folder under the folder as the user named it, and the rest of its path', async () => {
+    const text = '# Pump P-8\n\nPrime the P-8 before first use.\n';
+    await write('i/a/docs/other.md', '# Pump P-7\n\nThe P-7 seal is checked yearly.\n');
+    await write('i/b/docs/x/manual.md', text);
+    await write('i/b/docs/x/manual copy.md', text);
+    const summary = await importOk([path.join(dir, 'in', 'i/a/docs'), path.join(dir, 'in', 'i/b/docs')]);
+    // The folder's walk reads "manual copy.md" first (names in code point order): the other is its copy.
+    expect(summary.results.find((r) => r.sameAs !== undefined)).toMatchObject({ file: path.join(dir, 'in', 'i/b/docs/x/manual.md'), status: 'already', sameAs: 'docs (2)/x/manual copy.md' });
+    // A file of the renamed folder that was imported keeps its name and says why.
+    expect(summary.results.find((r) => r.file === 'docs (2)/x/manual copy.md')).toMatchObject({ status: 'imported', note: expect.stringContaining('Imported as "docs (2)"') });
   });
 
   it('imports the same bytes under another name or folder: a page vendors publish for each sibling model', async () => {

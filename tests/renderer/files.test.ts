@@ -81,7 +81,8 @@ describe('a drop or a pick of more files than one drop takes', () => {
     expect(files.slice(0, 4).map((f) => f.path)).toEqual(['docs/a.md', 'docs/b.md', 'docs/sub/c.md', 'bulletin-0.md']);
     // 3 of the single files did not fit, nor did the 2 files of "more".
     expect(leftOut).toBe(5);
-    expect(skipped.map((k) => k.file)).toEqual(['._bulletin-1.md']);
+    // Junk is told, not counted, whether or not its folder's files fit.
+    expect(skipped.map((k) => k.file)).toEqual(['._bulletin-1.md', 'more/.DS_Store']);
   });
 
   it('counts nothing left out of a drop that fits', async () => {
@@ -95,5 +96,41 @@ describe('a drop or a pick of more files than one drop takes', () => {
     const { files, leftOut } = pickedFromInput(chosen as unknown as FileList);
     expect(files).toHaveLength(MAX_DROPPED_FILES);
     expect(leftOut).toBe(2);
+  });
+});
+
+describe('what a dropped or picked folder holds that is not imported', () => {
+  const picked = (relPath: string) => {
+    const file = new File([relPath], relPath.split('/').pop()!);
+    Object.defineProperty(file, 'webkitRelativePath', { value: relPath });
+    return file;
+  };
+
+  it('leaves out a picked folder\'s hidden folders, hidden files, tool folders and junk, each said once in the command line\'s words', () => {
+    const chosen = ['docs/a.md', 'docs/.git/notes.md', 'docs/.git/x/y.md', 'docs/.vscode/tasks.md', 'docs/sub/.draft.md', 'docs/node_modules/p/readme.md', 'docs/.DS_Store', 'docs/sub/b.md'].map(picked);
+    const { files, skipped } = pickedFromInput(chosen as unknown as FileList);
+    expect(files.map((f) => f.path)).toEqual(['docs/a.md', 'docs/sub/b.md']);
+    expect(skipped).toEqual([
+      { file: 'docs/.git', reason: 'hidden folder' },
+      { file: 'docs/.vscode', reason: 'hidden folder' },
+      { file: 'docs/sub/.draft.md', reason: 'hidden' },
+      { file: 'docs/node_modules', reason: 'tool folder (node_modules)' },
+      { file: 'docs/.DS_Store', reason: 'macOS folder view settings, not a manual' },
+    ]);
+  });
+
+  it('lists what a dropped folder leaves out, under the name the folder is imported as', async () => {
+    const docs = (top: string) =>
+      folderEntry(top, [fileEntry(`${top}/a.md`), folderEntry(`${top}/.git`, [fileEntry(`${top}/.git/notes.md`)]), fileEntry(`${top}/.draft.md`), fileEntry(`${top}/Thumbs.db`)]);
+    const { files, skipped } = await captureDrop(dataTransfer([docs('/docs'), docs('/docs')]))();
+    expect(files.map((f) => f.path)).toEqual(['docs/a.md', 'docs (2)/a.md']);
+    expect(skipped.map((k) => `${k.file}: ${k.reason}`)).toEqual([
+      'docs/.git: hidden folder',
+      'docs/.draft.md: hidden',
+      'docs/Thumbs.db: Windows thumbnail cache, not a manual',
+      'docs (2)/.git: hidden folder',
+      'docs (2)/.draft.md: hidden',
+      'docs (2)/Thumbs.db: Windows thumbnail cache, not a manual',
+    ]);
   });
 });

@@ -38,6 +38,9 @@ describe('failureAdvice (instead of a Retry that cannot help)', () => {
     for (const code of PERMANENT_IMPORT_FAILURES) expect(failureAdvice(code), code).toMatch(/^Trying this file again will not help: .+\.$/);
     expect(failureAdvice('encrypted')).toContain('without a password');
     expect(failureAdvice('misnamed')).toContain('rename it');
+    // A second file under a name its upload already held (the bridge's 409): Retry would send it
+    // alone, where it would take the first one's place.
+    expect(failureAdvice('already-exists')).toContain('another name');
   });
 
   it('says nothing (Retry stays) for a failure another try may pass, or one of unknown kind', () => {

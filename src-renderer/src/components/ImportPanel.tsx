@@ -223,8 +223,9 @@ function JobCard({ jobKey }: { jobKey: string }) {
           {files.map((f) => (
             <li key={f.file} className={`job-file stage-${f.stage}`} data-testid="import-file" data-file={f.file} data-stage={f.stage} data-cancelled={f.cancelled ? "true" : undefined}>
               <div className="job-file-line">
-                <span className="job-file-name" title={f.file}>
-                  {f.file.split('/').pop()}
+                <span className="job-file-name" title={f.shownAs ?? f.file}>
+                  {/* A path the user named may be a Windows one. */}
+                  {(f.shownAs ?? f.file).split(/[\\/]/).pop()}
                 </span>
                 <span className={`status status-${f.cancelled ? 'cancelled' : f.stage}`}>
                   {f.retried ? 'Retried' : f.cancelled ? 'Cancelled' : stageLabel(f.stage)}

@@ -18,6 +18,8 @@ export interface FileProgress {
   cancelled?: boolean;
   /** Sent again (Retry, Retry all) as a new job, which reports its outcome: this card stops offering it. */
   retried?: boolean;
+  /** The name the row shows when it is not `file`: a copy of another file, imported under no name, goes by the one it came with. */
+  shownAs?: string;
 }
 
 /**
@@ -87,8 +89,12 @@ export interface IngestSlice {
  * What each imported file came from, kept outside the store: File objects and paths are only
  * needed again for "retry", and must not make every store update copy them.
  */
-const sources = new Map<string, { kind: 'file'; file: File; note?: string } | { kind: 'path'; path: string }>();
+const sources = new Map<string, { kind: 'file'; file: File; note?: string; given?: string } | { kind: 'path'; path: string }>();
 const sourceKey = (library: string, file: string) => `${library}\u0000${file}`;
+const sourceOf = (library: string, file: string) => {
+  const src = sources.get(sourceKey(library, file));
+  return src?.kind === 'file' ? src : undefined;
+};
 /** Events can overtake the reply that names their job (SSE vs HTTP): hold them until it arrives. */
 const early = new Map<string, EngineEvent[]>();
 let nextKey = 1;
@@ -200,7 +206,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
 
     async uploadFiles(library, files, skipped = [], leftOut = 0) {
       if (files.length === 0 && skipped.length === 0) return;
-      for (const f of files) sources.set(sourceKey(library, f.path), { kind: 'file', file: f.file, ...(f.note ? { note: f.note } : {}) });
+      for (const f of files) sources.set(sourceKey(library, f.path), { kind: 'file', file: f.file, ...(f.note ? { note: f.note } : {}), ...(f.given ? { given: f.given } : {}) });
       const key = addJob(library, files, skipped, leftOut);
       // Only junk was dropped: the card says so, with the reasons, instead of nothing happening.
       if (files.length === 0) return patchJob(key, (j) => ({ ...j, phase: 'done', summary: importSummary([], skipped) }));
@@ -271,7 +277,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
       const rest: string[] = [];
       for (const file of files) {
         const src = sources.get(sourceKey(job.library, file));
-        if (src?.kind === 'file') dropped.push({ path: file, file: src.file, ...(src.note ? { note: src.note } : {}) });
+        if (src?.kind === 'file') dropped.push({ path: file, file: src.file, ...(src.note ? { note: src.note } : {}), ...(src.given ? { given: src.given } : {}) });
         else rest.push(file);
       }
       markRetried(jobKey, files.filter((f) => get().canRetry(job.library, f)));
@@ -281,7 +287,7 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
     async retryDocument(library, file) {
       const exact = sources.get(sourceKey(library, file));
       if (exact?.kind === 'file') {
-        await get().uploadFiles(library, [{ path: file, file: exact.file, ...(exact.note ? { note: exact.note } : {}) }]);
+        await get().uploadFiles(library, [{ path: file, file: exact.file, ...(exact.note ? { note: exact.note } : {}), ...(exact.given ? { given: exact.given } : {}) }]);
         return true;
       }
       if (exact?.kind === 'path') {
@@ -360,14 +366,22 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
               refused.length === 0 && skipped.length === 0 ? event.summary : importSummary([...refused, ...event.summary.results], [...skipped, ...event.summary.skipped]);
             for (const r of event.summary.results) {
               const prev = files[r.file];
+              // A copy this page renamed goes by the name it came with, as the engine reports one it renamed.
+              const given = r.sameAs === undefined ? undefined : sourceOf(j.library, r.file)?.given;
               if (r.status === 'cancelled') files[r.file] = { file: r.file, stage: 'failed', fraction: prev?.fraction ?? 0, reason: 'Cancelled.', cancelled: true };
               else if (r.status === 'failed') files[r.file] = { file: r.file, stage: 'failed', fraction: 1, reason: r.reason ?? prev?.reason ?? 'Failed.', ...(r.code ? { code: r.code } : {}) };
-              else files[r.file] = { file: r.file, stage: 'ready', fraction: 1, ...(r.status === 'already' ? { reason: alreadyInLibrary(j.library, r.sameAs) } : {}) };
+              else files[r.file] = { file: r.file, stage: 'ready', fraction: 1, ...(r.status === 'already' ? { reason: alreadyInLibrary(j.library, r.sameAs) } : {}), ...(given ? { shownAs: given } : {}) };
             }
-            const order = [...j.order, ...event.summary.results.map((r) => r.file).filter((f) => !j.files[f])];
+            // A copy the engine renamed is reported under the name the user gave it: the row its
+            // progress had under the name it would have had ("manual (2).md") stands for nothing.
+            const reported = new Set([...event.summary.results.map((r) => r.file), ...refused.map((r) => r.file)]);
+            const stale = new Set(j.order.filter((f) => j.notes?.[f] !== undefined && !reported.has(f)));
+            for (const f of stale) delete files[f];
+            const order = [...j.order.filter((f) => !stale.has(f)), ...event.summary.results.map((r) => r.file).filter((f) => !j.files[f])];
             // A file found to be a copy of another (`sameAs`) was imported under no name: the note on its renaming goes.
             const copies = event.summary.results.filter((r) => r.sameAs !== undefined).map((r) => r.file);
-            const notes = withNotes(j.notes && copies.length > 0 ? Object.fromEntries(Object.entries(j.notes).filter(([f]) => !copies.includes(f))) : j.notes, event.summary.results);
+            const gone = (f: string) => copies.includes(f) || stale.has(f);
+            const notes = withNotes(j.notes && (copies.length > 0 || stale.size > 0) ? Object.fromEntries(Object.entries(j.notes).filter(([f]) => !gone(f))) : j.notes, event.summary.results);
             return { ...j, phase: 'done', summary, files, order, done: summary.results.length, total: summary.results.length, ...(notes ? { notes } : {}) };
           });
           if (event.library === get().selectedLibrary) void get().loadDocuments();

@@ -1,5 +1,5 @@
 import type { ImportSkipped } from '../../../src-main/contract/api';
-import { distinctNames, hiddenInFolder, junkReason, renamedNote } from '../../../src-main/core/import-names';
+import { distinctNames, junkReason, renamedNote, skippedInFolder } from '../../../src-main/core/import-names';
 
 // One definition of system junk for every door (the command line and Electron's too).
 export { junkReason };
@@ -10,6 +10,8 @@ export interface PickedFile {
   file: File;
   /** Why `path` is not the name the file came with (another one of that name is in the drop), in words. */
   note?: string;
+  /** With `note`: the path the file came with, which it is reported under if it is found to be a copy. */
+  given?: string;
 }
 
 /** The most files one drop may carry (the contract's `import.upload` limit). */
@@ -30,8 +32,9 @@ export interface Picked {
  * DataTransfer once the event returns, so files and folder entries are taken synchronously and
  * folders are walked afterwards by the returned function. What the user dropped (the top level)
  * is imported whatever its name, except system junk, which is `skipped` with the reason; inside
- * folders, hidden and system files are left out. Files beyond `MAX_DROPPED_FILES` are counted in
- * `leftOut`, not taken.
+ * folders, hidden files and folders, tool folders and system junk are left out and `skipped` with
+ * the reason the command line gives (`skippedInFolder`). Files beyond `MAX_DROPPED_FILES` are
+ * counted in `leftOut`, not taken.
  */
 export function captureDrop(dt: DataTransfer): () => Promise<Picked> {
   const captured: Captured[] = [];
@@ -62,12 +65,17 @@ export function captureDrop(dt: DataTransfer): () => Promise<Picked> {
         }
       } else {
         const files: PickedFile[] = [];
-        leftOut += await walkDirectory(c.entry, files, true, MAX_DROPPED_FILES - count);
+        const left: ImportSkipped[] = [];
+        leftOut += await walkDirectory(c.entry, files, left, MAX_DROPPED_FILES - count);
         // A folder none of whose files fit takes no name from the folders after it.
-        if (files.length > 0 || count < MAX_DROPPED_FILES) items.push({ name: c.entry.name, folder: true, files });
+        if (files.length > 0 || count < MAX_DROPPED_FILES) items.push({ name: c.entry.name, folder: true, files, skipped: left });
+        else skipped.push(...left);
         count += files.length;
       }
     }
+    // What a renamed folder left out is named as its files are ("docs (2)/.git").
+    const names = distinctNames(items);
+    for (const [k, item] of items.entries()) for (const s of item.skipped ?? []) skipped.push({ ...s, file: names[k]! + s.file.slice(item.name.length) });
     return { files: keepNamesApart(items), skipped, leftOut };
   };
 }
@@ -81,10 +89,21 @@ export function pickedFromInput(list: FileList): Picked {
     if (files.length < MAX_DROPPED_FILES) files.push(f);
     else leftOut++;
   };
+  // A hidden or tool folder is said once, as the command line says it, not once per file it holds.
+  const leftFolders = new Set<string>();
   for (const file of Array.from(list)) {
     // A folder's files have a relative path; files chosen one by one do not.
     if (file.webkitRelativePath) {
-      if (!hiddenInFolder(file.name)) take({ path: file.webkitRelativePath, file });
+      const segs = file.webkitRelativePath.split('/');
+      // The chosen folder itself (`segs[0]`) is imported whatever its name.
+      const at = segs.findIndex((seg, i) => i > 0 && skippedInFolder(seg, i < segs.length - 1) !== null);
+      if (at < 0) take({ path: file.webkitRelativePath, file });
+      else {
+        const where = segs.slice(0, at + 1).join('/');
+        const folder = at < segs.length - 1;
+        if (!folder || !leftFolders.has(where)) skipped.push({ file: where, reason: skippedInFolder(segs[at]!, folder)! });
+        if (folder) leftFolders.add(where);
+      }
       continue;
     }
     const junk = junkReason(file.name);
@@ -99,6 +118,8 @@ export interface DroppedItem {
   name: string;
   folder: boolean;
   files: PickedFile[];
+  /** What the folder held that is left out, with the reason (paths start with `name`). */
+  skipped?: ImportSkipped[];
 }
 
 /**
@@ -113,17 +134,16 @@ export function keepNamesApart(items: DroppedItem[]): PickedFile[] {
     const name = names[k]!;
     if (name === item.name) return item.files;
     const note = renamedNote(name, item, 'drop');
-    return item.files.map((f) => ({ ...f, path: name + f.path.slice(item.name.length), note }));
+    return item.files.map((f) => ({ ...f, path: name + f.path.slice(item.name.length), note, given: f.path }));
   });
 }
 
 /**
  * Walks a dropped folder into `out`, at most `room` files, and returns how many more it holds
- * (counted, not read: a drop takes no more). `top`: the user dropped this folder itself, so its own
- * name does not hide it.
+ * (counted, not read: a drop takes no more). What it leaves out goes to `left` with the reason.
+ * The folder itself was dropped by the user: its own name does not hide it.
  */
-async function walkDirectory(dir: FileSystemDirectoryEntry, out: PickedFile[], top = false, room = MAX_DROPPED_FILES): Promise<number> {
-  if (!top && hiddenInFolder(dir.name)) return 0;
+async function walkDirectory(dir: FileSystemDirectoryEntry, out: PickedFile[], left: ImportSkipped[], room = MAX_DROPPED_FILES): Promise<number> {
   let over = 0;
   const reader = dir.createReader();
   // readEntries returns at most ~100 entries per call; it signals the end with an empty batch.
@@ -131,10 +151,11 @@ async function walkDirectory(dir: FileSystemDirectoryEntry, out: PickedFile[], t
     const batch = await new Promise<FileSystemEntry[]>((resolve) => reader.readEntries(resolve, () => resolve([])));
     if (batch.length === 0) return over;
     for (const entry of batch) {
-      if (entry.isDirectory) {
-        over += await walkDirectory(entry as FileSystemDirectoryEntry, out, false, room);
-      } else if (hiddenInFolder(entry.name)) {
-        continue;
+      const reason = skippedInFolder(entry.name, entry.isDirectory);
+      if (reason !== null) {
+        left.push({ file: entry.fullPath.replace(/^\/+/, ''), reason });
+      } else if (entry.isDirectory) {
+        over += await walkDirectory(entry as FileSystemDirectoryEntry, out, left, room);
       } else if (out.length >= room) {
         over++;
       } else {

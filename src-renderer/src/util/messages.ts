@@ -31,6 +31,8 @@ export function failureAdvice(code: ErrorCode | undefined): string | null {
     'no-text-layer': 'run it through text recognition (OCR) in another program and import the result',
     'too-large': 'split it into smaller files and import those',
     'unsafe-path': 'rename the file and import it again',
+    // A refused duplicate upload: sent again by itself, it would replace the file that kept the name.
+    'already-exists': 'give it or the other file of that name another name, and import it again',
   };
   return `Trying this file again will not help: ${instead[code]}.`;
 }
