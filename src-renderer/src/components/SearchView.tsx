@@ -12,6 +12,12 @@ const RETRIEVERS: { value: Retriever; label: string; hint: string }[] = [
 
 const RETRIEVER_NAME: Record<Retriever, string> = { hybrid: 'keywords + meaning', dense: 'meaning', bm25: 'keywords' };
 
+/** What a search came to, in words for a screen reader. */
+function outcome(found: number, query: string): string {
+  if (found === 0) return `No passage matches “${query}”.`;
+  return `${found === 1 ? '1 passage' : `${found} passages`} found for “${query}”.`;
+}
+
 /** Search results: the passages that match, best first, each opening the source at its page. */
 export function SearchView() {
   const results = useStore((s) => s.searchResults);
@@ -68,7 +74,12 @@ export function SearchView() {
           </button>
         ) : null}
       </div>
-      {searching ? <p className="muted">Searching…</p> : null}
+      {/* Focus stays in the header's box after a search: this live region says what came of it.
+          It stays in the page between searches (a region added with its text is not read out);
+          the outcome is for screen readers only, the header above shows it to the eye. */}
+      <p role="status" className={searching ? 'muted' : 'visually-hidden'} data-testid="search-status">
+        {searching ? 'Searching…' : results ? outcome(results.results.length, results.query) : ''}
+      </p>
       {searchError ? (
         <p className="error" role="alert">
           {searchError}
