@@ -3,8 +3,9 @@ import { effectiveRetriever, type Retriever } from '../store/search.slice';
 import { formatPages, markedParts, plainText } from '../util/format';
 import { IndexStatus } from './IndexStatus';
 import { ModelChips } from './ModelChips';
+import { RadioGroup, type RadioChoice } from './RadioGroup';
 
-const RETRIEVERS: { value: Retriever; label: string; hint: string }[] = [
+const RETRIEVERS: RadioChoice<Retriever>[] = [
   { value: 'hybrid', label: 'Both', hint: 'Keywords and meaning combined: finds exact part numbers and passages worded differently.' },
   { value: 'dense', label: 'Meaning', hint: 'By meaning only: finds passages that say the same thing in other words.' },
   { value: 'bm25', label: 'Keywords', hint: 'By keywords only (BM25): the words and numbers you typed.' },
@@ -50,13 +51,7 @@ export function SearchView() {
       </div>
       {library?.embedder ? (
         <div className="retriever" data-testid="retriever-choice">
-          <div className="segmented" role="radiogroup" aria-label="Search by">
-            {RETRIEVERS.map((r) => (
-              <button key={r.value} type="button" role="radio" aria-checked={retriever === r.value} title={r.hint} onClick={() => setSearchRetriever(r.value)}>
-                {r.label}
-              </button>
-            ))}
-          </div>
+          <RadioGroup label="Search by" choices={RETRIEVERS} value={retriever} onChange={setSearchRetriever} />
           <span className="muted small">{RETRIEVERS.find((r) => r.value === retriever)?.hint}</span>
           <IndexStatus library={library.name} task="embedding" />
         </div>
