@@ -7,7 +7,8 @@ import { importTexts, openApp, startUiApp, type UiApp } from './harness';
  * A search asked from the header's box keeps focus in the box, so a screen-reader user hears
  * nothing of the results screen behind it unless a live region tells them: "Searching…", then
  * how many passages were found, or that nothing matched. The region stays in the page from one
- * search to the next (a live region added with its text is not announced).
+ * search to the next (a live region added with its text is not announced). What it and the
+ * screen show is the latest search's outcome, even when an earlier search answers after it.
  */
 describe('search outcome announced, in Chromium', () => {
   let app: UiApp;
@@ -51,6 +52,35 @@ describe('search outcome announced, in Chromium', () => {
   it('says so when nothing matched', async () => {
     await search('impeller');
     await expect.poll(said).toMatch(/^No passage matches “impeller”/);
+  });
+
+  it('shows the latest search’s results when an earlier search answers after it', async () => {
+    // The first search's answer is held back until the second's has been shown, as a slow
+    // retriever (or a busy engine) does when the user searches again or picks another "Search by".
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let first = true;
+    await page.route('**/api/search.query', async (route) => {
+      if (!first) return route.continue();
+      first = false;
+      const response = await route.fetch();
+      await held;
+      await route.fulfill({ response });
+    });
+    await search('junction box');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('slow-blow');
+    await page.keyboard.press('Enter');
+    await expect.poll(said).toMatch(/^1 passage found for “slow-blow”/);
+    const landed = page.waitForResponse((res) => res.url().endsWith('/api/search.query'));
+    release();
+    // Given time to land: the held answer is dropped, the screen stays on the latest search.
+    await landed;
+    await page.waitForTimeout(200);
+    expect(await page.locator('#search-heading').textContent()).toBe('Results for “slow-blow”');
+    expect(await said()).toMatch(/^1 passage found for “slow-blow”/);
+    expect(await page.locator('.result-title').allTextContents()).toEqual(['RAC-225B service']);
+    await page.unroute('**/api/search.query');
   });
 
   it('logged no page errors', () => {
