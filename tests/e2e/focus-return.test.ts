@@ -157,6 +157,26 @@ describe('focus after Esc, in Chromium', () => {
     await expect.poll(focusedElement).toMatch(/^textarea#question/);
   });
 
+  it('gives focus to the conversation after renaming it with Enter, and after Esc', async () => {
+    await page.getByTestId('question-input').fill('What fuse does the RAC-225B take?');
+    await page.getByTestId('question-input').press('Enter');
+    await page.getByTestId('answer').first().waitFor();
+    await page.getByRole('button', { name: 'Rename conversation' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await focusedElement()).toMatch(/^input#rename-/);
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('Fuse');
+    await page.keyboard.press('Enter');
+    await expect.poll(focusedElement).toMatch(/^button#\.conversation-item: Fuse/);
+    // Its actions follow it in the Tab order, as before the rename.
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Rename conversation');
+    await page.keyboard.press('Enter');
+    expect(await focusedElement()).toMatch(/^input#rename-/);
+    await page.keyboard.press('Escape');
+    await expect.poll(focusedElement).toMatch(/^button#\.conversation-item: Fuse/);
+  });
+
   it('gives focus to "Retry all" when a running import is cancelled from the keyboard', async () => {
     // Enough files that the import is still running when Cancel is pressed.
     const files = Array.from({ length: 60 }, (_, i) => ({

@@ -6,7 +6,8 @@ import { importTexts, openApp, startUiApp, type UiApp } from './harness';
 /**
  * Keys do what the focused control says: Esc in the header's search box clears the box before
  * it closes the source viewer behind it, and the screen tabs follow the WAI-ARIA tabs pattern
- * (one tab stop; Left/Right, Home/End move between tabs and select them).
+ * (one tab stop; Left/Right, Home/End move between tabs and select them), and radio groups the
+ * radio group pattern (one tab stop; the arrow keys, Home and End choose).
  */
 describe('keyboard in Chromium', () => {
   let app: UiApp;
@@ -70,6 +71,36 @@ describe('keyboard in Chromium', () => {
     // Tab leaves the tab list for the screen instead of walking through every tab.
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).not.toBe('tab');
+  });
+
+  it('moves between the choices of a radio group with the arrow keys, one tab stop for the group', async () => {
+    await page.getByTestId('tab-settings').click();
+    const group = page.getByRole('radiogroup', { name: 'Theme' });
+    const radios = group.getByRole('radio');
+    const checked = () => group.locator('[aria-checked="true"]').textContent();
+    const focusedText = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+    expect(await checked()).toBe('Follow system');
+    // Only the checked choice is in the Tab order.
+    expect(await radios.evaluateAll((els) => els.map((el) => (el as HTMLElement).tabIndex))).toEqual([0, -1, -1]);
+    await group.getByRole('radio', { name: 'Follow system' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await checked()).toBe('Light');
+    expect(await focusedText()).toBe('Light');
+    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('light');
+    await page.keyboard.press('ArrowDown');
+    expect(await checked()).toBe('Dark');
+    // Past the last, round to the first; Up and Left go back.
+    await page.keyboard.press('ArrowRight');
+    expect(await checked()).toBe('Follow system');
+    await page.keyboard.press('ArrowLeft');
+    expect(await checked()).toBe('Dark');
+    await page.keyboard.press('Home');
+    expect(await checked()).toBe('Follow system');
+    expect(await focusedText()).toBe('Follow system');
+    expect(await radios.evaluateAll((els) => els.map((el) => (el as HTMLElement).tabIndex))).toEqual([0, -1, -1]);
+    // Shift+Tab leaves the group instead of walking back through its choices.
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).not.toBe('radio');
   });
 
   it('logged no page errors', () => {

@@ -85,6 +85,18 @@ function ConversationList({ drawerOpen, onDone }: { drawerOpen: boolean; onDone:
   // After a delete, the place the deleted conversation had in the list: its Delete button went
   // with it, so focus goes to the conversation now there (or the one above it, or the question box).
   const [refocusAt, setRefocusAt] = useState<number | null>(null);
+  // The rename field goes when the rename is saved or given up: focus goes to the conversation
+  // (mounted anew in its place), never to <body>. Only the open conversation can be renamed.
+  const [refocusOpen, setRefocusOpen] = useState(false);
+  const endRename = () => {
+    setRenaming(null);
+    setRefocusOpen(true);
+  };
+  useEffect(() => {
+    if (!refocusOpen || renaming !== null) return;
+    setRefocusOpen(false);
+    list.current?.querySelector<HTMLElement>('.conversation-item[aria-current="true"]')?.focus();
+  }, [refocusOpen, renaming, conversations]);
   useEffect(() => {
     if (refocusAt === null) return;
     setRefocusAt(null);
@@ -127,13 +139,13 @@ function ConversationList({ drawerOpen, onDone }: { drawerOpen: boolean; onDone:
                 className="rename-form"
                 onSubmit={(e) => {
                   e.preventDefault();
-                  void renameConversation(c.id, title).then(() => setRenaming(null));
+                  void renameConversation(c.id, title).then(endRename);
                 }}
               >
                 <label className="visually-hidden" htmlFor={`rename-${c.id}`}>
                   Conversation title
                 </label>
-                <input id={`rename-${c.id}`} value={title} autoFocus maxLength={200} onChange={(e) => setTitle(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), setRenaming(null))} />
+                <input id={`rename-${c.id}`} value={title} autoFocus maxLength={200} onChange={(e) => setTitle(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), endRename())} />
               </form>
             ) : (
               <button type="button" className="conversation-item" aria-current={c.id === activeId ? 'true' : undefined} onClick={() => void openConversation(c.id).then(() => onDone(false))}>

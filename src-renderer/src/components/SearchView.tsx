@@ -3,14 +3,21 @@ import { effectiveRetriever, type Retriever } from '../store/search.slice';
 import { formatPages, markedParts, plainText } from '../util/format';
 import { IndexStatus } from './IndexStatus';
 import { ModelChips } from './ModelChips';
+import { RadioGroup, type RadioChoice } from './RadioGroup';
 
-const RETRIEVERS: { value: Retriever; label: string; hint: string }[] = [
+const RETRIEVERS: RadioChoice<Retriever>[] = [
   { value: 'hybrid', label: 'Both', hint: 'Keywords and meaning combined: finds exact part numbers and passages worded differently.' },
   { value: 'dense', label: 'Meaning', hint: 'By meaning only: finds passages that say the same thing in other words.' },
   { value: 'bm25', label: 'Keywords', hint: 'By keywords only (BM25): the words and numbers you typed.' },
 ];
 
 const RETRIEVER_NAME: Record<Retriever, string> = { hybrid: 'keywords + meaning', dense: 'meaning', bm25: 'keywords' };
+
+/** What a search came to, in words for a screen reader. */
+function outcome(found: number, query: string): string {
+  if (found === 0) return `No passage matches “${query}”.`;
+  return `${found === 1 ? '1 passage' : `${found} passages`} found for “${query}”.`;
+}
 
 /** Search results: the passages that match, best first, each opening the source at its page. */
 export function SearchView() {
@@ -44,13 +51,7 @@ export function SearchView() {
       </div>
       {library?.embedder ? (
         <div className="retriever" data-testid="retriever-choice">
-          <div className="segmented" role="radiogroup" aria-label="Search by">
-            {RETRIEVERS.map((r) => (
-              <button key={r.value} type="button" role="radio" aria-checked={retriever === r.value} title={r.hint} onClick={() => setSearchRetriever(r.value)}>
-                {r.label}
-              </button>
-            ))}
-          </div>
+          <RadioGroup label="Search by" choices={RETRIEVERS} value={retriever} onChange={setSearchRetriever} />
           <span className="muted small">{RETRIEVERS.find((r) => r.value === retriever)?.hint}</span>
           <IndexStatus library={library.name} task="embedding" />
         </div>
@@ -68,7 +69,12 @@ export function SearchView() {
           </button>
         ) : null}
       </div>
-      {searching ? <p className="muted">Searching…</p> : null}
+      {/* Focus stays in the header's box after a search: this live region says what came of it.
+          It stays in the page between searches (a region added with its text is not read out);
+          the outcome is for screen readers only, the header above shows it to the eye. */}
+      <p role="status" className={searching ? 'muted' : 'visually-hidden'} data-testid="search-status">
+        {searching ? 'Searching…' : results ? outcome(results.results.length, results.query) : ''}
+      </p>
       {searchError ? (
         <p className="error" role="alert">
           {searchError}

@@ -5,6 +5,7 @@ import { useStore } from '../store';
 import type { ThemeChoice } from '../store/ui.slice';
 import { formatBytes } from '../util/format';
 import { IndexStatus } from './IndexStatus';
+import { RadioGroup, type RadioChoice } from './RadioGroup';
 import { RebuildButton } from './RebuildNotice';
 import { TeamSettings } from './TeamSettings';
 
@@ -23,6 +24,12 @@ const ENRICH: { value: EnrichMode; label: string; hint: string }[] = [
 ];
 
 const STATE_LABEL = { 'not-loaded': 'Not loaded', loading: 'Loading', ready: 'Ready', failed: 'Failed' } as const;
+
+const THEMES: RadioChoice<ThemeChoice>[] = [
+  { value: 'system', label: 'Follow system' },
+  { value: 'light', label: 'Light' },
+  { value: 'dark', label: 'Dark' },
+];
 
 /** Settings: offline status, models and their state, the chat model, per-library chunking, enrichment and embedding model, theme. */
 export function SettingsView() {
@@ -232,13 +239,7 @@ export function SettingsView() {
 
       <div className="card">
         <h3>Appearance</h3>
-        <div className="segmented" role="radiogroup" aria-label="Theme">
-          {(['system', 'light', 'dark'] as ThemeChoice[]).map((t) => (
-            <button key={t} type="button" role="radio" aria-checked={theme === t} onClick={() => setTheme(t)}>
-              {t === 'system' ? 'Follow system' : t === 'light' ? 'Light' : 'Dark'}
-            </button>
-          ))}
-        </div>
+        <RadioGroup label="Theme" choices={THEMES} value={theme} onChange={setTheme} />
       </div>
     </section>
   );

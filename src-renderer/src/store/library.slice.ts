@@ -92,6 +92,19 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
    * here, not news to report (the engine's 'library.changed' can reach the list before the reply).
    */
   const leavingHere = new Set<string>();
+  /**
+   * The conversation open in each library when the user last left it (none where a new one had
+   * been started): coming back reopens it, as a browser tab keeps its page, instead of an empty chat.
+   */
+  const openConversations = new Map<string, string>();
+
+  /** Reopens the conversation left open in `library`, if it is still listed and nothing else was opened meanwhile. */
+  const reopenConversation = async (library: string | null) => {
+    const id = library === null ? undefined : openConversations.get(library);
+    const s = get();
+    if (id === undefined || s.selectedLibrary !== library || s.activeConversation !== null) return;
+    if (s.conversations.some((c) => c.id === id)) await s.openConversation(id);
+  };
 
   return {
     libraries: [],
@@ -178,14 +191,20 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
     },
 
     async selectLibrary(name) {
-      const changed = name !== get().selectedLibrary;
+      const left = get().selectedLibrary;
+      const changed = name !== left;
+      if (changed && left !== null) {
+        const open = get().activeConversation?.id;
+        if (open) openConversations.set(left, open);
+        else openConversations.delete(left);
+      }
       set({ selectedLibrary: name, ...(changed ? { documents: [], documentFilter: '' } : {}) });
       if (changed) get().resetForLibrary();
       // A large library's first search builds its vocabulary and name index (~1 s at 14k documents):
       // built now, while the user reads the library and types, the first question is answered at once.
       if (changed && name) void api['search.prepare']({ library: name });
       await get().loadDocuments();
-      if (changed) void get().loadConversations();
+      if (changed) void get().loadConversations().then(() => reopenConversation(name));
     },
 
     async createLibrary(name) {
@@ -208,6 +227,9 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
           set({ libraryError: res.error.message });
           return null;
         }
+        const open = openConversations.get(library);
+        openConversations.delete(library);
+        if (open !== undefined) openConversations.set(res.value.name, open);
         // Renaming keeps what is on screen: only the name under it changes.
         if (get().selectedLibrary === library) set({ selectedLibrary: res.value.name, ...(get().documentsOf === library ? { documentsOf: res.value.name } : {}) });
         set({ libraryError: null });
@@ -226,6 +248,7 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
           set({ libraryError: res.error.message });
           return false;
         }
+        openConversations.delete(library);
         set({ libraryError: null });
         await get().loadLibraries();
         return true;

@@ -45,6 +45,13 @@ export interface SearchSlice {
   runSearch(): Promise<void>;
 }
 
+/**
+ * Number of the last search sent. Searches overlap (Enter pressed again, another "Search by" or
+ * model chip chosen while one runs) and may answer out of order: an older answer arriving last
+ * would show results for a query or retriever the screen no longer names. It is dropped.
+ */
+let searchesAsked = 0;
+
 export const createSearchSlice: StateCreator<Store, [], [], SearchSlice> = (set, get) => ({
   searchQuery: '',
   ...searchLibraryState(),
@@ -80,9 +87,10 @@ export const createSearchSlice: StateCreator<Store, [], [], SearchSlice> = (set,
       get().libraries.find((l) => l.name === library),
       get().searchRetriever,
     );
+    const asked = ++searchesAsked;
     set({ searching: true, searchError: null, view: 'search' });
     const res = await api['search.query']({ library, query, topK: 10, retriever, ...(models.length > 0 ? { models } : {}) });
-    if (get().selectedLibrary !== library) return;
+    if (asked !== searchesAsked || get().selectedLibrary !== library) return;
     if (!res.ok) return set({ searching: false, searchError: res.error.message });
     set({ searching: false, searchResults: res.value });
   },
