@@ -28,6 +28,11 @@ export class BatchWrite {
     this.turn.catch(() => undefined);
   }
 
+  /** Whether `ahead` wrote (or is writing) this document's rows: a search leaves them out until the commit lists it. */
+  wrote(docId: string): boolean {
+    return this.written.has(docId);
+  }
+
   /**
    * Writes prepared documents' rows before the commit. Only documents with no rows yet: a new
    * version's rows replace its previous ones at the commit, in one merge. The journal names them

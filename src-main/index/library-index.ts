@@ -263,8 +263,8 @@ export class LibraryIndex implements DocumentIndexer {
   /** Drops what `learn` took in since the last commit: the vocabulary is read back as last saved. */
   async forgetUncommitted(): Promise<void> {
     const ahead = this.ahead;
-    this.ahead = null;
     await ahead?.drop();
+    if (this.ahead === ahead) this.ahead = null;
     this.enrichment_ = await LibraryEnrichment.load(this.library.dir);
     this.unsaved = [];
     this.learnedChars = 0;
@@ -344,9 +344,14 @@ export class LibraryIndex implements DocumentIndexer {
    */
   async commit(batch: PreparedDocument[], persist: () => Promise<readonly string[] | void>): Promise<void> {
     const ahead = this.ahead;
-    this.ahead = null;
-    if (ahead) await ahead.commit(batch, persist);
-    else if (batch.length > 0) {
+    if (ahead) {
+      try {
+        await ahead.commit(batch, persist);
+      } finally {
+        // Only now: searches leave its documents out until they are listed (`search`).
+        if (this.ahead === ahead) this.ahead = null;
+      }
+    } else if (batch.length > 0) {
       // Journaled in its turn: a removal during the commit waits rather than journaling over it.
       await this.journal.write(batch.map((p) => p.doc.id), () => commitRows(this, batch, new Set(), persist));
     } else {
@@ -489,8 +494,8 @@ export class LibraryIndex implements DocumentIndexer {
 
   /** Searches the library (see `search/searcher.ts`). */
   search(query: string, options: SearchOptions): Promise<Result<SearchResponse>> {
-    return this.gate.reading(() =>
-      search(
+    return this.gate.reading(async () => {
+      const found = await search(
         {
           store: this.store_,
           vocabulary: this.enrichment_.vocabulary,
@@ -501,8 +506,11 @@ export class LibraryIndex implements DocumentIndexer {
         },
         query,
         options,
-      ),
-    );
+      );
+      // Rows written ahead of their batch's commit are of documents not listed yet.
+      const ahead = this.ahead;
+      return ahead && found.ok ? ok({ ...found.value, results: found.value.results.filter((h) => !ahead.wrote(h.doc)) }) : found;
+    });
   }
 
   /** A document's stored records, in order. */

@@ -118,6 +118,31 @@ describe('rows written ahead of an import batch\'s commit', () => {
       expect(await lib.journal()).toEqual([]);
     });
 
+    it('are not found by a search until the commit lists their documents', { timeout: 120_000 }, async () => {
+      await manuals(path.join(tmp.dir, 'kept'), 1);
+      expect((await engine.importPaths('Pumps', [path.join(tmp.dir, 'kept', 'PX-100.md')])).ok).toBe(true);
+      await engine.idle();
+      const files = (await manuals(path.join(tmp.dir, 'in'), 24)).slice(1);
+      const index = await engine.indexes.open((await engine.libraries.get('Pumps'))!);
+      const found: (string | undefined)[] = [];
+      const addChunks = index.store.addChunks.bind(index.store);
+      let writes = 0;
+      vi.spyOn(index.store, 'addChunks').mockImplementation(async (records) => {
+        await addChunks(records);
+        // After the first early write: PX-101's rows are in the store, its document not listed.
+        if (++writes === 1) {
+          const hit = await engine.handlers['search.query']({ library: 'Pumps', query: 'PX-101 impeller flow', topK: 3, retriever: 'bm25' });
+          found.push(...(hit.ok ? hit.value.results.map((h) => h.doc) : ['search failed']));
+        }
+      });
+      expect((await engine.importPaths('Pumps', files)).ok).toBe(true);
+      expect(writes).toBeGreaterThanOrEqual(2);
+      expect(found).not.toContain('PX-101.md');
+      expect(found).not.toContain('search failed');
+      const after = await engine.handlers['search.query']({ library: 'Pumps', query: 'PX-101 impeller flow', topK: 1, retriever: 'bm25' });
+      expect(after.ok && after.value.results[0]?.doc).toBe('PX-101.md');
+    });
+
     it('are dropped when the import is cancelled before its commit', { timeout: 120_000 }, async () => {
       await manuals(path.join(tmp.dir, 'kept'), 1);
       expect((await engine.importPaths('Pumps', [path.join(tmp.dir, 'kept', 'PX-100.md')])).ok).toBe(true);
