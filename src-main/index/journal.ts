@@ -37,6 +37,12 @@ async function repairJournaled(index: LibraryIndex): Promise<void> {
   await library.setJournal([]);
 }
 
+/** A turn of `JournalTurns.hold`: the journal named as the holder's documents change, then released. */
+export interface HeldJournalTurn {
+  journal(docIds: readonly string[]): Promise<void>;
+  release(): void;
+}
+
 /**
  * The writes of one open index that name their documents in the library's journal (an import's
  * commit, a removal, a step of the LLM upgrade), one at a time. journal.json holds one write's
@@ -56,15 +62,33 @@ export class JournalTurns {
    * `work` succeeds and left for repair when it throws. A journal a failed write left (whose own
    * repair failed too, a full disk) is repaired first rather than written over.
    */
-  write<T>(docIds: readonly string[], work: () => Promise<T>): Promise<T> {
-    const { library } = this.index;
-    return this.turn(async () => {
-      await repairJournaled(this.index);
-      await library.setJournal([...docIds]);
+  async write<T>(docIds: readonly string[], work: () => Promise<T>): Promise<T> {
+    const turn = await this.hold();
+    try {
+      await turn.journal(docIds);
       const value = await work();
-      await library.setJournal([]);
+      await turn.journal([]);
       return value;
-    });
+    } finally {
+      turn.release();
+    }
+  }
+
+  /**
+   * A turn held over several steps (an import's rows written ahead of its commit, while the rest of
+   * its batch is prepared): resolves after every write before it, with a journal a failed write
+   * left repaired; the holder names its documents as they change and must `release` the turn.
+   */
+  hold(): Promise<HeldJournalTurn> {
+    const { library } = this.index;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const start = this.tail.then(() => repairJournaled(this.index));
+    this.tail = start.then(
+      () => released,
+      () => release(),
+    );
+    return start.then(() => ({ journal: (docIds) => library.setJournal([...docIds]), release }));
   }
 
   /** `recoverJournal` in its turn: a write that failed part-way is repaired before the next one journals. */

@@ -12,7 +12,8 @@ import { search, type SearchOptions } from '../search/searcher';
 import { DocumentEvidence } from '../search/document-evidence';
 import type { ChunkRecord, ChunkStore } from '../storage/chunk-store';
 import { openLanceStore } from '../storage/lance.store';
-import { INDEX_VERSION, type Library } from '../storage/library.store';
+import type { Library } from '../storage/library.store';
+import { BatchWrite, commitRows } from './batch-write';
 import { embedPending } from './embed.job';
 import { JournalTurns, recoverJournal } from './journal';
 import { enrichmentSettings, LibraryEnrichment, readsNouns } from './library-enrichment';
@@ -261,6 +262,9 @@ export class LibraryIndex implements DocumentIndexer {
 
   /** Drops what `learn` took in since the last commit: the vocabulary is read back as last saved. */
   async forgetUncommitted(): Promise<void> {
+    const ahead = this.ahead;
+    await ahead?.drop();
+    if (this.ahead === ahead) this.ahead = null;
     this.enrichment_ = await LibraryEnrichment.load(this.library.dir);
     this.unsaved = [];
     this.learnedChars = 0;
@@ -335,46 +339,42 @@ export class LibraryIndex implements DocumentIndexer {
 
   /**
    * Writes a batch: the journal names the documents first, so a crash between the index write and
-   * documents.json is repaired by `recoverJournal` on the next open.
+   * documents.json is repaired by `recoverJournal` on the next open. Rows written ahead
+   * (`writeAhead`) are part of the batch.
    */
   async commit(batch: PreparedDocument[], persist: () => Promise<readonly string[] | void>): Promise<void> {
-    if (batch.length === 0) {
+    const ahead = this.ahead;
+    if (ahead) {
+      try {
+        await ahead.commit(batch, persist);
+      } finally {
+        // Only now: searches leave its documents out until they are listed (`search`).
+        if (this.ahead === ahead) this.ahead = null;
+      }
+    } else if (batch.length > 0) {
+      // Journaled in its turn: a removal during the commit waits rather than journaling over it.
+      await this.journal.write(batch.map((p) => p.doc.id), () => commitRows(this, batch, new Set(), persist));
+    } else {
       await persist();
       return;
     }
-    const ids = batch.map((p) => p.doc.id);
-    // Journaled in its turn: a removal during the commit waits rather than journaling over it.
-    await this.journal.write(ids, async () => {
-      const existing = new Set((await this.library.documents()).filter((d) => d.chunks > 0 || d.status === 'ready').map((d) => d.id));
-      // The first documents of a library written before index versioning are built by this code.
-      if (existing.size === 0 && this.library.indexOutdated) await this.library.saveConfig({ indexVersion: INDEX_VERSION });
-      // Said before the rows are written: a crash after them never leaves chunks without nouns unmarked.
-      if (!readsNouns(this.library.config) && !this.library.config.nounsOmitted) await this.library.saveConfig({ nounsOmitted: true });
-      // The vocabulary file is written while LanceDB writes the rows: a crash leaves the same states
-      // as writing it after them (vocabulary ahead of documents.json, which recovery tolerates).
-      const writes = await Promise.allSettled([
-        this.saveEnrichment(),
-        (async () => {
-          // A new version's rows replace its previous version's in one write per few hundred
-          // documents: a search meanwhile finds the old version or the new one, never neither.
-          const replaced = batch.filter((p) => existing.has(p.doc.id));
-          if (replaced.length > 0) await this.store_.replaceDocuments(replaced.map((p) => p.doc.id), replaced.flatMap((p) => p.rows));
-          await this.store_.addChunks(batch.flatMap((p) => (existing.has(p.doc.id) ? [] : p.rows)));
-        })(),
-      ]);
-      for (const w of writes) if (w.status === 'rejected') throw w.reason;
-      // New rows are searchable at once: folding them into the indexes is `optimizeIndexes`, run as
-      // background work after the import, and a full-text search before it folds them itself.
-      const dropped = (await persist()) ?? [];
-      // Still journaled: a crash before these deletions drops the rows on the next open.
-      await this.store_.deleteDocuments(dropped);
-    });
     this.learnedChars = 0;
     // Documents drafted and never prepared (failed after their draft) are dropped with their batch.
     this.draftedChars = 0;
     // A library's first rows make its index folder: this process's own write, which `followDisk`
     // must not take for another process's (it reopened the store under the background indexing).
     if (this.seen.folder === null) this.seen = { ...this.seen, folder: await folderStamp(this.library) };
+  }
+
+  /** The batch being prepared, when `writeAhead` has written some of its rows. */
+  private ahead: BatchWrite | null = null;
+
+  /**
+   * Writes prepared documents' rows while the rest of their batch is still prepared (see
+   * `BatchWrite`); `commit` lists them, `forgetUncommitted` drops them.
+   */
+  writeAhead(prepared: readonly PreparedDocument[]): void {
+    (this.ahead ??= new BatchWrite(this, this.journal)).ahead(prepared);
   }
 
   /** Repairs a commit that failed part-way (a full disk), as the next open would after a crash. */
@@ -494,8 +494,8 @@ export class LibraryIndex implements DocumentIndexer {
 
   /** Searches the library (see `search/searcher.ts`). */
   search(query: string, options: SearchOptions): Promise<Result<SearchResponse>> {
-    return this.gate.reading(() =>
-      search(
+    return this.gate.reading(async () => {
+      const found = await search(
         {
           store: this.store_,
           vocabulary: this.enrichment_.vocabulary,
@@ -506,8 +506,11 @@ export class LibraryIndex implements DocumentIndexer {
         },
         query,
         options,
-      ),
-    );
+      );
+      // Rows written ahead of their batch's commit are of documents not listed yet.
+      const ahead = this.ahead;
+      return ahead && found.ok ? ok({ ...found.value, results: found.value.results.filter((h) => !ahead.wrote(h.doc)) }) : found;
+    });
   }
 
   /** A document's stored records, in order. */

@@ -66,6 +66,11 @@ export interface DocumentIndexer {
    * that failed after their rows were written); a crash in between is repaired on the next open.
    */
   commit(batch: PreparedDocument[], persist: () => Promise<readonly string[] | void>): Promise<void>;
+  /**
+   * Starts writing prepared documents' rows before the batch's commit (which then lists them);
+   * the batch's commit, or `forgetUncommitted`, must follow.
+   */
+  writeAhead?(prepared: readonly PreparedDocument[]): void;
   /** Repairs the index after a commit that failed part-way (as on the next open after a crash). */
   recover?(): Promise<void>;
   /** Forgets what `learn` took in since the last commit (a cancelled batch's documents). */
@@ -130,6 +135,13 @@ const SYNC_READ_BYTES = 1024 * 1024;
  */
 const WRITES_WHILE_READING = 2;
 const WRITES_AFTER_READING = 16;
+
+/**
+ * Text of new documents prepared before their rows are written ahead of the commit
+ * (`DocumentIndexer.writeAhead`): each group is one LanceDB write (one table version). Smaller groups
+ * leave less to write once the last document is prepared, and make more versions.
+ */
+const WRITE_AHEAD_CHARS = 512 * 1024;
 
 /**
  * One turn of the event loop. Small files are read synchronously and parsing and preparing are
@@ -274,7 +286,12 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     const { candidates, skipped } = await expandPaths(options.paths);
     // Files a killed import left behind (temp files, originals never listed) go before new ones come.
     await library.sweepStrays({ orphans: true }).catch(() => undefined);
-    return await importCandidates(options, { library, indexer, signal, maxBytes, limits, batchSize, pool, candidates, skipped });
+    return await importCandidates(options, { library, indexer, signal, maxBytes, limits, batchSize, pool, candidates, skipped }).catch(async (err: unknown) => {
+      // An import that fails on its own (a bug, not a file's fault) forgets what it learned and
+      // did not list, and ends its batch's writes (rows written ahead, the journal's turn).
+      await indexer.forgetUncommitted?.().catch(() => undefined);
+      throw err;
+    });
   } finally {
     signal.removeEventListener('abort', onAbort);
     if (!options.pool) await pool.close();
@@ -452,6 +469,9 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
       const ready: DocumentRecord[] = [];
       // Preparation may run on several threads at once (`prepareAll`); results are taken in order.
       const pending = indexer.prepareAll?.(learned.map((p) => p.doc), signal);
+      // New documents' rows go out in groups while the rest is prepared (`writeAhead`).
+      let ahead: PreparedDocument[] = [];
+      let aheadChars = 0;
       for (let k = 0; k < learned.length; k++) {
         const p = learned[k]!;
         if (signal.aborted) break;
@@ -461,6 +481,15 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
           const prep = await (pending ? pending[k]! : indexer.prepare(p.doc, signal));
           prepared.push(prep);
           ready.push({ ...p.record, status: 'ready', chunks: prep.chunks, models: prep.models });
+          if (indexer.writeAhead && !p.replaced) {
+            ahead.push(prep);
+            aheadChars += p.doc.text.length;
+            if (aheadChars >= WRITE_AHEAD_CHARS) {
+              indexer.writeAhead(ahead);
+              ahead = [];
+              aheadChars = 0;
+            }
+          }
           progress(p.doc.id, 'indexing', 0.9);
         } catch (err) {
           if (signal.aborted) break;
