@@ -36,6 +36,20 @@ export function skippedInFolder(name: string, folder: boolean): string | null {
   return null;
 }
 
+/**
+ * The order names of one folder are read in: by stem (the name before its last extension), then
+ * whole, each in code point order, so a name comes before the same name with a copy mark added
+ * ("manual.md" before "manual copy.md", "manual - Copy.md" and "manual (1).md"). Of identical
+ * files, the first read is imported and the others reported as its copies; in plain code point
+ * order " " sorts before ".", and the copy was imported while the original was called its copy.
+ */
+export function compareNames(a: string, b: string): number {
+  return codePointOrder(stem(a), stem(b)) || codePointOrder(a, b);
+}
+
+const stem = (name: string) => (name.lastIndexOf('.') > 0 ? name.slice(0, name.lastIndexOf('.')) : name);
+const codePointOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** One thing the user named, dropped or chose: a file or a folder, by its own name. */
 export interface NamedItem {
   name: string;

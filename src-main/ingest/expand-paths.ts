@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ImportSkipped } from '../contract/api';
 import type { ErrorCode } from '../core/result';
 import { SUPPORTED_EXTENSIONS } from '../core/formats';
-import { distinctNames, junkReason, renamedNote, skippedInFolder } from '../core/import-names';
+import { compareNames, distinctNames, junkReason, renamedNote, skippedInFolder } from '../core/import-names';
 
 /**
  * The folder walk of an import: the files named and found in the folders named, as candidates
@@ -176,7 +176,8 @@ export async function expandPaths(paths: string[]): Promise<Expansion> {
         push({ abs: dir, id: rel(dir), failure: { code: 'unreadable', reason: `Cannot read the folder ${rel(dir)}: ${(err as NodeJS.ErrnoException).code ?? 'error'}.` } });
         continue;
       }
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      // A name before its copies ("manual.md" before "manual copy.md"): the first of identical files is imported.
+      entries.sort((a, b) => compareNames(a.name, b.name));
       for (const e of entries) {
         const full = path.join(dir, e.name);
         // In the words a browser drop or folder pick uses for the same entry.
