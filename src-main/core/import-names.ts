@@ -92,3 +92,41 @@ export function distinctNames(items: readonly NamedItem[]): string[] {
 export function renamedNote(given: string, item: NamedItem, batch: 'drop' | 'import', source?: string): string {
   return `Imported as "${given}"${source ? ` from ${source}` : ''}: another ${item.folder ? 'folder' : 'file'} named "${item.name}" is in this ${batch}.`;
 }
+
+/** Longest relative name (a document id, an uploaded file's path) a request may give, in characters. */
+export const MAX_RELATIVE_NAME_CHARS = 1024;
+
+/** A relative, `/`-separated name that stays inside the folder it is put in: no "..", no absolute path, bounded. */
+export function isSafeRelativePath(p: string): boolean {
+  return (
+    p.length > 0 &&
+    p.length <= MAX_RELATIVE_NAME_CHARS &&
+    !p.startsWith('/') &&
+    !/^[a-zA-Z]:/.test(p) &&
+    p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..' && !/[\\\0]/.test(seg))
+  );
+}
+
+/**
+ * Why the document ids a request gives its paths (`import.start`'s `names`) cannot all be used, in
+ * words, or null. Ids are compared letter case aside (as on macOS and Windows disks, and as
+ * `distinctNames` numbers them): two paths under one id, or one under an id inside another's
+ * ("docs" and "docs/a.md"), would import one over the other.
+ */
+export function nameCollision(names: readonly string[]): string | null {
+  const given = new Map<string, string>();
+  for (const name of names) {
+    const key = name.toLowerCase();
+    const same = given.get(key);
+    if (same !== undefined) return `Two paths of this import would both be imported as "${name}": each needs a name of its own.`;
+    given.set(key, name);
+  }
+  for (const name of names) {
+    const segs = name.toLowerCase().split('/');
+    for (let n = 1; n < segs.length; n++) {
+      const outer = given.get(segs.slice(0, n).join('/'));
+      if (outer !== undefined) return `"${name}" would be imported inside "${outer}", the name another path of this import is imported under.`;
+    }
+  }
+  return null;
+}

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { finished, Transform, type Readable, type Writable } from 'node:stream';
 import type { Result } from '../core/result';
 import { CodedError, fail, ok } from '../core/result';
-import { compareNames } from '../core/import-names';
+import { compareNames, isSafeRelativePath } from '../core/import-names';
 import { megabytes } from '../ingest/import-limits';
 
 /**
@@ -20,16 +20,8 @@ export const UPLOAD_ID = /^[A-Za-z0-9_-]{8,64}$/;
 /** Where uploads are staged for a data folder. */
 export const uploadsDirOf = (dataDir: string): string => path.join(dataDir, 'uploads');
 
-/** A relative, `/`-separated name that stays inside the folder it is put in. */
-export function isSafeRelativePath(p: string): boolean {
-  return (
-    p.length > 0 &&
-    p.length <= 1024 &&
-    !p.startsWith('/') &&
-    !/^[a-zA-Z]:/.test(p) &&
-    p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..' && !/[\\\0]/.test(seg))
-  );
-}
+/** A relative, `/`-separated name that stays inside the folder it is put in (shared with `import.start`'s names). */
+export { isSafeRelativePath };
 
 /** Why a second file under a name an upload already holds is refused, in words. */
 const nameTaken = (relPath: string) =>
