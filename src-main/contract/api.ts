@@ -1,6 +1,8 @@
 import { ENRICH_MODES, RANK_STAGE_NAMES, RETRIEVERS, type EnrichMode, type Retriever } from '../core/vocabulary';
 import { z } from 'zod';
 import type { AppError, ErrorCode, Result } from '../core/result';
+import { ERROR_CODES } from '../core/result';
+import { isSafeRelativePath, MAX_RELATIVE_NAME_CHARS, nameCollision } from '../core/import-names';
 import type { ChunkStrategy, Signature } from '../core/chunk';
 import type { DocFormat } from '../core/document';
 import { CHUNK_STRATEGIES } from '../core/chunk';
@@ -32,6 +34,14 @@ const libraryName = z
   .refine((s) => !/[\\/\0]/.test(s), 'Library names cannot contain slashes.');
 
 const libraryRef = z.object({ library: libraryName }).strict();
+
+/** A document id a path is imported under: relative, `/`-separated, never leaving the library (`import.start`'s `names`). */
+const importName = z
+  .string()
+  .refine(isSafeRelativePath, {
+    message: `A name to import under must be a relative path inside the library (no "..", not absolute, at most ${MAX_RELATIVE_NAME_CHARS} characters).`,
+    params: { code: 'unsafe-path' },
+  });
 
 const conversationId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Unknown conversation.');
 
@@ -390,8 +400,23 @@ export const contract = {
       .object({
         library: libraryName,
         paths: z.array(z.string().min(1).max(4096)).min(1, 'Choose at least one file or folder.').max(10_000),
+        /**
+         * The document id each path is imported under (a folder's: the id its files' ids start
+         * with), in the order of `paths`; by default the path's own name, numbered when two share
+         * one ("manual (2).md"). How a Retry imports a file again under the id it failed under,
+         * which its path alone does not give (a renamed file, a file inside a dropped folder).
+         */
+        names: z.array(importName).max(10_000).optional(),
       })
-      .strict(),
+      .strict()
+      .superRefine(({ paths, names }, ctx) => {
+        if (names === undefined) return;
+        if (names.length !== paths.length) ctx.addIssue({ code: 'custom', path: ['names'], message: `Give one name for each path: ${paths.length} paths, ${names.length} names.` });
+        else {
+          const collision = nameCollision(names);
+          if (collision) ctx.addIssue({ code: 'custom', path: ['names'], message: collision, params: { code: 'already-exists' } });
+        }
+      }),
     output: out<{ jobId: string }>(),
   },
   'import.cancel': { input: z.object({ jobId: z.string().min(1).max(100) }).strict(), output: out<{ cancelled: boolean }>() },
@@ -499,7 +524,10 @@ export function validateInput<K extends ContractKey>(key: K, raw: unknown): Resu
   if (parsed.success) return { ok: true, value: parsed.data };
   const first = parsed.error.issues[0];
   const where = first && first.path.length > 0 ? ` (${first.path.join('.')})` : '';
-  return { ok: false, error: { code: 'invalid-input', message: `${first?.message ?? 'Invalid request.'}${where}` } };
+  // A check that knows what kind of refusal it is says so (`params.code`: an unsafe name, a name taken).
+  const said: unknown = first?.code === 'custom' ? first.params?.code : undefined;
+  const code = (ERROR_CODES as readonly unknown[]).includes(said) ? (said as ErrorCode) : 'invalid-input';
+  return { ok: false, error: { code, message: `${first?.message ?? 'Invalid request.'}${where}` } };
 }
 
 export function isContractKey(key: string): key is ContractKey {

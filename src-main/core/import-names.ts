@@ -36,6 +36,20 @@ export function skippedInFolder(name: string, folder: boolean): string | null {
   return null;
 }
 
+/**
+ * The order names of one folder are read in: by stem (the name before its last extension), then
+ * whole, each in code point order, so a name comes before the same name with a copy mark added
+ * ("manual.md" before "manual copy.md", "manual - Copy.md" and "manual (1).md"). Of identical
+ * files, the first read is imported and the others reported as its copies; in plain code point
+ * order " " sorts before ".", and the copy was imported while the original was called its copy.
+ */
+export function compareNames(a: string, b: string): number {
+  return codePointOrder(stem(a), stem(b)) || codePointOrder(a, b);
+}
+
+const stem = (name: string) => (name.lastIndexOf('.') > 0 ? name.slice(0, name.lastIndexOf('.')) : name);
+const codePointOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** One thing the user named, dropped or chose: a file or a folder, by its own name. */
 export interface NamedItem {
   name: string;
@@ -77,4 +91,42 @@ export function distinctNames(items: readonly NamedItem[]): string[] {
  */
 export function renamedNote(given: string, item: NamedItem, batch: 'drop' | 'import', source?: string): string {
   return `Imported as "${given}"${source ? ` from ${source}` : ''}: another ${item.folder ? 'folder' : 'file'} named "${item.name}" is in this ${batch}.`;
+}
+
+/** Longest relative name (a document id, an uploaded file's path) a request may give, in characters. */
+export const MAX_RELATIVE_NAME_CHARS = 1024;
+
+/** A relative, `/`-separated name that stays inside the folder it is put in: no "..", no absolute path, bounded. */
+export function isSafeRelativePath(p: string): boolean {
+  return (
+    p.length > 0 &&
+    p.length <= MAX_RELATIVE_NAME_CHARS &&
+    !p.startsWith('/') &&
+    !/^[a-zA-Z]:/.test(p) &&
+    p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..' && !/[\\\0]/.test(seg))
+  );
+}
+
+/**
+ * Why the document ids a request gives its paths (`import.start`'s `names`) cannot all be used, in
+ * words, or null. Ids are compared letter case aside (as on macOS and Windows disks, and as
+ * `distinctNames` numbers them): two paths under one id, or one under an id inside another's
+ * ("docs" and "docs/a.md"), would import one over the other.
+ */
+export function nameCollision(names: readonly string[]): string | null {
+  const given = new Map<string, string>();
+  for (const name of names) {
+    const key = name.toLowerCase();
+    const same = given.get(key);
+    if (same !== undefined) return `Two paths of this import would both be imported as "${name}": each needs a name of its own.`;
+    given.set(key, name);
+  }
+  for (const name of names) {
+    const segs = name.toLowerCase().split('/');
+    for (let n = 1; n < segs.length; n++) {
+      const outer = given.get(segs.slice(0, n).join('/'));
+      if (outer !== undefined) return `"${name}" would be imported inside "${outer}", the name another path of this import is imported under.`;
+    }
+  }
+  return null;
 }

@@ -20,7 +20,8 @@ export async function importAndWait(
   driver: ContractDriver,
   library: string,
   paths: string[],
-  options: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void } = {},
+  /** `names`: the document id each path is imported under (`import.start`'s). */
+  options: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; names?: string[] } = {},
 ): Promise<Result<ImportSummary>> {
   let jobId: string | null = null;
   const early: EngineEvent[] = [];
@@ -39,7 +40,7 @@ export async function importAndWait(
     if (jobId !== null) void driver.api['import.cancel']({ jobId });
   };
   try {
-    const started = await driver.api['import.start']({ library, paths });
+    const started = await driver.api['import.start']({ library, paths, ...(options.names ? { names: options.names } : {}) });
     if (!started.ok) return started;
     jobId = started.value.jobId;
     for (const e of early.splice(0)) handle(e);

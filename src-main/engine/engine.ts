@@ -130,7 +130,7 @@ export function createEngine(options: EngineOptions): Engine {
   async function importPaths(
     name: string,
     paths: string[],
-    opts: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string } = {},
+    opts: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string; names?: readonly string[] } = {},
   ): Promise<Result<ImportSummary>> {
     // The first parse worker starts (~0.5 s of loading parsers, on another core) while the
     // library, its lock and its index open; an idle worker stops by itself if nothing comes.
@@ -157,7 +157,7 @@ export function createEngine(options: EngineOptions): Engine {
   async function runImportInto(
     lib: Library,
     paths: string[],
-    opts: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string },
+    opts: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string; names?: readonly string[] },
   ): Promise<Result<ImportSummary>> {
     const index = await indexes.open(lib);
     const jobId = opts.jobId ?? 'cli';
@@ -166,6 +166,7 @@ export function createEngine(options: EngineOptions): Engine {
     const summary = await runImport({
       library: lib,
       paths,
+      ...(opts.names ? { names: opts.names } : {}),
       indexer: index,
       ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
       ...(options.importLimits ? { limits: options.importLimits } : {}),

@@ -41,7 +41,12 @@ export interface Engine {
   readonly indexes: LibraryIndexes;
   subscribe(listener: (event: EngineEvent) => void): () => void;
   /** Runs an import to the end; the CLI's entry point (the contract's `import.start` runs it as a job). */
-  importPaths(library: string, paths: string[], options?: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string }): Promise<Result<ImportSummary>>;
+  importPaths(
+    library: string,
+    paths: string[],
+    /** `names`: the document id each path is imported under, in order (`import.start`'s, checked at the edge). */
+    options?: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string; names?: readonly string[] },
+  ): Promise<Result<ImportSummary>>;
   /** Rebuilds a library's index to the end (the CLI's `reindex`; the contract's `libraries.rebuild` runs it as a job). */
   rebuild(library: string, options?: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<Result<RebuildSummary>>;
   /**

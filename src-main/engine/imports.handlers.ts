@@ -47,10 +47,10 @@ export function importHandlers(ctx: ImportsContext): Pick<Handlers, 'import.star
   }
 
   /** Runs an import in the background as a job; progress and the summary arrive as events. */
-  function startImportJob(lib: Library, paths: string[], cleanup: () => Promise<void>): string {
+  function startImportJob(lib: Library, paths: string[], cleanup: () => Promise<void>, names?: readonly string[]): string {
     const jobId = `import-${randomBytes(6).toString('hex')}`;
     const controller = new AbortController();
-    const done = importPaths(lib.name, paths, { signal: controller.signal, jobId })
+    const done = importPaths(lib.name, paths, { signal: controller.signal, jobId, ...(names ? { names } : {}) })
       .then((res) => {
         if (res.ok) emit({ type: 'import.done', jobId, library: lib.name, summary: res.value });
         else emit({ type: 'import.failed', jobId, library: lib.name, message: res.error.message });
@@ -68,13 +68,13 @@ export function importHandlers(ctx: ImportsContext): Pick<Handlers, 'import.star
   }
 
   return {
-    'import.start': async ({ library, paths }) => {
+    'import.start': async ({ library, paths, names }) => {
       const lib = await libraryFor(library, true);
       if (!lib.ok) return lib;
       // Said now, not as a job that fails at once: a rebuild here, another process's import.
       const admitted = await admitImport(lib.value);
       if (!admitted.ok) return admitted;
-      return ok({ jobId: startImportJob(lib.value, paths, admitted.value) });
+      return ok({ jobId: startImportJob(lib.value, paths, admitted.value, names) });
     },
 
     'import.upload': async ({ library, uploadId }) => {

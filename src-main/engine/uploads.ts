@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { finished, Transform, type Readable, type Writable } from 'node:stream';
 import type { Result } from '../core/result';
 import { CodedError, fail, ok } from '../core/result';
+import { compareNames, isSafeRelativePath } from '../core/import-names';
 import { megabytes } from '../ingest/import-limits';
 
 /**
@@ -19,16 +20,8 @@ export const UPLOAD_ID = /^[A-Za-z0-9_-]{8,64}$/;
 /** Where uploads are staged for a data folder. */
 export const uploadsDirOf = (dataDir: string): string => path.join(dataDir, 'uploads');
 
-/** A relative, `/`-separated name that stays inside the folder it is put in. */
-export function isSafeRelativePath(p: string): boolean {
-  return (
-    p.length > 0 &&
-    p.length <= 1024 &&
-    !p.startsWith('/') &&
-    !/^[a-zA-Z]:/.test(p) &&
-    p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..' && !/[\\\0]/.test(seg))
-  );
-}
+/** A relative, `/`-separated name that stays inside the folder it is put in (shared with `import.start`'s names). */
+export { isSafeRelativePath };
 
 /** Why a second file under a name an upload already holds is refused, in words. */
 const nameTaken = (relPath: string) =>
@@ -105,12 +98,10 @@ export async function stagedUpload(uploads: string, uploadId: string): Promise<R
   const names = await fs.readdir(staging).catch(() => null);
   // In a known order, not the disk's: of a drop's "manual.md" and the page's "manual (2).md" with
   // the same bytes, the first read is imported and the other reported as its copy, so a name
-  // comes before the same name with a mark added (by its stem, then whole).
-  const stem = (n: string) => (n.lastIndexOf('.') > 0 ? n.slice(0, n.lastIndexOf('.')) : n);
-  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  // comes before the same name with a mark added, as the import's folder walk reads them.
   const tops = (names ?? [])
     .filter((n) => !n.startsWith('.upload-'))
-    .sort((a, b) => order(stem(a), stem(b)) || order(a, b))
+    .sort(compareNames)
     .map((n) => path.join(staging, n));
   if (tops.length === 0) return fail('not-found', 'Nothing was uploaded under this upload id (the files may not have arrived).');
   return ok({ staging, tops });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ImportSkipped } from '../contract/api';
 import type { ErrorCode } from '../core/result';
 import { SUPPORTED_EXTENSIONS } from '../core/formats';
-import { distinctNames, junkReason, renamedNote, skippedInFolder } from '../core/import-names';
+import { compareNames, distinctNames, junkReason, renamedNote, skippedInFolder } from '../core/import-names';
 
 /**
  * The folder walk of an import: the files named and found in the folders named, as candidates
@@ -32,6 +32,8 @@ export interface Candidate {
 /** A path the user named, as typed (`p`), resolved and looked at. */
 interface Named {
   p: string;
+  /** Its place in the paths named (for its name in `names`). */
+  i: number;
   abs: string;
   stat: Stats | null;
   error: NodeJS.ErrnoException | null;
@@ -69,9 +71,12 @@ const WALK_SLICE_MS = 4;
  * folder of a name already named is imported as "manual (2).md" or "docs (2)/...", with a `note`. Inside folders, what is not imported is listed in `skipped` with the reason:
  * system junk, unsupported types, hidden files and folders, tool folders (`node_modules`,
  * `.git`...), and symlinks, which are never followed: they can loop or point outside what the
- * user chose.
+ * user chose. `names`, when given (one per path, checked at the edge: relative, inside the
+ * library, none taken twice), is the id each path is imported under instead: a Retry imports a
+ * renamed "manual (2).md", or "docs/sub/x.md" by the path of x.md alone, under the id it failed
+ * under, so it replaces that record rather than the first "manual.md" or a new "x.md".
  */
-export async function expandPaths(paths: string[]): Promise<Expansion> {
+export async function expandPaths(paths: string[], names?: readonly string[]): Promise<Expansion> {
   const out: Candidate[] = [];
   const skipped: ImportSkipped[] = [];
   const seen = new Set<string>();
@@ -87,7 +92,7 @@ export async function expandPaths(paths: string[]): Promise<Expansion> {
   let sliceEnd = performance.now() + WALK_SLICE_MS;
   const named: Named[] = [];
   const namedAbs = new Set<string>();
-  for (const p of paths) {
+  for (const [i, p] of paths.entries()) {
     const abs = path.resolve(p);
     if (namedAbs.has(abs)) {
       skipped.push({ file: path.basename(abs), reason: `${p} is named twice in this import; it is imported once` });
@@ -104,7 +109,7 @@ export async function expandPaths(paths: string[]): Promise<Expansion> {
     // An AppleDouble "._manual.pdf" named with its manual is metadata, not a damaged PDF.
     const junk = stat?.isFile() ? junkReason(path.basename(abs)) : null;
     if (junk) skipped.push({ file: path.basename(abs), reason: junk });
-    else named.push({ p, abs, stat, error });
+    else named.push({ p, i, abs, stat, error });
   }
   // A file or folder named twice, once by itself and once through a folder also named (`docs
   // docs/a.md`, or one folder by two spellings), is one: the outermost folder's walk imports it
@@ -132,15 +137,16 @@ export async function expandPaths(paths: string[]): Promise<Expansion> {
   // A document's id starts with the name of what was named: two of one name (a/manual.md and
   // b/manual.md) get names of their own, as a browser drop gives them, each renamed file saying so.
   const items = kept.map((n) => ({ name: path.basename(n.abs), folder: n.stat?.isDirectory() ?? false }));
-  const names = distinctNames(items);
+  const tops = names ? kept.map((n) => names[n.i]!) : distinctNames(items);
   for (const [k, w] of within.entries()) {
     if (w === null) continue;
-    const as = [names[kept.indexOf(named[w.j]!)]!, ...w.below].join('/');
+    const as = [tops[kept.indexOf(named[w.j]!)]!, ...w.below].join('/');
     skipped.push({ file: path.basename(named[k]!.abs), reason: `${named[k]!.p} is also in ${named[w.j]!.p}, named in this import: it is imported once, as "${as}"` });
   }
   for (const [k, { p, abs, stat, error }] of kept.entries()) {
-    const top = names[k]!;
-    const renamed = top !== items[k]!.name;
+    const top = tops[k]!;
+    // A name the request gave is the one its document already goes by: nothing to explain.
+    const renamed = !names && top !== items[k]!.name;
     const note = renamed ? { note: renamedNote(top, items[k]!, 'import', p), given: p } : {};
     if (!stat) {
       const code = error?.code;
@@ -176,7 +182,8 @@ export async function expandPaths(paths: string[]): Promise<Expansion> {
         push({ abs: dir, id: rel(dir), failure: { code: 'unreadable', reason: `Cannot read the folder ${rel(dir)}: ${(err as NodeJS.ErrnoException).code ?? 'error'}.` } });
         continue;
       }
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      // A name before its copies ("manual.md" before "manual copy.md"): the first of identical files is imported.
+      entries.sort((a, b) => compareNames(a.name, b.name));
       for (const e of entries) {
         const full = path.join(dir, e.name);
         // In the words a browser drop or folder pick uses for the same entry.

@@ -92,6 +92,8 @@ export type { ImportProgress };
 export interface ImportOptions {
   library: Library;
   paths: string[];
+  /** The document id each path is imported under, in order (see `expandPaths`); by default its own name. */
+  names?: readonly string[];
   indexer: DocumentIndexer;
   signal?: AbortSignal;
   onProgress?: (p: ImportProgress) => void;
@@ -283,7 +285,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   // needs loads once the first files are on their way to it: see `importCandidates`).
   pool.warm(1);
   try {
-    const { candidates, skipped } = await expandPaths(options.paths);
+    const { candidates, skipped } = await expandPaths(options.paths, options.names);
     // Files a killed import left behind (temp files, originals never listed) go before new ones come.
     await library.sweepStrays({ orphans: true }).catch(() => undefined);
     return await importCandidates(options, { library, indexer, signal, maxBytes, limits, batchSize, pool, candidates, skipped }).catch(async (err: unknown) => {

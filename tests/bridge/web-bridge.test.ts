@@ -101,6 +101,16 @@ describe('web bridge', () => {
     expect(await engine.libraries.get('Stolen')).toBeUndefined();
   });
 
+  it('checks the names import.start gives its paths as Electron does, before refusing the call itself', async () => {
+    const call = async (body: unknown) => JSON.parse((await request(bridge.port, '/api/import.start', { method: 'POST', body: JSON.stringify(body), headers: auth() })).body) as unknown;
+    const file = path.join(path.dirname(engine.uploadsDir), 'manual.md');
+    expect(await call({ library: 'Stolen', paths: [file], names: ['../../manual.md'] })).toMatchObject({ ok: false, error: { code: 'unsafe-path', message: expect.stringContaining('inside the library') } });
+    expect(await call({ library: 'Stolen', paths: [file, file], names: ['manual.md', 'MANUAL.md'] })).toMatchObject({ ok: false, error: { code: 'already-exists' } });
+    expect(await call({ library: 'Stolen', paths: [file], names: ['manual.md'] })).toMatchObject({ ok: false, error: { code: 'unsafe-path', message: expect.stringMatching(/cannot import paths on this computer/) } });
+    await engine.idle();
+    expect(await engine.libraries.get('Stolen')).toBeUndefined();
+  });
+
   it('refuses a foreign Origin with 403 even with the token', async () => {
     const res = await request(bridge.port, '/api/libraries.list', { method: 'POST', body: '{}', headers: { ...auth(), origin: 'http://evil.example' } });
     expect(res.status).toBe(403);

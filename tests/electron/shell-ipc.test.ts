@@ -111,4 +111,22 @@ describe('shell IPC: choosing and dropping files', () => {
     expect(await start({}, { library: 'Pumps', paths: [file] })).toEqual({ ok: true, value: { jobId: 'j' } });
     expect(calls).toEqual([{ library: 'Pumps', paths: [file] }]);
   });
+
+  it('passes the names a Retry gives its paths through to the engine, and refuses in words one that leaves the library or collides', async () => {
+    const { grants, registered } = setup({ canceled: true, filePaths: [] });
+    const calls: unknown[] = [];
+    const engine = new Proxy({}, { get: () => async (input: unknown) => (calls.push(input), { ok: true, value: { jobId: 'j' } }) }) as Handlers;
+    const handlers: Handlers = { ...engine, 'import.start': guardImportStart(engine['import.start'], grants) };
+    const contract = new Map<string, Handler>();
+    registerIpcHandlers({ handle: (ch: string, fn: never) => void contract.set(ch, fn) }, handlers, () => true);
+    const start = contract.get('mm:import.start')!;
+    const file = path.join(root, 'manuals', 'pump.md');
+    await registered.get(SHELL_CHANNELS.grantDropped)!({}, { paths: [file] });
+
+    expect(await start({}, { library: 'Pumps', paths: [file], names: ['../../outside.md'] })).toMatchObject({ ok: false, error: { code: 'unsafe-path', message: expect.stringContaining('inside the library') } });
+    expect(await start({}, { library: 'Pumps', paths: [file, file], names: ['docs', 'docs/pump.md'] })).toMatchObject({ ok: false, error: { code: 'already-exists' } });
+    expect(calls).toEqual([]);
+    expect(await start({}, { library: 'Pumps', paths: [file], names: ['manuals/pump (2).md'] })).toEqual({ ok: true, value: { jobId: 'j' } });
+    expect(calls).toEqual([{ library: 'Pumps', paths: [file], names: ['manuals/pump (2).md'] }]);
+  });
 });

@@ -254,10 +254,21 @@ describe('re-import and replacement', () => {
     await write('i/b/docs/x/manual.md', text);
     await write('i/b/docs/x/manual copy.md', text);
     const summary = await importOk([path.join(dir, 'in', 'i/a/docs'), path.join(dir, 'in', 'i/b/docs')]);
-    // The folder's walk reads "manual copy.md" first (names in code point order): the other is its copy.
-    expect(summary.results.find((r) => r.sameAs !== undefined)).toMatchObject({ file: path.join(dir, 'in', 'i/b/docs/x/manual.md'), status: 'already', sameAs: 'docs (2)/x/manual copy.md' });
+    // The folder's walk reads "manual.md" first (a name before its copies): the other is its copy.
+    expect(summary.results.find((r) => r.sameAs !== undefined)).toMatchObject({ file: path.join(dir, 'in', 'i/b/docs/x/manual copy.md'), status: 'already', sameAs: 'docs (2)/x/manual.md' });
     // A file of the renamed folder that was imported keeps its name and says why.
-    expect(summary.results.find((r) => r.file === 'docs (2)/x/manual copy.md')).toMatchObject({ status: 'imported', note: expect.stringContaining('Imported as "docs (2)"') });
+    expect(summary.results.find((r) => r.file === 'docs (2)/x/manual.md')).toMatchObject({ status: 'imported', note: expect.stringContaining('Imported as "docs (2)"') });
+  });
+
+  it('imports the plain name of identical files in a folder and reports the copy-marked ones as its copies', async () => {
+    const text = '# Pump P-6\n\nPrime the P-6 before first use.\n';
+    const copies = ['manual copy.md', 'manual - Copy.md', 'manual (1).md'];
+    for (const name of ['manual.md', ...copies]) await write(`j/manuals/${name}`, text);
+    const r = byFile(await importOk([path.join(dir, 'in', 'j/manuals')]));
+    expect(r['manuals/manual.md']).toMatchObject({ status: 'imported' });
+    for (const copy of copies) expect(r[`manuals/${copy}`]).toMatchObject({ status: 'already', sameAs: 'manuals/manual.md' });
+    const lib = (await engine.libraries.get('Shop'))!;
+    expect((await lib.documents()).map((d) => d.id)).toEqual(['manuals/manual.md']);
   });
 
   it('imports the same bytes under another name or folder: a page vendors publish for each sibling model', async () => {

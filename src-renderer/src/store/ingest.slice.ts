@@ -4,6 +4,7 @@ import { importSummary } from '../../../src-main/contract/import-summary';
 import { api, newUploadId, uploadFile } from '../api/client';
 import type { PickedFile } from '../util/files';
 import { alreadyInLibrary, withNotes } from '../util/import-words';
+import { distinctNames, junkReason } from '../../../src-main/core/import-names';
 import type { Store } from './index';
 
 /** One file's progress in an import job; `fraction` is 0..1 for this file. */
@@ -65,8 +66,12 @@ export interface IngestSlice {
    * `leftOut`: how many files it carried beyond what one drop takes.
    */
   uploadFiles(library: string, files: PickedFile[], skipped?: ImportSkipped[], leftOut?: number): Promise<void>;
-  /** Import paths on this computer (Electron: picked or dropped, already granted by the shell). */
-  startImport(library: string, paths: string[]): Promise<void>;
+  /**
+   * Import paths on this computer (Electron: picked or dropped, already granted by the shell).
+   * `names`: the document id each path is imported under (a Retry's: the id that failed); by
+   * default the engine names them.
+   */
+  startImport(library: string, paths: string[], names?: string[]): Promise<void>;
   /** Imports one file of a job again from what this session still holds (the dropped file or its path). */
   retryFile(jobKey: string, file: string): Promise<void>;
   /**
@@ -130,9 +135,22 @@ async function uploadAll(uploadId: string, files: PickedFile[], cancelled: () =>
 /** A refused file as the card shows a failure. */
 const refusedProgress = (r: ImportFileResult): FileProgress => ({ file: r.file, stage: 'failed', fraction: 1, reason: r.reason ?? 'Failed.', ...(r.code ? { code: r.code } : {}) });
 
-/** The document id the engine gives a path: relative to the parent of the imported path. */
-function idsForPaths(paths: string[]): string[] {
-  return paths.map((p) => p.split(/[\\/]/).filter(Boolean).pop() ?? p);
+/**
+ * The id the engine gives each path it names by itself (`expandPaths`), null for one it imports
+ * through another (inside a folder also named) or leaves out (system junk): its own name, and
+ * for a later one of a name already named "manual (2).md", as `distinctNames` numbers them. Only
+ * for finding a failed document's path again: whether a path is a folder is not known here, so a
+ * renamed folder with a dot in its name ("v1.2 (2)") is not found, and offers no Retry, rather
+ * than a wrong one.
+ */
+function idsForPaths(paths: string[]): (string | null)[] {
+  const parts = paths.map((p) => p.split(/[\\/]/).filter(Boolean));
+  const inside = (k: number) => paths.some((_, j) => j !== k && parts[j]!.length < parts[k]!.length && parts[j]!.every((seg, n) => seg === parts[k]![n]));
+  const kept = paths.flatMap((_, k) => (parts[k]!.length > 0 && !inside(k) && junkReason(parts[k]!.at(-1)!) === null ? [k] : []));
+  const names = distinctNames(kept.map((k) => ({ name: parts[k]!.at(-1)!, folder: false })));
+  const ids: (string | null)[] = paths.map(() => null);
+  kept.forEach((k, n) => (ids[k] = names[n]!));
+  return ids;
 }
 
 export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set, get) => {
@@ -241,20 +259,17 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
       if (get().jobs.find((j) => j.key === key)?.phase === 'cancelling') await api['import.cancel']({ jobId: res.value.jobId });
     },
 
-    async startImport(library, paths) {
+    async startImport(library, paths, names) {
       if (paths.length === 0) return;
-      const ids = idsForPaths(paths);
       // Two paths of one name: the engine imports the second under a name of its own ("manual
-      // (2).md"), so the name stays the first one's. The second offers no Retry: imported by
-      // itself, it would take the first one's name and replace it.
-      const named = new Set<string>();
+      // (2).md"). Its Retry names that id, so it replaces that failed record, not the first file.
+      const ids = names ?? idsForPaths(paths);
       paths.forEach((p, i) => {
-        if (named.has(ids[i]!.toLowerCase())) return;
-        named.add(ids[i]!.toLowerCase());
-        sources.set(sourceKey(library, ids[i]!), { kind: 'path', path: p });
+        const id = ids[i];
+        if (id) sources.set(sourceKey(library, id), { kind: 'path', path: p });
       });
       const key = addJob(library, []);
-      const res = await api['import.start']({ library, paths });
+      const res = await api['import.start']({ library, paths, ...(names ? { names } : {}) });
       if (!res.ok) return failedToStart(key, res.error.message);
       started(key, res.value.jobId);
     },
@@ -291,15 +306,16 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
         return true;
       }
       if (exact?.kind === 'path') {
-        await get().startImport(library, [exact.path]);
+        await get().startImport(library, [exact.path], [file]);
         return true;
       }
-      // A file inside a dropped folder (Electron): its path is the folder's path plus the rest of the id.
+      // A file inside a dropped folder (Electron): its path is the folder's path plus the rest of
+      // the id, imported under the whole id (by its path alone, it would become a new "x.md").
       for (const [k, src] of sources) {
         const top = k.slice(library.length + 1);
         if (k.startsWith(`${library}\u0000`) && src.kind === 'path' && file.startsWith(`${top}/`)) {
           const sep = src.path.includes('\\') ? '\\' : '/';
-          await get().startImport(library, [src.path + sep + file.slice(top.length + 1).split('/').join(sep)]);
+          await get().startImport(library, [src.path + sep + file.slice(top.length + 1).split('/').join(sep)], [file]);
           return true;
         }
       }

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { create, type StoreApi } from 'zustand';
+import type { Handlers, RendererBridge } from '../../src-main/contract/api';
+import { apiOf } from '../../src-main/engine/dispatch';
+import { createEngine, type Engine } from '../../src-main/engine/engine';
+import { guardImportStart, PathGrants } from '../../src-main/electron/path-grants';
+import type { Store } from '../../src-renderer/src/store/index';
+import type { ImportJob } from '../../src-renderer/src/store/ingest.slice';
+import { tempDir } from '../helpers/temp';
+
+/**
+ * Retry in the desktop app: the renderer's ingest slice over the contract as Electron's preload
+ * gives it (every call through `dispatch`, `import.start` behind the path grants), a real engine in
+ * a temp folder. A failed file goes by an id its path alone does not give ("manual (2).md", or
+ * "docs/sub/x.md" inside a dropped folder); its Retry must import it again under that id.
+ */
+
+let engine: Engine;
+let dir: string;
+let cleanup: () => Promise<void>;
+let grants: PathGrants;
+let store: StoreApi<Store>;
+let unsubscribe: (() => void) | undefined;
+
+/** Bytes no text parser takes: the file fails until it is replaced by a manual. */
+const PNG_HEAD = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+
+// One engine for the file: the renderer's client takes the preload's bridge once, when it loads.
+beforeAll(async () => {
+  const tmp = await tempDir();
+  dir = await realpath(tmp.dir);
+  cleanup = tmp.cleanup;
+  engine = createEngine({ dataDir: path.join(dir, 'data'), bundledModelsDir: path.join(dir, 'none') });
+  grants = new PathGrants();
+  const handlers: Handlers = { ...engine.handlers, 'import.start': guardImportStart(engine.handlers['import.start'], grants) };
+  const manualmate: RendererBridge = { api: apiOf(handlers, () => undefined), onEvent: (listener) => engine.subscribe(listener) };
+  // What the preload puts on the page before the renderer's modules load.
+  (globalThis as unknown as { window: { manualmate: RendererBridge } }).window = { manualmate };
+});
+
+beforeEach(async () => {
+  const { createIngestSlice } = await import('../../src-renderer/src/store/ingest.slice');
+  // The ingest slice with what it asks of the other slices (lists the test reads from the engine).
+  store = create<Store>()(
+    (set, get, api) =>
+      ({
+        ...createIngestSlice(set, get, api),
+        selectedLibrary: null,
+        loadDocuments: async () => undefined,
+        loadLibraries: async () => undefined,
+        scheduleDocumentsRefresh: () => undefined,
+        handleIndexProgress: () => undefined,
+        handleChatEvent: () => undefined,
+      }) as unknown as Store,
+  );
+  unsubscribe?.();
+  unsubscribe = engine.subscribe((e) => store.getState().handleEngineEvent(e));
+});
+
+afterAll(async () => {
+  unsubscribe?.();
+  await engine.dispose();
+  await cleanup();
+});
+
+async function write(rel: string, data: string | Uint8Array): Promise<string> {
+  const file = path.join(dir, 'in', rel);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, data);
+  return file;
+}
+
+/** The card of the latest import but those in `before` (a finished card can go once retried), once the engine has finished it. */
+async function finishedJob(before: readonly ImportJob[] = []): Promise<ImportJob> {
+  for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
+    const job = store.getState().jobs.filter((j) => !before.some((b) => b.key === j.key)).at(-1);
+    if (job && (job.phase === 'done' || job.phase === 'error' || job.phase === 'stopped')) return job;
+  }
+  throw new Error('the import did not finish');
+}
+
+async function documents(library: string): Promise<Record<string, string>> {
+  const res = await engine.api['documents.list']({ library });
+  if (!res.ok) throw new Error(res.error.message);
+  return Object.fromEntries(res.value.map((d) => [d.id, d.status]));
+}
+
+async function docsAbout(library: string, query: string): Promise<string[]> {
+  const res = await engine.api['search.query']({ library, query, topK: 5, retriever: 'bm25' });
+  if (!res.ok) throw new Error(res.error.message);
+  return res.value.results.map((h) => h.doc);
+}
+
+describe('Retry of a file imported by path (the desktop app)', () => {
+  it('imports a failed file the engine renamed under its own name again, leaving the first of its name alone', async () => {
+    const library = 'Renamed';
+    const first = await write('a/manual.md', '# Pump P-4\n\nThe P-4 impeller is part IM-4.\n');
+    const second = await write('b/manual.md', PNG_HEAD);
+    await grants.grant([first, second], 'dialog');
+    await store.getState().startImport(library, [first, second]);
+    const job = await finishedJob();
+    expect(job.files['manual (2).md']).toMatchObject({ stage: 'failed' });
+
+    await writeFile(second, '# Fan F-9\n\nThe F-9 blade is part BL-9.\n');
+    expect(store.getState().canRetry(library, 'manual (2).md')).toBe(true);
+    await store.getState().retryFile(job.key, 'manual (2).md');
+    const retried = await finishedJob([job]);
+    expect(retried.summary?.results.map((r) => [r.file, r.status])).toEqual([['manual (2).md', 'imported']]);
+    expect(await documents(library)).toEqual({ 'manual.md': 'ready', 'manual (2).md': 'ready' });
+    expect(await docsAbout(library, 'impeller')).toEqual(['manual.md']);
+    expect(await docsAbout(library, 'blade')).toEqual(['manual (2).md']);
+  });
+
+  it('imports a failed file of a dropped folder again under its place in the folder, not as a new document', async () => {
+    const library = 'Folder';
+    const folder = path.join(dir, 'in', 'docs');
+    await write('docs/intro.md', '# Valve V-3\n\nThe V-3 seat is part S-3.\n');
+    const x = await write('docs/sub/x.md', PNG_HEAD);
+    await grants.grant([folder], 'drop');
+    await store.getState().startImport(library, [folder]);
+    const job = await finishedJob();
+    expect(job.files['docs/sub/x.md']).toMatchObject({ stage: 'failed' });
+
+    await writeFile(x, '# Valve V-3 seals\n\nReplace the V-3 seal kit SK-3 yearly.\n');
+    expect(store.getState().canRetry(library, 'docs/sub/x.md')).toBe(true);
+    await store.getState().retryFile(job.key, 'docs/sub/x.md');
+    const retried = await finishedJob([job]);
+    expect(retried.summary?.results.map((r) => [r.file, r.status])).toEqual([['docs/sub/x.md', 'imported']]);
+    expect(await documents(library)).toEqual({ 'docs/intro.md': 'ready', 'docs/sub/x.md': 'ready' });
+  });
+});
