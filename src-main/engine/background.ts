@@ -13,6 +13,16 @@ import { OPENING_WAIT_MS, type WriterLock } from './writer-lock';
 export const NOUNS_FIRST =
   'Embedding waits until every chunk has its signature\'s nouns: LLM enrichment gives them once it has reached every document (choose a chat model in Settings › Models), or rebuild the index.';
 
+/** What the LLM upgrade reports about documents it found it cannot reach (`STORED_TEXT_LOST`), naming a few. */
+export function passedByMessage(ids: readonly string[]): string {
+  const named = ids.slice(0, 3).map((id) => `"${id}"`).join(', ');
+  const more = ids.length > 3 ? ` and ${ids.length - 3} more` : '';
+  if (ids.length === 1) {
+    return `${named} is not enriched with the chat model: its stored text is missing from the library folder or cannot be read. It keeps its rule-based enrichment and stays searchable; remove it and import the file again to enrich it.`;
+  }
+  return `${named}${more} are not enriched with the chat model: their stored text is missing from the library folder or cannot be read. They keep their rule-based enrichment and stay searchable; remove them and import the files again to enrich them.`;
+}
+
 /** A running job of the engine: its library, how to stop it, and when it ends. */
 export interface Job {
   library: string;
@@ -116,10 +126,12 @@ function startEnrichment(lib: Library): void {
       report(0, 0, `"${mode}" enrichment needs a chat model; choose one in Settings › Models. Chunks keep their heuristic enrichment meanwhile.`);
       return;
     }
-    const llm = await models.llm(chatModel);
     const index = await indexes.open(lib);
-    const res = await index.upgradeEnrichment(mode, llm, controller.signal, (d, total) => report(d, total), turnOf(lib, controller.signal));
+    // The model is loaded for the first document the run can read: none when nothing it can reach is owed.
+    const res = await index.upgradeEnrichment(mode, () => models.llm(chatModel), controller.signal, (d, total) => report(d, total), turnOf(lib, controller.signal));
     if (!res.ok && res.error.code !== 'cancelled') report(0, 0, res.error.message);
+    // Said once, by the run that found them; each document keeps why (`upgradeFailed`).
+    if (res.ok && res.value.passedBy.length > 0) report(0, 0, passedByMessage(res.value.passedBy));
     emit({ type: 'library.changed', library: lib.name });
   })()
     .catch((err: unknown) => report(0, 0, `Enrichment stopped: ${err instanceof Error ? err.message : String(err)}`))
