@@ -1,5 +1,6 @@
 import type { EngineEvent } from '../contract/api';
 import { fail, ok } from '../core/result';
+import type { EnrichMode } from '../core/vocabulary';
 import type { WriteTurn } from '../index/write-turn';
 import type { LibraryIndex } from '../index/library-index';
 import type { LibraryIndexes } from '../index/library-indexes';
@@ -53,6 +54,8 @@ export function createBackgroundJobs(deps: BackgroundDeps) {
   const { jobs, pendingEmbeds, lock, indexes, settings, models, emit, log } = deps;
   /** Libraries asked for an LLM upgrade while theirs was running (it listed its documents when it started): upgrade again after it. */
   const pendingEnrichments = new Set<string>();
+  /** Per library id, the mode this engine has said "needs a chat model" for (see `startEnrichment`). */
+  const toldNoChatModel = new Map<string, EnrichMode>();
 
 /**
  * A job's write turns on `lib` (`index/write-turn.ts`): each step holds the library's lock file,
@@ -106,7 +109,8 @@ function startBackground(lib: Library): void {
 
 /**
  * Upgrades the library's chunks with LLM enrichment in the background (resumable, cancellable);
- * the upgraded chunks are embedded afterwards. Without a chat model it reports why and stops.
+ * the upgraded chunks are embedded afterwards. Without a chat model it says why (once per library
+ * and session) and stops.
  */
 function startEnrichment(lib: Library): void {
   const mode = lib.config.enrich;
@@ -123,9 +127,16 @@ function startEnrichment(lib: Library): void {
   const done = (async () => {
     const { chatModel } = await settings.get();
     if (!chatModel) {
+      // Said once per library and session, and only when a document awaits the upgrade: every
+      // start, opening of the library and import said it again. Settings, where the chat model is
+      // chosen, shows it for as long as it holds (from the library's mode and the app's settings).
+      if (toldNoChatModel.get(lib.config.id) === mode || !(await lib.documents()).some((d) => owesUpgrade(d, mode))) return;
+      toldNoChatModel.set(lib.config.id, mode);
       report(0, 0, `"${mode}" enrichment needs a chat model; choose one in Settings › Models. Chunks keep their heuristic enrichment meanwhile.`);
       return;
     }
+    // Chosen: should it be unset again, that is said again.
+    toldNoChatModel.delete(lib.config.id);
     const index = await indexes.open(lib);
     // The model is loaded for the first document the run can read: none when nothing it can reach is owed.
     const res = await index.upgradeEnrichment(mode, () => models.llm(chatModel), controller.signal, (d, total) => report(d, total), turnOf(lib, controller.signal));
