@@ -116,7 +116,7 @@ export class LibraryIndex implements DocumentIndexer {
    */
   followDisk(options: { repairLeft?: boolean } = {}): Promise<boolean> {
     const run = this.following.then(async () => {
-      const seen = await followDisk(this, this.seen, options);
+      const seen = await followDisk(this, this.seen, this.journal, options);
       if (seen) this.seen = seen;
       return seen !== null;
     });
