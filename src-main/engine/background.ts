@@ -1,5 +1,6 @@
 import type { EngineEvent } from '../contract/api';
 import { fail, ok } from '../core/result';
+import type { EnrichMode } from '../core/vocabulary';
 import type { WriteTurn } from '../index/write-turn';
 import type { LibraryIndex } from '../index/library-index';
 import type { LibraryIndexes } from '../index/library-indexes';
@@ -12,6 +13,16 @@ import { OPENING_WAIT_MS, type WriterLock } from './writer-lock';
 /** Why a library with an embedder is not embedded yet (see `startEmbedding`). */
 export const NOUNS_FIRST =
   'Embedding waits until every chunk has its signature\'s nouns: LLM enrichment gives them once it has reached every document (choose a chat model in Settings › Models), or rebuild the index.';
+
+/** What the LLM upgrade reports about documents it found it cannot reach (`STORED_TEXT_LOST`), naming a few. */
+export function passedByMessage(ids: readonly string[]): string {
+  const named = ids.slice(0, 3).map((id) => `"${id}"`).join(', ');
+  const more = ids.length > 3 ? ` and ${ids.length - 3} more` : '';
+  if (ids.length === 1) {
+    return `${named} is not enriched with the chat model: its stored text is missing from the library folder or cannot be read. It keeps its rule-based enrichment and stays searchable; remove it and import the file again to enrich it.`;
+  }
+  return `${named}${more} are not enriched with the chat model: their stored text is missing from the library folder or cannot be read. They keep their rule-based enrichment and stay searchable; remove them and import the files again to enrich them.`;
+}
 
 /** A running job of the engine: its library, how to stop it, and when it ends. */
 export interface Job {
@@ -43,6 +54,8 @@ export function createBackgroundJobs(deps: BackgroundDeps) {
   const { jobs, pendingEmbeds, lock, indexes, settings, models, emit, log } = deps;
   /** Libraries asked for an LLM upgrade while theirs was running (it listed its documents when it started): upgrade again after it. */
   const pendingEnrichments = new Set<string>();
+  /** Per library id, the mode this engine has said "needs a chat model" for (see `startEnrichment`). */
+  const toldNoChatModel = new Map<string, EnrichMode>();
 
 /**
  * A job's write turns on `lib` (`index/write-turn.ts`): each step holds the library's lock file,
@@ -96,7 +109,8 @@ function startBackground(lib: Library): void {
 
 /**
  * Upgrades the library's chunks with LLM enrichment in the background (resumable, cancellable);
- * the upgraded chunks are embedded afterwards. Without a chat model it reports why and stops.
+ * the upgraded chunks are embedded afterwards. Without a chat model it says why (once per library
+ * and session) and stops.
  */
 function startEnrichment(lib: Library): void {
   const mode = lib.config.enrich;
@@ -113,13 +127,22 @@ function startEnrichment(lib: Library): void {
   const done = (async () => {
     const { chatModel } = await settings.get();
     if (!chatModel) {
+      // Said once per library and session, and only when a document awaits the upgrade: every
+      // start, opening of the library and import said it again. Settings, where the chat model is
+      // chosen, shows it for as long as it holds (from the library's mode and the app's settings).
+      if (toldNoChatModel.get(lib.config.id) === mode || !(await lib.documents()).some((d) => owesUpgrade(d, mode))) return;
+      toldNoChatModel.set(lib.config.id, mode);
       report(0, 0, `"${mode}" enrichment needs a chat model; choose one in Settings › Models. Chunks keep their heuristic enrichment meanwhile.`);
       return;
     }
-    const llm = await models.llm(chatModel);
+    // Chosen: should it be unset again, that is said again.
+    toldNoChatModel.delete(lib.config.id);
     const index = await indexes.open(lib);
-    const res = await index.upgradeEnrichment(mode, llm, controller.signal, (d, total) => report(d, total), turnOf(lib, controller.signal));
+    // The model is loaded for the first document the run can read: none when nothing it can reach is owed.
+    const res = await index.upgradeEnrichment(mode, () => models.llm(chatModel), controller.signal, (d, total) => report(d, total), turnOf(lib, controller.signal));
     if (!res.ok && res.error.code !== 'cancelled') report(0, 0, res.error.message);
+    // Said once, by the run that found them; each document keeps why (`upgradeFailed`).
+    if (res.ok && res.value.passedBy.length > 0) report(0, 0, passedByMessage(res.value.passedBy));
     emit({ type: 'library.changed', library: lib.name });
   })()
     .catch((err: unknown) => report(0, 0, `Enrichment stopped: ${err instanceof Error ? err.message : String(err)}`))

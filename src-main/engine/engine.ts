@@ -67,8 +67,11 @@ export function createEngine(options: EngineOptions): Engine {
   // Another process may have written the library while this one did not hold its lock file: an
   // index opened before then takes that in (its table would not delete the other's rows, and its
   // vocabulary would be saved over the other's), and a commit that process was killed in is
-  // repaired now, as opening the index would, since this engine's next commit writes its own
-  // journal over that one (whose rows then stayed, searchable under a document no longer listed).
+  // repaired now, through the reopened table, as opening the index would. The turn of this
+  // engine's next journaled write would repair it too (`JournalTurns`), but through the table
+  // opened before, which does not see (nor delete) the killed process's rows: they stayed,
+  // searchable under a document no longer listed. The repair takes its turn among the index's
+  // journaled writes (`followDisk`), so a write of this engine under way is never taken for it.
   const lock = new WriterLock(async (lib) => {
     const index = await indexes.opened(lib)?.catch(() => null);
     if (!index) await lib.reloadIfChangedOnDisk();

@@ -165,10 +165,12 @@ export class WriterLock {
   /**
    * Holds the library for one write step of a background job (see `index/write-turn.ts`), waiting
    * while another process writes it (a CLI import holds it for as long as it runs) and while a
-   * writer of this engine runs (an import's commit names its documents in the library's one
-   * journal, which a step's own journal would replace: a crash then left the import's rows
-   * unrepaired); the job resumes when they have finished. Resolves with the release, or null once
-   * `signal` aborts or `maxWaitMs` has passed without a turn.
+   * writer of this engine runs (an import, a removal, a settings change): a step checks what it
+   * writes over before writing it (the document version the model read, the text of the chunks it
+   * embeds), which such a writer could change between the check and the write. (Their journals no
+   * longer replace each other: journaled writes of one index take turns, `JournalTurns`.) The job
+   * resumes when they have finished. Resolves with the release, or null once `signal` aborts or
+   * `maxWaitMs` has passed without a turn.
    */
   async holdWhenFree(lib: Library, signal: AbortSignal, maxWaitMs = Infinity): Promise<(() => Promise<void>) | null> {
     const until = Date.now() + maxWaitMs;

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { LibraryEnrichment } from './library-enrichment';
 import type { LibraryIndex } from './library-index';
 import type { Library } from '../storage/library.store';
-import { recoverJournal } from './journal';
+import { recoverJournal, type JournalTurns } from './journal';
 import { chunkerFor, openStore, storeOptionsOf } from './open-store';
 import { settleRebuild } from './rebuild';
 
@@ -38,27 +38,37 @@ export async function seenNow(library: Library): Promise<Seen> {
  * live process writes the library. With `repairLeft` (a writer that has just taken the library's
  * lock file) also when a commit's journal is left: a process killed mid-commit may have written
  * rows and no records. Three file stats when nothing changed. Returns what the index now read,
- * or null when nothing changed. The caller runs no write of its own on the index meanwhile.
+ * or null when nothing changed. The reopening and the repair take a turn among the index's
+ * journaled writes (`turns`): a write of this process under way is not a killed one's, and its
+ * store is not closed under it.
  */
-export async function followDisk(index: LibraryIndex, seen: Seen, { repairLeft = false }: { repairLeft?: boolean } = {}): Promise<Seen | null> {
+export async function followDisk(
+  index: LibraryIndex,
+  seen: Seen,
+  turns: JournalTurns,
+  { repairLeft = false }: { repairLeft?: boolean } = {},
+): Promise<Seen | null> {
   const { library } = index;
   await library.reloadIfChangedOnDisk();
   const now = await seenNow(library);
   const changed = now.writes !== seen.writes || now.folder !== seen.folder;
   if (!changed && !(repairLeft && (await library.journal()).length > 0)) return null;
-  return library.withRepair(async (repair) => {
-    await settleRebuild(library, repair);
-    const read = await seenNow(library);
-    const dir = await library.storeDir();
-    const enrichment = await LibraryEnrichment.load(library.dir);
-    await index.swapStore(async (current) => {
-      const store = await openStore(dir, storeOptionsOf(library));
-      await current.close();
-      // Another process's rebuild may have brought a new strategy; the same one keeps its chunker (and the drafts made with it).
-      index.adopt(enrichment, index.chunker.strategy === library.config.strategy ? index.chunker : chunkerFor(library.config.strategy));
-      return store;
-    });
-    if (repair) await recoverJournal(index);
-    return read;
-  });
+  return turns.between(() =>
+    library.withRepair(async (repair) => {
+      await settleRebuild(library, repair);
+      const read = await seenNow(library);
+      const dir = await library.storeDir();
+      const enrichment = await LibraryEnrichment.load(library.dir);
+      await index.swapStore(async (current) => {
+        const store = await openStore(dir, storeOptionsOf(library));
+        await current.close();
+        // Another process's rebuild may have brought a new strategy; the same one keeps its chunker (and the drafts made with it).
+        index.adopt(enrichment, index.chunker.strategy === library.config.strategy ? index.chunker : chunkerFor(library.config.strategy));
+        return store;
+      });
+      // In the turn already: `index.recover()` would wait for this one.
+      if (repair) await recoverJournal(index);
+      return read;
+    }),
+  );
 }

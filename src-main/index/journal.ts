@@ -50,7 +50,8 @@ export interface HeldJournalTurn {
  * kill then left the import's rows under no listed document (or a removed document listed with no
  * rows), which the next open could no longer repair. Between processes the library's lock file
  * keeps writers apart; inside one, the import queue lets removals and settings changes run beside
- * an import, so the journaled part of each write waits here for the one before it.
+ * an import, so the journaled part of each write waits here for the one before it, and so does
+ * `followDisk`'s reopening and repair (`between`).
  */
 export class JournalTurns {
   private tail: Promise<unknown> = Promise.resolve();
@@ -94,6 +95,17 @@ export class JournalTurns {
   /** `recoverJournal` in its turn: a write that failed part-way is repaired before the next one journals. */
   recover(): Promise<void> {
     return this.turn(() => recoverJournal(this.index));
+  }
+
+  /**
+   * Runs `work` in a turn of its own, naming and repairing nothing itself: `followDisk`, which
+   * reopens the store and repairs a journal it finds left, waits for a write of this index under
+   * way (whose store it would close under it, and whose journal it would take for a killed
+   * process's, dropping the write's rows and clearing its journal mid-write), and the next write
+   * waits for it.
+   */
+  between<T>(work: () => Promise<T>): Promise<T> {
+    return this.turn(work);
   }
 
   private turn<T>(work: () => Promise<T>): Promise<T> {

@@ -6,7 +6,7 @@ import { fail, ok } from '../core/result';
 import type { ChunkContext, Chunker } from '../chunking/chunker';
 import type { EnrichMode } from '../enrich/enricher';
 import type { DocumentIndexer, PreparedDocument } from '../ingest/import.job';
-import type { Embedder, EmbedderSource, Llm } from '../models/types';
+import type { Embedder, EmbedderSource } from '../models/types';
 import { queryVector } from '../search/query-vector';
 import { search, type SearchOptions } from '../search/searcher';
 import { DocumentEvidence } from '../search/document-evidence';
@@ -20,7 +20,7 @@ import { enrichmentSettings, LibraryEnrichment, readsNouns } from './library-enr
 import { warmTagger } from '../enrich/cnm.heuristic';
 import { draftChunks } from '../enrich/draft';
 import type { LearningExtract } from '../enrich/learning-extract';
-import { upgradeEnrichment } from './llm-upgrade.job';
+import { upgradeEnrichment, type LlmSource, type UpgradeOutcome } from './llm-upgrade.job';
 import { chunkerFor, openStore, storeOptionsOf } from './open-store';
 import { prepareDocument } from './prepare';
 import { sharedPreparePool, type PreparePool } from './prepare-pool';
@@ -116,7 +116,7 @@ export class LibraryIndex implements DocumentIndexer {
    */
   followDisk(options: { repairLeft?: boolean } = {}): Promise<boolean> {
     const run = this.following.then(async () => {
-      const seen = await followDisk(this, this.seen, options);
+      const seen = await followDisk(this, this.seen, this.journal, options);
       if (seen) this.seen = seen;
       return seen !== null;
     });
@@ -165,11 +165,11 @@ export class LibraryIndex implements DocumentIndexer {
   /** See `llm-upgrade.job.ts`; `turn` runs each of its writes (`write-turn.ts`). */
   upgradeEnrichment(
     mode: Exclude<EnrichMode, 'heuristic'>,
-    llm: Llm,
+    llm: LlmSource,
     signal: AbortSignal,
     onProgress: (done: number, total: number) => void,
     turn: WriteTurn = ownTurn,
-  ): Promise<Result<number>> {
+  ): Promise<Result<UpgradeOutcome>> {
     return upgradeEnrichment(this, mode, llm, signal, onProgress, turn);
   }
 

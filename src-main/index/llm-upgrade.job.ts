@@ -8,10 +8,26 @@ import { enrichmentSettings } from './library-enrichment';
 import { withViews } from './table-views';
 import { ownTurn, type WriteTurn } from './write-turn';
 
-/** Whether the upgrade to `mode` has yet to reach this document (a ready one, with its text stored). */
+/**
+ * Whether the upgrade to `mode` has yet to reach this document: a ready one, with its text stored,
+ * that an earlier run did not find unreachable (`DocumentRecord.upgradeFailed`).
+ */
 export function owesUpgrade(rec: DocumentRecord, mode: EnrichMode): boolean {
-  return mode !== 'heuristic' && rec.status === 'ready' && !!rec.contentHash && rec.enrichedWith !== mode;
+  return mode !== 'heuristic' && rec.status === 'ready' && !!rec.contentHash && rec.enrichedWith !== mode && rec.upgradeFailed?.mode !== mode;
 }
+
+/** Why the upgrade passes a document by (`DocumentRecord.upgradeFailed`), in words. */
+export const STORED_TEXT_LOST =
+  'Its stored text is missing from the library folder or cannot be read, so the chat model cannot enrich it. It keeps its rule-based enrichment and stays searchable; remove it and import the file again to enrich it.';
+
+/** What a run of the upgrade did: documents upgraded, and those it found it cannot reach and marked (`upgradeFailed`). */
+export interface UpgradeOutcome {
+  upgraded: number;
+  passedBy: string[];
+}
+
+/** The chat model, or how to load it: loaded when the first document the run can read is enriched. */
+export type LlmSource = Llm | (() => Promise<Llm>);
 
 /**
  * The background LLM upgrade: re-enriches every ready document not yet enriched with `mode`,
@@ -19,22 +35,27 @@ export function owesUpgrade(rec: DocumentRecord, mode: EnrichMode): boolean {
  * until then). Resumable: progress is recorded per document, so a cancelled run continues later.
  * The model works outside the library's lock; each document's write is one `turn`, which writes
  * it only if it is still the version the model read (another process may have replaced or removed
- * it meanwhile) and merges its record into the records as they are then.
+ * it meanwhile) and merges its record into the records as they are then. A document whose stored
+ * text is lost is marked (`upgradeFailed`) and passed by from then on; the model is loaded only
+ * for a document the run can read. Progress counts every document dealt with, passed by or not.
  */
 export async function upgradeEnrichment(
   index: LibraryIndex,
   mode: Exclude<EnrichMode, 'heuristic'>,
-  llm: Llm,
+  llm: LlmSource,
   signal: AbortSignal,
   onProgress: (done: number, total: number) => void,
   turn: WriteTurn = ownTurn,
-): Promise<Result<number>> {
+): Promise<Result<UpgradeOutcome>> {
   const { library } = index;
   const cancelled = () => fail<never>('cancelled', 'Enrichment was cancelled; it resumes where it stopped.');
   const todo = (await library.documents()).filter((d) => owesUpgrade(d, mode));
   let done = 0;
+  let upgradedDocs = 0;
+  const passedBy: string[] = [];
+  let model = typeof llm === 'function' ? null : llm;
   // Documents this run cannot re-enrich (stored text lost or damaged, chunking failed): their rows
-  // stay as they are, and no later run can do better until they are imported again.
+  // stay as they are.
   const unreadable = new Set<string>();
   onProgress(0, todo.length);
   for (const rec of todo) {
@@ -42,16 +63,31 @@ export async function upgradeEnrichment(
     const doc = await library.loadNormalized(rec);
     if (!doc) {
       unreadable.add(rec.id);
+      // No later run can do better until the file is imported again: marked, it is not read again
+      // (nor the model loaded for it) at every start of the app, opening of the library and import.
+      const marked = await turn(async () => {
+        const current = await library.document(rec.id);
+        // Replaced or removed meanwhile: the new version has its own text.
+        if (current?.status !== 'ready' || current.contentHash !== rec.contentHash) return false;
+        await library.putDocuments([{ ...current, upgradeFailed: { mode, reason: STORED_TEXT_LOST } }]);
+        return true;
+      });
+      if (!marked.ok) return marked;
+      if (marked.value) passedBy.push(rec.id);
+      onProgress(++done, todo.length);
       continue;
     }
     const chunks = await index.chunker.chunk(doc, await index.chunkContext(signal));
     if (!chunks.ok) {
+      if (signal.aborted) return cancelled();
       unreadable.add(rec.id);
+      onProgress(++done, todo.length);
       continue;
     }
     let upgraded;
     try {
-      upgraded = await index.enrichment.enrichWithLlm(doc, chunks.value, enrichmentSettings(library.config, true), mode, llm, signal);
+      model ??= await (llm as () => Promise<Llm>)();
+      upgraded = await index.enrichment.enrichWithLlm(doc, chunks.value, enrichmentSettings(library.config, true), mode, model, signal);
     } catch (err) {
       if (signal.aborted) return cancelled();
       throw err;
@@ -59,14 +95,17 @@ export async function upgradeEnrichment(
     const wrote = await turn(async () => {
       const current = await library.document(doc.id);
       // Replaced or removed while the model worked: its rows stay as their writer left them.
-      if (current?.status !== 'ready' || current.contentHash !== rec.contentHash) return;
+      if (current?.status !== 'ready' || current.contentHash !== rec.contentHash) return false;
       // Its journal waits for a removal of the app that began during this turn (see `JournalTurns`).
       await index.journaled([doc.id], async () => {
         await index.store.replaceDocument(doc.id, withViews(doc, upgraded.rows));
-        await library.putDocuments([{ ...current, enrichedWith: mode, llmCalls: upgraded.llmCalls, llmTokens: upgraded.llmTokens, chunks: upgraded.rows.length }]);
+        const { upgradeFailed: _passedBy, ...reached } = current;
+        await library.putDocuments([{ ...reached, enrichedWith: mode, llmCalls: upgraded.llmCalls, llmTokens: upgraded.llmTokens, chunks: upgraded.rows.length }]);
       });
+      return true;
     });
     if (!wrote.ok) return wrote;
+    if (wrote.value) upgradedDocs++;
     onProgress(++done, todo.length);
   }
   const ended = await turn(async () => {
@@ -76,10 +115,11 @@ export async function upgradeEnrichment(
     // read them all (see `startEmbedding`). A document no run can re-enrich keeps its chunks without
     // nouns: waiting for it would hold the embedder back for good, so its chunks are embedded as
     // they are (their model and category are in the signature all the same).
-    if (library.config.nounsOmitted && (await library.documents()).every((d) => d.status !== 'ready' || d.enrichedWith === mode || unreadable.has(d.id))) {
+    const reached = (d: DocumentRecord) => d.status !== 'ready' || d.enrichedWith === mode || d.upgradeFailed?.mode === mode || unreadable.has(d.id);
+    if (library.config.nounsOmitted && (await library.documents()).every(reached)) {
       await library.saveConfig({ nounsOmitted: false });
     }
   });
   if (!ended.ok) return ended;
-  return ok(done);
+  return ok({ upgraded: upgradedDocs, passedBy });
 }
