@@ -183,8 +183,9 @@ export async function rebuildIndex(
     documents: current.flatMap((d) => {
       const p = prepared.get(d.id);
       if (p) {
-        // The LLM upgrade, when the library asks for one, runs again over the new chunks.
-        const { enrichedWith: _enrichedWith, llmCalls: _llmCalls, llmTokens: _llmTokens, codes: _codes, ...rest } = d;
+        // The LLM upgrade, when the library asks for one, runs again over the new chunks; a mark
+        // that its stored text was lost goes too, since the rebuild has just read that text.
+        const { enrichedWith: _enrichedWith, llmCalls: _llmCalls, llmTokens: _llmTokens, codes: _codes, upgradeFailed: _upgradeFailed, ...rest } = d;
         return [{ ...rest, chunks: p.chunks, models: p.models, ...(p.codes.length > 0 ? { codes: p.codes } : {}) }];
       }
       if (!lost.has(d.id)) return [];

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { rm, writeFile } from 'node:fs/promises';
+import { copyFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EngineEvent } from '../../src-main/contract/api';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
@@ -32,6 +32,39 @@ async function appOver(dataDir: string): Promise<{ app: Engine; enriching: Progr
 }
 
 describe('a document whose stored text is lost, in a library set to LLM enrichment', () => {
+  it('is upgraded after a rebuild that reads its text again (put back by hand)', { timeout: 120_000 }, async () => {
+    const tmp = await tempDir();
+    const dataDir = path.join(tmp.dir, 'data');
+    const file = (model: string) => path.join(tmp.dir, `${model}.md`);
+    for (const model of ['P-100', 'P-200']) await writeFile(file(model), manual(model));
+    try {
+      const { app } = await appOver(dataDir);
+      try {
+        expect(await app.api['libraries.create']({ name: 'Pumps', enrich: 'llm-single' })).toMatchObject({ ok: true });
+        for (const model of ['P-100', 'P-200']) expect((await app.importPaths('Pumps', [file(model)])).ok).toBe(true);
+        await app.idle();
+        const lib = (await app.libraries.get('Pumps'))!;
+        const pack = path.join(lib.dir, (await lib.document('P-200.md'))!.normalized!.file);
+        await copyFile(pack, `${pack}.kept`);
+        await rm(pack);
+        expect(await app.handlers['settings.update']({ chatModel: path.basename(await ensureTinyGguf()) })).toMatchObject({ ok: true });
+        await app.idle();
+        expect((await lib.document('P-200.md'))?.upgradeFailed?.mode).toBe('llm-single');
+        // The text comes back (a backup restored) and the user rebuilds the index.
+        await copyFile(`${pack}.kept`, pack);
+        expect(await app.api['libraries.rebuild']({ library: 'Pumps' })).toMatchObject({ ok: true });
+        await app.idle();
+        const back = (await lib.document('P-200.md'))!;
+        expect(back.upgradeFailed).toBeUndefined();
+        expect(back.enrichedWith).toBe('llm-single');
+      } finally {
+        await app.dispose();
+      }
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
   it('is marked once with why, and neither starts the upgrade nor loads the model again until it is imported again', { timeout: 120_000 }, async () => {
     const tmp = await tempDir();
     const dataDir = path.join(tmp.dir, 'data');
