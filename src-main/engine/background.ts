@@ -19,7 +19,7 @@ export function passedByMessage(ids: readonly string[]): string {
   const named = ids.slice(0, 3).map((id) => `"${id}"`).join(', ');
   const more = ids.length > 3 ? ` and ${ids.length - 3} more` : '';
   if (ids.length === 1) {
-    return `${named} is not enriched with the chat model: its stored text is missing from the library folder or cannot be read. It keeps its rule-based enrichment and stays searchable; remove it and import the file again to enrich it.`;
+    return `${named} is not enriched with the chat model: its stored text is missing from the library folder or cannot be read. It keeps its rule-based enrichment and stays searchable; import the file again to enrich it.`;
   }
   return `${named}${more} are not enriched with the chat model: their stored text is missing from the library folder or cannot be read. They keep their rule-based enrichment and stay searchable; remove them and import the files again to enrich them.`;
 }

@@ -18,7 +18,7 @@ export function owesUpgrade(rec: DocumentRecord, mode: EnrichMode): boolean {
 
 /** Why the upgrade passes a document by (`DocumentRecord.upgradeFailed`), in words. */
 export const STORED_TEXT_LOST =
-  'Its stored text is missing from the library folder or cannot be read, so the chat model cannot enrich it. It keeps its rule-based enrichment and stays searchable; remove it and import the file again to enrich it.';
+  'Its stored text is missing from the library folder or cannot be read, so the chat model cannot enrich it. It keeps its rule-based enrichment and stays searchable; import the file again to enrich it.';
 
 /** What a run of the upgrade did: documents upgraded, and those it found it cannot reach and marked (`upgradeFailed`). */
 export interface UpgradeOutcome {

@@ -656,7 +656,9 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
     const twin = ctx.sameContent.twinOf(c.id, contentHash);
     if (twin !== null) return { kind: 'already', sameAs: twin };
     const existing = await library.document(c.id);
-    if (existing?.status === 'ready' && existing.contentHash === contentHash) return { kind: 'already' };
+    // The same bytes are a new version when the listed one's stored text was lost: imported
+    // again, the file restores it (its enrichment and the source viewer read that text).
+    if (existing?.status === 'ready' && existing.contentHash === contentHash && (await library.hasStoredText(existing))) return { kind: 'already' };
 
     const result = await pool.parse(path.posix.basename(c.id), bytes, ctx.signal, { extract: ctx.extract });
     if (!result.ok) return { kind: 'failed', code: result.code, reason: result.reason, size };

@@ -329,6 +329,19 @@ export class Library {
   }
 
   /**
+   * Whether a listed document's stored normalized text is on disk (its pack long enough for its
+   * range, or its file by hash): one stat, not a read. An import of the same bytes takes a
+   * document without it as new, so importing the file again restores what was lost.
+   */
+  async hasStoredText(rec: Pick<DocumentRecord, 'contentHash' | 'normalized'>): Promise<boolean> {
+    if (!rec.contentHash) return false;
+    const pack = packPath(this.dir, rec.normalized);
+    if (rec.normalized && !pack) return false;
+    const size = await fs.stat(pack ?? this.normalizedPath(rec.contentHash)).then((st) => st.size, () => -1);
+    return rec.normalized ? size >= rec.normalized.offset + rec.normalized.length : size > 0;
+  }
+
+  /**
    * Deletes what a record no longer listed (removed, or a replaced version) stored, unless a
    * listed record still uses it: its original (own file or pack) and its normalized text (pack,
    * or own file by hash). `used`: `storedBy` of the listed records, when the caller has it.

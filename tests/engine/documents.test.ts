@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { validateInput, type EngineEvent } from '../../src-main/contract/api';
 import { column, writePdf } from '../fixtures/pdf-writer';
@@ -32,6 +32,23 @@ describe('document views for the inspector and the source viewer', () => {
     }
     expect(chunks[0]!.prefix).toContain('Model: RAC-225B');
     expect(chunks.map((c) => c.ordinal)).toEqual(chunks.map((_, i) => i));
+  });
+
+  it('takes the same file imported again as a new version when the stored text was lost, and shows that text again', async () => {
+    const file = path.join(t.dir, 'rac-225b.md');
+    await writeFile(file, MD);
+    unwrap(await t.engine.importPaths('Shop', [file]));
+    const lib = (await t.engine.libraries.get('Shop'))!;
+    // Unchanged and intact: already in the library.
+    expect(unwrap(await t.engine.importPaths('Shop', [file])).results.map((r) => r.status)).toEqual(['already']);
+    const rec = (await lib.document('rac-225b.md'))!;
+    await rm(path.join(lib.dir, rec.normalized!.file));
+    expect((await t.engine.handlers['documents.source']({ library: 'Shop', id: 'rac-225b.md' })).ok).toBe(false);
+    // The viewer says "import the file again": doing so restores the text.
+    expect(unwrap(await t.engine.importPaths('Shop', [file])).results.map((r) => r.status)).toEqual(['replaced']);
+    const source = unwrap(await t.engine.handlers['documents.source']({ library: 'Shop', id: 'rac-225b.md' }));
+    expect(source.text).toContain('10 A slow-blow fuse');
+    expect(unwrap(await t.engine.handlers['documents.chunks']({ library: 'Shop', id: 'rac-225b.md' })).length).toBe((await lib.document('rac-225b.md'))!.chunks);
   });
 
   it('gives page starts for a PDF and its original bytes', async () => {
