@@ -114,6 +114,8 @@ export interface DocumentSummary {
   importedAt: string;
   /** Set when the stored chunks come from an LLM enrichment upgrade, with the work it took (model tokens). */
   enrichment?: { mode: EnrichMode; llmCalls: number; llmTokens: number };
+  /** Said about a ready document, in words: why the library's LLM enrichment passes it by (its stored text was lost). */
+  notice?: string;
 }
 
 export interface ImportFileResult {

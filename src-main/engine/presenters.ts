@@ -60,6 +60,7 @@ export function documentSummary(d: DocumentRecord): DocumentSummary {
     models: d.models,
     importedAt: d.importedAt,
     ...(d.enrichedWith ? { enrichment: { mode: d.enrichedWith, llmCalls: d.llmCalls ?? 0, llmTokens: d.llmTokens ?? 0 } } : {}),
+    ...(d.status === 'ready' && d.upgradeFailed ? { notice: d.upgradeFailed.reason } : {}),
   };
 }
 

@@ -254,6 +254,11 @@ function DocumentRow({
           {live && stage !== 'ready' && stage !== 'failed' ? ` ${formatPercent(live.fraction)}` : ''}
         </span>
         {doc.status === 'failed' && doc.reason && !live ? <div className="reason">{doc.reason}</div> : null}
+        {ready && doc.notice && !live ? (
+          <div className="muted small" data-testid="doc-notice">
+            {doc.notice}
+          </div>
+        ) : null}
         {doc.status === 'failed' && !live && failureAdvice(doc.code) ? (
           <div className="muted small" data-testid="failure-advice">
             {failureAdvice(doc.code)}
