@@ -6,7 +6,7 @@ import { ChatView } from './ChatView';
 import { ChunkInspector, closeInspectorToOpener } from './ChunkInspector';
 import { DropOverlay } from './DropOverlay';
 import { Icon, type IconName } from './Icon';
-import { ImportPanel, useImportsInline } from './ImportPanel';
+import { ImportPanel, ImportStatus, useImportsInline } from './ImportPanel';
 import { LibrarySidebar } from './LibrarySidebar';
 import { LibraryView } from './LibraryView';
 import { SearchView } from './SearchView';
@@ -94,6 +94,7 @@ export function App() {
         <SourceViewer />
       </div>
       <DropOverlay />
+      <ImportStatus />
     </div>
   );
 }
