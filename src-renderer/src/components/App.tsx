@@ -9,7 +9,7 @@ import { Icon, type IconName } from './Icon';
 import { ImportPanel, ImportStatus, useImportsInline } from './ImportPanel';
 import { LibrarySidebar } from './LibrarySidebar';
 import { LibraryView } from './LibraryView';
-import { SearchView } from './SearchView';
+import { focusFirstResult, SearchView } from './SearchView';
 import { SettingsView } from './SettingsView';
 import { SourceViewer } from '../viewer/SourceViewer';
 import { NARROW_LAYOUT } from '../util/media';
@@ -146,6 +146,9 @@ function Header({ searchInput }: { searchInput: RefObject<HTMLInputElement | nul
               e.preventDefault();
               setSearchQuery('');
             }
+            // Down goes to the first result: by Tab it was a dozen stops away (theme, libraries,
+            // tabs, "Search by", model chips).
+            if (e.key === 'ArrowDown' && !e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey && focusFirstResult()) e.preventDefault();
           }}
           data-testid="global-search"
         />
