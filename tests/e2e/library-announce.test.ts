@@ -4,8 +4,9 @@ import type { Page } from 'playwright-core';
 import { importTexts, openApp, startUiApp, type UiApp } from './harness';
 
 /**
- * What the Documents screen changes while focus stays in a box is said to a screen reader: how
- * many documents the filter leaves.
+ * What the library screens change while focus stays in a box is said to a screen reader: how
+ * many documents the filter leaves, and that a library was created and opened (focus then goes to
+ * the new library's heading, one Tab from its Import buttons, not left in the emptied field).
  */
 describe('the library screen’s news announced, in Chromium', () => {
   let app: UiApp;
@@ -41,6 +42,19 @@ describe('the library screen’s news announced, in Chromium', () => {
     await expect.poll(() => said('filter-status')).toBe('0 of 3 documents');
     await filter.fill('');
     await expect.poll(() => said('filter-status')).toBe('');
+  });
+
+  it('says a new library was created and opened, and takes focus to it, from any screen', async () => {
+    await page.getByTestId('tab-chat').click();
+    expect(await said('library-status')).toBe('');
+    await page.locator('#new-library').fill('Fans');
+    await page.locator('#new-library').press('Enter');
+    await expect.poll(() => said('library-status')).toBe('Library “Fans” created and opened.');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('library-heading');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Fans');
+    expect(await page.getByRole('button', { name: /^Fans/ }).getAttribute('aria-current')).toBe('true');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('import-files');
   });
 
   it('logged no page errors', () => {
