@@ -69,6 +69,28 @@ describe('the open conversation across a library switch, in Chromium', () => {
     expect(await page.getByTestId('chat-empty').count()).toBe(1);
   });
 
+  it('reads out a new answer only, never a conversation opened or reopened', async () => {
+    // No answer nor question sits in a live region: opening a conversation read all of it aloud.
+    const inLiveRegion = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('[data-testid="answer"], [data-testid="question"]')].filter((el) => el.closest('[aria-live], [role="status"], [role="log"], [role="alert"]')).length,
+      );
+    const said = () => page.evaluate(() => document.querySelector('[data-testid="answer-status"]')?.textContent ?? null);
+    await choose(/^Pumps/);
+    await expect.poll(openTitle).toBe('What fuse does the RAC-225B take?');
+    await expect.poll(() => page.getByTestId('answer').count()).toBe(2);
+    expect(await inLiveRegion()).toBe(0);
+    expect(await said()).toBe('');
+    await page.getByRole('button', { name: /^How is the RAC-225B serviced\?/ }).click();
+    await expect.poll(openTitle).toBe('How is the RAC-225B serviced?');
+    expect(await inLiveRegion()).toBe(0);
+    expect(await said()).toBe('');
+    // A question asked here: the status says the answer once it is written, as text.
+    await ask('Which fuse is behind the terminal cover?');
+    await expect.poll(said).toMatch(/^Extracted from your manuals: .*5 A slow-blow fuse/s);
+    expect(await inLiveRegion()).toBe(0);
+  });
+
   it('logged no page errors', () => {
     expect(errors).toEqual([]);
   });

@@ -83,6 +83,33 @@ describe('search outcome announced, in Chromium', () => {
     await page.unroute('**/api/search.query');
   });
 
+  it('reaches the results from the search box with Down, moves between them with the arrows and opens one with Enter', async () => {
+    const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.closest('.result')?.querySelector('.result-title')?.textContent ?? document.activeElement?.id ?? null);
+    await search('fuse');
+    await expect.poll(said).toMatch(/^2 passages found for “fuse”\. Down arrow moves to the first result\./);
+    const titles = await page.locator('.result-title').allTextContents();
+    expect(titles).toHaveLength(2);
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe(titles[0]);
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe(titles[1]);
+    // The last stays the last; Up from the first goes back to the box, to change the query.
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe(titles[1]);
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    expect(await focused()).toBe('global-search');
+    // From another screen, Down brings the results back and goes to the first.
+    await page.getByTestId('tab-documents').click();
+    await page.keyboard.press('Control+k');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(focused).toBe(titles[0]);
+    await page.keyboard.press('End');
+    expect(await focused()).toBe(titles[1]);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('source-viewer').textContent()).toContain(titles[1]!);
+  });
+
   it('logged no page errors', () => {
     expect(errors).toEqual([]);
   });

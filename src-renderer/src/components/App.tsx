@@ -6,10 +6,10 @@ import { ChatView } from './ChatView';
 import { ChunkInspector, closeInspectorToOpener } from './ChunkInspector';
 import { DropOverlay } from './DropOverlay';
 import { Icon, type IconName } from './Icon';
-import { ImportPanel, useImportsInline } from './ImportPanel';
+import { ImportPanel, ImportStatus, useImportsInline } from './ImportPanel';
 import { LibrarySidebar } from './LibrarySidebar';
 import { LibraryView } from './LibraryView';
-import { SearchView } from './SearchView';
+import { focusFirstResult, SearchView } from './SearchView';
 import { SettingsView } from './SettingsView';
 import { SourceViewer } from '../viewer/SourceViewer';
 import { NARROW_LAYOUT } from '../util/media';
@@ -94,6 +94,7 @@ export function App() {
         <SourceViewer />
       </div>
       <DropOverlay />
+      <ImportStatus />
     </div>
   );
 }
@@ -145,6 +146,9 @@ function Header({ searchInput }: { searchInput: RefObject<HTMLInputElement | nul
               e.preventDefault();
               setSearchQuery('');
             }
+            // Down goes to the first result: by Tab it was a dozen stops away (theme, libraries,
+            // tabs, "Search by", model chips).
+            if (e.key === 'ArrowDown' && !e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey && focusFirstResult()) e.preventDefault();
           }}
           data-testid="global-search"
         />

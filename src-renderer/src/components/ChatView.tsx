@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { ChatTurn, Citation, DocumentSummary } from '../../../src-main/contract/api';
 import { withoutExtractedLabel } from '../../../src-main/core/extracted-label';
 import { useStore } from '../store';
-import { formatDate, formatPages } from '../util/format';
+import { formatDate, formatPages, plainText } from '../util/format';
 import { MAX_QUESTION_CHARS } from '../util/messages';
 import { remarkCitations, remarkInlineAsText } from '../viewer/markdown.plugins';
 import { SafeMarkdown } from '../viewer/SafeMarkdown';
@@ -52,6 +52,7 @@ export function ChatView() {
           </button>
         </div>
         <Transcript />
+        <AnswerStatus />
         <Composer />
       </div>
     </section>
@@ -213,7 +214,9 @@ function Transcript() {
 
   if (!messages || messages.length === 0) return <ChatEmpty error={chatError} />;
   return (
-    <div className="transcript" data-testid="transcript" aria-live="polite" aria-busy={streaming ? true : undefined}>
+    // Not a live region: opening a conversation (or coming back to a library) read the whole
+    // transcript aloud. AnswerStatus says what is new: an answer being written, then the answer.
+    <div className="transcript" data-testid="transcript" aria-busy={streaming ? true : undefined}>
       {messages.map((m) => (m.role === 'user' ? <Question key={m.id} turn={m} /> : <Answer key={m.id} turn={m} />))}
       {streaming ? (
         <article className="answer answer-streaming" data-testid="streaming-answer">
@@ -232,6 +235,50 @@ function Transcript() {
       ) : null}
       <div ref={end} />
     </div>
+  );
+}
+
+/** What a screen reader says of a finished answer: its kind, then its words as plain text. */
+function answerSpoken(turn: ChatTurn): string {
+  const kind = turn.mode === 'extracted' ? 'Extracted from your manuals' : turn.mode === 'not-found' ? 'Not found in this library' : 'Written answer';
+  return `${kind}${turn.stopped ? ', stopped' : ''}: ${plainText(answerText(turn.text))}`;
+}
+
+/**
+ * The chat's one live region, for screen readers: "Answering…" while an answer asked here is
+ * written, then that answer. It stays in the page (a region added with its text is not read out),
+ * and what an opened conversation already holds is never put in it.
+ */
+function AnswerStatus() {
+  const conversationId = useStore((s) => s.activeConversation?.id ?? null);
+  const last = useStore((s) => s.activeConversation?.messages.at(-1) ?? null);
+  const streaming = useStore((s) => (s.streaming && s.streaming.conversationId === s.activeConversation?.id ? (s.streaming.stopping ? 'Stopping…' : 'Answering…') : null));
+  const [said, setSaid] = useState('');
+  // The conversation an answer was asked in: the question is its last turn until the answer comes.
+  const awaited = useRef<string | null>(null);
+  const shown = useRef<string | null>(null);
+  useEffect(() => {
+    const opened = shown.current !== conversationId;
+    shown.current = conversationId;
+    if (streaming && conversationId) {
+      awaited.current = conversationId;
+      setSaid(streaming);
+      return;
+    }
+    if (opened && awaited.current !== conversationId) {
+      // Another conversation was opened (or another library): its turns are not news, nor is the
+      // last answer said here once the transcript it belongs to is gone.
+      awaited.current = null;
+      setSaid('');
+    } else if (awaited.current === conversationId && last?.role === 'assistant') {
+      awaited.current = null;
+      setSaid(answerSpoken(last));
+    }
+  }, [streaming, conversationId, last]);
+  return (
+    <p role="status" className="visually-hidden" data-testid="answer-status">
+      {said}
+    </p>
   );
 }
 

@@ -1,10 +1,11 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../store';
 import type { ImportJob } from '../store/ingest.slice';
 import { formatPercent, stageLabel } from '../util/format';
 import { MAX_DROPPED_FILES } from '../util/files';
 import { finishedImportTitle, importCountsLine, leftOutLine } from '../util/import-words';
+import { importNews, type JobHeard } from '../util/import-news';
 import { restoreFocus } from '../util/focus';
 import { NARROW_LAYOUT, useMediaQuery } from '../util/media';
 import { failureAdvice } from '../util/messages';
@@ -81,6 +82,28 @@ function jobTitle(job: ImportJob, total: number): string {
   }
 }
 
+/**
+ * The imports' one live region, for screen readers, kept in the page whether or not a card is shown
+ * (a region added with its text is not read out): an import started, now and then how many of its
+ * files are done, and how it finished (`importNews`). The cards themselves are not live: every row's percent
+ * was read out as it moved.
+ */
+export function ImportStatus() {
+  const jobs = useStore((s) => s.jobs);
+  const [said, setSaid] = useState('');
+  const heard = useRef(new Map<string, JobHeard>());
+  useEffect(() => {
+    const news = importNews(heard.current, jobs, Date.now());
+    // The same words again (a second import of as many files) must still change the region.
+    if (news !== null) setSaid((was) => (was === news ? `${news}\u00a0` : news));
+  }, [jobs]);
+  return (
+    <p role="status" className="visually-hidden" data-testid="import-status">
+      {said}
+    </p>
+  );
+}
+
 /** A running job with more files than this starts folded: its list would fill the band. */
 const OPEN_WHILE_RUNNING = 5;
 
@@ -128,7 +151,8 @@ function JobCard({ jobKey }: { jobKey: string }) {
   const s = job.summary?.summary;
 
   return (
-    <section className={`job ${finished ? 'job-finished' : 'job-running'}`} data-testid="import-job" data-phase={job.phase} aria-live="polite">
+    // Not a live region: each file's percent was read out as it moved. ImportStatus says the news.
+    <section className={`job ${finished ? 'job-finished' : 'job-running'}`} data-testid="import-job" data-phase={job.phase}>
       <header className="job-header">
         <button
           ref={headline}

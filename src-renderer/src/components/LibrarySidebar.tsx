@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { useShallow } from 'zustand/react/shallow';
 import type { LibrarySummary } from '../../../src-main/contract/api';
 import { useStore } from '../store';
@@ -21,10 +22,22 @@ export function LibrarySidebar() {
   const [refocus, setRefocus] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<LibrarySummary | null>(null);
 
+  // What the last create did, for screen readers: focus leaving the field said nothing of it.
+  const [created, setCreated] = useState('');
+  const setView = useStore((s) => s.setView);
   const onCreate = async (e: FormEvent) => {
     e.preventDefault();
     if (!name.trim()) return;
-    if (await createLibrary(name.trim())) setName('');
+    if (!(await createLibrary(name.trim()))) return;
+    setName('');
+    // The name as the engine saved it, which may be tidied from what was typed.
+    const library = useStore.getState().selectedLibrary;
+    setCreated(`Library “${library}” created and opened.`);
+    // A new library is empty: its Documents screen is where it is filled. Focus goes to its heading
+    // (the name read out), from which Tab reaches its Import buttons; it stayed in the empty field.
+    // Drawn at once, so focus is moved now and not over what the user does next (Ctrl+K, typing).
+    flushSync(() => setView('documents'));
+    document.getElementById('library-heading')?.focus();
   };
 
   return (
@@ -84,6 +97,10 @@ export function LibrarySidebar() {
           {libraryError}
         </p>
       ) : null}
+      {/* In the page before the first create (a region added with its text is not read out). */}
+      <p role="status" className="visually-hidden" data-testid="library-status">
+        {created}
+      </p>
       {deleting ? (
         <ConfirmDialog
           title={`Delete “${deleting.name}”?`}

@@ -4,7 +4,7 @@ import type { DocumentSummary } from '../../../src-main/contract/api';
 import { isPermanentImportFailure } from '../../../src-main/core/result';
 import { useStore } from '../store';
 import type { FileProgress } from '../store/ingest.slice';
-import { formatBytes, formatDate, formatPercent, stageLabel } from '../util/format';
+import { countOf, formatBytes, formatDate, formatPercent, stageLabel } from '../util/format';
 import { failureAdvice } from '../util/messages';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Icon } from './Icon';
@@ -50,6 +50,9 @@ function FirstRun() {
   );
 }
 
+/** The pause in typing, in ms, after which the filter's count is said. */
+const FILTER_SAID_AFTER_MS = 400;
+
 function Documents({ library }: { library: string }) {
   const { documents, documentFilter } = useStore(useShallow((s) => ({ documents: s.documents, documentFilter: s.documentFilter })));
   const summary = useStore((s) => s.libraries.find((l) => l.name === library));
@@ -82,6 +85,14 @@ function Documents({ library }: { library: string }) {
     );
   }, [documents, documentFilter]);
   const failed = documents.filter((d) => d.status === 'failed').length;
+  // How many documents the filter leaves, said once typing pauses (not at every key). Only the
+  // table showed it, which a screen-reader user in the filter box does not see.
+  const matching = documentFilter.trim() ? `${filtered.length} of ${countOf(documents.length, 'document')}` : '';
+  const [filterSaid, setFilterSaid] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setFilterSaid(matching), FILTER_SAID_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [matching]);
   // After a remove, the place the removed row had: its Remove button went with it, so focus goes to
   // the Remove button of the row now there (or of the one above it, or to the library's heading).
   const table = useRef<HTMLTableSectionElement>(null);
@@ -133,6 +144,10 @@ function Documents({ library }: { library: string }) {
           {summary?.subscription ? null : <ImportButtons compact />}
         </div>
       </div>
+      {/* In the page before the first key (a region added with its text is not read out). */}
+      <p role="status" className="visually-hidden" data-testid="filter-status">
+        {filterSaid}
+      </p>
       <RebuildNotice library={library} returnFocusTo={heading} />
       {importsInline ? <ImportPanel inline /> : null}
       {documents.length === 0 && Object.keys(live).length > 0 ? (

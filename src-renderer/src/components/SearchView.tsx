@@ -1,3 +1,4 @@
+import type { KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useStore } from '../store';
 import { effectiveRetriever, type Retriever } from '../store/search.slice';
 import { formatPages, markedParts, plainText } from '../util/format';
@@ -13,10 +14,45 @@ const RETRIEVERS: RadioChoice<Retriever>[] = [
 
 const RETRIEVER_NAME: Record<Retriever, string> = { hybrid: 'keywords + meaning', dense: 'meaning', bm25: 'keywords' };
 
-/** What a search came to, in words for a screen reader. */
+/** What a search came to, in words for a screen reader, and how to reach the results from the search box. */
 function outcome(found: number, query: string): string {
   if (found === 0) return `No passage matches “${query}”.`;
-  return `${found === 1 ? '1 passage' : `${found} passages`} found for “${query}”.`;
+  return `${found === 1 ? '1 passage' : `${found} passages`} found for “${query}”. Down arrow moves to the first result.`;
+}
+
+const RESULT = '[data-testid="search-view"] .result-open';
+
+/**
+ * Shows the search results (they may be behind another screen) and focuses the first; false when
+ * there is none to focus. Called from the header's search box on Down.
+ */
+export function focusFirstResult(): boolean {
+  const s = useStore.getState();
+  if (s.searching || !s.searchResults || s.searchResults.results.length === 0) return false;
+  const first = document.querySelector<HTMLElement>(RESULT);
+  if (first) {
+    first.focus();
+    return true;
+  }
+  s.setView('search');
+  requestAnimationFrame(() => document.querySelector<HTMLElement>(RESULT)?.focus());
+  return true;
+}
+
+/**
+ * Up and Down move between the results (each one Tab stop too), Home and End to the first and last;
+ * Up from the first goes back to the search box, where the query can be changed. Enter opens one.
+ */
+function moveInResults(e: ReactKeyboardEvent<HTMLOListElement>) {
+  if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  const results = [...e.currentTarget.querySelectorAll<HTMLElement>('.result-open')];
+  const at = results.indexOf(document.activeElement as HTMLElement);
+  if (at < 0) return;
+  const to = { ArrowDown: Math.min(at + 1, results.length - 1), ArrowUp: at - 1, Home: 0, End: results.length - 1 }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  if (to < 0) document.getElementById('global-search')?.focus();
+  else results[to]!.focus();
 }
 
 /** Search results: the passages that match, best first, each opening the source at its page. */
@@ -87,8 +123,8 @@ export function SearchView() {
             : 'Nothing matches. Try other words, or the model number as printed on the label.'}
         </p>
       ) : null}
-      {!results && !searching ? <p className="muted">Type in the search box above and press Enter (Ctrl+K jumps there).</p> : null}
-      <ol className="results">
+      {!results && !searching ? <p className="muted">Type in the search box above and press Enter (Ctrl+K jumps there), then Down arrow to the results.</p> : null}
+      <ol className="results" onKeyDown={moveInResults}>
         {results?.results.map((hit) => (
           <li key={hit.chunkId} className="result">
             <button

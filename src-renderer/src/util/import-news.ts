@@ -1,0 +1,54 @@
+import type { ImportJob } from '../store/ingest.slice';
+import { countOf } from './format';
+import { finishedImportTitle, importCountsLine } from './import-words';
+
+/** How often at most a running import's count is said: enough to know it moves, not a word per file. */
+export const PROGRESS_SAID_EVERY_MS = 10_000;
+
+/** What was last said of one job: whether it had finished, its count of files done, when (ms). */
+export interface JobHeard {
+  finished: boolean;
+  count: number;
+  at: number;
+}
+
+/** Files of a job that have done their own work, counted as the card's headline counts them. */
+function filesDone(job: ImportJob): number {
+  return Object.values(job.files).filter((f) => f.stage === 'indexing' || f.stage === 'ready' || f.stage === 'failed').length;
+}
+
+function finishedWords(job: ImportJob): string {
+  const s = job.summary?.summary;
+  if (job.phase === 'error') return `Import into ${job.library} did not start.`;
+  if (job.phase === 'stopped') return `Import into ${job.library} stopped.`;
+  return s ? `${finishedImportTitle(job.library, s)}: ${importCountsLine(job.library, s)}.` : `Imported into ${job.library}.`;
+}
+
+/**
+ * The news of the imports for a screen reader, or null when there is none: a job that started
+ * ("Importing 3 files into Pumps"), how many files of a running job are done ("Pumps: 12 of 40
+ * files done") when more are than last said and `PROGRESS_SAID_EVERY_MS` has passed, how a job
+ * finished (its headline and counts). `heard` is what was said of each job by key, updated here;
+ * jobs no longer listed (dismissed) are forgotten. `now` in milliseconds.
+ */
+export function importNews(heard: Map<string, JobHeard>, jobs: readonly ImportJob[], now: number): string | null {
+  let news: string | null = null;
+  for (const job of jobs) {
+    const total = Math.max(job.total, job.order.length);
+    const finished = job.phase === 'done' || job.phase === 'error' || job.phase === 'stopped';
+    const count = filesDone(job);
+    const before = heard.get(job.key);
+    if (!before) {
+      heard.set(job.key, { finished, count, at: now });
+      news = finished ? finishedWords(job) : total > 0 ? `Importing ${countOf(total, 'file')} into ${job.library}` : `Importing into ${job.library}`;
+    } else if (finished && !before.finished) {
+      before.finished = true;
+      news = finishedWords(job);
+    } else if (!finished && count > before.count && now - before.at >= PROGRESS_SAID_EVERY_MS) {
+      Object.assign(before, { count, at: now });
+      news = `${job.library}: ${count} of ${countOf(total, 'file')} done`;
+    }
+  }
+  for (const key of heard.keys()) if (!jobs.some((j) => j.key === key)) heard.delete(key);
+  return news;
+}
