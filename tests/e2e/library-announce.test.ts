@@ -57,6 +57,29 @@ describe('the library screen’s news announced, in Chromium', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('import-files');
   });
 
+  it('leaves focus where the user took it while the library was being made', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/libraries.create', async (route) => {
+      const response = await route.fetch();
+      await held;
+      await route.fulfill({ response });
+    });
+    await page.locator('#new-library').fill('Valves');
+    await page.locator('#new-library').press('Enter');
+    // Straight on to a search, before the engine has answered the create.
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('seal');
+    const created = page.waitForResponse((res) => res.url().endsWith('/api/libraries.create'));
+    release();
+    await created;
+    await expect.poll(() => said('library-status')).toBe('Library “Valves” created and opened.');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('global-search');
+    expect(await page.getByTestId('global-search').inputValue()).toBe('seal');
+    await page.unroute('**/api/libraries.create');
+    await page.getByTestId('global-search').fill('');
+  });
+
   it('logged no page errors', () => {
     expect(errors).toEqual([]);
   });

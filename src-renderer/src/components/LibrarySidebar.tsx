@@ -27,6 +27,7 @@ export function LibrarySidebar() {
   const setView = useStore((s) => s.setView);
   const onCreate = async (e: FormEvent) => {
     e.preventDefault();
+    const form = e.currentTarget as HTMLElement;
     if (!name.trim()) return;
     if (!(await createLibrary(name.trim()))) return;
     setName('');
@@ -37,7 +38,10 @@ export function LibrarySidebar() {
     // (the name read out), from which Tab reaches its Import buttons; it stayed in the empty field.
     // Drawn at once, so focus is moved now and not over what the user does next (Ctrl+K, typing).
     flushSync(() => setView('documents'));
-    document.getElementById('library-heading')?.focus();
+    // Unless the user has gone elsewhere while the library was made (Ctrl+K and typing right after
+    // Enter): focus is never taken from where they put it.
+    const at = document.activeElement;
+    if (at === null || at === document.body || form.contains(at)) document.getElementById('library-heading')?.focus();
   };
 
   return (
