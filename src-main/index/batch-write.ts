@@ -1,5 +1,5 @@
 import type { PreparedDocument } from '../ingest/import.job';
-import { INDEX_VERSION } from '../storage/library.store';
+import { INDEX_VERSION, type DocumentRecord } from '../storage/library.store';
 import type { HeldJournalTurn, JournalTurns } from './journal';
 import { readsNouns } from './library-enrichment';
 import type { LibraryIndex } from './library-index';
@@ -41,8 +41,12 @@ export class BatchWrite {
   ahead(prepared: readonly PreparedDocument[]): void {
     this.writing = this.writing.then(async () => {
       const turn = await this.turn;
-      const listed = await listedIds(this.index);
-      const fresh = prepared.filter((p) => !listed.has(p.doc.id) && !this.written.has(p.doc.id));
+      // Looked up one by one: listing every record (sorted) for each group cost more in a large library.
+      const fresh: PreparedDocument[] = [];
+      for (const p of prepared) {
+        const rec = await this.index.library.document(p.doc.id);
+        if (!(rec && hasRows(rec)) && !this.written.has(p.doc.id)) fresh.push(p);
+      }
       if (fresh.length === 0) return;
       for (const p of fresh) this.written.add(p.doc.id);
       await turn.journal([...this.written]);
@@ -82,9 +86,12 @@ export class BatchWrite {
   }
 }
 
-/** Documents with rows in the index (ready, or listed with chunks). */
+/** Whether a listed document has rows in the index (ready, or listed with chunks). */
+const hasRows = (d: DocumentRecord): boolean => d.chunks > 0 || d.status === 'ready';
+
+/** Documents with rows in the index. */
 async function listedIds(index: LibraryIndex): Promise<Set<string>> {
-  return new Set((await index.library.documents()).filter((d) => d.chunks > 0 || d.status === 'ready').map((d) => d.id));
+  return new Set((await index.library.documents()).filter(hasRows).map((d) => d.id));
 }
 
 /**
