@@ -21,7 +21,7 @@ export function passedByMessage(ids: readonly string[]): string {
   if (ids.length === 1) {
     return `${named} is not enriched with the chat model: its stored text is missing from the library folder or cannot be read. It keeps its rule-based enrichment and stays searchable; import the file again to enrich it.`;
   }
-  return `${named}${more} are not enriched with the chat model: their stored text is missing from the library folder or cannot be read. They keep their rule-based enrichment and stay searchable; remove them and import the files again to enrich them.`;
+  return `${named}${more} are not enriched with the chat model: their stored text is missing from the library folder or cannot be read. They keep their rule-based enrichment and stay searchable; import the files again to enrich them.`;
 }
 
 /** A running job of the engine: its library, how to stop it, and when it ends. */
