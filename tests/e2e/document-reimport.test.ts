@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { writePdf } from '../fixtures/pdf-writer';
-import { dropFiles, openApp, serviceManualPdf, shot, startUiApp, type UiApp } from './harness';
+import { dropFiles, openNewLibrary, serviceManualPdf, shot, startUiApp, type UiApp } from './harness';
 
 /**
  * A document row's "Re-import a newer version" always asks for the new file (it never sends the
@@ -20,9 +20,7 @@ describe('re-importing a document in Chromium', () => {
 
   beforeAll(async () => {
     app = await startUiApp();
-    expect((await app.engine.handlers['libraries.create']({ name: 'Pumps' })).ok).toBe(true);
-    page = await openApp(app, errors);
-    await page.getByRole('button', { name: /^Pumps/ }).click();
+    page = await openNewLibrary(app, errors, 'Pumps');
   });
 
   afterAll(async () => {

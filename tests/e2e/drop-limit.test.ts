@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { dropFiles, openApp, startUiApp, type UiApp } from './harness';
+import { dropFiles, openNewLibrary, startUiApp, type UiApp } from './harness';
 
 /**
  * A drop carrying more files than one drop takes (10,000) sends the first 10,000, and its card
@@ -16,9 +16,7 @@ describe('a browser drop of more files than one drop takes, in Chromium', () => 
 
   beforeAll(async () => {
     app = await startUiApp();
-    expect((await app.engine.handlers['libraries.create']({ name: 'Pumps' })).ok).toBe(true);
-    page = await openApp(app, errors);
-    await page.getByRole('button', { name: /^Pumps/ }).click();
+    page = await openNewLibrary(app, errors, 'Pumps');
   });
 
   afterAll(async () => {

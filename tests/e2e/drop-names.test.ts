@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { dropFiles, openApp, startUiApp, type UiApp } from './harness';
+import { dropFiles, openNewLibrary, startUiApp, type UiApp } from './harness';
 
 /**
  * What a browser drop does with the names of the files the user dropped themselves (its top level):
@@ -23,9 +23,7 @@ describe('names in a browser drop, in Chromium', () => {
 
   beforeAll(async () => {
     app = await startUiApp();
-    expect((await app.engine.handlers['libraries.create']({ name: 'Pumps' })).ok).toBe(true);
-    page = await openApp(app, errors);
-    await page.getByRole('button', { name: /^Pumps/ }).click();
+    page = await openNewLibrary(app, errors, 'Pumps');
   });
 
   afterAll(async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { expandPaths } from '../../src-main/ingest/expand-paths';
 import { tempDir } from '../helpers/temp';
-import { openApp, startUiApp, type UiApp } from './harness';
+import { openNewLibrary, startUiApp, type UiApp } from './harness';
 
 /**
  * A folder chosen with the browser's "Import folder" picker: its hidden folders (".git",
@@ -22,9 +22,7 @@ describe('a folder picked in the browser, in Chromium', () => {
   beforeAll(async () => {
     tmp = await tempDir();
     app = await startUiApp();
-    expect((await app.engine.handlers['libraries.create']({ name: 'Pumps' })).ok).toBe(true);
-    page = await openApp(app, errors);
-    await page.getByRole('button', { name: /^Pumps/ }).click();
+    page = await openNewLibrary(app, errors, 'Pumps');
   });
 
   afterAll(async () => {

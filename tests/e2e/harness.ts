@@ -155,6 +155,14 @@ export async function openApp(app: UiApp, errors: string[]): Promise<Page> {
   return page;
 }
 
+/** Creates an empty library through the engine, opens the app and selects the library in its sidebar. */
+export async function openNewLibrary(app: UiApp, errors: string[], name: string): Promise<Page> {
+  expect((await app.engine.handlers['libraries.create']({ name })).ok).toBe(true);
+  const page = await openApp(app, errors);
+  await page.getByRole('button', { name: new RegExp(`^${name}`) }).click();
+  return page;
+}
+
 /**
  * True when a click at the element's centre lands on it or inside it, with the element scrolled
  * into its pane at each of `blocks` in turn; else where the click landed instead ("not drawn" for

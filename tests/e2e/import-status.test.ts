@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { bulletin, dropFiles, openApp, startUiApp, type UiApp } from './harness';
+import { bulletin, dropFiles, openNewLibrary, startUiApp, type UiApp } from './harness';
 
 /**
  * A screen-reader user who drops manuals hears what matters of the import: that it started, how
@@ -31,10 +31,7 @@ describe('import progress announced, in Chromium', () => {
 
   beforeAll(async () => {
     app = await startUiApp();
-    const created = await app.engine.handlers['libraries.create']({ name: 'Pumps' });
-    expect(created.ok).toBe(true);
-    page = await openApp(app, errors);
-    await page.getByRole('button', { name: /^Pumps/ }).click();
+    page = await openNewLibrary(app, errors, 'Pumps');
   });
 
   afterAll(async () => {

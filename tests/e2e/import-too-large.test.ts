@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { bulletin, dropFiles, openApp, shot, startUiApp, type UiApp } from './harness';
+import { bulletin, dropFiles, openNewLibrary, shot, startUiApp, type UiApp } from './harness';
 
 /**
  * A file over the size the app takes, dropped with others, fails alone with its reason in words;
@@ -14,9 +14,7 @@ describe('a dropped file over the size limit, in Chromium', () => {
 
   beforeAll(async () => {
     app = await startUiApp({ maxUploadBytes: 64 * 1024 });
-    expect((await app.engine.handlers['libraries.create']({ name: 'Pumps' })).ok).toBe(true);
-    page = await openApp(app, errors);
-    await page.getByRole('button', { name: /^Pumps/ }).click();
+    page = await openNewLibrary(app, errors, 'Pumps');
   });
 
   afterAll(async () => {
