@@ -70,6 +70,8 @@ describe('the library screen’s news announced, in Chromium', () => {
     // Straight on to a search, before the engine has answered the create.
     await page.keyboard.press('Control+k');
     await page.keyboard.type('seal');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('search-view').waitFor();
     const created = page.waitForResponse((res) => res.url().endsWith('/api/libraries.create'));
     release();
     await created;

@@ -34,14 +34,15 @@ export function LibrarySidebar() {
     // The name as the engine saved it, which may be tidied from what was typed.
     const library = useStore.getState().selectedLibrary;
     setCreated(`Library “${library}” created and opened.`);
+    // Unless the user has gone elsewhere while the library was made (Ctrl+K, a search typed and
+    // sent right after Enter): neither the screen nor focus is taken from where they are.
+    const at = document.activeElement;
+    if (!(at === null || at === document.body || form.contains(at))) return;
     // A new library is empty: its Documents screen is where it is filled. Focus goes to its heading
     // (the name read out), from which Tab reaches its Import buttons; it stayed in the empty field.
     // Drawn at once, so focus is moved now and not over what the user does next (Ctrl+K, typing).
     flushSync(() => setView('documents'));
-    // Unless the user has gone elsewhere while the library was made (Ctrl+K and typing right after
-    // Enter): focus is never taken from where they put it.
-    const at = document.activeElement;
-    if (at === null || at === document.body || form.contains(at)) document.getElementById('library-heading')?.focus();
+    document.getElementById('library-heading')?.focus();
   };
 
   return (
