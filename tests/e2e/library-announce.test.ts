@@ -78,6 +78,11 @@ describe('the library screen’s news announced, in Chromium', () => {
     await expect.poll(() => said('library-status')).toBe('Library “Valves” created and opened.');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('global-search');
     expect(await page.getByTestId('global-search').inputValue()).toBe('seal');
+    // Nor the screen: the search stays, run again in the library now open (the results it showed
+    // were the previous library's).
+    expect(await page.evaluate(() => document.querySelector('[role="tab"][aria-selected="true"]')?.id)).toBe('tab-search');
+    expect(await page.getByRole('button', { name: /^Valves/ }).getAttribute('aria-current')).toBe('true');
+    await expect.poll(() => said('search-status')).toBe('No passage matches “seal”.');
     await page.unroute('**/api/libraries.create');
     await page.getByTestId('global-search').fill('');
   });

@@ -88,6 +88,9 @@ describe('the open conversation across a library switch, in Chromium', () => {
     // A question asked here: the status says the answer once it is written, as text.
     await ask('Which fuse is behind the terminal cover?');
     await expect.poll(said).toMatch(/^Extracted from your manuals: .*5 A slow-blow fuse/s);
+    // Its citation markers said as sources, not as "left bracket one right bracket".
+    expect(await said()).toMatch(/\(source 1\)/);
+    expect(await said()).not.toMatch(/\[\d+\]/);
     expect(await inLiveRegion()).toBe(0);
   });
 

@@ -24,6 +24,7 @@ describe('search outcome announced, in Chromium', () => {
       'rac-225b.md': '# RAC-225B service\n\nThe RAC-225B takes a 5 A slow-blow fuse behind the terminal cover.\n',
       'rac-300.md': '# RAC-300 service\n\nThe RAC-300 fuse is a 10 A fast fuse in the junction box.\n',
     });
+    await importTexts(app, 'Fans', { 'vx-40.md': '# VX-40 fan\n\nThe VX-40 fan bearing is greased every 2000 hours.\n' });
     page = await openApp(app, errors);
     await page.getByRole('button', { name: /^Pumps/ }).click();
   });
@@ -108,6 +109,30 @@ describe('search outcome announced, in Chromium', () => {
     expect(await focused()).toBe(titles[1]);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('source-viewer').textContent()).toContain(titles[1]!);
+  });
+
+  it('leaves no search running when another library is opened before its answer', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/search.query', async (route) => {
+      const response = await route.fetch();
+      await held;
+      await route.fulfill({ response });
+    });
+    await search('greased');
+    await expect.poll(said).toBe('Searching…');
+    await page.getByRole('button', { name: /^Fans/ }).click();
+    const landed = page.waitForResponse((res) => res.url().endsWith('/api/search.query'));
+    release();
+    // Given time to land: the answer was the other library's and is dropped, and nothing is being
+    // searched any more (no Search tab left open on "Searching…" for good).
+    await landed;
+    await page.waitForTimeout(200);
+    expect(await page.getByTestId('tab-search').count()).toBe(0);
+    await page.unroute('**/api/search.query');
+    // Searching the library now open works as ever.
+    await search('greased');
+    await expect.poll(said).toMatch(/^1 passage found for “greased”/);
   });
 
   it('logged no page errors', () => {

@@ -54,7 +54,8 @@ describe('team libraries in the UI', { timeout: 120_000 }, () => {
     const card = page.getByTestId('team-settings');
     await card.getByLabel('Publish “Pumps” to').fill('s3://ui-team/pumps');
     await card.getByRole('button', { name: 'Publish' }).click();
-    expect(await page.getByTestId('team-message').textContent({ timeout: 60_000 })).toMatch(/Published “Pumps” as version 1 of s3:\/\/ui-team\/pumps/);
+    // The message region stays in the page, emptied while an action runs: its text is waited for.
+    await expect.poll(() => page.getByTestId('team-message').textContent(), { timeout: 60_000 }).toMatch(/Published “Pumps” as version 1 of s3:\/\/ui-team\/pumps/);
     await card.getByLabel('Address').fill('s3://ui-team/pumps');
     await card.getByLabel('Name on this computer').fill('Team pumps');
     await card.getByRole('button', { name: 'Subscribe' }).click();
@@ -102,7 +103,7 @@ describe('team libraries in the UI', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Sync now' }).click();
     await page.getByTestId('newer-version').waitFor({ state: 'detached' });
     expect(await page.getByTestId('subscription-version').textContent()).toMatch(/^Version 2,/);
-    expect(await page.getByTestId('team-message').textContent()).toMatch(/now holds version 2/);
+    await expect.poll(() => page.getByTestId('team-message').textContent()).toMatch(/now holds version 2/);
     const hit = await app.engine.api['search.query']({ library: 'Team pumps', query: 'RAC-225B fuse', topK: 1 });
     expect(hit.ok && hit.value.results[0]!.text).toContain('12 A');
   });

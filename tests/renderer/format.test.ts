@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countOf, markedParts, plainText } from '../../src-renderer/src/util/format';
+import { countOf, markedParts, plainText, spokenCitations } from '../../src-renderer/src/util/format';
 
 describe('plainText (previews of manual text)', () => {
   it("shows a table row as its cells, not as pipes, even when the preview starts mid-row", () => {
@@ -64,5 +64,17 @@ describe('markedParts (query words in a search snippet)', () => {
     expect(markedParts('a (b) c', [])).toEqual([{ text: 'a (b) c', marked: false }]);
     expect(markedParts('a (b) c', ['(b)', '.*'])).toEqual([{ text: 'a (b) c', marked: false }]);
     expect(markedParts('', ['a'])).toEqual([]);
+  });
+});
+
+describe('spokenCitations (an answer said by a screen reader)', () => {
+  it('says each marker as its source, markers side by side as one list', () => {
+    expect(spokenCitations('It takes a 5 A fuse [1]. Clean the filter [2][3] monthly [4] [5] [6].')).toBe(
+      'It takes a 5 A fuse (source 1). Clean the filter (sources 2 and 3) monthly (sources 4, 5 and 6).',
+    );
+  });
+
+  it('leaves brackets that are not a source number alone', () => {
+    expect(spokenCitations('Set [Mode] to 2 and press [OK].')).toBe('Set [Mode] to 2 and press [OK].');
   });
 });

@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { ChatTurn, Citation, DocumentSummary } from '../../../src-main/contract/api';
 import { withoutExtractedLabel } from '../../../src-main/core/extracted-label';
 import { useStore } from '../store';
-import { formatDate, formatPages, plainText } from '../util/format';
+import { formatDate, formatPages, plainText, spokenCitations } from '../util/format';
 import { MAX_QUESTION_CHARS } from '../util/messages';
 import { remarkCitations, remarkInlineAsText } from '../viewer/markdown.plugins';
 import { SafeMarkdown } from '../viewer/SafeMarkdown';
@@ -238,10 +238,10 @@ function Transcript() {
   );
 }
 
-/** What a screen reader says of a finished answer: its kind, then its words as plain text. */
+/** What a screen reader says of a finished answer: its kind, then its words as plain text, its markers as sources. */
 function answerSpoken(turn: ChatTurn): string {
   const kind = turn.mode === 'extracted' ? 'Extracted from your manuals' : turn.mode === 'not-found' ? 'Not found in this library' : 'Written answer';
-  return `${kind}${turn.stopped ? ', stopped' : ''}: ${plainText(answerText(turn.text))}`;
+  return `${kind}${turn.stopped ? ', stopped' : ''}: ${spokenCitations(plainText(answerText(turn.text)))}`;
 }
 
 /**

@@ -1,5 +1,7 @@
+import { useEffect, useRef, useState } from 'react';
 import { useStore } from '../store';
 import type { IndexProgress, IndexTask } from '../store/library.slice';
+import { progressNews, type ProgressHeard, type ProgressNews } from '../util/progress-news';
 
 const count = (n: number) => n.toLocaleString();
 
@@ -20,19 +22,72 @@ function doneText(p: IndexProgress): string {
   return p.total === 0 ? 'Every document is enriched with the chat model.' : `Enriched ${count(p.total)} ${p.total === 1 ? 'document' : 'documents'} with the chat model.`;
 }
 
+/** The steps a task counts, `n` of them, in words ("1,204 chunks"). */
+function stepsText(p: IndexProgress, n: number): string {
+  const unit = p.task === 'embedding' ? 'chunk' : 'document';
+  return `${count(n)} ${n === 1 ? unit : `${unit}s`}`;
+}
+
+/** What a screen reader is told of a task: that it started, now and then how far it got, how it ended. */
+function newsText(news: ProgressNews, p: IndexProgress): string {
+  if (news === 'finished') return p.error ?? doneText(p);
+  const what = { embedding: 'Embedding', enriching: 'Enriching with the chat model', rebuilding: 'Rebuilding the index' }[p.task];
+  if (news === 'started') return `${what}: ${stepsText(p, p.total)}. Search works meanwhile.`;
+  return `${what}: ${count(p.done)} of ${stepsText(p, p.total)} done`;
+}
+
+/**
+ * The news of a library's task for the live region (`progressNews`, as for imports): that it
+ * started, how far it got at most every `PROGRESS_SAID_EVERY_MS`, how it ended. What the line
+ * shows when it appears (or shows another library) is read with the screen, not said as news.
+ */
+function useIndexNews(library: string, progress: IndexProgress | undefined): string {
+  const [said, setSaid] = useState('');
+  const heard = useRef<{ library: string | null; tasks: Map<string, ProgressHeard> }>({ library: null, tasks: new Map() });
+  useEffect(() => {
+    const h = heard.current;
+    const appearing = h.library !== library;
+    if (appearing) {
+      h.library = library;
+      h.tasks.clear();
+    }
+    // Forgotten (a rebuild asked for again): its next report is a new start.
+    if (!progress) return void h.tasks.clear();
+    const finished = progress.error !== undefined || progress.done >= progress.total;
+    const news = progressNews(h.tasks, library, { finished, count: progress.done }, Date.now());
+    if (news === null || appearing) return;
+    const words = newsText(news, progress);
+    // The same words again (a second run of as many chunks) must still change the region.
+    setSaid((was) => (was === words ? `${words}\u00a0` : words));
+  }, [library, progress]);
+  return said;
+}
+
 /**
  * One line about a background task that upgrades the library's chunks (embedding, LLM enrichment,
  * a rebuild of the whole index) while search keeps working: running count, the reason it stopped,
- * or (with `showDone`) that it finished. Renders nothing when the engine has not reported on the
- * task this session.
+ * or (with `showDone`) that it finished. The line shows nothing when the engine has not reported
+ * on the task this session. It is not live (each step was read out): one region beside it, in the
+ * page whatever the line shows (a region added with its text is not read out), says the news.
  */
 export function IndexStatus({ library, task, showDone = false }: { library: string; task: IndexTask; showDone?: boolean }) {
   const progress = useStore((s) => s.indexProgress[library]?.[task]);
-  if (!progress) return null;
-  const testId = `index-status-${task}`;
+  const said = useIndexNews(library, progress);
+  return (
+    <>
+      {progress ? <IndexLine progress={progress} showDone={showDone} /> : null}
+      <p role="status" className="visually-hidden" data-testid={`index-news-${task}`}>
+        {said}
+      </p>
+    </>
+  );
+}
+
+function IndexLine({ progress, showDone }: { progress: IndexProgress; showDone: boolean }) {
+  const testId = `index-status-${progress.task}`;
   if (progress.error) {
     return (
-      <p className="index-status index-status-error small" role="status" data-testid={testId} data-state="error">
+      <p className="index-status index-status-error small" data-testid={testId} data-state="error">
         {progress.error}
       </p>
     );
@@ -41,13 +96,13 @@ export function IndexStatus({ library, task, showDone = false }: { library: stri
   // swap included), never earlier, and a stop carries an error.
   if (progress.done >= progress.total) {
     return showDone ? (
-      <p className="index-status muted small" role="status" data-testid={testId} data-state="done">
+      <p className="index-status muted small" data-testid={testId} data-state="done">
         {doneText(progress)}
       </p>
     ) : null;
   }
   return (
-    <p className="index-status muted small" role="status" data-testid={testId} data-state="running">
+    <p className="index-status muted small" data-testid={testId} data-state="running">
       <span>
         {runningText(progress)} <span className="index-status-note">Search works meanwhile.</span>
       </span>

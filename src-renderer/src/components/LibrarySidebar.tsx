@@ -29,15 +29,18 @@ export function LibrarySidebar() {
     e.preventDefault();
     const form = e.currentTarget as HTMLElement;
     if (!name.trim()) return;
-    if (!(await createLibrary(name.trim()))) return;
+    // The user has gone elsewhere while the library was made (Ctrl+K, a search typed and sent
+    // right after Enter): neither the screen nor focus is taken from where they are.
+    const movedOn = () => {
+      const at = document.activeElement;
+      return !(at === null || at === document.body || form.contains(at));
+    };
+    if (!(await createLibrary(name.trim(), { movedOn }))) return;
     setName('');
     // The name as the engine saved it, which may be tidied from what was typed.
     const library = useStore.getState().selectedLibrary;
     setCreated(`Library “${library}” created and opened.`);
-    // Unless the user has gone elsewhere while the library was made (Ctrl+K, a search typed and
-    // sent right after Enter): neither the screen nor focus is taken from where they are.
-    const at = document.activeElement;
-    if (!(at === null || at === document.body || form.contains(at))) return;
+    if (movedOn()) return;
     // A new library is empty: its Documents screen is where it is filled. Focus goes to its heading
     // (the name read out), from which Tab reaches its Import buttons; it stayed in the empty field.
     // Drawn at once, so focus is moved now and not over what the user does next (Ctrl+K, typing).

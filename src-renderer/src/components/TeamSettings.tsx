@@ -117,11 +117,11 @@ export function TeamSettings() {
         </button>
       </form>
 
-      {teamMessage ? (
-        <p className="small" role="status" data-testid="team-message">
-          {teamMessage}
-        </p>
-      ) : null}
+      {/* In the page before the first outcome (a region added with its text is not read out);
+          with none, for screen readers only, so it takes no room. */}
+      <p className={teamMessage ? 'small' : 'visually-hidden'} role="status" data-testid="team-message">
+        {teamMessage}
+      </p>
       {teamError ? (
         <p className="error small" role="alert" data-testid="team-error">
           {teamError}

@@ -11,7 +11,8 @@ import { createTeamSlice, type TeamSlice } from './team.slice';
 
 /** Clears what belongs to the previously selected library. */
 interface SessionSlice {
-  resetForLibrary(): void;
+  /** `keepSearch`: the Search screen stays (its search about to run again) instead of giving way to Documents. */
+  resetForLibrary(keepSearch?: boolean): void;
 }
 
 /** One bound store made of slices (zustand's slices pattern); API calls live in slice actions. */
@@ -27,14 +28,15 @@ export const useStore = create<Store>()((...a) => ({
   ...createSearchSlice(...a),
   ...createUiSlice(...a),
   ...createTeamSlice(...a),
-  resetForLibrary() {
+  resetForLibrary(keepSearch = false) {
     const [set, get] = a;
+    const view = get().view;
     set({
       ...chatLibraryState(),
       ...inspectorLibraryState(),
       ...viewerLibraryState(),
       ...searchLibraryState(),
-      ...(get().view === 'inspector' || get().view === 'search' ? { view: 'documents' as const } : {}),
+      ...(view === 'inspector' || (view === 'search' && !keepSearch) ? { view: 'documents' as const } : {}),
     });
   },
 }));

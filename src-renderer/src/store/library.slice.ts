@@ -41,8 +41,18 @@ export interface LibrarySlice {
   loadLibraries(): Promise<void>;
   /** The library to import into: the selected one, or a new "Manuals" library on first use. */
   ensureLibrary(): Promise<string | null>;
-  selectLibrary(name: string | null): Promise<void>;
-  createLibrary(name: string): Promise<boolean>;
+  /**
+   * Opens the library. A switch sends the Chunks and Search screens, which show another library's
+   * document and results, to Documents; with `keepScreen` a search shown stays, run again in the
+   * library opened (Chunks still goes: it has nothing to show there).
+   */
+  selectLibrary(name: string | null, options?: { keepScreen?: boolean }): Promise<void>;
+  /**
+   * Creates the library and opens it; false when refused. `movedOn`, asked once the engine has
+   * answered: true when the user has gone elsewhere meanwhile (a search typed and sent), whose
+   * screen the new library then does not take.
+   */
+  createLibrary(name: string, options?: { movedOn?: () => boolean }): Promise<boolean>;
   /** The library's name as saved (the engine may tidy what was typed), or null when refused. */
   renameLibrary(library: string, name: string): Promise<string | null>;
   deleteLibrary(library: string): Promise<boolean>;
@@ -190,7 +200,7 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
       return (await get().createLibrary(DEFAULT_LIBRARY)) ? DEFAULT_LIBRARY : null;
     },
 
-    async selectLibrary(name) {
+    async selectLibrary(name, { keepScreen = false } = {}) {
       const left = get().selectedLibrary;
       const changed = name !== left;
       if (changed && left !== null) {
@@ -199,7 +209,10 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
         else openConversations.delete(left);
       }
       set({ selectedLibrary: name, ...(changed ? { documents: [], documentFilter: '' } : {}) });
-      if (changed) get().resetForLibrary();
+      // A search shown stays on screen run again here: the results it showed were the other library's.
+      const searchAgain = changed && keepScreen && get().view === 'search' && get().searchQuery.trim() !== '';
+      if (changed) get().resetForLibrary(searchAgain);
+      if (searchAgain) void get().runSearch();
       // A large library's first search builds its vocabulary and name index (~1 s at 14k documents):
       // built now, while the user reads the library and types, the first question is answered at once.
       if (changed && name) void api['search.prepare']({ library: name });
@@ -207,7 +220,7 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
       if (changed) void get().loadConversations().then(() => reopenConversation(name));
     },
 
-    async createLibrary(name) {
+    async createLibrary(name, { movedOn } = {}) {
       const res = await api['libraries.create']({ name });
       if (!res.ok) {
         set({ libraryError: res.error.message });
@@ -215,7 +228,7 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
       }
       set({ libraryError: null });
       await get().loadLibraries();
-      await get().selectLibrary(res.value.name);
+      await get().selectLibrary(res.value.name, { keepScreen: movedOn?.() ?? false });
       return true;
     },
 

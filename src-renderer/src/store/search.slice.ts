@@ -21,9 +21,11 @@ export function effectiveRetriever(library: LibrarySummary | undefined, chosen: 
  * The search state that belongs to one library: its initial value, and what a library switch resets.
  * The models picked name the open library's models: kept across a switch, they limited the next
  * library's search to models it has no manual for (nothing found, and no chip left to unpick).
+ * A search still running is the other library's: its answer is dropped, so it no longer runs here
+ * (kept, "Searching…" and its tab stayed for good).
  */
-export function searchLibraryState(): Pick<SearchSlice, 'searchResults' | 'searchError' | 'searchModels'> {
-  return { searchResults: null, searchError: null, searchModels: [] };
+export function searchLibraryState(): Pick<SearchSlice, 'searchResults' | 'searching' | 'searchError' | 'searchModels'> {
+  return { searchResults: null, searching: false, searchError: null, searchModels: [] };
 }
 
 export interface SearchSlice {
@@ -55,7 +57,6 @@ let searchesAsked = 0;
 export const createSearchSlice: StateCreator<Store, [], [], SearchSlice> = (set, get) => ({
   searchQuery: '',
   ...searchLibraryState(),
-  searching: false,
   searchRetriever: null,
 
   toggleSearchModel(model) {

@@ -125,3 +125,15 @@ export function markedParts(text: string, words: readonly string[]): { text: str
   if (at < text.length) out.push({ text: text.slice(at), marked: false });
   return out;
 }
+
+/**
+ * An answer's citation markers in words for a screen reader: "fuse [1]. Clean [2][3]" reads
+ * "fuse (source 1). Clean (sources 2 and 3)", not "left bracket one right bracket". The chips on
+ * screen are labelled "Source n: …" already; this is for text said as a whole (the answer status).
+ */
+export function spokenCitations(text: string): string {
+  return text.replace(/(?:[ \t]*\[\d{1,3}\])+/g, (run) => {
+    const ns = [...run.matchAll(/\d+/g)].map((m) => m[0]);
+    return ns.length === 1 ? ` (source ${ns[0]})` : ` (sources ${ns.slice(0, -1).join(', ')} and ${ns.at(-1)})`;
+  });
+}

@@ -1,16 +1,12 @@
 import type { ImportJob } from '../store/ingest.slice';
 import { countOf } from './format';
 import { finishedImportTitle, importCountsLine } from './import-words';
+import { progressNews, type ProgressHeard } from './progress-news';
 
-/** How often at most a running import's count is said: enough to know it moves, not a word per file. */
-export const PROGRESS_SAID_EVERY_MS = 10_000;
+export { PROGRESS_SAID_EVERY_MS } from './progress-news';
 
 /** What was last said of one job: whether it had finished, its count of files done, when (ms). */
-export interface JobHeard {
-  finished: boolean;
-  count: number;
-  at: number;
-}
+export type JobHeard = ProgressHeard;
 
 /** Files of a job that have done their own work, counted as the card's headline counts them. */
 function filesDone(job: ImportJob): number {
@@ -37,17 +33,10 @@ export function importNews(heard: Map<string, JobHeard>, jobs: readonly ImportJo
     const total = Math.max(job.total, job.order.length);
     const finished = job.phase === 'done' || job.phase === 'error' || job.phase === 'stopped';
     const count = filesDone(job);
-    const before = heard.get(job.key);
-    if (!before) {
-      heard.set(job.key, { finished, count, at: now });
-      news = finished ? finishedWords(job) : total > 0 ? `Importing ${countOf(total, 'file')} into ${job.library}` : `Importing into ${job.library}`;
-    } else if (finished && !before.finished) {
-      before.finished = true;
-      news = finishedWords(job);
-    } else if (!finished && count > before.count && now - before.at >= PROGRESS_SAID_EVERY_MS) {
-      Object.assign(before, { count, at: now });
-      news = `${job.library}: ${count} of ${countOf(total, 'file')} done`;
-    }
+    const kind = progressNews(heard, job.key, { finished, count }, now);
+    if (kind === 'started') news = total > 0 ? `Importing ${countOf(total, 'file')} into ${job.library}` : `Importing into ${job.library}`;
+    else if (kind === 'finished') news = finishedWords(job);
+    else if (kind === 'progressed') news = `${job.library}: ${count} of ${countOf(total, 'file')} done`;
   }
   for (const key of heard.keys()) if (!jobs.some((j) => j.key === key)) heard.delete(key);
   return news;
