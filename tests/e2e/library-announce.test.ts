@@ -57,7 +57,7 @@ describe('the library screen’s news announced, in Chromium', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('import-files');
   });
 
-  it('leaves focus where the user took it while the library was being made', async () => {
+  it('leaves the library, screen and focus the user turned to while the library was being made', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/libraries.create', async (route) => {
@@ -65,24 +65,27 @@ describe('the library screen’s news announced, in Chromium', () => {
       await held;
       await route.fulfill({ response });
     });
+    await page.getByRole('button', { name: /^Pumps/ }).click();
     await page.locator('#new-library').fill('Valves');
     await page.locator('#new-library').press('Enter');
-    // Straight on to a search, before the engine has answered the create.
+    // Straight on to a search of the library open, before the engine has answered the create.
     await page.keyboard.press('Control+k');
-    await page.keyboard.type('seal');
+    await page.keyboard.type('fuse');
     await page.keyboard.press('Enter');
-    await page.getByTestId('search-view').waitFor();
+    const results = page.getByTestId('search-view').getByText('RAC-225B service');
+    await results.first().waitFor();
     const created = page.waitForResponse((res) => res.url().endsWith('/api/libraries.create'));
     release();
     await created;
-    await expect.poll(() => said('library-status')).toBe('Library “Valves” created and opened.');
+    await expect.poll(() => said('library-status')).toBe('Library “Valves” created. Open it from the library list.');
+    await page.getByRole('button', { name: /^Valves/ }).waitFor();
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('global-search');
-    expect(await page.getByTestId('global-search').inputValue()).toBe('seal');
-    // Nor the screen: the search stays, run again in the library now open (the results it showed
-    // were the previous library's).
+    expect(await page.getByTestId('global-search').inputValue()).toBe('fuse');
+    // Nor the screen nor the library: the search's results stay, in the library they came from.
     expect(await page.evaluate(() => document.querySelector('[role="tab"][aria-selected="true"]')?.id)).toBe('tab-search');
-    expect(await page.getByRole('button', { name: /^Valves/ }).getAttribute('aria-current')).toBe('true');
-    await expect.poll(() => said('search-status')).toBe('No passage matches “seal”.');
+    expect(await page.getByRole('button', { name: /^Pumps/ }).getAttribute('aria-current')).toBe('true');
+    expect(await page.getByRole('button', { name: /^Valves/ }).getAttribute('aria-current')).not.toBe('true');
+    expect(await results.count()).toBeGreaterThan(0);
     await page.unroute('**/api/libraries.create');
     await page.getByTestId('global-search').fill('');
   });

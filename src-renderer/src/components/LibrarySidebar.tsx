@@ -30,17 +30,17 @@ export function LibrarySidebar() {
     const form = e.currentTarget as HTMLElement;
     if (!name.trim()) return;
     // The user has gone elsewhere while the library was made (Ctrl+K, a search typed and sent
-    // right after Enter): neither the screen nor focus is taken from where they are.
+    // right after Enter): neither the library open, nor the screen, nor focus is taken from them.
     const movedOn = () => {
       const at = document.activeElement;
       return !(at === null || at === document.body || form.contains(at));
     };
-    if (!(await createLibrary(name.trim(), { movedOn }))) return;
+    const made = await createLibrary(name.trim(), { movedOn });
+    if (!made) return;
     setName('');
     // The name as the engine saved it, which may be tidied from what was typed.
-    const library = useStore.getState().selectedLibrary;
-    setCreated(`Library “${library}” created and opened.`);
-    if (movedOn()) return;
+    setCreated(made.opened ? `Library “${made.name}” created and opened.` : `Library “${made.name}” created. Open it from the library list.`);
+    if (!made.opened || movedOn()) return;
     // A new library is empty: its Documents screen is where it is filled. Focus goes to its heading
     // (the name read out), from which Tab reaches its Import buttons; it stayed in the empty field.
     // Drawn at once, so focus is moved now and not over what the user does next (Ctrl+K, typing).

@@ -11,8 +11,7 @@ import { createTeamSlice, type TeamSlice } from './team.slice';
 
 /** Clears what belongs to the previously selected library. */
 interface SessionSlice {
-  /** `keepSearch`: the Search screen stays (its search about to run again) instead of giving way to Documents. */
-  resetForLibrary(keepSearch?: boolean): void;
+  resetForLibrary(): void;
 }
 
 /** One bound store made of slices (zustand's slices pattern); API calls live in slice actions. */
@@ -28,15 +27,14 @@ export const useStore = create<Store>()((...a) => ({
   ...createSearchSlice(...a),
   ...createUiSlice(...a),
   ...createTeamSlice(...a),
-  resetForLibrary(keepSearch = false) {
+  resetForLibrary() {
     const [set, get] = a;
-    const view = get().view;
     set({
       ...chatLibraryState(),
       ...inspectorLibraryState(),
       ...viewerLibraryState(),
       ...searchLibraryState(),
-      ...(view === 'inspector' || (view === 'search' && !keepSearch) ? { view: 'documents' as const } : {}),
+      ...(get().view === 'inspector' || get().view === 'search' ? { view: 'documents' as const } : {}),
     });
   },
 }));

@@ -41,18 +41,14 @@ export interface LibrarySlice {
   loadLibraries(): Promise<void>;
   /** The library to import into: the selected one, or a new "Manuals" library on first use. */
   ensureLibrary(): Promise<string | null>;
+  selectLibrary(name: string | null): Promise<void>;
   /**
-   * Opens the library. A switch sends the Chunks and Search screens, which show another library's
-   * document and results, to Documents; with `keepScreen` a search shown stays, run again in the
-   * library opened (Chunks still goes: it has nothing to show there).
+   * Creates the library and opens it; null when refused, else its name as saved (the engine may
+   * tidy what was typed) and whether it was opened. `movedOn`, asked once the engine has answered:
+   * true when the user has gone elsewhere meanwhile (Ctrl+K, a search typed and sent); the new
+   * library is then only listed, and the library the user is working in stays open.
    */
-  selectLibrary(name: string | null, options?: { keepScreen?: boolean }): Promise<void>;
-  /**
-   * Creates the library and opens it; false when refused. `movedOn`, asked once the engine has
-   * answered: true when the user has gone elsewhere meanwhile (a search typed and sent), whose
-   * screen the new library then does not take.
-   */
-  createLibrary(name: string, options?: { movedOn?: () => boolean }): Promise<boolean>;
+  createLibrary(name: string, options?: { movedOn?: () => boolean }): Promise<{ name: string; opened: boolean } | null>;
   /** The library's name as saved (the engine may tidy what was typed), or null when refused. */
   renameLibrary(library: string, name: string): Promise<string | null>;
   deleteLibrary(library: string): Promise<boolean>;
@@ -197,10 +193,10 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
     async ensureLibrary() {
       const selected = get().selectedLibrary;
       if (selected) return selected;
-      return (await get().createLibrary(DEFAULT_LIBRARY)) ? DEFAULT_LIBRARY : null;
+      return (await get().createLibrary(DEFAULT_LIBRARY))?.name ?? null;
     },
 
-    async selectLibrary(name, { keepScreen = false } = {}) {
+    async selectLibrary(name) {
       const left = get().selectedLibrary;
       const changed = name !== left;
       if (changed && left !== null) {
@@ -209,10 +205,7 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
         else openConversations.delete(left);
       }
       set({ selectedLibrary: name, ...(changed ? { documents: [], documentFilter: '' } : {}) });
-      // A search shown stays on screen run again here: the results it showed were the other library's.
-      const searchAgain = changed && keepScreen && get().view === 'search' && get().searchQuery.trim() !== '';
-      if (changed) get().resetForLibrary(searchAgain);
-      if (searchAgain) void get().runSearch();
+      if (changed) get().resetForLibrary();
       // A large library's first search builds its vocabulary and name index (~1 s at 14k documents):
       // built now, while the user reads the library and types, the first question is answered at once.
       if (changed && name) void api['search.prepare']({ library: name });
@@ -224,12 +217,15 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
       const res = await api['libraries.create']({ name });
       if (!res.ok) {
         set({ libraryError: res.error.message });
-        return false;
+        return null;
       }
       set({ libraryError: null });
       await get().loadLibraries();
-      await get().selectLibrary(res.value.name, { keepScreen: movedOn?.() ?? false });
-      return true;
+      // Opening it would replace what the user turned to (their search's results, their chat) with
+      // an empty library; with no library open there is nothing to replace.
+      if (movedOn?.() && get().selectedLibrary !== null) return { name: res.value.name, opened: false };
+      await get().selectLibrary(res.value.name);
+      return { name: res.value.name, opened: true };
     },
 
     async renameLibrary(library, name) {
