@@ -14,7 +14,7 @@ import { firstStep, passageOrder, pick, withEachModel, withGapsFilled } from './
 import { everyModelShown } from '../search/compared-models';
 import { statesQuantity } from '../search/stages/answer-line.stage';
 import { ASKING_WORDS, DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
-import { BOLD_LINE, isInstruction, isNameRun, isTitleItem, labelOf, purposeOf, conditionOf, sectionOpening, settingKey } from './line-forms';
+import { BOLD_LINE, isInstruction, isNameRun, isTitleItem, labelOf, purposeOf, conditionOf, sectionOpening, settingKey, tellsReaderCan } from './line-forms';
 import { answersEcho, followerOf, termOf } from './extractive.along';
 import { quotedLinesOf } from './extractive.lines';
 
@@ -143,6 +143,19 @@ const PURPOSE_COVER = 0.5;
 const PURPOSE_WEIGHT = 1.1;
 /** Share of the question's topic words (by idf) a line's opening condition must hold to restate the asked problem (smart-tv +6 first lines at 0.2-0.3, +5 at 0.4-0.5). */
 const CONDITION_COVER = 0.3;
+/**
+ * Weight, for its place in its passage only, of a line telling the reader what they can do (see
+ * `tellsReaderCan`): of two lines of about the same score, "You can change the size of the
+ * picture displayed on the TV screen." answers "How do I change the picture size?" before a note
+ * on it or a run of option names ("Standard Optimized Amplify"). Not when the question asks what
+ * something is (the line that opens with it says so), nor, for a how-to question, in a passage
+ * that gives an instruction: the step answers how ("1. Open Settings > Sound > Speaker list."
+ * over "You can connect a speaker to the TV ..."), and the weight on every passage had the
+ * description lead a test's steps. Measured on all six sets: smart-tv +6 first lines at 1.1 (+5
+ * at 1.05; at 1.15 and 1.2 +6 and +8 but one lost, a definition list's term the question names,
+ * "Movie", with its description); no other set and no any line moved.
+ */
+const READER_CAN_LEAD_WEIGHT = 1.1;
 /** Weight of a "Label: value" line whose label is what the question asks about. */
 const LABEL_WEIGHT = 1.5;
 
@@ -239,6 +252,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
     // Lines restating the asked problem (see `restatesProblem`), and where this passage's lines start in `scored`.
     const restated: Sentence[] = [];
     const from = scored.length;
+    // Asked how, a passage that gives an instruction answers with it (see `READER_CAN_LEAD_WEIGHT`).
+    const instructs = kind.steps && sentences.some((x) => isInstruction(x));
     for (const sentence of sentences) {
       const words = terms(sentence.text);
       const shared = sentence.heading ? headWeight(sentence.heading) : 0;
@@ -344,6 +359,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
       if (taskSection && sentence.title && nameRun) lead = STEP_LEAD_WEIGHT;
       else if (sentence.title || BOLD_LINE.test(sentence.text) || ((sentence.aside === true || ASIDE_LINE.test(sentence.text)) && !valueLine) || (echoes.has(sentence) && isTitleItem(sentence))) lead *= ASIDE_LEAD_WEIGHT;
       lead *= wholeLabel;
+      if (!kind.definition && !instructs && tellsReaderCan(sentence.text)) lead *= READER_CAN_LEAD_WEIGHT;
       // Asked why or how to fix a problem, the line that states it is the question, not its answer;
       // unless it is quoted with the line after it (an echo of the question, see `followerOf`) and
       // that line answers it (see `answersEcho`).

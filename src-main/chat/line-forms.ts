@@ -1,3 +1,4 @@
+import { escapeRe } from '../core/text';
 import { STEP_LINE } from './question-kind';
 import cues from './data/question-cues.json';
 import type { Sentence } from './sentences';
@@ -117,4 +118,16 @@ export function sectionOpening(units: readonly Sentence[], unit: Sentence): Sent
   };
   for (let at = units.indexOf(unit); at >= 0; at--) if (opens(at)) return units[at]!;
   return null;
+}
+
+/** A cue of `readerCan` ("you can") as a phrase of its own, not followed by a negation ("you can't", "you can not"). */
+const READER_CAN = new RegExp(`(?<![\\p{L}])(?:${cues.readerCan.map(escapeRe).join('|')})(?![\\p{L}])(?!['’]t(?![\\p{L}])|\\s+not(?![\\p{L}]))`, 'iu');
+
+/**
+ * Whether a line tells the reader what they can do ("You can change the size of the picture
+ * displayed on the TV screen.", "In the browser screen, you can select content"): how a manual
+ * states a feature to the one who uses it.
+ */
+export function tellsReaderCan(text: string): boolean {
+  return READER_CAN.test(text);
 }
