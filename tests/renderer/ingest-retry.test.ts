@@ -130,4 +130,26 @@ describe('Retry of a file imported by path (the desktop app)', () => {
     expect(retried.summary?.results.map((r) => [r.file, r.status])).toEqual([['docs/sub/x.md', 'imported']]);
     expect(await documents(library)).toEqual({ 'docs/intro.md': 'ready', 'docs/sub/x.md': 'ready' });
   });
+
+  it('imports a failed file of the second of two dotted folders of one name again in place, as the engine named it', async () => {
+    const library = 'Dotted';
+    const first = path.join(dir, 'in', 'a', 'v1.2');
+    const second = path.join(dir, 'in', 'b', 'v1.2');
+    await write('a/v1.2/setup.md', '# Board B-1\n\nThe B-1 takes 5 V.\n');
+    await write('b/v1.2/setup.md', '# Board B-2\n\nThe B-2 takes 12 V.\n');
+    const x = await write('b/v1.2/sub/x.md', PNG_HEAD);
+    await grants.grant([first, second], 'drop');
+    await store.getState().startImport(library, [first, second]);
+    const job = await finishedJob();
+    // The engine numbers a folder after its whole name: "v1.2 (2)", never "v1 (2).2".
+    expect(job.files['v1.2 (2)/sub/x.md']).toMatchObject({ stage: 'failed' });
+
+    await writeFile(x, '# Board B-2 pins\n\nPin 7 of the B-2 is the reset line.\n');
+    expect(store.getState().canRetry(library, 'v1.2 (2)/sub/x.md')).toBe(true);
+    await store.getState().retryFile(job.key, 'v1.2 (2)/sub/x.md');
+    const retried = await finishedJob([job]);
+    expect(retried.summary?.results.map((r) => [r.file, r.status])).toEqual([['v1.2 (2)/sub/x.md', 'imported']]);
+    expect(await documents(library)).toEqual({ 'v1.2/setup.md': 'ready', 'v1.2 (2)/setup.md': 'ready', 'v1.2 (2)/sub/x.md': 'ready' });
+    expect(await docsAbout(library, 'reset line')).toEqual(['v1.2 (2)/sub/x.md']);
+  });
 });

@@ -1,0 +1,73 @@
+/// <reference lib="dom" />
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unlinkSync } from 'node:fs';
+import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { tempDir } from '../helpers/temp';
+import { openDesktopApp, type DesktopPage } from './desktop';
+import { startUiApp, type UiApp } from './harness';
+
+/**
+ * Retry in the desktop app, of a file imported by path: two folders named "v1.2" chosen together
+ * are imported as "v1.2/..." and "v1.2 (2)/..." (the number after the folder's whole name). A file
+ * of the second that failed is imported again by its path under the id it failed under: the same
+ * document, not a new one.
+ */
+describe('Retry of a file inside the second of two folders of one dotted name, in Chromium', () => {
+  let app: UiApp;
+  let desktop: DesktopPage;
+  let src: Awaited<ReturnType<typeof tempDir>>;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    app = await startUiApp();
+    src = await tempDir();
+    expect((await app.engine.handlers['libraries.create']({ name: 'Boards' })).ok).toBe(true);
+    desktop = await openDesktopApp(app, errors);
+    await desktop.page.getByRole('button', { name: /^Boards/ }).click();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await src?.cleanup();
+  });
+
+  it('imports the failed file again in place', async () => {
+    const { page } = desktop;
+    const root = await realpath(src.dir);
+    const write = async (rel: string, text: string) => {
+      await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
+      await writeFile(path.join(root, rel), text);
+    };
+    await write('a/v1.2/setup.md', '# Board B-1\n\nThe B-1 takes 5 V.\n');
+    await write('b/v1.2/setup.md', '# Board B-2\n\nThe B-2 takes 12 V.\n');
+    const pins = path.join(root, 'b', 'v1.2', 'sub', 'pins.md');
+    const pinsText = '# Board B-2 pins\n\nPin 7 of the B-2 is the reset line.\n';
+    await write('b/v1.2/sub/pins.md', pinsText);
+    // The file goes once the import has listed it and before it is read (a share that went away):
+    // a failure another try may get past, so its row offers Retry.
+    const off = app.engine.subscribe((e) => {
+      if (e.type === 'import.progress' && e.stage === 'queued' && e.file === 'v1.2 (2)/sub/pins.md') {
+        off();
+        unlinkSync(pins);
+      }
+    });
+    desktop.choose([path.join(root, 'a', 'v1.2'), path.join(root, 'b', 'v1.2')]);
+    await page.getByRole('button', { name: 'Import folder' }).first().click();
+    const failed = page.locator('[data-testid="import-file"][data-file="v1.2 (2)/sub/pins.md"][data-stage="failed"]');
+    await failed.waitFor();
+    expect(await failed.getByTestId('failure-reason').textContent()).toMatch(/Cannot read the file/);
+    await page.locator('tr[data-doc="v1.2 (2)/setup.md"][data-status="ready"]').waitFor();
+
+    await write('b/v1.2/sub/pins.md', pinsText);
+    await failed.getByRole('button', { name: 'Retry' }).click({ timeout: 10_000 });
+    await page.locator('tr[data-doc="v1.2 (2)/sub/pins.md"][data-status="ready"]').waitFor();
+    const docs = await app.engine.handlers['documents.list']({ library: 'Boards' });
+    expect(docs.ok && Object.fromEntries(docs.value.map((d) => [d.id, d.status]))).toEqual({
+      'v1.2/setup.md': 'ready',
+      'v1.2 (2)/setup.md': 'ready',
+      'v1.2 (2)/sub/pins.md': 'ready',
+    });
+    expect(errors).toEqual([]);
+  });
+});
