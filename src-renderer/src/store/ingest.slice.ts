@@ -4,6 +4,7 @@ import { importSummary } from '../../../src-main/contract/import-summary';
 import { api, newUploadId, uploadFile } from '../api/client';
 import type { PickedFile } from '../util/files';
 import { alreadyInLibrary, withNotes } from '../util/import-words';
+import { nameCollision } from '../../../src-main/core/import-names';
 import type { Store } from './index';
 
 /** One file's progress in an import job; `fraction` is 0..1 for this file. */
@@ -265,14 +266,21 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
       const job = get().jobs.find((j) => j.key === jobKey);
       if (!job) return;
       const dropped: PickedFile[] = [];
-      const rest: string[] = [];
+      const paths: { path: string; name: string }[] = [];
       for (const file of files) {
         const src = sources.get(sourceKey(job.library, file));
         if (src?.kind === 'file') dropped.push({ path: file, file: src.file, ...(src.note ? { note: src.note } : {}), ...(src.given ? { given: src.given } : {}) });
-        else rest.push(file);
+        else if (src?.kind === 'path') paths.push({ path: src.path, name: file });
       }
       markRetried(jobKey, files.filter((f) => get().canRetry(job.library, f)));
-      await Promise.all([dropped.length > 0 ? get().uploadFiles(job.library, dropped) : undefined, ...rest.map((f) => get().retryDocument(job.library, f))]);
+      // Paths go as one import, each under the id it failed under (`names`), as `retryDocument`
+      // sends one. Ids `import.start` refuses together (two that differ in letter case only, which
+      // one folder on a case-sensitive disk can hold) go one import each, as before.
+      const imports = nameCollision(paths.map((p) => p.name)) === null ? [paths] : paths.map((p) => [p]);
+      await Promise.all([
+        dropped.length > 0 ? get().uploadFiles(job.library, dropped) : undefined,
+        ...imports.map((some) => get().startImport(job.library, some.map((p) => p.path), some.map((p) => p.name))),
+      ]);
     },
 
     async retryDocument(library, file) {
