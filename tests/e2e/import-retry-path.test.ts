@@ -5,7 +5,7 @@ import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tempDir } from '../helpers/temp';
 import { openDesktopApp, type DesktopPage } from './desktop';
-import { startUiApp, type UiApp } from './harness';
+import { shot, startUiApp, type UiApp } from './harness';
 
 /**
  * Retry in the desktop app, of a file imported by path: two folders named "v1.2" chosen together
@@ -68,6 +68,31 @@ describe('Retry of a file inside the second of two folders of one dotted name, i
       'v1.2 (2)/setup.md': 'ready',
       'v1.2 (2)/sub/pins.md': 'ready',
     });
+    expect(errors).toEqual([]);
+  });
+
+  it('offers Retry for a file that is no manual, as it may be replaced on disk, and imports what is there then', async () => {
+    const { page } = desktop;
+    const root = await realpath(src.dir);
+    const wiring = path.join(root, 'c', 'wiring.md');
+    await mkdir(path.dirname(wiring), { recursive: true });
+    // An image saved under a manual's name: the same file can never import.
+    await writeFile(wiring, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]));
+    desktop.choose([wiring]);
+    await page.getByRole('button', { name: 'Import files' }).first().click();
+    const failed = page.locator('[data-testid="import-file"][data-file="wiring.md"][data-stage="failed"]');
+    await failed.waitFor();
+    // Retry reads the path again: the advice says to replace the file there first.
+    expect(await failed.getByTestId('failure-advice').textContent()).toMatch(/will not help until it is replaced: .+ in its place.*, then Retry\.$/);
+    const row = page.locator('tr[data-doc="wiring.md"][data-status="failed"]');
+    await row.getByRole('button', { name: 'Retry wiring.md' }).waitFor();
+    await shot(page, 'import-retry-after-replacing');
+
+    await writeFile(wiring, '# Board B-3 wiring\n\nPin 2 of the B-3 is 3.3 V.\n');
+    await failed.getByRole('button', { name: 'Retry' }).click({ timeout: 10_000 });
+    await page.locator('tr[data-doc="wiring.md"][data-status="ready"]').waitFor();
+    const docs = await app.engine.handlers['documents.list']({ library: 'Boards' });
+    expect(docs.ok && docs.value.filter((d) => d.id.includes('wiring')).map((d) => [d.id, d.status])).toEqual([['wiring.md', 'ready']]);
     expect(errors).toEqual([]);
   });
 });

@@ -83,6 +83,8 @@ export interface IngestSlice {
   retryDocument(library: string, file: string): Promise<boolean>;
   /** True when `retryFile` can re-send this file without asking the user for it. */
   canRetry(library: string, file: string): boolean;
+  /** True when `retryFile` reads this file again from its path on this computer: what is there now is imported, a replaced file too. */
+  retriesFromPath(library: string, file: string): boolean;
   cancelImport(jobKey: string): Promise<void>;
   dismissJob(jobKey: string): void;
   /** The user folds (`open` false) or unfolds a job's card. */
@@ -253,6 +255,10 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
 
     canRetry(library, file) {
       return sources.has(sourceKey(library, file));
+    },
+
+    retriesFromPath(library, file) {
+      return sources.get(sourceKey(library, file))?.kind === 'path';
     },
 
     async retryFile(jobKey, file) {
