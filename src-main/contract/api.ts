@@ -285,6 +285,14 @@ export interface ImportProgress {
   reason?: string;
   /** Why `file` is not the name it was named by (`ImportFileResult.note`); on its `queued` event. */
   note?: string;
+  /**
+   * The file on this computer `file` is read from, on its `queued` event: in an import of paths
+   * (`import.start`) only, the paths the caller named or files inside them. A Retry imports it
+   * again by this path under `file` (`import.start`'s `names`), where the name the engine gave a
+   * second file or folder of one name ("v1.2 (2)/...") does not say which path it came from.
+   * Never for an upload: the page names no path on this computer.
+   */
+  path?: string;
 }
 
 /** Events pushed from the engine to the renderer (IPC `webContents.send` or server-sent events). */

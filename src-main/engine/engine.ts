@@ -2,7 +2,6 @@ import path from 'node:path';
 import type { ChunkStrategy, EngineEvent, Handlers, ImportSummary, LibrarySummary } from '../contract/api';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
-import type { ImportProgress } from '../ingest/import.job';
 import { ParsePool } from '../ingest/parse-pool';
 import type { Library } from '../storage/library.store';
 import { LibraryManager } from '../storage/library.store';
@@ -17,7 +16,7 @@ import { apiOf } from './dispatch';
 import { librarySummary, modelSummary } from './presenters';
 import { WriterLock } from './writer-lock';
 import { sweepAbandonedUploads, uploadsDirOf } from './uploads';
-import type { Engine, EngineDoor, EngineOptions } from './engine.types';
+import type { Engine, EngineDoor, EngineOptions, ImportPathsOptions } from './engine.types';
 import { createBackgroundJobs, type Job } from './background';
 import { RemoteSettingsStore } from './remote-settings';
 import { createTeam, readOnlyMessage } from './team';
@@ -133,7 +132,7 @@ export function createEngine(options: EngineOptions): Engine {
   async function importPaths(
     name: string,
     paths: string[],
-    opts: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string; names?: readonly string[] } = {},
+    opts: ImportPathsOptions = {},
   ): Promise<Result<ImportSummary>> {
     // The first parse worker starts (~0.5 s of loading parsers, on another core) while the
     // library, its lock and its index open; an idle worker stops by itself if nothing comes.
@@ -160,7 +159,7 @@ export function createEngine(options: EngineOptions): Engine {
   async function runImportInto(
     lib: Library,
     paths: string[],
-    opts: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string; names?: readonly string[] },
+    opts: ImportPathsOptions,
   ): Promise<Result<ImportSummary>> {
     const index = await indexes.open(lib);
     const jobId = opts.jobId ?? 'cli';
@@ -177,7 +176,9 @@ export function createEngine(options: EngineOptions): Engine {
       ...(opts.signal ? { signal: opts.signal } : {}),
       onProgress: (p) => {
         opts.onProgress?.(p);
-        emit({ type: 'import.progress', jobId, library: lib.name, ...p });
+        // An upload's files are read from the bridge's staging folder: no path the page should learn.
+        const { path: _staged, ...unstaged } = p;
+        emit({ type: 'import.progress', jobId, library: lib.name, ...(opts.uploaded ? unstaged : p) });
       },
     });
     emit({ type: 'library.changed', library: lib.name });

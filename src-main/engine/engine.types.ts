@@ -10,6 +10,15 @@ import type { SettingsStore } from './settings';
 
 /** The engine service's options and its interface (`createEngine` in engine.ts builds it). */
 
+/** How `Engine.importPaths` runs and reports an import. */
+export interface ImportPathsOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: ImportProgress) => void;
+  jobId?: string;
+  names?: readonly string[];
+  uploaded?: boolean;
+}
+
 export interface EngineOptions {
   dataDir: string;
   /** Folder of models shipped with the app; default `<app root>/models`. */
@@ -44,8 +53,12 @@ export interface Engine {
   importPaths(
     library: string,
     paths: string[],
-    /** `names`: the document id each path is imported under, in order (`import.start`'s, checked at the edge). */
-    options?: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; jobId?: string; names?: readonly string[] },
+    /**
+     * `names`: the document id each path is imported under, in order (`import.start`'s, checked at
+     * the edge). `uploaded`: the paths are an upload's staging folder, whose files' paths its
+     * events do not carry (`ImportProgress.path`).
+     */
+    options?: ImportPathsOptions,
   ): Promise<Result<ImportSummary>>;
   /** Rebuilds a library's index to the end (the CLI's `reindex`; the contract's `libraries.rebuild` runs it as a job). */
   rebuild(library: string, options?: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<Result<RebuildSummary>>;

@@ -47,10 +47,10 @@ export function importHandlers(ctx: ImportsContext): Pick<Handlers, 'import.star
   }
 
   /** Runs an import in the background as a job; progress and the summary arrive as events. */
-  function startImportJob(lib: Library, paths: string[], cleanup: () => Promise<void>, names?: readonly string[]): string {
+  function startImportJob(lib: Library, paths: string[], cleanup: () => Promise<void>, how: { names?: readonly string[]; uploaded?: boolean } = {}): string {
     const jobId = `import-${randomBytes(6).toString('hex')}`;
     const controller = new AbortController();
-    const done = importPaths(lib.name, paths, { signal: controller.signal, jobId, ...(names ? { names } : {}) })
+    const done = importPaths(lib.name, paths, { signal: controller.signal, jobId, ...how })
       .then((res) => {
         if (res.ok) emit({ type: 'import.done', jobId, library: lib.name, summary: res.value });
         else emit({ type: 'import.failed', jobId, library: lib.name, message: res.error.message });
@@ -74,7 +74,7 @@ export function importHandlers(ctx: ImportsContext): Pick<Handlers, 'import.star
       // Said now, not as a job that fails at once: a rebuild here, another process's import.
       const admitted = await admitImport(lib.value);
       if (!admitted.ok) return admitted;
-      return ok({ jobId: startImportJob(lib.value, paths, admitted.value, names) });
+      return ok({ jobId: startImportJob(lib.value, paths, admitted.value, names ? { names } : {}) });
     },
 
     'import.upload': async ({ library, uploadId }) => {
@@ -93,10 +93,15 @@ export function importHandlers(ctx: ImportsContext): Pick<Handlers, 'import.star
         return admitted;
       }
       return ok({
-        jobId: startImportJob(lib.value, tops, async () => {
-          await admitted.value();
-          await removeStaging();
-        }),
+        jobId: startImportJob(
+          lib.value,
+          tops,
+          async () => {
+            await admitted.value();
+            await removeStaging();
+          },
+          { uploaded: true },
+        ),
       });
     },
 

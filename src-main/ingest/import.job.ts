@@ -364,8 +364,9 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
     keepPrevious(p.doc.id, reason);
   };
 
-  // A file imported under a name other than its own says why from the start (`Candidate.note`).
-  for (const c of candidates) options.onProgress?.({ file: c.id, stage: 'queued', fraction: 0, done, total, ...(c.note ? { note: c.note } : {}) });
+  // A file imported under a name other than its own says why from the start (`Candidate.note`),
+  // and every file where it is read from: a Retry names that path again.
+  for (const c of candidates) options.onProgress?.({ file: c.id, stage: 'queued', fraction: 0, done, total, path: c.abs, ...(c.note ? { note: c.note } : {}) });
   const writes = new Limiter(WRITES_WHILE_READING);
   const extract = indexer.extractsAhead?.() ?? false;
   const sameContent = new SameContent(await library.documents(), new Set(candidates.map((c) => c.id)));

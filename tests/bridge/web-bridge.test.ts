@@ -195,8 +195,10 @@ describe('web bridge', () => {
       const res = await request(bridge.port, `/upload?id=drop-0100&path=${encodeURIComponent(name)}`, { method: 'PUT', body: text, headers: auth() });
       expect(JSON.parse(res.body)).toEqual({ ok: true, value: { bytes: Buffer.byteLength(text) } });
     }
+    const queued: Extract<EngineEvent, { type: 'import.progress' }>[] = [];
     const done = new Promise<EngineEvent>((resolve) => {
       const off = engine.subscribe((e) => {
+        if (e.type === 'import.progress' && e.stage === 'queued') queued.push(e);
         if (e.type === 'import.done' || e.type === 'import.failed') {
           off();
           resolve(e);
@@ -206,6 +208,9 @@ describe('web bridge', () => {
     const started = await request(bridge.port, '/api/import.upload', { method: 'POST', body: JSON.stringify({ library: 'Uploads', uploadId: 'drop-0100' }), headers: auth() });
     expect(JSON.parse(started.body)).toMatchObject({ ok: true, value: { jobId: expect.any(String) } });
     expect(await done).toMatchObject({ type: 'import.done', summary: { summary: { imported: 2, failed: 0 } } });
+    // The files were read from the bridge's staging folder: the page learns no path on this computer.
+    expect(queued.map((e) => e.file).sort()).toEqual(['manuals/notes.txt', 'manuals/pump.md']);
+    expect(queued.filter((e) => e.path !== undefined)).toEqual([]);
     await engine.idle();
     const docs = await engine.handlers['documents.list']({ library: 'Uploads' });
     expect(docs.ok && docs.value.map((d) => d.id).sort()).toEqual(['manuals/notes.txt', 'manuals/pump.md']);

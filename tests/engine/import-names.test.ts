@@ -89,3 +89,22 @@ describe('import.start under the names the request gives', () => {
     expect(await t.engine.libraries.get('Shop')).toBeUndefined();
   });
 });
+
+describe('the path each file of an import of paths is read from', () => {
+  it('reports it with the id the engine gives the file, for a second dotted folder of one name too', async () => {
+    await write('a/v1.2/setup.md', '# Board B-1\n\nThe B-1 takes 5 V.\n');
+    await write('b/v1.2/setup.md', '# Board B-2\n\nThe B-2 takes 12 V.\n');
+    await write('b/v1.2/sub/wiring.md', '# Board B-2 wiring\n\nPin 3 is ground.\n');
+    const first = path.join(t.dir, 'in', 'a', 'v1.2');
+    const second = path.join(t.dir, 'in', 'b', 'v1.2');
+    const reported: Record<string, string | undefined> = {};
+    const res = await importAndWait(t.engine, 'Shop', [first, second], { onProgress: (p) => p.stage === 'queued' && (reported[p.file] = p.path) });
+    expect(res.ok).toBe(true);
+    // A folder's number goes after its whole name ("v1.2 (2)"), not before what looks like an extension.
+    expect(reported).toEqual({
+      'v1.2/setup.md': path.join(first, 'setup.md'),
+      'v1.2 (2)/setup.md': path.join(second, 'setup.md'),
+      'v1.2 (2)/sub/wiring.md': path.join(second, 'sub', 'wiring.md'),
+    });
+  });
+});

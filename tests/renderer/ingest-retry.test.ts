@@ -130,4 +130,75 @@ describe('Retry of a file imported by path (the desktop app)', () => {
     expect(retried.summary?.results.map((r) => [r.file, r.status])).toEqual([['docs/sub/x.md', 'imported']]);
     expect(await documents(library)).toEqual({ 'docs/intro.md': 'ready', 'docs/sub/x.md': 'ready' });
   });
+
+  it('imports a failed file of the second of two dotted folders of one name again in place, as the engine named it', async () => {
+    const library = 'Dotted';
+    const first = path.join(dir, 'in', 'a', 'v1.2');
+    const second = path.join(dir, 'in', 'b', 'v1.2');
+    await write('a/v1.2/setup.md', '# Board B-1\n\nThe B-1 takes 5 V.\n');
+    await write('b/v1.2/setup.md', '# Board B-2\n\nThe B-2 takes 12 V.\n');
+    const x = await write('b/v1.2/sub/x.md', PNG_HEAD);
+    await grants.grant([first, second], 'drop');
+    await store.getState().startImport(library, [first, second]);
+    const job = await finishedJob();
+    // The engine numbers a folder after its whole name: "v1.2 (2)", never "v1 (2).2".
+    expect(job.files['v1.2 (2)/sub/x.md']).toMatchObject({ stage: 'failed' });
+
+    await writeFile(x, '# Board B-2 pins\n\nPin 7 of the B-2 is the reset line.\n');
+    expect(store.getState().canRetry(library, 'v1.2 (2)/sub/x.md')).toBe(true);
+    await store.getState().retryFile(job.key, 'v1.2 (2)/sub/x.md');
+    const retried = await finishedJob([job]);
+    expect(retried.summary?.results.map((r) => [r.file, r.status])).toEqual([['v1.2 (2)/sub/x.md', 'imported']]);
+    expect(await documents(library)).toEqual({ 'v1.2/setup.md': 'ready', 'v1.2 (2)/setup.md': 'ready', 'v1.2 (2)/sub/x.md': 'ready' });
+    expect(await docsAbout(library, 'reset line')).toEqual(['v1.2 (2)/sub/x.md']);
+  });
+
+  it('sends the files of "Retry all" as one import, each under the id it failed under', async () => {
+    const library = 'All';
+    const first = path.join(dir, 'in', 'all', 'a', 'docs');
+    const second = path.join(dir, 'in', 'all', 'b', 'docs');
+    const x = await write('all/a/docs/sub/x.md', PNG_HEAD);
+    const y = await write('all/a/docs/y.md', PNG_HEAD);
+    const z = await write('all/b/docs/z.md', PNG_HEAD);
+    await grants.grant([first, second], 'drop');
+    await store.getState().startImport(library, [first, second]);
+    const job = await finishedJob();
+    const files = ['docs/sub/x.md', 'docs/y.md', 'docs (2)/z.md'];
+    for (const f of files) expect(job.files[f]).toMatchObject({ stage: 'failed' });
+
+    await writeFile(x, '# Valve V-3 seals\n\nReplace the V-3 seal kit SK-3 yearly.\n');
+    await writeFile(y, '# Valve V-3 torque\n\nTighten the V-3 bonnet to 40 Nm.\n');
+    await writeFile(z, '# Valve V-3 packing\n\nGraphite rings, five per stem.\n');
+    const before = store.getState().jobs;
+    await store.getState().retryFiles(job.key, files);
+    const retried = await finishedJob(before);
+    // One job, not one per file: imports into a library run one after another.
+    expect(store.getState().jobs.filter((j) => !before.some((b) => b.key === j.key))).toHaveLength(1);
+    expect(retried.summary?.results.map((r) => [r.file, r.status]).sort()).toEqual([
+      ['docs (2)/z.md', 'imported'],
+      ['docs/sub/x.md', 'imported'],
+      ['docs/y.md', 'imported'],
+    ]);
+    expect(await documents(library)).toEqual({ 'docs/sub/x.md': 'ready', 'docs/y.md': 'ready', 'docs (2)/z.md': 'ready' });
+  });
+
+  it('still retries files whose ids differ in letter case only, which one import cannot take together', async () => {
+    const library = 'Case';
+    const folder = path.join(dir, 'in', 'case', 'docs');
+    const upper = await write('case/docs/Pump.md', PNG_HEAD);
+    const lower = await write('case/docs/pump.md', Buffer.concat([PNG_HEAD, Buffer.from([1])]));
+    await grants.grant([folder], 'drop');
+    await store.getState().startImport(library, [folder]);
+    const job = await finishedJob();
+    const files = ['docs/Pump.md', 'docs/pump.md'];
+    for (const f of files) expect(job.files[f]).toMatchObject({ stage: 'failed' });
+
+    await writeFile(upper, '# Pump P-7\n\nThe P-7 seal is part SE-7.\n');
+    await writeFile(lower, '# Pump P-8\n\nThe P-8 seal is part SE-8.\n');
+    const before = store.getState().jobs;
+    await store.getState().retryFiles(job.key, files);
+    for (const until = Date.now() + 30_000; Object.values(await documents(library)).some((s) => s !== 'ready') && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+    expect(await documents(library)).toEqual({ 'docs/Pump.md': 'ready', 'docs/pump.md': 'ready' });
+    expect(store.getState().jobs.filter((j) => !before.some((b) => b.key === j.key)).every((j) => j.error === null)).toBe(true);
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateInput } from '../../src-main/contract/api';
 import { ERROR_CODES, PERMANENT_IMPORT_FAILURES } from '../../src-main/core/result';
-import { failureAdvice, MAX_QUESTION_CHARS, plainMessage } from '../../src-renderer/src/util/messages';
+import { failureAdvice, MAX_QUESTION_CHARS, plainMessage, retryAfterReplacing } from '../../src-renderer/src/util/messages';
 
 const refusal = (key: 'chat.ask' | 'libraries.create', input: unknown): string => {
   const res = validateInput(key, input);
@@ -30,6 +30,23 @@ describe('plainMessage', () => {
   it('agrees with the engine on the longest question', () => {
     expect(validateInput('chat.ask', { library: 'Pumps', id: 'c1', question: 'x'.repeat(MAX_QUESTION_CHARS) }).ok).toBe(true);
     expect(validateInput('chat.ask', { library: 'Pumps', id: 'c1', question: 'x'.repeat(MAX_QUESTION_CHARS + 1) }).ok).toBe(false);
+  });
+});
+
+describe('failureAdvice for a file Retry reads again from its path', () => {
+  it('says to replace a file whose content failed, then Retry, and offers Retry for it', () => {
+    for (const code of ['empty', 'corrupt', 'binary', 'encrypted', 'no-text-layer'] as const) {
+      expect(failureAdvice(code, true), code).toMatch(/^Trying this file again will not help until it is replaced: .+ in its place.*, then Retry\.$/);
+      expect(retryAfterReplacing(code), code).toBe(true);
+    }
+  });
+
+  it('keeps the advice without Retry where the name or type is the fault: renamed, it is another path', () => {
+    for (const code of ['unsupported', 'misnamed', 'too-large', 'unsafe-path', 'already-exists'] as const) {
+      expect(failureAdvice(code, true), code).toBe(failureAdvice(code));
+      expect(retryAfterReplacing(code), code).toBe(false);
+    }
+    expect(failureAdvice('io-error', true)).toBeNull();
   });
 });
 

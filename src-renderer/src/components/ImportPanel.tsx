@@ -8,7 +8,7 @@ import { finishedImportTitle, importCountsLine, leftOutLine } from '../util/impo
 import { importNews, type JobHeard } from '../util/import-news';
 import { restoreFocus } from '../util/focus';
 import { NARROW_LAYOUT, useMediaQuery } from '../util/media';
-import { failureAdvice } from '../util/messages';
+import { failureAdvice, retryAfterReplacing } from '../util/messages';
 import { Icon } from './Icon';
 
 /**
@@ -114,6 +114,7 @@ function JobCard({ jobKey }: { jobKey: string }) {
   const retryFile = useStore((s) => s.retryFile);
   const retryFiles = useStore((s) => s.retryFiles);
   const canRetry = useStore((s) => s.canRetry);
+  const retriesFromPath = useStore((s) => s.retriesFromPath);
   const finished = job?.phase === 'done' || job?.phase === 'error' || job?.phase === 'stopped';
   const failedCount = job ? Object.values(job.files).filter((f) => f.stage === 'failed' && !f.cancelled).length : 0;
   const fileCount = job ? Math.max(job.total, job.order.length) : 0;
@@ -244,51 +245,59 @@ function JobCard({ jobKey }: { jobKey: string }) {
       ) : null}
       {open ? (
         <ul className="job-files">
-          {files.map((f) => (
-            <li key={f.file} className={`job-file stage-${f.stage}`} data-testid="import-file" data-file={f.file} data-stage={f.stage} data-cancelled={f.cancelled ? "true" : undefined}>
-              <div className="job-file-line">
-                <span className="job-file-name" title={f.shownAs ?? f.file}>
-                  {/* A path the user named may be a Windows one. */}
-                  {(f.shownAs ?? f.file).split(/[\\/]/).pop()}
-                </span>
-                <span className={`status status-${f.cancelled ? 'cancelled' : f.stage}`}>
-                  {f.retried ? 'Retried' : f.cancelled ? 'Cancelled' : stageLabel(f.stage)}
-                  {f.stage !== 'failed' && f.stage !== 'ready' ? ` ${formatPercent(f.fraction)}` : ''}
-                </span>
-              </div>
-              {job.notes?.[f.file] ? (
-                <div className="muted small" data-testid="file-note">
-                  {job.notes[f.file]}
-                </div>
-              ) : null}
-              {f.stage !== 'failed' && f.stage !== 'ready' ? <progress className="bar bar-thin" max={1} value={f.fraction} aria-label={`${f.file} progress`} /> : null}
-              {f.stage === 'failed' && !f.cancelled ? (
-                <div className="job-file-failure">
-                  <span className="reason" data-testid="failure-reason">
-                    {f.reason ?? 'Failed.'}
+          {files.map((f) => {
+            // A permanent failure of a file read by path is retried once the file is replaced there.
+            const fromPath = retriesFromPath(job.library, f.file);
+            const advice = failureAdvice(f.code, fromPath);
+            const retry = finished && !f.retried && canRetry(job.library, f.file) && (advice === null || (fromPath && retryAfterReplacing(f.code)));
+            return (
+              <li key={f.file} className={`job-file stage-${f.stage}`} data-testid="import-file" data-file={f.file} data-stage={f.stage} data-cancelled={f.cancelled ? "true" : undefined}>
+                <div className="job-file-line">
+                  <span className="job-file-name" title={f.shownAs ?? f.file}>
+                    {/* A path the user named may be a Windows one. */}
+                    {(f.shownAs ?? f.file).split(/[\\/]/).pop()}
                   </span>
-                  {failureAdvice(f.code) ? (
-                    <span className="advice muted small" data-testid="failure-advice">
-                      {failureAdvice(f.code)}
-                    </span>
-                  ) : finished && !f.retried && canRetry(job.library, f.file) ? (
-                    <button
-                      type="button"
-                      className="btn btn-small"
-                      onClick={(e) => {
-                        void retryFile(job.key, f.file);
-                        focusNewestJob(e.currentTarget);
-                      }}
-                    >
-                      <Icon name="retry" size={14} /> Retry
-                    </button>
-                  ) : null}
+                  <span className={`status status-${f.cancelled ? 'cancelled' : f.stage}`}>
+                    {f.retried ? 'Retried' : f.cancelled ? 'Cancelled' : stageLabel(f.stage)}
+                    {f.stage !== 'failed' && f.stage !== 'ready' ? ` ${formatPercent(f.fraction)}` : ''}
+                  </span>
                 </div>
-              ) : f.reason && !f.cancelled ? (
-                <span className="muted small">{f.reason}</span>
-              ) : null}
-            </li>
-          ))}
+                {job.notes?.[f.file] ? (
+                  <div className="muted small" data-testid="file-note">
+                    {job.notes[f.file]}
+                  </div>
+                ) : null}
+                {f.stage !== 'failed' && f.stage !== 'ready' ? <progress className="bar bar-thin" max={1} value={f.fraction} aria-label={`${f.file} progress`} /> : null}
+                {f.stage === 'failed' && !f.cancelled ? (
+                  <div className="job-file-failure">
+                    <span className="reason" data-testid="failure-reason">
+                      {f.reason ?? 'Failed.'}
+                    </span>
+                    {/* Retry beside the reason, as for any failure; the advice on a line of its own below it. */}
+                    {retry ? (
+                      <button
+                        type="button"
+                        className="btn btn-small"
+                        onClick={(e) => {
+                          void retryFile(job.key, f.file);
+                          focusNewestJob(e.currentTarget);
+                        }}
+                      >
+                        <Icon name="retry" size={14} /> Retry
+                      </button>
+                    ) : null}
+                    {advice ? (
+                      <span className="advice muted small" data-testid="failure-advice">
+                        {advice}
+                      </span>
+                    ) : null}
+                  </div>
+                ) : f.reason && !f.cancelled ? (
+                  <span className="muted small">{f.reason}</span>
+                ) : null}
+              </li>
+            );
+          })}
         </ul>
       ) : finished && failed.length > 0 ? (
         <p className="error small">{failed.length === 1 ? '1 file failed' : `${failed.length} files failed`}</p>

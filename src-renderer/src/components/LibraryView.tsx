@@ -5,7 +5,7 @@ import { isPermanentImportFailure } from '../../../src-main/core/result';
 import { useStore } from '../store';
 import type { FileProgress } from '../store/ingest.slice';
 import { countOf, formatBytes, formatDate, formatPercent, stageLabel } from '../util/format';
-import { failureAdvice } from '../util/messages';
+import { failureAdvice, retryAfterReplacing } from '../util/messages';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Icon } from './Icon';
 import { ImportButtons, MANUAL_EXTENSIONS } from './ImportButtons';
@@ -72,6 +72,7 @@ function Documents({ library }: { library: string }) {
   const reimportDocument = useStore((s) => s.reimportDocument);
   const retryDocument = useStore((s) => s.retryDocument);
   const canRetry = useStore((s) => s.canRetry);
+  const retriesFromPath = useStore((s) => s.retriesFromPath);
   const replaceInput = useRef<HTMLInputElement>(null);
   const [replacing, setReplacing] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -198,6 +199,7 @@ function Documents({ library }: { library: string }) {
                     replaceInput.current?.click();
                   }}
                   onRetry={canRetry(library, d.id) ? () => void retryDocument(library, d.id) : undefined}
+                  fromPath={retriesFromPath(library, d.id)}
                 />
               ))}
             </tbody>
@@ -243,6 +245,7 @@ function DocumentRow({
   onRemove,
   onReplace,
   onRetry,
+  fromPath,
 }: {
   doc: DocumentSummary;
   live: FileProgress | undefined;
@@ -250,11 +253,15 @@ function DocumentRow({
   onReplace: () => void;
   /** Sends the file this window still holds again; absent when it holds none. */
   onRetry: (() => void) | undefined;
+  /** Retry reads the file again from its path on this computer: a permanent failure is retried once the file is replaced there. */
+  fromPath: boolean;
 }) {
   const openInspector = useStore((s) => s.openInspector);
   const openViewer = useStore((s) => s.openViewer);
   const stage = live?.stage ?? doc.status;
   const ready = doc.status === 'ready';
+  const advice = doc.status === 'failed' ? failureAdvice(doc.code, fromPath) : null;
+  const retry = doc.status === 'failed' && !live && onRetry && (!isPermanentImportFailure(doc.code) || (fromPath && retryAfterReplacing(doc.code)));
   return (
     <tr data-status={stage} data-doc={doc.id}>
       <td className="doc-cell">
@@ -274,9 +281,9 @@ function DocumentRow({
             {doc.notice}
           </div>
         ) : null}
-        {doc.status === 'failed' && !live && failureAdvice(doc.code) ? (
+        {advice && !live ? (
           <div className="muted small" data-testid="failure-advice">
-            {failureAdvice(doc.code)}
+            {advice}
           </div>
         ) : null}
       </td>
@@ -306,7 +313,7 @@ function DocumentRow({
             </button>
           </>
         ) : null}
-        {doc.status === 'failed' && !live && onRetry && !isPermanentImportFailure(doc.code) ? (
+        {retry ? (
           <button type="button" className="btn btn-small" onClick={onRetry} aria-label={`Retry ${doc.title}`} title="Import the same file again">
             <Icon name="retry" size={16} /> Retry
           </button>

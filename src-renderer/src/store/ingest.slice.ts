@@ -4,7 +4,7 @@ import { importSummary } from '../../../src-main/contract/import-summary';
 import { api, newUploadId, uploadFile } from '../api/client';
 import type { PickedFile } from '../util/files';
 import { alreadyInLibrary, withNotes } from '../util/import-words';
-import { distinctNames, junkReason } from '../../../src-main/core/import-names';
+import { nameCollision } from '../../../src-main/core/import-names';
 import type { Store } from './index';
 
 /** One file's progress in an import job; `fraction` is 0..1 for this file. */
@@ -83,6 +83,8 @@ export interface IngestSlice {
   retryDocument(library: string, file: string): Promise<boolean>;
   /** True when `retryFile` can re-send this file without asking the user for it. */
   canRetry(library: string, file: string): boolean;
+  /** True when `retryFile` reads this file again from its path on this computer: what is there now is imported, a replaced file too. */
+  retriesFromPath(library: string, file: string): boolean;
   cancelImport(jobKey: string): Promise<void>;
   dismissJob(jobKey: string): void;
   /** The user folds (`open` false) or unfolds a job's card. */
@@ -134,24 +136,6 @@ async function uploadAll(uploadId: string, files: PickedFile[], cancelled: () =>
 
 /** A refused file as the card shows a failure. */
 const refusedProgress = (r: ImportFileResult): FileProgress => ({ file: r.file, stage: 'failed', fraction: 1, reason: r.reason ?? 'Failed.', ...(r.code ? { code: r.code } : {}) });
-
-/**
- * The id the engine gives each path it names by itself (`expandPaths`), null for one it imports
- * through another (inside a folder also named) or leaves out (system junk): its own name, and
- * for a later one of a name already named "manual (2).md", as `distinctNames` numbers them. Only
- * for finding a failed document's path again: whether a path is a folder is not known here, so a
- * renamed folder with a dot in its name ("v1.2 (2)") is not found, and offers no Retry, rather
- * than a wrong one.
- */
-function idsForPaths(paths: string[]): (string | null)[] {
-  const parts = paths.map((p) => p.split(/[\\/]/).filter(Boolean));
-  const inside = (k: number) => paths.some((_, j) => j !== k && parts[j]!.length < parts[k]!.length && parts[j]!.every((seg, n) => seg === parts[k]![n]));
-  const kept = paths.flatMap((_, k) => (parts[k]!.length > 0 && !inside(k) && junkReason(parts[k]!.at(-1)!) === null ? [k] : []));
-  const names = distinctNames(kept.map((k) => ({ name: parts[k]!.at(-1)!, folder: false })));
-  const ids: (string | null)[] = paths.map(() => null);
-  kept.forEach((k, n) => (ids[k] = names[n]!));
-  return ids;
-}
 
 export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set, get) => {
   const patchJob = (key: string, patch: (job: ImportJob) => ImportJob) =>
@@ -261,13 +245,8 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
 
     async startImport(library, paths, names) {
       if (paths.length === 0) return;
-      // Two paths of one name: the engine imports the second under a name of its own ("manual
-      // (2).md"). Its Retry names that id, so it replaces that failed record, not the first file.
-      const ids = names ?? idsForPaths(paths);
-      paths.forEach((p, i) => {
-        const id = ids[i];
-        if (id) sources.set(sourceKey(library, id), { kind: 'path', path: p });
-      });
+      // Each file's path comes with its first progress (`handleEngineEvent`), under the id the
+      // engine gave it: a Retry imports that path under that id again.
       const key = addJob(library, []);
       const res = await api['import.start']({ library, paths, ...(names ? { names } : {}) });
       if (!res.ok) return failedToStart(key, res.error.message);
@@ -275,7 +254,11 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
     },
 
     canRetry(library, file) {
-      return sources.has(sourceKey(library, file)) || [...sources.keys()].some((k) => k.startsWith(`${library}\u0000`) && file.startsWith(`${k.slice(library.length + 1)}/`));
+      return sources.has(sourceKey(library, file));
+    },
+
+    retriesFromPath(library, file) {
+      return sources.get(sourceKey(library, file))?.kind === 'path';
     },
 
     async retryFile(jobKey, file) {
@@ -289,14 +272,21 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
       const job = get().jobs.find((j) => j.key === jobKey);
       if (!job) return;
       const dropped: PickedFile[] = [];
-      const rest: string[] = [];
+      const paths: { path: string; name: string }[] = [];
       for (const file of files) {
         const src = sources.get(sourceKey(job.library, file));
         if (src?.kind === 'file') dropped.push({ path: file, file: src.file, ...(src.note ? { note: src.note } : {}), ...(src.given ? { given: src.given } : {}) });
-        else rest.push(file);
+        else if (src?.kind === 'path') paths.push({ path: src.path, name: file });
       }
       markRetried(jobKey, files.filter((f) => get().canRetry(job.library, f)));
-      await Promise.all([dropped.length > 0 ? get().uploadFiles(job.library, dropped) : undefined, ...rest.map((f) => get().retryDocument(job.library, f))]);
+      // Paths go as one import, each under the id it failed under (`names`), as `retryDocument`
+      // sends one. Ids `import.start` refuses together (two that differ in letter case only, which
+      // one folder on a case-sensitive disk can hold) go one import each, as before.
+      const imports = nameCollision(paths.map((p) => p.name)) === null ? [paths] : paths.map((p) => [p]);
+      await Promise.all([
+        dropped.length > 0 ? get().uploadFiles(job.library, dropped) : undefined,
+        ...imports.map((some) => get().startImport(job.library, some.map((p) => p.path), some.map((p) => p.name))),
+      ]);
     },
 
     async retryDocument(library, file) {
@@ -306,18 +296,10 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
         return true;
       }
       if (exact?.kind === 'path') {
+        // Under the id it failed under: by its path alone, a renamed "manual (2).md" would
+        // replace the first "manual.md", and "docs/sub/x.md" would become a new "x.md".
         await get().startImport(library, [exact.path], [file]);
         return true;
-      }
-      // A file inside a dropped folder (Electron): its path is the folder's path plus the rest of
-      // the id, imported under the whole id (by its path alone, it would become a new "x.md").
-      for (const [k, src] of sources) {
-        const top = k.slice(library.length + 1);
-        if (k.startsWith(`${library}\u0000`) && src.kind === 'path' && file.startsWith(`${top}/`)) {
-          const sep = src.path.includes('\\') ? '\\' : '/';
-          await get().startImport(library, [src.path + sep + file.slice(top.length + 1).split('/').join(sep)], [file]);
-          return true;
-        }
       }
       return false;
     },
@@ -361,6 +343,8 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
           if (event.library === get().selectedLibrary) void get().loadDocuments();
           void get().loadLibraries();
         } else if (event.type === 'import.progress') {
+          // Where the engine reads the file from (an import of paths): what its Retry imports again.
+          if (typeof event.path === 'string') sources.set(sourceKey(event.library, event.file), { kind: 'path', path: event.path });
           patchJob(job.key, (j) => ({
             ...j,
             done: event.done,

@@ -15,11 +15,37 @@ export function plainMessage(message: string): string {
 }
 
 /**
- * What to do about an import failure that importing the same file again cannot get past (see
- * `isPermanentImportFailure`), said where Retry would otherwise stand; null when another try may pass.
+ * Permanent failures that are about what the file holds, not its name or type: a good copy saved
+ * in its place, under the same name, imports. What to save there, for each.
  */
-export function failureAdvice(code: ErrorCode | undefined): string | null {
+const REPLACE_IN_PLACE: Partial<Record<PermanentImportFailure, string>> = {
+  empty: 'save a copy that has its text in its place (export or download it again)',
+  corrupt: 'save a good copy in its place (export or download it again)',
+  binary: 'save the manual itself in its place',
+  encrypted: 'save a copy without a password in its place',
+  'no-text-layer': 'run it through text recognition (OCR) in another program and save the result in its place',
+};
+
+/**
+ * True when Retry is worth offering for a permanent failure of a file Retry reads again from its
+ * path on this computer (an import of paths): the file may have been replaced there since. A copy
+ * the page holds (a dropped file) is the same bytes again; a name or type is fixed by renaming,
+ * which makes another path.
+ */
+export function retryAfterReplacing(code: ErrorCode | undefined): boolean {
+  return isPermanentImportFailure(code) && REPLACE_IN_PLACE[code] !== undefined;
+}
+
+/**
+ * What to do about an import failure that importing the same file again cannot get past (see
+ * `isPermanentImportFailure`), said where Retry would otherwise stand; null when another try may
+ * pass. `fromPath`: Retry reads the file again from its path, and stands beside this advice when
+ * `retryAfterReplacing`: the advice says to replace the file first.
+ */
+export function failureAdvice(code: ErrorCode | undefined, fromPath = false): string | null {
   if (!isPermanentImportFailure(code)) return null;
+  const replace = fromPath ? REPLACE_IN_PLACE[code] : undefined;
+  if (replace) return `Trying this file again will not help until it is replaced: ${replace}, then Retry.`;
   const instead: Record<PermanentImportFailure, string> = {
     unsupported: 'save it in a format ManualMate reads (PDF, Word .docx, HTML, Markdown or text) and import that file',
     empty: 'import a copy that has its text (export or download it again)',

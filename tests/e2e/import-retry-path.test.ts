@@ -1,0 +1,98 @@
+/// <reference lib="dom" />
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unlinkSync } from 'node:fs';
+import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { tempDir } from '../helpers/temp';
+import { openDesktopApp, type DesktopPage } from './desktop';
+import { shot, startUiApp, type UiApp } from './harness';
+
+/**
+ * Retry in the desktop app, of a file imported by path: two folders named "v1.2" chosen together
+ * are imported as "v1.2/..." and "v1.2 (2)/..." (the number after the folder's whole name). A file
+ * of the second that failed is imported again by its path under the id it failed under: the same
+ * document, not a new one.
+ */
+describe('Retry of a file inside the second of two folders of one dotted name, in Chromium', () => {
+  let app: UiApp;
+  let desktop: DesktopPage;
+  let src: Awaited<ReturnType<typeof tempDir>>;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    app = await startUiApp();
+    src = await tempDir();
+    expect((await app.engine.handlers['libraries.create']({ name: 'Boards' })).ok).toBe(true);
+    desktop = await openDesktopApp(app, errors);
+    await desktop.page.getByRole('button', { name: /^Boards/ }).click();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await src?.cleanup();
+  });
+
+  it('imports the failed file again in place', async () => {
+    const { page } = desktop;
+    const root = await realpath(src.dir);
+    const write = async (rel: string, text: string) => {
+      await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
+      await writeFile(path.join(root, rel), text);
+    };
+    await write('a/v1.2/setup.md', '# Board B-1\n\nThe B-1 takes 5 V.\n');
+    await write('b/v1.2/setup.md', '# Board B-2\n\nThe B-2 takes 12 V.\n');
+    const pins = path.join(root, 'b', 'v1.2', 'sub', 'pins.md');
+    const pinsText = '# Board B-2 pins\n\nPin 7 of the B-2 is the reset line.\n';
+    await write('b/v1.2/sub/pins.md', pinsText);
+    // The file goes once the import has listed it and before it is read (a share that went away):
+    // a failure another try may get past, so its row offers Retry.
+    const off = app.engine.subscribe((e) => {
+      if (e.type === 'import.progress' && e.stage === 'queued' && e.file === 'v1.2 (2)/sub/pins.md') {
+        off();
+        unlinkSync(pins);
+      }
+    });
+    desktop.choose([path.join(root, 'a', 'v1.2'), path.join(root, 'b', 'v1.2')]);
+    await page.getByRole('button', { name: 'Import folder' }).first().click();
+    const failed = page.locator('[data-testid="import-file"][data-file="v1.2 (2)/sub/pins.md"][data-stage="failed"]');
+    await failed.waitFor();
+    expect(await failed.getByTestId('failure-reason').textContent()).toMatch(/Cannot read the file/);
+    await page.locator('tr[data-doc="v1.2 (2)/setup.md"][data-status="ready"]').waitFor();
+
+    await write('b/v1.2/sub/pins.md', pinsText);
+    await failed.getByRole('button', { name: 'Retry' }).click({ timeout: 10_000 });
+    await page.locator('tr[data-doc="v1.2 (2)/sub/pins.md"][data-status="ready"]').waitFor();
+    const docs = await app.engine.handlers['documents.list']({ library: 'Boards' });
+    expect(docs.ok && Object.fromEntries(docs.value.map((d) => [d.id, d.status]))).toEqual({
+      'v1.2/setup.md': 'ready',
+      'v1.2 (2)/setup.md': 'ready',
+      'v1.2 (2)/sub/pins.md': 'ready',
+    });
+    expect(errors).toEqual([]);
+  });
+
+  it('offers Retry for a file that is no manual, as it may be replaced on disk, and imports what is there then', async () => {
+    const { page } = desktop;
+    const root = await realpath(src.dir);
+    const wiring = path.join(root, 'c', 'wiring.md');
+    await mkdir(path.dirname(wiring), { recursive: true });
+    // An image saved under a manual's name: the same file can never import.
+    await writeFile(wiring, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]));
+    desktop.choose([wiring]);
+    await page.getByRole('button', { name: 'Import files' }).first().click();
+    const failed = page.locator('[data-testid="import-file"][data-file="wiring.md"][data-stage="failed"]');
+    await failed.waitFor();
+    // Retry reads the path again: the advice says to replace the file there first.
+    expect(await failed.getByTestId('failure-advice').textContent()).toMatch(/will not help until it is replaced: .+ in its place.*, then Retry\.$/);
+    const row = page.locator('tr[data-doc="wiring.md"][data-status="failed"]');
+    await row.getByRole('button', { name: 'Retry wiring.md' }).waitFor();
+    await shot(page, 'import-retry-after-replacing');
+
+    await writeFile(wiring, '# Board B-3 wiring\n\nPin 2 of the B-3 is 3.3 V.\n');
+    await failed.getByRole('button', { name: 'Retry' }).click({ timeout: 10_000 });
+    await page.locator('tr[data-doc="wiring.md"][data-status="ready"]').waitFor();
+    const docs = await app.engine.handlers['documents.list']({ library: 'Boards' });
+    expect(docs.ok && docs.value.filter((d) => d.id.includes('wiring')).map((d) => [d.id, d.status])).toEqual([['wiring.md', 'ready']]);
+    expect(errors).toEqual([]);
+  });
+});
