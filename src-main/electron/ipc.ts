@@ -54,16 +54,16 @@ export interface ShellHandlerDeps {
   takeOpenedFiles?: () => string[];
 }
 
-const pickInput = z.object({ folders: z.boolean().optional() }).strict();
+const pickInput = z.object({ folders: z.boolean().optional(), one: z.boolean().optional() }).strict();
 const droppedInput = z.object({ paths: z.array(z.string().min(1).max(MAX_PATH_CHARS)).min(1).max(1000) }).strict();
 
-/** The OS dialog's options: files (several) or folders (several), manuals first. */
-export function openDialogOptions(folders: boolean, extensions: readonly string[]): OpenDialogOptions {
+/** The OS dialog's options: files (several, or `one` for a document's new version) or folders (several), manuals first. */
+export function openDialogOptions(folders: boolean, extensions: readonly string[], one = false): OpenDialogOptions {
   return folders
     ? { title: 'Import folders', properties: ['openDirectory', 'multiSelections'] }
     : {
-        title: 'Import manuals',
-        properties: ['openFile', 'multiSelections'],
+        title: one ? 'Choose the new version' : 'Import manuals',
+        properties: one ? ['openFile'] : ['openFile', 'multiSelections'],
         filters: [
           { name: 'Manuals', extensions: [...extensions] },
           { name: 'All files', extensions: ['*'] },
@@ -81,7 +81,7 @@ export function registerShellHandlers(ipcMain: Pick<IpcMain, 'handle'>, deps: Sh
     if (!deps.isTrustedSender(event)) return refused;
     const parsed = pickInput.safeParse(input ?? {});
     if (!parsed.success) return fail('invalid-input', 'Invalid request to choose files.');
-    const choice = await deps.showOpenDialog(event, openDialogOptions(parsed.data.folders === true, deps.extensions));
+    const choice = await deps.showOpenDialog(event, openDialogOptions(parsed.data.folders === true, deps.extensions, parsed.data.one === true));
     if (choice.canceled || choice.filePaths.length === 0) return ok([]);
     const outcome = await deps.grants.grant(choice.filePaths, 'dialog');
     return ok(outcome.granted);

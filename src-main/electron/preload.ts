@@ -34,8 +34,8 @@ contextBridge.exposeInMainWorld('manualmate', {
     ipcRenderer.on(EVENT_CHANNEL, wrapped);
     return () => ipcRenderer.removeListener(EVENT_CHANNEL, wrapped);
   },
-  pickFiles(options?: { folders?: boolean }): Promise<unknown> {
-    return ipcRenderer.invoke(SHELL_CHANNELS.pickPaths, { folders: options?.folders === true });
+  pickFiles(options?: { folders?: boolean; one?: boolean }): Promise<unknown> {
+    return ipcRenderer.invoke(SHELL_CHANNELS.pickPaths, { folders: options?.folders === true, one: options?.one === true });
   },
   pathsForDroppedFiles(files: unknown): Promise<unknown> {
     const paths = pathsOf(files);

@@ -64,7 +64,7 @@ export async function openDesktopApp(app: UiApp, errors: string[]): Promise<Desk
           listeners.add(listener);
           return () => listeners.delete(listener);
         },
-        pickFiles: (options?: { folders?: boolean }) => invoke(shell.pickPaths, { folders: options?.folders === true }),
+        pickFiles: (options?: { folders?: boolean; one?: boolean }) => invoke(shell.pickPaths, { folders: options?.folders === true, one: options?.one === true }),
       };
     },
     { keys: CONTRACT_KEYS.map((k) => [k, ipcChannel(k)] as const), shell: { pickPaths: SHELL_CHANNELS.pickPaths } },

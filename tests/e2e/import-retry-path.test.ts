@@ -95,4 +95,24 @@ describe('Retry of a file inside the second of two folders of one dotted name, i
     expect(docs.ok && docs.value.filter((d) => d.id.includes('wiring')).map((d) => [d.id, d.status])).toEqual([['wiring.md', 'ready']]);
     expect(errors).toEqual([]);
   });
+  it('re-imports a newer version chosen in the OS dialog under the document it replaces', async () => {
+    const { page } = desktop;
+    const root = await realpath(src.dir);
+    const manual = path.join(root, 'd', 'fan.md');
+    await mkdir(path.dirname(manual), { recursive: true });
+    await writeFile(manual, '# Fan F-1\n\nThe F-1 bearing is greased every 2000 hours.\n');
+    desktop.choose([manual]);
+    await page.getByRole('button', { name: 'Import files' }).first().click();
+    await page.locator('tr[data-doc="fan.md"][data-status="ready"]').waitFor();
+    // The newer version sits elsewhere under another name: it replaces the row it was chosen for.
+    const newer = path.join(root, 'e', 'fan-rev-b.md');
+    await mkdir(path.dirname(newer), { recursive: true });
+    await writeFile(newer, '# Fan F-1 rev B\n\nThe F-1 bearing is sealed and needs no grease.\n');
+    desktop.choose([newer]);
+    await page.getByRole('button', { name: 'Re-import Fan F-1' }).click();
+    await page.locator('tr[data-doc="fan.md"]').getByText('Fan F-1 rev B').waitFor();
+    const docs = await app.engine.handlers['documents.list']({ library: 'Boards' });
+    expect(docs.ok && docs.value.filter((d) => d.id.includes('fan')).map((d) => [d.id, d.status, d.title])).toEqual([['fan.md', 'ready', 'Fan F-1 rev B']]);
+    expect(errors).toEqual([]);
+  });
 });

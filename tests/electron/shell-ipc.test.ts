@@ -73,6 +73,14 @@ describe('shell IPC: choosing and dropping files', () => {
     expect(grants.size).toBe(0);
   });
 
+  it('asks for one file when a new version of a document is chosen', async () => {
+    const picked = path.join(root, 'other.md');
+    const { registered, dialogs } = setup({ canceled: false, filePaths: [picked] });
+    expect(await registered.get(SHELL_CHANNELS.pickPaths)!({}, { one: true })).toEqual({ ok: true, value: [picked] });
+    expect(dialogs[0]!.properties).toEqual(['openFile']);
+    expect(await registered.get(SHELL_CHANNELS.pickPaths)!({}, { one: 'yes' })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+  });
+
   it('grants dropped files and explains refused drops', async () => {
     const { grants, registered } = setup({ canceled: true, filePaths: [] });
     const drop = registered.get(SHELL_CHANNELS.grantDropped)!;

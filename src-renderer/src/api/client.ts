@@ -14,8 +14,8 @@ import { plainMessage } from '../util/messages';
 
 /** What the Electron preload adds next to the contract: file choosing and dropped-file paths. */
 export interface ShellBridge {
-  /** Shows the OS open dialog; resolves to the granted paths (empty when cancelled). */
-  pickFiles?(options?: { folders?: boolean }): Promise<Result<string[]>>;
+  /** Shows the OS open dialog (`one`: a single file); resolves to the granted paths (empty when cancelled). */
+  pickFiles?(options?: { folders?: boolean; one?: boolean }): Promise<Result<string[]>>;
   /** Paths of files/folders dropped on the window, granted for import. */
   pathsForDroppedFiles?(files: File[]): Promise<Result<string[]>>;
   /** Files the OS asked the app to open (already granted); returns an unsubscribe function. */

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DocumentSummary } from '../../../src-main/contract/api';
+import { shell } from '../api/client';
 import { isPermanentImportFailure } from '../../../src-main/core/result';
 import { useStore } from '../store';
 import type { FileProgress } from '../store/ingest.slice';
@@ -195,6 +196,13 @@ function Documents({ library }: { library: string }) {
                   onReplace={() => {
                     // "A newer version" is a file the app has not seen: always ask for it. Sending
                     // the held file again is Retry's job (a failed row), never this button's.
+                    // The desktop app imports paths (it refuses uploads): its own dialog grants one.
+                    if (shell.pickFiles) {
+                      void shell.pickFiles({ one: true }).then((res) => {
+                        if (res.ok && res.value[0]) void reimportDocument(d.id, res.value[0]);
+                      });
+                      return;
+                    }
                     setReplacing(d.id);
                     replaceInput.current?.click();
                   }}

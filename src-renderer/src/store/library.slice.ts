@@ -57,7 +57,11 @@ export interface LibrarySlice {
   scheduleDocumentsRefresh(): void;
   removeDocument(id: string): Promise<void>;
   /** Imports `file` as a new version of document `id` (same id, so it replaces it). */
-  reimportDocument(id: string, file: File): Promise<void>;
+  /**
+   * Imports a new version of a document under its id: the chosen file, or in the desktop app
+   * (where the page sends paths, never uploads) the path chosen in the OS dialog.
+   */
+  reimportDocument(id: string, from: File | string): Promise<void>;
   setDocumentFilter(filter: string): void;
   clearLibraryError(): void;
 }
@@ -294,10 +298,11 @@ export const createLibrarySlice: StateCreator<Store, [], [], LibrarySlice> = (se
       await get().loadLibraries();
     },
 
-    async reimportDocument(id, file) {
+    async reimportDocument(id, from) {
       const library = get().selectedLibrary;
       if (!library) return;
-      await get().uploadFiles(library, [{ path: id, file }]);
+      if (typeof from === 'string') await get().startImport(library, [from], [id]);
+      else await get().uploadFiles(library, [{ path: id, file: from }]);
     },
 
     setDocumentFilter(filter) {
