@@ -56,6 +56,14 @@ export function createBackgroundJobs(deps: BackgroundDeps) {
   const pendingEnrichments = new Set<string>();
   /** Per library id, the mode this engine has said "needs a chat model" for (see `startEnrichment`). */
   const toldNoChatModel = new Map<string, EnrichMode>();
+  /**
+   * Per library id, the chat model this engine could not load for its upgrade (deleted from the
+   * models folder, or a file that does not load) and the models folders as they were then
+   * (`modelFolders`): said once, and not tried again until either changes (see `startEnrichment`).
+   */
+  const unloadable = new Map<string, { chatModel: string; folders: string }>();
+  /** What the models folders hold, as a key: a model put back, added, removed or replaced changes it. */
+  const modelFolders = async () => JSON.stringify((await models.list()).map((m) => [m.path, m.format, m.sizeBytes]));
 
 /**
  * A job's write turns on `lib` (`index/write-turn.ts`): each step holds the library's lock file,
@@ -110,7 +118,8 @@ function startBackground(lib: Library): void {
 /**
  * Upgrades the library's chunks with LLM enrichment in the background (resumable, cancellable);
  * the upgraded chunks are embedded afterwards. Without a chat model it says why (once per library
- * and session) and stops.
+ * and session) and stops; so it does when the chosen model cannot be loaded, and tries it again
+ * only once the models folders or the setting change.
  */
 function startEnrichment(lib: Library): void {
   const mode = lib.config.enrich;
@@ -137,9 +146,29 @@ function startEnrichment(lib: Library): void {
     }
     // Chosen: should it be unset again, that is said again.
     toldNoChatModel.delete(lib.config.id);
-    const index = await indexes.open(lib);
+    // A model that could not be loaded fails the same way until the models folders or the setting
+    // change: every start, opening of the library and import tried it again and said so again.
+    const failed = unloadable.get(lib.config.id);
+    if (failed?.chatModel === chatModel && failed.folders === (await modelFolders())) return;
+    unloadable.delete(lib.config.id);
+    let loadFailed = false;
     // The model is loaded for the first document the run can read: none when nothing it can reach is owed.
-    const res = await index.upgradeEnrichment(mode, () => models.llm(chatModel), controller.signal, (d, total) => report(d, total), turnOf(lib, controller.signal));
+    const llm = () =>
+      models.llm(chatModel).catch((err: unknown) => {
+        loadFailed = true;
+        throw err;
+      });
+    const index = await indexes.open(lib);
+    let res;
+    try {
+      res = await index.upgradeEnrichment(mode, llm, controller.signal, (d, total) => report(d, total), turnOf(lib, controller.signal));
+    } catch (err) {
+      if (!loadFailed) throw err;
+      unloadable.set(lib.config.id, { chatModel, folders: await modelFolders() });
+      const why = (err instanceof Error ? err.message : String(err)).replace(/(?<![.!?])$/, '.');
+      report(0, 0, `Enrichment stopped: ${why} It is tried again once the models folder or the chosen chat model changes.`);
+      return;
+    }
     if (!res.ok && res.error.code !== 'cancelled') report(0, 0, res.error.message);
     // Said once, by the run that found them; each document keeps why (`upgradeFailed`).
     if (res.ok && res.value.passedBy.length > 0) report(0, 0, passedByMessage(res.value.passedBy));
