@@ -4,7 +4,7 @@ import type { EnrichMode } from '../core/vocabulary';
 import type { WriteTurn } from '../index/write-turn';
 import type { LibraryIndex } from '../index/library-index';
 import type { LibraryIndexes } from '../index/library-indexes';
-import { owesUpgrade } from '../index/llm-upgrade.job';
+import { owesUpgrade, sentence } from '../index/llm-upgrade.job';
 import type { ModelRuntime } from '../models/runtime';
 import type { Library } from '../storage/library.store';
 import type { SettingsStore } from './settings';
@@ -22,6 +22,16 @@ export function passedByMessage(ids: readonly string[]): string {
     return `${named} is not enriched with the chat model: its stored text is missing from the library folder or cannot be read. It keeps its rule-based enrichment and stays searchable; import the file again to enrich it.`;
   }
   return `${named}${more} are not enriched with the chat model: their stored text is missing from the library folder or cannot be read. They keep their rule-based enrichment and stay searchable; import the files again to enrich them.`;
+}
+
+/** What the LLM upgrade reports about documents it could not chunk anew (`chunkingFailed`), all for one `error`, naming a few. */
+export function unchunkedMessage(ids: readonly string[], error: string): string {
+  const named = ids.slice(0, 3).map((id) => `"${id}"`).join(', ');
+  const more = ids.length > 3 ? ` and ${ids.length - 3} more` : '';
+  if (ids.length === 1) {
+    return `${named} is not enriched with the chat model: chunking it anew failed. ${sentence(error)} It keeps its rule-based enrichment and stays searchable; rebuilding the index once that is fixed enriches it.`;
+  }
+  return `${named}${more} are not enriched with the chat model: chunking them anew failed. ${sentence(error)} They keep their rule-based enrichment and stay searchable; rebuilding the index once that is fixed enriches them.`;
 }
 
 /** A running job of the engine: its library, how to stop it, and when it ends. */
@@ -165,13 +175,17 @@ function startEnrichment(lib: Library): void {
     } catch (err) {
       if (!loadFailed) throw err;
       unloadable.set(lib.config.id, { chatModel, folders: await modelFolders() });
-      const why = (err instanceof Error ? err.message : String(err)).replace(/(?<![.!?])$/, '.');
-      report(0, 0, `Enrichment stopped: ${why} It is tried again once the models folder or the chosen chat model changes.`);
+      report(0, 0, `Enrichment stopped: ${sentence(err instanceof Error ? err.message : String(err))} It is tried again once the models folder or the chosen chat model changes.`);
       return;
     }
     if (!res.ok && res.error.code !== 'cancelled') report(0, 0, res.error.message);
     // Said once, by the run that found them; each document keeps why (`upgradeFailed`).
     if (res.ok && res.value.passedBy.length > 0) report(0, 0, passedByMessage(res.value.passedBy));
+    if (res.ok) {
+      const byError = new Map<string, string[]>();
+      for (const { id, error } of res.value.unchunked) byError.set(error, [...(byError.get(error) ?? []), id]);
+      for (const [error, ids] of byError) report(0, 0, unchunkedMessage(ids, error));
+    }
     emit({ type: 'library.changed', library: lib.name });
   })()
     .catch((err: unknown) => report(0, 0, `Enrichment stopped: ${err instanceof Error ? err.message : String(err)}`))
