@@ -74,6 +74,25 @@ export function createBackgroundJobs(deps: BackgroundDeps) {
   const unloadable = new Map<string, { chatModel: string; folders: string }>();
   /** What the models folders hold, as a key: a model put back, added, removed or replaced changes it. */
   const modelFolders = async () => JSON.stringify((await models.list()).map((m) => [m.path, m.format, m.sizeBytes]));
+  /** Per library, `awaitsUpgrade`'s last answer, with the records' version and the mode it holds for. */
+  const owedLooks = new WeakMap<Library, { version: number; mode: EnrichMode; owed: boolean }>();
+
+/**
+ * Whether a document of `lib` awaits the LLM upgrade to its mode (`owesUpgrade`). Looked up once
+ * while its records and mode stay as they are: at the app's start the decision to open the library,
+ * the resumption of its work and the chat model's check each listed and looked over every record.
+ */
+async function awaitsUpgrade(lib: Library): Promise<boolean> {
+  const mode = lib.config.enrich;
+  if (mode === 'heuristic') return false;
+  // Read before the records: a write meanwhile leaves the answer older than the records, looked up again.
+  const version = lib.documentsVersion;
+  const known = owedLooks.get(lib);
+  if (known?.version === version && known.mode === mode) return known.owed;
+  const owed = (await lib.documents()).some((d) => owesUpgrade(d, mode));
+  owedLooks.set(lib, { version, mode, owed });
+  return owed;
+}
 
 /**
  * A job's write turns on `lib` (`index/write-turn.ts`): each step holds the library's lock file,
@@ -149,7 +168,7 @@ function startEnrichment(lib: Library): void {
       // Said once per library and session, and only when a document awaits the upgrade: every
       // start, opening of the library and import said it again. Settings, where the chat model is
       // chosen, shows it for as long as it holds (from the library's mode and the app's settings).
-      if (toldNoChatModel.get(lib.config.id) === mode || !(await lib.documents()).some((d) => owesUpgrade(d, mode))) return;
+      if (toldNoChatModel.get(lib.config.id) === mode || !(await awaitsUpgrade(lib))) return;
       toldNoChatModel.set(lib.config.id, mode);
       report(0, 0, `"${mode}" enrichment needs a chat model; choose one in Settings › Models. Chunks keep their heuristic enrichment meanwhile.`);
       return;
@@ -253,7 +272,7 @@ function resumeOwed(lib: Library, index: LibraryIndex): Promise<void> {
   let looked = resumed.get(index);
   if (!looked) {
     looked = (async () => {
-      if (lib.config.enrich !== 'heuristic' && (await lib.documents()).some((d) => owesUpgrade(d, lib.config.enrich))) startEnrichment(lib);
+      if (await awaitsUpgrade(lib)) startEnrichment(lib);
       else if ((await index.pendingEmbeddings()) > 0) startEmbedding(lib);
     })();
     resumed.set(index, looked);
@@ -261,5 +280,5 @@ function resumeOwed(lib: Library, index: LibraryIndex): Promise<void> {
   return looked;
 }
 
-  return { startBackground, startEnrichment, startEmbedding, resumeOwed };
+  return { startBackground, startEnrichment, startEmbedding, resumeOwed, awaitsUpgrade };
 }
