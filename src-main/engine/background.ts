@@ -67,13 +67,23 @@ export function createBackgroundJobs(deps: BackgroundDeps) {
   /** Per library id, the mode this engine has said "needs a chat model" for (see `startEnrichment`). */
   const toldNoChatModel = new Map<string, EnrichMode>();
   /**
-   * Per library id, the chat model this engine could not load for its upgrade (deleted from the
-   * models folder, or a file that does not load) and the models folders as they were then
-   * (`modelFolders`): said once, and not tried again until either changes (see `startEnrichment`).
+   * Per job id (`enrich-` or `embed-` + library id), the model this engine could not load for it
+   * (deleted from the models folder, or a file that does not load) and the models folders as they
+   * were then (`modelFolders`): said once, and not tried again until either changes.
    */
-  const unloadable = new Map<string, { chatModel: string; folders: string }>();
+  const unloadable = new Map<string, { model: string; folders: string }>();
   /** What the models folders hold, as a key: a model put back, added, removed or replaced changes it. */
   const modelFolders = async () => JSON.stringify((await models.list()).map((m) => [m.path, m.format, m.sizeBytes]));
+  /** Whether `model` could not be loaded for `jobId` and the models folders have not changed since (see `unloadable`). */
+  const stillUnloadable = async (jobId: string, model: string) => {
+    const failed = unloadable.get(jobId);
+    if (failed?.model === model && failed.folders === (await modelFolders())) return true;
+    unloadable.delete(jobId);
+    return false;
+  };
+  const rememberUnloadable = async (jobId: string, model: string) => {
+    unloadable.set(jobId, { model, folders: await modelFolders() });
+  };
   /** Per library, `awaitsUpgrade`'s last answer, with the records' version and the mode it holds for. */
   const owedLooks = new WeakMap<Library, { version: number; mode: EnrichMode; owed: boolean }>();
 
@@ -177,9 +187,7 @@ function startEnrichment(lib: Library): void {
     toldNoChatModel.delete(lib.config.id);
     // A model that could not be loaded fails the same way until the models folders or the setting
     // change: every start, opening of the library and import tried it again and said so again.
-    const failed = unloadable.get(lib.config.id);
-    if (failed?.chatModel === chatModel && failed.folders === (await modelFolders())) return;
-    unloadable.delete(lib.config.id);
+    if (await stillUnloadable(jobId, chatModel)) return;
     let loadFailed = false;
     // The model is loaded for the first document the run can read: none when nothing it can reach is owed.
     const llm = () =>
@@ -193,7 +201,7 @@ function startEnrichment(lib: Library): void {
       res = await index.upgradeEnrichment(mode, llm, controller.signal, (d, total) => report(d, total), turnOf(lib, controller.signal));
     } catch (err) {
       if (!loadFailed) throw err;
-      unloadable.set(lib.config.id, { chatModel, folders: await modelFolders() });
+      await rememberUnloadable(jobId, chatModel);
       report(0, 0, `Enrichment stopped: ${sentence(err instanceof Error ? err.message : String(err))} It is tried again once the models folder or the chosen chat model changes.`);
       return;
     }
@@ -221,7 +229,9 @@ function startEnrichment(lib: Library): void {
 
 /**
  * Embeds the library's new chunks in the background (when it has an embedder), one job per
- * library at a time; progress arrives as `index.progress` events and search keeps working.
+ * library at a time; progress arrives as `index.progress` events and search keeps working. An
+ * embedder that cannot be loaded is said once, and tried again only once the models folders or the
+ * library's embedder change.
  */
 function startEmbedding(lib: Library): void {
   if (!lib.config.embedder || lib.config.subscription || lock.rebuilding(lib)) return;
@@ -238,14 +248,22 @@ function startEmbedding(lib: Library): void {
     return;
   }
   const controller = new AbortController();
+  const embedder = lib.config.embedder.id;
   const done = (async () => {
+    // An embedder that could not be loaded fails the same way until the models folders or the
+    // library's embedder change: every start, opening of the library and import said so again.
+    if (await stillUnloadable(jobId, embedder)) return;
     const index = await indexes.open(lib);
     const res = await index.embedPending(
       controller.signal,
       (d, total) => emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: d, total }),
       turnOf(lib, controller.signal),
     );
-    if (!res.ok && res.error.code !== 'cancelled') {
+    if (!res.ok && res.error.code === 'model-missing') {
+      await rememberUnloadable(jobId, embedder);
+      const error = `${sentence(res.error.message)} It is tried again once the models folder or the library's embedding model changes.`;
+      emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: 0, total: 0, error });
+    } else if (!res.ok && res.error.code !== 'cancelled') {
       emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: 0, total: 0, error: res.error.message });
     }
   })()
