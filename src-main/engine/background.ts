@@ -4,7 +4,7 @@ import type { EnrichMode } from '../core/vocabulary';
 import type { WriteTurn } from '../index/write-turn';
 import type { LibraryIndex } from '../index/library-index';
 import type { LibraryIndexes } from '../index/library-indexes';
-import { owesUpgrade } from '../index/llm-upgrade.job';
+import { owesUpgrade, sentence } from '../index/llm-upgrade.job';
 import type { ModelRuntime } from '../models/runtime';
 import type { Library } from '../storage/library.store';
 import type { SettingsStore } from './settings';
@@ -22,6 +22,16 @@ export function passedByMessage(ids: readonly string[]): string {
     return `${named} is not enriched with the chat model: its stored text is missing from the library folder or cannot be read. It keeps its rule-based enrichment and stays searchable; import the file again to enrich it.`;
   }
   return `${named}${more} are not enriched with the chat model: their stored text is missing from the library folder or cannot be read. They keep their rule-based enrichment and stay searchable; import the files again to enrich them.`;
+}
+
+/** What the LLM upgrade reports about documents it could not chunk anew (`chunkingFailed`), all for one `error`, naming a few. */
+export function unchunkedMessage(ids: readonly string[], error: string): string {
+  const named = ids.slice(0, 3).map((id) => `"${id}"`).join(', ');
+  const more = ids.length > 3 ? ` and ${ids.length - 3} more` : '';
+  if (ids.length === 1) {
+    return `${named} is not enriched with the chat model: chunking it anew failed. ${sentence(error)} It keeps its rule-based enrichment and stays searchable; rebuilding the index once that is fixed enriches it.`;
+  }
+  return `${named}${more} are not enriched with the chat model: chunking them anew failed. ${sentence(error)} They keep their rule-based enrichment and stay searchable; rebuilding the index once that is fixed enriches them.`;
 }
 
 /** A running job of the engine: its library, how to stop it, and when it ends. */
@@ -56,6 +66,43 @@ export function createBackgroundJobs(deps: BackgroundDeps) {
   const pendingEnrichments = new Set<string>();
   /** Per library id, the mode this engine has said "needs a chat model" for (see `startEnrichment`). */
   const toldNoChatModel = new Map<string, EnrichMode>();
+  /**
+   * Per job id (`enrich-` or `embed-` + library id), the model this engine could not load for it
+   * (deleted from the models folder, or a file that does not load) and the models folders as they
+   * were then (`modelFolders`): said once, and not tried again until either changes.
+   */
+  const unloadable = new Map<string, { model: string; folders: string }>();
+  /** What the models folders hold, as a key: a model put back, added, removed or replaced changes it. */
+  const modelFolders = async () => JSON.stringify((await models.list()).map((m) => [m.path, m.format, m.sizeBytes]));
+  /** Whether `model` could not be loaded for `jobId` and the models folders have not changed since (see `unloadable`). */
+  const stillUnloadable = async (jobId: string, model: string) => {
+    const failed = unloadable.get(jobId);
+    if (failed?.model === model && failed.folders === (await modelFolders())) return true;
+    unloadable.delete(jobId);
+    return false;
+  };
+  const rememberUnloadable = async (jobId: string, model: string) => {
+    unloadable.set(jobId, { model, folders: await modelFolders() });
+  };
+  /** Per library, `awaitsUpgrade`'s last answer, with the records' version and the mode it holds for. */
+  const owedLooks = new WeakMap<Library, { version: number; mode: EnrichMode; owed: boolean }>();
+
+/**
+ * Whether a document of `lib` awaits the LLM upgrade to its mode (`owesUpgrade`). Looked up once
+ * while its records and mode stay as they are: at the app's start the decision to open the library,
+ * the resumption of its work and the chat model's check each listed and looked over every record.
+ */
+async function awaitsUpgrade(lib: Library): Promise<boolean> {
+  const mode = lib.config.enrich;
+  if (mode === 'heuristic') return false;
+  // Read before the records: a write meanwhile leaves the answer older than the records, looked up again.
+  const version = lib.documentsVersion;
+  const known = owedLooks.get(lib);
+  if (known?.version === version && known.mode === mode) return known.owed;
+  const owed = (await lib.documents()).some((d) => owesUpgrade(d, mode));
+  owedLooks.set(lib, { version, mode, owed });
+  return owed;
+}
 
 /**
  * A job's write turns on `lib` (`index/write-turn.ts`): each step holds the library's lock file,
@@ -110,7 +157,8 @@ function startBackground(lib: Library): void {
 /**
  * Upgrades the library's chunks with LLM enrichment in the background (resumable, cancellable);
  * the upgraded chunks are embedded afterwards. Without a chat model it says why (once per library
- * and session) and stops.
+ * and session) and stops; so it does when the chosen model cannot be loaded, and tries it again
+ * only once the models folders or the setting change.
  */
 function startEnrichment(lib: Library): void {
   const mode = lib.config.enrich;
@@ -130,19 +178,41 @@ function startEnrichment(lib: Library): void {
       // Said once per library and session, and only when a document awaits the upgrade: every
       // start, opening of the library and import said it again. Settings, where the chat model is
       // chosen, shows it for as long as it holds (from the library's mode and the app's settings).
-      if (toldNoChatModel.get(lib.config.id) === mode || !(await lib.documents()).some((d) => owesUpgrade(d, mode))) return;
+      if (toldNoChatModel.get(lib.config.id) === mode || !(await awaitsUpgrade(lib))) return;
       toldNoChatModel.set(lib.config.id, mode);
       report(0, 0, `"${mode}" enrichment needs a chat model; choose one in Settings › Models. Chunks keep their heuristic enrichment meanwhile.`);
       return;
     }
     // Chosen: should it be unset again, that is said again.
     toldNoChatModel.delete(lib.config.id);
-    const index = await indexes.open(lib);
+    // A model that could not be loaded fails the same way until the models folders or the setting
+    // change: every start, opening of the library and import tried it again and said so again.
+    if (await stillUnloadable(jobId, chatModel)) return;
+    let loadFailed = false;
     // The model is loaded for the first document the run can read: none when nothing it can reach is owed.
-    const res = await index.upgradeEnrichment(mode, () => models.llm(chatModel), controller.signal, (d, total) => report(d, total), turnOf(lib, controller.signal));
+    const llm = () =>
+      models.llm(chatModel).catch((err: unknown) => {
+        loadFailed = true;
+        throw err;
+      });
+    const index = await indexes.open(lib);
+    let res;
+    try {
+      res = await index.upgradeEnrichment(mode, llm, controller.signal, (d, total) => report(d, total), turnOf(lib, controller.signal));
+    } catch (err) {
+      if (!loadFailed) throw err;
+      await rememberUnloadable(jobId, chatModel);
+      report(0, 0, `Enrichment stopped: ${sentence(err instanceof Error ? err.message : String(err))} It is tried again once the models folder or the chosen chat model changes.`);
+      return;
+    }
     if (!res.ok && res.error.code !== 'cancelled') report(0, 0, res.error.message);
     // Said once, by the run that found them; each document keeps why (`upgradeFailed`).
     if (res.ok && res.value.passedBy.length > 0) report(0, 0, passedByMessage(res.value.passedBy));
+    if (res.ok) {
+      const byError = new Map<string, string[]>();
+      for (const { id, error } of res.value.unchunked) byError.set(error, [...(byError.get(error) ?? []), id]);
+      for (const [error, ids] of byError) report(0, 0, unchunkedMessage(ids, error));
+    }
     emit({ type: 'library.changed', library: lib.name });
   })()
     .catch((err: unknown) => report(0, 0, `Enrichment stopped: ${err instanceof Error ? err.message : String(err)}`))
@@ -159,7 +229,9 @@ function startEnrichment(lib: Library): void {
 
 /**
  * Embeds the library's new chunks in the background (when it has an embedder), one job per
- * library at a time; progress arrives as `index.progress` events and search keeps working.
+ * library at a time; progress arrives as `index.progress` events and search keeps working. An
+ * embedder that cannot be loaded is said once, and tried again only once the models folders or the
+ * library's embedder change.
  */
 function startEmbedding(lib: Library): void {
   if (!lib.config.embedder || lib.config.subscription || lock.rebuilding(lib)) return;
@@ -176,14 +248,22 @@ function startEmbedding(lib: Library): void {
     return;
   }
   const controller = new AbortController();
+  const embedder = lib.config.embedder.id;
   const done = (async () => {
+    // An embedder that could not be loaded fails the same way until the models folders or the
+    // library's embedder change: every start, opening of the library and import said so again.
+    if (await stillUnloadable(jobId, embedder)) return;
     const index = await indexes.open(lib);
     const res = await index.embedPending(
       controller.signal,
       (d, total) => emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: d, total }),
       turnOf(lib, controller.signal),
     );
-    if (!res.ok && res.error.code !== 'cancelled') {
+    if (!res.ok && res.error.code === 'model-missing') {
+      await rememberUnloadable(jobId, embedder);
+      const error = `${sentence(res.error.message)} It is tried again once the models folder or the library's embedding model changes.`;
+      emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: 0, total: 0, error });
+    } else if (!res.ok && res.error.code !== 'cancelled') {
       emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: 0, total: 0, error: res.error.message });
     }
   })()
@@ -210,7 +290,7 @@ function resumeOwed(lib: Library, index: LibraryIndex): Promise<void> {
   let looked = resumed.get(index);
   if (!looked) {
     looked = (async () => {
-      if (lib.config.enrich !== 'heuristic' && (await lib.documents()).some((d) => owesUpgrade(d, lib.config.enrich))) startEnrichment(lib);
+      if (await awaitsUpgrade(lib)) startEnrichment(lib);
       else if ((await index.pendingEmbeddings()) > 0) startEmbedding(lib);
     })();
     resumed.set(index, looked);
@@ -218,5 +298,5 @@ function resumeOwed(lib: Library, index: LibraryIndex): Promise<void> {
   return looked;
 }
 
-  return { startBackground, startEnrichment, startEmbedding, resumeOwed };
+  return { startBackground, startEnrichment, startEmbedding, resumeOwed, awaitsUpgrade };
 }

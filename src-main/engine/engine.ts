@@ -8,7 +8,6 @@ import { LibraryManager } from '../storage/library.store';
 import { ModelRuntime } from '../models/runtime';
 import { LibraryIndexes } from '../index/library-indexes';
 import type { RebuildSummary } from '../index/rebuild';
-import { owesUpgrade } from '../index/llm-upgrade.job';
 import { appRoot } from './paths';
 import { SettingsStore } from './settings';
 import type { ChatService } from '../chat/chat.service';
@@ -231,7 +230,7 @@ export function createEngine(options: EngineOptions): Engine {
     return { jobId, done };
   }
 
-  const { startBackground, startEnrichment, resumeOwed } = createBackgroundJobs({ jobs, pendingEmbeds, lock, indexes, settings, models, emit, log });
+  const { startBackground, startEnrichment, resumeOwed, awaitsUpgrade } = createBackgroundJobs({ jobs, pendingEmbeds, lock, indexes, settings, models, emit, log });
 
   /** The chat services by library id, made on first use (chat.handlers.ts); renaming or deleting a library drops its one. */
   const chats = new Map<string, ChatService>();
@@ -308,7 +307,8 @@ export function createEngine(options: EngineOptions): Engine {
       // its upgrade); the others resume theirs when they are opened (the user turns to one).
       for (const lib of await libraries.list()) {
         if (lib.config.subscription || lock.rebuilding(lib)) continue;
-        const mayOwe = lib.config.embedder !== null || (lib.config.enrich !== 'heuristic' && (await lib.documents()).some((d) => owesUpgrade(d, lib.config.enrich)));
+        // Looked up once: resuming the library's work asks the same (`awaitsUpgrade`).
+        const mayOwe = lib.config.embedder !== null || (await awaitsUpgrade(lib));
         if (!mayOwe) continue;
         await resumeOwed(lib, await indexes.open(lib));
       }

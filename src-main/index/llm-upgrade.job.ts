@@ -20,10 +20,22 @@ export function owesUpgrade(rec: DocumentRecord, mode: EnrichMode): boolean {
 export const STORED_TEXT_LOST =
   'Its stored text is missing from the library folder or cannot be read, so the chat model cannot enrich it. It keeps its rule-based enrichment and stays searchable; import the file again to enrich it.';
 
-/** What a run of the upgrade did: documents upgraded, and those it found it cannot reach and marked (`upgradeFailed`). */
+/** `text` ending as a sentence does, to be followed by another. */
+export const sentence = (text: string) => text.replace(/(?<![.!?])$/, '.');
+
+/** Why the upgrade passes by a document it could not chunk anew (`DocumentRecord.upgradeFailed`), in words. */
+export function chunkingFailed(error: string): string {
+  return `Chunking it anew for the chat model failed: ${sentence(error)} It keeps its rule-based enrichment and stays searchable; rebuilding the index once that is fixed enriches it.`;
+}
+
+/**
+ * What a run of the upgrade did: documents upgraded, and those it found it cannot reach and marked
+ * (`upgradeFailed`): `passedBy`, their stored text lost; `unchunked`, chunking them failed (why).
+ */
 export interface UpgradeOutcome {
   upgraded: number;
   passedBy: string[];
+  unchunked: { id: string; error: string }[];
 }
 
 /** The chat model, or how to load it: loaded when the first document the run can read is enriched. */
@@ -36,8 +48,10 @@ export type LlmSource = Llm | (() => Promise<Llm>);
  * The model works outside the library's lock; each document's write is one `turn`, which writes
  * it only if it is still the version the model read (another process may have replaced or removed
  * it meanwhile) and merges its record into the records as they are then. A document whose stored
- * text is lost is marked (`upgradeFailed`) and passed by from then on; the model is loaded only
- * for a document the run can read. Progress counts every document dealt with, passed by or not.
+ * text is lost, or that its chunker fails on (a failure its next run would meet again, unlike a
+ * cancel or a busy lock), is marked (`upgradeFailed`) and passed by from then on; the model is
+ * loaded only for a document the run can chunk. Progress counts every document dealt with, passed
+ * by or not.
  */
 export async function upgradeEnrichment(
   index: LibraryIndex,
@@ -53,10 +67,19 @@ export async function upgradeEnrichment(
   let done = 0;
   let upgradedDocs = 0;
   const passedBy: string[] = [];
+  const unchunked: UpgradeOutcome['unchunked'] = [];
   let model = typeof llm === 'function' ? null : llm;
   // Documents this run cannot re-enrich (stored text lost or damaged, chunking failed): their rows
   // stay as they are.
   const unreadable = new Set<string>();
+  /** Marks the document as passed by for `reason`, unless it was replaced or removed meanwhile (the new version is owed anew): whether it did. */
+  const mark = (rec: DocumentRecord, reason: string) =>
+    turn(async () => {
+      const current = await library.document(rec.id);
+      if (current?.status !== 'ready' || current.contentHash !== rec.contentHash) return false;
+      await library.putDocuments([{ ...current, upgradeFailed: { mode, reason } }]);
+      return true;
+    });
   onProgress(0, todo.length);
   for (const rec of todo) {
     if (signal.aborted) return cancelled();
@@ -65,13 +88,7 @@ export async function upgradeEnrichment(
       unreadable.add(rec.id);
       // No later run can do better until the file is imported again: marked, it is not read again
       // (nor the model loaded for it) at every start of the app, opening of the library and import.
-      const marked = await turn(async () => {
-        const current = await library.document(rec.id);
-        // Replaced or removed meanwhile: the new version has its own text.
-        if (current?.status !== 'ready' || current.contentHash !== rec.contentHash) return false;
-        await library.putDocuments([{ ...current, upgradeFailed: { mode, reason: STORED_TEXT_LOST } }]);
-        return true;
-      });
+      const marked = await mark(rec, STORED_TEXT_LOST);
       if (!marked.ok) return marked;
       if (marked.value) passedBy.push(rec.id);
       onProgress(++done, todo.length);
@@ -79,8 +96,14 @@ export async function upgradeEnrichment(
     }
     const chunks = await index.chunker.chunk(doc, await index.chunkContext(signal));
     if (!chunks.ok) {
-      if (signal.aborted) return cancelled();
+      if (signal.aborted || chunks.error.code === 'cancelled') return cancelled();
       unreadable.add(rec.id);
+      // The same text, chunker and models fail the same way (semantic chunking whose embedder is
+      // gone): every start, opening and import ran the upgrade again for it. Marked, it waits for
+      // a rebuild or a new import, which chunk it anew.
+      const marked = await mark(rec, chunkingFailed(chunks.error.message));
+      if (!marked.ok) return marked;
+      if (marked.value) unchunked.push({ id: rec.id, error: chunks.error.message });
       onProgress(++done, todo.length);
       continue;
     }
@@ -121,5 +144,5 @@ export async function upgradeEnrichment(
     }
   });
   if (!ended.ok) return ended;
-  return ok({ upgraded: upgradedDocs, passedBy });
+  return ok({ upgraded: upgradedDocs, passedBy, unchunked });
 }

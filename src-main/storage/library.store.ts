@@ -113,8 +113,9 @@ export interface DocumentRecord {
   enrichedWith?: EnrichMode;
   /**
    * Set when the LLM upgrade to `mode` could not reach this document (its stored text is missing
-   * or cannot be read), with why in words: the upgrade passes it by, and it keeps the chunks it
-   * has, until it is imported again (a new record) or the library is set to another mode.
+   * or cannot be read, or chunking it anew failed), with why in words: the upgrade passes it by,
+   * and it keeps the chunks it has, until it is imported again (a new record), the index is
+   * rebuilt or the library is set to another mode.
    */
   upgradeFailed?: { mode: EnrichMode; reason: string };
   /** LLM calls and tokens spent enriching this document. */

@@ -1,0 +1,134 @@
+import { describe, expect, it, vi } from 'vitest';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { EngineEvent } from '../../src-main/contract/api';
+import { SEMANTIC_NEEDS_EMBEDDER } from '../../src-main/chunking/semantic.chunker';
+import { fail } from '../../src-main/core/result';
+import { createEngine, type Engine } from '../../src-main/engine/engine';
+import type { WriteTurn } from '../../src-main/index/write-turn';
+import { ScriptedLlm } from '../enrich/helpers';
+import { ensureTinyGguf } from '../models/tiny-gguf';
+import { ensureTinyOnnx } from '../models/tiny-onnx';
+import { tempDir } from '../helpers/temp';
+
+/**
+ * A library chunked semantically (which embeds every sentence) and set to LLM enrichment, whose
+ * embedder's folder was deleted from the models folder: the upgrade cannot chunk its documents
+ * anew. The run that finds so marks each with why (shown on its row) and says so once; later
+ * starts and imports neither run the upgrade for them nor load the chat model. A rebuild (its
+ * inputs changed: the embedder put back) upgrades them. The embedder is the real tiny ONNX one,
+ * copied into the data folder's models folder so it can be deleted; the chat model is scripted (the
+ * tiny GGUF is there to be a chat model the settings accept).
+ */
+
+const manual = (model: string) => `# ${model} pump manual\n\n## Seals\n\nReplace the ${model} shaft seal after 2000 hours. Check the ${model} impeller too.\n`;
+
+type Progress = Extract<EngineEvent, { type: 'index.progress' }>;
+
+/** An app over `dataDir` whose chat model answers from a script, with the enrichment progress it reports and its model loads. */
+async function appOver(dataDir: string, bundled: string): Promise<{ app: Engine; enriching: Progress[]; loads: () => number }> {
+  const app = createEngine({ dataDir, bundledModelsDir: bundled, threads: 1 });
+  const llm = vi.spyOn(app.models, 'llm').mockResolvedValue(new ScriptedLlm(() => ({})));
+  const enriching: Progress[] = [];
+  app.subscribe((e) => e.type === 'index.progress' && e.task === 'enriching' && enriching.push(e));
+  return { app, enriching, loads: () => llm.mock.calls.length };
+}
+
+/**
+ * A library "Pumps" chunked semantically, set to LLM enrichment, with P-100.md and P-200.md imported
+ * before any chat model was chosen (both await their upgrade), then its embedder's folder deleted.
+ */
+async function withEmbedderGone(test: (t: { dataDir: string; bundled: string; chat: string; embedderDir: string; file: (model: string) => string }) => Promise<void>) {
+  const tmp = await tempDir();
+  const dataDir = path.join(tmp.dir, 'data');
+  const bundled = path.join(tmp.dir, 'bundled');
+  await mkdir(bundled);
+  const chat = path.basename(await ensureTinyGguf(path.join(bundled, 'chat.gguf')));
+  const embedderDir = path.join(dataDir, 'models', 'embed');
+  await ensureTinyOnnx(embedderDir);
+  const file = (model: string) => path.join(tmp.dir, `${model}.md`);
+  for (const model of ['P-100', 'P-200']) await writeFile(file(model), manual(model));
+  try {
+    const first = await appOver(dataDir, bundled);
+    try {
+      expect(await first.app.api['libraries.create']({ name: 'Pumps', strategy: 'semantic', embedder: 'embed', enrich: 'llm-single' })).toMatchObject({ ok: true });
+      expect((await first.app.importPaths('Pumps', [file('P-100'), file('P-200')])).ok).toBe(true);
+      await first.app.idle();
+    } finally {
+      await first.app.dispose();
+    }
+    await rm(embedderDir, { recursive: true });
+    await test({ dataDir, bundled, chat, embedderDir, file });
+  } finally {
+    await tmp.cleanup();
+  }
+}
+
+describe('documents the LLM upgrade cannot chunk anew (their semantic chunking lost its embedder)', () => {
+  it('are not marked by a run that cannot write for another process holding the library', { timeout: 120_000 }, async () => {
+    await withEmbedderGone(async ({ dataDir, bundled }) => {
+      const { app } = await appOver(dataDir, bundled);
+      try {
+        const lib = (await app.libraries.get('Pumps'))!;
+        const index = await app.indexes.open(lib);
+        const busy: WriteTurn = async () => fail('busy', 'Another process is writing "Pumps".');
+        const res = await index.upgradeEnrichment('llm-single', new ScriptedLlm(() => ({})), new AbortController().signal, () => undefined, busy);
+        expect(res).toMatchObject({ ok: false, error: { code: 'busy' } });
+        expect((await lib.documents()).map((d) => [d.id, d.upgradeFailed])).toEqual([
+          ['P-100.md', undefined],
+          ['P-200.md', undefined],
+        ]);
+      } finally {
+        await app.dispose();
+      }
+    });
+  });
+
+  it('are marked once with why, and passed by until a rebuild', { timeout: 180_000 }, async () => {
+    await withEmbedderGone(async ({ dataDir, bundled, chat, embedderDir, file }) => {
+      // A chat model chosen: the upgrade finds it cannot chunk either document.
+      const chosen = await appOver(dataDir, bundled);
+      try {
+        expect(await chosen.app.handlers['settings.update']({ chatModel: chat })).toMatchObject({ ok: true });
+        await chosen.app.idle();
+        const lib = (await chosen.app.libraries.get('Pumps'))!;
+        for (const id of ['P-100.md', 'P-200.md']) {
+          const rec = (await lib.document(id))!;
+          expect(rec.enrichedWith).toBeUndefined();
+          expect(rec.upgradeFailed, id).toMatchObject({ mode: 'llm-single', reason: expect.stringContaining(SEMANTIC_NEEDS_EMBEDDER) });
+        }
+        // Shown on its row, said once in the enriching status, and the count reaches its total.
+        const listed = await chosen.app.api['documents.list']({ library: 'Pumps' });
+        expect(listed.ok && listed.value.map((d) => d.notice)).toEqual([expect.stringContaining(SEMANTIC_NEEDS_EMBEDDER), expect.stringContaining(SEMANTIC_NEEDS_EMBEDDER)]);
+        expect(chosen.enriching.filter((p) => !p.error).at(-1)).toMatchObject({ done: 2, total: 2 });
+        expect(chosen.enriching.filter((p) => p.error).map((p) => p.error)).toEqual([expect.stringMatching(/"P-100\.md", "P-200\.md" are not enriched .*Semantic chunking needs an embedding model/)]);
+        expect(chosen.loads(), 'chat model loads').toBe(0);
+      } finally {
+        await chosen.app.dispose();
+      }
+
+      // The next start, an opening and an import of a file already there: no enriching run.
+      const next = await appOver(dataDir, bundled);
+      try {
+        await next.app.resumeBackground();
+        await next.app.idle();
+        expect(await next.app.api['search.prepare']({ library: 'Pumps' })).toMatchObject({ ok: true });
+        expect((await next.app.importPaths('Pumps', [file('P-100')])).ok).toBe(true);
+        await next.app.idle();
+        expect(next.enriching.filter((p) => p.total > 0 || p.error), 'enrichment runs and reports').toEqual([]);
+
+        // The embedder put back and the index rebuilt: the marks go and the upgrade reaches both.
+        await ensureTinyOnnx(embedderDir);
+        expect(await next.app.api['libraries.rebuild']({ library: 'Pumps' })).toMatchObject({ ok: true });
+        await next.app.idle();
+        const lib = (await next.app.libraries.get('Pumps'))!;
+        expect((await lib.documents()).map((d) => [d.id, d.enrichedWith, d.upgradeFailed])).toEqual([
+          ['P-100.md', 'llm-single', undefined],
+          ['P-200.md', 'llm-single', undefined],
+        ]);
+      } finally {
+        await next.app.dispose();
+      }
+    });
+  });
+});
