@@ -9,6 +9,7 @@ import type { ParseFailure, ParseInput, ParseResult, Parser } from './parser';
 import { layoutSegmentedPages, segmentPage, type PdfPageText, type PdfTextItem, type SegmentedPage } from './pdf.layout';
 import { detectMagic } from './sniff';
 import { directWorker, type PdfWorkerSide } from './pdf.port';
+import { LAYOUT } from './pdf.segments';
 
 /**
  * PDF -> Markdown with page offsets, on pdf.js (pdfjs-dist 5, legacy build for Node 20). pdf.js
@@ -188,6 +189,9 @@ function pageText(
   const out: PdfTextItem[] = [];
   const extra: string[] = [];
   const unmapped = fontsWithoutUnicode(items);
+  const scale = Math.hypot(viewport.transform[0]!, viewport.transform[1]!);
+  // Where the last rotated run ended, along its baseline direction (unit vector u).
+  let rotatedEnd: { x: number; y: number; ux: number; uy: number; size: number } | null = null;
   for (const raw of items) {
     const item = raw as Partial<TextItem>;
     if (typeof item.str !== 'string' || !item.transform || item.str.trim() === '') continue;
@@ -196,15 +200,39 @@ function pageText(
     const str = unmapped.has(item.fontName ?? '') ? UNDECODED : item.str;
     // Into viewport space: y grows downwards and /Rotate is applied, so reading order is upright.
     const m = pdfjs.Util.transform(viewport.transform, item.transform) as number[];
-    const [a, b, , d, e, f] = m as [number, number, number, number, number, number];
+    const [a, b, c, d, e, f] = m as [number, number, number, number, number, number];
     // Only the baseline direction matters: synthetic italics skew the glyphs, not the line.
     const horizontal = a > 0 && Math.abs(b) <= 0.05 * a;
     const size = Math.abs(d);
     if (!horizontal || !(size > 0)) {
-      extra.push(normalizeText(str.split('\u0000').join('')));
+      const text = normalizeText(str.split('\u0000').join(''));
+      const length = Math.hypot(a, b);
+      const height = Math.hypot(c, d);
+      if (!(length > 0 && height > 0)) {
+        extra.push(text);
+        rotatedEnd = null;
+        continue;
+      }
+      const ux = a / length;
+      const uy = b / length;
+      // A rotated line (a graph's axis label) is often several runs: a symbol, its subscript set
+      // smaller and off the baseline, a Greek unit in another font. Each run as its own paragraph
+      // cut the label into pieces ("Current (" / "μ" / "A)"); a run that starts where the last one
+      // ended, in the same direction, continues that line, as segments do for horizontal text.
+      const prev = rotatedEnd;
+      const em = prev ? Math.max(prev.size, height) : height;
+      const along = prev ? (e - prev.x) * ux + (f - prev.y) * uy : NaN;
+      const across = prev ? (e - prev.x) * uy - (f - prev.y) * ux : NaN;
+      const continues =
+        prev !== null && prev.ux * ux + prev.uy * uy > 0.99 &&
+        along > -em && along < LAYOUT.segmentGapEm * em && Math.abs(across) < 0.8 * em;
+      // Glyphs may overlap a little (a symbol font's own metrics); the next line starts far back.
+      if (continues) extra[extra.length - 1] += (along > LAYOUT.spaceGapEm * em ? ' ' : '') + text;
+      else extra.push(text);
+      const advance = Math.max(0, (item.width ?? 0) * scale);
+      rotatedEnd = { x: e + ux * advance, y: f + uy * advance, ux, uy, size: height };
       continue;
     }
-    const scale = Math.hypot(viewport.transform[0]!, viewport.transform[1]!);
     const mono = styles[item.fontName ?? '']?.fontFamily === 'monospace';
     // pdf.js leaves codes it cannot map to Unicode (fonts without a ToUnicode map or glyph names)
     // as control characters; normalizeText turns them into U+FFFD, counted by the caller.

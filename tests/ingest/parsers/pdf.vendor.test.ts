@@ -334,3 +334,32 @@ describe('pdfParser spec tables with spanning labels and two-line headers', () =
     expect(pdftotext(pdf)).toMatch(/Product\s+Number[\s\S]*Output\s+Voltage/);
   });
 });
+
+describe('pdfParser rotated labels', () => {
+  // A graph's y-axis label is set upwards in several runs: a symbol, its subscript (smaller and
+  // shifted off the baseline), the name, a Greek unit in the Symbol font and the rest of the unit.
+  // Each run used to become a paragraph of its own ("- Adjustable Pin Current (" / "μ" / "A)").
+  it('joins the runs of one rotated line as pdftotext does, and keeps labels side by side apart', async () => {
+    const x = 90;
+    let y = 300;
+    const runs: PdfPageSpec['runs'] = [];
+    const put = (text: string, size: number, advance: number, shift = 0, font?: 'symbol'): void => {
+      runs.push({ x: x + shift, y, text, size, rotated: true, ...(font ? { font } : {}) });
+      y += advance;
+    };
+    put('I', 7, textWidth('I', 7));
+    put('ADJ', 4.2, textWidth('ADJ', 4.2), 1.5);
+    put(' - Adjustable Pin Current (', 7, textWidth(' - Adjustable Pin Current (', 7));
+    put('m', 6.3, 0.576 * 6.3, 0, 'symbol');
+    put('A)', 7, textWidth('A)', 7));
+    // Pin names of a package drawing: one rotated label per pin, 12 pt apart, each its own line.
+    for (const [i, pin] of ['VDD', 'GND', 'RESET'].entries()) runs.push({ x: 300 + 12 * i, y: 500, text: pin, size: 7, rotated: true });
+    runs.push({ x: 72, y: 720, text: 'Typical performance characteristics of the adjustable regulator.' });
+    const pdf = writePdf([{ runs }]);
+    const label = normalizeText('IADJ - Adjustable Pin Current (\u03bcA)');
+    expect(normalizeText(pdftotext(pdf))).toContain(label);
+    const lines = (await parseOk([{ runs }])).text.split('\n').filter((l) => l.trim());
+    expect(lines).toContain(label);
+    for (const pin of ['VDD', 'GND', 'RESET']) expect(lines).toContain(pin);
+  });
+});
