@@ -80,7 +80,7 @@ export default function PdfView({
     if (!doc || width <= 0 || !canvas.current) return;
     let task: RenderTask | null = null;
     let alive = true;
-    void (async () => {
+    const draw = async () => {
       const number = Math.min(Math.max(1, page), doc.numPages);
       const pdfPage = await doc.getPage(number);
       if (!alive) return;
@@ -96,8 +96,9 @@ export default function PdfView({
       task = pdfPage.render({ canvas: c, viewport, transform: ratio !== 1 ? [ratio, 0, 0, ratio, 0, 0] : undefined });
       try {
         await task.promise;
-      } catch {
-        return; // cancelled by a newer render
+      } catch (err) {
+        if (!alive) return; // cancelled by a newer render, or the viewer closed
+        throw err;
       }
       const marks: Rect[] = [];
       if (quote.trim()) {
@@ -121,7 +122,12 @@ export default function PdfView({
         }
       }
       if (alive) setRendered({ page: number, width: Math.floor(viewport.width), height: Math.floor(viewport.height), marks });
-    })();
+    };
+    draw().catch((err: unknown) => {
+      // Closing the viewer destroys the document under a draw still waiting on the worker, which
+      // then rejects what it was asked for ("Transport destroyed"): nothing the user needs to hear.
+      if (alive) onError(`The page could not be drawn: ${err instanceof Error ? err.message : String(err)}`);
+    });
     return () => {
       alive = false;
       task?.cancel();
