@@ -180,6 +180,9 @@ function fontsWithoutUnicode(items: unknown[]): Set<string> {
   return out;
 }
 
+/** Unicode's Private Use Area (BMP): code points only the font that uses them gives a shape. */
+const PRIVATE_USE = /[\uE000-\uF8FF]/g;
+
 function pageText(
   items: unknown[],
   styles: Record<string, { fontFamily?: string }>,
@@ -194,10 +197,15 @@ function pageText(
   let rotatedEnd: { x: number; y: number; ux: number; uy: number; size: number } | null = null;
   for (const raw of items) {
     const item = raw as Partial<TextItem>;
-    if (typeof item.str !== 'string' || !item.transform || item.str.trim() === '') continue;
+    if (typeof item.str !== 'string' || !item.transform) continue;
+    // Icon fonts map their arrows and bullets, and some symbol fonts their degree sign, to Private
+    // Use code points that no font but the PDF's own draws (empty boxes in answers and the
+    // viewer); pdftotext leaves them out, and so does this.
+    const visible = item.str.replace(PRIVATE_USE, '');
+    if (visible.trim() === '') continue;
     // A font whose codes are bare glyph ids decodes as shifted letters ("0D[LP" for "Maximum"):
     // the letters are not words of the manual, so the run is indexed as one undecoded mark.
-    const str = unmapped.has(item.fontName ?? '') ? UNDECODED : item.str;
+    const str = unmapped.has(item.fontName ?? '') ? UNDECODED : visible;
     // Into viewport space: y grows downwards and /Rotate is applied, so reading order is upright.
     const m = pdfjs.Util.transform(viewport.transform, item.transform) as number[];
     const [a, b, c, d, e, f] = m as [number, number, number, number, number, number];

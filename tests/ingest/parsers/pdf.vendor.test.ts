@@ -163,6 +163,28 @@ describe('pdfParser characters', () => {
   });
 });
 
+describe('pdfParser icon and symbol glyphs in the Private Use Area', () => {
+  // Wingdings-style fonts map their arrows and bullets, and some symbol fonts their degree sign, to
+  // Private Use code points: no font but the PDF's own draws them, so they showed as empty boxes in
+  // answers and the viewer. pdftotext leaves them out; so does the import.
+  it('leaves them out of the text and keeps the words around them', async () => {
+    const runs = [
+      { x: 72, y: 700, text: '\u000a', font: 'custom' as const },
+      { x: 84, y: 700, text: 'Open the project in the IDE.' },
+      { x: 72, y: 680, text: 'Operating range -40' },
+      { x: 72 + textWidth('Operating range -40'), y: 680, text: '\u000b', font: 'custom' as const },
+      { x: 78 + textWidth('Operating range -40'), y: 680, text: 'C to +125' },
+      { x: 78 + textWidth('Operating range -40C to +125'), y: 680, text: '\u000b', font: 'custom' as const },
+      { x: 84 + textWidth('Operating range -40C to +125'), y: 680, text: 'C.' },
+    ];
+    const doc = await parseOk([{ runs }]);
+    expect(doc.text).not.toMatch(/[\ue000-\uf8ff]/);
+    expect(doc.text).toMatch(/^Open the project in the IDE\.$/m);
+    expect(doc.text).toMatch(/Operating range -40 ?C to \+125 ?C\./);
+    expect(doc.metadata['pagesWithUndecodedCharacters']).toBeUndefined();
+  });
+});
+
 describe('pdfParser fonts without any Unicode mapping', () => {
   it('flags a font of bare glyph ids instead of indexing its shifted letters, and keeps the page text around it', async () => {
     const runs = [
