@@ -48,6 +48,8 @@ describe('import panel in Chromium at 800x600', () => {
     await job.waitFor();
     // Failures keep the card open.
     expect(await job.getByRole('button', { expanded: true }).count()).toBe(1);
+    // A dropped file that failed for what it holds is the same bytes again: no Retry, nor "Retry all".
+    expect(await job.getByRole('button', { name: /Retry/ }).count()).toBe(0);
     const panel = (await page.getByTestId('import-panel').boundingBox())!;
     const apart = (box: { x: number; y: number; width: number; height: number }) =>
       panel.y + panel.height <= box.y || box.y + box.height <= panel.y || panel.x + panel.width <= box.x || box.x + box.width <= panel.x;

@@ -95,6 +95,65 @@ describe('Retry of a file inside the second of two folders of one dotted name, i
     expect(docs.ok && docs.value.filter((d) => d.id.includes('wiring')).map((d) => [d.id, d.status])).toEqual([['wiring.md', 'ready']]);
     expect(errors).toEqual([]);
   });
+  it('retries with "Retry all" every failed file that offers Retry, as one import, and not a misnamed one', async () => {
+    const { page } = desktop;
+    const root = await realpath(src.dir);
+    const dir = path.join(root, 'g', 'pumps');
+    await mkdir(dir, { recursive: true });
+    const good = (model: string) => `# Pump ${model}\n\nThe ${model} impeller is replaced every 4000 hours.\n`;
+    await writeFile(path.join(dir, 'p1.md'), good('P-1'));
+    // Goes before it is read (a share that went away): another try may get past it.
+    await writeFile(path.join(dir, 'p2.md'), good('P-2'));
+    // An image under a manual's name: retried once a good copy is saved in its place.
+    await writeFile(path.join(dir, 'p3.md'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]));
+    // A PDF under a Markdown name: fixed by renaming, which makes another path; no Retry.
+    await writeFile(path.join(dir, 'p4.md'), '%PDF-1.4\n%\u00e2\u00e3\n1 0 obj\n<<>>\nendobj\n');
+    const off = app.engine.subscribe((e) => {
+      if (e.type === 'import.progress' && e.stage === 'queued' && e.file === 'pumps/p2.md') {
+        off();
+        unlinkSync(path.join(dir, 'p2.md'));
+      }
+    });
+    desktop.choose([dir]);
+    await page.getByRole('button', { name: 'Import folder' }).first().click();
+    const card = page.locator('[data-testid="import-job"][data-phase="done"]', { has: page.locator('[data-file="pumps/p1.md"]') });
+    await card.waitFor();
+    const row = (name: string) => card.locator(`[data-testid="import-file"][data-file="pumps/${name}"]`);
+    expect(await row('p1.md').getAttribute('data-stage')).toBe('ready');
+    for (const name of ['p2.md', 'p3.md', 'p4.md']) expect(await row(name).getAttribute('data-stage'), name).toBe('failed');
+    expect(await row('p2.md').getByRole('button', { name: 'Retry' }).count()).toBe(1);
+    expect(await row('p3.md').getByRole('button', { name: 'Retry' }).count()).toBe(1);
+    expect(await row('p4.md').getByRole('button', { name: 'Retry' }).count()).toBe(0);
+    // One button for the two rows that offer Retry, counting them; the misnamed file stays out.
+    const retryAll = card.getByTestId('retry-all');
+    expect(await retryAll.textContent()).toMatch(/^\s*Retry all \(2\)$/);
+    await shot(page, 'import-retry-all-failed');
+
+    const imports: string[][] = [];
+    const watch = app.engine.subscribe((e) => {
+      if (e.type === 'import.done') imports.push(e.summary.results.map((r) => r.file).sort());
+    });
+    await writeFile(path.join(dir, 'p2.md'), good('P-2'));
+    await writeFile(path.join(dir, 'p3.md'), good('P-3'));
+    await retryAll.click();
+    await page.locator('tr[data-doc="pumps/p2.md"][data-status="ready"]').waitFor();
+    await page.locator('tr[data-doc="pumps/p3.md"][data-status="ready"]').waitFor();
+    await expect.poll(() => imports.length).toBe(1);
+    watch();
+    expect(imports).toEqual([['pumps/p2.md', 'pumps/p3.md']]);
+    // The card stays for its one failure left, which no retry of the same path gets past.
+    expect(await row('p4.md').getAttribute('data-stage')).toBe('failed');
+    expect(await card.getByTestId('retry-all').count()).toBe(0);
+    const docs = await app.engine.handlers['documents.list']({ library: 'Boards' });
+    expect(docs.ok && docs.value.filter((d) => d.id.startsWith('pumps/')).map((d) => [d.id, d.status])).toEqual([
+      ['pumps/p1.md', 'ready'],
+      ['pumps/p2.md', 'ready'],
+      ['pumps/p3.md', 'ready'],
+      ['pumps/p4.md', 'failed'],
+    ]);
+    expect(errors).toEqual([]);
+  });
+
   it('re-imports a newer version chosen in the OS dialog under the document it replaces', async () => {
     const { page } = desktop;
     const root = await realpath(src.dir);

@@ -102,6 +102,16 @@ describe('background indexing announced, in Chromium', () => {
     expect(await page.getByTestId('index-news-enriching').count()).toBe(1);
   });
 
+  it('says what a short rebuild did, though its start and end reach the page together', async () => {
+    expect(await record('index-news-rebuilding')).toBe(true);
+    // Forty short notes rebuild in a moment: the page may see the rebuild only once it is over, and
+    // then its end is all that is said of it.
+    expect((await app.engine.handlers['libraries.rebuild']({ library: 'Pumps' })).ok).toBe(true);
+    await expect
+      .poll(async () => (await heard()).at(-1) ?? '', { timeout: 60_000 })
+      .toBe('Rebuilt the index of 40 documents. The index is up to date with this version of ManualMate.');
+  });
+
   it('logged no page errors', () => {
     expect(errors).toEqual([]);
   });

@@ -252,7 +252,7 @@ describe('rebuilding an outdated index in Chromium', () => {
 
     const done = page.locator('[data-testid="index-status-rebuilding"][data-state="done"]');
     await done.waitFor();
-    expect(await done.textContent()).toBe('The index is up to date with this version of ManualMate.');
+    expect(await done.textContent()).toBe(`Rebuilt the index of ${Object.keys(MANUALS).length} documents. The index is up to date with this version of ManualMate.`);
     await page.getByTestId('rebuild-notice').waitFor({ state: 'detached' });
     // The button that held focus went with the notice: focus is on the library's heading, not <body>,
     // and the heading is reachable from script only, not by Tab.
@@ -299,7 +299,7 @@ describe('rebuilding an outdated index in Chromium', () => {
     await expect.poll(() => button.getAttribute('aria-disabled')).toBe('false');
     const done = field.locator('[data-testid="index-status-rebuilding"][data-state="done"]');
     await done.waitFor();
-    expect(await done.textContent()).toBe('The index is up to date with this version of ManualMate.');
+    expect(await done.textContent()).toBe(`Rebuilt the index of ${Object.keys(MANUALS).length} documents. The index is up to date with this version of ManualMate.`);
     expect(progress.slice(before).every((e) => e.error === undefined)).toBe(true);
     expect((await listed())?.indexOutdated).toBe(false);
     await field.scrollIntoViewIfNeeded();

@@ -69,12 +69,19 @@ describe('markedParts (query words in a search snippet)', () => {
 
 describe('spokenCitations (an answer said by a screen reader)', () => {
   it('says each marker as its source, markers side by side as one list', () => {
-    expect(spokenCitations('It takes a 5 A fuse [1]. Clean the filter [2][3] monthly [4] [5] [6].')).toBe(
+    expect(spokenCitations('It takes a 5 A fuse [1]. Clean the filter [2][3] monthly [4] [5] [6].', new Set([1, 2, 3, 4, 5, 6]))).toBe(
       'It takes a 5 A fuse (source 1). Clean the filter (sources 2 and 3) monthly (sources 4, 5 and 6).',
     );
   });
 
+  it('says a marker that names no source of the answer as not found, apart from those found beside it', () => {
+    // A language model numbered passages it was never given: the answer's sources are 1 and 2.
+    expect(spokenCitations('It takes a 5 A fuse [7]. Clean the filter [2][9] monthly [8][9][1].', new Set([1, 2]))).toBe(
+      'It takes a 5 A fuse (source 7 not found). Clean the filter (source 2; source 9 not found) monthly (source 1; sources 8 and 9 not found).',
+    );
+  });
+
   it('leaves brackets that are not a source number alone', () => {
-    expect(spokenCitations('Set [Mode] to 2 and press [OK].')).toBe('Set [Mode] to 2 and press [OK].');
+    expect(spokenCitations('Set [Mode] to 2 and press [OK].', new Set([1]))).toBe('Set [Mode] to 2 and press [OK].');
   });
 });

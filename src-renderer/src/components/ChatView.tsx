@@ -241,7 +241,7 @@ function Transcript() {
 /** What a screen reader says of a finished answer: its kind, then its words as plain text, its markers as sources. */
 function answerSpoken(turn: ChatTurn): string {
   const kind = turn.mode === 'extracted' ? 'Extracted from your manuals' : turn.mode === 'not-found' ? 'Not found in this library' : 'Written answer';
-  return `${kind}${turn.stopped ? ', stopped' : ''}: ${spokenCitations(plainText(answerText(turn.text)))}`;
+  return `${kind}${turn.stopped ? ', stopped' : ''}: ${spokenCitations(plainText(answerText(turn.text)), new Set((turn.citations ?? []).map((c) => c.n)))}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Citation } from '../../../src-main/contract/api';
 import { useStore } from '../store';
-import { formatPages, plainText } from '../util/format';
+import { formatPages, missingSource, plainText } from '../util/format';
 
 /** Quote length shown in the hover card, in characters. */
 const PREVIEW_CHARS = 420;
@@ -52,7 +52,16 @@ export function CitationChip({ citation, n, line }: { citation: Citation | undef
     return () => window.removeEventListener('keydown', onKey, true);
   }, [shown]);
 
-  if (!citation) return <span className="cite-missing">[{n}]</span>;
+  if (!citation) {
+    // A marker naming no source of the answer (a language model may number a passage it was never
+    // given): no chip, and said as not found rather than as "left bracket 7 right bracket".
+    return (
+      <span className="cite-missing" title={`No source ${n} came with this answer`}>
+        <span aria-hidden="true">[{n}]</span>
+        <span className="visually-hidden">({missingSource(n)})</span>
+      </span>
+    );
+  }
 
   const show = () => {
     const r = ref.current?.getBoundingClientRect();

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useStore } from '../store';
-import type { ImportJob } from '../store/ingest.slice';
+import type { FileProgress, ImportJob } from '../store/ingest.slice';
 import { formatPercent, stageLabel } from '../util/format';
 import { MAX_DROPPED_FILES } from '../util/files';
 import { finishedImportTitle, importCountsLine, leftOutLine } from '../util/import-words';
@@ -13,11 +13,12 @@ import { Icon } from './Icon';
 
 /**
  * Running and finished imports: overall progress, each file's stage and percent, cancel,
- * failures with their reason, cancelled files as "Cancelled", one "Retry all". A band of its own
- * between the tabs and the screen, never over it: a card of failures stays open for reading, and
- * floating, it lay over search results, answers and the composer and took their clicks. The band
- * is short and scrolls; the screen below gives it the height. `inline` puts it in the Documents
- * screen's own flow instead, between its header and the table.
+ * failures with their reason, cancelled files as "Cancelled", one "Retry all" for every file the
+ * card would retry. A band of its own between the tabs and the screen, never over it: a card of
+ * failures stays open for reading, and floating, it lay over search results, answers and the
+ * composer and took their clicks. The band is short and scrolls; the screen below gives it the
+ * height. `inline` puts it in the Documents screen's own flow instead, between its header and the
+ * table.
  */
 export function ImportPanel({ inline = false }: { inline?: boolean }) {
   const keys = useStore(useShallow((s) => s.jobs.map((j) => j.key)));
@@ -144,8 +145,22 @@ function JobCard({ jobKey }: { jobKey: string }) {
 
   const files = job.order.map((f) => job.files[f]!).filter(Boolean);
   const failed = files.filter((f) => f.stage === 'failed' && !f.cancelled);
-  // Cancelled files are retried together; one button instead of one per file.
-  const retryable = finished ? files.filter((f) => f.cancelled && !f.retried && canRetry(job.library, f.file)) : [];
+  /**
+   * True when a failed file's row offers Retry: another try may get past its failure, or Retry
+   * reads it again from its path, where a good copy may have been saved since
+   * (`retryAfterReplacing`). A permanent failure of a dropped file is the same bytes again.
+   */
+  const retriesOne = (f: FileProgress) => {
+    if (!finished || f.stage !== 'failed' || f.cancelled || f.retried || !canRetry(job.library, f.file)) return false;
+    const fromPath = retriesFromPath(job.library, f.file);
+    return failureAdvice(f.code, fromPath) === null || (fromPath && retryAfterReplacing(f.code));
+  };
+  // "Retry all" sends as one import every file the card would retry: the cancelled ones (no button
+  // of their own) and each failure whose row offers Retry. It stood for the cancelled ones alone,
+  // so a card of ten unreadable files took ten clicks, each queueing an import of its own.
+  const retryable = finished ? files.filter((f) => (f.cancelled && !f.retried && canRetry(job.library, f.file)) || retriesOne(f)) : [];
+  // Beside the one row's own Retry it would repeat that button; folded, the card shows no rows.
+  const offerRetryAll = retryable.length > 1 || retryable.some((f) => f.cancelled) || (retryable.length === 1 && !open);
   const fraction = finished ? 1 : overall(job);
   const total = Math.max(job.total, files.length);
   const title = jobTitle(job, total);
@@ -229,7 +244,7 @@ function JobCard({ jobKey }: { jobKey: string }) {
           </ul>
         </details>
       ) : null}
-      {retryable.length > 0 ? (
+      {offerRetryAll ? (
         <button ref={retryAll} type="button" className="btn btn-small" data-testid="retry-all" onClick={(e) => {
             void retryFiles(job.key, retryable.map((f) => f.file));
             focusNewestJob(e.currentTarget);
@@ -246,10 +261,8 @@ function JobCard({ jobKey }: { jobKey: string }) {
       {open ? (
         <ul className="job-files">
           {files.map((f) => {
-            // A permanent failure of a file read by path is retried once the file is replaced there.
-            const fromPath = retriesFromPath(job.library, f.file);
-            const advice = failureAdvice(f.code, fromPath);
-            const retry = finished && !f.retried && canRetry(job.library, f.file) && (advice === null || (fromPath && retryAfterReplacing(f.code)));
+            const advice = failureAdvice(f.code, retriesFromPath(job.library, f.file));
+            const retry = retriesOne(f);
             return (
               <li key={f.file} className={`job-file stage-${f.stage}`} data-testid="import-file" data-file={f.file} data-stage={f.stage} data-cancelled={f.cancelled ? "true" : undefined}>
                 <div className="job-file-line">

@@ -16,8 +16,16 @@ function runningText(p: IndexProgress): string {
   }
 }
 
+/**
+ * How a task ended, said by itself: a short run's start and end reach the page in one batch, and
+ * then this is all a screen reader hears of it, so it says what was done, not only the outcome. A
+ * rebuild also runs when an embedder is first chosen, not only from "Rebuild index".
+ */
 function doneText(p: IndexProgress): string {
-  if (p.task === 'rebuilding') return 'The index is up to date with this version of ManualMate.';
+  if (p.task === 'rebuilding') {
+    const upToDate = 'The index is up to date with this version of ManualMate.';
+    return p.total === 0 ? upToDate : `Rebuilt the index of ${stepsText(p, p.total)}. ${upToDate}`;
+  }
   if (p.task === 'embedding') return p.total === 0 ? 'Every chunk is embedded.' : `Embedded ${count(p.total)} ${p.total === 1 ? 'chunk' : 'chunks'}: meaning-based search covers the whole library.`;
   return p.total === 0 ? 'Every document is enriched with the chat model.' : `Enriched ${count(p.total)} ${p.total === 1 ? 'document' : 'documents'} with the chat model.`;
 }

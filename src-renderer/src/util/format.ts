@@ -126,14 +126,33 @@ export function markedParts(text: string, words: readonly string[]): { text: str
   return out;
 }
 
+/** "2", "2 and 3", "2, 3 and 4". */
+const listed = (ns: readonly number[]) => (ns.length === 1 ? `${ns[0]}` : `${ns.slice(0, -1).join(', ')} and ${ns.at(-1)}`);
+
+/**
+ * A citation marker whose number names no source of its answer, in words: a language model may
+ * number a passage it was never given, and the answer keeps its "[7]" though no chip stands for it.
+ */
+export function missingSource(n: number): string {
+  return `source ${n} not found`;
+}
+
 /**
  * An answer's citation markers in words for a screen reader: "fuse [1]. Clean [2][3]" reads
- * "fuse (source 1). Clean (sources 2 and 3)", not "left bracket one right bracket". The chips on
- * screen are labelled "Source n: …" already; this is for text said as a whole (the answer status).
+ * "fuse (source 1). Clean (sources 2 and 3)", not "left bracket one right bracket". `cited`: the
+ * numbers the answer has a source for; a marker naming none is said as not found ("(source 7 not
+ * found)"), as its plain "[7]" on screen is. The chips on screen are labelled "Source n: …"
+ * already; this is for text said as a whole (the answer status).
  */
-export function spokenCitations(text: string): string {
+export function spokenCitations(text: string, cited: ReadonlySet<number>): string {
   return text.replace(/(?:[ \t]*\[\d{1,3}\])+/g, (run) => {
-    const ns = [...run.matchAll(/\d+/g)].map((m) => m[0]);
-    return ns.length === 1 ? ` (source ${ns[0]})` : ` (sources ${ns.slice(0, -1).join(', ')} and ${ns.at(-1)})`;
+    const ns = [...run.matchAll(/\d+/g)].map((m) => Number(m[0]));
+    const found = ns.filter((n) => cited.has(n));
+    const missing = ns.filter((n) => !cited.has(n));
+    const said = [
+      ...(found.length > 0 ? [`${found.length === 1 ? 'source' : 'sources'} ${listed(found)}`] : []),
+      ...(missing.length === 1 ? [missingSource(missing[0]!)] : missing.length > 1 ? [`sources ${listed(missing)} not found`] : []),
+    ];
+    return ` (${said.join('; ')})`;
   });
 }
