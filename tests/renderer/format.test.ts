@@ -81,6 +81,12 @@ describe('spokenCitations (an answer said by a screen reader)', () => {
     );
   });
 
+  it('reads only the marker ending each line of an extracted answer as a source', () => {
+    expect(spokenCitations('The P-9 takes a 5 A fuse [2] in the terminal box. [1]\nSee table [3]. [7]', new Set([1]), true)).toBe(
+      'The P-9 takes a 5 A fuse [2] in the terminal box. (source 1)\nSee table [3]. (source 7 not found)',
+    );
+  });
+
   it('leaves brackets that are not a source number alone', () => {
     expect(spokenCitations('Set [Mode] to 2 and press [OK].', new Set([1]))).toBe('Set [Mode] to 2 and press [OK].');
   });

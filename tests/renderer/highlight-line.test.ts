@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import Markdown, { type Options } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
-import { alignToSource, remarkCitations, remarkHighlight, remarkHtmlAsText } from '../../src-renderer/src/viewer/markdown.plugins';
+import { alignToSource, remarkCitations, remarkHighlight, remarkHtmlAsText, remarkLineEndCitations } from '../../src-renderer/src/viewer/markdown.plugins';
 import { findLine, lineInPassage } from '../../src-renderer/src/viewer/passage';
 
 type Plugins = NonNullable<Options['remarkPlugins']>;
@@ -33,6 +33,19 @@ describe('remarkCitations (chips that know their answer line)', () => {
     const out = html('The fuse is 5 A [1]. Clean the filter often [2].', [remarkCitations]);
     expect(out).toContain('data-n="1" data-line="The fuse is 5 A"');
     expect(out).toContain('data-n="2" data-line="Clean the filter often"');
+  });
+});
+
+describe('remarkLineEndCitations (an extracted answer: one marker ends each quoted line)', () => {
+  it('makes only the marker ending a line a chip, with the whole line; a footnote reference inside stays text', () => {
+    const answer = ['- The P-9 takes a 5 A fuse [2] in the terminal box. [1]', '- See table [3] for ratings [12] [2]', '- Replace the belt yearly [1] every spring.'].join('\n');
+    const out = html(answer, [remarkLineEndCitations]);
+    const chips = [...out.matchAll(/<cite data-n="(\d+)" data-line="([^"]*)">/g)].map((m) => [Number(m[1]), m[2]]);
+    expect(chips).toEqual([
+      [1, 'The P-9 takes a 5 A fuse [2] in the terminal box.'],
+      [2, 'See table [3] for ratings [12]'],
+    ]);
+    expect(out).toContain('yearly [1] every spring.');
   });
 });
 

@@ -5,7 +5,7 @@ import { withoutExtractedLabel } from '../../../src-main/core/extracted-label';
 import { useStore } from '../store';
 import { formatDate, formatPages, plainText, spokenCitations } from '../util/format';
 import { MAX_QUESTION_CHARS } from '../util/messages';
-import { remarkCitations, remarkInlineAsText } from '../viewer/markdown.plugins';
+import { remarkCitations, remarkInlineAsText, remarkLineEndCitations } from '../viewer/markdown.plugins';
 import { SafeMarkdown } from '../viewer/SafeMarkdown';
 import { CitationChip } from './CitationChip';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -241,7 +241,7 @@ function Transcript() {
 /** What a screen reader says of a finished answer: its kind, then its words as plain text, its markers as sources. */
 function answerSpoken(turn: ChatTurn): string {
   const kind = turn.mode === 'extracted' ? 'Extracted from your manuals' : turn.mode === 'not-found' ? 'Not found in this library' : 'Written answer';
-  return `${kind}${turn.stopped ? ', stopped' : ''}: ${spokenCitations(plainText(answerText(turn.text)), new Set((turn.citations ?? []).map((c) => c.n)))}`;
+  return `${kind}${turn.stopped ? ', stopped' : ''}: ${spokenCitations(plainText(answerText(turn.text)), new Set((turn.citations ?? []).map((c) => c.n)), turn.mode === 'extracted')}`;
 }
 
 /**
@@ -366,7 +366,7 @@ function Answer({ turn }: { turn: ChatTurn }) {
     [byN, turn.mode],
   );
   // An extracted answer quotes the manuals: inline Markdown in a quote is shown as written.
-  const plugins = useMemo(() => (turn.mode === 'extracted' ? [remarkInlineAsText, remarkCitations] : [remarkCitations]), [turn.mode]);
+  const plugins = useMemo(() => (turn.mode === 'extracted' ? [remarkInlineAsText, remarkLineEndCitations] : [remarkCitations]), [turn.mode]);
   return (
     <article className={`answer answer-${turn.mode ?? 'generated'}`} data-testid="answer" data-mode={turn.mode ?? 'generated'}>
       <div className="answer-meta">

@@ -142,10 +142,12 @@ export function missingSource(n: number): string {
  * "fuse (source 1). Clean (sources 2 and 3)", not "left bracket one right bracket". `cited`: the
  * numbers the answer has a source for; a marker naming none is said as not found ("(source 7 not
  * found)"), as its plain "[7]" on screen is. The chips on screen are labelled "Source n: …"
- * already; this is for text said as a whole (the answer status).
+ * already; this is for text said as a whole (the answer status). `lineEnd`: an extracted answer,
+ * whose markers are the one ending each line (`remarkLineEndCitations`); a "[2]" inside a quoted
+ * line is the manual's own and is read as written.
  */
-export function spokenCitations(text: string, cited: ReadonlySet<number>): string {
-  return text.replace(/(?:[ \t]*\[\d{1,3}\])+/g, (run) => {
+export function spokenCitations(text: string, cited: ReadonlySet<number>, lineEnd = false): string {
+  return text.replace(lineEnd ? /[ \t]*\[\d{1,3}\](?=[ \t]*$)/gm : /(?:[ \t]*\[\d{1,3}\])+/g, (run) => {
     const ns = [...run.matchAll(/\d+/g)].map((m) => Number(m[0]));
     const found = ns.filter((n) => cited.has(n));
     const missing = ns.filter((n) => !cited.has(n));

@@ -269,34 +269,50 @@ const MARKER = /\[(\d{1,3})\]/g;
 /**
  * Turns `[n]` markers in an answer into `<cite data-n data-line>` elements the renderer shows as
  * chips. `data-line` is the text the marker stands after: its block's text since the marker
- * before it (markers side by side share it), which in an extracted answer is the quoted line the
- * source viewer marks.
+ * before it (markers side by side share it). For a written answer, whose model puts markers
+ * anywhere in its sentences.
  */
 export function remarkCitations() {
+  return citationMarkers(false);
+}
+
+/**
+ * `remarkCitations` for an extracted answer, where the engine ends each quoted line with its one
+ * marker and puts none elsewhere: a "[2]" inside a quoted line is the manual's own (a footnote's
+ * reference) and stays text. Made a chip, it read "source 2 not found", or opened another source when the
+ * answer had two. `data-line` is the whole quoted line the source viewer marks.
+ */
+export function remarkLineEndCitations() {
+  return citationMarkers(true);
+}
+
+
+function citationMarkers(lineEndOnly: boolean) {
   return (tree: Root) => {
     walk(tree, (child, i, parent) => {
       if (child.type !== 'text' || !/\[\d{1,3}\]/.test(child.value)) return;
+      const last = i === parent.children.length - 1;
       // The siblings before this node are not split yet (the walk runs from the end): their markers are still text.
       let before = shownText(parent.children.slice(0, i) as RootContent[]);
       const parts: RootContent[] = [];
-      let last = 0;
+      let at = 0;
       for (const m of child.value.matchAll(MARKER)) {
-        if (m.index > last) parts.push({ type: 'text', value: child.value.slice(last, m.index) });
-        before += child.value.slice(last, m.index);
+        if (lineEndOnly && !(last && child.value.slice(m.index + m[0].length).trim() === '')) continue;
+        if (m.index > at) parts.push({ type: 'text', value: child.value.slice(at, m.index) });
+        before += child.value.slice(at, m.index);
         // Markers side by side ("[1][2]") stand after the same text.
         // A sentence's end left before it by the marker before ("5 A [1]. Clean ...") is not the line's.
-        const line = before
-          .replace(/(?:\s*\[\d{1,3}\])+\s*$/, '')
-          .split(/\[\d{1,3}\]/)
-          .pop()!
+        // In an extracted answer the brackets before the line's marker are the manual's own text.
+        const line = (lineEndOnly ? before : before.replace(/(?:\s*\[\d{1,3}\])+\s*$/, '').split(/\[\d{1,3}\]/).pop()!)
           .replace(/\s+/g, ' ')
           .replace(/^[\s.,;:!?]+/, '')
           .trim();
         parts.push({ type: 'citation', data: { hName: 'cite', hProperties: { dataN: Number(m[1]), dataLine: line } }, children: [{ type: 'text', value: m[0] }] } as unknown as RootContent);
         before += m[0];
-        last = m.index + m[0].length;
+        at = m.index + m[0].length;
       }
-      if (last < child.value.length) parts.push({ type: 'text', value: child.value.slice(last) });
+      if (parts.length === 0) return;
+      if (at < child.value.length) parts.push({ type: 'text', value: child.value.slice(at) });
       parent.children.splice(i, 1, ...(parts as never[]));
     });
   };
