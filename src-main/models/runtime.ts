@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Embedder, Llm, ModelInfo } from './types';
 import { discoverModels } from './discovery';
 
@@ -43,7 +44,11 @@ export class ModelRuntime {
   }
 
   private async find(id: string): Promise<ModelInfo | undefined> {
-    if (!this.known.some((m) => m.id === id)) await this.list();
+    const seen = this.known.find((m) => m.id === id);
+    // A model listed earlier whose file has gone since (deleted, moved) and is not loaded is looked
+    // for again: its load would fail with the native runtime's "file not found", where what the
+    // user needs to hear is that the model folders hold no such model any more.
+    if (!seen || (this.states.get(seen.path)?.state !== 'ready' && !existsSync(seen.path))) await this.list();
     return this.known.find((m) => m.id === id);
   }
 
