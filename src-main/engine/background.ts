@@ -14,6 +14,11 @@ import { OPENING_WAIT_MS, type WriterLock } from './writer-lock';
 export const NOUNS_FIRST =
   'Embedding waits until every chunk has its signature\'s nouns: LLM enrichment gives them once it has reached every document (choose a chat model in Settings › Models), or rebuild the index.';
 
+/** What a stopped embedding run says: the task, why, and when it goes on. */
+export function embeddingStopped(reason: string): string {
+  return `Embedding stopped: ${sentence(reason)} It resumes with the next import or the next start of the app.`;
+}
+
 /** What the LLM upgrade reports about documents it found it cannot reach (`STORED_TEXT_LOST`), naming a few. */
 export function passedByMessage(ids: readonly string[]): string {
   const named = ids.slice(0, 3).map((id) => `"${id}"`).join(', ');
@@ -264,10 +269,15 @@ function startEmbedding(lib: Library): void {
       const error = `${sentence(res.error.message)} It is tried again once the models folder or the library's embedding model changes.`;
       emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: 0, total: 0, error });
     } else if (!res.ok && res.error.code !== 'cancelled') {
-      emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: 0, total: 0, error: res.error.message });
+      emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: 0, total: 0, error: embeddingStopped(res.error.message) });
     }
   })()
-    .catch((err: unknown) => log(`[engine] embedding ${lib.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
+    .catch((err: unknown) => {
+      // The embedder failed while it embedded (its runtime out of memory, a damaged model file):
+      // said, or the status line stays at its last count for good.
+      log(`[engine] embedding ${lib.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: 0, total: 0, error: embeddingStopped(err instanceof Error ? err.message : String(err)) });
+    })
     .finally(() => {
       jobs.delete(jobId);
       if (pendingEmbeds.delete(lib.config.id) && !controller.signal.aborted) startEmbedding(lib);
