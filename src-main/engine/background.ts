@@ -19,24 +19,26 @@ export function embeddingStopped(reason: string): string {
   return `Embedding stopped: ${sentence(reason)} It resumes with the next import or the next start of the app.`;
 }
 
+/** A few of `ids`, quoted, and how many more ("\"a.md\", \"b.md\", \"c.md\" and 4 more"): how the upgrade's reports name documents. */
+function someOf(ids: readonly string[]): string {
+  const named = ids.slice(0, 3).map((id) => `"${id}"`).join(', ');
+  return ids.length > 3 ? `${named} and ${ids.length - 3} more` : named;
+}
+
 /** What the LLM upgrade reports about documents it found it cannot reach (`STORED_TEXT_LOST`), naming a few. */
 export function passedByMessage(ids: readonly string[]): string {
-  const named = ids.slice(0, 3).map((id) => `"${id}"`).join(', ');
-  const more = ids.length > 3 ? ` and ${ids.length - 3} more` : '';
   if (ids.length === 1) {
-    return `${named} is not enriched with the chat model: its stored text is missing from the library folder or cannot be read. It keeps its rule-based enrichment and stays searchable; import the file again to enrich it.`;
+    return `${someOf(ids)} is not enriched with the chat model: its stored text is missing from the library folder or cannot be read. It keeps its rule-based enrichment and stays searchable; import the file again to enrich it.`;
   }
-  return `${named}${more} are not enriched with the chat model: their stored text is missing from the library folder or cannot be read. They keep their rule-based enrichment and stay searchable; import the files again to enrich them.`;
+  return `${someOf(ids)} are not enriched with the chat model: their stored text is missing from the library folder or cannot be read. They keep their rule-based enrichment and stay searchable; import the files again to enrich them.`;
 }
 
 /** What the LLM upgrade reports about documents it could not chunk anew (`chunkingFailed`), all for one `error`, naming a few. */
 export function unchunkedMessage(ids: readonly string[], error: string): string {
-  const named = ids.slice(0, 3).map((id) => `"${id}"`).join(', ');
-  const more = ids.length > 3 ? ` and ${ids.length - 3} more` : '';
   if (ids.length === 1) {
-    return `${named} is not enriched with the chat model: chunking it anew failed. ${sentence(error)} It keeps its rule-based enrichment and stays searchable; rebuilding the index once that is fixed enriches it.`;
+    return `${someOf(ids)} is not enriched with the chat model: chunking it anew failed. ${sentence(error)} It keeps its rule-based enrichment and stays searchable; rebuilding the index once that is fixed enriches it.`;
   }
-  return `${named}${more} are not enriched with the chat model: chunking them anew failed. ${sentence(error)} They keep their rule-based enrichment and stay searchable; rebuilding the index once that is fixed enriches them.`;
+  return `${someOf(ids)} are not enriched with the chat model: chunking them anew failed. ${sentence(error)} They keep their rule-based enrichment and stay searchable; rebuilding the index once that is fixed enriches them.`;
 }
 
 /** A running job of the engine: its library, how to stop it, and when it ends. */
