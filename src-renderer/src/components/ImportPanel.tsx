@@ -8,7 +8,7 @@ import { finishedImportTitle, importCountsLine, leftOutLine } from '../util/impo
 import { importNews, type JobHeard } from '../util/import-news';
 import { restoreFocus } from '../util/focus';
 import { NARROW_LAYOUT, useMediaQuery } from '../util/media';
-import { failureAdvice, retryAfterReplacing } from '../util/messages';
+import { failureAdvice, offersRetry } from '../util/messages';
 import { Icon } from './Icon';
 
 /**
@@ -145,16 +145,9 @@ function JobCard({ jobKey }: { jobKey: string }) {
 
   const files = job.order.map((f) => job.files[f]!).filter(Boolean);
   const failed = files.filter((f) => f.stage === 'failed' && !f.cancelled);
-  /**
-   * True when a failed file's row offers Retry: another try may get past its failure, or Retry
-   * reads it again from its path, where a good copy may have been saved since
-   * (`retryAfterReplacing`). A permanent failure of a dropped file is the same bytes again.
-   */
-  const retriesOne = (f: FileProgress) => {
-    if (!finished || f.stage !== 'failed' || f.cancelled || f.retried || !canRetry(job.library, f.file)) return false;
-    const fromPath = retriesFromPath(job.library, f.file);
-    return failureAdvice(f.code, fromPath) === null || (fromPath && retryAfterReplacing(f.code));
-  };
+  /** True when a failed file's row offers Retry (`offersRetry`): a permanent failure of a dropped file is the same bytes again. */
+  const retriesOne = (f: FileProgress) =>
+    finished && f.stage === 'failed' && !f.cancelled && !f.retried && canRetry(job.library, f.file) && offersRetry(f.code, retriesFromPath(job.library, f.file));
   // "Retry all" sends as one import every file the card would retry: the cancelled ones (no button
   // of their own) and each failure whose row offers Retry. It stood for the cancelled ones alone,
   // so a card of ten unreadable files took ten clicks, each queueing an import of its own.

@@ -2,11 +2,10 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DocumentSummary } from '../../../src-main/contract/api';
 import { shell } from '../api/client';
-import { isPermanentImportFailure } from '../../../src-main/core/result';
 import { useStore } from '../store';
 import type { FileProgress } from '../store/ingest.slice';
 import { countOf, formatBytes, formatDate, formatPercent, stageLabel } from '../util/format';
-import { failureAdvice, retryAfterReplacing } from '../util/messages';
+import { failureAdvice, offersRetry } from '../util/messages';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Icon } from './Icon';
 import { ImportButtons, MANUAL_EXTENSIONS } from './ImportButtons';
@@ -269,7 +268,7 @@ function DocumentRow({
   const stage = live?.stage ?? doc.status;
   const ready = doc.status === 'ready';
   const advice = doc.status === 'failed' ? failureAdvice(doc.code, fromPath) : null;
-  const retry = doc.status === 'failed' && !live && onRetry && (!isPermanentImportFailure(doc.code) || (fromPath && retryAfterReplacing(doc.code)));
+  const retry = doc.status === 'failed' && !live && onRetry && offersRetry(doc.code, fromPath);
   return (
     <tr data-status={stage} data-doc={doc.id}>
       <td className="doc-cell">

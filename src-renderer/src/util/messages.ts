@@ -37,6 +37,15 @@ export function retryAfterReplacing(code: ErrorCode | undefined): boolean {
 }
 
 /**
+ * Whether a failed file's row offers Retry (the import card and the Documents row alike): another
+ * try may get past its failure, or Retry reads it again from its path (`fromPath`), where a good
+ * copy may have been saved since (`retryAfterReplacing`).
+ */
+export function offersRetry(code: ErrorCode | undefined, fromPath: boolean): boolean {
+  return !isPermanentImportFailure(code) || (fromPath && retryAfterReplacing(code));
+}
+
+/**
  * What to do about an import failure that importing the same file again cannot get past (see
  * `isPermanentImportFailure`), said where Retry would otherwise stand; null when another try may
  * pass. `fromPath`: Retry reads the file again from its path, and stands beside this advice when
