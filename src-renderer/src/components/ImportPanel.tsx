@@ -5,7 +5,8 @@ import type { FileProgress, ImportJob } from '../store/ingest.slice';
 import { formatPercent, stageLabel } from '../util/format';
 import { MAX_DROPPED_FILES } from '../util/files';
 import { finishedImportTitle, importCountsLine, leftOutLine } from '../util/import-words';
-import { importNews, type JobHeard } from '../util/import-news';
+import { importNews } from '../util/import-news';
+import type { ProgressHeard } from '../util/progress-news';
 import { restoreFocus } from '../util/focus';
 import { NARROW_LAYOUT, useMediaQuery } from '../util/media';
 import { failureAdvice, offersRetry } from '../util/messages';
@@ -92,7 +93,7 @@ function jobTitle(job: ImportJob, total: number): string {
 export function ImportStatus() {
   const jobs = useStore((s) => s.jobs);
   const [said, setSaid] = useState('');
-  const heard = useRef(new Map<string, JobHeard>());
+  const heard = useRef(new Map<string, ProgressHeard>());
   useEffect(() => {
     const news = importNews(heard.current, jobs, Date.now());
     // The same words again (a second import of as many files) must still change the region.

@@ -3,11 +3,6 @@ import { countOf } from './format';
 import { finishedImportTitle, importCountsLine } from './import-words';
 import { progressNews, type ProgressHeard } from './progress-news';
 
-export { PROGRESS_SAID_EVERY_MS } from './progress-news';
-
-/** What was last said of one job: whether it had finished, its count of files done, when (ms). */
-export type JobHeard = ProgressHeard;
-
 /** Files of a job that have done their own work, counted as the card's headline counts them. */
 function filesDone(job: ImportJob): number {
   return Object.values(job.files).filter((f) => f.stage === 'indexing' || f.stage === 'ready' || f.stage === 'failed').length;
@@ -27,7 +22,7 @@ function finishedWords(job: ImportJob): string {
  * finished (its headline and counts). `heard` is what was said of each job by key, updated here;
  * jobs no longer listed (dismissed) are forgotten. `now` in milliseconds.
  */
-export function importNews(heard: Map<string, JobHeard>, jobs: readonly ImportJob[], now: number): string | null {
+export function importNews(heard: Map<string, ProgressHeard>, jobs: readonly ImportJob[], now: number): string | null {
   let news: string | null = null;
   for (const job of jobs) {
     const total = Math.max(job.total, job.order.length);

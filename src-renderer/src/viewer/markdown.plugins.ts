@@ -279,25 +279,28 @@ export function remarkCitations() {
 /**
  * `remarkCitations` for an extracted answer, where the engine ends each quoted line with its one
  * marker and puts none elsewhere: a "[2]" inside a quoted line is the manual's own (a footnote's
- * reference) and stays text. Made a chip, it read "source 2 not found", or opened another source when the
- * answer had two. `data-line` is the whole quoted line the source viewer marks.
+ * reference) and stays text. Made a chip, it read "source 2 not found", or opened another source
+ * when the answer had two. `data-line` is the whole quoted line the source viewer marks.
  */
 export function remarkLineEndCitations() {
   return citationMarkers(true);
 }
 
+/** The marker that ends its block's text (nothing but spaces after it). */
+const LINE_END_MARKER = /\[(\d{1,3})\](?=\s*$)/g;
 
+/** `remarkCitations` (every marker) or `remarkLineEndCitations` (`lineEndOnly`: the one ending its block). */
 function citationMarkers(lineEndOnly: boolean) {
   return (tree: Root) => {
     walk(tree, (child, i, parent) => {
       if (child.type !== 'text' || !/\[\d{1,3}\]/.test(child.value)) return;
-      const last = i === parent.children.length - 1;
+      // Only the block's last text node ends its line.
+      if (lineEndOnly && i !== parent.children.length - 1) return;
       // The siblings before this node are not split yet (the walk runs from the end): their markers are still text.
       let before = shownText(parent.children.slice(0, i) as RootContent[]);
       const parts: RootContent[] = [];
       let at = 0;
-      for (const m of child.value.matchAll(MARKER)) {
-        if (lineEndOnly && !(last && child.value.slice(m.index + m[0].length).trim() === '')) continue;
+      for (const m of child.value.matchAll(lineEndOnly ? LINE_END_MARKER : MARKER)) {
         if (m.index > at) parts.push({ type: 'text', value: child.value.slice(at, m.index) });
         before += child.value.slice(at, m.index);
         // Markers side by side ("[1][2]") stand after the same text.
