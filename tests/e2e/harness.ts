@@ -185,6 +185,31 @@ export const takesClick = (el: Locator, blocks: readonly ScrollLogicalPosition[]
     return true;
   }, blocks);
 
+/**
+ * Starts recording what a status region says, as a screen reader would hear it: every text the
+ * element matching `selector` holds from now on, in order, a repeat of the last one not counted
+ * again. False when no such element is in the page. Read them back with `heardSoFar`.
+ */
+export const recordRegion = (page: Page, selector: string) =>
+  page.evaluate((sel) => {
+    const w = window as unknown as { __heard: string[] };
+    w.__heard = [];
+    const region = document.querySelector(sel);
+    if (!region) return false;
+    new MutationObserver(() => {
+      const t = (region.textContent ?? '').trim();
+      if (t && w.__heard[w.__heard.length - 1] !== t) w.__heard.push(t);
+    }).observe(region, { subtree: true, childList: true, characterData: true });
+    return true;
+  }, selector);
+
+/** Every text the region `recordRegion` watches has held since, in order. */
+export const heardSoFar = (page: Page) => page.evaluate(() => (window as unknown as { __heard: string[] }).__heard);
+
+/** How many elements matching `selector` sit inside a live region, where each of their changes would be read out. */
+export const inLiveRegion = (page: Page, selector: string) =>
+  page.evaluate((sel) => [...document.querySelectorAll(sel)].filter((el) => el.closest('[aria-live], [role="status"], [role="log"], [role="alert"]')).length, selector);
+
 export const shot = (page: Page, name: string) => page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
 
 export interface DropFile {

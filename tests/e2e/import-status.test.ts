@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { bulletin, dropFiles, openNewLibrary, startUiApp, type UiApp } from './harness';
+import { bulletin, dropFiles, heardSoFar, inLiveRegion, openNewLibrary, recordRegion, startUiApp, type UiApp } from './harness';
 
 /**
  * A screen-reader user who drops manuals hears what matters of the import: that it started, how
@@ -13,21 +13,9 @@ describe('import progress announced, in Chromium', () => {
   let page: Page;
   const errors: string[] = [];
   /** Every text the import status region has held since `record()`, in order. */
-  const heard = () => page.evaluate(() => (window as unknown as { __heard: string[] }).__heard);
-  const record = () =>
-    page.evaluate(() => {
-      const w = window as unknown as { __heard: string[] };
-      w.__heard = [];
-      const region = document.querySelector('[data-testid="import-status"]');
-      if (!region) return false;
-      new MutationObserver(() => {
-        const t = (region.textContent ?? '').trim();
-        if (t && w.__heard[w.__heard.length - 1] !== t) w.__heard.push(t);
-      }).observe(region, { subtree: true, childList: true, characterData: true });
-      return true;
-    });
-  const inLiveRegion = () =>
-    page.evaluate(() => [...document.querySelectorAll('[data-testid="import-job"]')].filter((el) => el.closest('[aria-live], [role="status"], [role="log"], [role="alert"]')).length);
+  const heard = () => heardSoFar(page);
+  const record = () => recordRegion(page, '[data-testid="import-status"]');
+  const jobsInLiveRegion = () => inLiveRegion(page, '[data-testid="import-job"]');
 
   beforeAll(async () => {
     app = await startUiApp();
@@ -44,7 +32,7 @@ describe('import progress announced, in Chromium', () => {
     await dropFiles(page, [bulletin(1), bulletin(2), bulletin(3)]);
     const job = page.locator('[data-testid="import-job"][data-phase="done"]');
     await job.waitFor();
-    expect(await inLiveRegion()).toBe(0);
+    expect(await jobsInLiveRegion()).toBe(0);
     await expect.poll(heard).toEqual(['Importing 3 files into Pumps', 'Imported into Pumps: 3 imported.']);
     await job.getByRole('button', { name: 'Dismiss' }).click();
   });
@@ -54,7 +42,7 @@ describe('import progress announced, in Chromium', () => {
     await dropFiles(page, [bulletin(4), bulletin(5), { name: 'damaged.pdf', bytes: new TextEncoder().encode('%PDF-1.4\ncut off'), type: 'application/pdf' }]);
     const job = page.locator('[data-testid="import-job"][data-phase="done"]');
     await job.waitFor();
-    expect(await inLiveRegion()).toBe(0);
+    expect(await jobsInLiveRegion()).toBe(0);
     await expect.poll(heard).toEqual(['Importing 3 files into Pumps', 'Imported into Pumps; 1 file could not be imported: 2 imported · 1 failed.']);
     await job.getByRole('button', { name: 'Dismiss' }).click();
   });

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { importTexts, openApp, reloadApp, startUiApp, type UiApp } from './harness';
+import { heardSoFar, importTexts, inLiveRegion, openApp, recordRegion, reloadApp, startUiApp, type UiApp } from './harness';
 
 /** Forty short service notes, one section each: enough chunks for the embedder to take several steps. */
 const NOTES = Object.fromEntries(
@@ -22,22 +22,10 @@ describe('background indexing announced, in Chromium', () => {
   let page: Page;
   const errors: string[] = [];
   /** Every text the status region `testId` has held since `record()`, in order. */
-  const heard = () => page.evaluate(() => (window as unknown as { __heard: string[] }).__heard);
-  const record = (testId: string) =>
-    page.evaluate((id) => {
-      const w = window as unknown as { __heard: string[] };
-      w.__heard = [];
-      const region = document.querySelector(`[role="status"][data-testid="${id}"]`);
-      if (!region) return false;
-      new MutationObserver(() => {
-        const t = (region.textContent ?? '').trim();
-        if (t && w.__heard[w.__heard.length - 1] !== t) w.__heard.push(t);
-      }).observe(region, { subtree: true, childList: true, characterData: true });
-      return true;
-    }, testId);
+  const heard = () => heardSoFar(page);
+  const record = (testId: string) => recordRegion(page, `[role="status"][data-testid="${testId}"]`);
   /** Elements of the visible status lines inside a live region (each step would be read out). */
-  const linesInLiveRegion = () =>
-    page.evaluate(() => [...document.querySelectorAll('.index-status')].filter((el) => el.closest('[aria-live], [role="status"], [role="log"], [role="alert"]')).length);
+  const linesInLiveRegion = () => inLiveRegion(page, '.index-status');
 
   beforeAll(async () => {
     app = await startUiApp({ bundledEmbedder: true });

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { importTexts, openApp, startUiApp, type UiApp } from './harness';
+import { importTexts, inLiveRegion, openApp, startUiApp, type UiApp } from './harness';
 
 /**
  * A technician reading an answer who looks something up in another library comes back to the
@@ -71,19 +71,16 @@ describe('the open conversation across a library switch, in Chromium', () => {
 
   it('reads out a new answer only, never a conversation opened or reopened', async () => {
     // No answer nor question sits in a live region: opening a conversation read all of it aloud.
-    const inLiveRegion = () =>
-      page.evaluate(() =>
-        [...document.querySelectorAll('[data-testid="answer"], [data-testid="question"]')].filter((el) => el.closest('[aria-live], [role="status"], [role="log"], [role="alert"]')).length,
-      );
+    const turnsInLiveRegion = () => inLiveRegion(page, '[data-testid="answer"], [data-testid="question"]');
     const said = () => page.evaluate(() => document.querySelector('[data-testid="answer-status"]')?.textContent ?? null);
     await choose(/^Pumps/);
     await expect.poll(openTitle).toBe('What fuse does the RAC-225B take?');
     await expect.poll(() => page.getByTestId('answer').count()).toBe(2);
-    expect(await inLiveRegion()).toBe(0);
+    expect(await turnsInLiveRegion()).toBe(0);
     expect(await said()).toBe('');
     await page.getByRole('button', { name: /^How is the RAC-225B serviced\?/ }).click();
     await expect.poll(openTitle).toBe('How is the RAC-225B serviced?');
-    expect(await inLiveRegion()).toBe(0);
+    expect(await turnsInLiveRegion()).toBe(0);
     expect(await said()).toBe('');
     // A question asked here: the status says the answer once it is written, as text.
     await ask('Which fuse is behind the terminal cover?');
@@ -91,7 +88,7 @@ describe('the open conversation across a library switch, in Chromium', () => {
     // Its citation markers said as sources, not as "left bracket one right bracket".
     expect(await said()).toMatch(/\(source 1\)/);
     expect(await said()).not.toMatch(/\[\d+\]/);
-    expect(await inLiveRegion()).toBe(0);
+    expect(await turnsInLiveRegion()).toBe(0);
   });
 
   it('logged no page errors', () => {
