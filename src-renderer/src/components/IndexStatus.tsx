@@ -26,8 +26,8 @@ function doneText(p: IndexProgress): string {
     const upToDate = 'The index is up to date with this version of ManualMate.';
     return p.total === 0 ? upToDate : `Rebuilt the index of ${stepsText(p, p.total)}. ${upToDate}`;
   }
-  if (p.task === 'embedding') return p.total === 0 ? 'Every chunk is embedded.' : `Embedded ${count(p.total)} ${p.total === 1 ? 'chunk' : 'chunks'}: meaning-based search covers the whole library.`;
-  return p.total === 0 ? 'Every document is enriched with the chat model.' : `Enriched ${count(p.total)} ${p.total === 1 ? 'document' : 'documents'} with the chat model.`;
+  if (p.task === 'embedding') return p.total === 0 ? 'Every chunk is embedded.' : `Embedded ${stepsText(p, p.total)}: meaning-based search covers the whole library.`;
+  return p.total === 0 ? 'Every document is enriched with the chat model.' : `Enriched ${stepsText(p, p.total)} with the chat model.`;
 }
 
 /** The steps a task counts, `n` of them, in words ("1,204 chunks"). */
