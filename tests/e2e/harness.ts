@@ -109,11 +109,11 @@ export async function startUiApp(options: UiAppOptions = {}): Promise<UiApp> {
 }
 
 /**
- * Imports texts (file name -> content) into `library` through the app's engine, as a user's files
- * would come, and fails unless every one imports. The source folder goes afterwards: the library
- * keeps its own copies.
+ * Imports files (file name -> text, or bytes: a generated PDF) into `library` through the app's
+ * engine, as a user's files would come, and fails unless every one imports. The source folder goes
+ * afterwards: the library keeps its own copies.
  */
-export async function importTexts(app: UiApp, library: string, files: Record<string, string>): Promise<void> {
+export async function importTexts(app: UiApp, library: string, files: Record<string, string | Uint8Array>): Promise<void> {
   const src = await tempDir();
   try {
     const paths = Object.keys(files).map((name) => path.join(src.dir, name));

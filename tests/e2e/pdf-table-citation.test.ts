@@ -2,12 +2,9 @@
 /// <reference lib="dom.iterable" />
 // Code passed to page.evaluate runs in Chromium: it is type-checked against the DOM.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { writePdf, type PdfTextRun } from '../fixtures/pdf-writer';
-import { tempDir } from '../helpers/temp';
-import { openApp, shot, startUiApp, type UiApp } from './harness';
+import { importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
 
 const TOP = 720;
 
@@ -75,15 +72,10 @@ describe('a cited PDF table row in the page viewer', () => {
   let app: UiApp;
   let page: Page;
   const errors: string[] = [];
-  let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
     app = await startUiApp();
-    const src = await tempDir();
-    cleanup = src.cleanup;
-    await writeFile(path.join(src.dir, 'xb-200.pdf'), operatingConditionsPdf());
-    const imported = await app.engine.importPaths('Modules', [path.join(src.dir, 'xb-200.pdf')]);
-    expect(imported.ok && imported.value.summary.imported).toBe(1);
+    await importTexts(app, 'Modules', { 'xb-200.pdf': operatingConditionsPdf() });
     page = await openApp(app, errors);
     await page.getByTestId('tab-chat').click();
     const input = page.getByTestId('question-input');
@@ -94,7 +86,6 @@ describe('a cited PDF table row in the page viewer', () => {
 
   afterAll(async () => {
     await app?.close();
-    await cleanup?.();
   });
 
   /** Opens citation `n` of the answer and returns the text items marked on page `pageNo`. */

@@ -1,10 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { tempDir } from '../helpers/temp';
-import { openApp, serviceManualPdf, startUiApp, type UiApp } from './harness';
+import { importTexts, openApp, serviceManualPdf, startUiApp, type UiApp } from './harness';
 
 /**
  * Closing the source viewer while pdf.js is still drawing the page (a loaded machine, a large
@@ -15,21 +12,15 @@ describe('PDF viewer closed mid-draw in Chromium', () => {
   let app: UiApp;
   let page: Page;
   const errors: string[] = [];
-  let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
     app = await startUiApp();
-    const src = await tempDir();
-    cleanup = src.cleanup;
-    await writeFile(path.join(src.dir, 'rac-225b.pdf'), serviceManualPdf());
-    const imported = await app.engine.importPaths('Pumps', [path.join(src.dir, 'rac-225b.pdf')]);
-    expect(imported.ok && imported.value.summary.imported).toBe(1);
+    await importTexts(app, 'Pumps', { 'rac-225b.pdf': serviceManualPdf() });
     page = await openApp(app, errors);
   });
 
   afterAll(async () => {
     await app?.close();
-    await cleanup?.();
   });
 
   it('logs no error when the viewer closes before the worker has sent the page', async () => {
