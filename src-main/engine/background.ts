@@ -91,6 +91,11 @@ export function createBackgroundJobs(deps: BackgroundDeps) {
   const rememberUnloadable = async (jobId: string, model: string) => {
     unloadable.set(jobId, { model, folders: await modelFolders() });
   };
+  /**
+   * Libraries this engine has said `NOUNS_FIRST` for: a state, not a failure, so it is said once
+   * per library and session (every import said it again), and again only after it ended and came back.
+   */
+  const toldNounsFirst = new Set<string>();
   /** Per library, `awaitsUpgrade`'s last answer, with the records' version and the mode it holds for. */
   const owedLooks = new WeakMap<Library, { version: number; mode: EnrichMode; owed: boolean }>();
 
@@ -246,9 +251,13 @@ function startEmbedding(lib: Library): void {
   // (an LLM upgrade that has not reached every document; `libraries.configure` rebuilds a
   // heuristic library with them before it sets an embedder).
   if (lib.config.nounsOmitted) {
+    if (toldNounsFirst.has(lib.config.id)) return;
+    toldNounsFirst.add(lib.config.id);
     emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: 0, total: 0, error: NOUNS_FIRST });
     return;
   }
+  // Ended: should the library wait for nouns again, that is said again.
+  toldNounsFirst.delete(lib.config.id);
   const jobId = `embed-${lib.config.id}`;
   if (jobs.has(jobId)) {
     pendingEmbeds.add(lib.config.id);
