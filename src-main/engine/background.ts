@@ -4,7 +4,7 @@ import type { EnrichMode } from '../core/vocabulary';
 import type { WriteTurn } from '../index/write-turn';
 import type { LibraryIndex } from '../index/library-index';
 import type { LibraryIndexes } from '../index/library-indexes';
-import { owesUpgrade, sentence } from '../index/llm-upgrade.job';
+import { chunkingInputs, owesUpgrade, sentence } from '../index/llm-upgrade.job';
 import type { ModelRuntime } from '../models/runtime';
 import type { Library } from '../storage/library.store';
 import type { SettingsStore } from './settings';
@@ -36,9 +36,9 @@ export function passedByMessage(ids: readonly string[]): string {
 /** What the LLM upgrade reports about documents it could not chunk anew (`chunkingFailed`), all for one `error`, naming a few. */
 export function unchunkedMessage(ids: readonly string[], error: string): string {
   if (ids.length === 1) {
-    return `${someOf(ids)} is not enriched with the chat model: chunking it anew failed. ${sentence(error)} It keeps its rule-based enrichment and stays searchable; rebuilding the index once that is fixed enriches it.`;
+    return `${someOf(ids)} is not enriched with the chat model: chunking it anew failed. ${sentence(error)} It keeps its rule-based enrichment and stays searchable; it is tried again once the library's embedding model is put back or changed, or when the file is imported again.`;
   }
-  return `${someOf(ids)} are not enriched with the chat model: chunking them anew failed. ${sentence(error)} They keep their rule-based enrichment and stay searchable; rebuilding the index once that is fixed enriches them.`;
+  return `${someOf(ids)} are not enriched with the chat model: chunking them anew failed. ${sentence(error)} They keep their rule-based enrichment and stay searchable; they are tried again once the library's embedding model is put back or changed, or when the files are imported again.`;
 }
 
 /** A running job of the engine: its library, how to stop it, and when it ends. */
@@ -91,8 +91,18 @@ export function createBackgroundJobs(deps: BackgroundDeps) {
   const rememberUnloadable = async (jobId: string, model: string) => {
     unloadable.set(jobId, { model, folders: await modelFolders() });
   };
-  /** Per library, `awaitsUpgrade`'s last answer, with the records' version and the mode it holds for. */
-  const owedLooks = new WeakMap<Library, { version: number; mode: EnrichMode; owed: boolean }>();
+  /**
+   * Libraries this engine has said `NOUNS_FIRST` for: a state, not a failure, so it is said once
+   * per library and session (every import said it again), and again only after it ended and came back.
+   */
+  const toldNounsFirst = new Set<string>();
+  /** What chunking `lib`'s documents anew depends on now (`chunkingInputs`): its embedder as the models folders hold it. */
+  const chunkingInputsOf = async (lib: Library) => chunkingInputs(lib.config.embedder?.id ?? null, await models.list());
+  /**
+   * Per library, `awaitsUpgrade`'s last answer, with the records' version, the mode and the
+   * chunking inputs it holds for (null: no mark kept them, so they were not looked up).
+   */
+  const owedLooks = new WeakMap<Library, { version: number; mode: EnrichMode; inputs: string | null; owed: boolean }>();
 
 /**
  * Whether a document of `lib` awaits the LLM upgrade to its mode (`owesUpgrade`). Looked up once
@@ -105,9 +115,13 @@ async function awaitsUpgrade(lib: Library): Promise<boolean> {
   // Read before the records: a write meanwhile leaves the answer older than the records, looked up again.
   const version = lib.documentsVersion;
   const known = owedLooks.get(lib);
-  if (known?.version === version && known.mode === mode) return known.owed;
-  const owed = (await lib.documents()).some((d) => owesUpgrade(d, mode));
-  owedLooks.set(lib, { version, mode, owed });
+  if (known?.version === version && known.mode === mode && (known.inputs === null || known.inputs === (await chunkingInputsOf(lib)))) return known.owed;
+  const records = await lib.documents();
+  // Looked up only for a mark that kept them (`markHolds`): that scans the models folders, reading
+  // every GGUF's header, and at the app's start every LLM library is asked.
+  const inputs = records.some((d) => d.upgradeFailed?.inputs !== undefined) ? await chunkingInputsOf(lib) : null;
+  const owed = records.some((d) => owesUpgrade(d, mode, inputs));
+  owedLooks.set(lib, { version, mode, inputs, owed });
   return owed;
 }
 
@@ -205,7 +219,8 @@ function startEnrichment(lib: Library): void {
     const index = await indexes.open(lib);
     let res;
     try {
-      res = await index.upgradeEnrichment(mode, llm, controller.signal, (d, total) => report(d, total), turnOf(lib, controller.signal));
+      const inputs = await chunkingInputsOf(lib);
+      res = await index.upgradeEnrichment(mode, llm, controller.signal, (d, total) => report(d, total), inputs, turnOf(lib, controller.signal));
     } catch (err) {
       if (!loadFailed) throw err;
       await rememberUnloadable(jobId, chatModel);
@@ -246,9 +261,13 @@ function startEmbedding(lib: Library): void {
   // (an LLM upgrade that has not reached every document; `libraries.configure` rebuilds a
   // heuristic library with them before it sets an embedder).
   if (lib.config.nounsOmitted) {
+    if (toldNounsFirst.has(lib.config.id)) return;
+    toldNounsFirst.add(lib.config.id);
     emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: 0, total: 0, error: NOUNS_FIRST });
     return;
   }
+  // Ended: should the library wait for nouns again, that is said again.
+  toldNounsFirst.delete(lib.config.id);
   const jobId = `embed-${lib.config.id}`;
   if (jobs.has(jobId)) {
     pendingEmbeds.add(lib.config.id);

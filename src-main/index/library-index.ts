@@ -168,9 +168,10 @@ export class LibraryIndex implements DocumentIndexer {
     llm: LlmSource,
     signal: AbortSignal,
     onProgress: (done: number, total: number) => void,
+    inputs: string,
     turn: WriteTurn = ownTurn,
   ): Promise<Result<UpgradeOutcome>> {
-    return upgradeEnrichment(this, mode, llm, signal, onProgress, turn);
+    return upgradeEnrichment(this, mode, llm, signal, onProgress, inputs, turn);
   }
 
   /** Chunks still waiting for a vector. */

@@ -1,7 +1,7 @@
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import type { EnrichMode } from '../enrich/enricher';
-import type { Llm } from '../models/types';
+import type { Llm, ModelInfo } from '../models/types';
 import type { DocumentRecord } from '../storage/library.store';
 import type { LibraryIndex } from './library-index';
 import { enrichmentSettings } from './library-enrichment';
@@ -9,11 +9,35 @@ import { withViews } from './table-views';
 import { ownTurn, type WriteTurn } from './write-turn';
 
 /**
- * Whether the upgrade to `mode` has yet to reach this document: a ready one, with its text stored,
- * that an earlier run did not find unreachable (`DocumentRecord.upgradeFailed`).
+ * What chunking a document anew depends on besides its text, in words: the library's embedder
+ * (`embedder`, its id; null: none) as the models folders hold it (`models`). Kept with a chunking
+ * failure's mark (`DocumentRecord.upgradeFailed`), which lapses once this changes: the embedder
+ * put back, replaced, or another one chosen.
  */
-export function owesUpgrade(rec: DocumentRecord, mode: EnrichMode): boolean {
-  return mode !== 'heuristic' && rec.status === 'ready' && !!rec.contentHash && rec.enrichedWith !== mode && rec.upgradeFailed?.mode !== mode;
+export function chunkingInputs(embedder: string | null, models: readonly ModelInfo[]): string {
+  if (embedder === null) return 'no embedder';
+  const found = models.find((m) => m.id === embedder);
+  return found ? `embedder "${embedder}" (${found.format}, ${found.sizeBytes} bytes)` : `embedder "${embedder}" (not in the models folders)`;
+}
+
+/**
+ * Whether an earlier run's mark (`DocumentRecord.upgradeFailed`) still passes this document by in
+ * the upgrade to `mode`: made for that mode and, for a chunking failure, with the same chunking
+ * inputs as now (`inputs`, see `chunkingInputs`; null: not looked up, such a mark counts as lapsed).
+ * A mark without inputs (its text lost, or written before marks kept them) holds until the
+ * document is imported again, the index rebuilt or the mode changed.
+ */
+export function markHolds(rec: DocumentRecord, mode: EnrichMode, inputs: string | null): boolean {
+  const mark = rec.upgradeFailed;
+  return mark?.mode === mode && (mark.inputs === undefined || mark.inputs === inputs);
+}
+
+/**
+ * Whether the upgrade to `mode` has yet to reach this document: a ready one, with its text stored,
+ * that an earlier run did not find unreachable (`markHolds`; `inputs`: see `chunkingInputs`).
+ */
+export function owesUpgrade(rec: DocumentRecord, mode: EnrichMode, inputs: string | null): boolean {
+  return mode !== 'heuristic' && rec.status === 'ready' && !!rec.contentHash && rec.enrichedWith !== mode && !markHolds(rec, mode, inputs);
 }
 
 /** Why the upgrade passes a document by (`DocumentRecord.upgradeFailed`), in words. */
@@ -25,7 +49,7 @@ export const sentence = (text: string) => text.replace(/(?<![.!?])$/, '.');
 
 /** Why the upgrade passes by a document it could not chunk anew (`DocumentRecord.upgradeFailed`), in words. */
 export function chunkingFailed(error: string): string {
-  return `Chunking it anew for the chat model failed: ${sentence(error)} It keeps its rule-based enrichment and stays searchable; rebuilding the index once that is fixed enriches it.`;
+  return `Chunking it anew for the chat model failed: ${sentence(error)} It keeps its rule-based enrichment and stays searchable; it is tried again once the library's embedding model is put back or changed, or when the file is imported again.`;
 }
 
 /**
@@ -49,7 +73,8 @@ export type LlmSource = Llm | (() => Promise<Llm>);
  * it only if it is still the version the model read (another process may have replaced or removed
  * it meanwhile) and merges its record into the records as they are then. A document whose stored
  * text is lost, or that its chunker fails on (a failure its next run would meet again, unlike a
- * cancel or a busy lock), is marked (`upgradeFailed`) and passed by from then on; the model is
+ * cancel or a busy lock), is marked (`upgradeFailed`) and passed by from then on (a chunking failure
+ * until its `inputs`, see `chunkingInputs`, change); the model is
  * loaded only for a document the run can chunk. Progress counts every document dealt with, passed
  * by or not.
  */
@@ -59,11 +84,12 @@ export async function upgradeEnrichment(
   llm: LlmSource,
   signal: AbortSignal,
   onProgress: (done: number, total: number) => void,
+  inputs: string,
   turn: WriteTurn = ownTurn,
 ): Promise<Result<UpgradeOutcome>> {
   const { library } = index;
   const cancelled = () => fail<never>('cancelled', 'Enrichment was cancelled; it resumes where it stopped.');
-  const todo = (await library.documents()).filter((d) => owesUpgrade(d, mode));
+  const todo = (await library.documents()).filter((d) => owesUpgrade(d, mode, inputs));
   let done = 0;
   let upgradedDocs = 0;
   const passedBy: string[] = [];
@@ -72,12 +98,15 @@ export async function upgradeEnrichment(
   // Documents this run cannot re-enrich (stored text lost or damaged, chunking failed): their rows
   // stay as they are.
   const unreadable = new Set<string>();
-  /** Marks the document as passed by for `reason`, unless it was replaced or removed meanwhile (the new version is owed anew): whether it did. */
-  const mark = (rec: DocumentRecord, reason: string) =>
+  /**
+   * Marks the document as passed by for `reason` (while `dependsOn`, when given, holds), unless it
+   * was replaced or removed meanwhile (the new version is owed anew): whether it did.
+   */
+  const mark = (rec: DocumentRecord, reason: string, dependsOn?: string) =>
     turn(async () => {
       const current = await library.document(rec.id);
       if (current?.status !== 'ready' || current.contentHash !== rec.contentHash) return false;
-      await library.putDocuments([{ ...current, upgradeFailed: { mode, reason } }]);
+      await library.putDocuments([{ ...current, upgradeFailed: { mode, reason, ...(dependsOn === undefined ? {} : { inputs: dependsOn }) } }]);
       return true;
     });
   onProgress(0, todo.length);
@@ -100,8 +129,9 @@ export async function upgradeEnrichment(
       unreadable.add(rec.id);
       // The same text, chunker and models fail the same way (semantic chunking whose embedder is
       // gone): every start, opening and import ran the upgrade again for it. Marked, it waits for
-      // a rebuild or a new import, which chunk it anew.
-      const marked = await mark(rec, chunkingFailed(chunks.error.message));
+      // those inputs to change (the embedder put back or another chosen), a rebuild or a new
+      // import, which chunk it anew.
+      const marked = await mark(rec, chunkingFailed(chunks.error.message), inputs);
       if (!marked.ok) return marked;
       if (marked.value) unchunked.push({ id: rec.id, error: chunks.error.message });
       onProgress(++done, todo.length);
@@ -138,7 +168,7 @@ export async function upgradeEnrichment(
     // read them all (see `startEmbedding`). A document no run can re-enrich keeps its chunks without
     // nouns: waiting for it would hold the embedder back for good, so its chunks are embedded as
     // they are (their model and category are in the signature all the same).
-    const reached = (d: DocumentRecord) => d.status !== 'ready' || d.enrichedWith === mode || d.upgradeFailed?.mode === mode || unreadable.has(d.id);
+    const reached = (d: DocumentRecord) => d.status !== 'ready' || d.enrichedWith === mode || markHolds(d, mode, inputs) || unreadable.has(d.id);
     if (library.config.nounsOmitted && (await library.documents()).every(reached)) {
       await library.saveConfig({ nounsOmitted: false });
     }

@@ -320,6 +320,14 @@ async function putFailures(library: Library, records: DocumentRecord[]): Promise
   await library.putDocuments(records).catch(() => undefined);
 }
 
+/** Lets the LLM upgrade try document `id` again: drops its mark (`DocumentRecord.upgradeFailed`). */
+async function clearUpgradeMark(library: Library, id: string): Promise<void> {
+  const rec = await library.document(id);
+  if (!rec?.upgradeFailed) return;
+  const { upgradeFailed: _retried, ...unmarked } = rec;
+  await library.putDocuments([unmarked]);
+}
+
 async function importCandidates(options: ImportOptions, run: ImportRun): Promise<ImportSummary> {
   const { library, indexer, signal, maxBytes, limits, batchSize, pool, candidates, skipped } = run;
   const total = candidates.length;
@@ -426,6 +434,9 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         }
         fail(c.id, outcome.code, outcome.reason, outcome.size);
       } else if (outcome.kind === 'already') {
+        // Imported again, as a mark's reason says: the LLM upgrade that follows the import tries it
+        // again (the same bytes need no new version; chunking it anew is the upgrade's work).
+        if (outcome.marked) await clearUpgradeMark(library, c.id);
         const reason = outcome.sameAs === undefined ? 'already in library' : `the same file as "${outcome.sameAs}"`;
         results.push({ file: c.id, status: 'already', reason, ...(outcome.sameAs === undefined ? {} : { sameAs: outcome.sameAs }) });
         done++;
@@ -602,8 +613,11 @@ type StoreOutcome = { ok: true; original: string; range?: PackRange } | { ok: fa
 
 type ParseOutcome =
   | { kind: 'failed'; code: ErrorCode; reason: string; size: number }
-  /** `sameAs`: the other file with the same bytes (none: this file, unchanged). */
-  | { kind: 'already'; sameAs?: string }
+  /**
+   * `sameAs`: the other file with the same bytes (none: this file, unchanged). `marked`: the listed
+   * version is one the LLM upgrade passed by (`DocumentRecord.upgradeFailed`).
+   */
+  | { kind: 'already'; sameAs?: string; marked?: boolean }
   | {
       kind: 'parsed';
       doc: NormalizedDocument;
@@ -659,7 +673,9 @@ async function readAndParse(c: Candidate, ctx: ReadContext): Promise<ParseOutcom
     const existing = await library.document(c.id);
     // The same bytes are a new version when the listed one's stored text was lost: imported
     // again, the file restores it (its enrichment and the source viewer read that text).
-    if (existing?.status === 'ready' && existing.contentHash === contentHash && (await library.hasStoredText(existing))) return { kind: 'already' };
+    if (existing?.status === 'ready' && existing.contentHash === contentHash && (await library.hasStoredText(existing))) {
+      return { kind: 'already', ...(existing.upgradeFailed ? { marked: true } : {}) };
+    }
 
     const result = await pool.parse(path.posix.basename(c.id), bytes, ctx.signal, { extract: ctx.extract });
     if (!result.ok) return { kind: 'failed', code: result.code, reason: result.reason, size };

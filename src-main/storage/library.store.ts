@@ -114,10 +114,13 @@ export interface DocumentRecord {
   /**
    * Set when the LLM upgrade to `mode` could not reach this document (its stored text is missing
    * or cannot be read, or chunking it anew failed), with why in words: the upgrade passes it by,
-   * and it keeps the chunks it has, until it is imported again (a new record), the index is
-   * rebuilt or the library is set to another mode.
+   * and it keeps the chunks it has, until its file is imported again (the mark is dropped, or a
+   * new record replaces it when its text was lost), the index is rebuilt or the library is set to
+   * another mode. A chunking failure keeps what chunking depended on (`inputs`, see
+   * `chunkingInputs` in `index/llm-upgrade.job.ts`): once that changes, the mark lapses and the
+   * upgrade tries again (marks written without it hold as before).
    */
-  upgradeFailed?: { mode: EnrichMode; reason: string };
+  upgradeFailed?: { mode: EnrichMode; reason: string; inputs?: string };
   /** LLM calls and tokens spent enriching this document. */
   llmCalls?: number;
   llmTokens?: number;

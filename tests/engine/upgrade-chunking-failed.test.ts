@@ -5,6 +5,7 @@ import type { EngineEvent } from '../../src-main/contract/api';
 import { SEMANTIC_NEEDS_EMBEDDER } from '../../src-main/chunking/semantic.chunker';
 import { fail } from '../../src-main/core/result';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
+import { chunkingInputs } from '../../src-main/index/llm-upgrade.job';
 import type { WriteTurn } from '../../src-main/index/write-turn';
 import { ScriptedLlm } from '../enrich/helpers';
 import { ensureTinyGguf } from '../models/tiny-gguf';
@@ -14,9 +15,11 @@ import { tempDir } from '../helpers/temp';
 /**
  * A library chunked semantically (which embeds every sentence) and set to LLM enrichment, whose
  * embedder's folder was deleted from the models folder: the upgrade cannot chunk its documents
- * anew. The run that finds so marks each with why (shown on its row) and says so once; later
- * starts and imports neither run the upgrade for them nor load the chat model. A rebuild (its
- * inputs changed: the embedder put back) upgrades them. The embedder is the real tiny ONNX one,
+ * anew. The run that finds so marks each with why (shown on its row) and with what chunking
+ * depended on (the embedder as the models folders hold it), and says so once; later starts and
+ * openings neither run the upgrade for them nor load the chat model while that stays as it was.
+ * The embedder put back, or another one chosen, the marks lapse and the upgrade reaches them
+ * without a rebuild; importing a marked file again retries it. The embedder is the real tiny ONNX one,
  * copied into the data folder's models folder so it can be deleted; the chat model is scripted (the
  * tiny GGUF is there to be a chat model the settings accept).
  */
@@ -64,6 +67,32 @@ async function withEmbedderGone(test: (t: { dataDir: string; bundled: string; ch
   }
 }
 
+/**
+ * A chat model chosen for "Pumps" (see `withEmbedderGone`): the upgrade finds it cannot chunk either
+ * document, marks each with why and what chunking depended on, and says so once.
+ */
+async function markBoth(dataDir: string, bundled: string, chat: string): Promise<void> {
+  const chosen = await appOver(dataDir, bundled);
+  try {
+    expect(await chosen.app.handlers['settings.update']({ chatModel: chat })).toMatchObject({ ok: true });
+    await chosen.app.idle();
+    const lib = (await chosen.app.libraries.get('Pumps'))!;
+    for (const id of ['P-100.md', 'P-200.md']) {
+      const rec = (await lib.document(id))!;
+      expect(rec.enrichedWith).toBeUndefined();
+      expect(rec.upgradeFailed, id).toEqual({ mode: 'llm-single', reason: expect.stringContaining(SEMANTIC_NEEDS_EMBEDDER), inputs: chunkingInputs('embed', []) });
+    }
+    // Shown on its row, said once in the enriching status, and the count reaches its total.
+    const listed = await chosen.app.api['documents.list']({ library: 'Pumps' });
+    expect(listed.ok && listed.value.map((d) => d.notice)).toEqual([expect.stringContaining(SEMANTIC_NEEDS_EMBEDDER), expect.stringContaining(SEMANTIC_NEEDS_EMBEDDER)]);
+    expect(chosen.enriching.filter((p) => !p.error).at(-1)).toMatchObject({ done: 2, total: 2 });
+    expect(chosen.enriching.filter((p) => p.error).map((p) => p.error)).toEqual([expect.stringMatching(/"P-100\.md", "P-200\.md" are not enriched .*Semantic chunking needs an embedding model/)]);
+    expect(chosen.loads(), 'chat model loads').toBe(0);
+  } finally {
+    await chosen.app.dispose();
+  }
+}
+
 describe('documents the LLM upgrade cannot chunk anew (their semantic chunking lost its embedder)', () => {
   it('are not marked by a run that cannot write for another process holding the library', { timeout: 120_000 }, async () => {
     await withEmbedderGone(async ({ dataDir, bundled }) => {
@@ -72,7 +101,8 @@ describe('documents the LLM upgrade cannot chunk anew (their semantic chunking l
         const lib = (await app.libraries.get('Pumps'))!;
         const index = await app.indexes.open(lib);
         const busy: WriteTurn = async () => fail('busy', 'Another process is writing "Pumps".');
-        const res = await index.upgradeEnrichment('llm-single', new ScriptedLlm(() => ({})), new AbortController().signal, () => undefined, busy);
+        const inputs = chunkingInputs('embed', []);
+        const res = await index.upgradeEnrichment('llm-single', new ScriptedLlm(() => ({})), new AbortController().signal, () => undefined, inputs, busy);
         expect(res).toMatchObject({ ok: false, error: { code: 'busy' } });
         expect((await lib.documents()).map((d) => [d.id, d.upgradeFailed])).toEqual([
           ['P-100.md', undefined],
@@ -84,47 +114,101 @@ describe('documents the LLM upgrade cannot chunk anew (their semantic chunking l
     });
   });
 
-  it('are marked once with why, and passed by until a rebuild', { timeout: 180_000 }, async () => {
-    await withEmbedderGone(async ({ dataDir, bundled, chat, embedderDir, file }) => {
-      // A chat model chosen: the upgrade finds it cannot chunk either document.
-      const chosen = await appOver(dataDir, bundled);
-      try {
-        expect(await chosen.app.handlers['settings.update']({ chatModel: chat })).toMatchObject({ ok: true });
-        await chosen.app.idle();
-        const lib = (await chosen.app.libraries.get('Pumps'))!;
-        for (const id of ['P-100.md', 'P-200.md']) {
-          const rec = (await lib.document(id))!;
-          expect(rec.enrichedWith).toBeUndefined();
-          expect(rec.upgradeFailed, id).toMatchObject({ mode: 'llm-single', reason: expect.stringContaining(SEMANTIC_NEEDS_EMBEDDER) });
-        }
-        // Shown on its row, said once in the enriching status, and the count reaches its total.
-        const listed = await chosen.app.api['documents.list']({ library: 'Pumps' });
-        expect(listed.ok && listed.value.map((d) => d.notice)).toEqual([expect.stringContaining(SEMANTIC_NEEDS_EMBEDDER), expect.stringContaining(SEMANTIC_NEEDS_EMBEDDER)]);
-        expect(chosen.enriching.filter((p) => !p.error).at(-1)).toMatchObject({ done: 2, total: 2 });
-        expect(chosen.enriching.filter((p) => p.error).map((p) => p.error)).toEqual([expect.stringMatching(/"P-100\.md", "P-200\.md" are not enriched .*Semantic chunking needs an embedding model/)]);
-        expect(chosen.loads(), 'chat model loads').toBe(0);
-      } finally {
-        await chosen.app.dispose();
-      }
-
-      // The next start, an opening and an import of a file already there: no enriching run.
+  it('are marked once with why and what chunking depended on, passed by while that stays as it was, and retried when imported again', { timeout: 180_000 }, async () => {
+    await withEmbedderGone(async ({ dataDir, bundled, chat, file }) => {
+      await markBoth(dataDir, bundled, chat);
+      // The next start and an opening: no enriching run.
       const next = await appOver(dataDir, bundled);
       try {
         await next.app.resumeBackground();
         await next.app.idle();
         expect(await next.app.api['search.prepare']({ library: 'Pumps' })).toMatchObject({ ok: true });
-        expect((await next.app.importPaths('Pumps', [file('P-100')])).ok).toBe(true);
         await next.app.idle();
         expect(next.enriching.filter((p) => p.total > 0 || p.error), 'enrichment runs and reports').toEqual([]);
+        expect(next.loads(), 'chat model loads').toBe(0);
 
-        // The embedder put back and the index rebuilt: the marks go and the upgrade reaches both.
-        await ensureTinyOnnx(embedderDir);
-        expect(await next.app.api['libraries.rebuild']({ library: 'Pumps' })).toMatchObject({ ok: true });
+        // Its file imported again (the embedder still gone): tried again, said again, marked again,
+        // and still there, ready and searchable with its rule-based chunks.
+        const again = await next.app.importPaths('Pumps', [file('P-100')]);
+        expect(again.ok && again.value.results.map((r) => r.status)).toEqual(['already']);
+        await next.app.idle();
+        expect(next.enriching.filter((p) => p.error).map((p) => p.error)).toEqual([expect.stringMatching(/^"P-100\.md" is not enriched .*Semantic chunking needs an embedding model/)]);
+        const lib = (await next.app.libraries.get('Pumps'))!;
+        expect(await lib.document('P-100.md')).toMatchObject({ status: 'ready', upgradeFailed: { mode: 'llm-single', inputs: chunkingInputs('embed', []) } });
+        const hits = await next.app.api['search.query']({ library: 'Pumps', query: 'P-100 shaft seal', topK: 3, retriever: 'bm25' });
+        expect(hits.ok && hits.value.results.map((h) => h.doc)).toContain('P-100.md');
+      } finally {
+        await next.app.dispose();
+      }
+    });
+  });
+
+  it('lapse once the embedder is put back: the next start upgrades them, without a rebuild', { timeout: 180_000 }, async () => {
+    await withEmbedderGone(async ({ dataDir, bundled, chat, embedderDir }) => {
+      await markBoth(dataDir, bundled, chat);
+      await ensureTinyOnnx(embedderDir);
+      const next = await appOver(dataDir, bundled);
+      try {
+        await next.app.resumeBackground();
         await next.app.idle();
         const lib = (await next.app.libraries.get('Pumps'))!;
         expect((await lib.documents()).map((d) => [d.id, d.enrichedWith, d.upgradeFailed])).toEqual([
           ['P-100.md', 'llm-single', undefined],
           ['P-200.md', 'llm-single', undefined],
+        ]);
+        expect(next.enriching.filter((p) => p.error)).toEqual([]);
+      } finally {
+        await next.app.dispose();
+      }
+    });
+  });
+
+  it('lapse once the library is given another embedder', { timeout: 180_000 }, async () => {
+    await withEmbedderGone(async ({ dataDir, bundled, chat }) => {
+      await markBoth(dataDir, bundled, chat);
+      await ensureTinyOnnx(path.join(dataDir, 'models', 'other-embed'));
+      const next = await appOver(dataDir, bundled);
+      try {
+        expect(await next.app.api['libraries.configure']({ library: 'Pumps', embedder: 'other-embed' })).toMatchObject({ ok: true });
+        await next.app.idle();
+        const lib = (await next.app.libraries.get('Pumps'))!;
+        expect((await lib.documents()).map((d) => [d.id, d.enrichedWith, d.upgradeFailed])).toEqual([
+          ['P-100.md', 'llm-single', undefined],
+          ['P-200.md', 'llm-single', undefined],
+        ]);
+      } finally {
+        await next.app.dispose();
+      }
+    });
+  });
+
+  it('are retried when their file is imported again; a mark kept without its inputs (from before) holds otherwise', { timeout: 180_000 }, async () => {
+    await withEmbedderGone(async ({ dataDir, bundled, chat, embedderDir, file }) => {
+      await markBoth(dataDir, bundled, chat);
+      // Marks as an earlier version of the app wrote them: without what chunking depended on.
+      const old = await appOver(dataDir, bundled);
+      try {
+        const lib = (await old.app.libraries.get('Pumps'))!;
+        const records = await lib.documents();
+        await lib.putDocuments(records.map(({ upgradeFailed, ...rest }) => ({ ...rest, upgradeFailed: { mode: upgradeFailed!.mode, reason: upgradeFailed!.reason } })));
+      } finally {
+        await old.app.dispose();
+      }
+      await ensureTinyOnnx(embedderDir);
+      const next = await appOver(dataDir, bundled);
+      try {
+        // The embedder is back, but such a mark holds as it did: no enriching run at start.
+        await next.app.resumeBackground();
+        await next.app.idle();
+        expect(next.enriching.filter((p) => p.total > 0 || p.error), 'enrichment runs and reports').toEqual([]);
+        // The same file imported again, as its reason says: the upgrade tries it again.
+        const again = await next.app.importPaths('Pumps', [file('P-100')]);
+        expect(again.ok && again.value.results.map((r) => r.status)).toEqual(['already']);
+        await next.app.idle();
+        const lib = (await next.app.libraries.get('Pumps'))!;
+        expect((await lib.documents()).map((d) => [d.id, d.enrichedWith, d.upgradeFailed?.mode])).toEqual([
+          ['P-100.md', 'llm-single', undefined],
+          ['P-200.md', undefined, 'llm-single'],
         ]);
       } finally {
         await next.app.dispose();
