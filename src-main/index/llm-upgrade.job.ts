@@ -1,5 +1,6 @@
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
+import { sentence } from '../core/text';
 import type { EnrichMode } from '../enrich/enricher';
 import type { Llm, ModelInfo } from '../models/types';
 import type { DocumentRecord } from '../storage/library.store';
@@ -44,8 +45,6 @@ export function owesUpgrade(rec: DocumentRecord, mode: EnrichMode, inputs: strin
 export const STORED_TEXT_LOST =
   'Its stored text is missing from the library folder or cannot be read, so the chat model cannot enrich it. It keeps its rule-based enrichment and stays searchable; import the file again to enrich it.';
 
-/** `text` ending as a sentence does, to be followed by another. */
-export const sentence = (text: string) => text.replace(/(?<![.!?])$/, '.');
 
 /** Why the upgrade passes by a document it could not chunk anew (`DocumentRecord.upgradeFailed`), in words. */
 export function chunkingFailed(error: string): string {

@@ -5,6 +5,7 @@ import type { DocumentStatus, ImportFileResult, ImportProgress, ImportSkipped, I
 import { importSummary } from '../contract/import-summary';
 import type { NormalizedDocument } from '../core/document';
 import { CodedError, type ErrorCode } from '../core/result';
+import { sentence } from '../core/text';
 import type { ChunkInput } from '../storage/chunk-store';
 import type { DocumentRecord, Library } from '../storage/library.store';
 import { ORIGINALS_DIR, PACK_ENTRY_BYTES, PackWriter, storedBy, type PackRange } from '../storage/text-pack';
@@ -268,7 +269,7 @@ function stageFailure(stage: ImportFailure['stage'], err: unknown): ImportFailur
   // A RangeError here is a stack or an array outgrown by one enormous document.
   const code: ErrorCode =
     err instanceof CodedError ? err.code : (err as NodeJS.ErrnoException | null)?.code?.startsWith('E') ? 'io-error' : err instanceof RangeError ? 'too-large' : 'internal';
-  return { code, stage, reason: `Could not ${what}: ${ioReason(err)}.` };
+  return { code, stage, reason: `Could not ${what}: ${sentence(ioReason(err))}` };
 }
 
 /** Runs an import to the end (or until cancelled) and returns per-file results. */
