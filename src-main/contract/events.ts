@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ERROR_CODES } from '../core/result';
 import type { ChatTurn, Citation, EngineEvent, ImportFileResult, ImportProgress, ImportSkipped, ImportSummary } from './api';
 
@@ -19,6 +19,13 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Compiles only when `T` is `true`: where a schema and its type disagree, the error names the pair. */
 type Assert<T extends true> = T;
 
+/**
+ * zod/mini, not the contract's zod: the renderer bundles this file, and zod/mini adds a few
+ * kilobytes where zod's classic API adds some 170. It leaves messages out unless given a locale;
+ * English is passed to each check rather than set globally.
+ */
+const english = z.locales.en();
+
 const errorCode = z.enum(ERROR_CODES);
 const documentStatus = z.enum(DOCUMENT_STATUSES);
 
@@ -28,18 +35,18 @@ const importProgress = z.object({
   fraction: z.number(),
   done: z.number(),
   total: z.number(),
-  reason: z.string().optional(),
-  note: z.string().optional(),
-  path: z.string().optional(),
+  reason: z.optional(z.string()),
+  note: z.optional(z.string()),
+  path: z.optional(z.string()),
 });
 
 const importFileResult = z.object({
   file: z.string(),
   status: z.enum(['imported', 'already', 'replaced', 'failed', 'cancelled']),
-  reason: z.string().optional(),
-  code: errorCode.optional(),
-  sameAs: z.string().optional(),
-  note: z.string().optional(),
+  reason: z.optional(z.string()),
+  code: z.optional(errorCode),
+  sameAs: z.optional(z.string()),
+  note: z.optional(z.string()),
 });
 
 const importSkipped = z.object({ file: z.string(), reason: z.string() });
@@ -60,7 +67,7 @@ const citation = z.object({
   start: z.number(),
   end: z.number(),
   quote: z.string(),
-  model: z.string().nullable(),
+  model: z.nullable(z.string()),
 });
 
 const chatTurn = z.object({
@@ -68,15 +75,15 @@ const chatTurn = z.object({
   role: z.enum(['user', 'assistant']),
   text: z.string(),
   createdAt: z.string(),
-  mode: z.enum(['generated', 'extracted', 'not-found']).optional(),
-  citations: z.array(citation).optional(),
-  resolvedModels: z.array(z.string()).optional(),
-  stopped: z.boolean().optional(),
+  mode: z.optional(z.enum(['generated', 'extracted', 'not-found'])),
+  citations: z.optional(z.array(citation)),
+  resolvedModels: z.optional(z.array(z.string())),
+  stopped: z.optional(z.boolean()),
 });
 
 /** One schema per event kind (`EngineEvent['type']`); the map's keys are checked against the kinds below. */
 export const ENGINE_EVENT_SCHEMAS = {
-  'import.progress': importProgress.extend({ type: z.literal('import.progress'), jobId: z.string(), library: z.string() }),
+  'import.progress': z.extend(importProgress, { type: z.literal('import.progress'), jobId: z.string(), library: z.string() }),
   'import.done': z.object({ type: z.literal('import.done'), jobId: z.string(), library: z.string(), summary: importSummary }),
   'import.failed': z.object({ type: z.literal('import.failed'), jobId: z.string(), library: z.string(), message: z.string() }),
   'library.changed': z.object({ type: z.literal('library.changed'), library: z.string() }),
@@ -86,11 +93,11 @@ export const ENGINE_EVENT_SCHEMAS = {
     task: z.enum(['embedding', 'enriching', 'rebuilding']),
     done: z.number(),
     total: z.number(),
-    error: z.string().optional(),
+    error: z.optional(z.string()),
   }),
   'chat.token': z.object({ type: z.literal('chat.token'), library: z.string(), conversationId: z.string(), messageId: z.string(), text: z.string() }),
   'chat.done': z.object({ type: z.literal('chat.done'), library: z.string(), conversationId: z.string(), message: chatTurn }),
-} as const satisfies { [K in EngineEvent['type']]: z.ZodType };
+} as const satisfies { [K in EngineEvent['type']]: z.ZodMiniType };
 
 type EventOf<K extends EngineEvent['type']> = Extract<EngineEvent, { type: K }>;
 type Schemas = typeof ENGINE_EVENT_SCHEMAS;
@@ -136,7 +143,7 @@ export function checkEngineEvent(raw: unknown): CheckedEvent {
   const kind: unknown = (raw as { type?: unknown }).type;
   if (typeof kind !== 'string') return { ok: false, kind: '(no kind)', why: 'it has no "type" naming its kind' };
   if (!isEventKind(kind)) return { ok: false, kind, why: 'this version of ManualMate does not know that kind' };
-  const parsed = (ENGINE_EVENT_SCHEMAS[kind] as z.ZodType<EngineEvent>).safeParse(raw);
+  const parsed = (ENGINE_EVENT_SCHEMAS[kind] as z.ZodMiniType<EngineEvent>).safeParse(raw, { error: english.localeError });
   if (parsed.success) return { ok: true, event: parsed.data };
   const first = parsed.error.issues[0];
   const where = first && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
