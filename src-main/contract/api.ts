@@ -54,8 +54,9 @@ const conversationScope = z
 
 export { ENRICH_MODES, RETRIEVERS, type EnrichMode, type Retriever } from '../core/vocabulary';
 
-export const DOCUMENT_STATUSES = ['queued', 'parsing', 'chunking', 'enriching', 'indexing', 'ready', 'failed'] as const;
-export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+// Spelled beside the event schemas, which the renderer bundles without the rest of the contract.
+export { DOCUMENT_STATUSES, type DocumentStatus } from './events';
+import type { DocumentStatus } from './events';
 
 export interface AppInfo {
   name: string;
@@ -295,7 +296,10 @@ export interface ImportProgress {
   path?: string;
 }
 
-/** Events pushed from the engine to the renderer (IPC `webContents.send` or server-sent events). */
+/**
+ * Events pushed from the engine to the renderer (IPC `webContents.send` or server-sent events).
+ * The renderer checks each against its schema in `events.ts`, which must describe this type exactly.
+ */
 export type EngineEvent =
   | ({ type: 'import.progress'; jobId: string; library: string } & ImportProgress)
   | { type: 'import.done'; jobId: string; library: string; summary: ImportSummary }

@@ -141,12 +141,15 @@ export async function reloadApp(page: Page): Promise<void> {
   await connected;
 }
 
-/** Opens the app (the token URL sets the cookie) and fails the test on any page error. */
+/**
+ * Opens the app (the token URL sets the cookie) and fails the test on any page error, and on any
+ * engine event the page's client dropped as malformed: the real engine must send none.
+ */
 export async function openApp(app: UiApp, errors: string[]): Promise<Page> {
   const page = await app.browser.newPage();
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(msg.text());
+    if (msg.type() === 'error' || (msg.type() === 'warning' && msg.text().startsWith('ManualMate dropped an engine event'))) errors.push(msg.text());
   });
   const connected = eventStreamConnected(page);
   await page.goto(app.bridge.url);

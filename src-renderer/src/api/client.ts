@@ -1,4 +1,5 @@
-import type { Api, ContractKey, EngineEvent, RendererBridge, Result } from '../../../src-main/contract/api';
+import type { Api, ContractKey, RendererBridge, Result } from '../../../src-main/contract/api';
+import { checkEngineEvent } from '../../../src-main/contract/events';
 import { CONTRACT_KEYS } from '../../../src-main/contract/keys';
 import { plainMessage } from '../util/messages';
 
@@ -173,34 +174,66 @@ async function sendUpload(uploadId: string, relPath: string, file: Blob): Promis
   }
 }
 
+/** Subscribes to engine events as they arrive, before any check: a preload's values, or the event stream's JSON. */
+type RawEvents = (listener: (raw: unknown) => void) => () => void;
+
+/** Kinds and reasons already warned about: a stream of broken events (a token each) warns once, not per token. */
+const warned = new Set<string>();
+
+function dropEvent(kind: string, why: string): void {
+  const said = `${kind}\n${why}`;
+  if (warned.has(said)) return;
+  warned.add(said);
+  console.warn(`ManualMate dropped an engine event (${kind}): ${why}. Events like it are dropped without another warning.`);
+}
+
+/**
+ * The renderer's edge for engine events, as `validateInput` is the engine's for calls: each value
+ * is checked against its kind's schema (contract/events.ts) and only a well-formed event reaches
+ * the listeners; anything else is dropped with a warning in words, so it can neither throw in the
+ * store nor leave half a file in it.
+ */
+function checkedEvents(subscribe: RawEvents): RendererBridge['onEvent'] {
+  return (listener) =>
+    subscribe((raw) => {
+      const checked = checkEngineEvent(raw);
+      if (checked.ok) listener(checked.event);
+      else dropEvent(checked.kind, checked.why);
+    });
+}
+
 function httpBridge(): RendererBridge {
   const api = Object.fromEntries(CONTRACT_KEYS.map((key) => [key, (input: unknown) => httpCall(key, input)])) as unknown as Api;
-  const listeners = new Set<(e: EngineEvent) => void>();
+  const listeners = new Set<(raw: unknown) => void>();
   let source: { stop(): void } | null = null;
-  return {
-    api,
-    onEvent(listener) {
-      listeners.add(listener);
-      if (!source) {
-        source = eventStream((data) => {
-          let event: EngineEvent;
-          try {
-            event = JSON.parse(data) as EngineEvent;
-          } catch {
-            return;
-          }
-          for (const l of listeners) l(event);
-        });
-      }
-      return () => {
-        listeners.delete(listener);
-        if (listeners.size === 0 && source) {
-          source.stop();
-          source = null;
+  const rawEvents: RawEvents = (listener) => {
+    listeners.add(listener);
+    if (!source) {
+      source = eventStream((data) => {
+        let raw: unknown;
+        try {
+          raw = JSON.parse(data);
+        } catch {
+          dropEvent('(not JSON)', 'the event stream sent a message that is not JSON');
+          return;
         }
-      };
-    },
+        for (const l of listeners) l(raw);
+      });
+    }
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && source) {
+        source.stop();
+        source = null;
+      }
+    };
   };
+  return { api, onEvent: checkedEvents(rawEvents) };
+}
+
+/** The preload's bridge with its events checked: the preload passes on whatever the main process sent. */
+function electronBridge(shell: RendererBridge): RendererBridge {
+  return { api: shell.api, onEvent: checkedEvents((listener) => shell.onEvent(listener)) };
 }
 
 /** Every call's refusal of its input in words (see plainMessage), whichever bridge carries it. */
@@ -213,7 +246,7 @@ function withPlainMessages(raw: Api): Api {
   return Object.fromEntries(CONTRACT_KEYS.map((key) => [key, wrap(key)])) as unknown as Api;
 }
 
-export const bridge: RendererBridge = window.manualmate ?? httpBridge();
+export const bridge: RendererBridge = window.manualmate ? electronBridge(window.manualmate) : httpBridge();
 export const api: Api = withPlainMessages(bridge.api);
 export const transport: 'electron' | 'web' = window.manualmate ? 'electron' : 'web';
 /** The Electron shell's file functions; every member is absent in a browser. */

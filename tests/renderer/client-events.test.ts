@@ -1,0 +1,175 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Api, RendererBridge } from '../../src-main/contract/api';
+import type { useStore } from '../../src-renderer/src/store/index';
+
+/**
+ * The renderer's edge for engine events (src-renderer/src/api/client.ts): what the preload passes
+ * on, or the web bridge's event stream sends, is checked against its kind's schema before it
+ * reaches the store. Broken events (a field missing or of the wrong type, an unknown kind, not
+ * JSON) are dropped with a warning naming the kind and why; well-formed ones reach the store as
+ * before. The client takes its bridge when it loads, so each transport loads it afresh.
+ */
+
+type Listener = (raw: unknown) => void;
+
+let warn: ReturnType<typeof vi.spyOn>;
+
+beforeAll(() => {
+  warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+});
+
+afterEach(() => {
+  warn.mockClear();
+});
+
+afterAll(() => {
+  warn.mockRestore();
+  vi.unstubAllGlobals();
+});
+
+/** The warnings printed since the last clear, one string each. */
+const warnings = (): string[] => warn.mock.calls.map((args: unknown[]) => args.map(String).join(' '));
+
+describe('engine events from the Electron preload', () => {
+  const listeners = new Set<Listener>();
+  /** What the main process sends: the preload passes it to the page unchanged. */
+  const send = (raw: unknown) => {
+    for (const l of listeners) l(raw);
+  };
+  // The engine's answers the store asks for while it handles events; import.start names the job.
+  const answers: Record<string, unknown> = { 'import.start': { jobId: 'job-1' }, 'libraries.list': [], 'documents.list': [] };
+  const api = new Proxy({}, { get: (_t, key: string) => async () => ({ ok: true, value: answers[key] ?? {} }) }) as Api;
+  let store: typeof useStore;
+  let unsubscribe: () => void;
+
+  beforeAll(async () => {
+    vi.resetModules();
+    const manualmate: RendererBridge = {
+      api,
+      onEvent(listener) {
+        listeners.add(listener as Listener);
+        return () => listeners.delete(listener as Listener);
+      },
+    };
+    vi.stubGlobal('window', { manualmate });
+    const client = await import('../../src-renderer/src/api/client');
+    store = (await import('../../src-renderer/src/store/index')).useStore;
+    // As App.tsx subscribes the store.
+    unsubscribe = client.bridge.onEvent((e) => store.getState().handleEngineEvent(e));
+    await store.getState().startImport('Pumps', ['/in/a.md']);
+  });
+
+  afterAll(() => unsubscribe());
+
+  const progress = { type: 'import.progress', jobId: 'job-1', library: 'Pumps', file: 'a.md', stage: 'parsing', fraction: 0.5, done: 0, total: 1 };
+  const job = () => store.getState().jobs.find((j) => j.jobId === 'job-1');
+
+  it('hands a well-formed progress event to the store', () => {
+    send(progress);
+    expect(job()?.files['a.md']).toEqual({ file: 'a.md', stage: 'parsing', fraction: 0.5 });
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['a missing field', { ...progress, file: undefined, stage: 'ready' }, 'import.progress', 'file'],
+    ['a stage no document has', { ...progress, stage: 'exploded' }, 'import.progress', 'stage'],
+    ['a fraction that is text', { ...progress, fraction: 'half' }, 'import.progress', 'fraction'],
+    ['a summary left out', { type: 'import.done', jobId: 'job-1', library: 'Pumps' }, 'import.done', 'summary'],
+    ['results that are not a list', { type: 'import.done', jobId: 'job-1', library: 'Pumps', summary: { results: 'a.md', skipped: [], summary: {} } }, 'import.done', 'summary.results'],
+    ['a failure without its message', { type: 'import.failed', jobId: 'job-1', library: 'Pumps' }, 'import.failed', 'message'],
+    ['an unknown kind', { type: 'import.paused', jobId: 'job-1', library: 'Pumps' }, 'import.paused', 'does not know that kind'],
+    ['no kind', { jobId: 'job-1', library: 'Pumps' }, '(no kind)', 'no "type"'],
+    ['null', null, '(no kind)', 'null'],
+    ['a string', '{"type":"library.changed","library":"Pumps"}', '(no kind)', 'a string'],
+  ])('drops an event with %s, warns with its kind and why, and leaves the store as it was', (_what, raw, kind, why) => {
+    const before = store.getState().jobs;
+    expect(() => send(raw)).not.toThrow();
+    expect(store.getState().jobs).toBe(before);
+    expect(warnings()).toHaveLength(1);
+    expect(warnings()[0]).toContain(`(${kind})`);
+    expect(warnings()[0]).toContain(why);
+  });
+
+  it('warns once for a run of the same broken event', () => {
+    const token = { type: 'chat.token', library: 'Pumps', conversationId: 'c1', messageId: 'm1', text: 7 };
+    for (let i = 0; i < 5; i++) send(token);
+    expect(warnings()).toHaveLength(1);
+    expect(warnings()[0]).toMatch(/\(chat\.token\).*text/);
+  });
+
+  it('drops a broken index report and keeps the well-formed one after it', () => {
+    send({ type: 'index.progress', library: 'Pumps', task: 'sleeping', done: 1, total: 2 });
+    expect(store.getState().indexProgress['Pumps']).toBeUndefined();
+    send({ type: 'index.progress', library: 'Pumps', task: 'embedding', done: 1, total: 2 });
+    expect(store.getState().indexProgress['Pumps']?.embedding).toEqual({ library: 'Pumps', task: 'embedding', done: 1, total: 2 });
+    expect(warnings()).toEqual([expect.stringContaining('(index.progress)')]);
+  });
+
+  it('finishes the import on a well-formed summary after the broken ones', () => {
+    send({ ...progress, stage: 'ready', fraction: 1, done: 1 });
+    send({
+      type: 'import.done',
+      jobId: 'job-1',
+      library: 'Pumps',
+      summary: { results: [{ file: 'a.md', status: 'imported' }], skipped: [], summary: { imported: 1, already: 0, replaced: 0, failed: 0, cancelled: 0 } },
+    });
+    expect(job()).toMatchObject({ phase: 'done', order: ['a.md'], files: { 'a.md': { stage: 'ready', fraction: 1 } } });
+    expect(warn).not.toHaveBeenCalled();
+  });
+});
+
+describe("engine events from the web bridge's event stream", () => {
+  /** Server-sent-event frames, one `data:` line each. */
+  const frames = (messages: string[]) => messages.map((m) => `data: ${m}\n\n`).join('');
+  const requests: string[] = [];
+
+  beforeAll(() => {
+    vi.resetModules();
+    vi.stubGlobal('window', {
+      location: { href: 'http://127.0.0.1:4310/?token=t0k3n' },
+      history: { state: null, replaceState: () => undefined },
+      sessionStorage: { setItem: () => undefined, getItem: () => null },
+    });
+    let served = false;
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      requests.push(url);
+      if (url !== '/api/events') throw new Error(`unexpected request ${url}`);
+      if (served) {
+        // A reconnect waits here until the page stops listening.
+        return new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+      }
+      served = true;
+      const body = frames([
+        JSON.stringify({ type: 'library.changed', library: 'Pumps' }),
+        'not json {',
+        JSON.stringify({ type: 'library.renamed', library: 'Pumps' }),
+        JSON.stringify({ type: 'index.progress', library: 'Pumps', task: 'rebuilding', done: '3', total: 4 }),
+        '42',
+        JSON.stringify({ type: 'index.progress', library: 'Pumps', task: 'rebuilding', done: 3, total: 4, error: 'Stopped.' }),
+      ]);
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    });
+  });
+
+  it('passes the well-formed events on and drops the rest with a warning each', async () => {
+    const { bridge } = await import('../../src-renderer/src/api/client');
+    const received: unknown[] = [];
+    const stop = bridge.onEvent((e) => received.push(e));
+    try {
+      await vi.waitFor(() => expect(received).toHaveLength(2), { timeout: 10_000 });
+      await vi.waitFor(() => expect(warnings()).toHaveLength(4), { timeout: 10_000 });
+    } finally {
+      stop();
+    }
+    expect(received).toEqual([
+      { type: 'library.changed', library: 'Pumps' },
+      { type: 'index.progress', library: 'Pumps', task: 'rebuilding', done: 3, total: 4, error: 'Stopped.' },
+    ]);
+    const said = warnings();
+    expect(said[0]).toMatch(/\(not JSON\).*not JSON/);
+    expect(said[1]).toMatch(/\(library\.renamed\).*does not know that kind/);
+    expect(said[2]).toMatch(/\(index\.progress\): done: .*expected number/);
+    expect(said[3]).toMatch(/\(no kind\).*a number, not an object/);
+    expect(requests[0]).toBe('/api/events');
+  });
+});
