@@ -197,6 +197,24 @@ function isTitleLine(raw: string): boolean {
   return words >= 2 && words <= TITLE_WORDS;
 }
 
+/**
+ * A paragraph ending in the first few words of a sentence ("... select Change order. The"): a PDF
+ * converter cut the sentence and set its rest as the next paragraph ("Change order highlight
+ * appears."). The sentence end before them says the paragraph is prose, not a title or menu path;
+ * more words are a finished sentence that lost its full stop; "Figure 7." is an entry's number.
+ */
+const CUT_SENTENCE = /(?<!(?:^|\s)\d{1,2}\.)(?<=[.!?。])\s+\p{Lu}[\p{L}\p{N}'’/+-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}'’/+-]*){0,2}$/u;
+
+/** Whether the blank lines from line `i` on cut such a sentence, read whole: the next paragraph is prose that carries it on, not a title ("Universal Guide") or a block. */
+function cutAcrossBlank(lines: readonly { text: string }[], i: number, paragraph: string): boolean {
+  if (!CUT_SENTENCE.test(paragraph.trimEnd())) return false;
+  let k = i;
+  while (k < lines.length && lines[k]!.text.trim() === '') k++;
+  const next: string[] = [];
+  for (; k < lines.length && lines[k]!.text.trim() !== ''; k++) next.push(lines[k]!.text);
+  return next.length > 0 && !/^(?:#|\||[-*+]\s|\d+[.)]\s|```|~~~|<|!\[|:::)/.test(next[0]!.trim()) && !isTitleLine(next.join('\n'));
+}
+
 /** Text left after markup is removed that is still markup: JSX props, front matter keys, braces, script statements; or a table-of-contents entry (dot leaders). */
 function isMarkup(text: string): boolean {
   return /(?:\.\s?){5,}/.test(text) || /^[{}()[\]/<>=;,.\s]*$/.test(text) || /^\{\/\*.*\*\/\}$/.test(text) || /^[\w-]+=["{]/.test(text) || SCRIPT_LINE.test(text);
@@ -403,6 +421,7 @@ export function splitSentences(markdown: string): Sentence[] {
     }
     if (trimmed === '') {
       if (runOn && para) continue;
+      if (para && cutAcrossBlank(lines, i, markdown.slice(para.start, para.end))) continue;
       // A blank line between items of one list keeps the list; anything else ends it below.
       flush();
       header = null;
