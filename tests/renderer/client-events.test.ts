@@ -122,6 +122,8 @@ describe("engine events from the web bridge's event stream", () => {
   /** Server-sent-event frames, one `data:` line each. */
   const frames = (messages: string[]) => messages.map((m) => `data: ${m}\n\n`).join('');
   const requests: string[] = [];
+  /** Whether the frames were served: a later request is a reconnect, which waits. */
+  let served = false;
 
   beforeAll(() => {
     vi.resetModules();
@@ -130,7 +132,6 @@ describe("engine events from the web bridge's event stream", () => {
       history: { state: null, replaceState: () => undefined },
       sessionStorage: { setItem: () => undefined, getItem: () => null },
     });
-    let served = false;
     vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
       requests.push(url);
       if (url !== '/api/events') throw new Error(`unexpected request ${url}`);
@@ -171,5 +172,29 @@ describe("engine events from the web bridge's event stream", () => {
     expect(said[2]).toMatch(/\(index\.progress\): done: .*expected number/);
     expect(said[3]).toMatch(/\(no kind\).*a number, not an object/);
     expect(requests[0]).toBe('/api/events');
+  });
+
+  it("keeps the stream for every listener when one listener throws, and reports that listener's error", async () => {
+    vi.resetModules();
+    requests.length = 0;
+    // The frames served again, as to a page opening the stream for the first time.
+    served = false;
+    const reported: unknown[] = [];
+    vi.stubGlobal('reportError', (err: unknown) => reported.push(err));
+    const { bridge } = await import('../../src-renderer/src/api/client');
+    const received: unknown[] = [];
+    const stopBroken = bridge.onEvent(() => {
+      throw new Error('a store bug');
+    });
+    const stop = bridge.onEvent((e) => received.push(e));
+    try {
+      await vi.waitFor(() => expect(received).toHaveLength(2), { timeout: 10_000 });
+    } finally {
+      stop();
+      stopBroken();
+    }
+    expect(reported.map((e) => (e as Error).message)).toEqual(['a store bug', 'a store bug']);
+    // One request: the stream was read to its end, not cut and opened again.
+    expect(requests).toEqual(['/api/events']);
   });
 });

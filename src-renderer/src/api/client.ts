@@ -217,7 +217,15 @@ function httpBridge(): RendererBridge {
           dropEvent('(not JSON)', 'the event stream sent a message that is not JSON');
           return;
         }
-        for (const l of listeners) l(raw);
+        // A listener that throws is a bug to report, not a reason to cut the stream: thrown into
+        // the stream's reader it reconnected, and the events sent meanwhile were lost to every listener.
+        for (const l of listeners) {
+          try {
+            l(raw);
+          } catch (err) {
+            reportError(err);
+          }
+        }
       });
     }
     return () => {
