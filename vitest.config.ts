@@ -18,6 +18,11 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // How long `expect.poll` waits for what the page or the engine does next before failing.
+    // Vitest's default (1 s) is shorter than a loaded 2-core machine takes to open a PDF in
+    // Chromium while other test files run: e2e polls failed at random in full runs (viewer-pdf-close,
+    // library-announce) and passed alone. Only a failing poll waits this long.
+    expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     // Two cores: native runtimes (llama.cpp, onnxruntime, LanceDB) each want a core.
     maxWorkers: 2,
