@@ -395,10 +395,21 @@ export class LibraryIndex implements DocumentIndexer {
     this.unsaved.splice(0, saved);
   }
 
-  /** Builds missing indexes and folds new rows into them (no rebuild). */
+  /**
+   * Builds missing indexes and folds new rows into them (no rebuild): the work after an import.
+   * An index this process searches (the app's open library, not a one-shot CLI import) then
+   * builds again, unawaited, what the import made stale and the next search would build while the
+   * user waits: the vocabulary's derived models and the index of document names (~0.3 of the
+   * ~0.35 s a first search took 2 s after an import at 30k chunks, warm ones ~30 ms), and the
+   * store's row stubs.
+   */
   async optimizeIndexes(): Promise<void> {
     await this.store_.ensureIndexes();
+    if (this.searched) void this.prepareSearch().catch(() => undefined);
   }
+
+  /** Whether a search or `prepareSearch` has run on this index (see `optimizeIndexes`). */
+  private searched = false;
 
   /**
    * Removes documents' rows from the index, then `persist` removes their records. The journal names
@@ -486,6 +497,7 @@ export class LibraryIndex implements DocumentIndexer {
    * for the same work rather than doing it twice.
    */
   prepareSearch(): Promise<void> {
+    this.searched = true;
     return this.gate.reading(async () => {
       // Reading the models derives them once for every later question (`ModelVocabulary.derive`).
       this.enrichment_.vocabulary.models();
@@ -495,6 +507,7 @@ export class LibraryIndex implements DocumentIndexer {
 
   /** Searches the library (see `search/searcher.ts`). */
   search(query: string, options: SearchOptions): Promise<Result<SearchResponse>> {
+    this.searched = true;
     return this.gate.reading(async () => {
       const found = await search(
         {
