@@ -7,10 +7,10 @@
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
-/** A text made literal inside a regular expression. */
 /** `text` as a sentence: a full stop added unless it already ends with one (or "!", "?"). */
 export const sentence = (text: string): string => text.replace(/(?<![.!?])$/, '.');
 
+/** A text made literal inside a regular expression. */
 export function escapeRe(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -4,7 +4,7 @@ import type { EnrichMode } from '../core/vocabulary';
 import type { WriteTurn } from '../index/write-turn';
 import type { LibraryIndex } from '../index/library-index';
 import type { LibraryIndexes } from '../index/library-indexes';
-import { chunkingInputs, owesUpgrade } from '../index/llm-upgrade.job';
+import { chunkingInputs, owesUpgrade, unchunkedRetry } from '../index/llm-upgrade.job';
 import { sentence } from '../core/text';
 import type { ModelRuntime } from '../models/runtime';
 import type { Library } from '../storage/library.store';
@@ -37,9 +37,9 @@ export function passedByMessage(ids: readonly string[]): string {
 /** What the LLM upgrade reports about documents it could not chunk anew (`chunkingFailed`), all for one `error`, naming a few. */
 export function unchunkedMessage(ids: readonly string[], error: string): string {
   if (ids.length === 1) {
-    return `${someOf(ids)} is not enriched with the chat model: chunking it anew failed. ${sentence(error)} It keeps its rule-based enrichment and stays searchable; it is tried again once the library's embedding model is put back or changed, or when the file is imported again.`;
+    return `${someOf(ids)} is not enriched with the chat model: chunking it anew failed. ${sentence(error)} It keeps its rule-based enrichment and stays searchable; ${unchunkedRetry(1)}`;
   }
-  return `${someOf(ids)} are not enriched with the chat model: chunking them anew failed. ${sentence(error)} They keep their rule-based enrichment and stay searchable; they are tried again once the library's embedding model is put back or changed, or when the files are imported again.`;
+  return `${someOf(ids)} are not enriched with the chat model: chunking them anew failed. ${sentence(error)} They keep their rule-based enrichment and stay searchable; ${unchunkedRetry(ids.length)}`;
 }
 
 /** A running job of the engine: its library, how to stop it, and when it ends. */
@@ -220,8 +220,7 @@ function startEnrichment(lib: Library): void {
     const index = await indexes.open(lib);
     let res;
     try {
-      const inputs = await chunkingInputsOf(lib);
-      res = await index.upgradeEnrichment(mode, llm, controller.signal, (d, total) => report(d, total), inputs, turnOf(lib, controller.signal));
+      res = await index.upgradeEnrichment(mode, llm, controller.signal, (d, total) => report(d, total), () => chunkingInputsOf(lib), turnOf(lib, controller.signal));
     } catch (err) {
       if (!loadFailed) throw err;
       await rememberUnloadable(jobId, chatModel);

@@ -168,10 +168,10 @@ export class LibraryIndex implements DocumentIndexer {
     llm: LlmSource,
     signal: AbortSignal,
     onProgress: (done: number, total: number) => void,
-    inputs: string,
+    chunkingInputsNow: () => Promise<string>,
     turn: WriteTurn = ownTurn,
   ): Promise<Result<UpgradeOutcome>> {
-    return upgradeEnrichment(this, mode, llm, signal, onProgress, inputs, turn);
+    return upgradeEnrichment(this, mode, llm, signal, onProgress, chunkingInputsNow, turn);
   }
 
   /** Chunks still waiting for a vector. */
@@ -405,8 +405,11 @@ export class LibraryIndex implements DocumentIndexer {
    */
   async optimizeIndexes(): Promise<void> {
     await this.store_.ensureIndexes();
-    if (this.searched) void this.prepareSearch().catch(() => undefined);
+    if (this.searched) this.preparing = this.prepareSearch().catch(() => undefined);
   }
+
+  /** The `prepareSearch` an `optimizeIndexes` started, which `close` waits for. */
+  private preparing: Promise<void> = Promise.resolve();
 
   /** Whether a search or `prepareSearch` has run on this index (see `optimizeIndexes`). */
   private searched = false;
@@ -533,6 +536,7 @@ export class LibraryIndex implements DocumentIndexer {
   }
 
   async close(): Promise<void> {
+    await this.preparing;
     await this.store_.close();
   }
 }

@@ -48,7 +48,18 @@ export const STORED_TEXT_LOST =
 
 /** Why the upgrade passes by a document it could not chunk anew (`DocumentRecord.upgradeFailed`), in words. */
 export function chunkingFailed(error: string): string {
-  return `Chunking it anew for the chat model failed: ${sentence(error)} It keeps its rule-based enrichment and stays searchable; it is tried again once the library's embedding model is put back or changed, or when the file is imported again.`;
+  return `Chunking it anew for the chat model failed: ${sentence(error)} It keeps its rule-based enrichment and stays searchable; ${unchunkedRetry(1)}`;
+}
+
+/**
+ * When the upgrade tries again documents it could not chunk (`count` of them), in words: the
+ * inputs their mark kept are compared when it next runs (after an import, at the app's start, on
+ * another embedder chosen), so a model file put back meanwhile counts from then.
+ */
+export function unchunkedRetry(count: number): string {
+  return count === 1
+    ? "it is tried again once the library's embedding model is put back or changed (at the next import or start of the app), or when its file is imported again."
+    : "they are tried again once the library's embedding model is put back or changed (at the next import or start of the app), or when their files are imported again.";
 }
 
 /**
@@ -83,12 +94,17 @@ export async function upgradeEnrichment(
   llm: LlmSource,
   signal: AbortSignal,
   onProgress: (done: number, total: number) => void,
-  inputs: string,
+  /** The chunking inputs now (`chunkingInputs`), asked for only when a mark needs them: finding them scans the models folders. */
+  chunkingInputsNow: () => Promise<string>,
   turn: WriteTurn = ownTurn,
 ): Promise<Result<UpgradeOutcome>> {
   const { library } = index;
   const cancelled = () => fail<never>('cancelled', 'Enrichment was cancelled; it resumes where it stopped.');
-  const todo = (await library.documents()).filter((d) => owesUpgrade(d, mode, inputs));
+  let inputs: string | null = null;
+  const inputsNow = async () => (inputs ??= await chunkingInputsNow());
+  const records = await library.documents();
+  if (records.some((d) => d.upgradeFailed?.inputs !== undefined)) await inputsNow();
+  const todo = records.filter((d) => owesUpgrade(d, mode, inputs));
   let done = 0;
   let upgradedDocs = 0;
   const passedBy: string[] = [];
@@ -130,7 +146,7 @@ export async function upgradeEnrichment(
       // gone): every start, opening and import ran the upgrade again for it. Marked, it waits for
       // those inputs to change (the embedder put back or another chosen), a rebuild or a new
       // import, which chunk it anew.
-      const marked = await mark(rec, chunkingFailed(chunks.error.message), inputs);
+      const marked = await mark(rec, chunkingFailed(chunks.error.message), await inputsNow());
       if (!marked.ok) return marked;
       if (marked.value) unchunked.push({ id: rec.id, error: chunks.error.message });
       onProgress(++done, todo.length);

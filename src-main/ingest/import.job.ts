@@ -437,7 +437,8 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
       } else if (outcome.kind === 'already') {
         // Imported again, as a mark's reason says: the LLM upgrade that follows the import tries it
         // again (the same bytes need no new version; chunking it anew is the upgrade's work).
-        if (outcome.marked) await clearUpgradeMark(library, c.id);
+        // A clear that cannot be written (a full disk) leaves the mark: this file is still "already".
+        if (outcome.marked) await clearUpgradeMark(library, c.id).catch(() => undefined);
         const reason = outcome.sameAs === undefined ? 'already in library' : `the same file as "${outcome.sameAs}"`;
         results.push({ file: c.id, status: 'already', reason, ...(outcome.sameAs === undefined ? {} : { sameAs: outcome.sameAs }) });
         done++;

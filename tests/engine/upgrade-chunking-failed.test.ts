@@ -101,7 +101,7 @@ describe('documents the LLM upgrade cannot chunk anew (their semantic chunking l
         const lib = (await app.libraries.get('Pumps'))!;
         const index = await app.indexes.open(lib);
         const busy: WriteTurn = async () => fail('busy', 'Another process is writing "Pumps".');
-        const inputs = chunkingInputs('embed', []);
+        const inputs = async () => chunkingInputs('embed', []);
         const res = await index.upgradeEnrichment('llm-single', new ScriptedLlm(() => ({})), new AbortController().signal, () => undefined, inputs, busy);
         expect(res).toMatchObject({ ok: false, error: { code: 'busy' } });
         expect((await lib.documents()).map((d) => [d.id, d.upgradeFailed])).toEqual([
