@@ -347,14 +347,14 @@ class LanceChunkStore implements ChunkStore {
   }
 
   /**
-   * Every row address changes (compaction): the stub index is dropped. One that was held or being
-   * built (a library this process searches: the app's, not a one-shot CLI import's) is built again
-   * at once rather than on the next search, and the new full-text index loaded (`#prewarmFts`):
+   * Every row address changes (compaction): the stub index is dropped. After an optimize that
+   * folded writes (`rebuild`), one that was held or being built (a library this process searches:
+   * the app's, not a one-shot CLI import's) is built again at once rather than on the next search, and the new full-text index loaded (`#prewarmFts`):
    * the first search after an import's fold read its stubs itself and only scheduled the build,
    * and every search in the second after it did the same.
    */
-  #dropStubs(): void {
-    const wanted = this.#stubs !== null || this.#stubBuild !== null || this.#stubTimer !== null;
+  #dropStubs(options: { rebuild: boolean }): void {
+    const wanted = options.rebuild && (this.#stubs !== null || this.#stubBuild !== null || this.#stubTimer !== null);
     this.#stubEpoch++;
     this.#stubs = null;
     this.#stubBuild = null;
@@ -575,7 +575,7 @@ class LanceChunkStore implements ChunkStore {
     // Folds new rows into every index as a delta (no rebuild), compacts small fragments from
     // batched adds, and drops old versions (one process per library, so no reader needs them).
     await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - this.versionRetentionMs) });
-    this.#dropStubs();
+    this.#dropStubs({ rebuild: true });
     this.#scheduleCleanup();
     this.#dirty = false;
     this.#folded = this.#written;
@@ -617,8 +617,9 @@ class LanceChunkStore implements ChunkStore {
         // Rows written since: the next `ensureIndexes` optimizes them and cleans up then.
         if (this.#dirty) return;
         await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - this.versionRetentionMs) });
-        // Nothing was left to compact, but row addresses are not promised across an optimize.
-        this.#dropStubs();
+        // Nothing was left to compact, but row addresses are not promised across an optimize. The
+        // full-text index is the same: the stubs wait for the next search, as before a fold.
+        this.#dropStubs({ rebuild: false });
       }).catch(() => undefined);
     }, this.versionRetentionMs + 1000);
     this.#cleanupTimer.unref();
@@ -778,7 +779,7 @@ class LanceChunkStore implements ChunkStore {
     this.#closed = true;
     if (this.#cleanupTimer) clearTimeout(this.#cleanupTimer);
     this.#cleanupTimer = null;
-    this.#dropStubs();
+    this.#dropStubs({ rebuild: false });
     this.table.close();
     this.db.close();
   }

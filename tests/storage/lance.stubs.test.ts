@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRequire } from 'node:module';
 import type * as ArrowModule from 'apache-arrow';
 import type { ChunkHit, ChunkStore } from '../../src-main/storage/chunk-store';
@@ -14,7 +14,10 @@ import { record, storeScope } from './fixtures';
 
 const arrow = createRequire(import.meta.url)('apache-arrow') as typeof ArrowModule;
 const scope = storeScope();
-afterEach(() => scope.closeAll());
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await scope.closeAll();
+});
 
 const DIM = 4;
 const vec = (i: number) => [Math.cos(i), Math.sin(i), Math.cos(2 * i), Math.sin(2 * i)].map((x) => x / Math.SQRT2);
@@ -139,6 +142,31 @@ describe('LanceDB chunk store: the stub index', () => {
     expect(after.find((h) => h.record.id === 'x1/spec.md#1')!.parent?.record.id).toBe('x1/spec.md#0');
     const full = await store.hydrate(after);
     expect(full.map((h) => h.record.id)).toEqual(after.map((h) => h.record.id));
+  });
+
+  it('is built again right after a fold that compacted it away, in a store that searched; not by a cleanup, nor in one that never searched', async () => {
+    // A fold's compaction moves every row: a store that held stubs builds them again at once (the
+    // app's library, searched next), one that never searched leaves them (a one-shot CLI import),
+    // and the later cleanup of old versions, which changes no index, waits for a search.
+    const { store } = await scope.open({ vectorDimension: DIM, versionRetentionMs: 50 });
+    const { store: unsearched } = await scope.open({ vectorDimension: DIM });
+    for (const s of [store, unsearched]) {
+      await s.addChunks([record('x1/guide.md', 0, 'Replace the fuse after a power surge.', { model: 'X1', vector: vec(0) })]);
+      await s.ensureIndexes();
+    }
+    await store.prepareSearch();
+    const builds = vi.spyOn(StubIndex, 'fromArrow');
+    for (const s of [store, unsearched]) {
+      await s.addChunks([record('x2/guide.md', 0, 'The X2 fuse sits behind the rear cover.', { model: 'X2', vector: vec(1) })]);
+      await s.ensureIndexes();
+    }
+    // Built unawaited after the fold: waited for, not timed.
+    await vi.waitFor(() => expect(builds).toHaveBeenCalledTimes(1), { timeout: 30_000, interval: 20 });
+    await (store as ChunkStore & { cleanedUp(): Promise<void> }).cleanedUp();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(builds).toHaveBeenCalledTimes(1);
+    // The next light search reads its own stubs and finds both documents.
+    expect((await store.searchBm25('fuse', { limit: 10, light: true })).map((h) => h.record.id).sort()).toEqual(['x1/guide.md#0', 'x2/guide.md#0']);
   });
 
   it("knows each row's document, and the records read through it are those read by id", async () => {
