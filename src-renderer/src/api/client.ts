@@ -181,7 +181,8 @@ type RawEvents = (listener: (raw: unknown) => void) => () => void;
 const warned = new Set<string>();
 
 function dropEvent(kind: string, why: string): void {
-  const said = `${kind}\n${why}`;
+  // The same broken field in every row of a list ("summary.results.3.status") is one reason.
+  const said = `${kind}\n${why.replace(/\.\d+(?=[.:])/g, '')}`;
   if (warned.has(said)) return;
   warned.add(said);
   console.warn(`ManualMate dropped an engine event (${kind}): ${why}. Events like it are dropped without another warning.`);
