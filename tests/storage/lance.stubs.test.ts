@@ -148,12 +148,15 @@ describe('LanceDB chunk store: the stub index', () => {
     // A fold's compaction moves every row: a store that held stubs builds them again at once (the
     // app's library, searched next), one that never searched leaves them (a one-shot CLI import),
     // and the later cleanup of old versions, which changes no index, waits for a search.
-    const { store } = await scope.open({ vectorDimension: DIM, versionRetentionMs: 50 });
+    const { store } = await scope.open({ vectorDimension: DIM, versionRetentionMs: 1000 });
     const { store: unsearched } = await scope.open({ vectorDimension: DIM });
+    const cleanedUp = () => (store as ChunkStore & { cleanedUp(): Promise<void> }).cleanedUp();
     for (const s of [store, unsearched]) {
       await s.addChunks([record('x1/guide.md', 0, 'Replace the fuse after a power surge.', { model: 'X1', vector: vec(0) })]);
       await s.ensureIndexes();
     }
+    // The first fold's cleanup has run before the stubs are held (it would drop them).
+    await cleanedUp();
     await store.prepareSearch();
     const builds = vi.spyOn(StubIndex, 'fromArrow');
     for (const s of [store, unsearched]) {
@@ -162,7 +165,7 @@ describe('LanceDB chunk store: the stub index', () => {
     }
     // Built unawaited after the fold: waited for, not timed.
     await vi.waitFor(() => expect(builds).toHaveBeenCalledTimes(1), { timeout: 30_000, interval: 20 });
-    await (store as ChunkStore & { cleanedUp(): Promise<void> }).cleanedUp();
+    await cleanedUp();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(builds).toHaveBeenCalledTimes(1);
     // The next light search reads its own stubs and finds both documents.
