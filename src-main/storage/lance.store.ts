@@ -349,9 +349,10 @@ class LanceChunkStore implements ChunkStore {
   /**
    * Every row address changes (compaction): the stub index is dropped. After an optimize that
    * folded writes (`rebuild`), one that was held or being built (a library this process searches:
-   * the app's, not a one-shot CLI import's) is built again at once rather than on the next search, and the new full-text index loaded (`#prewarmFts`):
-   * the first search after an import's fold read its stubs itself and only scheduled the build,
-   * and every search in the second after it did the same.
+   * the app's, not a one-shot CLI import's) is prepared again at once (`prepareSearch`: the stubs
+   * and the new full-text index) rather than on the next search: the first search after an
+   * import's fold read its stubs itself and only scheduled the build, and every search in the
+   * second after it did the same.
    */
   #dropStubs(options: { rebuild: boolean }): void {
     const wanted = options.rebuild && (this.#stubs !== null || this.#stubBuild !== null || this.#stubTimer !== null);
@@ -362,7 +363,7 @@ class LanceChunkStore implements ChunkStore {
     this.#stubTimer = null;
     if (wanted && !this.#closed) {
       // After the write that compacted (the caller's, in the write queue) has returned.
-      this.#stubTimer = setTimeout(() => void Promise.all([this.#buildStubs(), this.#prewarmFts()]), 0);
+      this.#stubTimer = setTimeout(() => void this.prepareSearch(), 0);
       this.#stubTimer.unref();
     }
   }
