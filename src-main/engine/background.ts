@@ -4,7 +4,7 @@ import type { EnrichMode } from '../core/vocabulary';
 import type { WriteTurn } from '../index/write-turn';
 import type { LibraryIndex } from '../index/library-index';
 import type { LibraryIndexes } from '../index/library-indexes';
-import { chunkingInputs, owesUpgrade, unchunkedRetry } from '../index/llm-upgrade.job';
+import { chunkingInputs, inputsForMarks, owesUpgrade, unchunkedRetry } from '../index/llm-upgrade.job';
 import { sentence } from '../core/text';
 import type { ModelRuntime } from '../models/runtime';
 import type { Library } from '../storage/library.store';
@@ -118,9 +118,7 @@ async function awaitsUpgrade(lib: Library): Promise<boolean> {
   const known = owedLooks.get(lib);
   if (known?.version === version && known.mode === mode && (known.inputs === null || known.inputs === (await chunkingInputsOf(lib)))) return known.owed;
   const records = await lib.documents();
-  // Looked up only for a mark that kept them (`markHolds`): that scans the models folders, reading
-  // every GGUF's header, and at the app's start every LLM library is asked.
-  const inputs = records.some((d) => d.upgradeFailed?.inputs !== undefined) ? await chunkingInputsOf(lib) : null;
+  const inputs = await inputsForMarks(records, () => chunkingInputsOf(lib));
   const owed = records.some((d) => owesUpgrade(d, mode, inputs));
   owedLooks.set(lib, { version, mode, inputs, owed });
   return owed;

@@ -34,6 +34,15 @@ export function markHolds(rec: DocumentRecord, mode: EnrichMode, inputs: string 
 }
 
 /**
+ * The chunking inputs now (`lookup`), or null when no mark among `records` kept any (`markHolds`
+ * then needs none): looking them up scans the models folders, reading every GGUF's header, and at
+ * the app's start every LLM library is asked.
+ */
+export async function inputsForMarks(records: readonly DocumentRecord[], lookup: () => Promise<string>): Promise<string | null> {
+  return records.some((d) => d.upgradeFailed?.inputs !== undefined) ? lookup() : null;
+}
+
+/**
  * Whether the upgrade to `mode` has yet to reach this document: a ready one, with its text stored,
  * that an earlier run did not find unreachable (`markHolds`; `inputs`: see `chunkingInputs`).
  */
@@ -100,10 +109,9 @@ export async function upgradeEnrichment(
 ): Promise<Result<UpgradeOutcome>> {
   const { library } = index;
   const cancelled = () => fail<never>('cancelled', 'Enrichment was cancelled; it resumes where it stopped.');
-  let inputs: string | null = null;
-  const inputsNow = async () => (inputs ??= await chunkingInputsNow());
   const records = await library.documents();
-  if (records.some((d) => d.upgradeFailed?.inputs !== undefined)) await inputsNow();
+  let inputs = await inputsForMarks(records, chunkingInputsNow);
+  const inputsNow = async () => (inputs ??= await chunkingInputsNow());
   const todo = records.filter((d) => owesUpgrade(d, mode, inputs));
   let done = 0;
   let upgradedDocs = 0;
