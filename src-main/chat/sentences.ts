@@ -201,9 +201,9 @@ function isTitleLine(raw: string): boolean {
  * A paragraph ending in the first few words of a sentence ("... select Change order. The"): a PDF
  * converter cut the sentence and set its rest as the next paragraph ("Change order highlight
  * appears."). The sentence end before them says the paragraph is prose, not a title or menu path;
- * more words are a finished sentence that lost its full stop; "Figure 7." is an entry's number.
+ * more words are a finished sentence that lost its full stop; "Figure 7." is an entry's number, "e.g." an abbreviation, a lone "NOTE" a label.
  */
-const CUT_SENTENCE = /(?<!(?:^|\s)\d{1,2}\.)(?<=[.!?。])\s+\p{Lu}[\p{L}\p{N}'’/+-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}'’/+-]*){0,2}$/u;
+const CUT_SENTENCE = /(?<!(?:^|\s)\d{1,2}\.)(?<!(?:^|\P{L})\p{L}\.\p{L}\.)(?<=[.!?。])\s+(?!\p{Lu}{2,}$)\p{Lu}[\p{L}\p{N}'’/+-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}'’/+-]*){0,2}$/u;
 
 /** Whether the blank lines from line `i` on cut such a sentence, read whole: the next paragraph is prose that carries it on, not a title ("Universal Guide") or a block. */
 function cutAcrossBlank(lines: readonly { text: string }[], i: number, paragraph: string): boolean {

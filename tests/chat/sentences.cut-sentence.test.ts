@@ -37,4 +37,12 @@ describe('a sentence a PDF converter cut across paragraphs', () => {
     expect(texts(['See Figure 7. Typical Application', '', 'The circuit uses two resistors.'].join('\n'))).toEqual(['See Figure 7. Typical Application', 'The circuit uses two resistors.']);
     expect(texts(['Open the menu. The', '', '- first item', '- second item'].join('\n'))).toEqual(['Open the menu.', 'The', 'first item', 'second item']);
   });
+
+  it('does not read a label or an abbreviation as the first words of a cut sentence', () => {
+    expect(texts(['Unplug the cable first. NOTE', '', 'The fuse is replaceable.'].join('\n'))).toEqual(['Unplug the cable first.', 'NOTE', 'The fuse is replaceable.']);
+    // (How the splitter cuts "e.g." inside the paragraph is another matter: the next paragraph stays whole.)
+    expect(texts(['Open a menu, e.g. Settings', '', 'The list shows every option.'].join('\n')).at(-1)).toBe('The list shows every option.');
+    // A sentence cut after its first word still joins when that word is a one-letter capital.
+    expect(texts(['Press Select. A', '', 'menu appears on the screen.'].join('\n'))).toEqual(['Press Select.', 'A menu appears on the screen.']);
+  });
 });
