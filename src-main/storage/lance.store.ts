@@ -337,7 +337,18 @@ class LanceChunkStore implements ChunkStore {
    * queries at 46k chunks took 5-19 ms each until then and 1-3 ms after (~0.1-0.2 s to load, an
    * index of ~5 MB on disk). A failure leaves the index to load as searches read it.
    */
-  async #prewarmFts(): Promise<void> {
+  #prewarmFts(): Promise<void> {
+    // Once per index: after an import's fold, the store's own rebuild (`#dropStubs`) and the
+    // library index's (`LibraryIndex.optimizeIndexes`) both prepare; the index is the same until
+    // the next fold moves the epoch on.
+    if (this.#prewarmed?.epoch !== this.#stubEpoch) this.#prewarmed = { epoch: this.#stubEpoch, done: this.#loadFts() };
+    return this.#prewarmed.done;
+  }
+
+  /** The full-text prewarm of the current epoch, begun or done. */
+  #prewarmed: { epoch: number; done: Promise<void> } | null = null;
+
+  async #loadFts(): Promise<void> {
     try {
       const fts = (await this.table.listIndices()).find((i) => i.indexType === 'FTS' && i.columns[0] === FTS_COLUMN);
       if (fts && !this.#closed) await this.table.prewarmIndex(fts.name);
@@ -560,6 +571,8 @@ class LanceChunkStore implements ChunkStore {
     await this.#exclusive(async () => {
       const existing = await this.table.listIndices();
       await ensureWantedIndexes(this.lance, this.table, existing);
+      // A full-text index built here (none before, or outdated) is prewarmed anew.
+      this.#prewarmed = null;
       this.#ftsReady = true;
       if (this.vectorDimension !== null && (await ensureVectorIndex(this.lance, this.table, existing, this.vectorIndexMinRows))) {
         this.#vectorKind = Promise.resolve(VECTOR_INDEX_KIND);

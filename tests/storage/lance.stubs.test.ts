@@ -172,6 +172,28 @@ describe('LanceDB chunk store: the stub index', () => {
     expect((await store.searchBm25('fuse', { limit: 10, light: true })).map((h) => h.record.id).sort()).toEqual(['x1/guide.md#0', 'x2/guide.md#0']);
   });
 
+  it('loads the full-text index once after a fold, when the store and the library index both prepare', async () => {
+    // After an import's fold the store rebuilds what was held (its own timer) and the library
+    // index prepares again (`optimizeIndexes`): one full-text prewarm serves both.
+    const { store } = await scope.open({ vectorDimension: DIM });
+    await store.addChunks([record('x1/guide.md', 0, 'Replace the fuse after a power surge.', { model: 'X1', vector: vec(0) })]);
+    await store.ensureIndexes();
+    await store.prepareSearch();
+    const table = (store as unknown as { table: object }).table;
+    const prewarms = vi.spyOn(Object.getPrototypeOf(table) as { prewarmIndex(name: string): Promise<void> }, 'prewarmIndex');
+    await store.prepareSearch();
+    expect(prewarms).not.toHaveBeenCalled();
+    const builds = vi.spyOn(StubIndex, 'fromArrow');
+    await store.addChunks([record('x2/guide.md', 0, 'The X2 fuse sits behind the rear cover.', { model: 'X2', vector: vec(1) })]);
+    await store.ensureIndexes();
+    await store.prepareSearch();
+    // The store's own rebuild has run (its stubs are built) and found the prewarm under way or done.
+    await vi.waitFor(() => expect(builds).toHaveBeenCalledTimes(1), { timeout: 30_000, interval: 20 });
+    await store.prepareSearch();
+    expect(prewarms).toHaveBeenCalledTimes(1);
+    expect((await store.searchBm25('fuse', { limit: 10 })).map((h) => h.record.id).sort()).toEqual(['x1/guide.md#0', 'x2/guide.md#0']);
+  });
+
   it("knows each row's document, and the records read through it are those read by id", async () => {
     const store = await library();
     await store.addChunks([record('x4/größe-übersicht.md', 0, 'Die Sicherung (fuse) sitzt hinten.', { model: 'X4', vector: vec(9) })]);
