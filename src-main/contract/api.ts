@@ -115,7 +115,11 @@ export interface DocumentSummary {
   importedAt: string;
   /** Set when the stored chunks come from an LLM enrichment upgrade, with the work it took (model tokens). */
   enrichment?: { mode: EnrichMode; llmCalls: number; llmTokens: number };
-  /** Said about a ready document, in words: why the library's LLM enrichment passes it by (its stored text was lost). */
+  /**
+   * Said about a ready document, in words: why the library's LLM enrichment passes it by (its
+   * stored text was lost, or chunking it anew failed), while that holds; once what it depended on
+   * changed (the embedder put back or another chosen, the mode changed) the next upgrade tries it again.
+   */
   notice?: string;
 }
 

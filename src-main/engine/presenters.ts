@@ -45,8 +45,12 @@ export function modelSummary(m: ModelStatus): ModelSummary {
   };
 }
 
-/** A document as listed. */
-export function documentSummary(d: DocumentRecord): DocumentSummary {
+/**
+ * A document as listed. `markHolds`: whether its LLM upgrade's mark (`upgradeFailed`) still passes
+ * it by (see `markHolds` in index/llm-upgrade.job.ts); a lapsed mark's reason is not said, since
+ * the next upgrade tries the document again.
+ */
+export function documentSummary(d: DocumentRecord, markHolds: boolean): DocumentSummary {
   return {
     id: d.id,
     title: d.title,
