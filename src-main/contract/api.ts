@@ -94,6 +94,12 @@ export interface LibrarySummary {
   indexOutdated: boolean;
   /** True while its index is being rebuilt (`libraries.rebuild`, or a chunking change). */
   rebuilding: boolean;
+  /**
+   * True while the library has an embedder but its chunks were stored without their signature's
+   * nouns: embedding waits (a state, not a failure) until the LLM enrichment has reached every
+   * document, or the index is rebuilt. Keyword search works meanwhile.
+   */
+  waitsForNouns: boolean;
   /** Set when the library is subscribed from object storage: read-only here, updated by `libraries.sync`. */
   subscription?: LibrarySubscription;
 }

@@ -23,6 +23,10 @@ export async function librarySummary(lib: Library, rebuilding: boolean): Promise
     // An empty library has nothing built by older code.
     indexOutdated: lib.indexOutdated && docs.some((d) => d.status === 'ready'),
     rebuilding,
+    // From the library's config alone (no look at its chunks), as `startEmbedding` decides: held
+    // in the summary so a page opened after the engine's one report still shows it. A subscribed
+    // library embeds nothing here.
+    waitsForNouns: !!lib.config.embedder && lib.config.nounsOmitted === true && !lib.config.subscription,
     ...(lib.config.subscription ? { subscription: subscriptionSummary(lib.config.subscription) } : {}),
   };
 }
@@ -64,7 +68,7 @@ export function documentSummary(d: DocumentRecord, markHolds: boolean): Document
     models: d.models,
     importedAt: d.importedAt,
     ...(d.enrichedWith ? { enrichment: { mode: d.enrichedWith, llmCalls: d.llmCalls ?? 0, llmTokens: d.llmTokens ?? 0 } } : {}),
-    ...(d.status === 'ready' && d.upgradeFailed ? { notice: d.upgradeFailed.reason } : {}),
+    ...(d.status === 'ready' && d.upgradeFailed && markHolds ? { notice: d.upgradeFailed.reason } : {}),
   };
 }
 
