@@ -75,8 +75,9 @@ function useIndexNews(library: string, progress: IndexProgress | undefined): str
  * One line about a background task that upgrades the library's chunks (embedding, LLM enrichment,
  * a rebuild of the whole index) while search keeps working: running count, the reason it stopped,
  * or (with `showDone`) that it finished. The line shows nothing when the engine has not reported
- * on the task this session (`instead`: a state the library's summary holds, shown in its place). It is not live (each step was read out): one region beside it, in the
+ * on the task this session. It is not live (each step was read out): one region beside it, in the
  * page whatever the line shows (a region added with its text is not read out), says the news.
+ * `instead`: a state the library's summary holds, shown in place of the line.
  */
 export function IndexStatus({ library, task, showDone = false, instead }: { library: string; task: IndexTask; showDone?: boolean; instead?: ReactNode }) {
   const progress = useStore((s) => s.indexProgress[library]?.[task]);
