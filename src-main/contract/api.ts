@@ -94,6 +94,12 @@ export interface LibrarySummary {
   indexOutdated: boolean;
   /** True while its index is being rebuilt (`libraries.rebuild`, or a chunking change). */
   rebuilding: boolean;
+  /**
+   * True while the library has an embedder but its chunks were stored without their signature's
+   * nouns: embedding waits (a state, not a failure) until the LLM enrichment has reached every
+   * document, or the index is rebuilt. Keyword search works meanwhile.
+   */
+  waitsForNouns: boolean;
   /** Set when the library is subscribed from object storage: read-only here, updated by `libraries.sync`. */
   subscription?: LibrarySubscription;
 }
@@ -115,7 +121,11 @@ export interface DocumentSummary {
   importedAt: string;
   /** Set when the stored chunks come from an LLM enrichment upgrade, with the work it took (model tokens). */
   enrichment?: { mode: EnrichMode; llmCalls: number; llmTokens: number };
-  /** Said about a ready document, in words: why the library's LLM enrichment passes it by (its stored text was lost). */
+  /**
+   * Said about a ready document, in words: why the library's LLM enrichment passes it by (its
+   * stored text was lost, or chunking it anew failed), while that holds; once what it depended on
+   * changed (the embedder put back or another chosen, the mode changed) the next upgrade tries it again.
+   */
   notice?: string;
 }
 

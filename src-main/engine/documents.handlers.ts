@@ -3,6 +3,8 @@ import type { EngineEvent, Handlers } from '../contract/api';
 import { fail, ok } from '../core/result';
 import { DEFAULT_MAX_FILE_BYTES, megabytes, sizeOver } from '../ingest/import-limits';
 import type { LibraryIndexes } from '../index/library-indexes';
+import { chunkingInputs, inputsForMarks, markHolds } from '../index/llm-upgrade.job';
+import type { ModelRuntime } from '../models/runtime';
 import type { LibraryManager } from '../storage/library.store';
 import { chunkDetail, documentSummary, mimeOf, pageStarts } from './presenters';
 import type { WriterLock } from './writer-lock';
@@ -19,6 +21,8 @@ const MAX_ORIGINAL_BYTES = DEFAULT_MAX_FILE_BYTES;
 export interface DocumentsContext {
   libraries: LibraryManager;
   indexes: LibraryIndexes;
+  /** Asked only for a listing whose LLM-upgrade marks kept chunking inputs (`inputsForMarks`). */
+  models: ModelRuntime;
   lock: WriterLock;
   emit: (event: EngineEvent) => void;
 }
@@ -26,7 +30,7 @@ export interface DocumentsContext {
 type DocumentKeys = 'documents.list' | 'documents.remove' | 'documents.chunks' | 'documents.source' | 'documents.original';
 
 export function documentHandlers(ctx: DocumentsContext): Pick<Handlers, DocumentKeys> {
-  const { libraries, indexes, lock, emit } = ctx;
+  const { libraries, indexes, models, lock, emit } = ctx;
 
   async function readyDocument(library: string, id: string) {
     const lib = await libraries.require(library);
@@ -40,7 +44,14 @@ export function documentHandlers(ctx: DocumentsContext): Pick<Handlers, Document
     'documents.list': async ({ library }) => {
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
-      return ok((await lib.value.documents()).map(documentSummary));
+      const records = await lib.value.documents();
+      const { enrich: mode, embedder } = lib.value.config;
+      // A mark's reason is said while it holds, as the upgrade will judge it. The chunking inputs
+      // scan the models folders: looked up once per listing, and only when a mark that would be
+      // shown kept them (listings come every few hundred milliseconds during an import).
+      const shown = records.filter((d) => d.status === 'ready' && d.upgradeFailed?.mode === mode);
+      const inputs = await inputsForMarks(shown, async () => chunkingInputs(embedder?.id ?? null, await models.list()));
+      return ok(records.map((d) => documentSummary(d, markHolds(d, mode, inputs))));
     },
 
     'documents.remove': async ({ library, id }) => {

@@ -252,7 +252,7 @@ export function createEngine(options: EngineOptions): Engine {
     'models.list': async () => ok((await models.list()).map(modelSummary)),
 
     ...libraryHandlers({ libraries, models, indexes, lock, jobs, chats, team, emit, summaryOf, stopJobs, startBackground, rebuildJob }),
-    ...documentHandlers({ libraries, indexes, lock, emit }),
+    ...documentHandlers({ libraries, indexes, models, lock, emit }),
     ...importHandlers({ lock, jobs, uploadsDir, libraryFor, importPaths, emit, log }),
     ...chat.handlers,
     ...settingsHandlers({ settings, remote, models, libraries, startEnrichment }),

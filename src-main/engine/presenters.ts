@@ -23,6 +23,10 @@ export async function librarySummary(lib: Library, rebuilding: boolean): Promise
     // An empty library has nothing built by older code.
     indexOutdated: lib.indexOutdated && docs.some((d) => d.status === 'ready'),
     rebuilding,
+    // From the library's config alone (no look at its chunks), as `startEmbedding` decides: held
+    // in the summary so a page opened after the engine's one report still shows it. A subscribed
+    // library embeds nothing here.
+    waitsForNouns: !!lib.config.embedder && lib.config.nounsOmitted === true && !lib.config.subscription,
     ...(lib.config.subscription ? { subscription: subscriptionSummary(lib.config.subscription) } : {}),
   };
 }
@@ -45,8 +49,12 @@ export function modelSummary(m: ModelStatus): ModelSummary {
   };
 }
 
-/** A document as listed. */
-export function documentSummary(d: DocumentRecord): DocumentSummary {
+/**
+ * A document as listed. `markHolds`: whether its LLM upgrade's mark (`upgradeFailed`) still passes
+ * it by (see `markHolds` in index/llm-upgrade.job.ts); a lapsed mark's reason is not said, since
+ * the next upgrade tries the document again.
+ */
+export function documentSummary(d: DocumentRecord, markHolds: boolean): DocumentSummary {
   return {
     id: d.id,
     title: d.title,
@@ -60,7 +68,7 @@ export function documentSummary(d: DocumentRecord): DocumentSummary {
     models: d.models,
     importedAt: d.importedAt,
     ...(d.enrichedWith ? { enrichment: { mode: d.enrichedWith, llmCalls: d.llmCalls ?? 0, llmTokens: d.llmTokens ?? 0 } } : {}),
-    ...(d.status === 'ready' && d.upgradeFailed ? { notice: d.upgradeFailed.reason } : {}),
+    ...(d.status === 'ready' && d.upgradeFailed && markHolds ? { notice: d.upgradeFailed.reason } : {}),
   };
 }
 

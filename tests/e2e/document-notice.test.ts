@@ -28,8 +28,10 @@ describe('a ready document the LLM enrichment passes by, in Chromium', () => {
           for (const f of files) await writeFile(f, `# ${path.basename(f, '.md')} pump manual\n\nReplace the shaft seal after 2000 hours.\n`);
           expect((await engine.importPaths('Pumps', files)).ok).toBe(true);
           await engine.idle();
-          // The state the upgrade leaves when it finds P-200.md's stored text gone.
+          // The state the upgrade leaves when it finds P-200.md's stored text gone, in a library set
+          // to LLM enrichment (no chat model is chosen, so no upgrade runs): the mark holds.
           const lib = (await engine.libraries.get('Pumps'))!;
+          await lib.saveConfig({ enrich: 'llm-single' });
           const rec = (await lib.document('P-200.md'))!;
           await lib.putDocuments([{ ...rec, upgradeFailed: { mode: 'llm-single', reason: STORED_TEXT_LOST } }]);
         } finally {

@@ -163,6 +163,34 @@ describe('documents the LLM upgrade cannot chunk anew (their semantic chunking l
     });
   });
 
+  it('stop showing their reason on their rows once they lapse (the embedder put back), before the upgrade reaches them', { timeout: 180_000 }, async () => {
+    await withEmbedderGone(async ({ dataDir, bundled, chat, embedderDir }) => {
+      await markBoth(dataDir, bundled, chat);
+      // A start with the embedder still gone: the marks hold, their reasons show.
+      const held = await appOver(dataDir, bundled);
+      try {
+        const listed = await held.app.api['documents.list']({ library: 'Pumps' });
+        expect(listed.ok && listed.value.map((d) => d.notice)).toEqual([expect.stringContaining(SEMANTIC_NEEDS_EMBEDDER), expect.stringContaining(SEMANTIC_NEEDS_EMBEDDER)]);
+      } finally {
+        await held.app.dispose();
+      }
+      await ensureTinyOnnx(embedderDir);
+      // No background work started: the marks are still stored, but the next upgrade tries both again.
+      const next = await appOver(dataDir, bundled);
+      try {
+        const lib = (await next.app.libraries.get('Pumps'))!;
+        expect((await lib.documents()).map((d) => d.upgradeFailed?.mode)).toEqual(['llm-single', 'llm-single']);
+        const listed = await next.app.api['documents.list']({ library: 'Pumps' });
+        expect(listed.ok && listed.value.map((d) => [d.id, d.status, d.notice])).toEqual([
+          ['P-100.md', 'ready', undefined],
+          ['P-200.md', 'ready', undefined],
+        ]);
+      } finally {
+        await next.app.dispose();
+      }
+    });
+  });
+
   it('lapse once the library is given another embedder', { timeout: 180_000 }, async () => {
     await withEmbedderGone(async ({ dataDir, bundled, chat }) => {
       await markBoth(dataDir, bundled, chat);
@@ -197,6 +225,12 @@ describe('documents the LLM upgrade cannot chunk anew (their semantic chunking l
       await ensureTinyOnnx(embedderDir);
       const next = await appOver(dataDir, bundled);
       try {
+        // Such a mark holds (its reason shows) and needs no chunking inputs: listing does not scan the models folders.
+        const scans = vi.spyOn(next.app.models, 'list');
+        const listed = await next.app.api['documents.list']({ library: 'Pumps' });
+        expect(listed.ok && listed.value.map((d) => d.notice)).toEqual([expect.stringContaining(SEMANTIC_NEEDS_EMBEDDER), expect.stringContaining(SEMANTIC_NEEDS_EMBEDDER)]);
+        expect(scans).not.toHaveBeenCalled();
+        scans.mockRestore();
         // The embedder is back, but such a mark holds as it did: no enriching run at start.
         await next.app.resumeBackground();
         await next.app.idle();

@@ -41,11 +41,19 @@ const pending = async () => (await engine.indexes.open((await engine.libraries.g
 const omitted = async () => (await engine.libraries.get('Aircon'))!.config.nounsOmitted;
 /** How often the app has said that embedding waits for the nouns. */
 const nounsFirst = () => events.filter((e) => e.type === 'index.progress' && e.task === 'embedding' && e.error === NOUNS_FIRST).length;
+/** Whether the library's summary says embedding waits for the nouns: what a page shows, whenever it was opened. */
+const waits = async () => {
+  const listed = await engine.handlers['libraries.list']({});
+  if (!listed.ok) throw new Error(listed.error.message);
+  return listed.value.find((l) => l.name === 'Aircon')!.waitsForNouns;
+};
 const doc = (name: string, model: string) => writeFile(path.join(dir, name), `# ${model} service manual\n\n## Fuses\n\nThe ${model} takes a 10 A slow-blow fuse on the control board.\n`);
 
 describe('an embedder over chunks stored without nouns, in an LLM-enriched library', () => {
   it('clears the mark once the LLM upgrade has reached every document', async () => {
     expect(await omitted()).toBe(true);
+    // No embedder: nothing waits.
+    expect(await waits()).toBe(false);
     expect(await engine.handlers['settings.update']({ chatModel: 'tiny-llama.gguf' })).toMatchObject({ ok: true });
     expect(await engine.handlers['libraries.configure']({ library: 'Aircon', enrich: 'llm-single' })).toMatchObject({ ok: true });
     await engine.idle();
@@ -66,6 +74,7 @@ describe('an embedder over chunks stored without nouns, in an LLM-enriched libra
     await engine.idle();
     expect((await (await engine.libraries.get('Aircon'))!.document('rac.md'))?.enrichedWith).toBe('llm-single');
     expect(nounsFirst()).toBe(1);
+    expect(await waits()).toBe(true);
     expect(await pending()).toBeGreaterThan(0);
     // A state, not a failure: the next import (still no chat model) does not say it again.
     await doc('fx.md', 'FX-7');
@@ -73,10 +82,13 @@ describe('an embedder over chunks stored without nouns, in an LLM-enriched libra
     await engine.idle();
     expect(await omitted()).toBe(true);
     expect(nounsFirst(), 'after another import').toBe(1);
+    // Still shown, though said once: a page opened now hears no report of it.
+    expect(await waits(), 'after another import').toBe(true);
 
     expect(await engine.handlers['settings.update']({ chatModel: 'tiny-llama.gguf' })).toMatchObject({ ok: true });
     await engine.idle();
     expect(await omitted()).toBe(false);
+    expect(await waits()).toBe(false);
     expect(await pending()).toBe(0);
     const chunks = await engine.handlers['documents.chunks']({ library: 'Aircon', id: 'kt.md' });
     expect(chunks.ok && chunks.value.length).toBeGreaterThan(0);
@@ -104,8 +116,17 @@ describe('an embedder over chunks stored without nouns, in an LLM-enriched libra
     // The wait ended (every chunk had its nouns) and came back: said again.
     expect(nounsFirst()).toBe(2);
     expect(await pending()).toBeGreaterThan(0);
+    expect(await waits()).toBe(true);
+    // The app closed and opened again: the new engine has said nothing, the summary still shows the wait.
+    await engine.dispose();
+    events.length = 0;
+    engine = createEngine({ dataDir: path.join(dir, 'data'), bundledModelsDir: path.dirname(await ensureTinyGguf()), threads: 1 });
+    engine.subscribe((e) => events.push(e));
+    expect(await waits(), 'after a restart').toBe(true);
+    expect(nounsFirst()).toBe(0);
     expect(await engine.handlers['settings.update']({ chatModel: 'tiny-llama.gguf' })).toMatchObject({ ok: true });
     await engine.idle();
+    expect(await waits()).toBe(false);
     expect((await (await engine.libraries.get('Aircon'))!.document('dx.md'))?.enrichedWith).not.toBe('llm-single');
     expect(await omitted()).toBe(false);
     expect(await pending()).toBe(0);

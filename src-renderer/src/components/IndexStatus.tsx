@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useStore } from '../store';
 import type { IndexProgress, IndexTask } from '../store/library.slice';
 import { progressNews, type ProgressHeard, type ProgressNews } from '../util/progress-news';
@@ -77,13 +77,14 @@ function useIndexNews(library: string, progress: IndexProgress | undefined): str
  * or (with `showDone`) that it finished. The line shows nothing when the engine has not reported
  * on the task this session. It is not live (each step was read out): one region beside it, in the
  * page whatever the line shows (a region added with its text is not read out), says the news.
+ * `instead`: a state the library's summary holds, shown in place of the line.
  */
-export function IndexStatus({ library, task, showDone = false }: { library: string; task: IndexTask; showDone?: boolean }) {
+export function IndexStatus({ library, task, showDone = false, instead }: { library: string; task: IndexTask; showDone?: boolean; instead?: ReactNode }) {
   const progress = useStore((s) => s.indexProgress[library]?.[task]);
   const said = useIndexNews(library, progress);
   return (
     <>
-      {progress ? <IndexLine progress={progress} showDone={showDone} /> : null}
+      {instead ?? (progress ? <IndexLine progress={progress} showDone={showDone} /> : null)}
       <p role="status" className="visually-hidden" data-testid={`index-news-${task}`}>
         {said}
       </p>
@@ -117,4 +118,30 @@ function IndexLine({ progress, showDone }: { progress: IndexProgress; showDone: 
       <progress className="bar bar-thin" max={Math.max(1, progress.total)} value={progress.done} aria-label={runningText(progress)} />
     </p>
   );
+}
+
+/** What ends a wait for nouns (`LibrarySummary.waitsForNouns`), in words: it depends on the library's enrichment and the chosen chat model. */
+function nounsWaitText(llmEnrichment: boolean, chatModel: boolean): string {
+  const waits = 'Meaning-based search starts once every chunk has its signature’s nouns: embedding waits for them, and keyword search works meanwhile.';
+  if (!llmEnrichment) return `${waits} Rebuilding the index (Settings › Index) gives them.`;
+  if (chatModel) return `${waits} The chat model’s enrichment gives them as it reaches each document.`;
+  return `${waits} The chat model’s enrichment gives them once a chat model is chosen in Settings; rebuilding the index gives them too.`;
+}
+
+/**
+ * The library's embedding as the page can show it: while the library waits for its chunks' nouns
+ * (a state the library's summary holds, so a page opened or reloaded after the engine said it once
+ * shows it too) a calm note says what it waits for, in place of the line, where the engine's one
+ * report of that wait read as an error; the news region still says that report when it comes.
+ */
+export function EmbeddingStatus({ library, showDone = false }: { library: string; showDone?: boolean }) {
+  const waits = useStore((s) => s.libraries.find((l) => l.name === library)?.waitsForNouns === true);
+  const llmEnrichment = useStore((s) => (s.libraries.find((l) => l.name === library)?.enrich ?? 'heuristic') !== 'heuristic');
+  const chatModel = useStore((s) => !!s.appSettings?.chatModel);
+  const note = waits ? (
+    <p className="index-status muted small" role="note" data-testid="embedding-waits">
+      {nounsWaitText(llmEnrichment, chatModel)}
+    </p>
+  ) : undefined;
+  return <IndexStatus library={library} task="embedding" showDone={showDone} instead={note} />;
 }

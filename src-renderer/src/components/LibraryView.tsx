@@ -10,7 +10,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { Icon } from './Icon';
 import { ImportButtons, MANUAL_EXTENSIONS } from './ImportButtons';
 import { ImportPanel, useImportsInline } from './ImportPanel';
-import { IndexStatus } from './IndexStatus';
+import { EmbeddingStatus, IndexStatus } from './IndexStatus';
 import { RebuildNotice } from './RebuildNotice';
 
 /** The selected library's documents, or the first-run explanation when there is none. */
@@ -127,7 +127,7 @@ function Documents({ library }: { library: string }) {
             </p>
           ) : null}
           <IndexStatus library={library} task="enriching" />
-          <IndexStatus library={library} task="embedding" />
+          <EmbeddingStatus library={library} />
           {/* Asked for by the user, so its outcome stays in view after the notice is gone. */}
           <IndexStatus library={library} task="rebuilding" showDone />
         </div>

@@ -2,7 +2,7 @@ import type { KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useStore } from '../store';
 import { effectiveRetriever, type Retriever } from '../store/search.slice';
 import { formatPages, markedParts, plainText } from '../util/format';
-import { IndexStatus } from './IndexStatus';
+import { EmbeddingStatus } from './IndexStatus';
 import { ModelChips } from './ModelChips';
 import { RadioGroup, type RadioChoice } from './RadioGroup';
 
@@ -89,7 +89,7 @@ export function SearchView() {
         <div className="retriever" data-testid="retriever-choice">
           <RadioGroup label="Search by" choices={RETRIEVERS} value={retriever} onChange={setSearchRetriever} />
           <span className="muted small">{RETRIEVERS.find((r) => r.value === retriever)?.hint}</span>
-          <IndexStatus library={library.name} task="embedding" />
+          <EmbeddingStatus library={library.name} />
         </div>
       ) : library ? (
         <p className="muted small" data-testid="keyword-search-note">

@@ -4,7 +4,7 @@ import type { ChunkStrategy, EnrichMode } from '../../../src-main/contract/api';
 import { useStore } from '../store';
 import type { ThemeChoice } from '../store/ui.slice';
 import { formatBytes } from '../util/format';
-import { IndexStatus } from './IndexStatus';
+import { EmbeddingStatus, IndexStatus } from './IndexStatus';
 import { RadioGroup, type RadioChoice } from './RadioGroup';
 import { RebuildButton } from './RebuildNotice';
 import { TeamSettings } from './TeamSettings';
@@ -216,7 +216,7 @@ export function SettingsView() {
                   ? 'No embedding model is installed: search uses keywords. Put an ONNX embedding model in the models folder to search by meaning.'
                   : 'None: search uses keywords only. Choosing a model embeds this library in the background and enables meaning-based search; keyword search keeps working meanwhile.'}
             </p>
-            <IndexStatus library={library.name} task="embedding" showDone />
+            <EmbeddingStatus library={library.name} showDone />
           </div>
           <div className="field" data-testid="rebuild-field" role="group" aria-labelledby="rebuild-field-title">
             <span className="field-title" id="rebuild-field-title">
