@@ -134,7 +134,7 @@ function turnOf(lib: Library, signal: AbortSignal, maxWaitMs = Infinity): WriteT
   return async (work) => {
     const release = await lock.holdWhenFree(lib, signal, maxWaitMs);
     if (!release) {
-      return signal.aborted
+      return signal.aborted || lock.closing
         ? fail('cancelled', 'The background work was stopped; it resumes with the next import or the next start of the app.')
         : fail('busy', `Another process is writing "${lib.name}"; the background work resumes with the next import.`);
     }
@@ -163,7 +163,9 @@ function startBackground(lib: Library): void {
       const index = await indexes.open(lib);
       // Not waited for long: a CLI's exit waits for its folding, and the new rows are searchable
       // unfolded (the writer in the other process folds its own, and the next import here folds).
-      await turnOf(lib, controller.signal, OPENING_WAIT_MS)(() => index.optimizeIndexes());
+      const folded = await turnOf(lib, controller.signal, OPENING_WAIT_MS)(() => index.optimizeIndexes());
+      // Said in the log: a fold that never had its turn leaves the rows unfolded until the next import here.
+      if (!folded.ok && folded.error.code === 'busy') log(`[engine] the new rows of ${lib.name} are left unfolded: ${folded.error.message}`);
     })
     .catch((err: unknown) => log(`[engine] indexing ${lib.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
     .finally(() => {

@@ -61,7 +61,27 @@ export class WriterLock {
   /** Per library: the lock file being removed by the last hold, which a new first hold waits for. */
   private readonly releasing = new Map<string, Promise<void>>();
 
+  /** Aborted by `close`: from then on no hold waits for another process. */
+  private readonly closed = new AbortController();
+
   constructor(private readonly onFreshHold: (lib: Library) => Promise<void> = async () => undefined) {}
+
+  /**
+   * The engine is closing (the app quits): a hold that waits for another process to let go of the
+   * library (`OPENING_WAIT_MS` for its short holds, a background step's turn for as long as it is
+   * let) stops waiting, now and from now on, and fails as it would have had the wait run out. A
+   * background step that has its turn writes on (the engine's close waits for it); one that has
+   * none does not run. Holds that need no waiting (the lock file is free) are taken as before: a
+   * CLI's fold of what it imported still runs as it exits.
+   */
+  close(): void {
+    this.closed.abort();
+  }
+
+  /** Whether `close` was called: a background step that got no turn since was cut short by it, not refused. */
+  get closing(): boolean {
+    return this.closed.signal.aborted;
+  }
 
   /** Whether the library is rebuilding its index now. */
   rebuilding(lib: Library): boolean {
@@ -119,7 +139,9 @@ export class WriterLock {
         await this.releasing.get(id);
         const lockFile = path.join(lib.dir, LIBRARY_LOCK_FILE);
         let got = await tryLock(lockFile, purpose);
-        if (!got.ok && got.owner && SHORT_HOLDS.includes(got.owner.purpose)) got = await waitLock(lockFile, purpose, OPENING_WAIT_MS);
+        if (!got.ok && got.owner && SHORT_HOLDS.includes(got.owner.purpose) && !this.closing) {
+          got = await waitLock(lockFile, purpose, OPENING_WAIT_MS, undefined, this.closed.signal);
+        }
         if (!got.ok) return fail('busy', libraryBusyMessage(lib, got.owner));
         try {
           await this.onFreshHold(lib);
@@ -169,8 +191,8 @@ export class WriterLock {
    * writes over before writing it (the document version the model read, the text of the chunks it
    * embeds), which such a writer could change between the check and the write. (Their journals no
    * longer replace each other: journaled writes of one index take turns, `JournalTurns`.) The job
-   * resumes when they have finished. Resolves with the release, or null once `signal` aborts or
-   * `maxWaitMs` has passed without a turn.
+   * resumes when they have finished. Resolves with the release, or null once `signal` aborts,
+   * `maxWaitMs` has passed without a turn, or the engine closes (`close`) before it has one.
    */
   async holdWhenFree(lib: Library, signal: AbortSignal, maxWaitMs = Infinity): Promise<(() => Promise<void>) | null> {
     const until = Date.now() + maxWaitMs;
@@ -187,8 +209,9 @@ export class WriterLock {
           if (signal.aborted) return null;
         }
       }
-      if (Date.now() >= until) return null;
-      await sleep(BACKGROUND_RETRY_MS, undefined, { signal }).catch(() => undefined);
+      // Another process has the library, or this engine's own writers run (a closing engine stops them): closing, it waits no more.
+      if (Date.now() >= until || this.closing) return null;
+      await sleep(BACKGROUND_RETRY_MS, undefined, { signal: AbortSignal.any([signal, this.closed.signal]) }).catch(() => undefined);
     }
   }
 

@@ -1,6 +1,7 @@
 import { promises as fs, unlinkSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * An exclusive lock between processes: a file created with O_EXCL (`wx`), holding who owns it
@@ -179,12 +180,15 @@ export async function tryLock(file: string, purpose: string): Promise<LockAttemp
   return { ok: false, owner: found?.owner ?? null };
 }
 
-/** Like `tryLock`, retrying every `intervalMs` until `timeoutMs` has passed (for short critical sections). */
-export async function waitLock(file: string, purpose: string, timeoutMs: number, intervalMs = 25): Promise<LockAttempt> {
+/**
+ * Like `tryLock`, retrying every `intervalMs` until `timeoutMs` has passed (for short critical
+ * sections) or `signal` aborts: then it answers as the last attempt did (not taken, its owner).
+ */
+export async function waitLock(file: string, purpose: string, timeoutMs: number, intervalMs = 25, signal?: AbortSignal): Promise<LockAttempt> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const got = await tryLock(file, purpose);
-    if (got.ok || Date.now() >= until) return got;
-    await new Promise((r) => setTimeout(r, intervalMs));
+    if (got.ok || Date.now() >= until || signal?.aborted) return got;
+    await sleep(intervalMs, undefined, signal ? { signal } : {}).catch(() => undefined);
   }
 }

@@ -38,7 +38,9 @@ describe('engine events from the Electron preload', () => {
   };
   // The engine's answers the store asks for while it handles events; import.start names the job.
   const answers: Record<string, unknown> = { 'import.start': { jobId: 'job-1' }, 'libraries.list': [], 'documents.list': [] };
-  const api = new Proxy({}, { get: (_t, key: string) => async () => ({ ok: true, value: answers[key] ?? {} }) }) as Api;
+  /** The calls the store made, by key, in order. */
+  const calls: string[] = [];
+  const api = new Proxy({}, { get: (_t, key: string) => async () => (calls.push(key), { ok: true, value: answers[key] ?? {} }) }) as Api;
   let store: typeof useStore;
   let unsubscribe: () => void;
 
@@ -71,12 +73,11 @@ describe('engine events from the Electron preload', () => {
   });
 
   it.each([
-    ['a missing field', { ...progress, file: undefined, stage: 'ready' }, 'import.progress', 'file'],
-    ['a stage no document has', { ...progress, stage: 'exploded' }, 'import.progress', 'stage'],
-    ['a fraction that is text', { ...progress, fraction: 'half' }, 'import.progress', 'fraction'],
-    ['a summary left out', { type: 'import.done', jobId: 'job-1', library: 'Pumps' }, 'import.done', 'summary'],
-    ['results that are not a list', { type: 'import.done', jobId: 'job-1', library: 'Pumps', summary: { results: 'a.md', skipped: [], summary: {} } }, 'import.done', 'summary.results'],
-    ['a failure without its message', { type: 'import.failed', jobId: 'job-1', library: 'Pumps' }, 'import.failed', 'message'],
+    ['a missing field and no job', { ...progress, jobId: undefined, file: undefined, stage: 'ready' }, 'import.progress', 'file'],
+    ['a stage no document has and a job id that is a number', { ...progress, jobId: 1, stage: 'exploded' }, 'import.progress', 'stage'],
+    ['a fraction that is text and an empty job id', { ...progress, jobId: '', fraction: 'half' }, 'import.progress', 'fraction'],
+    ['a summary and its job left out', { type: 'import.done', library: 'Pumps' }, 'import.done', 'jobId'],
+    ['a failure without its message nor its job', { type: 'import.failed', library: 'Pumps' }, 'import.failed', 'jobId'],
     ['an unknown kind', { type: 'import.paused', jobId: 'job-1', library: 'Pumps' }, 'import.paused', 'does not know that kind'],
     ['no kind', { jobId: 'job-1', library: 'Pumps' }, '(no kind)', 'no "type"'],
     ['null', null, '(no kind)', 'null'],
@@ -85,6 +86,7 @@ describe('engine events from the Electron preload', () => {
     const before = store.getState().jobs;
     expect(() => send(raw)).not.toThrow();
     expect(store.getState().jobs).toBe(before);
+    expect(job()?.phase).toBe('running');
     expect(warnings()).toHaveLength(1);
     expect(warnings()[0]).toContain(`(${kind})`);
     expect(warnings()[0]).toContain(why);
@@ -115,6 +117,74 @@ describe('engine events from the Electron preload', () => {
     });
     expect(job()).toMatchObject({ phase: 'done', order: ['a.md'], files: { 'a.md': { stage: 'ready', fraction: 1 } } });
     expect(warn).not.toHaveBeenCalled();
+  });
+
+  describe('a broken update of an import job the page can tell', () => {
+    let n = 1;
+    /** Starts an import in the page under a job id of its own; returns that id. */
+    const started = async () => {
+      const jobId = `job-broken-${n++}`;
+      answers['import.start'] = { jobId };
+      await store.getState().startImport('Pumps', [`/in/${jobId}.md`]);
+      return jobId;
+    };
+    const jobNamed = (jobId: string) => store.getState().jobs.find((j) => j.jobId === jobId);
+    const summary = { results: [{ file: 'b.md', status: 'imported' }], skipped: [], summary: { imported: 1, already: 0, replaced: 0, failed: 0, cancelled: 0 } };
+
+    // Each broken in a way no other test is, so each warns (a reason is warned about once).
+    it.each([
+      ['progress whose count is text', (jobId: string) => ({ ...progress, jobId, file: 'b.md', done: 'one' }), 'import.progress'],
+      ['progress without its total', (jobId: string) => ({ ...progress, jobId, total: undefined }), 'import.progress'],
+      ['an end whose skipped files are not a list', (jobId: string) => ({ type: 'import.done', jobId, library: 'Pumps', summary: { ...summary, skipped: 'c.md' } }), 'import.done'],
+      ['an end without its counts', (jobId: string) => ({ type: 'import.done', jobId, library: 'Pumps', summary: { ...summary, summary: undefined } }), 'import.done'],
+      ['a failure whose message is a number', (jobId: string) => ({ type: 'import.failed', jobId, library: 'Pumps', message: 500 }), 'import.failed'],
+      ['progress whose library is a number', (jobId: string) => ({ ...progress, jobId, library: 7 }), 'import.progress'],
+    ])('ends the job in words on %s, still warns, and reads the library list again', async (_what, broken, kind) => {
+      const jobId = await started();
+      send({ ...progress, jobId, file: 'b.md', stage: 'parsing' });
+      expect(jobNamed(jobId)?.phase).toBe('running');
+      calls.length = 0;
+      send(broken(jobId));
+      expect(jobNamed(jobId)).toMatchObject({
+        phase: 'stopped',
+        error: expect.stringContaining('could not read an update the engine sent about this import'),
+        files: { 'b.md': { stage: 'failed', reason: expect.stringContaining('the library list shows whether it was imported') } },
+      });
+      expect(warnings()).toEqual([expect.stringContaining(`(${kind})`)]);
+      expect(calls).toContain('libraries.list');
+    });
+
+    it('ends the job once however many of its updates are broken, and not a job that has ended', async () => {
+      const jobId = await started();
+      const seen: unknown[] = [];
+      const { bridge } = await import('../../src-renderer/src/api/client');
+      const stop = bridge.onEvent((e) => seen.push(e));
+      try {
+        for (let i = 0; i < 3; i++) send({ ...progress, jobId, stage: 'exploded' });
+        expect(seen).toEqual([{ type: 'import.failed', jobId, library: 'Pumps', message: expect.stringContaining('could not read an update') }]);
+        // The engine's own end of the job, readable, comes later: the card stays as it is and the lists are read again.
+        calls.length = 0;
+        send({ type: 'import.done', jobId, library: 'Pumps', summary });
+        expect(jobNamed(jobId)?.phase).toBe('stopped');
+        expect(calls).toContain('libraries.list');
+        // A job that ended in the engine's words is not ended again by a broken late event.
+        const other = await started();
+        send({ type: 'import.done', jobId: other, library: 'Pumps', summary });
+        send({ ...progress, jobId: other, stage: 'exploded' });
+        expect(jobNamed(other)?.phase).toBe('done');
+        expect(seen.filter((e) => (e as { jobId?: string }).jobId === other).map((e) => (e as { type: string }).type)).toEqual(['import.done']);
+      } finally {
+        stop();
+      }
+    });
+
+    it('ends a job whose broken update came before the page knew its id, once it does', async () => {
+      const jobId = `job-broken-${n++}`;
+      send({ type: 'import.done', jobId, library: 'Pumps' });
+      answers['import.start'] = { jobId };
+      await store.getState().startImport('Pumps', ['/in/early.md']);
+      expect(jobNamed(jobId)).toMatchObject({ phase: 'stopped', error: expect.stringContaining('could not read an update') });
+    });
   });
 });
 

@@ -107,4 +107,27 @@ describe('lock file', () => {
       await tmp.cleanup();
     }
   });
+
+  it('waitLock stops waiting when its signal aborts, and says who holds the lock', async () => {
+    const tmp = await tempDir();
+    try {
+      const file = path.join(tmp.dir, 'write.lock');
+      const first = await tryLock(file, 'background update');
+      if (!first.ok) throw new Error('first lock not taken');
+      const stop = new AbortController();
+      let answered = false;
+      // Waits far longer than the test runs unless the abort ends it.
+      const waiting = waitLock(file, 'import', 3_600_000, 5, stop.signal).finally(() => (answered = true));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(answered).toBe(false);
+      stop.abort();
+      const got = await waiting;
+      expect(got).toMatchObject({ ok: false, owner: { pid: process.pid, purpose: 'background update' } });
+      // The holder still holds it: the abort gave nothing up on its behalf.
+      expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ purpose: 'background update' });
+      await first.release();
+    } finally {
+      await tmp.cleanup();
+    }
+  });
 });

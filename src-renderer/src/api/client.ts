@@ -189,18 +189,52 @@ function dropEvent(kind: string, why: string): void {
 }
 
 /**
+ * The words of the `import.failed` this page gives an import whose update it could not read (see
+ * `checkedEvents`); the store tells its files apart by them: not known to have failed, only no
+ * longer followed.
+ */
+export const UNREADABLE_IMPORT_UPDATE =
+  'This window could not read an update the engine sent about this import (the engine is newer or older than the window), so it stops following the import here. The import itself may go on: the library list shows what it imported.';
+
+/** The kinds that carry an import job's progress and its end: losing one can leave the job running forever in the page. */
+const IMPORT_JOB_KINDS: readonly string[] = ['import.progress', 'import.done', 'import.failed'];
+
+/** The job and library a value that failed its check names, when it names a job in a field that can be read. */
+function jobOf(raw: unknown, kind: string): { jobId: string; library: string } | null {
+  if (!IMPORT_JOB_KINDS.includes(kind) || typeof raw !== 'object' || raw === null) return null;
+  const { jobId, library } = raw as { jobId?: unknown; library?: unknown };
+  if (typeof jobId !== 'string' || jobId === '') return null;
+  return { jobId, library: typeof library === 'string' ? library : '' };
+}
+
+/**
  * The renderer's edge for engine events, as `validateInput` is the engine's for calls: each value
  * is checked against its kind's schema (contract/events.ts) and only a well-formed event reaches
  * the listeners; anything else is dropped with a warning in words, so it can neither throw in the
- * store nor leave half a file in it.
+ * store nor leave half a file in it. A dropped progress or end of an import job that can be told
+ * which job it was (a `jobId` to read) would leave that job running in the page for good: the
+ * listener gets an `import.failed` of this page's own for it instead (once per job, never for a
+ * job that has ended), so its card ends in words and the library list is read again.
  */
 function checkedEvents(subscribe: RawEvents): RendererBridge['onEvent'] {
-  return (listener) =>
-    subscribe((raw) => {
+  return (listener) => {
+    // Per listener: each one is told once that it lost track of a job. Ended jobs (their end
+    // passed, or this page ended them) are never ended again.
+    const ended = new Set<string>();
+    return subscribe((raw) => {
       const checked = checkEngineEvent(raw);
-      if (checked.ok) listener(checked.event);
-      else dropEvent(checked.kind, checked.why);
+      if (checked.ok) {
+        if (checked.event.type === 'import.done' || checked.event.type === 'import.failed') ended.add(checked.event.jobId);
+        listener(checked.event);
+        return;
+      }
+      dropEvent(checked.kind, checked.why);
+      const job = jobOf(raw, checked.kind);
+      if (!job || ended.has(job.jobId)) return;
+      ended.add(job.jobId);
+      listener({ type: 'import.failed', jobId: job.jobId, library: job.library, message: UNREADABLE_IMPORT_UPDATE });
     });
+  };
 }
 
 function httpBridge(): RendererBridge {

@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { DocumentStatus, EngineEvent, ErrorCode, ImportFileResult, ImportSkipped, ImportSummary } from '../../../src-main/contract/api';
 import { importSummary } from '../../../src-main/contract/import-summary';
-import { api, newUploadId, uploadFile } from '../api/client';
+import { api, newUploadId, UNREADABLE_IMPORT_UPDATE, uploadFile } from '../api/client';
 import type { PickedFile } from '../util/files';
 import { alreadyInLibrary, withNotes } from '../util/import-words';
 import { nameCollision } from '../../../src-main/core/import-names';
@@ -328,19 +328,31 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
           early.set(event.jobId, held);
           return;
         }
-        // A stopped job gets no further events worth showing; a late one must not reopen it.
-        if (job.phase === 'stopped') return;
+        if (job.phase === 'stopped') {
+          // A stopped job gets no further events worth showing; a late one must not reopen it. A
+          // job this page stopped following (`UNREADABLE_IMPORT_UPDATE`) may still end in the
+          // engine: what it imported shows in the lists, as after any end.
+          if (event.type === 'import.done') {
+            if (job.library === get().selectedLibrary) void get().loadDocuments();
+            void get().loadLibraries();
+          }
+          return;
+        }
         if (event.type === 'import.failed') {
+          // This page's own failure for a job it could not follow: its files may still be imported.
+          const unfollowed = event.message === UNREADABLE_IMPORT_UPDATE;
+          const reason = unfollowed ? 'Not followed here: the library list shows whether it was imported.' : 'Not imported: the import stopped before this file finished.';
           patchJob(job.key, (j) => {
             // Files that were still on their way will not finish: say so instead of leaving them spinning.
             const files = { ...j.files };
             for (const f of j.order) {
               const prev = files[f];
-              if (prev && prev.stage !== 'ready' && prev.stage !== 'failed') files[f] = { ...prev, stage: 'failed', reason: 'Not imported: the import stopped before this file finished.' };
+              if (prev && prev.stage !== 'ready' && prev.stage !== 'failed') files[f] = { ...prev, stage: 'failed', reason };
             }
-            return { ...j, phase: 'stopped', files, error: `${event.message} Files already imported are kept.` };
+            return { ...j, phase: 'stopped', files, error: unfollowed ? event.message : `${event.message} Files already imported are kept.` };
           });
-          if (event.library === get().selectedLibrary) void get().loadDocuments();
+          // The job's own library: this page's failure may not know it (the event's was unreadable).
+          if (job.library === get().selectedLibrary) void get().loadDocuments();
           void get().loadLibraries();
         } else if (event.type === 'import.progress') {
           // Where the engine reads the file from (an import of paths): what its Retry imports again.
