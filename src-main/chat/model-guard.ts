@@ -381,8 +381,9 @@ function looksLikeUnknownModel(key: string, run: readonly ModelToken[], keys: re
   const s = shape(key);
   // A family or series name ("esp32s3", "rock5") is the beginning of a known model's key.
   if (keys.some((k) => k.key.startsWith(key))) return false;
-  // Same leading letters as a product line and a shape that line uses ("e99c" ~ "e52c").
-  return keys.some((k) => k.lead === l && (k.shape === s || (s.length >= 2 && k.shape.startsWith(s))));
+  // Same leading letters as a product line and a shape that line uses ("e99c" ~ "e52c"), or
+  // begins with ("xiaonrf54l15" ~ "xiaonrf52840": a name no mention reads, since it is not one of them).
+  return keys.some((k) => k.lead === l && (k.shape === s || (s.length >= 2 && (k.shape.startsWith(s) || s.startsWith(k.shape)))));
 }
 
 /** Fewest letters and digits of a product code that names no product line of the library. */

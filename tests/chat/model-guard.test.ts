@@ -197,6 +197,7 @@ describe('a mention read inside a longer name the library has no manual for', ()
   const vocab = ModelVocabulary.fromDocuments([
     page('xiao_esp32c3', 'XIAO ESP32-C3'),
     page('xiao_esp32s3', 'XIAO ESP32-S3'),
+    page('xiao_nrf52840', 'XIAO nRF52840'),
     page('galaxy_s7', 'Galaxy S7'),
     page('galaxy_tab_s6', 'Galaxy Tab S6'),
   ]);
@@ -204,13 +205,19 @@ describe('a mention read inside a longer name the library has no manual for', ()
   it('takes a family name with a code after it, and series words before a short code, for one unknown name', () => {
     const family = findUnknownModels('How do I enter bootloader mode on the XIAO ESP32-C9?', vocab);
     expect(family.map((u) => [u.text, u.kind, u.family])).toEqual([['XIAO ESP32-C9', 'sibling', true]]);
-    expect(closestModels('XIAO ESP32-C9', vocab)).toEqual(['XIAO ESP32-C3', 'XIAO ESP32-S3']);
+    expect(closestModels('XIAO ESP32-C9', vocab)).toEqual(['XIAO ESP32-C3', 'XIAO ESP32-S3', 'XIAO nRF52840']);
     const series = findUnknownModels('How do I take a screenshot on the Galaxy Tab S7?', vocab);
     expect(series.map((u) => [u.text, u.family])).toEqual([['Galaxy Tab S7', true]]);
   });
 
+  it('takes a name with more letter and digit runs than the line it shares its letters with', () => {
+    // "xiaonrf54l15" beside "xiaonrf52840": no mention reads it, and it was answered for whichever board ranked first.
+    expect(findUnknownModels('How do I enter bootloader mode on the XIAO nRF54L15?', vocab).map((u) => u.text)).toEqual(['XIAO nRF54L15']);
+    expect(closestModels('XIAO nRF54L15', vocab)[0]).toBe('XIAO nRF52840');
+  });
+
   it('takes no family written alone or with a unit or interface, nor a model the library has', () => {
-    for (const q of ['How do I enter bootloader mode on the XIAO ESP32?', 'Can the XIAO ESP32 5V pin power a servo?', 'Does the XIAO ESP32 GPIO2 pin do PWM?', 'How do I take a screenshot on the Galaxy Tab S6?', 'How do I take a screenshot on the Galaxy S7?', 'Compare the XIAO ESP32-C3 and the XIAO ESP32-S3']) {
+    for (const q of ['How do I enter bootloader mode on the XIAO ESP32?', 'Can the XIAO ESP32 5V pin power a servo?', 'Does the XIAO ESP32 GPIO2 pin do PWM?', 'How do I take a screenshot on the Galaxy Tab S6?', 'How do I take a screenshot on the Galaxy S7?', 'Compare the XIAO ESP32-C3 and the XIAO ESP32-S3', 'What is the XIAO nRF52840 A0 pin?']) {
       expect(findUnknownModels(q, vocab), q).toEqual([]);
     }
   });
