@@ -21,7 +21,7 @@ import { retrieverFor } from '../core/vocabulary';
 import { analyzeQuery } from '../search/query-analysis';
 import { followUpQuestion } from './follow-up';
 import { docsListing } from './covered-models';
-import { confirmUnknown, isAskedModel, namedWhere, planQuestion, questionForLines, retrieve, sameModelSpelled } from './retrieve';
+import { confirmUnknown, isAskedModel, namedWhere, planQuestion, questionForLines, readAsExtended, retrieve, sameModelSpelled } from './retrieve';
 
 /**
  * Chat over one library: conversations (persisted in the library folder) and answers grounded in
@@ -227,9 +227,9 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     // "And the ESP32C3?" asks the last question with a topic again, for the model it names.
     const typed = analyzeQuery(q.value, vocabulary);
     const followUp = followUpQuestion(q.value, typed, vocabulary, history);
-    const asked = followUp ?? q.value;
-    const analysis = followUp ? analyzeQuery(followUp, vocabulary) : typed;
-    const plan = await confirmUnknown(index, planQuestion(asked, analysis, vocabulary, previous), previous);
+    let asked = followUp ?? q.value;
+    let analysis = followUp ? analyzeQuery(followUp, vocabulary) : typed;
+    let plan = await confirmUnknown(index, planQuestion(asked, analysis, vocabulary, previous), previous);
     const turn = (fields: Omit<ChatTurn, 'id' | 'role' | 'createdAt'>): ChatTurn => ({
       id: opts.messageId ?? newId(),
       role: 'assistant',
@@ -252,12 +252,25 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       return whole({ text, mode: 'not-found', citations: [], resolvedModels: [] });
     }
 
+    // A name extending a library model ("M5StickC Plus2") is answered for the model it extends (the
+    // M5StickC+), also when its mention read a shorter one (the M5StickC).
+    const extended = readAsExtended(asked, analysis, plan.unknown);
+    if (extended !== null) {
+      asked = extended;
+      analysis = analyzeQuery(extended, vocabulary);
+      plan = { ...plan, named: analysis.models };
+    }
     const found = await retrieve(index, asked, analysis, plan, scope, options.retrieve);
     if (!found.ok) return found;
     const { passages, resolvedModels, setAside, unsaid } = found.value;
-    // A question naming a known and an unknown model is answered for the known one, said first.
+    // A question naming a known and an unknown model is answered for the known one, said first,
+    // with the library's models closest to the unknown name, so the technician sees what it has.
     let note = followUp ? `Read as: “${followUp}”\n\n` : '';
-    note += plan.unknown.length > 0 ? `No manual for ${listNames(plan.unknown.map((u) => u.text))} in this library; answering for ${listNames(plan.named)}.\n\n` : '';
+    if (plan.unknown.length > 0) {
+      const sibling = plan.unknown.find((u) => u.kind === 'sibling');
+      const closest = sibling ? closestModels(sibling.text, vocabulary) : [];
+      note += `No manual for ${listNames(plan.unknown.map((u) => u.text))} in this library${closest.length > 0 ? ` (closest: ${closest.join(', ')})` : ''}; answering for ${listNames(plan.named)}.\n\n`;
+    }
     // A product code no manual mentions: maybe another product, maybe the asked one's number that
     // its manual never prints; the answer comes, and says so first.
     // A question about something the library never writes (`unsaid`: then nothing is quoted) says

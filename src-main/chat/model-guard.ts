@@ -31,6 +31,12 @@ export interface UnknownModel {
    * mention it only where they write the whole name, not wherever they write that model.
    */
   extends?: string;
+  /**
+   * It begins with a family name of the library's models ("XIAO ESP32" of "XIAO ESP32-C9"): the
+   * manuals mention it only where they write the whole name, and the family's members its
+   * mention reads are not asked about.
+   */
+  family?: true;
 }
 
 /**
@@ -169,8 +175,56 @@ export function findUnknownModels(
   if (codes === 'product') {
     for (const g of namedGenerations(question, toks, known, vendors, keys)) if (!out.some((u) => u.start < g.end && u.end > g.start) && vocabulary.lookup(g.text) === null) out.push(g);
   }
-  const members = unknownMembers(question, vocabulary, models, known, toks);
+  const members = [...unknownMembers(question, vocabulary, models, known, toks), ...unknownInFamilies(question, vocabulary, known, toks, keys, nameWords, vendors)];
   return [...out.filter((u) => !members.some((m) => u.start < m.end && u.end > m.start)), ...members];
+}
+
+/**
+ * A mention read inside a longer name the library has no model for: a family name with a code
+ * after it ("XIAO ESP32-C9" beside the XIAO ESP32-C5 and ESP32C3: the mention reads the family,
+ * every member of it), or a short code with series words before it ("Galaxy Tab S7" beside the
+ * Galaxy S7 and Galaxy Tab S6: the mention reads "S7" alone). The question would otherwise be
+ * answered for a model it does not name without a word. Taken when the whole is shaped like the
+ * library's models, as `findUnknownModels` takes a name outside any mention; units and technical
+ * terms after a family ("XIAO ESP32 5V", "ESP32 GPIO2") are not part of it.
+ */
+function unknownInFamilies(
+  question: string,
+  vocabulary: ModelVocabulary,
+  known: readonly { start: number; end: number }[],
+  toks: readonly ModelToken[],
+  keys: readonly { key: string; lead: string; shape: string }[],
+  nameWords: ReadonlySet<string>,
+  vendors: ReadonlySet<string>,
+): UnknownModel[] {
+  const out: UnknownModel[] = [];
+  const covered = (t: ModelToken): boolean => known.some((o) => t.start < o.end && t.end > o.start);
+  const spans = [...new Map(known.map((k) => [`${k.start}:${k.end}`, k])).values()];
+  for (const k of spans) {
+    let start = k.start;
+    // Series words before the mention ("Galaxy Tab" of "Galaxy Tab S7").
+    for (let i = toks.findIndex((t) => t.start >= k.start) - 1; i >= 0; i--) {
+      const t = toks[i]!;
+      if (!joinable(question.slice(t.end, start)) || t.kind !== 'word' || covered(t) || vendors.has(t.norm) || isStopword(t.norm) || !nameWords.has(t.norm)) break;
+      start = t.start;
+    }
+    // Codes after a mention that names no model by itself ("-C9" of "XIAO ESP32-C9").
+    let end = k.end;
+    if (vocabulary.lookup(question.slice(k.start, k.end)) === null) {
+      for (const t of toks) {
+        if (t.start < end) continue;
+        if (!joinable(question.slice(end, t.start))) break;
+        if (t.kind !== 'word' || !isCodeToken(t.norm) || isUnitLike(t.norm) || isTechnicalTerm(t.norm) || covered(t)) break;
+        end = t.end;
+      }
+    }
+    if (start === k.start && end === k.end) continue;
+    const text = question.slice(start, end);
+    const all = toks.filter((t) => t.start >= start && t.end <= end);
+    const key = askedKey(text, vocabulary).replace(/[^\p{L}\p{N}]/gu, '');
+    if (vocabulary.lookup(text) === null && looksLikeUnknownModel(key, all, keys)) out.push({ text, kind: 'sibling', key, start, end, family: true });
+  }
+  return out;
 }
 
 /** A word of a product's name written in title case ("Raspberry", "Pi"). */
@@ -288,10 +342,34 @@ function unknownMembers(question: string, vocabulary: ModelVocabulary, models: r
     if (!extends_) continue;
     const text = question.slice(k.start, t.end);
     if (vocabulary.lookup(text) !== null) continue;
-    const base = vocabulary.lookup(question.slice(k.start, k.end));
+    const base = longestBeginning(text, vocabulary, models) ?? vocabulary.lookup(question.slice(k.start, k.end));
     out.push({ text, kind: 'sibling', key: nameKey(text).replace(/[^\p{L}\p{N}]/gu, ''), start: k.start, end: t.end, ...(base ? { extends: base.name } : {}) });
   }
   return out;
+}
+
+/**
+ * The key of an asked name as the library's keys are written: vendor words dropped, "plus" glued
+ * to a generation number read as the "+" ending ("M5StickC Plus2" -> "m5stickc+2", as "M5StickC
+ * Plus 2" already is), so it compares with "m5stickc+" rather than only with "m5stickc".
+ */
+function askedKey(name: string, vocabulary: ModelVocabulary): string {
+  const vendors = new Set(vocabulary.vendorWords().map((v) => v.toLowerCase()));
+  return modelTokens(name)
+    .filter((t) => t.kind === 'word' && !vendors.has(t.norm))
+    .map((t) => t.norm.replace(/^plus(?=\d)/, '+'))
+    .join('');
+}
+
+/**
+ * The library model with the longest key that `name` begins with ("M5StickC Plus2" -> the
+ * M5StickC+, not the M5StickC its mention reads): the model it extends.
+ */
+function longestBeginning(name: string, vocabulary: ModelVocabulary, models: readonly ModelEntry[]): ModelEntry | null {
+  const key = askedKey(name, vocabulary);
+  let best: ModelEntry | null = null;
+  for (const m of models) if (m.key.length < key.length && key.startsWith(m.key) && (!best || m.key.length > best.key.length)) best = m;
+  return best;
 }
 
 function looksLikeUnknownModel(key: string, run: readonly ModelToken[], keys: readonly { key: string; lead: string; shape: string }[]): boolean {
@@ -303,8 +381,9 @@ function looksLikeUnknownModel(key: string, run: readonly ModelToken[], keys: re
   const s = shape(key);
   // A family or series name ("esp32s3", "rock5") is the beginning of a known model's key.
   if (keys.some((k) => k.key.startsWith(key))) return false;
-  // Same leading letters as a product line and a shape that line uses ("e99c" ~ "e52c").
-  return keys.some((k) => k.lead === l && (k.shape === s || (s.length >= 2 && k.shape.startsWith(s))));
+  // Same leading letters as a product line and a shape that line uses ("e99c" ~ "e52c"), or
+  // begins with ("xiaonrf54l15" ~ "xiaonrf52840": a name no mention reads, since it is not one of them).
+  return keys.some((k) => k.lead === l && (k.shape === s || (s.length >= 2 && (k.shape.startsWith(s) || s.startsWith(k.shape)))));
 }
 
 /** Fewest letters and digits of a product code that names no product line of the library. */
@@ -340,15 +419,13 @@ function commonPrefix(a: string, b: string): number {
 }
 
 /**
- * The library's models closest to `name`: same leading letters first, then the longest common
- * beginning ("ESP32-C9" -> the ESP32-C boards), then edit distance on normalized keys, then how
- * near their first number is ("E99C" -> E54C, E52C, E24C).
+ * The library's models closest to `name`, at most `limit` (only those sharing a beginning with
+ * it, when some do): same leading letters first, then the longest common beginning ("ESP32-C9"
+ * -> the ESP32-C boards), then edit distance on normalized keys, then how near their first number
+ * is ("E99C" -> E54C, E52C, E24C).
  */
 export function closestModels(name: string, vocabulary: ModelVocabulary, limit = 3): string[] {
-  const key = modelTokens(name)
-    .filter((t) => t.kind === 'word' && !vocabulary.vendorWords().some((v) => v.toLowerCase() === t.norm))
-    .map((t) => t.norm)
-    .join('');
+  const key = askedKey(name, vocabulary);
   const l = lead(key);
   const n = firstNumber(key);
   return catalog(vocabulary)
@@ -363,6 +440,9 @@ export function closestModels(name: string, vocabulary: ModelVocabulary, limit =
       };
     })
     .sort((a, b) => a.sameLead - b.sameLead || b.prefix - a.prefix || a.distance - b.distance || a.numberGap - b.numberGap || a.name.localeCompare(b.name))
+    // A model whose key shares no beginning with the asked one is another product line, no near
+    // model while some share one ("Bar Pico-C9": the Pico-C3 and Pico-S3, not the Foo X2 after them).
+    .filter((m, _, all) => m.prefix > 0 || all[0]!.prefix === 0)
     .slice(0, limit)
     .map((m) => m.name);
 }

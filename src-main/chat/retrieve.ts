@@ -76,9 +76,34 @@ export function planQuestion(question: string, analysis: QueryAnalysis, vocabula
   const found = findUnknownModels(question, vocabulary, analysis.mentions, mode);
   const unknown = mode === 'product' ? found.filter((u) => u.kind === 'sibling') : found;
   const unmentioned = mode === 'product' ? found.filter((u) => u.kind === 'code') : [];
+  // The members a family name reads are not asked about when the whole name is one the library
+  // lacks ("XIAO ESP32-C9" reads the XIAO ESP32-C5 and -S3); another mention still names them.
+  const families = unknown.filter((u) => u.family === true);
+  const inFamily = (m: QueryAnalysis['mentions'][number]): boolean => families.some((u) => m.start >= u.start && m.end <= u.end);
+  const asked = families.length === 0 ? named : named.filter((n) => analysis.mentions.some((m) => m.model === n && !inFamily(m)));
   // Naming an unknown model is a switch too: never answer it from the previous model's manual.
-  const inherited = named.length === 0 && unknown.length === 0 ? [...previousModels] : [];
-  return { named, inherited, unknown, unmentioned };
+  const inherited = asked.length === 0 && unknown.length === 0 ? [...previousModels] : [];
+  return { named: asked, inherited, unknown, unmentioned };
+}
+
+/**
+ * The question with each unknown name that extends a library model written as that model, when
+ * the question's mention read a shorter one ("How do I charge the M5StickC Plus2?" -> "... the
+ * M5StickC+?": its mention reads the M5StickC, though the M5StickC+ is the model the name extends
+ * and the library's closest). The answer is then for the closest model, and says so; null when
+ * every such name already reads as the model it extends.
+ */
+export function readAsExtended(question: string, analysis: QueryAnalysis, unknown: readonly UnknownModel[]): string | null {
+  let text = question;
+  let changed = false;
+  for (const u of [...unknown].sort((a, b) => b.start - a.start)) {
+    if (u.extends === undefined) continue;
+    const read = analysis.mentions.filter((m) => m.start >= u.start && m.end <= u.end).map((m) => m.model);
+    if (read.length === 0 || read.every((m) => m === u.extends)) continue;
+    text = `${text.slice(0, u.start)}${u.extends}${text.slice(u.end)}`;
+    changed = true;
+  }
+  return changed ? text : null;
 }
 
 /** Hits read to decide whether the library's text mentions a name the vocabulary does not know. */
@@ -112,7 +137,7 @@ export async function confirmUnknown(index: ChatIndex, plan: QuestionPlan, previ
       if (index.libraryWords && spelledInWords(u.key, index.libraryWords())) continue;
       const found = await index.search(u.text, { topK: MENTION_PROBE_HITS, retriever: 'bm25' });
       // A known model's name with an ending is mentioned only written whole: "M5StickC" is not "M5StickC Plus 2".
-      const said = found.ok && found.value.results.some((h) => mentions(`${h.title}\n${h.text}`, u.text, u.extends !== undefined));
+      const said = found.ok && found.value.results.some((h) => mentions(`${h.title}\n${h.text}`, u.text, u.extends !== undefined || u.family === true));
       if (!said) out.push(u);
     }
     return out;

@@ -147,11 +147,19 @@ describe('a known model with a member ending the library has no manual for', () 
 
   it('flags the name with the ending, not the shorter model it begins with', () => {
     expect(vocab.lookup('M5StickC Plus')?.name).toBe('M5StickC+');
+    // "Plus2" is the "+" ending and a generation: it extends the M5StickC+, though its mention reads the M5StickC.
     const one = findUnknownModels('What is the battery of the M5StickC Plus2?', vocab);
-    expect(one.map((u) => [u.text, u.kind, u.extends])).toEqual([['M5StickC Plus2', 'sibling', 'M5StickC']]);
+    expect(one.map((u) => [u.text, u.kind, u.extends])).toEqual([['M5StickC Plus2', 'sibling', 'M5StickC+']]);
     const split = findUnknownModels('What is the battery of the M5StickC Plus 2?', vocab);
     expect(split.map((u) => [u.text, u.extends])).toEqual([['M5StickC Plus 2', 'M5StickC+']]);
     expect(findUnknownModels('Is there a heatsink for the rock 5b plus 3?', vocab).map((u) => u.text)).toEqual(['rock 5b plus 3']);
+  });
+
+  it('ranks the model the name extends first, however "plus" is written', () => {
+    expect(closestModels('M5StickC Plus2', vocab).slice(0, 2)).toEqual(['M5StickC+', 'M5StickC']);
+    expect(closestModels('M5StickC Plus 2', vocab).slice(0, 2)).toEqual(['M5StickC+', 'M5StickC']);
+    // Only models of the asked name's own line: the ROCK boards share no leading letters with it.
+    expect(closestModels('M5StickC Plus2', vocab)).toEqual(['M5StickC+', 'M5StickC']);
   });
 
   it('takes no quantity, plain word or known member for an ending', () => {
@@ -174,6 +182,42 @@ describe('a known model with a member ending the library has no manual for', () 
       'Does the KB-20 2 GB version have wifi?',
     ];
     for (const q of plain) {
+      expect(findUnknownModels(q, vocab), q).toEqual([]);
+    }
+  });
+});
+
+describe('a mention read inside a longer name the library has no manual for', () => {
+  const page = (file: string, name: string) => ({
+    id: `docs/${file}.md`,
+    title: name,
+    text: `# ${name}\n\nThe ${name} is a compact device. The ${name} battery is 120 mAh.`,
+    h1Headings: [name],
+  });
+  const vocab = ModelVocabulary.fromDocuments([
+    page('xiao_esp32c3', 'XIAO ESP32-C3'),
+    page('xiao_esp32s3', 'XIAO ESP32-S3'),
+    page('xiao_nrf52840', 'XIAO nRF52840'),
+    page('galaxy_s7', 'Galaxy S7'),
+    page('galaxy_tab_s6', 'Galaxy Tab S6'),
+  ]);
+
+  it('takes a family name with a code after it, and series words before a short code, for one unknown name', () => {
+    const family = findUnknownModels('How do I enter bootloader mode on the XIAO ESP32-C9?', vocab);
+    expect(family.map((u) => [u.text, u.kind, u.family])).toEqual([['XIAO ESP32-C9', 'sibling', true]]);
+    expect(closestModels('XIAO ESP32-C9', vocab)).toEqual(['XIAO ESP32-C3', 'XIAO ESP32-S3', 'XIAO nRF52840']);
+    const series = findUnknownModels('How do I take a screenshot on the Galaxy Tab S7?', vocab);
+    expect(series.map((u) => [u.text, u.family])).toEqual([['Galaxy Tab S7', true]]);
+  });
+
+  it('takes a name with more letter and digit runs than the line it shares its letters with', () => {
+    // "xiaonrf54l15" beside "xiaonrf52840": no mention reads it, and it was answered for whichever board ranked first.
+    expect(findUnknownModels('How do I enter bootloader mode on the XIAO nRF54L15?', vocab).map((u) => u.text)).toEqual(['XIAO nRF54L15']);
+    expect(closestModels('XIAO nRF54L15', vocab)[0]).toBe('XIAO nRF52840');
+  });
+
+  it('takes no family written alone or with a unit or interface, nor a model the library has', () => {
+    for (const q of ['How do I enter bootloader mode on the XIAO ESP32?', 'Can the XIAO ESP32 5V pin power a servo?', 'Does the XIAO ESP32 GPIO2 pin do PWM?', 'How do I take a screenshot on the Galaxy Tab S6?', 'How do I take a screenshot on the Galaxy S7?', 'Compare the XIAO ESP32-C3 and the XIAO ESP32-S3', 'What is the XIAO nRF52840 A0 pin?']) {
       expect(findUnknownModels(q, vocab), q).toEqual([]);
     }
   });

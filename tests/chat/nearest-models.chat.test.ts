@@ -1,0 +1,92 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatIndexOf, createChatService, type ChatService } from '../../src-main/chat/chat.service';
+import { EXTRACTED_LABEL } from '../../src-main/chat/extractive.answerer';
+import { createEngine, type Engine } from '../../src-main/engine/engine';
+import { tempDir } from '../helpers/temp';
+import { unwrap } from './fixtures';
+
+/**
+ * Through the chat service on a real library of sibling models (Foo X1, Foo X1 Plus, Foo X2; the
+ * Bar Pico-C3 and Pico-S3 of one family): a question naming a model the library lacks says so and
+ * names the library's closest models, in order, and an answer that still comes says which model
+ * it is for. A model the library has is answered as before.
+ */
+
+const manual = (name: string, battery: number): string =>
+  [
+    `# ${name} User Manual`,
+    '## Charging',
+    `To charge the ${name}, connect it to a USB-C power adapter. The charging light turns green when the ${name} is full.`,
+    '## Battery',
+    `The ${name} has a ${battery} mAh battery.`,
+  ].join('\n\n');
+
+let engine: Engine;
+let chat: ChatService;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  const tmp = await tempDir('manualmate-nearest-');
+  cleanup = tmp.cleanup;
+  const docs = path.join(tmp.dir, 'devices');
+  await mkdir(docs);
+  await writeFile(path.join(docs, 'Foo_X1.md'), manual('Foo X1', 80));
+  await writeFile(path.join(docs, 'Foo_X1_Plus.md'), manual('Foo X1 Plus', 120));
+  await writeFile(path.join(docs, 'Foo_X2.md'), manual('Foo X2', 200));
+  await writeFile(path.join(docs, 'Bar_Pico-C3.md'), manual('Bar Pico-C3', 50));
+  await writeFile(path.join(docs, 'Bar_Pico-S3.md'), manual('Bar Pico-S3', 60));
+  engine = createEngine({ dataDir: path.join(tmp.dir, 'data'), bundledModelsDir: path.join(tmp.dir, 'none') });
+  expect(unwrap(await engine.importPaths('devices', [docs])).summary.imported).toBe(5);
+  const lib = (await engine.libraries.get('devices'))!;
+  const index = await engine.indexes.open(lib);
+  chat = createChatService({ libraryDir: lib.dir, libraryName: 'devices', index: chatIndexOf(index), getLlm: async () => null, emit: () => undefined });
+}, 60_000);
+
+afterAll(async () => {
+  await engine?.dispose();
+  await cleanup?.();
+});
+
+describe('a model the library does not hold', () => {
+  it('names the absent model and the closest ones in order, and answers for the first of them', async () => {
+    // "Plus2" is one word: the mention reads the shorter Foo X1, yet the Foo X1+ is the model the
+    // name extends and the closest.
+    for (const [q, name] of [
+      ['What battery does the Foo X1 Plus2 have?', 'Foo X1 Plus2'],
+      ['What battery is in the Foo X1 Plus 2?', 'Foo X1 Plus 2'],
+    ] as const) {
+      const turn = unwrap(await chat.answer(q));
+      expect(turn.text.startsWith(`No manual for ${name} in this library (closest: Foo X1+, Foo X1, Foo X2); answering for Foo X1+.\n\n${EXTRACTED_LABEL}`), turn.text).toBe(true);
+      expect(turn.text).toContain('For Foo X1+:');
+      expect(turn.text).toContain('120 mAh');
+      expect(turn.text).not.toContain('80 mAh');
+      expect(turn.resolvedModels).toEqual(['Foo X1+']);
+    }
+  });
+
+  it('answers "not found" for a sibling code, naming only the closest models of its own line', async () => {
+    const x9 = unwrap(await chat.answer('How do I charge the Foo X9?'));
+    expect(x9.mode).toBe('not-found');
+    expect(x9.text).toBe('No manual for Foo X9 in this library; closest: Foo X2, Foo X1, Foo X1+.');
+    // The family name "Bar Pico" reads both Picos; the whole name is neither.
+    const c9 = unwrap(await chat.answer('How do I charge the Bar Pico-C9?'));
+    expect(c9.mode).toBe('not-found');
+    expect(c9.citations).toEqual([]);
+    expect(c9.text).toBe('No manual for Bar Pico-C9 in this library; closest: Bar Pico-C3, Bar Pico-S3.');
+  });
+
+  it('answers a model the library has as before, with no note', async () => {
+    for (const [q, model, battery] of [
+      ['What battery does the Foo X1 Plus have?', 'Foo X1+', '120 mAh'],
+      ['What battery does the Foo X1 have?', 'Foo X1', '80 mAh'],
+      ['What battery does the Bar Pico-C3 have?', 'Bar Pico-C3', '50 mAh'],
+    ] as const) {
+      const turn = unwrap(await chat.answer(q));
+      expect(turn.text.startsWith(EXTRACTED_LABEL), turn.text).toBe(true);
+      expect(turn.text).toContain(battery);
+      expect(turn.resolvedModels).toEqual([model]);
+    }
+  });
+});
