@@ -264,7 +264,9 @@ export class ModelVocabulary {
       found = scanMentions(text, d, this.isVendorKey);
       d.shortMentions.set(text, found);
     }
-    return found.map((m) => ({ ...m }));
+    // Copies, so a caller's change stays its own; Object.assign is several times faster than a
+    // spread here (V8 in Node 20), and this runs for every heading and label of every chunk.
+    return found.map((m) => Object.assign({}, m));
   }
 
   /** The derived models, rebuilt after a document was added or removed; vendor words are learned first. */
