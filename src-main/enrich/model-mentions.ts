@@ -1,3 +1,4 @@
+import { boundedMemo } from '../core/memo';
 import { MAX_WINDOW, revisionsAfter } from './model-keys';
 import { resolveKey } from './model-derivation';
 import { productWords } from './model-names';
@@ -161,10 +162,12 @@ function matchAt(
   return null;
 }
 
+/** A name or surface without spaces, hyphens, underscores and brand marks; remembered, as the same few names recur in every chunk. */
+const flat = boundedMemo(5000, (s) => s.replace(/[\s\-_®™]+/g, ''));
+
 function mentionConfidence(entry: ModelEntry, surface: string, key: string, toks: readonly ModelToken[], i: number, text: string, chained: boolean, isVendorKey: IsVendorKey): number {
   const prevTok = toks[i - 1];
   const afterVendor = !!prevTok && prevTok.kind === 'word' && isVendorKey(prevTok.norm) && joinable(text.slice(prevTok.end, toks[i]!.start));
-  const flat = (s: string): string => s.replace(/[\s\-_®™]+/g, '');
   const canonicalCase = flat(entry.name).endsWith(flat(surface));
   if (!/\d/.test(key)) {
     // Digit-free names ("ZERO", "AirBox") are ordinary words unless written the way the product is.

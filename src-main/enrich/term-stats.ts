@@ -141,7 +141,7 @@ export function topCounted(
   text: ReadonlyMap<string, number>,
   stats: TermStats,
   k: number,
-  exclude?: ReadonlySet<string>,
+  exclude?: { has(term: string): boolean },
 ): string[] {
   // The best `k` kept in order while the terms go by, instead of sorting them all: a chunk has
   // ~100 distinct terms and asks for 6, and this ran for every chunk of an import. A later term

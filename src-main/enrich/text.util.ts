@@ -158,10 +158,6 @@ export interface ModelToken {
   end: number;
 }
 
-const TOKEN_RE = /(?<![\p{L}\p{N}])[vV]\d+(?:\.\d+)*(?![\p{L}\p{N}])|[\p{L}\p{N}]+\+*/gu;
-/** `TOKEN_RE` on ASCII text, where \p{L} is [A-Za-z] and \p{N} is [0-9]. */
-const ASCII_TOKEN_RE = /(?<![A-Za-z0-9])[vV]\d+(?:\.\d+)*(?![A-Za-z0-9])|[A-Za-z0-9]+\+*/g;
-
 /** Printable ASCII without upper-case letters: already its own NFKC lower-case form. */
 const LOWER_ASCII = /^[\x20-\x40\x5b-\x7e]*$/;
 
@@ -184,29 +180,99 @@ function wordKey(raw: string): string {
   return norm;
 }
 
-/** Splits text into model-name tokens with offsets; revisions like `v1.1` are single tokens. */
+/** `[\p{L}\p{N}]` for one code point. */
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+/** `WORD_CHAR`'s answers for the Basic Multilingual Plane: 0 not asked yet, 1 yes, 2 no. */
+const bmpWordChar = new Uint8Array(0x10000);
+
+/** Whether the code point `c` is a letter or a digit (`[\p{L}\p{N}]`); ASCII by arithmetic. */
+function isWordChar(c: number): boolean {
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+  if (c > 0xffff) return WORD_CHAR.test(String.fromCodePoint(c));
+  let known = bmpWordChar[c]!;
+  if (known === 0) bmpWordChar[c] = known = WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 2;
+  return known === 1;
+}
+
+/** Whether the code point at `i` (< text.length) is a letter or a digit. */
+function wordCharAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c < 128 ? isWordChar(c) : isWordChar(text.codePointAt(i)!);
+}
+
+/** Code units of the code point `c` in UTF-16. */
+function width(c: number): number {
+  return c > 0xffff ? 2 : 1;
+}
+
+function isDigitCode(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * Splits text into model-name tokens with offsets; revisions like `v1.1` are single tokens.
+ *
+ * The tokens are the matches of `(?<![\p{L}\p{N}])[vV]\d+(?:\.\d+)*(?![\p{L}\p{N}])|[\p{L}\p{N}]+\+*` (a
+ * Unicode pattern), read code point by code point: the tokenizer runs over every learned
+ * document's prose and every chunk's, and the pattern's match arrays and (for text with any
+ * non-ASCII character) its Unicode classes were most of its time. Where the pattern can start a
+ * match, the character before is never a letter or digit (a match ends at the text's end, before
+ * a character that is not one, or after `+`), so the revision's look-behind always holds.
+ */
 export function modelTokens(text: string): ModelToken[] {
   const out: ModelToken[] = [];
-  for (const [from, to, ascii] of asciiPieces(text)) {
-    const piece = from === 0 && to === text.length ? text : text.slice(from, to);
-    const re = ascii ? ASCII_TOKEN_RE : TOKEN_RE;
-    re.lastIndex = 0;
-    for (let m = re.exec(piece); m !== null; m = re.exec(piece)) {
-      const raw = m[0];
-      const start = from + m.index;
-      // A revision is a `v`/`V` and a digit: the regex's first alternative, checked by code point.
-      const c0 = raw.charCodeAt(0);
-      const c1 = raw.charCodeAt(1);
-      const isRev = (c0 === 118 || c0 === 86) && c1 >= 48 && c1 <= 57;
-      let norm: string;
-      if (isRev) norm = raw.slice(1);
-      else {
-        // An ASCII word is its own NFKC form: only its case can change.
-        norm = ascii ? raw.toLowerCase() : wordKey(raw);
-        if (norm === 'plus') norm = '+';
-      }
-      out.push({ raw, norm, kind: isRev ? 'rev' : 'word', start, end: start + raw.length });
+  const n = text.length;
+  let p = 0;
+  while (p < n) {
+    const c = text.codePointAt(p)!;
+    if (!isWordChar(c)) {
+      p += width(c);
+      continue;
     }
+    let end = -1;
+    const c1 = p + 1 < n ? text.charCodeAt(p + 1) : -1;
+    // A token is a revision when it starts with `v`/`V` and a digit, whichever alternative of the
+    // pattern matched it ("v2B" too, as this tokenizer has always told them).
+    const isRev = (c === 118 || c === 86) && isDigitCode(c1);
+    if (isRev) {
+      // `[vV]\d+(?:\.\d+)*` then no letter or digit: the pattern backtracks over whole `.\d+`
+      // groups only (a shorter digit run is followed by a digit), longest first.
+      let q = p + 2;
+      while (q < n && isDigitCode(text.charCodeAt(q))) q++;
+      const ends = [q];
+      while (q + 1 < n && text.charCodeAt(q) === 46 && isDigitCode(text.charCodeAt(q + 1))) {
+        q += 2;
+        while (q < n && isDigitCode(text.charCodeAt(q))) q++;
+        ends.push(q);
+      }
+      for (let k = ends.length - 1; k >= 0 && end < 0; k--) {
+        const e = ends[k]!;
+        if (e >= n || !wordCharAt(text, e)) end = e;
+      }
+    }
+    let ascii = true;
+    if (end < 0) {
+      // `[\p{L}\p{N}]+\+*`
+      end = p + width(c);
+      ascii = c < 128;
+      while (end < n) {
+        const d = text.codePointAt(end)!;
+        if (!isWordChar(d)) break;
+        if (d >= 128) ascii = false;
+        end += width(d);
+      }
+      while (end < n && text.charCodeAt(end) === 43) end++;
+    }
+    const raw = text.slice(p, end);
+    let norm: string;
+    if (isRev) norm = raw.slice(1);
+    else {
+      // An ASCII word is its own NFKC form: only its case can change.
+      norm = ascii ? raw.toLowerCase() : wordKey(raw);
+      if (norm === 'plus') norm = '+';
+    }
+    out.push({ raw, norm, kind: isRev ? 'rev' : 'word', start: p, end });
+    p = end;
   }
   return out;
 }

@@ -88,6 +88,24 @@ describe('contentTerms and modelTokens over long mixed texts', () => {
     expect(modelTokens(mixed).map((t) => ({ raw: t.raw, start: t.start }))).toEqual(tokens);
   });
 
+  it('reads revisions, "+" runs and letters outside the ASCII range as the pattern does', () => {
+    // The tokenizer scans by code point; the pattern is the definition. A revision gives back
+    // whole ".digits" groups until no letter or digit follows ("v1.2a" is "v1" and "2a"), a word
+    // that starts like a revision is still told as one ("v2B"), and astral letters, digits of other
+    // scripts and lone surrogates are each read as the pattern reads them.
+    const pattern = /(?<![\p{L}\p{N}])[vV]\d+(?:\.\d+)*(?![\p{L}\p{N}])|[\p{L}\p{N}]+\+*/gu;
+    const cases = ['v1.2a', 'v1.2.3a v1.2. V1v1 v2B', 'a+b++c v1+ v1.x', 'x\u{1d400}y v2\u{1d400} \ud835v3 \udc00', 'v\u0663 \u0663v4 ROCK\u00a05B+', 'İv1 Ａ１ v1\u00e9'];
+    for (const text of cases) {
+      const want = [...text.matchAll(pattern)].map((m) => ({ raw: m[0], start: m.index, end: m.index + m[0].length }));
+      expect(modelTokens(text).map((t) => ({ raw: t.raw, start: t.start, end: t.end }))).toEqual(want);
+    }
+    expect(modelTokens('v2B v1.2a').map((t) => [t.raw, t.kind, t.norm])).toEqual([
+      ['v2B', 'rev', '2B'],
+      ['v1', 'rev', '1'],
+      ['2a', 'word', '2a'],
+    ]);
+  });
+
   it('keys non-ASCII words by their NFKC lower-case form and ASCII words by their lower case', () => {
     const toks = modelTokens(text);
     expect(toks.find((t) => t.raw === 'Ａｂｃ')?.norm).toBe('abc');
