@@ -1,4 +1,7 @@
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
+import type { ModelEntry } from '../enrich/model-vocabulary.types';
+import { MAX_WINDOW } from '../enrich/model-keys';
+import { joinable, modelTokens } from '../enrich/text.util';
 
 /**
  * Query-side model detection: which of the library's models a question names, so retrieval can
@@ -39,7 +42,8 @@ export function analyzeQuery(query: string, vocabulary: ModelVocabulary, options
   const min = options.minConfidence ?? 0.5;
   const mentions = vocabulary
     .findMentions(query)
-    .map((m) => ({ text: m.text, model: m.model, confidence: m.confidence, start: m.start, end: m.end, ...(m.byPattern ? { byPattern: true } : {}) }));
+    .map((m) => ({ text: m.text, model: m.model, confidence: m.confidence, start: m.start, end: m.end, ...(m.byPattern ? { byPattern: true } : {}) }))
+    .map((m) => fullerName(query, m, vocabulary));
   const models: string[] = [];
   for (const m of mentions) if (m.confidence >= min && !models.includes(m.model)) models.push(m.model);
   const related: string[] = [];
@@ -47,6 +51,32 @@ export function analyzeQuery(query: string, vocabulary: ModelVocabulary, options
     for (const f of vocabulary.familyOf(model)) if (!models.includes(f) && !related.includes(f)) related.push(f);
   }
   return { mentions, models, related };
+}
+
+/**
+ * A mention of a name the library only mentions (no document is about it: "Galaxy S20", learned
+ * from the text of other manuals), followed in the question by words that begin exactly one name
+ * the library has documents for ("Galaxy S20 Ultra" before "Galaxy S20 Ultra 5G"): the question
+ * asks about that one. The mention finder stops at the longest known name, which is the mentioned
+ * one; the question's words after it say which documented model it is.
+ */
+function fullerName(query: string, m: QueryMention, vocabulary: ModelVocabulary): QueryMention {
+  if (m.byPattern || (vocabulary.lookup(m.model)?.docCount ?? 1) > 0) return m;
+  const toks = modelTokens(query).filter((t) => t.start >= m.start);
+  let key = '';
+  let found: { entry: ModelEntry; end: number } | null = null;
+  // Only here (a name no document is about, rare in a question): every model, read once.
+  const documented = vocabulary.models().filter((e) => e.docCount > 0 && e.revision === null);
+  for (let j = 0; j < toks.length && j < MAX_WINDOW; j++) {
+    const t = toks[j]!;
+    if (t.kind !== 'word' || (j > 0 && !joinable(query.slice(toks[j - 1]!.end, t.start)))) break;
+    key += t.norm;
+    if (t.end <= m.end) continue;
+    const fuller = documented.filter((e) => e.key.startsWith(key));
+    if (fuller.length !== 1) break;
+    found = { entry: fuller[0]!, end: t.end };
+  }
+  return found ? { ...m, model: found.entry.name, text: query.slice(m.start, found.end), end: found.end } : m;
 }
 
 /** How well a chunk's model answers a question's models: the same model, its family, or neither. */
