@@ -214,7 +214,8 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
     }
     throw err;
   } finally {
-    if (command !== 'serve') await engine?.dispose();
+    // A one-shot command folds what it wrote before it exits (see `Engine.dispose`).
+    if (command !== 'serve') await engine?.dispose({ finishFolds: true });
   }
 }
 

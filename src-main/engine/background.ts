@@ -4,7 +4,7 @@ import type { EnrichMode } from '../core/vocabulary';
 import type { WriteTurn } from '../index/write-turn';
 import type { LibraryIndex } from '../index/library-index';
 import type { LibraryIndexes } from '../index/library-indexes';
-import { chunkingInputs, inputsForMarks, owesUpgrade, unchunkedRetry } from '../index/llm-upgrade.job';
+import { inputsForMarks, libraryChunkingInputs, owesUpgrade, unchunkedRetry } from '../index/llm-upgrade.job';
 import { sentence } from '../core/text';
 import type { ModelRuntime } from '../models/runtime';
 import type { Library } from '../storage/library.store';
@@ -98,7 +98,7 @@ export function createBackgroundJobs(deps: BackgroundDeps) {
    */
   const toldNounsFirst = new Set<string>();
   /** What chunking `lib`'s documents anew depends on now (`chunkingInputs`): its embedder as the models folders hold it. */
-  const chunkingInputsOf = async (lib: Library) => chunkingInputs(lib.config.embedder?.id ?? null, await models.list());
+  const chunkingInputsOf = (lib: Library) => libraryChunkingInputs(lib.config, models);
   /**
    * Per library, `awaitsUpgrade`'s last answer, with the records' version, the mode and the
    * chunking inputs it holds for (null: no mark kept them, so they were not looked up).
@@ -161,11 +161,15 @@ function startBackground(lib: Library): void {
   const done = previous
     .then(async () => {
       const index = await indexes.open(lib);
-      // Not waited for long: a CLI's exit waits for its folding, and the new rows are searchable
-      // unfolded (the writer in the other process folds its own, and the next import here folds).
+      // Not waited for long: the new rows are searchable unfolded (the writer in the other process
+      // folds its own, and the next import here folds). A CLI's exit waits for its folding
+      // (`dispose({ finishFolds: true })`); the app's quit does not wait for another process.
       const folded = await turnOf(lib, controller.signal, OPENING_WAIT_MS)(() => index.optimizeIndexes());
       // Said in the log: a fold that never had its turn leaves the rows unfolded until the next import here.
-      if (!folded.ok && folded.error.code === 'busy') log(`[engine] the new rows of ${lib.name} are left unfolded: ${folded.error.message}`);
+      if (!folded.ok && (folded.error.code === 'busy' || lock.closing)) {
+        const why = folded.error.code === 'busy' ? folded.error.message : 'the engine closed while another process held the library.';
+        log(`[engine] the new rows of ${lib.name} are left unfolded: ${why}`);
+      }
     })
     .catch((err: unknown) => log(`[engine] indexing ${lib.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`))
     .finally(() => {

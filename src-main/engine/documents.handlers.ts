@@ -3,7 +3,7 @@ import type { EngineEvent, Handlers } from '../contract/api';
 import { fail, ok } from '../core/result';
 import { DEFAULT_MAX_FILE_BYTES, megabytes, sizeOver } from '../ingest/import-limits';
 import type { LibraryIndexes } from '../index/library-indexes';
-import { chunkingInputs, inputsForMarks, markHolds } from '../index/llm-upgrade.job';
+import { inputsForMarks, libraryChunkingInputs, markHolds } from '../index/llm-upgrade.job';
 import type { ModelRuntime } from '../models/runtime';
 import type { LibraryManager } from '../storage/library.store';
 import { chunkDetail, documentSummary, mimeOf, pageStarts } from './presenters';
@@ -45,12 +45,12 @@ export function documentHandlers(ctx: DocumentsContext): Pick<Handlers, Document
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
       const records = await lib.value.documents();
-      const { enrich: mode, embedder } = lib.value.config;
+      const { enrich: mode } = lib.value.config;
       // A mark's reason is said while it holds, as the upgrade will judge it. The chunking inputs
       // scan the models folders: looked up once per listing, and only when a mark that would be
       // shown kept them (listings come every few hundred milliseconds during an import).
       const shown = records.filter((d) => d.status === 'ready' && d.upgradeFailed?.mode === mode);
-      const inputs = await inputsForMarks(shown, async () => chunkingInputs(embedder?.id ?? null, await models.list()));
+      const inputs = await inputsForMarks(shown, () => libraryChunkingInputs(lib.value.config, models));
       return ok(records.map((d) => documentSummary(d, markHolds(d, mode, inputs))));
     },
 

@@ -319,13 +319,16 @@ export function createEngine(options: EngineOptions): Engine {
       // A finishing job may start the next stage (index -> enrich -> embed): wait until none is left.
       while (jobs.size > 0) await Promise.all([...jobs.values()].map((j) => j.done.catch(() => undefined)));
     },
-    async dispose() {
-      // No step waits any longer for another process holding a library: quitting beside a CLI
+    async dispose(options = {}) {
+      const folds = () => Promise.all([...jobs.entries()].filter(([id]) => id.startsWith('index-')).map(([, j]) => j.done.catch(() => undefined)));
+      // Index folding is short and keeps the next open fast: it finishes; everything else stops.
+      // The CLI's exit folds what it imported, even behind another process's short hold.
+      if (options.finishFolds) await folds();
+      // Then no step waits any longer for another process holding a library: quitting beside a CLI
       // import (or a short hold of another app) would wait up to `OPENING_WAIT_MS` per step. A
       // step that has its turn still writes; one that had none does not run.
       lock.close();
-      // Index folding is short and keeps the next open fast: let it finish; stop everything else.
-      await Promise.all([...jobs.entries()].filter(([id]) => id.startsWith('index-')).map(([, j]) => j.done.catch(() => undefined)));
+      await folds();
       for (const job of jobs.values()) job.controller.abort();
       await Promise.all([...jobs.values()].map((j) => j.done.catch(() => undefined)));
       await indexes.closeAll();

@@ -72,7 +72,13 @@ export interface Engine {
   resumeBackground(): Promise<void>;
   /** Waits for running jobs (tests and graceful shutdown). */
   idle(): Promise<void>;
-  dispose(): Promise<void>;
+  /**
+   * Stops the engine's jobs and closes its libraries. `finishFolds` (the CLI's exit, whose
+   * import's rows are folded into the indexes only then): index folding may still wait, up to
+   * `OPENING_WAIT_MS`, for another process's short hold; otherwise (the app's quit) no step waits
+   * for another process.
+   */
+  dispose(options?: { finishFolds?: boolean }): Promise<void>;
 }
 
 /**

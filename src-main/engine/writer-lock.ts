@@ -198,6 +198,8 @@ export class WriterLock {
     const until = Date.now() + maxWaitMs;
     const id = lib.config.id;
     const ownWriters = () => this.writers.has(id) || this.rebuilding_.has(id);
+    // One signal for every pause of this wait (a step may wait as long as a CLI import runs).
+    const pause = { signal: AbortSignal.any([signal, this.closed.signal]) };
     for (;;) {
       if (signal.aborted) return null;
       if (!ownWriters()) {
@@ -211,7 +213,7 @@ export class WriterLock {
       }
       // Another process has the library, or this engine's own writers run (a closing engine stops them): closing, it waits no more.
       if (Date.now() >= until || this.closing) return null;
-      await sleep(BACKGROUND_RETRY_MS, undefined, { signal: AbortSignal.any([signal, this.closed.signal]) }).catch(() => undefined);
+      await sleep(BACKGROUND_RETRY_MS, undefined, pause).catch(() => undefined);
     }
   }
 

@@ -21,6 +21,11 @@ export function chunkingInputs(embedder: string | null, models: readonly ModelIn
   return found ? `embedder "${embedder}" (${found.format}, ${found.sizeBytes} bytes)` : `embedder "${embedder}" (not in the models folders)`;
 }
 
+/** `chunkingInputs` of a library now: its configured embedder as the models folders (`models.list`) hold it. */
+export async function libraryChunkingInputs(config: { embedder?: { id: string } | null }, models: { list(): Promise<readonly ModelInfo[]> }): Promise<string> {
+  return chunkingInputs(config.embedder?.id ?? null, await models.list());
+}
+
 /**
  * Whether an earlier run's mark (`DocumentRecord.upgradeFailed`) still passes this document by in
  * the upgrade to `mode`: made for that mode and, for a chunking failure, with the same chunking

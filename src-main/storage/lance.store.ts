@@ -339,8 +339,9 @@ class LanceChunkStore implements ChunkStore {
    */
   #prewarmFts(): Promise<void> {
     // Once per index: after an import's fold, the store's own rebuild (`#dropStubs`) and the
-    // library index's (`LibraryIndex.optimizeIndexes`) both prepare; the index is the same until
-    // the next fold moves the epoch on.
+    // library index's (`LibraryIndex.optimizeIndexes`) both prepare. Any move of the epoch (a
+    // fold, or the later cleanup, which builds no index) or an `ensureIndexes` prewarms again:
+    // at worst once more than needed.
     if (this.#prewarmed?.epoch !== this.#stubEpoch) this.#prewarmed = { epoch: this.#stubEpoch, done: this.#loadFts() };
     return this.#prewarmed.done;
   }
@@ -571,7 +572,7 @@ class LanceChunkStore implements ChunkStore {
     await this.#exclusive(async () => {
       const existing = await this.table.listIndices();
       await ensureWantedIndexes(this.lance, this.table, existing);
-      // A full-text index built here (none before, or outdated) is prewarmed anew.
+      // A full-text index may have been built here (none before, or outdated): prewarmed anew.
       this.#prewarmed = null;
       this.#ftsReady = true;
       if (this.vectorDimension !== null && (await ensureVectorIndex(this.lance, this.table, existing, this.vectorIndexMinRows))) {

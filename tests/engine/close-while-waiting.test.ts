@@ -74,7 +74,8 @@ describe('closing the engine while a background step waits for another process',
       expect(await Promise.race([closed, holderExit])).toBe('closed');
       expect(idle, 'the waiting step ended with the close').toBe(true);
       // Ended by the close, not by its wait running out (then it gives up as "busy" and says so).
-      expect(logged.filter((m) => /busy|another process/i.test(m))).toEqual([]);
+      expect(logged.filter((m) => /busy|Another process is writing/i.test(m))).toEqual([]);
+      expect(logged.filter((m) => m.includes('left unfolded: the engine closed'))).toHaveLength(1);
       // The other process holds the lock still: the close did not wait for it.
       expect(other.exitCode).toBeNull();
       expect(JSON.parse(await readFile(lockFile, 'utf8'))).toMatchObject({ pid: other.pid, purpose });
@@ -89,6 +90,47 @@ describe('closing the engine while a background step waits for another process',
         ['P-200.md', 'ready'],
       ]);
     });
+    await tmp.cleanup();
+  });
+
+  it("folds what a CLI wrote at the CLI's exit (finishFolds), behind another process's short hold", { timeout: 120_000 }, async () => {
+    const tmp = await tempDir();
+    const dataDir = path.join(tmp.dir, 'data');
+    const logged: string[] = [];
+    const app = createEngine({ dataDir, bundledModelsDir: path.join(tmp.dir, 'no-models'), log: (m) => logged.push(m) });
+    let other: ChildProcess | null = null;
+    try {
+      for (const model of ['P-100', 'P-200']) await writeFile(path.join(tmp.dir, `${model}.md`), manual(model));
+      expect((await app.importPaths('Pumps', [path.join(tmp.dir, 'P-100.md')])).ok).toBe(true);
+      await app.idle();
+      const cli = await runNode([bin, 'import', path.join(tmp.dir, 'P-200.md'), '--library', 'Pumps', '--data-dir', dataDir, '--json']);
+      expect(cli.code, cli.stderr).toBe(0);
+      const lib = (await app.libraries.get('Pumps'))!;
+      other = await holdInAnotherProcess(path.join(lib.dir, LIBRARY_LOCK_FILE), BACKGROUND_WRITE_PURPOSE);
+      // The fold of what the CLI wrote waits for the holder.
+      expect((await app.api['documents.list']({ library: 'Pumps' })).ok).toBe(true);
+      let settled = false;
+      const closed = app.dispose({ finishFolds: true }).then(() => (settled = true));
+      // While the holder holds, the close waits for the fold (which waits for its turn).
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(settled, 'dispose waits for the fold behind the hold').toBe(false);
+      await killed(other);
+      await closed;
+      expect(logged.filter((m) => m.includes('left unfolded'))).toEqual([]);
+      // Folded: no row of the library is left outside its indexes.
+      const lancedb = await import('@lancedb/lancedb');
+      const db = await lancedb.connect(await lib.storeDir());
+      const table = await db.openTable('chunks');
+      const indices = await table.listIndices();
+      const stats = await Promise.all(indices.map((i) => table.indexStats(i.name)));
+      table.close();
+      db.close();
+      expect(indices.length).toBeGreaterThan(0);
+      expect(stats.map((st) => st?.numUnindexedRows)).toEqual(indices.map(() => 0));
+    } finally {
+      if (other) await killed(other);
+      await app.dispose();
+    }
     await tmp.cleanup();
   });
 });
