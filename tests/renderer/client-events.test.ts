@@ -130,15 +130,50 @@ describe('engine events from the Electron preload', () => {
     };
     const jobNamed = (jobId: string) => store.getState().jobs.find((j) => j.jobId === jobId);
     const summary = { results: [{ file: 'b.md', status: 'imported' }], skipped: [], summary: { imported: 1, already: 0, replaced: 0, failed: 0, cancelled: 0 } };
+    const done = (jobId: string) => ({ type: 'import.done', jobId, library: 'Pumps', summary });
+    /** What a second listener of the bridge is handed while `run` runs. */
+    const handed = async (run: () => void | Promise<void>) => {
+      const seen: unknown[] = [];
+      const { bridge } = await import('../../src-renderer/src/api/client');
+      const stop = bridge.onEvent((e) => seen.push(e));
+      try {
+        await run();
+      } finally {
+        stop();
+      }
+      return seen;
+    };
+    /** A job this page stopped following: started, one file on its way, its end unreadable. */
+    const unfollowedJob = async () => {
+      const jobId = await started();
+      send({ ...progress, jobId, file: 'b.md', stage: 'parsing' });
+      send({ type: 'import.done', jobId, library: 'Pumps', summary: { ...summary, results: 'b.md' } });
+      expect(jobNamed(jobId)?.phase).toBe('stopped');
+      return jobId;
+    };
 
     // Each broken in a way no other test is, so each warns (a reason is warned about once).
     it.each([
-      ['progress whose count is text', (jobId: string) => ({ ...progress, jobId, file: 'b.md', done: 'one' }), 'import.progress'],
-      ['progress without its total', (jobId: string) => ({ ...progress, jobId, total: undefined }), 'import.progress'],
+      ['count is text', (jobId: string) => ({ ...progress, jobId, file: 'b.md', done: 'one' })],
+      ['total is left out', (jobId: string) => ({ ...progress, jobId, total: undefined })],
+      ['library is a number', (jobId: string) => ({ ...progress, jobId, library: 7 })],
+    ])('drops a progress whose %s with a warning, leaves the job running, and ends it on the engine\'s end as usual', async (_what, broken) => {
+      const jobId = await started();
+      send({ ...progress, jobId, file: 'b.md', stage: 'parsing' });
+      const seen = await handed(() => send(broken(jobId)));
+      // A lost progress cannot leave the job running for good: the engine's end still comes.
+      expect(seen).toEqual([]);
+      expect(jobNamed(jobId)).toMatchObject({ phase: 'running', error: null, files: { 'b.md': { stage: 'parsing' } } });
+      expect(warnings()).toEqual([expect.stringContaining('(import.progress)')]);
+      send(done(jobId));
+      expect(jobNamed(jobId)).toMatchObject({ phase: 'done', error: null, files: { 'b.md': { stage: 'ready', fraction: 1 } } });
+      expect(jobNamed(jobId)?.summary?.summary.imported).toBe(1);
+    });
+
+    it.each([
       ['an end whose skipped files are not a list', (jobId: string) => ({ type: 'import.done', jobId, library: 'Pumps', summary: { ...summary, skipped: 'c.md' } }), 'import.done'],
       ['an end without its counts', (jobId: string) => ({ type: 'import.done', jobId, library: 'Pumps', summary: { ...summary, summary: undefined } }), 'import.done'],
       ['a failure whose message is a number', (jobId: string) => ({ type: 'import.failed', jobId, library: 'Pumps', message: 500 }), 'import.failed'],
-      ['progress whose library is a number', (jobId: string) => ({ ...progress, jobId, library: 7 }), 'import.progress'],
     ])('ends the job in words on %s, still warns, and reads the library list again', async (_what, broken, kind) => {
       const jobId = await started();
       send({ ...progress, jobId, file: 'b.md', stage: 'parsing' });
@@ -147,43 +182,75 @@ describe('engine events from the Electron preload', () => {
       send(broken(jobId));
       expect(jobNamed(jobId)).toMatchObject({
         phase: 'stopped',
-        error: expect.stringContaining('could not read an update the engine sent about this import'),
-        files: { 'b.md': { stage: 'failed', reason: expect.stringContaining('the library list shows whether it was imported') } },
+        error: expect.stringContaining("could not read the engine's report of how this import ended (perhaps"),
+        files: { 'b.md': { stage: 'failed', reason: expect.stringContaining("the library's document list shows whether it was imported") } },
       });
       expect(warnings()).toEqual([expect.stringContaining(`(${kind})`)]);
       expect(calls).toContain('libraries.list');
     });
 
-    it('ends the job once however many of its updates are broken, and not a job that has ended', async () => {
+    it('ends the job once however many of its ends are broken, with a marked failure, and not a job that has ended', async () => {
       const jobId = await started();
-      const seen: unknown[] = [];
-      const { bridge } = await import('../../src-renderer/src/api/client');
-      const stop = bridge.onEvent((e) => seen.push(e));
-      try {
-        for (let i = 0; i < 3; i++) send({ ...progress, jobId, stage: 'exploded' });
-        expect(seen).toEqual([{ type: 'import.failed', jobId, library: 'Pumps', message: expect.stringContaining('could not read an update') }]);
-        // The engine's own end of the job, readable, comes later: the card stays as it is and the lists are read again.
-        calls.length = 0;
-        send({ type: 'import.done', jobId, library: 'Pumps', summary });
-        expect(jobNamed(jobId)?.phase).toBe('stopped');
-        expect(calls).toContain('libraries.list');
-        // A job that ended in the engine's words is not ended again by a broken late event.
+      const seen = await handed(async () => {
+        send({ type: 'import.done', jobId, library: 'Pumps', summary: { ...summary, results: 'b.md' } });
+        send({ type: 'import.failed', jobId, library: 'Pumps' });
+        send({ type: 'import.done', jobId, library: 'Pumps' });
+        // A job that ended in the engine's words is not ended again by a broken late end.
         const other = await started();
-        send({ type: 'import.done', jobId: other, library: 'Pumps', summary });
-        send({ ...progress, jobId: other, stage: 'exploded' });
+        send(done(other));
+        send({ type: 'import.failed', jobId: other, library: 'Pumps' });
         expect(jobNamed(other)?.phase).toBe('done');
-        expect(seen.filter((e) => (e as { jobId?: string }).jobId === other).map((e) => (e as { type: string }).type)).toEqual(['import.done']);
-      } finally {
-        stop();
-      }
+      });
+      expect(seen).toEqual([
+        { type: 'import.failed', jobId, library: 'Pumps', message: expect.stringContaining('could not read'), unfollowed: true },
+        expect.objectContaining({ type: 'import.done', jobId: expect.not.stringMatching(jobId) }),
+      ]);
     });
 
-    it('ends a job whose broken update came before the page knew its id, once it does', async () => {
+    it("replaces the page's end with the engine's readable summary when it still comes", async () => {
+      const jobId = await unfollowedJob();
+      calls.length = 0;
+      send(done(jobId));
+      expect(jobNamed(jobId)).toMatchObject({ phase: 'done', error: null, files: { 'b.md': { stage: 'ready', fraction: 1 } }, done: 1, total: 1 });
+      expect(jobNamed(jobId)?.summary?.results).toEqual(summary.results);
+      expect(jobNamed(jobId)?.unfollowed).toBeUndefined();
+      expect(calls).toContain('libraries.list');
+    });
+
+    it("replaces the page's end with the engine's readable failure when it still comes", async () => {
+      const jobId = await unfollowedJob();
+      send({ type: 'import.failed', jobId, library: 'Pumps', message: 'The engine ran out of memory.' });
+      expect(jobNamed(jobId)).toMatchObject({
+        phase: 'stopped',
+        error: 'The engine ran out of memory. Files already imported are kept.',
+        files: { 'b.md': { stage: 'failed', reason: 'Not imported: the import stopped before this file finished.' } },
+      });
+      expect(jobNamed(jobId)?.unfollowed).toBeUndefined();
+      // Ended by the engine: nothing later replaces it.
+      send(done(jobId));
+      expect(jobNamed(jobId)?.phase).toBe('stopped');
+    });
+
+    it("takes the engine's failure for the engine's, whatever its words and fields", async () => {
+      const { UNREADABLE_IMPORT_END } = await import('../../src-renderer/src/api/client');
+      const jobId = await started();
+      send({ ...progress, jobId, file: 'b.md', stage: 'parsing' });
+      // The marker is not a field of the engine's event: the check drops it.
+      send({ type: 'import.failed', jobId, library: 'Pumps', message: UNREADABLE_IMPORT_END, unfollowed: true });
+      expect(jobNamed(jobId)).toMatchObject({
+        phase: 'stopped',
+        error: `${UNREADABLE_IMPORT_END} Files already imported are kept.`,
+        files: { 'b.md': { stage: 'failed', reason: 'Not imported: the import stopped before this file finished.' } },
+      });
+      expect(jobNamed(jobId)?.unfollowed).toBeUndefined();
+    });
+
+    it('ends a job whose broken end came before the page knew its id, once it does', async () => {
       const jobId = `job-broken-${n++}`;
       send({ type: 'import.done', jobId, library: 'Pumps' });
       answers['import.start'] = { jobId };
       await store.getState().startImport('Pumps', ['/in/early.md']);
-      expect(jobNamed(jobId)).toMatchObject({ phase: 'stopped', error: expect.stringContaining('could not read an update') });
+      expect(jobNamed(jobId)).toMatchObject({ phase: 'stopped', error: expect.stringContaining('could not read') });
     });
   });
 });

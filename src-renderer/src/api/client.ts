@@ -1,4 +1,4 @@
-import type { Api, ContractKey, RendererBridge, Result } from '../../../src-main/contract/api';
+import type { Api, ContractKey, EngineEvent, RendererBridge, Result } from '../../../src-main/contract/api';
 import { checkEngineEvent } from '../../../src-main/contract/events';
 import { CONTRACT_KEYS } from '../../../src-main/contract/keys';
 import { plainMessage } from '../util/messages';
@@ -189,19 +189,30 @@ function dropEvent(kind: string, why: string): void {
 }
 
 /**
- * The words of the `import.failed` this page gives an import whose update it could not read (see
- * `checkedEvents`); the store tells its files apart by them: not known to have failed, only no
- * longer followed.
+ * The `import.failed` this page gives an import whose end it could not read (see `checkedEvents`):
+ * `unfollowed` tells it from the engine's own, whose schema has no such field (the check strips
+ * one an engine might send). Its files are not known to have failed, only no longer followed.
  */
-export const UNREADABLE_IMPORT_UPDATE =
-  'This window could not read an update the engine sent about this import (the engine is newer or older than the window), so it stops following the import here. The import itself may go on: the library list shows what it imported.';
+export type UnfollowedImport = Extract<EngineEvent, { type: 'import.failed' }> & { unfollowed: true };
 
-/** The kinds that carry an import job's progress and its end: losing one can leave the job running forever in the page. */
-const IMPORT_JOB_KINDS: readonly string[] = ['import.progress', 'import.done', 'import.failed'];
+/** Whether `event` is this page's own end of an import it could not follow, not the engine's. */
+export function isUnfollowed(event: EngineEvent): event is UnfollowedImport {
+  return event.type === 'import.failed' && (event as Partial<UnfollowedImport>).unfollowed === true;
+}
 
-/** The job and library a value that failed its check names, when it names a job in a field that can be read. */
-function jobOf(raw: unknown, kind: string): { jobId: string; library: string } | null {
-  if (!IMPORT_JOB_KINDS.includes(kind) || typeof raw !== 'object' || raw === null) return null;
+/** The words of an `UnfollowedImport`. */
+export const UNREADABLE_IMPORT_END =
+  "This window could not read the engine's report of how this import ended (perhaps the engine is newer or older than the window), so it stops following the import here. The library's document list shows what was imported.";
+
+/**
+ * The kinds that end an import job: losing one leaves the job running in the page for good. A
+ * lost progress cannot (the end still comes and says how every file went).
+ */
+const IMPORT_END_KINDS: readonly string[] = ['import.done', 'import.failed'];
+
+/** The job and library a value that failed its check names, when it is an import's end naming its job in a field that can be read. */
+function endedJobOf(raw: unknown, kind: string): { jobId: string; library: string } | null {
+  if (!IMPORT_END_KINDS.includes(kind) || typeof raw !== 'object' || raw === null) return null;
   const { jobId, library } = raw as { jobId?: unknown; library?: unknown };
   if (typeof jobId !== 'string' || jobId === '') return null;
   return { jobId, library: typeof library === 'string' ? library : '' };
@@ -211,15 +222,16 @@ function jobOf(raw: unknown, kind: string): { jobId: string; library: string } |
  * The renderer's edge for engine events, as `validateInput` is the engine's for calls: each value
  * is checked against its kind's schema (contract/events.ts) and only a well-formed event reaches
  * the listeners; anything else is dropped with a warning in words, so it can neither throw in the
- * store nor leave half a file in it. A dropped progress or end of an import job that can be told
- * which job it was (a `jobId` to read) would leave that job running in the page for good: the
- * listener gets an `import.failed` of this page's own for it instead (once per job, never for a
- * job that has ended), so its card ends in words and the library list is read again.
+ * store nor leave half a file in it. A dropped end of an import job that can be told which job it
+ * was (a `jobId` to read) would leave that job running in the page for good: the listener gets an
+ * `UnfollowedImport` for it instead (once per job, never for a job that has ended), so its card
+ * ends in words and the lists are read again. The engine's readable end of that job, should one
+ * still come, is passed on like any event: the store lets it replace the page's own.
  */
 function checkedEvents(subscribe: RawEvents): RendererBridge['onEvent'] {
   return (listener) => {
     // Per listener: each one is told once that it lost track of a job. Ended jobs (their end
-    // passed, or this page ended them) are never ended again.
+    // passed, or this page ended them) are never ended again by the page.
     const ended = new Set<string>();
     return subscribe((raw) => {
       const checked = checkEngineEvent(raw);
@@ -229,10 +241,11 @@ function checkedEvents(subscribe: RawEvents): RendererBridge['onEvent'] {
         return;
       }
       dropEvent(checked.kind, checked.why);
-      const job = jobOf(raw, checked.kind);
+      const job = endedJobOf(raw, checked.kind);
       if (!job || ended.has(job.jobId)) return;
       ended.add(job.jobId);
-      listener({ type: 'import.failed', jobId: job.jobId, library: job.library, message: UNREADABLE_IMPORT_UPDATE });
+      const unfollowed: UnfollowedImport = { type: 'import.failed', jobId: job.jobId, library: job.library, message: UNREADABLE_IMPORT_END, unfollowed: true };
+      listener(unfollowed);
     });
   };
 }

@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { DocumentStatus, EngineEvent, ErrorCode, ImportFileResult, ImportSkipped, ImportSummary } from '../../../src-main/contract/api';
 import { importSummary } from '../../../src-main/contract/import-summary';
-import { api, newUploadId, UNREADABLE_IMPORT_UPDATE, uploadFile } from '../api/client';
+import { api, isUnfollowed, newUploadId, uploadFile } from '../api/client';
 import type { PickedFile } from '../util/files';
 import { alreadyInLibrary, withNotes } from '../util/import-words';
 import { nameCollision } from '../../../src-main/core/import-names';
@@ -31,7 +31,7 @@ export interface ImportJob {
   key: string;
   jobId: string | null;
   library: string;
-  /** `error`: the job never started; `stopped`: the engine's job crashed midway (`import.failed`). */
+  /** `error`: the job never started; `stopped`: the engine's job crashed midway (`import.failed`), or this page could not read its end (`unfollowed`). */
   phase: 'uploading' | 'running' | 'done' | 'cancelling' | 'error' | 'stopped';
   /** Per-file progress by document id, in the order files were first seen. */
   files: Record<string, FileProgress>;
@@ -50,6 +50,12 @@ export interface ImportJob {
   leftOut?: number;
   /** Why the job could not start or stopped, in words. */
   error: string | null;
+  /**
+   * Set when this page stopped the job itself, having failed to read the engine's end of it
+   * (`isUnfollowed`): the job as it was then. The engine's readable end, should one still come,
+   * starts again from it, so the real result replaces the page's.
+   */
+  unfollowed?: { phase: ImportJob['phase']; files: Record<string, FileProgress> };
   /**
    * The user's fold or unfold of the job's card, and whether the job had finished then: kept here,
    * not in the card, so the card is as the user left it wherever it is shown (the band, the
@@ -329,19 +335,27 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
           return;
         }
         if (job.phase === 'stopped') {
-          // A stopped job gets no further events worth showing; a late one must not reopen it. A
-          // job this page stopped following (`UNREADABLE_IMPORT_UPDATE`) may still end in the
-          // engine: what it imported shows in the lists, as after any end.
-          if (event.type === 'import.done') {
-            if (job.library === get().selectedLibrary) void get().loadDocuments();
-            void get().loadLibraries();
+          if (job.unfollowed && event.type !== 'import.progress' && !isUnfollowed(event)) {
+            // The engine's own end, readable, of a job this page stopped following: its result
+            // (a summary, or why the job failed) replaces the page's "not followed" on the card.
+            const before = job.unfollowed;
+            patchJob(job.key, (j) => ({ ...j, phase: before.phase, files: before.files, error: null, unfollowed: undefined }));
+          } else {
+            // A stopped job gets no further events worth showing; a late one must not reopen it.
+            // What it imported shows in the lists, as after any end.
+            if (event.type === 'import.done') {
+              if (job.library === get().selectedLibrary) void get().loadDocuments();
+              void get().loadLibraries();
+            }
+            return;
           }
-          return;
         }
         if (event.type === 'import.failed') {
-          // This page's own failure for a job it could not follow: its files may still be imported.
-          const unfollowed = event.message === UNREADABLE_IMPORT_UPDATE;
-          const reason = unfollowed ? 'Not followed here: the library list shows whether it was imported.' : 'Not imported: the import stopped before this file finished.';
+          // This page's own end of a job whose end it could not read: its files may well be imported.
+          const unfollowed = isUnfollowed(event);
+          const reason = unfollowed
+            ? "Not followed here: the library's document list shows whether it was imported."
+            : 'Not imported: the import stopped before this file finished.';
           patchJob(job.key, (j) => {
             // Files that were still on their way will not finish: say so instead of leaving them spinning.
             const files = { ...j.files };
@@ -349,9 +363,15 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
               const prev = files[f];
               if (prev && prev.stage !== 'ready' && prev.stage !== 'failed') files[f] = { ...prev, stage: 'failed', reason };
             }
-            return { ...j, phase: 'stopped', files, error: unfollowed ? event.message : `${event.message} Files already imported are kept.` };
+            return {
+              ...j,
+              phase: 'stopped',
+              files,
+              error: unfollowed ? event.message : `${event.message} Files already imported are kept.`,
+              ...(unfollowed ? { unfollowed: { phase: j.phase, files: j.files } } : {}),
+            };
           });
-          // The job's own library: this page's failure may not know it (the event's was unreadable).
+          // The job's own library: this page's end may not know it (the event's was unreadable).
           if (job.library === get().selectedLibrary) void get().loadDocuments();
           void get().loadLibraries();
         } else if (event.type === 'import.progress') {
