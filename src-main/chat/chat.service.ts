@@ -15,7 +15,7 @@ import { withoutExtractedLabel } from '../core/extracted-label';
 import type { HistoryMessage, LlmAnswer } from './llm.answerer';
 import { answerWithLlm } from './llm.answerer';
 import { conversationToMarkdown, exportFileName } from './markdown.export';
-import { closestModels } from './model-guard';
+import { closestToUnknown } from './model-guard';
 import type { ChatIndex, RetrieveOptions } from './retrieve';
 import { retrieverFor } from '../core/vocabulary';
 import { analyzeQuery } from '../search/query-analysis';
@@ -243,11 +243,9 @@ export function createChatService(options: ChatServiceOptions): ChatService {
 
     if (plan.unknown.length > 0 && plan.named.length === 0) {
       const missing = plan.unknown.map((u) => u.text);
-      // The closest models of a sibling's name ("E99C": E54C, E52C); a code of another product
-      // line ("ZX-900" in a follow-up) has none worth naming, and no manual of the library mentions it.
-      const sibling = plan.unknown.find((u) => u.kind === 'sibling');
-      const closest = sibling ? closestModels(sibling.text, vocabulary) : [];
-      const unsaid = sibling ? '' : `, and none of its manuals mentions ${missing.length > 1 ? 'them' : 'it'}`;
+      const closest = closestToUnknown(plan.unknown, vocabulary);
+      // A code of another product line ("ZX-900" in a follow-up) is no sibling: no manual of the library mentions it.
+      const unsaid = plan.unknown.some((u) => u.kind === 'sibling') ? '' : `, and none of its manuals mentions ${missing.length > 1 ? 'them' : 'it'}`;
       const text = `No manual for ${listNames(missing)} in this library${unsaid}${closest.length > 0 ? `; closest: ${closest.join(', ')}` : ''}.`;
       return whole({ text, mode: 'not-found', citations: [], resolvedModels: [] });
     }
@@ -267,8 +265,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     // with the library's models closest to the unknown name, so the technician sees what it has.
     let note = followUp ? `Read as: “${followUp}”\n\n` : '';
     if (plan.unknown.length > 0) {
-      const sibling = plan.unknown.find((u) => u.kind === 'sibling');
-      const closest = sibling ? closestModels(sibling.text, vocabulary) : [];
+      const closest = closestToUnknown(plan.unknown, vocabulary);
       note += `No manual for ${listNames(plan.unknown.map((u) => u.text))} in this library${closest.length > 0 ? ` (closest: ${closest.join(', ')})` : ''}; answering for ${listNames(plan.named)}.\n\n`;
     }
     // A product code no manual mentions: maybe another product, maybe the asked one's number that

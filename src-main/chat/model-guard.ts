@@ -446,3 +446,13 @@ export function closestModels(name: string, vocabulary: ModelVocabulary, limit =
     .slice(0, limit)
     .map((m) => m.name);
 }
+
+/**
+ * The library's models closest to the first sibling among a question's unknown names ("E99C":
+ * E54C, E52C); none when no name is a sibling, since a code of another product line ("ZX-900")
+ * has no near model worth naming.
+ */
+export function closestToUnknown(unknown: readonly UnknownModel[], vocabulary: ModelVocabulary): string[] {
+  const sibling = unknown.find((u) => u.kind === 'sibling');
+  return sibling ? closestModels(sibling.text, vocabulary) : [];
+}

@@ -60,6 +60,14 @@ export interface QuestionPlan {
    * its manual never prints (a phone's "SM-G973U").
    */
   unmentioned: UnknownModel[];
+  /**
+   * Library models read only inside a family name the library lacks ("XIAO ESP32-C9" reads the
+   * XIAO ESP32-C3 and -S3), by that name, in the question's order: left out of `named` while the
+   * name is unknown, named again when `confirmUnknown` takes the name back.
+   */
+  held: { family: UnknownModel; models: string[] }[];
+  /** Every library model the question's mentions read, in its order (`named` and `held` together). */
+  read: string[];
 }
 
 /**
@@ -77,13 +85,25 @@ export function planQuestion(question: string, analysis: QueryAnalysis, vocabula
   const unknown = mode === 'product' ? found.filter((u) => u.kind === 'sibling') : found;
   const unmentioned = mode === 'product' ? found.filter((u) => u.kind === 'code') : [];
   // The members a family name reads are not asked about when the whole name is one the library
-  // lacks ("XIAO ESP32-C9" reads the XIAO ESP32-C5 and -S3); another mention still names them.
+  // lacks ("XIAO ESP32-C9" reads the XIAO ESP32-C3 and -S3); another mention still names them.
   const families = unknown.filter((u) => u.family === true);
-  const inFamily = (m: QueryAnalysis['mentions'][number]): boolean => families.some((u) => m.start >= u.start && m.end <= u.end);
-  const asked = families.length === 0 ? named : named.filter((n) => analysis.mentions.some((m) => m.model === n && !inFamily(m)));
-  // Naming an unknown model is a switch too: never answer it from the previous model's manual.
-  const inherited = asked.length === 0 && unknown.length === 0 ? [...previousModels] : [];
-  return { named: asked, inherited, unknown, unmentioned };
+  const within = (m: QueryAnalysis['mentions'][number], u: UnknownModel): boolean => m.start >= u.start && m.end <= u.end;
+  const asked = named.filter((n) => analysis.mentions.some((m) => m.model === n && !families.some((u) => within(m, u))));
+  const held = families.map((family) => ({ family, models: named.filter((n) => !asked.includes(n) && analysis.mentions.some((m) => m.model === n && within(m, family))) }));
+  return withModels({ read: [...named], unknown, unmentioned, held }, previousModels);
+}
+
+/**
+ * The plan's `named` and `inherited` from its other fields: every model read is named but those
+ * `held` only by family names still unknown. Naming an unknown model is a switch too: never
+ * answer it from the previous model's manual.
+ */
+function withModels(plan: Omit<QuestionPlan, 'named' | 'inherited'>, previousModels: readonly string[]): QuestionPlan {
+  const taken = new Set(plan.held.filter((h) => !plan.unknown.includes(h.family)).flatMap((h) => h.models));
+  const held = new Set(plan.held.flatMap((h) => h.models).filter((m) => !taken.has(m)));
+  const named = plan.read.filter((n) => !held.has(n));
+  const inherited = named.length === 0 && plan.unknown.length === 0 ? [...previousModels] : [];
+  return { ...plan, named, inherited };
 }
 
 /**
@@ -144,8 +164,9 @@ export async function confirmUnknown(index: ChatIndex, plan: QuestionPlan, previ
   };
   const unknown = await unsaid(plan.unknown);
   const unmentioned = await unsaid(plan.unmentioned);
-  const inherited = plan.named.length === 0 && unknown.length === 0 ? [...previousModels] : plan.inherited;
-  return { named: plan.named, inherited, unknown, unmentioned };
+  // A family name taken back names its members again ("How do I flash the XIAO ESP32-C9?" where a
+  // manual says the C9 is not supported: answered for the C3 and S3, never the previous model).
+  return withModels({ read: plan.read, held: plan.held, unknown, unmentioned }, previousModels);
 }
 
 /** Fewest letters and digits a code and a library word share for one to be the other's spelling. */

@@ -11,7 +11,8 @@ import { unwrap } from './fixtures';
  * Through the chat service on a real library of sibling models (Foo X1, Foo X1 Plus, Foo X2; the
  * Bar Pico-C3 and Pico-S3 of one family): a question naming a model the library lacks says so and
  * names the library's closest models, in order, and an answer that still comes says which model
- * it is for. A model the library has is answered as before.
+ * it is for. A model the library has is answered as before, and so is a family member only a
+ * manual's text mentions (a library of its own).
  */
 
 const manual = (name: string, battery: number): string =>
@@ -87,6 +88,46 @@ describe('a model the library does not hold', () => {
       expect(turn.text.startsWith(EXTRACTED_LABEL), turn.text).toBe(true);
       expect(turn.text).toContain(battery);
       expect(turn.resolvedModels).toEqual([model]);
+    }
+  });
+});
+
+describe('a family member only a manual mentions', () => {
+  let engine2: Engine;
+  let family: ChatService;
+  let cleanup2: () => Promise<void>;
+
+  beforeAll(async () => {
+    const tmp = await tempDir('manualmate-family-');
+    cleanup2 = tmp.cleanup;
+    const docs = path.join(tmp.dir, 'boards');
+    await mkdir(docs);
+    await writeFile(path.join(docs, 'Foo_X2.md'), manual('Foo X2', 200));
+    await writeFile(path.join(docs, 'Qux_ESP32-C3.md'), `${manual('Qux ESP32-C3', 50)}\n\n## Compatibility\n\nThe Qux ESP32-C9 is not supported.`);
+    await writeFile(path.join(docs, 'Qux_ESP32-S3.md'), manual('Qux ESP32-S3', 60));
+    engine2 = createEngine({ dataDir: path.join(tmp.dir, 'data'), bundledModelsDir: path.join(tmp.dir, 'none') });
+    expect(unwrap(await engine2.importPaths('boards', [docs])).summary.imported).toBe(3);
+    const lib = (await engine2.libraries.get('boards'))!;
+    const index = await engine2.indexes.open(lib);
+    family = createChatService({ libraryDir: lib.dir, libraryName: 'boards', index: chatIndexOf(index), getLlm: async () => null, emit: () => undefined });
+  }, 60_000);
+
+  afterAll(async () => {
+    await engine2?.dispose();
+    await cleanup2?.();
+  });
+
+  it('is answered for the members its family name reads, never for the previous model', async () => {
+    // "Qux ESP32-C9" reads both Qux boards inside a name the library has no manual for, but the
+    // C3's manual mentions it: it is asked about inside the family's manuals, as if they were named.
+    const x2 = unwrap(await family.answer('What battery does the Foo X2 have?'));
+    expect(x2.resolvedModels).toEqual(['Foo X2']);
+    for (const history of [[], [x2]]) {
+      const turn = unwrap(await family.answer('How do I charge the Qux ESP32-C9?', { history }));
+      expect(turn.text.startsWith(EXTRACTED_LABEL), turn.text).toBe(true);
+      expect(turn.text).not.toContain('Foo X2');
+      expect(turn.text).toContain('To charge the Qux ESP32-C3');
+      expect(turn.resolvedModels).toEqual(['Qux ESP32-C3', 'Qux ESP32-S3']);
     }
   });
 });
