@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createEngine } from '../../src-main/engine/engine';
@@ -7,6 +7,7 @@ import { BACKGROUND_WRITE_PURPOSE, LIBRARY_LOCK_FILE } from '../../src-main/engi
 import { checkConsistent } from '../helpers/crash';
 import { runNode } from '../helpers/run-node';
 import { repoRoot, tempDir } from '../helpers/temp';
+import { holdInAnotherProcess, killed } from '../helpers/lock-holder';
 
 /**
  * Quitting the app (`engine.dispose()`, which the Electron shell runs on quit) while a background
@@ -19,27 +20,7 @@ import { repoRoot, tempDir } from '../helpers/temp';
  */
 
 const bin = path.join(repoRoot, 'bin', 'manualmate.mjs');
-const holder = path.join(repoRoot, 'tests', 'engine', 'fixtures', 'hold-lock.ts');
 const manual = (model: string) => `# ${model} pump manual\n\n## Seals\n\nReplace the ${model} shaft seal after 2000 hours.\n`;
-
-/** Starts a process holding `lockFile` for `purpose`; resolves once it says it holds it. */
-function holdInAnotherProcess(lockFile: string, purpose: string): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', holder, lockFile, purpose], { stdio: ['ignore', 'pipe', 'inherit'], cwd: repoRoot });
-    child.on('error', reject);
-    child.stdout!.on('data', (d: Buffer) => {
-      if (d.toString().includes('held')) resolve(child);
-      else reject(new Error(`holder: ${d.toString()}`));
-    });
-  });
-}
-
-const killed = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
 
 describe('closing the engine while a background step waits for another process', () => {
   // "background update": the holder is one of the short holds a step waits out (`waitLock`);

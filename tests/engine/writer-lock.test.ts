@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import { tryLock } from '../../src-main/storage/lock-file';
 import { LibraryManager, OPENING_LOCK_PURPOSE } from '../../src-main/storage/library.store';
 import { SUPPORTED_EXTENSIONS } from '../../src-main/ingest/parsers';
 import { corpusRoots, repoRoot, tempDir } from '../helpers/temp';
+import { holdInAnotherProcess, killed } from '../helpers/lock-holder';
 import { runNode, type NodeRun } from '../helpers/run-node';
 
 /**
@@ -18,29 +19,10 @@ import { runNode, type NodeRun } from '../helpers/run-node';
  */
 
 const bin = path.join(repoRoot, 'bin', 'manualmate.mjs');
-const holder = path.join(repoRoot, 'tests', 'engine', 'fixtures', 'hold-lock.ts');
 
 function run(args: string[]): Promise<NodeRun> {
   return runNode([bin, ...args]);
 }
-
-/** Starts a process holding `lockFile`; resolves once it says it holds it. */
-function holdInAnotherProcess(lockFile: string): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', holder, lockFile], { stdio: ['ignore', 'pipe', 'inherit'], cwd: repoRoot });
-    child.on('error', reject);
-    child.stdout!.on('data', (d: Buffer) => {
-      if (d.toString().includes('held')) resolve(child);
-      else reject(new Error(`holder: ${d.toString()}`));
-    });
-  });
-}
-
-const killed = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
 
 /** Every listed document once, each ready one with exactly its chunks, no chunk id twice. */
 async function checkLibrary(dataDir: string, library: string, expectedIds: string[]): Promise<void> {
