@@ -7,7 +7,7 @@ import type { LibraryIndexes } from '../index/library-indexes';
 import { inputsForMarks, libraryChunkingInputs, owesUpgrade, unchunkedRetry } from '../index/llm-upgrade.job';
 import { sentence } from '../core/text';
 import type { ModelRuntime } from '../models/runtime';
-import type { Library } from '../storage/library.store';
+import { embeddingWaitsForNouns, type Library } from '../storage/library.store';
 import type { SettingsStore } from './settings';
 import { OPENING_WAIT_MS, type WriterLock } from './writer-lock';
 
@@ -261,10 +261,9 @@ function startEnrichment(lib: Library): void {
  */
 function startEmbedding(lib: Library): void {
   if (!lib.config.embedder || lib.config.subscription || lock.rebuilding(lib)) return;
-  // CHOP embeds each chunk with its signature: chunks stored without their nouns wait for them
-  // (an LLM upgrade that has not reached every document; `libraries.configure` rebuilds a
-  // heuristic library with them before it sets an embedder).
-  if (lib.config.nounsOmitted) {
+  // An LLM upgrade that has not reached every document yet (`libraries.configure` rebuilds a
+  // heuristic library with its nouns before it sets an embedder).
+  if (embeddingWaitsForNouns(lib.config)) {
     if (toldNounsFirst.has(lib.config.id)) return;
     toldNounsFirst.add(lib.config.id);
     emit({ type: 'index.progress', library: lib.name, task: 'embedding', done: 0, total: 0, error: NOUNS_FIRST });

@@ -5,7 +5,7 @@ import { FORMATS } from '../core/formats';
 import { signaturePrefix } from '../core/prefix';
 import type { ModelStatus } from '../models/runtime';
 import type { ChunkRecord } from '../storage/chunk-store';
-import type { DocumentRecord, Library, SubscriptionState } from '../storage/library.store';
+import { embeddingWaitsForNouns, type DocumentRecord, type Library, type SubscriptionState } from '../storage/library.store';
 
 /** Engine records as the contract shows them (DTO mapping), in one place. */
 
@@ -23,10 +23,8 @@ export async function librarySummary(lib: Library, rebuilding: boolean): Promise
     // An empty library has nothing built by older code.
     indexOutdated: lib.indexOutdated && docs.some((d) => d.status === 'ready'),
     rebuilding,
-    // From the library's config alone (no look at its chunks), as `startEmbedding` decides: held
-    // in the summary so a page opened after the engine's one report still shows it. A subscribed
-    // library embeds nothing here.
-    waitsForNouns: !!lib.config.embedder && lib.config.nounsOmitted === true && !lib.config.subscription,
+    // Held in the summary so a page opened after the engine's one report still shows it.
+    waitsForNouns: embeddingWaitsForNouns(lib.config),
     ...(lib.config.subscription ? { subscription: subscriptionSummary(lib.config.subscription) } : {}),
   };
 }

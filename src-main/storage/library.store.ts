@@ -63,6 +63,16 @@ export interface LibraryConfig {
 }
 
 /**
+ * Whether the library's embedding waits for its chunks' nouns: CHOP embeds each chunk with its
+ * signature, so chunks stored without their nouns (`nounsOmitted`) are embedded only once an LLM
+ * upgrade has given every chunk its nouns. A subscribed library embeds nothing here. From the
+ * config alone, so the background job (`startEmbedding`) and the summary a page reads agree.
+ */
+export function embeddingWaitsForNouns(config: LibraryConfig): boolean {
+  return config.embedder !== null && !config.subscription && config.nounsOmitted === true;
+}
+
+/**
  * Version of what import derives from a document and stores: chunk boundaries, signatures, the
  * model vocabulary, the index columns. Bump it with a change that alters them (2: IO boards became
  * models of their own and caption lines name a chunk's model; 3: passage term statistics, which

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createEngine } from '../../src-main/engine/engine';
@@ -22,25 +21,39 @@ import { holdInAnotherProcess, killed } from '../helpers/lock-holder';
 const bin = path.join(repoRoot, 'bin', 'manualmate.mjs');
 const manual = (model: string) => `# ${model} pump manual\n\n## Seals\n\nReplace the ${model} shaft seal after 2000 hours.\n`;
 
+/**
+ * What both tests start from: the app imported P-100 into "Pumps" and has the library open; the
+ * CLI, another process, imported P-200 into it (not yet folded into the app's indexes); then a
+ * holder process took the library's lock for `purpose`. The caller kills the holder and disposes
+ * the app; should a step before the hold fail, the app is disposed here.
+ */
+async function heldAfterCliImport(purpose: string) {
+  const tmp = await tempDir();
+  const dataDir = path.join(tmp.dir, 'data');
+  const logged: string[] = [];
+  const app = createEngine({ dataDir, bundledModelsDir: path.join(tmp.dir, 'no-models'), log: (m) => logged.push(m) });
+  try {
+    for (const model of ['P-100', 'P-200']) await writeFile(path.join(tmp.dir, `${model}.md`), manual(model));
+    expect((await app.importPaths('Pumps', [path.join(tmp.dir, 'P-100.md')])).ok).toBe(true);
+    await app.idle();
+    const cli = await runNode([bin, 'import', path.join(tmp.dir, 'P-200.md'), '--library', 'Pumps', '--data-dir', dataDir, '--json']);
+    expect(cli.code, cli.stderr).toBe(0);
+    const lib = (await app.libraries.get('Pumps'))!;
+    const lockFile = path.join(lib.dir, LIBRARY_LOCK_FILE);
+    const other = await holdInAnotherProcess(lockFile, purpose);
+    return { tmp, dataDir, logged, app, lib, lockFile, other };
+  } catch (err) {
+    await app.dispose();
+    throw err;
+  }
+}
+
 describe('closing the engine while a background step waits for another process', () => {
   // "background update": the holder is one of the short holds a step waits out (`waitLock`);
   // "import": a long hold, which a step asks for again every moment until its wait is over.
   it.each([BACKGROUND_WRITE_PURPOSE, 'import'])('returns while the other process still holds the library (%s), and loses nothing', { timeout: 120_000 }, async (purpose) => {
-    const tmp = await tempDir();
-    const dataDir = path.join(tmp.dir, 'data');
-    const logged: string[] = [];
-    const app = createEngine({ dataDir, bundledModelsDir: path.join(tmp.dir, 'no-models'), log: (m) => logged.push(m) });
-    let other: ChildProcess | null = null;
+    const { tmp, dataDir, logged, app, lockFile, other } = await heldAfterCliImport(purpose);
     try {
-      for (const model of ['P-100', 'P-200']) await writeFile(path.join(tmp.dir, `${model}.md`), manual(model));
-      expect((await app.importPaths('Pumps', [path.join(tmp.dir, 'P-100.md')])).ok).toBe(true);
-      await app.idle();
-      // The app has the library open; the CLI writes it, then another process takes its lock.
-      const cli = await runNode([bin, 'import', path.join(tmp.dir, 'P-200.md'), '--library', 'Pumps', '--data-dir', dataDir, '--json']);
-      expect(cli.code, cli.stderr).toBe(0);
-      const lib = (await app.libraries.get('Pumps'))!;
-      const lockFile = path.join(lib.dir, LIBRARY_LOCK_FILE);
-      other = await holdInAnotherProcess(lockFile, purpose);
       // Reading the library takes in what the CLI wrote and starts folding it into the indexes,
       // a step that waits for the lock the other process holds.
       const listed = await app.api['documents.list']({ library: 'Pumps' });
@@ -50,7 +63,7 @@ describe('closing the engine while a background step waits for another process',
       await new Promise((resolve) => setImmediate(resolve));
       expect(idle, 'a background step is waiting').toBe(false);
 
-      const holderExit = new Promise<string>((resolve) => other!.once('exit', () => resolve('holder exited')));
+      const holderExit = new Promise<string>((resolve) => other.once('exit', () => resolve('holder exited')));
       const closed = app.dispose().then(() => 'closed');
       expect(await Promise.race([closed, holderExit])).toBe('closed');
       expect(idle, 'the waiting step ended with the close').toBe(true);
@@ -61,7 +74,7 @@ describe('closing the engine while a background step waits for another process',
       expect(other.exitCode).toBeNull();
       expect(JSON.parse(await readFile(lockFile, 'utf8'))).toMatchObject({ pid: other.pid, purpose });
     } finally {
-      if (other) await killed(other);
+      await killed(other);
       await app.dispose();
     }
     // Nothing stored is lost: both documents, ready, with their chunks.
@@ -75,19 +88,8 @@ describe('closing the engine while a background step waits for another process',
   });
 
   it("folds what a CLI wrote at the CLI's exit (finishFolds), behind another process's short hold", { timeout: 120_000 }, async () => {
-    const tmp = await tempDir();
-    const dataDir = path.join(tmp.dir, 'data');
-    const logged: string[] = [];
-    const app = createEngine({ dataDir, bundledModelsDir: path.join(tmp.dir, 'no-models'), log: (m) => logged.push(m) });
-    let other: ChildProcess | null = null;
+    const { tmp, logged, app, lib, other } = await heldAfterCliImport(BACKGROUND_WRITE_PURPOSE);
     try {
-      for (const model of ['P-100', 'P-200']) await writeFile(path.join(tmp.dir, `${model}.md`), manual(model));
-      expect((await app.importPaths('Pumps', [path.join(tmp.dir, 'P-100.md')])).ok).toBe(true);
-      await app.idle();
-      const cli = await runNode([bin, 'import', path.join(tmp.dir, 'P-200.md'), '--library', 'Pumps', '--data-dir', dataDir, '--json']);
-      expect(cli.code, cli.stderr).toBe(0);
-      const lib = (await app.libraries.get('Pumps'))!;
-      other = await holdInAnotherProcess(path.join(lib.dir, LIBRARY_LOCK_FILE), BACKGROUND_WRITE_PURPOSE);
       // The fold of what the CLI wrote waits for the holder.
       expect((await app.api['documents.list']({ library: 'Pumps' })).ok).toBe(true);
       let settled = false;
@@ -109,7 +111,7 @@ describe('closing the engine while a background step waits for another process',
       expect(indices.length).toBeGreaterThan(0);
       expect(stats.map((st) => st?.numUnindexedRows)).toEqual(indices.map(() => 0));
     } finally {
-      if (other) await killed(other);
+      await killed(other);
       await app.dispose();
     }
     await tmp.cleanup();
