@@ -207,6 +207,18 @@ describe('engine events from the Electron preload', () => {
       ]);
     });
 
+    it('keeps a finished job as its summary left it when a late update of it comes', async () => {
+      const jobId = await started();
+      send({ ...progress, jobId, file: 'b.md', stage: 'parsing' });
+      send(done(jobId));
+      const finished = jobNamed(jobId);
+      expect(finished).toMatchObject({ phase: 'done', files: { 'b.md': { stage: 'ready' } } });
+      send({ ...progress, jobId, file: 'b.md', stage: 'chunking', fraction: 0.7 });
+      send({ ...progress, jobId, file: 'late.md', stage: 'parsing' });
+      send({ type: 'import.failed', jobId, library: 'Pumps', message: 'The engine ran out of memory.' });
+      expect(jobNamed(jobId)).toEqual(finished);
+    });
+
     it("replaces the page's end with the engine's readable summary when it still comes", async () => {
       const jobId = await unfollowedJob();
       calls.length = 0;

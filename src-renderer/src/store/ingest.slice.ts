@@ -334,14 +334,15 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
           early.set(event.jobId, held);
           return;
         }
-        if (job.phase === 'stopped') {
-          if (job.unfollowed && event.type !== 'import.progress' && !isUnfollowed(event)) {
+        // An ended job's card is its end's: a late event of it (events cross on their way, and an
+        // end this page made itself can precede the engine's) must not turn it back to running.
+        if (job.phase === 'stopped' || job.phase === 'done') {
+          if (job.phase === 'stopped' && job.unfollowed && event.type !== 'import.progress' && !isUnfollowed(event)) {
             // The engine's own end, readable, of a job this page stopped following: its result
             // (a summary, or why the job failed) replaces the page's "not followed" on the card.
             const before = job.unfollowed;
             patchJob(job.key, (j) => ({ ...j, phase: before.phase, files: before.files, error: null, unfollowed: undefined }));
           } else {
-            // A stopped job gets no further events worth showing; a late one must not reopen it.
             // What it imported shows in the lists, as after any end.
             if (event.type === 'import.done') {
               if (job.library === get().selectedLibrary) void get().loadDocuments();
