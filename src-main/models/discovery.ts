@@ -56,7 +56,7 @@ async function walk(dir: string, source: ModelInfo['source'], depth: number, out
     const info = await stat(full).catch(() => undefined);
     if (!info) continue;
     if (info.isFile() && name.toLowerCase().endsWith('.gguf')) {
-      const model = await describeGguf(full, name, names, dir, info.size, source);
+      const model = await describeGguf(full, name, names, dir, info.size, info.mtimeMs, source);
       if (model) out.push(model);
     } else if (info.isDirectory()) {
       const onnx = await describeOnnxFolder(full, name, source);
@@ -72,6 +72,7 @@ async function describeGguf(
   siblings: string[],
   dir: string,
   size: number,
+  mtimeMs: number,
   source: ModelInfo['source'],
 ): Promise<ModelInfo | undefined> {
   let sizeBytes = size;
@@ -86,9 +87,29 @@ async function describeGguf(
       }
     }
   }
-  const kinds = await ggufKinds(file, name);
+  const kinds = await knownGgufKinds(file, name, size, mtimeMs);
   if (!kinds) return undefined;
   return { id: name, format: 'gguf', path: file, sizeBytes, source, kinds };
+}
+
+/**
+ * GGUF files' roles as last read from their headers, by path, with the size and modification time
+ * they had then. The folders are scanned often (every models listing, and a documents listing
+ * while an upgrade mark kept its chunking inputs: `inputsForMarks`), and a header read opens the
+ * file and parses its metadata; a file of the same size and time is taken to be the same file.
+ * Bounded: the oldest entry goes first.
+ */
+const headerKinds = new Map<string, { size: number; mtimeMs: number; kinds: ModelKind[] | undefined }>();
+const HEADER_KINDS_MAX = 256;
+
+async function knownGgufKinds(file: string, name: string, size: number, mtimeMs: number): Promise<ModelKind[] | undefined> {
+  const known = headerKinds.get(file);
+  if (known && known.size === size && known.mtimeMs === mtimeMs) return known.kinds;
+  const kinds = await ggufKinds(file, name);
+  headerKinds.delete(file);
+  headerKinds.set(file, { size, mtimeMs, kinds });
+  if (headerKinds.size > HEADER_KINDS_MAX) headerKinds.delete(headerKinds.keys().next().value!);
+  return kinds;
 }
 
 /** The roles a GGUF can play, from its header; undefined when it is not a readable text model. */
