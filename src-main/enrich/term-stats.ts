@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Result } from '../core/result';
 import { boundedMemo } from '../core/memo';
 import { fail, ok } from '../core/result';
-import { contentTerms, plainText } from './text.util';
+import { contentTerms, distinctContentTerms, plainText } from './text.util';
 import { countTable } from './stored-checks';
 
 /**
@@ -21,7 +21,7 @@ export type TermStatsJson = z.infer<typeof termStatsSchema>;
 
 /** The distinct content terms of a Markdown text. */
 export function documentTerms(markdown: string): Set<string> {
-  return new Set(contentTerms(plainText(markdown)));
+  return distinctContentTerms(plainText(markdown));
 }
 
 export class TermStats {
@@ -64,7 +64,7 @@ export class TermStats {
   }
 
   addDocument(markdown: string): void {
-    this.addTerms(new Set(contentTerms(plainText(markdown))));
+    this.addTerms(documentTerms(markdown));
   }
 
   /** `addDocument` from the text's distinct content terms, computed elsewhere (`learning-extract.ts`; removal still takes the Markdown). */

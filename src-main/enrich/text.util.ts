@@ -114,18 +114,16 @@ function* asciiPieces(text: string, size = 2048): Generator<[start: number, end:
 const termOf = new Map<string, string>();
 const TERM_CACHE = 50_000;
 
-function pushTerms(out: string[], words: readonly string[] | null): void {
-  if (!words) return;
-  for (const w of words) {
-    if (w.length < 2) continue;
-    let term = termOf.get(w);
-    if (term === undefined) {
-      term = isStopword(w) ? '' : singular(w);
-      if (termOf.size >= TERM_CACHE) termOf.clear();
-      termOf.set(w, term);
-    }
-    if (term !== '') out.push(term);
+/** The content term of a matched word (see `termOf`), '' for one not counted. */
+function termOfWord(w: string): string {
+  if (w.length < 2) return '';
+  let term = termOf.get(w);
+  if (term === undefined) {
+    term = isStopword(w) ? '' : singular(w);
+    if (termOf.size >= TERM_CACHE) termOf.clear();
+    termOf.set(w, term);
   }
+  return term;
 }
 
 /** Lowercase content words (letters first, >= 2 chars, no stopwords), singularized. */
@@ -134,7 +132,28 @@ export function contentTerms(text: string): string[] {
   const lower = text.toLowerCase();
   for (const [start, end, ascii] of asciiPieces(lower)) {
     const piece = start === 0 && end === lower.length ? lower : lower.slice(start, end);
-    pushTerms(out, piece.match(ascii ? ASCII_CONTENT_WORD : CONTENT_WORD));
+    for (const w of piece.match(ascii ? ASCII_CONTENT_WORD : CONTENT_WORD) ?? []) {
+      const term = termOfWord(w);
+      if (term !== '') out.push(term);
+    }
+  }
+  return out;
+}
+
+/**
+ * `new Set(contentTerms(text))` without the list of every occurrence: learning keeps only a
+ * document's distinct terms, and that list (one entry per word of the whole document) was
+ * garbage as soon as the set was made.
+ */
+export function distinctContentTerms(text: string): Set<string> {
+  const out = new Set<string>();
+  const lower = text.toLowerCase();
+  for (const [start, end, ascii] of asciiPieces(lower)) {
+    const piece = start === 0 && end === lower.length ? lower : lower.slice(start, end);
+    for (const w of piece.match(ascii ? ASCII_CONTENT_WORD : CONTENT_WORD) ?? []) {
+      const term = termOfWord(w);
+      if (term !== '') out.add(term);
+    }
   }
   return out;
 }

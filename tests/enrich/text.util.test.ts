@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentTerms, isStopword, modelTokens, plainText, singular } from '../../src-main/enrich/text.util';
+import { contentTerms, distinctContentTerms, isStopword, modelTokens, plainText, singular } from '../../src-main/enrich/text.util';
 
 describe('plainText', () => {
   it('keeps only the prose of every Markdown and MDX construct it removes', () => {
@@ -86,6 +86,13 @@ describe('contentTerms and modelTokens over long mixed texts', () => {
     expect(contentTerms(mixed)).toEqual(terms);
     const tokens = [...mixed.matchAll(/(?<![\p{L}\p{N}])[vV]\d+(?:\.\d+)*(?![\p{L}\p{N}])|[\p{L}\p{N}]+\+*/gu)].map((m) => ({ raw: m[0], start: m.index }));
     expect(modelTokens(mixed).map((t) => ({ raw: t.raw, start: t.start }))).toEqual(tokens);
+  });
+
+  it('gives the distinct terms of contentTerms, first seen first, ASCII and other pieces alike', () => {
+    const distinct = [...distinctContentTerms(text)];
+    expect(distinct).toEqual([...new Set(contentTerms(text))]);
+    expect(distinct).toContain('café-board');
+    expect(distinct.indexOf('port0')).toBeLessThan(distinct.indexOf('supply'));
   });
 
   it('reads revisions, "+" runs and letters outside the ASCII range as the pattern does', () => {
