@@ -1,6 +1,6 @@
 import type { NormalizedDocument } from '../core/document';
-import { passagesOf, passageTerms } from './passage-words';
-import { contentTerms, plainText } from './text.util';
+import { distinctPassageTerms, passagesOf } from './passage-words';
+import { distinctContentTerms, plainText } from './text.util';
 
 /**
  * What learning takes from a document alone, with no library state: its plain text (the model
@@ -25,7 +25,7 @@ export function learningExtract(doc: Pick<NormalizedDocument, 'text' | 'blocks'>
   const plain = plainText(doc.text);
   return {
     plain,
-    terms: [...new Set(contentTerms(plain))],
-    passages: passagesOf(doc).map((p) => [...new Set(passageTerms(p))]),
+    terms: [...distinctContentTerms(plain)],
+    passages: passagesOf(doc).map((p) => [...distinctPassageTerms(p)]),
   };
 }

@@ -101,11 +101,27 @@ function familyAt(text: string, toks: readonly ModelToken[], i: number, d: Deriv
 
 /** A code the vocabulary does not know that fits exactly one family pattern ("LM7812A" -> "LM78XX"). */
 function patternMention(tok: ModelToken, d: Derived): ModelMention | null {
-  if (d.patterns.length === 0 || tok.kind !== 'word' || !isCodeToken(tok.norm) || isUnitLike(tok.norm)) return null;
-  const names = new Set(d.patterns.filter((p) => p.pattern.test(tok.norm)).map((p) => p.name));
-  if (names.size !== 1) return null;
-  return { text: tok.raw, start: tok.start, end: tok.end, model: [...names][0]!, confidence: 0.9, revision: null, byPattern: true };
+  if (d.patterns.length === 0 || tok.kind !== 'word' || !isCodeToken(tok.norm)) return null;
+  let known = patternModels.get(d);
+  if (!known) patternModels.set(d, (known = new Map()));
+  let model = known.get(tok.norm);
+  if (model === undefined) {
+    const names = isUnitLike(tok.norm) ? new Set<string>() : new Set(d.patterns.filter((p) => p.pattern.test(tok.norm)).map((p) => p.name));
+    model = names.size === 1 ? [...names][0]! : null;
+    if (known.size >= PATTERN_CACHE) known.clear();
+    known.set(tok.norm, model);
+  }
+  if (model === null) return null;
+  return { text: tok.raw, start: tok.start, end: tok.end, model, confidence: 0.9, revision: null, byPattern: true };
 }
+
+/**
+ * The model each code fits by pattern (null: none or several), by derived vocabulary: the same
+ * codes ("gpio3", "esp32") recur in every chunk, and each was tested against every pattern again.
+ * Bounded; dropped wholesale when full.
+ */
+const patternModels = new WeakMap<Derived, Map<string, string | null>>();
+const PATTERN_CACHE = 20_000;
 
 function matchAt(
   text: string,

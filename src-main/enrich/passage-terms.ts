@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { NormalizedDocument } from '../core/document';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
-import { passagesOf, passageTerms } from './passage-words';
+import { distinctPassageTerms, passagesOf, passageTerms } from './passage-words';
 import { countTable } from './stored-checks';
 
 export { passagesOf, passageTerms };
@@ -51,7 +51,7 @@ export class PassageTermStats {
   }
 
   addDocument(doc: Pick<NormalizedDocument, 'text' | 'blocks'>): void {
-    this.addPassages(passagesOf(doc).map((p) => new Set(passageTerms(p))));
+    this.addPassages(passagesOf(doc).map((p) => distinctPassageTerms(p)));
   }
 
   /** `addDocument` from each passage's distinct terms, computed elsewhere (`learning-extract.ts`). */
@@ -80,7 +80,7 @@ export class PassageTermStats {
   removeDocument(doc: Pick<NormalizedDocument, 'text' | 'blocks'>): void {
     for (const p of passagesOf(doc)) {
       this.count = Math.max(0, this.count - 1);
-      for (const t of new Set(passageTerms(p))) {
+      for (const t of distinctPassageTerms(p)) {
         const n = (this.df.get(t) ?? 0) - 1;
         if (n > 0) this.df.set(t, n);
         else this.df.delete(t);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Result } from '../core/result';
 import { boundedMemo } from '../core/memo';
 import { fail, ok } from '../core/result';
-import { contentTerms, plainText } from './text.util';
+import { contentTerms, distinctContentTerms, plainText } from './text.util';
 import { countTable } from './stored-checks';
 
 /**
@@ -21,7 +21,7 @@ export type TermStatsJson = z.infer<typeof termStatsSchema>;
 
 /** The distinct content terms of a Markdown text. */
 export function documentTerms(markdown: string): Set<string> {
-  return new Set(contentTerms(plainText(markdown)));
+  return distinctContentTerms(plainText(markdown));
 }
 
 export class TermStats {
@@ -64,7 +64,7 @@ export class TermStats {
   }
 
   addDocument(markdown: string): void {
-    this.addTerms(new Set(contentTerms(plainText(markdown))));
+    this.addTerms(documentTerms(markdown));
   }
 
   /** `addDocument` from the text's distinct content terms, computed elsewhere (`learning-extract.ts`; removal still takes the Markdown). */
@@ -118,10 +118,19 @@ export function topTermsOf(terms: readonly string[], stats: TermStats, k: number
 export function termCounts(terms: readonly string[], weight = 1): Map<string, number> {
   const tf = new Map<string, number>();
   for (const t of terms) {
-    if (t.length < 3 || (weight < 2 && /\d/.test(t))) continue;
+    if (t.length < 3 || (weight < 2 && hasDigit(t))) continue;
     tf.set(t, (tf.get(t) ?? 0) + weight);
   }
   return tf;
+}
+
+/** `/\d/.test(term)` by character code: asked of every term of every chunk. */
+function hasDigit(term: string): boolean {
+  for (let i = 0; i < term.length; i++) {
+    const c = term.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
+  }
+  return false;
 }
 
 /**

@@ -114,18 +114,16 @@ function* asciiPieces(text: string, size = 2048): Generator<[start: number, end:
 const termOf = new Map<string, string>();
 const TERM_CACHE = 50_000;
 
-function pushTerms(out: string[], words: readonly string[] | null): void {
-  if (!words) return;
-  for (const w of words) {
-    if (w.length < 2) continue;
-    let term = termOf.get(w);
-    if (term === undefined) {
-      term = isStopword(w) ? '' : singular(w);
-      if (termOf.size >= TERM_CACHE) termOf.clear();
-      termOf.set(w, term);
-    }
-    if (term !== '') out.push(term);
+/** The content term of a matched word (see `termOf`), '' for one not counted. */
+function termOfWord(w: string): string {
+  if (w.length < 2) return '';
+  let term = termOf.get(w);
+  if (term === undefined) {
+    term = isStopword(w) ? '' : singular(w);
+    if (termOf.size >= TERM_CACHE) termOf.clear();
+    termOf.set(w, term);
   }
+  return term;
 }
 
 /** Lowercase content words (letters first, >= 2 chars, no stopwords), singularized. */
@@ -134,7 +132,28 @@ export function contentTerms(text: string): string[] {
   const lower = text.toLowerCase();
   for (const [start, end, ascii] of asciiPieces(lower)) {
     const piece = start === 0 && end === lower.length ? lower : lower.slice(start, end);
-    pushTerms(out, piece.match(ascii ? ASCII_CONTENT_WORD : CONTENT_WORD));
+    for (const w of piece.match(ascii ? ASCII_CONTENT_WORD : CONTENT_WORD) ?? []) {
+      const term = termOfWord(w);
+      if (term !== '') out.push(term);
+    }
+  }
+  return out;
+}
+
+/**
+ * `new Set(contentTerms(text))` without the list of every occurrence: learning keeps only a
+ * document's distinct terms, and that list (one entry per word of the whole document) was
+ * garbage as soon as the set was made.
+ */
+export function distinctContentTerms(text: string): Set<string> {
+  const out = new Set<string>();
+  const lower = text.toLowerCase();
+  for (const [start, end, ascii] of asciiPieces(lower)) {
+    const piece = start === 0 && end === lower.length ? lower : lower.slice(start, end);
+    for (const w of piece.match(ascii ? ASCII_CONTENT_WORD : CONTENT_WORD) ?? []) {
+      const term = termOfWord(w);
+      if (term !== '') out.add(term);
+    }
   }
   return out;
 }
@@ -251,14 +270,17 @@ export function modelTokens(text: string): ModelToken[] {
       }
     }
     let ascii = true;
+    let upper = false;
     if (end < 0) {
       // `[\p{L}\p{N}]+\+*`
       end = p + width(c);
       ascii = c < 128;
+      upper = c >= 65 && c <= 90;
       while (end < n) {
         const d = text.codePointAt(end)!;
         if (!isWordChar(d)) break;
         if (d >= 128) ascii = false;
+        else if (d <= 90 && d >= 65) upper = true;
         end += width(d);
       }
       while (end < n && text.charCodeAt(end) === 43) end++;
@@ -267,8 +289,9 @@ export function modelTokens(text: string): ModelToken[] {
     let norm: string;
     if (isRev) norm = raw.slice(1);
     else {
-      // An ASCII word is its own NFKC form: only its case can change.
-      norm = ascii ? raw.toLowerCase() : wordKey(raw);
+      // An ASCII word is its own NFKC form: only its case can change, and most words are
+      // written in lower case already (`toLowerCase` was a tenth of this tokenizer's time).
+      norm = ascii ? (upper ? raw.toLowerCase() : raw) : wordKey(raw);
       if (norm === 'plus') norm = '+';
     }
     out.push({ raw, norm, kind: isRev ? 'rev' : 'word', start: p, end });
@@ -302,5 +325,15 @@ export function isUnitLike(norm: string): boolean {
 
 /** True when the token mixes letters and digits ("e52c", "s3", "225b"). */
 export function isCodeToken(norm: string): boolean {
-  return /\p{L}/u.test(norm) && /\p{N}/u.test(norm);
+  // By character code for ASCII (where \p{L} is [A-Za-z] and \p{N} is [0-9]): the mention scan
+  // asks this of nearly every word of every chunk.
+  let letter = false;
+  let digit = false;
+  for (let i = 0; i < norm.length; i++) {
+    const c = norm.charCodeAt(i);
+    if (c >= 128) return /\p{L}/u.test(norm) && /\p{N}/u.test(norm);
+    if (c >= 48 && c <= 57) digit = true;
+    else if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) letter = true;
+  }
+  return letter && digit;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PassageTermStats, passageTerms } from '../../src-main/enrich/passage-terms';
+import { distinctPassageTerms } from '../../src-main/enrich/passage-words';
 import { markdownDocument } from './corpus.helper';
 
 describe('passage terms', () => {
@@ -12,6 +13,12 @@ describe('passage terms', () => {
   it('folds compatibility characters (a micro sign is a Greek mu) and drops stopwords', () => {
     expect(passageTerms('15 µA')).toEqual(passageTerms('15 μA'));
     expect(passageTerms('what is the')).toEqual([]);
+  });
+
+  it('gives each distinct term once, in first-occurrence order, for ASCII and other text', () => {
+    const text = 'Charge the battery; charging batteries charges the ESP32-S3+ and the esp32-s3+.';
+    expect([...distinctPassageTerms(text)]).toEqual(['charg', 'batteri', 'esp32', 's3+']);
+    expect([...distinctPassageTerms(`Über ${text} 15 µA`)]).toEqual([...new Set(passageTerms(`Über ${text} 15 µA`))]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentTerms, isStopword, modelTokens, plainText, singular } from '../../src-main/enrich/text.util';
+import { contentTerms, distinctContentTerms, isCodeToken, isStopword, modelTokens, plainText, singular } from '../../src-main/enrich/text.util';
 
 describe('plainText', () => {
   it('keeps only the prose of every Markdown and MDX construct it removes', () => {
@@ -88,6 +88,13 @@ describe('contentTerms and modelTokens over long mixed texts', () => {
     expect(modelTokens(mixed).map((t) => ({ raw: t.raw, start: t.start }))).toEqual(tokens);
   });
 
+  it('gives the distinct terms of contentTerms, first seen first, ASCII and other pieces alike', () => {
+    const distinct = [...distinctContentTerms(text)];
+    expect(distinct).toEqual([...new Set(contentTerms(text))]);
+    expect(distinct).toContain('café-board');
+    expect(distinct.indexOf('port0')).toBeLessThan(distinct.indexOf('supply'));
+  });
+
   it('reads revisions, "+" runs and letters outside the ASCII range as the pattern does', () => {
     // The tokenizer scans by code point; the pattern is the definition. A revision gives back
     // whole ".digits" groups until no letter or digit follows ("v1.2a" is "v1" and "2a"), a word
@@ -114,5 +121,15 @@ describe('contentTerms and modelTokens over long mixed texts', () => {
     expect(toks.filter((t) => t.raw === 'v2.0').map((t) => [t.kind, t.norm])).toEqual([['rev', '2.0']]);
     for (const t of toks) expect(text.slice(t.start, t.end)).toBe(t.raw);
     expect(contentTerms(text)).toContain('café-board');
+    // Lower-case words keep their text as key; a capital anywhere in the word is folded.
+    expect(modelTokens('rock ROCK rOck rock5B').map((t) => t.norm)).toEqual(['rock', 'rock', 'rock', 'rock5b']);
+  });
+
+  it('tells codes (a letter and a digit) from words and numbers, in ASCII and beyond', () => {
+    const pattern = (w: string): boolean => /\p{L}/u.test(w) && /\p{N}/u.test(w);
+    for (const w of ['e52c', 'S3', '225b', 'gpio', '3300', '+', 'esp32-s3', 'ü8', '８k', 'ﬁ', 'Ωmega', '١٢', 'x١', 'z', '9']) expect(isCodeToken(w)).toBe(pattern(w));
+    expect(isCodeToken('e52c')).toBe(true);
+    expect(isCodeToken('ü8')).toBe(true);
+    expect(isCodeToken('gpio')).toBe(false);
   });
 });
