@@ -324,7 +324,7 @@ export class LibraryIndex implements DocumentIndexer {
     const chars = docs.reduce((n, d) => n + d.text.length, 0);
     if (docs.length > 1 && chars >= POOL_MIN_CHARS && this.pooled()) {
       const state = { enrichment: this.enrichment_.snapshot(), strategy: this.chunker_.strategy, settings: enrichmentSettings(this.library.config) };
-      return this.pool.prepareAll(state, docs, (doc) => this.prepare(doc, signal), signal);
+      return this.pool.prepareAll(state, docs, (doc) => this.prepare(doc, signal), signal, (doc) => this.drafts.has(doc));
     }
     // One after the other, a turn of the event loop apart (stores and cancellation go on meanwhile).
     let previous: Promise<unknown> = Promise.resolve();

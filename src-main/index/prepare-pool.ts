@@ -20,8 +20,10 @@ import type { FromWorker, PrepareError, PrepareState, ToWorker } from './prepare
  * A pool for the batch's tail (`tail`, see `sharedPreparePool`) leaves the drafts on the import's
  * thread (`LibraryIndex.draft`: chunks and their text, made while files parse) and is started only
  * as the parse ends (`LibraryIndex.parseEnding`), when the parse worker's core falls idle. Its
- * workers take documents from the batch's end: the documents the drafts had not reached yet, which
- * cost the import's thread the most, and the last it would come to, taking them from the front.
+ * workers take the first document the drafts had not reached (`drafted`), which costs the import's
+ * thread the most, and go on in order from there while the import's thread takes the drafted ones
+ * from the front, so documents are done near their order and their rows still go out in order
+ * ahead of the commit (`DocumentIndexer.writeAhead`); without a `drafted` test, from the end.
  * A worker is sent the document alone, not its drafted chunks: the import's thread is the one the
  * tail waits for, and a document with its chunks is ~75% more to clone there (radxa + esp: 15.5
  * against 8.8 MB), to spare the worker only the chunking (~40-90 ms for all 658 documents, warm),
@@ -44,6 +46,8 @@ interface Job {
   doc: NormalizedDocument;
   state: PrepareState;
   local: LocalPrepare;
+  /** Whether the import's thread drafted the document (a tail pool's workers take the others first). */
+  drafted: ((doc: NormalizedDocument) => boolean) | undefined;
   signal: AbortSignal;
   resolve: (p: PreparedDocument) => void;
   reject: (err: unknown) => void;
@@ -117,13 +121,14 @@ export class PreparePool {
   /**
    * Prepares `docs` with `state` on the workers and with `local` on this thread; one promise per
    * document, in input order. An aborted `signal` rejects the documents not started yet.
+   * `drafted` tells a tail pool which documents the calling thread drafted (see the class comment).
    */
-  prepareAll(state: BatchState, docs: readonly NormalizedDocument[], local: LocalPrepare, signal: AbortSignal): Promise<PreparedDocument>[] {
+  prepareAll(state: BatchState, docs: readonly NormalizedDocument[], local: LocalPrepare, signal: AbortSignal, drafted?: (doc: NormalizedDocument) => boolean): Promise<PreparedDocument>[] {
     const numbered: PrepareState = { ...state, version: ++this.versions };
     const promises = docs.map(
       (doc) =>
         new Promise<PreparedDocument>((resolve, reject) => {
-          this.queue.push({ doc, state: numbered, local, signal, resolve, reject });
+          this.queue.push({ doc, state: numbered, local, drafted, signal, resolve, reject });
         }),
     );
     // The caller awaits them in order and stops at an abort: the rest must not reject unhandled.
@@ -172,8 +177,7 @@ export class PreparePool {
     for (const slot of this.slots) {
       if (!slot.ready) continue;
       while (slot.jobs.size < IN_FLIGHT && this.queue.length > 0) {
-        // The import's thread takes the batch in order; a tail pool's workers meet it from the end.
-        const job = this.tail ? this.queue.pop()! : this.queue.shift()!;
+        const job = this.tail ? this.takeForTail() : this.queue.shift()!;
         if (job.signal.aborted) {
           job.reject(job.signal.reason);
           continue;
@@ -190,6 +194,12 @@ export class PreparePool {
         slot.worker.postMessage({ type: 'prepare', key, version: job.state.version, doc: job.doc } satisfies ToWorker);
       }
     }
+  }
+
+  /** A tail pool's next document for a worker: the first one not drafted, else the last one (see the class comment). */
+  private takeForTail(): Job {
+    const k = this.queue.findIndex((j) => j.drafted !== undefined && !j.drafted(j.doc));
+    return k >= 0 ? this.queue.splice(k, 1)[0]! : this.queue.pop()!;
   }
 
   private spawn(): void {

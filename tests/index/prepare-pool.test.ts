@@ -80,7 +80,7 @@ describe('prepare pool', () => {
     expect(results.map((r) => ({ chunks: r.chunks, models: r.models, rows: r.rows }))).toEqual(expected.map((r) => ({ chunks: r.chunks, models: r.models, rows: r.rows })));
   });
 
-  it("has a tail pool's worker take the batch from its end while the calling thread takes it from its start, with the same rows", { timeout: 60_000 }, async () => {
+  it("has a tail pool's worker take the batch from its end when it is not told what was drafted, the calling thread from its start, with the same rows", { timeout: 60_000 }, async () => {
     const pool = newPool({ tail: true });
     expect(pool.tail).toBe(true);
     expect(await pool.ready()).toBe(true);
@@ -103,6 +103,33 @@ describe('prepare pool', () => {
     expect(here).toEqual(docs.slice(0, here.length).map((d) => d.id));
     expect(here.length + pool.prepared.byWorkers).toBe(docs.length);
     expect(results.map((r) => r.doc.id)).toEqual(docs.map((d) => d.id));
+    expect(results.map((r) => ({ chunks: r.chunks, models: r.models, rows: r.rows }))).toEqual(expected.map((r) => ({ chunks: r.chunks, models: r.models, rows: r.rows })));
+  });
+
+  it("has a tail pool's worker start at the first document the calling thread did not draft, leaving it the drafted ones", { timeout: 60_000 }, async () => {
+    const pool = newPool({ tail: true });
+    expect(await pool.ready()).toBe(true);
+    const half = Math.floor(docs.length / 2);
+    const drafted = new Set(docs.slice(0, half));
+    const here: string[] = [];
+    const c = chunker();
+    const results = await Promise.all(
+      pool.prepareAll(
+        state(),
+        docs,
+        async (doc) => {
+          here.push(doc.id);
+          await sleep(30);
+          return prepareDocument(enrichment, c, settings, doc, {});
+        },
+        new AbortController().signal,
+        (doc) => drafted.has(doc),
+      ),
+    );
+    // The worker was ready when the batch came: it took the first undrafted document at once.
+    expect(here).not.toContain(docs[half]!.id);
+    expect(here[0]).toBe(docs[0]!.id);
+    expect(here.length + pool.prepared.byWorkers).toBe(docs.length);
     expect(results.map((r) => ({ chunks: r.chunks, models: r.models, rows: r.rows }))).toEqual(expected.map((r) => ({ chunks: r.chunks, models: r.models, rows: r.rows })));
   });
 
