@@ -6,8 +6,8 @@
 // - Code splitting: every `await import(...)` in the engine stays a separate file, so a command
 //   loads only what it needs (`--help` loads no engine at all).
 // - npm packages stay external: they load from node_modules as they are (native modules, data
-//   files next to their code). The parse worker is the exception: it is built on its own with its
-//   pure-JavaScript packages inside (see `PARSE_WORKER_EXTERNAL`).
+//   files next to their code). The workers are the exception: each is built on its own with its
+//   pure-JavaScript packages inside (see `PARSE_WORKER_EXTERNAL`, `PREPARE_WORKER_EXTERNAL`).
 // - out/cli/inputs.json lists the sources the bundle was built from; bin/manualmate.mjs runs the
 //   bundle only while none of them changed, and the sources through tsx otherwise.
 //
@@ -34,6 +34,27 @@ export const PARSE_WORKER_ENTRY = path.join('src-main', 'ingest', 'parse.worker.
 export const PARSE_WORKER_EXTERNAL = ['pdfjs-dist', 'pdfjs-dist/*', 'mammoth'];
 /** The prepare worker's module, found by `index/prepare-pool.ts` next to the bundle. */
 export const PREPARE_WORKER_ENTRY = path.join('src-main', 'index', 'prepare.worker.ts');
+/**
+ * Packages bundled into the prepare worker; its others stay external (the tagger, loaded only for a
+ * library that reads nouns; the LLM stages' packages, behind dynamic imports it never runs: bundled,
+ * their 3.7 MB slowed its start). With zod external, loading its ES modules one by one (for the
+ * LLM stages' schemas) took ~0.12 s of the worker's ~0.2 s of CPU to start, and a prepare worker
+ * starts as an import's parse ends (tests/bench/RESULTS.md, session 28).
+ */
+export const PREPARE_WORKER_BUNDLED = ['zod', 'stemmer'];
+
+/** An esbuild plugin that leaves every package external but `bundled` (and their own subpaths). */
+function onlyBundle(bundled) {
+  return {
+    name: 'only-bundle',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+        return bundled.includes(name) || args.path.startsWith('node:') ? undefined : { path: args.path, external: true };
+      });
+    },
+  };
+}
 
 /** Builds the CLI bundle; returns the number of source files it holds. */
 export async function buildCli({ log = console.log } = {}) {
@@ -63,20 +84,18 @@ export async function buildCli({ log = console.log } = {}) {
   };
   const result = await esbuild.build({
     ...common,
-    entryPoints: { main: CLI_ENTRY, 'prepare-worker': PREPARE_WORKER_ENTRY },
+    entryPoints: { main: CLI_ENTRY },
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
     packages: 'external',
   });
-  const worker = await esbuild.build({
-    ...common,
-    entryPoints: { 'parse-worker': PARSE_WORKER_ENTRY },
-    external: PARSE_WORKER_EXTERNAL,
-    // The bundled CommonJS packages require Node's own modules at run time, which an ES module has
-    // no `require` for.
-    banner: { js: "import { createRequire as __mmCreateRequire } from 'node:module'; const require = __mmCreateRequire(import.meta.url);" },
-  });
-  const inputs = [...new Set([...Object.keys(result.metafile.inputs), ...Object.keys(worker.metafile.inputs)])].filter((f) => !f.includes('node_modules'));
+  // The bundled CommonJS packages require Node's own modules at run time, which an ES module has
+  // no `require` for.
+  const banner = { js: "import { createRequire as __mmCreateRequire } from 'node:module'; const require = __mmCreateRequire(import.meta.url);" };
+  const worker = await esbuild.build({ ...common, entryPoints: { 'parse-worker': PARSE_WORKER_ENTRY }, external: PARSE_WORKER_EXTERNAL, banner });
+  const preparer = await esbuild.build({ ...common, entryPoints: { 'prepare-worker': PREPARE_WORKER_ENTRY }, plugins: [onlyBundle(PREPARE_WORKER_BUNDLED)], banner });
+  const built = [result, worker, preparer].flatMap((b) => Object.keys(b.metafile.inputs));
+  const inputs = [...new Set(built)].filter((f) => !f.includes('node_modules'));
   writeFileSync(path.join(next, 'inputs.json'), `${JSON.stringify({ builtAt: started, inputs })}\n`);
   rmSync(final, { recursive: true, force: true });
   renameSync(next, final);
