@@ -38,6 +38,26 @@ export interface NormalizeInput {
   /** Offsets in `markdown` where each page starts (page 1 first); omit for formats without pages. */
   pageStarts?: number[];
   metadata?: Record<string, string>;
+  /** Block tokens the parser already has of the text after the front matter (see `ParsedBody`). */
+  parsedBody?: ParsedBody;
+}
+
+/**
+ * `blockTokens(source)`, made by a parser that needed them anyway (the MDX rewrite looks for
+ * indented code). `buildBlocks` uses them instead of parsing again when `source` is the whole text
+ * after the front matter and one blank line: blank lines before a text do not change how
+ * markdown-it splits it into blocks, only the line numbers, which are shifted.
+ */
+export interface ParsedBody {
+  source: string;
+  tokens: BlockTokens;
+}
+
+type BlockTokens = ReturnType<MarkdownIt['parse']>;
+
+/** markdown-it's block tokens of `markdown` (no inline parsing), as `buildBlocks` reads them. */
+export function blockTokens(markdown: string): BlockTokens {
+  return md.parse(markdown, {});
 }
 
 function unquote(value: string): string {
@@ -143,7 +163,7 @@ const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c
  * every non-whitespace character: text markdown-it emits no token for (link reference
  * definitions) becomes a `paragraph` block, so citations can point anywhere.
  */
-export function buildBlocks(text: string, pageStarts?: number[]): { blocks: Block[]; frontMatter: Record<string, string> } {
+export function buildBlocks(text: string, pageStarts?: number[], parsedBody?: ParsedBody): { blocks: Block[]; frontMatter: Record<string, string> } {
   const blocks: Block[] = [];
   let frontMatter: Record<string, string> = {};
   let body = text;
@@ -156,7 +176,12 @@ export function buildBlocks(text: string, pageStarts?: number[]): { blocks: Bloc
     while (s < e && isSpace(text[s])) s++;
     while (e > s && isSpace(text[e - 1])) e--;
     if (e <= s) return;
-    blocks.push({ kind, ...(level !== undefined ? { level } : {}), headingPath: path(), page: pageAt(pageStarts, s), pageEnd: pageAt(pageStarts, e - 1), start: s, end: e });
+    const headingPath = path();
+    const page = pageAt(pageStarts, s);
+    const pageEnd = pageAt(pageStarts, e - 1);
+    // Two literals with the keys in one order, not a spread of `{ level }`: in a cold profile of
+    // the parse worker the spread was most of this function's time.
+    blocks.push(level !== undefined ? { kind, level, headingPath, page, pageEnd, start: s, end: e } : { kind, headingPath, page, pageEnd, start: s, end: e });
   };
   /** Text between the previous block and `upTo` that no token covered. */
   const fillGap = (upTo: number): void => {
@@ -182,14 +207,20 @@ export function buildBlocks(text: string, pageStarts?: number[]): { blocks: Bloc
   }
 
   const lines = lineStartOffsets(text);
-  const tokens = md.parse(body, {});
+  // The parser's tokens of the body, when the text is the body after the front matter and a blank line.
+  const bodyAt = parsedBody ? text.length - parsedBody.source.length - 1 : -1;
+  const reuse = parsedBody !== undefined && bodyAt === (fm ? fm[0].length + 1 : 0) && (!fm || text[bodyAt - 1] === '\n') && text.endsWith(`${parsedBody.source}\n`);
+  const tokens = reuse ? parsedBody.tokens : md.parse(body, {});
+  /** Lines before the tokens' first line. */
+  const lineOffset = reuse && fm ? lines.indexOf(bodyAt) : 0;
 
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i]!;
     if (tok.level !== 0 || !tok.map) continue;
     const kind = OPEN_KIND[tok.type];
     if (!kind) continue;
-    const [startLine, endLine] = tok.map;
+    const startLine = tok.map[0] + lineOffset;
+    const endLine = tok.map[1] + lineOffset;
     const start = lines[startLine]!;
     const end = endLine < lines.length ? lines[endLine]! : text.length;
     const prev = blocks[blocks.length - 1];
@@ -236,7 +267,7 @@ function normalizeNewlines(text: string, pageStarts?: number[]): { text: string;
 /** Turns a parser's Markdown into a ParsedDocument with blocks, title and metadata. */
 export function normalizeMarkdown(input: NormalizeInput): ParsedDocument {
   const { text, pageStarts } = normalizeNewlines(input.markdown, input.pageStarts);
-  const { blocks, frontMatter } = buildBlocks(text, pageStarts);
+  const { blocks, frontMatter } = buildBlocks(text, pageStarts, input.parsedBody);
   const metadata = { ...frontMatter, ...(input.metadata ?? {}) };
   const firstH1 = blocks.find((b) => b.kind === 'heading' && b.level === 1);
   const title =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BlockKind } from '../../src-main/core/document';
-import { buildBlocks, normalizeMarkdown, parseFrontMatter } from '../../src-main/ingest/normalize';
+import { blockTokens, buildBlocks, normalizeMarkdown, parseFrontMatter } from '../../src-main/ingest/normalize';
 import { describeNormalizeOnCorpus, fixtureMarkdownCount } from './corpus.suites';
 import { invariantViolations } from './doc-invariants';
 import { corpusRoots } from '../helpers/temp';
@@ -227,5 +227,25 @@ describe('heading paths', () => {
       'The GPIO3_A4 & UART pins *',
       'Step 1 — ®™ 3.3 V / 5 V $ % ^ = + - # : ;',
     ]);
+  });
+});
+
+describe('blocks from tokens the parser already made', () => {
+  const body = ['# Setup', '', 'Flash the image:', '', '    sudo dd if=img of=/dev/sdX', '', '- then boot', '', 'Text after.', '', '| Pin | Name |', '| --- | --- |', '| 1 | GND |'].join('\n');
+
+  it('gives the blocks of a fresh parse, with or without front matter before the body', () => {
+    for (const text of [`${body}\n`, `---\ntitle: Setup\ntags:\n  - a\n---\n\n${body}\n`]) {
+      const fresh = buildBlocks(text);
+      expect(buildBlocks(text, undefined, { source: body, tokens: blockTokens(body) })).toEqual(fresh);
+      expect(fresh.blocks.map((b) => b.kind)).toEqual([...(text.startsWith('---') ? ['frontmatter'] : []), 'heading', 'paragraph', 'code', 'list', 'paragraph', 'table']);
+    }
+  });
+
+  it('parses again when the tokens are not of the text after the front matter', () => {
+    const text = `---\ntitle: Setup\n---\n\n${body}\n`;
+    const fresh = buildBlocks(text);
+    // Tokens of other text: they must never be read as this text's blocks.
+    for (const source of [body.slice(1), `${body}\n`, `x${body}`]) expect(buildBlocks(text, undefined, { source, tokens: [] })).toEqual(fresh);
+    expect(buildBlocks(`---\ntitle: Setup\n---\nX\n${body}\n`, undefined, { source: body, tokens: [] }).blocks.length).toBeGreaterThan(1);
   });
 });

@@ -81,7 +81,7 @@ function cellCount(row: string): number {
  * table without any header cell.
  */
 const tableReplacement: Replacement = (content, table) => {
-  const nested = table.querySelector?.('table');
+  const nested = hasNestedTable(table);
   const rows = content
     .split('\n')
     .map((l) => l.trim())
@@ -108,7 +108,7 @@ const tableReplacement: Replacement = (content, table) => {
  */
 function labelValueRows(table: DomNode, rows: readonly string[]): boolean {
   if (table.querySelector?.('th, thead')) return false;
-  const first = table.querySelector?.('tr');
+  const first = rowsOf(table)?.[0];
   const cells = first ? Array.from(first.querySelectorAll?.('td') ?? []) : [];
   if (cells.length > 0 && cells.every((c) => c.textContent?.trim() !== '' && c.textContent?.trim() === c.querySelector?.('b, strong')?.textContent?.trim())) return false;
   return /\d/.test(rows[0]!) || !rows.slice(1).some((r) => /\d/.test(r));
@@ -116,6 +116,22 @@ function labelValueRows(table: DomNode, rows: readonly string[]): boolean {
 
 /** Tables whose cells the GFM plugin renders as paragraphs (its `tableShouldBeSkipped`), by node. */
 const skippedTables = new WeakMap<DomNode, boolean>();
+
+/**
+ * A table's rows (its `rows`: every `<tr>` inside it), listed once. Domino's `rows` is a live list
+ * that walks the table's whole subtree each time it is asked for; the skip rule, the grid and the
+ * GFM plugin asked for it apart, and those walks were a fifth of converting a table.
+ */
+const tableRows = new WeakMap<DomNode, DomNode[] | null>();
+
+function rowsOf(table: DomNode): DomNode[] | null {
+  let rows = tableRows.get(table);
+  if (rows === undefined) {
+    rows = table.rows ? Array.from(table.rows) : null;
+    tableRows.set(table, rows);
+  }
+  return rows;
+}
 
 function containsTable(node: DomNode): boolean {
   for (let i = 0; i < node.childNodes.length; i++) {
@@ -125,13 +141,25 @@ function containsTable(node: DomNode): boolean {
   return false;
 }
 
+/** Tables with a table inside, by node: asked by the skip rule and again by the table's own rule. */
+const nestingTables = new WeakMap<DomNode, boolean>();
+
+function hasNestedTable(table: DomNode): boolean {
+  let nested = nestingTables.get(table);
+  if (nested === undefined) {
+    nested = containsTable(table);
+    nestingTables.set(table, nested);
+  }
+  return nested;
+}
+
 /** The GFM plugin's rule for when a table is not rendered as a table (no rows, one cell, nested tables). */
 function tableSkipped(table: DomNode | null): boolean {
   if (!table) return true;
   let skipped = skippedTables.get(table);
   if (skipped === undefined) {
-    const rows = table.rows;
-    skipped = !rows || (rows.length === 1 && rows[0]!.childNodes.length <= 1) || containsTable(table);
+    const rows = rowsOf(table);
+    skipped = !rows || (rows.length === 1 && rows[0]!.childNodes.length <= 1) || hasNestedTable(table);
     skippedTables.set(table, skipped);
   }
   return skipped;
@@ -181,10 +209,18 @@ const SPAN_TEXT = { perChar: 8, slack: 16_384 };
 /** Characters of copied text a table may still write (see `SPAN_TEXT`). */
 const spanTextLeft = new WeakMap<DomNode, { chars: number }>();
 
-/** `text` as a copy of a spanning cell in `table`, or an empty cell once the table's allowance is spent. */
+/**
+ * `text` as a copy of a spanning cell in `table`, or an empty cell once the table's allowance is
+ * spent. The allowance is measured on the first copy: most tables span nothing, and measuring
+ * walks the whole table's text.
+ */
 function spanText(table: DomNode, text: string): string {
-  const left = spanTextLeft.get(table);
-  if (!left || left.chars < text.length) return '   ';
+  let left = spanTextLeft.get(table);
+  if (!left) {
+    left = { chars: SPAN_TEXT.slack + SPAN_TEXT.perChar * (table.textContent?.length ?? 0) };
+    spanTextLeft.set(table, left);
+  }
+  if (left.chars < text.length) return '   ';
   left.chars -= text.length;
   return text;
 }
@@ -195,9 +231,8 @@ function gridOf(table: DomNode): Map<DomNode, RowGrid> {
   let grid = grids.get(table);
   if (grid) return grid;
   grid = new Map();
-  const rows = Array.from(table.rows ?? []);
+  const rows = rowsOf(table) ?? [];
   let positions = SPAN_POSITIONS.slack + SPAN_POSITIONS.perCell * rows.reduce((n, r) => n + cellsOf(r).length, 0);
-  spanTextLeft.set(table, { chars: SPAN_TEXT.slack + SPAN_TEXT.perChar * (table.textContent?.length ?? 0) });
   // Per row: the index after the last row of its group. A row group (`<thead>`, each `<tbody>`,
   // `<tfoot>`) ends every span in it, as in a browser: a header cell's rowspan never reaches into
   // the body's rows.
@@ -259,6 +294,22 @@ function gridOf(table: DomNode): Map<DomNode, RowGrid> {
 
 /** The Markdown text of spanning cells, as their row wrote it (read again by the rows they span down into). */
 const spanningTexts = new WeakMap<DomNode, string>();
+
+/**
+ * The GFM plugin's cell rule (its `cell`: the prefix, `<br>` for line breaks, escaped pipes, the
+ * padding, an empty cell for each further `colspan`), with the table's skip rule asked of
+ * `tableSkipped`. The plugin's own asked domino for the table's rows and walked the table again;
+ * and it threw on a cell outside any table (`<svg><td>`), which failed the whole file.
+ */
+const cellReplacement: Replacement = (content, cell) => {
+  if (tableSkipped(tableOf(cell))) return content;
+  let text = content.trim().replace(/\n\r/g, '<br>').replace(/\n/g, '<br>').replace(/\|+/g, '\\|');
+  while (text.length < 3) text += ' ';
+  // As the plugin's `handleColSpan`, which compares the attribute's text with a number ("abc": none).
+  const colspan = Number(cell.getAttribute?.('colspan') || 1);
+  for (let i = 1; i < colspan; i++) text += ' |    ';
+  return `${cell.parentNode!.firstChild === cell ? '| ' : ' '}${text} |`;
+};
 
 /**
  * A cell spanning columns or rows is written into each column and row it spans. The GFM plugin
@@ -342,48 +393,42 @@ function createService(options: HtmlToMarkdownOptions, onTitle: (title: string) 
   });
   service.use(gfm);
   service.escape = escapeMarkdownText;
-  // Rules added later take precedence over the plugin's and turndown's own.
-  service.addRule('mmTitle', {
-    filter: 'title',
-    replacement: (_content, node) => {
-      const text = asDom(node).textContent?.replace(/\s+/g, ' ').trim();
-      if (text) onTitle(text);
-      return '';
-    },
-  });
-  service.addRule('mmTable', { filter: 'table', replacement: (c, n) => tableReplacement(c, asDom(n)) });
-  service.addRule('mmTableRow', { filter: 'tr', replacement: (c, n) => tableRowReplacement(c, asDom(n)) });
-  service.addRule('mmSpanningCell', {
-    filter: (node) => {
-      const n = asDom(node);
-      return isCell(n) && (spanOf(n) > 1 || spanOf(n, 'rowspan') > 1);
-    },
-    replacement: (c, n) => spanningCellReplacement(c, asDom(n)),
-  });
-  service.addRule('mmPre', {
-    filter: (node) => {
-      const n = asDom(node);
-      return n.nodeName === 'PRE' && n.firstChild?.nodeName !== 'CODE';
-    },
-    replacement: (_content, node) => fencedBlock(asDom(node).textContent ?? ''),
-  });
-  service.addRule('mmUnsafeLink', {
-    filter: (node) => {
-      const n = asDom(node);
-      return n.nodeName === 'A' && /^\s*(?:javascript|vbscript|data):/i.test(n.getAttribute?.('href') ?? '');
-    },
-    replacement: (content) => content,
-  });
+  const title: Replacement = (_content, node) => {
+    const text = node.textContent?.replace(/\s+/g, ' ').trim();
+    if (text) onTitle(text);
+    return '';
+  };
+  const pre: Replacement = (_content, node) => fencedBlock(node.textContent ?? '');
+  const unsafeLink: Replacement = (content) => content;
   // Data-URI images would put whole base64 files into the text, and an image without alt text
   // adds only a path; keep the alt text alone (or nothing).
-  service.addRule('mmInlineImage', {
-    filter: (node) => {
-      const n = asDom(node);
-      if (n.nodeName !== 'IMG') return false;
+  const inlineImage: Replacement = (_content, node) => escapeMarkdownText(node.getAttribute?.('alt')?.trim() ?? '');
+  /**
+   * This file's rule for an element, or null for the plugin's and turndown's own. Turndown asks
+   * every rule's filter of every element until one matches; one filter for all of this file's
+   * rules, tried in this order, asks once where eight filters were asked (calling them was a
+   * sixth of converting a table while the parse worker's code is still cold).
+   */
+  const ownRule = (n: DomNode): Replacement | null => {
+    if (n.nodeName === 'IMG') {
       const src = n.getAttribute?.('src')?.trim() ?? '';
-      return src === '' || /^data:/i.test(src) || !n.getAttribute?.('alt')?.trim();
-    },
-    replacement: (_content, node) => escapeMarkdownText(asDom(node).getAttribute?.('alt')?.trim() ?? ''),
+      if (src === '' || /^data:/i.test(src) || !n.getAttribute?.('alt')?.trim()) return inlineImage;
+    }
+    if (n.nodeName === 'A' && /^\s*(?:javascript|vbscript|data):/i.test(n.getAttribute?.('href') ?? '')) return unsafeLink;
+    if (n.nodeName === 'PRE' && n.firstChild?.nodeName !== 'CODE') return pre;
+    if (isCell(n) && (spanOf(n) > 1 || spanOf(n, 'rowspan') > 1)) return spanningCellReplacement;
+    // Names compared as turndown compares a rule's string filter: lower-cased.
+    const name = n.nodeName.toLowerCase();
+    if (name === 'th' || name === 'td') return cellReplacement;
+    if (name === 'tr') return tableRowReplacement;
+    if (name === 'table') return tableReplacement;
+    if (name === 'title') return title;
+    return null;
+  };
+  // Rules added later take precedence over the plugin's and turndown's own.
+  service.addRule('mmRules', {
+    filter: (node) => ownRule(asDom(node)) !== null,
+    replacement: (content, node) => ownRule(asDom(node))!(content, asDom(node)),
   });
   service.remove(REMOVED_TAGS as TurndownService.TagName[]);
   service.remove((node) => asDom(node).hasAttribute?.('hidden') === true);

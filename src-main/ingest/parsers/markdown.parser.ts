@@ -1,6 +1,6 @@
-import { FRONT_MATTER, normalizeMarkdown } from '../normalize';
+import { FRONT_MATTER, blockTokens, normalizeMarkdown, type ParsedBody } from '../normalize';
 import { escapeMarkdownText } from './html-to-markdown';
-import { blockMd, convertTables } from './markdown-tables';
+import { convertTables } from './markdown-tables';
 import type { ParseInput, ParseResult, Parser } from './parser';
 import { checkNesting } from './limits';
 import { NO_TEXT_FAILURE, baseTitle, cleanText, extensionOf, parseText } from './sniff';
@@ -23,6 +23,8 @@ export interface MarkdownTransform {
   mdx: boolean;
   /** Sentences describing odd input (unclosed fence, unterminated ESM, unconverted table). */
   warnings: string[];
+  /** Block tokens of `markdown` after its front matter, when the rewrite parsed it (for `normalizeMarkdown`). */
+  parsedBody?: ParsedBody;
 }
 
 interface Segment {
@@ -330,19 +332,20 @@ function dedentContainers(segments: Segment[]): void {
  * The rest of MDX's "no indented code" rule: top-level indented code blocks left after container
  * dedenting (indented prose or tags outside any container) are dedented to ordinary Markdown.
  */
-function dedentIndentedCode(markdown: string): string {
+function dedentIndentedCode(markdown: string): { markdown: string; parsed?: ParsedBody } {
   // Indented code needs a line indented by 4 columns or more; most pages have none, so the parse is skipped.
-  if (!/^(?: {4}| {0,3}\t)/m.test(markdown)) return markdown;
-  const tokens = blockMd.parse(markdown, {});
+  if (!/^(?: {4}| {0,3}\t)/m.test(markdown)) return { markdown };
+  const tokens = blockTokens(markdown);
   const ranges = tokens.filter((t) => t.type === 'code_block' && t.level === 0 && t.map).map((t) => t.map!);
-  if (ranges.length === 0) return markdown;
+  // Nothing to dedent: the blocks of the page are these tokens' (normalizeMarkdown need not parse again).
+  if (ranges.length === 0) return { markdown, parsed: { source: markdown, tokens } };
   const lines = markdown.split('\n');
   for (const [from, to] of ranges) {
     const body = lines.slice(from, to);
     const min = Math.min(...body.filter((l) => l.trim()).map(indentWidth));
     if (Number.isFinite(min)) for (let k = from; k < to; k++) lines[k] = dedentLine(lines[k]!, min);
   }
-  return lines.join('\n');
+  return { markdown: lines.join('\n') };
 }
 
 /**
@@ -400,9 +403,10 @@ export function transformMarkdown(source: string, isMdx = false): MarkdownTransf
   });
   // trimEnd, not /\s+$/: the same characters, without the regex's quadratic rescans of long blank runs.
   let markdown = out.join('\n').replace(/^\n+/, '').trimEnd();
-  if (mdx) markdown = dedentIndentedCode(markdown);
+  let parsedBody: ParsedBody | undefined;
+  if (mdx) ({ markdown, parsed: parsedBody } = dedentIndentedCode(markdown));
   if (frontMatter) markdown = markdown ? `${frontMatter}\n\n${markdown}` : frontMatter;
-  return { markdown: markdown + '\n', mdx, warnings };
+  return { markdown: markdown + '\n', mdx, warnings, ...(parsedBody ? { parsedBody } : {}) };
 }
 
 /**
@@ -433,12 +437,14 @@ export const markdownParser: Parser = {
       checkNesting(text, 'markup', true);
       const transformed = transformMarkdown(text, extensionOf(input.fileName) === 'mdx');
       let markdown = transformed.markdown;
+      let parsedBody = transformed.parsedBody;
       if (!markdown.trim() && transformed.mdx) {
+        parsedBody = undefined;
         const strings = componentText(text);
         if (strings.length > 0) markdown = `${strings.map((t) => `- ${escapeMarkdownText(t)}`).join('\n')}\n`;
       }
       if (!markdown.trim()) return NO_TEXT_FAILURE;
-      return { ok: true, doc: normalizeMarkdown({ markdown, format: 'markdown', fallbackTitle: baseTitle(input.fileName) }) };
+      return { ok: true, doc: normalizeMarkdown({ markdown, format: 'markdown', fallbackTitle: baseTitle(input.fileName), ...(parsedBody ? { parsedBody } : {}) }) };
     });
   },
 };

@@ -151,4 +151,17 @@ describe('htmlToMarkdown tables', () => {
     expect(layout).toContain('side');
     expect(lines(layout).filter((l) => /^\| --- \| --- \|$/.test(l))).toHaveLength(1);
   });
+
+  it('reads a cell outside any table (in an SVG drawing) as its text instead of failing the page', () => {
+    const md = htmlToMarkdown('<p>Wiring below.</p><math><td>GND</td></math><p>Pin 6 <span><svg><td>x</td></svg></span>is ground.</p>').markdown;
+    expect(md).toContain('Wiring below.');
+    expect(md).toContain('GND');
+    expect(md).toContain('is ground.');
+    expect(md).not.toContain('|');
+  });
+
+  it('adds an empty cell for each further column a fractional colspan names, as the GFM plugin does', () => {
+    const md = lines(htmlToMarkdown('<table><tr><th>Pin</th><th>Name</th><th>Note</th></tr><tr><td colspan="1.5">1</td><td>GND</td></tr></table>').markdown);
+    expect(md.map(cells)).toEqual([['Pin', 'Name', 'Note'], ['---', '---', '---'], ['1', '', 'GND']]);
+  });
 });

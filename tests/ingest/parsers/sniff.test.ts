@@ -48,6 +48,20 @@ describe('sniffText', () => {
     expect(looksBinary(fewControls)).toBe(false);
   });
 
+  it('counts every control character but tab, line breaks, form feed, vertical tab and escape, and only those of the bytes given', () => {
+    const allowed = [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1b];
+    for (let c = 1; c < 0x80; c++) {
+      const third = new Uint8Array(30).map((_, i) => (i % 3 === 0 ? c : 0x41));
+      expect(looksBinary(third), `0x${c.toString(16)}`).toBe((c < 0x20 && !allowed.includes(c)) || c === 0x7f);
+    }
+    // A view into a larger buffer: the control bytes around it are not the file's.
+    const around = new Uint8Array(300).fill(0x01);
+    around.fill(0x41, 100, 200);
+    expect(looksBinary(around.subarray(100, 200))).toBe(false);
+    expect(looksBinary(around.subarray(95, 200))).toBe(false);
+    expect(looksBinary(around.subarray(80, 200))).toBe(true);
+  });
+
   it('accepts text in any encoding, including UTF-16 whose NUL bytes are part of the text', () => {
     for (const enc of ['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', 'gb18030', 'shift_jis']) {
       for (const addBOM of [false, true]) {
