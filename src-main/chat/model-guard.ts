@@ -5,11 +5,11 @@ import technicalTerms from './data/technical-terms.json';
 
 /**
  * Honest "not found" for product models: spots model-number-like names in a question that the
- * library's vocabulary does not know ("E99C", "RAC-999Z", "ROCK 9X") and ranks the library's
- * models closest to them. A name counts only when it looks like the library's own models (same
- * leading letters and the same letter/digit shape as some model), so ordinary identifiers and
- * units (5V, USB3, M.2, GPIO3_A4) are never taken for a missing manual; chips and part numbers
- * the library's own text mentions are taken back by `confirmUnknown` (retrieve.ts).
+ * library's vocabulary does not know ("E99C", "RAC-999Z", "ROCK 9X"); closest-models.ts ranks
+ * the library's models closest to them. A name counts only when it looks like the library's own
+ * models (same leading letters and the same letter/digit shape as some model), so ordinary
+ * identifiers and units (5V, USB3, M.2, GPIO3_A4) are never taken for a missing manual; chips and
+ * part numbers the library's own text mentions are taken back by `confirmUnknown` (retrieve.ts).
  */
 
 /** A model-number-like name in a question that no model of the library matches. */
@@ -64,7 +64,7 @@ function isTechnicalTerm(key: string): boolean {
 }
 
 /** Leading run of letters of a key ("e52c" -> "e", "rock5b" -> "rock"). */
-function lead(key: string): string {
+export function lead(key: string): string {
   return /^\p{L}*/u.exec(key)?.[0] ?? '';
 }
 
@@ -76,30 +76,8 @@ function shape(key: string): string {
     .replace(/[^LD]/g, '');
 }
 
-/** First number in a key, for ranking equally distant names ("e99c" -> 99). */
-function firstNumber(key: string): number | null {
-  const m = /\d+/.exec(key);
-  return m ? Number(m[0]) : null;
-}
-
-/**
- * Levenshtein distance. Hand-written (a dozen lines) because the keys are a few characters long
- * and no dependency of the project offers it.
- */
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
 /** Products and members of the vocabulary (revisions are listed under their base). */
-function catalog(vocabulary: ModelVocabulary): ModelEntry[] {
+export function catalog(vocabulary: ModelVocabulary): ModelEntry[] {
   return vocabulary.models().filter((m) => m.kind !== 'variant' && m.key !== '');
 }
 
@@ -353,7 +331,7 @@ function unknownMembers(question: string, vocabulary: ModelVocabulary, models: r
  * to a generation number read as the "+" ending ("M5StickC Plus2" -> "m5stickc+2", as "M5StickC
  * Plus 2" already is), so it compares with "m5stickc+" rather than only with "m5stickc".
  */
-function askedKey(name: string, vocabulary: ModelVocabulary): string {
+export function askedKey(name: string, vocabulary: ModelVocabulary): string {
   const vendors = new Set(vocabulary.vendorWords().map((v) => v.toLowerCase()));
   return modelTokens(name)
     .filter((t) => t.kind === 'word' && !vendors.has(t.norm))
@@ -409,50 +387,4 @@ function looksLikeProductCode(key: string, run: readonly ModelToken[], keys: rea
 function writtenAsOneCode(run: readonly ModelToken[], question: string): boolean {
   if (run.length === 1) return /\p{L}/u.test(run[0]!.norm) && /\p{N}/u.test(run[0]!.norm);
   return run.every((t, k) => k === 0 || /^-$/.test(question.slice(run[k - 1]!.end, t.start)));
-}
-
-/** Length of the common beginning of two keys. */
-function commonPrefix(a: string, b: string): number {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return i;
-}
-
-/**
- * The library's models closest to `name`, at most `limit` (only those sharing a beginning with
- * it, when some do): same leading letters first, then the longest common beginning ("ESP32-C9"
- * -> the ESP32-C boards), then edit distance on normalized keys, then how near their first number
- * is ("E99C" -> E54C, E52C, E24C).
- */
-export function closestModels(name: string, vocabulary: ModelVocabulary, limit = 3): string[] {
-  const key = askedKey(name, vocabulary);
-  const l = lead(key);
-  const n = firstNumber(key);
-  return catalog(vocabulary)
-    .map((m) => {
-      const mn = firstNumber(m.key);
-      return {
-        name: m.name,
-        sameLead: lead(m.key) === l ? 0 : 1,
-        prefix: commonPrefix(key, m.key),
-        distance: editDistance(key, m.key),
-        numberGap: n !== null && mn !== null ? Math.abs(n - mn) : Number.MAX_SAFE_INTEGER,
-      };
-    })
-    .sort((a, b) => a.sameLead - b.sameLead || b.prefix - a.prefix || a.distance - b.distance || a.numberGap - b.numberGap || a.name.localeCompare(b.name))
-    // A model whose key shares no beginning with the asked one is another product line, no near
-    // model while some share one ("Bar Pico-C9": the Pico-C3 and Pico-S3, not the Foo X2 after them).
-    .filter((m, _, all) => m.prefix > 0 || all[0]!.prefix === 0)
-    .slice(0, limit)
-    .map((m) => m.name);
-}
-
-/**
- * The library's models closest to the first sibling among a question's unknown names ("E99C":
- * E54C, E52C); none when no name is a sibling, since a code of another product line ("ZX-900")
- * has no near model worth naming.
- */
-export function closestToUnknown(unknown: readonly UnknownModel[], vocabulary: ModelVocabulary): string[] {
-  const sibling = unknown.find((u) => u.kind === 'sibling');
-  return sibling ? closestModels(sibling.text, vocabulary) : [];
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closestModels, editDistance, findUnknownModels } from '../../src-main/chat/model-guard';
+import { closestModels, closestToUnknown, editDistance } from '../../src-main/chat/closest-models';
+import { findUnknownModels } from '../../src-main/chat/model-guard';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
 
 /** A small library: the E-series routers, two ROCK boards and an air conditioner service manual. */
@@ -62,6 +63,16 @@ describe('unknown model detection', () => {
     expect(closest[0]).toBe('E54C');
     expect(closestModels('RAC-999Z', vocab)[0]).toBe('RAC-225B');
     expect(closestModels('ROCK 9X', vocab).slice(0, 2).every((m) => m.startsWith('ROCK'))).toBe(true);
+  });
+
+  it('gives each unknown name its own closest models, and none to a code of another line', () => {
+    const unknown = findUnknownModels('Compare the E99C, the ROCK 9X and the TPS7A47', vocab, undefined, 'any');
+    expect(closestToUnknown(unknown, vocab).map((u) => [u.text, u.closest[0] ?? null])).toEqual([
+      ['E99C', 'E54C'],
+      ['ROCK 9X', closestModels('ROCK 9X', vocab)[0]],
+      ['TPS7A47', null],
+    ]);
+    expect(closestModels('ROCK 9X', vocab)[0]).toMatch(/^ROCK/);
   });
 
   it('computes Levenshtein distance', () => {

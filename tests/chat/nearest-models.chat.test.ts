@@ -78,6 +78,15 @@ describe('a model the library does not hold', () => {
     expect(c9.text).toBe('No manual for Bar Pico-C9 in this library; closest: Bar Pico-C3, Bar Pico-S3.');
   });
 
+  it('names the closest models of each absent model after its own name', async () => {
+    const turn = unwrap(await chat.answer('How do I charge the Foo X9 or the Bar Pico-C9?'));
+    expect(turn.mode).toBe('not-found');
+    expect(turn.text).toBe('No manual for Foo X9 (closest: Foo X2, Foo X1, Foo X1+) and Bar Pico-C9 (closest: Bar Pico-C3, Bar Pico-S3) in this library.');
+    // Names with the same closest models share one list.
+    const same = unwrap(await chat.answer('How do I charge the Foo X8 or the Foo X9?'));
+    expect(same.text).toBe('No manual for Foo X8 and Foo X9 in this library; closest: Foo X2, Foo X1, Foo X1+.');
+  });
+
   it('answers a model the library has as before, with no note', async () => {
     for (const [q, model, battery] of [
       ['What battery does the Foo X1 Plus have?', 'Foo X1+', '120 mAh'],
