@@ -46,7 +46,10 @@ export function closestModels(name: string, vocabulary: ModelVocabulary, limit =
   const key = askedKey(name, vocabulary);
   const l = lead(key);
   const n = firstNumber(key);
-  return catalog(vocabulary)
+  // A product only other manuals mention ("Galaxy S20" in the S20 Ultra's) has no manual to ask
+  // about instead; a member has its parent's.
+  const withManual = catalog(vocabulary).filter((m) => m.docCount > 0 || m.kind === 'member');
+  return withManual
     .map((m) => {
       const mn = firstNumber(m.key);
       return {

@@ -75,6 +75,16 @@ describe('unknown model detection', () => {
     expect(closestModels('ROCK 9X', vocab)[0]).toMatch(/^ROCK/);
   });
 
+  it('names no model only other manuals mention, which has no manual to ask about', () => {
+    const page = (file: string, name: string, text: string) => ({ id: `docs/${file}.md`, title: name, text: `# ${name}\n\n${text}`, h1Headings: [name] });
+    const phones = ModelVocabulary.fromDocuments([
+      page('nova_x20_ultra', 'Nova X20 Ultra', 'The Nova X20 Ultra has a camera. Unlike the Nova X20, it has a stylus.'),
+      page('nova_x10', 'Nova X10', 'The Nova X10 has a camera. Cases of the Nova X20 do not fit.'),
+    ]);
+    expect(phones.lookup('Nova X20')?.docCount).toBe(0);
+    expect(closestModels('Nova X30', phones).sort()).toEqual(['Nova X10', 'Nova X20 Ultra']);
+  });
+
   it('computes Levenshtein distance', () => {
     expect(editDistance('e99c', 'e52c')).toBe(2);
     expect(editDistance('', 'abc')).toBe(3);
