@@ -15,7 +15,8 @@ import { withoutExtractedLabel } from '../core/extracted-label';
 import type { HistoryMessage, LlmAnswer } from './llm.answerer';
 import { answerWithLlm } from './llm.answerer';
 import { conversationToMarkdown, exportFileName } from './markdown.export';
-import { closestToUnknown } from './model-guard';
+import { closestToUnknown } from './closest-models';
+import type { UnknownModel } from './model-guard';
 import type { ChatIndex, RetrieveOptions } from './retrieve';
 import { retrieverFor } from '../core/vocabulary';
 import { analyzeQuery } from '../search/query-analysis';
@@ -175,6 +176,19 @@ function listNames(names: readonly string[], last = 'and'): string {
   return `${names.slice(0, -1).join(', ')} ${last} ${names[names.length - 1]}`;
 }
 
+/**
+ * A question's unknown names as a reply writes them, with the library's models closest to them:
+ * `closest` once after the names when every name has that same list (one name, or "E98C and
+ * E99C"), else each name followed by its own ("E99C (closest: E54C, E52C) and ROCK 9X (closest:
+ * ROCK 5B, ROCK 5A)"), so no list reads as another name's.
+ */
+function unknownNames(unknown: readonly UnknownModel[], vocabulary: ModelVocabulary): { names: string; closest: string[] } {
+  const lists = closestToUnknown(unknown, vocabulary);
+  const first = lists[0]?.closest ?? [];
+  if (lists.every((l) => l.closest.join('\n') === first.join('\n'))) return { names: listNames(lists.map((l) => l.text)), closest: first };
+  return { names: listNames(lists.map((l) => (l.closest.length > 0 ? `${l.text} (closest: ${l.closest.join(', ')})` : l.text))), closest: [] };
+}
+
 /** The one library model a heading, caption or table row names, else null. */
 function modelNamedIn(vocabulary: ModelVocabulary, text: string): string | null {
   const names = new Set(vocabulary.findMentions(text).filter((m) => m.confidence >= 0.5).map((m) => m.model));
@@ -242,11 +256,10 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     };
 
     if (plan.unknown.length > 0 && plan.named.length === 0) {
-      const missing = plan.unknown.map((u) => u.text);
-      const closest = closestToUnknown(plan.unknown, vocabulary);
+      const missing = unknownNames(plan.unknown, vocabulary);
       // A code of another product line ("ZX-900" in a follow-up) is no sibling: no manual of the library mentions it.
-      const unsaid = plan.unknown.some((u) => u.kind === 'sibling') ? '' : `, and none of its manuals mentions ${missing.length > 1 ? 'them' : 'it'}`;
-      const text = `No manual for ${listNames(missing)} in this library${unsaid}${closest.length > 0 ? `; closest: ${closest.join(', ')}` : ''}.`;
+      const unsaid = plan.unknown.some((u) => u.kind === 'sibling') ? '' : `, and none of its manuals mentions ${plan.unknown.length > 1 ? 'them' : 'it'}`;
+      const text = `No manual for ${missing.names} in this library${unsaid}${missing.closest.length > 0 ? `; closest: ${missing.closest.join(', ')}` : ''}.`;
       return whole({ text, mode: 'not-found', citations: [], resolvedModels: [] });
     }
 
@@ -265,8 +278,8 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     // with the library's models closest to the unknown name, so the technician sees what it has.
     let note = followUp ? `Read as: “${followUp}”\n\n` : '';
     if (plan.unknown.length > 0) {
-      const closest = closestToUnknown(plan.unknown, vocabulary);
-      note += `No manual for ${listNames(plan.unknown.map((u) => u.text))} in this library${closest.length > 0 ? ` (closest: ${closest.join(', ')})` : ''}; answering for ${listNames(plan.named)}.\n\n`;
+      const missing = unknownNames(plan.unknown, vocabulary);
+      note += `No manual for ${missing.names} in this library${missing.closest.length > 0 ? ` (closest: ${missing.closest.join(', ')})` : ''}; answering for ${listNames(plan.named)}.\n\n`;
     }
     // A product code no manual mentions: maybe another product, maybe the asked one's number that
     // its manual never prints; the answer comes, and says so first.

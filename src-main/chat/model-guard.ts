@@ -1,15 +1,16 @@
 import type { ModelEntry, ModelVocabulary } from '../enrich/model-vocabulary';
 import type { ModelToken } from '../enrich/text.util';
 import { isCodeToken, isStopword, isUnitLike, joinable, modelTokens, nameKey } from '../enrich/text.util';
+import { vendorWordSet } from '../search/vendor-words';
 import technicalTerms from './data/technical-terms.json';
 
 /**
  * Honest "not found" for product models: spots model-number-like names in a question that the
- * library's vocabulary does not know ("E99C", "RAC-999Z", "ROCK 9X") and ranks the library's
- * models closest to them. A name counts only when it looks like the library's own models (same
- * leading letters and the same letter/digit shape as some model), so ordinary identifiers and
- * units (5V, USB3, M.2, GPIO3_A4) are never taken for a missing manual; chips and part numbers
- * the library's own text mentions are taken back by `confirmUnknown` (retrieve.ts).
+ * library's vocabulary does not know ("E99C", "RAC-999Z", "ROCK 9X"); closest-models.ts ranks
+ * the library's models closest to them. A name counts only when it looks like the library's own
+ * models (same leading letters and the same letter/digit shape as some model), so ordinary
+ * identifiers and units (5V, USB3, M.2, GPIO3_A4) are never taken for a missing manual; chips and
+ * part numbers the library's own text mentions are taken back by `confirmUnknown` (retrieve.ts).
  */
 
 /** A model-number-like name in a question that no model of the library matches. */
@@ -37,6 +38,12 @@ export interface UnknownModel {
    * mention reads are not asked about.
    */
   family?: true;
+  /**
+   * The trailing code written after a documented model ("S3" of "ATOM Lite S3"), when that code
+   * makes the name: `confirmUnknown` takes the name back when the manuals write the code on its
+   * own (a pin, a port: "ATOM Lite G26").
+   */
+  variant?: string;
 }
 
 /**
@@ -64,7 +71,7 @@ function isTechnicalTerm(key: string): boolean {
 }
 
 /** Leading run of letters of a key ("e52c" -> "e", "rock5b" -> "rock"). */
-function lead(key: string): string {
+export function lead(key: string): string {
   return /^\p{L}*/u.exec(key)?.[0] ?? '';
 }
 
@@ -76,30 +83,8 @@ function shape(key: string): string {
     .replace(/[^LD]/g, '');
 }
 
-/** First number in a key, for ranking equally distant names ("e99c" -> 99). */
-function firstNumber(key: string): number | null {
-  const m = /\d+/.exec(key);
-  return m ? Number(m[0]) : null;
-}
-
-/**
- * Levenshtein distance. Hand-written (a dozen lines) because the keys are a few characters long
- * and no dependency of the project offers it.
- */
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
 /** Products and members of the vocabulary (revisions are listed under their base). */
-function catalog(vocabulary: ModelVocabulary): ModelEntry[] {
+export function catalog(vocabulary: ModelVocabulary): ModelEntry[] {
   return vocabulary.models().filter((m) => m.kind !== 'variant' && m.key !== '');
 }
 
@@ -134,7 +119,7 @@ export function findUnknownModels(
   const anyCode = codes !== 'library';
   const models = catalog(vocabulary);
   if (models.length === 0) return [];
-  const vendors = new Set(vocabulary.vendorWords().map((v) => v.toLowerCase()));
+  const vendors = vendorWordSet(vocabulary);
   // Words that occur in model names ("rock", "zero", "cubie", "rac"): a series word may precede
   // a number that is not a code by itself ("ROCK 9X", "ZERO 9").
   const nameWords = new Set<string>();
@@ -176,6 +161,7 @@ export function findUnknownModels(
     for (const g of namedGenerations(question, toks, known, vendors, keys)) if (!out.some((u) => u.start < g.end && u.end > g.start) && vocabulary.lookup(g.text) === null) out.push(g);
   }
   const members = [...unknownMembers(question, vocabulary, models, known, toks), ...unknownInFamilies(question, vocabulary, known, toks, keys, nameWords, vendors)];
+  members.push(...unknownVariants(question, vocabulary, models, known, toks).filter((v) => !members.some((m) => v.start < m.end && v.end > m.start)));
   return [...out.filter((u) => !members.some((m) => u.start < m.end && u.end > m.start)), ...members];
 }
 
@@ -349,12 +335,57 @@ function unknownMembers(question: string, vocabulary: ModelVocabulary, models: r
 }
 
 /**
+ * Shapes of the codes the library's names end with after other words ("LD" of "BOTTOM2" in "M5GO
+ * BOTTOM2", of "S10" in "Galaxy S10"; "DL" of "5G" in "Galaxy A71 5G"): the library tells its
+ * models apart by such trailing codes, so one written after a documented model may name another.
+ */
+function trailingCodeShapes(models: readonly ModelEntry[]): Set<string> {
+  const out = new Set<string>();
+  for (const m of models) {
+    const toks = modelTokens(m.name).filter((t) => t.kind === 'word');
+    const last = toks[toks.length - 1];
+    if (toks.length >= 2 && last && /\p{L}/u.test(last.norm) && /\p{N}/u.test(last.norm)) out.add(shape(last.norm));
+  }
+  return out;
+}
+
+/**
+ * A documented model written with a trailing code the library has no model for ("ATOM Lite S3"
+ * beside the ATOM Lite): letters and digits shaped like the codes that end the library's names,
+ * not a unit, an interface or a known name. The mention alone would have the question answered
+ * for the ATOM Lite without a word. An ordinary word after the name ("ATOM Lite pins") has no
+ * digit and stays a word; a pin or port the manuals write on its own ("ATOM Lite G26") is taken
+ * back by `confirmUnknown`, which reads the library's text.
+ */
+function unknownVariants(question: string, vocabulary: ModelVocabulary, models: readonly ModelEntry[], known: readonly { start: number; end: number }[], toks: readonly ModelToken[]): UnknownModel[] {
+  const out: UnknownModel[] = [];
+  let shapes: Set<string> | null = null;
+  for (const k of known) {
+    const named = vocabulary.lookup(question.slice(k.start, k.end));
+    if (!named || named.docCount === 0) continue;
+    const at = toks.findIndex((t) => t.start >= k.end);
+    const t = toks[at];
+    // Written apart as a name's part: a code in brackets after a name ("Timer Camera (U082)") is its SKU.
+    if (!t || t.kind !== 'word' || !/^[ \t\u00a0\-_]{1,3}$/.test(question.slice(k.end, t.start)) || known.some((o) => t.start < o.end && t.end > o.start)) continue;
+    if (!/\p{L}/u.test(t.norm) || !/\p{N}/u.test(t.norm) || !isCodeToken(t.norm) || isUnitLike(t.norm) || isTechnicalTerm(t.norm)) continue;
+    const next = toks[at + 1];
+    if (next && isUnitLike(t.norm + next.norm)) continue;
+    shapes ??= trailingCodeShapes(models);
+    if (!shapes.has(shape(t.norm))) continue;
+    const text = question.slice(k.start, t.end);
+    if (vocabulary.lookup(text) !== null) continue;
+    out.push({ text, kind: 'sibling', key: askedKey(text, vocabulary).replace(/[^\p{L}\p{N}]/gu, ''), start: k.start, end: t.end, extends: named.name, variant: t.raw });
+  }
+  return out;
+}
+
+/**
  * The key of an asked name as the library's keys are written: vendor words dropped, "plus" glued
  * to a generation number read as the "+" ending ("M5StickC Plus2" -> "m5stickc+2", as "M5StickC
  * Plus 2" already is), so it compares with "m5stickc+" rather than only with "m5stickc".
  */
-function askedKey(name: string, vocabulary: ModelVocabulary): string {
-  const vendors = new Set(vocabulary.vendorWords().map((v) => v.toLowerCase()));
+export function askedKey(name: string, vocabulary: ModelVocabulary): string {
+  const vendors = vendorWordSet(vocabulary);
   return modelTokens(name)
     .filter((t) => t.kind === 'word' && !vendors.has(t.norm))
     .map((t) => t.norm.replace(/^plus(?=\d)/, '+'))
@@ -409,50 +440,4 @@ function looksLikeProductCode(key: string, run: readonly ModelToken[], keys: rea
 function writtenAsOneCode(run: readonly ModelToken[], question: string): boolean {
   if (run.length === 1) return /\p{L}/u.test(run[0]!.norm) && /\p{N}/u.test(run[0]!.norm);
   return run.every((t, k) => k === 0 || /^-$/.test(question.slice(run[k - 1]!.end, t.start)));
-}
-
-/** Length of the common beginning of two keys. */
-function commonPrefix(a: string, b: string): number {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return i;
-}
-
-/**
- * The library's models closest to `name`, at most `limit` (only those sharing a beginning with
- * it, when some do): same leading letters first, then the longest common beginning ("ESP32-C9"
- * -> the ESP32-C boards), then edit distance on normalized keys, then how near their first number
- * is ("E99C" -> E54C, E52C, E24C).
- */
-export function closestModels(name: string, vocabulary: ModelVocabulary, limit = 3): string[] {
-  const key = askedKey(name, vocabulary);
-  const l = lead(key);
-  const n = firstNumber(key);
-  return catalog(vocabulary)
-    .map((m) => {
-      const mn = firstNumber(m.key);
-      return {
-        name: m.name,
-        sameLead: lead(m.key) === l ? 0 : 1,
-        prefix: commonPrefix(key, m.key),
-        distance: editDistance(key, m.key),
-        numberGap: n !== null && mn !== null ? Math.abs(n - mn) : Number.MAX_SAFE_INTEGER,
-      };
-    })
-    .sort((a, b) => a.sameLead - b.sameLead || b.prefix - a.prefix || a.distance - b.distance || a.numberGap - b.numberGap || a.name.localeCompare(b.name))
-    // A model whose key shares no beginning with the asked one is another product line, no near
-    // model while some share one ("Bar Pico-C9": the Pico-C3 and Pico-S3, not the Foo X2 after them).
-    .filter((m, _, all) => m.prefix > 0 || all[0]!.prefix === 0)
-    .slice(0, limit)
-    .map((m) => m.name);
-}
-
-/**
- * The library's models closest to the first sibling among a question's unknown names ("E99C":
- * E54C, E52C); none when no name is a sibling, since a code of another product line ("ZX-900")
- * has no near model worth naming.
- */
-export function closestToUnknown(unknown: readonly UnknownModel[], vocabulary: ModelVocabulary): string[] {
-  const sibling = unknown.find((u) => u.kind === 'sibling');
-  return sibling ? closestModels(sibling.text, vocabulary) : [];
 }

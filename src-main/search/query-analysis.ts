@@ -58,23 +58,27 @@ export function analyzeQuery(query: string, vocabulary: ModelVocabulary, options
  * from the text of other manuals), followed in the question by words that begin exactly one name
  * the library has documents for ("Galaxy S20 Ultra" before "Galaxy S20 Ultra 5G"): the question
  * asks about that one. The mention finder stops at the longest known name, which is the mentioned
- * one; the question's words after it say which documented model it is.
+ * one; the question's words after it say which documented model it is. The words after it extend
+ * the mentioned model's key, not the mention's words: those may be a short alias ("S20") or carry
+ * a vendor word ("Samsung S20 Ultra"), which documented keys never begin with.
  */
 function fullerName(query: string, m: QueryMention, vocabulary: ModelVocabulary): QueryMention {
-  if (m.byPattern || (vocabulary.lookup(m.model)?.docCount ?? 1) > 0) return m;
-  const toks = modelTokens(query).filter((t) => t.start >= m.start);
-  let key = '';
+  if (m.byPattern) return m;
+  const mentioned = vocabulary.lookup(m.model);
+  if (!mentioned || mentioned.docCount > 0 || mentioned.revision !== null) return m;
+  const toks = modelTokens(query).filter((t) => t.start >= m.end);
+  let key = mentioned.key;
+  let end = m.end;
   let found: { entry: ModelEntry; end: number } | null = null;
   // Only here (a name no document is about, rare in a question): every model, read once.
   const documented = vocabulary.models().filter((e) => e.docCount > 0 && e.revision === null);
-  for (let j = 0; j < toks.length && j < MAX_WINDOW; j++) {
-    const t = toks[j]!;
-    if (t.kind !== 'word' || (j > 0 && !joinable(query.slice(toks[j - 1]!.end, t.start)))) break;
+  for (const t of toks.slice(0, MAX_WINDOW)) {
+    if (t.kind !== 'word' || !joinable(query.slice(end, t.start))) break;
     key += t.norm;
-    if (t.end <= m.end) continue;
+    end = t.end;
     const fuller = documented.filter((e) => e.key.startsWith(key));
     if (fuller.length !== 1) break;
-    found = { entry: fuller[0]!, end: t.end };
+    found = { entry: fuller[0]!, end };
   }
   return found ? { ...m, model: found.entry.name, text: query.slice(m.start, found.end), end: found.end } : m;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closestModels, editDistance, findUnknownModels } from '../../src-main/chat/model-guard';
+import { closestModels, closestToUnknown, editDistance } from '../../src-main/chat/closest-models';
+import { findUnknownModels } from '../../src-main/chat/model-guard';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
 
 /** A small library: the E-series routers, two ROCK boards and an air conditioner service manual. */
@@ -62,6 +63,26 @@ describe('unknown model detection', () => {
     expect(closest[0]).toBe('E54C');
     expect(closestModels('RAC-999Z', vocab)[0]).toBe('RAC-225B');
     expect(closestModels('ROCK 9X', vocab).slice(0, 2).every((m) => m.startsWith('ROCK'))).toBe(true);
+  });
+
+  it('gives each unknown name its own closest models, and none to a code of another line', () => {
+    const unknown = findUnknownModels('Compare the E99C, the ROCK 9X and the TPS7A47', vocab, undefined, 'any');
+    expect(closestToUnknown(unknown, vocab).map((u) => [u.text, u.closest[0] ?? null])).toEqual([
+      ['E99C', 'E54C'],
+      ['ROCK 9X', closestModels('ROCK 9X', vocab)[0]],
+      ['TPS7A47', null],
+    ]);
+    expect(closestModels('ROCK 9X', vocab)[0]).toMatch(/^ROCK/);
+  });
+
+  it('names no model only other manuals mention, which has no manual to ask about', () => {
+    const page = (file: string, name: string, text: string) => ({ id: `docs/${file}.md`, title: name, text: `# ${name}\n\n${text}`, h1Headings: [name] });
+    const phones = ModelVocabulary.fromDocuments([
+      page('nova_x20_ultra', 'Nova X20 Ultra', 'The Nova X20 Ultra has a camera. Unlike the Nova X20, it has a stylus.'),
+      page('nova_x10', 'Nova X10', 'The Nova X10 has a camera. Cases of the Nova X20 do not fit.'),
+    ]);
+    expect(phones.lookup('Nova X20')?.docCount).toBe(0);
+    expect(closestModels('Nova X30', phones).sort()).toEqual(['Nova X10', 'Nova X20 Ultra']);
   });
 
   it('computes Levenshtein distance', () => {
@@ -187,6 +208,34 @@ describe('a known model with a member ending the library has no manual for', () 
   });
 });
 
+describe('a documented model with a trailing code the library has no model for', () => {
+  const page = (file: string, name: string) => ({
+    id: `docs/${file}.md`,
+    title: name,
+    text: `# ${name}\n\nThe ${name} is a compact device. The ${name} battery is 120 mAh.`,
+    h1Headings: [name],
+  });
+  // The library's names end with letter+digit codes ("Nano C3"), as M5Stack's and Galaxy's do.
+  const vocab = ModelVocabulary.fromDocuments([page('echo_t2', 'Echo T2'), page('nano_c3', 'Nano C3'), page('nano_c6', 'Nano C6')]);
+
+  it('takes the name with the code for a model the library lacks, extending the documented one', () => {
+    expect(findUnknownModels('What is the button pin of the Echo T2 S3?', vocab).map((u) => [u.text, u.kind, u.extends, u.variant])).toEqual([['Echo T2 S3', 'sibling', 'Echo T2', 'S3']]);
+    expect(closestModels('Echo T2 S3', vocab)[0]).toBe('Echo T2');
+  });
+
+  it('takes no ordinary word, unit, interface or known model after the name', () => {
+    for (const q of ['Which Echo T2 pins are free?', 'Echo T2 pins', 'Does the Echo T2 5V pin power a servo?', 'Can the Echo T2 USB3 port charge?', 'Compare the Echo T2 and the Nano C3', 'Nano C3 battery']) {
+      expect(findUnknownModels(q, vocab), q).toEqual([]);
+    }
+  });
+
+  it('takes no trailing code when the library names no model with such a code', () => {
+    const words = ModelVocabulary.fromDocuments([page('echo_t2', 'EchoT2'), page('echo_t3', 'EchoT3')]);
+    expect(words.lookup('EchoT2')?.docCount).toBe(1);
+    expect(findUnknownModels('What is the button pin of the EchoT2 S3?', words)).toEqual([]);
+  });
+});
+
 describe('a mention read inside a longer name the library has no manual for', () => {
   const page = (file: string, name: string) => ({
     id: `docs/${file}.md`,
@@ -217,8 +266,11 @@ describe('a mention read inside a longer name the library has no manual for', ()
   });
 
   it('takes no family written alone or with a unit or interface, nor a model the library has', () => {
-    for (const q of ['How do I enter bootloader mode on the XIAO ESP32?', 'Can the XIAO ESP32 5V pin power a servo?', 'Does the XIAO ESP32 GPIO2 pin do PWM?', 'How do I take a screenshot on the Galaxy Tab S6?', 'How do I take a screenshot on the Galaxy S7?', 'Compare the XIAO ESP32-C3 and the XIAO ESP32-S3', 'What is the XIAO nRF52840 A0 pin?']) {
+    for (const q of ['How do I enter bootloader mode on the XIAO ESP32?', 'Can the XIAO ESP32 5V pin power a servo?', 'Does the XIAO ESP32 GPIO2 pin do PWM?', 'How do I take a screenshot on the Galaxy Tab S6?', 'How do I take a screenshot on the Galaxy S7?', 'Compare the XIAO ESP32-C3 and the XIAO ESP32-S3']) {
       expect(findUnknownModels(q, vocab), q).toEqual([]);
     }
+    // A pin after a documented model is shaped like the codes that end the library's names: it is
+    // proposed with its code, which chat takes back where the manuals write it (`confirmUnknown`).
+    expect(findUnknownModels('What is the XIAO nRF52840 A0 pin?', vocab).map((u) => u.variant)).toEqual(['A0']);
   });
 });

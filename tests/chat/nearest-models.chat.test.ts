@@ -35,7 +35,8 @@ beforeAll(async () => {
   await mkdir(docs);
   await writeFile(path.join(docs, 'Foo_X1.md'), manual('Foo X1', 80));
   await writeFile(path.join(docs, 'Foo_X1_Plus.md'), manual('Foo X1 Plus', 120));
-  await writeFile(path.join(docs, 'Foo_X2.md'), manual('Foo X2', 200));
+  // A pin the manual writes on its own: "Foo X2 G26" asks about that pin, not another model.
+  await writeFile(path.join(docs, 'Foo_X2.md'), `${manual('Foo X2', 200)}\n\n## Pins\n\nThe button of the Foo X2 is on G26.`);
   await writeFile(path.join(docs, 'Bar_Pico-C3.md'), manual('Bar Pico-C3', 50));
   await writeFile(path.join(docs, 'Bar_Pico-S3.md'), manual('Bar Pico-S3', 60));
   engine = createEngine({ dataDir: path.join(tmp.dir, 'data'), bundledModelsDir: path.join(tmp.dir, 'none') });
@@ -76,6 +77,27 @@ describe('a model the library does not hold', () => {
     expect(c9.mode).toBe('not-found');
     expect(c9.citations).toEqual([]);
     expect(c9.text).toBe('No manual for Bar Pico-C9 in this library; closest: Bar Pico-C3, Bar Pico-S3.');
+  });
+
+  it('names the closest models of each absent model after its own name', async () => {
+    const turn = unwrap(await chat.answer('How do I charge the Foo X9 or the Bar Pico-C9?'));
+    expect(turn.mode).toBe('not-found');
+    expect(turn.text).toBe('No manual for Foo X9 (closest: Foo X2, Foo X1, Foo X1+) and Bar Pico-C9 (closest: Bar Pico-C3, Bar Pico-S3) in this library.');
+    // Names with the same closest models share one list.
+    const same = unwrap(await chat.answer('How do I charge the Foo X8 or the Foo X9?'));
+    expect(same.text).toBe('No manual for Foo X8 and Foo X9 in this library; closest: Foo X2, Foo X1, Foo X1+.');
+  });
+
+  it('takes a documented model with a trailing code the library names no model with for an absent model, not a pin its manual writes', async () => {
+    // "S5" ends no name of the library, yet codes of its shape end its names (X1, X2, C3).
+    const s5 = unwrap(await chat.answer('How do I charge the Foo X2 S5?'));
+    expect(s5.text.startsWith('No manual for Foo X2 S5 in this library (closest: Foo X2, '), s5.text).toBe(true);
+    expect(s5.text).toContain('; answering for Foo X2.');
+    for (const q of ['What is on the Foo X2 G26?', 'How do I charge the Foo X2 battery?']) {
+      const turn = unwrap(await chat.answer(q));
+      expect(turn.text.startsWith(EXTRACTED_LABEL), `${q}: ${turn.text}`).toBe(true);
+      expect(turn.resolvedModels).toEqual(['Foo X2']);
+    }
   });
 
   it('answers a model the library has as before, with no note', async () => {

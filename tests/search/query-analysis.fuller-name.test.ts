@@ -32,3 +32,28 @@ describe('analyzeQuery: the documented model a question writes out in part', () 
     expect(analyzeQuery('Nova X20+ 5G battery', vocabulary).models).toEqual(['Nova X20+ 5G']);
   });
 });
+
+describe('analyzeQuery: the documented model written out after an alias or a vendor word', () => {
+  // The manuals write their vendor's word before each name; the vocabulary strips it from the names.
+  const vocabulary = ModelVocabulary.fromDocuments(
+    [
+      doc('phones/Acme_Nova_X20_Ultra_5G.md', '# Acme Nova X20 Ultra 5G User Manual\n\nThe Acme Nova X20 Ultra 5G has a camera. Unlike the Acme Nova X20, it has a stylus.'),
+      doc('phones/Acme_Nova_X20+_5G.md', '# Acme Nova X20+ 5G User Manual\n\nThe Acme Nova X20+ 5G has a camera. Accessories of the Acme Nova X20 fit it.'),
+    ],
+    { vendors: ['Acme'] },
+  );
+
+  it('extends the mentioned model, not the words that read it: a vendor word and a short alias before the fuller name', () => {
+    expect(vocabulary.lookup('Nova X20')?.docCount).toBe(0);
+    for (const [q, text] of [
+      ['How do I take a screenshot on the Acme Nova X20 Ultra?', 'Nova X20 Ultra'],
+      ['How do I take a screenshot on the Acme X20 Ultra?', 'X20 Ultra'],
+      ['X20 Ultra screenshot', 'X20 Ultra'],
+    ] as const) {
+      const a = analyzeQuery(q, vocabulary, { minConfidence: 0 });
+      expect(a.models, q).toEqual(['Nova X20 Ultra 5G']);
+      expect(a.mentions[0]?.text, q).toBe(text);
+    }
+    expect(analyzeQuery('Acme X20 screenshot', vocabulary, { minConfidence: 0 }).models).toEqual(['Nova X20']);
+  });
+});
