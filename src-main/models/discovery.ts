@@ -2,6 +2,7 @@
  * Finds the models a user dropped into the model folders: GGUF files (chat or embedding models for
  * node-llama-cpp) and ONNX model folders (transformers.js layout: `config.json` + `onnx/*.onnx`).
  */
+import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ModelInfo, ModelKind } from './types';
@@ -56,7 +57,7 @@ async function walk(dir: string, source: ModelInfo['source'], depth: number, out
     const info = await stat(full).catch(() => undefined);
     if (!info) continue;
     if (info.isFile() && name.toLowerCase().endsWith('.gguf')) {
-      const model = await describeGguf(full, name, names, dir, info.size, info.mtimeMs, source);
+      const model = await describeGguf(full, name, names, dir, info, source);
       if (model) out.push(model);
     } else if (info.isDirectory()) {
       const onnx = await describeOnnxFolder(full, name, source);
@@ -71,11 +72,10 @@ async function describeGguf(
   name: string,
   siblings: string[],
   dir: string,
-  size: number,
-  mtimeMs: number,
+  info: Stats,
   source: ModelInfo['source'],
 ): Promise<ModelInfo | undefined> {
-  let sizeBytes = size;
+  let sizeBytes = info.size;
   const split = SPLIT_PART.exec(name);
   if (split) {
     // A model split into parts is listed once, by its first part (the one llama.cpp opens).
@@ -87,34 +87,38 @@ async function describeGguf(
       }
     }
   }
-  const kinds = await knownGgufKinds(file, name, size, mtimeMs);
+  const kinds = await knownGgufKinds(file, name, info);
   if (!kinds) return undefined;
   return { id: name, format: 'gguf', path: file, sizeBytes, source, kinds };
 }
 
 /**
- * GGUF files' roles as last read from their headers, by path, with the size and modification time
- * they had then. The folders are scanned often (every models listing, and a documents listing
- * while an upgrade mark kept its chunking inputs: `inputsForMarks`), and a header read opens the
- * file and parses its metadata; a file of the same size and time is taken to be the same file.
+ * GGUF files' roles as last read from their headers, by path, with the file's identity then (inode,
+ * size, modification and change times: a file replaced or rewritten changes its change time, which
+ * no copy tool sets back). The folders are scanned often (every models listing, and a documents
+ * listing while an upgrade mark kept its chunking inputs: `inputsForMarks`), and a header read
+ * opens the file and parses its metadata. Only a header that was read is kept: a read that failed
+ * (a file being copied, locked by a scanner, not readable yet) is tried again at the next listing.
  * Bounded: the oldest entry goes first.
  */
-const headerKinds = new Map<string, { size: number; mtimeMs: number; kinds: ModelKind[] | undefined }>();
+const headerKinds = new Map<string, { stamp: string; kinds: ModelKind[] | undefined }>();
 const HEADER_KINDS_MAX = 256;
 
-async function knownGgufKinds(file: string, name: string, size: number, mtimeMs: number): Promise<ModelKind[] | undefined> {
+async function knownGgufKinds(file: string, name: string, info: Stats): Promise<ModelKind[] | undefined> {
+  const stamp = `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
   const known = headerKinds.get(file);
-  if (known && known.size === size && known.mtimeMs === mtimeMs) return known.kinds;
-  const kinds = await ggufKinds(file, name);
+  if (known?.stamp === stamp) return known.kinds;
+  const metadata = await ggufMetadata(file);
+  if (metadata === null) return undefined;
+  const kinds = ggufKinds(metadata, name);
   headerKinds.delete(file);
-  headerKinds.set(file, { size, mtimeMs, kinds });
+  headerKinds.set(file, { stamp, kinds });
   if (headerKinds.size > HEADER_KINDS_MAX) headerKinds.delete(headerKinds.keys().next().value!);
   return kinds;
 }
 
-/** The roles a GGUF can play, from its header; undefined when it is not a readable text model. */
-async function ggufKinds(file: string, name: string): Promise<ModelKind[] | undefined> {
-  let metadata: Record<string, unknown>;
+/** A GGUF's header metadata, or null when it cannot be read as one. */
+async function ggufMetadata(file: string): Promise<Record<string, unknown> | null> {
   try {
     // Imported on demand: node-llama-cpp takes ~200 ms to import, wasted when no GGUF is present.
     const { readGgufFileInfo } = await import('node-llama-cpp');
@@ -126,10 +130,14 @@ async function ggufKinds(file: string, name: string): Promise<ModelKind[] | unde
       logWarnings: false,
       ignoreKeys: ['tokenizer.ggml.tokens', 'tokenizer.ggml.scores', 'tokenizer.ggml.token_type', 'tokenizer.ggml.merges'],
     });
-    metadata = info.metadata as unknown as Record<string, unknown>;
+    return info.metadata as unknown as Record<string, unknown>;
   } catch {
-    return undefined;
+    return null;
   }
+}
+
+/** The roles a GGUF can play, from its header's metadata; undefined when it is not a text model. */
+function ggufKinds(metadata: Record<string, unknown>, name: string): ModelKind[] | undefined {
   const general = metadata.general as { architecture?: unknown } | undefined;
   const architecture = typeof general?.architecture === 'string' ? general.architecture : undefined;
   if (!architecture || NON_TEXT_ARCHITECTURES.has(architecture)) return undefined;

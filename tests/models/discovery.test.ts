@@ -1,31 +1,10 @@
-import { copyFile, mkdir, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverModels } from '../../src-main/models/discovery';
 import { ensureTinyGguf } from './tiny-gguf';
-
-/** A header-only GGUF v3 (no tensors) declaring `architecture`: enough for discovery to classify. */
-function headerOnlyGguf(architecture: string): Buffer {
-  const str = (s: string): Buffer => {
-    const bytes = Buffer.from(s, 'utf8');
-    const len = Buffer.alloc(8);
-    len.writeBigUInt64LE(BigInt(bytes.length));
-    return Buffer.concat([len, bytes]);
-  };
-  const u32 = (v: number): Buffer => {
-    const b = Buffer.alloc(4);
-    b.writeUInt32LE(v);
-    return b;
-  };
-  const u64 = (v: number): Buffer => {
-    const b = Buffer.alloc(8);
-    b.writeBigUInt64LE(BigInt(v));
-    return b;
-  };
-  const STRING = 8;
-  return Buffer.concat([Buffer.from('GGUF'), u32(3), u64(0), u64(1), str('general.architecture'), u32(STRING), str(architecture)]);
-}
+import { headerOnlyGguf } from './header-gguf';
 
 let root: string;
 let bundled: string;
@@ -94,29 +73,5 @@ describe('discoverModels', () => {
     const models = await discoverModels([{ path: dir, source: 'data' }]);
     expect(models).toHaveLength(1);
     expect(models[0]).toMatchObject({ id: 'big-00001-of-00002.gguf', kinds: ['llm'], sizeBytes: part1.length + 64 });
-  });
-
-  it('reads a GGUF header again only when the file changed (size or time)', async () => {
-    const dir = path.join(root, 'changing');
-    await mkdir(dir, { recursive: true });
-    const file = path.join(dir, 'model.gguf');
-    const kinds = async () => (await discoverModels([{ path: dir, source: 'data' }]))[0]?.kinds;
-    // Headers of the same length: "gpt2" is a chat model, "bert" an embedder.
-    expect(headerOnlyGguf('gpt2').length).toBe(headerOnlyGguf('bert').length);
-    await writeFile(file, headerOnlyGguf('gpt2'));
-    const then = new Date(Date.now() - 60_000);
-    await utimes(file, then, then);
-    expect(await kinds()).toEqual(['llm']);
-    // Rewritten with the same size and time: taken for the file read before, its header not read.
-    await writeFile(file, headerOnlyGguf('bert'));
-    await utimes(file, then, then);
-    expect(await kinds()).toEqual(['llm']);
-    // A new modification time: read again.
-    await utimes(file, new Date(), new Date());
-    expect(await kinds()).toEqual(['embedder']);
-    // A new size: read again.
-    await writeFile(file, headerOnlyGguf('llama'));
-    await utimes(file, then, then);
-    expect(await kinds()).toEqual(['llm']);
   });
 });
