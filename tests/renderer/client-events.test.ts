@@ -217,6 +217,11 @@ describe('engine events from the Electron preload', () => {
       send({ ...progress, jobId, file: 'late.md', stage: 'parsing' });
       send({ type: 'import.failed', jobId, library: 'Pumps', message: 'The engine ran out of memory.' });
       expect(jobNamed(jobId)).toEqual(finished);
+      // Where a file is read from is kept even from a late event: its Retry reads it there.
+      expect(store.getState().canRetry('Pumps', 'late-path.md')).toBe(false);
+      send({ ...progress, jobId, file: 'late-path.md', stage: 'queued', path: '/in/late-path.md' });
+      expect(store.getState().canRetry('Pumps', 'late-path.md')).toBe(true);
+      expect(jobNamed(jobId)).toEqual(finished);
     });
 
     it("replaces the page's end with the engine's readable summary when it still comes", async () => {

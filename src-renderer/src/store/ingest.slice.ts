@@ -327,6 +327,9 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
 
     handleEngineEvent(event) {
       if (event.type === 'import.progress' || event.type === 'import.done' || event.type === 'import.failed') {
+        // Where the engine reads the file from (an import of paths): what its Retry imports again,
+        // even when the event comes after its job's end.
+        if (event.type === 'import.progress' && typeof event.path === 'string') sources.set(sourceKey(event.library, event.file), { kind: 'path', path: event.path });
         const job = get().jobs.find((j) => j.jobId === event.jobId);
         if (!job) {
           const held = early.get(event.jobId) ?? [];
@@ -376,8 +379,6 @@ export const createIngestSlice: StateCreator<Store, [], [], IngestSlice> = (set,
           if (job.library === get().selectedLibrary) void get().loadDocuments();
           void get().loadLibraries();
         } else if (event.type === 'import.progress') {
-          // Where the engine reads the file from (an import of paths): what its Retry imports again.
-          if (typeof event.path === 'string') sources.set(sourceKey(event.library, event.file), { kind: 'path', path: event.path });
           patchJob(job.key, (j) => ({
             ...j,
             done: event.done,
