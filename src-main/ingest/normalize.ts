@@ -7,8 +7,11 @@ import type { Block, BlockKind, DocFormat, ParsedDocument } from '../core/docume
  * chunking sees one structure whatever the source format was.
  */
 
+/**
+ * Block structure only; inline parsing (the costliest core rule) runs on headings alone. The one
+ * block parser of the parsers too (`blockTokens`): nothing changes its rules after this.
+ */
 const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
-// Only block structure is needed; inline parsing (the costliest core rule) runs on headings alone.
 md.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
 
 const inlineMd = new MarkdownIt({ html: true, linkify: false, typographer: false });

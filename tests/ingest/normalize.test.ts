@@ -241,6 +241,15 @@ describe('blocks from tokens the parser already made', () => {
     }
   });
 
+  it('reads the tokens it is given instead of parsing the body again', () => {
+    for (const text of [`${body}\n`, `---\ntitle: Setup\n---\n\n${body}\n`]) {
+      // Given no tokens, the body has no heading, code, list or table: only the paragraphs filled
+      // in between tokens. A fresh parse here would pass the test above and lose the speed-up.
+      const kinds = buildBlocks(text, undefined, { source: body, tokens: [] }).blocks.map((b) => b.kind);
+      expect(kinds.filter((k) => k !== 'paragraph'), text).toEqual(text.startsWith('---') ? ['frontmatter'] : []);
+    }
+  });
+
   it('parses again when the tokens are not of the text after the front matter', () => {
     const text = `---\ntitle: Setup\n---\n\n${body}\n`;
     const fresh = buildBlocks(text);

@@ -297,40 +297,31 @@ const spanningTexts = new WeakMap<DomNode, string>();
 
 /**
  * The GFM plugin's cell rule (its `cell`: the prefix, `<br>` for line breaks, escaped pipes, the
- * padding, an empty cell for each further `colspan`), with the table's skip rule asked of
- * `tableSkipped`. The plugin's own asked domino for the table's rows and walked the table again;
- * and it threw on a cell outside any table (`<svg><td>`), which failed the whole file.
- */
-const cellReplacement: Replacement = (content, cell) => {
-  if (tableSkipped(tableOf(cell))) return content;
-  let text = content.trim().replace(/\n\r/g, '<br>').replace(/\n/g, '<br>').replace(/\|+/g, '\\|');
-  while (text.length < 3) text += ' ';
-  // As the plugin's `handleColSpan`, which compares the attribute's text with a number ("abc": none).
-  const colspan = Number(cell.getAttribute?.('colspan') || 1);
-  for (let i = 1; i < colspan; i++) text += ' |    ';
-  return `${cell.parentNode!.firstChild === cell ? '| ' : ' '}${text} |`;
-};
-
-/**
+ * padding), with the table's skip rule asked of `tableSkipped`. The plugin's own asked domino for
+ * the table's rows and walked the table again; and it threw on a cell outside any table
+ * (`<svg><td>`), which failed the whole file.
+ *
  * A cell spanning columns or rows is written into each column and row it spans. The GFM plugin
  * writes it into its first column and leaves the others empty, and lets the rows below it shift
  * left. An empty cell reads as "nothing here": a specification table's "Power Supply" row,
  * spanning its "ROCK 5B" and "ROCK 5B+" columns, said as Markdown that the ROCK 5B+ had no power
  * input; and under a row header spanning three rows ("Wireless"), the next rows' values moved one
- * column left, each under another board's name. Otherwise as the plugin's cell rule (the same
- * prefix, escaping and padding).
+ * column left, each under another board's name. Spans are read as a browser reads them
+ * (`spanOf`): the plugin compared the attribute's text as a number, so colspan="1.5" added an
+ * empty column and colspan="1e6" a million of them (18 MB of Markdown from an 87-byte table).
  */
-const spanningCellReplacement: Replacement = (content, cell) => {
+const cellReplacement: Replacement = (content, cell) => {
   const table = tableOf(cell);
   if (tableSkipped(table) || !cell.parentNode) return content;
   let text = content.trim().replace(/\n\r/g, '<br>').replace(/\n/g, '<br>').replace(/\|+/g, '\\|');
   while (text.length < 3) text += ' ';
-  spanningTexts.set(cell, text);
-  const copies = gridOf(table!).get(cell.parentNode)?.copies.get(cell) ?? 1;
-  const prefix = Array.from(cell.parentNode.childNodes).indexOf(cell) === 0 ? '| ' : ' ';
   const written = [text];
-  for (let k = 1; k < copies; k++) written.push(spanText(table!, text));
-  return `${prefix}${written.join(' | ')} |`;
+  if (spanOf(cell) > 1 || spanOf(cell, 'rowspan') > 1) {
+    spanningTexts.set(cell, text);
+    const copies = gridOf(table!).get(cell.parentNode)?.copies.get(cell) ?? 1;
+    for (let k = 1; k < copies; k++) written.push(spanText(table!, text));
+  }
+  return `${cell.parentNode.firstChild === cell ? '| ' : ' '}${written.join(' | ')} |`;
 };
 
 /** The cells of a rendered Markdown row, trimmed ("| a | b \\| c |" -> "a", "b \\| c"); none for "|". */
@@ -416,7 +407,6 @@ function createService(options: HtmlToMarkdownOptions, onTitle: (title: string) 
     }
     if (n.nodeName === 'A' && /^\s*(?:javascript|vbscript|data):/i.test(n.getAttribute?.('href') ?? '')) return unsafeLink;
     if (n.nodeName === 'PRE' && n.firstChild?.nodeName !== 'CODE') return pre;
-    if (isCell(n) && (spanOf(n) > 1 || spanOf(n, 'rowspan') > 1)) return spanningCellReplacement;
     // Names compared as turndown compares a rule's string filter: lower-cased.
     const name = n.nodeName.toLowerCase();
     if (name === 'th' || name === 'td') return cellReplacement;

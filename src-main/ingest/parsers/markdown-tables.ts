@@ -1,14 +1,10 @@
-import MarkdownIt from 'markdown-it';
+import { blockTokens } from '../normalize';
 import { htmlToMarkdown } from './html-to-markdown';
 
 /**
  * The HTML tables of Markdown and MDX pages, as GFM tables placed where Markdown put the HTML
  * (split from markdown.parser.ts, which rewrites the rest of a page).
  */
-
-/** Block structure only: what the rewrite rules need to know about where a line sits. */
-export const blockMd = new MarkdownIt({ html: true });
-blockMd.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
 
 /**
  * For each line of `text` that continues an HTML block begun on an earlier line, the indentation
@@ -18,7 +14,7 @@ blockMd.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 
 function htmlBlockIndents(text: string): Map<number, string> {
   const indents = new Map<number, string>();
   const lines = text.split('\n');
-  for (const t of blockMd.parse(text, {})) {
+  for (const t of blockTokens(text)) {
     if (t.type !== 'html_block' || !t.map) continue;
     const [from, to] = t.map;
     const indent = /^[ \t]*/.exec(lines[from] ?? '')![0];

@@ -160,8 +160,21 @@ describe('htmlToMarkdown tables', () => {
     expect(md).not.toContain('|');
   });
 
-  it('adds an empty cell for each further column a fractional colspan names, as the GFM plugin does', () => {
+  it('reads a colspan that is no whole number as a browser does, by its leading digits', () => {
+    // colspan="1.5" spans one column: GND stands under Name, and Note is left empty (the row is short).
     const md = lines(htmlToMarkdown('<table><tr><th>Pin</th><th>Name</th><th>Note</th></tr><tr><td colspan="1.5">1</td><td>GND</td></tr></table>').markdown);
-    expect(md.map(cells)).toEqual([['Pin', 'Name', 'Note'], ['---', '---', '---'], ['1', '', 'GND']]);
+    expect(md.map(cells)).toEqual([['Pin', 'Name', 'Note'], ['---', '---', '---'], ['1', 'GND']]);
+    const wide = lines(htmlToMarkdown('<table><tr><th>Pin</th><th>Name</th><th>Note</th></tr><tr><td colspan="2.9">1</td><td>GND</td></tr></table>').markdown);
+    expect(wide.slice(2).map(cells)).toEqual([['1', '1', 'GND']]);
+  });
+
+  it('keeps a small hostile table small whatever number its colspan is written as', () => {
+    // Read as a number, "1e6" was a million columns: 18 million characters from 87 bytes.
+    for (const span of ['1e6', '1e308', 'Infinity', '0x7fffffff', '-5', '']) {
+      const html = `<table><tr><th>A</th><th>B</th></tr><tr><td colspan="${span}">x</td><td>y</td></tr></table>`;
+      const md = htmlToMarkdown(html).markdown;
+      expect(md.length, span).toBeLessThan(2 * html.length);
+      expect(lines(md).map(cells), span).toEqual([['A', 'B'], ['---', '---'], ['x', 'y']]);
+    }
   });
 });
