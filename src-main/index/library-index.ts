@@ -212,17 +212,7 @@ export class LibraryIndex implements DocumentIndexer {
     await this.learnInto(this.enrichment_, docs, extracts);
     this.unsaved.push(...docs);
     this.learnedChars += docs.reduce((n, d) => n + d.text.length, 0);
-    // A tail pool starts as the parse ends instead (`parseEnding`).
-    if (this.learnedChars >= POOL_MIN_CHARS && !this.pool.tail && this.pooled()) this.pool.warm();
-  }
-
-  /**
-   * The batch's parse is about to end with about `remainingChars` of text still to learn: a tail
-   * pool (`PreparePool.tail`) starts its workers now, so their start-up (~0.1-0.2 s) overlaps the
-   * last parses rather than the preparation, when the batch is large enough for them.
-   */
-  parseEnding(remainingChars: number): void {
-    if (this.pool.tail && this.learnedChars + remainingChars >= POOL_MIN_CHARS && this.pooled()) this.pool.warm();
+    if (this.learnedChars >= POOL_MIN_CHARS && this.pooled()) this.pool.warm();
   }
 
   /** Learns documents into `enrichment` in place of their listed previous versions. */
@@ -301,11 +291,10 @@ export class LibraryIndex implements DocumentIndexer {
   /**
    * Drafts a learned document while the import waits for the next parse: chunks it, then drafts
    * its chunks' enrichment (`enrich/draft.ts`), one chunk per step. Only for chunkers that read the
-   * text alone, and only when this thread prepares the batch or shares only its tail (prepare
-   * workers that take the batch from its start would redo it).
+   * text alone, and only when this thread prepares the batch (prepare workers would redo it).
    */
   async *draft(doc: NormalizedDocument): AsyncGenerator<void, void, undefined> {
-    if (this.library.config.embedder !== null || !POOLED_STRATEGIES.includes(this.chunker_.strategy) || (this.pool.usable && !this.pool.tail)) return;
+    if (this.library.config.embedder !== null || !POOLED_STRATEGIES.includes(this.chunker_.strategy) || this.pool.usable) return;
     if (this.drafts.has(doc) || doc.text.length > DRAFT_MAX_DOC_CHARS || this.draftedChars + doc.text.length > DRAFT_MAX_CHARS) return;
     const chunker = this.chunker_;
     const chunks = await chunker.chunk(doc, {});
@@ -324,7 +313,7 @@ export class LibraryIndex implements DocumentIndexer {
     const chars = docs.reduce((n, d) => n + d.text.length, 0);
     if (docs.length > 1 && chars >= POOL_MIN_CHARS && this.pooled()) {
       const state = { enrichment: this.enrichment_.snapshot(), strategy: this.chunker_.strategy, settings: enrichmentSettings(this.library.config) };
-      return this.pool.prepareAll(state, docs, (doc) => this.prepare(doc, signal), signal, (doc) => this.drafts.has(doc));
+      return this.pool.prepareAll(state, docs, (doc) => this.prepare(doc, signal), signal);
     }
     // One after the other, a turn of the event loop apart (stores and cancellation go on meanwhile).
     let previous: Promise<unknown> = Promise.resolve();

@@ -16,19 +16,6 @@ import type { FromWorker, PrepareError, PrepareState, ToWorker } from './prepare
  * Documents are taken in order, one at a time, by whichever thread is free (the import's thread
  * between its other work: stores, progress), so an uneven batch still ends on all threads at
  * once. A worker that fails to start or dies hands its documents back to the import's thread.
- *
- * A pool for the batch's tail (`tail`, see `sharedPreparePool`) leaves the drafts on the import's
- * thread (`LibraryIndex.draft`: chunks and their text, made while files parse) and is started only
- * as the parse ends (`LibraryIndex.parseEnding`), when the parse worker's core falls idle. Its
- * workers take the first document the drafts had not reached (`drafted`), which costs the import's
- * thread the most, and go on in order from there while the import's thread takes the drafted ones
- * from the front, so documents are done near their order and their rows still go out in order
- * ahead of the commit (`DocumentIndexer.writeAhead`); without a `drafted` test, from the end.
- * A worker is sent the document alone, not its drafted chunks: the import's thread is the one the
- * tail waits for, and a document with its chunks is ~75% more to clone there (radxa + esp: 15.5
- * against 8.8 MB), to spare the worker only the chunking (~40-90 ms for all 658 documents, warm),
- * not the chunks' text part, which stays in this thread's memory (`enrich/chunk-view.ts`)
- * (tests/bench/RESULTS.md, session 28).
  */
 
 /** Documents sent to one worker before it answers: one being prepared, one waiting. */
@@ -46,8 +33,6 @@ interface Job {
   doc: NormalizedDocument;
   state: PrepareState;
   local: LocalPrepare;
-  /** Whether the import's thread drafted the document (a tail pool's workers take the others first). */
-  drafted: ((doc: NormalizedDocument) => boolean) | undefined;
   signal: AbortSignal;
   resolve: (p: PreparedDocument) => void;
   reject: (err: unknown) => void;
@@ -77,8 +62,6 @@ function rebuild(e: PrepareError): Error {
 export class PreparePool {
   /** Worker threads at most (the import's own thread prepares too). */
   readonly size: number;
-  /** Whether this pool takes a batch's tail only (see the class comment): the import's thread drafts, workers start as the parse ends. */
-  readonly tail: boolean;
   private readonly slots = new Set<Slot>();
   private readonly queue: Job[] = [];
   private versions = 0;
@@ -90,10 +73,9 @@ export class PreparePool {
   /** Documents prepared so far, by the workers and by this thread (for tests and diagnostics). */
   readonly prepared = { byWorkers: 0, here: 0 };
 
-  /** `size`: worker threads (default: `defaultPrepareWorkers()`); `tail`: see the class comment. */
-  constructor(options: { size?: number; idleMs?: number; tail?: boolean } = {}) {
+  /** `size`: worker threads (default: `defaultPrepareWorkers()`). */
+  constructor(options: { size?: number; idleMs?: number } = {}) {
     this.size = Math.max(0, options.size ?? defaultPrepareWorkers());
-    this.tail = options.tail ?? false;
     this.idleMs = options.idleMs ?? IDLE_MS;
   }
 
@@ -121,14 +103,13 @@ export class PreparePool {
   /**
    * Prepares `docs` with `state` on the workers and with `local` on this thread; one promise per
    * document, in input order. An aborted `signal` rejects the documents not started yet.
-   * `drafted` tells a tail pool which documents the calling thread drafted (see the class comment).
    */
-  prepareAll(state: BatchState, docs: readonly NormalizedDocument[], local: LocalPrepare, signal: AbortSignal, drafted?: (doc: NormalizedDocument) => boolean): Promise<PreparedDocument>[] {
+  prepareAll(state: BatchState, docs: readonly NormalizedDocument[], local: LocalPrepare, signal: AbortSignal): Promise<PreparedDocument>[] {
     const numbered: PrepareState = { ...state, version: ++this.versions };
     const promises = docs.map(
       (doc) =>
         new Promise<PreparedDocument>((resolve, reject) => {
-          this.queue.push({ doc, state: numbered, local, drafted, signal, resolve, reject });
+          this.queue.push({ doc, state: numbered, local, signal, resolve, reject });
         }),
     );
     // The caller awaits them in order and stops at an abort: the rest must not reject unhandled.
@@ -177,7 +158,7 @@ export class PreparePool {
     for (const slot of this.slots) {
       if (!slot.ready) continue;
       while (slot.jobs.size < IN_FLIGHT && this.queue.length > 0) {
-        const job = this.tail ? this.takeForTail() : this.queue.shift()!;
+        const job = this.queue.shift()!;
         if (job.signal.aborted) {
           job.reject(job.signal.reason);
           continue;
@@ -194,12 +175,6 @@ export class PreparePool {
         slot.worker.postMessage({ type: 'prepare', key, version: job.state.version, doc: job.doc } satisfies ToWorker);
       }
     }
-  }
-
-  /** A tail pool's next document for a worker: the first one not drafted, else the last one (see the class comment). */
-  private takeForTail(): Job {
-    const k = this.queue.findIndex((j) => j.drafted !== undefined && !j.drafted(j.doc));
-    return k >= 0 ? this.queue.splice(k, 1)[0]! : this.queue.pop()!;
   }
 
   private spawn(): void {
@@ -277,15 +252,10 @@ let shared: PreparePool | null = null;
 /**
  * The shared pool. `MANUALMATE_PREPARE_WORKERS` (a whole number, 0 for none) overrides its size:
  * on a machine whose cores other work keeps busy, a worker's start-up and its cold code cost more
- * than the cores it would use (see tests/bench/RESULTS.md). `MANUALMATE_PREPARE_TAIL=1` makes it a
- * tail pool (see `PreparePool`) of one worker unless `MANUALMATE_PREPARE_WORKERS` says otherwise:
- * for two cores, where the parse worker's core is idle once the batch is parsed. Off by default
- * until measured on a quiet host (tests/bench/RESULTS.md, session 28).
+ * than the cores it would use (see tests/bench/RESULTS.md).
  */
 export function sharedPreparePool(): PreparePool {
-  const parsed = Number.parseInt(process.env.MANUALMATE_PREPARE_WORKERS ?? '', 10);
-  const size = Number.isInteger(parsed) && parsed >= 0 ? parsed : undefined;
-  const tail = process.env.MANUALMATE_PREPARE_TAIL === '1';
-  shared ??= new PreparePool({ tail, ...(size !== undefined ? { size } : tail ? { size: 1 } : {}) });
+  const size = Number.parseInt(process.env.MANUALMATE_PREPARE_WORKERS ?? '', 10);
+  shared ??= new PreparePool(Number.isInteger(size) && size >= 0 ? { size } : {});
   return shared;
 }

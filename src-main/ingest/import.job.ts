@@ -57,11 +57,6 @@ export interface DocumentIndexer {
    * memory only, and never changes what `prepare` returns; a step that throws drops the draft.
    */
   draft?(doc: NormalizedDocument): AsyncIterator<unknown> | null;
-  /**
-   * The batch's parse is about to end, with about `remainingChars` of text still to come (an
-   * estimate): what prepares the batch on other threads may start now (`LibraryIndex.parseEnding`).
-   */
-  parseEnding?(remainingChars: number): void;
   /** Chunks, enriches and prefixes one document; pure CPU, no writes. */
   prepare(doc: NormalizedDocument, signal: AbortSignal): Promise<PreparedDocument>;
   /** `prepare` for a whole learned batch, possibly on several threads: one promise per document, in order. */
@@ -159,13 +154,6 @@ const WRITE_AHEAD_CHARS = 512 * 1024;
 function nextTurn(): Promise<void> {
   return new Promise<void>((resolve) => setImmediate(resolve));
 }
-
-/**
- * Text (characters) still to parse when the batch's parse counts as ending (`parseEnding`): about
- * 0.2 s of the parse worker's work on Markdown (radxa + esp: 3.4 MB in ~1.5 s), the time a prepare
- * worker takes to start.
- */
-const PARSE_ENDING_CHARS = 512 * 1024;
 
 /**
  * Longest run of draft steps between two turns of the event loop: a parsed file waits at most
@@ -434,16 +422,8 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
       await nextTurn();
       indexer.warm();
     }
-    // Text learned so far in this batch, to tell when its parse is about to end (`parseEnding`).
-    let learnedText = 0;
-    let ending = false;
     for (let k = 0; k < batch.length; k++) {
       const c = batch[k]!;
-      // The files left, at the batch's average so far: about PARSE_ENDING_CHARS still to parse.
-      if (!ending && indexer.parseEnding && k > 0 && (learnedText / k) * (batch.length - k) <= PARSE_ENDING_CHARS) {
-        ending = true;
-        indexer.parseEnding((learnedText / k) * (batch.length - k));
-      }
       const outcome = await whileWaiting(outcomes[k]!, drafts, signal);
       if (outcome.kind === 'failed') {
         if (outcome.code === 'cancelled' || signal.aborted) continue;
@@ -469,7 +449,6 @@ async function importCandidates(options: ImportOptions, run: ImportRun): Promise
         try {
           uncommitted = true;
           await indexer.learn([outcome.doc], [outcome.extract]);
-          learnedText += outcome.doc.text.length;
           // Only learning reads it, and the outcome lives until the batch ends (about the document's size again).
           outcome.extract = undefined;
           learned.push(outcome);

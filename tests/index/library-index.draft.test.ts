@@ -17,10 +17,9 @@ afterEach(async () => {
   vi.unstubAllEnvs();
 });
 
-async function openIndex(workers: string, tail = false) {
+async function openIndex(workers: string) {
   vi.resetModules();
   vi.stubEnv('MANUALMATE_PREPARE_WORKERS', workers);
-  vi.stubEnv('MANUALMATE_PREPARE_TAIL', tail ? '1' : '0');
   const { createEngine } = await import('../../src-main/engine/engine');
   const tmp = await tempDir();
   const engine = createEngine({ dataDir: path.join(tmp.dir, 'data'), bundledModelsDir: path.join(tmp.dir, 'none') });
@@ -87,21 +86,6 @@ describe('LibraryIndex.draft', () => {
     const [doc] = loadCorpus('radxa-docs', corpusRoots.fixture);
     await index.learn([doc!]);
     expect(await drain(index.draft(doc!))).toBe(0);
-  });
-
-  it("drafts with a tail pool, whose workers start only once the batch's parse is ending and the batch is large enough", { timeout: 120_000 }, async () => {
-    const index = await openIndex('1', true);
-    const pool = (await import('../../src-main/index/prepare-pool')).sharedPreparePool();
-    expect(pool.tail).toBe(true);
-    const warm = vi.spyOn(pool, 'warm');
-    const [doc] = loadCorpus('radxa-docs', corpusRoots.fixture);
-    await index.learn([doc!]);
-    expect(await drain(index.draft(doc!))).toBeGreaterThan(1);
-    index.parseEnding(1000);
-    expect(warm).not.toHaveBeenCalled();
-    index.parseEnding(2 * 1024 * 1024);
-    expect(warm).toHaveBeenCalledTimes(1);
-    await pool.close();
   });
 });
 

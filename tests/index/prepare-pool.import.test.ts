@@ -22,10 +22,9 @@ afterEach(async () => {
   vi.unstubAllEnvs();
 });
 
-async function importWith(workers: string, tail = false): Promise<{ rows: string; byWorkers: number }> {
+async function importWith(workers: string): Promise<{ rows: string; byWorkers: number }> {
   vi.resetModules();
   vi.stubEnv('MANUALMATE_PREPARE_WORKERS', workers);
-  vi.stubEnv('MANUALMATE_PREPARE_TAIL', tail ? '1' : '0');
   const { createEngine } = await import('../../src-main/engine/engine');
   const { sharedPreparePool } = await import('../../src-main/index/prepare-pool');
   const tmp = await tempDir();
@@ -56,9 +55,5 @@ describe('an import prepared on worker threads', () => {
     const spread = await importWith('1');
     expect(spread.byWorkers).toBeGreaterThan(0);
     expect(spread.rows).toEqual(alone.rows);
-    // A tail pool: the import's thread drafts while files parse, the worker takes the batch's end.
-    const tail = await importWith('1', true);
-    expect(tail.byWorkers).toBeGreaterThan(0);
-    expect(tail.rows).toEqual(alone.rows);
   });
 });

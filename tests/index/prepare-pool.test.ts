@@ -49,8 +49,8 @@ afterEach(async () => {
   for (const p of pools.splice(0)) await p.close();
 });
 
-function newPool(options: { tail?: boolean } = {}): PreparePool {
-  const pool = new PreparePool({ size: 1, ...options });
+function newPool(): PreparePool {
+  const pool = new PreparePool({ size: 1 });
   pools.push(pool);
   return pool;
 }
@@ -77,59 +77,6 @@ describe('prepare pool', () => {
     );
     expect(local).toBeLessThan(docs.length);
     expect(results.map((r) => r.doc.id)).toEqual(docs.map((d) => d.id));
-    expect(results.map((r) => ({ chunks: r.chunks, models: r.models, rows: r.rows }))).toEqual(expected.map((r) => ({ chunks: r.chunks, models: r.models, rows: r.rows })));
-  });
-
-  it("has a tail pool's worker take the batch from its end when it is not told what was drafted, the calling thread from its start, with the same rows", { timeout: 60_000 }, async () => {
-    const pool = newPool({ tail: true });
-    expect(pool.tail).toBe(true);
-    expect(await pool.ready()).toBe(true);
-    const here: string[] = [];
-    const c = chunker();
-    const results = await Promise.all(
-      pool.prepareAll(
-        state(),
-        docs,
-        async (doc) => {
-          here.push(doc.id);
-          await sleep(30);
-          return prepareDocument(enrichment, c, settings, doc, {});
-        },
-        new AbortController().signal,
-      ),
-    );
-    // The calling thread took a run from the start, in order; the worker the rest, from the end.
-    expect(pool.prepared.byWorkers).toBeGreaterThan(0);
-    expect(here).toEqual(docs.slice(0, here.length).map((d) => d.id));
-    expect(here.length + pool.prepared.byWorkers).toBe(docs.length);
-    expect(results.map((r) => r.doc.id)).toEqual(docs.map((d) => d.id));
-    expect(results.map((r) => ({ chunks: r.chunks, models: r.models, rows: r.rows }))).toEqual(expected.map((r) => ({ chunks: r.chunks, models: r.models, rows: r.rows })));
-  });
-
-  it("has a tail pool's worker start at the first document the calling thread did not draft, leaving it the drafted ones", { timeout: 60_000 }, async () => {
-    const pool = newPool({ tail: true });
-    expect(await pool.ready()).toBe(true);
-    const half = Math.floor(docs.length / 2);
-    const drafted = new Set(docs.slice(0, half));
-    const here: string[] = [];
-    const c = chunker();
-    const results = await Promise.all(
-      pool.prepareAll(
-        state(),
-        docs,
-        async (doc) => {
-          here.push(doc.id);
-          await sleep(30);
-          return prepareDocument(enrichment, c, settings, doc, {});
-        },
-        new AbortController().signal,
-        (doc) => drafted.has(doc),
-      ),
-    );
-    // The worker was ready when the batch came: it took the first undrafted document at once.
-    expect(here).not.toContain(docs[half]!.id);
-    expect(here[0]).toBe(docs[0]!.id);
-    expect(here.length + pool.prepared.byWorkers).toBe(docs.length);
     expect(results.map((r) => ({ chunks: r.chunks, models: r.models, rows: r.rows }))).toEqual(expected.map((r) => ({ chunks: r.chunks, models: r.models, rows: r.rows })));
   });
 
@@ -169,24 +116,6 @@ describe('prepare pool', () => {
     expect(await sizeWith('0')).toBe(0);
     expect(await sizeWith('3')).toBe(3);
     expect(await sizeWith('many')).toBe(new PreparePool().size);
-  });
-
-  it('is a tail pool of one worker with MANUALMATE_PREPARE_TAIL=1, of MANUALMATE_PREPARE_WORKERS workers when that is set too', async () => {
-    const poolWith = async (tail: string | undefined, workers: string | undefined): Promise<{ size: number; tail: boolean }> => {
-      vi.resetModules();
-      vi.stubEnv('MANUALMATE_PREPARE_TAIL', tail);
-      vi.stubEnv('MANUALMATE_PREPARE_WORKERS', workers);
-      try {
-        const pool = (await import('../../src-main/index/prepare-pool')).sharedPreparePool();
-        return { size: pool.size, tail: pool.tail };
-      } finally {
-        vi.unstubAllEnvs();
-      }
-    };
-    expect(await poolWith('1', undefined)).toEqual({ size: 1, tail: true });
-    expect(await poolWith('1', '2')).toEqual({ size: 2, tail: true });
-    expect(await poolWith('1', '0')).toEqual({ size: 0, tail: true });
-    expect(await poolWith(undefined, undefined)).toEqual({ size: defaultPrepareWorkers(), tail: false });
   });
 
   it('starts no workers by default on two cores, and one per core but two on more', () => {

@@ -46,33 +46,4 @@ describe('import start-up', () => {
     // The files go to the parse worker first: the load overlaps its start and first parses.
     expect(calls).toEqual(['parse a.md', 'parse b.md', 'warm', 'learn in/a.md', 'learn in/b.md', 'commit']);
   });
-
-  it("tells the indexer once that the batch's parse is ending, when about 512 K characters are left to parse", async () => {
-    const dir = path.join(tmp.dir, 'in');
-    await mkdir(dir);
-    // Six files of ~200 K characters: after four are learned, two (~400 K) are left.
-    const body = `${'The RAC-225B pump moves water. '.repeat(6400)}\n`;
-    for (const n of ['a', 'b', 'c', 'd', 'e', 'f']) await writeFile(path.join(dir, `${n}.md`), `# ${n}\n\n${body}`);
-    const made = await new LibraryManager(path.join(tmp.dir, 'data')).create('Ending');
-    if (!made.ok) throw new Error(made.error.message);
-    const calls: string[] = [];
-    const remaining: number[] = [];
-    const indexer: DocumentIndexer = {
-      learn: async (docs) => void calls.push(...docs.map((d) => `learn ${d.id}`)),
-      parseEnding: (chars) => {
-        calls.push('ending');
-        remaining.push(chars);
-      },
-      prepare: async (doc) => ({ doc, chunks: 0, models: [], rows: [] }),
-      commit: async (_batch, persist) => {
-        calls.push('commit');
-        await persist();
-      },
-    };
-    const summary = await runImport({ library: made.value, paths: [dir], indexer, pool });
-    expect(summary.summary.imported).toBe(6);
-    expect(calls).toEqual(['learn in/a.md', 'learn in/b.md', 'learn in/c.md', 'learn in/d.md', 'ending', 'learn in/e.md', 'learn in/f.md', 'commit']);
-    expect(remaining[0]).toBeGreaterThan(380_000);
-    expect(remaining[0]).toBeLessThanOrEqual(512 * 1024);
-  });
 });
