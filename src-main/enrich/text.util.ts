@@ -129,14 +129,7 @@ function termOfWord(w: string): string {
 /** Lowercase content words (letters first, >= 2 chars, no stopwords), singularized. */
 export function contentTerms(text: string): string[] {
   const out: string[] = [];
-  const lower = text.toLowerCase();
-  for (const [start, end, ascii] of asciiPieces(lower)) {
-    const piece = start === 0 && end === lower.length ? lower : lower.slice(start, end);
-    for (const w of piece.match(ascii ? ASCII_CONTENT_WORD : CONTENT_WORD) ?? []) {
-      const term = termOfWord(w);
-      if (term !== '') out.push(term);
-    }
-  }
+  forEachContentTerm(text, (term) => out.push(term));
   return out;
 }
 
@@ -147,15 +140,20 @@ export function contentTerms(text: string): string[] {
  */
 export function distinctContentTerms(text: string): Set<string> {
   const out = new Set<string>();
+  forEachContentTerm(text, (term) => out.add(term));
+  return out;
+}
+
+/** Calls `take` with each content term of `text`, in order (`contentTerms`). */
+function forEachContentTerm(text: string, take: (term: string) => unknown): void {
   const lower = text.toLowerCase();
   for (const [start, end, ascii] of asciiPieces(lower)) {
     const piece = start === 0 && end === lower.length ? lower : lower.slice(start, end);
     for (const w of piece.match(ascii ? ASCII_CONTENT_WORD : CONTENT_WORD) ?? []) {
       const term = termOfWord(w);
-      if (term !== '') out.add(term);
+      if (term !== '') take(term);
     }
   }
-  return out;
 }
 
 /** Jaccard overlap of two term sets, 0..1. */
