@@ -38,12 +38,6 @@ export interface UnknownModel {
    * mention reads are not asked about.
    */
   family?: true;
-  /**
-   * The trailing code written after a documented model ("S3" of "ATOM Lite S3"), when that code
-   * makes the name: `confirmUnknown` takes the name back when the manuals write the code on its
-   * own (a pin, a port: "ATOM Lite G26").
-   */
-  variant?: string;
 }
 
 /**
@@ -161,7 +155,6 @@ export function findUnknownModels(
     for (const g of namedGenerations(question, toks, known, vendors, keys)) if (!out.some((u) => u.start < g.end && u.end > g.start) && vocabulary.lookup(g.text) === null) out.push(g);
   }
   const members = [...unknownMembers(question, vocabulary, models, known, toks), ...unknownInFamilies(question, vocabulary, known, toks, keys, nameWords, vendors)];
-  members.push(...unknownVariants(question, vocabulary, models, known, toks).filter((v) => !members.some((m) => v.start < m.end && v.end > m.start)));
   return [...out.filter((u) => !members.some((m) => u.start < m.end && u.end > m.start)), ...members];
 }
 
@@ -330,51 +323,6 @@ function unknownMembers(question: string, vocabulary: ModelVocabulary, models: r
     if (vocabulary.lookup(text) !== null) continue;
     const base = longestBeginning(text, vocabulary, models) ?? vocabulary.lookup(question.slice(k.start, k.end));
     out.push({ text, kind: 'sibling', key: nameKey(text).replace(/[^\p{L}\p{N}]/gu, ''), start: k.start, end: t.end, ...(base ? { extends: base.name } : {}) });
-  }
-  return out;
-}
-
-/**
- * Shapes of the codes the library's names end with after other words ("LD" of "BOTTOM2" in "M5GO
- * BOTTOM2", of "S10" in "Galaxy S10"; "DL" of "5G" in "Galaxy A71 5G"): the library tells its
- * models apart by such trailing codes, so one written after a documented model may name another.
- */
-function trailingCodeShapes(models: readonly ModelEntry[]): Set<string> {
-  const out = new Set<string>();
-  for (const m of models) {
-    const toks = modelTokens(m.name).filter((t) => t.kind === 'word');
-    const last = toks[toks.length - 1];
-    if (toks.length >= 2 && last && /\p{L}/u.test(last.norm) && /\p{N}/u.test(last.norm)) out.add(shape(last.norm));
-  }
-  return out;
-}
-
-/**
- * A documented model written with a trailing code the library has no model for ("ATOM Lite S3"
- * beside the ATOM Lite): letters and digits shaped like the codes that end the library's names,
- * not a unit, an interface or a known name. The mention alone would have the question answered
- * for the ATOM Lite without a word. An ordinary word after the name ("ATOM Lite pins") has no
- * digit and stays a word; a pin or port the manuals write on its own ("ATOM Lite G26") is taken
- * back by `confirmUnknown`, which reads the library's text.
- */
-function unknownVariants(question: string, vocabulary: ModelVocabulary, models: readonly ModelEntry[], known: readonly { start: number; end: number }[], toks: readonly ModelToken[]): UnknownModel[] {
-  const out: UnknownModel[] = [];
-  let shapes: Set<string> | null = null;
-  for (const k of known) {
-    const named = vocabulary.lookup(question.slice(k.start, k.end));
-    if (!named || named.docCount === 0) continue;
-    const at = toks.findIndex((t) => t.start >= k.end);
-    const t = toks[at];
-    // Written apart as a name's part: a code in brackets after a name ("Timer Camera (U082)") is its SKU.
-    if (!t || t.kind !== 'word' || !/^[ \t\u00a0\-_]{1,3}$/.test(question.slice(k.end, t.start)) || known.some((o) => t.start < o.end && t.end > o.start)) continue;
-    if (!/\p{L}/u.test(t.norm) || !/\p{N}/u.test(t.norm) || !isCodeToken(t.norm) || isUnitLike(t.norm) || isTechnicalTerm(t.norm)) continue;
-    const next = toks[at + 1];
-    if (next && isUnitLike(t.norm + next.norm)) continue;
-    shapes ??= trailingCodeShapes(models);
-    if (!shapes.has(shape(t.norm))) continue;
-    const text = question.slice(k.start, t.end);
-    if (vocabulary.lookup(text) !== null) continue;
-    out.push({ text, kind: 'sibling', key: askedKey(text, vocabulary).replace(/[^\p{L}\p{N}]/gu, ''), start: k.start, end: t.end, extends: named.name, variant: t.raw });
   }
   return out;
 }

@@ -151,19 +151,10 @@ export function mentions(text: string, name: string, whole = false): boolean {
  */
 export async function confirmUnknown(index: ChatIndex, plan: QuestionPlan, previousModels: readonly string[]): Promise<QuestionPlan> {
   if (plan.unknown.length === 0 && plan.unmentioned.length === 0) return plan;
-  let words: ReadonlySet<string> | null = null;
   const unsaid = async (names: readonly UnknownModel[]): Promise<UnknownModel[]> => {
     const out: UnknownModel[] = [];
     for (const u of names) {
       if (index.libraryWords && spelledInWords(u.key, index.libraryWords())) continue;
-      // A code after a documented model that the manuals write on its own is a pin, a port or a
-      // part of that model ("G26" of "ATOM Lite G26"), not another model.
-      if (u.variant !== undefined) {
-        words ??= new Set([...(index.libraryWords?.() ?? [])].map((w) => w.toLowerCase()));
-        if (words.has(u.variant.toLowerCase())) continue;
-        const probe = await index.search(u.variant, { topK: MENTION_PROBE_HITS, retriever: 'bm25' });
-        if (probe.ok && probe.value.results.some((h) => mentions(`${h.title}\n${h.text}`, u.variant!, true))) continue;
-      }
       const found = await index.search(u.text, { topK: MENTION_PROBE_HITS, retriever: 'bm25' });
       // A known model's name with an ending is mentioned only written whole: "M5StickC" is not "M5StickC Plus 2".
       const said = found.ok && found.value.results.some((h) => mentions(`${h.title}\n${h.text}`, u.text, u.extends !== undefined || u.family === true));

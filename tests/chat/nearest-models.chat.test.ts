@@ -88,12 +88,10 @@ describe('a model the library does not hold', () => {
     expect(same.text).toBe('No manual for Foo X8 and Foo X9 in this library; closest: Foo X2, Foo X1, Foo X1+.');
   });
 
-  it('takes a documented model with a trailing code the library names no model with for an absent model, not a pin its manual writes', async () => {
-    // "S5" ends no name of the library, yet codes of its shape end its names (X1, X2, C3).
-    const s5 = unwrap(await chat.answer('How do I charge the Foo X2 S5?'));
-    expect(s5.text.startsWith('No manual for Foo X2 S5 in this library (closest: Foo X2, '), s5.text).toBe(true);
-    expect(s5.text).toContain('; answering for Foo X2.');
-    for (const q of ['What is on the Foo X2 G26?', 'How do I charge the Foo X2 battery?']) {
+  it('answers a pin, port or part written after a documented model for that model, with no note', async () => {
+    // Pins look like the codes that end the library's names (X1, X2, C3): "IO5" is written
+    // "GPIO5" in no manual here, and must not read as a model the library lacks.
+    for (const q of ['What is on the Foo X2 G26?', 'What is on the Foo X2 IO5 pin?', 'How do I charge the Foo X2 battery?']) {
       const turn = unwrap(await chat.answer(q));
       expect(turn.text.startsWith(EXTRACTED_LABEL), `${q}: ${turn.text}`).toBe(true);
       expect(turn.resolvedModels).toEqual(['Foo X2']);
