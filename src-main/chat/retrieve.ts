@@ -315,11 +315,19 @@ export function questionForLines(question: string, analysis: QueryAnalysis): str
   return rest;
 }
 
+/** Stemmed vendor sets by the vocabulary's `vendorWordSet` they were made from (one per vocabulary state). */
+const stemmedVendors = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+
 /** The question's content words outside model names and vendor words. */
 export function topicTerms(question: string, analysis: QueryAnalysis, vocabulary: ModelVocabulary): string[] {
   const rest = withoutMentions(question, analysis);
   // Stemmed as the question's words are ("Sony" is "soni" there), so vendor words never count as topic.
-  const vendors = new Set(vocabulary.vendorWords().flatMap((v) => terms(v)));
+  const words = vocabulary.vendorWordSet();
+  let vendors = stemmedVendors.get(words);
+  if (!vendors) {
+    vendors = new Set([...words].flatMap((v) => terms(v)));
+    stemmedVendors.set(words, vendors);
+  }
   // Revisions ("v1.2") name a model's version, not the topic.
   return [...new Set(terms(rest).filter((t) => !vendors.has(t) && !/^v\d/.test(t)))];
 }
