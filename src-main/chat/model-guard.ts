@@ -1,7 +1,6 @@
 import type { ModelEntry, ModelVocabulary } from '../enrich/model-vocabulary';
 import type { ModelToken } from '../enrich/text.util';
 import { isCodeToken, isStopword, isUnitLike, joinable, modelTokens, nameKey } from '../enrich/text.util';
-import { vendorWordSet } from '../search/vendor-words';
 import technicalTerms from './data/technical-terms.json';
 
 /**
@@ -38,6 +37,12 @@ export interface UnknownModel {
    * mention reads are not asked about.
    */
   family?: true;
+  /**
+   * A model the vocabulary knows only from other manuals' text, whose name begins the name of
+   * exactly one model with a manual ("S20+" -> the Galaxy S20+ 5G): that model, which the answer
+   * is for, saying so (`undocumentedMentions` in retrieve.ts).
+   */
+  fuller?: string;
 }
 
 /**
@@ -113,7 +118,7 @@ export function findUnknownModels(
   const anyCode = codes !== 'library';
   const models = catalog(vocabulary);
   if (models.length === 0) return [];
-  const vendors = vendorWordSet(vocabulary);
+  const vendors = vocabulary.vendorWordSet();
   // Words that occur in model names ("rock", "zero", "cubie", "rac"): a series word may precede
   // a number that is not a code by itself ("ROCK 9X", "ZERO 9").
   const nameWords = new Set<string>();
@@ -333,7 +338,7 @@ function unknownMembers(question: string, vocabulary: ModelVocabulary, models: r
  * Plus 2" already is), so it compares with "m5stickc+" rather than only with "m5stickc".
  */
 export function askedKey(name: string, vocabulary: ModelVocabulary): string {
-  const vendors = vendorWordSet(vocabulary);
+  const vendors = vocabulary.vendorWordSet();
   return modelTokens(name)
     .filter((t) => t.kind === 'word' && !vendors.has(t.norm))
     .map((t) => t.norm.replace(/^plus(?=\d)/, '+'))

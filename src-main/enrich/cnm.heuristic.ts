@@ -186,7 +186,7 @@ export function createCnmHeuristic(options: CnmHeuristicOptions = {}): CnmHeuris
   const maxTagged = options.maxTaggedChars ?? MAX_TAGGED_CHARS;
   if (!Number.isInteger(maxTagged) || maxTagged < 50) throw new RangeError('maxTaggedChars must be an integer >= 50');
 
-  function nouns(view: ChunkView, facts: DocumentFacts, exclude: ReadonlySet<string>): string[] {
+  function nouns(view: ChunkView, facts: DocumentFacts, exclude: { has(word: string): boolean }): string[] {
     const heading = sectionHeading(view.chunk, view.headings);
     const score = new Map<string, number>();
     const order = new Map<string, number>();
@@ -244,10 +244,12 @@ export function createCnmHeuristic(options: CnmHeuristicOptions = {}): CnmHeuris
         local ?? (choice.model ? facts.vocabulary.categoryOf(choice.model) : null) ?? facts.identity?.category ?? null;
       if (options.nouns === false) return { signature: { category, nouns: [], model: choice.model }, modelReason: choice.reason };
       // Model names and vendor words are the signature's model, not its nouns.
-      const exclude = new Set<string>(facts.vocabulary.vendorWords().map((v) => v.toLowerCase()));
+      const vendors = facts.vocabulary.vendorWordSet();
+      const named = new Set<string>();
       for (const m of [choice.model, facts.identity?.base]) {
-        for (const t of modelTokens(m ?? '')) exclude.add(t.norm);
+        for (const t of modelTokens(m ?? '')) named.add(t.norm);
       }
+      const exclude = { has: (word: string) => vendors.has(word) || named.has(word) };
       return {
         signature: { category, nouns: nouns(view, facts, exclude), model: choice.model },
         modelReason: choice.reason,

@@ -115,20 +115,6 @@ export function patternEntities(text: string): string[] {
   return found.sort((a, b) => a.at - b.at).map((f) => f.value);
 }
 
-/**
- * The lower-case forms of a vocabulary's vendor words, by the list `vendorWords` returned (the
- * same list while the vocabulary does not change): every chunk excludes them from its keywords.
- */
-const lowerVendors = new WeakMap<readonly string[], ReadonlySet<string>>();
-function lowerCaseSet(words: readonly string[]): ReadonlySet<string> {
-  let set = lowerVendors.get(words);
-  if (!set) {
-    set = new Set(words.map((w) => w.toLowerCase()));
-    lowerVendors.set(words, set);
-  }
-  return set;
-}
-
 /** The token keys of a model name (`modelTokens`), remembered: a document's chunks name the same few models. */
 const tokenKeys = boundedMemo(5000, (name) => modelTokens(name).map((t) => t.norm));
 
@@ -145,7 +131,7 @@ export function createKeysHeuristic(options: KeysHeuristicOptions = {}): KeysHeu
       const path = view.chunk.headingPath;
       const skip = titleDepth(facts.doc);
       const title = view.headings[0]?.text ?? path[path.length - 1] ?? facts.doc.title ?? null;
-      const vendors = lowerCaseSet(facts.vocabulary.vendorWords());
+      const vendors = facts.vocabulary.vendorWordSet();
       const named = new Set<string>();
       const models = [...new Set([...view.localMentions, ...view.bodyMentions].map((m) => m.model))];
       for (const m of [...models, facts.identity?.base ?? '']) for (const norm of tokenKeys(m)) named.add(norm);

@@ -156,6 +156,19 @@ export class ModelVocabulary {
   /** `vendorWords` of the derived state it was made for. */
   private vendorWordsOf: { derived: Derived; words: readonly string[] } | null = null;
 
+  /**
+   * `vendorWords` lower-cased, as token keys (`modelTokens(..).norm`) and term keys are: one set per
+   * state of the vocabulary, so enrichment (per chunk) and chat (per question) never make their own.
+   */
+  vendorWordSet(): ReadonlySet<string> {
+    const words = this.vendorWords();
+    if (this.vendorWordSetOf?.words !== words) this.vendorWordSetOf = { words, set: new Set(words.map((w) => w.toLowerCase())) };
+    return this.vendorWordSetOf.set;
+  }
+
+  /** `vendorWordSet` of the `vendorWords` array it was made from. */
+  private vendorWordSetOf: { words: readonly string[]; set: ReadonlySet<string> } | null = null;
+
   /** Whether a token key is a vendor word, given or learned. */
   private readonly isVendorKey: IsVendorKey = (key) => this.vendorKeys.has(key) || this.learnedVendors.has(key);
 

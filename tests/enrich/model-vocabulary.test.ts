@@ -68,6 +68,18 @@ describe('ModelVocabulary learning', () => {
     expect(two.vendorWords()).not.toContain('Acme');
   });
 
+  it('learns no vendor from a section heading that opens each product page with its name', () => {
+    // "## Description" then "**K10** is ...": the heading word stands right before every product, once a page.
+    const boards = ['K10', 'K20', 'P30', 'Q40', 'Z50'];
+    const page = (b: string, vendor: string): string => `# ${b}\n\n## Description\n\n**${vendor}${b}** is a board. Power the ${vendor}${b} with 5 V.`;
+    const v = ModelVocabulary.fromDocuments(boards.map((b) => doc(`lib/${b.toLowerCase()}.md`, page(b, ''))));
+    expect(v.models().map((m) => m.name).sort()).toEqual(boards);
+    expect(v.vendorWords()).toEqual([]);
+    // A vendor's name written with its products through the same pages is still learned.
+    const vendor = ModelVocabulary.fromDocuments(boards.map((b) => doc(`lib/${b.toLowerCase()}.md`, page(b, 'Acme '))));
+    expect(vendor.vendorWords()).toEqual(['Acme']);
+  });
+
   it('accepts a digit-free folder only when a title in it is written as a name', () => {
     const v = ModelVocabulary.fromDocuments([
       doc('lib/zero/zero/README.md', '# ZERO\n\nRadxa ZERO is a tiny board.'),
