@@ -415,10 +415,25 @@ function createService(options: HtmlToMarkdownOptions, onTitle: (title: string) 
     if (name === 'title') return title;
     return null;
   };
+  /**
+   * The filter's answer per element, for its replacement: turndown asks the filter, converts the
+   * element's children, then calls the matched rule's replacement, which would otherwise ask
+   * `ownRule` again (the element and its attributes are unchanged in between).
+   */
+  const chosen = new WeakMap<DomNode, Replacement>();
   // Rules added later take precedence over the plugin's and turndown's own.
   service.addRule('mmRules', {
-    filter: (node) => ownRule(asDom(node)) !== null,
-    replacement: (content, node) => ownRule(asDom(node))!(content, asDom(node)),
+    filter: (node) => {
+      const n = asDom(node);
+      const rule = ownRule(n);
+      if (rule === null) return false;
+      chosen.set(n, rule);
+      return true;
+    },
+    replacement: (content, node) => {
+      const n = asDom(node);
+      return (chosen.get(n) ?? ownRule(n))!(content, n);
+    },
   });
   service.remove(REMOVED_TAGS as TurndownService.TagName[]);
   service.remove((node) => asDom(node).hasAttribute?.('hidden') === true);
