@@ -90,14 +90,39 @@ const tableReplacement: Replacement = (content, table) => {
     .map((l) => l.replace(/\s*(?:<br>\s*)+/g, '<br>'));
   // Single-cell and layout tables (tables of tables) carry no tabular data: keep their text flat.
   if (nested || rows.length === 0 || (rows.length === 1 && cellCount(rows[0]!) <= 1)) return `\n\n${content}\n\n`;
-  const columns = Math.max(...rows.map(cellCount));
+  const counts = rows.map(cellCount);
+  const columns = Math.max(...counts);
   const divider = '|' + ' --- |'.repeat(columns);
-  if (columns === 2 && labelValueRows(table, rows)) rows.unshift('|     |     |');
-  const header = rows[0]! + '     |'.repeat(columns - cellCount(rows[0]!));
+  if (columns === 2 && labelValueRows(table, rows)) {
+    rows.unshift('|     |     |');
+    counts.unshift(2);
+  }
   const caption = table.querySelector?.('caption')?.textContent?.trim();
   const captionLine = caption ? `${escapeMarkdownText(caption)}\n\n` : '';
-  return `\n\n${captionLine}${[header, divider, ...rows.slice(1)].join('\n')}\n\n`;
+  const [header, ...body] = padRows(rows, counts, columns);
+  return `\n\n${captionLine}${[header, divider, ...body].join('\n')}\n\n`;
 };
+
+/**
+ * Rows with fewer cells than the table has columns, given empty cells up to its width. GFM reads a
+ * short row so, but the answers read a row's cells as written (chat/sentences.ts): two cells of a
+ * three-column table ("| VCC | 3.3 V |" under "Pin | Voltage | Note") read as a label and its
+ * value ("VCC: 3.3 V"), not under their headers ("Pin: VCC; Voltage: 3.3 V"), and a row is
+ * compared with the row above by its length. The empty cells added are bounded as spans are
+ * (`SPAN_POSITIONS`, per cell of the table): one row of 5,000 cells over 5,000 rows of one would
+ * pad 25 million; past the bound rows stay short, which GFM reads alike. Pads `rows` in place.
+ */
+function padRows(rows: string[], counts: readonly number[], columns: number): string[] {
+  let left = SPAN_POSITIONS.slack + SPAN_POSITIONS.perCell * counts.reduce((n, c) => n + c, 0);
+  rows.forEach((row, i) => {
+    const missing = columns - counts[i]!;
+    if (missing <= 0 || (i > 0 && missing > left)) return;
+    // The header is always padded: a header shorter than a row would drop that row's last cells.
+    if (i > 0) left -= missing;
+    rows[i] = row + '     |'.repeat(missing);
+  });
+  return rows;
+}
 
 /**
  * Whether a two-column table's first row is data, not a header: a list of labels and values with
