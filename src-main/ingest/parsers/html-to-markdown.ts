@@ -257,7 +257,9 @@ function gridOf(table: DomNode): Map<DomNode, RowGrid> {
   if (grid) return grid;
   grid = new Map();
   const rows = rowsOf(table) ?? [];
-  let positions = SPAN_POSITIONS.slack + SPAN_POSITIONS.perCell * rows.reduce((n, r) => n + cellsOf(r).length, 0);
+  // Each row's cells, listed once for the three passes below (domino builds each list anew).
+  const cells = rows.map(cellsOf);
+  let positions = SPAN_POSITIONS.slack + SPAN_POSITIONS.perCell * cells.reduce((n, c) => n + c.length, 0);
   // Per row: the index after the last row of its group. A row group (`<thead>`, each `<tbody>`,
   // `<tfoot>`) ends every span in it, as in a browser: a header cell's rowspan never reaches into
   // the body's rows.
@@ -268,9 +270,8 @@ function gridOf(table: DomNode): Map<DomNode, RowGrid> {
   let width = 0;
   let spanningDown = 0;
   const endsAfter = new Map<number, number>();
-  rows.forEach((row, r) => {
+  cells.forEach((own, r) => {
     spanningDown -= endsAfter.get(r - 1) ?? 0;
-    const own = cellsOf(row);
     width = Math.max(width, own.length + spanningDown);
     for (const cell of own) {
       const last = r + Math.min(spanOf(cell, 'rowspan'), groupEnd[r]! - r) - 1;
@@ -289,7 +290,7 @@ function gridOf(table: DomNode): Map<DomNode, RowGrid> {
       else down.delete(col);
     }
     carried.sort((a, b) => a.col - b.col);
-    const own = cellsOf(row);
+    const own = cells[r]!;
     const taken = new Set(carried.map((c) => c.col));
     // The carried columns inside the table, in order, and how many of them lie left of `col`.
     const takenInside = carried.map((c) => c.col).filter((c) => c < width);
