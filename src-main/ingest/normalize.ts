@@ -1,5 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import type { Block, BlockKind, DocFormat, ParsedDocument } from '../core/document';
+import { tableExtent } from './table-rule';
 
 /**
  * Builds the block list of a normalized document from its Markdown text with markdown-it's block
@@ -13,6 +14,9 @@ import type { Block, BlockKind, DocFormat, ParsedDocument } from '../core/docume
  */
 const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
 md.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
+// Tables as one open and one close token, without a token per cell (see table-rule.ts); the
+// stock rule's place and the rules it may interrupt are kept.
+md.block.ruler.at('table', tableExtent, { alt: ['paragraph', 'reference'] });
 
 const inlineMd = new MarkdownIt({ html: true, linkify: false, typographer: false });
 

@@ -90,14 +90,39 @@ const tableReplacement: Replacement = (content, table) => {
     .map((l) => l.replace(/\s*(?:<br>\s*)+/g, '<br>'));
   // Single-cell and layout tables (tables of tables) carry no tabular data: keep their text flat.
   if (nested || rows.length === 0 || (rows.length === 1 && cellCount(rows[0]!) <= 1)) return `\n\n${content}\n\n`;
-  const columns = Math.max(...rows.map(cellCount));
+  const counts = rows.map(cellCount);
+  const columns = Math.max(...counts);
   const divider = '|' + ' --- |'.repeat(columns);
-  if (columns === 2 && labelValueRows(table, rows)) rows.unshift('|     |     |');
-  const header = rows[0]! + '     |'.repeat(columns - cellCount(rows[0]!));
+  if (columns === 2 && labelValueRows(table, rows)) {
+    rows.unshift('|     |     |');
+    counts.unshift(2);
+  }
   const caption = table.querySelector?.('caption')?.textContent?.trim();
   const captionLine = caption ? `${escapeMarkdownText(caption)}\n\n` : '';
-  return `\n\n${captionLine}${[header, divider, ...rows.slice(1)].join('\n')}\n\n`;
+  const [header, ...body] = padRows(rows, counts, columns);
+  return `\n\n${captionLine}${[header, divider, ...body].join('\n')}\n\n`;
 };
+
+/**
+ * Rows with fewer cells than the table has columns, given empty cells up to its width. GFM reads a
+ * short row so, but the answers read a row's cells as written (chat/sentences.ts): two cells of a
+ * three-column table ("| VCC | 3.3 V |" under "Pin | Voltage | Note") read as a label and its
+ * value ("VCC: 3.3 V"), not under their headers ("Pin: VCC; Voltage: 3.3 V"), and a row is
+ * compared with the row above by its length. The empty cells added are bounded as spans are
+ * (`SPAN_POSITIONS`, per cell of the table): one row of 5,000 cells over 5,000 rows of one would
+ * pad 25 million; past the bound rows stay short, which GFM reads alike. Pads `rows` in place.
+ */
+function padRows(rows: string[], counts: readonly number[], columns: number): string[] {
+  let left = SPAN_POSITIONS.slack + SPAN_POSITIONS.perCell * counts.reduce((n, c) => n + c, 0);
+  rows.forEach((row, i) => {
+    const missing = columns - counts[i]!;
+    if (missing <= 0 || (i > 0 && missing > left)) return;
+    // The header is always padded: a header shorter than a row would drop that row's last cells.
+    if (i > 0) left -= missing;
+    rows[i] = row + '     |'.repeat(missing);
+  });
+  return rows;
+}
 
 /**
  * Whether a two-column table's first row is data, not a header: a list of labels and values with
@@ -232,7 +257,9 @@ function gridOf(table: DomNode): Map<DomNode, RowGrid> {
   if (grid) return grid;
   grid = new Map();
   const rows = rowsOf(table) ?? [];
-  let positions = SPAN_POSITIONS.slack + SPAN_POSITIONS.perCell * rows.reduce((n, r) => n + cellsOf(r).length, 0);
+  // Each row's cells, listed once for the three passes below (domino builds each list anew).
+  const cells = rows.map(cellsOf);
+  let positions = SPAN_POSITIONS.slack + SPAN_POSITIONS.perCell * cells.reduce((n, c) => n + c.length, 0);
   // Per row: the index after the last row of its group. A row group (`<thead>`, each `<tbody>`,
   // `<tfoot>`) ends every span in it, as in a browser: a header cell's rowspan never reaches into
   // the body's rows.
@@ -243,9 +270,8 @@ function gridOf(table: DomNode): Map<DomNode, RowGrid> {
   let width = 0;
   let spanningDown = 0;
   const endsAfter = new Map<number, number>();
-  rows.forEach((row, r) => {
+  cells.forEach((own, r) => {
     spanningDown -= endsAfter.get(r - 1) ?? 0;
-    const own = cellsOf(row);
     width = Math.max(width, own.length + spanningDown);
     for (const cell of own) {
       const last = r + Math.min(spanOf(cell, 'rowspan'), groupEnd[r]! - r) - 1;
@@ -264,7 +290,7 @@ function gridOf(table: DomNode): Map<DomNode, RowGrid> {
       else down.delete(col);
     }
     carried.sort((a, b) => a.col - b.col);
-    const own = cellsOf(row);
+    const own = cells[r]!;
     const taken = new Set(carried.map((c) => c.col));
     // The carried columns inside the table, in order, and how many of them lie left of `col`.
     const takenInside = carried.map((c) => c.col).filter((c) => c < width);
@@ -415,10 +441,25 @@ function createService(options: HtmlToMarkdownOptions, onTitle: (title: string) 
     if (name === 'title') return title;
     return null;
   };
+  /**
+   * The filter's answer per element, for its replacement: turndown asks the filter, converts the
+   * element's children, then calls the matched rule's replacement, which would otherwise ask
+   * `ownRule` again (the element and its attributes are unchanged in between).
+   */
+  const chosen = new WeakMap<DomNode, Replacement>();
   // Rules added later take precedence over the plugin's and turndown's own.
   service.addRule('mmRules', {
-    filter: (node) => ownRule(asDom(node)) !== null,
-    replacement: (content, node) => ownRule(asDom(node))!(content, asDom(node)),
+    filter: (node) => {
+      const n = asDom(node);
+      const rule = ownRule(n);
+      if (rule === null) return false;
+      chosen.set(n, rule);
+      return true;
+    },
+    replacement: (content, node) => {
+      const n = asDom(node);
+      return (chosen.get(n) ?? ownRule(n))!(content, n);
+    },
   });
   service.remove(REMOVED_TAGS as TurndownService.TagName[]);
   service.remove((node) => asDom(node).hasAttribute?.('hidden') === true);

@@ -143,6 +143,28 @@ describe('htmlToMarkdown tables', () => {
     ]);
   });
 
+  it('gives a row shorter than the table its empty cells, so its values stay under their headers', () => {
+    // The last row of a side-by-side legend (radxa's ROCK 5 ITX interface table) has no fourth cell.
+    const html = '<table><tr><th>No.</th><th>Interface</th><th>No.</th><th>Interface</th></tr><tr><td>1</td><td>HDMI</td><td>3</td><td>USB</td></tr><tr><td>2</td><td>DC IN</td></tr></table>';
+    const md = lines(htmlToMarkdown(html).markdown);
+    expect(md.map(cells)).toEqual([['No.', 'Interface', 'No.', 'Interface'], ['---', '---', '---', '---'], ['1', 'HDMI', '3', 'USB'], ['2', 'DC IN', '', '']]);
+    // The header is padded as before, when a data row is the widest.
+    expect(lines(htmlToMarkdown('<table><tr><th>A</th></tr><tr><td>1</td><td>2</td></tr></table>').markdown).map(cells)).toEqual([['A', ''], ['---', '---'], ['1', '2']]);
+  });
+
+  it('bounds the empty cells given to short rows, so a small hostile file cannot make a huge document', () => {
+    // One row 2,000 cells wide over 2,000 rows of one cell: padded, 4 million cells of 6 characters.
+    const html = `<table><tr>${'<td>h</td>'.repeat(2000)}</tr>${'<tr><td>y</td></tr>'.repeat(2000)}</table>`;
+    const md = htmlToMarkdown(html).markdown;
+    expect(md.length).toBeLessThan(5 * html.length);
+    const rows = lines(md).map(cells);
+    expect(rows).toHaveLength(2002);
+    // The first rows are padded until the allowance is spent; every row keeps its value.
+    expect(rows[2]).toHaveLength(2000);
+    expect(rows[rows.length - 1]).toEqual(['y']);
+    expect(rows.slice(2).every((r) => r[0] === 'y')).toBe(true);
+  });
+
   it('keeps single-cell and layout tables as flat text rather than tables', () => {
     const single = htmlToMarkdown('<table><tr><td>Note: power off first.</td></tr></table>').markdown;
     expect(single).not.toContain('|');
@@ -161,9 +183,9 @@ describe('htmlToMarkdown tables', () => {
   });
 
   it('reads a colspan that is no whole number as a browser does, by its leading digits', () => {
-    // colspan="1.5" spans one column: GND stands under Name, and Note is left empty (the row is short).
+    // colspan="1.5" spans one column: GND stands under Name, and Note is left empty.
     const md = lines(htmlToMarkdown('<table><tr><th>Pin</th><th>Name</th><th>Note</th></tr><tr><td colspan="1.5">1</td><td>GND</td></tr></table>').markdown);
-    expect(md.map(cells)).toEqual([['Pin', 'Name', 'Note'], ['---', '---', '---'], ['1', 'GND']]);
+    expect(md.map(cells)).toEqual([['Pin', 'Name', 'Note'], ['---', '---', '---'], ['1', 'GND', '']]);
     const wide = lines(htmlToMarkdown('<table><tr><th>Pin</th><th>Name</th><th>Note</th></tr><tr><td colspan="2.9">1</td><td>GND</td></tr></table>').markdown);
     expect(wide.slice(2).map(cells)).toEqual([['1', '1', 'GND']]);
   });
