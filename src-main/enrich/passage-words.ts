@@ -1,6 +1,6 @@
 import { stemmer } from 'stemmer';
 import type { NormalizedDocument } from '../core/document';
-import { isStopword } from './text.util';
+import { charClass, hashUnits, isStopword, WordTable } from './text.util';
 
 /**
  * The words of passages as passage statistics (`passage-terms.ts`) count them, apart from those
@@ -8,16 +8,10 @@ import { isStopword } from './text.util';
  * (`learning-extract.ts`) and loads no more than it needs.
  */
 
-/**
- * Stems of the words seen so far, null for a word not counted (shorter than 2 characters, a
- * stopword): most words repeat, and one lookup then answers both questions for them.
- */
-const stems = new Map<string, string | null>();
+/** Words kept in `wordStems` before it is emptied. */
 const MAX_CACHED_STEMS = 200_000;
 // eslint-disable-next-line no-control-regex
 const NON_ASCII = /[^\x00-\x7f]/;
-const ASCII_WORD = /[a-z0-9][a-z0-9+]*/g;
-const UNICODE_WORD = /[\p{L}\p{N}][\p{L}\p{N}+]*/gu;
 const LETTERS = /^\p{L}+$/u;
 
 /**
@@ -27,10 +21,7 @@ const LETTERS = /^\p{L}+$/u;
  */
 export function passageTerms(text: string): string[] {
   const out: string[] = [];
-  for (const w of passageWords(text) ?? []) {
-    const s = stemOf(w);
-    if (s !== null) out.push(s);
-  }
+  forEachPassageTerm(text, (s) => out.push(s));
   return out;
 }
 
@@ -40,29 +31,58 @@ export function passageTerms(text: string): string[] {
  */
 export function distinctPassageTerms(text: string): Set<string> {
   const out = new Set<string>();
-  for (const w of passageWords(text) ?? []) {
-    const s = stemOf(w);
-    if (s !== null) out.add(s);
-  }
+  forEachPassageTerm(text, (s) => out.add(s));
   return out;
 }
 
-/** The lower-case words of a text, before stemming and stopwords. */
-function passageWords(text: string): RegExpMatchArray | null {
-  // Most manual text is ASCII: it needs no NFKC and a plain character class finds its words
-  // (measured: about half the time of the Unicode pattern on the dev corpora).
-  return NON_ASCII.test(text) ? text.normalize('NFKC').toLowerCase().match(UNICODE_WORD) : text.toLowerCase().match(ASCII_WORD);
+/**
+ * Stems of the words seen so far (`stemOf`'s answers), found in place: most words repeat, and one
+ * lookup then answers whether a word counts and as what.
+ */
+const wordStems = new WordTable<string | null>(MAX_CACHED_STEMS);
+
+/**
+ * Calls `take` with each term of `text`, in order (`passageTerms`): the stem of each match of
+ * `[\p{L}\p{N}][\p{L}\p{N}+]*` (a Unicode pattern) in the text's lower-case NFKC form, read code
+ * point by code point, each word's stem found in `wordStems` by its place in the text: cutting
+ * every word out (`match`) and hashing it for a map was most of this function's time and
+ * garbage (it reads every passage of every learned document).
+ */
+function forEachPassageTerm(text: string, take: (term: string) => unknown): void {
+  // Most manual text is ASCII, which NFKC leaves as it is.
+  const lower = NON_ASCII.test(text) ? text.normalize('NFKC').toLowerCase() : text.toLowerCase();
+  const n = lower.length;
+  let i = 0;
+  while (i < n) {
+    let c = lower.charCodeAt(i);
+    if (c >= 0xd800) c = lower.codePointAt(i)!;
+    if (charClass(c) === 0) {
+      i += c > 0xffff ? 2 : 1;
+      continue;
+    }
+    const from = i;
+    let h = 0;
+    for (;;) {
+      h = hashUnits(h, lower, i, c);
+      i += c > 0xffff ? 2 : 1;
+      if (i >= n) break;
+      c = lower.charCodeAt(i);
+      if (c >= 0xd800) c = lower.codePointAt(i)!;
+      if (c !== 43 && charClass(c) === 0) break;
+    }
+    if (i - from < 2) continue;
+    let s = wordStems.find(lower, from, i, h);
+    if (s === undefined) {
+      const w = lower.slice(from, i);
+      s = wordStems.add(w, h, stemOf(w));
+    }
+    if (s !== null) take(s);
+  }
 }
 
-/** The stem a word is counted as, null for one not counted (see `stems`). */
+/** The stem a word of 2 or more characters is counted as, null for a stopword. */
 function stemOf(w: string): string | null {
-  let s = stems.get(w);
-  if (s === undefined) {
-    s = w.length < 2 || isStopword(w) ? null : LETTERS.test(w) ? stemmer(w) : w;
-    if (stems.size >= MAX_CACHED_STEMS) stems.clear();
-    stems.set(w, s);
-  }
-  return s;
+  return isStopword(w) ? null : LETTERS.test(w) ? stemmer(w) : w;
 }
 
 /** The blocks of a document whose words are counted (front matter says nothing a passage answers). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Result } from '../core/result';
 import { boundedMemo } from '../core/memo';
 import { fail, ok } from '../core/result';
-import { contentTerms, distinctContentTerms, plainText } from './text.util';
+import { contentTerms, distinctContentTerms, hasAsciiDigit, plainText } from './text.util';
 import { countTable } from './stored-checks';
 
 /**
@@ -118,19 +118,10 @@ export function topTermsOf(terms: readonly string[], stats: TermStats, k: number
 export function termCounts(terms: readonly string[], weight = 1): Map<string, number> {
   const tf = new Map<string, number>();
   for (const t of terms) {
-    if (t.length < 3 || (weight < 2 && hasDigit(t))) continue;
+    if (t.length < 3 || (weight < 2 && hasAsciiDigit(t))) continue;
     tf.set(t, (tf.get(t) ?? 0) + weight);
   }
   return tf;
-}
-
-/** `/\d/.test(term)` by character code: asked of every term of every chunk. */
-function hasDigit(term: string): boolean {
-  for (let i = 0; i < term.length; i++) {
-    const c = term.charCodeAt(i);
-    if (c >= 48 && c <= 57) return true;
-  }
-  return false;
 }
 
 /**

@@ -78,52 +78,97 @@ export function singular(word: string): string {
   return word;
 }
 
-const CONTENT_WORD = /[\p{L}][\p{L}\p{N}+]*(?:[.-][\p{L}\p{N}]+)*/gu;
-/** `CONTENT_WORD` on lower-case ASCII text, where \p{L} is [a-z] and \p{N} is [0-9]. */
-const ASCII_CONTENT_WORD = /[a-z][a-z0-9+]*(?:[.-][a-z0-9]+)*/g;
-// eslint-disable-next-line no-control-regex
-const NON_ASCII = /[^\x00-\x7f]/;
-const SPACE = /\s/;
+/** What a code point is to the word patterns here: a letter (`\p{L}`), a number (`\p{N}`) or neither. */
+const LETTER = 1;
+const NUMBER = 2;
+const OTHER = 3;
+const IS_LETTER = /^\p{L}$/u;
+const IS_NUMBER = /^\p{N}$/u;
+/** `charClass`'s answers for the Basic Multilingual Plane beyond ASCII: 0 not asked yet. */
+const bmpClass = new Uint8Array(0x10000);
+
+function classOfCodePoint(c: number): number {
+  const s = String.fromCodePoint(c);
+  return IS_LETTER.test(s) ? LETTER : IS_NUMBER.test(s) ? NUMBER : OTHER;
+}
+
+/** `LETTER`, `NUMBER` or neither (0) for the code point `c`; ASCII by arithmetic. */
+export function charClass(c: number): number {
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) ? LETTER : c >= 48 && c <= 57 ? NUMBER : 0;
+  if (c > 0xffff) {
+    const k = classOfCodePoint(c);
+    return k === OTHER ? 0 : k;
+  }
+  let known = bmpClass[c]!;
+  if (known === 0) bmpClass[c] = known = classOfCodePoint(c);
+  return known === OTHER ? 0 : known;
+}
 
 /**
- * Pieces of `text` of about `size` characters, each ending at whitespace (or the text's end), as
- * [start, end) offsets. The word patterns here never match whitespace and their look-arounds
- * read whitespace and a text's edge alike, so matching piece by piece finds the same words as
- * matching the whole text; a piece of pure ASCII can then use a plain character class, which
- * runs in about half the time of the Unicode one (96% of the paragraphs of the shared manuals are
- * ASCII, but most whole documents hold a "®" or a "×" somewhere).
+ * Values of the words seen, found by a word's place in a text (`find`) without cutting it out:
+ * the tokenizers here read every word of every learned document and chunk, and most words
+ * recur, so a lookup by a string made for the purpose (and hashed again) was most of their time
+ * and garbage. The caller hashes the word's code units as it reads them (`hashUnits`, from 0).
+ * Bounded; dropped wholesale when full.
  */
-function* asciiPieces(text: string, size = 2048): Generator<[start: number, end: number, ascii: boolean]> {
-  for (let start = 0; start < text.length; ) {
-    let end = start + size;
-    if (end >= text.length) end = text.length;
-    else {
-      const cut = text.slice(end).search(SPACE);
-      end = cut < 0 ? text.length : end + cut + 1;
+export class WordTable<T> {
+  private slots: Int32Array;
+  private readonly words: string[] = [];
+  private readonly values: T[] = [];
+
+  /** `max`: words kept before the table is emptied. */
+  constructor(private readonly max: number) {
+    // Open addressing at most half full.
+    let size = 1;
+    while (size < max * 2) size *= 2;
+    this.slots = new Int32Array(size).fill(-1);
+  }
+
+  /** The value of the word `text.slice(start, end)` with hash `h`, undefined when not kept. */
+  find(text: string, start: number, end: number, h: number): T | undefined {
+    const mask = this.slots.length - 1;
+    const len = end - start;
+    for (let k = spread(h) & mask; ; k = (k + 1) & mask) {
+      const at = this.slots[k]!;
+      if (at < 0) return undefined;
+      const w = this.words[at]!;
+      if (w.length === len && text.startsWith(w, start)) return this.values[at];
     }
-    const piece = text.slice(start, end);
-    yield [start, end, !NON_ASCII.test(piece)];
-    start = end;
+  }
+
+  /** Keeps `value` for `word` (hash `h`, not kept yet); returns `value`. */
+  add(word: string, h: number, value: T): T {
+    if (this.words.length >= this.max) {
+      this.slots.fill(-1);
+      this.words.length = 0;
+      this.values.length = 0;
+    }
+    const mask = this.slots.length - 1;
+    let k = spread(h) & mask;
+    while (this.slots[k]! >= 0) k = (k + 1) & mask;
+    this.slots[k] = this.words.length;
+    this.words.push(word);
+    this.values.push(value);
+    return value;
   }
 }
 
 /**
- * Content term of each word seen (its singular), or '' for a stopword: the same words recur in
- * every chunk of a library, so each is looked at once. Bounded; dropped wholesale when full.
+ * A word's hash with its bits mixed (MurmurHash3's finalizer): the low bits of `h * 31 + c` of
+ * short words differ little, and the table's slots are the low bits.
  */
-const termOf = new Map<string, string>();
+function spread(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+/** Words kept in `wordTerms` before it is emptied. */
 const TERM_CACHE = 50_000;
 
-/** The content term of a matched word (see `termOf`), '' for one not counted. */
+/** The content term of a matched word of 2 or more characters: its singular, '' for a stopword. */
 function termOfWord(w: string): string {
-  if (w.length < 2) return '';
-  let term = termOf.get(w);
-  if (term === undefined) {
-    term = isStopword(w) ? '' : singular(w);
-    if (termOf.size >= TERM_CACHE) termOf.clear();
-    termOf.set(w, term);
-  }
-  return term;
+  return isStopword(w) ? '' : singular(w);
 }
 
 /** Lowercase content words (letters first, >= 2 chars, no stopwords), singularized. */
@@ -144,16 +189,72 @@ export function distinctContentTerms(text: string): Set<string> {
   return out;
 }
 
-/** Calls `take` with each content term of `text`, in order (`contentTerms`). */
+/**
+ * Content terms of the words seen (`termOfWord`'s answers), found in place: the same words recur
+ * in every chunk of a library, so each is looked at once.
+ */
+const wordTerms = new WordTable<string>(TERM_CACHE);
+
+/**
+ * Calls `take` with each content term of `text`, in order (`contentTerms`): the term of each match
+ * of `[\p{L}][\p{L}\p{N}+]*(?:[.-][\p{L}\p{N}]+)*` (a Unicode pattern) in the lower-case text,
+ * read code point by code point, each word's term found in `wordTerms` by its place in the text.
+ * This reads every learned document and every chunk: the pattern's match arrays (every word cut
+ * out as a string, then hashed again for the map) were most of its time and garbage. The pattern
+ * never backtracks (each part is greedy and nothing follows it), so the first match at each place
+ * is read as below.
+ */
 function forEachContentTerm(text: string, take: (term: string) => unknown): void {
   const lower = text.toLowerCase();
-  for (const [start, end, ascii] of asciiPieces(lower)) {
-    const piece = start === 0 && end === lower.length ? lower : lower.slice(start, end);
-    for (const w of piece.match(ascii ? ASCII_CONTENT_WORD : CONTENT_WORD) ?? []) {
-      const term = termOfWord(w);
-      if (term !== '') take(term);
+  const n = lower.length;
+  let i = 0;
+  while (i < n) {
+    let c = lower.charCodeAt(i);
+    if (c >= 0xd800) c = lower.codePointAt(i)!;
+    if (charClass(c) !== LETTER) {
+      i += c > 0xffff ? 2 : 1;
+      continue;
     }
+    const from = i;
+    let h = 0;
+    for (;;) {
+      h = hashUnits(h, lower, i, c);
+      i += c > 0xffff ? 2 : 1;
+      if (i >= n) break;
+      c = lower.charCodeAt(i);
+      if (c >= 0xd800) c = lower.codePointAt(i)!;
+      if (c !== 43 && charClass(c) === 0) break;
+    }
+    // `(?:[.-][\p{L}\p{N}]+)*`: a dot or hyphen joins only when a letter or digit follows it.
+    while (i + 1 < n) {
+      const sep = lower.charCodeAt(i);
+      if (sep !== 46 && sep !== 45) break;
+      c = lower.codePointAt(i + 1)!;
+      if (charClass(c) === 0) break;
+      h = (Math.imul(h, 31) + sep) | 0;
+      i++;
+      for (;;) {
+        h = hashUnits(h, lower, i, c);
+        i += c > 0xffff ? 2 : 1;
+        if (i >= n) break;
+        c = lower.codePointAt(i)!;
+        if (charClass(c) === 0) break;
+      }
+    }
+    if (i - from < 2) continue;
+    let term = wordTerms.find(lower, from, i, h);
+    if (term === undefined) {
+      const w = lower.slice(from, i);
+      term = wordTerms.add(w, h, termOfWord(w));
+    }
+    if (term !== '') take(term);
   }
+}
+
+/** `WordTable`'s hash `h` continued with the code point `c` at `text[i]` (its code units). */
+export function hashUnits(h: number, text: string, i: number, c: number): number {
+  h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  return c > 0xffff ? (Math.imul(h, 31) + text.charCodeAt(i + 1)) | 0 : h;
 }
 
 /** Jaccard overlap of two term sets, 0..1. */
@@ -224,6 +325,12 @@ function width(c: number): number {
 
 function isDigitCode(c: number): boolean {
   return c >= 48 && c <= 57;
+}
+
+/** `/\d/.test(text)` (an ASCII digit: `\d` without the `u` flag) by character code, for words asked of every term of a chunk. */
+export function hasAsciiDigit(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (isDigitCode(text.charCodeAt(i))) return true;
+  return false;
 }
 
 /**

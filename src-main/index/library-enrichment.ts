@@ -102,12 +102,22 @@ export class LibraryEnrichment {
     await writeFileAtomic(path.join(dir, ENRICHMENT_FILE), `${JSON.stringify(this.snapshot())}\n`);
   }
 
+  /**
+   * The state as stored; the same object until the next `learn` or `forget` (nothing else changes
+   * the state). A batch prepared in workers sends it to them (`LibraryIndex.prepareAll`), and its
+   * commit saves it: one copy of every table per batch, not two. Read-only.
+   */
   snapshot(): Persisted {
-    return { version: 1, vocabulary: this.vocabulary.toJSON(), terms: this.terms.toJSON(), passages: this.passages.toJSON() };
+    this.snapshotted ??= { version: 1, vocabulary: this.vocabulary.toJSON(), terms: this.terms.toJSON(), passages: this.passages.toJSON() };
+    return this.snapshotted;
   }
+
+  /** `snapshot`'s answer since the state last changed. */
+  private snapshotted: Persisted | null = null;
 
   /** Adds documents (replacing `previous` versions of the same ids) to the vocabulary and term statistics. */
   learn(docs: NormalizedDocument[], previous: NormalizedDocument[] = [], extracts: readonly (LearningExtract | undefined)[] = []): void {
+    this.snapshotted = null;
     for (const old of previous) {
       this.terms.removeDocument(old.text);
       this.passages.removeDocument(old);
@@ -122,6 +132,7 @@ export class LibraryEnrichment {
   }
 
   forget(docs: NormalizedDocument[]): void {
+    this.snapshotted = null;
     for (const doc of docs) {
       this.vocabulary.removeDocument(doc.id);
       this.terms.removeDocument(doc.text);

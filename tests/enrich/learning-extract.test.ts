@@ -49,4 +49,19 @@ describe('learning extract', () => {
     mixed.learn(docs, [], [learningExtract(docs[0]!), undefined, learningExtract(docs[2]!)]);
     expect(JSON.stringify(mixed.snapshot())).toBe(JSON.stringify(alone.snapshot()));
   });
+
+  it('gives the state as it is after every learn and forget, though it keeps its snapshot between them', () => {
+    const e = LibraryEnrichment.restore(null);
+    e.learn([docs[0]!]);
+    const first = e.snapshot();
+    expect(e.snapshot()).toBe(first);
+    e.learn([docs[1]!]);
+    const second = e.snapshot();
+    expect(JSON.stringify(second)).not.toBe(JSON.stringify(first));
+    const both = LibraryEnrichment.restore(null);
+    both.learn([docs[0]!, docs[1]!]);
+    expect(JSON.stringify(second)).toBe(JSON.stringify(both.snapshot()));
+    e.forget([docs[1]!]);
+    expect(JSON.stringify(e.snapshot())).toBe(JSON.stringify(first));
+  });
 });

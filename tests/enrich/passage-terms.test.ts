@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PassageTermStats, passageTerms } from '../../src-main/enrich/passage-terms';
 import { distinctPassageTerms } from '../../src-main/enrich/passage-words';
+import { stemmer } from 'stemmer';
+import { isStopword } from '../../src-main/enrich/text.util';
 import { markdownDocument } from './corpus.helper';
 
 describe('passage terms', () => {
@@ -19,6 +21,22 @@ describe('passage terms', () => {
     const text = 'Charge the battery; charging batteries charges the ESP32-S3+ and the esp32-s3+.';
     expect([...distinctPassageTerms(text)]).toEqual(['charg', 'batteri', 'esp32', 's3+']);
     expect([...distinctPassageTerms(`Über ${text} 15 µA`)]).toEqual([...new Set(passageTerms(`Über ${text} 15 µA`))]);
+  });
+
+  it('finds the words of the pattern in the NFKC lower-case text, words seen before alike', () => {
+    // The oracle: the pattern over the whole text, then the stopwords and the stemming of words
+    // of letters. Stems are found by a word's place in the text among the words seen before (a
+    // table emptied when full): each case is read twice, and again after more distinct words than it keeps.
+    const want = (t: string) =>
+      (t.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}+]*/gu) ?? [])
+        .filter((w) => w.length >= 2 && !isStopword(w))
+        .map((w) => (/^\p{L}+$/u.test(w) ? stemmer(w) : w));
+    const cases = ['a+b++ +ab 1ab 12 x1+ ab.cd', 'x\u{1d400}y \u{10400}bc \u{1d7cf}2 \ud835ab \udc00cd ab\ud800', 'İstanbul Ａ１ ﬁle x²y ①ab 中文 ab’cd'];
+    for (const t of [...cases, ...cases]) expect(passageTerms(t)).toEqual(want(t));
+    expect(passageTerms('x\u{10400}y ab+ 12')).toEqual(['x\u{10428}y', 'ab+', '12']);
+    const many = Array.from({ length: 210_000 }, (_, i) => `w${i.toString(36)}`).join(' ');
+    expect(passageTerms(many).join(' ')).toBe(want(many).join(' '));
+    for (const t of cases) expect(passageTerms(t)).toEqual(want(t));
   });
 });
 

@@ -59,8 +59,8 @@ describe('stopwords', () => {
 });
 
 describe('contentTerms and modelTokens over long mixed texts', () => {
-  // Both read a long text piece by piece, with a faster pattern for pieces of pure ASCII: the
-  // words, their keys and their offsets must be those of the whole text read at once.
+  // Both read code point by code point in place of their patterns: the words, their keys and
+  // their offsets must be those of the patterns over the whole text at once.
   const asciiRun = (n: number): string => Array.from({ length: n }, (_, i) => `Port${i} supplies 5V to the ROCK-${i}B v1.${i % 3}`).join(' ');
   const text = `${asciiRun(120)} Ａｂｃ Café-Board ™ ROCK 5B Plus ${asciiRun(120)} İ x1Σ v2.0 ${asciiRun(10)}`;
 
@@ -86,6 +86,22 @@ describe('contentTerms and modelTokens over long mixed texts', () => {
     expect(contentTerms(mixed)).toEqual(terms);
     const tokens = [...mixed.matchAll(/(?<![\p{L}\p{N}])[vV]\d+(?:\.\d+)*(?![\p{L}\p{N}])|[\p{L}\p{N}]+\+*/gu)].map((m) => ({ raw: m[0], start: m.index }));
     expect(modelTokens(mixed).map((t) => ({ raw: t.raw, start: t.start }))).toEqual(tokens);
+  });
+
+  it('reads dots, hyphens, "+" and letters outside the ASCII range as the pattern does, and words seen before alike', () => {
+    // Terms are found by a word's place in the text among the words seen before (a table emptied
+    // when full): each case is read twice, and again after more distinct words than the table keeps.
+    const pattern = /[\p{L}][\p{L}\p{N}+]*(?:[.-][\p{L}\p{N}]+)*/gu;
+    const want = (t: string) => (t.toLowerCase().match(pattern) ?? []).filter((w) => w.length >= 2 && !isStopword(w)).map((w) => singular(w));
+    const cases = [
+      'a.b.c a..b a.-b ab- -ab ab. .ab a+b.c+d a++ +a 1ab ab1.2x ab.1 x-1.',
+      'x\u{1d400}y \u{1d400}bc ab\u{1f600}cd \ud835ab \udc00cd ab\ud800',
+      'İstanbul Ａｂｃ café-board \u212aelvin ß ﬁle x²y ①ab ⅫB 中文 ab’cd a—b',
+    ];
+    for (const t of [...cases, ...cases]) expect(contentTerms(t)).toEqual(want(t));
+    const many = Array.from({ length: 60_000 }, (_, i) => `w${i.toString(36)}`).join(' ');
+    expect(contentTerms(many).join(' ')).toBe(want(many).join(' '));
+    for (const t of cases) expect(contentTerms(t)).toEqual(want(t));
   });
 
   it('gives the distinct terms of contentTerms, first seen first, ASCII and other pieces alike', () => {
