@@ -74,8 +74,5 @@ export function closestModels(name: string, vocabulary: ModelVocabulary, limit =
  * ("ZX-900"), which has no near model worth naming.
  */
 export function closestToUnknown(unknown: readonly UnknownModel[], vocabulary: ModelVocabulary): { text: string; closest: string[] }[] {
-  // A model only other manuals mention is ranked by its name in the library ("S20+" is the Galaxy
-  // S20+), so the documented model its name begins comes first, as the answer does.
-  const name = (u: UnknownModel): string => (u.fuller !== undefined ? (vocabulary.lookup(u.key)?.name ?? u.text) : u.text);
-  return unknown.map((u) => ({ text: u.text, closest: u.kind === 'sibling' ? closestModels(name(u), vocabulary) : [] }));
+  return unknown.map((u) => ({ text: u.text, closest: u.kind === 'sibling' ? closestModels(u.text, vocabulary) : [] }));
 }

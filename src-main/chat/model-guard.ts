@@ -37,12 +37,6 @@ export interface UnknownModel {
    * mention reads are not asked about.
    */
   family?: true;
-  /**
-   * A model the vocabulary knows only from other manuals' text, whose name begins the name of
-   * exactly one model with a manual ("S20+" -> the Galaxy S20+ 5G): that model, which the answer
-   * is for, saying so (`undocumentedMentions` in retrieve.ts).
-   */
-  fuller?: string;
 }
 
 /**

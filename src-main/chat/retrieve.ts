@@ -3,7 +3,7 @@ import type { Result } from '../core/result';
 import { ok } from '../core/result';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
 import { modelTokens } from '../enrich/text.util';
-import { modelMatch, onlyDocumentedFuller, withoutMentions, type QueryAnalysis } from '../search/query-analysis';
+import { modelMatch, withoutMentions, type QueryAnalysis } from '../search/query-analysis';
 import type { SearchOptions } from '../search/searcher';
 import { everyModelShown } from '../search/compared-models';
 import type { Retriever } from '../core/vocabulary';
@@ -82,7 +82,7 @@ export function planQuestion(question: string, analysis: QueryAnalysis, vocabula
   // `CodeMode`). `confirmUnknown` takes back those the library mentions.
   const mode = previousModels.length > 0 ? 'any' : named.length === 0 ? 'product' : 'library';
   const found = findUnknownModels(question, vocabulary, analysis.mentions, mode);
-  const unknown = [...(mode === 'product' ? found.filter((u) => u.kind === 'sibling') : found), ...undocumentedMentions(analysis, vocabulary)].sort((a, b) => a.start - b.start);
+  const unknown = mode === 'product' ? found.filter((u) => u.kind === 'sibling') : found;
   const unmentioned = mode === 'product' ? found.filter((u) => u.kind === 'code') : [];
   // The members a family name reads are not asked about when the whole name is one the library
   // lacks ("XIAO ESP32-C9" reads the XIAO ESP32-C3 and -S3); another mention still names them.
@@ -91,23 +91,6 @@ export function planQuestion(question: string, analysis: QueryAnalysis, vocabula
   const asked = named.filter((n) => analysis.mentions.some((m) => m.model === n && !families.some((u) => within(m, u))));
   const held = families.map((family) => ({ family, models: named.filter((n) => !asked.includes(n) && analysis.mentions.some((m) => m.model === n && within(m, family))) }));
   return withModels({ read: [...named], unknown, unmentioned, held }, previousModels);
-}
-
-/**
- * The question's mentions of a model no manual is about whose name begins exactly one documented
- * model's ("S20+", "Galaxy S20 Plus": the library has the Galaxy S20+ 5G's manual, and mentions
- * the S20+ only in other manuals' text), as names the library has no manual for, extended to that
- * model: answered for it, saying so, rather than from whichever manual the search ranks first for
- * a model none is about.
- */
-function undocumentedMentions(analysis: QueryAnalysis, vocabulary: ModelVocabulary): UnknownModel[] {
-  const out: UnknownModel[] = [];
-  for (const m of analysis.mentions) {
-    if (m.byPattern || !analysis.models.includes(m.model)) continue;
-    const fuller = onlyDocumentedFuller(m.model, vocabulary);
-    if (fuller) out.push({ text: m.text, kind: 'sibling', key: vocabulary.lookup(m.model)!.key, start: m.start, end: m.end, fuller: fuller.name });
-  }
-  return out;
 }
 
 /**
@@ -127,19 +110,17 @@ function withModels(plan: Omit<QuestionPlan, 'named' | 'inherited'>, previousMod
  * The question with each unknown name that extends a library model written as that model, when
  * the question's mention read a shorter one ("How do I charge the M5StickC Plus2?" -> "... the
  * M5StickC+?": its mention reads the M5StickC, though the M5StickC+ is the model the name extends
- * and the library's closest), and each model no manual is about written as the one documented
- * model its name begins (`fuller`: "S20+" -> "Galaxy S20+ 5G"). The answer is then for that
- * model, and says so; null when every such name already reads as that model.
+ * and the library's closest). The answer is then for the closest model, and says so; null when
+ * every such name already reads as the model it extends.
  */
 export function readAsExtended(question: string, analysis: QueryAnalysis, unknown: readonly UnknownModel[]): string | null {
   let text = question;
   let changed = false;
   for (const u of [...unknown].sort((a, b) => b.start - a.start)) {
-    const model = u.extends ?? u.fuller;
-    if (model === undefined) continue;
+    if (u.extends === undefined) continue;
     const read = analysis.mentions.filter((m) => m.start >= u.start && m.end <= u.end).map((m) => m.model);
-    if (read.length === 0 || read.every((m) => m === model)) continue;
-    text = `${text.slice(0, u.start)}${model}${text.slice(u.end)}`;
+    if (read.length === 0 || read.every((m) => m === u.extends)) continue;
+    text = `${text.slice(0, u.start)}${u.extends}${text.slice(u.end)}`;
     changed = true;
   }
   return changed ? text : null;
@@ -173,11 +154,6 @@ export async function confirmUnknown(index: ChatIndex, plan: QuestionPlan, previ
   const unsaid = async (names: readonly UnknownModel[]): Promise<UnknownModel[]> => {
     const out: UnknownModel[] = [];
     for (const u of names) {
-      // The vocabulary learned it from the manuals' text as a model none of them is about.
-      if (u.fuller !== undefined) {
-        out.push(u);
-        continue;
-      }
       if (index.libraryWords && spelledInWords(u.key, index.libraryWords())) continue;
       const found = await index.search(u.text, { topK: MENTION_PROBE_HITS, retriever: 'bm25' });
       // A known model's name with an ending is mentioned only written whole: "M5StickC" is not "M5StickC Plus 2".

@@ -71,7 +71,7 @@ function fullerName(query: string, m: QueryMention, vocabulary: ModelVocabulary)
   let end = m.end;
   let found: { entry: ModelEntry; end: number } | null = null;
   // Only here (a name no document is about, rare in a question): every model, read once.
-  const documented = documentedModels(vocabulary);
+  const documented = vocabulary.models().filter((e) => e.docCount > 0 && e.revision === null);
   for (const t of toks.slice(0, MAX_WINDOW)) {
     if (t.kind !== 'word' || !joinable(query.slice(end, t.start))) break;
     key += t.norm;
@@ -81,23 +81,6 @@ function fullerName(query: string, m: QueryMention, vocabulary: ModelVocabulary)
     found = { entry: fuller[0]!, end };
   }
   return found ? { ...m, model: found.entry.name, text: query.slice(m.start, found.end), end: found.end } : m;
-}
-
-/** The models some document is about, revisions aside: those a question's name can be extended to. */
-function documentedModels(vocabulary: ModelVocabulary): ModelEntry[] {
-  return vocabulary.models().filter((e) => e.docCount > 0 && e.revision === null);
-}
-
-/**
- * The one model with documents whose name begins with `model`, a name no document is about
- * ("Galaxy S20+ 5G" for "Galaxy S20+", which only other manuals mention); null when `model` has
- * documents itself or its name begins none or several ("Galaxy S20": the S20+ 5G and S20 Ultra 5G).
- */
-export function onlyDocumentedFuller(model: string, vocabulary: ModelVocabulary): ModelEntry | null {
-  const mentioned = vocabulary.lookup(model);
-  if (!mentioned || mentioned.docCount > 0 || mentioned.revision !== null || mentioned.key === '') return null;
-  const fuller = documentedModels(vocabulary).filter((e) => e.key.startsWith(mentioned.key));
-  return fuller.length === 1 ? fuller[0]! : null;
 }
 
 /** How well a chunk's model answers a question's models: the same model, its family, or neither. */
