@@ -10,7 +10,8 @@ import { tableExtent } from './table-rule';
 
 /**
  * Block structure only; inline parsing (the costliest core rule) runs on headings alone. The one
- * block parser of the parsers too (`blockTokens`): nothing changes its rules after this.
+ * block parser of the parsers too (`blockTokens`): its rules are set here, below, and nothing
+ * changes them later.
  */
 const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
 md.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
