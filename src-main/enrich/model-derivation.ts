@@ -71,17 +71,16 @@ function addSurfaces(into: Map<string, number>, rec: Record<string, Counts> | un
 
 /**
  * Capitalized words that make up at least half of what is written right before each of at least
- * `VENDOR_MIN_PRODUCTS` different product keys ("Radxa" before ROCK 5B, CM5, E20C ...), and that
- * some document writes before that product more than once. Words that merely stand before a name
- * now and then ("Board", "Overview") never dominate; a section heading or table column word
- * ("Description", "Components") that opens each product's page with its name stands before it
- * once per page, where a vendor's name goes with its products through the text (m5stack's pages:
- * "## Description" then "**M5StickC** is ...", each page once; "Radxa ROCK 5B" many times a page).
+ * `VENDOR_MIN_PRODUCTS` different product keys ("Radxa" before ROCK 5B, CM5, E20C ...). Words
+ * that merely stand before a name now and then ("Board", "Overview") never dominate. A word counts
+ * as written before a product only within one line of the Markdown, and where it opens a sentence
+ * only if the document never writes it in lower case (model-observation.ts): so a section heading
+ * or column word that opens each product's page ("## Description" then "**M5StickC** is ...") and
+ * an imperative ("Connect ESP-DualKey to ...") are no vendors, while a datasheet that names its
+ * maker once ("**Acme K10** is ...") is evidence like any other.
  */
 export function learnVendors(docs: ReadonlyMap<string, DocObservation>): Map<string, string> {
   const prevOf = new Map<string, Map<string, number>>();
-  /** The words some one document writes more than once right before a product key, by key. */
-  const repeatedOf = new Map<string, Set<string>>();
   const display = new Map<string, string>();
   for (const o of docs.values()) {
     for (const [key, words] of Object.entries(o.prev)) {
@@ -91,17 +90,12 @@ export function learnVendors(docs: ReadonlyMap<string, DocObservation>): Map<str
         if (!k || /\d/.test(k) || GENERIC_WORDS.has(k)) continue;
         counts.set(k, (counts.get(k) ?? 0) + n);
         if (!display.has(k)) display.set(k, w);
-        if (n >= 2) {
-          const repeated = repeatedOf.get(key) ?? new Set<string>();
-          repeated.add(k);
-          repeatedOf.set(key, repeated);
-        }
       }
       prevOf.set(key, counts);
     }
   }
   const topOf = new Map<string, number>();
-  for (const [key, counts] of prevOf) {
+  for (const counts of prevOf.values()) {
     let best = '';
     let bestN = 0;
     let total = 0;
@@ -109,9 +103,8 @@ export function learnVendors(docs: ReadonlyMap<string, DocObservation>): Map<str
       total += n;
       if (n > bestN) [best, bestN] = [k, n];
     }
-    // The vendor's name is most of what stands before its products, not one word among many,
-    // and is written with the product again within a document, not once where a section opens.
-    if (best && bestN * 2 >= total && repeatedOf.get(key)?.has(best)) topOf.set(best, (topOf.get(best) ?? 0) + 1);
+    // The vendor's name is most of what stands before its products, not one word among many.
+    if (best && bestN * 2 >= total) topOf.set(best, (topOf.get(best) ?? 0) + 1);
   }
   return new Map([...topOf].filter(([, n]) => n >= VENDOR_MIN_PRODUCTS).map(([k]) => [k, display.get(k)!]));
 }

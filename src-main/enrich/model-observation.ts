@@ -160,6 +160,7 @@ function scan(
   interesting: readonly string[],
   obs: DocObservation,
   vendorKeys: ReadonlySet<string>,
+  inline?: InlineWitness,
 ): void {
   const toks = modelTokens(text);
   // A window's key starts with its first token's key, so it can equal, extend or begin an
@@ -192,7 +193,7 @@ function scan(
           if (suffix !== t.norm || board) base = k;
         }
       }
-      if (exact || base !== null) record(text, toks, i, j, key, where, obs, vendorKeys);
+      if (exact || base !== null) record(text, toks, i, j, key, where, obs, vendorKeys, inline);
       if (!exact && base !== null) {
         const known = obs.extensions[key];
         if (known === undefined || known.length < base.length) obs.extensions[key] = base;
@@ -238,6 +239,7 @@ function record(
   where: 0 | 1 | 2,
   obs: DocObservation,
   vendorKeys: ReadonlySet<string>,
+  inline?: InlineWitness,
 ): void {
   let a = i;
   let b = j;
@@ -255,7 +257,7 @@ function record(
   const p = toks[a - 1];
   if (p && p.kind === 'word' && /^[ \t\u00a0®™]{1,3}$/.test(text.slice(p.end, toks[a]!.start))) {
     const word = /^\p{Lu}/u.test(p.raw) && !/\d/.test(p.raw) && !isStopword(p.norm) && !vendorKeys.has(p.norm) ? p.raw : '';
-    bump((obs.prev[key] ??= {}), word);
+    bump((obs.prev[key] ??= {}), word && (!inline || inline(p.raw, toks[a]!.raw)) ? word : '');
   } else bump((obs.prev[key] ??= {}), '');
   if (where === 0) {
     const revs = revisionsAfter(text, toks, b);
@@ -264,6 +266,89 @@ function record(
       for (const r of revs) if (!list.includes(r)) list.push(r);
     }
   }
+}
+
+/**
+ * Answers, for a word the body's prose shows right before a product's first token, whether the
+ * document's Markdown writes it there within one line: the prose has line breaks, headings and
+ * table cells turned into spaces, so "## Description\n\n**K10** is ..." reads "Description K10 is
+ * ..." and a heading or column word stood before every product its page opens with. A pair is
+ * granted as many times as the Markdown writes it within a line, then refused (the prose does not
+ * say which of its writings is which; a pair written in a code block may grant one more). Where the word opens a sentence or line, its capital says nothing of a name: such
+ * writings count only when the prose never writes the word in lower case ("Connect ESP-DualKey to
+ * the computer" where "connect" is a verb elsewhere; "**Acme K10** is ..." where "acme" never is).
+ */
+type InlineWitness = (word: string, next: string) => boolean;
+
+function inlineWitness(markdown: string, prose: string): InlineWitness {
+  const left = new Map<string, number>();
+  const lower = new Map<string, boolean>();
+  const writesLower = (word: string): boolean => {
+    const w = word.toLowerCase();
+    let seen = lower.get(w);
+    if (seen === undefined) {
+      seen = false;
+      for (let q = prose.indexOf(w); q >= 0 && !seen; q = prose.indexOf(w, q + 1)) {
+        seen = !(q > 0 && WORD_CHAR.test(prose[q - 1]!)) && !WORD_CHAR.test(prose[q + w.length] ?? ' ');
+      }
+      lower.set(w, seen);
+    }
+    return seen;
+  };
+  return (word, next) => {
+    const pair = `${word} ${next}`;
+    let n = left.get(pair);
+    if (n === undefined) {
+      const { within, opening } = inlineCount(markdown, word, next);
+      n = within + (opening > 0 && !writesLower(word) ? opening : 0);
+    }
+    left.set(pair, n - 1);
+    return n > 0;
+  };
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+/** What may stand between two words of one line and read as a space in the prose: spaces, brand marks, emphasis, code and link openers. */
+const INLINE_GAP = new Set([' ', '\t', '\u00a0', '®', '™', '*', '_', '~', '`', '[']);
+/** What ends a sentence or starts a line, cell or quote before a word (after spaces and inline markup). */
+const OPENER = new Set(['\n', '\r', '|', '.', '!', '?', ':', '>', '#']);
+/** List bullets: they open a line item when a space follows them ("- Connect ..."), not in a compound ("Low-Power"). */
+const BULLET = new Set(['-', '+']);
+
+/** Steps back from `k` over inline markup (INLINE_GAP characters, HTML tags, entities). */
+function skipInline(markdown: string, k: number): number {
+  for (;;) {
+    const c = markdown[k - 1];
+    if (c !== undefined && INLINE_GAP.has(c)) k--;
+    else if (c === '>' || c === ';') {
+      // An HTML tag or entity ends here ("<b>Acme</b> K10", "Acme&nbsp;K10"): skip it whole.
+      const open = markdown.lastIndexOf(c === '>' ? '<' : '&', k - 1);
+      const inner = open < 0 ? '' : markdown.slice(open, k);
+      if (open < 0 || !(c === '>' ? /^<\/?[A-Za-z][^<>\n|]*>$/ : /^&(?:[a-z]+|#\d+);$/i).test(inner)) return k;
+      k = open;
+    } else return k;
+  }
+}
+
+/**
+ * How often `markdown` writes the token `word` then the token `next` with only inline markup
+ * between them: never a line break or a table cell's `|`, so never across a heading's end, a
+ * paragraph or a cell. `opening` counts those where the word opens a sentence, line or cell.
+ */
+function inlineCount(markdown: string, word: string, next: string): { within: number; opening: number } {
+  let within = 0;
+  let opening = 0;
+  for (let q = markdown.indexOf(next); q >= 0; q = markdown.indexOf(next, q + 1)) {
+    if ((q > 0 && WORD_CHAR.test(markdown[q - 1]!)) || WORD_CHAR.test(markdown[q + next.length] ?? ' ')) continue;
+    const k = skipInline(markdown, q);
+    const from = k - word.length;
+    if (k === q || from < 0 || !markdown.startsWith(word, from) || (from > 0 && WORD_CHAR.test(markdown[from - 1]!))) continue;
+    const at = skipInline(markdown, from);
+    const before = markdown[at - 1];
+    if (before === undefined || OPENER.has(before) || (BULLET.has(before) && at < from)) opening++;
+    else within++;
+  }
+  return { within, opening };
 }
 
 /** One document's observation; `vendorKeys` are the vendor words the vocabulary was given (learned ones come later). */
@@ -301,7 +386,7 @@ export function observe(input: VocabularyDocInput, vendorKeys: ReadonlySet<strin
   for (const h of input.headings ?? []) scan(h, 1, interesting, obs, vendorKeys);
   // Prose only: file paths, image names and shell commands spell models in lowercase ("e20c").
   const body = input.plain ?? plainText(input.text);
-  scan(body, 2, interesting, obs, vendorKeys);
+  scan(body, 2, interesting, obs, vendorKeys, inlineWitness(input.text, body));
   addCategoryHits(titleish, 5, obs.categories);
   addCategoryHits((input.headings ?? []).join('\n'), 2, obs.categories, false);
   // The opening of a document says what the product is; later text mentions everything else.

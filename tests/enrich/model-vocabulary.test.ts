@@ -80,6 +80,37 @@ describe('ModelVocabulary learning', () => {
     expect(vendor.vendorWords()).toEqual(['Acme']);
   });
 
+  it('learns a vendor each one-page datasheet names once, before its product', () => {
+    const boards = ['K10', 'K20', 'P30', 'Q40', 'Z50'];
+    const v = ModelVocabulary.fromDocuments(
+      boards.map((b) => doc(`lib/${b.toLowerCase()}.md`, `# ${b}\n\n**Acme ${b}** is a board. Power the ${b} with 5 V. The ${b} has USB.`)),
+    );
+    expect(v.vendorWords()).toEqual(['Acme']);
+  });
+
+  it('learns no vendor from a heading or column word that ends its line before the product, however often', () => {
+    // Read as prose, "## Description\n\n**K10**" and "| Description | K10 pin map |" both put
+    // "Description" right before "K10", twice a page.
+    const boards = ['K10', 'K20', 'P30', 'Q40', 'Z50'];
+    const page = (b: string): string =>
+      `# ${b}\n\n## Description\n\n**${b}** is a board.\n\n## Pins\n\n| Name | Value |\n|---|---|\n| Description | ${b} pin map |\n\nPower the ${b} with 5 V.`;
+    const v = ModelVocabulary.fromDocuments(boards.map((b) => doc(`lib/${b.toLowerCase()}.md`, page(b))));
+    expect(v.models().map((m) => m.name).sort()).toEqual(boards);
+    expect(v.vendorWords()).toEqual([]);
+  });
+
+  it('learns no vendor from a word capitalised only where it opens a sentence', () => {
+    // "Connect" opens the steps before each product; the pages write "connect" in lower case too.
+    const boards = ['K10', 'K20', 'P30', 'Q40', 'Z50'];
+    const page = (b: string, verb: string): string =>
+      `# ${b}\n\nThe ${b} is a board. ${verb} ${b} to the computer. ${verb} ${b} to a 5 V supply. Then connect the display.`;
+    const v = ModelVocabulary.fromDocuments(boards.map((b) => doc(`lib/${b.toLowerCase()}.md`, page(b, 'Connect'))));
+    expect(v.vendorWords()).toEqual([]);
+    // A name that opens a sentence is still one where the pages never write it in lower case.
+    const named = ModelVocabulary.fromDocuments(boards.map((b) => doc(`lib/${b.toLowerCase()}.md`, page(b, 'Acme'))));
+    expect(named.vendorWords()).toEqual(['Acme']);
+  });
+
   it('accepts a digit-free folder only when a title in it is written as a name', () => {
     const v = ModelVocabulary.fromDocuments([
       doc('lib/zero/zero/README.md', '# ZERO\n\nRadxa ZERO is a tiny board.'),
