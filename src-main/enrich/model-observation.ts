@@ -4,7 +4,7 @@ import { documentCodes } from './document-codes';
 import { bump, GENERIC_WORDS, MAX_WINDOW, revisionsAfter, SUFFIX_WORDS } from './model-keys';
 import type { DocObservation, VocabularyDocInput } from './model-vocabulary.types';
 import type { ModelToken } from './text.util';
-import { isCodeToken, isStopword, isUnitLike, joinable, modelTokens, nameKey, plainText } from './text.util';
+import { charClass, isCodeToken, isStopword, isUnitLike, joinable, modelTokens, nameKey, plainText } from './text.util';
 
 /**
  * The first half of the model vocabulary (model-vocabulary.ts has the rules): `observe` reads one
@@ -289,7 +289,7 @@ function inlineWitness(markdown: string, prose: string): InlineWitness {
     if (seen === undefined) {
       seen = false;
       for (let q = prose.indexOf(w); q >= 0 && !seen; q = prose.indexOf(w, q + 1)) {
-        seen = !(q > 0 && WORD_CHAR.test(prose[q - 1]!)) && !WORD_CHAR.test(prose[q + w.length] ?? ' ');
+        seen = !wordUnitAt(prose, q - 1) && !wordUnitAt(prose, q + w.length);
       }
       lower.set(w, seen);
     }
@@ -307,7 +307,14 @@ function inlineWitness(markdown: string, prose: string): InlineWitness {
   };
 }
 
-const WORD_CHAR = /[\p{L}\p{N}]/u;
+/**
+ * Whether the UTF-16 unit at `i` is a letter or digit (`[\p{L}\p{N}]`); false outside the text.
+ * One unit, as these word-boundary checks have always read it: half of a surrogate pair is neither
+ * (`charClass` of a lone surrogate is 0), so a letter beyond the BMP does not join the word.
+ */
+function wordUnitAt(text: string, i: number): boolean {
+  return i >= 0 && i < text.length && charClass(text.charCodeAt(i)) !== 0;
+}
 /** What may stand between two words of one line and read as a space in the prose: spaces, brand marks, emphasis, code and link openers. */
 const INLINE_GAP = new Set([' ', '\t', '\u00a0', '®', '™', '*', '_', '~', '`', '[']);
 /** What ends a sentence or starts a line, cell or quote before a word (after spaces and inline markup). */
@@ -339,10 +346,10 @@ function inlineCount(markdown: string, word: string, next: string): { within: nu
   let within = 0;
   let opening = 0;
   for (let q = markdown.indexOf(next); q >= 0; q = markdown.indexOf(next, q + 1)) {
-    if ((q > 0 && WORD_CHAR.test(markdown[q - 1]!)) || WORD_CHAR.test(markdown[q + next.length] ?? ' ')) continue;
+    if (wordUnitAt(markdown, q - 1) || wordUnitAt(markdown, q + next.length)) continue;
     const k = skipInline(markdown, q);
     const from = k - word.length;
-    if (k === q || from < 0 || !markdown.startsWith(word, from) || (from > 0 && WORD_CHAR.test(markdown[from - 1]!))) continue;
+    if (k === q || from < 0 || !markdown.startsWith(word, from) || wordUnitAt(markdown, from - 1)) continue;
     const at = skipInline(markdown, from);
     const before = markdown[at - 1];
     if (before === undefined || OPENER.has(before) || (BULLET.has(before) && at < from)) opening++;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentTerms, distinctContentTerms, isCodeToken, isStopword, modelTokens, plainText, singular } from '../../src-main/enrich/text.util';
+import { charClass, contentTerms, distinctContentTerms, isCodeToken, isStopword, modelTokens, plainText, singular } from '../../src-main/enrich/text.util';
 
 describe('plainText', () => {
   it('keeps only the prose of every Markdown and MDX construct it removes', () => {
@@ -147,5 +147,20 @@ describe('contentTerms and modelTokens over long mixed texts', () => {
     expect(isCodeToken('e52c')).toBe(true);
     expect(isCodeToken('ü8')).toBe(true);
     expect(isCodeToken('gpio')).toBe(false);
+  });
+});
+
+describe('charClass', () => {
+  it('tells a letter or digit of every UTF-16 unit as `[\\p{L}\\p{N}]` does, a lone surrogate half being neither', () => {
+    // model-observation's word-boundary checks read one unit at a time (`charClass(unit) !== 0`),
+    // as they once did with that regex on a one-unit string.
+    const wordChar = /[\p{L}\p{N}]/u;
+    const differ: number[] = [];
+    for (let u = 0; u <= 0xffff; u++) if ((charClass(u) !== 0) !== wordChar.test(String.fromCharCode(u))) differ.push(u);
+    expect(differ).toEqual([]);
+    expect(charClass(0xd835)).toBe(0);
+    expect(charClass('é'.charCodeAt(0))).not.toBe(0);
+    expect(charClass('²'.charCodeAt(0))).not.toBe(0);
+    expect(charClass(0x1d400)).not.toBe(0);
   });
 });
