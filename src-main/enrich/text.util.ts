@@ -349,18 +349,9 @@ function wordKey(raw: string): string {
   return norm;
 }
 
-/** `[\p{L}\p{N}]` for one code point. */
-const WORD_CHAR = /^[\p{L}\p{N}]$/u;
-/** `WORD_CHAR`'s answers for the Basic Multilingual Plane: 0 not asked yet, 1 yes, 2 no. */
-const bmpWordChar = new Uint8Array(0x10000);
-
-/** Whether the code point `c` is a letter or a digit (`[\p{L}\p{N}]`); ASCII by arithmetic. */
+/** Whether the code point `c` is a letter or a digit (`[\p{L}\p{N}]`): `charClass`, named for the tokenizer's reading. */
 function isWordChar(c: number): boolean {
-  if (c < 128) return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
-  if (c > 0xffff) return WORD_CHAR.test(String.fromCodePoint(c));
-  let known = bmpWordChar[c]!;
-  if (known === 0) bmpWordChar[c] = known = WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 2;
-  return known === 1;
+  return charClass(c) !== 0;
 }
 
 /** Whether the code point at `i` (< text.length) is a letter or a digit. */
