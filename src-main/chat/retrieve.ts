@@ -332,14 +332,44 @@ export function topicTerms(question: string, analysis: QueryAnalysis, vocabulary
   return [...new Set(terms(rest).filter((t) => !vendors.has(t) && !/^v\d/.test(t)))];
 }
 
-/** The words that make a question off the library's topic (`offLibrary`), none without passage statistics. */
-function offTopicWords(index: ChatIndex, question: string, topic: readonly string[], measured: ReadonlyMap<string, readonly RegExp[]>, noted: ReadonlySet<string>): string[] {
+/** The question's words no passage of the library holds (`unsaidTopic`), and those that make it off the library's topic (`offLibrary`). */
+interface OffTopic {
+  unsaid: string[];
+  off: string[];
+}
+
+/** What the topic gate reads of a question (`topic-gate.ts`), nothing without passage statistics. */
+function offTopicWords(index: ChatIndex, question: string, topic: readonly string[], measured: ReadonlyMap<string, readonly RegExp[]>, noted: ReadonlySet<string>): OffTopic {
   const frequency = index.passageFrequency?.bind(index);
-  if (!frequency) return [];
+  if (!frequency) return { unsaid: [], off: [] };
   // A word a value's unit says ("current" for "500mA") is stated though never written.
   const passageFrequency = (t: string): number | undefined => (measured.has(t) ? undefined : frequency(t));
   const libraryWords = index.libraryWords?.bind(index);
-  return offLibrary(unsaidTopic(question, { topic, passageFrequency, synonyms: SYNONYMS, asking: ASKING_WORDS, noted, ...(libraryWords ? { libraryWords } : {}) }));
+  const found = unsaidTopic(question, { topic, passageFrequency, synonyms: SYNONYMS, asking: ASKING_WORDS, noted, ...(libraryWords ? { libraryWords } : {}) });
+  return { unsaid: found.unsaid, off: offLibrary(found) };
+}
+
+/** Of every this many topic words of a question the library writes, a passage may lack one (`holdingTheRest`). */
+const REST_SLACK = 3;
+
+/**
+ * The passages that hold the rest of the question, where one of its topic words is in no passage
+ * at all: that word is missing from each passage, so the words the library does write must be
+ * there for a passage to be about the question ("How do I set a custom ringtone for a contact?",
+ * no manual writing "ringtone", is not answered by "Picture Size: Custom" sharing "set" and
+ * "custom" but not "contact"). A passage may lack one of every three of them past the first
+ * (a long question says things no one passage does), or only the most common of every three
+ * (the passage names its subject by the question's rarer words). Words no passage holds and
+ * words the library writes otherwise (a misspelling) are not asked for; a word a unit states
+ * counts as the rarest.
+ */
+function holdingTheRest(index: ChatIndex, hits: readonly SearchHit[], wanted: readonly string[], measured: ReadonlyMap<string, readonly RegExp[]>): SearchHit[] {
+  const frequency = (t: string): number => (measured.has(t) ? 0 : (index.passageFrequency?.(t) ?? 0));
+  const written = wanted.filter((t) => measured.has(t) || frequency(t) > 0).sort((a, b) => frequency(a) - frequency(b));
+  if (written.length === 0) return [...hits];
+  const rarer = written.slice(0, written.length - Math.floor(written.length / REST_SLACK));
+  const need = written.length - Math.floor((written.length - 1) / REST_SLACK);
+  return hits.filter((hit) => coverage(written, hit, measured) >= need || coverage(rarer, hit, measured) >= rarer.length);
 }
 
 /**
@@ -392,8 +422,12 @@ export async function retrieve(
   // A product code no manual mentions is said before the answer instead (`plan.unmentioned`).
   if (plan.named.length === 0 && kept.length > 0) {
     const noted = new Set(plan.unmentioned.flatMap((u) => u.text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}+]*/gu) ?? []));
-    const unsaid = offTopicWords(index, question, wanted, measured, noted);
-    if (unsaid.length > 0) return ok({ passages: [], resolvedModels, setAside, unsaid });
+    const topic = offTopicWords(index, question, wanted, measured, noted);
+    if (topic.off.length > 0) return ok({ passages: [], resolvedModels, setAside, unsaid: topic.off });
+    if (topic.unsaid.length > 0) {
+      kept = holdingTheRest(index, kept, wanted, measured);
+      if (kept.length === 0) return ok({ passages: [], resolvedModels, setAside, unsaid: topic.unsaid });
+    }
   }
   // The asked model's own manual says it in its own words ("Power on: click the reset button"
   // for "turn it on"): when none of its passages clears the gate while pages of no model do,

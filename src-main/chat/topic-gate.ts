@@ -122,16 +122,42 @@ function closedCompound(word: string, passageFrequency: (stem: string) => number
 /** Fewest letters of a word read as a misspelling of a library word one edit away (shorter words differ by one letter as often as not). */
 const MISSPELLING_CHARS = 5;
 
+/** The rows of a QWERTY keyboard: a letter typed for another is one beside it. */
+const KEY_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+
 /**
- * Whether `a` and `b` are one edit apart: a letter added, dropped, changed, or two neighbours
- * swapped ("conect" / "connect", "serach" / "search").
+ * Whether two letters are keys side by side or diagonally adjacent on a QWERTY keyboard, or one
+ * letter with and without an accent ("menü" / "menu").
+ */
+function keysAdjacent(a: string, b: string): boolean {
+  const base = (c: string): string => c.normalize('NFD').replace(/\p{M}/gu, '');
+  if (base(a) === base(b)) return true;
+  const at = (c: string): [number, number] | null => {
+    for (let r = 0; r < KEY_ROWS.length; r++) {
+      const col = KEY_ROWS[r]!.indexOf(c);
+      // Each row sits about half a key right of the one above.
+      if (col >= 0) return [r, col + r * 0.5];
+    }
+    return null;
+  };
+  const pa = at(a);
+  const pb = at(b);
+  if (!pa || !pb) return false;
+  return Math.abs(pa[0] - pb[0]) <= 1 && Math.abs(pa[1] - pb[1]) <= 1;
+}
+
+/**
+ * Whether `a` and `b` are one edit apart as a slip of typing: a letter added, dropped, two
+ * neighbours swapped ("conect" / "connect", "serach" / "search"), or a letter changed for a key
+ * beside it ("timer" / "tiner"). A letter changed for one far from it makes another word as
+ * often as a slip ("night" / "light", "header" / "reader"): a word the library never writes.
  */
 export function oneEditApart(a: string, b: string): boolean {
   if (a === b || Math.abs(a.length - b.length) > 1) return false;
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   if (a.length === b.length) {
-    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    if (a.slice(i + 1) === b.slice(i + 1)) return keysAdjacent(a[i]!, b[i]!);
     return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
   }
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);

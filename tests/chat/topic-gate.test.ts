@@ -100,6 +100,14 @@ describe('words a question asks about that the library never writes', () => {
     expect(offLibrary(unsaidTopic(question, { ...evidence(question), passageFrequency: models, libraryWords: () => ['a52'] }))).toEqual(['A51']);
   });
 
+  it('never reads a word as a misspelling of one a far key away: it is another word', () => {
+    // "night" is one letter from the library's "light", but n and l are far apart on a keyboard:
+    // "Night mode" is a feature no passage writes, not the manual's lights.
+    expect(off('night mode', ['light', 'mode'])).toEqual(['night']);
+    // "nigjt" slips from "night" to the key beside it.
+    expect(off('nigjt mode', ['night', 'mode'])).toEqual([]);
+  });
+
   it('reads a word as written when the library writes its family in another form, but not a short stem one letter from another', () => {
     const passages = [...TV_PASSAGES, 'The remote gives no response when its batteries are low.', 'A weak signal makes the picture freeze.'];
     const at = (question: string, words: readonly string[]) => offLibrary(unsaidTopic(question, evidence(question, passages, words)));
@@ -159,7 +167,12 @@ describe('words a question asks about that the library never writes', () => {
   it('tells one edit apart', () => {
     expect(oneEditApart('conect', 'connect')).toBe(true);
     expect(oneEditApart('serach', 'search')).toBe(true);
-    expect(oneEditApart('timer', 'tiler')).toBe(true);
+    // A letter changed for the key beside it is a slip; for one far from it, as often another word.
+    expect(oneEditApart('timer', 'tiner')).toBe(true);
+    expect(oneEditApart('timer', 'tiler')).toBe(false);
+    expect(oneEditApart('night', 'light')).toBe(false);
+    expect(oneEditApart('header', 'reader')).toBe(false);
+    expect(oneEditApart('menü', 'menu')).toBe(true);
     expect(oneEditApart('timer', 'timer')).toBe(false);
     expect(oneEditApart('timer', 'mitre')).toBe(false);
     expect(oneEditApart('record', 'recorded')).toBe(false);
@@ -202,6 +215,18 @@ describe('retrieval with the topic gate', () => {
     const got = await ask('How do I record a programme?');
     expect(got.passages.length).toBeGreaterThan(0);
     expect(got.unsaid).toEqual([]);
+  });
+
+  it('keeps only passages holding the rest of a question one of whose words no passage holds', async () => {
+    // "ringtone" is in no passage, a quarter of the topic: not enough to call the question off the
+    // library, but "Channel List" shares "channel" and "list" only, not "set": about something else.
+    const got = await ask('How do I set a ringtone for the channel list?');
+    expect(got.passages).toEqual([]);
+    expect(got.unsaid).toEqual(['ringtone']);
+    // Without "set" the passage holds every word the library writes: it answers.
+    const kept = await ask('How do I edit the channel list with the remote gizmo?');
+    expect(kept.passages.map((p) => p.hit.text)).toEqual(['Press the Menu button on the remote control and select Channel List to edit channels.']);
+    expect(kept.unsaid).toEqual([]);
   });
 
   it('changes nothing for a library without passage statistics', async () => {
