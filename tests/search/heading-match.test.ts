@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sectionHeadings, weighByHeadings, weighProblemSections } from '../../src-main/search/stages/heading-match.stage';
+import { headingReadings, sectionHeadings, weighByHeadings, weighProblemSections } from '../../src-main/search/stages/heading-match.stage';
 import type { ChunkHit, ChunkRecord } from '../../src-main/storage/chunk-store';
 import { record } from '../storage/fixtures';
 
@@ -47,6 +47,26 @@ describe('section headings as evidence', () => {
     const other = hit('other', '| VO | Output Voltage | 8.82 | 9.0 | 9.16 |', ['QR78XX', 'Electrical Characteristics (QR7809A)'], 11);
     const asked = hit('asked', '| VO | Output Voltage | 23.5 | 24.0 | 24.5 |', ['QR78XX', 'Electrical Characteristics (QR7824A)'], 10);
     expect(order(weighByHeadings([other, asked], 'QR7824A minimum output voltage', ['QR78XX']))).toEqual(['asked', 'other']);
+  });
+
+  it('reads a heading with brackets as written, without them, and each bracket alone', () => {
+    expect(headingReadings('Enlarging the font (for the visually impaired)')).toEqual([
+      'Enlarging the font (for the visually impaired)',
+      'Enlarging the font  ',
+      'for the visually impaired',
+    ]);
+    expect(headingReadings('Changing the input signal')).toEqual(['Changing the input signal']);
+  });
+
+  it("matches a heading's topic past a qualifier in brackets, and an alias in brackets", () => {
+    // The qualifier's words are no words of the task: without the brackets the heading is the question's topic.
+    const qualified = hit('qualified', 'You can enlarge the font on the screen.', ['Manual', 'Enlarging the font (for the visually impaired)'], 9);
+    const mentions = hit('mentions', 'Font size and style of captions can be set.', ['Manual', 'Caption settings for the font'], 10);
+    expect(order(weighByHeadings([mentions, qualified], 'How do I enlarge the font?', []))).toEqual(['qualified', 'mentions']);
+    // The bracket names the feature the question asks about.
+    const alias = hit('alias', 'White text on a black background.', ['Manual', 'White text on black background (high contrast)'], 9);
+    const menu = hit('menu', 'High Contrast, Grayscale and Zoom are in this menu.', ['Manual', 'Accessibility Shortcuts menu'], 10);
+    expect(order(weighByHeadings([menu, alias], 'How do I enable high contrast?', []))).toEqual(['alias', 'menu']);
   });
 
   it('changes nothing when no heading shares a word with the question', () => {

@@ -33,7 +33,8 @@ describe('lexical reranking of candidates', () => {
     expect(viaView.find((h) => h.record.id === 'table')!.score).toBeGreaterThanOrEqual(viaView.find((h) => h.record.id === 'other')!.score);
     expect(coverageRerank([table, other], question, new Map()).map((h) => h.record.id)).toEqual(plain);
     (table.record as { indexedText: string }).indexedText = 'fuse rating table';
-    expect(coverageRerank([table, other], question, new Map())[0]!.score).toBe(5 * 1.3);
+    // Both words, side by side: the whole coverage and the whole proximity weight (0.8).
+    expect(coverageRerank([table, other], question, new Map())[0]!.score).toBeCloseTo(5 * 1.8);
   });
 
   it('prefers the chunk that contains all of the question’s words over one that repeats one of them', () => {
@@ -62,19 +63,39 @@ describe('lexical reranking of candidates', () => {
     const apart = hit('apart', 'The SDA line of the bus wants a pull-up resistor to 3.3 volts; its pin number is printed on the header.', 5);
     const ranked = coverageRerank([apart, joined], 'sda pin', new Map());
     expect(ranked.map((h) => h.record.id)).toEqual(['joined', 'apart']);
-    expect(ranked[0]!.score).toBeCloseTo(5 * 1.3);
+    expect(ranked[0]!.score).toBeCloseTo(5 * 1.8);
   });
 
-  it('measures proximity over adjacent question words, within a window', () => {
+  it('measures proximity over adjacent question words, by the inverse square of their distance, within a window', () => {
     const positions = new Map([
-      ['power', [0]],
-      ['adapter', [2]],
+      ['power', [0, 20]],
+      ['adapter', [2, 22]],
+      ['supply', [21]],
       ['rating', [40]],
+      ['cable', [43]],
+      ['fuse', [47]],
     ]);
-    expect(proximityShare(['power', 'adapter'], positions)).toBe(1);
-    expect(proximityShare(['power', 'adapter', 'rating'], positions)).toBe(0.5);
+    // Side by side: the whole credit, wherever in the chunk the pair stands.
+    expect(proximityShare(['power', 'supply'], positions)).toBe(1);
+    // One word between: a quarter; the closest of several occurrences counts.
+    expect(proximityShare(['power', 'adapter'], positions)).toBe(0.25);
+    expect(proximityShare(['supply', 'adapter'], positions)).toBe(1);
+    // Three apart: a ninth; beyond the window nothing.
+    expect(proximityShare(['rating', 'cable'], positions)).toBeCloseTo(1 / 9);
+    expect(proximityShare(['rating', 'fuse'], positions)).toBe(0);
+    // Averaged over the pairs; a missing word's pair earns nothing; no pair, no share.
+    expect(proximityShare(['power', 'supply', 'rating'], positions)).toBe(0.5);
     expect(proximityShare(['power', 'missing'], positions)).toBe(0);
     expect(proximityShare(['power'], positions)).toBe(0);
+  });
+
+  it('puts the chunk that writes the question’s two words as a phrase above one that has them further apart', () => {
+    // Equal BM25, both words in both chunks: only how close they stand tells the section apart.
+    // Two words apart counted as close as side by side before the inverse square.
+    const scattered = hit('scattered', 'Recording a program starts at its time.', 5);
+    const phrase = hit('phrase', 'Changing the recording time: select the program, then Edit.', 5);
+    const ranked = coverageRerank([scattered, phrase], 'recording time', new Map());
+    expect(ranked.map((h) => h.record.id)).toEqual(['phrase', 'scattered']);
   });
 });
 

@@ -37,6 +37,17 @@ export function sectionHeadings(text: string, headingPath: readonly string[]): s
   return out;
 }
 
+/**
+ * The ways a heading names its topic: as written, without its brackets (a qualifier such as
+ * "(for the visually impaired)" is no word of the task), and each bracket alone (an alias such as
+ * "(high contrast)").
+ */
+export function headingReadings(heading: string): string[] {
+  const inner = [...heading.matchAll(/\(([^()]+)\)/g)].map((m) => m[1]!);
+  if (inner.length === 0) return [heading];
+  return [heading, heading.replace(/\([^()]*\)/g, ' '), ...inner];
+}
+
 /** Scales each hit by `1 + weight × best heading match`; order among equal scores is kept. */
 export function weighByHeadings(hits: ChunkHit[], question: string, modelNames: readonly string[], weight = HEADING_WEIGHT): ChunkHit[] {
   const names = new Set(modelNames.flatMap((m) => passageTerms(m)));
@@ -47,7 +58,7 @@ export function weighByHeadings(hits: ChunkHit[], question: string, modelNames: 
       // 0 stays 0 whatever its headings (see `byScore`).
       if (h.score === 0) return { hit: h, i };
       let best = 0;
-      for (const heading of sectionHeadings(h.record.text, h.record.headingPath)) {
+      for (const heading of sectionHeadings(h.record.text, h.record.headingPath).flatMap(headingReadings)) {
         const words = [...new Set(passageTerms(heading).filter((t) => !names.has(t)))];
         if (words.length === 0) continue;
         const shared = words.filter((t) => asked.has(t)).length;
