@@ -336,17 +336,19 @@ export function topicTerms(question: string, analysis: QueryAnalysis, vocabulary
 interface OffTopic {
   unsaid: string[];
   off: string[];
+  /** The topic words the gate counted (stems): what a passage is asked to hold (`holdingTheRest`). */
+  counted: string[];
 }
 
 /** What the topic gate reads of a question (`topic-gate.ts`), nothing without passage statistics. */
 function offTopicWords(index: ChatIndex, question: string, topic: readonly string[], measured: ReadonlyMap<string, readonly RegExp[]>, noted: ReadonlySet<string>): OffTopic {
   const frequency = index.passageFrequency?.bind(index);
-  if (!frequency) return { unsaid: [], off: [] };
+  if (!frequency) return { unsaid: [], off: [], counted: [] };
   // A word a value's unit says ("current" for "500mA") is stated though never written.
   const passageFrequency = (t: string): number | undefined => (measured.has(t) ? undefined : frequency(t));
   const libraryWords = index.libraryWords?.bind(index);
   const found = unsaidTopic(question, { topic, passageFrequency, synonyms: SYNONYMS, asking: ASKING_WORDS, noted, ...(libraryWords ? { libraryWords } : {}) });
-  return { unsaid: found.unsaid, off: offLibrary(found) };
+  return { unsaid: found.unsaid, off: offLibrary(found), counted: found.countedStems };
 }
 
 /** Of every this many topic words of a question the library writes, a passage may lack one (`holdingTheRest`). */
@@ -361,11 +363,12 @@ const REST_SLACK = 3;
  * (a long question says things no one passage does), or only the most common of every three
  * (the passage names its subject by the question's rarer words). Words no passage holds and
  * words the library writes otherwise (a misspelling) are not asked for; a word a unit states
- * counts as the rarest.
+ * counts as the rarest. Only the words the gate counted are asked for: never a word the question
+ * asks with ("fix", "troubleshoot"), which a passage about the subject need not write.
  */
-function holdingTheRest(index: ChatIndex, hits: readonly SearchHit[], wanted: readonly string[], measured: ReadonlyMap<string, readonly RegExp[]>): SearchHit[] {
+function holdingTheRest(index: ChatIndex, hits: readonly SearchHit[], counted: readonly string[], measured: ReadonlyMap<string, readonly RegExp[]>): SearchHit[] {
   const frequency = (t: string): number => (measured.has(t) ? 0 : (index.passageFrequency?.(t) ?? 0));
-  const written = wanted.filter((t) => measured.has(t) || frequency(t) > 0).sort((a, b) => frequency(a) - frequency(b));
+  const written = counted.filter((t) => measured.has(t) || frequency(t) > 0).sort((a, b) => frequency(a) - frequency(b));
   if (written.length === 0) return [...hits];
   const rarer = written.slice(0, written.length - Math.floor(written.length / REST_SLACK));
   const need = written.length - Math.floor((written.length - 1) / REST_SLACK);
@@ -425,7 +428,7 @@ export async function retrieve(
     const topic = offTopicWords(index, question, wanted, measured, noted);
     if (topic.off.length > 0) return ok({ passages: [], resolvedModels, setAside, unsaid: topic.off });
     if (topic.unsaid.length > 0) {
-      kept = holdingTheRest(index, kept, wanted, measured);
+      kept = holdingTheRest(index, kept, topic.counted, measured);
       if (kept.length === 0) return ok({ passages: [], resolvedModels, setAside, unsaid: topic.unsaid });
     }
   }

@@ -64,8 +64,10 @@ export interface UnsaidTopic {
   unsaid: string[];
   /** Those written as names (`writtenAsName`). */
   names: string[];
-  /** The question's topic words the statistics count (stems). */
+  /** How many of the question's topic words the statistics count. */
   counted: number;
+  /** Those words (stems), unsaid ones included: never asking words, stopwords or words glued to a number. */
+  countedStems: string[];
 }
 
 /**
@@ -101,7 +103,7 @@ export function unsaidTopic(question: string, evidence: TopicEvidence): UnsaidTo
     unsaid.push(w.raw);
     if (name) names.push(w.raw);
   }
-  return { unsaid, names, counted: counted.size };
+  return { unsaid, names, counted: counted.size, countedStems: [...counted] };
 }
 
 /** Fewest letters of each part of a closed compound (`closedCompound`). */
@@ -125,13 +127,20 @@ const MISSPELLING_CHARS = 5;
 /** The rows of a QWERTY keyboard: a letter typed for another is one beside it. */
 const KEY_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
 
+/** Vowels: one written for another is a slip of spelling ("seperate", "brightniss", "calender"). */
+const VOWELS = 'aeiouy';
+
 /**
- * Whether two letters are keys side by side or diagonally adjacent on a QWERTY keyboard, or one
- * letter with and without an accent ("menü" / "menu").
+ * Whether a letter written for another reads as a slip: keys side by side or diagonally adjacent
+ * on a QWERTY keyboard, one vowel for another (spelled by ear), or one letter with and without an
+ * accent ("menü" / "menu"). A consonant for a far consonant makes another word as often as a slip
+ * ("night" / "light", "charging" / "changing").
  */
-function keysAdjacent(a: string, b: string): boolean {
+function slipOf(a: string, b: string): boolean {
   const base = (c: string): string => c.normalize('NFD').replace(/\p{M}/gu, '');
-  if (base(a) === base(b)) return true;
+  const x = base(a);
+  const y = base(b);
+  if (x === y || (VOWELS.includes(x) && VOWELS.includes(y))) return true;
   const at = (c: string): [number, number] | null => {
     for (let r = 0; r < KEY_ROWS.length; r++) {
       const col = KEY_ROWS[r]!.indexOf(c);
@@ -140,8 +149,8 @@ function keysAdjacent(a: string, b: string): boolean {
     }
     return null;
   };
-  const pa = at(a);
-  const pb = at(b);
+  const pa = at(x);
+  const pb = at(y);
   if (!pa || !pb) return false;
   return Math.abs(pa[0] - pb[0]) <= 1 && Math.abs(pa[1] - pb[1]) <= 1;
 }
@@ -149,15 +158,16 @@ function keysAdjacent(a: string, b: string): boolean {
 /**
  * Whether `a` and `b` are one edit apart as a slip of typing: a letter added, dropped, two
  * neighbours swapped ("conect" / "connect", "serach" / "search"), or a letter changed for a key
- * beside it ("timer" / "tiner"). A letter changed for one far from it makes another word as
- * often as a slip ("night" / "light", "header" / "reader"): a word the library never writes.
+ * beside it ("timer" / "tiner") or a vowel for a vowel ("seperate"), as `slipOf` reads it. A
+ * consonant changed for a far one makes another word as often as a slip ("night" / "light",
+ * "header" / "reader"): a word the library never writes.
  */
 export function oneEditApart(a: string, b: string): boolean {
   if (a === b || Math.abs(a.length - b.length) > 1) return false;
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   if (a.length === b.length) {
-    if (a.slice(i + 1) === b.slice(i + 1)) return keysAdjacent(a[i]!, b[i]!);
+    if (a.slice(i + 1) === b.slice(i + 1)) return slipOf(a[i]!, b[i]!);
     return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
   }
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
