@@ -87,6 +87,8 @@ describe('lexical reranking of candidates', () => {
     expect(proximityShare(['power', 'supply', 'rating'], positions)).toBe(0.5);
     expect(proximityShare(['power', 'missing'], positions)).toBe(0);
     expect(proximityShare(['power'], positions)).toBe(0);
+    // Lists sharing a place read as side by side, never as a division by zero.
+    expect(proximityShare(['a', 'b'], new Map([['a', [3]], ['b', [3]]]))).toBe(1);
   });
 
   it('puts the chunk that writes the question’s two words as a phrase above one that has them further apart', () => {

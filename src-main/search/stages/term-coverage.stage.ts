@@ -88,8 +88,8 @@ function termPositions(record: ChunkRecord, viewText: string, asked: ReadonlySet
 
 /**
  * How closely the question's adjacent term pairs stand in a chunk, from 0 to 1: each pair earns
- * 1/d² for the fewest content words d between its two words (side by side 1, one word between
- * 1/4, two 1/9), nothing beyond `PROXIMITY_WINDOW`, and the pairs are averaged. The inverse square
+ * 1/d² for the closest distance d between its two words, in content words (side by side d = 1,
+ * one word between 1/4, two 1/9), nothing beyond `PROXIMITY_WINDOW`, and the pairs are averaged. The inverse square
  * is the decay of classic proximity rankers (Büttcher et al.'s BM25TP): a phrase of the question
  * ("recording time", "sound issues") counts fully where a chunk writes it as a phrase ("Changing
  * the recording time") and little where its two words only fall near each other. Counting every
@@ -106,7 +106,9 @@ export function proximityShare(order: readonly string[], positions: ReadonlyMap<
     const b = positions.get(order[k + 1]!);
     if (!a || !b) continue;
     const d = closest(a, b);
-    if (d <= PROXIMITY_WINDOW) near += 1 / (d * d);
+    // d is at least 1 where each place holds one term (`termPositions`); a caller's lists that share
+    // a place count as side by side rather than dividing by zero.
+    if (d <= PROXIMITY_WINDOW) near += 1 / Math.max(1, d * d);
   }
   return pairs === 0 ? 0 : near / pairs;
 }
