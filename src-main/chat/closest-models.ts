@@ -83,6 +83,6 @@ export function closestToUnknown(unknown: readonly UnknownModel[], vocabulary: M
     // begins (the Galaxy S20+ 5G): that one first, as the answer is.
     if (u.fuller === undefined) return { text: u.text, closest: closestModels(u.text, vocabulary) };
     const { documented, mentioned } = u.fuller;
-    return { text: u.text, closest: [documented, ...closestModels(mentioned, vocabulary).filter((m) => m !== documented)].slice(0, CLOSEST) };
+    return { text: u.text, closest: [documented, ...closestModels(mentioned, vocabulary).filter((m) => m !== documented && m !== mentioned)].slice(0, CLOSEST) };
   });
 }

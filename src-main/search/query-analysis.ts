@@ -123,14 +123,16 @@ function beginsWith(name: readonly string[], words: readonly string[]): boolean 
  * model and the question's name ends there: the next word, joined to the mention, is no word of
  * the library's model names and has no digit ("Foo X2 Mini" names another model, which the Foo X2
  * Pro 5G is not). Null when the mentioned model has documents, when its name begins none or
- * several ("Galaxy S20": the S20+ 5G and the S20 Ultra 5G), or when that model is of its family
- * (a member is answered as one already, `modelMatch`). Whether a stored chunk is about the
+ * several ("Galaxy S20": the S20+ 5G and the S20 Ultra 5G), when it is a member of a product
+ * (whose manuals are about it), or when that model is of its family (answered as one already,
+ * `modelMatch`). Whether a stored chunk is about the
  * mentioned model (a section of a combined manual) the index knows, not the vocabulary: chat asks
  * it (`confirmUnknown`).
  */
 export function documentedExtension(query: string, m: QueryMention, vocabulary: ModelVocabulary): ModelEntry | null {
   const mentioned = undocumented(m, vocabulary);
-  if (!mentioned) return null;
+  // A member ("ROCK 4C" of the ROCK 4) has its parent's manuals, which are about it.
+  if (!mentioned || mentioned.kind !== 'product') return null;
   const next = modelTokens(query).find((t) => t.start >= m.end);
   if (next && next.kind === 'word' && joinable(query.slice(m.end, next.start)) && !isStopword(next.norm)) {
     if (/\p{N}/u.test(next.norm) || libraryNameWords(vocabulary).has(next.norm)) return null;

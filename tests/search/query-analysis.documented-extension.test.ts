@@ -47,6 +47,17 @@ describe('documentedExtension', () => {
     expect(extension('What battery does the Foo X2 2 have?')).toBeNull();
   });
 
+  it('is none for a member of a product, whose manuals are about it', () => {
+    const boards = ModelVocabulary.fromDocuments([
+      doc('boards/Tor_4.md', '# Tor 4 User Manual\n\nThe Tor 4 series: Tor 4A and Tor 4C.\n\n## Tor 4C\n\nThe Tor 4C has two USB ports. Flash the Tor 4C from USB.'),
+      doc('boards/Tor_4C+.md', '# Tor 4C+ User Manual\n\nThe Tor 4C+ has four USB ports.'),
+    ]);
+    // The premise: the Tor 4C is a member of the Tor 4, with no document of its own.
+    expect(boards.lookup('Tor 4C')).toMatchObject({ kind: 'member', parent: 'Tor 4', docCount: 0 });
+    const q = 'How do I flash the Tor 4C?';
+    expect(documentedExtension(q, analyzeQuery(q, boards).mentions[0]!, boards)).toBeNull();
+  });
+
   it('is none when the name begins several documented models, or the model has a document', () => {
     expect(extension('What battery does the Bar Z5 have?')).toBeNull();
     expect(extension('What battery does the Foo X40 have?')).toBeNull();
