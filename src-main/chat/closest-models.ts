@@ -7,6 +7,9 @@ import { askedKey, catalog, lead, type UnknownModel } from './model-guard';
  * keys `model-guard.ts` compares names with.
  */
 
+/** How many of the library's models a reply names as closest to one it has no manual for. */
+const CLOSEST = 3;
+
 /** First number in a key, for ranking equally distant names ("e99c" -> 99). */
 function firstNumber(key: string): number | null {
   const m = /\d+/.exec(key);
@@ -42,7 +45,7 @@ function commonPrefix(a: string, b: string): number {
  * -> the ESP32-C boards), then edit distance on normalized keys, then how near their first number
  * is ("E99C" -> E54C, E52C, E24C).
  */
-export function closestModels(name: string, vocabulary: ModelVocabulary, limit = 3): string[] {
+export function closestModels(name: string, vocabulary: ModelVocabulary, limit = CLOSEST): string[] {
   const key = askedKey(name, vocabulary);
   const l = lead(key);
   const n = firstNumber(key);
@@ -74,5 +77,12 @@ export function closestModels(name: string, vocabulary: ModelVocabulary, limit =
  * ("ZX-900"), which has no near model worth naming.
  */
 export function closestToUnknown(unknown: readonly UnknownModel[], vocabulary: ModelVocabulary): { text: string; closest: string[] }[] {
-  return unknown.map((u) => ({ text: u.text, closest: u.kind === 'sibling' ? closestModels(u.text, vocabulary) : [] }));
+  return unknown.map((u) => {
+    if (u.kind !== 'sibling') return { text: u.text, closest: [] };
+    // A model only other manuals mention ("S20+") is answered for the documented model its name
+    // begins (the Galaxy S20+ 5G): that one first, as the answer is.
+    if (u.fuller === undefined) return { text: u.text, closest: closestModels(u.text, vocabulary) };
+    const { documented, mentioned } = u.fuller;
+    return { text: u.text, closest: [documented, ...closestModels(mentioned, vocabulary).filter((m) => m !== documented && m !== mentioned)].slice(0, CLOSEST) };
+  });
 }

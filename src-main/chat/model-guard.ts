@@ -37,6 +37,13 @@ export interface UnknownModel {
    * mention reads are not asked about.
    */
   family?: true;
+  /**
+   * A library model no manual is about, and the one model with a manual whose name is it with
+   * more words ("S20+": the Galaxy S20+, which only other manuals mention, and the Galaxy S20+ 5G):
+   * the answer is for `documented`, saying so (`undocumentedMentions` in retrieve.ts), unless a
+   * stored chunk is about `mentioned` (`confirmUnknown`).
+   */
+  fuller?: { mentioned: string; documented: string };
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Retriever } from '../core/vocabulary';
 import type { ChunkRecord } from '../storage/chunk-store';
 import type { UnknownModel } from './model-guard';
 import { findUnknownModels } from './model-guard';
+import { chunksAbout, undocumentedMentions } from './undocumented-models';
 import type { PagedText, Passage, PassageMember } from './passages';
 import { locateMembers, pageLocator } from './passages';
 import { escapeRe } from '../core/text';
@@ -82,7 +83,7 @@ export function planQuestion(question: string, analysis: QueryAnalysis, vocabula
   // `CodeMode`). `confirmUnknown` takes back those the library mentions.
   const mode = previousModels.length > 0 ? 'any' : named.length === 0 ? 'product' : 'library';
   const found = findUnknownModels(question, vocabulary, analysis.mentions, mode);
-  const unknown = mode === 'product' ? found.filter((u) => u.kind === 'sibling') : found;
+  const unknown = [...(mode === 'product' ? found.filter((u) => u.kind === 'sibling') : found), ...undocumentedMentions(question, analysis, vocabulary)].sort((a, b) => a.start - b.start);
   const unmentioned = mode === 'product' ? found.filter((u) => u.kind === 'code') : [];
   // The members a family name reads are not asked about when the whole name is one the library
   // lacks ("XIAO ESP32-C9" reads the XIAO ESP32-C3 and -S3); another mention still names them.
@@ -110,17 +111,19 @@ function withModels(plan: Omit<QuestionPlan, 'named' | 'inherited'>, previousMod
  * The question with each unknown name that extends a library model written as that model, when
  * the question's mention read a shorter one ("How do I charge the M5StickC Plus2?" -> "... the
  * M5StickC+?": its mention reads the M5StickC, though the M5StickC+ is the model the name extends
- * and the library's closest). The answer is then for the closest model, and says so; null when
- * every such name already reads as the model it extends.
+ * and the library's closest), and each model no manual is about written as the one documented
+ * model its name begins (`fuller`: "S20+" -> "Galaxy S20+ 5G"). The answer is then for that
+ * model, and says so; null when every such name already reads as that model.
  */
 export function readAsExtended(question: string, analysis: QueryAnalysis, unknown: readonly UnknownModel[]): string | null {
   let text = question;
   let changed = false;
   for (const u of [...unknown].sort((a, b) => b.start - a.start)) {
-    if (u.extends === undefined) continue;
+    const model = u.extends ?? u.fuller?.documented;
+    if (model === undefined) continue;
     const read = analysis.mentions.filter((m) => m.start >= u.start && m.end <= u.end).map((m) => m.model);
-    if (read.length === 0 || read.every((m) => m === u.extends)) continue;
-    text = `${text.slice(0, u.start)}${u.extends}${text.slice(u.end)}`;
+    if (read.length === 0 || read.every((m) => m === model)) continue;
+    text = `${text.slice(0, u.start)}${model}${text.slice(u.end)}`;
     changed = true;
   }
   return changed ? text : null;
@@ -154,6 +157,10 @@ export async function confirmUnknown(index: ChatIndex, plan: QuestionPlan, previ
   const unsaid = async (names: readonly UnknownModel[]): Promise<UnknownModel[]> => {
     const out: UnknownModel[] = [];
     for (const u of names) {
+      if (u.fuller !== undefined) {
+        if (!(await chunksAbout(index, u.fuller.mentioned))) out.push(u);
+        continue;
+      }
       if (index.libraryWords && spelledInWords(u.key, index.libraryWords())) continue;
       const found = await index.search(u.text, { topK: MENTION_PROBE_HITS, retriever: 'bm25' });
       // A known model's name with an ending is mentioned only written whole: "M5StickC" is not "M5StickC Plus 2".

@@ -1,7 +1,7 @@
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
 import type { ModelEntry } from '../enrich/model-vocabulary.types';
 import { MAX_WINDOW } from '../enrich/model-keys';
-import { joinable, modelTokens } from '../enrich/text.util';
+import { isStopword, joinable, modelTokens } from '../enrich/text.util';
 
 /**
  * Query-side model detection: which of the library's models a question names, so retrieval can
@@ -59,28 +59,96 @@ export function analyzeQuery(query: string, vocabulary: ModelVocabulary, options
  * the library has documents for ("Galaxy S20 Ultra" before "Galaxy S20 Ultra 5G"): the question
  * asks about that one. The mention finder stops at the longest known name, which is the mentioned
  * one; the question's words after it say which documented model it is. The words after it extend
- * the mentioned model's key, not the mention's words: those may be a short alias ("S20") or carry
- * a vendor word ("Samsung S20 Ultra"), which documented keys never begin with.
+ * the mentioned model's name, not the mention's words: those may be a short alias ("S20") or carry
+ * a vendor word ("Samsung S20 Ultra"), which documented names never begin with. Names are compared
+ * word by word (`nameWords`), so "Pi 4" never begins "Pi 400".
  */
 function fullerName(query: string, m: QueryMention, vocabulary: ModelVocabulary): QueryMention {
-  if (m.byPattern) return m;
-  const mentioned = vocabulary.lookup(m.model);
-  if (!mentioned || mentioned.docCount > 0 || mentioned.revision !== null) return m;
+  const mentioned = undocumented(m, vocabulary);
+  if (!mentioned) return m;
   const toks = modelTokens(query).filter((t) => t.start >= m.end);
-  let key = mentioned.key;
+  const words = nameWords(mentioned.name);
   let end = m.end;
   let found: { entry: ModelEntry; end: number } | null = null;
   // Only here (a name no document is about, rare in a question): every model, read once.
-  const documented = vocabulary.models().filter((e) => e.docCount > 0 && e.revision === null);
+  const documented = documentedModels(vocabulary);
   for (const t of toks.slice(0, MAX_WINDOW)) {
     if (t.kind !== 'word' || !joinable(query.slice(end, t.start))) break;
-    key += t.norm;
+    words.push(...wordsOf(t.norm));
     end = t.end;
-    const fuller = documented.filter((e) => e.key.startsWith(key));
+    const fuller = documented.filter((e) => beginsWith(nameWords(e.name), words));
     if (fuller.length !== 1) break;
     found = { entry: fuller[0]!, end };
   }
   return found ? { ...m, model: found.entry.name, text: query.slice(m.start, found.end), end: found.end } : m;
+}
+
+/** The vocabulary's entry of a mention's model when no document is about it (not a revision, not a pattern's member); else null. */
+function undocumented(m: QueryMention, vocabulary: ModelVocabulary): ModelEntry | null {
+  if (m.byPattern) return null;
+  const mentioned = vocabulary.lookup(m.model);
+  return mentioned && mentioned.docCount === 0 && mentioned.revision === null ? mentioned : null;
+}
+
+/** The models some document is about, revisions aside: those a question's name can be extended to. */
+function documentedModels(vocabulary: ModelVocabulary): ModelEntry[] {
+  return vocabulary.models().filter((e) => e.docCount > 0 && e.revision === null);
+}
+
+/**
+ * A token's key as words of a name: a "+" ending is a word of its own, as "Plus" written apart
+ * already is ("s20+" -> "s20", "+"), so "S20+" and "S20 Plus" read alike and "S20" begins neither
+ * as a word ("s20" is not "s20+").
+ */
+function wordsOf(norm: string): string[] {
+  const plus = /^(.*?[^+])(\++)$/u.exec(norm);
+  return plus ? [plus[1]!, ...plus[2]!.split('')] : [norm];
+}
+
+/** A model name's words as `wordsOf` reads them ("Galaxy S20+ 5G" -> galaxy, s20, +, 5g). */
+export function nameWords(name: string): string[] {
+  return modelTokens(name)
+    .filter((t) => t.kind === 'word')
+    .flatMap((t) => wordsOf(t.norm));
+}
+
+/** Whether `words` are the first words of `name` (whole words: "x2" does not begin "x20"). */
+function beginsWith(name: readonly string[], words: readonly string[]): boolean {
+  return words.length > 0 && words.length <= name.length && words.every((w, i) => name[i] === w);
+}
+
+/**
+ * The one model with documents whose name is a mention's model with more words after it ("Galaxy
+ * S20+ 5G" for "S20+", a name only other manuals write), when no document is about the mentioned
+ * model and the question's name ends there: the next word, joined to the mention, is no word of
+ * the library's model names and has no digit ("Foo X2 Mini" names another model, which the Foo X2
+ * Pro 5G is not). Null when the mentioned model has documents, when its name begins none or
+ * several ("Galaxy S20": the S20+ 5G and the S20 Ultra 5G), when it is a member of a product
+ * (whose manuals are about it), or when that model is of its family (answered as one already,
+ * `modelMatch`). Whether a stored chunk is about the
+ * mentioned model (a section of a combined manual) the index knows, not the vocabulary: chat asks
+ * it (`confirmUnknown`).
+ */
+export function documentedExtension(query: string, m: QueryMention, vocabulary: ModelVocabulary): ModelEntry | null {
+  const mentioned = undocumented(m, vocabulary);
+  // A member ("ROCK 4C" of the ROCK 4) has its parent's manuals, which are about it.
+  if (!mentioned || mentioned.kind !== 'product') return null;
+  const next = modelTokens(query).find((t) => t.start >= m.end);
+  if (next && next.kind === 'word' && joinable(query.slice(m.end, next.start)) && !isStopword(next.norm)) {
+    if (/\p{N}/u.test(next.norm) || libraryNameWords(vocabulary).has(next.norm)) return null;
+  }
+  const words = nameWords(mentioned.name);
+  const fuller = documentedModels(vocabulary).filter((e) => beginsWith(nameWords(e.name), words));
+  if (fuller.length !== 1) return null;
+  const relation = vocabulary.relation(mentioned.name, fuller[0]!.name);
+  return relation === 'none' || relation === 'sibling' ? fuller[0]! : null;
+}
+
+/** The words without digits of the library's model names ("galaxy", "ultra", "mini"). */
+function libraryNameWords(vocabulary: ModelVocabulary): Set<string> {
+  const out = new Set<string>();
+  for (const e of vocabulary.models()) for (const w of nameWords(e.name)) if (!/\p{N}/u.test(w) && w !== '+') out.add(w);
+  return out;
 }
 
 /** How well a chunk's model answers a question's models: the same model, its family, or neither. */

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
+import { analyzeQuery, documentedExtension } from '../../src-main/search/query-analysis';
+import { markdownDocument as doc } from '../enrich/corpus.helper';
+
+/**
+ * A model no document is about, named in a question: the one documented model whose name is its
+ * words and more ("Foo X2" -> the Foo X2 Pro 5G), read word by word, and only when the question's
+ * name ends with the mention.
+ */
+describe('documentedExtension', () => {
+  const vocabulary = ModelVocabulary.fromDocuments([
+    doc('devices/Foo_X1.md', '# Foo X1 User Manual\n\nThe Foo X2 charger also charges the Foo X1.'),
+    doc('devices/Foo_X2_Pro_5G.md', '# Foo X2 Pro 5G User Manual\n\nUnlike the Foo X2, the Foo X2 Pro 5G charges wirelessly.'),
+    doc('devices/Foo_X40.md', '# Foo X40 User Manual\n\nThe Foo X40 has a 400 mAh battery.'),
+    // A guide with a section per older model: the vocabulary learns the Foo X4 from its heading.
+    doc('devices/Legacy.md', '# Legacy Devices Guide\n\n## Foo X4\n\nThe Foo X4 has a 150 mAh battery.\n\n## Foo X6\n\nThe Foo X6 has a 170 mAh battery.'),
+    doc('devices/Baz_Q7+_5G.md', '# Baz Q7+ 5G User Manual\n\nThe Baz Q7+ 5G charges faster than the Baz Q7+.'),
+    doc('devices/Bar_Z5_Mini_5G.md', '# Bar Z5 Mini 5G User Manual\n\nThe Bar Z5 Mini 5G is smaller than the Bar Z5.'),
+    doc('devices/Bar_Z5_Max_5G.md', '# Bar Z5 Max 5G User Manual\n\nThe Bar Z5 Max 5G is larger than the Bar Z5.'),
+  ]);
+  const extension = (q: string): string | null => {
+    const a = analyzeQuery(q, vocabulary);
+    const m = a.mentions[0];
+    return m ? (documentedExtension(q, m, vocabulary)?.name ?? null) : null;
+  };
+
+  it('is the one documented model whose words begin with the mentioned name', () => {
+    expect(vocabulary.lookup('Foo X2')?.docCount).toBe(0);
+    expect(extension('What battery does the Foo X2 have?')).toBe('Foo X2 Pro 5G');
+    expect(extension('Foo X2?')).toBe('Foo X2 Pro 5G');
+  });
+
+  it('reads "+" and "Plus" alike', () => {
+    expect(extension('What battery does the Baz Q7+ have?')).toBe('Baz Q7+ 5G');
+    expect(extension('What battery does the Baz Q7 Plus have?')).toBe('Baz Q7+ 5G');
+  });
+
+  it('compares whole words: the Foo X4 does not begin the Foo X40', () => {
+    expect(vocabulary.lookup('Foo X4')?.docCount).toBe(0);
+    expect(extension('What battery does the Foo X4 have?')).toBeNull();
+  });
+
+  it('is none when the question writes more of the name', () => {
+    // "Mini" is a word of the library's model names, a number may be a generation: another model.
+    expect(extension('What battery does the Foo X2 Mini have?')).toBeNull();
+    expect(extension('What battery does the Foo X2 2 have?')).toBeNull();
+  });
+
+  it('is none for a member of a product, whose manuals are about it', () => {
+    const boards = ModelVocabulary.fromDocuments([
+      doc('boards/Tor_4.md', '# Tor 4 User Manual\n\nThe Tor 4 series: Tor 4A and Tor 4C.\n\n## Tor 4C\n\nThe Tor 4C has two USB ports. Flash the Tor 4C from USB.'),
+      doc('boards/Tor_4C+.md', '# Tor 4C+ User Manual\n\nThe Tor 4C+ has four USB ports.'),
+    ]);
+    // The premise: the Tor 4C is a member of the Tor 4, with no document of its own.
+    expect(boards.lookup('Tor 4C')).toMatchObject({ kind: 'member', parent: 'Tor 4', docCount: 0 });
+    const q = 'How do I flash the Tor 4C?';
+    expect(documentedExtension(q, analyzeQuery(q, boards).mentions[0]!, boards)).toBeNull();
+  });
+
+  it('is none when the name begins several documented models, or the model has a document', () => {
+    expect(extension('What battery does the Bar Z5 have?')).toBeNull();
+    expect(extension('What battery does the Foo X40 have?')).toBeNull();
+    expect(extension('What battery does the Foo X2 Pro 5G have?')).toBeNull();
+  });
+});
