@@ -36,6 +36,16 @@ describe('plainText', () => {
     expect(plainText(md)).toBe('Sleep mode: \\<200ms IDDQ: < 60uA Quiescent current: 60uA Linux Run it x');
   });
 
+  it('removes emphasis underscores, entities and markup characters wherever they stand together', () => {
+    // The removals run before the markup characters go with the whitespace (one pass): an underscore
+    // beside a removed character or entity reads as beside no letter, and an entity beside markup is
+    // still an entity. A numeric entity was never removed: its `#` is markup, and went first.
+    expect(plainText('a_b *_x_* GPIO3_A4|_y a__b &amp;_z_&lt; q*&nbsp;*r &#123; s_&gt;')).toBe(
+      'a_b x GPIO3_A4 y a b z q r & 123; s',
+    );
+    expect(plainText('|_|&amp;|\n_\t&lt;_')).toBe('');
+  });
+
   it('makes every run of whitespace, of any kind and length, one space', () => {
     // Single spaces are left in place and only other runs rewritten: the result must be the plain collapse.
     const kinds = [' ', '  ', '\t', '\n', '\r\n', '\u00a0', ' \u00a0 ', '\u2003', '\f\v', ' \n\t ', '\u3000'];
