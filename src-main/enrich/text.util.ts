@@ -2,6 +2,10 @@
  * Small text helpers shared by the enrichment stages: turning chunk Markdown into plain prose,
  * content-word tokens for TF-IDF and lexical similarity, and the token stream model names are
  * matched on.
+ *
+ * Longer than 500 lines for now: `plainText`'s rewrites, with the reasons each shortcut gives the
+ * same text, stand beside the tokenizers; moving `plainText` to a file of its own is left to a
+ * change of its own.
  */
 
 import { MD_IMAGE, MD_LINK } from '../core/text';
@@ -31,35 +35,42 @@ export function isStopword(word: string): boolean {
  */
 export function plainText(markdown: string): string {
   let t = markdown;
-  for (const [needles, re, to] of PLAIN_STEPS) {
-    // A pattern that needs a literal the text lacks cannot match: skipping it saves a regex pass.
-    if (needles.length === 0 || needles.some((n) => t.includes(n))) t = t.replace(re, to);
+  for (const [needles, rewrite] of PLAIN_STEPS) {
+    // A rewrite that needs a literal the text lacks cannot match: skipping it saves a pass.
+    if (needles.length === 0 || needles.some((n) => t.includes(n))) t = rewrite(t);
   }
   return t.trim();
+}
+
+/** `re`'s matches in a text replaced by `to` (a `replace` pattern, `$1` its first group). */
+function replacing(re: RegExp, to: string): (t: string) => string {
+  return (t) => t.replace(re, to);
 }
 
 /**
  * The rewrites of `plainText`, in order, each with the literals (any one of) a match must contain.
  * Each step is checked against the text as the steps before it left it.
  */
-const PLAIN_STEPS: readonly (readonly [needles: readonly string[], pattern: RegExp, replacement: string])[] = [
-  [['---'], /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, ' '],
-  [['```'], /```[\s\S]*?(?:```|$)/g, ' '],
-  [['<!--'], /<!--[\s\S]*?-->/g, ' '],
-  [['!['], MD_IMAGE, '$1'],
-  [[']('], MD_LINK, '$1'],
-  [['://'], /https?:\/\/[^\s)"'<>]+/g, ' '],
-  // Anchored at a token start: an unanchored `\S+@\S+` backtracks quadratically on long tokens.
-  [['@'], /(?<!\S)[^\s@]+@\S+/g, ' '],
+const PLAIN_STEPS: readonly (readonly [needles: readonly string[], rewrite: (t: string) => string])[] = [
+  [['---'], replacing(/^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, ' ')],
+  [['```'], replacing(/```[\s\S]*?(?:```|$)/g, ' ')],
+  [['<!--'], replacing(/<!--[\s\S]*?-->/g, ' ')],
+  [['!['], replacing(MD_IMAGE, '$1')],
+  [[']('], replacing(MD_LINK, '$1')],
+  [['://'], replacing(/https?:\/\/[^\s)"'<>]+/g, ' ')],
+  [['@'], dropAddresses],
   // Tab labels name the variant a passage is for (<TabItem value="ROCK 5B+">): keep them.
-  [['<'], /(?<!\\)<(?=[A-Za-z])[^<>]*?\b(?:label|value)=["']([^"']*)["'][^<>]*>/g, ' $1 '],
+  // (A match holds `label=` or `value=`: most texts with tags have neither.)
+  [['label=', 'value='], replacing(/(?<!\\)<(?=[A-Za-z])[^<>]*?\b(?:label|value)=["']([^"']*)["'][^<>]*>/g, ' $1 ')],
   // A tag starts with a name, `/`, `!`, `?` or `>` (a JSX fragment) and holds no other `<`; a `<`
   // that starts none ("Sleep mode: \<200ms", "Angle: < 100°") is text, and taken for a tag it
   // dropped everything up to the next `>`, in a whole document up to a page of its text.
-  [['<'], /(?<!\\)<(?=[A-Za-z/!?>])[^<>]*>/g, ' '],
-  [['import', 'export'], /^\s*(?:import|export)\s.*$/gm, ' '],
-  [['/'], /(?:^|\s)\.{0,2}\/\S*/g, ' '],
-  [['---'], /^[ \t]*\|?[ \t]*:?-{3,}.*$/gm, ' '],
+  [['<'], replacing(/(?<!\\)<(?=[A-Za-z/!?>])[^<>]*>/g, ' ')],
+  // A match holds "import" or "export", so "mport" or "xport": rarer first letters than "i" and "e",
+  // which V8's substring search stops at (less than half the time of looking for the words).
+  [['mport', 'xport'], replacing(/^\s*(?:import|export)\s.*$/gm, ' ')],
+  [['/'], replacing(/(?:^|\s)\.{0,2}\/\S*/g, ' ')],
+  [['---'], replacing(/^[ \t]*\|?[ \t]*:?-{3,}.*$/gm, ' ')],
   // The last rewrites were, in this order: `[|*`#>~]+` (table pipes, emphasis, code ticks, headings,
   // quotes, strike-through), the underscores below, entities (`&[a-z]+;|&#\d+;`, flags gi), and every
   // run of whitespace made one space. Each turns what it removes into spaces and the last collapses
@@ -72,12 +83,47 @@ const PLAIN_STEPS: readonly (readonly [needles: readonly string[], pattern: RegE
   //   (never join two pieces of text), so the same entities are found before as after them;
   //   `&#\d+;` never matched (the markup pass had made its `#` a space) and is left out.
   // Emphasis underscores go, identifiers keep theirs ("GPIO3_A4", "SARADC_IN4").
-  [['_'], /(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, ' '],
-  [['&'], /&[a-z]+;/gi, ' '],
+  [['_'], replacing(/(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, ' ')],
+  [['&'], replacing(/&[a-z]+;/gi, ' ')],
   // Every run of whitespace and `|*`#>~` becomes one space; written as the runs that are not one space
   // already (most are), which `replace` then leaves alone: about half the time of `/[\s|*`#>~]+/g`.
-  [[], / [\s|*`#>~]+|(?:[^\S ]|[|*`#>~])[\s|*`#>~]*/g, ' '],
+  [[], replacing(/ [\s|*`#>~]+|(?:[^\S ]|[|*`#>~])[\s|*`#>~]*/g, ' ')],
 ];
+
+/**
+ * `/(?<!\S)[^\s@]+@\S+/g` -> ' ' (mail addresses, `user@host`) found from the `@`s: the pattern tried every
+ * token of the text. A match starts a token (the look-behind: at the start or after whitespace)
+ * and, as `[^\s@]+@` must follow at once, only one that does not start with `@`; `[^\s@]+` then
+ * reaches the token's first `@`, and `\S+` needs one more character of the token and takes the
+ * rest of it. So the pattern replaces each whitespace-delimited token (`\S`: no `\s` code unit)
+ * whose first `@` is neither its first nor its last character, and nothing else.
+ */
+function dropAddresses(t: string): string {
+  let out = '';
+  let kept = 0;
+  for (let at = t.indexOf('@'); at >= 0; ) {
+    // `at` is the first `@` of its token: the search goes on after the token.
+    let from = at;
+    while (from > 0 && !isSpaceUnit(t.charCodeAt(from - 1))) from--;
+    let end = at + 1;
+    while (end < t.length && !isSpaceUnit(t.charCodeAt(end))) end++;
+    if (from < at && end > at + 1) {
+      out += `${t.slice(kept, from)} `;
+      kept = end;
+    }
+    at = t.indexOf('@', end);
+  }
+  return kept === 0 ? t : out + t.slice(kept);
+}
+
+/** `\s` beyond ASCII: no-break, Ogham, typographic (U+2000-200A), line/paragraph separator, narrow, math and ideographic spaces, BOM. */
+const WIDE_SPACES = new Set([0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff]);
+for (let c = 0x2000; c <= 0x200a; c++) WIDE_SPACES.add(c);
+
+/** Whether the code unit `c` is whitespace (`\s` without the `u` flag, `trim()`'s set). */
+function isSpaceUnit(c: number): boolean {
+  return c < 128 ? c === 32 || (c >= 9 && c <= 13) : WIDE_SPACES.has(c);
+}
 
 /** Crude English singular for TF-IDF terms ("supplies" -> "supply", "ports" -> "port"). */
 export function singular(word: string): string {

@@ -46,6 +46,11 @@ describe('plainText', () => {
     expect(plainText('|_|&amp;|\n_\t&lt;_')).toBe('');
   });
 
+  it('drops a word with an @ inside it, and keeps one that starts or ends with its first @', () => {
+    // Words end at any whitespace, a no-break or ideographic space too.
+    expect(plainText('Mail support@radxa.com, @mention x@ a@@b (me@host)\u00a0y@z\u3000end')).toBe('Mail @mention x@ end');
+  });
+
   it('makes every run of whitespace, of any kind and length, one space', () => {
     // Single spaces are left in place and only other runs rewritten: the result must be the plain collapse.
     const kinds = [' ', '  ', '\t', '\n', '\r\n', '\u00a0', ' \u00a0 ', '\u2003', '\f\v', ' \n\t ', '\u3000'];
