@@ -69,8 +69,8 @@ const PLAIN_STEPS: readonly (readonly [needles: readonly string[], rewrite: (t: 
   // A match holds "import" or "export", so "mport" or "xport": rarer first letters than "i" and "e",
   // which V8's substring search stops at (less than half the time of looking for the words).
   [['mport', 'xport'], replacing(/^\s*(?:import|export)\s.*$/gm, ' ')],
-  [['/'], replacing(/(?:^|\s)\.{0,2}\/\S*/g, ' ')],
-  [['---'], replacing(/^[ \t]*\|?[ \t]*:?-{3,}.*$/gm, ' ')],
+  [['/'], dropPaths],
+  [['---'], dropRuleLines],
   // The last rewrites were, in this order: `[|*`#>~]+` (table pipes, emphasis, code ticks, headings,
   // quotes, strike-through), the underscores below, entities (`&[a-z]+;|&#\d+;`, flags gi), and every
   // run of whitespace made one space. Each turns what it removes into spaces and the last collapses
@@ -114,6 +114,72 @@ function dropAddresses(t: string): string {
     at = t.indexOf('@', end);
   }
   return kept === 0 ? t : out + t.slice(kept);
+}
+
+/**
+ * `(?:^|\s)\.{0,2}\/\S*` (flag g) -> ' ' (paths: "/dev/ttyUSB0", "./flash.sh", "../tools") found from the `/`s:
+ * the pattern tried every whitespace character of the text. A match is the rest of a token from a
+ * `/` that has at most two dots and then whitespace (taken too) or the text's start before it: with
+ * three dots before a `/`, the character before the last two is a dot. A token's later `/`s are
+ * passed over with it.
+ */
+function dropPaths(t: string): string {
+  let out = '';
+  let kept = 0;
+  for (let at = t.indexOf('/'); at >= 0; ) {
+    let from = at;
+    while (from > 0 && at - from < 2 && t.charCodeAt(from - 1) === 46) from--;
+    if (from > 0 && isSpaceUnit(t.charCodeAt(from - 1))) from--;
+    else if (from > 0) {
+      at = t.indexOf('/', at + 1);
+      continue;
+    }
+    let end = at + 1;
+    while (end < t.length && !isSpaceUnit(t.charCodeAt(end))) end++;
+    out += `${t.slice(kept, from)} `;
+    kept = end;
+    at = t.indexOf('/', end);
+  }
+  return kept === 0 ? t : out + t.slice(kept);
+}
+
+/**
+ * `/^[ \t]*\|?[ \t]*:?-{3,}.*$/gm` -> ' ' (table rules, "| --- |", and other lines of dashes) found from
+ * the `---`s: the pattern tried every line. A line is replaced (not its line break) when it starts
+ * with `[ \t]*\|?[ \t]*:?` and then three dashes; none of those characters is a dash, so the first
+ * `---` of a line is where they must end, and a line whose first `---` does not qualify has no
+ * match. Lines end at `\n`, `\r`, U+2028 and U+2029 (the `m` flag's, and what `.` does not match).
+ */
+function dropRuleLines(t: string): string {
+  let out = '';
+  let kept = -1;
+  for (let at = t.indexOf('---'); at >= 0; ) {
+    let from = at;
+    while (from > 0 && !isLineBreak(t.charCodeAt(from - 1))) from--;
+    let end = at + 3;
+    while (end < t.length && !isLineBreak(t.charCodeAt(end))) end++;
+    let i = from;
+    while (i < at && isBlankUnit(t.charCodeAt(i))) i++;
+    if (i < at && t.charCodeAt(i) === 124) i++;
+    while (i < at && isBlankUnit(t.charCodeAt(i))) i++;
+    if (i < at && t.charCodeAt(i) === 58) i++;
+    if (i === at) {
+      out += `${t.slice(kept < 0 ? 0 : kept, from)} `;
+      kept = end;
+    }
+    at = t.indexOf('---', end);
+  }
+  return kept < 0 ? t : out + t.slice(kept);
+}
+
+/** A space or a tab. */
+function isBlankUnit(c: number): boolean {
+  return c === 32 || c === 9;
+}
+
+/** A line terminator of JS patterns: `\n`, `\r`, U+2028, U+2029. */
+function isLineBreak(c: number): boolean {
+  return c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
 }
 
 /** `\s` beyond ASCII: no-break, Ogham, typographic (U+2000-200A), line/paragraph separator, narrow, math and ideographic spaces, BOM. */

@@ -51,6 +51,15 @@ describe('plainText', () => {
     expect(plainText('Mail support@radxa.com, @mention x@ a@@b (me@host)\u00a0y@z\u3000end')).toBe('Mail @mention x@ end');
   });
 
+  it('drops paths from a slash after at most two dots at a word start, and nothing else', () => {
+    expect(plainText('/dev/ttyS0 run ./flash.sh or ../tools/x, not .../y, a/b, I/O\u00a0/sys/x')).toBe('run or not .../y, a/b, I/O');
+  });
+
+  it('drops a line of dashes after at most a pipe and a colon, whatever line break ends it', () => {
+    const md = '| --- | :-- |\n\t|\t:--- | x\nnot a --- rule\n  ---\u2028after\r---\rend';
+    expect(plainText(md)).toBe('not a --- rule after end');
+  });
+
   it('makes every run of whitespace, of any kind and length, one space', () => {
     // Single spaces are left in place and only other runs rewritten: the result must be the plain collapse.
     const kinds = [' ', '  ', '\t', '\n', '\r\n', '\u00a0', ' \u00a0 ', '\u2003', '\f\v', ' \n\t ', '\u3000'];
