@@ -36,6 +36,30 @@ describe('plainText', () => {
     expect(plainText(md)).toBe('Sleep mode: \\<200ms IDDQ: < 60uA Quiescent current: 60uA Linux Run it x');
   });
 
+  it('removes emphasis underscores, entities and markup characters wherever they stand together', () => {
+    // The removals run before the markup characters go with the whitespace (one pass): an underscore
+    // beside a removed character or entity reads as beside no letter, and an entity beside markup is
+    // still an entity. A numeric entity was never removed: its `#` is markup, and went first.
+    expect(plainText('a_b *_x_* GPIO3_A4|_y a__b &amp;_z_&lt; q*&nbsp;*r &#123; s_&gt;')).toBe(
+      'a_b x GPIO3_A4 y a b z q r & 123; s',
+    );
+    expect(plainText('|_|&amp;|\n_\t&lt;_')).toBe('');
+  });
+
+  it('drops a word with an @ inside it, and keeps one that starts or ends with its first @', () => {
+    // Words end at any whitespace, a no-break or ideographic space too.
+    expect(plainText('Mail support@radxa.com, @mention x@ a@@b (me@host)\u00a0y@z\u3000end')).toBe('Mail @mention x@ end');
+  });
+
+  it('drops paths from a slash after at most two dots at a word start, and nothing else', () => {
+    expect(plainText('/dev/ttyS0 run ./flash.sh or ../tools/x, not .../y, a/b, I/O\u00a0/sys/x')).toBe('run or not .../y, a/b, I/O');
+  });
+
+  it('drops a line of dashes after at most a pipe and a colon, whatever line break ends it', () => {
+    const md = '| --- | :-- |\n\t|\t:--- | x\nnot a --- rule\n  ---\u2028after\r---\rend';
+    expect(plainText(md)).toBe('not a --- rule after end');
+  });
+
   it('makes every run of whitespace, of any kind and length, one space', () => {
     // Single spaces are left in place and only other runs rewritten: the result must be the plain collapse.
     const kinds = [' ', '  ', '\t', '\n', '\r\n', '\u00a0', ' \u00a0 ', '\u2003', '\f\v', ' \n\t ', '\u3000'];
