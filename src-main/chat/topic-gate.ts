@@ -129,18 +129,24 @@ const KEY_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
 
 /** Vowels: one written for another is a slip of spelling ("seperate", "brightniss", "calender"). */
 const VOWELS = 'aeiouy';
+/**
+ * Fewest letters of a word whose vowel changed for another reads as a slip: shorter words are
+ * other words as often ("toner" / "tuner", "liter" / "later").
+ */
+const VOWEL_SLIP_CHARS = 7;
 
 /**
  * Whether a letter written for another reads as a slip: keys side by side or diagonally adjacent
- * on a QWERTY keyboard, one vowel for another (spelled by ear), or one letter with and without an
- * accent ("menü" / "menu"). A consonant for a far consonant makes another word as often as a slip
- * ("night" / "light", "charging" / "changing").
+ * on a QWERTY keyboard, one vowel for another in a word of `length` at least `VOWEL_SLIP_CHARS`
+ * (spelled by ear), or one letter with and without an accent ("menü" / "menu"). A consonant for
+ * a far consonant makes another word as often as a slip ("night" / "light", "charging" /
+ * "changing").
  */
-function slipOf(a: string, b: string): boolean {
+function slipOf(a: string, b: string, length: number): boolean {
   const base = (c: string): string => c.normalize('NFD').replace(/\p{M}/gu, '');
   const x = base(a);
   const y = base(b);
-  if (x === y || (VOWELS.includes(x) && VOWELS.includes(y))) return true;
+  if (x === y || (length >= VOWEL_SLIP_CHARS && VOWELS.includes(x) && VOWELS.includes(y))) return true;
   const at = (c: string): [number, number] | null => {
     for (let r = 0; r < KEY_ROWS.length; r++) {
       const col = KEY_ROWS[r]!.indexOf(c);
@@ -167,7 +173,7 @@ export function oneEditApart(a: string, b: string): boolean {
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   if (a.length === b.length) {
-    if (a.slice(i + 1) === b.slice(i + 1)) return slipOf(a[i]!, b[i]!);
+    if (a.slice(i + 1) === b.slice(i + 1)) return slipOf(a[i]!, b[i]!, a.length);
     return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
   }
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);

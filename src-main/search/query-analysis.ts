@@ -134,8 +134,12 @@ export function documentedExtension(query: string, m: QueryMention, vocabulary: 
   // A member ("ROCK 4C" of the ROCK 4) has its parent's manuals, which are about it.
   if (!mentioned || mentioned.kind !== 'product') return null;
   const next = modelTokens(query).find((t) => t.start >= m.end);
+  // A name run into what follows ("Galaxy S20+5G") ends elsewhere than its mention: read as written.
+  if (next && next.start === m.end) return null;
   if (next && next.kind === 'word' && joinable(query.slice(m.end, next.start)) && !isStopword(next.norm)) {
-    if (/\p{N}/u.test(next.norm) || libraryNameWords(vocabulary).has(next.norm)) return null;
+    // The name goes on ("Foo X2 Mini", "Foo X2 Lite", "Foo X2 2"): a word with a digit, a capital,
+    // or of the library's model names names another model, which the documented one is not.
+    if (/\p{N}/u.test(next.norm) || /\p{Lu}/u.test(next.raw) || libraryNameWords(vocabulary).has(next.norm)) return null;
   }
   const words = nameWords(mentioned.name);
   const fuller = documentedModels(vocabulary).filter((e) => beginsWith(nameWords(e.name), words));

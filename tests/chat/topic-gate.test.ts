@@ -177,6 +177,9 @@ describe('words a question asks about that the library never writes', () => {
     expect(oneEditApart('seperate', 'separate')).toBe(true);
     expect(oneEditApart('brightniss', 'brightness')).toBe(true);
     expect(oneEditApart('speeker', 'speaker')).toBe(true);
+    // ... in a long word: in a short one it makes another word as often.
+    expect(oneEditApart('toner', 'tuner')).toBe(false);
+    expect(oneEditApart('liter', 'later')).toBe(false);
     expect(oneEditApart('timer', 'timer')).toBe(false);
     expect(oneEditApart('timer', 'mitre')).toBe(false);
     expect(oneEditApart('record', 'recorded')).toBe(false);

@@ -45,6 +45,16 @@ describe('documentedExtension', () => {
     // "Mini" is a word of the library's model names, a number may be a generation: another model.
     expect(extension('What battery does the Foo X2 Mini have?')).toBeNull();
     expect(extension('What battery does the Foo X2 2 have?')).toBeNull();
+    // A word written with a capital goes on the name, though no model of the library has it.
+    expect(extension('What battery does the Foo X2 Lite have?')).toBeNull();
+    expect(extension('What battery does the Foo X2 FE have?')).toBeNull();
+    // An ordinary word after the name does not.
+    expect(extension('Foo X2 battery life?')).toBe('Foo X2 Pro 5G');
+  });
+
+  it('is none when the name runs into what follows', () => {
+    // "Baz Q7+5G": the mention ends inside the written name, which is not the mentioned model.
+    expect(extension('What battery does the Baz Q7+5G have?')).toBeNull();
   });
 
   it('is none for a member of a product, whose manuals are about it', () => {
