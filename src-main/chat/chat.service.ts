@@ -255,6 +255,17 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       return ok(turn(fields));
     };
 
+    // A model no manual is about whose name begins several documented models' names ("Galaxy
+    // S20": the S20+ 5G and the S20 Ultra 5G) is asked back, before any search or LLM: any manual
+    // the search ranks first would answer for a model the user may not mean. Naming one of them
+    // in the next question answers it (`followUpQuestion` asks this question again for it).
+    const ambiguous = plan.unknown.filter((u) => u.ambiguous !== undefined);
+    if (ambiguous.length > 0) {
+      const clarify = ambiguous.map((u) => ({ name: u.text, models: u.ambiguous!.documented }));
+      const text = clarify.map((c) => `This library has no manual for ${c.name}. Which model: ${listNames(c.models, 'or')}?`).join('\n\n');
+      return whole({ text, mode: 'not-found', citations: [], resolvedModels: [], clarify });
+    }
+
     if (plan.unknown.length > 0 && plan.named.length === 0) {
       const missing = unknownNames(plan.unknown, vocabulary);
       // A code of another product line ("ZX-900" in a follow-up) is no sibling: no manual of the library mentions it.
