@@ -1,5 +1,7 @@
+import type { ModelChoice } from '../contract/api';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
-import { documentedExtensions, type QueryAnalysis } from '../search/query-analysis';
+import { isStopword, modelTokens } from '../enrich/text.util';
+import { documentedExtensions, nameWords, type QueryAnalysis } from '../search/query-analysis';
 import type { UnknownModel } from './model-guard';
 import type { ChatIndex } from './retrieve';
 
@@ -53,4 +55,25 @@ export function undocumentedMentions(question: string, analysis: QueryAnalysis, 
 export async function chunksAbout(index: Pick<ChatIndex, 'search'>, model: string): Promise<boolean> {
   const found = await index.search(model, { topK: 1, retriever: 'bm25', models: [model] });
   return !found.ok || found.value.results.length > 0;
+}
+
+/**
+ * The candidate a reply to a question back names by the words that set it apart ("the Ultra" or
+ * "the Plus" after "Which model: Galaxy S20 Ultra 5G or Galaxy S20+ 5G?"): the one candidate whose
+ * name has every word of the reply but its stopwords. Null when no candidate or several have them
+ * ("5G"), or the reply says anything else (then it is a question of its own; one naming a
+ * candidate whole is a follow-up already, `followUpQuestion`).
+ */
+export function pickedCandidate(reply: string, choices: readonly ModelChoice[]): string | null {
+  const words = modelTokens(reply)
+    .filter((t) => !isStopword(t.norm))
+    .flatMap((t) => nameWords(t.raw));
+  if (words.length === 0) return null;
+  const picked = new Set<string>();
+  for (const choice of choices) {
+    const names = choice.models.map((m) => new Set(nameWords(m)));
+    const fits = choice.models.filter((_, i) => words.every((w) => names[i]!.has(w)));
+    if (fits.length === 1) picked.add(fits[0]!);
+  }
+  return picked.size === 1 ? [...picked][0]! : null;
 }

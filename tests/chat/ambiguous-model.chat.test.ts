@@ -5,7 +5,7 @@ import type { EngineEvent } from '../../src-main/contract/api';
 import { checkEngineEvent } from '../../src-main/contract/events';
 import { chatIndexOf, createChatService, type ChatService } from '../../src-main/chat/chat.service';
 import { EXTRACTED_LABEL } from '../../src-main/chat/extractive.answerer';
-import { MAX_CANDIDATES } from '../../src-main/chat/undocumented-models';
+import { MAX_CANDIDATES, pickedCandidate } from '../../src-main/chat/undocumented-models';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
 import { loadLlm } from '../../src-main/models/llm.runtime';
 import type { Llm } from '../../src-main/models/types';
@@ -112,6 +112,16 @@ describe('a model whose name begins several documented models', () => {
     expect(picked.citations!.some((c) => /Bar_Z5_Mini_5G|Foo_X1/.test(c.doc))).toBe(false);
   });
 
+  it('answers from the candidate the reply picks by the words setting it apart', async () => {
+    const conv = unwrap(await chat.create());
+    unwrap(await chat.ask(conv.id, 'What battery does the Bar Z5 have?'));
+    const picked = unwrap(await chat.ask(conv.id, 'the Mini'));
+    expect(picked.text.startsWith('Read as: “What battery does the Bar Z5 Mini 5G have?”'), picked.text).toBe(true);
+    expect(picked.resolvedModels).toEqual(['Bar Z5 Mini 5G']);
+    expect(picked.text).toContain('40 mAh');
+    expect(picked.text).not.toContain('90 mAh');
+  });
+
   it('asks back before any LLM is asked, and the named candidate is then answered by it', async () => {
     const recorded = recordingLlm(tiny);
     let asked = 0;
@@ -177,5 +187,23 @@ describe('names answered as before', () => {
     expect(turn.text.startsWith(EXTRACTED_LABEL), turn.text).toBe(true);
     expect(turn.text).toContain('40 mAh');
     expect(turn.resolvedModels).toEqual(['Bar Z5 Mini 5G']);
+  });
+});
+
+describe('pickedCandidate', () => {
+  const choices = [{ name: 'Galaxy S20', models: ['Galaxy S20 Ultra 5G', 'Galaxy S20+ 5G'] }];
+
+  it('is the one candidate whose name holds every word of the reply', () => {
+    expect(pickedCandidate('the Ultra', choices)).toBe('Galaxy S20 Ultra 5G');
+    expect(pickedCandidate('Ultra 5G', choices)).toBe('Galaxy S20 Ultra 5G');
+    // "Plus" is the name's "+".
+    expect(pickedCandidate('the Plus', choices)).toBe('Galaxy S20+ 5G');
+    expect(pickedCandidate('Plus 5G', choices)).toBe('Galaxy S20+ 5G');
+  });
+
+  it('is none for words every candidate has, or words of none', () => {
+    expect(pickedCandidate('the 5G', choices)).toBeNull();
+    expect(pickedCandidate('the', choices)).toBeNull();
+    expect(pickedCandidate('the Ultra one has how much battery?', choices)).toBeNull();
   });
 });
