@@ -22,6 +22,7 @@ import { retrieverFor } from '../core/vocabulary';
 import { analyzeQuery } from '../search/query-analysis';
 import { followUpQuestion } from './follow-up';
 import { docsListing } from './covered-models';
+import { pickedCandidate } from './undocumented-models';
 import { confirmUnknown, isAskedModel, namedWhere, planQuestion, questionForLines, readAsExtended, retrieve, sameModelSpelled } from './retrieve';
 
 /**
@@ -239,9 +240,14 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     const previous = picked.length > 0 ? [] : ([...history].reverse().find((t) => t.role === 'assistant')?.resolvedModels ?? []);
     // The question is analysed once; the plan, the search and the answer all read this analysis.
     // "And the ESP32C3?" asks the last question with a topic again, for the model it names.
-    const typed = analyzeQuery(q.value, vocabulary);
-    const followUp = followUpQuestion(q.value, typed, vocabulary, history);
-    let asked = followUp ?? q.value;
+    // A reply to a question back that picks one of its models by the words setting it apart ("the
+    // Ultra") is read as naming that model.
+    const asBack = [...history].reverse().find((t) => t.role === 'assistant')?.clarify;
+    let typed = analyzeQuery(q.value, vocabulary);
+    const chosen = asBack && typed.models.length === 0 ? pickedCandidate(q.value, asBack) : null;
+    if (chosen !== null) typed = analyzeQuery(chosen, vocabulary);
+    const followUp = followUpQuestion(chosen ?? q.value, typed, vocabulary, history);
+    let asked = followUp ?? chosen ?? q.value;
     let analysis = followUp ? analyzeQuery(followUp, vocabulary) : typed;
     let plan = await confirmUnknown(index, planQuestion(asked, analysis, vocabulary, previous), previous);
     const turn = (fields: Omit<ChatTurn, 'id' | 'role' | 'createdAt'>): ChatTurn => ({
@@ -254,6 +260,17 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       onToken(fields.text);
       return ok(turn(fields));
     };
+
+    // A model no manual is about whose name begins several documented models' names ("Galaxy
+    // S20": the S20+ 5G and the S20 Ultra 5G) is asked back, before any search or LLM: any manual
+    // the search ranks first would answer for a model the user may not mean. Naming one of them
+    // in the next question answers it (`followUpQuestion` asks this question again for it).
+    const ambiguous = plan.unknown.filter((u) => u.ambiguous !== undefined);
+    if (ambiguous.length > 0) {
+      const clarify = ambiguous.map((u) => ({ name: u.text, models: u.ambiguous!.documented }));
+      const text = clarify.map((c) => `This library has no manual for ${c.name}. Which model: ${listNames(c.models, 'or')}?`).join('\n\n');
+      return whole({ text, mode: 'not-found', citations: [], resolvedModels: [], clarify });
+    }
 
     if (plan.unknown.length > 0 && plan.named.length === 0) {
       const missing = unknownNames(plan.unknown, vocabulary);

@@ -42,6 +42,7 @@ const turnSchema = z.object({
   citations: z.array(citationSchema).optional(),
   resolvedModels: z.array(z.string()).optional(),
   stopped: z.boolean().optional(),
+  clarify: z.array(z.object({ name: z.string(), models: z.array(z.string()) })).optional(),
 });
 
 const scopeSchema = z.object({

@@ -44,6 +44,12 @@ export interface UnknownModel {
    * stored chunk is about `mentioned` (`confirmUnknown`).
    */
   fuller?: { mentioned: string; documented: string };
+  /**
+   * As `fuller`, when the mentioned model's name begins several documented models' names ("Galaxy
+   * S20": the Galaxy S20+ 5G and the Galaxy S20 Ultra 5G): nothing says which one is asked about,
+   * so the reply asks which (`clarify` of the chat turn) instead of answering from any manual.
+   */
+  ambiguous?: { mentioned: string; documented: string[] };
 }
 
 /**

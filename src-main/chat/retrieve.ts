@@ -157,8 +157,9 @@ export async function confirmUnknown(index: ChatIndex, plan: QuestionPlan, previ
   const unsaid = async (names: readonly UnknownModel[]): Promise<UnknownModel[]> => {
     const out: UnknownModel[] = [];
     for (const u of names) {
-      if (u.fuller !== undefined) {
-        if (!(await chunksAbout(index, u.fuller.mentioned))) out.push(u);
+      const mentioned = u.fuller?.mentioned ?? u.ambiguous?.mentioned;
+      if (mentioned !== undefined) {
+        if (!(await chunksAbout(index, mentioned))) out.push(u);
         continue;
       }
       if (index.libraryWords && spelledInWords(u.key, index.libraryWords())) continue;

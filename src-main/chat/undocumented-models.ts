@@ -1,29 +1,47 @@
+import type { ModelChoice } from '../contract/api';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
-import { documentedExtension, type QueryAnalysis } from '../search/query-analysis';
+import { isStopword, modelTokens } from '../enrich/text.util';
+import { documentedExtensions, nameWords, type QueryAnalysis } from '../search/query-analysis';
 import type { UnknownModel } from './model-guard';
 import type { ChatIndex } from './retrieve';
 
 /**
  * Models the library mentions but has no manual for, though a manual of a model with a longer
  * name has ("S20+" beside the Galaxy S20+ 5G's manual): the question is answered for that model,
- * and says so (`readAsExtended` in retrieve.ts, the note in chat.service.ts).
+ * and says so (`readAsExtended` in retrieve.ts, the note in chat.service.ts); when several models'
+ * manuals have such names ("Galaxy S20": the S20+ 5G's and the S20 Ultra 5G's), the reply asks
+ * which one (`clarify` in chat.service.ts).
  */
 
 /**
- * The question's mentions of a model no manual is about whose name the words of exactly one
- * documented model's name begin ("S20+", "Galaxy S20 Plus": the library has the Galaxy S20+ 5G's
- * manual, and mentions the S20+ only in other manuals' text; `documentedExtension`), as names the
- * library has no manual for, extended to that model: answered for it, saying so, rather than from
- * whichever manual the search ranks first for a model none is about. Not when the question names
- * that model too ("the Foo X2 and the Foo X2 Pro 5G" compares them).
+ * How many documented models a question back names at most. A name that begins a few models'
+ * names is one model asked for without its last words ("Galaxy S20": the S20+ 5G or the S20 Ultra
+ * 5G), and a technician picks one from a short list at a glance; a name that begins more is a
+ * product line's name ("Galaxy"), which a search across its manuals answers better than a list.
+ */
+export const MAX_CANDIDATES = 5;
+
+/**
+ * The question's mentions of a model no manual is about whose name the words of documented
+ * models' names begin (the library has the Galaxy S20+ 5G's manual, and mentions the S20+ only in
+ * other manuals' text; `documentedExtensions`), as names the library has no manual for: with
+ * exactly one such model (`fuller`: "S20+", "Galaxy S20 Plus"), answered for it, saying so; with
+ * two to `MAX_CANDIDATES` (`ambiguous`: "Galaxy S20", the S20+ 5G and the S20 Ultra 5G), asked
+ * back which one; in both cases rather than from whichever manual the search ranks first for a
+ * model none is about. Not when the question names one of those models too ("the Foo X2 and the
+ * Foo X2 Pro 5G" compares them).
  */
 export function undocumentedMentions(question: string, analysis: QueryAnalysis, vocabulary: ModelVocabulary): UnknownModel[] {
   const out: UnknownModel[] = [];
   for (const m of analysis.mentions) {
     if (!analysis.models.includes(m.model)) continue;
-    const fuller = documentedExtension(question, m, vocabulary);
-    if (!fuller || analysis.models.includes(fuller.name)) continue;
-    out.push({ text: m.text, kind: 'sibling', key: vocabulary.lookup(m.model)?.key ?? '', start: m.start, end: m.end, fuller: { mentioned: m.model, documented: fuller.name } });
+    // In a fixed order, whatever order the vocabulary learned them in ("S9" before "S10").
+    const fuller = documentedExtensions(question, m, vocabulary)
+      .map((e) => e.name)
+      .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    if (fuller.length === 0 || fuller.length > MAX_CANDIDATES || fuller.some((name) => analysis.models.includes(name))) continue;
+    const unknown: UnknownModel = { text: m.text, kind: 'sibling', key: vocabulary.lookup(m.model)?.key ?? '', start: m.start, end: m.end };
+    out.push(fuller.length === 1 ? { ...unknown, fuller: { mentioned: m.model, documented: fuller[0]! } } : { ...unknown, ambiguous: { mentioned: m.model, documented: fuller } });
   }
   return out;
 }
@@ -37,4 +55,25 @@ export function undocumentedMentions(question: string, analysis: QueryAnalysis, 
 export async function chunksAbout(index: Pick<ChatIndex, 'search'>, model: string): Promise<boolean> {
   const found = await index.search(model, { topK: 1, retriever: 'bm25', models: [model] });
   return !found.ok || found.value.results.length > 0;
+}
+
+/**
+ * The candidate a reply to a question back names by the words that set it apart ("the Ultra" or
+ * "the Plus" after "Which model: Galaxy S20 Ultra 5G or Galaxy S20+ 5G?"): the one candidate whose
+ * name has every word of the reply but its stopwords. Null when no candidate or several have them
+ * ("5G"), or the reply says anything else (then it is a question of its own; one naming a
+ * candidate whole is a follow-up already, `followUpQuestion`).
+ */
+export function pickedCandidate(reply: string, choices: readonly ModelChoice[]): string | null {
+  const words = modelTokens(reply)
+    .filter((t) => !isStopword(t.norm))
+    .flatMap((t) => nameWords(t.raw));
+  if (words.length === 0) return null;
+  const picked = new Set<string>();
+  for (const choice of choices) {
+    const names = choice.models.map((m) => new Set(nameWords(m)));
+    const fits = choice.models.filter((_, i) => words.every((w) => names[i]!.has(w)));
+    if (fits.length === 1) picked.add(fits[0]!);
+  }
+  return picked.size === 1 ? [...picked][0]! : null;
 }

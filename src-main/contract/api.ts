@@ -255,6 +255,19 @@ export interface ChatTurn {
   resolvedModels?: string[];
   /** True when generation was stopped by the user before it finished. */
   stopped?: boolean;
+  /**
+   * Set when the answer is a question back (with `mode: 'not-found'`, no citations): each name the
+   * question wrote that the library has no manual for, and the library models whose names it
+   * begins, one of which the user is asked to name ("Foo X2": the Foo X2 Pro 5G or the Foo X2
+   * Max 5G).
+   */
+  clarify?: ModelChoice[];
+}
+
+/** A model name a question wrote, and the library models (2 to 5, the library's spelling) it may mean. */
+export interface ModelChoice {
+  name: string;
+  models: string[];
 }
 
 export interface ConversationScope {

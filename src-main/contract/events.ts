@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { ERROR_CODES } from '../core/result';
-import type { ChatTurn, Citation, EngineEvent, ImportFileResult, ImportProgress, ImportSkipped, ImportSummary } from './api';
+import type { ChatTurn, Citation, ModelChoice, EngineEvent, ImportFileResult, ImportProgress, ImportSkipped, ImportSummary } from './api';
 
 /**
  * The engine's events as zod schemas, so the renderer checks what reaches it the way the engine
@@ -71,6 +71,8 @@ const citation = z.object({
   model: z.nullable(z.string()),
 });
 
+const modelChoice = z.object({ name: z.string(), models: z.array(z.string()) });
+
 const chatTurn = z.object({
   id: z.string(),
   role: z.enum(['user', 'assistant']),
@@ -80,6 +82,7 @@ const chatTurn = z.object({
   citations: z.optional(z.array(citation)),
   resolvedModels: z.optional(z.array(z.string())),
   stopped: z.optional(z.boolean()),
+  clarify: z.optional(z.array(modelChoice)),
 });
 
 /** One schema per event kind (`EngineEvent['type']`); the map's keys are checked against the kinds below. */
@@ -111,6 +114,7 @@ export type EventSchemasAgree = [
   Assert<Same<z.output<typeof importSkipped>, ImportSkipped>>,
   Assert<Same<z.output<typeof importSummary>, ImportSummary>>,
   Assert<Same<z.output<typeof citation>, Citation>>,
+  Assert<Same<z.output<typeof modelChoice>, ModelChoice>>,
   Assert<Same<z.output<typeof chatTurn>, ChatTurn>>,
   Assert<Same<keyof Schemas, EngineEvent['type']>>,
   Assert<Same<z.output<Schemas['import.progress']>, EventOf<'import.progress'>>>,

@@ -118,34 +118,42 @@ function beginsWith(name: readonly string[], words: readonly string[]): boolean 
 }
 
 /**
- * The one model with documents whose name is a mention's model with more words after it ("Galaxy
- * S20+ 5G" for "S20+", a name only other manuals write), when no document is about the mentioned
- * model and the question's name ends there: the next word, joined to the mention, is no word of
- * the library's model names and has no digit ("Foo X2 Mini" names another model, which the Foo X2
- * Pro 5G is not). Null when the mentioned model has documents, when its name begins none or
- * several ("Galaxy S20": the S20+ 5G and the S20 Ultra 5G), when it is a member of a product
- * (whose manuals are about it), or when that model is of its family (answered as one already,
- * `modelMatch`). Whether a stored chunk is about the
- * mentioned model (a section of a combined manual) the index knows, not the vocabulary: chat asks
- * it (`confirmUnknown`).
+ * The models with documents whose names are a mention's model with more words after it ("Galaxy
+ * S20+ 5G" for "S20+", a name only other manuals write; the S20+ 5G and the S20 Ultra 5G for
+ * "Galaxy S20"), when no document is about the mentioned model and the question's name ends
+ * there: the next word, joined to the mention, is no word of the library's model names and has no
+ * digit ("Foo X2 Mini" names another model, which the Foo X2 Pro 5G is not). Empty when the
+ * mentioned model has documents, when its name begins none, when it is a member of a product
+ * (whose manuals are about it), or when one of them is of its family (answered as one already,
+ * `modelMatch`). Whether a stored chunk is about the mentioned model (a section of a combined
+ * manual) the index knows, not the vocabulary: chat asks it (`confirmUnknown`).
  */
-export function documentedExtension(query: string, m: QueryMention, vocabulary: ModelVocabulary): ModelEntry | null {
+export function documentedExtensions(query: string, m: QueryMention, vocabulary: ModelVocabulary): ModelEntry[] {
   const mentioned = undocumented(m, vocabulary);
   // A member ("ROCK 4C" of the ROCK 4) has its parent's manuals, which are about it.
-  if (!mentioned || mentioned.kind !== 'product') return null;
+  if (!mentioned || mentioned.kind !== 'product') return [];
   const next = modelTokens(query).find((t) => t.start >= m.end);
   // A name run into what follows ("Galaxy S20+5G") ends elsewhere than its mention: read as written.
-  if (next && next.start === m.end) return null;
+  if (next && next.start === m.end) return [];
   if (next && next.kind === 'word' && joinable(query.slice(m.end, next.start)) && !isStopword(next.norm)) {
     // The name goes on ("Foo X2 Mini", "Foo X2 Lite", "Foo X2 2"): a word with a digit, a capital,
     // or of the library's model names names another model, which the documented one is not.
-    if (/\p{N}/u.test(next.norm) || /\p{Lu}/u.test(next.raw) || libraryNameWords(vocabulary).has(next.norm)) return null;
+    if (/\p{N}/u.test(next.norm) || /\p{Lu}/u.test(next.raw) || libraryNameWords(vocabulary).has(next.norm)) return [];
   }
   const words = nameWords(mentioned.name);
   const fuller = documentedModels(vocabulary).filter((e) => beginsWith(nameWords(e.name), words));
-  if (fuller.length !== 1) return null;
-  const relation = vocabulary.relation(mentioned.name, fuller[0]!.name);
-  return relation === 'none' || relation === 'sibling' ? fuller[0]! : null;
+  const unrelated = fuller.every((e) => ['none', 'sibling'].includes(vocabulary.relation(mentioned.name, e.name)));
+  return unrelated ? fuller : [];
+}
+
+/**
+ * The one model with documents whose name is a mention's model with more words after it
+ * (`documentedExtensions`); null when there is none or several ("Galaxy S20": the S20+ 5G and the
+ * S20 Ultra 5G).
+ */
+export function documentedExtension(query: string, m: QueryMention, vocabulary: ModelVocabulary): ModelEntry | null {
+  const fuller = documentedExtensions(query, m, vocabulary);
+  return fuller.length === 1 ? fuller[0]! : null;
 }
 
 /** The words without digits of the library's model names ("galaxy", "ultra", "mini"). */

@@ -14,7 +14,7 @@ import { unwrap } from './fixtures';
  * model's name begin is answered for that model, and says so first, never silently from another
  * manual. Not when a stored section is about the asked model (a combined manual's "## Foo X3"),
  * nor when the names share only characters ("Foo X4" and the Foo X40), nor when the question's
- * name goes on with words of its own ("Foo X2 Mini"), nor when it begins several names.
+ * name goes on with words of its own ("Foo X2 Mini"), nor when it begins several names (then the reply asks which).
  */
 
 const manual = (name: string, battery: number, extra = ''): string =>
@@ -129,9 +129,10 @@ describe('a model only other manuals mention', () => {
     expect(turn.resolvedModels).toEqual(['Foo X2', 'Foo X2 Pro 5G']);
   });
 
-  it('is not read as one documented model when its name begins several', async () => {
+  it('is not read as one documented model when its name begins several: the reply asks which', async () => {
     const turn = unwrap(await chat.answer('What battery does the Bar Z5 have?'));
-    expect(turn.text).not.toContain('No manual for');
     expect(turn.text).not.toContain('answering for');
+    // The question back itself: ambiguous-model.chat.test.ts.
+    expect(turn.clarify).toEqual([{ name: 'Bar Z5', models: ['Bar Z5 Max 5G', 'Bar Z5 Mini 5G'] }]);
   });
 });

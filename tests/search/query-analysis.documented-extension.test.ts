@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
-import { analyzeQuery, documentedExtension } from '../../src-main/search/query-analysis';
+import { analyzeQuery, documentedExtension, documentedExtensions } from '../../src-main/search/query-analysis';
 import { markdownDocument as doc } from '../enrich/corpus.helper';
 
 /**
@@ -72,5 +72,15 @@ describe('documentedExtension', () => {
     expect(extension('What battery does the Bar Z5 have?')).toBeNull();
     expect(extension('What battery does the Foo X40 have?')).toBeNull();
     expect(extension('What battery does the Foo X2 Pro 5G have?')).toBeNull();
+  });
+
+  it('lists every documented model the name begins, compared word by word, for chat to ask which', () => {
+    const all = (q: string): string[] => documentedExtensions(q, analyzeQuery(q, vocabulary).mentions[0]!, vocabulary).map((e) => e.name).sort();
+    expect(all('What battery does the Bar Z5 have?')).toEqual(['Bar Z5 Max 5G', 'Bar Z5 Mini 5G']);
+    expect(all('What battery does the Foo X2 have?')).toEqual(['Foo X2 Pro 5G']);
+    // The same checks as for one: whole words, the question's next word, a documented model.
+    expect(all('What battery does the Foo X4 have?')).toEqual([]);
+    expect(all('What battery does the Bar Z5 Mini have?')).toEqual([]);
+    expect(all('What battery does the Bar Z5 Max 5G have?')).toEqual([]);
   });
 });
