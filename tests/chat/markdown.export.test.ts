@@ -58,4 +58,12 @@ describe('conversation export', () => {
     expect(html).not.toContain('&amp;amp;');
     expect(html).not.toContain('&amp;lt;');
   });
+
+  it('says a question back asked which model, with the name as written', () => {
+    const asked = conversation();
+    asked.messages[1] = { id: 'a', role: 'assistant', text: 'This library has no manual for Bar <b>Z5</b>. Which model: Bar Z5 Max 5G or Bar Z5 Mini 5G?', createdAt: '2026-12-03T10:01:00.000Z', mode: 'not-found', citations: [], clarify: [{ name: 'Bar <b>Z5</b>', models: ['Bar Z5 Max 5G', 'Bar Z5 Mini 5G'] }] };
+    const out = conversationToMarkdown(asked, 'Shop');
+    expect(out).toContain('_Asked which model: no manual for Bar &lt;b&gt;Z5&lt;/b&gt;._');
+    expect(out).not.toContain('Not found in this library.');
+  });
 });

@@ -153,6 +153,22 @@ describe('manualmate ask', () => {
       expect(b.out()).toMatch(/No manual for RAC-999Z in this library; closest: RAC-225B/);
       const c = capture();
       expect(await runCli(['ask', 'What fuse?', '--data-dir', data], c.io)).toBe(2);
+      // A name that begins two manuals' models, which no manual is about: asked back, in the JSON too.
+      const manual = (name: string, mah: number, extra = ''): string => `# ${name} User Manual\n\n## Battery\n\nThe ${name} has a ${mah} mAh battery. ${extra}\n`;
+      for (const [file, text] of [
+        ['Foo_X1.md', manual('Foo X1', 80, 'The Bar Z5 charger also charges the Foo X1.')],
+        ['Bar_Z5_Mini_5G.md', manual('Bar Z5 Mini 5G', 120)],
+        ['Bar_Z5_Max_5G.md', manual('Bar Z5 Max 5G', 180)],
+      ] as const) {
+        await writeFile(path.join(tmp.dir, file), text);
+        expect(await runCli(['import', path.join(tmp.dir, file), '--library', 'Phones', '--data-dir', data], capture().io)).toBe(0);
+      }
+      const d = capture();
+      expect(await runCli(['ask', 'What battery does the Bar Z5 have?', '--library', 'Phones', '--json', '--data-dir', data], d.io)).toBe(0);
+      const asked = JSON.parse(d.out()) as { mode: string; citations: unknown[]; clarify?: { name: string; models: string[] }[] };
+      expect(asked.mode).toBe('not-found');
+      expect(asked.citations).toEqual([]);
+      expect(asked.clarify).toEqual([{ name: 'Bar Z5', models: expect.arrayContaining(['Bar Z5 Max 5G', 'Bar Z5 Mini 5G']) }]);
     } finally {
       await tmp.cleanup();
     }
