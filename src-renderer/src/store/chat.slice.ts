@@ -42,6 +42,12 @@ export interface ChatSlice {
   deleteConversation(id: string): Promise<void>;
   /** Asks in the open conversation (or a new one); false when it was not sent or was refused, so the box can get its text back. */
   ask(question: string): Promise<boolean>;
+  /**
+   * Answers a question back ("Which model: ...?") with one of its candidates: the chat's model
+   * chip becomes that model and its name is sent as the reply, which the engine reads as the
+   * earlier question asked for it. False when it was not sent.
+   */
+  answerFor(model: string): Promise<boolean>;
   stop(): Promise<void>;
   exportConversation(id: string): Promise<void>;
   /** Adds or removes a model chip; the open conversation's scope follows. */
@@ -185,6 +191,17 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       }
       set({ chatError: res.error.message });
       return false;
+    },
+
+    async answerFor(model) {
+      if (!get().selectedLibrary || get().streaming) return false;
+      // Re-sending the earlier question under the chip would be asked back again (the engine asks
+      // about a name no manual is for before it reads the scope), so the reply names the model: the
+      // engine's own answer to its question back. The chip is set too, so the scope the composer
+      // shows is the one the answer and the next questions use (another model's chip left picked
+      // would say one model while the answer is for another).
+      void applyFilter([model]);
+      return get().ask(model);
     },
 
     async stop() {
