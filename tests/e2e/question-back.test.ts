@@ -86,4 +86,28 @@ describe('question back in Chromium', () => {
     expect(await third.getByTestId('resolved-models').textContent()).toContain('Bar Z5 Max 5G');
     expect(errors).toEqual([]);
   });
+
+  it('sends one reply when a candidate is pressed twice in a row', async () => {
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByTestId('chat-empty').waitFor();
+    const input = page.getByTestId('question-input');
+    await input.fill('What battery does the Bar Z5 have?');
+    await input.press('Enter');
+    const choices = page.getByTestId('answer').nth(0).getByRole('group', { name: 'Which model for Bar Z5' });
+    await choices.waitFor();
+    await choices.getByRole('button', { name: 'Bar Z5 Mini 5G' }).dblclick();
+    const answer = page.getByTestId('answer').nth(1);
+    await answer.waitFor();
+    await page.getByTestId('streaming-answer').waitFor({ state: 'detached' });
+    expect(await answer.textContent()).toContain('40 mAh');
+    const list = await app.engine.handlers['chat.list']({ library: 'Devices' });
+    const newest = list.ok ? [...list.value].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]! : null;
+    await expect.poll(async () => {
+      const conv = newest ? await app.engine.handlers['chat.get']({ library: 'Devices', id: newest.id }) : null;
+      return conv?.ok ? conv.value.messages.map((m) => m.text.slice(0, 14)) : null;
+    }).toEqual(['What battery d', 'This library h', 'Bar Z5 Mini 5G', expect.stringMatching(/^Read as/)]);
+    expect(await page.getByTestId('question').count()).toBe(2);
+    expect(await page.locator('.error').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
 });

@@ -92,6 +92,9 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     if (get().activeConversation?.id === active.id) set({ activeConversation: { ...get().activeConversation!, scope: res.value.scope } });
   };
 
+  /** True from a candidate's press until its reply is answered (or refused). */
+  let replying = false;
+
   return {
     ...chatLibraryState(),
     questionDraft: '',
@@ -194,14 +197,21 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     },
 
     async answerFor(model) {
-      if (!get().selectedLibrary || get().streaming) return false;
-      // Re-sending the earlier question under the chip would be asked back again (the engine asks
-      // about a name no manual is for before it reads the scope), so the reply names the model: the
-      // engine's own answer to its question back. The chip is set too, so the scope the composer
-      // shows is the one the answer and the next questions use (another model's chip left picked
-      // would say one model while the answer is for another).
-      void applyFilter([model]);
-      return get().ask(model);
+      // A second press before the reply shows (a double click) would send it twice: `ask` marks the
+      // answer as under way only once the scope is saved.
+      if (!get().selectedLibrary || get().streaming || replying) return false;
+      replying = true;
+      try {
+        // Re-sending the earlier question under the chip would be asked back again (the engine asks
+        // about a name no manual is for before it reads the scope), so the reply names the model:
+        // the engine's own answer to its question back. The chip is set too, so the scope the
+        // composer shows is the one the answer and the next questions use (another model's chip
+        // left picked would say one model while the answer is for another).
+        void applyFilter([model]);
+        return await get().ask(model);
+      } finally {
+        replying = false;
+      }
     },
 
     async stop() {
