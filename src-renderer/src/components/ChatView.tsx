@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useRef, useState, type ComponentProps } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { ChatTurn, Citation, DocumentSummary } from '../../../src-main/contract/api';
+import type { ChatTurn, Citation, DocumentSummary, ModelChoice } from '../../../src-main/contract/api';
 import { withoutExtractedLabel } from '../../../src-main/core/extracted-label';
 import { useStore } from '../store';
 import { formatDate, formatPages, plainText, spokenCitations } from '../util/format';
 import { MAX_QUESTION_CHARS } from '../util/messages';
+import { openQuestionBack } from '../util/question-back';
 import { remarkCitations, remarkInlineAsText, remarkLineEndCitations } from '../viewer/markdown.plugins';
 import { SafeMarkdown } from '../viewer/SafeMarkdown';
 import { CitationChip } from './CitationChip';
@@ -213,11 +214,13 @@ function Transcript() {
   }, [messages?.length, streaming?.text]);
 
   if (!messages || messages.length === 0) return <ChatEmpty error={chatError} />;
+  // While an answer is written the question is the last turn, so no candidates are offered then.
+  const choices = openQuestionBack(messages);
   return (
     // Not a live region: opening a conversation (or coming back to a library) read the whole
     // transcript aloud. AnswerStatus says what is new: an answer being written, then the answer.
     <div className="transcript" data-testid="transcript" aria-busy={streaming ? true : undefined}>
-      {messages.map((m) => (m.role === 'user' ? <Question key={m.id} turn={m} /> : <Answer key={m.id} turn={m} />))}
+      {messages.map((m, i) => (m.role === 'user' ? <Question key={m.id} turn={m} /> : <Answer key={m.id} turn={m} choices={i === messages.length - 1 ? choices : []} />))}
       {streaming ? (
         <article className="answer answer-streaming" data-testid="streaming-answer">
           <div className="answer-meta">
@@ -349,7 +352,8 @@ function Question({ turn }: { turn: ChatTurn }) {
  */
 const answerText = withoutExtractedLabel;
 
-function Answer({ turn }: { turn: ChatTurn }) {
+/** `choices`: the candidates of a question back still open (the last turn's), one button each. */
+function Answer({ turn, choices }: { turn: ChatTurn; choices: ModelChoice[] }) {
   const citations = turn.citations ?? [];
   const byN = useMemo(() => new Map<number, Citation>(citations.map((c) => [c.n, c])), [citations]);
   const components = useMemo(
@@ -401,7 +405,38 @@ function Answer({ turn }: { turn: ChatTurn }) {
         <SafeMarkdown text={answerText(turn.text)} plugins={plugins} components={components} />
       </div>
       {citations.length > 0 ? <Sources citations={citations} /> : null}
+      {choices.map((c) => (
+        <ModelChoiceButtons key={c.name} choice={c} />
+      ))}
     </article>
+  );
+}
+
+/**
+ * One button per candidate of a question back: pressing one answers the earlier question for that
+ * model (its chip in the composer is picked, so the scope shown is the one used). Names are text,
+ * as the library wrote them.
+ */
+function ModelChoiceButtons({ choice }: { choice: ModelChoice }) {
+  const answerFor = useStore((s) => s.answerFor);
+  return (
+    <div className="model-choices" role="group" aria-label={`Which model for ${choice.name}`} data-testid="model-choices">
+      <span className="muted small">Answer for:</span>
+      {choice.models.map((m) => (
+        <button
+          key={m}
+          type="button"
+          className="chip"
+          onClick={() => {
+            // The buttons go with the reply; the question box is where a keyboard user goes next.
+            focusQuestion();
+            void answerFor(m);
+          }}
+        >
+          {m}
+        </button>
+      ))}
+    </div>
   );
 }
 

@@ -42,6 +42,12 @@ export interface ChatSlice {
   deleteConversation(id: string): Promise<void>;
   /** Asks in the open conversation (or a new one); false when it was not sent or was refused, so the box can get its text back. */
   ask(question: string): Promise<boolean>;
+  /**
+   * Answers a question back ("Which model: ...?") with one of its candidates: the chat's model
+   * chip becomes that model and its name is sent as the reply, which the engine reads as the
+   * earlier question asked for it. False when it was not sent.
+   */
+  answerFor(model: string): Promise<boolean>;
   stop(): Promise<void>;
   exportConversation(id: string): Promise<void>;
   /** Adds or removes a model chip; the open conversation's scope follows. */
@@ -85,6 +91,9 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     if (!res.ok) return set({ chatError: res.error.message });
     if (get().activeConversation?.id === active.id) set({ activeConversation: { ...get().activeConversation!, scope: res.value.scope } });
   };
+
+  /** True from a candidate's press until its reply is answered (or refused). */
+  let replying = false;
 
   return {
     ...chatLibraryState(),
@@ -185,6 +194,24 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       }
       set({ chatError: res.error.message });
       return false;
+    },
+
+    async answerFor(model) {
+      // A second press before the reply shows (a double click) would send it twice: `ask` marks the
+      // answer as under way only once the scope is saved.
+      if (!get().selectedLibrary || get().streaming || replying) return false;
+      replying = true;
+      try {
+        // Re-sending the earlier question under the chip would be asked back again (the engine asks
+        // about a name no manual is for before it reads the scope), so the reply names the model:
+        // the engine's own answer to its question back. The chip is set too, so the scope the
+        // composer shows is the one the answer and the next questions use (another model's chip
+        // left picked would say one model while the answer is for another).
+        void applyFilter([model]);
+        return await get().ask(model);
+      } finally {
+        replying = false;
+      }
     },
 
     async stop() {
