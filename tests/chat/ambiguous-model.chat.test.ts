@@ -11,7 +11,7 @@ import { loadLlm } from '../../src-main/models/llm.runtime';
 import type { Llm } from '../../src-main/models/types';
 import { ensureTinyGguf } from '../models/tiny-gguf';
 import { tempDir } from '../helpers/temp';
-import { recordingLlm, unwrap } from './fixtures';
+import { phoneManual as manual, recordingLlm, unwrap } from './fixtures';
 
 /**
  * Through the chat service on a real library where manuals mention a model with no manual of its
@@ -22,15 +22,6 @@ import { recordingLlm, unwrap } from './fixtures';
  * manual. A name that begins one documented model, or that a stored section is about, is
  * answered as before.
  */
-
-const manual = (name: string, battery: number, extra = ''): string =>
-  [
-    `# ${name} User Manual`,
-    '## Charging',
-    `To charge the ${name}, connect it to a USB-C power adapter. ${extra}`,
-    '## Battery',
-    `The ${name} has a ${battery} mAh battery.`,
-  ].join('\n\n');
 
 /** A manual of an older model, one section: no document is about the Qux R3, its section is. */
 const legacy = [

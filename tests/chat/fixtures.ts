@@ -99,3 +99,13 @@ export const quotedLines = (a: { text: string }): string[] => a.text.split('\n')
 
 /** An answer's quoted lines with the items a lead brings (indented "  - " bullets), in order. */
 export const quotedLinesWithItems = (a: { text: string }): string[] => a.text.split('\n').filter((l) => /^\s*- /.test(l));
+
+/** A small phone manual, a Charging and a Battery section, as the model-name chat tests import them. */
+export const phoneManual = (name: string, battery: number, extra = ''): string =>
+  [
+    `# ${name} User Manual`,
+    '## Charging',
+    `To charge the ${name}, connect it to a USB-C power adapter. ${extra}`,
+    '## Battery',
+    `The ${name} has a ${battery} mAh battery.`,
+  ].join('\n\n');

@@ -5,7 +5,7 @@ import { chatIndexOf, createChatService, type ChatService } from '../../src-main
 import { EXTRACTED_LABEL } from '../../src-main/chat/extractive.answerer';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
 import { tempDir } from '../helpers/temp';
-import { unwrap } from './fixtures';
+import { phoneManual as manual, unwrap } from './fixtures';
 
 /**
  * Through the chat service on a real library where manuals mention models that have no manual of
@@ -16,15 +16,6 @@ import { unwrap } from './fixtures';
  * nor when the names share only characters ("Foo X4" and the Foo X40), nor when the question's
  * name goes on with words of its own ("Foo X2 Mini"), nor when it begins several names (then the reply asks which).
  */
-
-const manual = (name: string, battery: number, extra = ''): string =>
-  [
-    `# ${name} User Manual`,
-    '## Charging',
-    `To charge the ${name}, connect it to a USB-C power adapter. ${extra}`,
-    '## Battery',
-    `The ${name} has a ${battery} mAh battery.`,
-  ].join('\n\n');
 
 /** A manual of several older models, one section each: no document is about any of them. */
 const legacy = [
