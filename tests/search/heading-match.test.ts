@@ -87,6 +87,9 @@ describe('section headings as evidence', () => {
     const idf = (t: string) => ({ set: 1.8, eco: 5.5, mode: 4, network: 4.5, contrast: 5.2, high: 4.8, white: 5.7, text: 5, black: 4.9, background: 4.9 })[t] ?? 6;
     expect(headingReadings('Eco mode (Settings)', idf)).toEqual(['Eco mode (Settings)', 'Eco mode  ']);
     expect(headingReadings('White text on black background (high contrast)', idf)).toContain('high contrast');
+    // An abbreviation commoner than the words it stands for is still an alias while the library holds it rarely.
+    const datasheet = (t: string) => ({ electro: 7, static: 7.5, discharg: 7, esd: 5.9 })[t] ?? 2;
+    expect(headingReadings('8.2 Electro-Static discharge (ESD)', datasheet)).toContain('ESD');
     // Read alone, "(Settings)" would be the whole topic of any question holding "settings".
     const generic = hit('generic', 'Eco mode saves power.', ['Manual', 'Eco mode (Settings)'], 9.2);
     const network = hit('network', 'Connect to a wired or wireless network.', ['Manual', 'Network'], 9);

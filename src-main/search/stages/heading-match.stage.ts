@@ -37,17 +37,22 @@ export function sectionHeadings(text: string, headingPath: readonly string[]): s
   return out;
 }
 
+/** The passage IDF of a word that about one passage in a hundred holds (BM25's idf, log(1 + (N - n + 0.5) / (n + 0.5)), at n = N / 100). */
+const RARE_WORD_IDF = Math.log(100);
+
 /**
  * The ways a heading names its topic: as written, without its brackets (a qualifier such as
  * "(for the visually impaired)" is no word of the task), and each bracket alone (an alias such as
  * "(high contrast)") with its own readings in turn (brackets nest: "(for models with a port (HDMI
- * IN))"). A bracket is read alone only when it names something at least as particular as the
- * heading does: its rarest word (`idf`, the library's passage rarity of a stemmed word) at least
- * as rare as the heading's words outside brackets are on average. A word the library uses
- * everywhere ("(Settings)", "(optional)", or "(continued)" under every page's repeated heading,
- * each of which is a passage) is a qualifier, and read alone it would match every question that
- * holds the word. A link's target ("[Setup](/docs/setup)") is no alias either. Without statistics
- * (`idf` 1 for every word) every bracket is read alone.
+ * IN))"). A bracket is read alone only when it names something particular, by the library's
+ * passage rarity of its words (`idf`, of a stemmed word): its rarest word is at least as rare as
+ * the heading's words outside brackets are on average, or fewer than one passage in a hundred
+ * holds it (an abbreviation such as "(ESD)" is often used more than the words it stands for, and
+ * still names one thing). A word the library uses everywhere ("(Settings)", "(optional)", or
+ * "(continued)" under every page's repeated heading, each of which is a passage) is a qualifier:
+ * read alone it would be the whole topic of every question that holds the word. A link's target
+ * ("[Setup](/docs/setup)") is no alias either. Without statistics (`idf` 1 for every word) every
+ * bracket is read alone.
  */
 export function headingReadings(heading: string, idf: (term: string) => number = () => 1): string[] {
   const groups = bracketGroups(heading);
@@ -67,7 +72,8 @@ export function headingReadings(heading: string, idf: (term: string) => number =
     const inner = heading.slice(g.open + 1, g.close);
     const words = passageTerms(inner);
     if (words.length === 0) continue;
-    if (restWords.length > 0 && Math.max(...words.map(idf)) < restRarity) continue;
+    const rarest = Math.max(...words.map(idf));
+    if (restWords.length > 0 && rarest < restRarity && rarest < RARE_WORD_IDF) continue;
     for (const reading of headingReadings(inner, idf)) out.add(reading);
   }
   return [...out];
