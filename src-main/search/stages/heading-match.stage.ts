@@ -37,28 +37,93 @@ export function sectionHeadings(text: string, headingPath: readonly string[]): s
   return out;
 }
 
+/** The passage IDF of a word that about one passage in a hundred holds (BM25's idf, log(1 + (N - n + 0.5) / (n + 0.5)), at n = N / 100). */
+const RARE_WORD_IDF = Math.log(100);
+
 /**
  * The ways a heading names its topic: as written, without its brackets (a qualifier such as
  * "(for the visually impaired)" is no word of the task), and each bracket alone (an alias such as
- * "(high contrast)").
+ * "(high contrast)") with its own readings in turn (brackets nest: "(for models with a port (HDMI
+ * IN))"). A bracket is read alone only when it names something particular, by the library's
+ * passage rarity of its words (`idf`, of a stemmed word): its rarest word is at least as rare as
+ * the heading's words outside brackets are on average, or fewer than one passage in a hundred
+ * holds it (an abbreviation such as "(ESD)" is often used more than the words it stands for, and
+ * still names one thing). A word the library uses everywhere ("(Settings)", "(optional)", or
+ * "(continued)" under every page's repeated heading, each of which is a passage) is a qualifier:
+ * read alone it would be the whole topic of every question that holds the word. A link's target
+ * ("[Setup](/docs/setup)") is no alias either. Without statistics (`idf` 1 for every word) every
+ * bracket is read alone.
  */
-export function headingReadings(heading: string): string[] {
-  const inner = [...heading.matchAll(/\(([^()]+)\)/g)].map((m) => m[1]!);
-  if (inner.length === 0) return [heading];
-  return [heading, heading.replace(/\([^()]*\)/g, ' '), ...inner];
+export function headingReadings(heading: string, idf: (term: string) => number = () => 1): string[] {
+  const groups = bracketGroups(heading);
+  if (groups.length === 0) return [heading];
+  let bare = '';
+  let from = 0;
+  for (const g of groups) {
+    bare += `${heading.slice(from, g.open)} `;
+    from = g.close + 1;
+  }
+  bare += heading.slice(from);
+  const out = new Set([heading, bare]);
+  const restWords = passageTerms(bare);
+  const restRarity = restWords.reduce((sum, t) => sum + idf(t), 0) / Math.max(1, restWords.length);
+  for (const g of groups) {
+    if (g.link) continue;
+    const inner = heading.slice(g.open + 1, g.close);
+    const words = passageTerms(inner);
+    if (words.length === 0) continue;
+    const rarest = Math.max(...words.map(idf));
+    if (restWords.length > 0 && rarest < restRarity && rarest < RARE_WORD_IDF) continue;
+    for (const reading of headingReadings(inner, idf)) out.add(reading);
+  }
+  return [...out];
+}
+
+/**
+ * The outermost bracket pairs of a heading (`open` and `close` are the indexes of "(" and ")");
+ * `link` marks a Markdown link's target, a bracket right after "]". An unclosed "(" and a stray
+ * ")" are text.
+ */
+function bracketGroups(heading: string): { open: number; close: number; link: boolean }[] {
+  const groups: { open: number; close: number; link: boolean }[] = [];
+  let depth = 0;
+  let open = -1;
+  for (let k = 0; k < heading.length; k++) {
+    if (heading[k] === '(') {
+      if (depth === 0) open = k;
+      depth++;
+    } else if (heading[k] === ')' && depth > 0) {
+      depth--;
+      if (depth === 0) groups.push({ open, close: k, link: heading[open - 1] === ']' });
+    }
+  }
+  return groups;
 }
 
 /** Scales each hit by `1 + weight × best heading match`; order among equal scores is kept. */
-export function weighByHeadings(hits: ChunkHit[], question: string, modelNames: readonly string[], weight = HEADING_WEIGHT): ChunkHit[] {
+export function weighByHeadings(
+  hits: ChunkHit[],
+  question: string,
+  modelNames: readonly string[],
+  idf: (term: string) => number = () => 1,
+  weight = HEADING_WEIGHT,
+): ChunkHit[] {
   const names = new Set(modelNames.flatMap((m) => passageTerms(m)));
   const asked = new Set(passageTerms(question).filter((t) => !names.has(t)));
   if (asked.size === 0) return hits;
+  // One search's hits share headings (sibling sections, copies of one passage): each is read once.
+  const readings = new Map<string, string[]>();
+  const readingsOf = (heading: string): string[] => {
+    let found = readings.get(heading);
+    if (!found) readings.set(heading, (found = headingReadings(heading, idf)));
+    return found;
+  };
   return byScore(
     hits.map((h, i) => {
       // 0 stays 0 whatever its headings (see `byScore`).
       if (h.score === 0) return { hit: h, i };
       let best = 0;
-      for (const heading of sectionHeadings(h.record.text, h.record.headingPath).flatMap(headingReadings)) {
+      for (const heading of sectionHeadings(h.record.text, h.record.headingPath).flatMap(readingsOf)) {
         const words = [...new Set(passageTerms(heading).filter((t) => !names.has(t)))];
         if (words.length === 0) continue;
         const shared = words.filter((t) => asked.has(t)).length;
@@ -102,5 +167,5 @@ export function weighProblemSections(hits: ChunkHit[], question: string, weight 
 export const headingMatchStage: RankStage<'heading-match'> = {
   name: 'heading-match',
   describes: "weights each hit by its section heading that best matches the question's topic, and troubleshooting sections for a question about a fault",
-  run: (hits, ctx) => weighProblemSections(weighByHeadings(hits, ctx.topical, ctx.analysis.models), ctx.query),
+  run: (hits, ctx) => weighProblemSections(weighByHeadings(hits, ctx.topical, ctx.analysis.models, ctx.idf), ctx.query),
 };
