@@ -237,12 +237,13 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     const vocabulary = index.vocabulary;
     // A model the user picked for the conversation wins over the one it remembered.
     const picked = scope.models ?? [];
-    const previous = picked.length > 0 ? [] : ([...history].reverse().find((t) => t.role === 'assistant')?.resolvedModels ?? []);
+    const lastAnswer = history.findLast((t) => t.role === 'assistant');
+    const previous = picked.length > 0 ? [] : (lastAnswer?.resolvedModels ?? []);
     // The question is analysed once; the plan, the search and the answer all read this analysis.
     // "And the ESP32C3?" asks the last question with a topic again, for the model it names.
     // A reply to a question back that picks one of its models by the words setting it apart ("the
     // Ultra") is read as naming that model.
-    const asBack = [...history].reverse().find((t) => t.role === 'assistant')?.clarify;
+    const asBack = lastAnswer?.clarify;
     let typed = analyzeQuery(q.value, vocabulary);
     const chosen = asBack && typed.models.length === 0 ? pickedCandidate(q.value, asBack) : null;
     if (chosen !== null) typed = analyzeQuery(chosen, vocabulary);
