@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
 import { analyzeQuery, documentedExtension, documentedExtensions } from '../../src-main/search/query-analysis';
 import { markdownDocument as doc } from '../enrich/corpus.helper';
@@ -82,5 +82,31 @@ describe('documentedExtension', () => {
     expect(all('What battery does the Foo X4 have?')).toEqual([]);
     expect(all('What battery does the Bar Z5 Mini have?')).toEqual([]);
     expect(all('What battery does the Bar Z5 Max 5G have?')).toEqual([]);
+  });
+});
+
+describe('documentedExtensions over a changing library', () => {
+  const vocabulary = ModelVocabulary.fromDocuments([
+    doc('devices/Foo_X1.md', '# Foo X1 User Manual\n\nThe Foo X2 charger also charges the Foo X1.'),
+    doc('devices/Foo_X2_Pro_5G.md', '# Foo X2 Pro 5G User Manual\n\nUnlike the Foo X2, the Foo X2 Pro 5G charges wirelessly.'),
+  ]);
+  const all = (q: string): string[] => documentedExtensions(q, analyzeQuery(q, vocabulary).mentions[0]!, vocabulary).map((e) => e.name).sort();
+
+  it('reads the library\'s models once while it does not change, and again once it does', () => {
+    const models = vi.spyOn(vocabulary, 'models');
+    const q = 'What battery does the Foo X2 have?';
+    expect(all(q)).toEqual(['Foo X2 Pro 5G']);
+    const read = models.mock.calls.length;
+    expect(read).toBeGreaterThan(0);
+    for (let i = 0; i < 3; i++) expect(all(q)).toEqual(['Foo X2 Pro 5G']);
+    expect(models.mock.calls.length).toBe(read);
+    // A new manual is seen at the next question: its model is a candidate, its name's words are model words.
+    vocabulary.addDocument(doc('devices/Foo_X2_Lite_5G.md', '# Foo X2 Lite 5G User Manual\n\nThe Foo X2 Lite 5G is lighter than the Foo X2.'));
+    expect(all(q)).toEqual(['Foo X2 Lite 5G', 'Foo X2 Pro 5G']);
+    expect(models.mock.calls.length).toBeGreaterThan(read);
+    expect(all('what battery does the foo x2 lite have?')).toEqual([]);
+    vocabulary.removeDocument('devices/Foo_X2_Lite_5G.md');
+    expect(all(q)).toEqual(['Foo X2 Pro 5G']);
+    models.mockRestore();
   });
 });
