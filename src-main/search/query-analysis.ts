@@ -79,7 +79,32 @@ function fullerName(query: string, m: QueryMention, vocabulary: ModelVocabulary)
     if (fuller.length !== 1) break;
     found = { entry: fuller[0]!.entry, end };
   }
-  return found ? { ...m, model: found.entry.name, text: query.slice(m.start, found.end), end: found.end } : m;
+  if (found) return { ...m, model: found.entry.name, text: query.slice(m.start, found.end), end: found.end };
+  const shared = sharedWordsEnd(query, m, vocabulary);
+  return shared > m.end ? { ...m, text: query.slice(m.start, shared), end: shared } : m;
+}
+
+/**
+ * Where a mention of a model no document is about ends with the words after it that every
+ * documented model its name begins has after its words ("5G" of "Galaxy S20 5G" when the S20+ 5G
+ * and the S20 Ultra 5G are the ones): they say nothing about which, so the question's name is the
+ * mentioned model's, written longer, and is read (answered for the one, or asked back) as the
+ * mentioned name alone would be. `m.end` when no such word follows.
+ */
+function sharedWordsEnd(query: string, m: QueryMention, vocabulary: ModelVocabulary): number {
+  const mentioned = undocumented(m, vocabulary);
+  const fuller = mentioned ? extendingModels(mentioned, vocabulary) : [];
+  if (fuller.length === 0) return m.end;
+  const length = nameWords(mentioned!.name).length;
+  const tails = fuller.map((d) => new Set(d.words.slice(length)));
+  let end = m.end;
+  for (const t of modelTokens(query).filter((tok) => tok.start >= m.end).slice(0, MAX_WINDOW)) {
+    // A name run into what follows ("Galaxy S20+5G") is read as written (`documentedExtensions`).
+    if (t.kind !== 'word' || t.start === m.end || !joinable(query.slice(end, t.start))) break;
+    if (!wordsOf(t.norm).every((w) => tails.every((tail) => tail.has(w)))) break;
+    end = t.end;
+  }
+  return end;
 }
 
 /** The vocabulary's entry of a mention's model when no document is about it (not a revision, not a pattern's member); else null. */

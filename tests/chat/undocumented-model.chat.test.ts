@@ -114,6 +114,14 @@ describe('a model only other manuals mention', () => {
     expect(turn.resolvedModels).not.toContain('Foo X2 Pro 5G');
   });
 
+  it('is read as the documented model when the name goes on with words that model has after it', async () => {
+    const turn = unwrap(await chat.answer('What battery does the Foo X2 5G have?'));
+    expect(turn.text.startsWith('No manual for Foo X2 5G in this library (closest: Foo X2 Pro 5G'), turn.text).toBe(true);
+    expect(turn.text).toContain('; answering for Foo X2 Pro 5G.');
+    expect(turn.text).toContain('300 mAh');
+    expect(turn.resolvedModels).toEqual(['Foo X2 Pro 5G']);
+  });
+
   it('is not read as the documented model when the question names that one too', async () => {
     const turn = unwrap(await chat.answer('Compare the battery of the Foo X2 and the Foo X2 Pro 5G.'));
     expect(turn.text).not.toContain('answering for');

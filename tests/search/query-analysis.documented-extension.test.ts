@@ -52,6 +52,20 @@ describe('documentedExtension', () => {
     expect(extension('Foo X2 battery life?')).toBe('Foo X2 Pro 5G');
   });
 
+  it('reads words every candidate has after the name as the mentioned name written longer', () => {
+    const q = 'What battery does the Bar Z5 5G have?';
+    const m = analyzeQuery(q, vocabulary).mentions[0]!;
+    expect(m).toMatchObject({ text: 'Bar Z5 5G', model: 'Bar Z5' });
+    expect(documentedExtensions(q, m, vocabulary).map((e) => e.name).sort()).toEqual(['Bar Z5 Max 5G', 'Bar Z5 Mini 5G']);
+    // One candidate: the same words say nothing more than the mention alone.
+    expect(extension('What battery does the Foo X2 5G have?')).toBe('Foo X2 Pro 5G');
+    expect(analyzeQuery('What battery does the Foo X2 5G have?', vocabulary).mentions[0]!.text).toBe('Foo X2 5G');
+    // A word only some candidates have still says which ("Bar Z5 Mini"); a number of none is another model.
+    expect(analyzeQuery('What battery does the Bar Z5 Mini have?', vocabulary).mentions[0]!.model).toBe('Bar Z5 Mini 5G');
+    expect(extension('What battery does the Bar Z5 4G have?')).toBeNull();
+    expect(analyzeQuery('What battery does the Bar Z5 4G have?', vocabulary).mentions[0]!.text).toBe('Bar Z5');
+  });
+
   it('is none when the name runs into what follows', () => {
     // "Baz Q7+5G": the mention ends inside the written name, which is not the mentioned model.
     expect(extension('What battery does the Baz Q7+5G have?')).toBeNull();
