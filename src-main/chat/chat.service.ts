@@ -22,7 +22,7 @@ import { retrieverFor } from '../core/vocabulary';
 import { analyzeQuery } from '../search/query-analysis';
 import { followUpQuestion } from './follow-up';
 import { docsListing } from './covered-models';
-import { pickedCandidate } from './undocumented-models';
+import { namesAsWritten, pickedCandidate } from './undocumented-models';
 import { confirmUnknown, isAskedModel, namedWhere, planQuestion, questionForLines, readAsExtended, retrieve, sameModelSpelled } from './retrieve';
 
 /**
@@ -250,7 +250,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     const followUp = followUpQuestion(chosen ?? q.value, typed, vocabulary, history);
     let asked = followUp ?? chosen ?? q.value;
     let analysis = followUp ? analyzeQuery(followUp, vocabulary) : typed;
-    let plan = await confirmUnknown(index, planQuestion(asked, analysis, vocabulary, previous), previous);
+    let plan = await confirmUnknown(index, namesAsWritten(planQuestion(asked, analysis, vocabulary, previous), index), previous);
     const turn = (fields: Omit<ChatTurn, 'id' | 'role' | 'createdAt'>): ChatTurn => ({
       id: opts.messageId ?? newId(),
       role: 'assistant',

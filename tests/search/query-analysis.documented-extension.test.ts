@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
-import { analyzeQuery, documentedExtension, documentedExtensions } from '../../src-main/search/query-analysis';
+import { analyzeQuery, documentedExtension, documentedExtensions, readExtensions } from '../../src-main/search/query-analysis';
 import { markdownDocument as doc } from '../enrich/corpus.helper';
 
 /**
@@ -50,6 +50,19 @@ describe('documentedExtension', () => {
     expect(extension('What battery does the Foo X2 FE have?')).toBeNull();
     // An ordinary word after the name does not.
     expect(extension('Foo X2 battery life?')).toBe('Foo X2 Pro 5G');
+  });
+
+  it('leaves open a lower-case word after the name that no model name has, for chat to check against the library', () => {
+    const read = (q: string) => {
+      const r = readExtensions(q, analyzeQuery(q, vocabulary).mentions[0]!, vocabulary);
+      return { models: r.models.map((e) => e.name), next: r.next };
+    };
+    // "lite" may be the name's next word (another model) or the question's: the library's words tell.
+    expect(read('what battery does the foo x2 lite have?')).toEqual({ models: ['Foo X2 Pro 5G'], next: 'lite' });
+    expect(read('Foo X2 battery life?')).toEqual({ models: ['Foo X2 Pro 5G'], next: 'battery' });
+    // A stopword, or nothing, after the name leaves nothing open.
+    expect(read('What battery does the Foo X2 have?')).toEqual({ models: ['Foo X2 Pro 5G'], next: null });
+    expect(read('Foo X2?')).toEqual({ models: ['Foo X2 Pro 5G'], next: null });
   });
 
   it('reads words every candidate has after the name as the mentioned name written longer', () => {
