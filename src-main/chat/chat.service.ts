@@ -22,7 +22,7 @@ import { retrieverFor } from '../core/vocabulary';
 import { analyzeQuery } from '../search/query-analysis';
 import { followUpQuestion } from './follow-up';
 import { docsListing } from './covered-models';
-import { namesAsWritten, pickedCandidate } from './undocumented-models';
+import { chosenByChip, namesAsWritten, pickedCandidate } from './undocumented-models';
 import { confirmUnknown, isAskedModel, namedWhere, planQuestion, questionForLines, readAsExtended, retrieve, sameModelSpelled } from './retrieve';
 
 /**
@@ -251,6 +251,9 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     let asked = followUp ?? chosen ?? q.value;
     let analysis = followUp ? analyzeQuery(followUp, vocabulary) : typed;
     let plan = await confirmUnknown(index, namesAsWritten(planQuestion(asked, analysis, vocabulary, previous), index), previous);
+    // A model chip the user picked that is one of the models an ambiguous name may be ("Galaxy
+    // S20" under the S20+ 5G's chip) says which one: answered for it, saying so, not asked back.
+    plan = { ...plan, unknown: plan.unknown.map((u) => chosenByChip(u, picked)) };
     const turn = (fields: Omit<ChatTurn, 'id' | 'role' | 'createdAt'>): ChatTurn => ({
       id: opts.messageId ?? newId(),
       role: 'assistant',

@@ -1,6 +1,6 @@
 import type { ModelChoice } from '../contract/api';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
-import { contentTerms, isStopword, modelTokens } from '../enrich/text.util';
+import { contentTerms, isStopword, modelTokens, nameKey } from '../enrich/text.util';
 import { nameWords, readExtensions, type QueryAnalysis } from '../search/query-analysis';
 import type { UnknownModel } from './model-guard';
 import type { ChatIndex, QuestionPlan } from './retrieve';
@@ -74,6 +74,21 @@ function libraryWrites(word: string, libraryWords: Iterable<string>): boolean {
   // Read through, not copied: a library has tens of thousands of words, and this is asked rarely.
   for (const w of libraryWords) if (wanted.delete(w) && wanted.size === 0) return true;
   return false;
+}
+
+/**
+ * An ambiguous name read as the one of its candidates the user picked as a model chip (`models`
+ * of the conversation's scope): the chip says which model is asked about, as a reply naming it
+ * would, so the name is answered for it (`fuller`), saying so. Chips naming several candidates
+ * narrow the question back to them; the name as it was when they name none.
+ */
+export function chosenByChip(u: UnknownModel, chips: readonly string[]): UnknownModel {
+  if (u.ambiguous === undefined || chips.length === 0) return u;
+  const { mentioned, documented } = u.ambiguous;
+  const chosen = documented.filter((d) => chips.some((c) => nameKey(c) === nameKey(d)));
+  if (chosen.length === 0 || chosen.length === documented.length) return u;
+  const { ambiguous: _asked, ...rest } = u;
+  return chosen.length === 1 ? { ...rest, fuller: { mentioned, documented: chosen[0]! } } : { ...rest, ambiguous: { mentioned, documented: chosen } };
 }
 
 /**

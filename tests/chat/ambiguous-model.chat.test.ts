@@ -152,6 +152,25 @@ describe('a model whose name begins several documented models', () => {
     expect(picked.text).not.toContain('90 mAh');
   });
 
+  it('is answered for the model chip the user picked when it is one of the candidates, saying so', async () => {
+    const conv = unwrap(await chat.create());
+    unwrap(await chat.setScope(conv.id, { models: ['Bar Z5 Max 5G'] }));
+    const turn = unwrap(await chat.ask(conv.id, 'What battery does the Bar Z5 have?'));
+    expect(turn.clarify).toBeUndefined();
+    expect(turn.text.startsWith('No manual for Bar Z5 in this library (closest: '), turn.text).toBe(true);
+    expect(turn.text).toContain(`; answering for Bar Z5 Max 5G.\n\n${EXTRACTED_LABEL}`);
+    expect(turn.text).toContain('90 mAh');
+    expect(turn.text).not.toContain('40 mAh');
+    expect(turn.resolvedModels).toEqual(['Bar Z5 Max 5G']);
+  });
+
+  it('is still asked back under a chip of another model, or of every candidate', async () => {
+    for (const models of [['Foo X1'], ['Bar Z5 Max 5G', 'Bar Z5 Mini 5G']]) {
+      const turn = unwrap(await chat.answer('What battery does the Bar Z5 have?', { scope: { models } }));
+      expect(turn.clarify, models.join()).toEqual([{ name: 'Bar Z5', models: ['Bar Z5 Max 5G', 'Bar Z5 Mini 5G'] }]);
+    }
+  });
+
   it('is not asked back when the question goes on with a word of the library names', async () => {
     const turn = unwrap(await chat.answer('What battery does the Bar Z5 Mini have?'));
     expect(turn.clarify).toBeUndefined();
