@@ -22,7 +22,7 @@ import { retrieverFor } from '../core/vocabulary';
 import { analyzeQuery } from '../search/query-analysis';
 import { followUpQuestion } from './follow-up';
 import { docsListing } from './covered-models';
-import { pickedCandidate } from './undocumented-models';
+import { chosenByChip, namesAsWritten, pickedCandidate } from './undocumented-models';
 import { confirmUnknown, isAskedModel, namedWhere, planQuestion, questionForLines, readAsExtended, retrieve, sameModelSpelled } from './retrieve';
 
 /**
@@ -237,19 +237,23 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     const vocabulary = index.vocabulary;
     // A model the user picked for the conversation wins over the one it remembered.
     const picked = scope.models ?? [];
-    const previous = picked.length > 0 ? [] : ([...history].reverse().find((t) => t.role === 'assistant')?.resolvedModels ?? []);
+    const lastAnswer = history.findLast((t) => t.role === 'assistant');
+    const previous = picked.length > 0 ? [] : (lastAnswer?.resolvedModels ?? []);
     // The question is analysed once; the plan, the search and the answer all read this analysis.
     // "And the ESP32C3?" asks the last question with a topic again, for the model it names.
     // A reply to a question back that picks one of its models by the words setting it apart ("the
     // Ultra") is read as naming that model.
-    const asBack = [...history].reverse().find((t) => t.role === 'assistant')?.clarify;
+    const asBack = lastAnswer?.clarify;
     let typed = analyzeQuery(q.value, vocabulary);
     const chosen = asBack && typed.models.length === 0 ? pickedCandidate(q.value, asBack) : null;
     if (chosen !== null) typed = analyzeQuery(chosen, vocabulary);
     const followUp = followUpQuestion(chosen ?? q.value, typed, vocabulary, history);
     let asked = followUp ?? chosen ?? q.value;
     let analysis = followUp ? analyzeQuery(followUp, vocabulary) : typed;
-    let plan = await confirmUnknown(index, planQuestion(asked, analysis, vocabulary, previous), previous);
+    let plan = await confirmUnknown(index, namesAsWritten(planQuestion(asked, analysis, vocabulary, previous), index), previous);
+    // A model chip the user picked that is one of the models an ambiguous name may be ("Galaxy
+    // S20" under the S20+ 5G's chip) says which one: answered for it, saying so, not asked back.
+    plan = { ...plan, unknown: plan.unknown.map((u) => chosenByChip(u, picked)) };
     const turn = (fields: Omit<ChatTurn, 'id' | 'role' | 'createdAt'>): ChatTurn => ({
       id: opts.messageId ?? newId(),
       role: 'assistant',

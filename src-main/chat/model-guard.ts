@@ -50,6 +50,12 @@ export interface UnknownModel {
    * so the reply asks which (`clarify` of the chat turn) instead of answering from any manual.
    */
   ambiguous?: { mentioned: string; documented: string[] };
+  /**
+   * With `fuller` or `ambiguous`: the word the question writes right after the name when it may
+   * be one more word of it ("lite" of "foo x2 lite", `DocumentedExtensions.next`). A word the
+   * library never writes is: the name is another model's, kept as written (`namesAsWritten`).
+   */
+  next?: string;
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { ModelChoice } from '../contract/api';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
-import { isStopword, modelTokens } from '../enrich/text.util';
-import { documentedExtensions, nameWords, type QueryAnalysis } from '../search/query-analysis';
+import { contentTerms, isStopword, modelTokens, nameKey } from '../enrich/text.util';
+import { nameWords, readExtensions, type QueryAnalysis } from '../search/query-analysis';
 import type { UnknownModel } from './model-guard';
-import type { ChatIndex } from './retrieve';
+import type { ChatIndex, QuestionPlan } from './retrieve';
 
 /**
  * Models the library mentions but has no manual for, though a manual of a model with a longer
@@ -36,14 +36,59 @@ export function undocumentedMentions(question: string, analysis: QueryAnalysis, 
   for (const m of analysis.mentions) {
     if (!analysis.models.includes(m.model)) continue;
     // In a fixed order, whatever order the vocabulary learned them in ("S9" before "S10").
-    const fuller = documentedExtensions(question, m, vocabulary)
-      .map((e) => e.name)
-      .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    const read = readExtensions(question, m, vocabulary);
+    const fuller = read.models.map((e) => e.name).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
     if (fuller.length === 0 || fuller.length > MAX_CANDIDATES || fuller.some((name) => analysis.models.includes(name))) continue;
-    const unknown: UnknownModel = { text: m.text, kind: 'sibling', key: vocabulary.lookup(m.model)?.key ?? '', start: m.start, end: m.end };
+    const unknown: UnknownModel = {
+      text: m.text,
+      kind: 'sibling',
+      key: vocabulary.lookup(m.model)?.key ?? '',
+      start: m.start,
+      end: m.end,
+      ...(read.next !== null ? { next: read.next } : {}),
+    };
     out.push(fuller.length === 1 ? { ...unknown, fuller: { mentioned: m.model, documented: fuller[0]! } } : { ...unknown, ambiguous: { mentioned: m.model, documented: fuller } });
   }
   return out;
+}
+
+/**
+ * The plan without the names read as documented models that the question goes on writing with a
+ * word the library never writes ("foo x2 lite" where no manual has "lite": another model, the Foo
+ * X2 Lite, not the Foo X2 Pro 5G): such a name is kept as written, a model the library has no
+ * manual for, as "Foo X2 Lite" and "Foo X2 Mini" are. A word the manuals write ("foo x2 battery")
+ * is the question's, not the name's. Without the library's words the plan is kept.
+ */
+export function namesAsWritten(plan: QuestionPlan, index: Pick<ChatIndex, 'libraryWords'>): QuestionPlan {
+  const open = plan.unknown.filter((u) => u.next !== undefined);
+  if (open.length === 0 || !index.libraryWords) return plan;
+  const unwritten = open.filter((u) => !libraryWrites(u.next!, index.libraryWords!()));
+  // The mentioned model stays named (`undocumentedMentions` reads only named models' mentions).
+  return unwritten.length === 0 ? plan : { ...plan, unknown: plan.unknown.filter((u) => !unwritten.includes(u)) };
+}
+
+/** Whether the library's words (its term statistics' terms) have `word`, read as they are read (lower case, singular); a word no term is made of counts as written. */
+function libraryWrites(word: string, libraryWords: Iterable<string>): boolean {
+  const wanted = new Set(contentTerms(word));
+  if (wanted.size === 0) return true;
+  // Read through, not copied: a library has tens of thousands of words, and this is asked rarely.
+  for (const w of libraryWords) if (wanted.delete(w) && wanted.size === 0) return true;
+  return false;
+}
+
+/**
+ * An ambiguous name read as the one of its candidates the user picked as a model chip (`models`
+ * of the conversation's scope): the chip says which model is asked about, as a reply naming it
+ * would, so the name is answered for it (`fuller`), saying so. Chips naming several candidates
+ * narrow the question back to them; the name as it was when they name none.
+ */
+export function chosenByChip(u: UnknownModel, chips: readonly string[]): UnknownModel {
+  if (u.ambiguous === undefined || chips.length === 0) return u;
+  const { mentioned, documented } = u.ambiguous;
+  const chosen = documented.filter((d) => chips.some((c) => nameKey(c) === nameKey(d)));
+  if (chosen.length === 0 || chosen.length === documented.length) return u;
+  const { ambiguous: _asked, ...rest } = u;
+  return chosen.length === 1 ? { ...rest, fuller: { mentioned, documented: chosen[0]! } } : { ...rest, ambiguous: { mentioned, documented: chosen } };
 }
 
 /**

@@ -70,17 +70,41 @@ function fullerName(query: string, m: QueryMention, vocabulary: ModelVocabulary)
   const words = nameWords(mentioned.name);
   let end = m.end;
   let found: { entry: ModelEntry; end: number } | null = null;
-  // Only here (a name no document is about, rare in a question): every model, read once.
-  const documented = documentedModels(vocabulary);
+  const { documented } = documentedNames(vocabulary);
   for (const t of toks.slice(0, MAX_WINDOW)) {
     if (t.kind !== 'word' || !joinable(query.slice(end, t.start))) break;
     words.push(...wordsOf(t.norm));
     end = t.end;
-    const fuller = documented.filter((e) => beginsWith(nameWords(e.name), words));
+    const fuller = documented.filter((d) => beginsWith(d.words, words));
     if (fuller.length !== 1) break;
-    found = { entry: fuller[0]!, end };
+    found = { entry: fuller[0]!.entry, end };
   }
-  return found ? { ...m, model: found.entry.name, text: query.slice(m.start, found.end), end: found.end } : m;
+  if (found) return { ...m, model: found.entry.name, text: query.slice(m.start, found.end), end: found.end };
+  const shared = sharedWordsEnd(query, m, vocabulary);
+  return shared > m.end ? { ...m, text: query.slice(m.start, shared), end: shared } : m;
+}
+
+/**
+ * Where a mention of a model no document is about ends with the words after it that every
+ * documented model its name begins has after its words ("5G" of "Galaxy S20 5G" when the S20+ 5G
+ * and the S20 Ultra 5G are the ones): they say nothing about which, so the question's name is the
+ * mentioned model's, written longer, and is read (answered for the one, or asked back) as the
+ * mentioned name alone would be. `m.end` when no such word follows.
+ */
+function sharedWordsEnd(query: string, m: QueryMention, vocabulary: ModelVocabulary): number {
+  const mentioned = undocumented(m, vocabulary);
+  const fuller = mentioned ? extendingModels(mentioned, vocabulary) : [];
+  if (fuller.length === 0) return m.end;
+  const length = nameWords(mentioned!.name).length;
+  const tails = fuller.map((d) => new Set(d.words.slice(length)));
+  let end = m.end;
+  for (const t of modelTokens(query).filter((tok) => tok.start >= m.end).slice(0, MAX_WINDOW)) {
+    // A name run into what follows ("Galaxy S20+5G") is read as written (`documentedExtensions`).
+    if (t.kind !== 'word' || t.start === m.end || !joinable(query.slice(end, t.start))) break;
+    if (!wordsOf(t.norm).every((w) => tails.every((tail) => tail.has(w)))) break;
+    end = t.end;
+  }
+  return end;
 }
 
 /** The vocabulary's entry of a mention's model when no document is about it (not a revision, not a pattern's member); else null. */
@@ -90,9 +114,55 @@ function undocumented(m: QueryMention, vocabulary: ModelVocabulary): ModelEntry 
   return mentioned && mentioned.docCount === 0 && mentioned.revision === null ? mentioned : null;
 }
 
-/** The models some document is about, revisions aside: those a question's name can be extended to. */
-function documentedModels(vocabulary: ModelVocabulary): ModelEntry[] {
-  return vocabulary.models().filter((e) => e.docCount > 0 && e.revision === null);
+/** A model some document is about (revisions aside: those a question's name can be extended to), with its name's words. */
+interface DocumentedName {
+  entry: ModelEntry;
+  /** `nameWords(entry.name)`. */
+  words: string[];
+}
+
+/** What the name extension reads of a vocabulary: the same for every question until a document is added or removed. */
+interface DocumentedNames {
+  documented: DocumentedName[];
+  /** The words without digits of the library's model names ("galaxy", "ultra", "mini"). */
+  nameWords: ReadonlySet<string>;
+}
+
+/**
+ * `DocumentedNames` by the `vendorWords` array of the vocabulary state they were made from: the
+ * vocabulary hands out the same array until a document is added or removed, so a question reads
+ * every model once per state of the library, not once per mention.
+ */
+const documentedNamesOf = new WeakMap<readonly string[], DocumentedNames>();
+
+function documentedNames(vocabulary: ModelVocabulary): DocumentedNames {
+  const state = vocabulary.vendorWords();
+  let names = documentedNamesOf.get(state);
+  if (!names) {
+    const models = vocabulary.models();
+    const nameWordSet = new Set<string>();
+    for (const e of models) for (const w of nameWords(e.name)) if (!/\p{N}/u.test(w) && w !== '+') nameWordSet.add(w);
+    names = {
+      documented: models.filter((e) => e.docCount > 0 && e.revision === null).map((entry) => ({ entry, words: nameWords(entry.name) })),
+      nameWords: nameWordSet,
+    };
+    documentedNamesOf.set(state, names);
+  }
+  return names;
+}
+
+/**
+ * The documented models whose names are the words of `mentioned` (a model no document is about)
+ * and more; none when `mentioned` is a member of a product (whose manuals are about it) or one of
+ * them is of its family (answered as one already, `modelMatch`).
+ */
+function extendingModels(mentioned: ModelEntry, vocabulary: ModelVocabulary): DocumentedName[] {
+  // A member ("ROCK 4C" of the ROCK 4) has its parent's manuals, which are about it.
+  if (mentioned.kind !== 'product') return [];
+  const words = nameWords(mentioned.name);
+  const fuller = documentedNames(vocabulary).documented.filter((d) => beginsWith(d.words, words));
+  const unrelated = fuller.every((d) => ['none', 'sibling'].includes(vocabulary.relation(mentioned.name, d.entry.name)));
+  return unrelated ? fuller : [];
 }
 
 /**
@@ -117,33 +187,51 @@ function beginsWith(name: readonly string[], words: readonly string[]): boolean 
   return words.length > 0 && words.length <= name.length && words.every((w, i) => name[i] === w);
 }
 
+/** The documented models a mention's name may be read as (`documentedExtensions`), with what the question's words leave open. */
+export interface DocumentedExtensions {
+  /** The documented models, in the vocabulary's order; empty when the question's name is none of theirs. */
+  models: ModelEntry[];
+  /**
+   * The word the question writes right after the name when it may be one more word of it: lower
+   * case, no digit, no word of the library's model names ("lite" of "foo x2 lite"). The name is
+   * then another model's, unless the library writes that word as an ordinary word ("foo x2
+   * battery"), which the index knows, not the vocabulary: chat asks it (`namesAsWritten`).
+   */
+  next: string | null;
+}
+
 /**
  * The models with documents whose names are a mention's model with more words after it ("Galaxy
  * S20+ 5G" for "S20+", a name only other manuals write; the S20+ 5G and the S20 Ultra 5G for
  * "Galaxy S20"), when no document is about the mentioned model and the question's name ends
  * there: the next word, joined to the mention, is no word of the library's model names and has no
- * digit ("Foo X2 Mini" names another model, which the Foo X2 Pro 5G is not). Empty when the
- * mentioned model has documents, when its name begins none, when it is a member of a product
+ * digit or capital ("Foo X2 Mini" names another model, which the Foo X2 Pro 5G is not). Empty when
+ * the mentioned model has documents, when its name begins none, when it is a member of a product
  * (whose manuals are about it), or when one of them is of its family (answered as one already,
  * `modelMatch`). Whether a stored chunk is about the mentioned model (a section of a combined
  * manual) the index knows, not the vocabulary: chat asks it (`confirmUnknown`).
  */
-export function documentedExtensions(query: string, m: QueryMention, vocabulary: ModelVocabulary): ModelEntry[] {
+export function readExtensions(query: string, m: QueryMention, vocabulary: ModelVocabulary): DocumentedExtensions {
+  const none: DocumentedExtensions = { models: [], next: null };
   const mentioned = undocumented(m, vocabulary);
-  // A member ("ROCK 4C" of the ROCK 4) has its parent's manuals, which are about it.
-  if (!mentioned || mentioned.kind !== 'product') return [];
+  if (!mentioned) return none;
   const next = modelTokens(query).find((t) => t.start >= m.end);
   // A name run into what follows ("Galaxy S20+5G") ends elsewhere than its mention: read as written.
-  if (next && next.start === m.end) return [];
+  if (next && next.start === m.end) return none;
+  let open: string | null = null;
   if (next && next.kind === 'word' && joinable(query.slice(m.end, next.start)) && !isStopword(next.norm)) {
     // The name goes on ("Foo X2 Mini", "Foo X2 Lite", "Foo X2 2"): a word with a digit, a capital,
     // or of the library's model names names another model, which the documented one is not.
-    if (/\p{N}/u.test(next.norm) || /\p{Lu}/u.test(next.raw) || libraryNameWords(vocabulary).has(next.norm)) return [];
+    if (/\p{N}/u.test(next.norm) || /\p{Lu}/u.test(next.raw) || documentedNames(vocabulary).nameWords.has(next.norm)) return none;
+    open = next.norm;
   }
-  const words = nameWords(mentioned.name);
-  const fuller = documentedModels(vocabulary).filter((e) => beginsWith(nameWords(e.name), words));
-  const unrelated = fuller.every((e) => ['none', 'sibling'].includes(vocabulary.relation(mentioned.name, e.name)));
-  return unrelated ? fuller : [];
+  const models = extendingModels(mentioned, vocabulary).map((d) => d.entry);
+  return models.length > 0 ? { models, next: open } : none;
+}
+
+/** `readExtensions`' models: those the question's name may be read as, as far as the vocabulary tells. */
+export function documentedExtensions(query: string, m: QueryMention, vocabulary: ModelVocabulary): ModelEntry[] {
+  return readExtensions(query, m, vocabulary).models;
 }
 
 /**
@@ -154,13 +242,6 @@ export function documentedExtensions(query: string, m: QueryMention, vocabulary:
 export function documentedExtension(query: string, m: QueryMention, vocabulary: ModelVocabulary): ModelEntry | null {
   const fuller = documentedExtensions(query, m, vocabulary);
   return fuller.length === 1 ? fuller[0]! : null;
-}
-
-/** The words without digits of the library's model names ("galaxy", "ultra", "mini"). */
-function libraryNameWords(vocabulary: ModelVocabulary): Set<string> {
-  const out = new Set<string>();
-  for (const e of vocabulary.models()) for (const w of nameWords(e.name)) if (!/\p{N}/u.test(w) && w !== '+') out.add(w);
-  return out;
 }
 
 /** How well a chunk's model answers a question's models: the same model, its family, or neither. */

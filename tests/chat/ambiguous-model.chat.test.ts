@@ -139,6 +139,38 @@ describe('a model whose name begins several documented models', () => {
     expect(recorded.calls[0]!.messages.map((m) => m.content).join('\n')).toContain('40 mAh');
   }, 120_000);
 
+  it('is asked back when the name goes on with words every candidate has, and the reply replaces them too', async () => {
+    const conv = unwrap(await chat.create());
+    const back = unwrap(await chat.ask(conv.id, 'What battery does the Bar Z5 5G have?'));
+    // "5G" says nothing about which: the name is the Bar Z5's, written longer.
+    expect(back.text).toBe('This library has no manual for Bar Z5 5G. Which model: Bar Z5 Max 5G or Bar Z5 Mini 5G?');
+    expect(back.clarify).toEqual([{ name: 'Bar Z5 5G', models: ['Bar Z5 Max 5G', 'Bar Z5 Mini 5G'] }]);
+    const picked = unwrap(await chat.ask(conv.id, 'the Mini'));
+    expect(picked.text.startsWith('Read as: “What battery does the Bar Z5 Mini 5G have?”'), picked.text).toBe(true);
+    expect(picked.resolvedModels).toEqual(['Bar Z5 Mini 5G']);
+    expect(picked.text).toContain('40 mAh');
+    expect(picked.text).not.toContain('90 mAh');
+  });
+
+  it('is answered for the model chip the user picked when it is one of the candidates, saying so', async () => {
+    const conv = unwrap(await chat.create());
+    unwrap(await chat.setScope(conv.id, { models: ['Bar Z5 Max 5G'] }));
+    const turn = unwrap(await chat.ask(conv.id, 'What battery does the Bar Z5 have?'));
+    expect(turn.clarify).toBeUndefined();
+    expect(turn.text.startsWith('No manual for Bar Z5 in this library (closest: '), turn.text).toBe(true);
+    expect(turn.text).toContain(`; answering for Bar Z5 Max 5G.\n\n${EXTRACTED_LABEL}`);
+    expect(turn.text).toContain('90 mAh');
+    expect(turn.text).not.toContain('40 mAh');
+    expect(turn.resolvedModels).toEqual(['Bar Z5 Max 5G']);
+  });
+
+  it('is still asked back under a chip of another model, or of every candidate', async () => {
+    for (const models of [['Foo X1'], ['Bar Z5 Max 5G', 'Bar Z5 Mini 5G']]) {
+      const turn = unwrap(await chat.answer('What battery does the Bar Z5 have?', { scope: { models } }));
+      expect(turn.clarify, models.join()).toEqual([{ name: 'Bar Z5', models: ['Bar Z5 Max 5G', 'Bar Z5 Mini 5G'] }]);
+    }
+  });
+
   it('is not asked back when the question goes on with a word of the library names', async () => {
     const turn = unwrap(await chat.answer('What battery does the Bar Z5 Mini have?'));
     expect(turn.clarify).toBeUndefined();

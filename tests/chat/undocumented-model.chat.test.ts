@@ -114,6 +114,30 @@ describe('a model only other manuals mention', () => {
     expect(turn.resolvedModels).not.toContain('Foo X2 Pro 5G');
   });
 
+  it('is not read as the documented model when the question goes on with a word the library never writes', async () => {
+    // "lite" is no word of the library's model names, nor written in lower case, but no manual
+    // has it: it names another model, kept as written as "Foo X2 Lite" is.
+    for (const q of ['what battery does the foo x2 lite have?', 'What battery does the Foo X2 Lite have?']) {
+      const turn = unwrap(await chat.answer(q));
+      expect(turn.text, q).not.toContain('answering for');
+      expect(turn.text, q).not.toContain('300 mAh');
+      expect(turn.resolvedModels, q).not.toContain('Foo X2 Pro 5G');
+    }
+    // A word the manuals write is the question's, not the name's.
+    const turn = unwrap(await chat.answer('foo x2 battery capacity?'));
+    expect(turn.text.startsWith('No manual for foo x2 in this library (closest: Foo X2 Pro 5G'), turn.text).toBe(true);
+    expect(turn.text).toContain('300 mAh');
+    expect(turn.resolvedModels).toEqual(['Foo X2 Pro 5G']);
+  });
+
+  it('is read as the documented model when the name goes on with words that model has after it', async () => {
+    const turn = unwrap(await chat.answer('What battery does the Foo X2 5G have?'));
+    expect(turn.text.startsWith('No manual for Foo X2 5G in this library (closest: Foo X2 Pro 5G'), turn.text).toBe(true);
+    expect(turn.text).toContain('; answering for Foo X2 Pro 5G.');
+    expect(turn.text).toContain('300 mAh');
+    expect(turn.resolvedModels).toEqual(['Foo X2 Pro 5G']);
+  });
+
   it('is not read as the documented model when the question names that one too', async () => {
     const turn = unwrap(await chat.answer('Compare the battery of the Foo X2 and the Foo X2 Pro 5G.'));
     expect(turn.text).not.toContain('answering for');

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
-import { analyzeQuery, documentedExtension, documentedExtensions } from '../../src-main/search/query-analysis';
+import { analyzeQuery, documentedExtension, documentedExtensions, readExtensions } from '../../src-main/search/query-analysis';
 import { markdownDocument as doc } from '../enrich/corpus.helper';
 
 /**
@@ -52,6 +52,33 @@ describe('documentedExtension', () => {
     expect(extension('Foo X2 battery life?')).toBe('Foo X2 Pro 5G');
   });
 
+  it('leaves open a lower-case word after the name that no model name has, for chat to check against the library', () => {
+    const read = (q: string) => {
+      const r = readExtensions(q, analyzeQuery(q, vocabulary).mentions[0]!, vocabulary);
+      return { models: r.models.map((e) => e.name), next: r.next };
+    };
+    // "lite" may be the name's next word (another model) or the question's: the library's words tell.
+    expect(read('what battery does the foo x2 lite have?')).toEqual({ models: ['Foo X2 Pro 5G'], next: 'lite' });
+    expect(read('Foo X2 battery life?')).toEqual({ models: ['Foo X2 Pro 5G'], next: 'battery' });
+    // A stopword, or nothing, after the name leaves nothing open.
+    expect(read('What battery does the Foo X2 have?')).toEqual({ models: ['Foo X2 Pro 5G'], next: null });
+    expect(read('Foo X2?')).toEqual({ models: ['Foo X2 Pro 5G'], next: null });
+  });
+
+  it('reads words every candidate has after the name as the mentioned name written longer', () => {
+    const q = 'What battery does the Bar Z5 5G have?';
+    const m = analyzeQuery(q, vocabulary).mentions[0]!;
+    expect(m).toMatchObject({ text: 'Bar Z5 5G', model: 'Bar Z5' });
+    expect(documentedExtensions(q, m, vocabulary).map((e) => e.name).sort()).toEqual(['Bar Z5 Max 5G', 'Bar Z5 Mini 5G']);
+    // One candidate: the same words say nothing more than the mention alone.
+    expect(extension('What battery does the Foo X2 5G have?')).toBe('Foo X2 Pro 5G');
+    expect(analyzeQuery('What battery does the Foo X2 5G have?', vocabulary).mentions[0]!.text).toBe('Foo X2 5G');
+    // A word only some candidates have still says which ("Bar Z5 Mini"); a number of none is another model.
+    expect(analyzeQuery('What battery does the Bar Z5 Mini have?', vocabulary).mentions[0]!.model).toBe('Bar Z5 Mini 5G');
+    expect(extension('What battery does the Bar Z5 4G have?')).toBeNull();
+    expect(analyzeQuery('What battery does the Bar Z5 4G have?', vocabulary).mentions[0]!.text).toBe('Bar Z5');
+  });
+
   it('is none when the name runs into what follows', () => {
     // "Baz Q7+5G": the mention ends inside the written name, which is not the mentioned model.
     expect(extension('What battery does the Baz Q7+5G have?')).toBeNull();
@@ -82,5 +109,31 @@ describe('documentedExtension', () => {
     expect(all('What battery does the Foo X4 have?')).toEqual([]);
     expect(all('What battery does the Bar Z5 Mini have?')).toEqual([]);
     expect(all('What battery does the Bar Z5 Max 5G have?')).toEqual([]);
+  });
+});
+
+describe('documentedExtensions over a changing library', () => {
+  const vocabulary = ModelVocabulary.fromDocuments([
+    doc('devices/Foo_X1.md', '# Foo X1 User Manual\n\nThe Foo X2 charger also charges the Foo X1.'),
+    doc('devices/Foo_X2_Pro_5G.md', '# Foo X2 Pro 5G User Manual\n\nUnlike the Foo X2, the Foo X2 Pro 5G charges wirelessly.'),
+  ]);
+  const all = (q: string): string[] => documentedExtensions(q, analyzeQuery(q, vocabulary).mentions[0]!, vocabulary).map((e) => e.name).sort();
+
+  it('reads the library\'s models once while it does not change, and again once it does', () => {
+    const models = vi.spyOn(vocabulary, 'models');
+    const q = 'What battery does the Foo X2 have?';
+    expect(all(q)).toEqual(['Foo X2 Pro 5G']);
+    const read = models.mock.calls.length;
+    expect(read).toBeGreaterThan(0);
+    for (let i = 0; i < 3; i++) expect(all(q)).toEqual(['Foo X2 Pro 5G']);
+    expect(models.mock.calls.length).toBe(read);
+    // A new manual is seen at the next question: its model is a candidate, its name's words are model words.
+    vocabulary.addDocument(doc('devices/Foo_X2_Lite_5G.md', '# Foo X2 Lite 5G User Manual\n\nThe Foo X2 Lite 5G is lighter than the Foo X2.'));
+    expect(all(q)).toEqual(['Foo X2 Lite 5G', 'Foo X2 Pro 5G']);
+    expect(models.mock.calls.length).toBeGreaterThan(read);
+    expect(all('what battery does the foo x2 lite have?')).toEqual([]);
+    vocabulary.removeDocument('devices/Foo_X2_Lite_5G.md');
+    expect(all(q)).toEqual(['Foo X2 Pro 5G']);
+    models.mockRestore();
   });
 });
