@@ -17,7 +17,7 @@ import { escapeRe } from '../core/text';
 import { terms } from './sentences';
 import { synonymMap } from '../search/thesaurus';
 import { ASKING_WORDS, questionKind, unitPatterns } from './question-kind';
-import { offLibrary, unsaidTopic } from './topic-gate';
+import { compoundParts, offLibrary, unsaidTopic } from './topic-gate';
 
 /**
  * Retrieval for chat: which models a question is about (named, inherited from the conversation,
@@ -376,11 +376,18 @@ const REST_SLACK = 3;
  */
 function holdingTheRest(index: ChatIndex, hits: readonly SearchHit[], counted: readonly string[], measured: ReadonlyMap<string, readonly RegExp[]>): SearchHit[] {
   const frequency = (t: string): number => (measured.has(t) ? 0 : (index.passageFrequency?.(t) ?? 0));
-  const written = counted.filter((t) => measured.has(t) || frequency(t) > 0).sort((a, b) => frequency(a) - frequency(b));
+  // A compound ("wi-fi") is one word of the question, held by a passage holding the parts of it
+  // the library writes (the statistics count "wi" and "fi", never "wi-fi").
+  const written = counted
+    .map((t) => (measured.has(t) ? [t] : compoundParts(t).filter((p) => measured.has(p) || frequency(p) > 0)))
+    .filter((parts) => parts.length > 0)
+    .map((parts) => ({ parts, frequency: Math.min(...parts.map(frequency)) }))
+    .sort((a, b) => a.frequency - b.frequency);
   if (written.length === 0) return [...hits];
   const rarer = written.slice(0, written.length - Math.floor(written.length / REST_SLACK));
   const need = written.length - Math.floor((written.length - 1) / REST_SLACK);
-  return hits.filter((hit) => coverage(written, hit, measured) >= need || coverage(rarer, hit, measured) >= rarer.length);
+  const held = (words: typeof written, hit: SearchHit): number => words.filter((w) => coverage(w.parts, hit, measured) === w.parts.length).length;
+  return hits.filter((hit) => held(written, hit) >= need || held(rarer, hit) >= rarer.length);
 }
 
 /**

@@ -21,6 +21,22 @@ interface QuestionWord {
 /** Words as the passage statistics split them (`passage-words.ts`): letters and digits, a trailing `+` kept. */
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}+]*/gu;
 
+/** Words joined by hyphens ("Wi-Fi", "quad-core"): one topic word where the question's topic reads them whole (`terms`). */
+const HYPHENED = /[\p{L}\p{N}][\p{L}\p{N}+]*(?:-[\p{L}\p{N}][\p{L}\p{N}+]*)*/gu;
+
+/**
+ * The words a compound's stem ("wi-fi", "quad-core") is made of, as the passage statistics count
+ * them (split at its hyphens, 2 characters or more, no stopwords): the statistics never hold the
+ * compound itself. A word without a hyphen is its own one part.
+ */
+export function compoundParts(wordStem: string): string[] {
+  if (!wordStem.includes('-')) return [wordStem];
+  return wordStem
+    .split('-')
+    .filter((p) => p.length >= 2 && !isStopword(p))
+    .map((p) => stem(p));
+}
+
 /** Whether the word opens the question or a sentence of it, or follows a colon, a bracket or a quote mark. */
 function opensSentence(question: string, start: number): boolean {
   const before = question.slice(0, start).trimEnd();
@@ -78,7 +94,13 @@ export interface UnsaidTopic {
 export function unsaidTopic(question: string, evidence: TopicEvidence): UnsaidTopic {
   const topic = new Set(evidence.topic);
   const text = question.normalize('NFKC');
-  const words = [...text.matchAll(WORD)].map((m) => ({ raw: m[0], start: m.index, stem: stem(m[0].toLowerCase()) }));
+  // A compound the topic reads whole ("Wi-Fi") is one word, not its parts ("Wi", "Fi") as well:
+  // counted twice, it would weigh as two words of the question.
+  const words = [...text.matchAll(HYPHENED)].flatMap((m): QuestionWord[] => {
+    const whole = { raw: m[0], start: m.index, stem: stem(m[0].toLowerCase()) };
+    if (!m[0].includes('-') || topic.has(whole.stem)) return [whole];
+    return [...m[0].matchAll(WORD)].map((p) => ({ raw: p[0], start: m.index + p.index, stem: stem(p[0].toLowerCase()) }));
+  });
   // Words inside sentences ("I" is a capital anywhere): how the question writes its common words.
   const inner = words.filter((w) => /^\p{L}\p{L}/u.test(w.raw) && !opensSentence(text, w.start));
   const titleCased = inner.filter((w) => /^\p{Lu}/u.test(w.raw)).length > inner.length * TITLE_CASE_SHARE;
@@ -88,8 +110,11 @@ export function unsaidTopic(question: string, evidence: TopicEvidence): UnsaidTo
   for (const w of words) {
     if (!/^\p{L}/u.test(w.raw) || w.raw.length < 2 || isStopword(w.raw.toLowerCase()) || !topic.has(w.stem) || evidence.asking.has(w.stem)) continue;
     counted.add(w.stem);
-    if (evidence.noted?.has(w.raw.toLowerCase()) || evidence.passageFrequency(w.stem) !== 0) continue;
-    if ((evidence.synonyms.get(w.stem) ?? []).some((o) => (evidence.passageFrequency(o) ?? 0) > 0)) continue;
+    if (evidence.noted?.has(w.raw.toLowerCase()) || writtenApart(w.stem, evidence.passageFrequency)) continue;
+    // A compound may be written closed ("WiFi" for "Wi-Fi"), and the thesaurus knows it so.
+    const closed = compoundParts(w.stem).join('');
+    if (closed !== w.stem && evidence.passageFrequency(closed) !== 0) continue;
+    if ([w.stem, closed].some((s) => (evidence.synonyms.get(s) ?? []).some((o) => (evidence.passageFrequency(o) ?? 0) > 0))) continue;
     const name = writtenAsName(w, text, titleCased);
     // Not a name: "PowerShare" is a feature of its own, not power and sharing.
     if (!name && closedCompound(w.raw.toLowerCase(), evidence.passageFrequency)) continue;
@@ -104,6 +129,14 @@ export function unsaidTopic(question: string, evidence: TopicEvidence): UnsaidTo
     if (name) names.push(w.raw);
   }
   return { unsaid, names, counted: counted.size, countedStems: [...counted] };
+}
+
+/**
+ * Whether the passages hold a word, a compound every one of its parts (the statistics read
+ * "Wi-Fi" as "wi" and "fi"), or the word must not be judged (`passageFrequency` undefined).
+ */
+function writtenApart(wordStem: string, passageFrequency: (stem: string) => number | undefined): boolean {
+  return compoundParts(wordStem).every((p) => passageFrequency(p) !== 0);
 }
 
 /** Fewest letters of each part of a closed compound (`closedCompound`). */
