@@ -196,6 +196,17 @@ describe('words a question asks about that the library never writes', () => {
     expect(oneEditApart('timer', 'mitre')).toBe(false);
     expect(oneEditApart('record', 'recorded')).toBe(false);
   });
+
+  it('never reads a first letter dropped or added as a slip: it makes another word', () => {
+    expect(oneEditApart('solder', 'older')).toBe(false);
+    expect(oneEditApart('older', 'solder')).toBe(false);
+    expect(oneEditApart('splash', 'plash')).toBe(false);
+    // A doubled first letter, or one dropped or added past it, stays a slip.
+    expect(oneEditApart('sselect', 'select')).toBe(true);
+    expect(oneEditApart('slect', 'select')).toBe(true);
+    // "solder" is a word the library never writes, not its "older".
+    expect(off('How do I solder the remote?', ['older', 'remote'])).toEqual(['solder']);
+  });
 });
 
 describe('retrieval with the topic gate', () => {
