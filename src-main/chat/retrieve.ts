@@ -17,7 +17,7 @@ import { escapeRe } from '../core/text';
 import { terms } from './sentences';
 import { synonymMap } from '../search/thesaurus';
 import { ASKING_WORDS, questionKind, unitPatterns } from './question-kind';
-import { compoundParts, offLibrary, unsaidTopic } from './topic-gate';
+import { compoundParts, offLibrary, unsaidTopic, type UnsaidTopic } from './topic-gate';
 
 /**
  * Retrieval for chat: which models a question is about (named, inherited from the conversation,
@@ -340,23 +340,14 @@ export function topicTerms(question: string, analysis: QueryAnalysis, vocabulary
   return [...new Set(terms(rest).filter((t) => !vendors.has(t) && !/^v\d/.test(t)))];
 }
 
-/** The question's words no passage of the library holds (`unsaidTopic`), and those that make it off the library's topic (`offLibrary`). */
-interface OffTopic {
-  unsaid: string[];
-  off: string[];
-  /** The topic words the gate counted (stems): what a passage is asked to hold (`holdingTheRest`). */
-  counted: string[];
-}
-
-/** What the topic gate reads of a question (`topic-gate.ts`), nothing without passage statistics. */
-function offTopicWords(index: ChatIndex, question: string, topic: readonly string[], measured: ReadonlyMap<string, readonly RegExp[]>, noted: ReadonlySet<string>): OffTopic {
+/** What the topic gate reads of a question (`topic-gate.ts`): no word unsaid without passage statistics. */
+function topicRead(index: ChatIndex, question: string, topic: readonly string[], measured: ReadonlyMap<string, readonly RegExp[]>, noted: ReadonlySet<string>): UnsaidTopic {
   const frequency = index.passageFrequency?.bind(index);
-  if (!frequency) return { unsaid: [], off: [], counted: [] };
+  if (!frequency) return { unsaid: [], names: [], counted: [] };
   // A word a value's unit says ("current" for "500mA") is stated though never written.
   const passageFrequency = (t: string): number | undefined => (measured.has(t) ? undefined : frequency(t));
   const libraryWords = index.libraryWords?.bind(index);
-  const found = unsaidTopic(question, { topic, passageFrequency, synonyms: SYNONYMS, asking: ASKING_WORDS, noted, ...(libraryWords ? { libraryWords } : {}) });
-  return { unsaid: found.unsaid, off: offLibrary(found), counted: found.countedStems };
+  return unsaidTopic(question, { topic, passageFrequency, synonyms: SYNONYMS, asking: ASKING_WORDS, noted, ...(libraryWords ? { libraryWords } : {}) });
 }
 
 /** Of every this many topic words of a question the library writes, a passage may lack one (`holdingTheRest`). */
@@ -440,8 +431,9 @@ export async function retrieve(
   // A product code no manual mentions is said before the answer instead (`plan.unmentioned`).
   if (plan.named.length === 0 && kept.length > 0) {
     const noted = new Set(plan.unmentioned.flatMap((u) => u.text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}+]*/gu) ?? []));
-    const topic = offTopicWords(index, question, wanted, measured, noted);
-    if (topic.off.length > 0) return ok({ passages: [], resolvedModels, setAside, unsaid: topic.off });
+    const topic = topicRead(index, question, wanted, measured, noted);
+    const off = offLibrary(topic);
+    if (off.length > 0) return ok({ passages: [], resolvedModels, setAside, unsaid: off });
     if (topic.unsaid.length > 0) {
       kept = holdingTheRest(index, kept, topic.counted, measured);
       if (kept.length === 0) return ok({ passages: [], resolvedModels, setAside, unsaid: topic.unsaid });

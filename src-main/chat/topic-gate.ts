@@ -80,10 +80,11 @@ export interface UnsaidTopic {
   unsaid: string[];
   /** Those written as names (`writtenAsName`). */
   names: string[];
-  /** How many of the question's topic words the statistics count. */
-  counted: number;
-  /** Those words (stems), unsaid ones included: never asking words, stopwords or words glued to a number. */
-  countedStems: string[];
+  /**
+   * The question's topic words the statistics count (stems; a compound once), unsaid ones
+   * included: never asking words, stopwords or words glued to a number.
+   */
+  counted: string[];
 }
 
 /**
@@ -128,7 +129,7 @@ export function unsaidTopic(question: string, evidence: TopicEvidence): UnsaidTo
     unsaid.push(w.raw);
     if (name) names.push(w.raw);
   }
-  return { unsaid, names, counted: counted.size, countedStems: [...counted] };
+  return { unsaid, names, counted: [...counted] };
 }
 
 /**
@@ -256,5 +257,5 @@ const NAME_WEIGHT = 2;
  */
 export function offLibrary(found: UnsaidTopic): string[] {
   const weight = found.unsaid.length + (NAME_WEIGHT - 1) * found.names.length;
-  return found.unsaid.length > 0 && weight * 2 >= found.counted ? found.unsaid : [];
+  return found.unsaid.length > 0 && weight * 2 >= found.counted.length ? found.unsaid : [];
 }

@@ -168,7 +168,7 @@ describe('words a question asks about that the library never writes', () => {
     // "Wi-Fi" is one thing the question asks about, not "wi" and "fi" as well: the TV manual never
     // writes it, but it is one of three topic words, not two of four.
     const question = 'How do I connect to Wi-Fi?';
-    expect(unsaidTopic(question, evidence(question)).countedStems).toEqual(['connect', 'wi-fi']);
+    expect(unsaidTopic(question, evidence(question)).counted).toEqual(['connect', 'wi-fi']);
     expect(off(question)).toEqual(['Wi-Fi']);
     expect(off('Wi-Fi remote control')).toEqual([]);
     // Written closed ("WiFi") or apart ("Wi-Fi"), the library writes it.
