@@ -17,7 +17,7 @@ import { escapeRe } from '../core/text';
 import { terms } from './sentences';
 import { synonymMap } from '../search/thesaurus';
 import { ASKING_WORDS, questionKind, unitPatterns } from './question-kind';
-import { offLibrary, unsaidTopic } from './topic-gate';
+import { compoundParts, offLibrary, unsaidTopic, type UnsaidTopic } from './topic-gate';
 
 /**
  * Retrieval for chat: which models a question is about (named, inherited from the conversation,
@@ -340,23 +340,14 @@ export function topicTerms(question: string, analysis: QueryAnalysis, vocabulary
   return [...new Set(terms(rest).filter((t) => !vendors.has(t) && !/^v\d/.test(t)))];
 }
 
-/** The question's words no passage of the library holds (`unsaidTopic`), and those that make it off the library's topic (`offLibrary`). */
-interface OffTopic {
-  unsaid: string[];
-  off: string[];
-  /** The topic words the gate counted (stems): what a passage is asked to hold (`holdingTheRest`). */
-  counted: string[];
-}
-
-/** What the topic gate reads of a question (`topic-gate.ts`), nothing without passage statistics. */
-function offTopicWords(index: ChatIndex, question: string, topic: readonly string[], measured: ReadonlyMap<string, readonly RegExp[]>, noted: ReadonlySet<string>): OffTopic {
+/** What the topic gate reads of a question (`topic-gate.ts`): no word unsaid without passage statistics. */
+function topicRead(index: ChatIndex, question: string, topic: readonly string[], measured: ReadonlyMap<string, readonly RegExp[]>, noted: ReadonlySet<string>): UnsaidTopic {
   const frequency = index.passageFrequency?.bind(index);
-  if (!frequency) return { unsaid: [], off: [], counted: [] };
+  if (!frequency) return { unsaid: [], names: [], counted: [] };
   // A word a value's unit says ("current" for "500mA") is stated though never written.
   const passageFrequency = (t: string): number | undefined => (measured.has(t) ? undefined : frequency(t));
   const libraryWords = index.libraryWords?.bind(index);
-  const found = unsaidTopic(question, { topic, passageFrequency, synonyms: SYNONYMS, asking: ASKING_WORDS, noted, ...(libraryWords ? { libraryWords } : {}) });
-  return { unsaid: found.unsaid, off: offLibrary(found), counted: found.countedStems };
+  return unsaidTopic(question, { topic, passageFrequency, synonyms: SYNONYMS, asking: ASKING_WORDS, noted, ...(libraryWords ? { libraryWords } : {}) });
 }
 
 /** Of every this many topic words of a question the library writes, a passage may lack one (`holdingTheRest`). */
@@ -376,11 +367,18 @@ const REST_SLACK = 3;
  */
 function holdingTheRest(index: ChatIndex, hits: readonly SearchHit[], counted: readonly string[], measured: ReadonlyMap<string, readonly RegExp[]>): SearchHit[] {
   const frequency = (t: string): number => (measured.has(t) ? 0 : (index.passageFrequency?.(t) ?? 0));
-  const written = counted.filter((t) => measured.has(t) || frequency(t) > 0).sort((a, b) => frequency(a) - frequency(b));
+  // A compound ("wi-fi") is one word of the question, held by a passage holding the parts of it
+  // the library writes (the statistics count "wi" and "fi", never "wi-fi").
+  const written = counted
+    .map((t) => (measured.has(t) ? [t] : compoundParts(t).filter((p) => measured.has(p) || frequency(p) > 0)))
+    .filter((parts) => parts.length > 0)
+    .map((parts) => ({ parts, frequency: Math.min(...parts.map(frequency)) }))
+    .sort((a, b) => a.frequency - b.frequency);
   if (written.length === 0) return [...hits];
   const rarer = written.slice(0, written.length - Math.floor(written.length / REST_SLACK));
   const need = written.length - Math.floor((written.length - 1) / REST_SLACK);
-  return hits.filter((hit) => coverage(written, hit, measured) >= need || coverage(rarer, hit, measured) >= rarer.length);
+  const held = (words: typeof written, hit: SearchHit): number => words.filter((w) => coverage(w.parts, hit, measured) === w.parts.length).length;
+  return hits.filter((hit) => held(written, hit) >= need || held(rarer, hit) >= rarer.length);
 }
 
 /**
@@ -433,8 +431,9 @@ export async function retrieve(
   // A product code no manual mentions is said before the answer instead (`plan.unmentioned`).
   if (plan.named.length === 0 && kept.length > 0) {
     const noted = new Set(plan.unmentioned.flatMap((u) => u.text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}+]*/gu) ?? []));
-    const topic = offTopicWords(index, question, wanted, measured, noted);
-    if (topic.off.length > 0) return ok({ passages: [], resolvedModels, setAside, unsaid: topic.off });
+    const topic = topicRead(index, question, wanted, measured, noted);
+    const off = offLibrary(topic);
+    if (off.length > 0) return ok({ passages: [], resolvedModels, setAside, unsaid: off });
     if (topic.unsaid.length > 0) {
       kept = holdingTheRest(index, kept, topic.counted, measured);
       if (kept.length === 0) return ok({ passages: [], resolvedModels, setAside, unsaid: topic.unsaid });

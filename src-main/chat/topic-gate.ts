@@ -21,6 +21,22 @@ interface QuestionWord {
 /** Words as the passage statistics split them (`passage-words.ts`): letters and digits, a trailing `+` kept. */
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}+]*/gu;
 
+/** Words joined by hyphens ("Wi-Fi", "quad-core"): one topic word where the question's topic reads them whole (`terms`). */
+const HYPHENED = /[\p{L}\p{N}][\p{L}\p{N}+]*(?:-[\p{L}\p{N}][\p{L}\p{N}+]*)*/gu;
+
+/**
+ * The words a compound's stem ("wi-fi", "quad-core") is made of, as the passage statistics count
+ * them (split at its hyphens, 2 characters or more, no stopwords): the statistics never hold the
+ * compound itself. A word without a hyphen is its own one part.
+ */
+export function compoundParts(wordStem: string): string[] {
+  if (!wordStem.includes('-')) return [wordStem];
+  return wordStem
+    .split('-')
+    .filter((p) => p.length >= 2 && !isStopword(p))
+    .map((p) => stem(p));
+}
+
 /** Whether the word opens the question or a sentence of it, or follows a colon, a bracket or a quote mark. */
 function opensSentence(question: string, start: number): boolean {
   const before = question.slice(0, start).trimEnd();
@@ -64,10 +80,11 @@ export interface UnsaidTopic {
   unsaid: string[];
   /** Those written as names (`writtenAsName`). */
   names: string[];
-  /** How many of the question's topic words the statistics count. */
-  counted: number;
-  /** Those words (stems), unsaid ones included: never asking words, stopwords or words glued to a number. */
-  countedStems: string[];
+  /**
+   * The question's topic words the statistics count (stems; a compound once), unsaid ones
+   * included: never asking words, stopwords or words glued to a number.
+   */
+  counted: string[];
 }
 
 /**
@@ -78,7 +95,13 @@ export interface UnsaidTopic {
 export function unsaidTopic(question: string, evidence: TopicEvidence): UnsaidTopic {
   const topic = new Set(evidence.topic);
   const text = question.normalize('NFKC');
-  const words = [...text.matchAll(WORD)].map((m) => ({ raw: m[0], start: m.index, stem: stem(m[0].toLowerCase()) }));
+  // A compound the topic reads whole ("Wi-Fi") is one word, not its parts ("Wi", "Fi") as well:
+  // counted twice, it would weigh as two words of the question.
+  const words = [...text.matchAll(HYPHENED)].flatMap((m): QuestionWord[] => {
+    const whole = { raw: m[0], start: m.index, stem: stem(m[0].toLowerCase()) };
+    if (!m[0].includes('-') || topic.has(whole.stem)) return [whole];
+    return [...m[0].matchAll(WORD)].map((p) => ({ raw: p[0], start: m.index + p.index, stem: stem(p[0].toLowerCase()) }));
+  });
   // Words inside sentences ("I" is a capital anywhere): how the question writes its common words.
   const inner = words.filter((w) => /^\p{L}\p{L}/u.test(w.raw) && !opensSentence(text, w.start));
   const titleCased = inner.filter((w) => /^\p{Lu}/u.test(w.raw)).length > inner.length * TITLE_CASE_SHARE;
@@ -88,8 +111,11 @@ export function unsaidTopic(question: string, evidence: TopicEvidence): UnsaidTo
   for (const w of words) {
     if (!/^\p{L}/u.test(w.raw) || w.raw.length < 2 || isStopword(w.raw.toLowerCase()) || !topic.has(w.stem) || evidence.asking.has(w.stem)) continue;
     counted.add(w.stem);
-    if (evidence.noted?.has(w.raw.toLowerCase()) || evidence.passageFrequency(w.stem) !== 0) continue;
-    if ((evidence.synonyms.get(w.stem) ?? []).some((o) => (evidence.passageFrequency(o) ?? 0) > 0)) continue;
+    if (evidence.noted?.has(w.raw.toLowerCase()) || writtenApart(w.stem, evidence.passageFrequency)) continue;
+    // A compound may be written closed ("WiFi" for "Wi-Fi"), and the thesaurus knows it so.
+    const closed = compoundParts(w.stem).join('');
+    if (closed !== w.stem && evidence.passageFrequency(closed) !== 0) continue;
+    if ([w.stem, closed].some((s) => (evidence.synonyms.get(s) ?? []).some((o) => (evidence.passageFrequency(o) ?? 0) > 0))) continue;
     const name = writtenAsName(w, text, titleCased);
     // Not a name: "PowerShare" is a feature of its own, not power and sharing.
     if (!name && closedCompound(w.raw.toLowerCase(), evidence.passageFrequency)) continue;
@@ -103,7 +129,15 @@ export function unsaidTopic(question: string, evidence: TopicEvidence): UnsaidTo
     unsaid.push(w.raw);
     if (name) names.push(w.raw);
   }
-  return { unsaid, names, counted: counted.size, countedStems: [...counted] };
+  return { unsaid, names, counted: [...counted] };
+}
+
+/**
+ * Whether the passages hold a word, a compound every one of its parts (the statistics read
+ * "Wi-Fi" as "wi" and "fi"), or the word must not be judged (`passageFrequency` undefined).
+ */
+function writtenApart(wordStem: string, passageFrequency: (stem: string) => number | undefined): boolean {
+  return compoundParts(wordStem).every((p) => passageFrequency(p) !== 0);
 }
 
 /** Fewest letters of each part of a closed compound (`closedCompound`). */
@@ -162,9 +196,9 @@ function slipOf(a: string, b: string, length: number): boolean {
 }
 
 /**
- * Whether `a` and `b` are one edit apart as a slip of typing: a letter added, dropped, two
- * neighbours swapped ("conect" / "connect", "serach" / "search"), or a letter changed for a key
- * beside it ("timer" / "tiner") or a vowel for a vowel ("seperate"), as `slipOf` reads it. A
+ * Whether `a` and `b` are one edit apart as a slip of typing: a letter added or dropped (not the
+ * first), two neighbours swapped ("conect" / "connect", "serach" / "search"), or a letter changed
+ * for a key beside it ("timer" / "tiner") or a vowel for a vowel ("seperate"), as `slipOf` reads it. A
  * consonant changed for a far one makes another word as often as a slip ("night" / "light",
  * "header" / "reader"): a word the library never writes.
  */
@@ -176,6 +210,11 @@ export function oneEditApart(a: string, b: string): boolean {
     if (a.slice(i + 1) === b.slice(i + 1)) return slipOf(a[i]!, b[i]!, a.length);
     return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
   }
+  // A first letter dropped or added makes another word as often as a slip ("solder" / "older",
+  // "scan" / "can", "plug" / "lug"), and few misspellings get the first letter wrong (studies of
+  // collected misspellings: Yannakoudakis & Fawthrop 1983, Pollock & Zamora 1984). A doubled
+  // first letter ("sselect") differs at the second and stays a slip.
+  if (i === 0) return false;
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
@@ -218,5 +257,5 @@ const NAME_WEIGHT = 2;
  */
 export function offLibrary(found: UnsaidTopic): string[] {
   const weight = found.unsaid.length + (NAME_WEIGHT - 1) * found.names.length;
-  return found.unsaid.length > 0 && weight * 2 >= found.counted ? found.unsaid : [];
+  return found.unsaid.length > 0 && weight * 2 >= found.counted.length ? found.unsaid : [];
 }

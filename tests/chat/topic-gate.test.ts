@@ -164,6 +164,18 @@ describe('words a question asks about that the library never writes', () => {
     expect(at('turn on PowerShare')).toEqual(['PowerShare']);
   });
 
+  it('counts a hyphenated word as one topic word, never its parts as more', () => {
+    // "Wi-Fi" is one thing the question asks about, not "wi" and "fi" as well: the TV manual never
+    // writes it, but it is one of three topic words, not two of four.
+    const question = 'How do I connect to Wi-Fi?';
+    expect(unsaidTopic(question, evidence(question)).counted).toEqual(['connect', 'wi-fi']);
+    expect(off(question)).toEqual(['Wi-Fi']);
+    expect(off('Wi-Fi remote control')).toEqual([]);
+    // Written closed ("WiFi") or apart ("Wi-Fi"), the library writes it.
+    expect(offLibrary(unsaidTopic(question, evidence(question, [...TV_PASSAGES, 'Connect the TV to WiFi.'])))).toEqual([]);
+    expect(offLibrary(unsaidTopic(question, evidence(question, [...TV_PASSAGES, 'Connect the TV to a Wi-Fi network.'])))).toEqual([]);
+  });
+
   it('tells one edit apart', () => {
     expect(oneEditApart('conect', 'connect')).toBe(true);
     expect(oneEditApart('serach', 'search')).toBe(true);
@@ -183,6 +195,17 @@ describe('words a question asks about that the library never writes', () => {
     expect(oneEditApart('timer', 'timer')).toBe(false);
     expect(oneEditApart('timer', 'mitre')).toBe(false);
     expect(oneEditApart('record', 'recorded')).toBe(false);
+  });
+
+  it('never reads a first letter dropped or added as a slip: it makes another word', () => {
+    expect(oneEditApart('solder', 'older')).toBe(false);
+    expect(oneEditApart('older', 'solder')).toBe(false);
+    expect(oneEditApart('splash', 'plash')).toBe(false);
+    // A doubled first letter, or one dropped or added past it, stays a slip.
+    expect(oneEditApart('sselect', 'select')).toBe(true);
+    expect(oneEditApart('slect', 'select')).toBe(true);
+    // "solder" is a word the library never writes, not its "older".
+    expect(off('How do I solder the remote?', ['older', 'remote'])).toEqual(['solder']);
   });
 });
 
@@ -233,6 +256,14 @@ describe('retrieval with the topic gate', () => {
     const kept = await ask('How do I edit the channel list with the remote gizmo?');
     expect(kept.passages.map((p) => p.hit.text)).toEqual(['Press the Menu button on the remote control and select Channel List to edit channels.']);
     expect(kept.unsaid).toEqual([]);
+  });
+
+  it('asks a passage for a hyphenated word once, as the parts of it the library writes', async () => {
+    // "gizmo" is in no passage; of "edit", "channel", "list" and "Wi-Fi" a passage may lack one, and
+    // "Wi-Fi" is one of them, not two.
+    const passages = [...TV_PASSAGES, 'Connect the TV to a Wi-Fi network.'];
+    const got = await ask('How do I edit the channel list over Wi-Fi with the gizmo?', true, passages);
+    expect(got.passages.map((p) => p.hit.text)).toEqual(['Press the Menu button on the remote control and select Channel List to edit channels.']);
   });
 
   it('never asks a passage for the words a question asks with', async () => {
