@@ -17,7 +17,7 @@ import { escapeRe } from '../core/text';
 import { terms } from './sentences';
 import { synonymMap } from '../search/thesaurus';
 import { ASKING_WORDS, questionKind, unitPatterns } from './question-kind';
-import { compoundParts, offLibrary, unsaidTopic, type UnsaidTopic } from './topic-gate';
+import { compoundParts, offLibrary, topicWordGroups, unsaidTopic, type UnsaidTopic } from './topic-gate';
 
 /**
  * Retrieval for chat: which models a question is about (named, inherited from the conversation,
@@ -237,11 +237,17 @@ const VECTOR_TROUBLE: ReadonlySet<string> = new Set(['unavailable', 'model-missi
  */
 const SYNONYMS = synonymMap(terms);
 
-/** How many of `wanted` occur in the hit's text, title or section path, or a thesaurus word of theirs does. */
-function coverage(wanted: readonly string[], hit: SearchHit, measured: ReadonlyMap<string, readonly RegExp[]> = new Map()): number {
+/** Whether a word occurs in the hit's text, title or section path, or a thesaurus word of it does, or its unit states it. */
+function heldBy(hit: SearchHit, measured: ReadonlyMap<string, readonly RegExp[]> = new Map()): (t: string) => boolean {
   const have = new Set(terms(`${hit.title}\n${hit.headingPath.join('\n')}\n${hit.text}`));
-  return wanted.filter((t) => have.has(t) || SYNONYMS.get(t)?.some((s) => have.has(s)) || measured.get(t)?.some((re) => re.test(hit.text))).length;
+  return (t) => have.has(t) || (SYNONYMS.get(t)?.some((s) => have.has(s)) ?? false) || (measured.get(t)?.some((re) => re.test(hit.text)) ?? false);
 }
+
+/** How many of `wanted` the hit holds (`heldBy`). */
+function coverage(wanted: readonly string[], hit: SearchHit, measured: ReadonlyMap<string, readonly RegExp[]> = new Map()): number {
+  return wanted.filter(heldBy(hit, measured)).length;
+}
+
 
 /** A model name's key without its revision: lowercase letters and digits of its word tokens. */
 function nameKey(name: string): string {
@@ -377,8 +383,11 @@ function holdingTheRest(index: ChatIndex, hits: readonly SearchHit[], counted: r
   if (written.length === 0) return [...hits];
   const rarer = written.slice(0, written.length - Math.floor(written.length / REST_SLACK));
   const need = written.length - Math.floor((written.length - 1) / REST_SLACK);
-  const held = (words: typeof written, hit: SearchHit): number => words.filter((w) => coverage(w.parts, hit, measured) === w.parts.length).length;
-  return hits.filter((hit) => held(written, hit) >= need || held(rarer, hit) >= rarer.length);
+  return hits.filter((hit) => {
+    const held = heldBy(hit, measured);
+    const holding = (words: typeof written): number => words.filter((w) => w.parts.every(held)).length;
+    return holding(written) >= need || holding(rarer) >= rarer.length;
+  });
 }
 
 /**
@@ -420,12 +429,16 @@ export async function retrieve(
 
   const vocabulary = index.vocabulary;
   const wanted = topicTerms(question, analysis, vocabulary);
-  const need = wanted.length === 0 ? 0 : Math.max(1, Math.ceil(wanted.length * (options.minCoverage ?? 0.4)));
+  const groups = topicWordGroups(wanted);
+  const need = groups.length === 0 ? 0 : Math.max(1, Math.ceil(groups.length * (options.minCoverage ?? 0.4)));
   const results = resolvedModels.length > 0 ? found.value.results.filter((hit) => !isSiblings(resolvedModels, hit, vocabulary)) : found.value.results;
   // A question word a value's unit says ("frequency" for "@240 MHz"; not for a how-to question, as
   // in the extractive answer): a specification table states the value and never the word.
   const measured = questionKind(question).steps ? new Map<string, RegExp[]>() : unitPatterns(wanted);
-  let kept = results.filter((hit) => coverage(wanted, hit, measured) >= need);
+  let kept = results.filter((hit) => {
+    const held = heldBy(hit, measured);
+    return groups.filter((g) => g.some(held)).length >= need;
+  });
   // A question naming none of the library's models, about something no passage of it holds
   // (`topic-gate.ts`), is answered "not found" whatever its other words share with the manuals.
   // A product code no manual mentions is said before the answer instead (`plan.unmentioned`).

@@ -74,6 +74,17 @@ export interface TopicEvidence {
   noted?: ReadonlySet<string>;
 }
 
+/**
+ * The question's topic words (`topicTerms`) as the coverage gate counts them: a compound and the
+ * parts `terms` adds to it ("wi-fi", "wi", "fi", so that "core" meets "quad-core") are one word,
+ * held by a passage holding any of them. Counted apart, "Wi-Fi" was three words of the question
+ * and a passage writing it alone held three.
+ */
+export function topicWordGroups(topic: readonly string[]): string[][] {
+  const isPart = (t: string): boolean => topic.some((c) => c !== t && c.includes('-') && compoundParts(c).includes(t));
+  return topic.filter((t) => !isPart(t)).map((t) => [t, ...(t.includes('-') ? compoundParts(t).filter((p) => p !== t && topic.includes(p)) : [])]);
+}
+
 /** The question's words the library never writes, and whether the question is about them. */
 export interface UnsaidTopic {
   /** Topic words no passage of the library holds, as written in the question. */

@@ -266,6 +266,14 @@ describe('retrieval with the topic gate', () => {
     expect(got.passages.map((p) => p.hit.text)).toEqual(['Press the Menu button on the remote control and select Channel List to edit channels.']);
   });
 
+  it('counts a hyphenated word as one topic word in the coverage gate', async () => {
+    // Without statistics only the coverage gate judges: "Wi-Fi" is one of five topic words, so a
+    // passage writing it alone holds one, not three ("wi-fi", "wi", "fi") of seven.
+    const passages = [...TV_PASSAGES, 'Connect the TV to a Wi-Fi network.'];
+    const got = await ask('How do I edit the channel list over Wi-Fi with the gizmo?', false, passages);
+    expect(got.passages.map((p) => p.hit.text)).toEqual(['Press the Menu button on the remote control and select Channel List to edit channels.']);
+  });
+
   it('never asks a passage for the words a question asks with', async () => {
     // "fix" is a word of the library (one passage) but asks, never names the subject: the remote
     // control passage answers though it does not write "fix"; "telly" is what no passage holds.
