@@ -10,6 +10,7 @@ import { layoutSegmentedPages, segmentPage, type PdfPageText, type PdfTextItem, 
 import { detectMagic } from './sniff';
 import { directWorker, type PdfWorkerSide } from './pdf.port';
 import { LAYOUT } from './pdf.segments';
+import { maybeSymbolGlyphIds, symbolRecoder, type PdfFontFacts } from './pdf.symbol';
 
 /**
  * PDF -> Markdown with page offsets, on pdf.js (pdfjs-dist 5, legacy build for Node 20). pdf.js
@@ -183,14 +184,24 @@ function fontsWithoutUnicode(items: unknown[]): Set<string> {
 /** Unicode's Private Use Area (BMP): code points only the font that uses them gives a shape. */
 const PRIVATE_USE = /[\uE000-\uF8FF]/g;
 
+/** Text of a font as the page shows it, by pdf.js font id; null for fonts whose text needs no change. */
+type Recoders = Map<string, ((text: string) => string) | null>;
+
 function pageText(
-  items: unknown[],
+  rawItems: unknown[],
   styles: Record<string, { fontFamily?: string }>,
   viewport: { transform: number[]; width: number; height: number },
   pdfjs: PdfJs,
+  recoders: Recoders,
 ): PdfPageText {
   const out: PdfTextItem[] = [];
   const extra: string[] = [];
+  // Before anything reads the text: a recoded Symbol font's spaces are no longer control codes.
+  const items = rawItems.map((raw) => {
+    const item = raw as Partial<TextItem>;
+    const recode = recoders.get(item.fontName ?? '');
+    return recode && typeof item.str === 'string' ? { ...item, str: recode(item.str) } : raw;
+  });
   const unmapped = fontsWithoutUnicode(items);
   const scale = Math.hypot(viewport.transform[0]!, viewport.transform[1]!);
   // Where the last rotated run ended, along its baseline direction (unit vector u).
@@ -249,6 +260,50 @@ function pageText(
   return { width: viewport.width, height: viewport.height, items: out, extra };
 }
 
+type PdfPage = Awaited<ReturnType<Awaited<ReturnType<PdfJs['getDocument']>['promise']>['getPage']>>;
+
+/** Windows' symbol cmap: a Symbol-encoding code + 0xF000. */
+const SYMBOL_CMAP = /[\uf020-\uf0ff]/;
+
+/**
+ * Recoders of the fonts this page brings that may need one (`pdf.symbol.ts`). pdf.js's text
+ * content names a font only by its id; the font itself (its name, widths, Unicode map) reaches this
+ * side only when a page's drawing operators are built, which costs several times the page's text.
+ * So that is done only on a page where a font not yet known has a run that looks like one: Windows
+ * symbol-cmap code points, or a sign whose advance is SymbolMT's width of its code taken as a glyph
+ * id ("¥" 0.786 em: glyph 165, ™). A font's id is the same on every page of a document, so each
+ * such font is loaded once.
+ */
+async function learnFonts(page: PdfPage, items: unknown[], recoders: Recoders, limit: <T>(p: Promise<T>) => Promise<T>): Promise<void> {
+  // Per font new to the document: whether it has symbol-cmap code points, whether every run with
+  // text looks like SymbolMT glyph ids, and whether it has text at all. A font that also sets words
+  // and numbers ("5" happens to be as wide as glyph 53) is not a font of signs.
+  const fresh = new Map<string, { symbolCmap: boolean; glyphIds: boolean; text: boolean }>();
+  for (const raw of items) {
+    const { fontName: name, str, width, transform } = raw as Partial<TextItem>;
+    if (typeof name !== 'string' || typeof str !== 'string' || recoders.has(name)) continue;
+    let font = fresh.get(name);
+    if (!font) fresh.set(name, (font = { symbolCmap: false, glyphIds: true, text: false }));
+    if (str.trim() === '') continue;
+    const size = transform ? Math.hypot(transform[0] as number, transform[1] as number) : 0;
+    font.text = true;
+    font.symbolCmap ||= SYMBOL_CMAP.test(str);
+    font.glyphIds &&= size > 0 && maybeSymbolGlyphIds(str, (width ?? 0) / size);
+  }
+  const suspect = [...fresh.values()].some((f) => f.symbolCmap || (f.text && f.glyphIds));
+  if (!suspect) return;
+  try {
+    await limit(page.getOperatorList());
+  } catch (err) {
+    if (err instanceof Failure && err.failure.code === 'cancelled') throw err;
+    // A page whose drawing fails or is too slow still has its text; its fonts are read as pdf.js gives them.
+  }
+  // Every font of the page is loaded now: learn them all, suspected or not.
+  for (const name of fresh.keys()) {
+    recoders.set(name, page.commonObjs.has(name) ? symbolRecoder(page.commonObjs.get(name) as PdfFontFacts) : null);
+  }
+}
+
 function errorName(err: unknown): string {
   return err && typeof err === 'object' && 'name' in err ? String(err.name) : '';
 }
@@ -282,6 +337,8 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
       disableFontFace: true,
       useSystemFonts: false,
       stopAtErrors: false,
+      // A font's widths, composite flag and Unicode map, for `pdf.symbol.ts`.
+      fontExtraProperties: true,
     });
     try {
       let doc: Awaited<typeof task.promise>;
@@ -299,6 +356,7 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
       const unreadable: number[] = [];
       const withoutText: number[] = [];
       const undecoded: number[] = [];
+      const recoders: Recoders = new Map();
       for (let n = 1; n <= doc.numPages; n++) {
         if (signal?.aborted) throw cancelled();
         try {
@@ -306,7 +364,8 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
           const page = await guard(doc.getPage(n), signal, pageTimeoutMs, timeout);
           const viewport = page.getViewport({ scale: 1 });
           const content = await guard(page.getTextContent(), signal, pageTimeoutMs, timeout);
-          const text = pageText(content.items, content.styles, viewport, pdfjs);
+          await learnFonts(page, content.items, recoders, (p) => guard(p, signal, pageTimeoutMs, timeout));
+          const text = pageText(content.items, content.styles, viewport, pdfjs, recoders);
           if (text.items.length === 0 && text.extra?.length === 0) withoutText.push(n);
           if (text.items.some((i) => i.text.includes(UNDECODED)) || text.extra?.some((t) => t.includes(UNDECODED))) undecoded.push(n);
           pages.push(segmentPage(text));
