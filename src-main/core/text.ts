@@ -3,9 +3,12 @@
  * characters. Pure: no Node or DOM imports, so the query side (and the renderer) can call it too.
  */
 
-// C0 control characters except tab, line feed and carriage return, plus DEL.
+// C0 control characters except tab, line feed and carriage return, plus DEL; and the Basic
+// Multilingual Plane's noncharacters (U+FDD0-FDEF, U+FFFE, U+FFFF), which no text stands for: a
+// PDF font's Unicode map gives U+FFFF for a sign it could not name (a unit cell's "℃" in a vendor
+// datasheet), which is an undecoded character as a control code is.
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufdd0-\ufdef\ufffe\uffff]/g;
 
 /** `text` as a sentence: a full stop added unless it already ends with one (or "!", "?"). */
 export const sentence = (text: string): string => text.replace(/(?<![.!?])$/, '.');
@@ -54,7 +57,7 @@ export const UNDECODED = '\ufffd';
 /**
  * NFKC (micro sign -> Greek mu, ligatures, full-width and superscript forms), soft hyphens removed
  * (they are invisible where no line breaks), and C0 control characters other than tab and line
- * breaks replaced by `UNDECODED`, so no control character ever reaches an index.
+ * breaks, and noncharacters, replaced by `UNDECODED`, so no control character ever reaches an index.
  */
 export function normalizeText(text: string): string {
   return text.normalize('NFKC').replace(/\u00ad/g, '').replace(CONTROL, UNDECODED);

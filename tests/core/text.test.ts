@@ -50,6 +50,11 @@ describe('text normalization', () => {
     expect(normalizeText('5 \u00b5A fi\u00adne\u0007')).toBe(`5 \u03bcA fine${UNDECODED}`);
   });
 
+  it('reads a noncharacter (a font map\'s U+FFFF for a sign it could not name) as undecoded', () => {
+    expect(normalizeText('-40 to 85 \uffff, \ufffe\ufdd0')).toBe(`-40 to 85 ${UNDECODED}, ${UNDECODED}${UNDECODED}`);
+    expect(normalizeText('\ufffd stays')).toBe(`${UNDECODED} stays`);
+  });
+
   it('escapes markup characters', () => {
     expect(escapeMarkup('<b>&</b>')).toBe('&lt;b&gt;&amp;&lt;/b&gt;');
   });

@@ -61,6 +61,21 @@ describe('import of ../shared/corpus/pdf-dev', () => {
     expect(found).toEqual([]);
   });
 
+  it("reads a Symbol font's signs as drawn: the Fairchild trademark pages' ™ (a SymbolMT glyph id) is no '¥', and no noncharacter is left", async () => {
+    // pdftotext reads ~60 "¥" in each of the three Fairchild datasheets; none of the 15 documents is priced in yen.
+    const found: string[] = [];
+    let trademarks = 0;
+    for (const doc of docs) {
+      const source = await engine.handlers['documents.source']({ library: 'pdf-dev', id: doc.id });
+      if (!source.ok) throw new Error(source.error.message);
+      for (const m of source.value.text.matchAll(/[¥\uffff]/g)) found.push(`${doc.id}: ${JSON.stringify(source.value.text.slice(Math.max(0, m.index - 20), m.index + 20))}`);
+      if (doc.id.includes('fairchild')) trademarks += (source.value.text.match(/SerDes ?TM/g) ?? []).length;
+    }
+    expect(found).toEqual([]);
+    // NFKC writes ™ as "TM": the signs are there, not dropped.
+    expect(trademarks).toBeGreaterThanOrEqual(3);
+  });
+
   it('keeps the evidence of every pdf-dev question on the page the question file gives', async () => {
     const questions = parseQuestions(await readFile(path.join(sharedDir, 'bench', 'pdf-dev.jsonl'), 'utf8'), 'pdf-dev.jsonl');
     if (!questions.ok) throw new Error(questions.error.message);
