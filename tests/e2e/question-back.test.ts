@@ -44,6 +44,8 @@ describe('question back in Chromium', () => {
     await back.waitFor();
     await page.getByTestId('streaming-answer').waitFor({ state: 'detached' });
     expect(await back.getAttribute('data-mode')).toBe('not-found');
+    // No model line above the candidates: "no model" there contradicted the "Answer for:" buttons.
+    expect(await back.locator('.answer-meta').textContent()).toBe('Not found in this library');
     const choices = back.getByRole('group', { name: 'Which model for Bar Z5' });
     const buttons = choices.getByRole('button');
     expect(await buttons.allTextContents()).toEqual(['Bar Z5 Max 5G', 'Bar Z5 Mini 5G']);
@@ -108,6 +110,24 @@ describe('question back in Chromium', () => {
     }).toEqual(['What battery d', 'This library h', 'Bar Z5 Mini 5G', expect.stringMatching(/^Read as/)]);
     expect(await page.getByTestId('question').count()).toBe(2);
     expect(await page.locator('.error').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+  it('says an answer to a question naming no model came from any model’s manual, and nothing more', async () => {
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByTestId('chat-empty').waitFor();
+    const chips = page.getByTestId('model-chips-chat');
+    // The tests before leave a candidate's chip picked: this question is asked with none.
+    if ((await chips.getByRole('button', { name: 'Any model' }).count()) > 0) await chips.getByRole('button', { name: 'Any model' }).click();
+    await expect.poll(() => chips.textContent()).toContain('none picked');
+    const input = page.getByTestId('question-input');
+    await input.fill('What do I connect the USB-C power adapter to?');
+    await input.press('Enter');
+    const answer = page.getByTestId('answer').nth(0);
+    await answer.waitFor();
+    await page.getByTestId('streaming-answer').waitFor({ state: 'detached' });
+    expect(await answer.getAttribute('data-mode')).toBe('extracted');
+    expect(await answer.getByTestId('any-model').textContent()).toBe('From any model’s manual');
+    await shot(page, 'question-back-any-model');
     expect(errors).toEqual([]);
   });
 });
