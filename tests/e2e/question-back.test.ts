@@ -130,4 +130,35 @@ describe('question back in Chromium', () => {
     await shot(page, 'question-back-any-model');
     expect(errors).toEqual([]);
   });
+  it('puts the chip picked before back and says why when the reply is not answered', async () => {
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByTestId('chat-empty').waitFor();
+    const chips = page.getByTestId('model-chips-chat');
+    await chips.getByRole('button', { name: 'Foo X1' }).click();
+    await expect.poll(() => chips.textContent()).toContain('Answering for Foo X1:');
+    const input = page.getByTestId('question-input');
+    await input.fill('What battery does the Bar Z5 have?');
+    await input.press('Enter');
+    const choices = page.getByTestId('answer').nth(0).getByRole('group', { name: 'Which model for Bar Z5' });
+    await choices.waitFor();
+    // Deleted elsewhere (another window, the CLI) while the question back is shown: the engine refuses the reply.
+    const list = await app.engine.handlers['chat.list']({ library: 'Devices' });
+    const newest = list.ok ? [...list.value].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]! : null;
+    expect((await app.engine.handlers['chat.delete']({ library: 'Devices', id: newest!.id })).ok).toBe(true);
+    await choices.getByRole('button', { name: 'Bar Z5 Max 5G' }).focus();
+    await page.keyboard.press('Enter');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('Could not answer for Bar Z5 Max 5G. This conversation no longer exists.');
+    // The scope picked before the press, not the candidate's.
+    await expect.poll(() => chips.textContent()).toContain('Answering for Foo X1:');
+    expect(await chips.getByRole('button', { name: 'Foo X1' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await chips.getByRole('button', { name: 'Bar Z5 Max 5G' }).getAttribute('aria-pressed')).toBe('false');
+    // No reply was kept: the question back is the last turn again, with its candidates.
+    expect(await page.getByTestId('question').count()).toBe(1);
+    expect(await choices.getByRole('button').allTextContents()).toEqual(['Bar Z5 Max 5G', 'Bar Z5 Mini 5G']);
+    expect(await page.getByTestId('streaming-answer').count()).toBe(0);
+    await shot(page, 'question-back-reply-failed');
+    expect(errors).toEqual([]);
+  });
 });
