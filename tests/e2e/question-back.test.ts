@@ -49,6 +49,13 @@ describe('question back in Chromium', () => {
     const choices = back.getByRole('group', { name: 'Which model for Bar Z5' });
     const buttons = choices.getByRole('button');
     expect(await buttons.allTextContents()).toEqual(['Bar Z5 Max 5G', 'Bar Z5 Mini 5G']);
+    // Named for what they do: the composer's chips are buttons named by the same models, which only pick a scope.
+    expect(await buttons.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual(['Answer for Bar Z5 Max 5G', 'Answer for Bar Z5 Mini 5G']);
+    expect(await page.getByRole('button', { name: 'Bar Z5 Max 5G', exact: true }).count()).toBe(1);
+    // A screen reader hears the question back and that buttons follow it.
+    await expect.poll(() => page.getByTestId('answer-status').textContent()).toBe(
+      'Not found in this library: This library has no manual for Bar Z5. Which model: Bar Z5 Max 5G or Bar Z5 Mini 5G? An “Answer for” button for each model follows the answer.',
+    );
     await shot(page, 'question-back-choices');
 
     // From the keyboard: the candidate is a real button, reached by focus and pressed with Enter.

@@ -245,7 +245,9 @@ function Transcript() {
 /** What a screen reader says of a finished answer: its kind, then its words as plain text, its markers as sources. */
 function answerSpoken(turn: ChatTurn): string {
   const kind = turn.mode === 'extracted' ? 'Extracted from your manuals' : turn.mode === 'not-found' ? 'Not found in this library' : 'Written answer';
-  return `${kind}${turn.stopped ? ', stopped' : ''}: ${spokenCitations(plainText(answerText(turn.text)), new Set((turn.citations ?? []).map((c) => c.n)), turn.mode === 'extracted')}`;
+  // A question back's candidates are buttons after the answer: said, else only a visit to the transcript finds them.
+  const buttons = openQuestionBack([turn]).length > 0 ? ' An “Answer for” button for each model follows the answer.' : '';
+  return `${kind}${turn.stopped ? ', stopped' : ''}: ${spokenCitations(plainText(answerText(turn.text)), new Set((turn.citations ?? []).map((c) => c.n)), turn.mode === 'extracted')}${buttons}`;
 }
 
 /**
@@ -427,6 +429,9 @@ function ModelChoiceButtons({ choice }: { choice: ModelChoice }) {
           key={m}
           type="button"
           className="chip"
+          // Named for what it does: the composer's model chips are buttons of the same names, which
+          // only pick a scope; in a screen reader's list of buttons the two read alike.
+          aria-label={`Answer for ${m}`}
           onClick={() => {
             // The buttons go with the reply; the question box is where a keyboard user goes next.
             focusQuestion();
