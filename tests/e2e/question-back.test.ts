@@ -44,9 +44,18 @@ describe('question back in Chromium', () => {
     await back.waitFor();
     await page.getByTestId('streaming-answer').waitFor({ state: 'detached' });
     expect(await back.getAttribute('data-mode')).toBe('not-found');
+    // No model line above the candidates: "no model" there contradicted the "Answer for:" buttons.
+    expect(await back.locator('.answer-meta').textContent()).toBe('Not found in this library');
     const choices = back.getByRole('group', { name: 'Which model for Bar Z5' });
     const buttons = choices.getByRole('button');
     expect(await buttons.allTextContents()).toEqual(['Bar Z5 Max 5G', 'Bar Z5 Mini 5G']);
+    // Named for what they do: the composer's chips are buttons named by the same models, which only pick a scope.
+    expect(await buttons.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual(['Answer for Bar Z5 Max 5G', 'Answer for Bar Z5 Mini 5G']);
+    expect(await page.getByRole('button', { name: 'Bar Z5 Max 5G', exact: true }).count()).toBe(1);
+    // A screen reader hears the question back and that buttons follow it.
+    await expect.poll(() => page.getByTestId('answer-status').textContent()).toBe(
+      'Not found in this library: This library has no manual for Bar Z5. Which model: Bar Z5 Max 5G or Bar Z5 Mini 5G? An “Answer for” button for each model follows the answer.',
+    );
     await shot(page, 'question-back-choices');
 
     // From the keyboard: the candidate is a real button, reached by focus and pressed with Enter.
@@ -112,6 +121,55 @@ describe('question back in Chromium', () => {
     }).toEqual(['What battery d', 'This library h', 'Bar Z5 Mini 5G', expect.stringMatching(/^Read as/)]);
     expect(await page.getByTestId('question').count()).toBe(2);
     expect(await page.locator('.error').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+  it('says an answer to a question naming no model came from any model’s manual, and nothing more', async () => {
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByTestId('chat-empty').waitFor();
+    const chips = page.getByTestId('model-chips-chat');
+    // The tests before leave a candidate's chip picked: this question is asked with none.
+    if ((await chips.getByRole('button', { name: 'Any model' }).count()) > 0) await chips.getByRole('button', { name: 'Any model' }).click();
+    await expect.poll(() => chips.textContent()).toContain('none picked');
+    const input = page.getByTestId('question-input');
+    await input.fill('What do I connect the USB-C power adapter to?');
+    await input.press('Enter');
+    const answer = page.getByTestId('answer').nth(0);
+    await answer.waitFor();
+    await page.getByTestId('streaming-answer').waitFor({ state: 'detached' });
+    expect(await answer.getAttribute('data-mode')).toBe('extracted');
+    expect(await answer.getByTestId('any-model').textContent()).toBe('From any model’s manual');
+    await shot(page, 'question-back-any-model');
+    expect(errors).toEqual([]);
+  });
+  it('puts the chip picked before back and says why when the reply is not answered', async () => {
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByTestId('chat-empty').waitFor();
+    const chips = page.getByTestId('model-chips-chat');
+    await chips.getByRole('button', { name: 'Foo X1' }).click();
+    await expect.poll(() => chips.textContent()).toContain('Answering for Foo X1:');
+    const input = page.getByTestId('question-input');
+    await input.fill('What battery does the Bar Z5 have?');
+    await input.press('Enter');
+    const choices = page.getByTestId('answer').nth(0).getByRole('group', { name: 'Which model for Bar Z5' });
+    await choices.waitFor();
+    // Deleted elsewhere (another window, the CLI) while the question back is shown: the engine refuses the reply.
+    const list = await app.engine.handlers['chat.list']({ library: 'Devices' });
+    const newest = list.ok ? [...list.value].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]! : null;
+    expect((await app.engine.handlers['chat.delete']({ library: 'Devices', id: newest!.id })).ok).toBe(true);
+    await choices.getByRole('button', { name: 'Bar Z5 Max 5G' }).focus();
+    await page.keyboard.press('Enter');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('Could not answer for Bar Z5 Max 5G. This conversation no longer exists.');
+    // The scope picked before the press, not the candidate's.
+    await expect.poll(() => chips.textContent()).toContain('Answering for Foo X1:');
+    expect(await chips.getByRole('button', { name: 'Foo X1' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await chips.getByRole('button', { name: 'Bar Z5 Max 5G' }).getAttribute('aria-pressed')).toBe('false');
+    // No reply was kept: the question back is the last turn again, with its candidates.
+    expect(await page.getByTestId('question').count()).toBe(1);
+    expect(await choices.getByRole('button').allTextContents()).toEqual(['Bar Z5 Max 5G', 'Bar Z5 Mini 5G']);
+    expect(await page.getByTestId('streaming-answer').count()).toBe(0);
+    await shot(page, 'question-back-reply-failed');
     expect(errors).toEqual([]);
   });
 });

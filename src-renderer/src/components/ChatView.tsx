@@ -5,6 +5,7 @@ import { withoutExtractedLabel } from '../../../src-main/core/extracted-label';
 import { useStore } from '../store';
 import { formatDate, formatPages, plainText, spokenCitations } from '../util/format';
 import { MAX_QUESTION_CHARS } from '../util/messages';
+import { answerModels } from '../util/answer-models';
 import { openQuestionBack } from '../util/question-back';
 import { remarkCitations, remarkInlineAsText, remarkLineEndCitations } from '../viewer/markdown.plugins';
 import { SafeMarkdown } from '../viewer/SafeMarkdown';
@@ -244,7 +245,9 @@ function Transcript() {
 /** What a screen reader says of a finished answer: its kind, then its words as plain text, its markers as sources. */
 function answerSpoken(turn: ChatTurn): string {
   const kind = turn.mode === 'extracted' ? 'Extracted from your manuals' : turn.mode === 'not-found' ? 'Not found in this library' : 'Written answer';
-  return `${kind}${turn.stopped ? ', stopped' : ''}: ${spokenCitations(plainText(answerText(turn.text)), new Set((turn.citations ?? []).map((c) => c.n)), turn.mode === 'extracted')}`;
+  // A question back's candidates are buttons after the answer: said, else only a visit to the transcript finds them.
+  const buttons = openQuestionBack([turn]).length > 0 ? ' An “Answer for” button for each model follows the answer.' : '';
+  return `${kind}${turn.stopped ? ', stopped' : ''}: ${spokenCitations(plainText(answerText(turn.text)), new Set((turn.citations ?? []).map((c) => c.n)), turn.mode === 'extracted')}${buttons}`;
 }
 
 /**
@@ -371,6 +374,7 @@ function Answer({ turn, choices }: { turn: ChatTurn; choices: ModelChoice[] }) {
   );
   // An extracted answer quotes the manuals: inline Markdown in a quote is shown as written.
   const plugins = useMemo(() => (turn.mode === 'extracted' ? [remarkInlineAsText, remarkLineEndCitations] : [remarkCitations]), [turn.mode]);
+  const models = answerModels(turn);
   return (
     <article className={`answer answer-${turn.mode ?? 'generated'}`} data-testid="answer" data-mode={turn.mode ?? 'generated'}>
       <div className="answer-meta">
@@ -383,22 +387,20 @@ function Answer({ turn, choices }: { turn: ChatTurn; choices: ModelChoice[] }) {
         ) : (
           <span className="badge">Written answer</span>
         )}
-        {turn.resolvedModels && turn.resolvedModels.length > 0 ? (
+        {models?.kind === 'models' ? (
           <span className="resolved" data-testid="resolved-models">
-            For model{turn.resolvedModels.length > 1 ? 's' : ''}:{' '}
-            {turn.resolvedModels.map((m) => (
+            For model{models.models.length > 1 ? 's' : ''}:{' '}
+            {models.models.map((m) => (
               <span key={m} className="chip chip-static chip-model">
                 {m}
               </span>
             ))}
           </span>
-        ) : (
-          // The question may name a model this library has no manual for ("ZX-900"): it did name one.
-          // A whole sentence: the bare "No model of this library named" read as one cut short.
-          <span className="resolved muted small" data-testid="no-resolved-model">
-            The question names no model this library has a manual for
+        ) : models?.kind === 'any' ? (
+          <span className="resolved muted small" data-testid="any-model" title="Name a model in the question, or pick its chip below, to answer from its manual only.">
+            From any model’s manual
           </span>
-        )}
+        ) : null}
         {turn.stopped ? <span className="badge badge-warn">Stopped</span> : null}
       </div>
       <div className="markdown answer-text">
@@ -427,6 +429,9 @@ function ModelChoiceButtons({ choice }: { choice: ModelChoice }) {
           key={m}
           type="button"
           className="chip"
+          // Named for what it does: the composer's model chips are buttons of the same names, which
+          // only pick a scope; in a screen reader's list of buttons the two read alike.
+          aria-label={`Answer for ${m}`}
           onClick={() => {
             // The buttons go with the reply; the question box is where a keyboard user goes next.
             focusQuestion();

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { ChatTurn, Conversation, ConversationSummary, EngineEvent } from '../../../src-main/contract/api';
+import type { AppError, ChatTurn, Conversation, ConversationSummary, EngineEvent } from '../../../src-main/contract/api';
 import { api } from '../api/client';
 import type { Store } from './index';
 
@@ -45,7 +45,9 @@ export interface ChatSlice {
   /**
    * Answers a question back ("Which model: ...?") with one of its candidates: the chat's model
    * chip becomes that model and its name is sent as the reply, which the engine reads as the
-   * earlier question asked for it. False when it was not sent.
+   * earlier question asked for it. False when it was not sent or not answered: then the chips are
+   * back as they were before the press (unless changed since), the error is in `chatError`, and the
+   * question back is the last turn again.
    */
   answerFor(model: string): Promise<boolean>;
   stop(): Promise<void>;
@@ -57,6 +59,9 @@ export interface ChatSlice {
 }
 
 let localIds = 0;
+
+/** True when two model lists hold the same models, in any order. */
+const sameModels = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((m) => b.includes(m));
 
 export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get) => {
   const finish = (conversationId: string, message: ChatTurn) => {
@@ -94,6 +99,62 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
 
   /** True from a candidate's press until its reply is answered (or refused). */
   let replying = false;
+
+  /**
+   * `ask`'s work. `turn`: the question's turn in the transcript while it is answered, where it stays
+   * unless the engine refused the question as asked; `error`: why it was not sent or not answered.
+   */
+  const post = async (question: string): Promise<{ sent: boolean; turn?: { conversationId: string; id: string }; error?: AppError }> => {
+    const library = get().selectedLibrary;
+    const text = question.trim();
+    if (!library || !text || get().streaming) return { sent: false };
+    await scopeSaved;
+    let conversation = get().activeConversation;
+    const createdNow = !conversation;
+    if (!conversation) {
+      const models = get().modelFilter;
+      const created = await api['chat.create']({ library, ...(models.length > 0 ? { scope: { models } } : {}) });
+      if (!created.ok) {
+        set({ chatError: created.error.message });
+        return { sent: false, error: created.error };
+      }
+      conversation = created.value;
+    }
+    const userTurn: ChatTurn = { id: `local-${++localIds}`, role: 'user', text, createdAt: new Date().toISOString() };
+    set({
+      activeConversation: { ...conversation, messages: [...conversation.messages, userTurn] },
+      streaming: { conversationId: conversation.id, messageId: null, text: '', stopping: false },
+      chatError: null,
+    });
+    // The call returns the finished turn; tokens meanwhile arrive as events (whichever comes first wins).
+    const res = await api['chat.ask']({ library, id: conversation.id, question: text });
+    if (res.ok) {
+      finish(conversation.id, res.value);
+      return { sent: true };
+    }
+    if (get().streaming?.conversationId === conversation.id) set({ streaming: null });
+    // Stopped before the first word: nothing to show, and nothing went wrong.
+    if (res.error.code === 'cancelled') {
+      void get().openConversation(conversation.id);
+      return { sent: true };
+    }
+    if (res.error.code === 'invalid-input') {
+      // Refused as asked: the engine kept no trace of it, so neither does the transcript, and a
+      // conversation opened only for it goes again rather than staying in the list empty.
+      const active = get().activeConversation;
+      if (createdNow) {
+        if (active?.id === conversation.id) set({ activeConversation: null });
+        await api['chat.delete']({ library, id: conversation.id });
+        await get().loadConversations();
+      } else if (active?.id === conversation.id) {
+        set({ activeConversation: { ...active, messages: active.messages.filter((m) => m.id !== userTurn.id) } });
+      }
+      set({ chatError: `This question was not sent. ${res.error.message}` });
+      return { sent: false, error: res.error };
+    }
+    set({ chatError: res.error.message });
+    return { sent: false, turn: { conversationId: conversation.id, id: userTurn.id }, error: res.error };
+  };
 
   return {
     ...chatLibraryState(),
@@ -145,62 +206,16 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     },
 
     async ask(question) {
-      const library = get().selectedLibrary;
-      const text = question.trim();
-      if (!library || !text || get().streaming) return false;
-      await scopeSaved;
-      let conversation = get().activeConversation;
-      const createdNow = !conversation;
-      if (!conversation) {
-        const models = get().modelFilter;
-        const created = await api['chat.create']({ library, ...(models.length > 0 ? { scope: { models } } : {}) });
-        if (!created.ok) {
-          set({ chatError: created.error.message });
-          return false;
-        }
-        conversation = created.value;
-      }
-      const userTurn: ChatTurn = { id: `local-${++localIds}`, role: 'user', text, createdAt: new Date().toISOString() };
-      set({
-        activeConversation: { ...conversation, messages: [...conversation.messages, userTurn] },
-        streaming: { conversationId: conversation.id, messageId: null, text: '', stopping: false },
-        chatError: null,
-      });
-      // The call returns the finished turn; tokens meanwhile arrive as events (whichever comes first wins).
-      const res = await api['chat.ask']({ library, id: conversation.id, question: text });
-      if (res.ok) {
-        finish(conversation.id, res.value);
-        return true;
-      }
-      if (get().streaming?.conversationId === conversation.id) set({ streaming: null });
-      // Stopped before the first word: nothing to show, and nothing went wrong.
-      if (res.error.code === 'cancelled') {
-        void get().openConversation(conversation.id);
-        return true;
-      }
-      if (res.error.code === 'invalid-input') {
-        // Refused as asked: the engine kept no trace of it, so neither does the transcript, and a
-        // conversation opened only for it goes again rather than staying in the list empty.
-        const active = get().activeConversation;
-        if (createdNow) {
-          if (active?.id === conversation.id) set({ activeConversation: null });
-          await api['chat.delete']({ library, id: conversation.id });
-          await get().loadConversations();
-        } else if (active?.id === conversation.id) {
-          set({ activeConversation: { ...active, messages: active.messages.filter((m) => m.id !== userTurn.id) } });
-        }
-        set({ chatError: `This question was not sent. ${res.error.message}` });
-        return false;
-      }
-      set({ chatError: res.error.message });
-      return false;
+      return (await post(question)).sent;
     },
 
     async answerFor(model) {
       // A second press before the reply shows (a double click) would send it twice: `ask` marks the
       // answer as under way only once the scope is saved.
-      if (!get().selectedLibrary || get().streaming || replying) return false;
+      const conversationId = get().activeConversation?.id;
+      if (!get().selectedLibrary || !conversationId || get().streaming || replying) return false;
       replying = true;
+      const before = get().modelFilter;
       try {
         // Re-sending the earlier question under the chip would be asked back again (the engine asks
         // about a name no manual is for before it reads the scope), so the reply names the model:
@@ -208,7 +223,24 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
         // composer shows is the one the answer and the next questions use (another model's chip
         // left picked would say one model while the answer is for another).
         void applyFilter([model]);
-        return await get().ask(model);
+        const posted = await post(model);
+        if (posted.sent) return true;
+        // Not answered (the engine busy or refusing, the conversation gone): the engine kept neither
+        // the reply nor anything of it, so neither does the transcript, and the question back is the
+        // last turn again with its buttons; the chips go back to the scope picked before the press,
+        // unless they were changed since (or another conversation or library opened).
+        const active = get().activeConversation;
+        if (posted.turn && active?.id === posted.turn.conversationId) {
+          set({ activeConversation: { ...active, messages: active.messages.filter((m) => m.id !== posted.turn!.id) } });
+        }
+        const filter = get().modelFilter;
+        if (active?.id === conversationId && filter.length === 1 && filter[0] === model && !sameModels(before, filter)) {
+          await applyFilter(before);
+        }
+        // Said after the scope is put back: its save failing too (the conversation gone) would
+        // otherwise put its own message in place of why the answer did not come.
+        if (posted.error) set({ chatError: `Could not answer for ${model}. ${posted.error.message}` });
+        return false;
       } finally {
         replying = false;
       }
