@@ -23,7 +23,8 @@ import { analyzeQuery } from '../search/query-analysis';
 import { followUpQuestion } from './follow-up';
 import { docsListing } from './covered-models';
 import { chosenByChip, namesAsWritten, pickedCandidate } from './undocumented-models';
-import { confirmUnknown, isAskedModel, namedWhere, planQuestion, questionForLines, readAsExtended, retrieve, sameModelSpelled } from './retrieve';
+import { isAskedModel, namedWhere, questionForLines, retrieve, sameModelSpelled } from './retrieve';
+import { confirmUnknown, planQuestion, readAsExtended } from './question-plan';
 
 /**
  * Chat over one library: conversations (persisted in the library folder) and answers grounded in

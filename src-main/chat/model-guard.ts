@@ -9,7 +9,7 @@ import technicalTerms from './data/technical-terms.json';
  * the library's models closest to them. A name counts only when it looks like the library's own
  * models (same leading letters and the same letter/digit shape as some model), so ordinary
  * identifiers and units (5V, USB3, M.2, GPIO3_A4) are never taken for a missing manual; chips and
- * part numbers the library's own text mentions are taken back by `confirmUnknown` (retrieve.ts).
+ * part numbers the library's own text mentions are taken back by `confirmUnknown` (question-plan.ts).
  */
 
 /** A model-number-like name in a question that no model of the library matches. */
@@ -40,8 +40,8 @@ export interface UnknownModel {
   /**
    * A library model no manual is about, and the one model with a manual whose name is it with
    * more words ("S20+": the Galaxy S20+, which only other manuals mention, and the Galaxy S20+ 5G):
-   * the answer is for `documented`, saying so (`undocumentedMentions` in retrieve.ts), unless a
-   * stored chunk is about `mentioned` (`confirmUnknown`).
+   * the answer is for `documented`, saying so (`undocumentedMentions` in undocumented-models.ts),
+   * unless a stored chunk is about `mentioned` (`confirmUnknown`).
    */
   fuller?: { mentioned: string; documented: string };
   /**
@@ -63,7 +63,7 @@ export interface UnknownModel {
  * product manual; kept as data. The shape gate below already rejects most; these share a letter
  * prefix with real product lines in some libraries ("X86" vs "X4", "C6" vs "C200"). Chips and
  * part numbers the manuals mention are recognised from the library's text instead
- * (`confirmUnknown` in retrieve.ts), so no chip family is listed here.
+ * (`confirmUnknown` in question-plan.ts), so no chip family is listed here.
  */
 const TECH_PREFIXES: readonly string[] = technicalTerms.prefixes;
 

@@ -3,7 +3,8 @@ import type { ModelVocabulary } from '../enrich/model-vocabulary';
 import { contentTerms, isStopword, modelTokens, nameKey } from '../enrich/text.util';
 import { nameWords, readExtensions, type QueryAnalysis } from '../search/query-analysis';
 import type { UnknownModel } from './model-guard';
-import type { ChatIndex, QuestionPlan } from './retrieve';
+import type { ChatIndex } from './retrieve';
+import type { QuestionPlan } from './question-plan';
 
 /**
  * Models the library mentions but has no manual for, though a manual of a model with a longer
