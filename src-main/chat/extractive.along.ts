@@ -256,13 +256,31 @@ function bodyOf(title: Sentence, units: readonly Sentence[]): Sentence | null {
 
 /**
  * Puts a title (see `withTitleBody`) before its first line when that line is quoted already,
- * opening a line of its own, as "Title: ..." (true); the title takes no line of its own then.
+ * opening a quoted line, as "Title: ..." (true); the title takes no line of its own then. The
+ * line may be another's that brought it as the start of its paragraph ("The item is removed."
+ * quoted first, with "Move the focus to the item ..." before it).
  */
 export function titleOnto(lines: readonly Line[], passage: number, title: Sentence, units: readonly Sentence[]): boolean {
   const body = bodyOf(title, units);
-  const line = body ? lines.find((l) => l.passage === passage && l.before.length === 0 && l.sentence === body) : undefined;
+  const line = body ? lines.find((l) => l.passage === passage && (l.before[0] ?? l.sentence) === body) : undefined;
   if (!line) return false;
   line.before.unshift({ ...title, text: `${title.text}:` });
+  return true;
+}
+
+/**
+ * Quotes the title a line opens the section of (see `withTitleBody`) before it, when the title is
+ * one of `asked` (it names the question) and not quoted yet: "Removing an item on the Home Screen:
+ * Move the focus to the app ..." for "Can I remove an item from the Home Screen?". The title says
+ * which section answers; quoted on a line of its own, it cost a line of the answer's budget (or did
+ * not fit in it). True when it did.
+ */
+export function withOwnTitle(line: Line, units: readonly Sentence[], quoted: Set<Sentence>, asked: ReadonlySet<Sentence>): boolean {
+  const first = line.before[0] ?? line.sentence;
+  const title = units[units.indexOf(first) - 1];
+  if (!title || !asked.has(title) || quoted.has(title) || bodyOf(title, units) !== first) return false;
+  line.before.unshift({ ...title, text: `${title.text}:` });
+  quoted.add(title);
   return true;
 }
 

@@ -482,7 +482,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
   for (const [pi, best] of bestOf) bestOf.set(pi, firstStep(best, picked));
   picked.sort((a, b) => order.rank(a.passage) - order.rank(b.passage) || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
 
-  const lines = quotedLinesOf(picked, units, echoes, modelOf, maxListed);
+  // Title lines that name the question whole, as a sub-heading does for `WHOLE_SECTION_COVER`.
+  const askedTitles = new Set(units.flat().filter((x) => x.title && askedWeight > 0 && headWeight(x.text) / askedWeight >= WHOLE_SECTION_COVER));
+  const lines = quotedLinesOf(picked, units, echoes, modelOf, maxListed, askedTitles);
   const { out, citations } = layOut(lines, used, { ...options, question });
   if (lines.length === 0 && used[0]) {
     // A passage with no quotable sentence (an image caption, a bare table): quote its start.

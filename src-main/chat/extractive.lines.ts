@@ -2,7 +2,7 @@ import type { Line } from './extractive.render';
 import type { Scored } from './extractive.pick';
 import { isLabelLead } from './line-forms';
 import type { Sentence } from './sentences';
-import { followerOf, headsQuotedRows, joinBackReferences, listedAfter, termOf, titleOnto, withContinuation, withDescription, withParagraph, withTitleBody } from './extractive.along';
+import { followerOf, headsQuotedRows, joinBackReferences, listedAfter, termOf, titleOnto, withContinuation, withDescription, withOwnTitle, withParagraph, withTitleBody } from './extractive.along';
 
 /**
  * The lines of an extractive answer from its picked units, in answer order (see
@@ -14,9 +14,17 @@ import { followerOf, headsQuotedRows, joinBackReferences, listedAfter, termOf, t
 /**
  * The quoted lines for `picked` (already in answer order); `units` are the passages' sentences,
  * `echoes` the lines that only restate the question (each quoted with its follower), `modelOf` the
- * model a line is shown under, `maxListed` the most items or rows a lead brings.
+ * model a line is shown under, `maxListed` the most items or rows a lead brings, `askedTitles` the
+ * title lines that name the question (each quoted with the first line under it, see `withOwnTitle`).
  */
-export function quotedLinesOf(picked: readonly Scored[], units: readonly (readonly Sentence[])[], echoes: ReadonlySet<Sentence>, modelOf: (pi: number, sentence: Sentence) => string | null, maxListed: number): Line[] {
+export function quotedLinesOf(
+  picked: readonly Scored[],
+  units: readonly (readonly Sentence[])[],
+  echoes: ReadonlySet<Sentence>,
+  modelOf: (pi: number, sentence: Sentence) => string | null,
+  maxListed: number,
+  askedTitles: ReadonlySet<Sentence> = new Set(),
+): Line[] {
   // Lead sentences bring their list or table rows; quoted lines keep their model.
   const lines: Line[] = [];
   const quoted = new Set<Sentence>();
@@ -44,6 +52,7 @@ export function quotedLinesOf(picked: readonly Scored[], units: readonly (readon
       quoted.add(term);
       line.before.unshift({ ...term, text: `${term.text}:` });
     }
+    withOwnTitle(line, units[s.passage]!, quoted, askedTitles);
     withContinuation(line, units[s.passage]!, quoted);
     if (s.sentence.opens === undefined) continue;
     if (headsQuotedRows(lines, line, units[s.passage]!, quoted, maxListed, (member) => modelOf(s.passage, member))) {

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import type MarkdownIt from 'markdown-it';
 import { MD_IMAGE, MD_LINK, markdownRowCells } from '../core/text';
-import cues from './data/question-cues.json';
 import { CALLOUT, cleanInline } from './inline-text';
+import { isStepOfSteps, isTitleLine } from './title-lines';
 import { rowText } from './table-rows';
 
 export { cleanInline } from './inline-text';
@@ -170,34 +170,6 @@ function isTextHeading(text: string): boolean {
 }
 
 /**
- * A line that gives an instruction: a step verb (with its particle, "Turn off") followed by its
- * object ("Check the DNS values in IP Settings", "Make sure ..."), or a verb that only instructs
- * ("Try restarting the router"). A step verb alone is no sign: titles open with the same words
- * as nouns ("Power Supply Requirements", "Set Up Guide", "Use and Care").
- */
-const INSTRUCTION = new RegExp(
-  `^(?:(?:${cues.stepVerbs.join('|')})(?:\\s+(?:${cues.instructionParticles.join('|')}))?\\s+(?:${cues.instructionObjects.join('|')})|(?:${cues.instructionVerbs.join('|')}))(?![\\p{L}\\p{N}])`,
-  'iu',
-);
-/** Most words a title line has. */
-const TITLE_WORDS = 8;
-
-/** One line, a capital first, at most a few words, no sentence or clause punctuation at its end. */
-function isTitleLine(raw: string): boolean {
-  const text = cleanInline(raw);
-  if (raw.includes('\n') || !/^\p{Lu}/u.test(text) || /[.!?:;,。)\]]$/.test(text)) return false;
-  // "Driver IC：ST7789v2", "Resolution: 135 * 240": a label with its value, not a title.
-  if (/(?:: |：)[^:：]*\d/.test(text)) return false;
-  // "VDDIO1, VDDIO2 2.97/1.62 3.3/1.8 3.63/1.98": a table row a PDF converter left as text.
-  if ((text.match(/(?<![\p{L}\p{N}.])\d/gu) ?? []).length >= 2) return false;
-  // "Check the DNS values in IP Settings": an instruction (a troubleshooting table's "Try this!"
-  // column left as text), not the title of what follows.
-  if (INSTRUCTION.test(text)) return false;
-  const words = text.split(/\s+/).length;
-  return words >= 2 && words <= TITLE_WORDS;
-}
-
-/**
  * A paragraph ending in the first few words of a sentence ("... select Change order. The"): a PDF
  * converter cut the sentence and set its rest as the next paragraph ("Change order highlight
  * appears."). The sentence end before them says the paragraph is prose, not a title or menu path;
@@ -337,7 +309,7 @@ export function splitSentences(markdown: string): Sentence[] {
       if (CALLOUT.test(raw) && out[before]) out[before].aside = true;
       // A short unpunctuated line of its own is a title the converter left as text (manuals made
       // from PDF): what follows is under it, as under a heading.
-      if (isTitleLine(raw)) {
+      if (isTitleLine(raw) && !isStepOfSteps(raw, out[before - 1], heading)) {
         const title = cleanInline(raw);
         if (heading !== null && headingAt === before) {
           parent ??= heading;
