@@ -82,6 +82,16 @@ describe('section headings as evidence', () => {
     expect(headingReadings('[Getting started](/zero/getting-started)')).toEqual(['[Getting started](/zero/getting-started)', '[Getting started] ']);
   });
 
+  it('reads a crafted heading of thousands of nested brackets in linear time, without overflowing the stack', () => {
+    const deep = `${'('.repeat(6000)}esd${')'.repeat(6000)}`;
+    const readings = headingReadings(deep);
+    expect(readings).toEqual([deep]);
+    const nested = headingReadings('Ports (front (USB (type (mini (micro)))))');
+    // Three levels read, the rest kept as written inside the deepest reading.
+    expect(nested).toContain('type (mini (micro))');
+    expect(nested).not.toContain('mini (micro)');
+  });
+
   it('reads a bracket alone only when it is as particular as the heading: a word the library uses everywhere is a qualifier', () => {
     // Passage rarity as the library teaches it: "settings" is in a sixth of the passages, the rest are rare.
     const idf = (t: string) => ({ set: 1.8, eco: 5.5, mode: 4, network: 4.5, contrast: 5.2, high: 4.8, white: 5.7, text: 5, black: 4.9, background: 4.9 })[t] ?? 6;

@@ -37,6 +37,11 @@ export function sectionHeadings(text: string, headingPath: readonly string[]): s
   return out;
 }
 
+/** How deep brackets are read within brackets ("(for models with a port (HDMI IN))" is two). */
+const MAX_BRACKET_DEPTH = 3;
+/** Characters of a heading whose brackets are read; longer ones are not headings anybody wrote. */
+const MAX_BRACKETED_HEADING = 300;
+
 /** The passage IDF of a word that about one passage in a hundred holds (BM25's idf, log(1 + (N - n + 0.5) / (n + 0.5)), at n = N / 100). */
 const RARE_WORD_IDF = Math.log(100);
 
@@ -54,8 +59,11 @@ const RARE_WORD_IDF = Math.log(100);
  * ("[Setup](/docs/setup)") is no alias either. Without statistics (`idf` 1 for every word) every
  * bracket is read alone.
  */
-export function headingReadings(heading: string, idf: (term: string) => number = () => 1): string[] {
-  const groups = bracketGroups(heading);
+export function headingReadings(heading: string, idf: (term: string) => number = () => 1, depth = 0): string[] {
+  // Past MAX_BRACKET_DEPTH levels, or in a heading longer than any real one, a heading is read as
+  // written: each level copies the text inside it, so a crafted heading of n nested brackets would
+  // cost n² (and overflow the stack) in every search that reaches it.
+  const groups = depth >= MAX_BRACKET_DEPTH || heading.length > MAX_BRACKETED_HEADING ? [] : bracketGroups(heading);
   if (groups.length === 0) return [heading];
   let bare = '';
   let from = 0;
@@ -74,7 +82,7 @@ export function headingReadings(heading: string, idf: (term: string) => number =
     if (words.length === 0) continue;
     const rarest = Math.max(...words.map(idf));
     if (restWords.length > 0 && rarest < restRarity && rarest < RARE_WORD_IDF) continue;
-    for (const reading of headingReadings(inner, idf)) out.add(reading);
+    for (const reading of headingReadings(inner, idf, depth + 1)) out.add(reading);
   }
   return [...out];
 }
