@@ -240,6 +240,18 @@ describe('a question naming an ambiguous model and a documented one', () => {
     expect(picked.text).not.toContain('40 mAh');
   });
 
+  it('a reply picking a candidate after a question back to a follow-up answers the earlier topic for it', async () => {
+    const conv = unwrap(await chat.create());
+    unwrap(await chat.ask(conv.id, 'What battery does the Foo X1 have?'));
+    const back = unwrap(await chat.ask(conv.id, 'and the Bar Z5?'));
+    expect(back.clarify?.[0]?.models).toEqual(['Bar Z5 Max 5G', 'Bar Z5 Mini 5G']);
+    const picked = unwrap(await chat.ask(conv.id, 'the Max'));
+    expect(picked.text.startsWith('Read as: “What battery does the Bar Z5 Max 5G have?”'), picked.text).toBe(true);
+    expect(picked.resolvedModels).toEqual(['Bar Z5 Max 5G']);
+    expect(picked.text).toContain('90 mAh');
+    expect(picked.text).not.toMatch(/40 mAh|80 mAh/);
+  });
+
   it('a question naming nothing besides the ambiguous name is still asked back whole', async () => {
     for (const question of ['Compare the battery of the Bar Z5', 'Compare the battery of the Bar Z5 and the Bar Z5']) {
       const turn = unwrap(await chat.answer(question));
