@@ -22,7 +22,7 @@ import { retrieverFor } from '../core/vocabulary';
 import { analyzeQuery } from '../search/query-analysis';
 import { followUpQuestion } from './follow-up';
 import { docsListing } from './covered-models';
-import { chosenByChip, namesAsWritten, pickedCandidate } from './undocumented-models';
+import { chosenByChip, namesAsWritten, pickedCandidate, questionPicked, withoutNames } from './undocumented-models';
 import { isAskedModel, namedWhere, questionForLines, retrieve, sameModelSpelled } from './retrieve';
 import { confirmUnknown, planQuestion, readAsExtended } from './question-plan';
 
@@ -248,7 +248,19 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     let typed = analyzeQuery(q.value, vocabulary);
     const chosen = asBack && typed.models.length === 0 ? pickedCandidate(q.value, asBack) : null;
     if (chosen !== null) typed = analyzeQuery(chosen, vocabulary);
-    const followUp = followUpQuestion(chosen ?? q.value, typed, vocabulary, history);
+    let followUp = followUpQuestion(chosen ?? q.value, typed, vocabulary, history);
+    // A reply picking a candidate (by its distinct words or its whole name, as the candidate
+    // buttons send it) answers the question asked back with the candidate in place of the name it
+    // asked about: the other models that question named stay ("the Foo X1 and the Bar Z5" -> "the
+    // Foo X1 and the Bar Z5 Mini 5G"), where a follow-up would put the reply's model in place of all.
+    const pick = chosen ?? (followUp !== null && typed.models.length === 1 ? typed.models[0]! : null);
+    const before = lastAnswer ? history.slice(0, history.lastIndexOf(lastAnswer)) : [];
+    const askedBack = before.findLastIndex((t) => t.role === 'user');
+    const repicked = asBack && pick !== null && askedBack >= 0 ? questionPicked(before[askedBack]!.text, asBack, pick) : null;
+    if (repicked !== null) {
+      // The question asked back may itself have been a follow-up ("and the Bar Z5?"): read as one again.
+      followUp = followUpQuestion(repicked, analyzeQuery(repicked, vocabulary), vocabulary, before.slice(0, askedBack)) ?? repicked;
+    }
     let asked = followUp ?? chosen ?? q.value;
     let analysis = followUp ? analyzeQuery(followUp, vocabulary) : typed;
     let plan = await confirmUnknown(index, namesAsWritten(planQuestion(asked, analysis, vocabulary, previous), index), previous);
@@ -268,14 +280,27 @@ export function createChatService(options: ChatServiceOptions): ChatService {
 
     // A model no manual is about whose name begins several documented models' names ("Galaxy
     // S20": the S20+ 5G and the S20 Ultra 5G) is asked back, before any search or LLM: any manual
-    // the search ranks first would answer for a model the user may not mean. Naming one of them
-    // in the next question answers it (`followUpQuestion` asks this question again for it).
+    // the search ranks first would answer for a model the user may not mean. Naming or picking
+    // one of them in the next question answers this one again for it (`questionPicked` above).
+    // A question naming other models besides ("Compare the battery of the Foo X1 and the Bar Z5")
+    // is answered for those, as the question without the ambiguous names, with the question back
+    // said first and its candidates kept on the turn, so the picking buttons still show.
     const ambiguous = plan.unknown.filter((u) => u.ambiguous !== undefined);
+    // A name the question writes twice is asked about once: one row of candidate buttons.
+    const clarify = ambiguous.filter((u, i) => ambiguous.findIndex((v) => v.text.toLowerCase() === u.text.toLowerCase()) === i).map((u) => ({ name: u.text, models: u.ambiguous!.documented }));
     if (ambiguous.length > 0) {
-      const clarify = ambiguous.map((u) => ({ name: u.text, models: u.ambiguous!.documented }));
-      const text = clarify.map((c) => `This library has no manual for ${c.name}. Which model: ${listNames(c.models, 'or')}?`).join('\n\n');
-      return whole({ text, mode: 'not-found', citations: [], resolvedModels: [], clarify });
+      const rest = withoutNames(asked, analysis, ambiguous);
+      const restAnalysis = analyzeQuery(rest, vocabulary);
+      const restPlan = restAnalysis.models.length === 0 ? null : await confirmUnknown(index, namesAsWritten(planQuestion(rest, restAnalysis, vocabulary, previous), index), previous);
+      if (restPlan === null || restPlan.named.length === 0) {
+        const text = clarify.map((c) => `This library has no manual for ${c.name}. Which model: ${listNames(c.models, 'or')}?`).join('\n\n');
+        return whole({ text, mode: 'not-found', citations: [], resolvedModels: [], clarify });
+      }
+      asked = rest;
+      analysis = restAnalysis;
+      plan = { ...restPlan, unknown: restPlan.unknown.map((u) => chosenByChip(u, picked)) };
     }
+    const asksBack = clarify.length > 0 ? { clarify } : {};
 
     if (plan.unknown.length > 0 && plan.named.length === 0) {
       const missing = unknownNames(plan.unknown, vocabulary);
@@ -298,7 +323,9 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     const { passages, resolvedModels, setAside, unsaid } = found.value;
     // A question naming a known and an unknown model is answered for the known one, said first,
     // with the library's models closest to the unknown name, so the technician sees what it has.
-    let note = followUp ? `Read as: “${followUp}”\n\n` : '';
+    // The question back comes first, worded as the note for a name read as one documented model.
+    let note = clarify.length > 0 ? `${clarify.map((c) => `This library has no manual for ${c.name}: which model, ${listNames(c.models, 'or')}?`).join(' ')} Answering for ${listNames(plan.named)}.\n\n` : '';
+    if (followUp) note += `Read as: “${followUp}”\n\n`;
     if (plan.unknown.length > 0) {
       const missing = unknownNames(plan.unknown, vocabulary);
       note += `No manual for ${missing.names} in this library${missing.closest.length > 0 ? ` (closest: ${missing.closest.join(', ')})` : ''}; answering for ${listNames(plan.named)}.\n\n`;
@@ -337,7 +364,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       const about = resolvedModels.length > 0 ? ` for ${listNames(resolvedModels)}` : '';
       const limited = ((scope.models?.length ?? 0) > 0 && setAside.length === 0) || (scope.docIds?.length ?? 0) > 0 ? ' (this conversation is limited to some documents or models)' : '';
       const text = `${note}I found nothing about this${about} in the manuals of this library${limited}.`;
-      return whole({ text, mode: 'not-found', citations: [], resolvedModels });
+      return whole({ text, mode: 'not-found', citations: [], resolvedModels, ...asksBack });
     }
     if (opts.signal?.aborted) return fail('cancelled', 'Stopped before answering.');
 
@@ -373,6 +400,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
             mode: 'generated',
             citations: generated.citations,
             resolvedModels,
+            ...asksBack,
             ...(generated.stopped ? { stopped: true } : {}),
           }),
         );
@@ -380,11 +408,11 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       // Not even the best passage fits the model's context: quote instead of generating.
       const extracted = answerExtractively(questionForLines(asked, analysis), passages, extractOptions(vocabulary, resolvedModels, await listing()));
       onToken(extracted.text);
-      return ok(turn({ text: note + extracted.text, mode: 'extracted', citations: extracted.citations, resolvedModels }));
+      return ok(turn({ text: note + extracted.text, mode: 'extracted', citations: extracted.citations, resolvedModels, ...asksBack }));
     }
 
     const extracted = answerExtractively(questionForLines(asked, analysis), passages, extractOptions(vocabulary, resolvedModels, await listing()));
-    return whole({ text: note + extracted.text, mode: 'extracted', citations: extracted.citations, resolvedModels });
+    return whole({ text: note + extracted.text, mode: 'extracted', citations: extracted.citations, resolvedModels, ...asksBack });
   }
 
   return {

@@ -11,7 +11,8 @@ import type { QuestionPlan } from './question-plan';
  * name has ("S20+" beside the Galaxy S20+ 5G's manual): the question is answered for that model,
  * and says so (`readAsExtended` in retrieve.ts, the note in chat.service.ts); when several models'
  * manuals have such names ("Galaxy S20": the S20+ 5G's and the S20 Ultra 5G's), the reply asks
- * which one (`clarify` in chat.service.ts).
+ * which one (`clarify` in chat.service.ts): before anything else when the question names no other
+ * model, else first in the answer for the models it names (`withoutNames`).
  */
 
 /**
@@ -90,6 +91,52 @@ export function chosenByChip(u: UnknownModel, chips: readonly string[]): Unknown
   if (chosen.length === 0 || chosen.length === documented.length) return u;
   const { ambiguous: _asked, ...rest } = u;
   return chosen.length === 1 ? { ...rest, fuller: { mentioned, documented: chosen[0]! } } : { ...rest, ambiguous: { mentioned, documented: chosen } };
+}
+
+/** What joins a name to the model named beside it: a comma, a slash, "&", "and", "or", "vs", and a "the" after it. */
+const JOINER = String.raw`\s*(?:,|\/|&|\band\b|\bor\b|\bvs\b\.?|\bversus\b)\s*(?:the\s+)?`;
+const JOINER_BEFORE = new RegExp(`${JOINER}$`, 'i');
+const JOINER_AFTER = new RegExp(`^${JOINER}`, 'i');
+
+/**
+ * The question without its ambiguous names, so it asks about the models it names besides them
+ * ("Compare the battery of the Foo X1 and the Bar Z5" -> "Compare the battery of the Foo X1"):
+ * searched and answered as that, with the question back said first. The word joining a name to
+ * a model named beside it goes with it ("the Bar Z5 and the Foo X1" -> "the Foo X1"); a name in
+ * the middle of a sentence leaves its words ("Does the Bar Z5 charger fit the Foo X1?" -> "Does
+ * the charger fit the Foo X1?"). `ambiguous` are positions in `question`, as `analysis` read it.
+ */
+export function withoutNames(question: string, analysis: QueryAnalysis, ambiguous: readonly UnknownModel[]): string {
+  const dropped = (m: QueryAnalysis['mentions'][number]): boolean => ambiguous.some((u) => m.start < u.end && m.end > u.start);
+  const kept = analysis.mentions.filter((m) => analysis.models.includes(m.model) && !dropped(m));
+  let text = question;
+  // From the end, so the positions of the names before stay true.
+  for (const u of [...ambiguous].sort((a, b) => b.start - a.start)) {
+    const before = JOINER_BEFORE.exec(question.slice(0, u.start))?.[0] ?? '';
+    const after = JOINER_AFTER.exec(question.slice(u.end))?.[0] ?? '';
+    let start = u.start;
+    let end = u.end;
+    if (before !== '' && kept.some((m) => m.end === u.start - before.length)) start -= before.length;
+    else if (after !== '' && kept.some((m) => m.start === u.end + after.length)) end += after.length;
+    text = `${text.slice(0, start)}${text.slice(end)}`;
+  }
+  return text.replace(/\s{2,}/g, ' ').replace(/\s+([?.!,;:])/g, '$1').trim();
+}
+
+/**
+ * The question a question back asked about, with the name it asked about written as the
+ * candidate the reply picked ("Compare the battery of the Foo X1 and the Bar Z5" and "the Mini"
+ * -> "... the Foo X1 and the Bar Z5 Mini 5G"): the other models it names stay asked about. Null
+ * when no choice lists `model` or the question does not write that choice's name.
+ */
+export function questionPicked(question: string, choices: readonly ModelChoice[], model: string): string | null {
+  for (const choice of choices) {
+    if (!choice.models.includes(model)) continue;
+    // Written whole, not inside a longer name ("Bar Z50"); every time the question writes it.
+    const name = new RegExp(`(?<![\\p{L}\\p{N}])${choice.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}+])`, 'giu');
+    if (name.test(question)) return question.replace(name, () => model);
+  }
+  return null;
 }
 
 /**

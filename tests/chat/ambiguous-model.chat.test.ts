@@ -185,6 +185,83 @@ describe('a model whose name begins several documented models', () => {
   });
 });
 
+describe('a question naming an ambiguous model and a documented one', () => {
+  const mixed = 'Compare the battery of the Foo X1 and the Bar Z5';
+  const backNote = 'This library has no manual for Bar Z5: which model, Bar Z5 Max 5G or Bar Z5 Mini 5G? Answering for Foo X1.';
+
+  it('is answered for the documented model, with the question back said first and its candidates kept', async () => {
+    const turn = unwrap(await chat.answer(mixed));
+    expect(turn.text.startsWith(`${backNote}\n\n${EXTRACTED_LABEL}`), turn.text).toBe(true);
+    expect(turn.mode).toBe('extracted');
+    expect(turn.clarify).toEqual([{ name: 'Bar Z5', models: ['Bar Z5 Max 5G', 'Bar Z5 Mini 5G'] }]);
+    expect(turn.resolvedModels).toEqual(['Foo X1']);
+    expect(turn.text).toContain('80 mAh');
+    expect(turn.text).not.toMatch(/40 mAh|90 mAh/);
+    expect(turn.citations!.some((c) => /Bar_Z5/.test(c.doc))).toBe(false);
+    // Answered as the question without the ambiguous name is.
+    const alone = unwrap(await chat.answer('Compare the battery of the Foo X1'));
+    expect(turn.text).toBe(`${backNote}\n\n${alone.text}`);
+    expect(turn.citations).toEqual(alone.citations);
+  });
+
+  it('says the question back whichever place the ambiguous name has', async () => {
+    const turn = unwrap(await chat.answer('Compare the battery of the Bar Z5 and the Foo X1'));
+    expect(turn.text.startsWith(backNote), turn.text).toBe(true);
+    expect(turn.resolvedModels).toEqual(['Foo X1']);
+    expect(turn.text).toContain('80 mAh');
+  });
+
+  it('a reply picking a candidate answers the earlier question for it and the documented model', async () => {
+    const conv = unwrap(await chat.create());
+    const first = unwrap(await chat.ask(conv.id, mixed));
+    expect(first.clarify?.[0]?.models).toEqual(['Bar Z5 Max 5G', 'Bar Z5 Mini 5G']);
+    // Stored with its candidates, and a valid chat.done event.
+    expect(unwrap(await chat.get(conv.id)).messages[1]?.clarify).toEqual(first.clarify);
+    expect(checkEngineEvent(events.find((e) => e.type === 'chat.done' && e.message.id === first.id))).toMatchObject({ ok: true });
+
+    const picked = unwrap(await chat.ask(conv.id, 'the Mini'));
+    expect(picked.text.startsWith('Read as: “Compare the battery of the Foo X1 and the Bar Z5 Mini 5G”'), picked.text).toBe(true);
+    expect(picked.clarify).toBeUndefined();
+    expect([...picked.resolvedModels!].sort()).toEqual(['Bar Z5 Mini 5G', 'Foo X1']);
+    expect(picked.text).toContain('40 mAh');
+    expect(picked.text).toContain('80 mAh');
+    expect(picked.text).not.toContain('90 mAh');
+  });
+
+  it('a candidate button (its chip picked, its name sent) answers the earlier question for it and the documented model', async () => {
+    const conv = unwrap(await chat.create());
+    unwrap(await chat.ask(conv.id, mixed));
+    unwrap(await chat.setScope(conv.id, { models: ['Bar Z5 Max 5G'] }));
+    const picked = unwrap(await chat.ask(conv.id, 'Bar Z5 Max 5G'));
+    expect(picked.text.startsWith('Read as: “Compare the battery of the Foo X1 and the Bar Z5 Max 5G”'), picked.text).toBe(true);
+    expect([...picked.resolvedModels!].sort()).toEqual(['Bar Z5 Max 5G', 'Foo X1']);
+    expect(picked.text).toContain('90 mAh');
+    expect(picked.text).toContain('80 mAh');
+    expect(picked.text).not.toContain('40 mAh');
+  });
+
+  it('a reply picking a candidate after a question back to a follow-up answers the earlier topic for it', async () => {
+    const conv = unwrap(await chat.create());
+    unwrap(await chat.ask(conv.id, 'What battery does the Foo X1 have?'));
+    const back = unwrap(await chat.ask(conv.id, 'and the Bar Z5?'));
+    expect(back.clarify?.[0]?.models).toEqual(['Bar Z5 Max 5G', 'Bar Z5 Mini 5G']);
+    const picked = unwrap(await chat.ask(conv.id, 'the Max'));
+    expect(picked.text.startsWith('Read as: “What battery does the Bar Z5 Max 5G have?”'), picked.text).toBe(true);
+    expect(picked.resolvedModels).toEqual(['Bar Z5 Max 5G']);
+    expect(picked.text).toContain('90 mAh');
+    expect(picked.text).not.toMatch(/40 mAh|80 mAh/);
+  });
+
+  it('a question naming nothing besides the ambiguous name is still asked back whole', async () => {
+    for (const question of ['Compare the battery of the Bar Z5', 'Compare the battery of the Bar Z5 and the Bar Z5']) {
+      const turn = unwrap(await chat.answer(question));
+      expect(turn.text, question).toBe('This library has no manual for Bar Z5. Which model: Bar Z5 Max 5G or Bar Z5 Mini 5G?');
+      expect(turn.mode).toBe('not-found');
+      expect(turn.citations).toEqual([]);
+    }
+  });
+});
+
 describe('names answered as before', () => {
   it('a name that begins exactly one documented model is answered for it, saying so', async () => {
     const turn = unwrap(await chat.answer('What battery does the Foo X2 have?'));

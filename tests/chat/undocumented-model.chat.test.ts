@@ -150,4 +150,14 @@ describe('a model only other manuals mention', () => {
     // The question back itself: ambiguous-model.chat.test.ts.
     expect(turn.clarify).toEqual([{ name: 'Bar Z5', models: ['Bar Z5 Max 5G', 'Bar Z5 Mini 5G'] }]);
   });
+
+  it('is read as its one documented model beside a name that begins several, which is asked back first', async () => {
+    const turn = unwrap(await chat.answer('Compare the battery of the Foo X2 and the Bar Z5'));
+    expect(turn.text.startsWith('This library has no manual for Bar Z5: which model, Bar Z5 Max 5G or Bar Z5 Mini 5G? Answering for Foo X2 Pro 5G.\n\nNo manual for Foo X2 in this library (closest: Foo X2 Pro 5G'), turn.text).toBe(true);
+    expect(turn.text).toContain('; answering for Foo X2 Pro 5G.');
+    expect(turn.text).toContain('300 mAh');
+    expect(turn.text).not.toMatch(/40 mAh|90 mAh/);
+    expect(turn.clarify).toEqual([{ name: 'Bar Z5', models: ['Bar Z5 Max 5G', 'Bar Z5 Mini 5G'] }]);
+    expect(turn.resolvedModels).toEqual(['Foo X2 Pro 5G']);
+  });
 });
