@@ -477,10 +477,8 @@ function Composer() {
     if (!text.trim() || streaming) return;
     const question = text;
     setText('');
-    // A question the engine refused (or could not send) comes back to the box to be edited.
-    void ask(question).then((sent) => {
-      if (!sent && useStore.getState().questionDraft === '') setText(question);
-    });
+    // A question not sent or not answered comes back to the box (the store puts it there).
+    void ask(question);
   };
   const nearLimit = text.length >= MAX_QUESTION_CHARS * 0.9;
   return (
