@@ -105,4 +105,22 @@ describe('a question sent to a conversation deleted elsewhere, in Chromium', () 
     await page.unroute('**/api/chat.ask');
     expect(errors).toEqual([]);
   });
+
+  it('drops a conversation deleted elsewhere from the list when it is picked there', async () => {
+    const items = page.getByTestId('conversation-list').locator('.conversation-item');
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByTestId('chat-empty').waitFor();
+    const list = await app.engine.handlers['chat.list']({ library: 'Pumps' });
+    expect(list.ok && list.value).toHaveLength(1);
+    await expect.poll(() => items.count()).toBe(1);
+    expect(list.ok && (await app.engine.handlers['chat.delete']({ library: 'Pumps', id: list.value[0]!.id })).ok).toBe(true);
+    await items.first().click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('This conversation was deleted elsewhere (in another window or from the command line).');
+    await expect.poll(() => items.count()).toBe(0);
+    // Its button went with it: focus goes to the question box, not to <body>.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('question');
+    expect(errors).toEqual([]);
+  });
 });

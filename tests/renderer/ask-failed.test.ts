@@ -168,4 +168,18 @@ describe('a question sent to a conversation deleted elsewhere', () => {
     expect(store.getState().conversations.map((c) => c.id)).toContain(next.id);
     expect(store.getState().chatError).toBeNull();
   });
+
+  it('drops a conversation deleted elsewhere from the list when it is opened from there', async () => {
+    const id = await answered();
+    store.getState().newConversation();
+    await store.getState().loadConversations();
+    expect((await engine.handlers['chat.delete']({ library: LIBRARY, id })).ok).toBe(true);
+    // Its entry is still listed here: the user picks it.
+    expect(store.getState().conversations.map((c) => c.id)).toContain(id);
+    await store.getState().openConversation(id);
+    const s = store.getState();
+    expect(s.chatError).toBe('This conversation was deleted elsewhere (in another window or from the command line).');
+    expect(s.conversations.map((c) => c.id)).not.toContain(id);
+    expect(s.activeConversation).toBeNull();
+  });
 });

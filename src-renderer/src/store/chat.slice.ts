@@ -214,6 +214,15 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       const library = get().selectedLibrary;
       if (!library) return;
       const res = await api['chat.get']({ library, id });
+      if (!res.ok && res.error.code === 'not-found') {
+        // Deleted elsewhere since the list was read (or while its answer was written, which stops
+        // it): the list is read again so it stops offering it.
+        await get().loadConversations();
+        if (deletedElsewhere(library, id)) {
+          if (get().activeConversation?.id === id) set({ activeConversation: null, streaming: null });
+          return set({ chatError: `${DELETED_ELSEWHERE}.` });
+        }
+      }
       if (!res.ok) return set({ chatError: res.error.message });
       if (get().selectedLibrary !== library) return;
       set({ activeConversation: res.value, chatError: null, modelFilter: res.value.scope.models ?? [] });
