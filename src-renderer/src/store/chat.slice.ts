@@ -106,9 +106,9 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
 
   /**
    * Why a send failed: `gone` when the conversation was deleted elsewhere (another window, the
-   * command line), `refused` when the engine refused the question as asked, else `failed`.
+   * command line), else `failed` (refused as asked, the engine busy, the model failing, ...).
    */
-  type Failure = { kind: 'gone' | 'refused' | 'failed'; error: AppError };
+  type Failure = { kind: 'gone' | 'failed'; error: AppError };
 
   /**
    * True when the conversation is no longer in the library, read from the list just reloaded: a
@@ -154,7 +154,6 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       void get().openConversation(conversation.id);
       return { sent: true };
     }
-    const active = get().activeConversation;
     if (res.error.code === 'not-found') {
       await get().loadConversations();
       if (deletedElsewhere(library, conversation.id)) {
@@ -164,6 +163,7 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
         return { sent: false, failure: { kind: 'gone', error: res.error } };
       }
     }
+    const active = get().activeConversation;
     if (createdNow) {
       if (active?.id === conversation.id) set({ activeConversation: null });
       await api['chat.delete']({ library, id: conversation.id });
@@ -171,7 +171,7 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     } else if (active?.id === conversation.id) {
       set({ activeConversation: { ...active, messages: active.messages.filter((m) => m.id !== userTurn.id) } });
     }
-    return { sent: false, failure: { kind: res.error.code === 'invalid-input' ? 'refused' : 'failed', error: res.error } };
+    return { sent: false, failure: { kind: 'failed', error: res.error } };
   };
 
   /**
