@@ -141,7 +141,7 @@ describe('question back in Chromium', () => {
     await shot(page, 'question-back-any-model');
     expect(errors).toEqual([]);
   });
-  it('puts the chip picked before back and says why when the reply is not answered', async () => {
+  it('puts the chip picked before back and says why when the reply goes to a conversation deleted elsewhere', async () => {
     await page.getByRole('button', { name: 'New conversation' }).click();
     await page.getByTestId('chat-empty').waitFor();
     const chips = page.getByTestId('model-chips-chat');
@@ -155,20 +155,28 @@ describe('question back in Chromium', () => {
     // Deleted elsewhere (another window, the CLI) while the question back is shown: the engine refuses the reply.
     const list = await app.engine.handlers['chat.list']({ library: 'Devices' });
     const newest = list.ok ? [...list.value].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]! : null;
+    const listed = list.ok ? list.value.length : 0;
+    await expect.poll(() => page.getByTestId('conversation-list').locator('.conversation-item').count()).toBe(listed);
     expect((await app.engine.handlers['chat.delete']({ library: 'Devices', id: newest!.id })).ok).toBe(true);
     await choices.getByRole('button', { name: 'Bar Z5 Max 5G' }).focus();
     await page.keyboard.press('Enter');
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toBe('Could not answer for Bar Z5 Max 5G. This conversation no longer exists.');
+    expect(await alert.textContent()).toBe(
+      'Could not answer for Bar Z5 Max 5G. This conversation was deleted elsewhere (in another window or from the command line). Its question is back in the question box: ask it again to start a new conversation.',
+    );
     // The scope picked before the press, not the candidate's.
     await expect.poll(() => chips.textContent()).toContain('Answering for Foo X1:');
     expect(await chips.getByRole('button', { name: 'Foo X1' }).getAttribute('aria-pressed')).toBe('true');
     expect(await chips.getByRole('button', { name: 'Bar Z5 Max 5G' }).getAttribute('aria-pressed')).toBe('false');
-    // No reply was kept: the question back is the last turn again, with its candidates.
-    expect(await page.getByTestId('question').count()).toBe(1);
-    expect(await choices.getByRole('button').allTextContents()).toEqual(['Bar Z5 Max 5G', 'Bar Z5 Mini 5G']);
+    // The engine kept nothing of it: the list and the transcript neither (a reload would show it
+    // gone), and the question typed before is not lost with them.
+    const left = await app.engine.handlers['chat.list']({ library: 'Devices' });
+    expect(left.ok && left.value.length).toBe(listed - 1);
+    await expect.poll(() => page.getByTestId('conversation-list').locator('.conversation-item').count()).toBe(listed - 1);
+    expect(await page.getByTestId('question').count()).toBe(0);
     expect(await page.getByTestId('streaming-answer').count()).toBe(0);
+    expect(await input.inputValue()).toBe('What battery does the Bar Z5 have?');
     await shot(page, 'question-back-reply-failed');
     expect(errors).toEqual([]);
   });

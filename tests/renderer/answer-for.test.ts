@@ -101,16 +101,23 @@ describe('answerFor when the reply is not answered', () => {
     expect(store.getState().activeConversation!.messages.at(-1)!.text).toContain('90 mAh');
   });
 
-  it('puts the chip back and says why when the conversation was deleted elsewhere', async () => {
+  it('puts the chip back, drops the conversation deleted elsewhere and its question goes back in the box', async () => {
     const id = await questionBack();
+    await store.getState().loadConversations();
+    expect(store.getState().conversations.map((c) => c.id)).toContain(id);
     const deleted = await engine.handlers['chat.delete']({ library: LIBRARY, id });
     expect(deleted.ok).toBe(true);
     expect(await store.getState().answerFor('Bar Z5 Mini 5G')).toBe(false);
     const s = store.getState();
     expect(s.modelFilter).toEqual(['Foo X1']);
     // The reply's reason, not the failed save of the scope put back after it.
-    expect(s.chatError).toBe('Could not answer for Bar Z5 Mini 5G. This conversation no longer exists.');
-    expect(s.activeConversation!.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(s.chatError).toBe(
+      'Could not answer for Bar Z5 Mini 5G. This conversation was deleted elsewhere (in another window or from the command line). Its question is back in the question box: ask it again to start a new conversation.',
+    );
+    // Gone from the list, and from the transcript (a next question or press would fail again).
+    expect(s.conversations.map((c) => c.id)).not.toContain(id);
+    expect(s.activeConversation).toBeNull();
+    expect(s.questionDraft).toBe('What battery does the Bar Z5 have?');
   });
 
   it('leaves chips changed while the reply was under way as they are', async () => {

@@ -151,7 +151,19 @@ function ConversationList({ drawerOpen, onDone }: { drawerOpen: boolean; onDone:
                 <input id={`rename-${c.id}`} value={title} autoFocus maxLength={200} onChange={(e) => setTitle(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), endRename())} />
               </form>
             ) : (
-              <button type="button" className="conversation-item" aria-current={c.id === activeId ? 'true' : undefined} onClick={() => void openConversation(c.id).then(() => onDone(false))}>
+              <button
+                type="button"
+                className="conversation-item"
+                aria-current={c.id === activeId ? 'true' : undefined}
+                onClick={() => {
+                  const at = conversations.findIndex((x) => x.id === c.id);
+                  void openConversation(c.id).then(() => {
+                    onDone(false);
+                    // Deleted elsewhere, it left the list with this button: focus goes where it goes after a delete here.
+                    if (!useStore.getState().conversations.some((x) => x.id === c.id)) setRefocusAt(Math.max(0, at));
+                  });
+                }}
+              >
                 {/* The full title on hover: a long one is cut off, and several may start alike. */}
                 <span className="conversation-title" title={c.title || 'Untitled'}>
                   {c.title || 'Untitled'}
@@ -477,10 +489,8 @@ function Composer() {
     if (!text.trim() || streaming) return;
     const question = text;
     setText('');
-    // A question the engine refused (or could not send) comes back to the box to be edited.
-    void ask(question).then((sent) => {
-      if (!sent && useStore.getState().questionDraft === '') setText(question);
-    });
+    // A question not sent or not answered comes back to the box (the store puts it there).
+    void ask(question);
   };
   const nearLimit = text.length >= MAX_QUESTION_CHARS * 0.9;
   return (

@@ -40,7 +40,11 @@ export interface ChatSlice {
   newConversation(): void;
   renameConversation(id: string, title: string): Promise<void>;
   deleteConversation(id: string): Promise<void>;
-  /** Asks in the open conversation (or a new one); false when it was not sent or was refused, so the box can get its text back. */
+  /**
+   * Asks in the open conversation (or a new one). False when it was not sent or not answered: then
+   * the question is out of the transcript and back in the question box (`questionDraft`), before
+   * anything typed there since, and the error is in `chatError`.
+   */
   ask(question: string): Promise<boolean>;
   /**
    * Answers a question back ("Which model: ...?") with one of its candidates: the chat's model
@@ -101,10 +105,25 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
   let replying = false;
 
   /**
-   * `ask`'s work. `turn`: the question's turn in the transcript while it is answered, where it stays
-   * unless the engine refused the question as asked; `error`: why it was not sent or not answered.
+   * Why a send failed: `gone` when the conversation was deleted elsewhere (another window, the
+   * command line), else `failed` (refused as asked, the engine busy, the model failing, ...).
    */
-  const post = async (question: string): Promise<{ sent: boolean; turn?: { conversationId: string; id: string }; error?: AppError }> => {
+  type Failure = { kind: 'gone' | 'failed'; error: AppError };
+
+  /**
+   * True when the conversation is no longer in the library, read from the list just reloaded: a
+   * `not-found` from `chat.ask` may also mean the library itself is gone, which the list tells apart.
+   */
+  const deletedElsewhere = (library: string, id: string): boolean =>
+    get().selectedLibrary === library && get().conversationsLoaded && !get().conversations.some((c) => c.id === id);
+
+  /**
+   * `ask`'s work. The question's turn shows in the transcript while it is answered; when it is not
+   * answered the engine kept nothing of it, so neither does the transcript (nor the list, of a
+   * conversation opened only for it): a reload would show it gone. `failure` says why, and is not
+   * written to `chatError` here: each caller says it in its own words.
+   */
+  const post = async (question: string): Promise<{ sent: true } | { sent: false; failure?: Failure }> => {
     const library = get().selectedLibrary;
     const text = question.trim();
     if (!library || !text || get().streaming) return { sent: false };
@@ -114,10 +133,7 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     if (!conversation) {
       const models = get().modelFilter;
       const created = await api['chat.create']({ library, ...(models.length > 0 ? { scope: { models } } : {}) });
-      if (!created.ok) {
-        set({ chatError: created.error.message });
-        return { sent: false, error: created.error };
-      }
+      if (!created.ok) return { sent: false, failure: { kind: 'failed', error: created.error } };
       conversation = created.value;
     }
     const userTurn: ChatTurn = { id: `local-${++localIds}`, role: 'user', text, createdAt: new Date().toISOString() };
@@ -138,23 +154,44 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       void get().openConversation(conversation.id);
       return { sent: true };
     }
-    if (res.error.code === 'invalid-input') {
-      // Refused as asked: the engine kept no trace of it, so neither does the transcript, and a
-      // conversation opened only for it goes again rather than staying in the list empty.
-      const active = get().activeConversation;
-      if (createdNow) {
-        if (active?.id === conversation.id) set({ activeConversation: null });
-        await api['chat.delete']({ library, id: conversation.id });
-        await get().loadConversations();
-      } else if (active?.id === conversation.id) {
-        set({ activeConversation: { ...active, messages: active.messages.filter((m) => m.id !== userTurn.id) } });
+    if (res.error.code === 'not-found') {
+      await get().loadConversations();
+      if (deletedElsewhere(library, conversation.id)) {
+        // The list no longer shows it; the transcript goes too, else the next question would be
+        // sent to it and fail again. The next question starts a new conversation.
+        if (get().activeConversation?.id === conversation.id) set({ activeConversation: null });
+        return { sent: false, failure: { kind: 'gone', error: res.error } };
       }
-      set({ chatError: `This question was not sent. ${res.error.message}` });
-      return { sent: false, error: res.error };
     }
-    set({ chatError: res.error.message });
-    return { sent: false, turn: { conversationId: conversation.id, id: userTurn.id }, error: res.error };
+    const active = get().activeConversation;
+    if (createdNow) {
+      if (active?.id === conversation.id) set({ activeConversation: null });
+      await api['chat.delete']({ library, id: conversation.id });
+      await get().loadConversations();
+    } else if (active?.id === conversation.id) {
+      set({ activeConversation: { ...active, messages: active.messages.filter((m) => m.id !== userTurn.id) } });
+    }
+    return { sent: false, failure: { kind: 'failed', error: res.error } };
   };
+
+  /**
+   * Puts a question that was not sent back in the question box. Text typed there since is kept:
+   * the question goes before it, as it was asked first (and the caret, at the end, stays after what
+   * was being typed). True when both are in the box now, which the error then says.
+   */
+  const restoreDraft = (question: string): boolean => {
+    const draft = get().questionDraft;
+    if (!draft.trim()) {
+      set({ questionDraft: question });
+      return false;
+    }
+    if (draft.trim() === question.trim()) return false;
+    set({ questionDraft: `${question}\n\n${draft}` });
+    return true;
+  };
+
+  const DELETED_ELSEWHERE = 'This conversation was deleted elsewhere (in another window or from the command line)';
+  const BEFORE_TYPED = ' It is back in the question box, before what you typed since.';
 
   return {
     ...chatLibraryState(),
@@ -177,6 +214,15 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       const library = get().selectedLibrary;
       if (!library) return;
       const res = await api['chat.get']({ library, id });
+      if (!res.ok && res.error.code === 'not-found') {
+        // Deleted elsewhere since the list was read (or while its answer was written, which stops
+        // it): the list is read again so it stops offering it.
+        await get().loadConversations();
+        if (deletedElsewhere(library, id)) {
+          if (get().activeConversation?.id === id) set({ activeConversation: null, streaming: null });
+          return set({ chatError: `${DELETED_ELSEWHERE}.` });
+        }
+      }
       if (!res.ok) return set({ chatError: res.error.message });
       if (get().selectedLibrary !== library) return;
       set({ activeConversation: res.value, chatError: null, modelFilter: res.value.scope.models ?? [] });
@@ -206,7 +252,18 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     },
 
     async ask(question) {
-      return (await post(question)).sent;
+      const posted = await post(question);
+      if (posted.sent) return true;
+      // Nothing typed is lost: the question goes back in the box, to be edited or sent again.
+      const merged = restoreDraft(question);
+      const failure = posted.failure;
+      if (!failure) return false;
+      const why =
+        failure.kind === 'gone'
+          ? `${DELETED_ELSEWHERE}, so the question was not sent. Ask it again to start a new conversation.`
+          : `This question was not sent. ${failure.error.message}`;
+      set({ chatError: why + (merged ? BEFORE_TYPED : '') });
+      return false;
     },
 
     async answerFor(model) {
@@ -216,6 +273,8 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       if (!get().selectedLibrary || !conversationId || get().streaming || replying) return false;
       replying = true;
       const before = get().modelFilter;
+      // The question the question back is about: the user's last turn before the press.
+      const asked = get().activeConversation?.messages.findLast((m) => m.role === 'user')?.text;
       try {
         // Re-sending the earlier question under the chip would be asked back again (the engine asks
         // about a name no manual is for before it reads the scope), so the reply names the model:
@@ -225,21 +284,26 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
         void applyFilter([model]);
         const posted = await post(model);
         if (posted.sent) return true;
-        // Not answered (the engine busy or refusing, the conversation gone): the engine kept neither
-        // the reply nor anything of it, so neither does the transcript, and the question back is the
-        // last turn again with its buttons; the chips go back to the scope picked before the press,
-        // unless they were changed since (or another conversation or library opened).
+        // Not answered (the engine busy or refusing, the conversation gone): `post` took the reply
+        // out of the transcript, so the question back is the last turn again with its buttons; the
+        // chips go back to the scope picked before the press, unless they were changed since (or
+        // another conversation or library opened).
+        const gone = posted.failure?.kind === 'gone';
         const active = get().activeConversation;
-        if (posted.turn && active?.id === posted.turn.conversationId) {
-          set({ activeConversation: { ...active, messages: active.messages.filter((m) => m.id !== posted.turn!.id) } });
-        }
         const filter = get().modelFilter;
-        if (active?.id === conversationId && filter.length === 1 && filter[0] === model && !sameModels(before, filter)) {
+        if ((gone ? active === null : active?.id === conversationId) && filter.length === 1 && filter[0] === model && !sameModels(before, filter)) {
           await applyFilter(before);
         }
         // Said after the scope is put back: its save failing too (the conversation gone) would
         // otherwise put its own message in place of why the answer did not come.
-        if (posted.error) set({ chatError: `Could not answer for ${model}. ${posted.error.message}` });
+        if (gone) {
+          // The transcript went with the conversation: the question the user typed is not lost with it.
+          const merged = asked ? restoreDraft(asked) : false;
+          const next = asked ? ' Its question is back in the question box: ask it again to start a new conversation.' : '';
+          set({ chatError: `Could not answer for ${model}. ${DELETED_ELSEWHERE}.${next}${merged ? BEFORE_TYPED : ''}` });
+        } else if (posted.failure) {
+          set({ chatError: `Could not answer for ${model}. ${posted.failure.error.message}` });
+        }
         return false;
       } finally {
         replying = false;
