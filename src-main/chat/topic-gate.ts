@@ -174,7 +174,7 @@ function closedCompound(word: string, passageFrequency: (stem: string) => number
 }
 
 /** Fewest letters of a word read as a misspelling of a library word one edit away (shorter words differ by one letter as often as not). */
-const MISSPELLING_CHARS = 5;
+export const MISSPELLING_CHARS = 5;
 
 /** The rows of a QWERTY keyboard: a letter typed for another is one beside it. */
 const KEY_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];

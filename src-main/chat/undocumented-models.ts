@@ -5,11 +5,12 @@ import { nameWords, readExtensions, type QueryAnalysis } from '../search/query-a
 import type { UnknownModel } from './model-guard';
 import type { ChatIndex } from './retrieve';
 import type { QuestionPlan } from './question-plan';
+import { MISSPELLING_CHARS, oneEditApart } from './topic-gate';
 
 /**
  * Models the library mentions but has no manual for, though a manual of a model with a longer
  * name has ("S20+" beside the Galaxy S20+ 5G's manual): the question is answered for that model,
- * and says so (`readAsExtended` in retrieve.ts, the note in chat.service.ts); when several models'
+ * and says so (`readAsExtended` in question-plan.ts, the note in chat.service.ts); when several models'
  * manuals have such names ("Galaxy S20": the S20+ 5G's and the S20 Ultra 5G's), the reply asks
  * which one (`clarify` in chat.service.ts): before anything else when the question names no other
  * model, else first in the answer for the models it names (`withoutNames`).
@@ -74,7 +75,14 @@ function libraryWrites(word: string, libraryWords: Iterable<string>): boolean {
   const wanted = new Set(contentTerms(word));
   if (wanted.size === 0) return true;
   // Read through, not copied: a library has tens of thousands of words, and this is asked rarely.
-  for (const w of libraryWords) if (wanted.delete(w) && wanted.size === 0) return true;
+  // A slip of typing of a library word ("foo x2 batery capacity?") is that word, the question's,
+  // as the topic gate reads it (`oneEditApart`, words long enough to be read as a misspelling).
+  for (const w of libraryWords) {
+    if (wanted.delete(w) && wanted.size === 0) return true;
+    if (w.length < MISSPELLING_CHARS) continue;
+    for (const x of wanted) if (x.length >= MISSPELLING_CHARS && oneEditApart(x, w)) wanted.delete(x);
+    if (wanted.size === 0) return true;
+  }
   return false;
 }
 
