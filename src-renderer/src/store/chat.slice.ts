@@ -51,7 +51,8 @@ export interface ChatSlice {
    * chip becomes that model and its name is sent as the reply, which the engine reads as the
    * earlier question asked for it. False when it was not sent or not answered: then the chips are
    * back as they were before the press (unless changed since), the error is in `chatError`, and the
-   * question back is the last turn again.
+   * question back is the last turn again. A reply the user stops is sent: the chip stays on the
+   * model they picked, as after a question they stop.
    */
   answerFor(model: string): Promise<boolean>;
   stop(): Promise<void>;
