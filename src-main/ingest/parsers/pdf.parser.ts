@@ -292,15 +292,19 @@ async function learnFonts(page: PdfPage, items: unknown[], recoders: Recoders, l
   }
   const suspect = [...fresh.values()].some((f) => f.symbolCmap || (f.text && f.glyphIds));
   if (!suspect) return;
+  let drawn = true;
   try {
     await limit(page.getOperatorList());
   } catch (err) {
     if (err instanceof Failure && err.failure.code === 'cancelled') throw err;
     // A page whose drawing fails or is too slow still has its text; its fonts are read as pdf.js gives them.
+    drawn = false;
   }
-  // Every font of the page is loaded now: learn them all, suspected or not.
+  // Every font of the page is loaded now: learn them all, suspected or not. After a failed drawing,
+  // a font not loaded is left unknown, so a later page may load it (not taken as no font of signs).
   for (const name of fresh.keys()) {
-    recoders.set(name, page.commonObjs.has(name) ? symbolRecoder(page.commonObjs.get(name) as PdfFontFacts) : null);
+    if (page.commonObjs.has(name)) recoders.set(name, symbolRecoder(page.commonObjs.get(name) as PdfFontFacts));
+    else if (drawn) recoders.set(name, null);
   }
 }
 
