@@ -24,19 +24,15 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}+]*/gu;
 /** Words joined by hyphens ("Wi-Fi", "quad-core"): one topic word where the question's topic reads them whole (`terms`). */
 const HYPHENED = /[\p{L}\p{N}][\p{L}\p{N}+]*(?:-[\p{L}\p{N}][\p{L}\p{N}+]*)*/gu;
 
-/** A compound as `terms` reads one: joined by hyphens or underscores. */
-const COMPOUND = /[-_]/;
-
 /**
- * The words a compound's stem ("wi-fi", "quad-core", "wake_up") is made of, as the passage
- * statistics count them (split at its hyphens and underscores, as `terms` splits it, 2 characters
- * or more, no stopwords): the statistics never hold the compound itself. A word of no parts is
- * its own one part.
+ * The words a compound's stem ("wi-fi", "quad-core") is made of, as the passage statistics count
+ * them (split at its hyphens, 2 characters or more, no stopwords): the statistics never hold the
+ * compound itself. A word without a hyphen is its own one part.
  */
 export function compoundParts(wordStem: string): string[] {
-  if (!COMPOUND.test(wordStem)) return [wordStem];
+  if (!wordStem.includes('-')) return [wordStem];
   return wordStem
-    .split(/[-_]+/)
+    .split('-')
     .filter((p) => p.length >= 2 && !isStopword(p))
     .map((p) => stem(p));
 }
@@ -85,11 +81,8 @@ export interface TopicEvidence {
  * and a passage writing it alone held three.
  */
 export function topicWordGroups(topic: readonly string[]): string[][] {
-  // Every part `terms` may add, stopwords it keeps included ("up" of "wake_up"): not `compoundParts`,
-  // which reads the parts as the passage statistics count them.
-  const partsOf = (c: string): string[] => (COMPOUND.test(c) ? c.split(/[-_]+/).map((p) => stem(p)) : []);
-  const isPart = (t: string): boolean => topic.some((c) => c !== t && partsOf(c).includes(t));
-  return topic.filter((t) => !isPart(t)).map((t) => [t, ...partsOf(t).filter((p) => p !== t && topic.includes(p))]);
+  const isPart = (t: string): boolean => topic.some((c) => c !== t && c.includes('-') && compoundParts(c).includes(t));
+  return topic.filter((t) => !isPart(t)).map((t) => [t, ...(t.includes('-') ? compoundParts(t).filter((p) => p !== t && topic.includes(p)) : [])]);
 }
 
 /** The question's words the library never writes, and whether the question is about them. */

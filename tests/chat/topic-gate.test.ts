@@ -6,7 +6,7 @@ import { chatIndexOf, createChatService, type ChatService } from '../../src-main
 import { ASKING_WORDS } from '../../src-main/chat/question-kind';
 import { retrieve, topicTerms, type ChatIndex } from '../../src-main/chat/retrieve';
 import { planQuestion } from '../../src-main/chat/question-plan';
-import { offLibrary, oneEditApart, topicWordGroups, unsaidTopic, type TopicEvidence } from '../../src-main/chat/topic-gate';
+import { offLibrary, oneEditApart, unsaidTopic, type TopicEvidence } from '../../src-main/chat/topic-gate';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
 import { passageTerms } from '../../src-main/enrich/passage-words';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
@@ -265,13 +265,6 @@ describe('retrieval with the topic gate', () => {
     const passages = [...TV_PASSAGES, 'Connect the TV to a Wi-Fi network.'];
     const got = await ask('How do I edit the channel list over Wi-Fi with the gizmo?', true, passages);
     expect(got.passages.map((p) => p.hit.text)).toEqual(['Press the Menu button on the remote control and select Channel List to edit channels.']);
-  });
-
-  it('groups a compound with the parts terms adds to it, joined by a hyphen or an underscore', () => {
-    // `terms` splits "wake_up" as it splits "wi-fi": each is one word the question asks about.
-    const groups = (q: string) => topicWordGroups(evidence(q).topic);
-    expect(groups('Which Wi-Fi pin?')).toEqual([['wi-fi', 'wi', 'fi'], ['pin']]);
-    expect(groups('Which wake_up pin?')).toEqual([['wake_up', 'wake', 'up'], ['pin']]);
   });
 
   it('counts a hyphenated word as one topic word in the coverage gate', async () => {
