@@ -1,6 +1,6 @@
 import cues from './data/question-cues.json';
 import type { Line } from './extractive.render';
-import { isInstruction, isLabelLead, labelOf } from './line-forms';
+import { isInstruction, isLabelLead, isNameRun, labelOf, sectionOpening } from './line-forms';
 import type { Sentence } from './sentences';
 
 /**
@@ -310,5 +310,25 @@ export function headsQuotedRows(lines: Line[], line: Line, sentences: readonly S
   // The quoted rows keep their order (the best first), the others follow in reading order.
   const under = [...own, ...added];
   lines.splice(0, lines.length, ...head, line, ...under, ...tail);
+  return true;
+}
+
+/**
+ * Quotes a run of names left as text (a menu's options a PDF converter flattened: "Balance Try Now
+ * Equalizer Try Now HDMI Input Audio Format Try Now") with the sentence that opens its section,
+ * before it: "You can personalize the sound quality by adjusting the following settings." says
+ * what those names are and what they are for; the run alone names them only. Only a prose
+ * sentence that is no title or run of names itself, comes before the run, is not quoted yet, and
+ * keeps the line short (`PARAGRAPH_CHARS`). True when it did.
+ */
+export function withSectionLead(line: Line, units: readonly Sentence[], quoted: Set<Sentence>): boolean {
+  const run = line.before[0] ?? line.sentence;
+  if (run.title || run.kind !== 'prose' || !isNameRun(run)) return false;
+  const opening = sectionOpening(units, run);
+  if (!opening || opening === run || opening.kind !== 'prose' || opening.title || isNameRun(opening) || quoted.has(opening) || opening.offset > run.offset) return false;
+  const length = [opening, ...line.before, line.sentence, ...line.after].reduce((a, u) => a + u.text.length, 0);
+  if (length > PARAGRAPH_CHARS) return false;
+  line.before.unshift(opening);
+  quoted.add(opening);
   return true;
 }

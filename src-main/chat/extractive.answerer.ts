@@ -313,7 +313,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // in its own words ("From any screen, press and release the Power and Volume down keys."
       // under "Take a screenshot"): it gets the heading's credit though it shares no word.
       const taskStep = kind.steps && headingCover >= MENU_HEADING_COVER && isInstruction(sentence);
-      if (sentence.heading && (score > 0 || sentence.opens !== undefined || valueRow || taskStep)) score += HEADING_WEIGHT * shared;
+      // Every line of the section the question names whole (`WHOLE_SECTION_COVER`) is about it in its
+      // own words ("Requirements for using Bixby", then "The voice interaction rate differs ...").
+      const askedSection = asksSection && headingCover >= bestCover;
+      if (sentence.heading && (score > 0 || sentence.opens !== undefined || valueRow || taskStep || askedSection)) score += HEADING_WEIGHT * shared;
       if (captionShared > 0 && score > 0) score += HEADING_WEIGHT * captionShared;
       // A title that only restates the question ("Connecting a wired network") announces the
       // answer; the lines under it give it. A title with words of its own (a menu path) stays.
@@ -428,7 +431,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // ("Dynamic: Makes the picture brighter ...", see `withDescription`): no fragment.
       if (words.length < 3 && sentence.kind !== 'code' && !described.has(sentence)) score *= 0.5;
       // Under the sub-heading that names the question whole, the lines of its section answer first.
-      if (asksSection && headingCover >= bestCover) lead *= WHOLE_SECTION_LEAD_WEIGHT;
+      if (askedSection) lead *= WHOLE_SECTION_LEAD_WEIGHT;
       // Retrieval already ranked passages with model awareness; sentence scores only refine it.
       scored.push({ passage: pi, sentence, score: score / (1 + 0.25 * pi), lead });
     }

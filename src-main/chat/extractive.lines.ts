@@ -2,7 +2,7 @@ import type { Line } from './extractive.render';
 import type { Scored } from './extractive.pick';
 import { isLabelLead } from './line-forms';
 import type { Sentence } from './sentences';
-import { followerOf, headsQuotedRows, joinBackReferences, listedAfter, termOf, titleOnto, withContinuation, withDescription, withOwnTitle, withParagraph, withTitleBody } from './extractive.along';
+import { followerOf, headsQuotedRows, joinBackReferences, listedAfter, termOf, titleOnto, withContinuation, withDescription, withOwnTitle, withParagraph, withSectionLead, withTitleBody } from './extractive.along';
 
 /**
  * The lines of an extractive answer from its picked units, in answer order (see
@@ -54,6 +54,7 @@ export function quotedLinesOf(
     }
     withOwnTitle(line, units[s.passage]!, quoted, askedTitles);
     withContinuation(line, units[s.passage]!, quoted);
+    withSectionLead(line, units[s.passage]!, quoted);
     if (s.sentence.opens === undefined) continue;
     if (headsQuotedRows(lines, line, units[s.passage]!, quoted, maxListed, (member) => modelOf(s.passage, member))) {
       broughtBy.set(`${s.passage}:${s.sentence.opens}`, line);
