@@ -10,7 +10,7 @@ import { importTexts, openApp, reloadApp, shot, startUiApp, type UiApp } from '.
  * meanwhile), the conversation leaves the Conversations list, the alert says what happened, and
  * asking again starts a new conversation. What the page shows is what a reload shows.
  */
-const DELETED = 'This conversation was deleted elsewhere (in another window or from the command line), so the question was not sent. Ask it again to start a new conversation.';
+const DELETED = 'This conversation was deleted elsewhere (in another window or from the command line), so the question was not answered. Ask it again to start a new conversation.';
 
 describe('a question sent to a conversation deleted elsewhere, in Chromium', () => {
   let app: UiApp;

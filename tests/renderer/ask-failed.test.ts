@@ -19,7 +19,8 @@ import { tempDir } from '../helpers/temp';
 
 const LIBRARY = 'Pumps';
 const BUSY = 'Still answering the previous question in this conversation; stop it or wait for it.';
-const DELETED = 'This conversation was deleted elsewhere (in another window or from the command line), so the question was not sent. Ask it again to start a new conversation.';
+const DELETED_HERE = 'The conversation was deleted before this question was answered, so the question was not answered. Ask it again to start a new conversation.';
+const DELETED = 'This conversation was deleted elsewhere (in another window or from the command line), so the question was not answered. Ask it again to start a new conversation.';
 
 let engine: Engine;
 let cleanup: () => Promise<void>;
@@ -31,6 +32,8 @@ let store: StoreApi<Store>;
  */
 let busy = false;
 let onBusy: () => void = () => undefined;
+/** Set: `chat.ask` goes through it, with the engine's own `chat.ask` as `engineAsk`. */
+let around: ((input: Parameters<Handlers['chat.ask']>[0], engineAsk: Handlers['chat.ask']) => ReturnType<Handlers['chat.ask']>) | null = null;
 
 beforeAll(async () => {
   const tmp = await tempDir();
@@ -43,6 +46,7 @@ beforeAll(async () => {
   const imported = await engine.importPaths(LIBRARY, [file]);
   if (!imported.ok) throw new Error(imported.error.message);
   const ask: Handlers['chat.ask'] = (input) => {
+    if (around) return around(input, engine.handlers['chat.ask']);
     if (!busy) return engine.handlers['chat.ask'](input);
     onBusy();
     return Promise.resolve(fail('unavailable', BUSY));
@@ -55,6 +59,7 @@ beforeAll(async () => {
 beforeEach(async () => {
   busy = false;
   onBusy = () => undefined;
+  around = null;
   const { createChatSlice } = await import('../../src-renderer/src/store/chat.slice');
   // The chat slice with what it asks of the other slices.
   store = create<Store>()((set, get, api) => ({ ...createChatSlice(set, get, api), selectedLibrary: LIBRARY }) as unknown as Store);
@@ -181,5 +186,153 @@ describe('a question sent to a conversation deleted elsewhere', () => {
     expect(s.chatError).toBe('This conversation was deleted elsewhere (in another window or from the command line).');
     expect(s.conversations.map((c) => c.id)).not.toContain(id);
     expect(s.activeConversation).toBeNull();
+  });
+});
+
+/** The conversations the engine holds. */
+async function engineIds(): Promise<string[]> {
+  const listed = await engine.handlers['chat.list']({ library: LIBRARY });
+  if (!listed.ok) throw new Error(listed.error.message);
+  return listed.value.map((c) => c.id);
+}
+
+describe('a question whose conversation is deleted while it is answered', () => {
+  it('goes back in the box when the delete here stops its answer, even before the delete is done', async () => {
+    const id = await answered();
+    // The user deletes the conversation while the answer is under way: the engine stops the answer
+    // at once ("Stopped before answering.", what it returns when the stop comes before the first
+    // word) and the delete is done after.
+    around = (input) => {
+      void store.getState().deleteConversation(input.id);
+      return Promise.resolve(fail('cancelled', 'Stopped before answering.'));
+    };
+    expect(await send('How do I reach the fuse?')).toBe(false);
+    const s = store.getState();
+    expect(s.questionDraft).toBe('How do I reach the fuse?');
+    expect(s.chatError).toBe(DELETED_HERE);
+    expect(s.activeConversation).toBeNull();
+    expect(s.streaming).toBeNull();
+    expect(await engineIds()).not.toContain(id);
+    expect(s.conversations.map((c) => c.id)).not.toContain(id);
+
+    // Asked again, as the error says: a new conversation answers it.
+    around = null;
+    expect(await send(s.questionDraft)).toBe(true);
+    expect(store.getState().activeConversation!.id).not.toBe(id);
+    expect(store.getState().chatError).toBeNull();
+  });
+
+  it('goes back in the box when the answer was written but its conversation was deleted here before it was saved', async () => {
+    const id = await answered();
+    // The engine's own answer to a question whose conversation is gone by the time it is saved.
+    around = async (input, engineAsk) => {
+      await store.getState().deleteConversation(input.id);
+      return engineAsk(input);
+    };
+    store.getState().setQuestionDraft('');
+    const asked = store.getState().ask('How do I reach the fuse?');
+    store.getState().setQuestionDraft('And the spare');
+    expect(await asked).toBe(false);
+    const s = store.getState();
+    expect(s.questionDraft).toBe('How do I reach the fuse?\n\nAnd the spare');
+    expect(s.chatError).toBe(`${DELETED_HERE} It is back in the question box, before what you typed since.`);
+    expect(await engineIds()).not.toContain(id);
+  });
+
+  it('goes back in the box when another window deletes it and its answer is stopped, and says so', async () => {
+    const id = await answered();
+    await store.getState().loadConversations();
+    around = async (input) => {
+      expect((await engine.handlers['chat.delete']({ library: LIBRARY, id: input.id })).ok).toBe(true);
+      return fail('cancelled', 'Stopped before answering.');
+    };
+    expect(await send('How do I reach the fuse?')).toBe(false);
+    const s = store.getState();
+    expect(s.questionDraft).toBe('How do I reach the fuse?');
+    expect(s.chatError).toBe(DELETED);
+    expect(s.activeConversation).toBeNull();
+    expect(s.conversations.map((c) => c.id)).not.toContain(id);
+  });
+
+  it('still takes a stop the user asked for as an answer given up, the question kept in its conversation', async () => {
+    const id = await answered();
+    around = () => Promise.resolve(fail('cancelled', 'Stopped before answering.'));
+    expect(await send('How do I reach the fuse?')).toBe(true);
+    const s = store.getState();
+    expect(s.questionDraft).toBe('');
+    expect(s.chatError).toBeNull();
+    expect(await engineIds()).toContain(id);
+  });
+});
+
+describe('a question not answered that would not fit in the box with what was typed since', () => {
+  const typed = (n: number): string => 'The spare fuse sits under the cover. '.repeat(60).slice(0, n);
+
+  it('leaves the box as typed and keeps the question whole beside it, and says so', async () => {
+    await answered();
+    busy = true;
+    const question = 'How do I reach the fuse?';
+    // Room for the question alone, not for it and the blank line before what was typed.
+    const meanwhile = typed(2000 - question.length - 1);
+    onBusy = () => store.getState().setQuestionDraft(meanwhile);
+    expect(await send(question)).toBe(false);
+    const s = store.getState();
+    expect(s.questionDraft).toBe(meanwhile);
+    expect(s.unsentQuestions).toEqual([question]);
+    expect(s.chatError).toBe(`This question was not sent. ${BUSY} It is kept above the question box: with what you typed since, it would not fit in it (at most 2000 characters).`);
+
+    // Failing again, it is not kept twice.
+    expect(await store.getState().askUnsent(0)).toBe(false);
+    expect(store.getState().unsentQuestions).toEqual([question]);
+    expect(store.getState().questionDraft).toBe(meanwhile);
+
+    // No room yet: it stays kept and the box as typed.
+    expect(store.getState().restoreUnsent(0)).toBe(false);
+    expect(store.getState().unsentQuestions).toEqual([question]);
+    // One character freed is room enough: it goes before what was typed.
+    const shorter = meanwhile.slice(0, -1);
+    store.getState().setQuestionDraft(shorter);
+    expect(store.getState().restoreUnsent(0)).toBe(true);
+    expect(store.getState().questionDraft).toBe(`${question}\n\n${shorter}`);
+    expect(store.getState().questionDraft).toHaveLength(2000);
+    expect(store.getState().unsentQuestions).toEqual([]);
+  });
+
+  it('fits exactly at the limit: then it is merged', async () => {
+    await answered();
+    busy = true;
+    const question = 'How do I reach the fuse?';
+    const meanwhile = typed(2000 - question.length - 2);
+    onBusy = () => store.getState().setQuestionDraft(meanwhile);
+    expect(await send(question)).toBe(false);
+    expect(store.getState().questionDraft).toBe(`${question}\n\n${meanwhile}`);
+    expect(store.getState().questionDraft).toHaveLength(2000);
+    expect(store.getState().unsentQuestions).toEqual([]);
+  });
+
+  it('is answered when asked again from beside the box, which keeps what is typed', async () => {
+    await answered();
+    busy = true;
+    const meanwhile = typed(1990);
+    onBusy = () => store.getState().setQuestionDraft(meanwhile);
+    expect(await send('How do I reach the fuse?')).toBe(false);
+    busy = false;
+    expect(await store.getState().askUnsent(0)).toBe(true);
+    const s = store.getState();
+    expect(s.unsentQuestions).toEqual([]);
+    expect(s.questionDraft).toBe(meanwhile);
+    expect(s.activeConversation!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(s.activeConversation!.messages[2]!.text).toBe('How do I reach the fuse?');
+  });
+
+  it('is gone only when dismissed', async () => {
+    await answered();
+    busy = true;
+    onBusy = () => store.getState().setQuestionDraft(typed(1990));
+    expect(await send('How do I reach the fuse?')).toBe(false);
+    expect(store.getState().unsentQuestions).toHaveLength(1);
+    store.getState().dismissUnsent(0);
+    expect(store.getState().unsentQuestions).toEqual([]);
+    expect(store.getState().questionDraft).toBe(typed(1990));
   });
 });

@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { AppError, ChatTurn, Conversation, ConversationSummary, EngineEvent } from '../../../src-main/contract/api';
 import { api } from '../api/client';
+import { MAX_QUESTION_CHARS } from '../util/messages';
 import type { Store } from './index';
 
 /** The answer being written: tokens arrive as `chat.token` events until `chat.done`. */
@@ -34,6 +35,17 @@ export interface ChatSlice {
    */
   questionDraft: string;
   setQuestionDraft(text: string): void;
+  /**
+   * Questions not answered that did not fit in the question box with what was typed there since
+   * (the box holds at most MAX_QUESTION_CHARS): kept whole beside the box until the user asks one
+   * again, puts it in the box, or dismisses it. Oldest first; never the same question twice.
+   */
+  unsentQuestions: string[];
+  /** Puts a kept question in the box, before what is typed there; false (and kept) when both would not fit. */
+  restoreUnsent(index: number): boolean;
+  /** Asks a kept question again as it is, leaving the box alone. */
+  askUnsent(index: number): Promise<boolean>;
+  dismissUnsent(index: number): void;
   loadConversations(): Promise<void>;
   openConversation(id: string): Promise<void>;
   /** Clears the transcript; the next question starts a new conversation. */
@@ -41,9 +53,10 @@ export interface ChatSlice {
   renameConversation(id: string, title: string): Promise<void>;
   deleteConversation(id: string): Promise<void>;
   /**
-   * Asks in the open conversation (or a new one). False when it was not sent or not answered: then
-   * the question is out of the transcript and back in the question box (`questionDraft`), before
-   * anything typed there since, and the error is in `chatError`.
+   * Asks in the open conversation (or a new one). False when it was not sent or not answered (the
+   * conversation deleted while it was answered included): then the question is out of the
+   * transcript and back in the question box (`questionDraft`), before anything typed there since,
+   * or in `unsentQuestions` when both would not fit in the box; the error in `chatError` says which.
    */
   ask(question: string): Promise<boolean>;
   /**
@@ -64,6 +77,9 @@ export interface ChatSlice {
 }
 
 let localIds = 0;
+
+/** A question put back before what was typed since, as it was asked first. */
+const merge = (question: string, typed: string): string => `${question}\n\n${typed}`;
 
 /** True when two model lists hold the same models, in any order. */
 const sameModels = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((m) => b.includes(m));
@@ -106,10 +122,20 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
   let replying = false;
 
   /**
-   * Why a send failed: `gone` when the conversation was deleted elsewhere (another window, the
-   * command line), else `failed` (refused as asked, the engine busy, the model failing, ...).
+   * Why a send failed: `gone` when the conversation was deleted before the question was answered,
+   * `here` when by this window (else another window, the command line); else `failed` (refused as
+   * asked, the engine busy, the model failing, ...).
    */
-  type Failure = { kind: 'gone' | 'failed'; error: AppError };
+  type Failure = { kind: 'gone'; here: boolean; error: AppError } | { kind: 'failed'; error: AppError };
+
+  /**
+   * Conversations this window asked the engine to delete, each with whether it did. Deleting a
+   * conversation stops the answer under way in it, which `chat.ask` reports as `cancelled` (or
+   * `not-found`, when the answer was written and could not be saved), possibly before the delete
+   * itself is done: `post` waits for it, so the question is known to be gone with its conversation
+   * (and goes back in the box) rather than taken for one the user stopped.
+   */
+  const deletedHere = new Map<string, Promise<boolean>>();
 
   /**
    * True when the conversation is no longer in the library, read from the list just reloaded: a
@@ -150,19 +176,22 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       return { sent: true };
     }
     if (get().streaming?.conversationId === conversation.id) set({ streaming: null });
+    if (res.error.code === 'cancelled' || res.error.code === 'not-found') {
+      // Deleting a conversation stops its answer: the question went with it, unanswered, and goes
+      // back in the box like any question not answered (a stop the user asked for does not).
+      const here = (await deletedHere.get(conversation.id)) ?? false;
+      if (!here) await get().loadConversations();
+      if (here || deletedElsewhere(library, conversation.id)) {
+        // The list no longer shows it; the transcript goes too, else the next question would be
+        // sent to it and fail again. The next question starts a new conversation.
+        if (get().activeConversation?.id === conversation.id) set({ activeConversation: null });
+        return { sent: false, failure: { kind: 'gone', here, error: res.error } };
+      }
+    }
     // Stopped before the first word: nothing to show, and nothing went wrong.
     if (res.error.code === 'cancelled') {
       void get().openConversation(conversation.id);
       return { sent: true };
-    }
-    if (res.error.code === 'not-found') {
-      await get().loadConversations();
-      if (deletedElsewhere(library, conversation.id)) {
-        // The list no longer shows it; the transcript goes too, else the next question would be
-        // sent to it and fail again. The next question starts a new conversation.
-        if (get().activeConversation?.id === conversation.id) set({ activeConversation: null });
-        return { sent: false, failure: { kind: 'gone', error: res.error } };
-      }
     }
     const active = get().activeConversation;
     if (createdNow) {
@@ -176,27 +205,70 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
   };
 
   /**
+   * Where `restoreDraft` put a question: `box` alone in the question box (or it was there already),
+   * `before-typed` in the box before what was typed since, `kept` in `unsentQuestions`.
+   */
+  type Restored = 'box' | 'before-typed' | 'kept';
+
+  /**
    * Puts a question that was not sent back in the question box. Text typed there since is kept:
    * the question goes before it, as it was asked first (and the caret, at the end, stays after what
-   * was being typed). True when both are in the box now, which the error then says.
+   * was being typed). When both would not fit in the box, the box is left as typed and the question
+   * is kept beside it whole: cutting either would lose words, and a box over its limit could only
+   * be sent to be refused.
    */
-  const restoreDraft = (question: string): boolean => {
+  const restoreDraft = (question: string): Restored => {
     const draft = get().questionDraft;
+    const kept = get().unsentQuestions;
+    if (kept.some((q) => q.trim() === question.trim())) return 'kept';
     if (!draft.trim()) {
       set({ questionDraft: question });
-      return false;
+      return 'box';
     }
-    if (draft.trim() === question.trim()) return false;
-    set({ questionDraft: `${question}\n\n${draft}` });
-    return true;
+    if (draft.trim() === question.trim()) return 'box';
+    const merged = merge(question, draft);
+    if (merged.length <= MAX_QUESTION_CHARS) {
+      set({ questionDraft: merged });
+      return 'before-typed';
+    }
+    set({ unsentQuestions: [...kept, question] });
+    return 'kept';
   };
 
   const DELETED_ELSEWHERE = 'This conversation was deleted elsewhere (in another window or from the command line)';
-  const BEFORE_TYPED = ' It is back in the question box, before what you typed since.';
+  const DELETED_HERE = 'The conversation was deleted before this question was answered';
+  /** What the error adds about where the question went, for each place `restoreDraft` puts it. */
+  const WHERE: Record<Restored, string> = {
+    box: '',
+    'before-typed': ' It is back in the question box, before what you typed since.',
+    kept: ` It is kept above the question box: with what you typed since, it would not fit in it (at most ${MAX_QUESTION_CHARS} characters).`,
+  };
 
   return {
     ...chatLibraryState(),
     questionDraft: '',
+    unsentQuestions: [],
+
+    restoreUnsent(index) {
+      const question = get().unsentQuestions[index];
+      if (question === undefined) return false;
+      const draft = get().questionDraft;
+      const text = draft.trim() ? merge(question, draft) : question;
+      if (text.length > MAX_QUESTION_CHARS) return false;
+      set({ questionDraft: text, unsentQuestions: get().unsentQuestions.filter((_, i) => i !== index) });
+      return true;
+    },
+
+    async askUnsent(index) {
+      const question = get().unsentQuestions[index];
+      if (question === undefined || get().streaming) return false;
+      set({ unsentQuestions: get().unsentQuestions.filter((_, i) => i !== index) });
+      return get().ask(question);
+    },
+
+    dismissUnsent(index) {
+      set({ unsentQuestions: get().unsentQuestions.filter((_, i) => i !== index) });
+    },
 
     setQuestionDraft(text) {
       set({ questionDraft: text });
@@ -246,7 +318,9 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     async deleteConversation(id) {
       const library = get().selectedLibrary;
       if (!library) return;
-      const res = await api['chat.delete']({ library, id });
+      const call = api['chat.delete']({ library, id });
+      deletedHere.set(id, call.then((r) => r.ok));
+      const res = await call;
       if (!res.ok) return set({ chatError: res.error.message });
       if (get().activeConversation?.id === id) set({ activeConversation: null, streaming: null });
       await get().loadConversations();
@@ -256,14 +330,16 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       const posted = await post(question);
       if (posted.sent) return true;
       // Nothing typed is lost: the question goes back in the box, to be edited or sent again.
-      const merged = restoreDraft(question);
+      const restored = restoreDraft(question);
       const failure = posted.failure;
       if (!failure) return false;
+      // "Not answered", not "not sent": a conversation deleted while its answer was written took a
+      // question the engine had, and a `not-found` does not tell that from one deleted before.
       const why =
         failure.kind === 'gone'
-          ? `${DELETED_ELSEWHERE}, so the question was not sent. Ask it again to start a new conversation.`
+          ? `${failure.here ? DELETED_HERE : DELETED_ELSEWHERE}, so the question was not answered. Ask it again to start a new conversation.`
           : `This question was not sent. ${failure.error.message}`;
-      set({ chatError: why + (merged ? BEFORE_TYPED : '') });
+      set({ chatError: why + WHERE[restored] });
       return false;
     },
 
@@ -289,7 +365,8 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
         // out of the transcript, so the question back is the last turn again with its buttons; the
         // chips go back to the scope picked before the press, unless they were changed since (or
         // another conversation or library opened).
-        const gone = posted.failure?.kind === 'gone';
+        const failure = posted.failure;
+        const gone = failure?.kind === 'gone';
         const active = get().activeConversation;
         const filter = get().modelFilter;
         if ((gone ? active === null : active?.id === conversationId) && filter.length === 1 && filter[0] === model && !sameModels(before, filter)) {
@@ -297,13 +374,19 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
         }
         // Said after the scope is put back: its save failing too (the conversation gone) would
         // otherwise put its own message in place of why the answer did not come.
-        if (gone) {
+        if (failure?.kind === 'gone') {
           // The transcript went with the conversation: the question the user typed is not lost with it.
-          const merged = asked ? restoreDraft(asked) : false;
-          const next = asked ? ' Its question is back in the question box: ask it again to start a new conversation.' : '';
-          set({ chatError: `Could not answer for ${model}. ${DELETED_ELSEWHERE}.${next}${merged ? BEFORE_TYPED : ''}` });
-        } else if (posted.failure) {
-          set({ chatError: `Could not answer for ${model}. ${posted.failure.error.message}` });
+          const restored = asked ? restoreDraft(asked) : null;
+          const next =
+            restored === 'kept'
+              ? ` Its question is kept above the question box (with what you typed since, it would not fit in it): ask it again to start a new conversation.`
+              : restored
+                ? ` Its question is back in the question box: ask it again to start a new conversation.${restored === 'before-typed' ? ' It is before what you typed since.' : ''}`
+                : '';
+          const deleted = failure.here ? 'The conversation was deleted before this reply was answered' : DELETED_ELSEWHERE;
+          set({ chatError: `Could not answer for ${model}. ${deleted}.${next}` });
+        } else if (failure) {
+          set({ chatError: `Could not answer for ${model}. ${failure.error.message}` });
         }
         return false;
       } finally {
