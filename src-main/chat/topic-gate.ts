@@ -130,12 +130,8 @@ export function unsaidTopic(question: string, evidence: TopicEvidence): UnsaidTo
     const name = writtenAsName(w, text, titleCased);
     // Not a name: "PowerShare" is a feature of its own, not power and sharing.
     if (!name && closedCompound(w.raw.toLowerCase(), evidence.passageFrequency)) continue;
-    if (evidence.libraryWords) {
-      // A code one character from another ("Core2", "Core3") is another product, not a misspelling;
-      // a name is not of a family the library writes in another form ("responding" / "response").
-      const look = { misspelling: !/\p{N}/u.test(w.raw), family: !name };
-      if (writtenOtherwise(w.raw.toLowerCase(), w.stem, look, evidence.libraryWords())) continue;
-    }
+    // A name is not of a family the library writes in another form ("responding" / "response").
+    if (evidence.libraryWords && writtenOtherwise(w.raw.toLowerCase(), w.stem, !name, evidence.libraryWords())) continue;
     if (unsaid.includes(w.raw)) continue;
     unsaid.push(w.raw);
     if (name) names.push(w.raw);
@@ -233,22 +229,32 @@ export function oneEditApart(a: string, b: string): boolean {
 const FAMILY_STEM = 7;
 
 /**
- * Whether the library writes `word` otherwise, in one walk over its words (a library's vocabulary
- * runs to tens of thousands): where `look.misspelling`, the word itself (its term statistics also
- * read what passages leave out, a document's front matter) or one edit from a library word, both
- * long enough to be read as a misspelling; where `look.family`, a word whose stem differs from
- * `wordStem` only in its last letter ("respons" of "response" for "respond" of "responding"): the
- * stemmer folds inflections, not a verb and its noun. Only stems of the same length, equal up to
- * their last letter; only the library words that begin like it are stemmed.
+ * Whether `word` (lower case) is `written`, a word the library writes (its term statistics' words:
+ * lower case, singular), or a slip of typing of it (`oneEditApart`), both long enough to be read
+ * as a misspelling. A code is never a slip: one character from another ("core2" / "core3") it is
+ * another product. The topic gate and the reading of model names (`namesAsWritten`) ask this of
+ * every word of the library they walk.
  */
-function writtenOtherwise(word: string, wordStem: string, look: { misspelling: boolean; family: boolean }, library: Iterable<string>): boolean {
-  const misspelling = look.misspelling && word.length >= MISSPELLING_CHARS;
-  const family = look.family && wordStem.length >= FAMILY_STEM && /^\p{L}+$/u.test(wordStem);
-  if (!misspelling && !family) return false;
+export function writtenOrSlipOf(word: string, written: string): boolean {
+  if (word === written) return true;
+  return word.length >= MISSPELLING_CHARS && written.length >= MISSPELLING_CHARS && !/\p{N}/u.test(word) && oneEditApart(word, written);
+}
+
+/**
+ * Whether the library writes `word` otherwise, in one walk over its words (a library's vocabulary
+ * runs to tens of thousands): the word itself (its term statistics also count words the passage
+ * statistics leave out, units) or a slip of typing of one (`writtenOrSlipOf`); where `family`, a
+ * word whose stem differs from `wordStem` only in its last letter ("respons" of "response" for
+ * "respond" of "responding"): the stemmer folds inflections, not a verb and its noun. Only stems
+ * of the same length, equal up to their last letter; only the library words that begin like it
+ * are stemmed.
+ */
+function writtenOtherwise(word: string, wordStem: string, family: boolean, library: Iterable<string>): boolean {
+  const ofFamily = family && wordStem.length >= FAMILY_STEM && /^\p{L}+$/u.test(wordStem);
   const root = wordStem.slice(0, -1);
   for (const w of library) {
-    if (misspelling && (w === word || (w.length >= MISSPELLING_CHARS && oneEditApart(word, w)))) return true;
-    if (family && w.startsWith(root)) {
+    if (writtenOrSlipOf(word, w)) return true;
+    if (ofFamily && w.startsWith(root)) {
       const s = stem(w);
       if (s.length === wordStem.length && s.startsWith(root) && s !== wordStem) return true;
     }

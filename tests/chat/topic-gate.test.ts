@@ -6,7 +6,7 @@ import { chatIndexOf, createChatService, type ChatService } from '../../src-main
 import { ASKING_WORDS } from '../../src-main/chat/question-kind';
 import { retrieve, topicTerms, type ChatIndex } from '../../src-main/chat/retrieve';
 import { planQuestion } from '../../src-main/chat/question-plan';
-import { offLibrary, oneEditApart, unsaidTopic, type TopicEvidence } from '../../src-main/chat/topic-gate';
+import { offLibrary, oneEditApart, unsaidTopic, writtenOrSlipOf, type TopicEvidence } from '../../src-main/chat/topic-gate';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
 import { passageTerms } from '../../src-main/enrich/passage-words';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
@@ -196,6 +196,20 @@ describe('words a question asks about that the library never writes', () => {
     expect(oneEditApart('timer', 'timer')).toBe(false);
     expect(oneEditApart('timer', 'mitre')).toBe(false);
     expect(oneEditApart('record', 'recorded')).toBe(false);
+  });
+
+  it('reads a word as a library word it is, or a slip of typing of one, never a code one character from another', () => {
+    // Written: at any length, a code too.
+    expect(writtenOrSlipOf('pvr', 'pvr')).toBe(true);
+    expect(writtenOrSlipOf('core2', 'core2')).toBe(true);
+    expect(writtenOrSlipOf('batery', 'battery')).toBe(true);
+    // A short word one key from another is as often another word.
+    expect(writtenOrSlipOf('pinz', 'pins')).toBe(false);
+    // "Core2S" is another product than the library's "Core2".
+    expect(writtenOrSlipOf('core2s', 'core2')).toBe(false);
+    // A word the library writes, short or not, is never unsaid.
+    expect(off('Which channels can I record with the PVR?', ['pvr', 'channel', 'record'])).toEqual([]);
+    expect(off('Which channels can I record with the PVR?', ['channel', 'record'])).toEqual(['PVR']);
   });
 
   it('never reads a first letter dropped or added as a slip: it makes another word', () => {
