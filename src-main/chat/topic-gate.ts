@@ -21,18 +21,26 @@ interface QuestionWord {
 /** Words as the passage statistics split them (`passage-words.ts`): letters and digits, a trailing `+` kept. */
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}+]*/gu;
 
-/** Words joined by hyphens ("Wi-Fi", "quad-core"): one topic word where the question's topic reads them whole (`terms`). */
+/**
+ * Words joined by hyphens ("Wi-Fi", "quad-core"): one topic word where the question's topic reads
+ * them whole (`terms`). An underscore ends a word, as in the passage statistics: an identifier's
+ * parts ("Vdd11", "aon") are judged each, as the coverage gate counts them (`topicWordGroups`).
+ */
 const HYPHENED = /[\p{L}\p{N}][\p{L}\p{N}+]*(?:-[\p{L}\p{N}][\p{L}\p{N}+]*)*/gu;
 
+/** What joins a compound's parts: a hyphen or an underscore, where `terms` splits a compound and the passage statistics end a word. */
+const JOINER = /[-_]+/;
+
 /**
- * The words a compound's stem ("wi-fi", "quad-core") is made of, as the passage statistics count
- * them (split at its hyphens, 2 characters or more, no stopwords): the statistics never hold the
- * compound itself. A word without a hyphen is its own one part.
+ * The words a compound's stem ("wi-fi", "quad-core", "wake_up") is made of, as the passage
+ * statistics count them (split at its hyphens and underscores, 2 characters or more, no
+ * stopwords): the statistics never hold the compound itself. A word without a joiner is its own
+ * one part.
  */
 export function compoundParts(wordStem: string): string[] {
-  if (!wordStem.includes('-')) return [wordStem];
+  if (!JOINER.test(wordStem)) return [wordStem];
   return wordStem
-    .split('-')
+    .split(JOINER)
     .filter((p) => p.length >= 2 && !isStopword(p))
     .map((p) => stem(p));
 }
@@ -78,7 +86,13 @@ export interface TopicEvidence {
  * The question's topic words (`topicTerms`) as the coverage gate counts them: a compound and the
  * parts `terms` adds to it ("wi-fi", "wi", "fi", so that "core" meets "quad-core") are one word,
  * held by a passage holding any of them. Counted apart, "Wi-Fi" was three words of the question
- * and a passage writing it alone held three.
+ * and a passage writing it alone held three. Only hyphened compounds: one joined by underscores
+ * is an identifier ("Vdd11_aon", "wake_up") that a passage writes only where it is about it, and
+ * weighing it as its parts keeps such passages over the gate. Grouped with its parts (as
+ * `compoundParts` reads them), pdf-dev q026 ("... in PDS7 sleep with Vdd11_aon at 1.1 V?") lost
+ * its first line, the gold row fourth among the same table's rows, and no question gained;
+ * grouped as `terms` adds parts, stopwords too, m5stack m048 ("first-generation") lost its first
+ * line as well (39e424c).
  */
 export function topicWordGroups(topic: readonly string[]): string[][] {
   const isPart = (t: string): boolean => topic.some((c) => c !== t && c.includes('-') && compoundParts(c).includes(t));

@@ -6,7 +6,7 @@ import { chatIndexOf, createChatService, type ChatService } from '../../src-main
 import { ASKING_WORDS } from '../../src-main/chat/question-kind';
 import { retrieve, topicTerms, type ChatIndex } from '../../src-main/chat/retrieve';
 import { planQuestion } from '../../src-main/chat/question-plan';
-import { offLibrary, oneEditApart, unsaidTopic, writtenOrSlipOf, type TopicEvidence } from '../../src-main/chat/topic-gate';
+import { compoundParts, offLibrary, oneEditApart, topicWordGroups, unsaidTopic, writtenOrSlipOf, type TopicEvidence } from '../../src-main/chat/topic-gate';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
 import { passageTerms } from '../../src-main/enrich/passage-words';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
@@ -175,6 +175,17 @@ describe('words a question asks about that the library never writes', () => {
     // Written closed ("WiFi") or apart ("Wi-Fi"), the library writes it.
     expect(offLibrary(unsaidTopic(question, evidence(question, [...TV_PASSAGES, 'Connect the TV to WiFi.'])))).toEqual([]);
     expect(offLibrary(unsaidTopic(question, evidence(question, [...TV_PASSAGES, 'Connect the TV to a Wi-Fi network.'])))).toEqual([]);
+  });
+
+  it('splits a compound at its hyphens and underscores as the passage statistics do, but groups only a hyphened one', () => {
+    expect(compoundParts('wi-fi')).toEqual(['wi', 'fi']);
+    // "up" is a stopword the statistics never count.
+    expect(compoundParts('wake_up')).toEqual(['wake']);
+    expect(compoundParts('vdd11_aon')).toEqual(['vdd11', 'aon']);
+    expect(compoundParts('timer')).toEqual(['timer']);
+    expect(topicWordGroups(['wi-fi', 'wi', 'fi', 'connect'])).toEqual([['wi-fi', 'wi', 'fi'], ['connect']]);
+    // An identifier a passage writes weighs as its parts in the coverage gate.
+    expect(topicWordGroups(['vdd11_aon', 'vdd11', 'aon', 'sleep'])).toEqual([['vdd11_aon'], ['vdd11'], ['aon'], ['sleep']]);
   });
 
   it('tells one edit apart', () => {
