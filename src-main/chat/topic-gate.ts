@@ -107,7 +107,8 @@ export interface UnsaidTopic {
   names: string[];
   /**
    * The question's topic words the statistics count (stems; a compound once), unsaid ones
-   * included: never asking words, stopwords or words glued to a number.
+   * included: never asking words, stopwords or words glued to a number, nor a word the library
+   * writes only as another of them (the thesaurus's "pin" for "header" in "header pins").
    */
   counted: string[];
 }
@@ -140,7 +141,13 @@ export function unsaidTopic(question: string, evidence: TopicEvidence): UnsaidTo
     // A compound may be written closed ("WiFi" for "Wi-Fi"), and the thesaurus knows it so.
     const closed = compoundParts(w.stem).join('');
     if (closed !== w.stem && evidence.passageFrequency(closed) !== 0) continue;
-    if ([w.stem, closed].some((s) => (evidence.synonyms.get(s) ?? []).some((o) => (evidence.passageFrequency(o) ?? 0) > 0))) continue;
+    const otherwise = [...new Set([w.stem, closed])].flatMap((s) => evidence.synonyms.get(s) ?? []).filter((o) => (evidence.passageFrequency(o) ?? 0) > 0);
+    if (otherwise.length > 0) {
+      // Written only as a word the question says beside it ("header pins", the library's "pin"):
+      // that word again, counted once, as a compound is with its parts.
+      if (otherwise.every((o) => topic.has(o) && !evidence.asking.has(o))) counted.delete(w.stem);
+      continue;
+    }
     const name = writtenAsName(w, text, titleCased);
     // Not a name: "PowerShare" is a feature of its own, not power and sharing.
     if (!name && closedCompound(w.raw.toLowerCase(), evidence.passageFrequency)) continue;

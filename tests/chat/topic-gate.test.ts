@@ -148,6 +148,22 @@ describe('words a question asks about that the library never writes', () => {
     expect(unsaidTopic('1600x1200 picture', evidence('1600x1200 picture')).unsaid).toEqual([]);
   });
 
+  it('counts a word the library writes only as another word of the question once, as that word', () => {
+    // The thesaurus reads "header" as "pin": "header pins" says "pin" twice, one topic word, and
+    // "solder", which no passage holds, is half of what is asked.
+    const passages = [...TV_PASSAGES, 'Pin a channel to keep it at the top of the Channel List.'];
+    const synonyms = new Map([
+      ['header', ['pin']],
+      ['pin', ['header']],
+    ]);
+    const read = (question: string) => unsaidTopic(question, { ...evidence(question, passages), synonyms });
+    expect(read('How do I solder the header pins?').counted).toEqual(['solder', 'pin']);
+    expect(offLibrary(read('How do I solder the header pins?'))).toEqual(['solder']);
+    // Asked alone, "header" is a word of the question the library writes otherwise.
+    expect(read('Where is the header on the remote control?').counted).toEqual(['header', 'remot', 'control']);
+    expect(offLibrary(read('Where is the header on the remote control?'))).toEqual([]);
+  });
+
   it('never takes a word the answer notes otherwise, but still counts it', () => {
     // A product code no manual mentions is said before the answer (`plan.unmentioned`): with it
     // noted, "quickly" alone among "record", "channel" and the code does not make the question off topic.
