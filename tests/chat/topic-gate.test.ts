@@ -92,6 +92,20 @@ describe('words a question asks about that the library never writes', () => {
     expect(off('How do I quickly edit the Channel List with Alexa?')).toEqual(['quickly', 'Alexa']);
   });
 
+  it('reads a capital inside a sentence as a name only for a word the library never writes', () => {
+    const passages = [...TV_PASSAGES, 'Pair your phone with the TV over Wi-Fi.'];
+    const at = (question: string, more: readonly string[] = [], words?: readonly string[]) => offLibrary(unsaidTopic(question, evidence(question, [...passages, ...more], words)));
+    // "Wi-Fi" is one word (its "Fi" no sign that the question capitalises every word), and "Direct"
+    // names a feature, as "Pay" does in "Samsung Pay": a library that never writes the word does not
+    // document it, though it writes Wi-Fi and pairing.
+    expect(at('Wi-Fi Direct pairing')).toEqual(['Direct']);
+    expect(at('How do I set up Wi-Fi Direct pairing?')).toEqual(['Direct']);
+    // Written in lower case by a passage, or counted by the term statistics only, the word is the
+    // library's, whatever its case in the question.
+    expect(at('Wi-Fi Direct pairing', ['Keep the TV out of direct sunlight.'])).toEqual([]);
+    expect(at('Wi-Fi Direct pairing', [], ['direct'])).toEqual([]);
+  });
+
   it('reads a misspelling of a library word as that word, but never a code one character from another', () => {
     const words = ['channel', 'record', 'programme', 'timer', 'remote'];
     expect(off('How do I recrod a programme?', words)).toEqual([]);
