@@ -21,18 +21,26 @@ interface QuestionWord {
 /** Words as the passage statistics split them (`passage-words.ts`): letters and digits, a trailing `+` kept. */
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}+]*/gu;
 
-/** Words joined by hyphens ("Wi-Fi", "quad-core"): one topic word where the question's topic reads them whole (`terms`). */
+/**
+ * Words joined by hyphens ("Wi-Fi", "quad-core"): one topic word where the question's topic reads
+ * them whole (`terms`). An underscore ends a word, as in the passage statistics: an identifier's
+ * parts ("Vdd11", "aon") are judged each, as the coverage gate counts them (`topicWordGroups`).
+ */
 const HYPHENED = /[\p{L}\p{N}][\p{L}\p{N}+]*(?:-[\p{L}\p{N}][\p{L}\p{N}+]*)*/gu;
 
+/** What joins a compound's parts: a hyphen or an underscore, where `terms` splits a compound and the passage statistics end a word. */
+const JOINER = /[-_]+/;
+
 /**
- * The words a compound's stem ("wi-fi", "quad-core") is made of, as the passage statistics count
- * them (split at its hyphens, 2 characters or more, no stopwords): the statistics never hold the
- * compound itself. A word without a hyphen is its own one part.
+ * The words a compound's stem ("wi-fi", "quad-core", "wake_up") is made of, as the passage
+ * statistics count them (split at its hyphens and underscores, 2 characters or more, no
+ * stopwords): the statistics never hold the compound itself. A word without a joiner is its own
+ * one part.
  */
 export function compoundParts(wordStem: string): string[] {
-  if (!wordStem.includes('-')) return [wordStem];
+  if (!JOINER.test(wordStem)) return [wordStem];
   return wordStem
-    .split('-')
+    .split(JOINER)
     .filter((p) => p.length >= 2 && !isStopword(p))
     .map((p) => stem(p));
 }
@@ -78,7 +86,13 @@ export interface TopicEvidence {
  * The question's topic words (`topicTerms`) as the coverage gate counts them: a compound and the
  * parts `terms` adds to it ("wi-fi", "wi", "fi", so that "core" meets "quad-core") are one word,
  * held by a passage holding any of them. Counted apart, "Wi-Fi" was three words of the question
- * and a passage writing it alone held three.
+ * and a passage writing it alone held three. Only hyphened compounds: one joined by underscores
+ * is an identifier ("Vdd11_aon", "wake_up") that a passage writes only where it is about it, and
+ * weighing it as its parts keeps such passages over the gate. Grouped with its parts (as
+ * `compoundParts` reads them), pdf-dev q026 ("... in PDS7 sleep with Vdd11_aon at 1.1 V?") lost
+ * its first line, the gold row fourth among the same table's rows, and no question gained;
+ * grouped as `terms` adds parts, stopwords too, m5stack m048 ("first-generation") lost its first
+ * line as well (39e424c).
  */
 export function topicWordGroups(topic: readonly string[]): string[][] {
   const isPart = (t: string): boolean => topic.some((c) => c !== t && c.includes('-') && compoundParts(c).includes(t));
@@ -93,7 +107,8 @@ export interface UnsaidTopic {
   names: string[];
   /**
    * The question's topic words the statistics count (stems; a compound once), unsaid ones
-   * included: never asking words, stopwords or words glued to a number.
+   * included: never asking words, stopwords or words glued to a number, nor a word the library
+   * writes only as another of them (the thesaurus's "pin" for "header" in "header pins").
    */
   counted: string[];
 }
@@ -126,16 +141,18 @@ export function unsaidTopic(question: string, evidence: TopicEvidence): UnsaidTo
     // A compound may be written closed ("WiFi" for "Wi-Fi"), and the thesaurus knows it so.
     const closed = compoundParts(w.stem).join('');
     if (closed !== w.stem && evidence.passageFrequency(closed) !== 0) continue;
-    if ([w.stem, closed].some((s) => (evidence.synonyms.get(s) ?? []).some((o) => (evidence.passageFrequency(o) ?? 0) > 0))) continue;
+    const otherwise = [...new Set([w.stem, closed])].flatMap((s) => evidence.synonyms.get(s) ?? []).filter((o) => (evidence.passageFrequency(o) ?? 0) > 0);
+    if (otherwise.length > 0) {
+      // Written only as a word the question says beside it ("header pins", the library's "pin"):
+      // that word again, counted once, as a compound is with its parts.
+      if (otherwise.every((o) => topic.has(o) && !evidence.asking.has(o))) counted.delete(w.stem);
+      continue;
+    }
     const name = writtenAsName(w, text, titleCased);
     // Not a name: "PowerShare" is a feature of its own, not power and sharing.
     if (!name && closedCompound(w.raw.toLowerCase(), evidence.passageFrequency)) continue;
-    if (evidence.libraryWords) {
-      // A code one character from another ("Core2", "Core3") is another product, not a misspelling;
-      // a name is not of a family the library writes in another form ("responding" / "response").
-      const look = { misspelling: !/\p{N}/u.test(w.raw), family: !name };
-      if (writtenOtherwise(w.raw.toLowerCase(), w.stem, look, evidence.libraryWords())) continue;
-    }
+    // A name is not of a family the library writes in another form ("responding" / "response").
+    if (evidence.libraryWords && writtenOtherwise(w.raw.toLowerCase(), w.stem, !name, evidence.libraryWords())) continue;
     if (unsaid.includes(w.raw)) continue;
     unsaid.push(w.raw);
     if (name) names.push(w.raw);
@@ -233,22 +250,32 @@ export function oneEditApart(a: string, b: string): boolean {
 const FAMILY_STEM = 7;
 
 /**
- * Whether the library writes `word` otherwise, in one walk over its words (a library's vocabulary
- * runs to tens of thousands): where `look.misspelling`, the word itself (its term statistics also
- * read what passages leave out, a document's front matter) or one edit from a library word, both
- * long enough to be read as a misspelling; where `look.family`, a word whose stem differs from
- * `wordStem` only in its last letter ("respons" of "response" for "respond" of "responding"): the
- * stemmer folds inflections, not a verb and its noun. Only stems of the same length, equal up to
- * their last letter; only the library words that begin like it are stemmed.
+ * Whether `word` (lower case) is `written`, a word the library writes (its term statistics' words:
+ * lower case, singular), or a slip of typing of it (`oneEditApart`), both long enough to be read
+ * as a misspelling. A code is never a slip: one character from another ("core2" / "core3") it is
+ * another product. The topic gate and the reading of model names (`namesAsWritten`) ask this of
+ * every word of the library they walk.
  */
-function writtenOtherwise(word: string, wordStem: string, look: { misspelling: boolean; family: boolean }, library: Iterable<string>): boolean {
-  const misspelling = look.misspelling && word.length >= MISSPELLING_CHARS;
-  const family = look.family && wordStem.length >= FAMILY_STEM && /^\p{L}+$/u.test(wordStem);
-  if (!misspelling && !family) return false;
+export function writtenOrSlipOf(word: string, written: string): boolean {
+  if (word === written) return true;
+  return word.length >= MISSPELLING_CHARS && written.length >= MISSPELLING_CHARS && !/\p{N}/u.test(word) && oneEditApart(word, written);
+}
+
+/**
+ * Whether the library writes `word` otherwise, in one walk over its words (a library's vocabulary
+ * runs to tens of thousands): the word itself (its term statistics also count words the passage
+ * statistics leave out, units) or a slip of typing of one (`writtenOrSlipOf`); where `family`, a
+ * word whose stem differs from `wordStem` only in its last letter ("respons" of "response" for
+ * "respond" of "responding"): the stemmer folds inflections, not a verb and its noun. Only stems
+ * of the same length, equal up to their last letter; only the library words that begin like it
+ * are stemmed.
+ */
+function writtenOtherwise(word: string, wordStem: string, family: boolean, library: Iterable<string>): boolean {
+  const ofFamily = family && wordStem.length >= FAMILY_STEM && /^\p{L}+$/u.test(wordStem);
   const root = wordStem.slice(0, -1);
   for (const w of library) {
-    if (misspelling && (w === word || (w.length >= MISSPELLING_CHARS && oneEditApart(word, w)))) return true;
-    if (family && w.startsWith(root)) {
+    if (writtenOrSlipOf(word, w)) return true;
+    if (ofFamily && w.startsWith(root)) {
       const s = stem(w);
       if (s.length === wordStem.length && s.startsWith(root) && s !== wordStem) return true;
     }

@@ -5,7 +5,7 @@ import { nameWords, readExtensions, type QueryAnalysis } from '../search/query-a
 import type { UnknownModel } from './model-guard';
 import type { ChatIndex } from './retrieve';
 import type { QuestionPlan } from './question-plan';
-import { MISSPELLING_CHARS, oneEditApart } from './topic-gate';
+import { writtenOrSlipOf } from './topic-gate';
 
 /**
  * Models the library mentions but has no manual for, though a manual of a model with a longer
@@ -76,11 +76,9 @@ function libraryWrites(word: string, libraryWords: Iterable<string>): boolean {
   if (wanted.size === 0) return true;
   // Read through, not copied: a library has tens of thousands of words, and this is asked rarely.
   // A slip of typing of a library word ("foo x2 batery capacity?") is that word, the question's,
-  // as the topic gate reads it (`oneEditApart`, words long enough to be read as a misspelling).
+  // as the topic gate reads it (`writtenOrSlipOf`).
   for (const w of libraryWords) {
-    if (wanted.delete(w) && wanted.size === 0) return true;
-    if (w.length < MISSPELLING_CHARS) continue;
-    for (const x of wanted) if (x.length >= MISSPELLING_CHARS && oneEditApart(x, w)) wanted.delete(x);
+    for (const x of wanted) if (writtenOrSlipOf(x, w)) wanted.delete(x);
     if (wanted.size === 0) return true;
   }
   return false;

@@ -6,7 +6,7 @@ import { chatIndexOf, createChatService, type ChatService } from '../../src-main
 import { ASKING_WORDS } from '../../src-main/chat/question-kind';
 import { retrieve, topicTerms, type ChatIndex } from '../../src-main/chat/retrieve';
 import { planQuestion } from '../../src-main/chat/question-plan';
-import { offLibrary, oneEditApart, unsaidTopic, type TopicEvidence } from '../../src-main/chat/topic-gate';
+import { compoundParts, offLibrary, oneEditApart, topicWordGroups, unsaidTopic, writtenOrSlipOf, type TopicEvidence } from '../../src-main/chat/topic-gate';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
 import { passageTerms } from '../../src-main/enrich/passage-words';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
@@ -92,6 +92,20 @@ describe('words a question asks about that the library never writes', () => {
     expect(off('How do I quickly edit the Channel List with Alexa?')).toEqual(['quickly', 'Alexa']);
   });
 
+  it('reads a capital inside a sentence as a name only for a word the library never writes', () => {
+    const passages = [...TV_PASSAGES, 'Pair your phone with the TV over Wi-Fi.'];
+    const at = (question: string, more: readonly string[] = [], words?: readonly string[]) => offLibrary(unsaidTopic(question, evidence(question, [...passages, ...more], words)));
+    // "Wi-Fi" is one word (its "Fi" no sign that the question capitalises every word), and "Direct"
+    // names a feature, as "Pay" does in "Samsung Pay": a library that never writes the word does not
+    // document it, though it writes Wi-Fi and pairing.
+    expect(at('Wi-Fi Direct pairing')).toEqual(['Direct']);
+    expect(at('How do I set up Wi-Fi Direct pairing?')).toEqual(['Direct']);
+    // Written in lower case by a passage, or counted by the term statistics only, the word is the
+    // library's, whatever its case in the question.
+    expect(at('Wi-Fi Direct pairing', ['Keep the TV out of direct sunlight.'])).toEqual([]);
+    expect(at('Wi-Fi Direct pairing', [], ['direct'])).toEqual([]);
+  });
+
   it('reads a misspelling of a library word as that word, but never a code one character from another', () => {
     const words = ['channel', 'record', 'programme', 'timer', 'remote'];
     expect(off('How do I recrod a programme?', words)).toEqual([]);
@@ -148,6 +162,22 @@ describe('words a question asks about that the library never writes', () => {
     expect(unsaidTopic('1600x1200 picture', evidence('1600x1200 picture')).unsaid).toEqual([]);
   });
 
+  it('counts a word the library writes only as another word of the question once, as that word', () => {
+    // The thesaurus reads "header" as "pin": "header pins" says "pin" twice, one topic word, and
+    // "solder", which no passage holds, is half of what is asked.
+    const passages = [...TV_PASSAGES, 'Pin a channel to keep it at the top of the Channel List.'];
+    const synonyms = new Map([
+      ['header', ['pin']],
+      ['pin', ['header']],
+    ]);
+    const read = (question: string) => unsaidTopic(question, { ...evidence(question, passages), synonyms });
+    expect(read('How do I solder the header pins?').counted).toEqual(['solder', 'pin']);
+    expect(offLibrary(read('How do I solder the header pins?'))).toEqual(['solder']);
+    // Asked alone, "header" is a word of the question the library writes otherwise.
+    expect(read('Where is the header on the remote control?').counted).toEqual(['header', 'remot', 'control']);
+    expect(offLibrary(read('Where is the header on the remote control?'))).toEqual([]);
+  });
+
   it('never takes a word the answer notes otherwise, but still counts it', () => {
     // A product code no manual mentions is said before the answer (`plan.unmentioned`): with it
     // noted, "quickly" alone among "record", "channel" and the code does not make the question off topic.
@@ -177,6 +207,17 @@ describe('words a question asks about that the library never writes', () => {
     expect(offLibrary(unsaidTopic(question, evidence(question, [...TV_PASSAGES, 'Connect the TV to a Wi-Fi network.'])))).toEqual([]);
   });
 
+  it('splits a compound at its hyphens and underscores as the passage statistics do, but groups only a hyphened one', () => {
+    expect(compoundParts('wi-fi')).toEqual(['wi', 'fi']);
+    // "up" is a stopword the statistics never count.
+    expect(compoundParts('wake_up')).toEqual(['wake']);
+    expect(compoundParts('vdd11_aon')).toEqual(['vdd11', 'aon']);
+    expect(compoundParts('timer')).toEqual(['timer']);
+    expect(topicWordGroups(['wi-fi', 'wi', 'fi', 'connect'])).toEqual([['wi-fi', 'wi', 'fi'], ['connect']]);
+    // An identifier a passage writes weighs as its parts in the coverage gate.
+    expect(topicWordGroups(['vdd11_aon', 'vdd11', 'aon', 'sleep'])).toEqual([['vdd11_aon'], ['vdd11'], ['aon'], ['sleep']]);
+  });
+
   it('tells one edit apart', () => {
     expect(oneEditApart('conect', 'connect')).toBe(true);
     expect(oneEditApart('serach', 'search')).toBe(true);
@@ -196,6 +237,20 @@ describe('words a question asks about that the library never writes', () => {
     expect(oneEditApart('timer', 'timer')).toBe(false);
     expect(oneEditApart('timer', 'mitre')).toBe(false);
     expect(oneEditApart('record', 'recorded')).toBe(false);
+  });
+
+  it('reads a word as a library word it is, or a slip of typing of one, never a code one character from another', () => {
+    // Written: at any length, a code too.
+    expect(writtenOrSlipOf('pvr', 'pvr')).toBe(true);
+    expect(writtenOrSlipOf('core2', 'core2')).toBe(true);
+    expect(writtenOrSlipOf('batery', 'battery')).toBe(true);
+    // A short word one key from another is as often another word.
+    expect(writtenOrSlipOf('pinz', 'pins')).toBe(false);
+    // "Core2S" is another product than the library's "Core2".
+    expect(writtenOrSlipOf('core2s', 'core2')).toBe(false);
+    // A word the library writes, short or not, is never unsaid.
+    expect(off('Which channels can I record with the PVR?', ['pvr', 'channel', 'record'])).toEqual([]);
+    expect(off('Which channels can I record with the PVR?', ['channel', 'record'])).toEqual(['PVR']);
   });
 
   it('never reads a first letter dropped or added as a slip: it makes another word', () => {
