@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { TextItem } from 'pdfjs-dist/types/src/display/api';
+import type { PDFPageProxy, TextItem } from 'pdfjs-dist/types/src/display/api';
 import { normalizeText, UNDECODED } from '../../core/text';
 import { normalizeMarkdown } from '../normalize';
 import { documentFacts } from './pdf.facts';
@@ -10,7 +10,7 @@ import { layoutSegmentedPages, segmentPage, type PdfPageText, type PdfTextItem, 
 import { detectMagic } from './sniff';
 import { directWorker, type PdfWorkerSide } from './pdf.port';
 import { LAYOUT } from './pdf.segments';
-import { maybeSymbolGlyphIds, symbolRecoder, type PdfFontFacts } from './pdf.symbol';
+import { maybeSymbolSigns, symbolRecoder, type PdfFontFacts } from './pdf.symbol';
 
 /**
  * PDF -> Markdown with page offsets, on pdf.js (pdfjs-dist 5, legacy build for Node 20). pdf.js
@@ -27,6 +27,13 @@ export interface PdfParserOptions {
   openTimeoutMs?: number;
   /** Milliseconds allowed to extract one page's text. Default 30 000. */
   pageTimeoutMs?: number;
+  /**
+   * Milliseconds allowed to draw a page for its fonts (see `learnFonts`). Default `pageTimeoutMs`.
+   * A drawing that fails or takes longer costs only that page's Symbol signs, never its text.
+   */
+  drawTimeoutMs?: number;
+  /** Draws a page to load its fonts: pdf.js's operator list. Tests replace it to make a drawing fail or hang. */
+  drawPage?: (page: PDFPageProxy) => Promise<unknown>;
 }
 
 /** Thrown inside the parse to unwind to a ParseFailure; never escapes `parse`. */
@@ -260,41 +267,59 @@ function pageText(
   return { width: viewport.width, height: viewport.height, items: out, extra };
 }
 
-type PdfPage = Awaited<ReturnType<Awaited<ReturnType<PdfJs['getDocument']>['promise']>['getPage']>>;
+/** What the parser has read of a font whose facts it has not loaded, over the document so far. */
+interface FontTally {
+  /** Runs that may be signs of a Symbol font pdf.js could not map (`maybeSymbolSigns`). */
+  signs: number;
+  /** Its other runs with text. */
+  others: number;
+  /** Pages where it sets text, in order. */
+  pages: number[];
+}
 
-/** Windows' symbol cmap: a Symbol-encoding code + 0xF000. */
-const SYMBOL_CMAP = /[\uf020-\uf0ff]/;
+/** Per document: the fonts learned (`recoders`) and the tallies of the fonts not learned yet. */
+interface Fonts {
+  recoders: Recoders;
+  tallies: Map<string, FontTally>;
+}
 
 /**
- * Recoders of the fonts this page brings that may need one (`pdf.symbol.ts`). pdf.js's text
- * content names a font only by its id; the font itself (its name, widths, Unicode map) reaches this
- * side only when a page's drawing operators are built, which costs several times the page's text.
- * So that is done only on a page where a font not yet known has a run that looks like one: Windows
- * symbol-cmap code points, or a sign whose advance is SymbolMT's width of its code taken as a glyph
- * id ("¥" 0.786 em: glyph 165, ™). A font's id is the same on every page of a document, so each
- * such font is loaded once.
+ * Learns the fonts of page `n` that may need a recoder (`pdf.symbol.ts`); returns the earlier pages
+ * to read again, those that set a font this page showed to need one.
+ *
+ * pdf.js's text content names a font only by its id; the font itself (its name, widths, Unicode
+ * map) reaches this side only when a page's drawing operators are built (`draw`), which costs
+ * several times the page's text. So a page is drawn only when a font not known yet sets a run here
+ * that looks like Symbol signs ("¥" 0.786 em: SymbolMT's glyph 165, ™) and most of its runs so far
+ * in the document do. The tally is per font, not per page: a font of signs that also sets a longer
+ * run is still drawn for, and a font of words and numbers that once sets a lone "9" as wide as a
+ * glyph id (ς, 0.439 em) is not. A font's id is the same on every page of a document, and drawing
+ * loads every font of the page, so each font is learned once and read so on all its pages.
  */
-async function learnFonts(page: PdfPage, items: unknown[], recoders: Recoders, limit: <T>(p: Promise<T>) => Promise<T>): Promise<void> {
-  // Per font new to the document: whether it has symbol-cmap code points, whether every run with
-  // text looks like SymbolMT glyph ids, and whether it has text at all. A font that also sets words
-  // and numbers ("5" happens to be as wide as glyph 53) is not a font of signs.
-  const fresh = new Map<string, { symbolCmap: boolean; glyphIds: boolean; text: boolean }>();
+async function learnFonts(page: PDFPageProxy, n: number, items: unknown[], fonts: Fonts, draw: () => Promise<unknown>): Promise<number[]> {
+  const { recoders, tallies } = fonts;
+  const onPage = new Set<string>();
+  const signsHere: FontTally[] = [];
   for (const raw of items) {
     const { fontName: name, str, width, transform } = raw as Partial<TextItem>;
     if (typeof name !== 'string' || typeof str !== 'string' || recoders.has(name)) continue;
-    let font = fresh.get(name);
-    if (!font) fresh.set(name, (font = { symbolCmap: false, glyphIds: true, text: false }));
+    onPage.add(name);
     if (str.trim() === '') continue;
+    let tally = tallies.get(name);
+    if (!tally) tallies.set(name, (tally = { signs: 0, others: 0, pages: [] }));
+    if (tally.pages[tally.pages.length - 1] !== n) tally.pages.push(n);
     const size = transform ? Math.hypot(transform[0] as number, transform[1] as number) : 0;
-    font.text = true;
-    font.symbolCmap ||= SYMBOL_CMAP.test(str);
-    font.glyphIds &&= size > 0 && maybeSymbolGlyphIds(str, (width ?? 0) / size);
+    if (size > 0 && maybeSymbolSigns(str, (width ?? 0) / size)) {
+      tally.signs++;
+      signsHere.push(tally);
+    } else {
+      tally.others++;
+    }
   }
-  const suspect = [...fresh.values()].some((f) => f.symbolCmap || (f.text && f.glyphIds));
-  if (!suspect) return;
+  if (!signsHere.some((t) => t.signs > t.others)) return [];
   let drawn = true;
   try {
-    await limit(page.getOperatorList());
+    await draw();
   } catch (err) {
     if (err instanceof Failure && err.failure.code === 'cancelled') throw err;
     // A page whose drawing fails or is too slow still has its text; its fonts are read as pdf.js gives them.
@@ -302,10 +327,16 @@ async function learnFonts(page: PdfPage, items: unknown[], recoders: Recoders, l
   }
   // Every font of the page is loaded now: learn them all, suspected or not. After a failed drawing,
   // a font not loaded is left unknown, so a later page may load it (not taken as no font of signs).
-  for (const name of fresh.keys()) {
-    if (page.commonObjs.has(name)) recoders.set(name, symbolRecoder(page.commonObjs.get(name) as PdfFontFacts));
-    else if (drawn) recoders.set(name, null);
+  const again = new Set<number>();
+  for (const name of onPage) {
+    const loaded = page.commonObjs.has(name);
+    if (!loaded && !drawn) continue;
+    const recode = loaded ? symbolRecoder(page.commonObjs.get(name) as PdfFontFacts) : null;
+    recoders.set(name, recode);
+    if (recode) for (const m of tallies.get(name)?.pages ?? []) if (m !== n) again.add(m);
+    tallies.delete(name);
   }
+  return [...again].sort((a, b) => a - b);
 }
 
 function errorName(err: unknown): string {
@@ -316,6 +347,8 @@ function errorName(err: unknown): string {
 export function createPdfParser(options: PdfParserOptions = {}): Parser {
   const openTimeoutMs = options.openTimeoutMs ?? 30_000;
   const pageTimeoutMs = options.pageTimeoutMs ?? 30_000;
+  const drawTimeoutMs = options.drawTimeoutMs ?? pageTimeoutMs;
+  const drawPage = options.drawPage ?? ((page: PDFPageProxy) => page.getOperatorList());
 
   async function run(input: ParseInput): Promise<ParseResult> {
     const { bytes, signal } = input;
@@ -358,32 +391,49 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
 
       const pages: SegmentedPage[] = [];
       const unreadable: number[] = [];
-      const withoutText: number[] = [];
-      const undecoded: number[] = [];
-      const recoders: Recoders = new Map();
+      const withoutText = new Set<number>();
+      const undecoded = new Set<number>();
+      const fonts: Fonts = { recoders: new Map(), tallies: new Map() };
+      /** Reads page `n` into `pages` with the fonts learned so far; returns the pages to read again. */
+      const readPage = async (n: number, learn: boolean): Promise<number[]> => {
+        const timeout = (): Failure => corrupt(`page ${n} could not be read within ${pageTimeoutMs / 1000} s.`);
+        const page = await guard(doc.getPage(n), signal, pageTimeoutMs, timeout);
+        const viewport = page.getViewport({ scale: 1 });
+        const content = await guard(page.getTextContent(), signal, pageTimeoutMs, timeout);
+        const again = learn ? await learnFonts(page, n, content.items, fonts, () => guard(drawPage(page), signal, drawTimeoutMs, timeout)) : [];
+        const text = pageText(content.items, content.styles, viewport, pdfjs, fonts.recoders);
+        if (text.items.length === 0 && text.extra?.length === 0) withoutText.add(n);
+        else withoutText.delete(n);
+        if (text.items.some((i) => i.text.includes(UNDECODED)) || text.extra?.some((t) => t.includes(UNDECODED))) undecoded.add(n);
+        else undecoded.delete(n);
+        pages[n - 1] = segmentPage(text);
+        page.cleanup();
+        return again;
+      };
       for (let n = 1; n <= doc.numPages; n++) {
         if (signal?.aborted) throw cancelled();
+        let again: number[] = [];
         try {
-          const timeout = (): Failure => corrupt(`page ${n} could not be read within ${pageTimeoutMs / 1000} s.`);
-          const page = await guard(doc.getPage(n), signal, pageTimeoutMs, timeout);
-          const viewport = page.getViewport({ scale: 1 });
-          const content = await guard(page.getTextContent(), signal, pageTimeoutMs, timeout);
-          await learnFonts(page, content.items, recoders, (p) => guard(p, signal, pageTimeoutMs, timeout));
-          const text = pageText(content.items, content.styles, viewport, pdfjs, recoders);
-          if (text.items.length === 0 && text.extra?.length === 0) withoutText.push(n);
-          if (text.items.some((i) => i.text.includes(UNDECODED)) || text.extra?.some((t) => t.includes(UNDECODED))) undecoded.push(n);
-          pages.push(segmentPage(text));
-          page.cleanup();
+          again = await readPage(n, true);
         } catch (err) {
           if (err instanceof Failure) throw err;
           // One damaged page should not cost the technician the rest of the manual.
           unreadable.push(n);
-          pages.push({ height: 792, segments: [], extra: [] });
+          pages[n - 1] = { height: 792, segments: [], extra: [] };
+        }
+        // Earlier pages that set a font this page taught to read as Symbol signs.
+        for (const m of again) {
+          try {
+            await readPage(m, false);
+          } catch (err) {
+            if (err instanceof Failure && err.failure.code === 'cancelled') throw err;
+            // Page m keeps the text it was read with the first time.
+          }
         }
         input.onProgress?.(n / doc.numPages);
       }
       if (unreadable.length === doc.numPages) throw corrupt('none of its pages could be read.');
-      if (withoutText.length + unreadable.length === doc.numPages) {
+      if (withoutText.size + unreadable.length === doc.numPages) {
         throw fail('no-text-layer', 'The PDF has no text layer; OCR is not supported yet, so scanned pages cannot be imported.');
       }
 
@@ -405,9 +455,9 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
         if (typeof v === 'string' && v.trim()) metadata[key.toLowerCase()] = v.trim();
       }
       if (unreadable.length) metadata['unreadablePages'] = unreadable.join(',');
-      if (withoutText.length) metadata['pagesWithoutText'] = withoutText.join(',');
+      if (withoutText.size) metadata['pagesWithoutText'] = [...withoutText].sort((a, b) => a - b).join(',');
       // Characters whose font has no Unicode mapping: flagged (U+FFFD in the text), never control codes.
-      if (undecoded.length) metadata['pagesWithUndecodedCharacters'] = undecoded.join(',');
+      if (undecoded.size) metadata['pagesWithUndecodedCharacters'] = [...undecoded].sort((a, b) => a - b).join(',');
       const fallbackTitle = fileStem(input.fileName);
       const metadataTitle = meaningfulTitle(info['Title']) ?? meaningfulTitle(xmpTitle);
       const title = metadataTitle ?? layout.firstHeading ?? fallbackTitle;

@@ -47,18 +47,41 @@ function symbolGlyph(gid: number): { char: string; width: number } | undefined {
 }
 
 /**
- * True when a run of pdf.js text (`text`, `em`: its advance in ems) may be SymbolMT glyph ids taken
- * as characters: a few of them, each a glyph id of SymbolMT, whose Symbol widths add up to the
- * run's advance. The parser loads a font's facts (costly) only for a font with such a run.
+ * The Symbol font's width (1/1000 em) of what pdf.js gives for one of its signs: a SymbolMT glyph id
+ * taken as a character, or a Windows symbol-cmap code point; undefined for any other character.
  */
-export function maybeSymbolGlyphIds(text: string, em: number): boolean {
+function signWidth(code: number): number | undefined {
+  if (code >= 0xf020 && code <= 0xf0ff) {
+    const c = code - 0xf000;
+    if (c >= 0x20 && c <= 0x7e) return LOW_WIDTHS[c - 0x20];
+    if (c >= 0xa1 && c <= 0xfe) return HIGH_WIDTHS[c - 0xa1];
+    return undefined;
+  }
+  return symbolGlyph(code)?.width;
+}
+
+/**
+ * True when a run of pdf.js text (`text`, `em`: its advance in ems) may be signs of a Symbol font
+ * pdf.js could not map: a few characters, each a SymbolMT glyph id or a symbol-cmap code point,
+ * whose Symbol widths add up to the run's advance. The parser loads a font's facts (costly) only
+ * for a font whose runs mostly look so. The widths also tell the symbol-cmap code points of other
+ * symbol fonts apart: Wingdings' arrow U+F0D8 is 0.794 em wide, the Symbol font's ¬ there 0.713
+ * (five pdf-dev pages were drawn for Wingdings' arrows before).
+ */
+export function maybeSymbolSigns(text: string, em: number): boolean {
   if (text.length === 0 || text.length > 3) return false;
   let sum = 0;
+  let symbolCmap = true;
   for (let i = 0; i < text.length; i++) {
-    const glyph = symbolGlyph(text.charCodeAt(i));
-    if (!glyph) return false;
-    sum += glyph.width / 1000;
+    const code = text.charCodeAt(i);
+    const width = signWidth(code);
+    if (width === undefined) return false;
+    symbolCmap &&= code >= 0xf020;
+    sum += width / 1000;
   }
+  // A Symbol font that declares no widths and names its glyphs uniF0B0.. (not in the standard
+  // Symbol font's metrics) advances by nothing in pdf.js: there the widths cannot tell.
+  if (symbolCmap && em === 0) return true;
   return Math.abs(sum - em) <= 0.01 * sum;
 }
 

@@ -1,12 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { pdfParser } from '../../../src-main/ingest/parsers/pdf.parser';
-import { textWidth, writePdf, type PdfTextRun } from '../../fixtures/pdf-writer';
+import { createPdfParser, pdfParser, type PdfParserOptions } from '../../../src-main/ingest/parsers/pdf.parser';
+import { textWidth, writePdf, type PdfPageSpec, type PdfTextRun } from '../../fixtures/pdf-writer';
 
 /** Parses one page of runs and returns the document's text. */
 async function textOf(runs: PdfTextRun[]): Promise<string> {
   const r = await pdfParser.parse({ bytes: writePdf([{ runs }]), fileName: 'signs.pdf' });
   if (!r.ok) throw new Error(r.reason);
   return r.doc.text;
+}
+
+/**
+ * Parses `pages` with `draw` in place of pdf.js's drawing (the real one unless it says otherwise);
+ * returns the text and the pages drawn, in order.
+ */
+async function parseDrawing(
+  pages: PdfPageSpec[],
+  draw: (page: Parameters<NonNullable<PdfParserOptions['drawPage']>>[0]) => Promise<unknown> = (page) => page.getOperatorList(),
+  options: PdfParserOptions = {},
+): Promise<{ text: string; drawn: number[]; metadata: Record<string, string> }> {
+  const drawn: number[] = [];
+  const parser = createPdfParser({
+    ...options,
+    drawPage: (page) => {
+      drawn.push(page.pageNumber);
+      return draw(page);
+    },
+  });
+  const r = await parser.parse({ bytes: writePdf(pages), fileName: 'signs.pdf' });
+  if (!r.ok) throw new Error(r.reason);
+  return { text: r.doc.text, drawn, metadata: r.doc.metadata ?? {} };
 }
 
 /** "<word><sign>" with the sign set in `font` right after the word, as trademark lists and units are. */
@@ -50,5 +72,56 @@ describe('PDF parser: Symbol fonts whose codes pdf.js cannot map', () => {
     const text = await textOf([{ x: 72, y: 740, text: 'Operating range' }, ...signed('-40 ', String.fromCharCode(11), 'custom', 700)]);
     expect(text).not.toContain('°');
     expect(text).not.toMatch(/[\uE000-\uF8FF]/);
+  });
+
+  it('reads a Symbol font as one once a page shows it, also on the earlier page where it set a longer run', async () => {
+    const { text, drawn } = await parseDrawing([
+      // One sign and a run of four (no run of four signs is taken for signs): not drawn for yet.
+      { runs: [{ x: 72, y: 740, text: 'Trademarks of the maker' }, ...signed('PowerWidget', '™', 'symbolmt-glyph-ids', 700), ...signed('Tolerance ', 'µ°µ°', 'symbolmt-glyph-ids', 680)] },
+      // Two more signs: most of the font's runs are signs now.
+      { runs: [...signed('Quiet Series', '™', 'symbolmt-glyph-ids', 740), ...signed('Leakage 5 ', 'µ', 'symbolmt-glyph-ids', 720)] },
+    ]);
+    expect(drawn).toEqual([2]);
+    expect(text).toContain('PowerWidgetTM');
+    expect(text).toMatch(/Tolerance ?\u03bc°\u03bc°/);
+    expect(text).toContain('Quiet SeriesTM');
+    expect(text).not.toMatch(/[¥]/);
+  });
+
+  it('draws no page for a font of words whose lone "55" is as wide as two SymbolMT glyph ids', async () => {
+    // Helvetica's "5" (0.556 em) is as wide as SymbolMT's glyph 53 (Ρ); "55" is its only run on page 2.
+    const { drawn } = await parseDrawing([
+      { runs: [{ x: 72, y: 740, text: 'Operating temperature range' }, { x: 72, y: 720, text: 'Supply voltage' }] },
+      { runs: [{ x: 72, y: 740, text: 'Channels', bold: true }, { x: 72, y: 726, text: '55' }] },
+    ]);
+    // The rule of every run on the page drew page 2: the font's earlier runs say it sets words.
+    expect(drawn).toEqual([]);
+  });
+
+  it('after a drawing that failed, draws the next page that sets the font and reads both pages by it', async () => {
+    const pages: PdfPageSpec[] = [
+      { runs: [{ x: 72, y: 740, text: 'Trademarks of the maker' }, ...signed('PowerWidget', '™', 'symbolmt-glyph-ids', 700)] },
+      { runs: [...signed('Quiet Series', '™', 'symbolmt-glyph-ids', 740)] },
+    ];
+    const { text, drawn, metadata } = await parseDrawing(pages, (page) => (page.pageNumber === 1 ? Promise.reject(new Error('drawing failed')) : page.getOperatorList()));
+    // Page 1's fonts were not loaded, so the font stayed unknown (not "no font of signs") and page 2 was drawn.
+    expect(drawn).toEqual([1, 2]);
+    expect(text).toContain('PowerWidgetTM');
+    expect(text).toContain('Quiet SeriesTM');
+    expect(metadata['unreadablePages']).toBeUndefined();
+  });
+
+  it('after a drawing that timed out, keeps the page\'s text as pdf.js reads it and tries the next page', async () => {
+    const pages: PdfPageSpec[] = [
+      { runs: [{ x: 72, y: 740, text: 'Trademarks of the maker' }, ...signed('PowerWidget', '™', 'symbolmt-glyph-ids', 700)] },
+      { runs: [...signed('Quiet Series', '™', 'symbolmt-glyph-ids', 740)] },
+    ];
+    // A drawing that never ends runs into its time limit whatever the host's speed.
+    const { text, drawn, metadata } = await parseDrawing(pages, () => new Promise(() => undefined), { drawTimeoutMs: 1 });
+    expect(drawn).toEqual([1, 2]);
+    expect(text).toContain('Trademarks of the maker');
+    expect(text).toContain('PowerWidget¥');
+    expect(text).toContain('Quiet Series¥');
+    expect(metadata['unreadablePages']).toBeUndefined();
   });
 });
