@@ -1,7 +1,8 @@
 import type { ModelChoice } from '../contract/api';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
 import { contentTerms, isStopword, modelTokens, nameKey } from '../enrich/text.util';
-import { nameWords, readExtensions, type QueryAnalysis } from '../search/query-analysis';
+import { analyzeQuery, nameWords, readExtensions, type QueryAnalysis } from '../search/query-analysis';
+import { listNames } from './name-list';
 import type { UnknownModel } from './model-guard';
 import type { ChatIndex } from './retrieve';
 import type { QuestionPlan } from './question-plan';
@@ -12,8 +13,8 @@ import { MISSPELLING_CHARS, oneEditApart } from './topic-gate';
  * name has ("S20+" beside the Galaxy S20+ 5G's manual): the question is answered for that model,
  * and says so (`readAsExtended` in question-plan.ts, the note in chat.service.ts); when several models'
  * manuals have such names ("Galaxy S20": the S20+ 5G's and the S20 Ultra 5G's), the reply asks
- * which one (`clarify` in chat.service.ts): before anything else when the question names no other
- * model, else first in the answer for the models it names (`withoutNames`).
+ * which one (`askBack`): before anything else when the question names no other model, else first
+ * in the answer for the models it names (`withoutNames`, `questionBackNote`).
  */
 
 /**
@@ -99,6 +100,54 @@ export function chosenByChip(u: UnknownModel, chips: readonly string[]): Unknown
   if (chosen.length === 0 || chosen.length === documented.length) return u;
   const { ambiguous: _asked, ...rest } = u;
   return chosen.length === 1 ? { ...rest, fuller: { mentioned, documented: chosen[0]! } } : { ...rest, ambiguous: { mentioned, documented: chosen } };
+}
+
+/** A question once its ambiguous names are asked back (`askBack`). */
+export interface AskedBack {
+  /** The whole reply when it is the question back alone: the question names no other model. */
+  reply?: string;
+  /** Each ambiguous name and its candidates, once however often the question writes it; empty when none. */
+  clarify: ModelChoice[];
+  /** The question to answer, its analysis and plan: without the ambiguous names when there were some. */
+  asked: string;
+  analysis: QueryAnalysis;
+  plan: QuestionPlan;
+}
+
+/**
+ * The question back for the plan's ambiguous names (a model no manual is about whose name begins
+ * several documented models' names, "Galaxy S20": the S20+ 5G and the S20 Ultra 5G), decided
+ * before any search or LLM: any manual the search ranks first would answer for a model the user
+ * may not mean. Naming or picking one of them in the next question answers this one again for
+ * it (`questionPicked`). A question naming other models besides ("Compare the battery of the Foo
+ * X1 and the Bar Z5") is answered for those, as the question without the ambiguous names
+ * (`withoutNames`, planned again by `planFor`), with the question back said first
+ * (`questionBackNote`) and its candidates kept on the turn, so the picking buttons still show.
+ */
+export async function askBack(
+  asked: string,
+  analysis: QueryAnalysis,
+  plan: QuestionPlan,
+  planFor: (question: string, analysis: QueryAnalysis) => Promise<QuestionPlan>,
+  vocabulary: ModelVocabulary,
+): Promise<AskedBack> {
+  const ambiguous = plan.unknown.filter((u) => u.ambiguous !== undefined);
+  if (ambiguous.length === 0) return { clarify: [], asked, analysis, plan };
+  // A name the question writes twice is asked about once: one row of candidate buttons.
+  const clarify = ambiguous.filter((u, i) => ambiguous.findIndex((v) => v.text.toLowerCase() === u.text.toLowerCase()) === i).map((u) => ({ name: u.text, models: u.ambiguous!.documented }));
+  const rest = withoutNames(asked, analysis, ambiguous);
+  const restAnalysis = analyzeQuery(rest, vocabulary);
+  const restPlan = restAnalysis.models.length === 0 ? null : await planFor(rest, restAnalysis);
+  if (restPlan === null || restPlan.named.length === 0) {
+    const reply = clarify.map((c) => `This library has no manual for ${c.name}. Which model: ${listNames(c.models, 'or')}?`).join('\n\n');
+    return { reply, clarify, asked, analysis, plan };
+  }
+  return { clarify, asked: rest, analysis: restAnalysis, plan: restPlan };
+}
+
+/** The question back as said first in an answer for the other models the question names (`named`), worded as the note for a name read as one documented model. */
+export function questionBackNote(clarify: readonly ModelChoice[], named: readonly string[]): string {
+  return `${clarify.map((c) => `This library has no manual for ${c.name}: which model, ${listNames(c.models, 'or')}?`).join(' ')} Answering for ${listNames(named)}.`;
 }
 
 /** What joins a name to the model named beside it: a comma, a slash, "&", "and", "or", "vs", and a "the" after it. */
