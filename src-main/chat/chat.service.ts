@@ -22,7 +22,7 @@ import { retrieverFor } from '../core/vocabulary';
 import { analyzeQuery, type QueryAnalysis } from '../search/query-analysis';
 import { followUpQuestion } from './follow-up';
 import { docsListing } from './covered-models';
-import { askBack, chosenByChip, namesAsWritten, pickedCandidate, questionBackNote, questionPicked } from './undocumented-models';
+import { askBack, chosenByChip, pickedCandidate, questionBackNote, questionPicked } from './undocumented-models';
 import { listNames } from './name-list';
 import { isAskedModel, namedWhere, questionForLines, retrieve, sameModelSpelled } from './retrieve';
 import type { QuestionPlan } from './question-plan';
@@ -259,7 +259,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       followUp = followUpQuestion(repicked, analyzeQuery(repicked, vocabulary), vocabulary, before.slice(0, askedBack)) ?? repicked;
     }
     const planFor = async (text: string, read: QueryAnalysis): Promise<QuestionPlan> => {
-      const plan = await confirmUnknown(index, namesAsWritten(planQuestion(text, read, vocabulary, previous), index), previous);
+      const plan = await confirmUnknown(index, planQuestion(text, read, vocabulary, previous, index), previous);
       // A model chip the user picked that is one of the models an ambiguous name may be ("Galaxy
       // S20" under the S20+ 5G's chip) says which one: answered for it, saying so, not asked back.
       return { ...plan, unknown: plan.unknown.map((u) => chosenByChip(u, picked)) };

@@ -4,6 +4,7 @@ import type { ChatIndex } from '../../src-main/chat/retrieve';
 import { confirmUnknown, mentions, planQuestion, spelledInWords } from '../../src-main/chat/question-plan';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
 import { markdownDocument } from '../enrich/corpus.helper';
+import { phoneManual } from './fixtures';
 import { analyzeQuery } from '../../src-main/search/query-analysis';
 
 /**
@@ -73,5 +74,58 @@ describe('unknown names the library talks about', () => {
     expect(mentions('Radxa ROCK-9X board', 'ROCK 9X')).toBe(true);
     expect(mentions('a 9X zoom on the ROCK board', 'ROCK 9X')).toBe(false);
     expect(mentions('The E52C router', 'E5')).toBe(false);
+  });
+});
+
+describe('a word after the name of a model no manual is about', () => {
+  // The Foo X2 is only mentioned; the Foo X2 Pro 5G has a manual, whose name the Foo X2's begins.
+  const vocabulary = ModelVocabulary.fromDocuments([
+    markdownDocument('devices/Foo_X1.md', phoneManual('Foo X1', 80, 'The Foo X2 charger also charges the Foo X1.')),
+    markdownDocument('devices/Foo_X2_Pro_5G.md', phoneManual('Foo X2 Pro 5G', 300, 'Unlike the Foo X2, the Foo X2 Pro 5G charges wirelessly.')),
+    markdownDocument('devices/Bar_Z5_Mini_5G.md', phoneManual('Bar Z5 Mini 5G', 40)),
+  ]);
+  const library = { libraryWords: () => ['battery', 'charge', 'charger', 'wirelessly', 'adapter', 'bluetooth'] };
+  const read = (q: string, index: { libraryWords?: () => Iterable<string> } = library) => {
+    const plan = planQuestion(q, analyzeQuery(q, vocabulary), vocabulary, [], index);
+    return { named: plan.named, unknown: plan.unknown.map((u) => (u.fuller ? `${u.text} -> ${u.fuller.documented}` : u.text)) };
+  };
+
+  it('goes on with the name when it is a capitalised word, a word of model names, a code, or a lower-case word no manual writes', () => {
+    for (const [q, name] of [
+      ['What battery does the Foo X2 Lite have?', 'Foo X2 Lite'],
+      ['what battery does the foo x2 lite have?', 'foo x2 lite'],
+      ['foo x2 mini battery', 'foo x2 mini'],
+      ['Does the Foo X2 C3 charge?', 'Foo X2 C3'],
+      // A quantity in a unit the library's model names are written in (the Foo X2 Pro 5G's "5G").
+      ['Does the Foo X2 4G charge?', 'Foo X2 4G'],
+      ['How Do I Charge The Foo X2 Lite?', 'Foo X2 Lite'],
+    ] as const) {
+      expect(read(q), q).toEqual({ named: [], unknown: [name] });
+    }
+  });
+
+  it("is the question's when the library writes it, it is inflected or a quantity, or follows a name written with capitals in lower case", () => {
+    for (const [q, name] of [
+      ['foo x2 battery?', 'foo x2'],
+      ['foo x2 batery?', 'foo x2'],
+      ['Does the Foo X2 Bluetooth pair?', 'Foo X2'],
+      ['foo x2 overheats when charging', 'foo x2'],
+      ['foo x2 stopped charging', 'foo x2'],
+      ['Why does the Foo X2 overheat?', 'Foo X2'],
+      ['Does the Foo X2 5V input take 2 A?', 'Foo X2'],
+      ['Is the Foo X2 4 GB?', 'Foo X2'],
+      ['Foo X2 Overheating When Charging?', 'Foo X2'],
+    ] as const) {
+      expect(read(q), q).toEqual({ named: ['Foo X2'], unknown: [`${name} -> Foo X2 Pro 5G`] });
+    }
+  });
+
+  it("reads a lower-case word as the question's without the library's words, a capitalised one as the name's", () => {
+    expect(read('foo x2 lite battery?', {})).toEqual({ named: ['Foo X2'], unknown: ['foo x2 -> Foo X2 Pro 5G'] });
+    expect(read('Foo X2 Lite battery?', {})).toEqual({ named: [], unknown: ['Foo X2 Lite'] });
+  });
+
+  it('names the model again when another mention names it', () => {
+    expect(read('Compare the Foo X2 Lite and the Foo X2 Pro 5G')).toEqual({ named: ['Foo X2 Pro 5G'], unknown: ['Foo X2 Lite'] });
   });
 });
