@@ -134,10 +134,12 @@ export async function confirmUnknown(index: ChatIndex, plan: QuestionPlan, previ
         if (!(await chunksAbout(index, mentioned))) out.push(u);
         continue;
       }
-      if (index.libraryWords && spelledInWords(u.key, index.libraryWords())) continue;
+      // A known model's name with an ending is mentioned only written whole: "M5StickC" is not
+      // "M5StickC Plus 2", nor the word "m5stickc" "M5StickC Lite".
+      const whole = u.extends !== undefined || u.family === true;
+      if (!whole && index.libraryWords && spelledInWords(u.key, index.libraryWords())) continue;
       const found = await index.search(u.text, { topK: MENTION_PROBE_HITS, retriever: 'bm25' });
-      // A known model's name with an ending is mentioned only written whole: "M5StickC" is not "M5StickC Plus 2".
-      const said = found.ok && found.value.results.some((h) => mentions(`${h.title}\n${h.text}`, u.text, u.extends !== undefined || u.family === true));
+      const said = found.ok && found.value.results.some((h) => mentions(`${h.title}\n${h.text}`, u.text, whole));
       if (!said) out.push(u);
     }
     return out;

@@ -128,4 +128,17 @@ describe('a word after the name of a model no manual is about', () => {
   it('names the model again when another mention names it', () => {
     expect(read('Compare the Foo X2 Lite and the Foo X2 Pro 5G')).toEqual({ named: ['Foo X2 Pro 5G'], unknown: ['Foo X2 Lite'] });
   });
+
+  it("keeps the longer name unknown where the library's words begin with the mentioned model's", async () => {
+    // "foox2" spells the Foo X2, not the Foo X2 Lite: a longer name is mentioned only written whole.
+    const q = 'What battery does the Foo X2 Lite have?';
+    const plan = planQuestion(q, analyzeQuery(q, vocabulary), vocabulary, [], library);
+    const index: ChatIndex = {
+      retriever: 'bm25',
+      vocabulary,
+      libraryWords: () => ['foox2', 'battery'],
+      search: async (query, o) => ok({ query, resolvedModels: [], retriever: o.retriever, results: [], highlight: [] }),
+    };
+    expect((await confirmUnknown(index, plan, [])).unknown.map((u) => u.text)).toEqual(['Foo X2 Lite']);
+  });
 });
