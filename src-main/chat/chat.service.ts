@@ -1,4 +1,4 @@
-import type { ChatTurn, Conversation, ConversationScope, ConversationSummary, EngineEvent, SearchResponse } from '../contract/api';
+import type { ChatTurn, Conversation, ConversationScope, ConversationSummary, EngineEvent, ModelChoice, SearchResponse } from '../contract/api';
 import type { Result } from '../core/result';
 import { fail, ok, toAppError } from '../core/result';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
@@ -188,6 +188,17 @@ function unknownNames(unknown: readonly UnknownModel[], vocabulary: ModelVocabul
   return { names: listNames(lists.map((l) => (l.closest.length > 0 ? `${l.text} (closest: ${l.closest.join(', ')})` : l.text))), closest: [] };
 }
 
+/**
+ * The names a question wrote that no manual is for (`ChatTurn.unknownModels`), once each whatever
+ * their case: those asked back, then the plan's (`unmentioned` codes are not: they may be the
+ * asked product's own number).
+ */
+function withoutManual(clarify: readonly ModelChoice[], unknown: readonly UnknownModel[]): string[] {
+  const out: string[] = [];
+  for (const name of [...clarify.map((c) => c.name), ...unknown.map((u) => u.text)]) if (!out.some((o) => o.toLowerCase() === name.toLowerCase())) out.push(name);
+  return out;
+}
+
 /** The one library model a heading, caption or table row names, else null. */
 function modelNamedIn(vocabulary: ModelVocabulary, text: string): string | null {
   const names = new Set(vocabulary.findMentions(text).filter((m) => m.confidence >= 0.5).map((m) => m.model));
@@ -266,30 +277,32 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     };
     const first = followUp ?? chosen ?? q.value;
     const firstAnalysis = followUp ? analyzeQuery(followUp, vocabulary) : typed;
+    // A name that begins several documented models' names ("Galaxy S20") is asked back, before
+    // any search or LLM; a question naming other models besides is answered for those (`askBack`).
+    const back = await askBack(first, firstAnalysis, await planFor(first, firstAnalysis), planFor, vocabulary);
+    let { asked, analysis, plan } = back;
+    const { clarify } = back;
+    const asksBack = clarify.length > 0 ? { clarify } : {};
+    // Every turn says the names the question gave that no manual is for, whatever it then does.
+    const missing = withoutManual(clarify, plan.unknown);
     const turn = (fields: Omit<ChatTurn, 'id' | 'role' | 'createdAt'>): ChatTurn => ({
       id: opts.messageId ?? newId(),
       role: 'assistant',
       createdAt: new Date().toISOString(),
       ...fields,
+      ...(missing.length > 0 ? { unknownModels: missing } : {}),
     });
     const whole = (fields: Omit<ChatTurn, 'id' | 'role' | 'createdAt'>): Result<ChatTurn> => {
       onToken(fields.text);
       return ok(turn(fields));
     };
-
-    // A name that begins several documented models' names ("Galaxy S20") is asked back, before
-    // any search or LLM; a question naming other models besides is answered for those (`askBack`).
-    const back = await askBack(first, firstAnalysis, await planFor(first, firstAnalysis), planFor, vocabulary);
-    if (back.reply !== undefined) return whole({ text: back.reply, mode: 'not-found', citations: [], resolvedModels: [], clarify: back.clarify });
-    let { asked, analysis, plan } = back;
-    const { clarify } = back;
-    const asksBack = clarify.length > 0 ? { clarify } : {};
+    if (back.reply !== undefined) return whole({ text: back.reply, mode: 'not-found', citations: [], resolvedModels: [], clarify });
 
     if (plan.unknown.length > 0 && plan.named.length === 0) {
-      const missing = unknownNames(plan.unknown, vocabulary);
+      const names = unknownNames(plan.unknown, vocabulary);
       // A code of another product line ("ZX-900" in a follow-up) is no sibling: no manual of the library mentions it.
       const unsaid = plan.unknown.some((u) => u.kind === 'sibling') ? '' : `, and none of its manuals mentions ${plan.unknown.length > 1 ? 'them' : 'it'}`;
-      const text = `No manual for ${missing.names} in this library${unsaid}${missing.closest.length > 0 ? `; closest: ${missing.closest.join(', ')}` : ''}.`;
+      const text = `No manual for ${names.names} in this library${unsaid}${names.closest.length > 0 ? `; closest: ${names.closest.join(', ')}` : ''}.`;
       return whole({ text, mode: 'not-found', citations: [], resolvedModels: [] });
     }
 
@@ -310,8 +323,8 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     let note = clarify.length > 0 ? `${questionBackNote(clarify, plan.named)}\n\n` : '';
     if (followUp) note += `Read as: “${followUp}”\n\n`;
     if (plan.unknown.length > 0) {
-      const missing = unknownNames(plan.unknown, vocabulary);
-      note += `No manual for ${missing.names} in this library${missing.closest.length > 0 ? ` (closest: ${missing.closest.join(', ')})` : ''}; answering for ${listNames(plan.named)}.\n\n`;
+      const names = unknownNames(plan.unknown, vocabulary);
+      note += `No manual for ${names.names} in this library${names.closest.length > 0 ? ` (closest: ${names.closest.join(', ')})` : ''}; answering for ${listNames(plan.named)}.\n\n`;
     }
     // A product code no manual mentions: maybe another product, maybe the asked one's number that
     // its manual never prints; the answer comes, and says so first.

@@ -87,6 +87,7 @@ describe('a model only other manuals mention', () => {
   it('answers the documented model itself with no note', async () => {
     const turn = unwrap(await chat.answer('What battery does the Foo X2 Pro 5G have?'));
     expect(turn.text.startsWith(EXTRACTED_LABEL), turn.text).toBe(true);
+    expect(turn.unknownModels).toBeUndefined();
     expect(turn.text).toContain('300 mAh');
     expect(turn.resolvedModels).toEqual(['Foo X2 Pro 5G']);
   });
@@ -128,6 +129,7 @@ describe('a model only other manuals mention', () => {
       expect(turn.text.startsWith(`No manual for ${name} in this library; closest: Foo X2 Pro 5G`), `${q}\n${turn.text}`).toBe(true);
       expect(turn.mode).toBe('not-found');
       expect(turn.resolvedModels, q).toEqual([]);
+      expect(turn.unknownModels, q).toEqual([name]);
     }
   });
 
@@ -147,6 +149,7 @@ describe('a model only other manuals mention', () => {
       expect(turn.text.startsWith(`No manual for ${name} in this library (closest: Foo X2 Pro 5G`), `${q}\n${turn.text}`).toBe(true);
       expect(turn.text, q).toContain('; answering for Foo X2 Pro 5G.');
       expect(turn.resolvedModels, q).toEqual(['Foo X2 Pro 5G']);
+      expect(turn.unknownModels, q).toEqual([name]);
     }
   });
 
@@ -179,5 +182,7 @@ describe('a model only other manuals mention', () => {
     expect(turn.text).not.toMatch(/40 mAh|90 mAh/);
     expect(turn.clarify).toEqual([{ name: 'Bar Z5', models: ['Bar Z5 Max 5G', 'Bar Z5 Mini 5G'] }]);
     expect(turn.resolvedModels).toEqual(['Foo X2 Pro 5G']);
+    // Both names have no manual: the one asked back first, as the answer says them.
+    expect(turn.unknownModels).toEqual(['Bar Z5', 'Foo X2']);
   });
 });
