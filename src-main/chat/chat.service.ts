@@ -1,4 +1,4 @@
-import type { ChatTurn, Conversation, ConversationScope, ConversationSummary, EngineEvent, SearchResponse } from '../contract/api';
+import type { ChatTurn, Conversation, ConversationScope, ConversationSummary, EngineEvent, ModelChoice, SearchResponse } from '../contract/api';
 import type { Result } from '../core/result';
 import { fail, ok, toAppError } from '../core/result';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
@@ -19,11 +19,13 @@ import { closestToUnknown } from './closest-models';
 import type { UnknownModel } from './model-guard';
 import type { ChatIndex, RetrieveOptions } from './retrieve';
 import { retrieverFor } from '../core/vocabulary';
-import { analyzeQuery } from '../search/query-analysis';
+import { analyzeQuery, type QueryAnalysis } from '../search/query-analysis';
 import { followUpQuestion } from './follow-up';
 import { docsListing } from './covered-models';
-import { chosenByChip, namesAsWritten, pickedCandidate, questionPicked, withoutNames } from './undocumented-models';
+import { askBack, chosenByChip, pickedCandidate, questionBackNote, questionPicked } from './undocumented-models';
+import { listNames } from './name-list';
 import { isAskedModel, namedWhere, questionForLines, retrieve, sameModelSpelled } from './retrieve';
+import type { QuestionPlan } from './question-plan';
 import { confirmUnknown, planQuestion, readAsExtended } from './question-plan';
 
 /**
@@ -173,11 +175,6 @@ function historyFor(turns: readonly ChatTurn[]): HistoryMessage[] {
     .slice(-HISTORY_MESSAGES);
 }
 
-function listNames(names: readonly string[], last = 'and'): string {
-  if (names.length <= 1) return names.join('');
-  return `${names.slice(0, -1).join(', ')} ${last} ${names[names.length - 1]}`;
-}
-
 /**
  * A question's unknown names as a reply writes them, with the library's models closest to them:
  * `closest` once after the names when every name has that same list (one name, or "E98C and
@@ -189,6 +186,17 @@ function unknownNames(unknown: readonly UnknownModel[], vocabulary: ModelVocabul
   const first = lists[0]?.closest ?? [];
   if (lists.every((l) => l.closest.join('\n') === first.join('\n'))) return { names: listNames(lists.map((l) => l.text)), closest: first };
   return { names: listNames(lists.map((l) => (l.closest.length > 0 ? `${l.text} (closest: ${l.closest.join(', ')})` : l.text))), closest: [] };
+}
+
+/**
+ * The names a question wrote that no manual is for (`ChatTurn.unknownModels`), once each whatever
+ * their case: those asked back, then the plan's (`unmentioned` codes are not: they may be the
+ * asked product's own number).
+ */
+function withoutManual(clarify: readonly ModelChoice[], unknown: readonly UnknownModel[]): string[] {
+  const out: string[] = [];
+  for (const name of [...clarify.map((c) => c.name), ...unknown.map((u) => u.text)]) if (!out.some((o) => o.toLowerCase() === name.toLowerCase())) out.push(name);
+  return out;
 }
 
 /** The one library model a heading, caption or table row names, else null. */
@@ -261,52 +269,40 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       // The question asked back may itself have been a follow-up ("and the Bar Z5?"): read as one again.
       followUp = followUpQuestion(repicked, analyzeQuery(repicked, vocabulary), vocabulary, before.slice(0, askedBack)) ?? repicked;
     }
-    let asked = followUp ?? chosen ?? q.value;
-    let analysis = followUp ? analyzeQuery(followUp, vocabulary) : typed;
-    let plan = await confirmUnknown(index, namesAsWritten(planQuestion(asked, analysis, vocabulary, previous), index), previous);
-    // A model chip the user picked that is one of the models an ambiguous name may be ("Galaxy
-    // S20" under the S20+ 5G's chip) says which one: answered for it, saying so, not asked back.
-    plan = { ...plan, unknown: plan.unknown.map((u) => chosenByChip(u, picked)) };
+    const planFor = async (text: string, read: QueryAnalysis): Promise<QuestionPlan> => {
+      const plan = await confirmUnknown(index, planQuestion(text, read, vocabulary, previous, index), previous);
+      // A model chip the user picked that is one of the models an ambiguous name may be ("Galaxy
+      // S20" under the S20+ 5G's chip) says which one: answered for it, saying so, not asked back.
+      return { ...plan, unknown: plan.unknown.map((u) => chosenByChip(u, picked)) };
+    };
+    const first = followUp ?? chosen ?? q.value;
+    const firstAnalysis = followUp ? analyzeQuery(followUp, vocabulary) : typed;
+    // A name that begins several documented models' names ("Galaxy S20") is asked back, before
+    // any search or LLM; a question naming other models besides is answered for those (`askBack`).
+    const back = await askBack(first, firstAnalysis, await planFor(first, firstAnalysis), planFor, vocabulary);
+    let { asked, analysis, plan } = back;
+    const { clarify } = back;
+    const asksBack = clarify.length > 0 ? { clarify } : {};
+    // Every turn says the names the question gave that no manual is for, whatever it then does.
+    const missing = withoutManual(clarify, plan.unknown);
     const turn = (fields: Omit<ChatTurn, 'id' | 'role' | 'createdAt'>): ChatTurn => ({
       id: opts.messageId ?? newId(),
       role: 'assistant',
       createdAt: new Date().toISOString(),
       ...fields,
+      ...(missing.length > 0 ? { unknownModels: missing } : {}),
     });
     const whole = (fields: Omit<ChatTurn, 'id' | 'role' | 'createdAt'>): Result<ChatTurn> => {
       onToken(fields.text);
       return ok(turn(fields));
     };
-
-    // A model no manual is about whose name begins several documented models' names ("Galaxy
-    // S20": the S20+ 5G and the S20 Ultra 5G) is asked back, before any search or LLM: any manual
-    // the search ranks first would answer for a model the user may not mean. Naming or picking
-    // one of them in the next question answers this one again for it (`questionPicked` above).
-    // A question naming other models besides ("Compare the battery of the Foo X1 and the Bar Z5")
-    // is answered for those, as the question without the ambiguous names, with the question back
-    // said first and its candidates kept on the turn, so the picking buttons still show.
-    const ambiguous = plan.unknown.filter((u) => u.ambiguous !== undefined);
-    // A name the question writes twice is asked about once: one row of candidate buttons.
-    const clarify = ambiguous.filter((u, i) => ambiguous.findIndex((v) => v.text.toLowerCase() === u.text.toLowerCase()) === i).map((u) => ({ name: u.text, models: u.ambiguous!.documented }));
-    if (ambiguous.length > 0) {
-      const rest = withoutNames(asked, analysis, ambiguous);
-      const restAnalysis = analyzeQuery(rest, vocabulary);
-      const restPlan = restAnalysis.models.length === 0 ? null : await confirmUnknown(index, namesAsWritten(planQuestion(rest, restAnalysis, vocabulary, previous), index), previous);
-      if (restPlan === null || restPlan.named.length === 0) {
-        const text = clarify.map((c) => `This library has no manual for ${c.name}. Which model: ${listNames(c.models, 'or')}?`).join('\n\n');
-        return whole({ text, mode: 'not-found', citations: [], resolvedModels: [], clarify });
-      }
-      asked = rest;
-      analysis = restAnalysis;
-      plan = { ...restPlan, unknown: restPlan.unknown.map((u) => chosenByChip(u, picked)) };
-    }
-    const asksBack = clarify.length > 0 ? { clarify } : {};
+    if (back.reply !== undefined) return whole({ text: back.reply, mode: 'not-found', citations: [], resolvedModels: [], clarify });
 
     if (plan.unknown.length > 0 && plan.named.length === 0) {
-      const missing = unknownNames(plan.unknown, vocabulary);
+      const names = unknownNames(plan.unknown, vocabulary);
       // A code of another product line ("ZX-900" in a follow-up) is no sibling: no manual of the library mentions it.
       const unsaid = plan.unknown.some((u) => u.kind === 'sibling') ? '' : `, and none of its manuals mentions ${plan.unknown.length > 1 ? 'them' : 'it'}`;
-      const text = `No manual for ${missing.names} in this library${unsaid}${missing.closest.length > 0 ? `; closest: ${missing.closest.join(', ')}` : ''}.`;
+      const text = `No manual for ${names.names} in this library${unsaid}${names.closest.length > 0 ? `; closest: ${names.closest.join(', ')}` : ''}.`;
       return whole({ text, mode: 'not-found', citations: [], resolvedModels: [] });
     }
 
@@ -324,11 +320,11 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     // A question naming a known and an unknown model is answered for the known one, said first,
     // with the library's models closest to the unknown name, so the technician sees what it has.
     // The question back comes first, worded as the note for a name read as one documented model.
-    let note = clarify.length > 0 ? `${clarify.map((c) => `This library has no manual for ${c.name}: which model, ${listNames(c.models, 'or')}?`).join(' ')} Answering for ${listNames(plan.named)}.\n\n` : '';
+    let note = clarify.length > 0 ? `${questionBackNote(clarify, plan.named)}\n\n` : '';
     if (followUp) note += `Read as: “${followUp}”\n\n`;
     if (plan.unknown.length > 0) {
-      const missing = unknownNames(plan.unknown, vocabulary);
-      note += `No manual for ${missing.names} in this library${missing.closest.length > 0 ? ` (closest: ${missing.closest.join(', ')})` : ''}; answering for ${listNames(plan.named)}.\n\n`;
+      const names = unknownNames(plan.unknown, vocabulary);
+      note += `No manual for ${names.names} in this library${names.closest.length > 0 ? ` (closest: ${names.closest.join(', ')})` : ''}; answering for ${listNames(plan.named)}.\n\n`;
     }
     // A product code no manual mentions: maybe another product, maybe the asked one's number that
     // its manual never prints; the answer comes, and says so first.

@@ -43,6 +43,8 @@ const turnSchema = z.object({
   resolvedModels: z.array(z.string()).optional(),
   stopped: z.boolean().optional(),
   clarify: z.array(z.object({ name: z.string(), models: z.array(z.string()) })).optional(),
+  // Optional: turns saved before the field existed have none.
+  unknownModels: z.array(z.string()).optional(),
 });
 
 const scopeSchema = z.object({

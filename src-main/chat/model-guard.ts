@@ -32,9 +32,10 @@ export interface UnknownModel {
    */
   extends?: string;
   /**
-   * It begins with a family name of the library's models ("XIAO ESP32" of "XIAO ESP32-C9"): the
-   * manuals mention it only where they write the whole name, and the family's members its
-   * mention reads are not asked about.
+   * It begins with a family name of the library's models ("XIAO ESP32" of "XIAO ESP32-C9"), or
+   * with the name of a model no manual is about that the question goes on writing ("Foo X2" of
+   * "Foo X2 Lite", `undocumentedMentions`): the manuals mention it only where they write the
+   * whole name, and the models its mention reads are not asked about.
    */
   family?: true;
   /**
@@ -50,12 +51,6 @@ export interface UnknownModel {
    * so the reply asks which (`clarify` of the chat turn) instead of answering from any manual.
    */
   ambiguous?: { mentioned: string; documented: string[] };
-  /**
-   * With `fuller` or `ambiguous`: the word the question writes right after the name when it may
-   * be one more word of it ("lite" of "foo x2 lite", `DocumentedExtensions.next`). A word the
-   * library never writes is: the name is another model's, kept as written (`namesAsWritten`).
-   */
-  next?: string;
 }
 
 /**

@@ -29,9 +29,10 @@ export interface QuestionPlan {
    */
   unmentioned: UnknownModel[];
   /**
-   * Library models read only inside a family name the library lacks ("XIAO ESP32-C9" reads the
-   * XIAO ESP32-C3 and -S3), by that name, in the question's order: left out of `named` while the
-   * name is unknown, named again when `confirmUnknown` takes the name back.
+   * Library models read only inside a longer name the library lacks (`UnknownModel.family`: "XIAO
+   * ESP32-C9" reads the XIAO ESP32-C3 and -S3, "Foo X2 Lite" the Foo X2), by that name, in the
+   * question's order: left out of `named` while the name is unknown, named again when
+   * `confirmUnknown` takes the name back.
    */
   held: { family: UnknownModel; models: string[] }[];
   /** Every library model the question's mentions read, in its order (`named` and `held` together). */
@@ -41,16 +42,20 @@ export interface QuestionPlan {
 /**
  * Reads the models of a question from its one analysis; `previousModels` are the conversation's
  * last resolved models (none when the user picked a chip: the chip's model is the user's choice,
- * and a code its manual never prints may be its own number).
+ * and a code its manual never prints may be its own number). `index` gives the library's words,
+ * which tell a word going on with a model's name from the question's (`undocumentedMentions`).
  */
-export function planQuestion(question: string, analysis: QueryAnalysis, vocabulary: ModelVocabulary, previousModels: readonly string[]): QuestionPlan {
+export function planQuestion(question: string, analysis: QueryAnalysis, vocabulary: ModelVocabulary, previousModels: readonly string[], index: Pick<ChatIndex, 'libraryWords'> = {}): QuestionPlan {
   const named = analysis.models;
   // With a model remembered any product code the library does not know is the product asked
   // about (a switch); naming no model of the library, one with three digits may be (see
   // `CodeMode`). `confirmUnknown` takes back those the library mentions.
   const mode = previousModels.length > 0 ? 'any' : named.length === 0 ? 'product' : 'library';
   const found = findUnknownModels(question, vocabulary, analysis.mentions, mode);
-  const unknown = [...(mode === 'product' ? found.filter((u) => u.kind === 'sibling') : found), ...undocumentedMentions(question, analysis, vocabulary)].sort((a, b) => a.start - b.start);
+  const taken = mode === 'product' ? found.filter((u) => u.kind === 'sibling') : found;
+  // A name read as written is read once: a member's ending after a mention is one already.
+  const undocumented = undocumentedMentions(question, analysis, vocabulary, index).filter((u) => u.family !== true || !taken.some((t) => t.start < u.end && t.end > u.start));
+  const unknown = [...taken, ...undocumented].sort((a, b) => a.start - b.start);
   const unmentioned = mode === 'product' ? found.filter((u) => u.kind === 'code') : [];
   // The members a family name reads are not asked about when the whole name is one the library
   // lacks ("XIAO ESP32-C9" reads the XIAO ESP32-C3 and -S3); another mention still names them.
@@ -129,10 +134,12 @@ export async function confirmUnknown(index: ChatIndex, plan: QuestionPlan, previ
         if (!(await chunksAbout(index, mentioned))) out.push(u);
         continue;
       }
-      if (index.libraryWords && spelledInWords(u.key, index.libraryWords())) continue;
+      // A known model's name with an ending is mentioned only written whole: "M5StickC" is not
+      // "M5StickC Plus 2", nor the word "m5stickc" "M5StickC Lite".
+      const whole = u.extends !== undefined || u.family === true;
+      if (!whole && index.libraryWords && spelledInWords(u.key, index.libraryWords())) continue;
       const found = await index.search(u.text, { topK: MENTION_PROBE_HITS, retriever: 'bm25' });
-      // A known model's name with an ending is mentioned only written whole: "M5StickC" is not "M5StickC Plus 2".
-      const said = found.ok && found.value.results.some((h) => mentions(`${h.title}\n${h.text}`, u.text, u.extends !== undefined || u.family === true));
+      const said = found.ok && found.value.results.some((h) => mentions(`${h.title}\n${h.text}`, u.text, whole));
       if (!said) out.push(u);
     }
     return out;

@@ -1,8 +1,10 @@
 import type { ModelChoice } from '../contract/api';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
-import { contentTerms, isStopword, modelTokens, nameKey } from '../enrich/text.util';
-import { nameWords, readExtensions, type QueryAnalysis } from '../search/query-analysis';
-import type { UnknownModel } from './model-guard';
+import { contentTerms, isStopword, isUnitLike, joinable, modelTokens, nameKey, type ModelToken } from '../enrich/text.util';
+import { analyzeQuery, nameWords, readExtensions, type QueryAnalysis, type QueryMention } from '../search/query-analysis';
+import { listNames } from './name-list';
+import { askedKey, type UnknownModel } from './model-guard';
+import { stem } from './text-terms';
 import type { ChatIndex } from './retrieve';
 import type { QuestionPlan } from './question-plan';
 import { writtenOrSlipOf } from './topic-gate';
@@ -12,8 +14,8 @@ import { writtenOrSlipOf } from './topic-gate';
  * name has ("S20+" beside the Galaxy S20+ 5G's manual): the question is answered for that model,
  * and says so (`readAsExtended` in question-plan.ts, the note in chat.service.ts); when several models'
  * manuals have such names ("Galaxy S20": the S20+ 5G's and the S20 Ultra 5G's), the reply asks
- * which one (`clarify` in chat.service.ts): before anything else when the question names no other
- * model, else first in the answer for the models it names (`withoutNames`).
+ * which one (`askBack`): before anything else when the question names no other model, else first
+ * in the answer for the models it names (`withoutNames`, `questionBackNote`).
  */
 
 /**
@@ -32,42 +34,117 @@ export const MAX_CANDIDATES = 5;
  * two to `MAX_CANDIDATES` (`ambiguous`: "Galaxy S20", the S20+ 5G and the S20 Ultra 5G), asked
  * back which one; in both cases rather than from whichever manual the search ranks first for a
  * model none is about. Not when the question names one of those models too ("the Foo X2 and the
- * Foo X2 Pro 5G" compares them).
+ * Foo X2 Pro 5G" compares them). A name the question goes on writing (`goesOnWithName`: "Foo X2
+ * Lite") is another model, kept as written with the word that goes on with it: the library has no
+ * manual for it, and the mentioned model is not asked about (`family`, as with a family name and
+ * a code after it). `index` gives the library's words; without them a lower-case word after a
+ * name is read as the question's.
  */
-export function undocumentedMentions(question: string, analysis: QueryAnalysis, vocabulary: ModelVocabulary): UnknownModel[] {
+export function undocumentedMentions(question: string, analysis: QueryAnalysis, vocabulary: ModelVocabulary, index: Pick<ChatIndex, 'libraryWords'> = {}): UnknownModel[] {
   const out: UnknownModel[] = [];
   for (const m of analysis.mentions) {
     if (!analysis.models.includes(m.model)) continue;
-    // In a fixed order, whatever order the vocabulary learned them in ("S9" before "S10").
     const read = readExtensions(question, m, vocabulary);
-    const fuller = read.models.map((e) => e.name).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-    if (fuller.length === 0 || fuller.length > MAX_CANDIDATES || fuller.some((name) => analysis.models.includes(name))) continue;
-    const unknown: UnknownModel = {
-      text: m.text,
-      kind: 'sibling',
-      key: vocabulary.lookup(m.model)?.key ?? '',
-      start: m.start,
-      end: m.end,
-      ...(read.next !== null ? { next: read.next } : {}),
-    };
+    // `readExtensions` reads no model when a word that may go on with the name follows it ("Foo
+    // X2 Lite"): here, the models the name is read as had the question ended with it.
+    const models = read.models.length > 0 ? read.models : readExtensions(question.slice(0, m.end), m, vocabulary).models;
+    if (models.length === 0) continue;
+    const next = wordAfter(question, m);
+    // A name run into what follows ("Galaxy S20+5G") ends elsewhere than its mention: read as written.
+    if (next === null && read.models.length === 0) continue;
+    if (next !== null && goesOnWithName(question, m, next, vocabulary, index)) {
+      const text = question.slice(m.start, next.end);
+      out.push({ text, kind: 'sibling', key: askedKey(text, vocabulary).replace(/[^\p{L}\p{N}]/gu, ''), start: m.start, end: next.end, family: true });
+      continue;
+    }
+    // In a fixed order, whatever order the vocabulary learned them in ("S9" before "S10").
+    const fuller = models.map((e) => e.name).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    if (fuller.length > MAX_CANDIDATES || fuller.some((name) => analysis.models.includes(name))) continue;
+    const unknown: UnknownModel = { text: m.text, kind: 'sibling', key: vocabulary.lookup(m.model)?.key ?? '', start: m.start, end: m.end };
     out.push(fuller.length === 1 ? { ...unknown, fuller: { mentioned: m.model, documented: fuller[0]! } } : { ...unknown, ambiguous: { mentioned: m.model, documented: fuller } });
   }
   return out;
 }
 
 /**
- * The plan without the names read as documented models that the question goes on writing with a
- * word the library never writes ("foo x2 lite" where no manual has "lite": another model, the Foo
- * X2 Lite, not the Foo X2 Pro 5G): such a name is kept as written, a model the library has no
- * manual for, as "Foo X2 Lite" and "Foo X2 Mini" are. A word the manuals write ("foo x2 battery")
- * is the question's, not the name's. Without the library's words the plan is kept.
+ * The word right after a mention that may be one more word of its name, as `readExtensions` reads
+ * one: joined to it, no stopword; null when there is none, or the name runs into what follows.
  */
-export function namesAsWritten(plan: QuestionPlan, index: Pick<ChatIndex, 'libraryWords'>): QuestionPlan {
-  const open = plan.unknown.filter((u) => u.next !== undefined);
-  if (open.length === 0 || !index.libraryWords) return plan;
-  const unwritten = open.filter((u) => !libraryWrites(u.next!, index.libraryWords!()));
-  // The mentioned model stays named (`undocumentedMentions` reads only named models' mentions).
-  return unwritten.length === 0 ? plan : { ...plan, unknown: plan.unknown.filter((u) => !unwritten.includes(u)) };
+function wordAfter(question: string, m: QueryMention): ModelToken | null {
+  const next = modelTokens(question).find((t) => t.start >= m.end);
+  if (!next || next.start === m.end || next.kind !== 'word' || !joinable(question.slice(m.end, next.start)) || isStopword(next.norm)) return null;
+  return next;
+}
+
+/**
+ * Whether the word right after a mention of a model no manual is about goes on with its name,
+ * making another model's ("Foo X2 Lite", "foo x2 lite", "Foo X2 Mini", "Foo X2 2"), rather than
+ * saying what the question asks about it ("foo x2 battery", "foo x2 overheats", "Foo X2
+ * Bluetooth"). Read from how the question writes it and what the library writes, in this order:
+ * - a code or a number goes on with it, unless it is a quantity ("5V", "4 GB") in a unit no word
+ *   of the library's model names is written in ("4G" goes on, as the Foo X2 Pro 5G's "5G");
+ * - so does a word of the library's model names ("Mini", "Plus");
+ * - a word the library writes, or a slip of typing of one ("batery"), is the question's: the
+ *   manuals say it of their models ("Foo X2 Battery", "Bluetooth");
+ * - a word written with a capital in a question not written in title case goes on with it;
+ * - without the library's words, a lower-case word is the question's;
+ * - an inflected word (`inflected`: "overheats", "charging") is the question's, as is a lower-case
+ *   word after a name the question writes with capitals ("Foo X2 overheat"): the question would
+ *   write the name's words alike;
+ * - else it goes on with the name ("foo x2 lite" where no manual writes "lite").
+ */
+function goesOnWithName(question: string, m: QueryMention, word: ModelToken, vocabulary: ModelVocabulary, index: Pick<ChatIndex, 'libraryWords'>): boolean {
+  const names = modelNameWords(vocabulary);
+  if (/\p{N}/u.test(word.norm)) return !(isUnitLike(word.norm) && ![...names].some((w) => isUnitLike(w) && unitOf(w) === unitOf(word.norm))) && !countedBy(question, word);
+  if (word.norm === '+' || names.has(word.norm)) return true;
+  if (index.libraryWords && libraryWrites(word.raw, index.libraryWords())) return false;
+  const capital = /^\p{Lu}/u.test(word.raw);
+  if (capital && !titleCased(question, m.start, word.end)) return true;
+  if (!index.libraryWords || inflected(word.norm)) return false;
+  return capital || !modelTokens(m.text).some((t) => /^\p{Lu}\p{L}*$/u.test(t.raw));
+}
+
+/** The unit of a quantity written as one word ("5g" -> "g"). */
+function unitOf(word: string): string {
+  return word.replace(/^[\d.]+/u, '');
+}
+
+/** Whether a number is a quantity by the unit after it ("4 GB", "2 A"), as `isUnitLike` reads a number and its unit written together. */
+function countedBy(question: string, number: ModelToken): boolean {
+  if (!/^\d+$/u.test(number.norm)) return false;
+  const unit = modelTokens(question.slice(number.end))[0];
+  return unit !== undefined && /^ +$/u.test(question.slice(number.end, number.end + unit.start)) && isUnitLike(number.norm + unit.norm);
+}
+
+/**
+ * An inflected form, a verb's or a plural's ("overheats", "charging", "stopped", "buttons"): it
+ * ends as inflections do and the stemmer cuts that ending. The words of a model's name do not
+ * inflect; "plus", "iris" and "glass" end in an "s" that is no inflection.
+ */
+const INFLECTION = /(?:[^isu]s|ed|ing)$/u;
+
+function inflected(word: string): boolean {
+  return INFLECTION.test(word) && stem(word) !== word;
+}
+
+/** The words of the library's model names, digits and "+" included ("foo", "x2", "pro", "5g"). */
+function modelNameWords(vocabulary: ModelVocabulary): Set<string> {
+  const out = new Set<string>();
+  for (const e of vocabulary.models()) for (const w of nameWords(e.name)) out.add(w);
+  return out;
+}
+
+/** Share of a question's words inside sentences written with a capital above which case says nothing of names. */
+const TITLE_CASE_SHARE = 0.5;
+
+/**
+ * Whether the question is written in title case ("How Do I Charge The Foo X2"), where a capital
+ * says nothing of a name: more than half its words of letters inside sentences are capitalised,
+ * the name read between `start` and `end` left out.
+ */
+function titleCased(question: string, start: number, end: number): boolean {
+  const inner = modelTokens(question).filter((t) => /^\p{L}{2,}$/u.test(t.raw) && (t.end <= start || t.start >= end) && !/(?:^|[.!?:;"“‘([])\s*$/u.test(question.slice(0, t.start)));
+  return inner.filter((t) => /^\p{Lu}/u.test(t.raw)).length > inner.length * TITLE_CASE_SHARE;
 }
 
 /** Whether the library's words (its term statistics' terms) have `word`, read as they are read (lower case, singular); a word no term is made of counts as written. */
@@ -97,6 +174,54 @@ export function chosenByChip(u: UnknownModel, chips: readonly string[]): Unknown
   if (chosen.length === 0 || chosen.length === documented.length) return u;
   const { ambiguous: _asked, ...rest } = u;
   return chosen.length === 1 ? { ...rest, fuller: { mentioned, documented: chosen[0]! } } : { ...rest, ambiguous: { mentioned, documented: chosen } };
+}
+
+/** A question once its ambiguous names are asked back (`askBack`). */
+export interface AskedBack {
+  /** The whole reply when it is the question back alone: the question names no other model. */
+  reply?: string;
+  /** Each ambiguous name and its candidates, once however often the question writes it; empty when none. */
+  clarify: ModelChoice[];
+  /** The question to answer, its analysis and plan: without the ambiguous names when there were some. */
+  asked: string;
+  analysis: QueryAnalysis;
+  plan: QuestionPlan;
+}
+
+/**
+ * The question back for the plan's ambiguous names (a model no manual is about whose name begins
+ * several documented models' names, "Galaxy S20": the S20+ 5G and the S20 Ultra 5G), decided
+ * before any search or LLM: any manual the search ranks first would answer for a model the user
+ * may not mean. Naming or picking one of them in the next question answers this one again for
+ * it (`questionPicked`). A question naming other models besides ("Compare the battery of the Foo
+ * X1 and the Bar Z5") is answered for those, as the question without the ambiguous names
+ * (`withoutNames`, planned again by `planFor`), with the question back said first
+ * (`questionBackNote`) and its candidates kept on the turn, so the picking buttons still show.
+ */
+export async function askBack(
+  asked: string,
+  analysis: QueryAnalysis,
+  plan: QuestionPlan,
+  planFor: (question: string, analysis: QueryAnalysis) => Promise<QuestionPlan>,
+  vocabulary: ModelVocabulary,
+): Promise<AskedBack> {
+  const ambiguous = plan.unknown.filter((u) => u.ambiguous !== undefined);
+  if (ambiguous.length === 0) return { clarify: [], asked, analysis, plan };
+  // A name the question writes twice is asked about once: one row of candidate buttons.
+  const clarify = ambiguous.filter((u, i) => ambiguous.findIndex((v) => v.text.toLowerCase() === u.text.toLowerCase()) === i).map((u) => ({ name: u.text, models: u.ambiguous!.documented }));
+  const rest = withoutNames(asked, analysis, ambiguous);
+  const restAnalysis = analyzeQuery(rest, vocabulary);
+  const restPlan = restAnalysis.models.length === 0 ? null : await planFor(rest, restAnalysis);
+  if (restPlan === null || restPlan.named.length === 0) {
+    const reply = clarify.map((c) => `This library has no manual for ${c.name}. Which model: ${listNames(c.models, 'or')}?`).join('\n\n');
+    return { reply, clarify, asked, analysis, plan };
+  }
+  return { clarify, asked: rest, analysis: restAnalysis, plan: restPlan };
+}
+
+/** The question back as said first in an answer for the other models the question names (`named`), worded as the note for a name read as one documented model. */
+export function questionBackNote(clarify: readonly ModelChoice[], named: readonly string[]): string {
+  return `${clarify.map((c) => `This library has no manual for ${c.name}: which model, ${listNames(c.models, 'or')}?`).join(' ')} Answering for ${listNames(named)}.`;
 }
 
 /** What joins a name to the model named beside it: a comma, a slash, "&", "and", "or", "vs", and a "the" after it. */

@@ -262,6 +262,14 @@ export interface ChatTurn {
    * Max 5G).
    */
   clarify?: ModelChoice[];
+  /**
+   * Assistant turns: the names the question wrote, as written, that no manual of the library is
+   * for ("ZX-900", "Foo X2 Lite", "Bar Z5"), whether the answer then said only that, asked which
+   * model, or answered for the models it did name. Absent when there were none, and on turns saved
+   * before the field existed. Not a product code the manuals never print, which may be the asked
+   * product's own number (the answer comes, saying no manual mentions it).
+   */
+  unknownModels?: string[];
 }
 
 /** A model name a question wrote, and the library models (2 to 5, the library's spelling) it may mean. */

@@ -83,6 +83,7 @@ const chatTurn = z.object({
   resolvedModels: z.optional(z.array(z.string())),
   stopped: z.optional(z.boolean()),
   clarify: z.optional(z.array(modelChoice)),
+  unknownModels: z.optional(z.array(z.string())),
 });
 
 /** One schema per event kind (`EngineEvent['type']`); the map's keys are checked against the kinds below. */

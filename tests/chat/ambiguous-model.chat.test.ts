@@ -91,6 +91,10 @@ describe('a model whose name begins several documented models', () => {
     const done = events.find((e) => e.type === 'chat.done' && e.message.id === asked.id);
     expect(checkEngineEvent(done)).toMatchObject({ ok: true });
     expect(unwrap(await chat.get(conv.id)).messages[1]?.clarify).toEqual(asked.clarify);
+    // The name no manual is for travels on the turn, through the event and the store alike.
+    expect(asked.unknownModels).toEqual(['Bar Z5']);
+    expect(done?.type === 'chat.done' && done.message.unknownModels).toEqual(['Bar Z5']);
+    expect(unwrap(await chat.get(conv.id)).messages[1]?.unknownModels).toEqual(['Bar Z5']);
 
     const picked = unwrap(await chat.ask(conv.id, 'Bar Z5 Max 5G'));
     expect(picked.clarify).toBeUndefined();

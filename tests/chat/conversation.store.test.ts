@@ -58,6 +58,23 @@ describe('conversation store', () => {
     expect(existsSync(path.join(dir, 'conversations', `${conv.id}.json`))).toBe(true);
   });
 
+  it('keeps the names no manual is for, and loads turns saved before that field existed', async () => {
+    const store = createConversationStore(dir);
+    const conv = unwrap(await store.create());
+    const at = new Date().toISOString();
+    const missing: ChatTurn = { id: newId(), role: 'assistant', text: 'No manual for ZX-900 in this library.', createdAt: at, mode: 'not-found', citations: [], resolvedModels: [], unknownModels: ['ZX-900'] };
+    unwrap(await store.append(conv.id, [{ id: newId(), role: 'user', text: 'ZX-900 fuse?', createdAt: at }, missing]));
+    expect(unwrap(await createConversationStore(dir).get(conv.id)).messages[1]!.unknownModels).toEqual(['ZX-900']);
+    // A file written by a version without the field, as it wrote it.
+    const oldId = newId();
+    const old = { version: 1, id: oldId, title: 'Old', createdAt: at, updatedAt: at, scope: {}, messages: turns('What fuse?') };
+    await writeFile(path.join(dir, 'conversations', `${oldId}.json`), JSON.stringify(old));
+    const got = unwrap(await store.get(oldId));
+    expect(got.messages.map((m) => m.text)).toEqual(old.messages.map((m) => m.text));
+    expect(got.messages[1]!.unknownModels).toBeUndefined();
+    expect((await store.list()).map((c) => c.id).sort()).toEqual([conv.id, oldId].sort());
+  });
+
   it('starts with the default title and an empty scope', async () => {
     const store = createConversationStore(dir);
     const conv = unwrap(await store.create());

@@ -3,7 +3,7 @@ import type { SearchResponse } from '../../src-main/contract/api';
 import { fail, ok, type Result } from '../../src-main/core/result';
 import { retrieverFor, type Retriever } from '../../src-main/core/vocabulary';
 import { questionForLines, retrieve, type ChatIndex } from '../../src-main/chat/retrieve';
-import { confirmUnknown, mentions, planQuestion, spelledInWords } from '../../src-main/chat/question-plan';
+import { planQuestion } from '../../src-main/chat/question-plan';
 import type { SearchHit } from '../../src-main/contract/api';
 import { ModelVocabulary } from '../../src-main/enrich/model-vocabulary';
 import { LibraryEnrichment } from '../../src-main/index/library-enrichment';
@@ -136,74 +136,16 @@ describe('the relevance gate and sibling models', () => {
   });
 });
 
-describe('unknown names the library talks about', () => {
-  // Two routers with model numbers; the E52C manual also names its module, the E58M.
+describe('the question as the answerer reads it', () => {
   const vocabulary = ModelVocabulary.fromDocuments([
     markdownDocument('lib/e/e52c/README.md', '# Radxa E52C\n\nThe Radxa E52C is a router.'),
     markdownDocument('lib/e/e54c/README.md', '# Radxa E54C\n\nThe Radxa E54C is a router.'),
   ], { vendors: ['Radxa'] });
-  const manualText = 'The E52C carries an E58M module that takes 5V. The E52C and E54C routers need a 5V/3A supply.';
-  /** A BM25 stand-in over one stored passage: it returns the passage when it shares a word with the query. */
-  const index: ChatIndex = {
-    retriever: 'bm25',
-    vocabulary,
-    search: async (query, o) => {
-      const words = query.toLowerCase().split(/\W+/).filter(Boolean);
-      const hit = words.some((w) => manualText.toLowerCase().includes(w));
-      const results = hit ? [{ chunkId: 'lib/e/e52c/README.md#1', doc: 'lib/e/e52c/README.md', title: 'Radxa E52C', text: manualText, score: 1, pages: [], headingPath: [], start: 0, end: 1, signature: { category: null, nouns: [], model: 'E52C' }, snippet: '' }] : [];
-      return ok({ query, resolvedModels: [], retriever: o.retriever, results, highlight: [] });
-    },
-  };
-
-  it('takes back an "unknown" name the manuals mention, and keeps a model number no manual names', async () => {
-    const ask = async (q: string) => confirmUnknown(index, planQuestion(q, analyzeQuery(q, vocabulary), vocabulary, ['E54C']), ['E54C']);
-    const missing = await ask('What supply does the E99C need?');
-    expect(missing.unknown.map((u) => u.text)).toEqual(['E99C']);
-    expect(missing.inherited).toEqual([]);
-    expect(planQuestion('Which voltage does the E58M take?', analyzeQuery('Which voltage does the E58M take?', vocabulary), vocabulary, []).unknown.map((u) => u.text)).toEqual(['E58M']);
-    const part = await ask('Which voltage does the E58M take?');
-    expect(part.unknown).toEqual([]);
-    // Nothing unknown is left and no model is named: the conversation's model is kept.
-    expect(part.inherited).toEqual(['E54C']);
-  });
-
-  it("takes back a code the library's words spell with more or less after it, which the probe search cannot find", async () => {
-    // The index keeps "ILI9342C" as one word: a search for "ILI9342" finds nothing.
-    const words = ['display', 'ili9342c', 'atecc608a', 'esp32-s3r8', 'samd21g18', 'e52c'];
-    const withWords: ChatIndex = { ...index, search: async (query, o) => ok({ query, resolvedModels: [], retriever: o.retriever, results: [], highlight: [] }), libraryWords: () => words };
-    for (const code of ['ILI9342', 'ATECC608', 'ESP32S3R8', 'SAMD21G18A']) {
-      const q = `What does the ${code} do?`;
-      const plan = planQuestion(q, analyzeQuery(q, vocabulary), vocabulary, []);
-      expect(plan.unmentioned.map((u) => u.text), code).toEqual([code]);
-      expect((await confirmUnknown(withWords, plan, [])).unmentioned, code).toEqual([]);
-    }
-    const q = 'What input voltage does the TPS7A47 take?';
-    const plan = planQuestion(q, analyzeQuery(q, vocabulary), vocabulary, []);
-    expect(plan.unknown).toEqual([]);
-    expect((await confirmUnknown(withWords, plan, [])).unmentioned.map((u) => u.text)).toEqual(['TPS7A47']);
-    // A family word does not take back a member whose rest has a number ("esp32" for ESP32C6).
-    expect(spelledInWords('esp32c6', ['esp32'])).toBe(false);
-    expect(spelledInWords('rk3588s', ['rk3588'])).toBe(true);
-    // A series written with x's names its members.
-    expect(spelledInWords('cp2102', ['cp210x'])).toBe(true);
-    expect(spelledInWords('lm7805', ['lm78xx'])).toBe(true);
-    expect(spelledInWords('cp2202', ['cp210x'])).toBe(false);
-    // Short keys and words without digits never count.
-    expect(spelledInWords('e52c', ['e52c1'])).toBe(false);
-    expect(spelledInWords('display1', ['display'])).toBe(false);
-  });
 
   it('blanks model names for the answerer but keeps a revision written with them', () => {
     const q = 'E52C V1.73: what changed?';
     expect(questionForLines(q, analyzeQuery(q, vocabulary)).trim()).toBe('V1.73 : what changed?');
     const plain = 'What supply does the E52C need?';
     expect(questionForLines(plain, analyzeQuery(plain, vocabulary))).not.toContain('E52C');
-  });
-
-  it('recognises a name as written in the text: any separators, or one long code of it', () => {
-    expect(mentions('The special package (CH32H417MEU) uses PA9', 'CH32H417MEU (QFN88')).toBe(true);
-    expect(mentions('Radxa ROCK-9X board', 'ROCK 9X')).toBe(true);
-    expect(mentions('a 9X zoom on the ROCK board', 'ROCK 9X')).toBe(false);
-    expect(mentions('The E52C router', 'E5')).toBe(false);
   });
 });

@@ -87,6 +87,7 @@ describe('a model only other manuals mention', () => {
   it('answers the documented model itself with no note', async () => {
     const turn = unwrap(await chat.answer('What battery does the Foo X2 Pro 5G have?'));
     expect(turn.text.startsWith(EXTRACTED_LABEL), turn.text).toBe(true);
+    expect(turn.unknownModels).toBeUndefined();
     expect(turn.text).toContain('300 mAh');
     expect(turn.resolvedModels).toEqual(['Foo X2 Pro 5G']);
   });
@@ -114,21 +115,41 @@ describe('a model only other manuals mention', () => {
     expect(turn.resolvedModels).not.toContain('Foo X2 Pro 5G');
   });
 
-  it('is not read as the documented model when the question goes on with a word the library never writes', async () => {
-    // "lite" is no word of the library's model names, nor written in lower case, but no manual
-    // has it: it names another model, kept as written as "Foo X2 Lite" is.
-    for (const q of ['what battery does the foo x2 lite have?', 'What battery does the Foo X2 Lite have?']) {
+  it('says no manual is for the longer name the question writes, as for a name the library never writes', async () => {
+    // "Lite" goes on with the name: written with a capital, or in lower case where no manual
+    // writes it; "Mini" is a word of the library's model names (the Bar Z5 Mini 5G), "2" a number.
+    for (const [q, name] of [
+      ['What battery does the Foo X2 Lite have?', 'Foo X2 Lite'],
+      ['what battery does the foo x2 lite have?', 'foo x2 lite'],
+      ['What battery does the Foo X2 Mini have?', 'Foo X2 Mini'],
+      ['How do I charge the Foo X2 2?', 'Foo X2 2'],
+      ['How Do I Charge The Foo X2 Lite?', 'Foo X2 Lite'],
+    ] as const) {
       const turn = unwrap(await chat.answer(q));
-      expect(turn.text, q).not.toContain('answering for');
-      expect(turn.text, q).not.toContain('300 mAh');
-      expect(turn.resolvedModels, q).not.toContain('Foo X2 Pro 5G');
+      expect(turn.text.startsWith(`No manual for ${name} in this library; closest: Foo X2 Pro 5G`), `${q}\n${turn.text}`).toBe(true);
+      expect(turn.mode).toBe('not-found');
+      expect(turn.resolvedModels, q).toEqual([]);
+      expect(turn.unknownModels, q).toEqual([name]);
     }
-    // A word the manuals write is the question's, not the name's; so is a slip of typing of one.
-    for (const q of ['foo x2 battery capacity?', 'foo x2 batery capacity?']) {
+  });
+
+  it('reads a word after the name that says what is asked about it as the question\'s', async () => {
+    // A word the manuals write, a slip of typing of one, one written with a capital that they
+    // write ("Battery"), an inflected word no manual writes ("overheats"; in a question written in
+    // title case too), and a lower-case word after a name written with capitals ("overheat").
+    for (const [q, name] of [
+      ['foo x2 battery capacity?', 'foo x2'],
+      ['foo x2 batery capacity?', 'foo x2'],
+      ['Does the Foo X2 Battery hold 300 mAh?', 'Foo X2'],
+      ['foo x2 overheats when charging', 'foo x2'],
+      ['Why does the Foo X2 overheat when charging?', 'Foo X2'],
+      ['Foo X2 Overheating When Charging?', 'Foo X2'],
+    ] as const) {
       const turn = unwrap(await chat.answer(q));
-      expect(turn.text.startsWith('No manual for foo x2 in this library (closest: Foo X2 Pro 5G'), turn.text).toBe(true);
-      expect(turn.text, q).toContain('300 mAh');
+      expect(turn.text.startsWith(`No manual for ${name} in this library (closest: Foo X2 Pro 5G`), `${q}\n${turn.text}`).toBe(true);
+      expect(turn.text, q).toContain('; answering for Foo X2 Pro 5G.');
       expect(turn.resolvedModels, q).toEqual(['Foo X2 Pro 5G']);
+      expect(turn.unknownModels, q).toEqual([name]);
     }
   });
 
@@ -161,5 +182,7 @@ describe('a model only other manuals mention', () => {
     expect(turn.text).not.toMatch(/40 mAh|90 mAh/);
     expect(turn.clarify).toEqual([{ name: 'Bar Z5', models: ['Bar Z5 Max 5G', 'Bar Z5 Mini 5G'] }]);
     expect(turn.resolvedModels).toEqual(['Foo X2 Pro 5G']);
+    // Both names have no manual: the one asked back first, as the answer says them.
+    expect(turn.unknownModels).toEqual(['Bar Z5', 'Foo X2']);
   });
 });

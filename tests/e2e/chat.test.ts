@@ -135,10 +135,12 @@ describe('chat with citations in Chromium', () => {
     await third.waitFor();
     expect(await third.getAttribute('data-mode')).toBe('not-found');
     // The question named a model, one this library has no manual for: the answer's first sentence
-    // says so, and no model line above it says it again (or that it named none).
+    // says so, and no model line above it says it named none or one of the library's.
     expect(await third.locator('.answer-text').textContent()).toMatch(/^No manual for ZX-900 in this library/);
     expect(await third.getByTestId('any-model').count()).toBe(0);
     expect(await third.getByTestId('resolved-models').count()).toBe(0);
+    // The header names it from the turn's unknownModels.
+    expect(await third.getByTestId('unknown-models').textContent()).toBe('No manual for ZX-900');
     await shot(page, 'chat-conversation');
   });
 

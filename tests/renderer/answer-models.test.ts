@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatTurn } from '../../src-main/contract/api';
-import { answerModels } from '../../src-renderer/src/util/answer-models';
+import { answerModels, listed, modelsWithoutManual } from '../../src-renderer/src/util/answer-models';
 
 const at = '2026-01-01T00:00:00.000Z';
 const answer = (fields: Partial<ChatTurn>): ChatTurn => ({ id: 'a', role: 'assistant', text: 'x', createdAt: at, citations: [], resolvedModels: [], ...fields });
@@ -32,5 +32,26 @@ describe('answerModels', () => {
     // Turns saved before the field existed have no resolvedModels at all.
     const { resolvedModels: _none, ...old } = answer({ mode: 'extracted' });
     expect(answerModels(old)).toEqual({ kind: 'any' });
+  });
+});
+
+describe('modelsWithoutManual', () => {
+  it('says the names the question wrote that no manual is for', () => {
+    expect(modelsWithoutManual(answer({ mode: 'not-found', text: 'No manual for ZX-900 in this library, and none of its manuals mentions it.', unknownModels: ['ZX-900'] }))).toEqual(['ZX-900']);
+    // Answered for the model the question also named: both are said.
+    const both = answer({ mode: 'extracted', resolvedModels: ['E54C'], unknownModels: ['E99C', 'ROCK 9X'] });
+    expect(answerModels(both)).toEqual({ kind: 'models', models: ['E54C'] });
+    expect(listed(modelsWithoutManual(both))).toBe('E99C and ROCK 9X');
+  });
+
+  it('leaves out a name asked back, whose question and buttons say it', () => {
+    const clarify = [{ name: 'Bar Z5', models: ['Bar Z5 Max 5G', 'Bar Z5 Mini 5G'] }];
+    expect(modelsWithoutManual(answer({ mode: 'not-found', clarify, unknownModels: ['Bar Z5'] }))).toEqual([]);
+    expect(modelsWithoutManual(answer({ mode: 'extracted', resolvedModels: ['Foo X1'], clarify, unknownModels: ['bar z5', 'E99C'] }))).toEqual(['E99C']);
+  });
+
+  it('says nothing for a turn without the field, as turns saved before it have none', () => {
+    expect(modelsWithoutManual(answer({ mode: 'not-found', text: 'No manual for ZX-900 in this library.' }))).toEqual([]);
+    expect(listed(['A', 'B', 'C'])).toBe('A, B and C');
   });
 });

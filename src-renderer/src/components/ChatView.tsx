@@ -5,7 +5,7 @@ import { withoutExtractedLabel } from '../../../src-main/core/extracted-label';
 import { useStore } from '../store';
 import { formatDate, formatPages, plainText, spokenCitations } from '../util/format';
 import { MAX_QUESTION_CHARS } from '../util/messages';
-import { answerModels } from '../util/answer-models';
+import { answerModels, listed, modelsWithoutManual } from '../util/answer-models';
 import { openQuestionBack } from '../util/question-back';
 import { remarkCitations, remarkInlineAsText, remarkLineEndCitations } from '../viewer/markdown.plugins';
 import { SafeMarkdown } from '../viewer/SafeMarkdown';
@@ -387,6 +387,7 @@ function Answer({ turn, choices }: { turn: ChatTurn; choices: ModelChoice[] }) {
   // An extracted answer quotes the manuals: inline Markdown in a quote is shown as written.
   const plugins = useMemo(() => (turn.mode === 'extracted' ? [remarkInlineAsText, remarkLineEndCitations] : [remarkCitations]), [turn.mode]);
   const models = answerModels(turn);
+  const withoutManual = modelsWithoutManual(turn);
   return (
     <article className={`answer answer-${turn.mode ?? 'generated'}`} data-testid="answer" data-mode={turn.mode ?? 'generated'}>
       <div className="answer-meta">
@@ -411,6 +412,11 @@ function Answer({ turn, choices }: { turn: ChatTurn; choices: ModelChoice[] }) {
         ) : models?.kind === 'any' ? (
           <span className="resolved muted small" data-testid="any-model" title="Name a model in the question, or pick its chip below, to answer from its manual only.">
             From any model’s manual
+          </span>
+        ) : null}
+        {withoutManual.length > 0 ? (
+          <span className="resolved muted small" data-testid="unknown-models">
+            No manual for {listed(withoutManual)}
           </span>
         ) : null}
         {turn.stopped ? <span className="badge badge-warn">Stopped</span> : null}
