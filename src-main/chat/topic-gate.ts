@@ -253,7 +253,7 @@ const FAMILY_STEM = 7;
  * Whether `word` (lower case) is `written`, a word the library writes (its term statistics' words:
  * lower case, singular), or a slip of typing of it (`oneEditApart`), both long enough to be read
  * as a misspelling. A code is never a slip: one character from another ("core2" / "core3") it is
- * another product. The topic gate and the reading of model names (`namesAsWritten`) ask this of
+ * another product. The topic gate and the reading of a word after a model's name (`goesOnWithName`) ask this of
  * every word of the library they walk.
  */
 export function writtenOrSlipOf(word: string, written: string): boolean {

@@ -187,17 +187,10 @@ function beginsWith(name: readonly string[], words: readonly string[]): boolean 
   return words.length > 0 && words.length <= name.length && words.every((w, i) => name[i] === w);
 }
 
-/** The documented models a mention's name may be read as (`documentedExtensions`), with what the question's words leave open. */
+/** The documented models a mention's name may be read as (`documentedExtensions`). */
 export interface DocumentedExtensions {
   /** The documented models, in the vocabulary's order; empty when the question's name is none of theirs. */
   models: ModelEntry[];
-  /**
-   * The word the question writes right after the name when it may be one more word of it: lower
-   * case, no digit, no word of the library's model names ("lite" of "foo x2 lite"). The name is
-   * then another model's, unless the library writes that word as an ordinary word ("foo x2
-   * battery"), which the index knows, not the vocabulary: chat asks it (`namesAsWritten`).
-   */
-  next: string | null;
 }
 
 /**
@@ -212,21 +205,21 @@ export interface DocumentedExtensions {
  * manual) the index knows, not the vocabulary: chat asks it (`confirmUnknown`).
  */
 export function readExtensions(query: string, m: QueryMention, vocabulary: ModelVocabulary): DocumentedExtensions {
-  const none: DocumentedExtensions = { models: [], next: null };
+  const none: DocumentedExtensions = { models: [] };
   const mentioned = undocumented(m, vocabulary);
   if (!mentioned) return none;
   const next = modelTokens(query).find((t) => t.start >= m.end);
   // A name run into what follows ("Galaxy S20+5G") ends elsewhere than its mention: read as written.
   if (next && next.start === m.end) return none;
-  let open: string | null = null;
   if (next && next.kind === 'word' && joinable(query.slice(m.end, next.start)) && !isStopword(next.norm)) {
     // The name goes on ("Foo X2 Mini", "Foo X2 Lite", "Foo X2 2"): a word with a digit, a capital,
-    // or of the library's model names names another model, which the documented one is not.
+    // or of the library's model names names another model, which the documented one is not. A
+    // lower-case word no model name has ("lite", "battery") the library's words tell: chat asks
+    // them (`goesOnWithName` in undocumented-models.ts).
     if (/\p{N}/u.test(next.norm) || /\p{Lu}/u.test(next.raw) || documentedNames(vocabulary).nameWords.has(next.norm)) return none;
-    open = next.norm;
   }
   const models = extendingModels(mentioned, vocabulary).map((d) => d.entry);
-  return models.length > 0 ? { models, next: open } : none;
+  return models.length > 0 ? { models } : none;
 }
 
 /** `readExtensions`' models: those the question's name may be read as, as far as the vocabulary tells. */
