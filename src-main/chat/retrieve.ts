@@ -11,7 +11,7 @@ import type { ChunkRecord } from '../storage/chunk-store';
 import type { QuestionPlan } from './question-plan';
 import type { PagedText, Passage, PassageMember } from './passages';
 import { locateMembers, pageLocator } from './passages';
-import { terms } from './sentences';
+import { splitSentences, terms } from './sentences';
 import { synonymMap } from '../search/thesaurus';
 import { ASKING_WORDS, questionKind, unitPatterns } from './question-kind';
 import { HEADING_LINE } from '../enrich/chunk-view';
@@ -315,22 +315,21 @@ export async function retrieve(
 /** A heading line of a passage's text (`HEADING_LINE` read line by line). */
 const HEADING = new RegExp(HEADING_LINE.source);
 
-/** A line that ends a sentence (a menu path or a label does not). */
-const SENTENCE_END = /[.!?]["')\]]?$/;
-
 /**
- * Whether a passage is only its section's lead: under its heading, at most one sentence and no
- * heading of a subsection ("### I Can't Hear the Sound Clearly" and "When the TV has difficulties
- * with sound, these steps may help resolve the problem."). Such a line says what the section is
- * about; its subsections say what to do.
+ * Whether a passage is only its section's lead: under its heading, at most one sentence of prose
+ * (a title or menu path line aside), no list, table or code, and no heading of a subsection ("###
+ * I Can't Hear the Sound Clearly" and "When the TV has difficulties with sound, these steps may
+ * help resolve the problem."). Such a line says what the section is about; its subsections say
+ * what to do. Sentences are read as the answer reads them (`splitSentences`): several in one
+ * line are several.
  */
 export function leadOnly(text: string): boolean {
-  const lines = text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '');
-  const body = lines.length > 0 && HEADING.test(lines[0]!) ? lines.slice(1) : lines;
-  return body.every((l) => !HEADING.test(l)) && body.filter((l) => SENTENCE_END.test(l)).length <= 1;
+  const lines = text.split('\n');
+  const first = lines.findIndex((l) => l.trim() !== '');
+  const body = first >= 0 && HEADING.test(lines[first]!.trim()) ? lines.slice(first + 1) : lines;
+  if (body.some((l) => HEADING.test(l.trim()))) return false;
+  const units = splitSentences(body.join('\n'));
+  return units.every((u) => u.kind === 'prose') && units.filter((u) => !u.title).length <= 1;
 }
 
 /** Whether `inner` is from a subsection of `outer`'s section: same document, its heading path extends `outer`'s. */
@@ -345,8 +344,8 @@ function isSubsection(inner: Pick<SearchHit, 'doc' | 'headingPath'>, outer: Pick
  * hit when that one is from a subsection of it: the answer leads with its best passage, and the
  * lead ("these steps may help resolve the problem") leaves the steps to the subsection. Only the
  * next hit: a subsection found further down is a weaker match. Measured on all six sets: smart-tv
- * +4 first lines, seeed-xiao +1, no question lost (a subsection anywhere in the first three or
- * four would have moved one seeed-xiao first line the other way, on a replay of the passages).
+ * +4 first lines, no question lost (a subsection anywhere in the first three or four would have
+ * moved one seeed-xiao first line the other way, on a replay of the passages).
  */
 export function subsectionFirst<T extends Pick<SearchHit, 'doc' | 'headingPath' | 'text'>>(hits: readonly T[]): T[] {
   const [first, second, ...rest] = hits;

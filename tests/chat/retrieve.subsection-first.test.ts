@@ -40,6 +40,12 @@ describe('a section lead placed after its subsection', () => {
     expect(leadOnly(steps.text)).toBe(false);
     // A subsection's heading inside the passage: its text is there too.
     expect(leadOnly('### Using Other Functions\n\nView other functions.\n\n#### Running the accessibility functions\n\nSettings General Accessibility Try Now\n\n')).toBe(false);
+    // Several sentences in one line are several (the answer reads them so).
+    expect(leadOnly('### Restarting\n\nUnplug it. Wait ten seconds. Plug it back in.\n\n')).toBe(false);
+    // A lead with its list of steps, a table or code says what to do: more than the lead.
+    expect(leadOnly('### Restarting\n\nTo restart the TV:\n\n- Unplug it\n- Plug it back in\n\n')).toBe(false);
+    expect(leadOnly('### Fuses\n\nThe fuses by model.\n\n| Model | Fuse |\n|---|---|\n| A1 | T5A |\n\n')).toBe(false);
+    expect(leadOnly('### Flashing\n\nRun this command.\n\n```\nflash --port COM3\n```\n\n')).toBe(false);
   });
 
   it('moves the lead after the next passage when that one is from its subsection', () => {
