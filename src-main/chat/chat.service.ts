@@ -182,7 +182,9 @@ function historyFor(turns: readonly ChatTurn[]): HistoryMessage[] {
  * ROCK 5B, ROCK 5A)"), so no list reads as another name's.
  */
 function unknownNames(unknown: readonly UnknownModel[], vocabulary: ModelVocabulary): { names: string; closest: string[] } {
-  const lists = closestToUnknown(unknown, vocabulary);
+  // A name the question writes twice ("foo x2 lite ... Foo X2 Lite") is named once, as written first.
+  const once = unknown.filter((u, i) => unknown.findIndex((o) => o.text.toLowerCase() === u.text.toLowerCase()) === i);
+  const lists = closestToUnknown(once, vocabulary);
   const first = lists[0]?.closest ?? [];
   if (lists.every((l) => l.closest.join('\n') === first.join('\n'))) return { names: listNames(lists.map((l) => l.text)), closest: first };
   return { names: listNames(lists.map((l) => (l.closest.length > 0 ? `${l.text} (closest: ${l.closest.join(', ')})` : l.text))), closest: [] };

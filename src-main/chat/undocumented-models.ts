@@ -42,6 +42,17 @@ export const MAX_CANDIDATES = 5;
  */
 export function undocumentedMentions(question: string, analysis: QueryAnalysis, vocabulary: ModelVocabulary, index: Pick<ChatIndex, 'libraryWords'> = {}): UnknownModel[] {
   const out: UnknownModel[] = [];
+  // Each word read against the library's words once per question: the walk is over every word it
+  // writes, and a question may repeat a name many times.
+  const written = new Map<string, boolean>();
+  const libraryWords = index.libraryWords;
+  const writes = libraryWords
+    ? (word: string): boolean => {
+        let got = written.get(word);
+        if (got === undefined) written.set(word, (got = libraryWrites(word, libraryWords())));
+        return got;
+      }
+    : null;
   for (const m of analysis.mentions) {
     if (!analysis.models.includes(m.model)) continue;
     const read = readExtensions(question, m, vocabulary);
@@ -52,7 +63,7 @@ export function undocumentedMentions(question: string, analysis: QueryAnalysis, 
     const next = wordAfter(question, m);
     // A name run into what follows ("Galaxy S20+5G") ends elsewhere than its mention: read as written.
     if (next === null && read.models.length === 0) continue;
-    if (next !== null && goesOnWithName(question, m, next, vocabulary, index)) {
+    if (next !== null && goesOnWithName(question, m, next, vocabulary, writes)) {
       const text = question.slice(m.start, next.end);
       out.push({ text, kind: 'sibling', key: askedKey(text, vocabulary).replace(/[^\p{L}\p{N}]/gu, ''), start: m.start, end: next.end, family: true });
       continue;
@@ -93,14 +104,14 @@ function wordAfter(question: string, m: QueryMention): ModelToken | null {
  *   write the name's words alike;
  * - else it goes on with the name ("foo x2 lite" where no manual writes "lite").
  */
-function goesOnWithName(question: string, m: QueryMention, word: ModelToken, vocabulary: ModelVocabulary, index: Pick<ChatIndex, 'libraryWords'>): boolean {
+function goesOnWithName(question: string, m: QueryMention, word: ModelToken, vocabulary: ModelVocabulary, writes: ((word: string) => boolean) | null): boolean {
   const names = modelNameWords(vocabulary);
   if (/\p{N}/u.test(word.norm)) return !(isUnitLike(word.norm) && ![...names].some((w) => isUnitLike(w) && unitOf(w) === unitOf(word.norm))) && !countedBy(question, word);
   if (word.norm === '+' || names.has(word.norm)) return true;
-  if (index.libraryWords && libraryWrites(word.raw, index.libraryWords())) return false;
+  if (writes?.(word.raw)) return false;
   const capital = /^\p{Lu}/u.test(word.raw);
   if (capital && !titleCased(question, m.start, word.end)) return true;
-  if (!index.libraryWords || inflected(word.norm)) return false;
+  if (!writes || inflected(word.norm)) return false;
   return capital || !modelTokens(m.text).some((t) => /^\p{Lu}\p{L}*$/u.test(t.raw));
 }
 

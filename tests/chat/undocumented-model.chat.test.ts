@@ -133,6 +133,13 @@ describe('a model only other manuals mention', () => {
     }
   });
 
+  it('names a longer name the question writes twice once, as first written', async () => {
+    const turn = unwrap(await chat.answer('Does the foo x2 lite charge fast? Is the Foo X2 Lite waterproof?'));
+    expect(turn.text.startsWith('No manual for foo x2 lite in this library; closest: Foo X2 Pro 5G'), turn.text).toBe(true);
+    expect(turn.text).not.toMatch(/lite and /i);
+    expect(turn.unknownModels).toEqual(['foo x2 lite']);
+  });
+
   it('reads a word after the name that says what is asked about it as the question\'s', async () => {
     // A word the manuals write, a slip of typing of one, one written with a capital that they
     // write ("Battery"), an inflected word no manual writes ("overheats"; in a question written in
