@@ -76,7 +76,7 @@ describe('PDF parser: Symbol fonts whose codes pdf.js cannot map', () => {
 
   it('reads a Symbol font as one once a page shows it, also on the earlier page where it set a longer run', async () => {
     const { text, drawn } = await parseDrawing([
-      // One sign and a run of four (no run of four signs is taken for signs): not drawn for yet.
+      // One sign and a run of four (no run of four glyph ids is taken for signs): not drawn for yet.
       { runs: [{ x: 72, y: 740, text: 'Trademarks of the maker' }, ...signed('PowerWidget', '™', 'symbolmt-glyph-ids', 700), ...signed('Tolerance ', 'µ°µ°', 'symbolmt-glyph-ids', 680)] },
       // Two more signs: most of the font's runs are signs now.
       { runs: [...signed('Quiet Series', '™', 'symbolmt-glyph-ids', 740), ...signed('Leakage 5 ', 'µ', 'symbolmt-glyph-ids', 720)] },
@@ -123,6 +123,13 @@ describe('PDF parser: Symbol fonts whose codes pdf.js cannot map', () => {
     expect(text).toContain('PowerWidget¥');
     expect(text).toContain('Quiet Series¥');
     expect(metadata['unreadablePages']).toBeUndefined();
+  });
+
+  it('reads a run of four symbol-cmap signs as the signs, not dropped (only glyph-id runs are limited to three)', async () => {
+    // Widths as the Symbol font's (° 0.4 em, ±, ≤, ≥ 0.549 em): the run's advance is theirs.
+    const { text, drawn } = await parseDrawing([{ runs: [{ x: 72, y: 740, text: 'Operating range' }, ...signed('Limits ', '\u0001\u0002\u0003\u0004', 'symbol-cmap-widths', 700)] }]);
+    expect(drawn).toEqual([1]);
+    expect(text).toMatch(/Limits ?°±≤≥/);
   });
 
   it('reads again the earlier pages a page taught a font to, also when the rest of that page fails', async () => {
