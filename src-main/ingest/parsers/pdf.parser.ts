@@ -390,41 +390,51 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
       }
 
       const pages: SegmentedPage[] = [];
-      const unreadable: number[] = [];
+      const unreadable = new Set<number>();
       const withoutText = new Set<number>();
       const undecoded = new Set<number>();
       const fonts: Fonts = { recoders: new Map(), tallies: new Map() };
-      /** Reads page `n` into `pages` with the fonts learned so far; returns the pages to read again. */
-      const readPage = async (n: number, learn: boolean): Promise<number[]> => {
+      /**
+       * Reads page `n` into `pages` with the fonts learned so far. With `again`, it learns the page's
+       * fonts first and adds the earlier pages to read again there, kept even when the rest of the
+       * page then fails: the fonts are learned, and those pages would keep their raw codes otherwise.
+       */
+      const readPage = async (n: number, again?: number[]): Promise<void> => {
         const timeout = (): Failure => corrupt(`page ${n} could not be read within ${pageTimeoutMs / 1000} s.`);
         const page = await guard(doc.getPage(n), signal, pageTimeoutMs, timeout);
         const viewport = page.getViewport({ scale: 1 });
         const content = await guard(page.getTextContent(), signal, pageTimeoutMs, timeout);
-        const again = learn ? await learnFonts(page, n, content.items, fonts, () => guard(drawPage(page), signal, drawTimeoutMs, timeout)) : [];
+        if (again) {
+          const drawTimeout = (): Failure => corrupt(`page ${n} could not be drawn within ${drawTimeoutMs / 1000} s.`);
+          again.push(...(await learnFonts(page, n, content.items, fonts, () => guard(drawPage(page), signal, drawTimeoutMs, drawTimeout))));
+        }
         const text = pageText(content.items, content.styles, viewport, pdfjs, fonts.recoders);
+        const segmented = segmentPage(text);
+        page.cleanup();
+        // Recorded only once the page is read: a page that fails above keeps what its last reading recorded.
+        pages[n - 1] = segmented;
         if (text.items.length === 0 && text.extra?.length === 0) withoutText.add(n);
         else withoutText.delete(n);
         if (text.items.some((i) => i.text.includes(UNDECODED)) || text.extra?.some((t) => t.includes(UNDECODED))) undecoded.add(n);
         else undecoded.delete(n);
-        pages[n - 1] = segmentPage(text);
-        page.cleanup();
-        return again;
+        // A page that failed its first reading and is read now (after a later page taught a font) is readable.
+        unreadable.delete(n);
       };
       for (let n = 1; n <= doc.numPages; n++) {
         if (signal?.aborted) throw cancelled();
-        let again: number[] = [];
+        const again: number[] = [];
         try {
-          again = await readPage(n, true);
+          await readPage(n, again);
         } catch (err) {
           if (err instanceof Failure) throw err;
           // One damaged page should not cost the technician the rest of the manual.
-          unreadable.push(n);
+          unreadable.add(n);
           pages[n - 1] = { height: 792, segments: [], extra: [] };
         }
         // Earlier pages that set a font this page taught to read as Symbol signs.
         for (const m of again) {
           try {
-            await readPage(m, false);
+            await readPage(m);
           } catch (err) {
             if (err instanceof Failure && err.failure.code === 'cancelled') throw err;
             // Page m keeps the text it was read with the first time.
@@ -432,8 +442,8 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
         }
         input.onProgress?.(n / doc.numPages);
       }
-      if (unreadable.length === doc.numPages) throw corrupt('none of its pages could be read.');
-      if (withoutText.size + unreadable.length === doc.numPages) {
+      if (unreadable.size === doc.numPages) throw corrupt('none of its pages could be read.');
+      if (withoutText.size + unreadable.size === doc.numPages) {
         throw fail('no-text-layer', 'The PDF has no text layer; OCR is not supported yet, so scanned pages cannot be imported.');
       }
 
@@ -454,7 +464,7 @@ export function createPdfParser(options: PdfParserOptions = {}): Parser {
         const v = info[key];
         if (typeof v === 'string' && v.trim()) metadata[key.toLowerCase()] = v.trim();
       }
-      if (unreadable.length) metadata['unreadablePages'] = unreadable.join(',');
+      if (unreadable.size) metadata['unreadablePages'] = [...unreadable].sort((a, b) => a - b).join(',');
       if (withoutText.size) metadata['pagesWithoutText'] = [...withoutText].sort((a, b) => a - b).join(',');
       // Characters whose font has no Unicode mapping: flagged (U+FFFD in the text), never control codes.
       if (undecoded.size) metadata['pagesWithUndecodedCharacters'] = [...undecoded].sort((a, b) => a - b).join(',');

@@ -62,14 +62,16 @@ function signWidth(code: number): number | undefined {
 
 /**
  * True when a run of pdf.js text (`text`, `em`: its advance in ems) may be signs of a Symbol font
- * pdf.js could not map: a few characters, each a SymbolMT glyph id or a symbol-cmap code point,
- * whose Symbol widths add up to the run's advance. The parser loads a font's facts (costly) only
- * for a font whose runs mostly look so. The widths also tell the symbol-cmap code points of other
+ * pdf.js could not map: characters each a SymbolMT glyph id or a symbol-cmap code point, whose
+ * Symbol widths add up to the run's advance. Glyph ids are ordinary characters ("P", "¥"), so only
+ * a run of a few may be signs (a longer one is a word); symbol-cmap code points are private use,
+ * never a word, so a run of any length of them may be (a Symbol font learned is read, not dropped).
+ * The parser loads a font's facts (costly) only for a font whose runs mostly look so. The widths also tell the symbol-cmap code points of other
  * symbol fonts apart: Wingdings' arrow U+F0D8 is 0.794 em wide, the Symbol font's ¬ there 0.713
  * (five pdf-dev pages were drawn for Wingdings' arrows before).
  */
 export function maybeSymbolSigns(text: string, em: number): boolean {
-  if (text.length === 0 || text.length > 3) return false;
+  if (text.length === 0) return false;
   let sum = 0;
   let symbolCmap = true;
   for (let i = 0; i < text.length; i++) {
@@ -79,6 +81,7 @@ export function maybeSymbolSigns(text: string, em: number): boolean {
     symbolCmap &&= code >= 0xf020;
     sum += width / 1000;
   }
+  if (!symbolCmap && text.length > 3) return false;
   // A Symbol font that declares no widths and names its glyphs uniF0B0.. (not in the standard
   // Symbol font's metrics) advances by nothing in pdf.js: there the widths cannot tell.
   if (symbolCmap && em === 0) return true;

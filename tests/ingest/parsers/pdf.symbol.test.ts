@@ -76,7 +76,7 @@ describe('PDF parser: Symbol fonts whose codes pdf.js cannot map', () => {
 
   it('reads a Symbol font as one once a page shows it, also on the earlier page where it set a longer run', async () => {
     const { text, drawn } = await parseDrawing([
-      // One sign and a run of four (no run of four signs is taken for signs): not drawn for yet.
+      // One sign and a run of four (no run of four glyph ids is taken for signs): not drawn for yet.
       { runs: [{ x: 72, y: 740, text: 'Trademarks of the maker' }, ...signed('PowerWidget', '™', 'symbolmt-glyph-ids', 700), ...signed('Tolerance ', 'µ°µ°', 'symbolmt-glyph-ids', 680)] },
       // Two more signs: most of the font's runs are signs now.
       { runs: [...signed('Quiet Series', '™', 'symbolmt-glyph-ids', 740), ...signed('Leakage 5 ', 'µ', 'symbolmt-glyph-ids', 720)] },
@@ -124,4 +124,58 @@ describe('PDF parser: Symbol fonts whose codes pdf.js cannot map', () => {
     expect(text).toContain('Quiet Series¥');
     expect(metadata['unreadablePages']).toBeUndefined();
   });
+
+  it('reads a run of four symbol-cmap signs as the signs, not dropped (only glyph-id runs are limited to three)', async () => {
+    // Widths as the Symbol font's (° 0.4 em, ±, ≤, ≥ 0.549 em): the run's advance is theirs.
+    const { text, drawn } = await parseDrawing([{ runs: [{ x: 72, y: 740, text: 'Operating range' }, ...signed('Limits ', '\u0001\u0002\u0003\u0004', 'symbol-cmap-widths', 700)] }]);
+    expect(drawn).toEqual([1]);
+    expect(text).toMatch(/Limits ?°±≤≥/);
+  });
+
+  it('reads again the earlier pages a page taught a font to, also when the rest of that page fails', async () => {
+    const pages: PdfPageSpec[] = [
+      // One sign and a run of four: not drawn for yet.
+      { runs: [{ x: 72, y: 740, text: 'Trademarks of the maker' }, ...signed('PowerWidget', '™', 'symbolmt-glyph-ids', 700), ...signed('Tolerance ', 'µ°µ°', 'symbolmt-glyph-ids', 680)] },
+      { runs: [...signed('Quiet Series', '™', 'symbolmt-glyph-ids', 740), ...signed('Leakage 5 ', 'µ', 'symbolmt-glyph-ids', 720)] },
+    ];
+    // Page 2 is drawn and its fonts learned, then its reading fails (after the fonts, before its text is kept).
+    const { text, drawn, metadata } = await parseDrawing(pages, async (page) => {
+      await page.getOperatorList();
+      failOnce(page);
+    });
+    expect(drawn).toEqual([2]);
+    expect(metadata['unreadablePages']).toBe('2');
+    expect(text).toContain('PowerWidgetTM');
+    expect(text).toMatch(/Tolerance ?\u03bc°\u03bc°/);
+    expect(text).not.toContain('Quiet Series');
+  });
+
+  it('takes a page out of the unreadable pages once it is read again after a later page taught its font', async () => {
+    const pages: PdfPageSpec[] = [
+      { runs: [{ x: 72, y: 740, text: 'Trademarks of the maker' }, ...signed('PowerWidget', '™', 'symbolmt-glyph-ids', 700)] },
+      { runs: [...signed('Quiet Series', '™', 'symbolmt-glyph-ids', 740)] },
+    ];
+    // Page 1's drawing fails and its reading fails after it; page 2 is drawn and reads page 1 again.
+    const { text, drawn, metadata } = await parseDrawing(pages, async (page) => {
+      if (page.pageNumber === 2) return page.getOperatorList();
+      failOnce(page);
+      throw new Error('drawing failed');
+    });
+    expect(drawn).toEqual([1, 2]);
+    expect(text).toContain('PowerWidgetTM');
+    expect(text).toContain('Quiet SeriesTM');
+    expect(metadata['unreadablePages']).toBeUndefined();
+  });
 });
+
+/**
+ * Makes the parser's next `cleanup` of `page` throw, the last step of reading a page, so the page's
+ * reading fails after its fonts were learned; pdf.js hands out the same page object on every read.
+ */
+function failOnce(page: { cleanup: () => unknown }): void {
+  const cleanup = page.cleanup.bind(page);
+  page.cleanup = () => {
+    page.cleanup = cleanup;
+    throw new Error('page failed');
+  };
+}
