@@ -9,10 +9,9 @@ import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import cues from './data/question-cues.json';
 import { containsId, namesPart, unitAfter } from './match.util';
 import type { Scored } from './extractive.pick';
-import { askedKind, HEX_VALUE } from './extractive.kind';
-import { firstStep, passageOrder, pick, withEachModel, withGapsFilled } from './extractive.pick';
+import { askedKind, givesValue, HEX_VALUE, PIN_NAME } from './extractive.kind';
+import { firstStep, passageOrder, pick, withEachModel, withGapsFilled, withMoreLines } from './extractive.pick';
 import { everyModelShown } from '../search/compared-models';
-import { statesQuantity } from '../search/stages/answer-line.stage';
 import { ASKING_WORDS, DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
 import { BOLD_LINE, isInstruction, isNameRun, isTitleItem, labelOf, purposeOf, conditionOf, sectionOpening, settingKey, tellsReaderCan } from './line-forms';
 import { answersEcho, followerOf, termOf } from './extractive.along';
@@ -30,8 +29,10 @@ export { EXTRACTED_LABEL };
 
 /** `sameModel` and `namedWhere` (see `LayoutOptions`) decide which lines are the asked model's; the others are shown apart. */
 export interface ExtractiveOptions extends LayoutOptions {
-  /** Sentences in the answer (default 6; lists and rows a lead sentence brings come on top). */
+  /** Sentences that decide the answer's order (default 6; lists and rows a lead sentence brings come on top). */
   maxSentences?: number;
+  /** Sentences quoted after those, in the order they decided (default 2; see `withMoreLines`). */
+  moreSentences?: number;
   /**
    * Sentences taken from one passage (default 4: a structure chunk holds up to 3000 characters,
    * two sections of the 1500-character chunks that had 3).
@@ -98,24 +99,6 @@ const ASIDE_LEAD_WEIGHT = 0.5;
  */
 const RESTATE_LEAD_WEIGHT = 0.3;
 
-/**
- * Whether a line states a value: a number with its unit or a count ("5V", "512 bytes", "x 25"; the
- * search's own test, so "0x1FFFF000" or "PD4" is no value); in code, any number, as code writes its
- * values bare ("Serial.begin(115200)").
- */
-function givesValue(sentence: Sentence): boolean {
-  return sentence.kind === 'code' ? /\d/.test(sentence.text) : statesQuantity(sentence.text);
-}
-
-/**
- * A pin or signal name: "GPIO", a supply net or one or two capitals, then a number of one or two
- * digits ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS"). A chip or product name is none ("ESP32",
- * "RP2040", "ESP32-C3", "BL602"): a line saying "connect it to the ESP32 GPIO" named no pin, yet
- * weighed as one against "LED_Pin: IO16" (m5stack +1, seeed-xiao +1 first line, no other
- * question moved). Each "_" or "-" starts a new part, so a long run of capitals is read one way
- * only (a nested `(?:[_-]?[A-Z0-9]+)*` backtracks exponentially on "A1BBB...Bx").
- */
-const PIN_NAME = /(?<![\p{L}\p{N}])(?:GPIO|VCC|VDD|[A-Z]{1,2})_?\d{1,2}(?!\p{N})[A-Z0-9]*(?:[_-][A-Z0-9]+)*(?![\p{L}\p{N}])/u;
 /** Weight of a line of the kind the question asks for (a value with its unit, a pin, a part number, a definition); a number with no unit (an address, a part code) weighs 1. */
 const KIND_WEIGHT = 1.3;
 /** Weight of a line with no number when the question asks for a quantity. */
@@ -196,6 +179,7 @@ const NAME_RUN_WEIGHT = 0.5;
  */
 export function answerExtractively(question: string, passages: readonly Passage[], options: ExtractiveOptions = {}): ExtractiveAnswer {
   const maxSentences = options.maxSentences ?? 6;
+  const moreSentences = options.moreSentences ?? 2;
   const maxListed = options.maxListed ?? 8;
   const perPassage = options.perPassage ?? 4;
   // Comparing models, each one's best passage is among those read (see `everyModelShown`).
@@ -483,6 +467,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
   if (order.lead) bestOf.set(order.lead.passage, order.lead);
   // A procedure's quoted steps read in order, from the earliest one quoted.
   for (const [pi, best] of bestOf) bestOf.set(pi, firstStep(best, picked));
+  // More lines are quoted, in the order the lines above decided (a line that only they bring never leads).
+  picked = withMoreLines(picked, scored, maxSentences + moreSentences, perPassage);
   picked.sort((a, b) => order.rank(a.passage) - order.rank(b.passage) || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
 
   // Title lines that name the question whole, as a sub-heading does for `WHOLE_SECTION_COVER`.

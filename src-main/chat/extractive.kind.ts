@@ -12,6 +12,25 @@ import { statesQuantity } from '../search/stages/answer-line.stage';
 /** A hexadecimal value ("0x44", "0x08010000"): how manuals write an address. */
 export const HEX_VALUE = /(?<![\p{L}\p{N}])0x[0-9a-f]+(?![\p{L}\p{N}])/iu;
 
+/**
+ * Whether a line states a value: a number with its unit or a count ("5V", "512 bytes", "x 25"; the
+ * search's own test, so "0x1FFFF000" or "PD4" is no value); in code, any number, as code writes its
+ * values bare ("Serial.begin(115200)").
+ */
+export function givesValue(sentence: Sentence): boolean {
+  return sentence.kind === 'code' ? /\d/.test(sentence.text) : statesQuantity(sentence.text);
+}
+
+/**
+ * A pin or signal name: "GPIO", a supply net or one or two capitals, then a number of one or two
+ * digits ("GPIO14", "PA9", "IO16", "D0", "VCC5V0_SYS"). A chip or product name is none ("ESP32",
+ * "RP2040", "ESP32-C3", "BL602"): a line saying "connect it to the ESP32 GPIO" named no pin, yet
+ * weighed as one against "LED_Pin: IO16" (m5stack +1, seeed-xiao +1 first line, no other
+ * question moved). Each "_" or "-" starts a new part, so a long run of capitals is read one way
+ * only (a nested `(?:[_-]?[A-Z0-9]+)*` backtracks exponentially on "A1BBB...Bx").
+ */
+export const PIN_NAME = /(?<![\p{L}\p{N}])(?:GPIO|VCC|VDD|[A-Z]{1,2})_?\d{1,2}(?!\p{N})[A-Z0-9]*(?:[_-][A-Z0-9]+)*(?![\p{L}\p{N}])/u;
+
 /** Share of the first passage's best line score that a later passage's instruction needs to lead a how-to answer (0.75-0.8 gain 5 and lose 2 on smart-tv, below 0.7 it loses). */
 const STEP_KIND_SHARE = 0.9;
 /** Share of the first passage's best line score that a later passage's definition needs to lead a "what is" answer (0.4-0.7 measured alike; 0.3 and below lost a smart-tv first line). */

@@ -50,7 +50,7 @@ describe('the title of the section a quoted line opens', () => {
   });
 
   it('stays away when it does not name the question', () => {
-    const a = answerExtractively('When do I select Move?', [passage('tv/manual.md#1', HOME)], { maxSentences: 1 });
+    const a = answerExtractively('When do I select Move?', [passage('tv/manual.md#1', HOME)], { maxSentences: 1, moreSentences: 0 });
     expect(quotedLines(a)).toEqual(['- Move the focus to the item you want to move, and then select Move. [1]']);
   });
 });
