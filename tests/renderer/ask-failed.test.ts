@@ -336,3 +336,72 @@ describe('a question not answered that would not fit in the box with what was ty
     expect(store.getState().questionDraft).toBe(typed(1990));
   });
 });
+
+describe('questions kept beside the box', () => {
+  const typed = (n: number): string => 'Check the cover screws too. '.repeat(80).slice(0, n);
+
+  /** Two questions not answered, kept beside a box of `meanwhile`: the engine busy for both. */
+  async function keepTwo(meanwhile: string): Promise<[string, string]> {
+    busy = true;
+    onBusy = () => store.getState().setQuestionDraft(meanwhile);
+    const asked: [string, string] = ['How do I reach the fuse?', 'Which fuse is the spare?'];
+    for (const q of asked) expect(await send(q)).toBe(false);
+    expect(store.getState().unsentQuestions).toEqual(asked);
+    busy = false;
+    return asked;
+  }
+
+  it('sends nothing on a second "Ask again" while the first is on its way (a double click): one conversation, the next question still kept', async () => {
+    store.getState().newConversation();
+    const [first, second] = await keepTwo(typed(1990));
+    const before = await engineIds();
+    // No conversation open: the first waits on `chat.create` before it shows as answered.
+    const asking = store.getState().askUnsent(0);
+    // The list has shifted: the second click lands on the next question's button.
+    expect(store.getState().unsentQuestions).toEqual([second]);
+    expect(await store.getState().askUnsent(0)).toBe(false);
+    expect(store.getState().unsentQuestions).toEqual([second]);
+    expect(await asking).toBe(true);
+    const after = await engineIds();
+    expect(after).toHaveLength(before.length + 1);
+    const id = after.find((c) => !before.includes(c))!;
+    const turns = await engineTurns(id);
+    expect(turns).toHaveLength(2);
+    expect(turns[0]).toBe(first);
+    expect(store.getState().questionDraft).toBe(typed(1990));
+  });
+
+  it('goes in the box, not the kept line, when the box is empty as it fails again, and the alert says so', async () => {
+    await answered();
+    const [first, second] = await keepTwo(typed(1990));
+    // The box emptied; the first kept question typed there again and sent, and refused again.
+    store.getState().setQuestionDraft('');
+    busy = true;
+    onBusy = () => undefined;
+    expect(await send(first)).toBe(false);
+    const s = store.getState();
+    expect(s.questionDraft).toBe(first);
+    expect(s.unsentQuestions).toEqual([second]);
+    expect(s.chatError).toBe(`This question was not sent. ${BUSY}`);
+  });
+
+  it('moves from the kept line into the box when it fits beside what is typed now', async () => {
+    await answered();
+    const [first, second] = await keepTwo(typed(1990));
+    // The second typed again in an emptied box and sent; a short note typed while it is refused again.
+    busy = true;
+    onBusy = () => store.getState().setQuestionDraft('And the cover');
+    expect(await send(second)).toBe(false);
+    expect(store.getState().questionDraft).toBe(`${second}\n\nAnd the cover`);
+    expect(store.getState().unsentQuestions).toEqual([first]);
+    expect(store.getState().chatError).toBe(`This question was not sent. ${BUSY} It is back in the question box, before what you typed since.`);
+  });
+
+  it('are dropped when another library is opened, where "Ask again" would ask the wrong manuals; the box keeps its text', async () => {
+    const { useStore } = await import('../../src-renderer/src/store/index');
+    useStore.setState({ unsentQuestions: ['How do I reach the fuse?'], questionDraft: 'And the spare' });
+    useStore.getState().resetForLibrary();
+    expect(useStore.getState().unsentQuestions).toEqual([]);
+    expect(useStore.getState().questionDraft).toBe('And the spare');
+  });
+});

@@ -12,7 +12,9 @@ import { SafeMarkdown } from '../viewer/SafeMarkdown';
 import { CitationChip } from './CitationChip';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Icon } from './Icon';
+import { focusQuestion } from './focus-question';
 import { ModelChips } from './ModelChips';
+import { UnsentQuestions } from './UnsentQuestions';
 
 /**
  * Chat: conversations on the left, the transcript with cited answers, the question box. Where
@@ -60,9 +62,6 @@ export function ChatView() {
     </section>
   );
 }
-
-/** The question box, where a keyboard user goes next when the list offers nothing to focus. */
-const focusQuestion = () => document.getElementById('question')?.focus();
 
 /** `onDone(returnFocus)` closes the drawer (where the list is one) after a choice or Esc. */
 function ConversationList({ drawerOpen, onDone }: { drawerOpen: boolean; onDone: (returnFocus: boolean) => void }) {
@@ -480,70 +479,6 @@ function Sources({ citations }: { citations: Citation[] }) {
         </li>
       ))}
     </ol>
-  );
-}
-
-/**
- * Questions not answered that did not fit in the question box with what was typed there since:
- * each kept whole, to ask again as it is, to put in the box once there is room, or to dismiss.
- */
-function UnsentQuestions() {
-  const unsent = useStore((s) => s.unsentQuestions);
-  const draft = useStore((s) => s.questionDraft);
-  const streaming = useStore((s) => s.streaming !== null);
-  const { restoreUnsent, askUnsent, dismissUnsent } = useStore(
-    useShallow((s) => ({ restoreUnsent: s.restoreUnsent, askUnsent: s.askUnsent, dismissUnsent: s.dismissUnsent })),
-  );
-  if (unsent.length === 0) return null;
-  return (
-    <ul className="unsent-questions" aria-label="Questions not answered" data-testid="unsent-questions">
-      {unsent.map((question, i) => {
-        // Put before what is typed, as the store does: the characters that must be freed first.
-        const over = (draft.trim() ? question.length + 2 + draft.length : question.length) - MAX_QUESTION_CHARS;
-        const hint = `unsent-hint-${i}`;
-        return (
-          <li key={`${i}-${question.slice(0, 40)}`} className="unsent-question" data-testid="unsent-question">
-            <span className="unsent-label small">Not answered:</span>
-            <span className="unsent-text" title={question} data-testid="unsent-text">
-              {question}
-            </span>
-            <span className="unsent-actions">
-              <button type="button" className="btn btn-small" disabled={streaming} onClick={() => void askUnsent(i)}>
-                Ask again
-              </button>
-              <button
-                type="button"
-                className="btn btn-small"
-                disabled={over > 0}
-                aria-describedby={over > 0 ? hint : undefined}
-                onClick={() => {
-                  if (restoreUnsent(i)) focusQuestion();
-                }}
-              >
-                Put in the box
-              </button>
-              <button
-                type="button"
-                className="icon-btn"
-                aria-label="Dismiss this question"
-                title="Dismiss"
-                onClick={() => {
-                  dismissUnsent(i);
-                  focusQuestion();
-                }}
-              >
-                <Icon name="close" size={15} />
-              </button>
-            </span>
-            {over > 0 ? (
-              <span id={hint} className="muted small unsent-hint" data-testid="unsent-hint">
-                To put it in the box, free {over} {over === 1 ? 'character' : 'characters'} there (at most {MAX_QUESTION_CHARS} together).
-              </span>
-            ) : null}
-          </li>
-        );
-      })}
-    </ul>
   );
 }
 

@@ -13,11 +13,11 @@ export interface StreamingAnswer {
   stopping: boolean;
 }
 
-type ChatLibraryState = Pick<ChatSlice, 'conversations' | 'conversationsLoaded' | 'activeConversation' | 'streaming' | 'chatError' | 'modelFilter'>;
+type ChatLibraryState = Pick<ChatSlice, 'conversations' | 'conversationsLoaded' | 'activeConversation' | 'streaming' | 'chatError' | 'modelFilter' | 'unsentQuestions'>;
 
 /** The chat state that belongs to one library: its initial value, and what a library switch resets. */
 export function chatLibraryState(): ChatLibraryState {
-  return { conversations: [], conversationsLoaded: false, activeConversation: null, streaming: null, chatError: null, modelFilter: [] };
+  return { conversations: [], conversationsLoaded: false, activeConversation: null, streaming: null, chatError: null, modelFilter: [], unsentQuestions: [] };
 }
 
 export interface ChatSlice {
@@ -39,11 +39,17 @@ export interface ChatSlice {
    * Questions not answered that did not fit in the question box with what was typed there since
    * (the box holds at most MAX_QUESTION_CHARS): kept whole beside the box until the user asks one
    * again, puts it in the box, or dismisses it. Oldest first; never the same question twice.
+   * Reset with the library, unlike the box: each was asked of the library it failed in, and "Ask
+   * again" would ask it of the one open now, where its models may not be.
    */
   unsentQuestions: string[];
   /** Puts a kept question in the box, before what is typed there; false (and kept) when both would not fit. */
   restoreUnsent(index: number): boolean;
-  /** Asks a kept question again as it is, leaving the box alone. */
+  /**
+   * Asks a kept question again as it is, leaving the box alone. False, sending nothing, while
+   * another question is on its way: the list shifts as one is asked, so a second click of a double
+   * click lands on the next one's button.
+   */
   askUnsent(index: number): Promise<boolean>;
   dismissUnsent(index: number): void;
   loadConversations(): Promise<void>;
@@ -122,6 +128,16 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
   let replying = false;
 
   /**
+   * True from the start of `post` until `chat.ask` returns. `streaming` is set only after the chips'
+   * scope is saved and, with no conversation open, after `chat.create`: a second send meanwhile (a
+   * double click on "Ask again") would otherwise start a second conversation.
+   */
+  let sending = false;
+
+  /** The conversation `post` is waiting on `chat.ask` for, which a delete here tells it about. */
+  let asking: string | null = null;
+
+  /**
    * Why a send failed: `gone` when the conversation was deleted before the question was answered,
    * `here` when by this window (else another window, the command line); else `failed` (refused as
    * asked, the engine busy, the model failing, ...).
@@ -133,7 +149,8 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
    * conversation stops the answer under way in it, which `chat.ask` reports as `cancelled` (or
    * `not-found`, when the answer was written and could not be saved), possibly before the delete
    * itself is done: `post` waits for it, so the question is known to be gone with its conversation
-   * (and goes back in the box) rather than taken for one the user stopped.
+   * (and goes back in the box) rather than taken for one the user stopped. An entry goes once the
+   * question asked in that conversation is done with, or once the delete is done if none was.
    */
   const deletedHere = new Map<string, Promise<boolean>>();
 
@@ -153,7 +170,20 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
   const post = async (question: string): Promise<{ sent: true } | { sent: false; failure?: Failure }> => {
     const library = get().selectedLibrary;
     const text = question.trim();
-    if (!library || !text || get().streaming) return { sent: false };
+    if (!library || !text || get().streaming || sending) return { sent: false };
+    sending = true;
+    try {
+      return await postNow(library, text);
+    } finally {
+      sending = false;
+      // The delete's entry for the conversation asked in is read by now, or not needed (answered);
+      // a delete still under way drops its own entry once it is done, `asking` no longer its id.
+      if (asking !== null) deletedHere.delete(asking);
+      asking = null;
+    }
+  };
+
+  const postNow = async (library: string, text: string): Promise<{ sent: true } | { sent: false; failure?: Failure }> => {
     await scopeSaved;
     let conversation = get().activeConversation;
     const createdNow = !conversation;
@@ -170,6 +200,7 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       chatError: null,
     });
     // The call returns the finished turn; tokens meanwhile arrive as events (whichever comes first wins).
+    asking = conversation.id;
     const res = await api['chat.ask']({ library, id: conversation.id, question: text });
     if (res.ok) {
       finish(conversation.id, res.value);
@@ -220,18 +251,25 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
   const restoreDraft = (question: string): Restored => {
     const draft = get().questionDraft;
     const kept = get().unsentQuestions;
-    if (kept.some((q) => q.trim() === question.trim())) return 'kept';
+    // Decided by the box first: a question kept already (asked again from there and failing again)
+    // goes in the box when there is room now, and leaves the kept line, never in both.
+    const same = (q: string) => q.trim() === question.trim();
+    const rest = kept.filter((q) => !same(q));
     if (!draft.trim()) {
-      set({ questionDraft: question });
+      set({ questionDraft: question, unsentQuestions: rest });
       return 'box';
     }
-    if (draft.trim() === question.trim()) return 'box';
+    if (same(draft)) {
+      set({ unsentQuestions: rest });
+      return 'box';
+    }
     const merged = merge(question, draft);
     if (merged.length <= MAX_QUESTION_CHARS) {
-      set({ questionDraft: merged });
+      set({ questionDraft: merged, unsentQuestions: rest });
       return 'before-typed';
     }
-    set({ unsentQuestions: [...kept, question] });
+    // Kept where it was in the line when it was there already.
+    if (rest.length === kept.length) set({ unsentQuestions: [...kept, question] });
     return 'kept';
   };
 
@@ -247,7 +285,6 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
   return {
     ...chatLibraryState(),
     questionDraft: '',
-    unsentQuestions: [],
 
     restoreUnsent(index) {
       const question = get().unsentQuestions[index];
@@ -261,7 +298,7 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
 
     async askUnsent(index) {
       const question = get().unsentQuestions[index];
-      if (question === undefined || get().streaming) return false;
+      if (question === undefined || get().streaming || sending || replying) return false;
       set({ unsentQuestions: get().unsentQuestions.filter((_, i) => i !== index) });
       return get().ask(question);
     },
@@ -321,6 +358,8 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       const call = api['chat.delete']({ library, id });
       deletedHere.set(id, call.then((r) => r.ok));
       const res = await call;
+      // No question waits on it: nothing will read the entry.
+      if (asking !== id) deletedHere.delete(id);
       if (!res.ok) return set({ chatError: res.error.message });
       if (get().activeConversation?.id === id) set({ activeConversation: null, streaming: null });
       await get().loadConversations();

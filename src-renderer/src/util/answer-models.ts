@@ -31,7 +31,11 @@ export function modelsWithoutManual(turn: ChatTurn): string[] {
   return (turn.unknownModels ?? []).filter((name) => !asked.has(name.toLowerCase()));
 }
 
-/** Names as a sentence lists them: "A", "A and B", "A, B and C". */
+/**
+ * Names as a sentence lists them: "A", "A and B", "A, B and C". The engine's `listNames`
+ * (src-main/chat/name-list.ts) says the same, but the renderer may import only the contract and
+ * core (eslint's boundaries), so it is written here again.
+ */
 export function listed(names: readonly string[]): string {
   return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
