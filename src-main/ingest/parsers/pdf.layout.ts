@@ -18,7 +18,7 @@ import { removeRunningText } from './pdf.running';
 import { LAYOUT, segmentPage, type PdfPageText, type SegmentedPage } from './pdf.segments';
 
 export { escapeBlockStart } from './pdf.blocks';
-export { isPageNumber } from './pdf.running';
+export { isPageNumber } from './pdf.pagenumbers';
 export { segmentPage, type PdfPageText, type PdfSegment, type PdfTextItem, type SegmentedPage } from './pdf.segments';
 
 /** The document as Markdown; `pageStarts[i]` is the offset where page i+1 begins (non-decreasing). */

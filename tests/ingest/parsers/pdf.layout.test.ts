@@ -249,6 +249,34 @@ describe('layoutPdf running text and pages', () => {
     expect(markdown([page(items)])).toBe('| Fuse | Rating |\n| --- | --- |\n| F1 | 12 |\n| F2 | 7 |\n');
   });
 
+  it('keeps numbers that break the page-number sequence: a row of pin numbers in the top margin, a lone value under its label', () => {
+    const pages = [1, 2, 3, 4].map((n) =>
+      page([
+        ...(n === 2 ? ['40', '39', '38'].map((pin, i) => item(pin, 200 + 30 * i, 50)) : []),
+        item(`Page ${n} describes the pin layout of the package.`, 72, 120),
+        ...(n === 3 ? [item('Pins', 72, 134), item('48', 72, 148)] : [item(String(n + 20), 300, 760, 9)]),
+      ]),
+    );
+    const md = markdown(pages);
+    expect(md).toContain('40 39 38');
+    expect(md).toMatch(/Pins\s+48\b/);
+    expect(md).not.toMatch(/\b2[1-4]\b/);
+  });
+
+  it('removes a chapter number set large and a year repeated in the footer, and keeps the heading levels', () => {
+    const pages = [1, 2, 3].map((n) =>
+      page([
+        ...(n === 2 ? [item('5', 72, 100, 60), item('Wiring', 72, 160, 20)] : []),
+        ...lines([`Page ${n} tells the installer how to connect the pump to the mains supply.`, 'Each step is checked by a second person before power is applied.'], 72, 200),
+        item('2024', 72, 760, 9),
+        item(String(n), 500, 760, 9),
+      ]),
+    );
+    const md = markdown(pages);
+    expect(md).toMatch(/^# Wiring$/m);
+    expect(md).not.toMatch(/\b2024\b|^\d$/m);
+  });
+
   it('joins a paragraph split by a page break and records where the second page starts inside it', () => {
     const layout = layoutPdf([
       page(lines(['The fan runs until the heat sink cools', 'below forty degrees and'], 72, 100)),

@@ -166,6 +166,38 @@ describe('pdfParser reading order', () => {
     }
   });
 
+  it('keeps a number that is the last line of a short page, alone or in a numbered document', async () => {
+    const alone = await parseOk(writePdf([{ runs: [{ x: 72, y: 700, text: 'Channels' }, { x: 72, y: 686, text: '55' }] }]));
+    expect(alone.text).toMatch(/Channels\s+55\b/);
+
+    // Pages 2-4 print 12-14 at the foot; page 3 has no number and ends on a value under its label.
+    const body = (n: number): PdfTextRun => ({ x: 72, y: 700, text: `Section ${n} lists the settings of the receiver.` });
+    const pages: PdfPageSpec[] = [
+      { runs: [body(1), { x: 300, y: 40, text: '11', size: 9 }] },
+      { runs: [body(2), { x: 300, y: 40, text: '12', size: 9 }] },
+      { runs: [body(3), { x: 72, y: 686, text: 'Channels' }, { x: 72, y: 672, text: '55' }] },
+      { runs: [body(4), { x: 300, y: 40, text: '14', size: 9 }] },
+    ];
+    const doc = await parseOk(writePdf(pages));
+    expect(doc.text).toMatch(/Channels\s+55\b/);
+    expect(doc.text).not.toMatch(/\b1[124]\b/);
+  });
+
+  it('keeps a table of contents entry whose page number breaks the sequence, and removes the printed page numbers', async () => {
+    // A contents page whose first line, in the top margin, is an entry's page number ("24") left
+    // alone by the dot leader; the document numbers its pages i, ii in the front matter, then 1, 2, 3
+    // at a height outside the margin zone.
+    const pages: PdfPageSpec[] = [
+      { runs: [{ x: 500, y: 760, text: '24' }, { x: 72, y: 700, text: 'Contents of the manual and where each part begins.' }, { x: 300, y: 80, text: 'i', size: 9 }] },
+      { runs: [{ x: 72, y: 700, text: 'Safety notes for the installer of the receiver.' }, { x: 300, y: 80, text: 'ii', size: 9 }] },
+      ...[1, 2, 3].map((n) => ({ runs: [{ x: 72, y: 700, text: `Chapter text ${n} explains one more step of the setup.` }, { x: 300, y: 80, text: String(n), size: 9 }] })),
+    ];
+    const doc = await parseOk(writePdf(pages));
+    expect(doc.text).toMatch(/^24$/m);
+    expect(doc.text).not.toMatch(/^(?:i|ii|[123])$/m);
+    for (const n of [1, 2, 3]) expect(doc.text).toContain(`Chapter text ${n} explains`);
+  });
+
   it('recovers headings from a larger font size and from section numbering', async () => {
     const runs: PdfTextRun[] = [
       { x: 72, y: 740, text: 'Installation Guide', size: 22 },
