@@ -49,6 +49,23 @@ export interface PassageOrder {
  * the model asked about), that one comes first; failing that, one with a line of the asked kind
  * the first lacks (see `kindOrder`); failing that, a later passage of the first one's document
  * whose best line scores well above the first one's comes first.
+ *
+ * Session 33 read the 98 smart-tv questions whose gold line was quoted from a later passage than
+ * the first line's, which lacked it: 7 near copies (the first line says the same, from a parallel
+ * section of the manual: "update its software automatically" for "have the TV's software update
+ * itself automatically"); 20 whose gold was one of the two lines quoted after the order was decided
+ * (mostly a "Label: ..." line the question names, in a parallel section; letting those lead lost
+ * first lines in session 32); 14 a lead ending in ":" whose list names the asked setting; 5 a
+ * section's lead sentence ("these steps may help resolve the problem"); 6 a label the question names
+ * (one-word labels, or a how-to question, which labels do not lead by design); 46 others, most of
+ * them a line of another section that answers as well as the first one does. The gold passage sat
+ * in the manual's parallel parts both ways (an accessibility or quick guide chapter before the main
+ * one about as often as after), so no part of the manual may be preferred. Tried and dropped: a
+ * later hit among the first three whose own heading names every topic word of the question (or
+ * more of them than the first hit's heading) first, in retrieval: smart-tv first lines 361 -> 357
+ * (one won, five lost) and, for more of them, 361 -> 328 (all sets: 13 first lines won, 48 lost,
+ * galaxy-s10 and seeed-xiao one each);
+ * the search's order, which weighs headings already, was right more often.
  */
 export function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[], asked?: AskedKind): PassageOrder {
   const byLabel = labelOrder(picked, named, used, models);
@@ -159,6 +176,9 @@ export function withGapsFilled(picked: readonly Scored[], scored: readonly Score
  * it, so its order needs clearer evidence to be overturned: 1.5 (tuned on 1500-character chunks)
  * let a stray pin-table row ("Function: GPIO83, RGB LED") or a table of absolute ratings lead over
  * the first passage's answer (dev and pdf-dev one first line each, smart-tv one won and one lost); 2.5 lost none elsewhere.
+ * Session 33, all six sets against 2.5: 2.0 lost one smart-tv first line and won none; 1.6 won one
+ * and lost six (smart-tv 361 -> 358, dev 35 -> 33), so a later line's score is no better evidence
+ * than it was.
  */
 const BETTER_LINE = 2.5;
 

@@ -3,7 +3,7 @@
 // extracted), and scores the quoted lines against the gold answers.
 //   npm run bench:answers -- [--sets dev,m5stack] [--limit 50] [--fresh] [--misses] [--why] [--causes]
 //     [--ids m004,sx057] [--per-question <file>] [--answers] [--off-topic <file>]
-// --ids asks only those questions; --answers prints every answer, as --misses prints the misses; --per-question writes "set id any first" (1 or 0) per question,
+// --ids asks only those questions; --answers prints every answer, as --misses prints the misses (each cited passage with its heading path); --per-question writes "set id any first" (1 or 0) per question,
 // so two versions can be compared question by question (which were gained and which lost).
 // --off-topic asks, per set, the questions a JSON file lists for it ({"sets": {"m5stack": [...]}},
 // tests/fixtures/off-topic-questions.json) that its library cannot answer, and counts how many get
@@ -181,7 +181,7 @@ for (const set of sets) {
       }
       if ((values.misses && !hitFirst) || values.answers) {
         process.stderr.write(`\n--- ${q.id} ${hitFirst ? '(first line)' : hitAny ? '(later line)' : 'MISS'}${cause ? ` [${cause}]` : ''}: ${q.query}\n  gold: ${q.answers.map((a) => `${a.doc} :: ${a.contains}`).join(' | ')}\n`);
-        process.stderr.write(`${res.ok ? res.value.text : res.error.message}\n  cites: ${citations.map((c) => `[${c.n}] ${c.doc}`).join(' ')}\n`);
+        process.stderr.write(`${res.ok ? res.value.text : res.error.message}\n  cites: ${citations.map((c) => `[${c.n}] ${c.doc}${c.headingPath.length > 0 ? ` (${c.headingPath.join(' > ')})` : ''}`).join(' ')}\n`);
       }
     }
     if (values['off-topic']) {
