@@ -3,7 +3,7 @@
 // extracted), and scores the quoted lines against the gold answers.
 //   npm run bench:answers -- [--sets dev,m5stack] [--limit 50] [--fresh] [--misses] [--why] [--causes]
 //     [--ids m004,sx057] [--per-question <file>] [--answers] [--off-topic <file>]
-// --ids asks only those questions; --answers prints every answer, as --misses prints the misses; --per-question writes "set id any first" (1 or 0) per question,
+// --ids asks only those questions; --answers prints every answer, as --misses prints the misses (each cited passage with its heading path); --per-question writes "set id any first" (1 or 0) per question,
 // so two versions can be compared question by question (which were gained and which lost).
 // --off-topic asks, per set, the questions a JSON file lists for it ({"sets": {"m5stack": [...]}},
 // tests/fixtures/off-topic-questions.json) that its library cannot answer, and counts how many get
@@ -12,6 +12,7 @@
 // passage holds it but no line does, the search's top 10 holds it but chat did not quote that
 // passage (relevance gate, or beyond the passages quoted), or the search's top 10 does not.
 // --causes splits every first-line miss by cause (see `MissCause` in answer-causes.ts).
+// Every run prints the answers' mean length per set (quoted lines and characters).
 // Libraries are kept in <tmp>/manualmate-answer-bench/<set> between runs (the index does not
 // depend on the chat code being measured); --fresh re-imports them.
 import { existsSync } from 'node:fs';
@@ -95,6 +96,8 @@ function lineHits(line: { text: string; cites: number[] }, citations: readonly C
 }
 
 const rows: string[] = [];
+/** Per set, the answers' mean length: quoted lines (as `quotedLines` counts them, list items included) and characters. */
+const lengthRows: string[] = [];
 const nearRows: string[] = [];
 const offTopicRows: string[] = [];
 /** Per set, questions its library cannot answer (`--off-topic`). */
@@ -136,6 +139,8 @@ for (const set of sets) {
     let nearAny = 0;
     let nearFirst = 0;
     let labelled = 0;
+    let quotedCount = 0;
+    let chars = 0;
     let notFound = 0;
     const why = { passage: 0, search: 0, missing: 0 };
     const causes = new Map<MissCause | 'search' | 'missing', number>();
@@ -151,6 +156,8 @@ for (const set of sets) {
       const hitAny = lines.some((l) => lineHits(l, citations, q));
       const hitFirst = lines.length > 0 && lineHits(lines[0]!, citations, q);
       if (hitAny) any++;
+      quotedCount += lines.length;
+      chars += res.ok ? res.value.text.length : 0;
       if (hitFirst) first++;
       if (values.near) {
         if (lines.some((l) => saysGold(l, citations, q.answers))) nearAny++;
@@ -174,7 +181,7 @@ for (const set of sets) {
       }
       if ((values.misses && !hitFirst) || values.answers) {
         process.stderr.write(`\n--- ${q.id} ${hitFirst ? '(first line)' : hitAny ? '(later line)' : 'MISS'}${cause ? ` [${cause}]` : ''}: ${q.query}\n  gold: ${q.answers.map((a) => `${a.doc} :: ${a.contains}`).join(' | ')}\n`);
-        process.stderr.write(`${res.ok ? res.value.text : res.error.message}\n  cites: ${citations.map((c) => `[${c.n}] ${c.doc}`).join(' ')}\n`);
+        process.stderr.write(`${res.ok ? res.value.text : res.error.message}\n  cites: ${citations.map((c) => `[${c.n}] ${c.doc}${c.headingPath.length > 0 ? ` (${c.headingPath.join(' > ')})` : ''}`).join(' ')}\n`);
       }
     }
     if (values['off-topic']) {
@@ -190,6 +197,7 @@ for (const set of sets) {
     const n = Math.max(1, questions.length);
     rows.push(`| ${set} | ${questions.length} | ${(any / n).toFixed(2)} (${any}) | ${(first / n).toFixed(2)} (${first}) |`);
     process.stderr.write(`${rows[rows.length - 1]}\n`);
+    lengthRows.push(`| ${set} | ${(quotedCount / n).toFixed(2)} | ${(chars / n).toFixed(0)} |`);
     if (values.near) nearRows.push(`| ${set} | ${questions.length} | ${(nearAny / n).toFixed(2)} (${nearAny}) | ${(nearFirst / n).toFixed(2)} (${nearFirst}) |`);
     process.stderr.write(`${set}: ${notFound} questions answered "not found"\n`);
     process.stderr.write(`${set}: ${labelled} answers show a label without a source first ("first" counts the line under it)\n`);
@@ -203,6 +211,7 @@ for (const set of sets) {
 if (values['per-question']) await writeFile(values['per-question'], `${perQuestion.join('\n')}\n`);
 console.log('| set | questions | any quoted line | first quoted line |\n|---|---|---|---|');
 console.log(rows.join('\n'));
+console.log(`\n| set | quoted lines an answer (mean) | characters an answer (mean) |\n|---|---|---|\n${lengthRows.join('\n')}`);
 if (values.near) console.log(`\n| set | questions | any line, gold or its near copy | first line, gold or its near copy |\n|---|---|---|---|\n${nearRows.join('\n')}`);
 if (values['off-topic']) console.log(`\n| set | off-topic questions | not found |\n|---|---|---|\n${offTopicRows.join('\n')}`);
 if (values.why) {
