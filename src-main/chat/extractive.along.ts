@@ -54,7 +54,8 @@ export function withParagraph(line: Line, units: readonly Sentence[], quoted: Se
   if (sentence.para === undefined) return;
   const mates = units.filter((u) => u.para === sentence.para);
   const at = mates.indexOf(sentence);
-  let length = sentence.text.length;
+  // What the line quotes already (an echo's follower) counts toward its length.
+  let length = [sentence, ...line.before, ...line.after].reduce((n, u) => n + u.text.length, 0);
   const fits = (u: Sentence): boolean => !quoted.has(u) && length + u.text.length <= PARAGRAPH_CHARS;
   for (const u of mates.slice(at + 1)) {
     if (!fits(u)) break;
