@@ -25,6 +25,12 @@ export interface ChatSlice {
   conversationsLoaded: boolean;
   activeConversation: Conversation | null;
   streaming: StreamingAnswer | null;
+  /**
+   * True while a question is on its way: from the press that sends it until it is answered or back
+   * in the box, which starts before `streaming` (the chips' scope is saved first and, with no
+   * conversation open, one is created) and ends after it. While true nothing else is sent.
+   */
+  pending: boolean;
   chatError: string | null;
   /** Models chosen with the filter chips; empty means "let the question decide". */
   modelFilter: string[];
@@ -47,8 +53,8 @@ export interface ChatSlice {
   restoreUnsent(index: number): boolean;
   /**
    * Asks a kept question again as it is, leaving the box alone. False, sending nothing, while
-   * another question is on its way: the list shifts as one is asked, so a second click of a double
-   * click lands on the next one's button.
+   * another question is on its way (`pending`): the list shifts as one is asked, so a second click
+   * of a double click lands on the next one's button.
    */
   askUnsent(index: number): Promise<boolean>;
   dismissUnsent(index: number): void;
@@ -127,13 +133,6 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
   /** True from a candidate's press until its reply is answered (or refused). */
   let replying = false;
 
-  /**
-   * True from the start of `post` until `chat.ask` returns. `streaming` is set only after the chips'
-   * scope is saved and, with no conversation open, after `chat.create`: a second send meanwhile (a
-   * double click on "Ask again") would otherwise start a second conversation.
-   */
-  let sending = false;
-
   /** The conversation `post` is waiting on `chat.ask` for, which a delete here tells it about. */
   let asking: string | null = null;
 
@@ -170,12 +169,14 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
   const post = async (question: string): Promise<{ sent: true } | { sent: false; failure?: Failure }> => {
     const library = get().selectedLibrary;
     const text = question.trim();
-    if (!library || !text || get().streaming || sending) return { sent: false };
-    sending = true;
+    // `pending`, not only `streaming`: a second send before `streaming` is set (a double click on
+    // "Ask again") would otherwise start a second conversation.
+    if (!library || !text || get().streaming || get().pending) return { sent: false };
+    set({ pending: true });
     try {
       return await postNow(library, text);
     } finally {
-      sending = false;
+      set({ pending: false });
       // The delete's entry for the conversation asked in is read by now, or not needed (answered);
       // a delete still under way drops its own entry once it is done, `asking` no longer its id.
       if (asking !== null) deletedHere.delete(asking);
@@ -284,6 +285,7 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
 
   return {
     ...chatLibraryState(),
+    pending: false,
     questionDraft: '',
 
     restoreUnsent(index) {
@@ -298,7 +300,7 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
 
     async askUnsent(index) {
       const question = get().unsentQuestions[index];
-      if (question === undefined || get().streaming || sending || replying) return false;
+      if (question === undefined || get().streaming || get().pending || replying) return false;
       set({ unsentQuestions: get().unsentQuestions.filter((_, i) => i !== index) });
       return get().ask(question);
     },
@@ -386,7 +388,7 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       // A second press before the reply shows (a double click) would send it twice: `ask` marks the
       // answer as under way only once the scope is saved.
       const conversationId = get().activeConversation?.id;
-      if (!get().selectedLibrary || !conversationId || get().streaming || replying) return false;
+      if (!get().selectedLibrary || !conversationId || get().streaming || get().pending || replying) return false;
       replying = true;
       const before = get().modelFilter;
       // The question the question back is about: the user's last turn before the press.

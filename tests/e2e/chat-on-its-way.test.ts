@@ -1,0 +1,118 @@
+/// <reference lib="dom" />
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page, Route } from 'playwright-core';
+import { importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
+
+/**
+ * The wait between sending a question and the first sign of its answer, in Chromium against the real
+ * engine: with no conversation open one is created first (`chat.create`, held here so the page is
+ * seen in that wait). Meanwhile "Ask again" on a kept question says why it does nothing.
+ */
+const FIRST = 'What fuse does the RAC-225B take?';
+const KEPT = 'How do I reach the fuse?';
+const ASK_AGAIN_BUSY = 'Another question is on its way: ask this one again once it is answered (or stopped).';
+
+describe('a question on its way before its answer shows, in Chromium', () => {
+  let app: UiApp;
+  let page: Page;
+  const errors: string[] = [];
+  /** Lets the held `chat.create` go on to the engine. */
+  let release: () => void = () => undefined;
+
+  beforeAll(async () => {
+    app = await startUiApp();
+    await importTexts(app, 'Pumps', { 'rac-225b.md': '# RAC-225B service\n\n## Fuse\n\nThe RAC-225B takes a 5 A slow-blow fuse.\n' });
+    page = await openApp(app, errors);
+    await page.getByTestId('tab-chat').click();
+  });
+
+  beforeEach(() => {
+    errors.length = 0;
+  });
+
+  afterAll(async () => {
+    release();
+    await app?.close();
+  });
+
+  const box = () => page.getByTestId('question-input');
+  /** Sends `question` in a new conversation, its `chat.create` held until `release`. */
+  async function sendHeld(question: string): Promise<void> {
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reached: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => (reached = resolve));
+    await page.route('**/api/chat.create', async (route: Route) => {
+      reached();
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await box().fill(question);
+    await box().press('Enter');
+    await arrived;
+  }
+
+  async function answered(): Promise<void> {
+    await page.getByTestId('answer').waitFor();
+    await page.getByTestId('streaming-answer').waitFor({ state: 'detached' });
+  }
+
+  /**
+   * A question not answered, kept above the box: its conversation (the open one) is deleted by
+   * another window while it is on its way, and the user types meanwhile more than fits with it.
+   */
+  async function keepOne(): Promise<void> {
+    const listed = await app.engine.handlers['chat.list']({ library: 'Pumps' });
+    const id = listed.ok ? [...listed.value].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]!.id : '';
+    let go: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (go = resolve));
+    let reached: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => (reached = resolve));
+    await page.route('**/api/chat.ask', async (route: Route) => {
+      reached();
+      await held;
+      await route.continue();
+    });
+    await box().fill(KEPT);
+    await box().press('Enter');
+    await arrived;
+    expect((await app.engine.handlers['chat.delete']({ library: 'Pumps', id })).ok).toBe(true);
+    await box().fill('x'.repeat(1990));
+    go();
+    await page.getByRole('alert').waitFor();
+    await page.unroute('**/api/chat.ask');
+    await box().fill('');
+    expect(await page.getByTestId('unsent-text').allTextContents()).toEqual([KEPT]);
+  }
+
+  it('shows "Ask again" unavailable with its reason while a question is on its way, reachable by Tab; it asks once the answer is in', async () => {
+    // A first answer in a new conversation, then a question kept above the box.
+    await sendHeld(FIRST);
+    release();
+    await answered();
+    await page.unroute('**/api/chat.create');
+    await keepOne();
+
+    await sendHeld(FIRST);
+    const again = page.getByRole('button', { name: 'Ask again' });
+    expect(await again.getAttribute('aria-disabled')).toBe('true');
+    expect(await again.getAttribute('title')).toBe(ASK_AGAIN_BUSY);
+    // Still reachable by Tab, and a press sends nothing.
+    await again.focus();
+    await page.keyboard.press('Enter');
+    expect(await page.getByTestId('unsent-text').allTextContents()).toEqual([KEPT]);
+    await shot(page, 'chat-ask-again-on-its-way');
+
+    release();
+    await answered();
+    await page.unroute('**/api/chat.create');
+    expect(await again.getAttribute('aria-disabled')).toBeNull();
+    expect(await again.getAttribute('title')).toBeNull();
+    await again.click();
+    await expect.poll(() => page.getByTestId('answer').count()).toBe(2);
+    await page.getByTestId('streaming-answer').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('question').allTextContents()).toEqual([FIRST, KEPT]);
+    expect(await page.getByTestId('unsent-questions').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
