@@ -6,11 +6,14 @@ import { importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
 /**
  * The wait between sending a question and the first sign of its answer, in Chromium against the real
  * engine: with no conversation open one is created first (`chat.create`, held here so the page is
- * seen in that wait). Meanwhile "Ask again" on a kept question says why it does nothing.
+ * seen in that wait). Meanwhile "Ask again" on a kept question says why it does nothing, a question
+ * sent from the box stays there with a line saying why.
  */
 const FIRST = 'What fuse does the RAC-225B take?';
 const KEPT = 'How do I reach the fuse?';
+const NEXT = 'Where is the spare fuse?';
 const ASK_AGAIN_BUSY = 'Another question is on its way: ask this one again once it is answered (or stopped).';
+const HELD = 'The previous question is still on its way, so this one stays in the box: ask it once that answer is done, or stop it (Esc).';
 
 describe('a question on its way before its answer shows, in Chromium', () => {
   let app: UiApp;
@@ -113,6 +116,29 @@ describe('a question on its way before its answer shows, in Chromium', () => {
     await page.getByTestId('streaming-answer').waitFor({ state: 'detached' });
     expect(await page.getByTestId('question').allTextContents()).toEqual([FIRST, KEPT]);
     expect(await page.getByTestId('unsent-questions').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps a question sent from the box while another is on its way there, says why, and sends it once the answer is in', async () => {
+    await sendHeld(FIRST);
+    await box().fill(NEXT);
+    await box().press('Enter');
+    expect(await box().inputValue()).toBe(NEXT);
+    const note = page.getByTestId('composer-note');
+    expect(await note.textContent()).toBe(HELD);
+    expect(await note.getAttribute('role')).toBe('status');
+    await shot(page, 'chat-question-held-in-box');
+
+    release();
+    await answered();
+    await page.unroute('**/api/chat.create');
+    expect(await page.getByTestId('question').allTextContents()).toEqual([FIRST]);
+    expect(await box().inputValue()).toBe(NEXT);
+    expect(await note.textContent()).toBe('');
+    await box().press('Enter');
+    await expect.poll(() => page.getByTestId('answer').count()).toBe(2);
+    await page.getByTestId('streaming-answer').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('question').allTextContents()).toEqual([FIRST, NEXT]);
     expect(errors).toEqual([]);
   });
 });

@@ -482,16 +482,35 @@ function Sources({ citations }: { citations: Citation[] }) {
   );
 }
 
+/** Said by the box when a question is sent while another is on its way: it stays in the box. */
+const HELD = 'The previous question is still on its way, so this one stays in the box: ask it once that answer is done, or stop it (Esc).';
+
 function Composer() {
   const streaming = useStore((s) => s.streaming !== null);
+  // From the press that sends a question (its scope saved, its conversation created) until it is
+  // answered: the answer streams only after the first part, and a send meanwhile would be refused.
+  const busy = useStore((s) => s.pending || s.streaming !== null);
   const stopping = useStore((s) => s.streaming?.stopping ?? false);
   const ask = useStore((s) => s.ask);
   const stop = useStore((s) => s.stop);
   const library = useStore((s) => s.selectedLibrary);
   const text = useStore((s) => s.questionDraft);
   const setText = useStore((s) => s.setQuestionDraft);
+  // True after a send (Enter) while another question was on its way, until that one is done.
+  const [held, setHeld] = useState(false);
+  useEffect(() => {
+    if (!busy) setHeld(false);
+  }, [busy]);
   const send = () => {
-    if (!text.trim() || streaming) return;
+    if (!text.trim()) return;
+    if (busy) {
+      // Not queued: the engine answers one question at a time, and a queued one would be sent with
+      // whatever conversation and model chips are open when the answer ends, often after the user
+      // has read it and would word the next question otherwise. As in the chat apps people know,
+      // the text stays in the box (never cleared to come back), and the line below says why.
+      setHeld(true);
+      return;
+    }
     const question = text;
     setText('');
     // A question not sent or not answered comes back to the box (the store puts it there).
@@ -544,6 +563,10 @@ function Composer() {
           </button>
         )}
       </div>
+      {/* In the page from the start, so screen readers say what is put in it; polite: nothing failed. */}
+      <p role="status" className="muted small composer-note" data-testid="composer-note">
+        {held && busy ? HELD : ''}
+      </p>
     </form>
   );
 }
