@@ -7,7 +7,8 @@ import { importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
  * The wait between sending a question and the first sign of its answer, in Chromium against the real
  * engine: with no conversation open one is created first (`chat.create`, held here so the page is
  * seen in that wait). Meanwhile "Ask again" on a kept question says why it does nothing, a question
- * sent from the box stays there with a line saying why.
+ * sent from the box stays there with a line saying why, and a stop gives the question up: it is back
+ * in the box, and no conversation is left behind for it.
  */
 const FIRST = 'What fuse does the RAC-225B take?';
 const KEPT = 'How do I reach the fuse?';
@@ -39,6 +40,12 @@ describe('a question on its way before its answer shows, in Chromium', () => {
   });
 
   const box = () => page.getByTestId('question-input');
+  const items = () => page.getByTestId('conversation-list').locator('.conversation-item');
+  const engineIds = async (): Promise<string[]> => {
+    const listed = await app.engine.handlers['chat.list']({ library: 'Pumps' });
+    return listed.ok ? listed.value.map((c) => c.id) : [];
+  };
+
   /** Sends `question` in a new conversation, its `chat.create` held until `release`. */
   async function sendHeld(question: string): Promise<void> {
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -139,6 +146,31 @@ describe('a question on its way before its answer shows, in Chromium', () => {
     await expect.poll(() => page.getByTestId('answer').count()).toBe(2);
     await page.getByTestId('streaming-answer').waitFor({ state: 'detached' });
     expect(await page.getByTestId('question').allTextContents()).toEqual([FIRST, NEXT]);
+    expect(errors).toEqual([]);
+  });
+
+  it('gives up a question stopped (Esc) before its answer began: back in the box, no conversation left for it, and a line says so', async () => {
+    const before = await engineIds();
+    const listed = await items().count();
+    await sendHeld(NEXT);
+    // The Stop button shows from the send, and Esc stops as it does once the answer streams.
+    expect(await page.getByTestId('stop').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    expect(await page.getByTestId('stop').isDisabled()).toBe(true);
+    release();
+    const note = page.getByTestId('composer-note');
+    await expect.poll(() => note.textContent()).toBe('Stopped before the answer began: the question is back in the question box.');
+    await page.unroute('**/api/chat.create');
+    expect(await box().inputValue()).toBe(NEXT);
+    expect(await page.getByTestId('question').count()).toBe(0);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await engineIds()).toEqual(before);
+    expect(await items().count()).toBe(listed);
+    // The Ask button is back: sent again, it is answered.
+    await box().press('Enter');
+    await answered();
+    expect(await page.getByTestId('question').allTextContents()).toEqual([NEXT]);
+    expect(await note.textContent()).toBe('');
     expect(errors).toEqual([]);
   });
 });

@@ -486,13 +486,13 @@ function Sources({ citations }: { citations: Citation[] }) {
 const HELD = 'The previous question is still on its way, so this one stays in the box: ask it once that answer is done, or stop it (Esc).';
 
 function Composer() {
-  const streaming = useStore((s) => s.streaming !== null);
   // From the press that sends a question (its scope saved, its conversation created) until it is
   // answered: the answer streams only after the first part, and a send meanwhile would be refused.
-  const busy = useStore((s) => s.pending || s.streaming !== null);
-  const stopping = useStore((s) => s.streaming?.stopping ?? false);
+  const busy = useStore((s) => s.pending !== null || s.streaming !== null);
+  const stopping = useStore((s) => (s.streaming?.stopping ?? false) || (s.pending?.stopping ?? false));
   const ask = useStore((s) => s.ask);
   const stop = useStore((s) => s.stop);
+  const note = useStore((s) => s.chatNote);
   const library = useStore((s) => s.selectedLibrary);
   const text = useStore((s) => s.questionDraft);
   const setText = useStore((s) => s.setQuestionDraft);
@@ -553,7 +553,7 @@ function Composer() {
             {text.length} / {MAX_QUESTION_CHARS}
           </span>
         ) : null}
-        {streaming ? (
+        {busy ? (
           <button type="button" className="btn btn-danger" onClick={() => void stop()} disabled={stopping} data-testid="stop" title="Stop (Esc)">
             <Icon name="stop" /> Stop
           </button>
@@ -565,7 +565,7 @@ function Composer() {
       </div>
       {/* In the page from the start, so screen readers say what is put in it; polite: nothing failed. */}
       <p role="status" className="muted small composer-note" data-testid="composer-note">
-        {held && busy ? HELD : ''}
+        {held && busy ? HELD : (note ?? '')}
       </p>
     </form>
   );

@@ -16,7 +16,7 @@ export function UnsentQuestions() {
   const draft = useStore((s) => s.questionDraft);
   // From the press that sends a question, not only once its answer shows: `askUnsent` sends nothing
   // while one is on its way (its scope saved, its conversation created, then answered).
-  const busy = useStore((s) => s.pending || s.streaming !== null);
+  const busy = useStore((s) => s.pending !== null || s.streaming !== null);
   const { restoreUnsent, askUnsent, dismissUnsent } = useStore(
     useShallow((s) => ({ restoreUnsent: s.restoreUnsent, askUnsent: s.askUnsent, dismissUnsent: s.dismissUnsent })),
   );
