@@ -1,7 +1,9 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
-import { importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { importTexts, openApp, reloadApp, shot, startUiApp, type UiApp } from './harness';
 
 /**
  * The wait between sending a question and the first sign of its answer, in Chromium against the real
@@ -171,6 +173,35 @@ describe('a question on its way before its answer shows, in Chromium', () => {
     await answered();
     expect(await page.getByTestId('question').allTextContents()).toEqual([NEXT]);
     expect(await note.textContent()).toBe('');
+    expect(errors).toEqual([]);
+  });
+
+  it('shows an answer stopped once the model had started, before its first word, as stopped with its question, as the engine keeps it', async () => {
+    // What the engine stores then (a language model is needed to reach that point): the question and
+    // an empty answer marked stopped, written here into the conversation's own file.
+    const created = await app.engine.handlers['chat.create']({ library: 'Pumps' });
+    if (!created.ok) throw new Error(created.error.message);
+    const id = created.value.id;
+    const file = (await readdir(app.dataDir, { recursive: true })).find((f) => f.endsWith(`${id}.json`));
+    if (!file) throw new Error('conversation file not found');
+    const where = path.join(app.dataDir, file);
+    const stored = JSON.parse(await readFile(where, 'utf8')) as { title: string; messages: unknown[] };
+    const at = new Date().toISOString();
+    stored.title = KEPT;
+    stored.messages = [
+      { id: 'q1', role: 'user', text: KEPT, createdAt: at },
+      { id: 'a1', role: 'assistant', text: '', createdAt: at, mode: 'generated', citations: [], resolvedModels: [], stopped: true },
+    ];
+    await writeFile(where, JSON.stringify(stored));
+    // Read again as on any start.
+    await reloadApp(page);
+    await page.getByTestId('tab-chat').click();
+    await items().filter({ hasText: KEPT }).click();
+    const answer = page.getByTestId('answer');
+    await answer.waitFor();
+    expect(await page.getByTestId('question').allTextContents()).toEqual([KEPT]);
+    expect(await answer.getByTestId('stopped-empty').textContent()).toBe('Stopped before any answer was written.');
+    expect(await answer.locator('.badge-warn').textContent()).toBe('Stopped');
     expect(errors).toEqual([]);
   });
 });

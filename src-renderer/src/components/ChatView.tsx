@@ -258,6 +258,7 @@ function answerSpoken(turn: ChatTurn): string {
   const kind = turn.mode === 'extracted' ? 'Extracted from your manuals' : turn.mode === 'not-found' ? 'Not found in this library' : 'Written answer';
   // A question back's candidates are buttons after the answer: said, else only a visit to the transcript finds them.
   const buttons = openQuestionBack([turn]).length > 0 ? ' An “Answer for” button for each model follows the answer.' : '';
+  if (stoppedEmpty(turn)) return `${kind}, stopped: ${STOPPED_EMPTY}`;
   return `${kind}${turn.stopped ? ', stopped' : ''}: ${spokenCitations(plainText(answerText(turn.text)), new Set((turn.citations ?? []).map((c) => c.n)), turn.mode === 'extracted')}${buttons}`;
 }
 
@@ -366,6 +367,15 @@ function Question({ turn }: { turn: ChatTurn }) {
  */
 const answerText = withoutExtractedLabel;
 
+/** What an answer stopped before its first word says in place of its text. */
+const STOPPED_EMPTY = 'Stopped before any answer was written.';
+
+/**
+ * True for an answer stopped before the model wrote a word: the engine keeps it (with its question)
+ * when the stop comes once the model has started, unlike a stop before that, which keeps nothing.
+ */
+const stoppedEmpty = (turn: ChatTurn): boolean => turn.stopped === true && answerText(turn.text).trim() === '';
+
 /** `choices`: the candidates of a question back still open (the last turn's), one button each. */
 function Answer({ turn, choices }: { turn: ChatTurn; choices: ModelChoice[] }) {
   const citations = turn.citations ?? [];
@@ -421,7 +431,13 @@ function Answer({ turn, choices }: { turn: ChatTurn; choices: ModelChoice[] }) {
         {turn.stopped ? <span className="badge badge-warn">Stopped</span> : null}
       </div>
       <div className="markdown answer-text">
-        <SafeMarkdown text={answerText(turn.text)} plugins={plugins} components={components} />
+        {stoppedEmpty(turn) ? (
+          <p className="muted" data-testid="stopped-empty">
+            {STOPPED_EMPTY}
+          </p>
+        ) : (
+          <SafeMarkdown text={answerText(turn.text)} plugins={plugins} components={components} />
+        )}
       </div>
       {citations.length > 0 ? <Sources citations={citations} /> : null}
       {choices.map((c) => (
