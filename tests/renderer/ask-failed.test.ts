@@ -170,7 +170,8 @@ describe('a question sent to a conversation deleted elsewhere', () => {
     const next = store.getState().activeConversation!;
     expect(next.id).not.toBe(id);
     expect(await engineTurns(next.id)).toHaveLength(2);
-    expect(store.getState().conversations.map((c) => c.id)).toContain(next.id);
+    // The list is read again once the answer is in, not awaited by `ask`: it shows the new one soon after.
+    await expect.poll(() => store.getState().conversations.map((c) => c.id)).toContain(next.id);
     expect(store.getState().chatError).toBeNull();
   });
 
@@ -254,14 +255,76 @@ describe('a question whose conversation is deleted while it is answered', () => 
     expect(s.conversations.map((c) => c.id)).not.toContain(id);
   });
 
-  it('still takes a stop the user asked for as an answer given up, the question kept in its conversation', async () => {
+});
+
+describe('a question the user stops before the first word of its answer', () => {
+  const STOPPED = 'Stopped before the answer began: the question is back in the question box.';
+  /** The engine's own answer to a stop that comes before the first word: it keeps no turn. */
+  const stopped = () => Promise.resolve(fail('cancelled', 'Stopped before answering.'));
+
+  it('leaves the transcript as the engine keeps it (without the question) and goes back in the box, said as a note, not an error', async () => {
     const id = await answered();
-    around = () => Promise.resolve(fail('cancelled', 'Stopped before answering.'));
-    expect(await send('How do I reach the fuse?')).toBe(true);
+    const before = await engineTurns(id);
+    around = stopped;
+    expect(await send('How do I reach the fuse?')).toBe(false);
     const s = store.getState();
-    expect(s.questionDraft).toBe('');
+    expect(s.questionDraft).toBe('How do I reach the fuse?');
+    expect(s.chatNote).toBe(STOPPED);
     expect(s.chatError).toBeNull();
-    expect(await engineIds()).toContain(id);
+    expect(s.streaming).toBeNull();
+    expect(s.pending).toBeNull();
+    expect(s.activeConversation?.id).toBe(id);
+    expect(await engineTurns(id)).toEqual(before);
+    expect(transcript()).toEqual(before);
+
+    // Asked again from the box: answered in the same conversation, the note gone.
+    around = null;
+    expect(await send(s.questionDraft)).toBe(true);
+    expect(transcript()).toEqual(await engineTurns(id));
+    expect(transcript()).toHaveLength(before.length + 2);
+    expect(store.getState().chatNote).toBeNull();
+  });
+
+  it('takes the conversation opened for it out again, and keeps what was typed meanwhile after it', async () => {
+    store.getState().newConversation();
+    const before = await engineIds();
+    around = () => {
+      store.getState().setQuestionDraft('and the spare');
+      return stopped();
+    };
+    store.getState().setQuestionDraft('');
+    expect(await store.getState().ask('How do I reach the fuse?')).toBe(false);
+    const s = store.getState();
+    expect(s.questionDraft).toBe('How do I reach the fuse?\n\nand the spare');
+    expect(s.chatNote).toBe('Stopped before the answer began: the question is back in the question box, before what you typed since.');
+    expect(s.activeConversation).toBeNull();
+    expect(await engineIds()).toEqual(before);
+    expect(s.conversations.map((c) => c.id)).toEqual(before);
+  });
+
+  it('is on its way from the send, before its answer streams: a stop then sends nothing and opens no conversation', async () => {
+    store.getState().newConversation();
+    const before = await engineIds();
+    let asked = 0;
+    around = (input, engineAsk) => {
+      asked++;
+      return engineAsk(input);
+    };
+    store.getState().setQuestionDraft('');
+    const asking = store.getState().ask('How do I reach the fuse?');
+    // Set at once, while the scope is saved and the conversation created: nothing streams yet.
+    expect(store.getState().pending).toEqual({ stopping: false });
+    expect(store.getState().streaming).toBeNull();
+    await store.getState().stop();
+    expect(store.getState().pending).toEqual({ stopping: true });
+    expect(await asking).toBe(false);
+    const s = store.getState();
+    expect(asked).toBe(0);
+    expect(s.pending).toBeNull();
+    expect(s.questionDraft).toBe('How do I reach the fuse?');
+    expect(s.chatNote).toBe(STOPPED);
+    expect(s.activeConversation).toBeNull();
+    expect(await engineIds()).toEqual(before);
   });
 });
 

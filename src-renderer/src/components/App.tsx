@@ -60,7 +60,8 @@ export function App() {
         const s = useStore.getState();
         // Stopping an answer comes first; a second Esc closes the source viewer, the next the chunk
         // inspector (the viewer may have been opened from it). An open dialog takes its own Esc.
-        if (s.streaming) {
+        // A question on its way before its answer shows (`pending`) is stopped too.
+        if (s.streaming || s.pending) {
           e.preventDefault();
           void s.stop();
         } else if (document.querySelector('dialog[open]')) {

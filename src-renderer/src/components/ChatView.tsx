@@ -258,6 +258,7 @@ function answerSpoken(turn: ChatTurn): string {
   const kind = turn.mode === 'extracted' ? 'Extracted from your manuals' : turn.mode === 'not-found' ? 'Not found in this library' : 'Written answer';
   // A question back's candidates are buttons after the answer: said, else only a visit to the transcript finds them.
   const buttons = openQuestionBack([turn]).length > 0 ? ' An “Answer for” button for each model follows the answer.' : '';
+  if (stoppedEmpty(turn)) return `${kind}, stopped: ${STOPPED_EMPTY}`;
   return `${kind}${turn.stopped ? ', stopped' : ''}: ${spokenCitations(plainText(answerText(turn.text)), new Set((turn.citations ?? []).map((c) => c.n)), turn.mode === 'extracted')}${buttons}`;
 }
 
@@ -366,6 +367,15 @@ function Question({ turn }: { turn: ChatTurn }) {
  */
 const answerText = withoutExtractedLabel;
 
+/** What an answer stopped before its first word says in place of its text. */
+const STOPPED_EMPTY = 'Stopped before any answer was written.';
+
+/**
+ * True for an answer stopped before the model wrote a word: the engine keeps it (with its question)
+ * when the stop comes once the model has started, unlike a stop before that, which keeps nothing.
+ */
+const stoppedEmpty = (turn: ChatTurn): boolean => turn.stopped === true && answerText(turn.text).trim() === '';
+
 /** `choices`: the candidates of a question back still open (the last turn's), one button each. */
 function Answer({ turn, choices }: { turn: ChatTurn; choices: ModelChoice[] }) {
   const citations = turn.citations ?? [];
@@ -421,7 +431,13 @@ function Answer({ turn, choices }: { turn: ChatTurn; choices: ModelChoice[] }) {
         {turn.stopped ? <span className="badge badge-warn">Stopped</span> : null}
       </div>
       <div className="markdown answer-text">
-        <SafeMarkdown text={answerText(turn.text)} plugins={plugins} components={components} />
+        {stoppedEmpty(turn) ? (
+          <p className="muted" data-testid="stopped-empty">
+            {STOPPED_EMPTY}
+          </p>
+        ) : (
+          <SafeMarkdown text={answerText(turn.text)} plugins={plugins} components={components} />
+        )}
       </div>
       {citations.length > 0 ? <Sources citations={citations} /> : null}
       {choices.map((c) => (
@@ -482,16 +498,35 @@ function Sources({ citations }: { citations: Citation[] }) {
   );
 }
 
+/** Said by the box when a question is sent while another is on its way: it stays in the box. */
+const HELD = 'The previous question is still on its way, so this one stays in the box: ask it once that answer is done, or stop it (Esc).';
+
 function Composer() {
-  const streaming = useStore((s) => s.streaming !== null);
-  const stopping = useStore((s) => s.streaming?.stopping ?? false);
+  // From the press that sends a question (its scope saved, its conversation created) until it is
+  // answered: the answer streams only after the first part, and a send meanwhile would be refused.
+  const busy = useStore((s) => s.pending !== null || s.streaming !== null);
+  const stopping = useStore((s) => (s.streaming?.stopping ?? false) || (s.pending?.stopping ?? false));
   const ask = useStore((s) => s.ask);
   const stop = useStore((s) => s.stop);
+  const note = useStore((s) => s.chatNote);
   const library = useStore((s) => s.selectedLibrary);
   const text = useStore((s) => s.questionDraft);
   const setText = useStore((s) => s.setQuestionDraft);
+  // True after a send (Enter) while another question was on its way, until that one is done.
+  const [held, setHeld] = useState(false);
+  useEffect(() => {
+    if (!busy) setHeld(false);
+  }, [busy]);
   const send = () => {
-    if (!text.trim() || streaming) return;
+    if (!text.trim()) return;
+    if (busy) {
+      // Not queued: the engine answers one question at a time, and a queued one would be sent with
+      // whatever conversation and model chips are open when the answer ends, often after the user
+      // has read it and would word the next question otherwise. As in the chat apps people know,
+      // the text stays in the box (never cleared to come back), and the line below says why.
+      setHeld(true);
+      return;
+    }
     const question = text;
     setText('');
     // A question not sent or not answered comes back to the box (the store puts it there).
@@ -534,7 +569,7 @@ function Composer() {
             {text.length} / {MAX_QUESTION_CHARS}
           </span>
         ) : null}
-        {streaming ? (
+        {busy ? (
           <button type="button" className="btn btn-danger" onClick={() => void stop()} disabled={stopping} data-testid="stop" title="Stop (Esc)">
             <Icon name="stop" /> Stop
           </button>
@@ -544,6 +579,10 @@ function Composer() {
           </button>
         )}
       </div>
+      {/* In the page from the start, so screen readers say what is put in it; polite: nothing failed. */}
+      <p role="status" className="muted small composer-note" data-testid="composer-note">
+        {held && busy ? HELD : (note ?? '')}
+      </p>
     </form>
   );
 }

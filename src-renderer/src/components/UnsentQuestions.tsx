@@ -4,6 +4,9 @@ import { MAX_QUESTION_CHARS } from '../util/messages';
 import { focusQuestion } from './focus-question';
 import { Icon } from './Icon';
 
+/** Why "Ask again" does nothing now: said in its title and to screen readers. */
+const ASK_AGAIN_BUSY = 'Another question is on its way: ask this one again once it is answered (or stopped).';
+
 /**
  * Questions not answered that did not fit in the question box with what was typed there since:
  * each kept whole, to ask again as it is, to put in the box once there is room, or to dismiss.
@@ -11,7 +14,9 @@ import { Icon } from './Icon';
 export function UnsentQuestions() {
   const unsent = useStore((s) => s.unsentQuestions);
   const draft = useStore((s) => s.questionDraft);
-  const streaming = useStore((s) => s.streaming !== null);
+  // From the press that sends a question, not only once its answer shows: `askUnsent` sends nothing
+  // while one is on its way (its scope saved, its conversation created, then answered).
+  const busy = useStore((s) => s.pending !== null || s.streaming !== null);
   const { restoreUnsent, askUnsent, dismissUnsent } = useStore(
     useShallow((s) => ({ restoreUnsent: s.restoreUnsent, askUnsent: s.askUnsent, dismissUnsent: s.dismissUnsent })),
   );
@@ -29,7 +34,17 @@ export function UnsentQuestions() {
               {question}
             </span>
             <span className="unsent-actions">
-              <button type="button" className="btn btn-small" disabled={streaming} onClick={() => void askUnsent(i)}>
+              {/* aria-disabled, not disabled: it stays in the Tab order with its reason, and focus on it
+                  is not lost as the question on its way comes and goes. The title is its description. */}
+              <button
+                type="button"
+                className="btn btn-small"
+                aria-disabled={busy ? true : undefined}
+                title={busy ? ASK_AGAIN_BUSY : undefined}
+                onClick={() => {
+                  if (!busy) void askUnsent(i);
+                }}
+              >
                 Ask again
               </button>
               <button

@@ -13,11 +13,23 @@ export interface StreamingAnswer {
   stopping: boolean;
 }
 
-type ChatLibraryState = Pick<ChatSlice, 'conversations' | 'conversationsLoaded' | 'activeConversation' | 'streaming' | 'chatError' | 'modelFilter' | 'unsentQuestions'>;
+type ChatLibraryState = Pick<
+  ChatSlice,
+  'conversations' | 'conversationsLoaded' | 'activeConversation' | 'streaming' | 'chatError' | 'chatNote' | 'modelFilter' | 'unsentQuestions'
+>;
 
 /** The chat state that belongs to one library: its initial value, and what a library switch resets. */
 export function chatLibraryState(): ChatLibraryState {
-  return { conversations: [], conversationsLoaded: false, activeConversation: null, streaming: null, chatError: null, modelFilter: [], unsentQuestions: [] };
+  return {
+    conversations: [],
+    conversationsLoaded: false,
+    activeConversation: null,
+    streaming: null,
+    chatError: null,
+    chatNote: null,
+    modelFilter: [],
+    unsentQuestions: [],
+  };
 }
 
 export interface ChatSlice {
@@ -25,7 +37,19 @@ export interface ChatSlice {
   conversationsLoaded: boolean;
   activeConversation: Conversation | null;
   streaming: StreamingAnswer | null;
+  /**
+   * A question on its way: set from the press that sends it until it is answered or back in the
+   * box, which starts before `streaming` (the chips' scope is saved first and, with no conversation
+   * open, one is created) and ends after it. While set nothing else is sent; `stopping` once the
+   * user asked to stop it before `streaming` was set, which gives it up before the engine has it.
+   */
+  pending: { stopping: boolean } | null;
   chatError: string | null;
+  /**
+   * What became of a question the user stopped before the first word of its answer, in words for
+   * a status line by the question box (not an error: nothing went wrong). Cleared by the next send.
+   */
+  chatNote: string | null;
   /** Models chosen with the filter chips; empty means "let the question decide". */
   modelFilter: string[];
   /**
@@ -47,8 +71,8 @@ export interface ChatSlice {
   restoreUnsent(index: number): boolean;
   /**
    * Asks a kept question again as it is, leaving the box alone. False, sending nothing, while
-   * another question is on its way: the list shifts as one is asked, so a second click of a double
-   * click lands on the next one's button.
+   * another question is on its way (`pending`): the list shifts as one is asked, so a second click
+   * of a double click lands on the next one's button.
    */
   askUnsent(index: number): Promise<boolean>;
   dismissUnsent(index: number): void;
@@ -60,9 +84,10 @@ export interface ChatSlice {
   deleteConversation(id: string): Promise<void>;
   /**
    * Asks in the open conversation (or a new one). False when it was not sent or not answered (the
-   * conversation deleted while it was answered included): then the question is out of the
-   * transcript and back in the question box (`questionDraft`), before anything typed there since,
-   * or in `unsentQuestions` when both would not fit in the box; the error in `chatError` says which.
+   * conversation deleted while it was answered included, or the user stopped it before the first
+   * word of its answer): then the question is out of the transcript and back in the question box
+   * (`questionDraft`), before anything typed there since, or in `unsentQuestions` when both would
+   * not fit in the box; the error in `chatError` (or, after a stop, the note in `chatNote`) says which.
    */
   ask(question: string): Promise<boolean>;
   /**
@@ -70,8 +95,9 @@ export interface ChatSlice {
    * chip becomes that model and its name is sent as the reply, which the engine reads as the
    * earlier question asked for it. False when it was not sent or not answered: then the chips are
    * back as they were before the press (unless changed since), the error is in `chatError`, and the
-   * question back is the last turn again. A reply the user stops is sent: the chip stays on the
-   * model they picked, as after a question they stop.
+   * question back is the last turn again. A reply the user stops keeps the chip on the model they
+   * picked, as after a question they stop; stopped before its first word, it is out of the
+   * transcript (the engine kept nothing of it), the question back the last turn again.
    */
   answerFor(model: string): Promise<boolean>;
   stop(): Promise<void>;
@@ -127,13 +153,6 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
   /** True from a candidate's press until its reply is answered (or refused). */
   let replying = false;
 
-  /**
-   * True from the start of `post` until `chat.ask` returns. `streaming` is set only after the chips'
-   * scope is saved and, with no conversation open, after `chat.create`: a second send meanwhile (a
-   * double click on "Ask again") would otherwise start a second conversation.
-   */
-  let sending = false;
-
   /** The conversation `post` is waiting on `chat.ask` for, which a delete here tells it about. */
   let asking: string | null = null;
 
@@ -143,6 +162,13 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
    * asked, the engine busy, the model failing, ...).
    */
   type Failure = { kind: 'gone'; here: boolean; error: AppError } | { kind: 'failed'; error: AppError };
+
+  /**
+   * What became of a question `post` was given: answered (a stopped answer with words included);
+   * else not, with why when something went wrong, or `stopped` when the user stopped it before the
+   * first word of its answer.
+   */
+  type Posted = { sent: true } | { sent: false; failure?: Failure; stopped?: true };
 
   /**
    * Conversations this window asked the engine to delete, each with whether it did. Deleting a
@@ -167,15 +193,17 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
    * conversation opened only for it): a reload would show it gone. `failure` says why, and is not
    * written to `chatError` here: each caller says it in its own words.
    */
-  const post = async (question: string): Promise<{ sent: true } | { sent: false; failure?: Failure }> => {
+  const post = async (question: string): Promise<Posted> => {
     const library = get().selectedLibrary;
     const text = question.trim();
-    if (!library || !text || get().streaming || sending) return { sent: false };
-    sending = true;
+    // `pending`, not only `streaming`: a second send before `streaming` is set (a double click on
+    // "Ask again") would otherwise start a second conversation.
+    if (!library || !text || get().streaming || get().pending) return { sent: false };
+    set({ pending: { stopping: false }, chatNote: null });
     try {
       return await postNow(library, text);
     } finally {
-      sending = false;
+      set({ pending: null });
       // The delete's entry for the conversation asked in is read by now, or not needed (answered);
       // a delete still under way drops its own entry once it is done, `asking` no longer its id.
       if (asking !== null) deletedHere.delete(asking);
@@ -183,8 +211,12 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     }
   };
 
-  const postNow = async (library: string, text: string): Promise<{ sent: true } | { sent: false; failure?: Failure }> => {
+  /** True when the user stopped the question on its way before the engine had it. */
+  const stoppedBeforeAsked = (): boolean => get().pending?.stopping === true;
+
+  const postNow = async (library: string, text: string): Promise<Posted> => {
     await scopeSaved;
+    if (stoppedBeforeAsked()) return { sent: false, stopped: true };
     let conversation = get().activeConversation;
     const createdNow = !conversation;
     if (!conversation) {
@@ -192,6 +224,11 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       const created = await api['chat.create']({ library, ...(models.length > 0 ? { scope: { models } } : {}) });
       if (!created.ok) return { sent: false, failure: { kind: 'failed', error: created.error } };
       conversation = created.value;
+      if (stoppedBeforeAsked()) {
+        // Opened for this question only: it goes with it, as after a question not answered.
+        await api['chat.delete']({ library, id: conversation.id });
+        return { sent: false, stopped: true };
+      }
     }
     const userTurn: ChatTurn = { id: `local-${++localIds}`, role: 'user', text, createdAt: new Date().toISOString() };
     set({
@@ -219,11 +256,8 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
         return { sent: false, failure: { kind: 'gone', here, error: res.error } };
       }
     }
-    // Stopped before the first word: nothing to show, and nothing went wrong.
-    if (res.error.code === 'cancelled') {
-      void get().openConversation(conversation.id);
-      return { sent: true };
-    }
+    // Not answered: the engine kept nothing of the question, so the transcript does not either (nor
+    // the list, of a conversation opened only for it), else a reload would show it gone.
     const active = get().activeConversation;
     if (createdNow) {
       if (active?.id === conversation.id) set({ activeConversation: null });
@@ -232,6 +266,9 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     } else if (active?.id === conversation.id) {
       set({ activeConversation: { ...active, messages: active.messages.filter((m) => m.id !== userTurn.id) } });
     }
+    // Stopped by the user before the first word (the engine returns `cancelled` and keeps no turn):
+    // nothing went wrong, and the question goes back in the box like one not answered.
+    if (res.error.code === 'cancelled') return { sent: false, stopped: true };
     return { sent: false, failure: { kind: 'failed', error: res.error } };
   };
 
@@ -273,6 +310,18 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     return 'kept';
   };
 
+  /**
+   * `chatNote` after a question stopped before the first word of its answer, for each place
+   * `restoreDraft` put it. Put back rather than kept in the transcript as stopped: the engine keeps
+   * no turn of a question stopped this early, so a transcript keeping it would lose it on a reload,
+   * and a question stopped at once is usually one to correct before asking it again.
+   */
+  const STOPPED: Record<Restored, string> = {
+    box: 'Stopped before the answer began: the question is back in the question box.',
+    'before-typed': 'Stopped before the answer began: the question is back in the question box, before what you typed since.',
+    kept: `Stopped before the answer began: the question is kept above the question box (with what you typed since, it would not fit in it).`,
+  };
+
   const DELETED_ELSEWHERE = 'This conversation was deleted elsewhere (in another window or from the command line)';
   const DELETED_HERE = 'The conversation was deleted before this question was answered';
   /** What the error adds about where the question went, for each place `restoreDraft` puts it. */
@@ -284,6 +333,7 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
 
   return {
     ...chatLibraryState(),
+    pending: null,
     questionDraft: '',
 
     restoreUnsent(index) {
@@ -298,7 +348,7 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
 
     async askUnsent(index) {
       const question = get().unsentQuestions[index];
-      if (question === undefined || get().streaming || sending || replying) return false;
+      if (question === undefined || get().streaming || get().pending || replying) return false;
       set({ unsentQuestions: get().unsentQuestions.filter((_, i) => i !== index) });
       return get().ask(question);
     },
@@ -370,6 +420,10 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       if (posted.sent) return true;
       // Nothing typed is lost: the question goes back in the box, to be edited or sent again.
       const restored = restoreDraft(question);
+      if (posted.stopped) {
+        set({ chatNote: STOPPED[restored] });
+        return false;
+      }
       const failure = posted.failure;
       if (!failure) return false;
       // "Not answered", not "not sent": a conversation deleted while its answer was written took a
@@ -386,7 +440,7 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       // A second press before the reply shows (a double click) would send it twice: `ask` marks the
       // answer as under way only once the scope is saved.
       const conversationId = get().activeConversation?.id;
-      if (!get().selectedLibrary || !conversationId || get().streaming || replying) return false;
+      if (!get().selectedLibrary || !conversationId || get().streaming || get().pending || replying) return false;
       replying = true;
       const before = get().modelFilter;
       // The question the question back is about: the user's last turn before the press.
@@ -400,6 +454,8 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
         void applyFilter([model]);
         const posted = await post(model);
         if (posted.sent) return true;
+        // Stopped before its first word: the chip stays on the model picked, as after any stop.
+        if (posted.stopped) return false;
         // Not answered (the engine busy or refusing, the conversation gone): `post` took the reply
         // out of the transcript, so the question back is the last turn again with its buttons; the
         // chips go back to the scope picked before the press, unless they were changed since (or
@@ -436,6 +492,10 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     async stop() {
       const library = get().selectedLibrary;
       const streaming = get().streaming;
+      const pending = get().pending;
+      // Not yet with the engine (the scope being saved, its conversation being created): `post`
+      // gives it up before sending it.
+      if (!streaming && pending && !pending.stopping) return set({ pending: { stopping: true } });
       if (!library || !streaming || streaming.stopping) return;
       set({ streaming: { ...streaming, stopping: true } });
       const res = await api['chat.stop']({ library, id: streaming.conversationId });
