@@ -2,7 +2,7 @@ import type { ModelChoice } from '../contract/api';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
 import { contentTerms, isStopword, isUnitLike, joinable, modelTokens, nameKey, type ModelToken } from '../enrich/text.util';
 import { analyzeQuery, nameWords, readExtensions, type QueryAnalysis, type QueryMention } from '../search/query-analysis';
-import { listNames } from './name-list';
+import { listNames, onceEach } from '../core/name-list';
 import { askedKey, type UnknownModel } from './model-guard';
 import { stem } from './text-terms';
 import type { ChatIndex } from './retrieve';
@@ -219,7 +219,7 @@ export async function askBack(
   const ambiguous = plan.unknown.filter((u) => u.ambiguous !== undefined);
   if (ambiguous.length === 0) return { clarify: [], asked, analysis, plan };
   // A name the question writes twice is asked about once: one row of candidate buttons.
-  const clarify = ambiguous.filter((u, i) => ambiguous.findIndex((v) => v.text.toLowerCase() === u.text.toLowerCase()) === i).map((u) => ({ name: u.text, models: u.ambiguous!.documented }));
+  const clarify = onceEach(ambiguous, (u) => u.text).map((u) => ({ name: u.text, models: u.ambiguous!.documented }));
   const rest = withoutNames(asked, analysis, ambiguous);
   const restAnalysis = analyzeQuery(rest, vocabulary);
   const restPlan = restAnalysis.models.length === 0 ? null : await planFor(rest, restAnalysis);

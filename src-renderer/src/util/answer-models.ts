@@ -1,4 +1,5 @@
 import type { ChatTurn } from '../../../src-main/contract/api';
+import { listNames } from '../../../src-main/core/name-list';
 
 /**
  * What an answer's header says of the models it is for: `models` (it was answered for these),
@@ -31,11 +32,7 @@ export function modelsWithoutManual(turn: ChatTurn): string[] {
   return (turn.unknownModels ?? []).filter((name) => !asked.has(name.toLowerCase()));
 }
 
-/**
- * Names as a sentence lists them: "A", "A and B", "A, B and C". The engine's `listNames`
- * (src-main/chat/name-list.ts) says the same, but the renderer may import only the contract and
- * core (eslint's boundaries), so it is written here again.
- */
+/** Names as a sentence lists them: "A", "A and B", "A, B and C", as the engine's replies list them. */
 export function listed(names: readonly string[]): string {
-  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return listNames(names);
 }
