@@ -1,7 +1,7 @@
 import type { ModelChoice } from '../contract/api';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
 import { contentTerms, isStopword, isUnitLike, joinable, modelTokens, nameKey, type ModelToken } from '../enrich/text.util';
-import { analyzeQuery, nameWords, readExtensions, type QueryAnalysis, type QueryMention } from '../search/query-analysis';
+import { analyzeQuery, modelNameWords, nameWords, readExtensions, type QueryAnalysis, type QueryMention } from '../search/query-analysis';
 import { listNames, onceEach } from '../core/name-list';
 import { askedKey, type UnknownModel } from './model-guard';
 import { stem } from './text-terms';
@@ -136,13 +136,6 @@ const INFLECTION = /(?:[^isu]s|ed|ing)$/u;
 
 function inflected(word: string): boolean {
   return INFLECTION.test(word) && stem(word) !== word;
-}
-
-/** The words of the library's model names, digits and "+" included ("foo", "x2", "pro", "5g"). */
-function modelNameWords(vocabulary: ModelVocabulary): Set<string> {
-  const out = new Set<string>();
-  for (const e of vocabulary.models()) for (const w of nameWords(e.name)) out.add(w);
-  return out;
 }
 
 /** Share of a question's words inside sentences written with a capital above which case says nothing of names. */
