@@ -25,3 +25,9 @@ export function onceEach<T>(items: readonly T[], textOf: (item: T) => string): T
     return true;
   });
 }
+
+/** `names` but those `others` write, whatever their case: the names no manual is for but those a question back asked about already. */
+export function namesBesides(names: readonly string[], others: readonly string[]): string[] {
+  const said = new Set(others.map((o) => o.toLowerCase()));
+  return names.filter((name) => !said.has(name.toLowerCase()));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listNames, onceEach } from '../../src-main/core/name-list';
+import { listNames, namesBesides, onceEach } from '../../src-main/core/name-list';
 
 describe('listNames', () => {
   it('lists names as a sentence does, with "or" for a choice', () => {
@@ -24,5 +24,12 @@ describe('onceEach', () => {
 
   it('tells names apart that differ by more than case', () => {
     expect(onceEach(['Foo X2', 'Foo X2+', 'Foo  X2'], (n) => n)).toEqual(['Foo X2', 'Foo X2+', 'Foo  X2']);
+  });
+});
+
+describe('namesBesides', () => {
+  it('leaves out the names the others write, whatever their case, and keeps the rest in order', () => {
+    expect(namesBesides(['Bar Z5', 'Foo X2 Lite', 'ZX-900'], ['bar z5'])).toEqual(['Foo X2 Lite', 'ZX-900']);
+    expect(namesBesides(['Bar Z5'], [])).toEqual(['Bar Z5']);
   });
 });

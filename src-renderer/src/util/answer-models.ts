@@ -1,5 +1,5 @@
 import type { ChatTurn } from '../../../src-main/contract/api';
-import { listNames } from '../../../src-main/core/name-list';
+import { listNames, namesBesides } from '../../../src-main/core/name-list';
 
 /**
  * What an answer's header says of the models it is for: `models` (it was answered for these),
@@ -28,8 +28,7 @@ export function answerModels(turn: ChatTurn): AnswerModels {
  * back, whose question and candidate buttons say it already.
  */
 export function modelsWithoutManual(turn: ChatTurn): string[] {
-  const asked = new Set((turn.clarify ?? []).map((c) => c.name.toLowerCase()));
-  return (turn.unknownModels ?? []).filter((name) => !asked.has(name.toLowerCase()));
+  return namesBesides(turn.unknownModels ?? [], (turn.clarify ?? []).map((c) => c.name));
 }
 
 /** Names as a sentence lists them: "A", "A and B", "A, B and C", as the engine's replies list them. */
