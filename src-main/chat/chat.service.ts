@@ -23,7 +23,7 @@ import { analyzeQuery, type QueryAnalysis } from '../search/query-analysis';
 import { followUpQuestion } from './follow-up';
 import { docsListing } from './covered-models';
 import { askBack, chosenByChip, pickedCandidate, questionBackNote, questionPicked } from './undocumented-models';
-import { listNames } from './name-list';
+import { listNames, onceEach } from '../core/name-list';
 import { isAskedModel, namedWhere, questionForLines, retrieve, sameModelSpelled } from './retrieve';
 import type { QuestionPlan } from './question-plan';
 import { confirmUnknown, planQuestion, readAsExtended } from './question-plan';
@@ -183,7 +183,7 @@ function historyFor(turns: readonly ChatTurn[]): HistoryMessage[] {
  */
 function unknownNames(unknown: readonly UnknownModel[], vocabulary: ModelVocabulary): { names: string; closest: string[] } {
   // A name the question writes twice ("foo x2 lite ... Foo X2 Lite") is named once, as written first.
-  const once = unknown.filter((u, i) => unknown.findIndex((o) => o.text.toLowerCase() === u.text.toLowerCase()) === i);
+  const once = onceEach(unknown, (u) => u.text);
   const lists = closestToUnknown(once, vocabulary);
   const first = lists[0]?.closest ?? [];
   if (lists.every((l) => l.closest.join('\n') === first.join('\n'))) return { names: listNames(lists.map((l) => l.text)), closest: first };
@@ -196,9 +196,7 @@ function unknownNames(unknown: readonly UnknownModel[], vocabulary: ModelVocabul
  * asked product's own number).
  */
 function withoutManual(clarify: readonly ModelChoice[], unknown: readonly UnknownModel[]): string[] {
-  const out: string[] = [];
-  for (const name of [...clarify.map((c) => c.name), ...unknown.map((u) => u.text)]) if (!out.some((o) => o.toLowerCase() === name.toLowerCase())) out.push(name);
-  return out;
+  return onceEach([...clarify.map((c) => c.name), ...unknown.map((u) => u.text)], (name) => name);
 }
 
 /** The one library model a heading, caption or table row names, else null. */

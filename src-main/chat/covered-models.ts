@@ -1,4 +1,4 @@
-import { HEADING_LINE } from '../enrich/chunk-view';
+import { HEADING_ONE_LINE } from '../enrich/chunk-view';
 import type { Passage } from './passages';
 import type { ChatIndex } from './retrieve';
 
@@ -11,9 +11,6 @@ import type { ChatIndex } from './retrieve';
  * model a section with text of its own (a module's manual with a section on its carrier board)
  * is not such a list.
  */
-
-/** One line as a heading (`HEADING_LINE` without its global flags: read line by line here). */
-const HEADING = new RegExp(HEADING_LINE.source);
 
 /**
  * The runs of two or more headings of one level, one after the other with nothing between them,
@@ -28,7 +25,7 @@ export function listedModels(text: string, modelIn: (text: string) => string | n
   };
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
-    const m = HEADING.exec(line);
+    const m = HEADING_ONE_LINE.exec(line);
     const model = m ? modelIn(m[2]!) : null;
     if (!m || !model) {
       close();

@@ -1,4 +1,5 @@
 import type { ChatTurn, Citation, Conversation } from '../contract/api';
+import { listNames, namesBesides } from '../core/name-list';
 import { escapeMarkup } from '../core/text';
 
 /**
@@ -61,6 +62,9 @@ function modeNote(turn: ChatTurn): string {
   // A question back ("Which model: ...?") is the library having no manual for the name written.
   if (turn.clarify && turn.clarify.length > 0) parts.push(`Asked which model: no manual for ${asText(turn.clarify.map((c) => c.name).join(', '))}.`);
   else if (turn.mode === 'not-found') parts.push('Not found in this library.');
+  // The other names the question wrote that no manual is for, as the app's header says them.
+  const withoutManual = namesBesides(turn.unknownModels ?? [], (turn.clarify ?? []).map((c) => c.name));
+  if (withoutManual.length > 0) parts.push(`No manual for ${asText(listNames(withoutManual))}.`);
   if (turn.stopped) parts.push('Stopped before it finished.');
   if (turn.resolvedModels && turn.resolvedModels.length > 0) parts.push(`About: ${asText(turn.resolvedModels.join(', '))}.`);
   return parts.length > 0 ? `_${parts.join(' ')}_` : '';

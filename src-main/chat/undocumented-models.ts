@@ -1,8 +1,8 @@
 import type { ModelChoice } from '../contract/api';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
 import { contentTerms, isStopword, isUnitLike, joinable, modelTokens, nameKey, type ModelToken } from '../enrich/text.util';
-import { analyzeQuery, nameWords, readExtensions, type QueryAnalysis, type QueryMention } from '../search/query-analysis';
-import { listNames } from './name-list';
+import { analyzeQuery, modelNameWords, nameWords, readExtensions, type QueryAnalysis, type QueryMention } from '../search/query-analysis';
+import { listNames, onceEach } from '../core/name-list';
 import { askedKey, type UnknownModel } from './model-guard';
 import { stem } from './text-terms';
 import type { ChatIndex } from './retrieve';
@@ -60,12 +60,15 @@ export function undocumentedMentions(question: string, analysis: QueryAnalysis, 
     // X2 Lite"): here, the models the name is read as had the question ended with it.
     const models = read.models.length > 0 ? read.models : readExtensions(question.slice(0, m.end), m, vocabulary).models;
     if (models.length === 0) continue;
-    const next = wordAfter(question, m);
+    const next = wordAfter(question, m.end);
     // A name run into what follows ("Galaxy S20+5G") ends elsewhere than its mention: read as written.
     if (next === null && read.models.length === 0) continue;
     if (next !== null && goesOnWithName(question, m, next, vocabulary, writes)) {
-      const text = question.slice(m.start, next.end);
-      out.push({ text, kind: 'sibling', key: askedKey(text, vocabulary).replace(/[^\p{L}\p{N}]/gu, ''), start: m.start, end: next.end, family: true });
+      // Every word after that goes on with it too ("Foo X2 Mini 5G"), up to the first that is the question's.
+      let end = next.end;
+      for (let w = wordAfter(question, end); w !== null && goesOnWithName(question, { start: m.start, text: question.slice(m.start, end) }, w, vocabulary, writes); w = wordAfter(question, end)) end = w.end;
+      const text = question.slice(m.start, end);
+      out.push({ text, kind: 'sibling', key: askedKey(text, vocabulary).replace(/[^\p{L}\p{N}]/gu, ''), start: m.start, end, family: true });
       continue;
     }
     // In a fixed order, whatever order the vocabulary learned them in ("S9" before "S10").
@@ -78,18 +81,19 @@ export function undocumentedMentions(question: string, analysis: QueryAnalysis, 
 }
 
 /**
- * The word right after a mention that may be one more word of its name, as `readExtensions` reads
- * one: joined to it, no stopword; null when there is none, or the name runs into what follows.
+ * The word right after a name ending at `end` that may be one more word of it, as `readExtensions`
+ * reads one: joined to it, no stopword; null when there is none, or the name runs into what follows.
  */
-function wordAfter(question: string, m: QueryMention): ModelToken | null {
-  const next = modelTokens(question).find((t) => t.start >= m.end);
-  if (!next || next.start === m.end || next.kind !== 'word' || !joinable(question.slice(m.end, next.start)) || isStopword(next.norm)) return null;
+function wordAfter(question: string, end: number): ModelToken | null {
+  const next = modelTokens(question).find((t) => t.start >= end);
+  if (!next || next.start === end || next.kind !== 'word' || !joinable(question.slice(end, next.start)) || isStopword(next.norm)) return null;
   return next;
 }
 
 /**
- * Whether the word right after a mention of a model no manual is about goes on with its name,
- * making another model's ("Foo X2 Lite", "foo x2 lite", "Foo X2 Mini", "Foo X2 2"), rather than
+ * Whether the word right after a mention of a model no manual is about (`m`, or its name with the
+ * words read as going on with it so far) goes on with its name, making another model's ("Foo X2
+ * Lite", "foo x2 lite", "Foo X2 Mini", "Foo X2 2", "Foo X2 Mini 5G"), rather than
  * saying what the question asks about it ("foo x2 battery", "foo x2 overheats", "Foo X2
  * Bluetooth"). Read from how the question writes it and what the library writes, in this order:
  * - a code or a number goes on with it, unless it is a quantity ("5V", "4 GB") in a unit no word
@@ -97,23 +101,53 @@ function wordAfter(question: string, m: QueryMention): ModelToken | null {
  * - so does a word of the library's model names ("Mini", "Plus");
  * - a word the library writes, or a slip of typing of one ("batery"), is the question's: the
  *   manuals say it of their models ("Foo X2 Battery", "Bluetooth");
- * - a word written with a capital in a question not written in title case goes on with it;
+ * - a word written with a capital in a question not written in title case goes on with it, but a
+ *   short word in capitals ("OK") where no model name of the library has such a word ("FE"): its
+ *   capitals say nothing, as a lower-case word's case does not;
  * - without the library's words, a lower-case word is the question's;
  * - an inflected word (`inflected`: "overheats", "charging") is the question's, as is a lower-case
  *   word after a name the question writes with capitals ("Foo X2 overheat"): the question would
  *   write the name's words alike;
  * - else it goes on with the name ("foo x2 lite" where no manual writes "lite").
  */
-function goesOnWithName(question: string, m: QueryMention, word: ModelToken, vocabulary: ModelVocabulary, writes: ((word: string) => boolean) | null): boolean {
+function goesOnWithName(question: string, m: Pick<QueryMention, 'start' | 'text'>, word: ModelToken, vocabulary: ModelVocabulary, writes: ((word: string) => boolean) | null): boolean {
   const names = modelNameWords(vocabulary);
   if (/\p{N}/u.test(word.norm)) return !(isUnitLike(word.norm) && ![...names].some((w) => isUnitLike(w) && unitOf(w) === unitOf(word.norm))) && !countedBy(question, word);
   if (word.norm === '+' || names.has(word.norm)) return true;
   if (writes?.(word.raw)) return false;
-  const capital = /^\p{Lu}/u.test(word.raw);
+  // A short word in capitals ("OK") is as often one the question says ("Is Foo X2 OK?") as a
+  // name's ("FE"): its capitals tell a name only where the library's model names have such words.
+  const capital = /^\p{Lu}/u.test(word.raw) && !(shortCapitals(word.raw) && !capitalsInNames(vocabulary));
   if (capital && !titleCased(question, m.start, word.end)) return true;
   if (!writes || inflected(word.norm)) return false;
   return capital || !modelTokens(m.text).some((t) => /^\p{Lu}\p{L}*$/u.test(t.raw));
 }
+
+/** Letters at most in a word in capitals read as a short one ("OK", "FE", "LTE"): a longer one is no common word said in capitals. */
+const SHORT_CAPITALS = 3;
+
+/** Whether a word is a short one written in capitals, letters only ("OK", "FE"). */
+function shortCapitals(raw: string): boolean {
+  return raw.length >= 2 && raw.length <= SHORT_CAPITALS && /^\p{Lu}+$/u.test(raw);
+}
+
+/**
+ * Whether a word of the library's model names, after their first, is a short one in capitals
+ * ("Galaxy S20 FE", "Bar Z5 GT"): then a name the question writes may end with such a word too.
+ * Remembered by the vocabulary's `vendorWords` array, the same until a document is added or
+ * removed (as `modelNameWords` is).
+ */
+function capitalsInNames(vocabulary: ModelVocabulary): boolean {
+  const state = vocabulary.vendorWords();
+  let has = capitalsInNamesOf.get(state);
+  if (has === undefined) {
+    has = vocabulary.models().some((e) => modelTokens(e.name).slice(1).some((t) => t.kind === 'word' && shortCapitals(t.raw)));
+    capitalsInNamesOf.set(state, has);
+  }
+  return has;
+}
+
+const capitalsInNamesOf = new WeakMap<readonly string[], boolean>();
 
 /** The unit of a quantity written as one word ("5g" -> "g"). */
 function unitOf(word: string): string {
@@ -136,13 +170,6 @@ const INFLECTION = /(?:[^isu]s|ed|ing)$/u;
 
 function inflected(word: string): boolean {
   return INFLECTION.test(word) && stem(word) !== word;
-}
-
-/** The words of the library's model names, digits and "+" included ("foo", "x2", "pro", "5g"). */
-function modelNameWords(vocabulary: ModelVocabulary): Set<string> {
-  const out = new Set<string>();
-  for (const e of vocabulary.models()) for (const w of nameWords(e.name)) out.add(w);
-  return out;
 }
 
 /** Share of a question's words inside sentences written with a capital above which case says nothing of names. */
@@ -219,7 +246,7 @@ export async function askBack(
   const ambiguous = plan.unknown.filter((u) => u.ambiguous !== undefined);
   if (ambiguous.length === 0) return { clarify: [], asked, analysis, plan };
   // A name the question writes twice is asked about once: one row of candidate buttons.
-  const clarify = ambiguous.filter((u, i) => ambiguous.findIndex((v) => v.text.toLowerCase() === u.text.toLowerCase()) === i).map((u) => ({ name: u.text, models: u.ambiguous!.documented }));
+  const clarify = onceEach(ambiguous, (u) => u.text).map((u) => ({ name: u.text, models: u.ambiguous!.documented }));
   const rest = withoutNames(asked, analysis, ambiguous);
   const restAnalysis = analyzeQuery(rest, vocabulary);
   const restPlan = restAnalysis.models.length === 0 ? null : await planFor(rest, restAnalysis);

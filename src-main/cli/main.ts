@@ -362,7 +362,7 @@ async function cmdAsk(engine: EngineDoor, values: Record<string, unknown>, quest
   if (!res.ok) return reportError(res.error, io);
   const turn: ChatTurn = res.value;
   if (json) {
-    io.stdout.write(`${JSON.stringify({ question, answer: turn.text, mode: turn.mode, resolvedModels: turn.resolvedModels ?? [], stopped: turn.stopped ?? false, citations: turn.citations ?? [], ...(turn.clarify ? { clarify: turn.clarify } : {}) })}\n`);
+    io.stdout.write(`${JSON.stringify({ question, answer: turn.text, mode: turn.mode, resolvedModels: turn.resolvedModels ?? [], unknownModels: turn.unknownModels ?? [], stopped: turn.stopped ?? false, citations: turn.citations ?? [], ...(turn.clarify ? { clarify: turn.clarify } : {}) })}\n`);
     return 0;
   }
   io.stdout.write(turn.stopped ? '\n[stopped]\n' : '\n');

@@ -38,6 +38,9 @@ export const CHUNK_MENTION_MIN_CONFIDENCE = 0.8;
 /** An ATX Markdown heading line: its hashes (the level) and its text, closing hashes left out. */
 export const HEADING_LINE = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/gm;
 
+/** One line as a heading (`HEADING_LINE` without its global flags, for one line at a time: `exec` and `test` keep no state). */
+export const HEADING_ONE_LINE = new RegExp(HEADING_LINE.source);
+
 /** Heading path of the last heading block starting before `end` (blocks are sorted). */
 function pathAt(doc: NormalizedDocument | null, end: number, fallback: string[]): string[] {
   if (!doc) return fallback;

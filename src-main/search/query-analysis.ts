@@ -124,7 +124,9 @@ interface DocumentedName {
 /** What the name extension reads of a vocabulary: the same for every question until a document is added or removed. */
 interface DocumentedNames {
   documented: DocumentedName[];
-  /** The words without digits of the library's model names ("galaxy", "ultra", "mini"). */
+  /** Every word of the library's model names, digits and "+" included ("galaxy", "s20", "+", "5g", "mini"). */
+  allWords: ReadonlySet<string>;
+  /** `allWords` without digits and "+" ("galaxy", "ultra", "mini"): those a word goes on with a name by alone. */
   nameWords: ReadonlySet<string>;
 }
 
@@ -140,15 +142,23 @@ function documentedNames(vocabulary: ModelVocabulary): DocumentedNames {
   let names = documentedNamesOf.get(state);
   if (!names) {
     const models = vocabulary.models();
-    const nameWordSet = new Set<string>();
-    for (const e of models) for (const w of nameWords(e.name)) if (!/\p{N}/u.test(w) && w !== '+') nameWordSet.add(w);
+    const allWords = new Set(models.flatMap((e) => nameWords(e.name)));
     names = {
       documented: models.filter((e) => e.docCount > 0 && e.revision === null).map((entry) => ({ entry, words: nameWords(entry.name) })),
-      nameWords: nameWordSet,
+      allWords,
+      nameWords: new Set([...allWords].filter((w) => !/\p{N}/u.test(w) && w !== '+')),
     };
     documentedNamesOf.set(state, names);
   }
   return names;
+}
+
+/**
+ * The words of the library's model names, digits and "+" included ("foo", "x2", "pro", "5g"), the
+ * same set for every question until a document is added or removed (`documentedNames`).
+ */
+export function modelNameWords(vocabulary: ModelVocabulary): ReadonlySet<string> {
+  return documentedNames(vocabulary).allWords;
 }
 
 /**

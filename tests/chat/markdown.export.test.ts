@@ -66,4 +66,22 @@ describe('conversation export', () => {
     expect(out).toContain('_Asked which model: no manual for Bar &lt;b&gt;Z5&lt;/b&gt;._');
     expect(out).not.toContain('Not found in this library.');
   });
+
+  it('says the names the question wrote that no manual is for, but those it asked back about', () => {
+    const mixed = conversation();
+    mixed.messages[1] = {
+      id: 'a',
+      role: 'assistant',
+      text: 'This library has no manual for Bar Z5: which model, Bar Z5 Max 5G or Bar Z5 Mini 5G? Answering for Foo X1.',
+      createdAt: '2026-12-03T10:01:00.000Z',
+      mode: 'extracted',
+      citations: [],
+      clarify: [{ name: 'Bar Z5', models: ['Bar Z5 Max 5G', 'Bar Z5 Mini 5G'] }],
+      unknownModels: ['Bar Z5', 'Foo X2 <i>Lite</i>', 'ZX-900'],
+    };
+    const out = conversationToMarkdown(mixed, 'Shop');
+    expect(out).toContain('_Extracted verbatim from the manuals (no language model). Asked which model: no manual for Bar Z5. No manual for Foo X2 &lt;i&gt;Lite&lt;/i&gt; and ZX-900._');
+    // A turn saved before the field existed, or naming none, has no such line.
+    expect(conversationToMarkdown(conversation(), 'Shop')).not.toContain('No manual for');
+  });
 });

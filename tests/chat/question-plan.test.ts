@@ -125,6 +125,32 @@ describe('a word after the name of a model no manual is about', () => {
     expect(read('Foo X2 Lite battery?', {})).toEqual({ named: [], unknown: ['Foo X2 Lite'] });
   });
 
+  it('goes on with every word after the name that goes on with it, not only the first', () => {
+    for (const [q, name] of [
+      ['What battery does the Foo X2 Mini 5G have?', 'Foo X2 Mini 5G'],
+      ['foo x2 lite mini battery', 'foo x2 lite mini'],
+      ['How Do I Charge The Foo X2 Lite Max?', 'Foo X2 Lite Max'],
+    ] as const) {
+      expect(read(q), q).toEqual({ named: [], unknown: [name] });
+    }
+    // The words after the name's stop at the first that is the question's.
+    expect(read('Does the Foo X2 Lite battery charge?')).toEqual({ named: [], unknown: ['Foo X2 Lite'] });
+    expect(read('Is the Foo X2 Mini 4 GB?')).toEqual({ named: [], unknown: ['Foo X2 Mini'] });
+  });
+
+  it("reads a short word in capitals as the question's unless the library's model names write such words", () => {
+    // No model name of this library has a word of capitals alone: "OK" is as a lower-case word after a capitalised name.
+    expect(read('Is Foo X2 OK?')).toEqual({ named: ['Foo X2'], unknown: ['Foo X2 -> Foo X2 Pro 5G'] });
+    expect(read('Is the Foo X2 OK to charge overnight?')).toEqual({ named: ['Foo X2'], unknown: ['Foo X2 -> Foo X2 Pro 5G'] });
+    // A library naming a model "Bar Z5 GT" teaches that such a word may end a name.
+    const withCapitals = ModelVocabulary.fromDocuments([
+      markdownDocument('devices/Foo_X2_Pro_5G.md', phoneManual('Foo X2 Pro 5G', 300, 'Unlike the Foo X2, the Foo X2 Pro 5G charges wirelessly.')),
+      markdownDocument('devices/Bar_Z5_GT.md', phoneManual('Bar Z5 GT', 40)),
+    ]);
+    const q = 'Does the Foo X2 FE charge?';
+    expect(planQuestion(q, analyzeQuery(q, withCapitals), withCapitals, [], library).unknown.map((u) => u.text)).toEqual(['Foo X2 FE']);
+  });
+
   it('names the model again when another mention names it', () => {
     expect(read('Compare the Foo X2 Lite and the Foo X2 Pro 5G')).toEqual({ named: ['Foo X2 Pro 5G'], unknown: ['Foo X2 Lite'] });
   });

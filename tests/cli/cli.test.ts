@@ -151,6 +151,12 @@ describe('manualmate ask', () => {
       const b = capture();
       expect(await runCli(['ask', 'What fuse does the RAC-999Z take?', '--library', 'Shop', '--data-dir', data], b.io)).toBe(0);
       expect(b.out()).toMatch(/No manual for RAC-999Z in this library; closest: RAC-225B/);
+      const bj = capture();
+      expect(await runCli(['ask', 'What fuse does the RAC-999Z take?', '--library', 'Shop', '--json', '--data-dir', data], bj.io)).toBe(0);
+      expect((JSON.parse(bj.out()) as { unknownModels: string[] }).unknownModels).toEqual(['RAC-999Z']);
+      const aj = capture();
+      expect(await runCli(['ask', 'What fuse does the RAC-225B take?', '--library', 'Shop', '--json', '--data-dir', data], aj.io)).toBe(0);
+      expect((JSON.parse(aj.out()) as { unknownModels: string[] }).unknownModels).toEqual([]);
       const c = capture();
       expect(await runCli(['ask', 'What fuse?', '--data-dir', data], c.io)).toBe(2);
       // A name that begins two manuals' models, which no manual is about: asked back, in the JSON too.
@@ -165,8 +171,9 @@ describe('manualmate ask', () => {
       }
       const d = capture();
       expect(await runCli(['ask', 'What battery does the Bar Z5 have?', '--library', 'Phones', '--json', '--data-dir', data], d.io)).toBe(0);
-      const asked = JSON.parse(d.out()) as { mode: string; citations: unknown[]; clarify?: { name: string; models: string[] }[] };
+      const asked = JSON.parse(d.out()) as { mode: string; citations: unknown[]; clarify?: { name: string; models: string[] }[]; unknownModels: string[] };
       expect(asked.mode).toBe('not-found');
+      expect(asked.unknownModels).toEqual(['Bar Z5']);
       expect(asked.citations).toEqual([]);
       expect(asked.clarify).toEqual([{ name: 'Bar Z5', models: expect.arrayContaining(['Bar Z5 Max 5G', 'Bar Z5 Mini 5G']) }]);
     } finally {

@@ -1,4 +1,5 @@
 import type { ChatTurn } from '../../../src-main/contract/api';
+import { listNames, namesBesides } from '../../../src-main/core/name-list';
 
 /**
  * What an answer's header says of the models it is for: `models` (it was answered for these),
@@ -27,15 +28,10 @@ export function answerModels(turn: ChatTurn): AnswerModels {
  * back, whose question and candidate buttons say it already.
  */
 export function modelsWithoutManual(turn: ChatTurn): string[] {
-  const asked = new Set((turn.clarify ?? []).map((c) => c.name.toLowerCase()));
-  return (turn.unknownModels ?? []).filter((name) => !asked.has(name.toLowerCase()));
+  return namesBesides(turn.unknownModels ?? [], (turn.clarify ?? []).map((c) => c.name));
 }
 
-/**
- * Names as a sentence lists them: "A", "A and B", "A, B and C". The engine's `listNames`
- * (src-main/chat/name-list.ts) says the same, but the renderer may import only the contract and
- * core (eslint's boundaries), so it is written here again.
- */
+/** Names as a sentence lists them: "A", "A and B", "A, B and C", as the engine's replies list them. */
 export function listed(names: readonly string[]): string {
-  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return listNames(names);
 }
