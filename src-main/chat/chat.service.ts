@@ -389,6 +389,10 @@ export function createChatService(options: ChatServiceOptions): ChatService {
         const e = toAppError(err);
         return fail(e.code === 'internal' ? 'model-failed' : e.code, e.code === 'internal' ? `The chat model failed: ${e.message}` : e.message);
       }
+      // Stopped before the model wrote a word: nothing was answered, so nothing is stored and the
+      // question goes back to the asker, as a stop before generation does (the renderer puts it
+      // back in the question box either way).
+      if (generated?.stopped && generated.text.trim() === '') return fail('cancelled', 'Stopped before answering.');
       if (generated) {
         return ok(
           turn({
@@ -429,9 +433,10 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     async ask(id, question, askOptions = {}) {
       const q = cleanQuestion(question);
       if (!q.ok) return q;
-      const conv = await store.get(id);
-      if (!conv.ok) return conv;
       if (running.has(id)) return fail('unavailable', 'Still answering the previous question in this conversation; stop it or wait for it.');
+      // Registered before the first await: a stop sent right after the question (Esc at once)
+      // reaches this controller; registered after reading the conversation, it found none and
+      // the answer went on in full.
       const controller = new AbortController();
       const outer = askOptions.signal;
       const forward = (): void => controller.abort();
@@ -439,6 +444,8 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       outer?.addEventListener('abort', forward, { once: true });
       running.set(id, controller);
       try {
+        const conv = await store.get(id);
+        if (!conv.ok) return conv;
         const userTurn: ChatTurn = { id: newId(), role: 'user', text: q.value, createdAt: new Date().toISOString() };
         const messageId = newId();
         const answered = await answer(q.value, {

@@ -14,7 +14,7 @@ import { locateMembers, pageLocator } from './passages';
 import { splitSentences, terms } from './sentences';
 import { synonymMap } from '../search/thesaurus';
 import { ASKING_WORDS, questionKind, unitPatterns } from './question-kind';
-import { HEADING_LINE } from '../enrich/chunk-view';
+import { HEADING_ONE_LINE } from '../enrich/chunk-view';
 import { compoundParts, offLibrary, topicWordGroups, unsaidTopic, type UnsaidTopic } from './topic-gate';
 
 /**
@@ -312,8 +312,6 @@ export async function retrieve(
   return ok({ passages, resolvedModels, setAside, unsaid: [] });
 }
 
-/** A heading line of a passage's text (`HEADING_LINE` read line by line). */
-const HEADING = new RegExp(HEADING_LINE.source);
 
 /**
  * Whether a passage is only its section's lead: under its heading, at most one sentence of prose
@@ -326,8 +324,8 @@ const HEADING = new RegExp(HEADING_LINE.source);
 export function leadOnly(text: string): boolean {
   const lines = text.split('\n');
   const first = lines.findIndex((l) => l.trim() !== '');
-  const body = first >= 0 && HEADING.test(lines[first]!.trim()) ? lines.slice(first + 1) : lines;
-  if (body.some((l) => HEADING.test(l.trim()))) return false;
+  const body = first >= 0 && HEADING_ONE_LINE.test(lines[first]!.trim()) ? lines.slice(first + 1) : lines;
+  if (body.some((l) => HEADING_ONE_LINE.test(l.trim()))) return false;
   const units = splitSentences(body.join('\n'));
   return units.every((u) => u.kind === 'prose') && units.filter((u) => !u.title).length <= 1;
 }

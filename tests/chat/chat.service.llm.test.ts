@@ -132,6 +132,41 @@ describe('chat with the tiny GGUF (real generation path)', () => {
     expect(unwrap(await chat.stop(conv.id))).toEqual({ stopped: false });
   });
 
+  it('stores nothing and reports cancelled when stopped before the model writes a word', async () => {
+    const events: EngineEvent[] = [];
+    let convId = '';
+    // The stop lands after the passages are read, as the model is handed the question.
+    const chat: ChatService = createChatService({
+      libraryDir,
+      libraryName: 'Shop',
+      index: chatIndexOf(index),
+      getLlm: async () => {
+        await chat.stop(convId);
+        return tiny;
+      },
+      emit: (e) => events.push(e),
+      answerTokens: 200,
+    });
+    const conv = unwrap(await chat.create());
+    convId = conv.id;
+    const result = await chat.ask(conv.id, 'How often is the seal kit replaced on the P-200?');
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error.code).toBe('cancelled');
+    expect(unwrap(await chat.get(conv.id)).messages).toEqual([]);
+    expect(events.some((e) => e.type === 'chat.done')).toBe(false);
+  });
+
+  it('takes a stop sent right after the question, before the conversation is read', async () => {
+    const { chat, events } = harness({ llm: null });
+    const conv = unwrap(await chat.create());
+    const asked = chat.ask(conv.id, 'What fuse does the P-200 pump take?');
+    expect(unwrap(await chat.stop(conv.id))).toEqual({ stopped: true });
+    const result = await asked;
+    expect(!result.ok && result.error.code).toBe('cancelled');
+    expect(unwrap(await chat.get(conv.id)).messages).toEqual([]);
+    expect(events).toEqual([]);
+  });
+
   it('stops when the caller’s AbortSignal aborts', async () => {
     const controller = new AbortController();
     const { chat, calls } = harness({ llm: tiny, answerTokens: 200, onEvent: (e) => e.type === 'chat.token' && controller.abort() });
