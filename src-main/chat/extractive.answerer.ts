@@ -16,6 +16,7 @@ import { ASKING_WORDS, DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, qu
 import { BOLD_LINE, isInstruction, isNameRun, isTitleItem, labelOf, purposeOf, conditionOf, sectionOpening, settingKey, tellsReaderCan } from './line-forms';
 import { answersEcho, followerOf, termOf } from './extractive.along';
 import { quotedLinesOf } from './extractive.lines';
+import { pairsOf, PHRASE_LEAD_WEIGHT, phrasesIn } from './phrase-pairs';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -192,6 +193,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
   if ((options.models ?? []).length === 0) for (const t of unresolvedModelWords(question, used)) modelWords.add(t);
   const topical = question.toLowerCase().replace(HOW_MEASURE, ' ');
   const said = [...new Set(terms(topical))].filter((t) => !modelWords.has(t));
+  // The question's adjacent word pairs; a model's words break a pair, as its name is blanked.
+  const phrases = pairsOf(terms(topical).map((t) => (modelWords.has(t) ? null : t)));
   // The words naming a quantity the question asks for unsaid ("range" for "how far") score like its own.
   const wanted = [...new Set([...said, ...quantityNouns(question)])].filter((t) => !modelWords.has(t));
   const ids = identifiers(question);
@@ -310,6 +313,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // A label the question names whole ("USB-to-UART Bridge Chip: CP2102N ..." for "which
       // USB-to-UART bridge chip?") leads its passage over one it names half ("USB-to-UART Port: ...").
       let wholeLabel = 1;
+      let namedKey = false;
       if (score > 0) {
         const label = sentence.label ?? labelOf(sentence.text);
         if (label) {
@@ -329,6 +333,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
           const kt = terms(key.replace(/[_.-]+/g, ' '));
           if (kt.length > 0 && kt.every((t) => wanted.includes(t))) {
             score *= LABEL_WEIGHT * KIND_WEIGHT;
+            namedKey = true;
             if (!kind.steps) named.add(pi);
           }
         }
@@ -414,6 +419,16 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // A term of a definition list left as text ("Dynamic") is quoted with its description
       // ("Dynamic: Makes the picture brighter ...", see `withDescription`): no fragment.
       if (words.length < 3 && sentence.kind !== 'code' && !described.has(sentence)) score *= 0.5;
+      // A line that writes a phrase of the question (two of its words in its order, see
+      // `phrasesIn`) says what it asks about, where a line sharing the words one by one may not;
+      // so does a configuration line whose key the question names (its phrase as a name). Not
+      // another line of code (its identifiers join words); nor, when the question asks for a
+      // value or a pin, a line that gives none (the phrase names the thing, the value answers);
+      // nor, asked how, in a passage that gives an instruction: there the step answers, and the
+      // steps' order stays as the step cues decide (see `PHRASE_LEAD_WEIGHT`).
+      const saysPhrase = namedKey || (sentence.kind !== 'code' && phrasesIn(sentence.text, phrases).length > 0);
+      const answersAsked = !(kind.quantity && !NUMBER.test(sentence.text)) && !(kind.pin && !PIN_NAME.test(sentence.text)) && !instructs;
+      if (score > 0 && saysPhrase && answersAsked) lead *= PHRASE_LEAD_WEIGHT;
       // Under the sub-heading that names the question whole, the lines of its section answer first.
       if (askedSection) lead *= WHOLE_SECTION_LEAD_WEIGHT;
       // Retrieval already ranked passages with model awareness; sentence scores only refine it.
