@@ -91,6 +91,8 @@ export interface ChatSlice {
    * word of its answer): then the question is out of the transcript and back in the question box
    * (`questionDraft`), before anything typed there since, or in `unsentQuestions` when both would
    * not fit in the box; the error in `chatError` (or, after a stop, the note in `chatNote`) says which.
+   * Not answered while another library is open, none of this lands there: the question is kept
+   * beside the box of its own library (`unsentQuestions`) once that library is opened again.
    */
   ask(question: string): Promise<boolean>;
   /**
@@ -103,6 +105,10 @@ export interface ChatSlice {
    * transcript (the engine kept nothing of it), the question back the last turn again.
    */
   answerFor(model: string): Promise<boolean>;
+  /**
+   * Stops the question on its way (the one `pending` shows): before the engine has it, it is not
+   * sent; after, `chat.stop` is sent, again until it stops it or that question is done with.
+   */
   stop(): Promise<void>;
   exportConversation(id: string): Promise<void>;
   /** Adds or removes a model chip; the open conversation's scope follows. */
