@@ -176,9 +176,10 @@ describe('a question on its way before its answer shows, in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it('shows an answer stopped once the model had started, before its first word, as stopped with its question, as the engine keeps it', async () => {
-    // What the engine stores then (a language model is needed to reach that point): the question and
-    // an empty answer marked stopped, written here into the conversation's own file.
+  it('shows an empty answer marked stopped, in a conversation stored by an older version, as stopped with its question', async () => {
+    // What versions before the engine returned `cancelled` for an answer stopped before the model's
+    // first word stored then (the current engine never writes such a turn): the question and an
+    // empty answer marked stopped, written here into the conversation's own file.
     const created = await app.engine.handlers['chat.create']({ library: 'Pumps' });
     if (!created.ok) throw new Error(created.error.message);
     const id = created.value.id;

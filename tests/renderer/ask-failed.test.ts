@@ -3,7 +3,7 @@ import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { create, type StoreApi } from 'zustand';
 import type { Handlers, RendererBridge } from '../../src-main/contract/api';
-import { fail } from '../../src-main/core/result';
+import { fail, ok } from '../../src-main/core/result';
 import { apiOf } from '../../src-main/engine/dispatch';
 import { createEngine, type Engine } from '../../src-main/engine/engine';
 import type { Store } from '../../src-renderer/src/store/index';
@@ -34,6 +34,8 @@ let busy = false;
 let onBusy: () => void = () => undefined;
 /** Set: `chat.ask` goes through it, with the engine's own `chat.ask` as `engineAsk`. */
 let around: ((input: Parameters<Handlers['chat.ask']>[0], engineAsk: Handlers['chat.ask']) => ReturnType<Handlers['chat.ask']>) | null = null;
+/** Set: these calls go here instead of to the engine (as another process's timing would answer them). */
+let fakes: Partial<Pick<Handlers, 'chat.stop' | 'chat.delete'>> = {};
 
 beforeAll(async () => {
   const tmp = await tempDir();
@@ -51,7 +53,10 @@ beforeAll(async () => {
     onBusy();
     return Promise.resolve(fail('unavailable', BUSY));
   };
-  const manualmate: RendererBridge = { api: apiOf({ ...engine.handlers, 'chat.ask': ask }, () => undefined), onEvent: (listener) => engine.subscribe(listener) };
+  const stop: Handlers['chat.stop'] = (input) => (fakes['chat.stop'] ?? engine.handlers['chat.stop'])(input);
+  const del: Handlers['chat.delete'] = (input) => (fakes['chat.delete'] ?? engine.handlers['chat.delete'])(input);
+  const handlers = { ...engine.handlers, 'chat.ask': ask, 'chat.stop': stop, 'chat.delete': del };
+  const manualmate: RendererBridge = { api: apiOf(handlers, () => undefined), onEvent: (listener) => engine.subscribe(listener) };
   // What the preload puts on the page before the renderer's modules load.
   (globalThis as unknown as { window: { manualmate: RendererBridge } }).window = { manualmate };
 });
@@ -60,6 +65,7 @@ beforeEach(async () => {
   busy = false;
   onBusy = () => undefined;
   around = null;
+  fakes = {};
   const { createChatSlice } = await import('../../src-renderer/src/store/chat.slice');
   // The chat slice with what it asks of the other slices.
   store = create<Store>()((set, get, api) => ({ ...createChatSlice(set, get, api), selectedLibrary: LIBRARY }) as unknown as Store);
@@ -259,8 +265,14 @@ describe('a question whose conversation is deleted while it is answered', () => 
 
 describe('a question the user stops before the first word of its answer', () => {
   const STOPPED = 'Stopped before the answer began: the question is back in the question box.';
-  /** The engine's own answer to a stop that comes before the first word: it keeps no turn. */
-  const stopped = () => Promise.resolve(fail('cancelled', 'Stopped before answering.'));
+  /**
+   * The user presses Stop as the question reaches the engine, and the engine's own answer to a stop
+   * that comes before the first word: it keeps no turn.
+   */
+  const stopped = () => {
+    void store.getState().stop();
+    return Promise.resolve(fail('cancelled', 'Stopped before answering.'));
+  };
 
   it('leaves the transcript as the engine keeps it (without the question) and goes back in the box, said as a note, not an error', async () => {
     const id = await answered();
@@ -466,5 +478,185 @@ describe('questions kept beside the box', () => {
     useStore.getState().resetForLibrary();
     expect(useStore.getState().unsentQuestions).toEqual([]);
     expect(useStore.getState().questionDraft).toBe('And the spare');
+  });
+});
+
+/** A `chat.ask` that waits until the test ends it, and says when the engine has the question. */
+function held(): { asked: Promise<Parameters<Handlers['chat.ask']>[0]>; end: (r: Awaited<ReturnType<Handlers['chat.ask']>>) => void } {
+  let end!: (r: Awaited<ReturnType<Handlers['chat.ask']>>) => void;
+  let reached!: (input: Parameters<Handlers['chat.ask']>[0]) => void;
+  const asked = new Promise<Parameters<Handlers['chat.ask']>[0]>((r) => (reached = r));
+  around = (input) => {
+    reached(input);
+    return new Promise((r) => (end = r));
+  };
+  return { asked, end: (r) => end(r) };
+}
+
+const STOPPED_NOTE = 'Stopped before the answer began: the question is back in the question box.';
+const CANCELLED = fail<never>('cancelled', 'Stopped before answering.');
+
+describe('a stop the engine finds nothing for yet', () => {
+  it('is sent again until it stops the question on its way (the engine registers it after reading the library)', async () => {
+    await answered();
+    const ask = held();
+    let stops = 0;
+    fakes['chat.stop'] = async () => {
+      stops++;
+      // The first comes before the engine registered the answer; the next finds it and stops it.
+      if (stops === 1) return ok({ stopped: false });
+      ask.end(CANCELLED);
+      return ok({ stopped: true });
+    };
+    const asking = send('How do I reach the fuse?');
+    await ask.asked;
+    await store.getState().stop();
+    expect(stops).toBe(2);
+    expect(await asking).toBe(false);
+    expect(store.getState().chatNote).toBe(STOPPED_NOTE);
+    expect(store.getState().questionDraft).toBe('How do I reach the fuse?');
+  });
+
+  it('is not sent again once that question is done with: a later question is never stopped by it', async () => {
+    await answered();
+    const ask = held();
+    let stops = 0;
+    fakes['chat.stop'] = async () => {
+      stops++;
+      // Answered meanwhile (the engine wrote it before the stop came).
+      ask.end(fail('unavailable', BUSY));
+      return ok({ stopped: false });
+    };
+    const asking = send('How do I reach the fuse?');
+    await ask.asked;
+    await store.getState().stop();
+    await asking;
+    around = null;
+    // The next question in the same conversation is answered in full.
+    expect(await send('What fuse does the RAC-225B take?')).toBe(true);
+    expect(stops).toBe(1);
+  });
+});
+
+describe('a question on its way when another library is opened', () => {
+  /** What selecting another library does to the chat slice (the store's `resetForLibrary`). */
+  async function openLibrary(name: string): Promise<void> {
+    const { chatLibraryState } = await import('../../src-renderer/src/store/chat.slice');
+    store.setState({ ...chatLibraryState(), selectedLibrary: name } as Partial<Store>);
+  }
+
+  it('leaves nothing to stop in the next library, and its outcome stays out of that library’s box, kept for its own', async () => {
+    await answered();
+    const ask = held();
+    const asking = send('How do I reach the fuse?');
+    const input = await ask.asked;
+    await openLibrary('Elsewhere');
+    expect(store.getState().pending).toBeNull();
+    expect(store.getState().streaming).toBeNull();
+    store.getState().setQuestionDraft('Typed in the other library');
+    ask.end(fail('unavailable', BUSY));
+    expect(await asking).toBe(false);
+    let s = store.getState();
+    expect(s.questionDraft).toBe('Typed in the other library');
+    expect(s.chatError).toBeNull();
+    expect(s.chatNote).toBeNull();
+    expect(s.unsentQuestions).toEqual([]);
+    expect(s.pending).toBeNull();
+
+    // Back in its own library: the question is kept beside the box, and was not kept by the engine.
+    await openLibrary(LIBRARY);
+    await store.getState().loadConversations();
+    s = store.getState();
+    expect(s.unsentQuestions).toEqual(['How do I reach the fuse?']);
+    expect(await engineTurns(input.id)).toHaveLength(2);
+  });
+
+  it('is stopped in its own library by a stop with no answer streaming', async () => {
+    await answered();
+    const ask = held();
+    const stopped: Parameters<Handlers['chat.stop']>[0][] = [];
+    fakes['chat.stop'] = async (input) => {
+      stopped.push(input);
+      ask.end(CANCELLED);
+      return ok({ stopped: true });
+    };
+    const asking = send('How do I reach the fuse?');
+    const input = await ask.asked;
+    // Its answer no longer shows (as after a library switch), the question still with the engine.
+    store.setState({ streaming: null });
+    await store.getState().stop();
+    expect(stopped).toEqual([{ library: LIBRARY, id: input.id }]);
+    expect(await asking).toBe(false);
+  });
+});
+
+describe('a question stopped before its answer began, in a conversation opened for it', () => {
+  it('never shows that conversation in the list, and says so when it could not be deleted', async () => {
+    store.getState().newConversation();
+    await store.getState().loadConversations();
+    const before = await engineIds();
+    const seen: string[][] = [];
+    const unsubscribe = store.subscribe((st) => seen.push(st.conversations.map((c) => c.id)));
+    let pendingAtDelete: unknown = 'not called';
+    fakes['chat.delete'] = async () => {
+      // What the list showed until the delete (failing, the conversation is listed after it, as it is).
+      unsubscribe();
+      pendingAtDelete = store.getState().pending;
+      return fail('unavailable', 'The library is busy.');
+    };
+    let created = '';
+    around = (input) => {
+      created = input.id;
+      void store.getState().stop();
+      return Promise.resolve(CANCELLED);
+    };
+    expect(await send('How do I reach the fuse?')).toBe(false);
+    const s = store.getState();
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.some((ids) => ids.includes(created))).toBe(false);
+    expect(s.chatNote).toBe(STOPPED_NOTE);
+    expect(s.chatError).toBe('The empty conversation opened for this question could not be deleted: The library is busy.');
+    // Nothing to stop once `chat.ask` returned, while the delete runs.
+    expect(pendingAtDelete).toBeNull();
+    fakes = {};
+    await engine.handlers['chat.delete']({ library: LIBRARY, id: created });
+    expect(await engineIds()).toEqual(before);
+  });
+});
+
+describe('a question stopped before its answer began by another window or the command line', () => {
+  it('is said as a failure, not as the stop note of a stop this window never asked for', async () => {
+    await answered();
+    around = () => Promise.resolve(CANCELLED);
+    expect(await send('How do I reach the fuse?')).toBe(false);
+    const s = store.getState();
+    expect(s.chatNote).toBeNull();
+    expect(s.chatError).toBe('Stopped elsewhere (in another window or from the command line) before the answer began, so the question was not answered.');
+    expect(s.questionDraft).toBe('How do I reach the fuse?');
+  });
+});
+
+describe('the note about a stopped question', () => {
+  it('goes once the box is edited, another conversation is opened or a new one started', async () => {
+    const id = await answered();
+    const stopNow = () => {
+      void store.getState().stop();
+      return Promise.resolve(CANCELLED);
+    };
+    around = stopNow;
+    expect(await send('How do I reach the fuse?')).toBe(false);
+    expect(store.getState().chatNote).toBe(STOPPED_NOTE);
+    store.getState().setQuestionDraft('How do I reach the fuse? And');
+    expect(store.getState().chatNote).toBeNull();
+
+    expect(await send('How do I reach the fuse?')).toBe(false);
+    store.getState().newConversation();
+    expect(store.getState().chatNote).toBeNull();
+
+    await store.getState().openConversation(id);
+    expect(await send('How do I reach the fuse?')).toBe(false);
+    expect(store.getState().chatNote).toBe(STOPPED_NOTE);
+    await store.getState().openConversation(id);
+    expect(store.getState().chatNote).toBeNull();
   });
 });

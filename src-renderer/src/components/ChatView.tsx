@@ -371,8 +371,9 @@ const answerText = withoutExtractedLabel;
 const STOPPED_EMPTY = 'Stopped before any answer was written.';
 
 /**
- * True for an answer stopped before the model wrote a word: the engine keeps it (with its question)
- * when the stop comes once the model has started, unlike a stop before that, which keeps nothing.
+ * True for an answer stopped before the model wrote a word, as stored by versions before the engine
+ * returned `cancelled` for this: the engine now keeps nothing of such a question (it goes back in
+ * the box), so only conversations stored earlier hold such turns, and they still read as stopped.
  */
 const stoppedEmpty = (turn: ChatTurn): boolean => turn.stopped === true && answerText(turn.text).trim() === '';
 

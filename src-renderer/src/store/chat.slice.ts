@@ -15,7 +15,7 @@ export interface StreamingAnswer {
 
 type ChatLibraryState = Pick<
   ChatSlice,
-  'conversations' | 'conversationsLoaded' | 'activeConversation' | 'streaming' | 'chatError' | 'chatNote' | 'modelFilter' | 'unsentQuestions'
+  'conversations' | 'conversationsLoaded' | 'activeConversation' | 'streaming' | 'pending' | 'chatError' | 'chatNote' | 'modelFilter' | 'unsentQuestions'
 >;
 
 /** The chat state that belongs to one library: its initial value, and what a library switch resets. */
@@ -25,6 +25,7 @@ export function chatLibraryState(): ChatLibraryState {
     conversationsLoaded: false,
     activeConversation: null,
     streaming: null,
+    pending: null,
     chatError: null,
     chatNote: null,
     modelFilter: [],
@@ -42,6 +43,8 @@ export interface ChatSlice {
    * box, which starts before `streaming` (the chips' scope is saved first and, with no conversation
    * open, one is created) and ends after it. While set nothing else is sent; `stopping` once the
    * user asked to stop it before `streaming` was set, which gives it up before the engine has it.
+   * Reset with the library: a question asked of the one left goes on there (see `post`), and this
+   * library's composer has nothing of it to stop.
    */
   pending: { stopping: boolean } | null;
   chatError: string | null;
@@ -88,6 +91,8 @@ export interface ChatSlice {
    * word of its answer): then the question is out of the transcript and back in the question box
    * (`questionDraft`), before anything typed there since, or in `unsentQuestions` when both would
    * not fit in the box; the error in `chatError` (or, after a stop, the note in `chatNote`) says which.
+   * Not answered while another library is open, none of this lands there: the question is kept
+   * beside the box of its own library (`unsentQuestions`) once that library is opened again.
    */
   ask(question: string): Promise<boolean>;
   /**
@@ -100,6 +105,10 @@ export interface ChatSlice {
    * transcript (the engine kept nothing of it), the question back the last turn again.
    */
   answerFor(model: string): Promise<boolean>;
+  /**
+   * Stops the question on its way (the one `pending` shows): before the engine has it, it is not
+   * sent; after, `chat.stop` is sent, again until it stops it or that question is done with.
+   */
   stop(): Promise<void>;
   exportConversation(id: string): Promise<void>;
   /** Adds or removes a model chip; the open conversation's scope follows. */
@@ -109,6 +118,9 @@ export interface ChatSlice {
 }
 
 let localIds = 0;
+
+/** How long `stop` waits before sending a stop the engine found nothing for again. */
+const STOP_AGAIN_MS = 100;
 
 /** A question put back before what was typed since, as it was asked first. */
 const merge = (question: string, typed: string): string => `${question}\n\n${typed}`;
@@ -153,22 +165,77 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
   /** True from a candidate's press until its reply is answered (or refused). */
   let replying = false;
 
-  /** The conversation `post` is waiting on `chat.ask` for, which a delete here tells it about. */
-  let asking: string | null = null;
+  /**
+   * One question on its way, from `post`'s start until it is done with: its library and (once
+   * known) conversation are kept here, not read from the store, as a library switch resets the
+   * store's chat state while the question goes on in the library it was asked of. Compared by
+   * identity, so a stop meant for it never reaches a later question in the same conversation.
+   */
+  interface Asking {
+    library: string;
+    /** The conversation it is asked in, once there is one. */
+    conversationId: string | null;
+    /** True once `chat.ask` is sent: a stop then goes to the engine. */
+    sent: boolean;
+    /** True once the user asked to stop it (read after `streaming` is cleared, to tell their stop from another's). */
+    stopRequested: boolean;
+    /** True once `chat.ask` returned (or the question was given up before it). */
+    ended: boolean;
+  }
+
+  /** Every question on its way: a delete here tells the one asked in that conversation about it. */
+  const inFlight = new Set<Asking>();
+
+  /**
+   * The question `pending` (and `streaming`) shows, which the Stop button and Esc stop. Stays set
+   * across a library switch (the store's `pending` is reset then): the question goes on in its own
+   * library, and a question asked in the next one takes its place here.
+   */
+  let owner: Asking | null = null;
+
+  /** `pending` goes as soon as the question's `chat.ask` returns: what follows is not stoppable. */
+  const release = (ask: Asking) => {
+    ask.ended = true;
+    if (owner !== ask) return;
+    owner = null;
+    // Not after a library switch: that reset `pending`, and a question asked since owns it.
+    if (get().selectedLibrary === ask.library) set({ pending: null });
+  };
+
+  /**
+   * Questions of a library not answered while another library was open: neither put in that one's
+   * box (its manuals are not the ones asked) nor lost. They are kept beside the box, as
+   * `unsentQuestions`, when their own library is opened again (its list is loaded then).
+   */
+  const awayQuestions = new Map<string, string[]>();
 
   /**
    * Why a send failed: `gone` when the conversation was deleted before the question was answered,
    * `here` when by this window (else another window, the command line); else `failed` (refused as
    * asked, the engine busy, the model failing, ...).
    */
-  type Failure = { kind: 'gone'; here: boolean; error: AppError } | { kind: 'failed'; error: AppError };
+  type Failure =
+    | { kind: 'gone'; here: boolean; error: AppError }
+    | { kind: 'failed'; error: AppError }
+    /** `cancelled` with no stop asked for here: another window or the command line stopped it. */
+    | { kind: 'stopped-elsewhere'; error: AppError };
 
   /**
    * What became of a question `post` was given: answered (a stopped answer with words included);
    * else not, with why when something went wrong, or `stopped` when the user stopped it before the
    * first word of its answer.
    */
-  type Posted = { sent: true } | { sent: false; failure?: Failure; stopped?: true };
+  type Posted =
+    | { sent: true }
+    | {
+        sent: false;
+        failure?: Failure;
+        stopped?: true;
+        /** The question's library, when another was open as it ended: its outcome is not for the box shown now. */
+        away?: string;
+        /** Why deleting the conversation opened for it failed (it then stays listed, empty). */
+        deleteError?: string;
+      };
 
   /**
    * Conversations this window asked the engine to delete, each with whether it did. Deleting a
@@ -199,24 +266,39 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     // `pending`, not only `streaming`: a second send before `streaming` is set (a double click on
     // "Ask again") would otherwise start a second conversation.
     if (!library || !text || get().streaming || get().pending) return { sent: false };
+    const ask: Asking = { library, conversationId: null, sent: false, stopRequested: false, ended: false };
+    inFlight.add(ask);
+    owner = ask;
     set({ pending: { stopping: false }, chatNote: null });
     try {
-      return await postNow(library, text);
+      const posted = await postNow(ask, text);
+      if (!posted.sent && get().selectedLibrary !== library) return { ...posted, away: library };
+      return posted;
     } finally {
-      set({ pending: null });
+      release(ask);
+      inFlight.delete(ask);
       // The delete's entry for the conversation asked in is read by now, or not needed (answered);
-      // a delete still under way drops its own entry once it is done, `asking` no longer its id.
-      if (asking !== null) deletedHere.delete(asking);
-      asking = null;
+      // a delete still under way drops its own entry once it is done, no question asking in it now.
+      if (ask.conversationId !== null) deletedHere.delete(ask.conversationId);
     }
   };
 
-  /** True when the user stopped the question on its way before the engine had it. */
-  const stoppedBeforeAsked = (): boolean => get().pending?.stopping === true;
+  /** Deletes a conversation opened for a question not answered; the error's words when that failed. */
+  const dropCreated = async (library: string, id: string): Promise<string | undefined> => {
+    const res = await api['chat.delete']({ library, id });
+    // Gone already (deleted elsewhere meanwhile) is what was wanted.
+    if (res.ok || res.error.code === 'not-found') return undefined;
+    return `The empty conversation opened for this question could not be deleted: ${res.error.message}`;
+  };
 
-  const postNow = async (library: string, text: string): Promise<Posted> => {
+  const postNow = async (ask: Asking, text: string): Promise<Posted> => {
+    const library = ask.library;
+    // Another library opened before the engine has the question: not sent (its answer would land in
+    // a library not shown, and the chips saved were this one's).
+    const leftBeforeSent = () => get().selectedLibrary !== library;
     await scopeSaved;
-    if (stoppedBeforeAsked()) return { sent: false, stopped: true };
+    if (ask.stopRequested) return { sent: false, stopped: true };
+    if (leftBeforeSent()) return { sent: false };
     let conversation = get().activeConversation;
     const createdNow = !conversation;
     if (!conversation) {
@@ -224,10 +306,10 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       const created = await api['chat.create']({ library, ...(models.length > 0 ? { scope: { models } } : {}) });
       if (!created.ok) return { sent: false, failure: { kind: 'failed', error: created.error } };
       conversation = created.value;
-      if (stoppedBeforeAsked()) {
+      if (ask.stopRequested || leftBeforeSent()) {
         // Opened for this question only: it goes with it, as after a question not answered.
-        await api['chat.delete']({ library, id: conversation.id });
-        return { sent: false, stopped: true };
+        const deleteError = await dropCreated(library, conversation.id);
+        return { sent: false, ...(ask.stopRequested ? { stopped: true as const } : {}), ...(deleteError ? { deleteError } : {}) };
       }
     }
     const userTurn: ChatTurn = { id: `local-${++localIds}`, role: 'user', text, createdAt: new Date().toISOString() };
@@ -237,19 +319,26 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       chatError: null,
     });
     // The call returns the finished turn; tokens meanwhile arrive as events (whichever comes first wins).
-    asking = conversation.id;
+    ask.conversationId = conversation.id;
+    ask.sent = true;
     const res = await api['chat.ask']({ library, id: conversation.id, question: text });
+    // Nothing to stop from here on: what follows (list reloads, a delete) is not the question.
+    release(ask);
     if (res.ok) {
       finish(conversation.id, res.value);
       return { sent: true };
     }
     if (get().streaming?.conversationId === conversation.id) set({ streaming: null });
+    // Read from the question, not `streaming` (cleared just above): was this a stop asked for here?
+    const stoppedHere = ask.stopRequested;
     if (res.error.code === 'cancelled' || res.error.code === 'not-found') {
       // Deleting a conversation stops its answer: the question went with it, unanswered, and goes
       // back in the box like any question not answered (a stop the user asked for does not).
       const here = (await deletedHere.get(conversation.id)) ?? false;
-      if (!here) await get().loadConversations();
-      if (here || deletedElsewhere(library, conversation.id)) {
+      // After a stop asked for here, a delete elsewhere at that moment is unlikely, and reloading the
+      // list first would show the conversation opened for this question until it is deleted below.
+      if (!here && !stoppedHere) await get().loadConversations();
+      if (here || (!stoppedHere && deletedElsewhere(library, conversation.id))) {
         // The list no longer shows it; the transcript goes too, else the next question would be
         // sent to it and fail again. The next question starts a new conversation.
         if (get().activeConversation?.id === conversation.id) set({ activeConversation: null });
@@ -259,17 +348,23 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     // Not answered: the engine kept nothing of the question, so the transcript does not either (nor
     // the list, of a conversation opened only for it), else a reload would show it gone.
     const active = get().activeConversation;
+    let deleteError: string | undefined;
     if (createdNow) {
       if (active?.id === conversation.id) set({ activeConversation: null });
-      await api['chat.delete']({ library, id: conversation.id });
+      deleteError = await dropCreated(library, conversation.id);
       await get().loadConversations();
     } else if (active?.id === conversation.id) {
       set({ activeConversation: { ...active, messages: active.messages.filter((m) => m.id !== userTurn.id) } });
     }
-    // Stopped by the user before the first word (the engine returns `cancelled` and keeps no turn):
-    // nothing went wrong, and the question goes back in the box like one not answered.
-    if (res.error.code === 'cancelled') return { sent: false, stopped: true };
-    return { sent: false, failure: { kind: 'failed', error: res.error } };
+    const deleted = deleteError ? { deleteError } : {};
+    if (res.error.code === 'cancelled') {
+      // Stopped by the user before the first word (the engine returns `cancelled` and keeps no turn):
+      // nothing went wrong, and the question goes back in the box like one not answered. Stopped by
+      // another window or the command line, it is said as a failure: this user asked for an answer.
+      if (stoppedHere) return { sent: false, stopped: true, ...deleted };
+      return { sent: false, failure: { kind: 'stopped-elsewhere', error: res.error }, ...deleted };
+    }
+    return { sent: false, failure: { kind: 'failed', error: res.error }, ...deleted };
   };
 
   /**
@@ -323,6 +418,7 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
   };
 
   const DELETED_ELSEWHERE = 'This conversation was deleted elsewhere (in another window or from the command line)';
+  const STOPPED_ELSEWHERE = 'Stopped elsewhere (in another window or from the command line) before the answer began';
   const DELETED_HERE = 'The conversation was deleted before this question was answered';
   /** What the error adds about where the question went, for each place `restoreDraft` puts it. */
   const WHERE: Record<Restored, string> = {
@@ -333,7 +429,6 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
 
   return {
     ...chatLibraryState(),
-    pending: null,
     questionDraft: '',
 
     restoreUnsent(index) {
@@ -358,7 +453,8 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     },
 
     setQuestionDraft(text) {
-      set({ questionDraft: text });
+      // The note about a stopped question is about the box as it was put back: an edit moves on.
+      set({ questionDraft: text, ...(text !== get().questionDraft ? { chatNote: null } : {}) });
     },
 
     async loadConversations() {
@@ -368,6 +464,14 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       if (get().selectedLibrary !== library) return;
       if (!res.ok) return set({ chatError: res.error.message, conversationsLoaded: true });
       set({ conversations: res.value, conversationsLoaded: true });
+      // The library is open again (its list is loaded as it opens): its questions not answered while
+      // another was open are kept beside the box, as any question that did not fit in it.
+      const away = awayQuestions.get(library);
+      if (away) {
+        awayQuestions.delete(library);
+        const kept = get().unsentQuestions;
+        set({ unsentQuestions: [...kept, ...away.filter((q) => !kept.some((k) => k.trim() === q.trim()))] });
+      }
     },
 
     async openConversation(id) {
@@ -385,11 +489,11 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       }
       if (!res.ok) return set({ chatError: res.error.message });
       if (get().selectedLibrary !== library) return;
-      set({ activeConversation: res.value, chatError: null, modelFilter: res.value.scope.models ?? [] });
+      set({ activeConversation: res.value, chatError: null, chatNote: null, modelFilter: res.value.scope.models ?? [] });
     },
 
     newConversation() {
-      set({ activeConversation: null, chatError: null });
+      set({ activeConversation: null, chatError: null, chatNote: null });
     },
 
     async renameConversation(id, title) {
@@ -409,7 +513,7 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       deletedHere.set(id, call.then((r) => r.ok));
       const res = await call;
       // No question waits on it: nothing will read the entry.
-      if (asking !== id) deletedHere.delete(id);
+      if (![...inFlight].some((a) => a.conversationId === id)) deletedHere.delete(id);
       if (!res.ok) return set({ chatError: res.error.message });
       if (get().activeConversation?.id === id) set({ activeConversation: null, streaming: null });
       await get().loadConversations();
@@ -418,10 +522,18 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     async ask(question) {
       const posted = await post(question);
       if (posted.sent) return true;
+      if (posted.away) {
+        // Ended while another library is open: the box and status lines shown are that library's.
+        // The question is kept for its own library, beside the box once that library is opened
+        // again (a question answered stays in its conversation there, as any answer).
+        const kept = awayQuestions.get(posted.away) ?? [];
+        if (!kept.some((q) => q.trim() === question.trim())) awayQuestions.set(posted.away, [...kept, question]);
+        return false;
+      }
       // Nothing typed is lost: the question goes back in the box, to be edited or sent again.
       const restored = restoreDraft(question);
       if (posted.stopped) {
-        set({ chatNote: STOPPED[restored] });
+        set({ chatNote: STOPPED[restored], ...(posted.deleteError ? { chatError: posted.deleteError } : {}) });
         return false;
       }
       const failure = posted.failure;
@@ -431,8 +543,10 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       const why =
         failure.kind === 'gone'
           ? `${failure.here ? DELETED_HERE : DELETED_ELSEWHERE}, so the question was not answered. Ask it again to start a new conversation.`
-          : `This question was not sent. ${failure.error.message}`;
-      set({ chatError: why + WHERE[restored] });
+          : failure.kind === 'stopped-elsewhere'
+            ? `${STOPPED_ELSEWHERE}, so the question was not answered.`
+            : `This question was not sent. ${failure.error.message}`;
+      set({ chatError: why + WHERE[restored] + (posted.deleteError ? ` ${posted.deleteError}.` : '') });
       return false;
     },
 
@@ -454,6 +568,10 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
         void applyFilter([model]);
         const posted = await post(model);
         if (posted.sent) return true;
+        // Ended while another library is open: its chips and box are not this reply's. The question
+        // it answers stays in its conversation there, with its buttons.
+        if (posted.away) return false;
+        if (posted.deleteError) set({ chatError: posted.deleteError });
         // Stopped before its first word: the chip stays on the model picked, as after any stop.
         if (posted.stopped) return false;
         // Not answered (the engine busy or refusing, the conversation gone): `post` took the reply
@@ -480,6 +598,8 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
                 : '';
           const deleted = failure.here ? 'The conversation was deleted before this reply was answered' : DELETED_ELSEWHERE;
           set({ chatError: `Could not answer for ${model}. ${deleted}.${next}` });
+        } else if (failure?.kind === 'stopped-elsewhere') {
+          set({ chatError: `Could not answer for ${model}. ${STOPPED_ELSEWHERE}.` });
         } else if (failure) {
           set({ chatError: `Could not answer for ${model}. ${failure.error.message}` });
         }
@@ -490,16 +610,33 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
     },
 
     async stop() {
-      const library = get().selectedLibrary;
+      // The question on its way, by identity: `streaming` and `pending` alone would not tell it
+      // from a later question in the same conversation, which a stop sent again must never reach.
+      const ask = owner;
+      if (!ask || ask.ended || ask.stopRequested) return;
+      ask.stopRequested = true;
       const streaming = get().streaming;
-      const pending = get().pending;
+      const shown = streaming?.conversationId === ask.conversationId && ask.conversationId !== null;
+      if (shown) set({ streaming: { ...streaming!, stopping: true } });
+      if (get().pending && get().selectedLibrary === ask.library) set({ pending: { stopping: true } });
       // Not yet with the engine (the scope being saved, its conversation being created): `post`
       // gives it up before sending it.
-      if (!streaming && pending && !pending.stopping) return set({ pending: { stopping: true } });
-      if (!library || !streaming || streaming.stopping) return;
-      set({ streaming: { ...streaming, stopping: true } });
-      const res = await api['chat.stop']({ library, id: streaming.conversationId });
-      if (!res.ok) set({ chatError: res.error.message });
+      if (!ask.sent || ask.conversationId === null) return;
+      const id = ask.conversationId;
+      // The engine reads the library before its chat service registers the answer, while `chat.stop`
+      // does not wait for that: a stop sent right after the question may find nothing to stop
+      // (`stopped: false`) though the question is on its way. Sent again, a little later each time,
+      // until it stops it or the question is done with (answered, failed, or stopped some other way).
+      for (;;) {
+        const res = await api['chat.stop']({ library: ask.library, id });
+        if (!res.ok) {
+          if (get().selectedLibrary === ask.library) set({ chatError: res.error.message });
+          return;
+        }
+        if (res.value.stopped || ask.ended) return;
+        await new Promise((resolve) => setTimeout(resolve, STOP_AGAIN_MS));
+        if (ask.ended) return;
+      }
     },
 
     async exportConversation(id) {
