@@ -359,6 +359,8 @@ async function cmdAsk(engine: EngineDoor, values: Record<string, unknown>, quest
     unsubscribe();
     await engine.api['chat.delete']({ library, id });
   }
+  // Ctrl+C before the answer's first word is `cancelled` (nothing was answered, nothing stored):
+  // reported as "Stopped before answering." with exit code 1; after it, the partial answer is printed, marked stopped.
   if (!res.ok) return reportError(res.error, io);
   const turn: ChatTurn = res.value;
   if (json) {

@@ -625,7 +625,7 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       const id = ask.conversationId;
       // The engine reads the library before its chat service registers the answer, while `chat.stop`
       // does not wait for that: a stop sent right after the question may find nothing to stop
-      // (`stopped: false`) though the question is on its way. Sent again, a little later each time,
+      // (`stopped: false`) though the question is on its way. Sent again every STOP_AGAIN_MS,
       // until it stops it or the question is done with (answered, failed, or stopped some other way).
       for (;;) {
         const res = await api['chat.stop']({ library: ask.library, id });
