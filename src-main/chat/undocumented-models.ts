@@ -1,7 +1,7 @@
 import type { ModelChoice } from '../contract/api';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
-import { contentTerms, isStopword, isUnitLike, joinable, modelTokens, nameKey, type ModelToken } from '../enrich/text.util';
-import { analyzeQuery, modelNameWords, nameWords, readExtensions, type QueryAnalysis, type QueryMention } from '../search/query-analysis';
+import { contentTerms, isStopword, isUnitLike, joinable, modelTokens, nameKey, shortCapitals, unitOf, type ModelToken } from '../enrich/text.util';
+import { analyzeQuery, modelNameShape, nameWords, readExtensions, type QueryAnalysis, type QueryMention } from '../search/query-analysis';
 import { listNames, onceEach } from '../core/name-list';
 import { askedKey, type UnknownModel } from './model-guard';
 import { stem } from './text-terms';
@@ -111,47 +111,16 @@ function wordAfter(question: string, end: number): ModelToken | null {
  * - else it goes on with the name ("foo x2 lite" where no manual writes "lite").
  */
 function goesOnWithName(question: string, m: Pick<QueryMention, 'start' | 'text'>, word: ModelToken, vocabulary: ModelVocabulary, writes: ((word: string) => boolean) | null): boolean {
-  const names = modelNameWords(vocabulary);
-  if (/\p{N}/u.test(word.norm)) return !(isUnitLike(word.norm) && ![...names].some((w) => isUnitLike(w) && unitOf(w) === unitOf(word.norm))) && !countedBy(question, word);
-  if (word.norm === '+' || names.has(word.norm)) return true;
+  const names = modelNameShape(vocabulary);
+  if (/\p{N}/u.test(word.norm)) return !(isUnitLike(word.norm) && !names.units.has(unitOf(word.norm))) && !countedBy(question, word);
+  if (word.norm === '+' || names.allWords.has(word.norm)) return true;
   if (writes?.(word.raw)) return false;
   // A short word in capitals ("OK") is as often one the question says ("Is Foo X2 OK?") as a
   // name's ("FE"): its capitals tell a name only where the library's model names have such words.
-  const capital = /^\p{Lu}/u.test(word.raw) && !(shortCapitals(word.raw) && !capitalsInNames(vocabulary));
+  const capital = /^\p{Lu}/u.test(word.raw) && !(shortCapitals(word.raw) && !names.shortCapitals);
   if (capital && !titleCased(question, m.start, word.end)) return true;
   if (!writes || inflected(word.norm)) return false;
   return capital || !modelTokens(m.text).some((t) => /^\p{Lu}\p{L}*$/u.test(t.raw));
-}
-
-/** Letters at most in a word in capitals read as a short one ("OK", "FE", "LTE"): a longer one is no common word said in capitals. */
-const SHORT_CAPITALS = 3;
-
-/** Whether a word is a short one written in capitals, letters only ("OK", "FE"). */
-function shortCapitals(raw: string): boolean {
-  return raw.length >= 2 && raw.length <= SHORT_CAPITALS && /^\p{Lu}+$/u.test(raw);
-}
-
-/**
- * Whether a word of the library's model names, after their first, is a short one in capitals
- * ("Galaxy S20 FE", "Bar Z5 GT"): then a name the question writes may end with such a word too.
- * Remembered by the vocabulary's `vendorWords` array, the same until a document is added or
- * removed (as `modelNameWords` is).
- */
-function capitalsInNames(vocabulary: ModelVocabulary): boolean {
-  const state = vocabulary.vendorWords();
-  let has = capitalsInNamesOf.get(state);
-  if (has === undefined) {
-    has = vocabulary.models().some((e) => modelTokens(e.name).slice(1).some((t) => t.kind === 'word' && shortCapitals(t.raw)));
-    capitalsInNamesOf.set(state, has);
-  }
-  return has;
-}
-
-const capitalsInNamesOf = new WeakMap<readonly string[], boolean>();
-
-/** The unit of a quantity written as one word ("5g" -> "g"). */
-function unitOf(word: string): string {
-  return word.replace(/^[\d.]+/u, '');
 }
 
 /** Whether a number is a quantity by the unit after it ("4 GB", "2 A"), as `isUnitLike` reads a number and its unit written together. */

@@ -592,6 +592,19 @@ export function isUnitLike(norm: string): boolean {
   );
 }
 
+/** The unit of a quantity written as one word ("5g" -> "g", "30w" -> "w"). */
+export function unitOf(norm: string): string {
+  return norm.replace(/^[\d.]+/u, '');
+}
+
+/** Letters at most in a word in capitals read as a short one ("OK", "FE", "LTE"): a longer one is no common word said in capitals. */
+const SHORT_CAPITALS = 3;
+
+/** Whether a word is a short one written in capitals, letters only ("OK", "FE"). */
+export function shortCapitals(raw: string): boolean {
+  return raw.length >= 2 && raw.length <= SHORT_CAPITALS && /^\p{Lu}+$/u.test(raw);
+}
+
 /** True when the token mixes letters and digits ("e52c", "s3", "225b"). */
 export function isCodeToken(norm: string): boolean {
   // By character code for ASCII (where \p{L} is [A-Za-z] and \p{N} is [0-9]): the mention scan

@@ -1,7 +1,7 @@
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
 import type { ModelEntry } from '../enrich/model-vocabulary.types';
 import { MAX_WINDOW } from '../enrich/model-keys';
-import { isStopword, joinable, modelTokens } from '../enrich/text.util';
+import { isStopword, isUnitLike, joinable, modelTokens, shortCapitals, unitOf } from '../enrich/text.util';
 
 /**
  * Query-side model detection: which of the library's models a question names, so retrieval can
@@ -128,6 +128,10 @@ interface DocumentedNames {
   allWords: ReadonlySet<string>;
   /** `allWords` without digits and "+" ("galaxy", "ultra", "mini"): those a word goes on with a name by alone. */
   nameWords: ReadonlySet<string>;
+  /** Units of the quantities written as words of the names ("g" of "5g"): a quantity in another unit goes on with no name. */
+  units: ReadonlySet<string>;
+  /** Whether a word of a name after its first is a short one in capitals ("Galaxy S20 FE", "Bar Z5 GT"). */
+  shortCapitals: boolean;
 }
 
 /**
@@ -147,6 +151,8 @@ function documentedNames(vocabulary: ModelVocabulary): DocumentedNames {
       documented: models.filter((e) => e.docCount > 0 && e.revision === null).map((entry) => ({ entry, words: nameWords(entry.name) })),
       allWords,
       nameWords: new Set([...allWords].filter((w) => !/\p{N}/u.test(w) && w !== '+')),
+      units: new Set([...allWords].filter(isUnitLike).map(unitOf)),
+      shortCapitals: models.some((e) => modelTokens(e.name).slice(1).some((t) => t.kind === 'word' && shortCapitals(t.raw))),
     };
     documentedNamesOf.set(state, names);
   }
@@ -154,11 +160,12 @@ function documentedNames(vocabulary: ModelVocabulary): DocumentedNames {
 }
 
 /**
- * The words of the library's model names, digits and "+" included ("foo", "x2", "pro", "5g"), the
- * same set for every question until a document is added or removed (`documentedNames`).
+ * What a word after a name is read by (`goesOnWithName` in chat/undocumented-models.ts): the
+ * names' words, the units their quantities are written in, and whether a name has a short word
+ * in capitals; the same for every question until a document is added or removed.
  */
-export function modelNameWords(vocabulary: ModelVocabulary): ReadonlySet<string> {
-  return documentedNames(vocabulary).allWords;
+export function modelNameShape(vocabulary: ModelVocabulary): Pick<DocumentedNames, 'allWords' | 'units' | 'shortCapitals'> {
+  return documentedNames(vocabulary);
 }
 
 /**
