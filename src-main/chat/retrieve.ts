@@ -15,6 +15,7 @@ import { splitSentences, terms } from './sentences';
 import { synonymMap } from '../search/thesaurus';
 import { ASKING_WORDS, questionKind, unitPatterns } from './question-kind';
 import { HEADING_ONE_LINE } from '../enrich/chunk-view';
+import { withoutCopies } from './passage-copies';
 import { compoundParts, offLibrary, topicWordGroups, unsaidTopic, type UnsaidTopic } from './topic-gate';
 
 /**
@@ -302,6 +303,8 @@ export async function retrieve(
     const rescued = new Set(results.filter((hit) => own(hit) && coverage(wanted, hit) >= Math.min(need, 1)).slice(0, OWN_MODEL_RESCUE));
     if (rescued.size > 0) kept = results.filter((hit) => rescued.has(hit) || kept.includes(hit));
   }
+  // A section the manual prints twice is quoted from once (`withoutCopies`).
+  kept = withoutCopies(kept);
   const maxPassages = options.maxPassages ?? 6;
   // Comparing models (named, kept from the previous question, or picked), each one's best passage
   // is among those quoted.
