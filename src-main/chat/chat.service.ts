@@ -62,7 +62,10 @@ export interface ChatServiceOptions {
 }
 
 export interface AskOptions {
-  /** Aborting stops generation; the partial answer is kept with `stopped: true`. */
+  /**
+   * Aborting stops the answer: before its first word (already aborted included) it is `cancelled`,
+   * nothing stored; after it, the partial answer is kept with `stopped: true`.
+   */
   signal?: AbortSignal;
 }
 
