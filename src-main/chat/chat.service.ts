@@ -62,7 +62,10 @@ export interface ChatServiceOptions {
 }
 
 export interface AskOptions {
-  /** Aborting stops generation; the partial answer is kept with `stopped: true`. */
+  /**
+   * Aborting stops the answer: before its first word (already aborted included) it is `cancelled`,
+   * nothing stored; after it, the partial answer is kept with `stopped: true`.
+   */
   signal?: AbortSignal;
 }
 
@@ -293,6 +296,9 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       ...(missing.length > 0 ? { unknownModels: missing } : {}),
     });
     const whole = (fields: Omit<ChatTurn, 'id' | 'role' | 'createdAt'>): Result<ChatTurn> => {
+      // A reply written at once, stopped before it was written (while the passages were read):
+      // stopped before its first word, as a generated answer is.
+      if (opts.signal?.aborted) return fail('cancelled', 'Stopped before answering.');
       onToken(fields.text);
       return ok(turn(fields));
     };
@@ -434,9 +440,10 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       const q = cleanQuestion(question);
       if (!q.ok) return q;
       if (running.has(id)) return fail('unavailable', 'Still answering the previous question in this conversation; stop it or wait for it.');
-      // Registered before the first await: a stop sent right after the question (Esc at once)
-      // reaches this controller; registered after reading the conversation, it found none and
-      // the answer went on in full.
+      // Registered before the first await, so `stop` finds a question it was handed. Through the
+      // engine a stop sent right after the question comes earlier still, while the engine reads
+      // the library and opens its index: the engine's `chat.ask` takes the question in first and
+      // aborts `askOptions.signal` (engine/chat.handlers.ts), which may then be aborted already.
       const controller = new AbortController();
       const outer = askOptions.signal;
       const forward = (): void => controller.abort();
@@ -447,6 +454,8 @@ export function createChatService(options: ChatServiceOptions): ChatService {
         const conv = await store.get(id);
         if (!conv.ok) return conv;
         const userTurn: ChatTurn = { id: newId(), role: 'user', text: q.value, createdAt: new Date().toISOString() };
+        // Stopped before anything was read: nothing answered, nothing stored, as a stop before generation.
+        if (controller.signal.aborted) return fail('cancelled', 'Stopped before answering.');
         const messageId = newId();
         const answered = await answer(q.value, {
           scope: conv.value.scope,

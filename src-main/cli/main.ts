@@ -349,6 +349,8 @@ async function cmdAsk(engine: EngineDoor, values: Record<string, unknown>, quest
   const unsubscribe = engine.subscribe((e) => {
     if (!json && e.type === 'chat.token' && e.conversationId === id) io.stdout.write(e.text);
   });
+  // Ctrl+C sends one stop: the engine's `chat.ask` has the question from the call on, before it
+  // reads the library and opens its index, so a stop at any moment of the answer finds it.
   const onSigint = () => void engine.api['chat.stop']({ library, id });
   process.once('SIGINT', onSigint);
   let res;
@@ -359,8 +361,9 @@ async function cmdAsk(engine: EngineDoor, values: Record<string, unknown>, quest
     unsubscribe();
     await engine.api['chat.delete']({ library, id });
   }
-  // Ctrl+C before the answer's first word is `cancelled` (nothing was answered, nothing stored):
-  // reported as "Stopped before answering." with exit code 1; after it, the partial answer is printed, marked stopped.
+  // Ctrl+C before the answer's first word (also while the engine still read the library) is
+  // `cancelled`, nothing answered, nothing stored: reported as "Stopped before answering." with exit
+  // code 1; after it, the partial answer is printed, marked stopped.
   if (!res.ok) return reportError(res.error, io);
   const turn: ChatTurn = res.value;
   if (json) {

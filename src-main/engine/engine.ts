@@ -235,7 +235,7 @@ export function createEngine(options: EngineOptions): Engine {
   /** The chat services by library id, made on first use (chat.handlers.ts); renaming or deleting a library drops its one. */
   const chats = new Map<string, ChatService>();
   const team = createTeam({ dataDir: options.dataDir, version: options.version ?? '0.0.0', libraries, lock, indexes, remote, settings, emit, log, stopJobs, startBackground, summaryOf, followDisk });
-  const chat = createChats({ libraries, indexes, settings, models, chats, emit });
+  const chat = createChats({ libraries, indexes, settings, models, chats, emit, follow: team.follow });
 
   // Subscribed libraries are read-only: the handlers that write a library refuse them (team.ts).
   const handlers: Handlers = team.guardWrites({

@@ -47,7 +47,9 @@ export interface TeamDeps {
 
 /**
  * Contract keys that read a library: a subscribed one is first brought to the version its folder
- * points at, one of this computer to what another process wrote to it.
+ * points at, one of this computer to what another process wrote to it. `chat.ask` reads one too,
+ * but follows from its own handler (`ChatContext.follow`): a stop sent right after the question
+ * must find it registered before this step's awaits, which a wrapper around it would delay.
  */
 const READS = [
   'documents.list',
@@ -59,7 +61,6 @@ const READS = [
   'chat.list',
   'chat.create',
   'chat.get',
-  'chat.ask',
   'chat.export',
 ] as const;
 
@@ -351,5 +352,5 @@ export function createTeam(deps: TeamDeps) {
     if (lib.config.subscription) await fs.rm(subscriptionDir(dataDir, lib.config.id), { recursive: true, force: true });
   }
 
-  return { handlers, guardWrites, checkAll, holdForDeletion, forget };
+  return { handlers, guardWrites, follow, checkAll, holdForDeletion, forget };
 }

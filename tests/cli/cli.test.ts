@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -177,6 +177,39 @@ describe('manualmate ask', () => {
       expect(asked.citations).toEqual([]);
       expect(asked.clarify).toEqual([{ name: 'Bar Z5', models: expect.arrayContaining(['Bar Z5 Max 5G', 'Bar Z5 Mini 5G']) }]);
     } finally {
+      await tmp.cleanup();
+    }
+  });
+});
+
+describe('manualmate ask stopped by Ctrl+C', () => {
+  it('stops the answer when Ctrl+C comes as the question is handed to the engine: "Stopped before answering.", exit code 1', async () => {
+    const tmp = await tempDir();
+    const once = vi.spyOn(process, 'once');
+    try {
+      const { writeFile } = await import('node:fs/promises');
+      const file = path.join(tmp.dir, 'rac-225b.md');
+      await writeFile(file, '# RAC-225B service manual\n\n## Fuses\n\nThe RAC-225B takes a 10 A slow-blow fuse on the control board.\n');
+      const data = path.join(tmp.dir, 'data');
+      expect(await runCli(['import', file, '--library', 'Shop', '--data-dir', data], capture().io)).toBe(0);
+      // Ctrl+C the moment the command listens for it: it calls chat.ask in the same tick, so the
+      // stop reaches the engine while it still reads the library (no real signal: the test runner's own listeners stay out of it).
+      once.mockImplementation(function (this: NodeJS.Process, event: string | symbol, listener: (...args: unknown[]) => void) {
+        if (event === 'SIGINT') queueMicrotask(() => listener('SIGINT'));
+        return this;
+      } as typeof process.once);
+      const a = capture();
+      expect(await runCli(['ask', 'What fuse does the RAC-225B take?', '--library', 'Shop', '--data-dir', data], a.io)).toBe(1);
+      expect(once).toHaveBeenCalledWith('SIGINT', expect.any(Function));
+      expect(a.err()).toContain('Stopped before answering.');
+      expect(a.out()).not.toContain('10 A slow-blow fuse');
+      once.mockRestore();
+      // Nothing left behind: the next question is answered in full.
+      const b = capture();
+      expect(await runCli(['ask', 'What fuse does the RAC-225B take?', '--library', 'Shop', '--data-dir', data], b.io)).toBe(0);
+      expect(b.out()).toContain('10 A slow-blow fuse');
+    } finally {
+      once.mockRestore();
       await tmp.cleanup();
     }
   });

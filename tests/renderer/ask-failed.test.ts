@@ -496,28 +496,29 @@ function held(): { asked: Promise<Parameters<Handlers['chat.ask']>[0]>; end: (r:
 const STOPPED_NOTE = 'Stopped before the answer began: the question is back in the question box.';
 const CANCELLED = fail<never>('cancelled', 'Stopped before answering.');
 
-describe('a stop the engine finds nothing for yet', () => {
-  it('is sent again until it stops the question on its way (the engine registers it after reading the library)', async () => {
-    await answered();
-    const ask = held();
-    let stops = 0;
-    fakes['chat.stop'] = async () => {
-      stops++;
-      // The first comes before the engine registered the answer; the next finds it and stops it.
-      if (stops === 1) return ok({ stopped: false });
-      ask.end(CANCELLED);
-      return ok({ stopped: true });
+describe('a stop sent right after the question reaches the engine', () => {
+  it('is sent once and stops it: the engine has the question from the moment chat.ask arrives, before it reads the library', async () => {
+    const id = await answered();
+    const stops: boolean[] = [];
+    fakes['chat.stop'] = async (input) => {
+      const res = await engine.handlers['chat.stop'](input);
+      stops.push(res.ok && res.value.stopped);
+      return res;
     };
-    const asking = send('How do I reach the fuse?');
-    await ask.asked;
-    await store.getState().stop();
-    expect(stops).toBe(2);
-    expect(await asking).toBe(false);
+    // The engine's own chat.ask, and the stop (Esc) at once, before it has read anything.
+    around = (input, engineAsk) => {
+      const answering = engineAsk(input);
+      void store.getState().stop();
+      return answering;
+    };
+    expect(await send('How do I reach the fuse?')).toBe(false);
+    expect(stops).toEqual([true]);
     expect(store.getState().chatNote).toBe(STOPPED_NOTE);
     expect(store.getState().questionDraft).toBe('How do I reach the fuse?');
+    expect(await engineTurns(id)).toHaveLength(2);
   });
 
-  it('is not sent again once that question is done with: a later question is never stopped by it', async () => {
+  it('is not sent again when the question was done with first: a later question is never stopped by it', async () => {
     await answered();
     const ask = held();
     let stops = 0;

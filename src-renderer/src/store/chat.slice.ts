@@ -107,7 +107,8 @@ export interface ChatSlice {
   answerFor(model: string): Promise<boolean>;
   /**
    * Stops the question on its way (the one `pending` shows): before the engine has it, it is not
-   * sent; after, `chat.stop` is sent, again until it stops it or that question is done with.
+   * sent; after, `chat.stop` is sent once (the engine has a question from the moment `chat.ask`
+   * reaches it, so a stop sent after it finds it).
    */
   stop(): Promise<void>;
   exportConversation(id: string): Promise<void>;
@@ -118,9 +119,6 @@ export interface ChatSlice {
 }
 
 let localIds = 0;
-
-/** How long `stop` waits before sending a stop the engine found nothing for again. */
-const STOP_AGAIN_MS = 100;
 
 /** A question put back before what was typed since, as it was asked first. */
 const merge = (question: string, typed: string): string => `${question}\n\n${typed}`;
@@ -611,7 +609,7 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
 
     async stop() {
       // The question on its way, by identity: `streaming` and `pending` alone would not tell it
-      // from a later question in the same conversation, which a stop sent again must never reach.
+      // from a later question in the same conversation, which this stop must never reach.
       const ask = owner;
       if (!ask || ask.ended || ask.stopRequested) return;
       ask.stopRequested = true;
@@ -622,21 +620,12 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       // Not yet with the engine (the scope being saved, its conversation being created): `post`
       // gives it up before sending it.
       if (!ask.sent || ask.conversationId === null) return;
-      const id = ask.conversationId;
-      // The engine reads the library before its chat service registers the answer, while `chat.stop`
-      // does not wait for that: a stop sent right after the question may find nothing to stop
-      // (`stopped: false`) though the question is on its way. Sent again every STOP_AGAIN_MS,
-      // until it stops it or the question is done with (answered, failed, or stopped some other way).
-      for (;;) {
-        const res = await api['chat.stop']({ library: ask.library, id });
-        if (!res.ok) {
-          if (get().selectedLibrary === ask.library) set({ chatError: res.error.message });
-          return;
-        }
-        if (res.value.stopped || ask.ended) return;
-        await new Promise((resolve) => setTimeout(resolve, STOP_AGAIN_MS));
-        if (ask.ended) return;
-      }
+      // One stop is enough: the engine's `chat.ask` takes the question in as the call arrives, before
+      // it reads the library, so a stop sent after it (however soon) finds it. `stopped: false`
+      // means the question was done with first (answered, failed, or stopped some other way): its
+      // `chat.ask` returning says how.
+      const res = await api['chat.stop']({ library: ask.library, id: ask.conversationId });
+      if (!res.ok && get().selectedLibrary === ask.library) set({ chatError: res.error.message });
     },
 
     async exportConversation(id) {
