@@ -1,6 +1,6 @@
 import cues from './data/question-cues.json';
 import type { Line } from './extractive.render';
-import { isInstruction, isLabelLead, isNameRun, labelOf, sectionOpening } from './line-forms';
+import { conditionOf, isInstruction, isLabelLead, isNameRun, labelOf, sectionOpening } from './line-forms';
 import type { Sentence } from './sentences';
 
 /**
@@ -327,6 +327,39 @@ export function withSectionLead(line: Line, units: readonly Sentence[], quoted: 
   if (run.title || run.kind !== 'prose' || !isNameRun(run)) return false;
   const opening = sectionOpening(units, run);
   if (!opening || opening === run || opening.kind !== 'prose' || opening.title || isNameRun(opening) || quoted.has(opening) || opening.offset > run.offset) return false;
+  const length = [opening, ...line.before, line.sentence, ...line.after].reduce((a, u) => a + u.text.length, 0);
+  if (length > PARAGRAPH_CHARS) return false;
+  line.before.unshift(opening);
+  quoted.add(opening);
+  return true;
+}
+
+/** A word of fixing a problem ("resolve", "fix", "troubleshoot"; the question cues' own). */
+const REMEDY = new RegExp(`(?<![\\p{L}])(?:${cues.problem.join('|')})(?![\\p{L}])`, 'iu');
+
+/**
+ * Whether a sentence opens with a condition and says that what follows remedies it ("When the TV
+ * has difficulties receiving broadcasts, these steps may help resolve the problem."): a
+ * troubleshooting section's opening. A condition with any other main clause ("When you press the
+ * button in Ambient Mode, the browser screen appears.") states a fact of its own.
+ */
+function opensRemedies(text: string): boolean {
+  if (!conditionOf(text)) return false;
+  return REMEDY.test(text.slice(text.indexOf(',') + 1));
+}
+
+/**
+ * Quotes the opening of a troubleshooting section (see `opensRemedies`) before the line that leads
+ * that passage in the answer, when that line states rather than instructs (a problem of a
+ * troubleshooting table left as text: "Weak or No Signal displayed in TV mode/ cannot find
+ * channel."): the opening says which trouble the section takes up, in words the problem's line
+ * need not share. Only while the line stays short (`PARAGRAPH_CHARS`). True when it did.
+ */
+export function withRemedyLead(line: Line, units: readonly Sentence[], quoted: Set<Sentence>): boolean {
+  const first = line.before[0] ?? line.sentence;
+  if (first.title || first.kind !== 'prose' || isInstruction(first)) return false;
+  const opening = sectionOpening(units, first);
+  if (!opening || opening === first || opening.kind !== 'prose' || opening.title || quoted.has(opening) || opening.offset > first.offset || !opensRemedies(opening.text)) return false;
   const length = [opening, ...line.before, line.sentence, ...line.after].reduce((a, u) => a + u.text.length, 0);
   if (length > PARAGRAPH_CHARS) return false;
   line.before.unshift(opening);
