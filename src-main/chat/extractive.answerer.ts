@@ -16,7 +16,7 @@ import { BOLD_LINE, isInstruction, isNameRun, isTitleItem, labelOf, purposeOf, c
 import { answersEcho, followerOf, termOf } from './extractive.along';
 import { quotedLinesOf } from './extractive.lines';
 import { pairsOf, PHRASE_LEAD_WEIGHT, phrasesIn } from './phrase-pairs';
-import { K1, B, IDENTIFIER_BONUS, HEADING_WEIGHT, TITLE_NEW_WORDS, TITLE_ECHO_WEIGHT, YES_NO_ROW_LEAD_WEIGHT, SUBJECT_SLACK, STEP_LEAD_WEIGHT, DEFINITION_STEP_LEAD_WEIGHT, ASIDE_LINE, MENU_HEADING_COVER, ASIDE_LEAD_WEIGHT, RESTATE_LEAD_WEIGHT, KIND_WEIGHT, NO_NUMBER_WEIGHT, NUMBER, NO_NUMBER_LEAD_WEIGHT, PURPOSE_COVER, PURPOSE_WEIGHT, CONDITION_COVER, READER_CAN_LEAD_WEIGHT, LABEL_WEIGHT, ECHO_NEW_WORDS, NAMED_LABEL_WORDS, WHOLE_LABEL_LEAD_WEIGHT, WHOLE_SECTION_COVER, SECTION_COVER_GAP, WHOLE_SECTION_LEAD_WEIGHT, NAME_RUN_WEIGHT } from './line-weights';
+import { K1, B, IDENTIFIER_BONUS, HEADING_WEIGHT, TITLE_NEW_WORDS, TITLE_ECHO_WEIGHT, YES_NO_ROW_LEAD_WEIGHT, SUBJECT_SLACK, STEP_LEAD_WEIGHT, DEFINITION_STEP_LEAD_WEIGHT, ASIDE_LINE, MENU_HEADING_COVER, ASIDE_LEAD_WEIGHT, RESTATE_LEAD_WEIGHT, KIND_WEIGHT, NO_NUMBER_WEIGHT, NUMBER, NO_NUMBER_LEAD_WEIGHT, PURPOSE_COVER, PURPOSE_WEIGHT, CONDITION_COVER, READER_CAN_LEAD_WEIGHT, LABEL_WEIGHT, ECHO_NEW_WORDS, NAMED_LABEL_WORDS, WHOLE_LABEL_LEAD_WEIGHT, WHOLE_SECTION_COVER, SECTION_COVER_GAP, WHOLE_SECTION_LEAD_WEIGHT, NAME_RUN_WEIGHT, TITLE_OPENING_LEAD_WEIGHT } from './line-weights';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -153,6 +153,14 @@ export function answerExtractively(question: string, passages: readonly Passage[
     const covers = sentences.map((x) => (askedWeight > 0 && x.heading ? headWeight(x.heading) / askedWeight : 0));
     const bestCover = Math.max(0, ...covers);
     const asksSection = bestCover >= WHOLE_SECTION_COVER && bestCover - Math.min(...covers) >= SECTION_COVER_GAP;
+    // The first line under a title that names the question whole (as `askedTitles` below reads
+    // it), which it is quoted with: "Removing an item on the Home Screen: Move the focus ...".
+    const underAskedTitle = new Set<Sentence>();
+    sentences.forEach((x, i) => {
+      if (!x.title || askedWeight <= 0 || headWeight(x.text) / askedWeight < WHOLE_SECTION_COVER) return;
+      const next = sentences.slice(i + 1).find((y) => !y.title);
+      if (next && next.heading !== null && next.heading.endsWith(x.text)) underAskedTitle.add(next);
+    });
     for (const sentence of sentences) {
       const words = terms(sentence.text);
       const shared = sentence.heading ? headWeight(sentence.heading) : 0;
@@ -319,6 +327,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
       if (score > 0 && saysPhrase && answersAsked) lead *= PHRASE_LEAD_WEIGHT;
       // Under the sub-heading that names the question whole, the lines of its section answer first.
       if (askedSection) lead *= WHOLE_SECTION_LEAD_WEIGHT;
+      // The line a title naming the question whole opens its section with answers it, as a title's
+      // own section does for a sub-heading (`WHOLE_SECTION_LEAD_WEIGHT`).
+      if (underAskedTitle.has(sentence) && score > 0) lead *= TITLE_OPENING_LEAD_WEIGHT;
       // Retrieval already ranked passages with model awareness; sentence scores only refine it.
       scored.push({ passage: pi, sentence, score: score / (1 + 0.25 * pi), lead });
     }
