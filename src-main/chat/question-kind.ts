@@ -78,6 +78,8 @@ const PART_TAIL = new RegExp(`(?<![\\p{L}])(?:${cues.part.map(escapeRe).join('|'
  */
 export const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?:(?:from|in|on|at|to) [^,]{1,60}, )?(?:${cues.stepVerbs.map(escapeRe).join('|')})\\b`, 'i');
 const STEPS_CUE = cueRe(cues.steps);
+/** The quantity cues that ask which value ("what size", "which size"), not how to do something. */
+const SIZE_ASK = cueRe(cues.quantity.filter((c) => /^(?:what|which)\s/.test(c)));
 const DEFINITION_CUE = cueRe(cues.definition);
 const PROBLEM_CUE = cueRe(cues.problem);
 /** Words of the definition cues ("function", "use", "purpose"): what is asked, not what it is asked about. */
@@ -136,7 +138,11 @@ function typedAsTask(q: string): boolean {
 
 export function questionKind(question: string): QuestionKind {
   const q = question.toLowerCase();
-  const quantity = QUANTITY_CUE.test(q);
+  // Asked how to do something to a quantity's noun ("How to change the size of the picture to
+  // 4:3?"), the question wants the way, not a value: "Do not watch your TV in 4:3 mode ..." led
+  // for its number over "You can change the size of the picture ...". "How big", "what size" still
+  // ask a value.
+  const quantity = QUANTITY_CUE.test(q) && !(STEPS_CUE.test(q) && !HOW_ASK.test(q) && !SIZE_ASK.test(q));
   const steps = STEPS_CUE.test(q) || (!quantity && !DEFINITION_CUE.test(q) && typedAsTask(q.trim()));
   return { quantity, pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q) || (!q.includes('?') && !quantity && !STEP_LINE.test(q.trim()) && PART_TAIL.test(q)), version: asksForVersion(question), steps, definition: !steps && DEFINITION_CUE.test(q), problem: PROBLEM_CUE.test(q) };
 }

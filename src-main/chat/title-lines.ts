@@ -17,6 +17,11 @@ const INSTRUCTION = new RegExp(
   `^(?:(?:${cues.stepVerbs.join('|')})(?:\\s+(?:${cues.instructionParticles.join('|')}))?\\s+(?:${cues.instructionObjects.join('|')})|(?:${cues.instructionVerbs.join('|')}))(?![\\p{L}\\p{N}])`,
   'iu',
 );
+/**
+ * A short label, then a description of at least three words after ": ". A numbered label
+ * ("Table 4.2: Recommended Power Operating Range", "Chapter 3: ...") is a caption or a title.
+ */
+const LABEL_DESCRIPTION = /^[^:：\d]{1,40}(?:: |：\s*)\S+(?:\s+\S+){2,}/u;
 /** Most words a title line has. */
 const TITLE_WORDS = 8;
 
@@ -26,6 +31,10 @@ export function isTitleLine(raw: string): boolean {
   if (raw.includes('\n') || !/^\p{Lu}/u.test(text) || /[.!?:;,。)\]]$/.test(text)) return false;
   // "Driver IC：ST7789v2", "Resolution: 135 * 240": a label with its value, not a title.
   if (/(?:: |：)[^:：]*\d/.test(text)) return false;
+  // "Brightness: Adjusts the screen brightness for Ambient Mode": a setting with what it does (a
+  // definition list left as text, its full stop dropped), not a title; read as one, it became the
+  // heading of the settings after it, which then answered as the section it names.
+  if (LABEL_DESCRIPTION.test(text)) return false;
   // "VDDIO1, VDDIO2 2.97/1.62 3.3/1.8 3.63/1.98": a table row a PDF converter left as text.
   if ((text.match(/(?<![\p{L}\p{N}.])\d/gu) ?? []).length >= 2) return false;
   // "Check the DNS values in IP Settings": an instruction (a troubleshooting table's "Try this!"
