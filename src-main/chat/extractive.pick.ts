@@ -67,6 +67,20 @@ export interface PassageOrder {
  * (one won, five lost) and, for more of them, 361 -> 328 (all sets: 13 first lines won, 48 lost,
  * galaxy-s10 and seeed-xiao one each);
  * the search's order, which weighs headings already, was right more often.
+ *
+ * Session 34 read 60 of the 98 again: about half a parallel section that answers as well (an
+ * accessibility guide's "Picture Mode: You can select ..." or a voice-command list beside the main
+ * chapter's section; gold strings of two sections for one question), 14 list leads ("Configure the
+ * screen settings ... following functions:" whose flattened list names the asked setting, where the
+ * first passage has a label naming it: "Color Tone: Adjusts the colors ... for Ambient Mode"), about
+ * 8 troubleshooting tables whose first passage only restates the problem ("The TV is making a
+ * popping noise.") and whose next chunk gives the cause, and a few a heading naming the question
+ * ("Connection notes for HDMI"). Tried and dropped, smart-tv first lines: with `BETTER_LEAD` at 4, a
+ * later passage with a heading holding 0.9 of the question's words leading a first one with none
+ * (its best line at least 0.5 of the first one's: 9 lost, one won; at 0.8: 2 lost) and weighing
+ * `kindOrder`'s share by lead weight too (10 lost); before it, a passage with a line opening with
+ * the asked task or problem (`serves`) leading before any other kind (+2 -9), and lead-weighted
+ * scores at 1.5 for problem questions only (+1 -2).
  */
 export function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[], asked?: AskedKind): PassageOrder {
   const byLabel = labelOrder(picked, named, used, models);
