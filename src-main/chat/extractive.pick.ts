@@ -48,7 +48,8 @@ export interface PassageOrder {
  * has no line whose label the question names and a later one does (of the same document, or of
  * the model asked about), that one comes first; failing that, one with a line of the asked kind
  * the first lacks (see `kindOrder`); failing that, a later passage of the first one's document
- * whose best line scores well above the first one's comes first.
+ * whose best line, weighed for its place in its passage, scores well above the first one's comes
+ * first (see `BETTER_LEAD`).
  *
  * Session 33 read the 98 smart-tv questions whose gold line was quoted from a later passage than
  * the first line's, which lacked it: 7 near copies (the first line says the same, from a parallel
@@ -66,6 +67,20 @@ export interface PassageOrder {
  * (one won, five lost) and, for more of them, 361 -> 328 (all sets: 13 first lines won, 48 lost,
  * galaxy-s10 and seeed-xiao one each);
  * the search's order, which weighs headings already, was right more often.
+ *
+ * Session 34 read 60 of the 98 again: about half a parallel section that answers as well (an
+ * accessibility guide's "Picture Mode: You can select ..." or a voice-command list beside the main
+ * chapter's section; gold strings of two sections for one question), 14 list leads ("Configure the
+ * screen settings ... following functions:" whose flattened list names the asked setting, where the
+ * first passage has a label naming it: "Color Tone: Adjusts the colors ... for Ambient Mode"), about
+ * 8 troubleshooting tables whose first passage only restates the problem ("The TV is making a
+ * popping noise.") and whose next chunk gives the cause, and a few a heading naming the question
+ * ("Connection notes for HDMI"). Tried and dropped, smart-tv first lines: with `BETTER_LEAD` at 4, a
+ * later passage with a heading holding 0.9 of the question's words leading a first one with none
+ * (its best line at least 0.5 of the first one's: 9 lost, one won; at 0.8: 2 lost) and weighing
+ * `kindOrder`'s share by lead weight too (10 lost); before it, a passage with a line opening with
+ * the asked task or problem (`serves`) leading before any other kind (+2 -9), and lead-weighted
+ * scores at 1.5 for problem questions only (+1 -2).
  */
 export function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[], asked?: AskedKind): PassageOrder {
   const byLabel = labelOrder(picked, named, used, models);
@@ -74,12 +89,12 @@ export function passageOrder(picked: readonly Scored[], named: ReadonlySet<numbe
   const byKind = asked ? kindOrder(picked, used, first, asked) : null;
   if (byKind) return byKind;
   // Inside one manual, search ranks sections by all their words; a section whose best line
-  // answers clearly better (rank discount included) leads. Across documents the search's
-  // model-aware order stands.
+  // answers clearly better (rank discount and lead weight included, see `BETTER_LEAD`) leads.
+  // Across documents the search's model-aware order stands.
   const best = new Map<number, number>();
-  for (const p of picked) best.set(p.passage, Math.max(best.get(p.passage) ?? 0, p.score));
+  for (const p of picked) best.set(p.passage, Math.max(best.get(p.passage) ?? 0, leadScore(p)));
   const top = [...best].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
-  const leads = top !== first && used[top]!.hit.doc === used[first]!.hit.doc && best.get(top)! > BETTER_LINE * best.get(first)!;
+  const leads = top !== first && used[top]!.hit.doc === used[first]!.hit.doc && best.get(top)! > BETTER_LEAD * best.get(first)!;
   return { rank: leads ? (pi) => (pi === top ? -1 : pi) : byLabel };
 }
 
@@ -98,7 +113,7 @@ function kindOrder(picked: readonly Scored[], used: readonly Passage[], first: n
     .filter((p) => p.passage !== first && used[p.passage]!.hit.doc === used[first]!.hit.doc && asked.is(p) && p.score >= asked.share * best)
     .sort((a, b) => a.passage - b.passage)[0];
   if (!found) return null;
-  const lead = picked.filter((p) => p.passage === found.passage && asked.is(p)).sort((a, b) => b.score * (b.lead ?? 1) - a.score * (a.lead ?? 1))[0]!;
+  const lead = picked.filter((p) => p.passage === found.passage && asked.is(p)).sort((a, b) => leadScore(b) - leadScore(a))[0]!;
   return { rank: (pi) => (pi === found.passage ? -1 : pi), lead };
 }
 
@@ -170,8 +185,24 @@ export function withGapsFilled(picked: readonly Scored[], scored: readonly Score
   return out;
 }
 
+/** A line's score weighed for its place in its passage (`Scored.lead`): how strongly it answers first. */
+function leadScore(p: Scored): number {
+  return p.score * (p.lead ?? 1);
+}
+
 /**
- * How much better a later passage's best line must score than the first passage's to lead. With
+ * How much better a later passage's best line must score than the first passage's to lead, both
+ * weighed for their place in their passage (`leadScore`). The lead weight says which line answers
+ * the kind of question asked (an instruction for a how-to question, a line under the heading that
+ * names the question whole, not a line that restates the asked problem or a side note), so it tells
+ * the passage that answers from one that shares as many words: "How do I turn on Video
+ * Description?" was led by a list of voice commands that name the function ("... say Video
+ * Description on"), over the steps under "Turning on Video Description". Measured against the bare
+ * scores at 2.5: at 4, smart-tv +3 first lines and no other set and no any line moved (all six
+ * sets); on smart-tv, 3 won +5 and lost 2, 2.5 +6 and 3 lost, 1.5 +8 and 16 lost; 4 added to the
+ * bare scores' test (either one leads) +2.
+ *
+ * Before, on the bare scores (`BETTER_LINE`): with
  * chunks of up to 3000 characters the search weighs more of each section's lines before it ranks
  * it, so its order needs clearer evidence to be overturned: 1.5 (tuned on 1500-character chunks)
  * let a stray pin-table row ("Function: GPIO83, RGB LED") or a table of absolute ratings lead over
@@ -180,7 +211,7 @@ export function withGapsFilled(picked: readonly Scored[], scored: readonly Score
  * and lost six (smart-tv 361 -> 358, dev 35 -> 33), so a later line's score is no better evidence
  * than it was.
  */
-const BETTER_LINE = 2.5;
+const BETTER_LEAD = 4;
 
 /**
  * The best passage always contributes its best sentence (it cleared the relevance gate); more

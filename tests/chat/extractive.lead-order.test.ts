@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { passageOrder } from '../../src-main/chat/extractive.pick';
+import type { Scored } from '../../src-main/chat/extractive.pick';
+import type { Passage } from '../../src-main/chat/passages';
+import type { Sentence } from '../../src-main/chat/sentences';
+
+const line = (passage: number, text: string, score: number, lead = 1): Scored => ({
+  passage,
+  score,
+  lead,
+  sentence: { text, offset: passage * 1000, length: text.length, kind: 'prose', heading: null, block: -1 } satisfies Sentence,
+});
+
+/** Passages of one manual (or of the documents given), as `passageOrder` reads them. */
+const passages = (...docs: string[]): Passage[] => docs.map((doc) => ({ hit: { doc, signature: { model: null } }, members: [] }) as unknown as Passage);
+
+/** The passages in the order the answer quotes them. */
+const orderOf = (picked: Scored[], used: Passage[]): number[] => {
+  const { rank } = passageOrder(picked, new Set(), used, []);
+  return [...new Set(picked.map((p) => p.passage))].sort((a, b) => rank(a) - rank(b));
+};
+
+describe('a later passage whose best line answers the kind of question asked', () => {
+  // "How do I turn on Video Description?": a list of voice commands names the function; the steps
+  // under the heading that names the question lead their passage (instruction and whole-section weights).
+  const commands = line(0, 'Press the button, and then say Video Description on.', 5, 1.6);
+  const steps = line(1, 'Press the Select button to turn Video Description on or off.', 9, 4.8);
+
+  it('leads when its line, weighed for its place in its passage, scores far above the first passage’s', () => {
+    expect(orderOf([commands, steps], passages('tv.md', 'tv.md'))).toEqual([1, 0]);
+  });
+
+  it('does not lead from another manual: the search’s model-aware order stands', () => {
+    expect(orderOf([commands, steps], passages('tv.md', 'other.md'))).toEqual([0, 1]);
+  });
+
+  it('does not lead on a bare score that only restates the question', () => {
+    // Three times the first line's score, but weighed as a restatement of the asked problem.
+    const restated = line(1, 'The TV is making a popping noise.', 15, 0.3);
+    const answer = line(0, 'The expansion and contraction of the casing may cause a popping noise.', 5);
+    expect(orderOf([answer, restated], passages('tv.md', 'tv.md'))).toEqual([0, 1]);
+  });
+
+  it('does not lead when its weighed score is not clearly above the first passage’s', () => {
+    const close = line(1, 'Press the Select button to turn Video Description on or off.', 9, 1.6);
+    expect(orderOf([commands, close], passages('tv.md', 'tv.md'))).toEqual([0, 1]);
+  });
+});
