@@ -539,6 +539,46 @@ describe('a stop sent right after the question reaches the engine', () => {
   });
 });
 
+describe('a stop that outran the question (the web bridge: separate requests, arriving out of order)', () => {
+  it('is sent again while the question is unanswered, until one stops it', async () => {
+    await answered();
+    const ask = held();
+    const answers = [false, true];
+    let stops = 0;
+    fakes['chat.stop'] = async () => {
+      const stopped = answers[stops++]!;
+      // The second reaches the engine after the question, and stops it there.
+      if (stopped) ask.end(CANCELLED);
+      return ok({ stopped });
+    };
+    const asking = send('How do I reach the fuse?');
+    await ask.asked;
+    await store.getState().stop();
+    expect(await asking).toBe(false);
+    expect(stops).toBe(2);
+    expect(store.getState().questionDraft).toBe('How do I reach the fuse?');
+  });
+
+  it('is sent a bounded number of times, never for ever', async () => {
+    await answered();
+    const ask = held();
+    let stops = 0;
+    fakes['chat.stop'] = async () => {
+      stops++;
+      return ok({ stopped: false });
+    };
+    const asking = send('How do I reach the fuse?');
+    await ask.asked;
+    await store.getState().stop();
+    const sent = stops;
+    ask.end(fail('unavailable', BUSY));
+    await asking;
+    expect(sent).toBeGreaterThan(1);
+    expect(sent).toBeLessThanOrEqual(10);
+    expect(stops).toBe(sent);
+  });
+});
+
 describe('a question on its way when another library is opened', () => {
   /** What selecting another library does to the chat slice (the store's `resetForLibrary`). */
   async function openLibrary(name: string): Promise<void> {

@@ -107,8 +107,8 @@ export interface ChatSlice {
   answerFor(model: string): Promise<boolean>;
   /**
    * Stops the question on its way (the one `pending` shows): before the engine has it, it is not
-   * sent; after, `chat.stop` is sent once (the engine has a question from the moment `chat.ask`
-   * reaches it, so a stop sent after it finds it).
+   * sent; after, `chat.stop` is sent (the engine has a question from the moment `chat.ask`
+   * reaches it, so a stop arriving after it finds it; one that outran it is sent again).
    */
   stop(): Promise<void>;
   exportConversation(id: string): Promise<void>;
@@ -119,6 +119,14 @@ export interface ChatSlice {
 }
 
 let localIds = 0;
+
+/**
+ * How often `stop` sends a stop the engine found nothing for while the question is unanswered, and
+ * how long it waits in between: a request that outran the question's over the web bridge is behind
+ * it by a few milliseconds, so a second try holds; the bound keeps a stop from being sent forever.
+ */
+const STOP_TRIES = 10;
+const STOP_AGAIN_MS = 100;
 
 /** A question put back before what was typed since, as it was asked first. */
 const merge = (question: string, typed: string): string => `${question}\n\n${typed}`;
@@ -620,12 +628,23 @@ export const createChatSlice: StateCreator<Store, [], [], ChatSlice> = (set, get
       // Not yet with the engine (the scope being saved, its conversation being created): `post`
       // gives it up before sending it.
       if (!ask.sent || ask.conversationId === null) return;
-      // One stop is enough: the engine's `chat.ask` takes the question in as the call arrives, before
-      // it reads the library, so a stop sent after it (however soon) finds it. `stopped: false`
-      // means the question was done with first (answered, failed, or stopped some other way): its
-      // `chat.ask` returning says how.
-      const res = await api['chat.stop']({ library: ask.library, id: ask.conversationId });
-      if (!res.ok && get().selectedLibrary === ask.library) set({ chatError: res.error.message });
+      // The engine's `chat.ask` takes the question in as the call arrives, before it reads the
+      // library, so a stop that reaches the engine after it finds it: over IPC, calls arrive in the
+      // order sent and the first stop holds. Over the web bridge the two are requests on separate
+      // connections, which may reach it out of order (the bridge dispatches in arrival order): a
+      // stop that came back `stopped: false` while this question is still unanswered outran it, and
+      // is sent again, at most STOP_TRIES times in all. Otherwise `stopped: false` means the
+      // question was done with first (answered, failed, or stopped some other way).
+      for (let tries = 1; ; tries++) {
+        const res = await api['chat.stop']({ library: ask.library, id: ask.conversationId });
+        if (!res.ok) {
+          if (get().selectedLibrary === ask.library) set({ chatError: res.error.message });
+          return;
+        }
+        if (res.value.stopped || ask.ended || tries >= STOP_TRIES) return;
+        await new Promise((resolve) => setTimeout(resolve, STOP_AGAIN_MS));
+        if (ask.ended) return;
+      }
     },
 
     async exportConversation(id) {
