@@ -29,6 +29,8 @@ import { megabytes, sizeOver, tooLargeReason } from '../ingest/import-limits';
  *   in flight, then imported with `import.upload`.
  * - The renderer's static files are served without the token (they are the app's public code and
  *   hold no data); every API call, event stream and upload needs it.
+ *
+ * API calls reach the engine in the order they arrived (see `createTurns`), as they do over IPC.
  */
 
 export interface WebBridgeOptions {
@@ -49,6 +51,8 @@ export interface WebBridgeOptions {
   maxUploadBytes?: number;
   /** Uploads in flight at once (default 4); one more is answered 503 `busy`, and the page retries. */
   maxConcurrentUploads?: number;
+  /** How long calls wait behind an earlier call whose body has not come in, in ms (default 5 s; see `createTurns`). */
+  turnWaitMs?: number;
   log?: (message: string) => void;
 }
 
@@ -135,6 +139,46 @@ async function readBody(req: http.IncomingMessage, limit: number): Promise<strin
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** How long a call's body may take to come in before the calls behind it stop waiting for it, in ms. */
+const DEFAULT_TURN_WAIT_MS = 5_000;
+
+/** One call's place in the order: `ready` once every earlier call has been dispatched or has given up its turn. */
+interface Turn {
+  ready: Promise<void>;
+  /** Lets the next call go; called once this call is dispatched or refused, or on its own after `waitMs`. Idempotent. */
+  release(): void;
+}
+
+/**
+ * API calls handed to the engine in the order their requests arrived. Each call comes on its own
+ * HTTP request and its body is read before it can be dispatched, so without an order a call's
+ * small body could overtake an earlier one's: a `chat.stop` sent right after a `chat.ask` was
+ * dispatched first, found no question and answered `stopped: false`, and the answer then ran in
+ * full. A turn ends when the call is dispatched (the handler has been called: `chat.ask` takes its
+ * question in synchronously), not when it completes, so a long answer holds up nothing. A body
+ * that has not come in after `waitMs` (a stalled client) gives up its turn, so one stuck request
+ * delays the others by at most that long instead of until the server's request timeout (5 min).
+ */
+function createTurns(waitMs: number): () => Turn {
+  // Settles once every turn taken so far has been released.
+  let allReleased: Promise<void> = Promise.resolve();
+  return () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const timer = setTimeout(release, waitMs);
+    timer.unref();
+    const ready = allReleased;
+    allReleased = ready.then(() => released);
+    return {
+      ready,
+      release() {
+        clearTimeout(timer);
+        release();
+      },
+    };
+  };
+}
+
 /** Starts the bridge; rejects with a CodedError when asked to bind a non-loopback address. */
 export async function startWebBridge(options: WebBridgeOptions): Promise<WebBridge> {
   const host = options.host ?? '127.0.0.1';
@@ -147,6 +191,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
   const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
   const maxConcurrentUploads = options.maxConcurrentUploads ?? DEFAULT_MAX_CONCURRENT_UPLOADS;
   let uploadsInFlight = 0;
+  const takeTurn = createTurns(options.turnWaitMs ?? DEFAULT_TURN_WAIT_MS);
   const routes = CONTRACT_KEYS.map((k) => `/api/${k}`);
   const routeSet = new Set<string>(routes);
   const sseClients = new Set<http.ServerResponse>();
@@ -192,6 +237,10 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       return url.pathname === '/upload' ? refuseUpload(req, res, 401, error) : sendError(res, 401, error);
     }
 
+    // Uploads take no turn: a body of up to `maxUploadBytes` streams for as long as the disk and the
+    // page take, and a turn held that long would hold up every call behind it (a stop behind a
+    // folder's upload). Nor do they need one: they only stage bytes, and the page awaits its
+    // uploads before the `import.upload` call that uses them, which does take its turn.
     if (url.pathname === '/upload') return upload(req, res, url);
 
     if (url.pathname === '/api/events') {
@@ -212,16 +261,25 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       if (!routeSet.has(url.pathname)) {
         return send(res, 404, JSON.stringify({ ok: false, error: { code: 'not-found', message: 'Unknown call.' } }), 'application/json');
       }
-      let raw: unknown;
+      // Taken as the request arrives (no await before it since the 'request' event), so turns follow arrival.
+      const turn = takeTurn();
+      let result: Promise<unknown>;
       try {
-        const body = await readBody(req, MAX_BODY_BYTES);
-        raw = body.trim() === '' ? {} : JSON.parse(body);
-      } catch (err) {
-        const message = err instanceof CodedError ? err.message : 'The request body is not valid JSON.';
-        return send(res, 400, JSON.stringify({ ok: false, error: { code: 'invalid-input', message } }), 'application/json');
+        let raw: unknown;
+        try {
+          const body = await readBody(req, MAX_BODY_BYTES);
+          raw = body.trim() === '' ? {} : JSON.parse(body);
+        } catch (err) {
+          const message = err instanceof CodedError ? err.message : 'The request body is not valid JSON.';
+          return send(res, 400, JSON.stringify({ ok: false, error: { code: 'invalid-input', message } }), 'application/json');
+        }
+        await turn.ready;
+        // dispatch calls the handler before its first await: once this returns, the engine has the call.
+        result = dispatch(handlers, url.pathname.slice('/api/'.length), raw, log);
+      } finally {
+        turn.release();
       }
-      const result = await dispatch(handlers, url.pathname.slice('/api/'.length), raw, log);
-      return send(res, 200, JSON.stringify(result), 'application/json; charset=utf-8');
+      return send(res, 200, JSON.stringify(await result), 'application/json; charset=utf-8');
     }
     return send(res, 404, 'Not found.');
   }

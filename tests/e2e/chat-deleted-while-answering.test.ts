@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Page, Route } from 'playwright-core';
-import { importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
+import type { Page } from 'playwright-core';
+import { shot, type UiApp } from './harness';
+import { answerDone, askInNewConversation, holdCalls, openChat } from './chat-harness';
 
 /**
  * A question whose conversation is deleted while it is on its way to be answered, in Chromium
@@ -13,6 +14,7 @@ import { importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
 const DELETED_HERE = 'The conversation was deleted before this question was answered, so the question was not answered. Ask it again to start a new conversation.';
 const DELETED_ELSEWHERE =
   'This conversation was deleted elsewhere (in another window or from the command line), so the question was not answered. Ask it again to start a new conversation.';
+const FIRST = 'What fuse does the RAC-225B take?';
 const QUESTION = 'How do I reach the fuse?';
 
 describe('a question whose conversation is deleted before its answer, in Chromium', () => {
@@ -23,10 +25,7 @@ describe('a question whose conversation is deleted before its answer, in Chromiu
   let release: () => void = () => undefined;
 
   beforeAll(async () => {
-    app = await startUiApp();
-    await importTexts(app, 'Pumps', { 'rac-225b.md': '# RAC-225B service\n\n## Fuse\n\nThe RAC-225B takes a 5 A slow-blow fuse.\n' });
-    page = await openApp(app, errors);
-    await page.getByTestId('tab-chat').click();
+    ({ app, page } = await openChat(errors));
   });
 
   beforeEach(() => {
@@ -41,35 +40,16 @@ describe('a question whose conversation is deleted before its answer, in Chromiu
   const items = () => page.getByTestId('conversation-list').locator('.conversation-item');
   const box = () => page.getByTestId('question-input');
 
-  /** Asks in a new conversation and waits for its answer: the conversation the next question goes to. */
-  async function answered(): Promise<string> {
-    const before = await items().count();
-    await page.getByRole('button', { name: 'New conversation' }).click();
-    await box().fill('What fuse does the RAC-225B take?');
-    await box().press('Enter');
-    await page.getByTestId('answer').waitFor();
-    await page.getByTestId('streaming-answer').waitFor({ state: 'detached' });
-    await expect.poll(() => items().count()).toBe(before + 1);
-    const list = await app.engine.handlers['chat.list']({ library: 'Pumps' });
-    return list.ok ? [...list.value].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]!.id : '';
-  }
-
   /**
    * Sends QUESTION from the box and holds it on its way to the engine, so the page shows it under
    * way (the answer pending) while the test acts; `release` lets it go on as sent.
    */
   async function sendHeld(): Promise<void> {
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let reached: () => void = () => undefined;
-    const arrived = new Promise<void>((resolve) => (reached = resolve));
-    await page.route('**/api/chat.ask', async (route: Route) => {
-      reached();
-      await held;
-      await route.continue();
-    });
+    const asked = await holdCalls(page, '**/api/chat.ask');
+    release = asked.release;
     await box().fill(QUESTION);
     await box().press('Enter');
-    await arrived;
+    await asked.arrived;
     await page.getByTestId('streaming-answer').waitFor();
     expect(await page.getByTestId('question').last().textContent()).toBe(QUESTION);
     expect(await box().inputValue()).toBe('');
@@ -84,7 +64,7 @@ describe('a question whose conversation is deleted before its answer, in Chromiu
   // answers `not-found`: the delete here that a stop returned before it is done is covered in
   // tests/renderer/ask-failed.test.ts (no test in Chromium can time an answer's first word).
   it('deleted here while the question is on its way: the engine answers not-found, the question goes back in the box, and the alert says why', async () => {
-    const id = await answered();
+    const id = await askInNewConversation(app, page, FIRST);
     const before = await items().count();
     await sendHeld();
     await page.getByRole('button', { name: 'Delete conversation' }).click();
@@ -102,15 +82,14 @@ describe('a question whose conversation is deleted before its answer, in Chromiu
 
     // Asked again, as the alert says: a new conversation answers it.
     await box().press('Enter');
-    await page.getByTestId('answer').waitFor();
-    await page.getByTestId('streaming-answer').waitFor({ state: 'detached' });
+    await answerDone(page);
     expect(await page.getByTestId('question').allTextContents()).toEqual([QUESTION]);
     expect(await page.getByRole('alert').count()).toBe(0);
     await done();
   });
 
   it('kept above the box when it would not fit with what was typed meanwhile; put in the box once there is room', async () => {
-    const id = await answered();
+    const id = await askInNewConversation(app, page, FIRST);
     await sendHeld();
     // Another window deletes the conversation meanwhile, and the user types a long note.
     expect((await app.engine.handlers['chat.delete']({ library: 'Pumps', id })).ok).toBe(true);
@@ -146,7 +125,7 @@ describe('a question whose conversation is deleted before its answer, in Chromiu
   });
 
   it('kept above the box, asked again from there: answered in a new conversation, the box left as typed', async () => {
-    const id = await answered();
+    const id = await askInNewConversation(app, page, FIRST);
     await sendHeld();
     expect((await app.engine.handlers['chat.delete']({ library: 'Pumps', id })).ok).toBe(true);
     const typed = 'Check the cover screws too. '.repeat(80).slice(0, 1990);
@@ -155,8 +134,7 @@ describe('a question whose conversation is deleted before its answer, in Chromiu
     await page.getByRole('alert').waitFor();
     await page.unroute('**/api/chat.ask');
     await page.getByTestId('unsent-question').getByRole('button', { name: 'Ask again' }).click();
-    await page.getByTestId('answer').waitFor();
-    await page.getByTestId('streaming-answer').waitFor({ state: 'detached' });
+    await answerDone(page);
     expect(await page.getByTestId('question').allTextContents()).toEqual([QUESTION]);
     expect(await page.getByTestId('answer').count()).toBe(1);
     expect(await page.getByTestId('unsent-questions').count()).toBe(0);

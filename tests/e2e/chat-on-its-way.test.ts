@@ -1,9 +1,10 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Page, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { importTexts, openApp, reloadApp, shot, startUiApp, type UiApp } from './harness';
+import { reloadApp, shot, type UiApp } from './harness';
+import { answerDone, holdCalls, newestConversation, openChat } from './chat-harness';
 
 /**
  * The wait between sending a question and the first sign of its answer, in Chromium against the real
@@ -26,10 +27,7 @@ describe('a question on its way before its answer shows, in Chromium', () => {
   let release: () => void = () => undefined;
 
   beforeAll(async () => {
-    app = await startUiApp();
-    await importTexts(app, 'Pumps', { 'rac-225b.md': '# RAC-225B service\n\n## Fuse\n\nThe RAC-225B takes a 5 A slow-blow fuse.\n' });
-    page = await openApp(app, errors);
-    await page.getByTestId('tab-chat').click();
+    ({ app, page } = await openChat(errors));
   });
 
   beforeEach(() => {
@@ -50,23 +48,12 @@ describe('a question on its way before its answer shows, in Chromium', () => {
 
   /** Sends `question` in a new conversation, its `chat.create` held until `release`. */
   async function sendHeld(question: string): Promise<void> {
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let reached: () => void = () => undefined;
-    const arrived = new Promise<void>((resolve) => (reached = resolve));
-    await page.route('**/api/chat.create', async (route: Route) => {
-      reached();
-      await held;
-      await route.continue();
-    });
+    const created = await holdCalls(page, '**/api/chat.create');
+    release = created.release;
     await page.getByRole('button', { name: 'New conversation' }).click();
     await box().fill(question);
     await box().press('Enter');
-    await arrived;
-  }
-
-  async function answered(): Promise<void> {
-    await page.getByTestId('answer').waitFor();
-    await page.getByTestId('streaming-answer').waitFor({ state: 'detached' });
+    await created.arrived;
   }
 
   /**
@@ -74,23 +61,14 @@ describe('a question on its way before its answer shows, in Chromium', () => {
    * another window while it is on its way, and the user types meanwhile more than fits with it.
    */
   async function keepOne(): Promise<void> {
-    const listed = await app.engine.handlers['chat.list']({ library: 'Pumps' });
-    const id = listed.ok ? [...listed.value].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]!.id : '';
-    let go: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (go = resolve));
-    let reached: () => void = () => undefined;
-    const arrived = new Promise<void>((resolve) => (reached = resolve));
-    await page.route('**/api/chat.ask', async (route: Route) => {
-      reached();
-      await held;
-      await route.continue();
-    });
+    const id = await newestConversation(app);
+    const asked = await holdCalls(page, '**/api/chat.ask');
     await box().fill(KEPT);
     await box().press('Enter');
-    await arrived;
+    await asked.arrived;
     expect((await app.engine.handlers['chat.delete']({ library: 'Pumps', id })).ok).toBe(true);
     await box().fill('x'.repeat(1990));
-    go();
+    asked.release();
     await page.getByRole('alert').waitFor();
     await page.unroute('**/api/chat.ask');
     await box().fill('');
@@ -101,7 +79,7 @@ describe('a question on its way before its answer shows, in Chromium', () => {
     // A first answer in a new conversation, then a question kept above the box.
     await sendHeld(FIRST);
     release();
-    await answered();
+    await answerDone(page);
     await page.unroute('**/api/chat.create');
     await keepOne();
 
@@ -116,7 +94,7 @@ describe('a question on its way before its answer shows, in Chromium', () => {
     await shot(page, 'chat-ask-again-on-its-way');
 
     release();
-    await answered();
+    await answerDone(page);
     await page.unroute('**/api/chat.create');
     expect(await again.getAttribute('aria-disabled')).toBeNull();
     expect(await again.getAttribute('title')).toBeNull();
@@ -139,7 +117,7 @@ describe('a question on its way before its answer shows, in Chromium', () => {
     await shot(page, 'chat-question-held-in-box');
 
     release();
-    await answered();
+    await answerDone(page);
     await page.unroute('**/api/chat.create');
     expect(await page.getByTestId('question').allTextContents()).toEqual([FIRST]);
     expect(await box().inputValue()).toBe(NEXT);
@@ -170,7 +148,7 @@ describe('a question on its way before its answer shows, in Chromium', () => {
     expect(await items().count()).toBe(listed);
     // The Ask button is back: sent again, it is answered.
     await box().press('Enter');
-    await answered();
+    await answerDone(page);
     expect(await page.getByTestId('question').allTextContents()).toEqual([NEXT]);
     expect(await note.textContent()).toBe('');
     expect(errors).toEqual([]);

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page, Route } from 'playwright-core';
-import { importTexts, openApp, reloadApp, shot, startUiApp, type UiApp } from './harness';
+import type { Page } from 'playwright-core';
+import { reloadApp, shot, type UiApp } from './harness';
+import { answerDone, askInNewConversation, holdCalls, openChat } from './chat-harness';
 
 /**
  * A question sent from the composer to a conversation deleted elsewhere (another window, the
@@ -18,10 +19,7 @@ describe('a question sent to a conversation deleted elsewhere, in Chromium', () 
   const errors: string[] = [];
 
   beforeAll(async () => {
-    app = await startUiApp();
-    await importTexts(app, 'Pumps', { 'rac-225b.md': '# RAC-225B service\n\n## Fuse\n\nThe RAC-225B takes a 5 A slow-blow fuse.\n' });
-    page = await openApp(app, errors);
-    await page.getByTestId('tab-chat').click();
+    ({ app, page } = await openChat(errors));
   });
 
   afterAll(async () => {
@@ -30,18 +28,8 @@ describe('a question sent to a conversation deleted elsewhere, in Chromium', () 
 
   /** Asks in a new conversation, waits for its answer, then deletes it in the engine: another window's doing. */
   async function answeredThenDeleted(): Promise<void> {
-    const items = page.getByTestId('conversation-list').locator('.conversation-item');
-    const before = await items.count();
-    await page.getByRole('button', { name: 'New conversation' }).click();
-    const box = page.getByTestId('question-input');
-    await box.fill('What fuse does the RAC-225B take?');
-    await box.press('Enter');
-    await page.getByTestId('answer').waitFor();
-    await page.getByTestId('streaming-answer').waitFor({ state: 'detached' });
-    await expect.poll(() => items.count()).toBe(before + 1);
-    const list = await app.engine.handlers['chat.list']({ library: 'Pumps' });
-    const newest = list.ok ? [...list.value].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]! : null;
-    expect((await app.engine.handlers['chat.delete']({ library: 'Pumps', id: newest!.id })).ok).toBe(true);
+    const id = await askInNewConversation(app, page, 'What fuse does the RAC-225B take?');
+    expect((await app.engine.handlers['chat.delete']({ library: 'Pumps', id })).ok).toBe(true);
   }
 
   it('drops the conversation, puts the question back in the box and says why; asked again, it starts a new one', async () => {
@@ -60,8 +48,7 @@ describe('a question sent to a conversation deleted elsewhere, in Chromium', () 
     await shot(page, 'chat-send-deleted-elsewhere');
 
     await box.press('Enter');
-    await page.getByTestId('answer').waitFor();
-    await page.getByTestId('streaming-answer').waitFor({ state: 'detached' });
+    await answerDone(page);
     expect(await page.getByTestId('question').allTextContents()).toEqual(['How do I reach the fuse?']);
     expect(await page.getByRole('alert').count()).toBe(0);
     expect(await box.inputValue()).toBe('');
@@ -76,24 +63,16 @@ describe('a question sent to a conversation deleted elsewhere, in Chromium', () 
   it('keeps what was typed in the box while the question was under way, after the question', async () => {
     // The page's question held on its way to the engine, so the user can type meanwhile; then
     // it goes on to the real engine as sent.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let reached: () => void = () => undefined;
-    const arrived = new Promise<void>((resolve) => (reached = resolve));
     await answeredThenDeleted();
-    await page.route('**/api/chat.ask', async (route: Route) => {
-      reached();
-      await held;
-      await route.continue();
-    });
+    const asked = await holdCalls(page, '**/api/chat.ask');
     const box = page.getByTestId('question-input');
     await box.fill('How do I reach the fuse?');
     await box.press('Enter');
-    await arrived;
+    await asked.arrived;
     expect(await box.inputValue()).toBe('');
     expect(await page.getByTestId('question').nth(1).textContent()).toBe('How do I reach the fuse?');
     await box.pressSequentially('And the spare');
-    release();
+    asked.release();
     const alert = page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toBe(`${DELETED} It is back in the question box, before what you typed since.`);

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
+import { shot, type UiApp } from './harness';
+import { openChat } from './chat-harness';
 
 /**
  * What the user reads when input is refused: the question box stops at the engine's limit and
@@ -15,10 +16,7 @@ describe('refused input in words, in Chromium', () => {
   const errors: string[] = [];
 
   beforeAll(async () => {
-    app = await startUiApp();
-    await importTexts(app, 'Pumps', { 'rac-225b.md': '# RAC-225B service\n\nThe RAC-225B takes a 5 A slow-blow fuse.\n' });
-    page = await openApp(app, errors);
-    await page.getByTestId('tab-chat').click();
+    ({ app, page } = await openChat(errors, 'Pumps', { 'rac-225b.md': '# RAC-225B service\n\nThe RAC-225B takes a 5 A slow-blow fuse.\n' }));
   });
 
   afterAll(async () => {

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { importTexts, openApp, shot, startUiApp, type UiApp } from './harness';
+import { shot, type UiApp } from './harness';
+import { openChat } from './chat-harness';
 
 /**
  * A question back in Chromium against the real engine: a question naming a model no manual is for
@@ -18,14 +19,11 @@ describe('question back in Chromium', () => {
   const errors: string[] = [];
 
   beforeAll(async () => {
-    app = await startUiApp();
-    await importTexts(app, 'Devices', {
+    ({ app, page } = await openChat(errors, 'Devices', {
       'Foo_X1.md': manual('Foo X1', 80, 'The Bar Z5 charger also charges the Foo X1.'),
       'Bar_Z5_Mini_5G.md': manual('Bar Z5 Mini 5G', 40, 'The Bar Z5 Mini 5G is smaller than the Bar Z5.'),
       'Bar_Z5_Max_5G.md': manual('Bar Z5 Max 5G', 90, 'The Bar Z5 Max 5G is larger than the Bar Z5.'),
-    });
-    page = await openApp(app, errors);
-    await page.getByTestId('tab-chat').click();
+    }));
   });
 
   afterAll(async () => {
