@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Page, Request } from 'playwright-core';
+import type { Page, Request, Route } from 'playwright-core';
 import type { EngineEvent } from '../../src-main/contract/api';
 import { ensureTinyGguf } from '../models/tiny-gguf';
 import { tempDir } from '../helpers/temp';
@@ -229,6 +229,49 @@ describe('settings and models in Chromium', () => {
     } finally {
       release();
       libraries.get = get;
+      page.off('request', onRequest);
+    }
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('a stop that outran its question (the ask held on its way to the bridge) is sent again and holds', async () => {
+    const answers = await page.getByTestId('answer').count();
+    // The ask and the stop are separate requests: here the ask is held in the page, so the first
+    // stop reaches the engine before it and finds nothing (stopped: false); the page sends the
+    // stop again while the question is unanswered, and once the ask is let through, that holds.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/chat.ask', async (route: Route) => {
+      await held;
+      await route.continue();
+    });
+    const stops: string[] = [];
+    const onRequest = (r: Request) => void (r.url().endsWith('/api/chat.stop') && stops.push(r.postData() ?? ''));
+    page.on('request', onRequest);
+    try {
+      const input = page.getByTestId('question-input');
+      const question = 'How often is the RAC-225B fuse checked?';
+      await input.fill(question);
+      await input.press('Enter');
+      const streaming = page.getByTestId('streaming-answer');
+      await streaming.waitFor();
+      await page.getByTestId('stop').waitFor();
+      const firstStop = page.waitForResponse('**/api/chat.stop');
+      await page.keyboard.press('Escape');
+      expect(await (await firstStop).json()).toEqual({ ok: true, value: { stopped: false } });
+      release();
+      await streaming.waitFor({ state: 'detached', timeout: 90_000 });
+      expect(stops.length).toBeGreaterThan(1);
+      // Stopped before the model's first word, the question is back in the box; stopped after it,
+      // the partial answer is kept marked "Stopped". Either way it is not answered in full.
+      if ((await page.getByTestId('answer').count()) === answers) {
+        expect(await input.inputValue()).toBe(question);
+      } else {
+        expect(await page.getByTestId('answer').last().locator('.badge-warn').textContent()).toBe('Stopped');
+      }
+    } finally {
+      release();
+      await page.unroute('**/api/chat.ask');
       page.off('request', onRequest);
     }
     expect(errors).toEqual([]);
