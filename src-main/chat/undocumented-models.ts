@@ -117,7 +117,7 @@ function goesOnWithName(question: string, m: Pick<QueryMention, 'start' | 'text'
   if (writes?.(word.raw)) return false;
   // A short word in capitals ("OK") is as often one the question says ("Is Foo X2 OK?") as a
   // name's ("FE"): its capitals tell a name only where the library's model names have such words.
-  const capital = /^\p{Lu}/u.test(word.raw) && !(shortCapitals(word.raw) && !names.shortCapitals);
+  const capital = /^\p{Lu}/u.test(word.raw) && !(shortCapitals(word.raw) && !names.hasShortCapitals);
   if (capital && !titleCased(question, m.start, word.end)) return true;
   if (!writes || inflected(word.norm)) return false;
   return capital || !modelTokens(m.text).some((t) => /^\p{Lu}\p{L}*$/u.test(t.raw));

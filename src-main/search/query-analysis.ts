@@ -131,7 +131,7 @@ interface DocumentedNames {
   /** Units of the quantities written as words of the names ("g" of "5g"): a quantity in another unit goes on with no name. */
   units: ReadonlySet<string>;
   /** Whether a word of a name after its first is a short one in capitals ("Galaxy S20 FE", "Bar Z5 GT"). */
-  shortCapitals: boolean;
+  hasShortCapitals: boolean;
 }
 
 /**
@@ -152,7 +152,7 @@ function documentedNames(vocabulary: ModelVocabulary): DocumentedNames {
       allWords,
       nameWords: new Set([...allWords].filter((w) => !/\p{N}/u.test(w) && w !== '+')),
       units: new Set([...allWords].filter(isUnitLike).map(unitOf)),
-      shortCapitals: models.some((e) => modelTokens(e.name).slice(1).some((t) => t.kind === 'word' && shortCapitals(t.raw))),
+      hasShortCapitals: models.some((e) => modelTokens(e.name).slice(1).some((t) => t.kind === 'word' && shortCapitals(t.raw))),
     };
     documentedNamesOf.set(state, names);
   }
@@ -164,7 +164,7 @@ function documentedNames(vocabulary: ModelVocabulary): DocumentedNames {
  * names' words, the units their quantities are written in, and whether a name has a short word
  * in capitals; the same for every question until a document is added or removed.
  */
-export function modelNameShape(vocabulary: ModelVocabulary): Pick<DocumentedNames, 'allWords' | 'units' | 'shortCapitals'> {
+export function modelNameShape(vocabulary: ModelVocabulary): Pick<DocumentedNames, 'allWords' | 'units' | 'hasShortCapitals'> {
   return documentedNames(vocabulary);
 }
 

@@ -29,8 +29,8 @@ describe('modelNameShape', () => {
   it('has the units the names write quantities in, and whether a name has a short word in capitals', () => {
     const vocabulary = ModelVocabulary.fromDocuments([doc('devices/Foo_X2_Pro_5G.md', '# Foo X2 Pro 5G User Manual\n\nUnlike the Foo X2, the Foo X2 Pro 5G charges wirelessly.')]);
     expect([...modelNameShape(vocabulary).units]).toEqual(['g']);
-    expect(modelNameShape(vocabulary).shortCapitals).toBe(false);
+    expect(modelNameShape(vocabulary).hasShortCapitals).toBe(false);
     vocabulary.addDocument(doc('devices/Bar_Z5_GT.md', '# Bar Z5 GT User Manual\n\nThe Bar Z5 GT is faster than the Bar Z5.'));
-    expect(modelNameShape(vocabulary).shortCapitals).toBe(true);
+    expect(modelNameShape(vocabulary).hasShortCapitals).toBe(true);
   });
 });
