@@ -13,11 +13,13 @@ import type { SettingsStore } from './settings';
  * service made on first use with the chat model chosen in settings. The engine hands `chatFor` to
  * the CLI's one-off answers too.
  *
- * `chat.ask` takes its question in before anything else, as the call arrives: a `chat.stop` sent
- * right after it (Esc at once in the app, Ctrl+C in the CLI, a page of the web bridge) finds it
- * while the engine still follows the library and opens its index, and aborts it there; the chat
- * service sees the abort through the signal it is handed. Registered any later (by the chat
- * service alone), the stop came back `stopped: false` in that window and the answer ran in full.
+ * `chat.ask` takes its question in before anything else, as the call arrives: a `chat.stop` that
+ * arrives after it (Esc at once in the app, Ctrl+C in the CLI; over the web bridge, which
+ * dispatches calls in the order their requests arrived) finds it while the engine still follows
+ * the library and opens its index, and aborts it there; the chat service sees the abort through
+ * the signal it is handed. Registered any later (by the chat service alone), the stop came back
+ * `stopped: false` in that window and the answer ran in full. A stop whose request reached the
+ * bridge before the ask's still finds nothing; the app's page sends it again (chat.slice.ts).
  */
 
 /** What the chat handlers share with the engine (`createEngine` makes them). */
