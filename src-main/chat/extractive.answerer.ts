@@ -193,6 +193,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
       }
       const lower = sentence.text.toLowerCase();
       for (const id of ids) if (containsId(lower, id, unitOf.get(id))) score += IDENTIFIER_BONUS;
+      // What the line says of the question in its own words and identifiers, before its heading's.
+      const ownScore = score;
       // A question's identifier in the line's heading ("## V3.00" for "what changed in V3.00?")
       // counts for the lines under it, even those that share no word with the question.
       if (sentence.heading) {
@@ -212,7 +214,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // Every line of the section the question names whole (`WHOLE_SECTION_COVER`) is about it in its
       // own words ("Requirements for using Bixby", then "The voice interaction rate differs ...").
       const askedSection = asksSection && headingCover >= bestCover;
-      if (sentence.heading && (score > 0 || sentence.opens !== undefined || valueRow || taskStep || askedSection)) score += HEADING_WEIGHT * shared;
+      // Not a line that shares nothing with the question itself ("This function may not be supported
+      // depending on the model." under "Setting up an Internet connection over IPv6"): its heading's
+      // identifier says where it is, not that it answers.
+      if (sentence.heading && (ownScore > 0 || sentence.opens !== undefined || valueRow || taskStep || askedSection)) score += HEADING_WEIGHT * shared;
       if (captionShared > 0 && score > 0) score += HEADING_WEIGHT * captionShared;
       // A title that only restates the question ("Connecting a wired network") announces the
       // answer; the lines under it give it. A title with words of its own (a menu path) stays.
