@@ -66,6 +66,19 @@ export interface ExtractiveAnswer {
  * model already, so its name tells the sentences apart no better than "the" (a revision written
  * with the name stays: it does).
  */
+/**
+ * A side remark on the asked subject, not a line that says what it is: a note or caution
+ * (`Sentence.aside`, `ASIDE_LINE`), or a line whose subject's words come only in a "that" clause
+ * after a few words of its own ("Note that ...", "Please note that ...", "Keep in mind that ...").
+ */
+function remarksOn(sentence: Sentence, subject: readonly string[]): boolean {
+  if (sentence.aside === true || ASIDE_LINE.test(sentence.text)) return true;
+  const that = /(?<![\p{L}])that(?![\p{L}])/iu.exec(sentence.text);
+  if (!that) return false;
+  const before = terms(sentence.text.slice(0, that.index));
+  return !subject.every((t) => before.includes(t));
+}
+
 export function answerExtractively(question: string, passages: readonly Passage[], options: ExtractiveOptions = {}): ExtractiveAnswer {
   const maxSentences = options.maxSentences ?? 6;
   const moreSentences = options.moreSentences ?? 2;
@@ -180,6 +193,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
       }
       const lower = sentence.text.toLowerCase();
       for (const id of ids) if (containsId(lower, id, unitOf.get(id))) score += IDENTIFIER_BONUS;
+      // What the line says of the question in its own words and identifiers, before its heading's.
+      const ownScore = score;
       // A question's identifier in the line's heading ("## V3.00" for "what changed in V3.00?")
       // counts for the lines under it, even those that share no word with the question.
       if (sentence.heading) {
@@ -199,7 +214,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // Every line of the section the question names whole (`WHOLE_SECTION_COVER`) is about it in its
       // own words ("Requirements for using Bixby", then "The voice interaction rate differs ...").
       const askedSection = asksSection && headingCover >= bestCover;
-      if (sentence.heading && (score > 0 || sentence.opens !== undefined || valueRow || taskStep || askedSection)) score += HEADING_WEIGHT * shared;
+      // Not a line that shares nothing with the question itself ("This function may not be supported
+      // depending on the model." under "Setting up an Internet connection over IPv6"): its heading's
+      // identifier says where it is, not that it answers.
+      if (sentence.heading && (ownScore > 0 || sentence.opens !== undefined || valueRow || taskStep || askedSection)) score += HEADING_WEIGHT * shared;
       if (captionShared > 0 && score > 0) score += HEADING_WEIGHT * captionShared;
       // A title that only restates the question ("Connecting a wired network") announces the
       // answer; the lines under it give it. A title with words of its own (a menu path) stays.
@@ -284,7 +302,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
       if (addsAnother(sentence.text)) lead *= ALSO_LEAD_WEIGHT;
       // Asked what something is, the line that opens with it as its subject ("Remote Support
       // offers one-on-one support ...") defines it; a line that names it in passing uses it.
-      if (kind.definition && subject.length > 0 && !sentence.title) {
+      // Not a side remark ("Note that the HDMI-to-DVI connection is only supported ..."): a note or
+      // caution qualifies what the manual says of the subject, and a line that reports it in a
+      // "that" clause ("Keep in mind that ...") has another grammatical subject.
+      if (kind.definition && subject.length > 0 && !sentence.title && !remarksOn(sentence, subject)) {
         const opening = words.slice(0, subject.length + SUBJECT_SLACK);
         if (subject.every((t) => opening.includes(t))) {
           score *= KIND_WEIGHT;
