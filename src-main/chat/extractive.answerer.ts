@@ -12,7 +12,7 @@ import { askedKind, givesValue, HEX_VALUE, PIN_NAME } from './extractive.kind';
 import { firstStep, passageOrder, pick, withEachModel, withGapsFilled, withMoreLines } from './extractive.pick';
 import { everyModelShown } from '../search/compared-models';
 import { ASKING_WORDS, DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
-import { addsAnother, BOLD_LINE, isInstruction, isNameRun, isTitleItem, labelOf, purposeOf, conditionOf, sectionOpening, settingKey, tellsReaderCan } from './line-forms';
+import { addsAnother, BOLD_LINE, isInstruction, isLabelRun, isNameRun, isTitleItem, labelOf, purposeOf, conditionOf, sectionOpening, settingKey, tellsReaderCan } from './line-forms';
 import { answersEcho, followerOf, termOf } from './extractive.along';
 import { quotedLinesOf } from './extractive.lines';
 import { pairsOf, PHRASE_LEAD_WEIGHT, phrasesIn } from './phrase-pairs';
@@ -183,13 +183,24 @@ export function answerExtractively(question: string, passages: readonly Passage[
       const headingCover = askedWeight > 0 ? shared / askedWeight : 0;
       const tf = new Map<string, number>();
       for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
+      // A run of labels ("View: Daily View: Monthly", "Pause Play Start", see `isLabelRun`) gets no
+      // credit for being short, and weighs as a run of names: the sentence sharing its question
+      // words says what they do. Not when the question asks for a value, a pin, an address or a
+      // part (a spec row is short too), nor for a definition list's term (quoted with its
+      // description) or a line that writes the question's phrase (the setting asked about, "Motion
+      // Lighting Try Now"; without that exception smart-tv lost 2 first lines). Measured on all six
+      // sets: smart-tv any 587 -> 588 (the length alone moved nothing); no other set and no
+      // off-topic count moved (a line with a number counted too lost pdf-dev an any line).
+      const asksValue = kind.quantity || kind.pin || kind.address || kind.part;
+      const labelRun = !asksValue && !described.has(sentence) && isLabelRun(sentence) && phrasesIn(sentence.text, phrases).length === 0;
+      const len = labelRun ? Math.max(words.length, avgLen) : words.length;
       let score = 0;
       for (const t of wanted) {
         let f = tf.get(t) ?? 0;
         // Half credit for a word the term begins ("GPIO" in "GPIOAO-11", "flash" in "flashable").
         if (f === 0 && t.length >= 3 && words.some((w) => w.startsWith(t))) f = 0.5;
         if (f === 0 && unitSays.get(t)?.some((re) => re.test(sentence.text))) f = 0.5;
-        if (f > 0) score += (idf(t) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * words.length) / avgLen));
+        if (f > 0) score += (idf(t) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * len) / avgLen));
       }
       const lower = sentence.text.toLowerCase();
       for (const id of ids) if (containsId(lower, id, unitOf.get(id))) score += IDENTIFIER_BONUS;
@@ -314,7 +325,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
       }
       // A run of capitalised names ("Settings General Network Network Status"): a menu path or
       // a table flattened by a PDF converter. It says where, the sentence near it says what.
-      if (nameRun) score *= NAME_RUN_WEIGHT;
+      if (nameRun || labelRun) score *= NAME_RUN_WEIGHT;
       // A line that opens with the task it serves ("To lock or unlock an app, enter the PIN.",
       // "To use the Bixby function, you must:"), the question's verb and most of its words, is
       // the manual's answer about that task: it leads its passage, as an instruction does for a

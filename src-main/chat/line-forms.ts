@@ -143,3 +143,20 @@ const ALSO_LINE = /^(?:[^,]{0,40},\s*)?(?:you|it|this|they) can also(?![\p{L}])/
 export function addsAnother(text: string): boolean {
   return ALSO_LINE.test(text);
 }
+
+/** Fewest words of a run of labels (`isLabelRun`). */
+const LABEL_RUN_WORDS = 3;
+
+/**
+ * A line that is a run of labels, not a clause: every word capitalised, with no sentence end
+ * ("View: Daily View: Monthly", "Pause Play Start"): a UI legend, a figure's labels or a table a
+ * PDF converter flattened. It names where the question's
+ * words appear, the sentence near it says what they do. A line that writes a number states a value
+ * ("Support XTAL 24/32/38.4/40MHz" answers which crystal frequencies), so it is none.
+ */
+export function isLabelRun(sentence: Sentence): boolean {
+  if (sentence.title || (sentence.kind !== 'prose' && sentence.kind !== 'item') || /[.!?;。]$/.test(sentence.text)) return false;
+  const tokens = sentence.text.split(/\s+/);
+  const words = tokens.filter((w) => /^\p{L}/u.test(w));
+  return tokens.length >= LABEL_RUN_WORDS && words.length > 0 && words.every((w) => /^\p{Lu}/u.test(w)) && !/(?<![\p{L}\p{N}])\d/u.test(sentence.text);
+}
