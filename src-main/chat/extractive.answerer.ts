@@ -12,11 +12,11 @@ import { askedKind, givesValue, HEX_VALUE, PIN_NAME } from './extractive.kind';
 import { firstStep, passageOrder, pick, withEachModel, withGapsFilled, withMoreLines } from './extractive.pick';
 import { everyModelShown } from '../search/compared-models';
 import { ASKING_WORDS, DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
-import { addsAnother, BOLD_LINE, isInstruction, isLabelRun, isNameRun, isTitleItem, labelOf, purposeOf, conditionOf, sectionOpening, settingKey, tellsReaderCan } from './line-forms';
+import { BOLD_LINE, isInstruction, isLabelRun, isNameRun, isTitleItem, labelOf, purposeOf, conditionOf, sectionOpening, settingKey, tellsReaderCan } from './line-forms';
 import { answersEcho, followerOf, termOf } from './extractive.along';
 import { quotedLinesOf } from './extractive.lines';
 import { pairsOf, PHRASE_LEAD_WEIGHT, phrasesIn } from './phrase-pairs';
-import { K1, B, IDENTIFIER_BONUS, HEADING_WEIGHT, TITLE_NEW_WORDS, TITLE_ECHO_WEIGHT, YES_NO_ROW_LEAD_WEIGHT, SUBJECT_SLACK, STEP_LEAD_WEIGHT, DEFINITION_STEP_LEAD_WEIGHT, ASIDE_LINE, MENU_HEADING_COVER, ASIDE_LEAD_WEIGHT, RESTATE_LEAD_WEIGHT, KIND_WEIGHT, NO_NUMBER_WEIGHT, NUMBER, NO_NUMBER_LEAD_WEIGHT, PURPOSE_COVER, PURPOSE_WEIGHT, CONDITION_COVER, READER_CAN_LEAD_WEIGHT, LABEL_WEIGHT, ECHO_NEW_WORDS, NAMED_LABEL_WORDS, WHOLE_LABEL_LEAD_WEIGHT, WHOLE_SECTION_COVER, SECTION_COVER_GAP, WHOLE_SECTION_LEAD_WEIGHT, NAME_RUN_WEIGHT, TITLE_OPENING_LEAD_WEIGHT, ALSO_LEAD_WEIGHT } from './line-weights';
+import { K1, B, IDENTIFIER_BONUS, HEADING_WEIGHT, TITLE_NEW_WORDS, TITLE_ECHO_WEIGHT, YES_NO_ROW_LEAD_WEIGHT, SUBJECT_SLACK, STEP_LEAD_WEIGHT, DEFINITION_STEP_LEAD_WEIGHT, ASIDE_LINE, MENU_HEADING_COVER, ASIDE_LEAD_WEIGHT, RESTATE_LEAD_WEIGHT, KIND_WEIGHT, NO_NUMBER_WEIGHT, NUMBER, NO_NUMBER_LEAD_WEIGHT, PURPOSE_COVER, PURPOSE_WEIGHT, CONDITION_COVER, READER_CAN_LEAD_WEIGHT, LABEL_WEIGHT, ECHO_NEW_WORDS, NAMED_LABEL_WORDS, WHOLE_LABEL_LEAD_WEIGHT, WHOLE_SECTION_COVER, SECTION_COVER_GAP, WHOLE_SECTION_LEAD_WEIGHT, NAME_RUN_WEIGHT, TITLE_OPENING_LEAD_WEIGHT } from './line-weights';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -309,8 +309,6 @@ export function answerExtractively(question: string, passages: readonly Passage[
         if (score > 0) restated.push(sentence);
       }
       if (yesNo && sentence.kind === 'row') lead *= YES_NO_ROW_LEAD_WEIGHT;
-      // "You can also ..." adds to the line that answers; it does not lead it.
-      if (addsAnother(sentence.text)) lead *= ALSO_LEAD_WEIGHT;
       // Asked what something is, the line that opens with it as its subject ("Remote Support
       // offers one-on-one support ...") defines it; a line that names it in passing uses it.
       // Not a side remark ("Note that the HDMI-to-DVI connection is only supported ..."): a note or

@@ -132,18 +132,6 @@ export function tellsReaderCan(text: string): boolean {
   return READER_CAN.test(text);
 }
 
-/** "You can also ...", "It can also ...", after an optional opening phrase ("In the Guide, you can also ..."). */
-const ALSO_LINE = /^(?:[^,]{0,40},\s*)?(?:you|it|this|they) can also(?![\p{L}])/iu;
-
-/**
- * Whether a line adds another way or use to one stated before it ("You can also view information by
- * scanning the QR code of your TV." after "You can view ... your TV's model number, your TV's
- * software version ..."): a supplement to the manual's answer, not the answer itself.
- */
-export function addsAnother(text: string): boolean {
-  return ALSO_LINE.test(text);
-}
-
 /** Fewest words of a run of labels (`isLabelRun`). */
 const LABEL_RUN_WORDS = 3;
 

@@ -125,10 +125,3 @@ export const NAME_RUN_WEIGHT = 0.5;
  * instruction or the label line that answers); no other set moved.
  */
 export const TITLE_OPENING_LEAD_WEIGHT = 1.6;
-
-/**
- * Weight, for its place in its passage only, of a line that adds another way to one stated before it
- * (see `addsAnother`). Measured on all six sets: smart-tv +2 -1 first lines at 0.85 (+2 -3 at 0.7);
- * no other set and no any line moved.
- */
-export const ALSO_LEAD_WEIGHT = 0.85;
