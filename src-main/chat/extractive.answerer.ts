@@ -147,6 +147,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const defines = new Set<Sentence>();
   // Lines that open with the asked task as their purpose (see `purposeOf`), or the asked problem as their condition.
   const serves = new Set<Sentence>();
+  // Title lines that name the question whole, as a sub-heading does for `WHOLE_SECTION_COVER`.
+  const askedTitles = new Set(units.flat().filter((x) => x.title && askedWeight > 0 && headWeight(x.text) / askedWeight >= WHOLE_SECTION_COVER));
   units.forEach((sentences, pi) => {
     // A line all in bold right before a table, list or code ("**HY2.0-4P-PortC(blue)**") is that
     // block's caption: its question words count for the block's lines that share a question word
@@ -166,13 +168,14 @@ export function answerExtractively(question: string, passages: readonly Passage[
     const covers = sentences.map((x) => (askedWeight > 0 && x.heading ? headWeight(x.heading) / askedWeight : 0));
     const bestCover = Math.max(0, ...covers);
     const asksSection = bestCover >= WHOLE_SECTION_COVER && bestCover - Math.min(...covers) >= SECTION_COVER_GAP;
-    // The first line under a title that names the question whole (as `askedTitles` below reads
-    // it), which it is quoted with: "Removing an item on the Home Screen: Move the focus ...".
+    // The first line under a title that names the question whole (`askedTitles`), which it is
+    // quoted with: "Removing an item on the Home Screen: Move the focus ...". The title is the
+    // line's heading, or the last one of its path (`splitSentences` joins a sub-title with " › ").
     const underAskedTitle = new Set<Sentence>();
     sentences.forEach((x, i) => {
-      if (!x.title || askedWeight <= 0 || headWeight(x.text) / askedWeight < WHOLE_SECTION_COVER) return;
+      if (!askedTitles.has(x)) return;
       const next = sentences.slice(i + 1).find((y) => !y.title);
-      if (next && next.heading !== null && next.heading.endsWith(x.text)) underAskedTitle.add(next);
+      if (next && (next.heading === x.text || next.heading?.endsWith(` › ${x.text}`))) underAskedTitle.add(next);
     });
     for (const sentence of sentences) {
       const words = terms(sentence.text);
@@ -417,8 +420,6 @@ export function answerExtractively(question: string, passages: readonly Passage[
   picked = withMoreLines(picked, scored, maxSentences + moreSentences, perPassage);
   picked.sort((a, b) => order.rank(a.passage) - order.rank(b.passage) || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
 
-  // Title lines that name the question whole, as a sub-heading does for `WHOLE_SECTION_COVER`.
-  const askedTitles = new Set(units.flat().filter((x) => x.title && askedWeight > 0 && headWeight(x.text) / askedWeight >= WHOLE_SECTION_COVER));
   const lines = quotedLinesOf(picked, units, echoes, modelOf, maxListed, askedTitles);
   const { out, citations } = layOut(lines, used, { ...options, question });
   if (lines.length === 0 && used[0]) {
