@@ -315,6 +315,22 @@ export function headsQuotedRows(lines: Line[], line: Line, sentences: readonly S
 }
 
 /**
+ * Quotes the line that opens the section of `line`'s first unit before it (see `sectionOpening`),
+ * when `accepts` takes that first unit and the opening: a prose sentence, no title, not the unit
+ * itself, before it, not quoted yet, and keeping the line short (`PARAGRAPH_CHARS`). True when it did.
+ */
+function prependSectionOpening(line: Line, units: readonly Sentence[], quoted: Set<Sentence>, accepts: (first: Sentence, opening: Sentence) => boolean): boolean {
+  const first = line.before[0] ?? line.sentence;
+  const opening = sectionOpening(units, first);
+  if (!opening || opening === first || opening.kind !== 'prose' || opening.title || quoted.has(opening) || opening.offset > first.offset || !accepts(first, opening)) return false;
+  const length = [opening, ...line.before, line.sentence, ...line.after].reduce((a, u) => a + u.text.length, 0);
+  if (length > PARAGRAPH_CHARS) return false;
+  line.before.unshift(opening);
+  quoted.add(opening);
+  return true;
+}
+
+/**
  * Quotes a run of names left as text (a menu's options a PDF converter flattened: "Balance Try Now
  * Equalizer Try Now HDMI Input Audio Format Try Now") with the sentence that opens its section,
  * before it: "You can personalize the sound quality by adjusting the following settings." says
@@ -323,15 +339,7 @@ export function headsQuotedRows(lines: Line[], line: Line, sentences: readonly S
  * keeps the line short (`PARAGRAPH_CHARS`). True when it did.
  */
 export function withSectionLead(line: Line, units: readonly Sentence[], quoted: Set<Sentence>): boolean {
-  const run = line.before[0] ?? line.sentence;
-  if (run.title || run.kind !== 'prose' || !isNameRun(run)) return false;
-  const opening = sectionOpening(units, run);
-  if (!opening || opening === run || opening.kind !== 'prose' || opening.title || isNameRun(opening) || quoted.has(opening) || opening.offset > run.offset) return false;
-  const length = [opening, ...line.before, line.sentence, ...line.after].reduce((a, u) => a + u.text.length, 0);
-  if (length > PARAGRAPH_CHARS) return false;
-  line.before.unshift(opening);
-  quoted.add(opening);
-  return true;
+  return prependSectionOpening(line, units, quoted, (run, opening) => !run.title && run.kind === 'prose' && isNameRun(run) && !isNameRun(opening));
 }
 
 /** A word of fixing a problem ("resolve", "fix", "troubleshoot"; the question cues' own). */
@@ -356,13 +364,5 @@ function opensRemedies(text: string): boolean {
  * need not share. Only while the line stays short (`PARAGRAPH_CHARS`). True when it did.
  */
 export function withRemedyLead(line: Line, units: readonly Sentence[], quoted: Set<Sentence>): boolean {
-  const first = line.before[0] ?? line.sentence;
-  if (first.title || first.kind !== 'prose' || isInstruction(first)) return false;
-  const opening = sectionOpening(units, first);
-  if (!opening || opening === first || opening.kind !== 'prose' || opening.title || quoted.has(opening) || opening.offset > first.offset || !opensRemedies(opening.text)) return false;
-  const length = [opening, ...line.before, line.sentence, ...line.after].reduce((a, u) => a + u.text.length, 0);
-  if (length > PARAGRAPH_CHARS) return false;
-  line.before.unshift(opening);
-  quoted.add(opening);
-  return true;
+  return prependSectionOpening(line, units, quoted, (first, opening) => !first.title && first.kind === 'prose' && !isInstruction(first) && opensRemedies(opening.text));
 }
