@@ -1,7 +1,10 @@
+import { escapeRe } from '../core/text';
 import cues from './data/question-cues.json';
 import type { Line } from './extractive.render';
 import { conditionOf, isInstruction, isLabelLead, isNameRun, labelOf, sectionOpening } from './line-forms';
+import { questionKind, restatesProblem, YES_NO } from './question-kind';
 import type { Sentence } from './sentences';
+import { terms } from './sentences';
 
 /**
  * What a quoted line of an extractive answer brings along (see `answerExtractively`): the list or
@@ -342,18 +345,44 @@ export function withSectionLead(line: Line, units: readonly Sentence[], quoted: 
   return prependSectionOpening(line, units, quoted, (run, opening) => !run.title && run.kind === 'prose' && isNameRun(run) && !isNameRun(opening));
 }
 
-/** A word of fixing a problem ("resolve", "fix", "troubleshoot"; the question cues' own). */
-const REMEDY = new RegExp(`(?<![\\p{L}])(?:${cues.problem.join('|')})(?![\\p{L}])`, 'iu');
+/**
+ * A main clause saying that what follows remedies a trouble: a remedy verb with its object ("may
+ * help resolve the problem", "the following may solve it") or a phrase of remedy ("these steps may
+ * help", "try the following"). Not the question cues' "fix", "resolve" alone: "fix the bracket to a
+ * stud" is an instruction of its own.
+ */
+const REMEDY = new RegExp(
+  `(?<![\\p{L}])(?:(?:${cues.remedyVerbs.map(escapeRe).join('|')})\\s+(?:${cues.remedyObjects.map(escapeRe).join('|')})|${cues.remedyPhrases.map(escapeRe).join('|')})(?![\\p{L}])`,
+  'iu',
+);
 
 /**
  * Whether a sentence opens with a condition and says that what follows remedies it ("When the TV
  * has difficulties receiving broadcasts, these steps may help resolve the problem."): a
  * troubleshooting section's opening. A condition with any other main clause ("When you press the
- * button in Ambient Mode, the browser screen appears.") states a fact of its own.
+ * button in Ambient Mode, the browser screen appears.") states a fact of its own, and one whose
+ * main clause is an instruction ("If the wall is made of plasterboard, fix the bracket to a stud
+ * with the screws supplied.") tells what to do in that case only.
  */
-function opensRemedies(text: string): boolean {
-  if (!conditionOf(text)) return false;
-  return REMEDY.test(text.slice(text.indexOf(',') + 1));
+export function opensRemedies(opening: Sentence): boolean {
+  if (!conditionOf(opening.text)) return false;
+  const main = opening.text.slice(opening.text.indexOf(',') + 1).trim();
+  return REMEDY.test(main) && !isInstruction({ ...opening, text: main, label: undefined });
+}
+
+/**
+ * What a question asks of a troubleshooting section (see `withRemedyLead`): whether it asks about
+ * a problem (`questionKind`), whether it is a yes or no question, and its stemmed words.
+ */
+export interface RemedyAsk {
+  problem: boolean;
+  yesNo: boolean;
+  words: ReadonlySet<string>;
+}
+
+/** `RemedyAsk` for a question. */
+export function remedyAsk(question: string): RemedyAsk {
+  return { problem: questionKind(question).problem, yesNo: YES_NO.test(question.trim()), words: new Set(terms(question)) };
 }
 
 /**
@@ -361,8 +390,14 @@ function opensRemedies(text: string): boolean {
  * that passage in the answer, when that line states rather than instructs (a problem of a
  * troubleshooting table left as text: "Weak or No Signal displayed in TV mode/ cannot find
  * channel."): the opening says which trouble the section takes up, in words the problem's line
- * need not share. Only while the line stays short (`PARAGRAPH_CHARS`). True when it did.
+ * need not share. Only while the line stays short (`PARAGRAPH_CHARS`), and, when the question is
+ * known (`ask`), only for a question about a problem or one that states the problem of that line
+ * ("The serial port is missing in the IDE"; not a yes or no question, which asks about a fact): the
+ * opening answers nothing else. True when it did.
  */
-export function withRemedyLead(line: Line, units: readonly Sentence[], quoted: Set<Sentence>): boolean {
-  return prependSectionOpening(line, units, quoted, (first, opening) => !first.title && first.kind === 'prose' && !isInstruction(first) && opensRemedies(opening.text));
+export function withRemedyLead(line: Line, units: readonly Sentence[], quoted: Set<Sentence>, ask?: RemedyAsk): boolean {
+  return prependSectionOpening(line, units, quoted, (first, opening) => {
+    if (first.title || first.kind !== 'prose' || isInstruction(first) || !opensRemedies(opening)) return false;
+    return !ask || ask.problem || (!ask.yesNo && restatesProblem(first.text, terms(first.text), ask.words, false));
+  });
 }
