@@ -1,7 +1,10 @@
+import { escapeRe } from '../core/text';
 import cues from './data/question-cues.json';
 import type { Line } from './extractive.render';
 import { conditionOf, isInstruction, isLabelLead, isNameRun, labelOf, sectionOpening } from './line-forms';
+import { questionKind, restatesProblem, YES_NO } from './question-kind';
 import type { Sentence } from './sentences';
+import { terms } from './sentences';
 
 /**
  * What a quoted line of an extractive answer brings along (see `answerExtractively`): the list or
@@ -315,6 +318,22 @@ export function headsQuotedRows(lines: Line[], line: Line, sentences: readonly S
 }
 
 /**
+ * Quotes the line that opens the section of `line`'s first unit before it (see `sectionOpening`),
+ * when `accepts` takes that first unit and the opening: a prose sentence, no title, not the unit
+ * itself, before it, not quoted yet, and keeping the line short (`PARAGRAPH_CHARS`). True when it did.
+ */
+function prependSectionOpening(line: Line, units: readonly Sentence[], quoted: Set<Sentence>, accepts: (first: Sentence, opening: Sentence) => boolean): boolean {
+  const first = line.before[0] ?? line.sentence;
+  const opening = sectionOpening(units, first);
+  if (!opening || opening === first || opening.kind !== 'prose' || opening.title || quoted.has(opening) || opening.offset > first.offset || !accepts(first, opening)) return false;
+  const length = [opening, ...line.before, line.sentence, ...line.after].reduce((a, u) => a + u.text.length, 0);
+  if (length > PARAGRAPH_CHARS) return false;
+  line.before.unshift(opening);
+  quoted.add(opening);
+  return true;
+}
+
+/**
  * Quotes a run of names left as text (a menu's options a PDF converter flattened: "Balance Try Now
  * Equalizer Try Now HDMI Input Audio Format Try Now") with the sentence that opens its section,
  * before it: "You can personalize the sound quality by adjusting the following settings." says
@@ -323,29 +342,47 @@ export function headsQuotedRows(lines: Line[], line: Line, sentences: readonly S
  * keeps the line short (`PARAGRAPH_CHARS`). True when it did.
  */
 export function withSectionLead(line: Line, units: readonly Sentence[], quoted: Set<Sentence>): boolean {
-  const run = line.before[0] ?? line.sentence;
-  if (run.title || run.kind !== 'prose' || !isNameRun(run)) return false;
-  const opening = sectionOpening(units, run);
-  if (!opening || opening === run || opening.kind !== 'prose' || opening.title || isNameRun(opening) || quoted.has(opening) || opening.offset > run.offset) return false;
-  const length = [opening, ...line.before, line.sentence, ...line.after].reduce((a, u) => a + u.text.length, 0);
-  if (length > PARAGRAPH_CHARS) return false;
-  line.before.unshift(opening);
-  quoted.add(opening);
-  return true;
+  return prependSectionOpening(line, units, quoted, (run, opening) => !run.title && run.kind === 'prose' && isNameRun(run) && !isNameRun(opening));
 }
 
-/** A word of fixing a problem ("resolve", "fix", "troubleshoot"; the question cues' own). */
-const REMEDY = new RegExp(`(?<![\\p{L}])(?:${cues.problem.join('|')})(?![\\p{L}])`, 'iu');
+/**
+ * A main clause saying that what follows remedies a trouble: a remedy verb with its object ("may
+ * help resolve the problem", "the following may solve it") or a phrase of remedy ("these steps may
+ * help", "try the following"). Not the question cues' "fix", "resolve" alone: "fix the bracket to a
+ * stud" is an instruction of its own.
+ */
+const REMEDY = new RegExp(
+  `(?<![\\p{L}])(?:(?:${cues.remedyVerbs.map(escapeRe).join('|')})\\s+(?:${cues.remedyObjects.map(escapeRe).join('|')})|${cues.remedyPhrases.map(escapeRe).join('|')})(?![\\p{L}])`,
+  'iu',
+);
 
 /**
  * Whether a sentence opens with a condition and says that what follows remedies it ("When the TV
  * has difficulties receiving broadcasts, these steps may help resolve the problem."): a
  * troubleshooting section's opening. A condition with any other main clause ("When you press the
- * button in Ambient Mode, the browser screen appears.") states a fact of its own.
+ * button in Ambient Mode, the browser screen appears.") states a fact of its own, and one whose
+ * main clause is an instruction ("If the wall is made of plasterboard, fix the bracket to a stud
+ * with the screws supplied.") tells what to do in that case only.
  */
-function opensRemedies(text: string): boolean {
-  if (!conditionOf(text)) return false;
-  return REMEDY.test(text.slice(text.indexOf(',') + 1));
+export function opensRemedies(opening: Sentence): boolean {
+  if (!conditionOf(opening.text)) return false;
+  const main = opening.text.slice(opening.text.indexOf(',') + 1).trim();
+  return REMEDY.test(main) && !isInstruction({ ...opening, text: main, label: undefined });
+}
+
+/**
+ * What a question asks of a troubleshooting section (see `withRemedyLead`): whether it asks about
+ * a problem (`questionKind`), whether it is a yes or no question, and its stemmed words.
+ */
+export interface RemedyAsk {
+  problem: boolean;
+  yesNo: boolean;
+  words: ReadonlySet<string>;
+}
+
+/** `RemedyAsk` for a question. */
+export function remedyAsk(question: string): RemedyAsk {
+  return { problem: questionKind(question).problem, yesNo: YES_NO.test(question.trim()), words: new Set(terms(question)) };
 }
 
 /**
@@ -353,16 +390,14 @@ function opensRemedies(text: string): boolean {
  * that passage in the answer, when that line states rather than instructs (a problem of a
  * troubleshooting table left as text: "Weak or No Signal displayed in TV mode/ cannot find
  * channel."): the opening says which trouble the section takes up, in words the problem's line
- * need not share. Only while the line stays short (`PARAGRAPH_CHARS`). True when it did.
+ * need not share. Only while the line stays short (`PARAGRAPH_CHARS`), and, when the question is
+ * known (`ask`), only for a question about a problem or one that states the problem of that line
+ * ("The serial port is missing in the IDE"; not a yes or no question, which asks about a fact): the
+ * opening answers nothing else. True when it did.
  */
-export function withRemedyLead(line: Line, units: readonly Sentence[], quoted: Set<Sentence>): boolean {
-  const first = line.before[0] ?? line.sentence;
-  if (first.title || first.kind !== 'prose' || isInstruction(first)) return false;
-  const opening = sectionOpening(units, first);
-  if (!opening || opening === first || opening.kind !== 'prose' || opening.title || quoted.has(opening) || opening.offset > first.offset || !opensRemedies(opening.text)) return false;
-  const length = [opening, ...line.before, line.sentence, ...line.after].reduce((a, u) => a + u.text.length, 0);
-  if (length > PARAGRAPH_CHARS) return false;
-  line.before.unshift(opening);
-  quoted.add(opening);
-  return true;
+export function withRemedyLead(line: Line, units: readonly Sentence[], quoted: Set<Sentence>, ask?: RemedyAsk): boolean {
+  return prependSectionOpening(line, units, quoted, (first, opening) => {
+    if (first.title || first.kind !== 'prose' || isInstruction(first) || !opensRemedies(opening)) return false;
+    return !ask || ask.problem || (!ask.yesNo && restatesProblem(first.text, terms(first.text), ask.words, false));
+  });
 }

@@ -2,7 +2,7 @@ import type { Line } from './extractive.render';
 import type { Scored } from './extractive.pick';
 import { isLabelLead } from './line-forms';
 import type { Sentence } from './sentences';
-import { followerOf, headsQuotedRows, joinBackReferences, listedAfter, termOf, titleOnto, withRemedyLead, withContinuation, withDescription, withOwnTitle, withParagraph, withSectionLead, withTitleBody } from './extractive.along';
+import { followerOf, headsQuotedRows, joinBackReferences, listedAfter, remedyAsk, termOf, titleOnto, withRemedyLead, withContinuation, withDescription, withOwnTitle, withParagraph, withSectionLead, withTitleBody } from './extractive.along';
 
 /**
  * The lines of an extractive answer from its picked units, in answer order (see
@@ -15,7 +15,9 @@ import { followerOf, headsQuotedRows, joinBackReferences, listedAfter, termOf, t
  * The quoted lines for `picked` (already in answer order); `units` are the passages' sentences,
  * `echoes` the lines that only restate the question (each quoted with its follower), `modelOf` the
  * model a line is shown under, `maxListed` the most items or rows a lead brings, `askedTitles` the
- * title lines that name the question (each quoted with the first line under it, see `withOwnTitle`).
+ * title lines that name the question (each quoted with the first line under it, see `withOwnTitle`),
+ * `question` the question when the caller gives it (a troubleshooting section's opening then leads
+ * a line only for a question about that problem, see `withRemedyLead`).
  */
 export function quotedLinesOf(
   picked: readonly Scored[],
@@ -24,7 +26,9 @@ export function quotedLinesOf(
   modelOf: (pi: number, sentence: Sentence) => string | null,
   maxListed: number,
   askedTitles: ReadonlySet<Sentence> = new Set(),
+  question?: string,
 ): Line[] {
+  const ask = question === undefined ? undefined : remedyAsk(question);
   // Lead sentences bring their list or table rows; quoted lines keep their model.
   const lines: Line[] = [];
   const quoted = new Set<Sentence>();
@@ -69,7 +73,7 @@ export function quotedLinesOf(
     // (see `withRemedyLead`). Measured on all six sets: smart-tv any 576 -> 583, first 371 -> 378
     // (none lost on any set, off-topic "not found" unchanged); 32 of 944 answers change, smart-tv
     // 1027 -> 1031 characters an answer on average.
-    if (lines.every((l) => l === line || l.passage !== s.passage)) withRemedyLead(line, units[s.passage]!, quoted);
+    if (lines.every((l) => l === line || l.passage !== s.passage)) withRemedyLead(line, units[s.passage]!, quoted, ask);
     if (s.sentence.opens === undefined) continue;
     if (headsQuotedRows(lines, line, units[s.passage]!, quoted, maxListed, (member) => modelOf(s.passage, member))) {
       broughtBy.set(`${s.passage}:${s.sentence.opens}`, line);

@@ -202,8 +202,9 @@ function leadScore(p: Scored): number {
  * sets); on smart-tv, 3 won +5 and lost 2, 2.5 +6 and 3 lost, 1.5 +8 and 16 lost; 4 added to the
  * bare scores' test (either one leads) +2.
  *
- * Before, on the bare scores (`BETTER_LINE`): with
- * chunks of up to 3000 characters the search weighs more of each section's lines before it ranks
+ * `BETTER_LEAD` replaced the old bare-score constant (a later best line's plain score at 2.5x the
+ * first's, with no lead weight), whose history follows. On the bare scores: with chunks of up to
+ * 3000 characters the search weighs more of each section's lines before it ranks
  * it, so its order needs clearer evidence to be overturned: 1.5 (tuned on 1500-character chunks)
  * let a stray pin-table row ("Function: GPIO83, RGB LED") or a table of absolute ratings lead over
  * the first passage's answer (dev and pdf-dev one first line each, smart-tv one won and one lost); 2.5 lost none elsewhere.

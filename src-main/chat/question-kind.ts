@@ -80,6 +80,12 @@ export const STEP_LINE = new RegExp(`^(?:step\\s*\\d+[:.)]?\\s*|\\d+[.)]\\s*)?(?
 const STEPS_CUE = cueRe(cues.steps);
 /** The quantity cues that ask which value ("what size", "which size"), not how to do something. */
 const SIZE_ASK = cueRe(cues.quantity.filter((c) => /^(?:what|which)\s/.test(c)));
+/**
+ * A question that opens by asking the way ("how do I", "how can you", "how to": the steps cues
+ * that start with "how"). A steps noun elsewhere ("the reflow process", "step 3 of the
+ * instructions") names where a value is used, and the question still asks that value.
+ */
+const HOW_TO_OPENING = new RegExp(`^\\s*(?:${cues.steps.filter((c) => /^how\s/.test(c)).map(escapeRe).join('|')})(?![\\p{L}])`, 'u');
 const DEFINITION_CUE = cueRe(cues.definition);
 const PROBLEM_CUE = cueRe(cues.problem);
 /** Words of the definition cues ("function", "use", "purpose"): what is asked, not what it is asked about. */
@@ -141,8 +147,9 @@ export function questionKind(question: string): QuestionKind {
   // Asked how to do something to a quantity's noun ("How to change the size of the picture to
   // 4:3?"), the question wants the way, not a value: "Do not watch your TV in 4:3 mode ..." led
   // for its number over "You can change the size of the picture ...". "How big", "what size" still
-  // ask a value.
-  const quantity = QUANTITY_CUE.test(q) && !(STEPS_CUE.test(q) && !HOW_ASK.test(q) && !SIZE_ASK.test(q));
+  // ask a value, and so does a question that only names a procedure ("What temperature is used in
+  // the reflow process?"): only a how-to opening asks the way (`HOW_TO_OPENING`).
+  const quantity = QUANTITY_CUE.test(q) && !(HOW_TO_OPENING.test(q) && !HOW_ASK.test(q) && !SIZE_ASK.test(q));
   const steps = STEPS_CUE.test(q) || (!quantity && !DEFINITION_CUE.test(q) && typedAsTask(q.trim()));
   return { quantity, pin: PIN_CUE.test(q), address: ADDRESS_CUE.test(q), part: PART_CUE.test(q) || (!q.includes('?') && !quantity && !STEP_LINE.test(q.trim()) && PART_TAIL.test(q)), version: asksForVersion(question), steps, definition: !steps && DEFINITION_CUE.test(q), problem: PROBLEM_CUE.test(q) };
 }

@@ -21,7 +21,24 @@ const INSTRUCTION = new RegExp(
  * A short label, then a description of at least three words after ": ". A numbered label
  * ("Table 4.2: Recommended Power Operating Range", "Chapter 3: ...") is a caption or a title.
  */
-const LABEL_DESCRIPTION = /^[^:：\d]{1,40}(?:: |：\s*)\S+(?:\s+\S+){2,}/u;
+const LABEL_DESCRIPTION = /^[^:：\d]{1,40}(?:: |：\s*)(\S+(?:\s+\S+){2,})/u;
+/** Words a Title Case heading leaves lower-case ("Flash With the Web Tool", "Risk of Electric Shock"). */
+const TITLE_SMALL_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'nor', 'but', 'of', 'to', 'in', 'on', 'at', 'by', 'for', 'from', 'with', 'as', 'vs', 'via', 'into', 'onto', 'per']);
+
+/**
+ * A setting with its description: a label, then a description (see `LABEL_DESCRIPTION`) written as
+ * prose, some content word after its first in lower case ("Brightness: Adjusts the screen
+ * brightness ..."). A description in Title Case ("Troubleshooting: Picture Quality Problems",
+ * "Option B: Flash With the Web Tool") is the second half of a title.
+ */
+function isLabelDescription(text: string): boolean {
+  const description = LABEL_DESCRIPTION.exec(text)?.[1];
+  if (description === undefined) return false;
+  return description
+    .split(/\s+/)
+    .slice(1)
+    .some((w) => /^\p{Ll}/u.test(w) && !TITLE_SMALL_WORDS.has(w.toLowerCase()));
+}
 /** Most words a title line has. */
 const TITLE_WORDS = 8;
 
@@ -34,7 +51,7 @@ export function isTitleLine(raw: string): boolean {
   // "Brightness: Adjusts the screen brightness for Ambient Mode": a setting with what it does (a
   // definition list left as text, its full stop dropped), not a title; read as one, it became the
   // heading of the settings after it, which then answered as the section it names.
-  if (LABEL_DESCRIPTION.test(text)) return false;
+  if (isLabelDescription(text)) return false;
   // "VDDIO1, VDDIO2 2.97/1.62 3.3/1.8 3.63/1.98": a table row a PDF converter left as text.
   if ((text.match(/(?<![\p{L}\p{N}.])\d/gu) ?? []).length >= 2) return false;
   // "Check the DNS values in IP Settings": an instruction (a troubleshooting table's "Try this!"

@@ -167,37 +167,6 @@ describe('chat with the tiny GGUF (real generation path)', () => {
     expect(events).toEqual([]);
   });
 
-  it('stores nothing for a reply written at once (nothing found) when stopped while the passages were read', async () => {
-    const events: EngineEvent[] = [];
-    const controller = new AbortController();
-    const inner = chatIndexOf(index);
-    const searched: string[] = [];
-    const chat = createChatService({
-      libraryDir,
-      libraryName: 'Shop',
-      // The stop lands while the library is searched, before any reply is written.
-      index: Object.assign(Object.create(inner) as typeof inner, {
-        search: (query: string, options: Parameters<typeof inner.search>[1]) => {
-          searched.push(query);
-          controller.abort();
-          return inner.search(query, options);
-        },
-      }),
-      getLlm: async () => null,
-      emit: (e) => events.push(e),
-    });
-    const conv = unwrap(await chat.create());
-    const question = 'How do I descale the espresso boiler?';
-    // Unstopped, the same question is a "found nothing" reply, stored.
-    const { chat: unstopped } = harness({ llm: null });
-    expect(unwrap(await unstopped.ask(unwrap(await unstopped.create()).id, question)).mode).toBe('not-found');
-    const result = await chat.ask(conv.id, question, { signal: controller.signal });
-    expect(searched.length).toBeGreaterThan(0);
-    expect(!result.ok && result.error.code).toBe('cancelled');
-    expect(unwrap(await chat.get(conv.id)).messages).toEqual([]);
-    expect(events).toEqual([]);
-  });
-
   it('stops when the caller’s AbortSignal aborts', async () => {
     const controller = new AbortController();
     const { chat, calls } = harness({ llm: tiny, answerTokens: 200, onEvent: (e) => e.type === 'chat.token' && controller.abort() });
@@ -291,6 +260,37 @@ describe('chat with the tiny GGUF (real generation path)', () => {
 });
 
 describe('chat without an LLM on a paged PDF', () => {
+  it('stores nothing for a reply written at once (nothing found) when stopped while the passages were read', async () => {
+    const events: EngineEvent[] = [];
+    const controller = new AbortController();
+    const inner = chatIndexOf(index);
+    const searched: string[] = [];
+    const chat = createChatService({
+      libraryDir,
+      libraryName: 'Shop',
+      // The stop lands while the library is searched, before any reply is written.
+      index: Object.assign(Object.create(inner) as typeof inner, {
+        search: (query: string, options: Parameters<typeof inner.search>[1]) => {
+          searched.push(query);
+          controller.abort();
+          return inner.search(query, options);
+        },
+      }),
+      getLlm: async () => null,
+      emit: (e) => events.push(e),
+    });
+    const conv = unwrap(await chat.create());
+    const question = 'How do I descale the espresso boiler?';
+    // Unstopped, the same question is a "found nothing" reply, stored.
+    const { chat: unstopped } = harness({ llm: null });
+    expect(unwrap(await unstopped.ask(unwrap(await unstopped.create()).id, question)).mode).toBe('not-found');
+    const result = await chat.ask(conv.id, question, { signal: controller.signal });
+    expect(searched.length).toBeGreaterThan(0);
+    expect(!result.ok && result.error.code).toBe('cancelled');
+    expect(unwrap(await chat.get(conv.id)).messages).toEqual([]);
+    expect(events).toEqual([]);
+  });
+
   it('rejects an empty or overlong question and an unknown conversation as values', async () => {
     const { chat, events } = harness({ llm: null });
     const conv = unwrap(await chat.create());

@@ -12,6 +12,18 @@ describe('a how-to question about a quantity noun', () => {
     expect(questionKind('What is the maximum current of the 5V pin?').quantity).toBe(true);
   });
 
+  it('only when the question opens with a how-to phrase: a steps noun elsewhere names where a value is used', () => {
+    for (const q of [
+      'What temperature is used in the reflow process?',
+      'What is the maximum current during the flashing procedure?',
+      'What voltage does step 3 of the instructions need?',
+      'Which baud rate do the steps use?',
+    ]) {
+      expect(questionKind(q).quantity, q).toBe(true);
+    }
+    expect(questionKind('How can you change the screen resolution?').quantity).toBe(false);
+  });
+
   it('is answered by the line that says how, not by a line that only writes its number', () => {
     const text = [
       '## Changing the Picture Size',

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { answerExtractively } from '../../src-main/chat/extractive.answerer';
+import { remedyAsk, withRemedyLead } from '../../src-main/chat/extractive.along';
+import type { Line } from '../../src-main/chat/extractive.render';
+import { splitSentences, type Sentence } from '../../src-main/chat/sentences';
 import { passage, quotedLines } from './fixtures';
 
 // A troubleshooting section a PDF converter flattened: the sentence that opens it names the
@@ -27,7 +30,8 @@ describe('the opening of a troubleshooting section', () => {
     expect(quotedLines(a)[0]).toBe('- When the receiver has difficulties picking up stations, these steps may help resolve the problem. Weak or No Signal is displayed in radio mode. [1]');
   });
 
-  it('is quoted once, not again before a later line of its passage', () => {
+  // A guard: the opening is picked as a line of its own here too, so this holds without the lead.
+  it('guard: is quoted once, not again before a later line of its passage', () => {
     const a = answerExtractively('Weak signal and flickering display: what can I do?', [passage('radio/manual.md#2', SECTION)]);
     expect(quotedLines(a).filter((l) => l.includes('these steps may help')).length).toBe(1);
   });
@@ -41,6 +45,37 @@ describe('the opening of a troubleshooting section', () => {
     const text = SECTION.replace('these steps may help resolve the problem.', 'the station list appears.');
     const a = answerExtractively('How do I fix a weak or no signal issue?', [passage('radio/manual.md#4', text)]);
     expect(quotedLines(a)[0]).toBe('- Weak or No Signal is displayed in radio mode. [1]');
+  });
+
+  it('is no condition whose main clause is an instruction with "fix" in it', () => {
+    const text = [
+      '## Mounting the TV on a wall',
+      '',
+      'If the wall is made of plasterboard, fix the bracket to a stud with the screws supplied.',
+      '',
+      'The TV weighs 12 kg without the stand.',
+      '',
+      'Keep the vents clear.',
+    ].join('\n');
+    const a = answerExtractively('How heavy is the TV?', [passage('tv/manual.md#1', text)]);
+    expect(quotedLines(a)[0]).toBe('- The TV weighs 12 kg without the stand. [1]');
+  });
+
+  it('leads a line only for a question about that problem, once the question is known', () => {
+    const units = splitSentences(SECTION);
+    const problemLine = units.find((u) => u.text.startsWith('Weak or No Signal'))!;
+    const lead = (question: string): string[] => {
+      const line: Line = { passage: 0, sentence: problemLine, model: null, sub: false, before: [], after: [] };
+      withRemedyLead(line, units, new Set<Sentence>([problemLine]), remedyAsk(question));
+      return [...line.before, line.sentence].map((u) => u.text);
+    };
+    const opening = 'When the receiver has difficulties picking up stations, these steps may help resolve the problem.';
+    expect(lead('How do I fix a weak or no signal issue?')).toEqual([opening, problemLine.text]);
+    // Stated as the problem, with no question word: the section takes it up.
+    expect(lead('Weak or no signal is displayed in radio mode')).toEqual([opening, problemLine.text]);
+    // Asked about something else, or whether it is so: the line answers alone.
+    expect(lead('Which modes does the display show?')).toEqual([problemLine.text]);
+    expect(lead('Is weak or no signal displayed in radio mode?')).toEqual([problemLine.text]);
   });
 
   it('holds for a board guide written in Markdown', () => {

@@ -55,7 +55,7 @@ describe('a section the manual prints twice', () => {
     expect(withoutCopies([best, empty1, empty2]).map((h) => h.chunkId)).toEqual(['best', 'h1', 'h2']);
   });
 
-  it('gives chat a distinct passage in the copy’s place', async () => {
+  it('keeps a later copy out of the passages chat quotes', async () => {
     const vocabulary = LibraryEnrichment.restore(null).vocabulary;
     const ambientMore = hit('ambient-more', ['TV Manual', 'Smart Features', 'Using the Ambient Mode', 'Ambient Mode settings'], 'Change the Ambient Mode screen settings from the browser.');
     const index: ChatIndex = {

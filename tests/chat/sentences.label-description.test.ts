@@ -27,6 +27,10 @@ describe('a setting with its description, its full stop dropped', () => {
   it('leaves numbered captions and plain titles as titles', () => {
     expect(isTitleLine('Table 4.2: Recommended Power Operating Range')).toBe(true);
     expect(isTitleLine('Removing an item on the Home Screen')).toBe(true);
+    // A label with a description in Title Case is a title in two halves, not a setting described.
+    for (const title of ['Troubleshooting: Picture Quality Problems', 'Appendix A: Safety Information Summary', 'Option B: Flash With the Web Tool', 'Warning: Risk of Electric Shock Here']) {
+      expect(isTitleLine(title), title).toBe(true);
+    }
   });
 
   it('answers the question that names it first', () => {

@@ -185,6 +185,7 @@ describe('manualmate ask', () => {
 describe('manualmate ask stopped by Ctrl+C', () => {
   it('stops the answer when Ctrl+C comes as the question is handed to the engine: "Stopped before answering.", exit code 1', async () => {
     const tmp = await tempDir();
+    const original = process.once.bind(process);
     const once = vi.spyOn(process, 'once');
     try {
       const { writeFile } = await import('node:fs/promises');
@@ -195,7 +196,9 @@ describe('manualmate ask stopped by Ctrl+C', () => {
       // Ctrl+C the moment the command listens for it: it calls chat.ask in the same tick, so the
       // stop reaches the engine while it still reads the library (no real signal: the test runner's own listeners stay out of it).
       once.mockImplementation(function (this: NodeJS.Process, event: string | symbol, listener: (...args: unknown[]) => void) {
-        if (event === 'SIGINT') queueMicrotask(() => listener('SIGINT'));
+        // Ctrl+C is pressed as the listener goes on; any other event is registered as usual.
+        if (event !== 'SIGINT') return original(event, listener);
+        queueMicrotask(() => listener('SIGINT'));
         return this;
       } as typeof process.once);
       const a = capture();
