@@ -420,7 +420,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
   picked = withMoreLines(picked, scored, maxSentences + moreSentences, perPassage);
   picked.sort((a, b) => order.rank(a.passage) - order.rank(b.passage) || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
 
-  const lines = quotedLinesOf(picked, units, echoes, modelOf, maxListed, askedTitles);
+  const lines = quotedLinesOf(picked, units, echoes, modelOf, maxListed, askedTitles, question);
   const { out, citations } = layOut(lines, used, { ...options, question });
   if (lines.length === 0 && used[0]) {
     // A passage with no quotable sentence (an image caption, a bare table): quote its start.
