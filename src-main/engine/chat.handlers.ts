@@ -1,6 +1,6 @@
-import type { EngineEvent, Handlers } from '../contract/api';
+import type { ChatTurn, EngineEvent, Handlers } from '../contract/api';
 import type { Result } from '../core/result';
-import { ok } from '../core/result';
+import { fail, ok } from '../core/result';
 import { chatIndexOf, createChatService, type ChatService } from '../chat/chat.service';
 import type { LibraryIndexes } from '../index/library-indexes';
 import type { ModelRuntime } from '../models/runtime';
@@ -20,6 +20,11 @@ import type { SettingsStore } from './settings';
  * the signal it is handed. Registered any later (by the chat service alone), the stop came back
  * `stopped: false` in that window and the answer ran in full. A stop whose request reached the
  * bridge before the ask's still finds nothing; the app's page sends it again (chat.slice.ts).
+ *
+ * Deleting the question's conversation or library, or closing the engine, stops it the same way;
+ * waiting at the door it then leaves at once (`not-found`, or `cancelled` when closing) and never
+ * reaches its chat service, so nothing of it is stored after the delete. Deleting a library and
+ * closing also wait for every step of its questions to end before its index is closed.
  */
 
 /** What the chat handlers share with the engine (`createEngine` makes them). */
@@ -33,31 +38,75 @@ export interface ChatContext {
   emit: (event: EngineEvent) => void;
   /** Before a question: takes in what another process wrote or synced to the library (team.ts `follow`, the step of every read). */
   follow: (lib: Library) => Promise<void>;
+  /** Tests only (`EngineOptions.atChatDoor`): awaited by `chat.ask` once it has taken the question in, before its look-ups. */
+  atDoor?: (question: { library: string; conversationId: string }) => Promise<void>;
 }
 
-/** A question `chat.ask` took in, from the call's arrival until it returns. */
+/** Why a question was stopped: `chat.stop`, its conversation or library deleted, the engine closing. */
+type StoppedBy = 'stop' | 'deleted' | 'closing';
+
+/** A question `chat.ask` took in, from the call's arrival until all its work is over. */
 interface Asked {
   /** The library as the question names it; a stop naming it so (in any case) finds it at once. */
   library: string;
   /** Its id once looked up: a stop naming the library by a new name (renamed since) finds it by that. */
   libraryId: string | null;
   conversationId: string;
-  /** Aborted by a stop; its signal is the chat service's `AskOptions.signal`. */
+  /** Aborted when it is stopped; its signal is the chat service's `AskOptions.signal`. */
   controller: AbortController;
+  stoppedBy: StoppedBy | null;
+  /**
+   * While the question is at the door (looking up and following its library, opening its index):
+   * lets it leave with `stoppedBy`'s outcome at once, the step under way going on unawaited.
+   */
+  leaveDoor: (() => void) | null;
+  /** `chat.ask` has returned: a stop no longer finds it. */
+  answered: boolean;
+  /** Settles when every step of it is over, a door step it left included: what closing waits for. */
+  ended: Promise<void>;
 }
+
+/** What a question stopped at the door returns, by who stopped it. */
+const DOOR_OUTCOMES: Record<StoppedBy, Result<never>> = {
+  stop: fail('cancelled', 'Stopped before answering.'),
+  // The words of the conversation store's own `not-found` (a question sent to a deleted conversation).
+  deleted: fail('not-found', 'This conversation no longer exists.'),
+  closing: fail('cancelled', 'ManualMate is closing: the question was not answered.'),
+};
 
 type ChatKeys = 'chat.list' | 'chat.create' | 'chat.get' | 'chat.rename' | 'chat.scope' | 'chat.delete' | 'chat.ask' | 'chat.stop' | 'chat.export';
 
-export function createChats(ctx: ChatContext): { chatFor: (library: string) => Promise<Result<ChatService>>; handlers: Pick<Handlers, ChatKeys> } {
-  const { libraries, indexes, settings, models, chats, emit, follow } = ctx;
-  /** The questions under way; each leaves as its `chat.ask` returns, whatever became of its library. */
-  const asked = new Set<Asked>();
+export interface Chats {
+  chatFor: (library: string) => Promise<Result<ChatService>>;
+  handlers: Pick<Handlers, ChatKeys>;
+  /** Stops the library's questions (it is being deleted) and waits until none of them works any longer. */
+  stopLibrary: (lib: Library) => Promise<void>;
+  /** Stops every question and refuses new ones (the engine is closing); resolves once none works any longer. */
+  close: () => Promise<void>;
+}
 
-  /** Aborts the conversation's questions under way that `named` picks; false when there was none. */
-  function stopAsked(conversationId: string, named: (a: Asked) => boolean): boolean {
-    const found = [...asked].filter((a) => a.conversationId === conversationId && named(a));
-    for (const a of found) a.controller.abort();
-    return found.length > 0;
+export function createChats(ctx: ChatContext): Chats {
+  const { libraries, indexes, settings, models, chats, emit, follow, atDoor } = ctx;
+  /** The questions taken in; each leaves once all its work is over, whatever became of its library. */
+  const asked = new Set<Asked>();
+  /** Set by `close`: questions arriving afterwards are refused. */
+  let closing = false;
+
+  /** The questions not answered yet in the conversation that `named` picks. */
+  const unanswered = (conversationId: string, named: (a: Asked) => boolean): Asked[] =>
+    [...asked].filter((a) => !a.answered && a.conversationId === conversationId && named(a));
+
+  /**
+   * Aborts the questions; one stopped by a deletion or closing that waits at the door leaves it at
+   * once. A stop's question leaves when the door step under way ends: the app shows "Stopping"
+   * until then. A deletion's or closing's reason wins over an earlier stop's.
+   */
+  function stopAll(found: readonly Asked[], why: StoppedBy): void {
+    for (const a of found) {
+      if (why !== 'stop' || a.stoppedBy === null) a.stoppedBy = why;
+      a.controller.abort();
+      if (why !== 'stop') a.leaveDoor?.();
+    }
   }
 
   /** The chat model chosen in settings, loaded on first use; null answers extractively. */
@@ -69,16 +118,23 @@ export function createChats(ctx: ChatContext): { chatFor: (library: string) => P
   }
 
   /** One chat service per library (conversations live in its folder). */
+  async function chatOf(lib: Library): Promise<ChatService> {
+    let chat = chats.get(lib.config.id);
+    if (!chat) {
+      const index = await indexes.open(lib);
+      // Made by another call while the index opened: one service per library, so a delete and an
+      // answer in one conversation take turns on its file (the conversation store's locks).
+      chat = chats.get(lib.config.id);
+      if (chat) return chat;
+      chat = createChatService({ libraryDir: lib.dir, libraryName: lib.name, index: chatIndexOf(index), getLlm: chatLlm, emit });
+      chats.set(lib.config.id, chat);
+    }
+    return chat;
+  }
+
   async function chatFor(library: string): Promise<Result<ChatService>> {
     const lib = await libraries.require(library);
-    if (!lib.ok) return lib;
-    let chat = chats.get(lib.value.config.id);
-    if (!chat) {
-      const index = await indexes.open(lib.value);
-      chat = createChatService({ libraryDir: lib.value.dir, libraryName: lib.value.name, index: chatIndexOf(index), getLlm: chatLlm, emit });
-      chats.set(lib.value.config.id, chat);
-    }
-    return ok(chat);
+    return lib.ok ? ok(await chatOf(lib.value)) : lib;
   }
 
   /** A handler that runs on the library's chat service. */
@@ -89,38 +145,84 @@ export function createChats(ctx: ChatContext): { chatFor: (library: string) => P
     };
   }
 
+  /** The question's way to its chat service: the library looked up and followed, its index opened. */
+  async function enter(taken: Asked): Promise<Result<ChatService>> {
+    await atDoor?.({ library: taken.library, conversationId: taken.conversationId });
+    const lib = await libraries.get(taken.library);
+    if (lib) {
+      taken.libraryId = lib.config.id;
+      await follow(lib);
+    }
+    // Looked up again, not `lib` reused: a deletion meanwhile, or another process's rename that `follow` took in, leaves `lib` unlisted or under another name.
+    return chatFor(taken.library);
+  }
+
   const handlers: Pick<Handlers, ChatKeys> = {
     'chat.list': withChat((chat) => chat.list()),
     'chat.create': withChat((chat, { title, scope }) => chat.create({ ...(title ? { title } : {}), ...(scope ? { scope } : {}) })),
     'chat.get': withChat((chat, { id }) => chat.get(id)),
     'chat.rename': withChat((chat, { id, title }) => chat.rename(id, title)),
     'chat.scope': withChat((chat, { id, scope }) => chat.setScope(id, scope)),
-    'chat.delete': withChat((chat, { id }) => chat.delete(id)),
-    'chat.ask': async ({ library, id, question }) => {
-      // Registered before the first await (see above); the lookups follow.
-      const taken: Asked = { library, libraryId: null, conversationId: id, controller: new AbortController() };
-      asked.add(taken);
-      try {
-        const lib = await libraries.get(library);
-        if (lib) {
-          taken.libraryId = lib.config.id;
-          await follow(lib);
-        }
-        const chat = await chatFor(library);
-        return chat.ok ? await chat.value.ask(id, question, { signal: taken.controller.signal }) : chat;
-      } finally {
-        asked.delete(taken);
-      }
-    },
-    'chat.stop': async ({ library, id }) => {
-      if (stopAsked(id, (a) => sameLibraryName(a.library, library))) return ok({ stopped: true });
+    'chat.delete': async ({ library, id }) => {
+      // Before the look-up, as a stop: a question asked in it and still at the door leaves at once,
+      // `not-found`, before it opens the index; one being answered stops (its chat service's
+      // `delete` does too, but the question may be another service's: the library renamed since).
+      stopAll(unanswered(id, (a) => sameLibraryName(a.library, library)), 'deleted');
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
-      if (stopAsked(id, (a) => a.libraryId === lib.value.config.id)) return ok({ stopped: true });
+      stopAll(unanswered(id, (a) => a.libraryId === lib.value.config.id), 'deleted');
+      return (await chatOf(lib.value)).delete(id);
+    },
+    'chat.ask': ({ library, id, question }) => {
+      if (closing) return Promise.resolve(DOOR_OUTCOMES.closing);
+      // Registered before the first await (see above); the look-ups follow.
+      const taken: Asked = { library, libraryId: null, conversationId: id, controller: new AbortController(), stoppedBy: null, leaveDoor: null, answered: false, ended: Promise.resolve() };
+      const left = new Promise<void>((resolve) => (taken.leaveDoor = resolve));
+      asked.add(taken);
+      const entered = enter(taken);
+      const answered = (async (): Promise<Result<ChatTurn>> => {
+        const chat = await Promise.race([entered, left]);
+        taken.leaveDoor = null;
+        // Stopped at the door: answered by nobody, nothing stored.
+        if (taken.stoppedBy !== null || !chat) return DOOR_OUTCOMES[taken.stoppedBy ?? 'stop'];
+        return chat.ok ? await chat.value.ask(id, question, { signal: taken.controller.signal }) : chat;
+      })().finally(() => {
+        taken.answered = true;
+      });
+      taken.ended = Promise.allSettled([entered, answered]).then(() => {
+        asked.delete(taken);
+      });
+      return answered;
+    },
+    'chat.stop': async ({ library, id }) => {
+      const named = unanswered(id, (a) => sameLibraryName(a.library, library));
+      stopAll(named, 'stop');
+      if (named.length > 0) return ok({ stopped: true });
+      const lib = await libraries.require(library);
+      if (!lib.ok) return lib;
+      const byId = unanswered(id, (a) => a.libraryId === lib.value.config.id);
+      stopAll(byId, 'stop');
+      if (byId.length > 0) return ok({ stopped: true });
       // Nothing under way here: a stop opens no index to find that out.
       return chats.get(lib.value.config.id)?.stop(id) ?? ok({ stopped: false });
     },
     'chat.export': withChat((chat, { id }) => chat.exportMarkdown(id)),
   };
-  return { chatFor, handlers };
+
+  /** Stops the questions picked and waits for every step of them to end. */
+  async function stopAndWait(pick: (a: Asked) => boolean, why: StoppedBy): Promise<void> {
+    const found = [...asked].filter(pick);
+    stopAll(found, why);
+    await Promise.all(found.map((a) => a.ended));
+  }
+
+  return {
+    chatFor,
+    handlers,
+    stopLibrary: (lib) => stopAndWait((a) => a.libraryId === lib.config.id || (a.libraryId === null && sameLibraryName(a.library, lib.name)), 'deleted'),
+    close() {
+      closing = true;
+      return stopAndWait(() => true, 'closing');
+    },
+  };
 }

@@ -32,6 +32,11 @@ export interface EngineOptions {
   /** Bounds of one file's import (parse memory and CPU time, text size); see `ImportLimits`. */
   importLimits?: Partial<ImportLimits>;
   log?: (message: string) => void;
+  /**
+   * Tests only: awaited by each `chat.ask` once the engine has taken the question in, before it
+   * looks up its library, so a test holds a question at the door (a stop, a delete, closing).
+   */
+  atChatDoor?: (question: { library: string; conversationId: string }) => Promise<void>;
 }
 
 export interface Engine {

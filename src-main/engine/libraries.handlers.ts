@@ -29,6 +29,8 @@ export interface LibrariesContext {
   jobs: Map<string, Job>;
   /** The chat services by library id: renaming or deleting a library drops its one. */
   chats: Map<string, ChatService>;
+  /** Stops the library's questions and waits until none of them works any longer (chat.handlers.ts). */
+  stopQuestions: (lib: Library) => Promise<void>;
   team: Pick<ReturnType<typeof createTeam>, 'holdForDeletion' | 'forget'>;
   emit: (event: EngineEvent) => void;
   summaryOf: (lib: Library) => Promise<LibrarySummary>;
@@ -49,10 +51,12 @@ type LibraryKeys =
   | 'libraries.cancelRebuild';
 
 export function libraryHandlers(ctx: LibrariesContext): Pick<Handlers, LibraryKeys> {
-  const { libraries, models, indexes, lock, jobs, chats, team, emit, summaryOf, stopJobs, startBackground, rebuildJob } = ctx;
+  const { libraries, models, indexes, lock, jobs, chats, stopQuestions, team, emit, summaryOf, stopJobs, startBackground, rebuildJob } = ctx;
 
-  /** Deletes a library (the caller holds its lock file): its jobs stopped, its index closed, its folder removed. */
+  /** Deletes a library (the caller holds its lock file): its questions and jobs stopped, its index closed, its folder removed. */
   async function deleteLibrary(lib: Library): Promise<void> {
+    // A question still waiting at the door leaves at once; none reads the index or writes its conversation once the folder goes.
+    await stopQuestions(lib);
     await stopJobs(lib);
     await indexes.close(lib);
     chats.delete(lib.config.id);

@@ -13,10 +13,12 @@ describe('settings and models in Chromium', () => {
   let page: Page;
   const errors: string[] = [];
   let cleanup: () => Promise<void>;
+  /** Where the engine's `chat.ask` waits once it has taken a question in (`EngineOptions.atChatDoor`); a test holds questions there. */
+  let atDoor = async (): Promise<void> => undefined;
 
   beforeAll(async () => {
     // The tiny ONNX embedder ships with the app, as a real one would in the installer.
-    app = await startUiApp({ bundledEmbedder: true });
+    app = await startUiApp({ bundledEmbedder: true, beforeStart: async (engineOptions) => void (engineOptions.atChatDoor = () => atDoor()) });
     // A tiny generated GGUF in the data folder's models/, as a user would drop a real one.
     await mkdir(path.join(app.dataDir, 'models'), { recursive: true });
     await copyFile(await ensureTinyGguf(), path.join(app.dataDir, 'models', 'tiny-llama.gguf'));
@@ -181,22 +183,16 @@ describe('settings and models in Chromium', () => {
 
   it('Esc right after Enter stops the question while the engine still reads its library: one stop, back in the box', async () => {
     const answers = await page.getByTestId('answer').count();
-    // Hold the question inside the engine, past its door: `chat.ask` has taken it in, and its own
-    // look-up of the library (its first step, engine/chat.handlers.ts) waits. A stop meanwhile
-    // must find it there and stop it, sent once.
+    // Hold the question inside the engine, at its door: `chat.ask` has taken it in, and waits
+    // before its look-up of the library (its first step, engine/chat.handlers.ts). A stop
+    // meanwhile must find it there and stop it, sent once.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let reached!: () => void;
     const inEngine = new Promise<void>((resolve) => (reached = resolve));
-    const { libraries } = app.engine;
-    const get = libraries.get.bind(libraries);
-    libraries.get = async (name) => {
-      // Called by the `chat.ask` handler itself (its frame is named by its key), not by another call.
-      if (new Error().stack?.includes('at chat.ask ')) {
-        reached();
-        await held;
-      }
-      return get(name);
+    atDoor = async () => {
+      reached();
+      await held;
     };
     const stops: string[] = [];
     const onRequest = (r: Request) => void (r.url().endsWith('/api/chat.stop') && stops.push(r.postData() ?? ''));
@@ -228,7 +224,7 @@ describe('settings and models in Chromium', () => {
       expect(stops).toHaveLength(1);
     } finally {
       release();
-      libraries.get = get;
+      atDoor = async () => undefined;
       page.off('request', onRequest);
     }
     expect(errors).toEqual([]);
