@@ -47,14 +47,43 @@ export function isInstruction(sentence: Sentence): boolean {
 /** A line that is all emphasis ("**Power switch operation**"): a label set in bold, not a sentence. */
 export const BOLD_LINE = /^(?:\*\*|__)[^*_]+(?:\*\*|__)[:：]?$/;
 
-/** Share of a line's words that start with a capital for it to read as a run of names. */
-const NAME_RUN_SHARE = 0.7;
+/**
+ * The shape of a run of capitalised words with no sentence end (`isNameRun`, `isLabelRun`): a
+ * prose line or item of at least `minTokens` tokens and `minWords` words (tokens opening with a
+ * letter), at least `share` of its words capitalised (1: every one).
+ */
+interface CapitalRun {
+  minTokens: number;
+  minWords: number;
+  share: number;
+  /** Whether it may end in ":" ("View: Daily View:" in a legend). */
+  colonEnd: boolean;
+  /** Whether it may write a number that is not part of a word ("24/32/38.4/40MHz"). */
+  numbers: boolean;
+  /** Whether a title line may be one. */
+  titles: boolean;
+}
+
+/** Whether `sentence` has the shape `run` describes. */
+function isCapitalRun(sentence: Sentence, run: CapitalRun): boolean {
+  if ((sentence.kind !== 'prose' && sentence.kind !== 'item') || (!run.titles && sentence.title)) return false;
+  if ((run.colonEnd ? /[.!?;。]$/ : /[.!?:;。]$/).test(sentence.text)) return false;
+  const tokens = sentence.text.split(/\s+/);
+  const words = tokens.filter((w) => /^\p{L}/u.test(w));
+  if (tokens.length < run.minTokens || words.length < run.minWords) return false;
+  if (words.filter((w) => /^\p{Lu}/u.test(w)).length < run.share * words.length) return false;
+  return run.numbers || !/(?<![\p{L}\p{N}])\d/u.test(sentence.text);
+}
+
+/**
+ * A run of names (a menu path, a settings list flattened): four words or more, 70% of them
+ * capitalised (a name's small words stay lower case); a title or a number may be part of it.
+ */
+const NAME_RUN: CapitalRun = { minTokens: 0, minWords: 4, share: 0.7, colonEnd: false, numbers: true, titles: true };
 
 /** A prose line or item of at least four words, most of them capitalised, with no sentence punctuation at its end. */
 export function isNameRun(sentence: Sentence): boolean {
-  if (sentence.kind === 'code' || sentence.kind === 'row' || /[.!?:;。]$/.test(sentence.text)) return false;
-  const words = sentence.text.split(/\s+/).filter((w) => /^\p{L}/u.test(w));
-  return words.length >= 4 && words.filter((w) => /^\p{Lu}/u.test(w)).length >= NAME_RUN_SHARE * words.length;
+  return isCapitalRun(sentence, NAME_RUN);
 }
 
 /** Most words of a list item read as a title. */
@@ -132,8 +161,11 @@ export function tellsReaderCan(text: string): boolean {
   return READER_CAN.test(text);
 }
 
-/** Fewest words of a run of labels (`isLabelRun`). */
-const LABEL_RUN_WORDS = 3;
+/**
+ * A run of labels (see `isLabelRun`): three tokens or more, every word capitalised; a legend's
+ * label may end in ":", a number states a value, and a title says what follows.
+ */
+const LABEL_RUN: CapitalRun = { minTokens: 3, minWords: 1, share: 1, colonEnd: true, numbers: false, titles: false };
 
 /**
  * A line that is a run of labels, not a clause: every word capitalised, with no sentence end
@@ -143,8 +175,5 @@ const LABEL_RUN_WORDS = 3;
  * ("Support XTAL 24/32/38.4/40MHz" answers which crystal frequencies), so it is none.
  */
 export function isLabelRun(sentence: Sentence): boolean {
-  if (sentence.title || (sentence.kind !== 'prose' && sentence.kind !== 'item') || /[.!?;。]$/.test(sentence.text)) return false;
-  const tokens = sentence.text.split(/\s+/);
-  const words = tokens.filter((w) => /^\p{L}/u.test(w));
-  return tokens.length >= LABEL_RUN_WORDS && words.length > 0 && words.every((w) => /^\p{Lu}/u.test(w)) && !/(?<![\p{L}\p{N}])\d/u.test(sentence.text);
+  return isCapitalRun(sentence, LABEL_RUN);
 }
