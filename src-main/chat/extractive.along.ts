@@ -2,7 +2,7 @@ import { escapeRe } from '../core/text';
 import cues from './data/question-cues.json';
 import type { Line } from './extractive.render';
 import { conditionOf, isInstruction, isLabelLead, isNameRun, labelOf, sectionOpening } from './line-forms';
-import { questionKind, restatesProblem, YES_NO } from './question-kind';
+import { restatesProblem } from './question-kind';
 import type { Sentence } from './sentences';
 import { terms } from './sentences';
 
@@ -371,18 +371,14 @@ export function opensRemedies(opening: Sentence): boolean {
 }
 
 /**
- * What a question asks of a troubleshooting section (see `withRemedyLead`): whether it asks about
- * a problem (`questionKind`), whether it is a yes or no question, and its stemmed words.
+ * What a question asks of a troubleshooting section (see `withRemedyLead`), as the answerer read
+ * the question: whether it asks about a problem (`questionKind`), whether it is a yes or no
+ * question (`YES_NO`), and its stemmed words.
  */
 export interface RemedyAsk {
   problem: boolean;
   yesNo: boolean;
   words: ReadonlySet<string>;
-}
-
-/** `RemedyAsk` for a question. */
-export function remedyAsk(question: string): RemedyAsk {
-  return { problem: questionKind(question).problem, yesNo: YES_NO.test(question.trim()), words: new Set(terms(question)) };
 }
 
 /**

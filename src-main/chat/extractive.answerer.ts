@@ -420,7 +420,9 @@ export function answerExtractively(question: string, passages: readonly Passage[
   picked = withMoreLines(picked, scored, maxSentences + moreSentences, perPassage);
   picked.sort((a, b) => order.rank(a.passage) - order.rank(b.passage) || Number(bestOf.get(b.passage) === b) - Number(bestOf.get(a.passage) === a) || a.sentence.offset - b.sentence.offset);
 
-  const lines = quotedLinesOf(picked, units, echoes, modelOf, maxListed, askedTitles, question);
+  // The question's kind and its own words (`asked`, as `restatesProblem` reads them above) decide
+  // whether a troubleshooting section's opening leads a line (see `withRemedyLead`).
+  const lines = quotedLinesOf(picked, units, echoes, modelOf, maxListed, { askedTitles, remedy: { problem: kind.problem, yesNo, words: asked } });
   const { out, citations } = layOut(lines, used, { ...options, question });
   if (lines.length === 0 && used[0]) {
     // A passage with no quotable sentence (an image caption, a bare table): quote its start.

@@ -2,7 +2,8 @@ import type { Line } from './extractive.render';
 import type { Scored } from './extractive.pick';
 import { isLabelLead } from './line-forms';
 import type { Sentence } from './sentences';
-import { followerOf, headsQuotedRows, joinBackReferences, listedAfter, remedyAsk, termOf, titleOnto, withRemedyLead, withContinuation, withDescription, withOwnTitle, withParagraph, withSectionLead, withTitleBody } from './extractive.along';
+import type { RemedyAsk } from './extractive.along';
+import { followerOf, headsQuotedRows, joinBackReferences, listedAfter, termOf, titleOnto, withRemedyLead, withContinuation, withDescription, withOwnTitle, withParagraph, withSectionLead, withTitleBody } from './extractive.along';
 
 /**
  * The lines of an extractive answer from its picked units, in answer order (see
@@ -11,13 +12,21 @@ import { followerOf, headsQuotedRows, joinBackReferences, listedAfter, remedyAsk
  * the list, table rows or code it opens.
  */
 
+/** What `quotedLinesOf` may know of the question. */
+export interface QuotedLinesOptions {
+  /** The title lines that name the question, each quoted with the first line under it (see `withOwnTitle`). */
+  askedTitles?: ReadonlySet<Sentence>;
+  /**
+   * What the question asks of a troubleshooting section, when the caller gives it: its opening
+   * then leads a line only for a question about that problem (see `withRemedyLead`).
+   */
+  remedy?: RemedyAsk;
+}
+
 /**
  * The quoted lines for `picked` (already in answer order); `units` are the passages' sentences,
  * `echoes` the lines that only restate the question (each quoted with its follower), `modelOf` the
- * model a line is shown under, `maxListed` the most items or rows a lead brings, `askedTitles` the
- * title lines that name the question (each quoted with the first line under it, see `withOwnTitle`),
- * `question` the question when the caller gives it (a troubleshooting section's opening then leads
- * a line only for a question about that problem, see `withRemedyLead`).
+ * model a line is shown under, `maxListed` the most items or rows a lead brings.
  */
 export function quotedLinesOf(
   picked: readonly Scored[],
@@ -25,10 +34,9 @@ export function quotedLinesOf(
   echoes: ReadonlySet<Sentence>,
   modelOf: (pi: number, sentence: Sentence) => string | null,
   maxListed: number,
-  askedTitles: ReadonlySet<Sentence> = new Set(),
-  question?: string,
+  options: QuotedLinesOptions = {},
 ): Line[] {
-  const ask = question === undefined ? undefined : remedyAsk(question);
+  const askedTitles = options.askedTitles ?? new Set<Sentence>();
   // Lead sentences bring their list or table rows; quoted lines keep their model.
   const lines: Line[] = [];
   const quoted = new Set<Sentence>();
@@ -73,7 +81,7 @@ export function quotedLinesOf(
     // (see `withRemedyLead`). Measured on all six sets: smart-tv any 576 -> 583, first 371 -> 378
     // (none lost on any set, off-topic "not found" unchanged); 32 of 944 answers change, smart-tv
     // 1027 -> 1031 characters an answer on average.
-    if (lines.every((l) => l === line || l.passage !== s.passage)) withRemedyLead(line, units[s.passage]!, quoted, ask);
+    if (lines.every((l) => l === line || l.passage !== s.passage)) withRemedyLead(line, units[s.passage]!, quoted, options.remedy);
     if (s.sentence.opens === undefined) continue;
     if (headsQuotedRows(lines, line, units[s.passage]!, quoted, maxListed, (member) => modelOf(s.passage, member))) {
       broughtBy.set(`${s.passage}:${s.sentence.opens}`, line);

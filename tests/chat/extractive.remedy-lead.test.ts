@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { answerExtractively } from '../../src-main/chat/extractive.answerer';
-import { remedyAsk, withRemedyLead } from '../../src-main/chat/extractive.along';
+import { withRemedyLead, type RemedyAsk } from '../../src-main/chat/extractive.along';
 import type { Line } from '../../src-main/chat/extractive.render';
-import { splitSentences, type Sentence } from '../../src-main/chat/sentences';
+import { questionKind, YES_NO } from '../../src-main/chat/question-kind';
+import { splitSentences, terms, type Sentence } from '../../src-main/chat/sentences';
 import { passage, quotedLines } from './fixtures';
 
 // A troubleshooting section a PDF converter flattened: the sentence that opens it names the
@@ -23,6 +24,9 @@ const SECTION = [
   '',
   'Check that the antenna cable is connected.',
 ].join('\n');
+
+/** What a question asks of a troubleshooting section (the answerer passes its own reading: the kind, yes or no, the words). */
+const remedyAsk = (question: string): RemedyAsk => ({ problem: questionKind(question).problem, yesNo: YES_NO.test(question.trim()), words: new Set(terms(question)) });
 
 describe('the opening of a troubleshooting section', () => {
   it('comes before the problem line that leads its passage', () => {
