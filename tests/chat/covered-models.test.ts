@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchHit } from '../../src-main/contract/api';
 import { docsListing, listedModels } from '../../src-main/chat/covered-models';
 import { answerExtractively } from '../../src-main/chat/extractive.answerer';
 import type { Passage } from '../../src-main/chat/passages';
+import { searchHit } from './fake-index';
 
 /**
  * A manual written under one model's name that lists its family's models side by side (the Galaxy
@@ -29,20 +29,7 @@ describe('listedModels', () => {
 });
 
 function passage(doc: string, text: string, model: string, headingPath: string[]): Passage {
-  const hit: SearchHit = {
-    chunkId: `${doc}#3`,
-    doc,
-    title: 'PHONE 10 User Manual',
-    text,
-    score: 1,
-    pages: [],
-    headingPath,
-    start: 0,
-    end: text.length,
-    signature: { category: null, nouns: [], model },
-    snippet: '',
-  };
-  return { hit, members: [] };
+  return { hit: searchHit({ chunkId: `${doc}#3`, doc, title: 'PHONE 10 User Manual', text, headingPath, signature: { category: null, nouns: [], model } }), members: [] };
 }
 
 describe('a manual listing the asked model', () => {

@@ -1,36 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchHit } from '../../src-main/contract/api';
-import { ok } from '../../src-main/core/result';
-import { leadOnly, retrieve, subsectionFirst, type ChatIndex } from '../../src-main/chat/retrieve';
-import { planQuestion } from '../../src-main/chat/question-plan';
-import { LibraryEnrichment } from '../../src-main/index/library-enrichment';
-import { analyzeQuery } from '../../src-main/search/query-analysis';
+import { leadOnly, subsectionFirst } from '../../src-main/chat/retrieve';
+import { retrievedIds, sectionHit } from './fake-index';
 
-/** A search hit of a TV manual's section (its text starts with its own heading, as chunks do). */
-function hit(id: string, headingPath: string[], body: string, doc = 'tv/manual.md'): SearchHit {
-  const text = `### ${headingPath[headingPath.length - 1]}\n\n${body}\n\n`;
-  return {
-    chunkId: id,
-    doc,
-    title: 'TV Manual',
-    text,
-    score: 1,
-    pages: [],
-    headingPath,
-    start: 0,
-    end: text.length,
-    signature: { category: null, nouns: [], model: null },
-    snippet: '',
-  };
-}
-
-const lead = hit('lead', ['TV Manual', 'Troubleshooting', "I Can't Hear the Sound"], 'When the TV has difficulties with sound, these steps may help resolve the problem.');
-const steps = hit(
+const lead = sectionHit('lead', ['TV Manual', 'Troubleshooting', "I Can't Hear the Sound"], 'When the TV has difficulties with sound, these steps may help resolve the problem.');
+const steps = sectionHit(
   'steps',
   ['TV Manual', 'Troubleshooting', "I Can't Hear the Sound", 'Testing the sound'],
   'If the TV makes no sound, check the volume.\n\nRun the sound test from the Self Diagnosis menu.',
 );
-const other = hit('other', ['TV Manual', 'Picture and Sound', 'Sound Mode'], 'Change the Sound Mode to hear the sound clearly.\n\nSelect Standard for most programs.');
+const other = sectionHit('other', ['TV Manual', 'Picture and Sound', 'Sound Mode'], 'Change the Sound Mode to hear the sound clearly.\n\nSelect Standard for most programs.');
 
 describe('a section lead placed after its subsection', () => {
   it('tells a passage that is only its section lead from one that says more', () => {
@@ -56,21 +34,12 @@ describe('a section lead placed after its subsection', () => {
     expect(subsectionFirst([lead, other, steps]).map((h) => h.chunkId)).toEqual(['lead', 'other', 'steps']);
     const elsewhere = { ...steps, doc: 'tv/other-manual.md' };
     expect(subsectionFirst([lead, elsewhere]).map((h) => h.chunkId)).toEqual(['lead', 'steps']);
-    const parent = hit('parent', lead.headingPath, 'When the TV has difficulties with sound, check these.\n\nFirst, check the cable.');
+    const parent = sectionHit('parent', lead.headingPath, 'When the TV has difficulties with sound, check these.\n\nFirst, check the cable.');
     expect(subsectionFirst([parent, steps]).map((h) => h.chunkId)).toEqual(['parent', 'steps']);
     expect(subsectionFirst([lead]).map((h) => h.chunkId)).toEqual(['lead']);
   });
 
   it('gives chat the subsection as its first passage', async () => {
-    const vocabulary = LibraryEnrichment.restore(null).vocabulary;
-    const index: ChatIndex = {
-      retriever: 'bm25',
-      vocabulary,
-      search: async (query, options) => ok({ query, resolvedModels: [], retriever: options.retriever, results: [lead, steps, other], highlight: [] }),
-    };
-    const question = 'What can I do if I hear no sound?';
-    const analysis = analyzeQuery(question, vocabulary);
-    const res = await retrieve(index, question, analysis, planQuestion(question, analysis, vocabulary, []), {});
-    expect(res.ok && res.value.passages.map((p) => p.hit.chunkId)).toEqual(['steps', 'lead', 'other']);
+    expect(await retrievedIds('What can I do if I hear no sound?', [lead, steps, other])).toEqual(['steps', 'lead', 'other']);
   });
 });
