@@ -1,10 +1,11 @@
 import { expect } from 'vitest';
-import type { Page, Route } from 'playwright-core';
+import type { Page, Request, Route } from 'playwright-core';
 import { importTexts, openApp, startUiApp, type UiApp } from './harness';
 
 /**
  * What the chat tests in Chromium share, so each reads as its scenario: a library of manuals open
- * on its Chat tab, an answer waited for, the newest conversation, a call held on its way.
+ * on its Chat tab, an answer waited for, the newest conversation, a call held on its way, the
+ * requests of one kind the page sent.
  */
 
 /** The one manual most chat tests ask of: the RAC-225B's fuse, under its own heading. */
@@ -74,4 +75,22 @@ export async function holdCalls(page: Page, url: string): Promise<HeldCalls> {
     await route.continue();
   });
   return { arrived, release };
+}
+
+/** The bodies of the requests the page sent to one key of the bridge, in the order sent. */
+export interface SentRequests {
+  bodies: string[];
+  /** Stops collecting (the test's `finally`). */
+  done: () => void;
+}
+
+/**
+ * Collects the body of every request the page sends to `/api/<key>` (e.g. `chat.stop`) from now
+ * until `done`, so a test can count them and read what each carried.
+ */
+export function sentRequests(page: Page, key: string): SentRequests {
+  const bodies: string[] = [];
+  const onRequest = (r: Request): void => void (r.url().endsWith(`/api/${key}`) && bodies.push(r.postData() ?? ''));
+  page.on('request', onRequest);
+  return { bodies, done: () => page.off('request', onRequest) };
 }

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Page, Request, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { EngineEvent } from '../../src-main/contract/api';
 import { ensureTinyGguf } from '../models/tiny-gguf';
 import { tempDir } from '../helpers/temp';
+import { holdCalls, sentRequests } from './chat-harness';
 import { openApp, serviceManualPdf, shot, startUiApp, type UiApp } from './harness';
 
 /** Settings and models in Chromium: the offline indicator, detected models, the chat model, per-library chunking, enrichment and embedding model. */
@@ -194,9 +195,7 @@ describe('settings and models in Chromium', () => {
       reached();
       await held;
     };
-    const stops: string[] = [];
-    const onRequest = (r: Request) => void (r.url().endsWith('/api/chat.stop') && stops.push(r.postData() ?? ''));
-    page.on('request', onRequest);
+    const stops = sentRequests(page, 'chat.stop');
     try {
       const input = page.getByTestId('question-input');
       const question = 'How often is the RAC-225B fuse checked?';
@@ -210,7 +209,7 @@ describe('settings and models in Chromium', () => {
       await page.keyboard.press('Escape');
       const stopped = (await (await stopResponse).json()) as { ok: boolean; value?: { stopped: boolean } };
       expect(stopped).toEqual({ ok: true, value: { stopped: true } });
-      const body = JSON.parse(stops[0] ?? '{}') as { library?: string; id?: string };
+      const body = JSON.parse(stops.bodies[0] ?? '{}') as { library?: string; id?: string };
       expect(body.library).toBe('Pumps');
       expect(body.id).toMatch(/^[A-Za-z0-9_-]+$/);
       expect(await streaming.textContent()).toContain('Stopping');
@@ -221,11 +220,11 @@ describe('settings and models in Chromium', () => {
       expect(await page.getByTestId('answer').count()).toBe(answers);
       expect(await page.getByTestId('composer-note').textContent()).toBe('Stopped before the answer began: the question is back in the question box.');
       expect(await input.inputValue()).toBe(question);
-      expect(stops).toHaveLength(1);
+      expect(stops.bodies).toHaveLength(1);
     } finally {
       release();
       atDoor = async () => undefined;
-      page.off('request', onRequest);
+      stops.done();
     }
     expect(errors).toEqual([]);
   }, 120_000);
@@ -235,15 +234,8 @@ describe('settings and models in Chromium', () => {
     // The ask and the stop are separate requests: here the ask is held in the page, so the first
     // stop reaches the engine before it and finds nothing (stopped: false); the page sends the
     // stop again while the question is unanswered, and once the ask is let through, that holds.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/chat.ask', async (route: Route) => {
-      await held;
-      await route.continue();
-    });
-    const stops: string[] = [];
-    const onRequest = (r: Request) => void (r.url().endsWith('/api/chat.stop') && stops.push(r.postData() ?? ''));
-    page.on('request', onRequest);
+    const { release } = await holdCalls(page, '**/api/chat.ask');
+    const stops = sentRequests(page, 'chat.stop');
     try {
       const input = page.getByTestId('question-input');
       const question = 'How often is the RAC-225B fuse checked?';
@@ -257,7 +249,7 @@ describe('settings and models in Chromium', () => {
       expect(await (await firstStop).json()).toEqual({ ok: true, value: { stopped: false } });
       release();
       await streaming.waitFor({ state: 'detached', timeout: 90_000 });
-      expect(stops.length).toBeGreaterThan(1);
+      expect(stops.bodies.length).toBeGreaterThan(1);
       // Stopped before the model's first word, the question is back in the box; stopped after it,
       // the partial answer is kept marked "Stopped". Either way it is not answered in full.
       if ((await page.getByTestId('answer').count()) === answers) {
@@ -268,7 +260,7 @@ describe('settings and models in Chromium', () => {
     } finally {
       release();
       await page.unroute('**/api/chat.ask');
-      page.off('request', onRequest);
+      stops.done();
     }
     expect(errors).toEqual([]);
   }, 120_000);
