@@ -60,8 +60,10 @@ const HYDRATE_FACTOR = 2;
  * for compared models are sized from it, never from k, so asking for fewer results returns the
  * first ones of a longer list, with the same scores. Results past the ranked list (a top-k longer
  * than it) come from a deeper first-stage search of fixed depth (`./result-tail.ts`). 10 is chat's,
- * the CLI's and the UI's top-k; a pool of 20 ranked worse (Hit@1 on dev and seeed-xiao), and one
- * that grew with k gave a different first result at k 60 than at k 10.
+ * the CLI's and the UI's top-k, and deeper pools ranked worse: at 15, 20 and 30 dev and seeed-xiao
+ * each lost a first result (seeed-xiao's through the deeper passage search of passage-order; with
+ * that kept at 20, a pool of 30 still lost dev's and won one of smart-tv's 684). A pool that grew
+ * with k gave a different first result at k 60 than at k 10.
  */
 const POOL = 10;
 /** The deepest first-stage search, for results past the ranked list: the contract's largest top-k, times CANDIDATE_FACTOR. */
