@@ -14,6 +14,7 @@ import { keywordText } from './keyword-query';
 import { completedCodes, corrected } from './spelling';
 import { everyModelShown } from './compared-models';
 import { snippet, snippetTerms } from './snippet';
+import { readWithTables, resultTail, type ShownResult } from './result-tail';
 
 /**
  * The read side of a library: candidate generation (BM25, dense or hybrid; a named model's own
@@ -53,8 +54,20 @@ export interface SearchSource {
 const CANDIDATE_FACTOR = 3;
 /** Of those, how many (per result wanted) are read whole and reranked. */
 const HYDRATE_FACTOR = 2;
-/** Fewest results the candidate pools are sized for (the CLI's and the UI's default top-k). */
-const MIN_POOL = 10;
+/**
+ * How many results the ranking is made for, whatever top-k asks: the candidate searches, the
+ * passages read and reranked (HYDRATE_FACTOR), the named documents' passages and the places kept
+ * for compared models are sized from it, never from k, so asking for fewer results returns the
+ * first ones of a longer list, with the same scores. Results past the ranked list (a top-k longer
+ * than it) come from a deeper first-stage search of fixed depth (`./result-tail.ts`). 10 is chat's,
+ * the CLI's and the UI's top-k, and deeper pools ranked worse: at 15, 20 and 30 dev and seeed-xiao
+ * each lost a first result (seeed-xiao's through the deeper passage search of passage-order; with
+ * that kept at 20, a pool of 30 still lost dev's and won one of smart-tv's 684). A pool that grew
+ * with k gave a different first result at k 60 than at k 10.
+ */
+const POOL = 10;
+/** The deepest first-stage search, for results past the ranked list: the contract's largest top-k, times CANDIDATE_FACTOR. */
+const TAIL_LIMIT = 100 * CANDIDATE_FACTOR;
 
 /** Searches one library. */
 export async function search(source: SearchSource, asked: string, options: SearchOptions): Promise<Result<SearchResponse>> {
@@ -73,22 +86,26 @@ export async function search(source: SearchSource, asked: string, options: Searc
   if (analysis.models.length === 0 && options.preferModels && options.preferModels.length > 0) {
     analysis = { ...analysis, models: options.preferModels, related: [] };
   }
-  // Candidate pools are sized for at least MIN_POOL results, so asking for fewer results returns
-  // the first ones of a longer list instead of a different ranking from a thinner pool.
-  const pool = Math.max(options.topK, MIN_POOL);
+  // The pools are sized from POOL alone (see there), so top-k only truncates the ranking.
+  const pool = POOL;
   const limit = pool * CANDIDATE_FACTOR;
+  // Whether a candidate search stopped at its limit (a deeper one could find more results).
+  let full = false;
   const enabled = stagesFor(options.stages);
   const has = (name: StageName) => enabled.some((s) => s.name === name);
   const names = has('document-names') || has('passage-order') ? source.documentEvidence() : null;
   const base: ChunkFilter = options.docIds ? { docIds: options.docIds } : {};
-  const first = (question: string, filter: ChunkFilter, expand = true): Promise<ChunkHit[]> => {
-    // Keyword search reads the question without its asking words (`./keyword-query.ts`).
-    const text = keywordText(question);
-    const opts = { limit: expand ? limit : pool, filter, expansion: expand ? expandQuery(text) : '', light: true };
-    if (options.retriever === 'dense') return store.searchVector(vector!, opts);
-    if (options.retriever === 'hybrid') return store.searchHybrid(text, vector!, opts);
-    return store.searchBm25(text, opts);
-  };
+  const firstAt =
+    (depth: (expand: boolean) => number) =>
+    async (question: string, filter: ChunkFilter, expand = true): Promise<ChunkHit[]> => {
+      // Keyword search reads the question without its asking words (`./keyword-query.ts`).
+      const text = keywordText(question);
+      const opts = { limit: depth(expand), filter, expansion: expand ? expandQuery(text) : '', light: true };
+      const hits = await (options.retriever === 'dense' ? store.searchVector(vector!, opts) : options.retriever === 'hybrid' ? store.searchHybrid(text, vector!, opts) : store.searchBm25(text, opts));
+      if (hits.length >= opts.limit) full = true;
+      return hits;
+    };
+  const first = firstAt((expand) => (expand ? limit : pool));
   const filtered = options.models !== undefined && options.models.length > 0;
   // The question without the model names it resolves to (see the named-model branch below).
   const topical = !filtered && analysis.models.length > 0 ? stripMentions(query, analysis) : query;
@@ -113,14 +130,16 @@ export async function search(source: SearchSource, asked: string, options: Searc
   const candidates = await found;
   // Candidates are stubs (id, model, parent) until here, and reading text is the costly part of
   // a search, so only those that model-aware ranking (by model weight alone: stubs carry neither
-  // text nor document, so document names cannot weigh them here) puts in reach of the top k are read: the lexical rerank moves a chunk by a bounded
-  // factor, and on the three question sets no winner came from below 2k (same Hit@1 at k..3k).
+  // text nor document, so document names cannot weigh them here) puts in reach of the first POOL
+  // are read: the lexical rerank moves a chunk by a bounded factor, and on the three question sets
+  // no winner came from below 2k (same Hit@1 at k..3k).
   // A table found through one of its row views is shown whole: those tables are read meanwhile.
   // The weights only choose which stubs are read: the stubs keep their first-stage scores, and the
   // model-weight stage weighs them once below (weighing here too squared every weight).
   //
   // What is read is sized from the stages that run: with none, the order is the first stage's
-  // (as weighed to choose the stubs), so only the top k are read; only the table-views stage
+  // (as weighed to choose the stubs), so only the top k are read (the first k of that order
+  // whatever k is, so still a prefix of a longer list); only the table-views stage
   // shows a table through its row views, so only it needs those tables.
   const documentEvidence = await evidence;
   const byId = new Map(candidates.map((h) => [h.record.id, h]));
@@ -131,10 +150,10 @@ export async function search(source: SearchSource, asked: string, options: Searc
   const reached = new Set(reach.map((h) => h.record.id));
   // Passages of those documents that the whole question left out of reach join at the bottom.
   const extra = passageFound.filter((h) => !reached.has(h.record.id)).map((h) => ({ ...h, score: 0 }));
-  const inert = inertPassages(reach, extra, options.topK);
+  const inert = inertPassages(reach, extra, pool);
   let { hydrated, tables } = await readWithTables(store, [...reach, ...extra.filter((h) => !inert.has(h))], has('table-views'));
-  // Fewer than k results above 0 once read (a row gone meanwhile): those passages could show after all.
-  if (inert.size > 0 && positiveResults(hydrated.filter((h) => reached.has(h.record.id))) < options.topK) {
+  // Fewer than POOL results above 0 once read (a row gone meanwhile): those passages could show after all.
+  if (inert.size > 0 && positiveResults(hydrated.filter((h) => reached.has(h.record.id))) < pool) {
     ({ hydrated, tables } = await readWithTables(store, [...reach, ...extra], has('table-views')));
   }
   const passageScores = new Map<string, number>();
@@ -162,10 +181,24 @@ export async function search(source: SearchSource, asked: string, options: Searc
   // the pool, so asking for fewer results still returns the first ones of the longer list.
   const compared = filtered ? options.models!.filter((m) => analysis.models.includes(m)) : analysis.models;
   if (compared.length >= 2 && enabled.length > 0) hits = everyModelShown(hits, compared, pool, (h) => h.record.model, { same: (m, own) => vocabulary.relation(m, own) === 'same' });
-  const results = hits.slice(0, options.topK).flatMap((h) => {
+  const ranked: ShownResult[] = hits.flatMap((h) => {
     const record = ctx.matchedView.has(h.record.id) ? whole.get(h.record.id) : h.record;
-    return record ? [toHit({ record, score: h.score }, query, ctx.matchedView.get(h.record.id))] : [];
+    return record ? [{ record, score: h.score, view: ctx.matchedView.get(h.record.id) }] : [];
   });
+  let shown = ranked.slice(0, options.topK);
+  const more = async (tailHits: readonly ChunkHit[]) => {
+    const tail = await resultTail(store, tailHits, new Set(shown.map((r) => r.record.id)), options.topK - shown.length, has('table-views'));
+    shown = [...shown, ...tail];
+  };
+  // A top-k longer than the ranked list: the passages left unread as inert come next (scored 0,
+  // alone in their document: nothing moves them), then the rest in the first stage's order from
+  // a deeper search.
+  if (shown.length < options.topK && inert.size > 0) await more(extra.filter((h) => inert.has(h)));
+  if (shown.length < options.topK && full) {
+    const deep = await candidatesFor(firstAt(() => TAIL_LIMIT), query, topical, base, filtered ? options.models : undefined, analysis);
+    await more(weighByModel(deep, analysis, vocabulary));
+  }
+  const results = shown.map((r) => toHit(r, query, r.view));
   const resolvedModels = options.models && options.models.length > 0 ? options.models : analysis.models;
   return ok({ query: asked, resolvedModels, retriever: options.retriever, results, highlight: snippetTerms(asked) });
 }
@@ -173,13 +206,15 @@ export async function search(source: SearchSource, asked: string, options: Searc
 /**
  * The passages added below the candidates (score 0) that can change no result, so they are
  * neither read nor weighed: one only moves when passage-order puts it into a slot of its
- * document, which needs another hit of that document, and a hit scored 0 shows only when fewer
- * than k distinct results score above it (every stage multiplies by a positive factor, and
- * passage-order keeps each slot's score). At 100k chunks the passage search finds the named
- * manual's 21 copies, and most of its ~13 passages a search are alone in their copy.
+ * document, which needs another hit of that document, and a hit scored 0 ranks among the first
+ * `depth` (POOL) only when fewer than `depth` distinct results score above it (every stage
+ * multiplies by a positive factor, and passage-order keeps each slot's score). Sized from POOL,
+ * not from k, so the ranked list is the same whatever k asks; a longer top-k shows them below it.
+ * At 100k chunks the passage search finds the named manual's 21 copies, and most of its ~13
+ * passages a search are alone in their copy.
  */
-function inertPassages(reach: readonly ChunkHit[], extra: readonly ChunkHit[], topK: number): Set<ChunkHit> {
-  if (extra.length === 0 || positiveResults(reach) < topK) return new Set();
+function inertPassages(reach: readonly ChunkHit[], extra: readonly ChunkHit[], depth: number): Set<ChunkHit> {
+  if (extra.length === 0 || positiveResults(reach) < depth) return new Set();
   const hits = new Map<string, number>();
   for (const h of [...reach, ...extra]) hits.set(h.record.docId, (hits.get(h.record.docId) ?? 0) + 1);
   // A stub whose document is not known (read before the stub index was built) is kept.
@@ -222,26 +257,6 @@ async function candidatesFor(
 }
 
 /**
- * Reads the hits (see `ChunkStore.hydrate`) and, when `withTables`, the whole tables of the table
- * row views among them: in the same read when the store gave every view its parent's row address
- * (one read instead of two: each costs ~1-2 ms of CPU however few rows it returns), else by id
- * beside it.
- */
-async function readWithTables(store: ChunkStore, hits: ChunkHit[], withTables: boolean): Promise<{ hydrated: ChunkHit[]; tables: ChunkRecord[] }> {
-  const views = withTables ? hits.filter((h) => h.record.parentId) : [];
-  const tableIds = new Set(views.map((h) => h.record.parentId!));
-  if (!views.every((h) => h.parent)) {
-    const [hydrated, tables] = await Promise.all([store.hydrate(hits), store.getChunks([...tableIds], { light: true })]);
-    return { hydrated, tables };
-  }
-  const ids = new Set(hits.map((h) => h.record.id));
-  const parents = new Map<string, ChunkHit>();
-  for (const v of views) if (!ids.has(v.parent!.record.id)) parents.set(v.parent!.record.id, v.parent!);
-  const read = await store.hydrate([...hits, ...parents.values()]);
-  return { hydrated: read.filter((h) => ids.has(h.record.id)), tables: read.filter((h) => tableIds.has(h.record.id)).map((h) => h.record) };
-}
-
-/**
  * The question without the words that name its models (a family member's code stays: it tells
  * the family manual's sections apart); the whole question if nothing else is left.
  */
@@ -251,7 +266,7 @@ function stripMentions(query: string, analysis: QueryAnalysis): string {
   return /[\p{L}\p{N}]{2,}/u.test(rest) ? rest : query;
 }
 
-function toHit(hit: ChunkHit, query: string, view?: ChunkRecord): SearchHit {
+function toHit(hit: { record: ChunkRecord; score: number }, query: string, view?: ChunkRecord): SearchHit {
   const r = hit.record;
   return {
     chunkId: r.id,
