@@ -147,6 +147,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const defines = new Set<Sentence>();
   // Lines that open with the asked task as their purpose (see `purposeOf`), or the asked problem as their condition.
   const serves = new Set<Sentence>();
+  // Section openings that serve the asked problem only as the opening of a line restating it (see below).
+  const borrowed = new Set<Sentence>();
   // Title lines that name the question whole, as a sub-heading does for `WHOLE_SECTION_COVER`.
   const askedTitles = new Set(units.flat().filter((x) => x.title && askedWeight > 0 && headWeight(x.text) / askedWeight >= WHOLE_SECTION_COVER));
   units.forEach((sentences, pi) => {
@@ -382,6 +384,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
       const entry = own.find((x) => x.sentence === opening)!;
       entry.score = Math.max(entry.score, own.find((x) => x.sentence === line)!.score);
       entry.lead = Math.max(entry.lead ?? 1, STEP_LEAD_WEIGHT);
+      if (!serves.has(opening)) borrowed.add(opening);
       serves.add(opening);
     }
   });
@@ -412,7 +415,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const bestOf = new Map<number, Scored>();
   const leadScore = (x: Scored | undefined): number => (x ? x.score * (x.lead ?? 1) : -Infinity);
   for (const s of picked) if (leadScore(bestOf.get(s.passage)) < leadScore(s)) bestOf.set(s.passage, s);
-  const order = passageOrder(picked, named, used, options.models ?? [], askedKind(kind, [...unitSays.values()].flat(), defines, serves));
+  const order = passageOrder(picked, named, used, options.models ?? [], askedKind(kind, [...unitSays.values()].flat(), defines, serves), borrowed);
   if (order.lead) bestOf.set(order.lead.passage, order.lead);
   // A procedure's quoted steps read in order, from the earliest one quoted.
   for (const [pi, best] of bestOf) bestOf.set(pi, firstStep(best, picked));

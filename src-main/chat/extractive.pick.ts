@@ -81,12 +81,21 @@ export interface PassageOrder {
  * `kindOrder`'s share by lead weight too (10 lost); before it, a passage with a line opening with
  * the asked task or problem (`serves`) leading before any other kind (+2 -9), and lead-weighted
  * scores at 1.5 for problem questions only (+1 -2).
+ *
+ * `borrowed` are section openings that serve the asked problem only because a line of their
+ * section restates it (see the answerer's troubleshooting opening): a flattened troubleshooting
+ * table lists "The wireless network signal is too weak." under the Internet section, whose opening
+ * then leads that passage, though the question ("Can I fix Weak or No Signal issue?") is taken up
+ * by a later section that opens with the asked problem as its own condition. Such an opening is no
+ * line of the asked kind for `kindOrder`, neither keeping the first passage first nor moving a
+ * later one up. Session 35, all six sets: smart-tv +2 -1 first lines (the lost one a parallel
+ * section: "distorted picture" is both a broadcast and a picture problem); no other set moved.
  */
-export function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[], asked?: AskedKind): PassageOrder {
+export function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[], asked?: AskedKind, borrowed: ReadonlySet<Sentence> = new Set()): PassageOrder {
   const byLabel = labelOrder(picked, named, used, models);
   if (picked.some((p) => byLabel(p.passage) < 0)) return { rank: byLabel };
   const first = Math.min(...picked.map((p) => p.passage));
-  const byKind = asked ? kindOrder(picked, used, first, asked) : null;
+  const byKind = asked ? kindOrder(picked, used, first, { ...asked, is: (p) => asked.is(p) && !borrowed.has(p.sentence) }) : null;
   if (byKind) return byKind;
   // Inside one manual, search ranks sections by all their words; a section whose best line
   // answers clearly better (rank discount and lead weight included, see `BETTER_LEAD`) leads.

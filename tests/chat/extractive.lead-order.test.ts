@@ -46,3 +46,30 @@ describe('a later passage whose best line answers the kind of question asked', (
     expect(orderOf([commands, close], passages('tv.md', 'tv.md'))).toEqual([0, 1]);
   });
 });
+
+describe('a first passage that serves the asked problem only by restating it', () => {
+  // "Can I fix Weak or No Signal issue?": the wireless network's troubleshooting section lists a
+  // restated problem ("The wireless network signal is too weak."), so its opening was moved up to
+  // lead it; the broadcast section opens with the asked problem as its own condition.
+  const borrowedOpening = line(0, 'When the TV has difficulties connecting to the Internet, these steps may help resolve the problem.', 3, 1.6);
+  const restated = line(0, 'The wireless network signal is too weak.', 3, 0.3);
+  const ownOpening = line(1, 'When the TV has difficulties receiving broadcasts, these steps may help resolve the problem.', 2.5, 1.6);
+  const picked = [borrowedOpening, restated, ownOpening];
+  const asked = { is: (s: Scored) => s === borrowedOpening || s === ownOpening, share: 0.5 };
+  const rankOf = (borrowed: Set<Sentence>): number[] => {
+    const { rank } = passageOrder(picked, new Set(), passages('tv.md', 'tv.md'), [], asked, borrowed);
+    return [0, 1].sort((a, b) => rank(a) - rank(b));
+  };
+
+  it('yields the lead to a later passage whose own line serves it', () => {
+    expect(rankOf(new Set([borrowedOpening.sentence]))).toEqual([1, 0]);
+  });
+
+  it('keeps the lead when its opening serves the problem in its own words', () => {
+    expect(rankOf(new Set())).toEqual([0, 1]);
+  });
+
+  it('keeps the lead when the later passage’s opening is borrowed too', () => {
+    expect(rankOf(new Set([borrowedOpening.sentence, ownOpening.sentence]))).toEqual([0, 1]);
+  });
+});
