@@ -90,12 +90,21 @@ export interface PassageOrder {
  * line of the asked kind for `kindOrder`, neither keeping the first passage first nor moving a
  * later one up. Session 35, all six sets: smart-tv +2 -1 first lines (the lost one a parallel
  * section: "distorted picture" is both a broadcast and a picture problem); no other set moved.
+ *
+ * A label the question names leads only over a first passage that has no line of the asked kind,
+ * or from a passage that has one too: "What can I do if Schedule Recording is not working?" was led
+ * by "Schedule Recording: You can schedule recording ..." (it says what the function is) over the
+ * troubleshooting section that opens with the asked problem as its condition. Session 35, all six
+ * sets: smart-tv +1 first line, no question lost on any set.
  */
 export function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[], asked?: AskedKind, borrowed: ReadonlySet<Sentence> = new Set()): PassageOrder {
-  const byLabel = labelOrder(picked, named, used, models);
-  if (picked.some((p) => byLabel(p.passage) < 0)) return { rank: byLabel };
   const first = Math.min(...picked.map((p) => p.passage));
-  const byKind = asked ? kindOrder(picked, used, first, { ...asked, is: (p) => asked.is(p) && !borrowed.has(p.sentence) }) : null;
+  const kindOf = asked ? { ...asked, is: (p: Scored) => asked.is(p) && !borrowed.has(p.sentence) } : undefined;
+  const hasKind = (pi: number): boolean => kindOf !== undefined && picked.some((p) => p.passage === pi && kindOf.is(p));
+  const byLabel = labelOrder(picked, named, used, models);
+  const labelled = picked.find((p) => byLabel(p.passage) < 0)?.passage;
+  if (labelled !== undefined && !(hasKind(first) && !hasKind(labelled))) return { rank: byLabel };
+  const byKind = kindOf ? kindOrder(picked, used, first, kindOf) : null;
   if (byKind) return byKind;
   // Inside one manual, search ranks sections by all their words; a section whose best line
   // answers clearly better (rank discount and lead weight included, see `BETTER_LEAD`) leads.
@@ -104,7 +113,7 @@ export function passageOrder(picked: readonly Scored[], named: ReadonlySet<numbe
   for (const p of picked) best.set(p.passage, Math.max(best.get(p.passage) ?? 0, leadScore(p)));
   const top = [...best].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
   const leads = top !== first && used[top]!.hit.doc === used[first]!.hit.doc && best.get(top)! > BETTER_LEAD * best.get(first)!;
-  return { rank: leads ? (pi) => (pi === top ? -1 : pi) : byLabel };
+  return { rank: leads ? (pi) => (pi === top ? -1 : pi) : (pi) => pi };
 }
 
 /**

@@ -73,3 +73,25 @@ describe('a first passage that serves the asked problem only by restating it', (
     expect(rankOf(new Set([borrowedOpening.sentence, ownOpening.sentence]))).toEqual([0, 1]);
   });
 });
+
+describe('a later passage with a label the question names, when the first has the asked kind of line', () => {
+  // "What can I do if Schedule Recording is not working?": the troubleshooting section opens with
+  // the asked problem as its condition; a later passage's "Schedule Recording: ..." only says what
+  // the function is.
+  const opening = line(0, 'When Timeshift or Schedule recording aren’t working, these steps may help resolve the problem.', 8, 6);
+  const label = line(1, 'Schedule Recording: You can schedule recording of a broadcast scheduled program.', 3, 0.5);
+  const rankOf = (kindLines: Scored[]): number[] => {
+    const asked = { is: (s: Scored) => kindLines.includes(s), share: 0.5 };
+    const { rank } = passageOrder([opening, label], new Set([1]), passages('tv.md', 'tv.md'), [], asked);
+    return [0, 1].sort((a, b) => rank(a) - rank(b));
+  };
+
+  it('does not lead over a first passage with a line of the asked kind', () => {
+    expect(rankOf([opening])).toEqual([0, 1]);
+  });
+
+  it('leads when the first passage has no line of the asked kind, or when its own line is of that kind too', () => {
+    expect(rankOf([])).toEqual([1, 0]);
+    expect(rankOf([opening, label])).toEqual([1, 0]);
+  });
+});
