@@ -149,6 +149,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const serves = new Set<Sentence>();
   // Section openings that serve the asked problem only as the opening of a line restating it (see below).
   const borrowed = new Set<Sentence>();
+  // Lines that restate the asked problem (see `restatesProblem`), of every passage.
+  const restating = new Set<Sentence>();
   // Title lines that name the question whole, as a sub-heading does for `WHOLE_SECTION_COVER`.
   const askedTitles = new Set(units.flat().filter((x) => x.title && askedWeight > 0 && headWeight(x.text) / askedWeight >= WHOLE_SECTION_COVER));
   units.forEach((sentences, pi) => {
@@ -312,6 +314,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
       if (kind.problem && sentence.kind !== 'code' && !(echoes.has(sentence) && answersEcho(followerOf(sentences, sentence))) && restatesProblem(sentence.text, words, asked, instruction)) {
         lead *= RESTATE_LEAD_WEIGHT;
         if (score > 0) restated.push(sentence);
+        if (score > 0) restating.add(sentence);
       }
       if (yesNo && sentence.kind === 'row') lead *= YES_NO_ROW_LEAD_WEIGHT;
       // Asked what something is, the line that opens with it as its subject ("Remote Support
@@ -415,7 +418,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const bestOf = new Map<number, Scored>();
   const leadScore = (x: Scored | undefined): number => (x ? x.score * (x.lead ?? 1) : -Infinity);
   for (const s of picked) if (leadScore(bestOf.get(s.passage)) < leadScore(s)) bestOf.set(s.passage, s);
-  const order = passageOrder(picked, named, used, options.models ?? [], askedKind(kind, [...unitSays.values()].flat(), defines, serves), borrowed);
+  const order = passageOrder(picked, named, used, options.models ?? [], askedKind(kind, [...unitSays.values()].flat(), defines, serves), borrowed, restating);
   if (order.lead) bestOf.set(order.lead.passage, order.lead);
   // A procedure's quoted steps read in order, from the earliest one quoted.
   for (const [pi, best] of bestOf) bestOf.set(pi, firstStep(best, picked));

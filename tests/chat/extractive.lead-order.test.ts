@@ -95,3 +95,33 @@ describe('a later passage with a label the question names, when the first has th
     expect(rankOf([opening, label])).toEqual([1, 0]);
   });
 });
+
+describe('a first passage that only restates the asked problem', () => {
+  // "Why my TV is making a popping noise?": a flattened troubleshooting table's problem column,
+  // then the next chunk with the causes.
+  const popping = line(0, 'The TV is making a popping noise.', 14, 0.4);
+  const banner = line(0, 'A POP (TV’s internal banner ad) appears on the screen.', 6, 1);
+  const cause = line(1, 'The expansion and contraction of the TV’s outer casing may cause a popping noise.', 7, 1.3);
+  const orderWith = (picked: Scored[], docs: string[] = ['tv.md', 'tv.md']): number[] => {
+    const { rank } = passageOrder(picked, new Set(), passages(...docs), [], undefined, new Set(), new Set([popping.sentence]));
+    return [...new Set(picked.map((p) => p.passage))].sort((a, b) => rank(a) - rank(b));
+  };
+
+  it('yields the lead to the next passage of its manual that answers', () => {
+    expect(orderWith([popping, banner, cause])).toEqual([1, 0]);
+  });
+
+  it('keeps the lead over a passage of another manual', () => {
+    expect(orderWith([popping, banner, cause], ['tv.md', 'other.md'])).toEqual([0, 1]);
+  });
+
+  it('keeps the lead when a line of its own that does not restate scores above the later one', () => {
+    const solution = line(0, 'Broadcasting cannot be accessed while a recording is in progress.', 7.5, 1);
+    expect(orderWith([popping, solution, cause])).toEqual([0, 1]);
+  });
+
+  it('keeps the lead when its best line answers rather than restates', () => {
+    const top = line(0, 'The TV’s casing expands as it warms up.', 20, 1);
+    expect(orderWith([top, popping, cause])).toEqual([0, 1]);
+  });
+});
