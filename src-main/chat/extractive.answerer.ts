@@ -313,8 +313,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // that line answers it (see `answersEcho`).
       if (kind.problem && sentence.kind !== 'code' && !(echoes.has(sentence) && answersEcho(followerOf(sentences, sentence))) && restatesProblem(sentence.text, words, asked, instruction)) {
         lead *= RESTATE_LEAD_WEIGHT;
-        if (score > 0) restated.push(sentence);
-        if (score > 0) restating.add(sentence);
+        if (score > 0) {
+          restated.push(sentence);
+          restating.add(sentence);
+        }
       }
       if (yesNo && sentence.kind === 'row') lead *= YES_NO_ROW_LEAD_WEIGHT;
       // Asked what something is, the line that opens with it as its subject ("Remote Support
