@@ -147,6 +147,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const defines = new Set<Sentence>();
   // Lines that open with the asked task as their purpose (see `purposeOf`), or the asked problem as their condition.
   const serves = new Set<Sentence>();
+  // Section openings that serve the asked problem only as the opening of a line restating it (see below).
+  const borrowed = new Set<Sentence>();
+  // Lines that restate the asked problem (see `restatesProblem`), of every passage.
+  const restating = new Set<Sentence>();
   // Title lines that name the question whole, as a sub-heading does for `WHOLE_SECTION_COVER`.
   const askedTitles = new Set(units.flat().filter((x) => x.title && askedWeight > 0 && headWeight(x.text) / askedWeight >= WHOLE_SECTION_COVER));
   units.forEach((sentences, pi) => {
@@ -309,7 +313,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // that line answers it (see `answersEcho`).
       if (kind.problem && sentence.kind !== 'code' && !(echoes.has(sentence) && answersEcho(followerOf(sentences, sentence))) && restatesProblem(sentence.text, words, asked, instruction)) {
         lead *= RESTATE_LEAD_WEIGHT;
-        if (score > 0) restated.push(sentence);
+        if (score > 0) {
+          restated.push(sentence);
+          restating.add(sentence);
+        }
       }
       if (yesNo && sentence.kind === 'row') lead *= YES_NO_ROW_LEAD_WEIGHT;
       // Asked what something is, the line that opens with it as its subject ("Remote Support
@@ -382,6 +389,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
       const entry = own.find((x) => x.sentence === opening)!;
       entry.score = Math.max(entry.score, own.find((x) => x.sentence === line)!.score);
       entry.lead = Math.max(entry.lead ?? 1, STEP_LEAD_WEIGHT);
+      if (!serves.has(opening)) borrowed.add(opening);
       serves.add(opening);
     }
   });
@@ -412,7 +420,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const bestOf = new Map<number, Scored>();
   const leadScore = (x: Scored | undefined): number => (x ? x.score * (x.lead ?? 1) : -Infinity);
   for (const s of picked) if (leadScore(bestOf.get(s.passage)) < leadScore(s)) bestOf.set(s.passage, s);
-  const order = passageOrder(picked, named, used, options.models ?? [], askedKind(kind, [...unitSays.values()].flat(), defines, serves));
+  const order = passageOrder(picked, named, used, options.models ?? [], askedKind(kind, [...unitSays.values()].flat(), defines, serves), borrowed, restating);
   if (order.lead) bestOf.set(order.lead.passage, order.lead);
   // A procedure's quoted steps read in order, from the earliest one quoted.
   for (const [pi, best] of bestOf) bestOf.set(pi, firstStep(best, picked));

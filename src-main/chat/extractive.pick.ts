@@ -81,13 +81,38 @@ export interface PassageOrder {
  * `kindOrder`'s share by lead weight too (10 lost); before it, a passage with a line opening with
  * the asked task or problem (`serves`) leading before any other kind (+2 -9), and lead-weighted
  * scores at 1.5 for problem questions only (+1 -2).
+ *
+ * `borrowed` are section openings that serve the asked problem only because a line of their
+ * section restates it (see the answerer's troubleshooting opening): a flattened troubleshooting
+ * table lists "The wireless network signal is too weak." under the Internet section, whose opening
+ * then leads that passage, though the question ("Can I fix Weak or No Signal issue?") is taken up
+ * by a later section that opens with the asked problem as its own condition. Such an opening is no
+ * line of the asked kind for `kindOrder`, neither keeping the first passage first nor moving a
+ * later one up. Session 35, all six sets: smart-tv +2 -1 first lines (the lost one a parallel
+ * section: "distorted picture" is both a broadcast and a picture problem); no other set moved.
+ *
+ * A label the question names leads only over a first passage that has no line of the asked kind,
+ * or from a passage that has one too: "What can I do if Schedule Recording is not working?" was led
+ * by "Schedule Recording: You can schedule recording ..." (it says what the function is) over the
+ * troubleshooting section that opens with the asked problem as its condition. Session 35, all six
+ * sets: smart-tv +1 first line, no question lost on any set.
+ *
+ * Asked about a problem, a first passage that only restates it (`restating`, see `answeringOrder`),
+ * with no line of the asked kind, yields the lead to the next passage of its manual that answers.
  */
-export function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[], asked?: AskedKind): PassageOrder {
-  const byLabel = labelOrder(picked, named, used, models);
-  if (picked.some((p) => byLabel(p.passage) < 0)) return { rank: byLabel };
+export function passageOrder(picked: readonly Scored[], named: ReadonlySet<number>, used: readonly Passage[], models: readonly string[], asked?: AskedKind, borrowed: ReadonlySet<Sentence> = new Set(), restating: ReadonlySet<Sentence> = new Set()): PassageOrder {
   const first = Math.min(...picked.map((p) => p.passage));
-  const byKind = asked ? kindOrder(picked, used, first, asked) : null;
+  const kindOf = asked ? { ...asked, is: (p: Scored) => asked.is(p) && !borrowed.has(p.sentence) } : undefined;
+  const hasKind = (pi: number): boolean => kindOf !== undefined && picked.some((p) => p.passage === pi && kindOf.is(p));
+  const byLabel = labelOrder(picked, named, used, models);
+  const labelled = picked.find((p) => byLabel(p.passage) < 0)?.passage;
+  if (labelled !== undefined && !(hasKind(first) && !hasKind(labelled))) return { rank: byLabel };
+  const byKind = kindOf ? kindOrder(picked, used, first, kindOf) : null;
   if (byKind) return byKind;
+  if (!hasKind(first)) {
+    const answering = answeringOrder(picked, used, first, restating);
+    if (answering) return { rank: answering };
+  }
   // Inside one manual, search ranks sections by all their words; a section whose best line
   // answers clearly better (rank discount and lead weight included, see `BETTER_LEAD`) leads.
   // Across documents the search's model-aware order stands.
@@ -95,7 +120,7 @@ export function passageOrder(picked: readonly Scored[], named: ReadonlySet<numbe
   for (const p of picked) best.set(p.passage, Math.max(best.get(p.passage) ?? 0, leadScore(p)));
   const top = [...best].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
   const leads = top !== first && used[top]!.hit.doc === used[first]!.hit.doc && best.get(top)! > BETTER_LEAD * best.get(first)!;
-  return { rank: leads ? (pi) => (pi === top ? -1 : pi) : byLabel };
+  return { rank: leads ? (pi) => (pi === top ? -1 : pi) : (pi) => pi };
 }
 
 /**
@@ -115,6 +140,32 @@ function kindOrder(picked: readonly Scored[], used: readonly Passage[], first: n
   if (!found) return null;
   const lead = picked.filter((p) => p.passage === found.passage && asked.is(p)).sort((a, b) => leadScore(b) - leadScore(a))[0]!;
   return { rank: (pi) => (pi === found.passage ? -1 : pi), lead };
+}
+
+/**
+ * The order when the first passage only restates the asked problem: its best line by score is one
+ * of `restating` (a flattened troubleshooting table's problem column, "The TV is making a popping
+ * noise. The TV is making a humming noise."), and the next passage of its document that restates
+ * nothing, with a line that scores above every line of the first passage that does not restate it,
+ * both bare and weighed for its place, answers ("The expansion and contraction of the TV's outer
+ * casing may cause a popping noise."): that passage comes first (null: no such passage). A first
+ * passage whose table row gives the solution after the restated problem ("Broadcasting cannot be
+ * accessed while a recording is in progress ...") keeps the lead by its bare score: with the
+ * weighed score alone, a later passage's "If the function is deactivated ..." led it (smart-tv +1
+ * -1 first lines; with both, +1 and none lost on any set, off-topic unchanged).
+ */
+function answeringOrder(picked: readonly Scored[], used: readonly Passage[], first: number, restating: ReadonlySet<Sentence>): ((pi: number) => number) | null {
+  const mine = picked.filter((p) => p.passage === first);
+  const top = ranked(mine)[0];
+  if (!top || !restating.has(top.sentence)) return null;
+  const others = mine.filter((p) => !restating.has(p.sentence));
+  const own = Math.max(0, ...others.map(leadScore));
+  const ownScore = Math.max(0, ...others.map((p) => p.score));
+  const restates = new Set(picked.filter((p) => restating.has(p.sentence)).map((p) => p.passage));
+  const next = picked
+    .filter((p) => p.passage !== first && !restates.has(p.passage) && used[p.passage]!.hit.doc === used[first]!.hit.doc && leadScore(p) > own && p.score > ownScore)
+    .sort((a, b) => a.passage - b.passage)[0];
+  return next ? (pi) => (pi === next.passage ? -1 : pi) : null;
 }
 
 /**

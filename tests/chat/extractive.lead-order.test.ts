@@ -46,3 +46,82 @@ describe('a later passage whose best line answers the kind of question asked', (
     expect(orderOf([commands, close], passages('tv.md', 'tv.md'))).toEqual([0, 1]);
   });
 });
+
+describe('a first passage that serves the asked problem only by restating it', () => {
+  // "Can I fix Weak or No Signal issue?": the wireless network's troubleshooting section lists a
+  // restated problem ("The wireless network signal is too weak."), so its opening was moved up to
+  // lead it; the broadcast section opens with the asked problem as its own condition.
+  const borrowedOpening = line(0, 'When the TV has difficulties connecting to the Internet, these steps may help resolve the problem.', 3, 1.6);
+  const restated = line(0, 'The wireless network signal is too weak.', 3, 0.3);
+  const ownOpening = line(1, 'When the TV has difficulties receiving broadcasts, these steps may help resolve the problem.', 2.5, 1.6);
+  const picked = [borrowedOpening, restated, ownOpening];
+  const asked = { is: (s: Scored) => s === borrowedOpening || s === ownOpening, share: 0.5 };
+  const rankOf = (borrowed: Set<Sentence>): number[] => {
+    const { rank } = passageOrder(picked, new Set(), passages('tv.md', 'tv.md'), [], asked, borrowed);
+    return [0, 1].sort((a, b) => rank(a) - rank(b));
+  };
+
+  it('yields the lead to a later passage whose own line serves it', () => {
+    expect(rankOf(new Set([borrowedOpening.sentence]))).toEqual([1, 0]);
+  });
+
+  it('keeps the lead when its opening serves the problem in its own words', () => {
+    expect(rankOf(new Set())).toEqual([0, 1]);
+  });
+
+  it('keeps the lead when the later passage’s opening is borrowed too', () => {
+    expect(rankOf(new Set([borrowedOpening.sentence, ownOpening.sentence]))).toEqual([0, 1]);
+  });
+});
+
+describe('a later passage with a label the question names, when the first has the asked kind of line', () => {
+  // "What can I do if Schedule Recording is not working?": the troubleshooting section opens with
+  // the asked problem as its condition; a later passage's "Schedule Recording: ..." only says what
+  // the function is.
+  const opening = line(0, 'When Timeshift or Schedule recording aren’t working, these steps may help resolve the problem.', 8, 6);
+  const label = line(1, 'Schedule Recording: You can schedule recording of a broadcast scheduled program.', 3, 0.5);
+  const rankOf = (kindLines: Scored[]): number[] => {
+    const asked = { is: (s: Scored) => kindLines.includes(s), share: 0.5 };
+    const { rank } = passageOrder([opening, label], new Set([1]), passages('tv.md', 'tv.md'), [], asked);
+    return [0, 1].sort((a, b) => rank(a) - rank(b));
+  };
+
+  it('does not lead over a first passage with a line of the asked kind', () => {
+    expect(rankOf([opening])).toEqual([0, 1]);
+  });
+
+  it('leads when the first passage has no line of the asked kind, or when its own line is of that kind too', () => {
+    expect(rankOf([])).toEqual([1, 0]);
+    expect(rankOf([opening, label])).toEqual([1, 0]);
+  });
+});
+
+describe('a first passage that only restates the asked problem', () => {
+  // "Why my TV is making a popping noise?": a flattened troubleshooting table's problem column,
+  // then the next chunk with the causes.
+  const popping = line(0, 'The TV is making a popping noise.', 14, 0.4);
+  const banner = line(0, 'A POP (TV’s internal banner ad) appears on the screen.', 6, 1);
+  const cause = line(1, 'The expansion and contraction of the TV’s outer casing may cause a popping noise.', 7, 1.3);
+  const orderWith = (picked: Scored[], docs: string[] = ['tv.md', 'tv.md']): number[] => {
+    const { rank } = passageOrder(picked, new Set(), passages(...docs), [], undefined, new Set(), new Set([popping.sentence]));
+    return [...new Set(picked.map((p) => p.passage))].sort((a, b) => rank(a) - rank(b));
+  };
+
+  it('yields the lead to the next passage of its manual that answers', () => {
+    expect(orderWith([popping, banner, cause])).toEqual([1, 0]);
+  });
+
+  it('keeps the lead over a passage of another manual', () => {
+    expect(orderWith([popping, banner, cause], ['tv.md', 'other.md'])).toEqual([0, 1]);
+  });
+
+  it('keeps the lead when a line of its own that does not restate scores above the later one', () => {
+    const solution = line(0, 'Broadcasting cannot be accessed while a recording is in progress.', 7.5, 1);
+    expect(orderWith([popping, solution, cause])).toEqual([0, 1]);
+  });
+
+  it('keeps the lead when its best line answers rather than restates', () => {
+    const top = line(0, 'The TV’s casing expands as it warms up.', 20, 1);
+    expect(orderWith([top, popping, cause])).toEqual([0, 1]);
+  });
+});
