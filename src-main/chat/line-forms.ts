@@ -148,3 +148,22 @@ export function isLabelRun(sentence: Sentence): boolean {
   const words = tokens.filter((w) => /^\p{L}/u.test(w));
   return tokens.length >= LABEL_RUN_WORDS && words.length > 0 && words.every((w) => /^\p{Lu}/u.test(w)) && !/(?<![\p{L}\p{N}])\d/u.test(sentence.text);
 }
+
+/** Fewest words in capitals a line opens with for `opensWithCaution`. */
+const CAUTION_WORDS = 2;
+
+/**
+ * A caution set in capitals: the line opens with words written all in capitals, at least one of
+ * them a function word ("DO NOT turn off the TV's power until the update is complete."). Capitals
+ * on a word that names nothing are emphasis, as "Caution:" is (`ASIDE_LINE`); a run of acronyms
+ * ("HDMI UHD Color ...", "USB OTG") names things and is none.
+ */
+export function opensWithCaution(text: string): boolean {
+  const opening: string[] = [];
+  for (const w of text.split(/\s+/)) {
+    const word = w.replace(/[!:,]+$/, '');
+    if (!/^\p{Lu}{2,}$/u.test(word)) break;
+    opening.push(word);
+  }
+  return opening.length >= CAUTION_WORDS && opening.some((w) => terms(w).length === 0);
+}
