@@ -2,7 +2,7 @@ import { escapeRe } from '../core/text';
 import { STEP_LINE } from './question-kind';
 import cues from './data/question-cues.json';
 import type { Sentence } from './sentences';
-import { terms } from './sentences';
+import { stem, terms } from './sentences';
 
 /**
  * Forms of a quoted line the extractive answer reads (`extractive.answerer.ts`): its label, the
@@ -85,7 +85,8 @@ export function isLabelLead(sentence: Sentence): boolean {
  */
 export function purposeOf(text: string): { verb: string; words: ReadonlySet<string> } | null {
   const m = /^(?:[\p{L}][\p{L} ]{0,30}: )?(?:if you want )?to (\p{L}+)([^,.:;!?]{0,100})[,:]/iu.exec(text);
-  const verb = m ? terms(m[1]!)[0] : undefined;
+  // A verb the stopword list drops ("To use the Bixby function, you must:") is still the task's verb.
+  const verb = m ? (terms(m[1]!)[0] ?? stem(m[1]!)) : undefined;
   return m && verb ? { verb, words: new Set(terms(`${m[1]}${m[2]}`)) } : null;
 }
 
