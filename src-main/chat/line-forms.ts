@@ -2,7 +2,7 @@ import { escapeRe } from '../core/text';
 import { STEP_LINE } from './question-kind';
 import cues from './data/question-cues.json';
 import type { Sentence } from './sentences';
-import { terms } from './sentences';
+import { stem, terms } from './sentences';
 
 /**
  * Forms of a quoted line the extractive answer reads (`extractive.answerer.ts`): its label, the
@@ -114,7 +114,8 @@ export function isLabelLead(sentence: Sentence): boolean {
  */
 export function purposeOf(text: string): { verb: string; words: ReadonlySet<string> } | null {
   const m = /^(?:[\p{L}][\p{L} ]{0,30}: )?(?:if you want )?to (\p{L}+)([^,.:;!?]{0,100})[,:]/iu.exec(text);
-  const verb = m ? terms(m[1]!)[0] : undefined;
+  // A verb the stopword list drops ("To use the Bixby function, you must:") is still the task's verb.
+  const verb = m ? (terms(m[1]!)[0] ?? stem(m[1]!)) : undefined;
   return m && verb ? { verb, words: new Set(terms(`${m[1]}${m[2]}`)) } : null;
 }
 
@@ -176,4 +177,23 @@ const LABEL_RUN: CapitalRun = { minTokens: 3, minWords: 1, share: 1, colonEnd: t
  */
 export function isLabelRun(sentence: Sentence): boolean {
   return isCapitalRun(sentence, LABEL_RUN);
+}
+
+/** Fewest words in capitals a line opens with for `opensWithCaution`. */
+const CAUTION_WORDS = 2;
+
+/**
+ * A caution set in capitals: the line opens with words written all in capitals, at least one of
+ * them a function word ("DO NOT turn off the TV's power until the update is complete."). Capitals
+ * on a word that names nothing are emphasis, as "Caution:" is (`ASIDE_LINE`); a run of acronyms
+ * ("HDMI UHD Color ...", "USB OTG") names things and is none.
+ */
+export function opensWithCaution(text: string): boolean {
+  const opening: string[] = [];
+  for (const w of text.split(/\s+/)) {
+    const word = w.replace(/[!:,]+$/, '');
+    if (!/^\p{Lu}{2,}$/u.test(word)) break;
+    opening.push(word);
+  }
+  return opening.length >= CAUTION_WORDS && opening.some((w) => terms(w).length === 0);
 }

@@ -52,6 +52,8 @@ export const HOW_ASK = cueRe(cues.quantity.filter((c) => /^how\s/.test(c)));
  * sleep?"), and the same word elsewhere ("Bluetooth Low Energy") answers nothing.
  */
 export const HOW_MEASURE = new RegExp(HOW_ASK.source, 'gu');
+/** Every definition cue of a question ("what is", "use of"): its words ask what something is, they name no task. */
+export const DEFINITION_CUES = new RegExp(cueRe(cues.definition).source, 'gu');
 const PIN_CUE = cueRe(cues.pin);
 const ADDRESS_CUE = cueRe(cues.address);
 /** Most words between "which"/"what" and the component it asks about ("what is the model of the sensor"). */

@@ -166,7 +166,10 @@ const EQUATION_OR_ENTRIES = /[\p{L}\p{N})]\s*=\s*[\p{L}\p{N}(-]|(?:^|\s)\d{1,2}\
 
 function isTextHeading(text: string): boolean {
   const t = text.trim();
-  return t.split(/\s+/).length > HEADING_WORDS || (/[.!?。]$/.test(t) && t.split(/\s+/).length > 3) || EQUATION_OR_ENTRIES.test(t);
+  // A remark in brackets closing a heading qualifies it ("Connecting with a component cable (Only
+  // for models with COMPONENT IN / AV IN)"): the heading's own words are those before it.
+  const own = t.replace(/(?<=\S)\s*\([^()]*\)$/u, '');
+  return own.split(/\s+/).length > HEADING_WORDS || (/[.!?。]$/.test(t) && t.split(/\s+/).length > 3) || EQUATION_OR_ENTRIES.test(t);
 }
 
 /**
