@@ -5,14 +5,14 @@ import { layOut } from './extractive.render';
 import type { Passage } from './passages';
 import { citationFor, unresolvedModelWords } from './passages';
 import type { Sentence } from './sentences';
-import { cleanInline, identifiers, splitSentences, stem, terms } from './sentences';
+import { cleanInline, identifiers, splitSentences, terms } from './sentences';
 import { containsId, namesPart, unitAfter } from './match.util';
 import type { Scored } from './extractive.pick';
 import { askedKind, givesValue, HEX_VALUE, PIN_NAME } from './extractive.kind';
 import { firstStep, passageOrder, pick, withEachModel, withGapsFilled, withMoreLines } from './extractive.pick';
 import { everyModelShown } from '../search/compared-models';
-import { ASKING_WORDS, DEFINITION_CUES, DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, YES_NO } from './question-kind';
-import { BOLD_LINE, isInstruction, isLabelRun, isNameRun, isTitleItem, labelOf, purposeOf, conditionOf, sectionOpening, opensWithCaution, settingKey, tellsReaderCan } from './line-forms';
+import { ASKING_WORDS, DEFINITION_WORDS, HOW_ASK, HOW_MEASURE, quantityNouns, questionKind, restatesProblem, unitPatterns, withoutDefinitionCues, YES_NO } from './question-kind';
+import { BOLD_LINE, isInstruction, isLabelRun, isNameRun, isTitleItem, labelOf, purposeOf, conditionOf, sectionOpening, opensWithCaution, settingKey, taskVerbOf, tellsReaderCan } from './line-forms';
 import { answersEcho, followerOf, termOf } from './extractive.along';
 import { quotedLinesOf } from './extractive.lines';
 import { pairsOf, PHRASE_LEAD_WEIGHT, phrasesIn } from './phrase-pairs';
@@ -98,11 +98,12 @@ export function answerExtractively(question: string, passages: readonly Passage[
   const phrases = pairsOf(terms(topical).map((t) => (modelWords.has(t) ? null : t)));
   // The words naming a quantity the question asks for unsaid ("range" for "how far") score like its own.
   const wanted = [...new Set([...said, ...quantityNouns(question)])].filter((t) => !modelWords.has(t));
-  // Every word of the question stemmed, stopwords too, a purpose's verb ("To use ...") may be one;
+  // The question's words as a purpose's verb is read (`taskVerbOf`): its content words and the
+  // verbs the stopword list drops that name a task ("use", "see"), as "To use ..." may open a line;
   // not a definition cue's ("What is the use of ...": "use" asks what it is for, it names no task).
   // Measured on all six sets: smart-tv first 386 -> 389 (none lost; without the cue left out
   // +3 -1), no other set, no off-topic count moved.
-  const questionStems = new Set((topical.replace(DEFINITION_CUES, ' ').match(/\p{L}+/gu) ?? []).map(stem));
+  const questionStems = new Set((withoutDefinitionCues(topical).match(/\p{L}+/gu) ?? []).flatMap((w) => taskVerbOf(w) ?? []));
   const ids = identifiers(question);
   // A bare number is paired with the unit the question writes after it, if any (see `containsId`).
   const unitOf = new Map(ids.map((id) => [id, unitAfter(question, id)]));
@@ -167,8 +168,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
     for (const x of sentences) if (x.opens !== undefined && BOLD_LINE.test(x.text)) captions.set(x.opens, x);
     // The terms of a definition list left as text, each quoted with the description after it.
     const described = new Set(sentences.flatMap((x) => termOf(sentences, x) ?? []));
-    // Lines restating the asked problem (see `restatesProblem`), and where this passage's lines start in `scored`.
-    const restated: Sentence[] = [];
+    // Where this passage's lines start in `scored` (its lines in `restating` are read after them).
     const from = scored.length;
     // Asked how, a passage that gives an instruction answers with it (see `READER_CAN_LEAD_WEIGHT`).
     const instructs = kind.steps && sentences.some((x) => isInstruction(x));
@@ -323,10 +323,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // that line answers it (see `answersEcho`).
       if (kind.problem && sentence.kind !== 'code' && !(echoes.has(sentence) && answersEcho(followerOf(sentences, sentence))) && restatesProblem(sentence.text, words, asked, instruction)) {
         lead *= RESTATE_LEAD_WEIGHT;
-        if (score > 0) {
-          restated.push(sentence);
-          restating.add(sentence);
-        }
+        if (score > 0) restating.add(sentence);
       }
       if (yesNo && sentence.kind === 'row') lead *= YES_NO_ROW_LEAD_WEIGHT;
       // Asked what something is, the line that opens with it as its subject ("Remote Support
@@ -393,7 +390,7 @@ export function answerExtractively(question: string, passages: readonly Passage[
     // condition the question names does. Measured on all six sets: smart-tv +5 -1 any lines, +5
     // first lines; no other set moved.
     const own = scored.slice(from);
-    for (const line of restated) {
+    for (const line of sentences.filter((x) => restating.has(x))) {
       const opening = sectionOpening(sentences, line);
       if (!opening || opening === line || opening.kind !== 'prose' || !conditionOf(opening.text)) continue;
       const entry = own.find((x) => x.sentence === opening)!;

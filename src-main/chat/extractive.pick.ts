@@ -91,11 +91,13 @@ export interface PassageOrder {
  * later one up. Session 35, all six sets: smart-tv +2 -1 first lines (the lost one a parallel
  * section: "distorted picture" is both a broadcast and a picture problem); no other set moved.
  *
- * A label the question names leads only over a first passage that has no line of the asked kind,
- * or from a passage that has one too: "What can I do if Schedule Recording is not working?" was led
- * by "Schedule Recording: You can schedule recording ..." (it says what the function is) over the
- * troubleshooting section that opens with the asked problem as its condition. Session 35, all six
- * sets: smart-tv +1 first line, no question lost on any set.
+ * A label the question names moves its passage up by `labelOrder` only over a first passage that
+ * has no line of the asked kind, or from a passage that has one too: "What can I do if Schedule
+ * Recording is not working?" was led by "Schedule Recording: You can schedule recording ..." (it
+ * says what the function is) over the troubleshooting section that opens with the asked problem as
+ * its condition. Session 35, all six sets: smart-tv +1 first line, no question lost on any set.
+ * Held back, that passage is ordered as any other: it still leads when its best line answers
+ * clearly better than the first passage's (`BETTER_LEAD`, last below).
  *
  * Asked about a problem, a first passage that only restates it (`restating`, see `answeringOrder`),
  * with no line of the asked kind, yields the lead to the next passage of its manual that answers.

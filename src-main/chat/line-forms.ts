@@ -1,6 +1,7 @@
 import { escapeRe } from '../core/text';
 import { STEP_LINE } from './question-kind';
 import cues from './data/question-cues.json';
+import lineCues from './data/line-cues.json';
 import type { Sentence } from './sentences';
 import { stem, terms } from './sentences';
 
@@ -106,16 +107,31 @@ export function isLabelLead(sentence: Sentence): boolean {
   return BOLD_LINE.test(sentence.text) || sentence.text.split(/\s+/).length <= LABEL_LEAD_WORDS;
 }
 
+/** The stems of the verbs the stopword list drops that still name a task (`data/line-cues.json`). */
+const PURPOSE_VERBS = new Set(lineCues.purposeVerbs.map(stem));
+
+/**
+ * The stem a word has as the verb of a task: a content word's (as `terms` stems it), or a verb
+ * the stopword list drops that still names one ("use", "see", `PURPOSE_VERBS`); null for any
+ * other stopword, an article, determiner or preposition ("the", "a", "of"). Both a line's purpose
+ * (`purposeOf`) and the question's words are read with it, so they meet on the same words.
+ */
+export function taskVerbOf(word: string): string | null {
+  const stemmed = stem(word);
+  return terms(word)[0] ?? (PURPOSE_VERBS.has(stemmed) ? stemmed : null);
+}
+
 /**
  * A line opening with the purpose it serves, "To <verb> ...," or "To <verb> ...:" ("To lock or
  * unlock an app, enter the PIN.", "To use the Bixby function, you must:"), after an optional
  * label ("Sound Mode: ... To change the sound mode, press ..." is split into sentences first): the
- * purpose's verb and its content words (stemmed as `terms` stems them), or null.
+ * purpose's verb (see `taskVerbOf`) and its content words (stemmed as `terms` stems them), or
+ * null. "To the right of the BOOT button, ..." and "To a maximum of 8 devices, ..." say where and
+ * how many, not what for: their first word is no verb.
  */
 export function purposeOf(text: string): { verb: string; words: ReadonlySet<string> } | null {
   const m = /^(?:[\p{L}][\p{L} ]{0,30}: )?(?:if you want )?to (\p{L}+)([^,.:;!?]{0,100})[,:]/iu.exec(text);
-  // A verb the stopword list drops ("To use the Bixby function, you must:") is still the task's verb.
-  const verb = m ? (terms(m[1]!)[0] ?? stem(m[1]!)) : undefined;
+  const verb = m ? taskVerbOf(m[1]!) : null;
   return m && verb ? { verb, words: new Set(terms(`${m[1]}${m[2]}`)) } : null;
 }
 
@@ -179,21 +195,26 @@ export function isLabelRun(sentence: Sentence): boolean {
   return isCapitalRun(sentence, LABEL_RUN);
 }
 
-/** Fewest words in capitals a line opens with for `opensWithCaution`. */
-const CAUTION_WORDS = 2;
+/** The openings of a caution in capitals, lower-cased (`data/line-cues.json`). */
+const CAUTION_OPENINGS = lineCues.cautionOpenings.map((c) => c.toLowerCase());
 
 /**
- * A caution set in capitals: the line opens with words written all in capitals, at least one of
- * them a function word ("DO NOT turn off the TV's power until the update is complete."). Capitals
- * on a word that names nothing are emphasis, as "Caution:" is (`ASIDE_LINE`); a run of acronyms
- * ("HDMI UHD Color ...", "USB OTG") names things and is none.
+ * A caution set in capitals: the line opens with words written all in capitals, the first of
+ * them a warning, negation or prohibition (`CAUTION_OPENINGS`: "DO NOT turn off the TV's power
+ * until the update is complete.", "NEVER ..."). Capitals on a word that names nothing are
+ * emphasis, as "Caution:" is (`ASIDE_LINE`). A run of labels in capitals is none, even with a
+ * function word in it: a port's or pin's name ("HDMI IN (ARC): ...", "DC IN 12V jack ...", "NC NO
+ * COM terminals ...", "IN OUT GND pins ..."), a state ("POWER ON the board ...") or a title ("IN
+ * THE BOX"); nor is a run of acronyms ("HDMI UHD Color ...", "USB OTG").
  */
 export function opensWithCaution(text: string): boolean {
   const opening: string[] = [];
   for (const w of text.split(/\s+/)) {
     const word = w.replace(/[!:,]+$/, '');
-    if (!/^\p{Lu}{2,}$/u.test(word)) break;
-    opening.push(word);
+    if (!/^\p{Lu}[\p{Lu}'’]*\p{Lu}$/u.test(word)) break;
+    opening.push(word.toLowerCase().replace(/’/g, "'"));
+    if (/[!:,]$/.test(w)) break;
   }
-  return opening.length >= CAUTION_WORDS && opening.some((w) => terms(w).length === 0);
+  const run = opening.join(' ');
+  return CAUTION_OPENINGS.some((c) => run === c || run.startsWith(`${c} `));
 }

@@ -52,8 +52,13 @@ export const HOW_ASK = cueRe(cues.quantity.filter((c) => /^how\s/.test(c)));
  * sleep?"), and the same word elsewhere ("Bluetooth Low Energy") answers nothing.
  */
 export const HOW_MEASURE = new RegExp(HOW_ASK.source, 'gu');
-/** Every definition cue of a question ("what is", "use of"): its words ask what something is, they name no task. */
-export const DEFINITION_CUES = new RegExp(cueRe(cues.definition).source, 'gu');
+/** Every definition cue of a question ("what is", "use of"); module-private, used with `replace` only (a global regex's `test`/`exec` keep `lastIndex` between calls). */
+const DEFINITION_CUES = new RegExp(cueRe(cues.definition).source, 'gu');
+
+/** `text` with every definition cue blanked: its words ask what something is, they name no task. */
+export function withoutDefinitionCues(text: string): string {
+  return text.replace(DEFINITION_CUES, ' ');
+}
 const PIN_CUE = cueRe(cues.pin);
 const ADDRESS_CUE = cueRe(cues.address);
 /** Most words between "which"/"what" and the component it asks about ("what is the model of the sensor"). */

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type MarkdownIt from 'markdown-it';
 import { MD_IMAGE, MD_LINK, markdownRowCells } from '../core/text';
 import { CALLOUT, cleanInline } from './inline-text';
-import { isStepOfSteps, isTitleLine } from './title-lines';
+import { isStepOfSteps, isTitleLine, opensAsInstruction } from './title-lines';
 import { rowText } from './table-rows';
 
 export { cleanInline } from './inline-text';
@@ -164,11 +164,20 @@ const HEADING_WORDS = 12;
  */
 const EQUATION_OR_ENTRIES = /[\p{L}\p{N})]\s*=\s*[\p{L}\p{N}(-]|(?:^|\s)\d{1,2}\.\s+\S[^]*\s\d{1,2}\.\s+\S/u;
 
+/**
+ * A short remark in brackets closing a heading ("(Only for models with COMPONENT IN / AV IN)"): at
+ * most ten words and no clause punctuation. A longer one, or one with a comma ("(about two seconds,
+ * until the LED blinks)"), goes on with the line's own sentence.
+ */
+const HEADING_REMARK = /(?<=\S)\s*\(\s*[^(),;:\s]+(?:\s+[^(),;:\s]+){0,9}\s*\)$/u;
+
 function isTextHeading(text: string): boolean {
   const t = text.trim();
-  // A remark in brackets closing a heading qualifies it ("Connecting with a component cable (Only
-  // for models with COMPONENT IN / AV IN)"): the heading's own words are those before it.
-  const own = t.replace(/(?<=\S)\s*\([^()]*\)$/u, '');
+  // A short remark closing a heading qualifies it ("Connecting with a component cable (Only for
+  // models with COMPONENT IN / AV IN)"): the heading's own words are those before it. Not after an
+  // instruction ("Hold the BOOT button and plug in the USB cable (about two seconds)"): a step a
+  // converter set as a heading is quoted as a step, its remark with it.
+  const own = opensAsInstruction(t) ? t : t.replace(HEADING_REMARK, '');
   return own.split(/\s+/).length > HEADING_WORDS || (/[.!?。]$/.test(t) && t.split(/\s+/).length > 3) || EQUATION_OR_ENTRIES.test(t);
 }
 

@@ -17,6 +17,11 @@ const INSTRUCTION = new RegExp(
   `^(?:(?:${cues.stepVerbs.join('|')})(?:\\s+(?:${cues.instructionParticles.join('|')}))?\\s+(?:${cues.instructionObjects.join('|')})|(?:${cues.instructionVerbs.join('|')}))(?![\\p{L}\\p{N}])`,
   'iu',
 );
+
+/** Whether a line opens as an instruction does (`INSTRUCTION`): "Hold the BOOT button ...", "Make sure ...". */
+export function opensAsInstruction(raw: string): boolean {
+  return INSTRUCTION.test(raw.trim());
+}
 /**
  * A short label, then a description of at least three words after ": ". A numbered label
  * ("Table 4.2: Recommended Power Operating Range", "Chapter 3: ...") is a caption or a title.

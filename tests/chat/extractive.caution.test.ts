@@ -10,6 +10,16 @@ describe('a caution set in capitals', () => {
     ['HDMI UHD Color set to Off supports up to UHD 50P/60P input signals.', false],
     ['USB OTG is supported on the side port.', false],
     ['Do not turn off the power.', false],
+    ["DON'T unplug the board while it writes the flash.", true],
+    ['NEVER touch the pins while the board is powered.', true],
+    // Port, pin and relay labels, a state and a title: a function word in capitals is no caution.
+    ['HDMI IN (ARC): connect the soundbar to this port.', false],
+    ['DC IN 12V jack powers the board.', false],
+    ['AUDIO OUT connects headphones.', false],
+    ['NC NO COM terminals of the relay switch the load.', false],
+    ['IN OUT GND pins carry the signal.', false],
+    ['POWER ON the board by plugging in USB.', false],
+    ['IN THE BOX', false],
   ])('%s -> %s', (text, caution) => {
     expect(opensWithCaution(text)).toBe(caution);
   });

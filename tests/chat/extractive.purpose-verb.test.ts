@@ -40,3 +40,21 @@ describe('a purpose whose verb is a stopword', () => {
     expect(quotedLines(a)[0]).toMatch(/^- The Accessibility Shortcuts provide easy access/);
   });
 });
+
+describe('a line that opens with "to" and no verb', () => {
+  it.each(['To the right of the BOOT button on the board, the red LED shows power.', 'To a maximum of 8 devices, the hub shares one port.', 'To this end, the board has two buttons.'])('%s has no purpose', (text) => {
+    expect(purposeOf(text)).toBeNull();
+  });
+
+  it('does not lead the answer about a task the question names', () => {
+    const text = [
+      '## Buttons',
+      '',
+      'To the right of the BOOT button on the board, the red LED shows power.',
+      '',
+      'Hold the BOOT button while you press RESET to enter download mode.',
+    ].join('\n');
+    const a = answerExtractively('How do I use the BOOT button on the board?', [passage('kit/manual.md#1', text)]);
+    expect(quotedLines(a)[0]).toMatch(/^- Hold the BOOT button while you press RESET/);
+  });
+});

@@ -14,4 +14,20 @@ describe('a heading that closes with a remark in brackets', () => {
     const long = '#### When you connect the TV to an external device the picture may take a few seconds to appear (on some models)';
     expect(splitSentences(`${long}\n\nMore text here.`).map((u) => u.text)[0]).toContain('When you connect the TV');
   });
+
+  it('is body text when the remark is a clause of an instruction', () => {
+    const step = '#### Hold the BOOT button and plug in the USB cable (about two seconds, until the LED blinks)';
+    const units = splitSentences(`${step}\n\nThe board then waits for a download.`);
+    expect(units.map((u) => u.text)).toContain('Hold the BOOT button and plug in the USB cable (about two seconds, until the LED blinks)');
+  });
+
+  it('is body text when an instruction closes with even a short remark', () => {
+    const step = '#### Hold the BOOT button and then plug in the USB cable (about two seconds)';
+    expect(splitSentences(`${step}\n\nThe board then waits for a download.`).map((u) => u.text)).toContain('Hold the BOOT button and then plug in the USB cable (about two seconds)');
+  });
+
+  it('is body text when a title closes with a long remark', () => {
+    const long = '#### Connecting the sensor board (only for the boards sold before the second revision of the kit in 2021 and later)';
+    expect(splitSentences(`${long}\n\nMore text here.`).map((u) => u.text)[0]).toContain('Connecting the sensor board');
+  });
 });
