@@ -27,7 +27,9 @@ import type { SettingsStore } from './settings';
  * reaches its chat service, so nothing of it is stored after the delete. Deleting a library and
  * closing also wait for every step of its questions to end before its index is closed; a question
  * arriving while its library is being deleted (`deleting`) or once the engine closes is refused
- * at the door, so none opens the index again after it was closed.
+ * at the door, so none opens the index again after it was closed. A question that left the door
+ * goes no further than the step under way; should that step throw, nobody receives the error
+ * (after a stop, the question is told it was stopped): it is logged.
  */
 
 /** What the chat handlers share with the engine (`createEngine` makes them). */
