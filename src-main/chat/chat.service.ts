@@ -40,6 +40,8 @@ export type { ChatIndex };
 
 /** Longest question, in characters (the contract's search limit). */
 export const MAX_QUESTION_CHARS = 2000;
+/** What a question stopped before its answer began is told (`cancelled`; the engine's door says the same). */
+export const STOPPED_BEFORE_ANSWERING = 'Stopped before answering.';
 /** Earlier messages offered to the LLM (the budget may keep fewer). */
 const HISTORY_MESSAGES = 12;
 /** Characters of the first question used as a conversation's title. */
@@ -298,7 +300,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     const whole = (fields: Omit<ChatTurn, 'id' | 'role' | 'createdAt'>): Result<ChatTurn> => {
       // A reply written at once, stopped before it was written (while the passages were read):
       // stopped before its first word, as a generated answer is.
-      if (opts.signal?.aborted) return fail('cancelled', 'Stopped before answering.');
+      if (opts.signal?.aborted) return fail('cancelled', STOPPED_BEFORE_ANSWERING);
       onToken(fields.text);
       return ok(turn(fields));
     };
@@ -368,7 +370,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       const text = `${note}I found nothing about this${about} in the manuals of this library${limited}.`;
       return whole({ text, mode: 'not-found', citations: [], resolvedModels, ...asksBack });
     }
-    if (opts.signal?.aborted) return fail('cancelled', 'Stopped before answering.');
+    if (opts.signal?.aborted) return fail('cancelled', STOPPED_BEFORE_ANSWERING);
 
     let llm: Llm | null;
     try {
@@ -398,7 +400,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       // Stopped before the model wrote a word: nothing was answered, so nothing is stored and the
       // question goes back to the asker, as a stop before generation does (the renderer puts it
       // back in the question box either way).
-      if (generated?.stopped && generated.text.trim() === '') return fail('cancelled', 'Stopped before answering.');
+      if (generated?.stopped && generated.text.trim() === '') return fail('cancelled', STOPPED_BEFORE_ANSWERING);
       if (generated) {
         return ok(
           turn({
@@ -455,7 +457,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
         if (!conv.ok) return conv;
         const userTurn: ChatTurn = { id: newId(), role: 'user', text: q.value, createdAt: new Date().toISOString() };
         // Stopped before anything was read: nothing answered, nothing stored, as a stop before generation.
-        if (controller.signal.aborted) return fail('cancelled', 'Stopped before answering.');
+        if (controller.signal.aborted) return fail('cancelled', STOPPED_BEFORE_ANSWERING);
         const messageId = newId();
         const answered = await answer(q.value, {
           scope: conv.value.scope,

@@ -17,6 +17,8 @@ import { readJson, sweepTempFiles, writeJsonAtomic } from '../storage/atomic-fil
 export const DEFAULT_TITLE = 'New conversation';
 /** Longest title, in characters. */
 export const MAX_TITLE_CHARS = 120;
+/** The `not-found` of a conversation that is not (or no longer) stored; the engine's door says the same to a question whose conversation was deleted. */
+export const CONVERSATION_GONE = 'This conversation no longer exists.';
 
 const ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -161,7 +163,7 @@ export function createConversationStore(libraryDir: string): ConversationStore {
     } catch {
       return fail('corrupt', 'This conversation could not be read; its file is damaged.');
     }
-    if (raw === null) return fail('not-found', 'This conversation no longer exists.');
+    if (raw === null) return fail('not-found', CONVERSATION_GONE);
     const parsed = fileSchema.safeParse(raw);
     if (!parsed.success || parsed.data.id !== id) return fail('corrupt', 'This conversation could not be read; its file is damaged.');
     return ok(parsed.data);
@@ -237,7 +239,7 @@ export function createConversationStore(libraryDir: string): ConversationStore {
         try {
           await fs.rm(fileOf(id));
         } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT') return fail('not-found', 'This conversation no longer exists.');
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') return fail('not-found', CONVERSATION_GONE);
           throw err;
         }
         return ok({ deleted: id });

@@ -1,7 +1,8 @@
 import type { ChatTurn, EngineEvent, Handlers } from '../contract/api';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
-import { chatIndexOf, createChatService, type ChatService } from '../chat/chat.service';
+import { chatIndexOf, createChatService, STOPPED_BEFORE_ANSWERING, type ChatService } from '../chat/chat.service';
+import { CONVERSATION_GONE } from '../chat/conversation.store';
 import type { LibraryIndexes } from '../index/library-indexes';
 import type { ModelRuntime } from '../models/runtime';
 import type { Llm } from '../models/types';
@@ -24,7 +25,11 @@ import type { SettingsStore } from './settings';
  * Deleting the question's conversation or library, or closing the engine, stops it the same way;
  * waiting at the door it then leaves at once (`not-found`, or `cancelled` when closing) and never
  * reaches its chat service, so nothing of it is stored after the delete. Deleting a library and
- * closing also wait for every step of its questions to end before its index is closed.
+ * closing also wait for every step of its questions to end before its index is closed; a question
+ * arriving while its library is being deleted (`deleting`) or once the engine closes is refused
+ * at the door, so none opens the index again after it was closed. A question that left the door
+ * goes no further than the step under way; should that step throw, nobody receives the error
+ * (after a stop, the question is told it was stopped): it is logged.
  */
 
 /** What the chat handlers share with the engine (`createEngine` makes them). */
@@ -40,6 +45,8 @@ export interface ChatContext {
   follow: (lib: Library) => Promise<void>;
   /** Tests only (`EngineOptions.atChatDoor`): awaited by `chat.ask` once it has taken the question in, before its look-ups. */
   atDoor?: (question: { library: string; conversationId: string }) => Promise<void>;
+  /** Where a door step's error goes that no caller receives (its question had left already): the engine's log. */
+  log: (message: string) => void;
 }
 
 /** Why a question was stopped: `chat.stop`, its conversation or library deleted, the engine closing. */
@@ -57,9 +64,9 @@ interface Asked {
   stoppedBy: StoppedBy | null;
   /**
    * While the question is at the door (looking up and following its library, opening its index):
-   * lets it leave with `stoppedBy`'s outcome at once, the step under way going on unawaited.
+   * lets it leave with the outcome of `why` at once, the step under way going on unawaited.
    */
-  leaveDoor: (() => void) | null;
+  leaveDoor: ((why: Exclude<StoppedBy, 'stop'>) => void) | null;
   /** `chat.ask` has returned: a stop no longer finds it. */
   answered: boolean;
   /** Settles when every step of it is over, a door step it left included: what closing waits for. */
@@ -68,27 +75,40 @@ interface Asked {
 
 /** What a question stopped at the door returns, by who stopped it. */
 const DOOR_OUTCOMES: Record<StoppedBy, Result<never>> = {
-  stop: fail('cancelled', 'Stopped before answering.'),
-  // The words of the conversation store's own `not-found` (a question sent to a deleted conversation).
-  deleted: fail('not-found', 'This conversation no longer exists.'),
+  // The chat service's own words for a question stopped before its answer began.
+  stop: fail('cancelled', STOPPED_BEFORE_ANSWERING),
+  // The conversation store's own `not-found` (a question sent to a deleted conversation).
+  deleted: fail('not-found', CONVERSATION_GONE),
   closing: fail('cancelled', 'ManualMate is closing: the question was not answered.'),
 };
 
 type ChatKeys = 'chat.list' | 'chat.create' | 'chat.get' | 'chat.rename' | 'chat.scope' | 'chat.delete' | 'chat.ask' | 'chat.stop' | 'chat.export';
 
+/**
+ * The chat side of the engine (`createChats`): the library's chat service for the CLI's one-off
+ * answers, the `chat.*` handlers, and the two ways the engine stops questions wholesale (a library
+ * deleted, the engine closing), each waiting until no step of them works any longer.
+ */
 export interface Chats {
+  /** The library's chat service, made on first use (one per library); `not-found` while the library is being deleted. */
   chatFor: (library: string) => Promise<Result<ChatService>>;
   handlers: Pick<Handlers, ChatKeys>;
-  /** Stops the library's questions (it is being deleted) and waits until none of them works any longer. */
-  stopLibrary: (lib: Library) => Promise<void>;
+  /**
+   * The library is being deleted: refuses its new questions (`not-found`), stops those under way
+   * and resolves, once none of them works any longer, with the release that lets questions in
+   * again (the deletion calls it when it ends, whether or not the folder went).
+   */
+  stopLibraryQuestions: (lib: Library) => Promise<() => void>;
   /** Stops every question and refuses new ones (the engine is closing); resolves once none works any longer. */
   close: () => Promise<void>;
 }
 
 export function createChats(ctx: ChatContext): Chats {
-  const { libraries, indexes, settings, models, chats, emit, follow, atDoor } = ctx;
+  const { libraries, indexes, settings, models, chats, emit, follow, atDoor, log } = ctx;
   /** The questions taken in; each leaves once all its work is over, whatever became of its library. */
   const asked = new Set<Asked>();
+  /** Ids of the libraries being deleted (`stopLibraryQuestions` until its release): their questions are refused. */
+  const deleting = new Set<string>();
   /** Set by `close`: questions arriving afterwards are refused. */
   let closing = false;
 
@@ -105,7 +125,7 @@ export function createChats(ctx: ChatContext): Chats {
     for (const a of found) {
       if (why !== 'stop' || a.stoppedBy === null) a.stoppedBy = why;
       a.controller.abort();
-      if (why !== 'stop') a.leaveDoor?.();
+      if (why !== 'stop') a.leaveDoor?.(why);
     }
   }
 
@@ -134,7 +154,10 @@ export function createChats(ctx: ChatContext): Chats {
 
   async function chatFor(library: string): Promise<Result<ChatService>> {
     const lib = await libraries.require(library);
-    return lib.ok ? ok(await chatOf(lib.value)) : lib;
+    if (!lib.ok) return lib;
+    // Its index is being closed and its folder removed: a service made now would reopen the index.
+    if (deleting.has(lib.value.config.id)) return fail('not-found', `There is no library named "${library}".`);
+    return ok(await chatOf(lib.value));
   }
 
   /** A handler that runs on the library's chat service. */
@@ -145,13 +168,25 @@ export function createChats(ctx: ChatContext): Chats {
     };
   }
 
+  /**
+   * Whether the question has left the door (its conversation or library deleted, the engine
+   * closing): its way in stops at the next step. Not after a stop: its question leaves when the
+   * step under way ends, the app showing "Stopping" until then, so the step finishes as before.
+   */
+  const gone = (taken: Asked): taken is Asked & { stoppedBy: 'deleted' | 'closing' } => taken.stoppedBy === 'deleted' || taken.stoppedBy === 'closing';
+
   /** The question's way to its chat service: the library looked up and followed, its index opened. */
   async function enter(taken: Asked): Promise<Result<ChatService>> {
     await atDoor?.({ library: taken.library, conversationId: taken.conversationId });
+    if (gone(taken)) return DOOR_OUTCOMES[taken.stoppedBy];
     const lib = await libraries.get(taken.library);
+    if (gone(taken)) return DOOR_OUTCOMES[taken.stoppedBy];
     if (lib) {
+      // Arrived while its library is being deleted (after the deletion stopped those under way).
+      if (deleting.has(lib.config.id)) return DOOR_OUTCOMES.deleted;
       taken.libraryId = lib.config.id;
       await follow(lib);
+      if (gone(taken)) return DOOR_OUTCOMES[taken.stoppedBy];
     }
     // Looked up again, not `lib` reused: a deletion meanwhile, or another process's rename that `follow` took in, leaves `lib` unlisted or under another name.
     return chatFor(taken.library);
@@ -167,6 +202,11 @@ export function createChats(ctx: ChatContext): Chats {
       // Before the look-up, as a stop: a question asked in it and still at the door leaves at once,
       // `not-found`, before it opens the index; one being answered stops (its chat service's
       // `delete` does too, but the question may be another service's: the library renamed since).
+      // Told `not-found` before the delete has happened: should the store's delete then fail (a
+      // file error; a missing file is `not-found` itself), the question was stopped all the same
+      // and the call's error says the conversation stayed. Accepted: waiting for the delete's
+      // outcome would keep the question behind the conversation's lock, which an answer under way
+      // in it holds until it has stopped.
       stopAll(unanswered(id, (a) => sameLibraryName(a.library, library)), 'deleted');
       const lib = await libraries.require(library);
       if (!lib.ok) return lib;
@@ -177,20 +217,36 @@ export function createChats(ctx: ChatContext): Chats {
       if (closing) return Promise.resolve(DOOR_OUTCOMES.closing);
       // Registered before the first await (see above); the look-ups follow.
       const taken: Asked = { library, libraryId: null, conversationId: id, controller: new AbortController(), stoppedBy: null, leaveDoor: null, answered: false, ended: Promise.resolve() };
-      const left = new Promise<void>((resolve) => (taken.leaveDoor = resolve));
+      const left = new Promise<Result<never>>((resolve) => (taken.leaveDoor = (why) => resolve(DOOR_OUTCOMES[why])));
       asked.add(taken);
       const entered = enter(taken);
+      /** A door step's error that reached the caller (through `dispatch`, which logs it): not logged again below. */
+      let thrown = false;
       const answered = (async (): Promise<Result<ChatTurn>> => {
-        const chat = await Promise.race([entered, left]);
-        taken.leaveDoor = null;
+        let chat: Result<ChatService>;
+        try {
+          chat = await Promise.race([entered, left]);
+        } catch (err) {
+          // Failed after a stop: the stop's outcome, the error logged below.
+          if (taken.stoppedBy !== null) return DOOR_OUTCOMES[taken.stoppedBy];
+          thrown = true;
+          throw err;
+        } finally {
+          taken.leaveDoor = null;
+        }
         // Stopped at the door: answered by nobody, nothing stored.
-        if (taken.stoppedBy !== null || !chat) return DOOR_OUTCOMES[taken.stoppedBy ?? 'stop'];
+        if (taken.stoppedBy !== null) return DOOR_OUTCOMES[taken.stoppedBy];
         return chat.ok ? await chat.value.ask(id, question, { signal: taken.controller.signal }) : chat;
       })().finally(() => {
         taken.answered = true;
       });
-      taken.ended = Promise.allSettled([entered, answered]).then(() => {
+      taken.ended = Promise.allSettled([entered, answered]).then(([door]) => {
         asked.delete(taken);
+        // Its question had left (or was stopped): nobody else receives this error.
+        if (door.status === 'rejected' && !thrown) {
+          const err: unknown = door.reason;
+          log(`[engine] the door step of a question stopped in ${library} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        }
       });
       return answered;
     },
@@ -219,7 +275,13 @@ export function createChats(ctx: ChatContext): Chats {
   return {
     chatFor,
     handlers,
-    stopLibrary: (lib) => stopAndWait((a) => a.libraryId === lib.config.id || (a.libraryId === null && sameLibraryName(a.library, lib.name)), 'deleted'),
+    async stopLibraryQuestions(lib) {
+      const id = lib.config.id;
+      // Before the questions under way are picked: one arriving from now on is refused at the door.
+      deleting.add(id);
+      await stopAndWait((a) => a.libraryId === id || (a.libraryId === null && sameLibraryName(a.library, lib.name)), 'deleted');
+      return () => deleting.delete(id);
+    },
     close() {
       closing = true;
       return stopAndWait(() => true, 'closing');

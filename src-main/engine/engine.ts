@@ -235,7 +235,7 @@ export function createEngine(options: EngineOptions): Engine {
   /** The chat services by library id, made on first use (chat.handlers.ts); renaming or deleting a library drops its one. */
   const chats = new Map<string, ChatService>();
   const team = createTeam({ dataDir: options.dataDir, version: options.version ?? '0.0.0', libraries, lock, indexes, remote, settings, emit, log, stopJobs, startBackground, summaryOf, followDisk });
-  const chat = createChats({ libraries, indexes, settings, models, chats, emit, follow: team.follow, ...(options.atChatDoor ? { atDoor: options.atChatDoor } : {}) });
+  const chat = createChats({ libraries, indexes, settings, models, chats, emit, follow: team.follow, log, ...(options.atChatDoor ? { atDoor: options.atChatDoor } : {}) });
 
   // Subscribed libraries are read-only: the handlers that write a library refuse them (team.ts).
   const handlers: Handlers = team.guardWrites({
@@ -251,7 +251,7 @@ export function createEngine(options: EngineOptions): Engine {
 
     'models.list': async () => ok((await models.list()).map(modelSummary)),
 
-    ...libraryHandlers({ libraries, models, indexes, lock, jobs, chats, stopQuestions: chat.stopLibrary, team, emit, summaryOf, stopJobs, startBackground, rebuildJob }),
+    ...libraryHandlers({ libraries, models, indexes, lock, jobs, chats, stopLibraryQuestions: chat.stopLibraryQuestions, team, emit, summaryOf, stopJobs, startBackground, rebuildJob }),
     ...documentHandlers({ libraries, indexes, models, lock, emit }),
     ...importHandlers({ lock, jobs, uploadsDir, libraryFor, importPaths, emit, log }),
     ...chat.handlers,
@@ -321,8 +321,11 @@ export function createEngine(options: EngineOptions): Engine {
     },
     async dispose(options = {}) {
       // Questions stop first and new ones are refused: one at the door leaves at once, one being
-      // answered stops; all are waited for below, before the indexes they read are closed.
+      // answered stops; all are waited for below, before the jobs are stopped and the indexes they
+      // read are closed.
       const questions = chat.close();
+      // An index opened from now on (by a door step still under way) starts none of the work its library owes.
+      resuming = false;
       const folds = () => Promise.all([...jobs.entries()].filter(([id]) => id.startsWith('index-')).map(([, j]) => j.done.catch(() => undefined)));
       // Index folding is short and keeps the next open fast: it finishes; everything else stops.
       // The CLI's exit folds what it imported, even behind another process's short hold.
@@ -331,10 +334,12 @@ export function createEngine(options: EngineOptions): Engine {
       // import (or a short hold of another app) would wait up to `OPENING_WAIT_MS` per step. A
       // step that has its turn still writes; one that had none does not run.
       lock.close();
+      // A question's door step still under way may open its library's index, which (resuming)
+      // starts the work the library owes: it ends before the jobs are stopped, not after.
+      await questions;
       await folds();
       for (const job of jobs.values()) job.controller.abort();
       await Promise.all([...jobs.values()].map((j) => j.done.catch(() => undefined)));
-      await questions;
       await indexes.closeAll();
       await parsePool.close();
       await models.dispose();

@@ -29,8 +29,11 @@ export interface LibrariesContext {
   jobs: Map<string, Job>;
   /** The chat services by library id: renaming or deleting a library drops its one. */
   chats: Map<string, ChatService>;
-  /** Stops the library's questions and waits until none of them works any longer (chat.handlers.ts). */
-  stopQuestions: (lib: Library) => Promise<void>;
+  /**
+   * Refuses the library's new questions, stops those under way and waits until none of them works
+   * any longer (chat.handlers.ts); resolves with the release that lets its questions in again.
+   */
+  stopLibraryQuestions: (lib: Library) => Promise<() => void>;
   team: Pick<ReturnType<typeof createTeam>, 'holdForDeletion' | 'forget'>;
   emit: (event: EngineEvent) => void;
   summaryOf: (lib: Library) => Promise<LibrarySummary>;
@@ -51,16 +54,23 @@ type LibraryKeys =
   | 'libraries.cancelRebuild';
 
 export function libraryHandlers(ctx: LibrariesContext): Pick<Handlers, LibraryKeys> {
-  const { libraries, models, indexes, lock, jobs, chats, stopQuestions, team, emit, summaryOf, stopJobs, startBackground, rebuildJob } = ctx;
+  const { libraries, models, indexes, lock, jobs, chats, stopLibraryQuestions, team, emit, summaryOf, stopJobs, startBackground, rebuildJob } = ctx;
 
   /** Deletes a library (the caller holds its lock file): its questions and jobs stopped, its index closed, its folder removed. */
   async function deleteLibrary(lib: Library): Promise<void> {
-    // A question still waiting at the door leaves at once; none reads the index or writes its conversation once the folder goes.
-    await stopQuestions(lib);
-    await stopJobs(lib);
-    await indexes.close(lib);
-    chats.delete(lib.config.id);
-    await libraries.delete(lib);
+    // A question still waiting at the door leaves at once, and one arriving until the deletion
+    // ends is refused there: none reads the index or writes its conversation once the folder
+    // goes, nor opens the index again once it was closed.
+    const release = await stopLibraryQuestions(lib);
+    try {
+      await stopJobs(lib);
+      await indexes.close(lib);
+      chats.delete(lib.config.id);
+      await libraries.delete(lib);
+    } finally {
+      // Once the folder is gone a question finds no library; had the delete failed, the library stays and answers again.
+      release();
+    }
     emit({ type: 'library.changed', library: lib.name });
   }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { answerExtractively } from '../../src-main/chat/extractive.answerer';
 import { withRemedyLead, type RemedyAsk } from '../../src-main/chat/extractive.along';
 import type { Line } from '../../src-main/chat/extractive.render';
-import { questionKind, YES_NO } from '../../src-main/chat/question-kind';
+import { HOW_MEASURE, questionKind, YES_NO } from '../../src-main/chat/question-kind';
 import { splitSentences, terms, type Sentence } from '../../src-main/chat/sentences';
 import { passage, quotedLines } from './fixtures';
 
@@ -25,8 +25,16 @@ const SECTION = [
   'Check that the antenna cable is connected.',
 ].join('\n');
 
-/** What a question asks of a troubleshooting section (the answerer passes its own reading: the kind, yes or no, the words). */
-const remedyAsk = (question: string): RemedyAsk => ({ problem: questionKind(question).problem, yesNo: YES_NO.test(question.trim()), words: new Set(terms(question)) });
+/**
+ * What a question asks of a troubleshooting section, read as the answerer reads it (its `asked`:
+ * the question's words without a how-much cue). The answerer also leaves out the words of the
+ * models the question names; these questions name none, and no passage is read here to find them.
+ */
+const remedyAsk = (question: string): RemedyAsk => ({
+  problem: questionKind(question).problem,
+  yesNo: YES_NO.test(question.trim()),
+  words: new Set(terms(question.toLowerCase().replace(HOW_MEASURE, ' '))),
+});
 
 describe('the opening of a troubleshooting section', () => {
   it('comes before the problem line that leads its passage', () => {

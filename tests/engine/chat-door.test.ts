@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EngineEvent } from '../../src-main/contract/api';
 import { createEngine, type Engine, type EngineOptions } from '../../src-main/engine/engine';
@@ -10,7 +10,10 @@ import { tempDir } from '../helpers/temp';
  * A question held at the engine's door (taken in by `chat.ask`, its library not yet looked up,
  * through the test-only `EngineOptions.atChatDoor`) when its conversation or library is deleted or
  * the engine closes: the question is answered at once, while the held step still waits, never by
- * its chat service, and nothing of it is stored. Real engine, real index, extracted answers.
+ * its chat service, and nothing of it is stored; the deletion or closing waits for the held step.
+ * A question arriving while its library is being deleted is refused; a door step that throws is
+ * logged once and never keeps a deletion or closing waiting. Real engine, real index, extracted
+ * answers.
  */
 
 const QUESTION = 'Which fuse does the P-200 take?';
@@ -20,7 +23,12 @@ let tmp: { dir: string; cleanup: () => Promise<void> };
 
 /** The door of the engines below: holds the next question that reaches it, once `holdNext` asked for it. */
 let next: { reached: () => void; held: Promise<void> } | null = null;
+/** When set, the door step of the next question throws (`failNext`). */
+let failing: Error | null = null;
 const atChatDoor: EngineOptions['atChatDoor'] = async () => {
+  const thrown = failing;
+  failing = null;
+  if (thrown) throw thrown;
   const gate = next;
   next = null;
   if (!gate) return;
@@ -28,19 +36,29 @@ const atChatDoor: EngineOptions['atChatDoor'] = async () => {
   await gate.held;
 };
 
-/** Holds the next question at the door: `reached` once it is there, `release` lets it go on. */
-function holdNext(): { reached: Promise<void>; release: () => void } {
+/** Holds the next question at the door: `reached` once it is there, `release` lets it go on, `fail` makes its held step throw. */
+function holdNext(): { reached: Promise<void>; release: () => void; fail: (err: Error) => void } {
   let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
+  let fail!: (err: Error) => void;
+  const held = new Promise<void>((resolve, reject) => {
+    release = resolve;
+    fail = reject;
+  });
   let reached!: () => void;
   const there = new Promise<void>((resolve) => (reached = resolve));
   next = { reached, held };
-  return { reached: there, release };
+  return { reached: there, release, fail };
 }
 
-/** An engine over `dataDir` with the door above and library `name` holding the manual. */
-async function engineWith(dataDir: string, name: string): Promise<Engine> {
-  const engine = createEngine({ dataDir, bundledModelsDir: path.join(tmp.dir, 'none'), threads: 1, log: () => undefined, atChatDoor });
+/** How many of the engine's log lines tell of `err` (its message, or its stack that starts with it). */
+const told = (logs: readonly string[], err: Error) => logs.filter((l) => l.includes(err.message)).length;
+
+/** Lets the calls under way take their turns (I/O included) before a check that something has not settled. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** An engine over `dataDir` with the door above and library `name` holding the manual; `logs` collects its log. */
+async function engineWith(dataDir: string, name: string, logs: string[] = []): Promise<Engine> {
+  const engine = createEngine({ dataDir, bundledModelsDir: path.join(tmp.dir, 'none'), threads: 1, log: (m) => logs.push(m), atChatDoor });
   const manual = path.join(tmp.dir, 'p-200.md');
   await writeFile(manual, MANUAL);
   const imported = await engine.importPaths(name, [manual]);
@@ -71,53 +89,96 @@ afterAll(async () => {
 });
 
 describe('deleting a conversation whose question waits at the door', () => {
-  let engine: Engine;
-  const events: EngineEvent[] = [];
-
-  beforeAll(async () => {
-    engine = await engineWith(path.join(tmp.dir, 'conversation'), 'Pumps');
-    engine.subscribe((e) => events.push(e));
-  });
-
-  afterAll(async () => {
-    next = null;
-    await engine?.dispose();
-  });
-
   it('answers the question not-found as the delete arrives, stores nothing, and the delete succeeds', async () => {
+    const dataDir = path.join(tmp.dir, 'conversation-gone');
+    const engine = await engineWith(dataDir, 'Pumps');
+    const events: EngineEvent[] = [];
+    engine.subscribe((e) => events.push(e));
+    const lib = await engine.libraries.get('Pumps');
     const id = await conversation(engine, 'Pumps');
-    const door = holdNext();
-    const asked = engine.api['chat.ask']({ library: 'Pumps', id, question: QUESTION });
-    const askedSettled = settledFlag(asked);
-    await door.reached;
     try {
-      const deleted = await engine.api['chat.delete']({ library: 'Pumps', id });
-      expect(deleted).toEqual({ ok: true, value: { deleted: id } });
-      // Answered while its door step is still held: not once the library was followed and the index opened.
-      expect(askedSettled()).toBe(true);
+      const door = holdNext();
+      const asked = engine.api['chat.ask']({ library: 'Pumps', id, question: QUESTION });
+      const askedSettled = settledFlag(asked);
+      await door.reached;
+      try {
+        const deleted = await engine.api['chat.delete']({ library: 'Pumps', id });
+        expect(deleted).toEqual({ ok: true, value: { deleted: id } });
+        // Answered while its door step is still held: not once the library was followed and the index opened.
+        expect(askedSettled()).toBe(true);
+      } finally {
+        door.release();
+      }
+      expect(await asked).toMatchObject({ ok: false, error: { code: 'not-found', message: 'This conversation no longer exists.' } });
     } finally {
-      door.release();
+      next = null;
+      // Closing waits for every step of the question, the released one included.
+      await engine.dispose();
     }
-    expect(await asked).toMatchObject({ ok: false, error: { code: 'not-found' } });
-    expect(await engine.api['chat.get']({ library: 'Pumps', id })).toMatchObject({ ok: false, error: { code: 'not-found' } });
-    const listed = await engine.api['chat.list']({ library: 'Pumps' });
-    expect(listed.ok && listed.value.some((c) => c.id === id)).toBe(false);
+    // Nothing of it was stored, nor answered, once all its steps had ended.
+    await expect(access(path.join(lib!.dir, 'conversations', `${id}.json`))).rejects.toMatchObject({ code: 'ENOENT' });
     expect(events.filter((e) => (e.type === 'chat.token' || e.type === 'chat.done') && e.conversationId === id)).toEqual([]);
+    const reopened = createEngine({ dataDir, bundledModelsDir: path.join(tmp.dir, 'none'), threads: 1, log: () => undefined });
+    try {
+      expect(await reopened.api['chat.get']({ library: 'Pumps', id })).toMatchObject({ ok: false, error: { code: 'not-found' } });
+      const listed = await reopened.api['chat.list']({ library: 'Pumps' });
+      expect(listed.ok && listed.value.some((c) => c.id === id)).toBe(false);
+    } finally {
+      await reopened.dispose();
+    }
   });
 
-  it('leaves the questions of other conversations alone', async () => {
-    const [kept, gone] = [await conversation(engine, 'Pumps'), await conversation(engine, 'Pumps')];
-    const door = holdNext();
-    const asked = engine.api['chat.ask']({ library: 'Pumps', id: kept, question: QUESTION });
-    await door.reached;
-    try {
-      expect(await engine.api['chat.delete']({ library: 'PUMPS', id: gone })).toEqual({ ok: true, value: { deleted: gone } });
-    } finally {
-      door.release();
-    }
-    expect(await asked).toMatchObject({ ok: true, value: { mode: 'extracted' } });
-    const conv = await engine.api['chat.get']({ library: 'Pumps', id: kept });
-    expect(conv.ok && conv.value.messages.length).toBe(2);
+  describe('on one engine', () => {
+    let engine: Engine;
+
+    beforeAll(async () => {
+      engine = await engineWith(path.join(tmp.dir, 'conversation'), 'Pumps');
+    });
+
+    afterAll(async () => {
+      next = null;
+      await engine?.dispose();
+    });
+
+    it('leaves the questions of other conversations alone', async () => {
+      const [kept, gone] = [await conversation(engine, 'Pumps'), await conversation(engine, 'Pumps')];
+      const door = holdNext();
+      const asked = engine.api['chat.ask']({ library: 'Pumps', id: kept, question: QUESTION });
+      await door.reached;
+      try {
+        expect(await engine.api['chat.delete']({ library: 'PUMPS', id: gone })).toEqual({ ok: true, value: { deleted: gone } });
+      } finally {
+        door.release();
+      }
+      expect(await asked).toMatchObject({ ok: true, value: { mode: 'extracted' } });
+      const conv = await engine.api['chat.get']({ library: 'Pumps', id: kept });
+      expect(conv.ok && conv.value.messages.length).toBe(2);
+    });
+
+    it('answers not-found when it comes after a stop of the same question (the delete says why)', async () => {
+      const id = await conversation(engine, 'Pumps');
+      const door = holdNext();
+      const asked = engine.api['chat.ask']({ library: 'Pumps', id, question: QUESTION });
+      const askedSettled = settledFlag(asked);
+      await door.reached;
+      try {
+        expect(await engine.api['chat.stop']({ library: 'Pumps', id })).toEqual({ ok: true, value: { stopped: true } });
+        await turn();
+        // A stop lets the held step end first ("Stopping" in the app) ...
+        expect(askedSettled()).toBe(false);
+        expect(await engine.api['chat.delete']({ library: 'Pumps', id })).toEqual({ ok: true, value: { deleted: id } });
+        // ... the delete does not.
+        expect(await asked).toMatchObject({ ok: false, error: { code: 'not-found' } });
+      } finally {
+        door.release();
+      }
+    });
+
+    it('gives one chat service to two calls that ask for it at once', async () => {
+      // The engine has made none yet: both calls open the index before either keeps its service.
+      const [a, b] = await Promise.all([engine.chat('Pumps'), engine.chat('pumps')]);
+      expect(a.ok && b.ok && a.value === b.value).toBe(true);
+    });
   });
 });
 
@@ -125,25 +186,114 @@ describe('deleting a library whose question waits at the door', () => {
   it('answers the question not-found before the library is gone, and deletes it once the held step ends', async () => {
     const engine = await engineWith(path.join(tmp.dir, 'library'), 'Tanks');
     try {
+      const dir = (await engine.libraries.get('Tanks'))!.dir;
       const id = await conversation(engine, 'Tanks');
       const door = holdNext();
       const asked = engine.api['chat.ask']({ library: 'Tanks', id, question: QUESTION });
       await door.reached;
       const deleting = engine.api['libraries.delete']({ library: 'Tanks' });
+      const deleted = settledFlag(deleting);
       try {
         // The deletion waits for the question's held step; the question does not wait for it.
-        const first = await Promise.race([asked, deleting.then(() => 'the library was deleted while the question still waited')]);
-        expect(first).toMatchObject({ ok: false, error: { code: 'not-found' } });
+        expect(await asked).toMatchObject({ ok: false, error: { code: 'not-found' } });
+        await turn();
+        expect(deleted()).toBe(false);
       } finally {
         door.release();
       }
       expect(await deleting).toEqual({ ok: true, value: { deleted: 'Tanks' } });
+      await expect(access(dir)).rejects.toMatchObject({ code: 'ENOENT' });
       const libs = await engine.api['libraries.list']({});
       expect(libs.ok && libs.value.map((l) => l.name)).toEqual([]);
     } finally {
       next = null;
       await engine.dispose();
     }
+  });
+
+  it('refuses a question that arrives while the deletion waits, and the library goes', async () => {
+    const engine = await engineWith(path.join(tmp.dir, 'library-arriving'), 'Tanks');
+    try {
+      const dir = (await engine.libraries.get('Tanks'))!.dir;
+      const [first, second] = [await conversation(engine, 'Tanks'), await conversation(engine, 'Tanks')];
+      const door = holdNext();
+      const held = engine.api['chat.ask']({ library: 'Tanks', id: first, question: QUESTION });
+      await door.reached;
+      const deleting = engine.api['libraries.delete']({ library: 'Tanks' });
+      try {
+        expect(await held).toMatchObject({ ok: false, error: { code: 'not-found' } });
+        // Not held at the door: it would find the library still listed and its index open.
+        expect(await engine.api['chat.ask']({ library: 'Tanks', id: second, question: QUESTION })).toMatchObject({ ok: false, error: { code: 'not-found' } });
+      } finally {
+        door.release();
+      }
+      expect(await deleting).toEqual({ ok: true, value: { deleted: 'Tanks' } });
+      await expect(access(dir)).rejects.toMatchObject({ code: 'ENOENT' });
+      // No service of the deleted library was kept: a library of that name made again starts empty.
+      expect(await engine.api['libraries.create']({ name: 'Tanks' })).toMatchObject({ ok: true });
+      expect(await engine.api['chat.list']({ library: 'Tanks' })).toEqual({ ok: true, value: [] });
+    } finally {
+      next = null;
+      await engine.dispose();
+    }
+  });
+});
+
+describe('a door step that throws', () => {
+  it('is an internal error of the question, logged once; deleting the library and closing still end', async () => {
+    const logs: string[] = [];
+    const engine = await engineWith(path.join(tmp.dir, 'throws'), 'Pumps', logs);
+    const id = await conversation(engine, 'Pumps');
+    const err = new Error('the door broke (unstopped)');
+    failing = err;
+    try {
+      // The contract's edge turns a thrown bug into an `internal` result and logs it; nothing throws past it.
+      expect(await engine.api['chat.ask']({ library: 'Pumps', id, question: QUESTION })).toMatchObject({ ok: false, error: { code: 'internal' } });
+      expect(told(logs, err)).toBe(1);
+      expect(await engine.api['libraries.delete']({ library: 'Pumps' })).toEqual({ ok: true, value: { deleted: 'Pumps' } });
+    } finally {
+      failing = null;
+      await engine.dispose();
+    }
+  });
+
+  it('after its question left for a deletion: the question is not-found, the error logged once, the deletion ends', async () => {
+    const logs: string[] = [];
+    const engine = await engineWith(path.join(tmp.dir, 'throws-deleted'), 'Pumps', logs);
+    try {
+      const id = await conversation(engine, 'Pumps');
+      const door = holdNext();
+      const asked = engine.api['chat.ask']({ library: 'Pumps', id, question: QUESTION });
+      await door.reached;
+      const deleting = engine.api['libraries.delete']({ library: 'Pumps' });
+      expect(await asked).toMatchObject({ ok: false, error: { code: 'not-found' } });
+      const err = new Error('the door broke (deleted)');
+      door.fail(err);
+      expect(await deleting).toEqual({ ok: true, value: { deleted: 'Pumps' } });
+      expect(told(logs, err)).toBe(1);
+    } finally {
+      next = null;
+      await engine.dispose();
+    }
+  });
+
+  it('after a stop: the question is told it was stopped, the error logged once; closing ends', async () => {
+    const logs: string[] = [];
+    const engine = await engineWith(path.join(tmp.dir, 'throws-stopped'), 'Pumps', logs);
+    const id = await conversation(engine, 'Pumps');
+    const door = holdNext();
+    const asked = engine.api['chat.ask']({ library: 'Pumps', id, question: QUESTION });
+    await door.reached;
+    const err = new Error('the door broke (stopped)');
+    try {
+      expect(await engine.api['chat.stop']({ library: 'Pumps', id })).toEqual({ ok: true, value: { stopped: true } });
+      door.fail(err);
+      expect(await asked).toEqual({ ok: false, error: { code: 'cancelled', message: 'Stopped before answering.' } });
+    } finally {
+      next = null;
+      await engine.dispose();
+    }
+    expect(told(logs, err)).toBe(1);
   });
 });
 
@@ -156,11 +306,13 @@ describe('closing the engine with questions under way', () => {
     const asked = engine.api['chat.ask']({ library: 'Pumps', id, question: QUESTION });
     await door.reached;
     const disposing = engine.dispose();
+    const disposed = settledFlag(disposing);
     try {
       // Closing waits for the question's held step (so nothing reads an index it closed); the question does not wait.
-      const first = await Promise.race([asked, disposing.then(() => 'the engine closed while the question still waited')]);
-      expect(first).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+      expect(await asked).toMatchObject({ ok: false, error: { code: 'cancelled' } });
       expect(await engine.api['chat.ask']({ library: 'Pumps', id, question: QUESTION })).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+      await turn();
+      expect(disposed()).toBe(false);
     } finally {
       door.release();
       await disposing;
@@ -173,6 +325,27 @@ describe('closing the engine with questions under way', () => {
     } finally {
       await reopened.dispose();
     }
+  });
+
+  it('goes no further than the held step with a question it answered: no library looked up, no index opened', async () => {
+    const dataDir = path.join(tmp.dir, 'closing-fresh');
+    await (await engineWith(dataDir, 'Pumps')).dispose();
+    // A fresh engine over that library: nothing of it looked up or opened yet.
+    const engine = createEngine({ dataDir, bundledModelsDir: path.join(tmp.dir, 'none'), threads: 1, log: () => undefined, atChatDoor });
+    const opened = vi.spyOn(engine.indexes, 'open');
+    const looked = vi.spyOn(engine.libraries, 'get');
+    const door = holdNext();
+    const asked = engine.api['chat.ask']({ library: 'Pumps', id: '00000000-0000-4000-8000-000000000000', question: QUESTION });
+    await door.reached;
+    const disposing = engine.dispose();
+    try {
+      expect(await asked).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    } finally {
+      door.release();
+      await disposing;
+    }
+    expect(looked).not.toHaveBeenCalled();
+    expect(opened).not.toHaveBeenCalled();
   });
 
   it('stops an answer being written and closes only once it has returned', { timeout: 180_000 }, async () => {
