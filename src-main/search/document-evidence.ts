@@ -132,7 +132,7 @@ export class DocumentEvidence {
    * document's evidence is, over the question's words, the IDF of the rarest of its name terms
    * that covers the word: a model name counts once however many ways a document spells it
    * ("ZERO 2 PRO" in a title, "zero2pro" in its folder), so the pages of one model tie on it and
-   * the passage decides between them.
+   * the passage decides between them. A word the question repeats counts once.
    */
   score(query: string): Map<string, number> {
     const { docs, sums, best } = this.match(query);
@@ -221,6 +221,19 @@ export class DocumentEvidence {
       }
       return credit;
     };
+    // A word the question repeats counts once, at its best credit: "Can I plug the Acme X5 into
+    // the Acme X3 board?" names the vendor twice to compare two of its models, and a title holding
+    // the vendor word and one model's name ("Acme X5") was credited for both, outweighing the
+    // pages that answer how the two relate (at a deeper POOL, searcher.ts).
+    const firstOf = words.map((w) => words.indexOf(w));
+    const perWord = new Array<number>(words.length);
+    const onceEach = (c: readonly number[]): number => {
+      perWord.fill(0);
+      c.forEach((v, p) => {
+        if (v > perWord[firstOf[p]!]!) perWord[firstOf[p]!] = v;
+      });
+      return perWord.reduce((a, b) => a + b, 0);
+    };
     const keyOf = (i: number): number | string => (stride === 1 ? held[i]! : held.subarray(i * stride, (i + 1) * stride).join(','));
     const sumOf = new Map<number | string, number>();
     const docs: number[] = [];
@@ -233,7 +246,7 @@ export class DocumentEvidence {
       const key = keyOf(i);
       let s = sumOf.get(key);
       if (s === undefined) {
-        s = credited(i).reduce((a, b) => a + b, 0);
+        s = onceEach(credited(i));
         sumOf.set(key, s);
       }
       docs.push(i);

@@ -56,16 +56,27 @@ const CANDIDATE_FACTOR = 3;
 const HYDRATE_FACTOR = 2;
 /**
  * How many results the ranking is made for, whatever top-k asks: the candidate searches, the
- * passages read and reranked (HYDRATE_FACTOR), the named documents' passages and the places kept
- * for compared models are sized from it, never from k, so asking for fewer results returns the
- * first ones of a longer list, with the same scores. Results past the ranked list (a top-k longer
- * than it) come from a deeper first-stage search of fixed depth (`./result-tail.ts`). 10 is chat's,
- * the CLI's and the UI's top-k, and deeper pools ranked worse: at 15, 20 and 30 dev and seeed-xiao
- * each lost a first result (seeed-xiao's through the deeper passage search of passage-order; with
- * that kept at 20, a pool of 30 still lost dev's and won one of smart-tv's 684). A pool that grew
- * with k gave a different first result at k 60 than at k 10.
+ * passages read and reranked (HYDRATE_FACTOR) and the passages left unread as inert are sized
+ * from it, never from k, so asking for fewer results returns the first ones of a longer list, with
+ * the same scores. Results past the ranked list (a top-k longer than it) come from a deeper
+ * first-stage search of fixed depth (`./result-tail.ts`). 10 is chat's, the CLI's and the UI's
+ * top-k. At 15 (with PASSAGE_LIMIT and COMPARED_WITHIN as they are, and dev's d012 kept since a
+ * repeated question word counts once in `./document-evidence.ts`) every set keeps its Hit@1 and
+ * galaxy-s10's and smart-tv's MRR rise (.924 -> .929, .831 -> .833), but two smart-tv first
+ * results swap with a near-twin passage (a deeper first stage scores it more fully) and the answer
+ * bench's first lines drop (galaxy-s10 42 -> 41, smart-tv 392 -> 390); at 30, dev loses a first
+ * result (d019) to another model's specification table read from deep in the whole library's
+ * candidates. A pool that grew with k gave a different first result at k 60 than at k 10.
  */
 const POOL = 10;
+/**
+ * How many passages of the documents the question names best the passage search reads (for
+ * `passage-order`), fixed apart from POOL: at 30 and 60 it brought seeed-xiao a named page's
+ * passage that took a first result from the answer (sx002).
+ */
+const PASSAGE_LIMIT = 20;
+/** Where a compared model's best passage is shown (`everyModelShown`): within chat's, the CLI's and the UI's top-k. */
+const COMPARED_WITHIN = 10;
 /** The deepest first-stage search, for results past the ranked list: the contract's largest top-k, times CANDIDATE_FACTOR. */
 const TAIL_LIMIT = 100 * CANDIDATE_FACTOR;
 
@@ -119,7 +130,7 @@ export async function search(source: SearchSource, asked: string, options: Searc
   const passageWords = names && has('passage-order') ? names.then((e) => e.passageWords(topical)) : Promise.resolve(null);
   const passageHits = passageWords.then((w) =>
     // The user's model filter holds here too: a question naming another product's manual must not bring its passages past it.
-    w ? store.searchBm25(w.words.join(' '), { limit: pool * HYDRATE_FACTOR, filter: { ...base, docIds: w.docs, ...(filtered ? { models: options.models } : {}) }, light: true }) : [],
+    w ? store.searchBm25(w.words.join(' '), { limit: PASSAGE_LIMIT, filter: { ...base, docIds: w.docs, ...(filtered ? { models: options.models } : {}) }, light: true }) : [],
   );
   passageHits.catch(() => undefined);
   // The document names are scored once every search has started (a macrotask later: the passage
@@ -178,9 +189,9 @@ export async function search(source: SearchSource, asked: string, options: Searc
   let hits = hydrated;
   for (const stage of enabled) hits = stage.run(hits, ctx);
   // A question comparing models ("the M5StickC and the M5StickC Plus") shows each of them within
-  // the pool, so asking for fewer results still returns the first ones of the longer list.
+  // the first COMPARED_WITHIN, fixed so asking for fewer results still returns the first ones of the longer list.
   const compared = filtered ? options.models!.filter((m) => analysis.models.includes(m)) : analysis.models;
-  if (compared.length >= 2 && enabled.length > 0) hits = everyModelShown(hits, compared, pool, (h) => h.record.model, { same: (m, own) => vocabulary.relation(m, own) === 'same' });
+  if (compared.length >= 2 && enabled.length > 0) hits = everyModelShown(hits, compared, COMPARED_WITHIN, (h) => h.record.model, { same: (m, own) => vocabulary.relation(m, own) === 'same' });
   const ranked: ShownResult[] = hits.flatMap((h) => {
     const record = ctx.matchedView.has(h.record.id) ? whole.get(h.record.id) : h.record;
     return record ? [{ record, score: h.score, view: ctx.matchedView.get(h.record.id) }] : [];

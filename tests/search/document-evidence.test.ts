@@ -51,6 +51,14 @@ describe('DocumentEvidence.score', () => {
     expect(vendor.get('kit/boards/zx20/README.md')!).toBeLessThan(0.3);
   });
 
+  it('counts a word the question repeats once: naming the vendor of two compared models twice favours no title holding it', () => {
+    // Said twice, "acme" gained the README (titled "Acme ZX 20") its IDF again over its own pin page.
+    const once = evidence.score('Acme ZX 20 fan');
+    const twice = evidence.score('Acme ZX 20 fan or the Acme one');
+    expect(twice.get('kit/boards/zx20/hardware/pins.md')).toBeLessThan(1);
+    expect([...twice]).toEqual([...once]);
+  });
+
   it('is empty when the question matches no name', () => {
     expect(evidence.score('how do I reset it').size).toBe(0);
   });
@@ -87,7 +95,10 @@ describe('DocumentEvidence.score over postings', () => {
         any = true;
         for (let p = c.from; p <= c.to; p++) credit[p] = Math.max(credit[p]!, weights[k]!);
       });
-      if (any) raw.push([all[i]!.id, credit.reduce((a, b) => a + b, 0)]);
+      // A repeated word of the question counts once, at its best credit.
+      const once = new Map<string, number>();
+      credit.forEach((c, p) => once.set(words[p]!, Math.max(once.get(words[p]!) ?? 0, c)));
+      if (any) raw.push([all[i]!.id, [...once.values()].reduce((a, b) => a + b, 0)]);
     });
     const best = Math.max(...raw.map(([, s]) => s));
     return raw.map(([id, s]) => [id, s / best]);
