@@ -16,7 +16,8 @@ import { BOLD_LINE, isInstruction, isLabelRun, isNameRun, isTitleItem, labelOf, 
 import { answersEcho, followerOf, termOf } from './extractive.along';
 import { quotedLinesOf } from './extractive.lines';
 import { pairsOf, PHRASE_LEAD_WEIGHT, phrasesIn } from './phrase-pairs';
-import { K1, B, IDENTIFIER_BONUS, HEADING_WEIGHT, TITLE_NEW_WORDS, TITLE_ECHO_WEIGHT, YES_NO_ROW_LEAD_WEIGHT, SUBJECT_SLACK, STEP_LEAD_WEIGHT, DEFINITION_STEP_LEAD_WEIGHT, ASIDE_LINE, MENU_HEADING_COVER, ASIDE_LEAD_WEIGHT, RESTATE_LEAD_WEIGHT, KIND_WEIGHT, NO_NUMBER_WEIGHT, NUMBER, NO_NUMBER_LEAD_WEIGHT, PURPOSE_COVER, PURPOSE_WEIGHT, CONDITION_COVER, READER_CAN_LEAD_WEIGHT, LABEL_WEIGHT, ECHO_NEW_WORDS, NAMED_LABEL_WORDS, WHOLE_LABEL_LEAD_WEIGHT, WHOLE_SECTION_COVER, SECTION_COVER_GAP, WHOLE_SECTION_LEAD_WEIGHT, NAME_RUN_WEIGHT, TITLE_OPENING_LEAD_WEIGHT } from './line-weights';
+import { askedAction, writesAction } from './asked-action';
+import { K1, B, IDENTIFIER_BONUS, HEADING_WEIGHT, TITLE_NEW_WORDS, TITLE_ECHO_WEIGHT, YES_NO_ROW_LEAD_WEIGHT, SUBJECT_SLACK, STEP_LEAD_WEIGHT, DEFINITION_STEP_LEAD_WEIGHT, ASIDE_LINE, MENU_HEADING_COVER, ASIDE_LEAD_WEIGHT, RESTATE_LEAD_WEIGHT, KIND_WEIGHT, NO_NUMBER_WEIGHT, NUMBER, NO_NUMBER_LEAD_WEIGHT, PURPOSE_COVER, PURPOSE_WEIGHT, CONDITION_COVER, READER_CAN_LEAD_WEIGHT, LABEL_WEIGHT, ECHO_NEW_WORDS, NAMED_LABEL_WORDS, WHOLE_LABEL_LEAD_WEIGHT, WHOLE_SECTION_COVER, SECTION_COVER_GAP, WHOLE_SECTION_LEAD_WEIGHT, NAME_RUN_WEIGHT, TITLE_OPENING_LEAD_WEIGHT, ACTION_LEAD_WEIGHT } from './line-weights';
 
 /**
  * The answer without a language model: the sentences of the best passages most related to the
@@ -108,6 +109,8 @@ export function answerExtractively(question: string, passages: readonly Passage[
   // A bare number is paired with the unit the question writes after it, if any (see `containsId`).
   const unitOf = new Map(ids.map((id) => [id, unitAfter(question, id)]));
   const kind = questionKind(question);
+  // The action a how-to question asks (see `askedAction`).
+  const action = kind.steps ? askedAction(question) : null;
   const yesNo = YES_NO.test(question.trim());
   // What a "what is" question asks about: its words without the cue's ("function" of "the function of X").
   const subject = wanted.filter((t) => !DEFINITION_WORDS.has(t));
@@ -379,6 +382,10 @@ export function answerExtractively(question: string, passages: readonly Passage[
       // The line a title naming the question whole opens its section with answers it, as a title's
       // own section does for a sub-heading (`WHOLE_SECTION_LEAD_WEIGHT`).
       if (underAskedTitle.has(sentence) && score > 0) lead *= TITLE_OPENING_LEAD_WEIGHT;
+      // Asked how, the step that does the asked action ("Use the virtual numeric pad to enter
+      // numbers." for "How do I use the virtual numeric pad?") answers before one on the way to it
+      // that shares the question's words ("Use the button ... to display the virtual numeric pad").
+      if (action && instruction && score > 0 && writesAction(sentence.text, action)) lead *= ACTION_LEAD_WEIGHT;
       // Retrieval already ranked passages with model awareness; sentence scores only refine it.
       scored.push({ passage: pi, sentence, score: score / (1 + 0.25 * pi), lead });
     }
