@@ -2,7 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { AppError, ChatTurn, ImportSummary, SearchResponse } from '../contract/api';
-import { RETRIEVERS, type Retriever } from '../core/vocabulary';
+import { MAX_TOP_K, RETRIEVERS, type Retriever } from '../core/vocabulary';
 import { logUnhandledFailures } from '../engine/process-failures';
 import type { Engine, EngineDoor } from '../engine/engine';
 import { appRoot, resolveDataDir } from '../engine/paths';
@@ -306,7 +306,7 @@ async function warnIfOutdated(engine: EngineDoor, library: string, io: CliIo): P
 
 async function cmdSearch(engine: EngineDoor, values: Record<string, unknown>, query: string, json: boolean, io: CliIo): Promise<number> {
   const topK = values['top-k'] === undefined ? 10 : Number(values['top-k']);
-  if (!Number.isInteger(topK) || topK < 1 || topK > 100) throw new UsageError('--top-k must be a whole number from 1 to 100.');
+  if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) throw new UsageError(`--top-k must be a whole number from 1 to ${MAX_TOP_K}.`);
   const retriever = (values['retriever'] as string | undefined) ?? 'bm25';
   if (!(RETRIEVERS as readonly string[]).includes(retriever)) throw new UsageError(`--retriever must be ${RETRIEVERS.slice(0, -1).join(', ')} or ${RETRIEVERS.at(-1)}.`);
   const models = values['model'] as string[] | undefined;

@@ -1,4 +1,4 @@
-import { ENRICH_MODES, RANK_STAGE_NAMES, RETRIEVERS, type EnrichMode, type Retriever } from '../core/vocabulary';
+import { ENRICH_MODES, MAX_TOP_K, RANK_STAGE_NAMES, RETRIEVERS, type EnrichMode, type Retriever } from '../core/vocabulary';
 import { z } from 'zod';
 import type { AppError, ErrorCode, Result } from '../core/result';
 import { ERROR_CODES } from '../core/result';
@@ -159,6 +159,10 @@ export interface SearchHit {
   doc: string;
   title: string;
   text: string;
+  /**
+   * Compares results within the ranked list only (its first results, see searcher.ts POOL): the
+   * results past it come in the first stage's order and keep its scores, which may be higher.
+   */
   score: number;
   pages: number[];
   headingPath: string[];
@@ -532,7 +536,7 @@ export const contract = {
       .object({
         library: libraryName,
         query: z.string().trim().min(1, 'Type a question.').max(2000),
-        topK: z.number().int().min(1).max(100).default(10),
+        topK: z.number().int().min(1).max(MAX_TOP_K).default(10),
         retriever: z.enum(RETRIEVERS).default('bm25'),
         models: z.array(z.string().max(200)).max(50).optional(),
         docIds: z.array(z.string().max(4096)).max(1000).optional(),

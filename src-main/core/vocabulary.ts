@@ -7,6 +7,9 @@
 export const RETRIEVERS = ['bm25', 'dense', 'hybrid'] as const;
 export type Retriever = (typeof RETRIEVERS)[number];
 
+/** The most results one search returns (the contract, the CLI and eval check it; the searcher sizes its deepest search from it). */
+export const MAX_TOP_K = 100;
+
 /** The retriever a library uses when the caller names none: hybrid once it has an embedder. */
 export function retrieverFor(hasEmbedder: boolean): Retriever {
   return hasEmbedder ? 'hybrid' : 'bm25';

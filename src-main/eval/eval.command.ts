@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { withCtrlC } from '../cli/interrupt';
 import { resolveDataDir } from '../engine/paths';
 import { fail, ok } from '../core/result';
+import { MAX_TOP_K } from '../core/vocabulary';
 import { parseConfigurations, parseEnrichModes, parseRetrievers } from './configurations';
 import { runEvaluation } from './eval.runner';
 import type { Question } from './questions';
@@ -113,7 +114,7 @@ function commonOptions(values: Record<string, unknown>, defaultStrategies?: stri
   if (!retrievers.ok) return retrievers;
   const topKValue = values['top-k'];
   const topK = topKValue === undefined ? 10 : Number(topKValue);
-  if (!Number.isInteger(topK) || topK < 1 || topK > 100) return fail('invalid-input', '--top-k must be a whole number from 1 to 100.');
+  if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) return fail('invalid-input', `--top-k must be a whole number from 1 to ${MAX_TOP_K}.`);
   const outDir = typeof values['out'] === 'string' && values['out'].trim() !== '' ? path.resolve(values['out']) : null;
   const userModelsDir = path.join(resolveDataDir(values['data-dir'] as string | undefined), 'models');
   return ok({ run: { configurations: configurations.value, enrich: enrich.value, retrievers: retrievers.value, topK, userModelsDir }, outDir });

@@ -1,7 +1,7 @@
 import type { SearchHit, SearchResponse } from '../contract/api';
 import { pageRange } from '../core/chunk';
 import type { Result } from '../core/result';
-import type { Retriever } from '../core/vocabulary';
+import { MAX_TOP_K, type Retriever } from '../core/vocabulary';
 import { ok } from '../core/result';
 import type { ModelVocabulary } from '../enrich/model-vocabulary';
 import type { ChunkFilter, ChunkHit, ChunkRecord, ChunkStore } from '../storage/chunk-store';
@@ -52,7 +52,7 @@ export interface SearchSource {
 
 /** How many extra candidates the first stage fetches so model-aware ranking has room to work. */
 const CANDIDATE_FACTOR = 3;
-/** Of those, how many (per result wanted) are read whole and reranked. */
+/** Of those, how many per POOL slot are read whole and reranked (20 of the 30 candidates). */
 const HYDRATE_FACTOR = 2;
 /**
  * How many results the ranking is made for, whatever top-k asks: the candidate searches, the
@@ -78,7 +78,7 @@ const PASSAGE_LIMIT = 20;
 /** Where a compared model's best passage is shown (`everyModelShown`): within chat's, the CLI's and the UI's top-k. */
 const COMPARED_WITHIN = 10;
 /** The deepest first-stage search, for results past the ranked list: the contract's largest top-k, times CANDIDATE_FACTOR. */
-const TAIL_LIMIT = 100 * CANDIDATE_FACTOR;
+const TAIL_LIMIT = MAX_TOP_K * CANDIDATE_FACTOR;
 
 /** Searches one library. */
 export async function search(source: SearchSource, asked: string, options: SearchOptions): Promise<Result<SearchResponse>> {
@@ -142,8 +142,8 @@ export async function search(source: SearchSource, asked: string, options: Searc
   // Candidates are stubs (id, model, parent) until here, and reading text is the costly part of
   // a search, so only those that model-aware ranking (by model weight alone: stubs carry neither
   // text nor document, so document names cannot weigh them here) puts in reach of the first POOL
-  // are read: the lexical rerank moves a chunk by a bounded factor, and on the three question sets
-  // no winner came from below 2k (same Hit@1 at k..3k).
+  // are read: the lexical rerank moves a chunk by a bounded factor (measured when the pool still
+  // grew with k, on the three question sets of then: no winner came from below twice the pool).
   // A table found through one of its row views is shown whole: those tables are read meanwhile.
   // The weights only choose which stubs are read: the stubs keep their first-stage scores, and the
   // model-weight stage weighs them once below (weighing here too squared every weight).
@@ -205,7 +205,10 @@ export async function search(source: SearchSource, asked: string, options: Searc
   // alone in their document: nothing moves them), then the rest in the first stage's order from
   // a deeper search.
   if (shown.length < options.topK && inert.size > 0) await more(extra.filter((h) => inert.has(h)));
-  if (shown.length < options.topK && full) {
+  // A candidate search that stopped at its limit may have more; one that did not found every
+  // match, but only the first POOL x HYDRATE_FACTOR of them were read: the rest come from the
+  // deeper search too (the same set, in first-stage order, so still a prefix of a longer list).
+  if (shown.length < options.topK && (full || candidates.length > reach.length)) {
     const deep = await candidatesFor(firstAt(() => TAIL_LIMIT), query, topical, base, filtered ? options.models : undefined, analysis);
     await more(weighByModel(deep, analysis, vocabulary));
   }

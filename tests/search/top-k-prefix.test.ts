@@ -41,14 +41,25 @@ beforeAll(async () => {
   for (let i = 0; i < 40; i++) await writeFile(path.join(dir, `unit-${i}.md`), manual(i));
   const res = await engine.importPaths('Units', [dir]);
   if (!res.ok || res.value.summary.imported !== 40) throw new Error('import failed');
+  // A library where the question matches fewer chunks than the first stage's limit (30) but more
+  // than are read and reranked (20): every one of them is a result of a longer top-k.
+  const few = path.join(tmp.dir, 'sensors');
+  await mkdir(few, { recursive: true });
+  for (let i = 0; i < MATCHING; i++) await writeFile(path.join(few, `sensor-${i}.md`), `# Sensor ${i}\n\nTo calibrate sensor ${i}, hold it level for ${i + 2} seconds.`);
+  for (let i = 0; i < 10; i++) await writeFile(path.join(few, `cable-${i}.md`), `# Cable ${i}\n\nCable ${i} is ${i + 1} metres long.`);
+  const more = await engine.importPaths('Sensors', [few]);
+  if (!more.ok || more.value.summary.imported !== MATCHING + 10) throw new Error('import failed');
 }, 120_000);
 afterAll(async () => {
   await engine.dispose();
   await cleanup();
 });
 
-async function search(query: string, topK: number): Promise<SearchResponse['results']> {
-  const res = await engine.handlers['search.query']({ library: 'Units', query, topK, retriever: 'bm25' });
+/** How many of the Sensors library's manuals say "calibrate": between the 20 read and the 30 first-stage candidates. */
+const MATCHING = 25;
+
+async function search(query: string, topK: number, library = 'Units'): Promise<SearchResponse['results']> {
+  const res = await engine.handlers['search.query']({ library, query, topK, retriever: 'bm25' });
   if (!res.ok) throw new Error(res.error.message);
   return res.value.results;
 }
@@ -67,6 +78,13 @@ describe('top-k', () => {
       }
     });
   }
+
+  it('shows every match when the question matches more chunks than are reranked but fewer than the first stage found', async () => {
+    const all = await search('calibrate', 100, 'Sensors');
+    expect(all.map((r) => r.title).filter((t) => /sensor/i.test(t))).toHaveLength(MATCHING);
+    expect(all).toHaveLength(MATCHING);
+    expect(shown(await search('calibrate', 25, 'Sensors'))).toEqual(shown(all.slice(0, 25)));
+  });
 
   it('shows each chunk once however far the list goes', async () => {
     const ids = (await search('reset the firmware', 100)).map((r) => r.chunkId);
