@@ -1,5 +1,6 @@
 import { escapeRe } from '../core/text';
 import cues from './data/question-cues.json';
+import lineCues from './data/line-cues.json';
 import { stem, terms } from './text-terms';
 
 /**
@@ -12,8 +13,13 @@ import { stem, terms } from './text-terms';
  */
 export interface AskedAction {
   verb: string;
+  /** A phrasal verb's particle ("off" of "turn off"), which a line may write either side of the object. */
+  particle?: string;
   object: string;
 }
+
+/** Particles of phrasal verbs (line-cues.json): never the object, always to be written with the verb. */
+const PARTICLES = new Set(lineCues.verbParticles);
 
 /** The how-cues of the steps cues ("how do i", "how to"), which a how-to question opens with. */
 const HOW_OPENING = new RegExp(`^\\s*(?:${cues.steps.filter((c) => /^how\s/.test(c)).map(escapeRe).join('|')})\\s+`, 'u');
@@ -28,26 +34,31 @@ export function askedAction(question: string): AskedAction | null {
   const m = HOW_OPENING.exec(q);
   if (!m) return null;
   const rest = q.slice(m[0].length).match(/[\p{L}\p{N}]+/gu) ?? [];
-  const [first, ...after] = rest;
+  const [first, next, ...after] = rest;
   if (!first) return null;
-  const object = terms(after.join(' '))[0];
-  return object ? { verb: stem(first), object } : null;
+  const particle = next !== undefined && PARTICLES.has(next) ? next : undefined;
+  const object = terms((particle ? after : [next ?? '', ...after]).join(' '))[0];
+  return object ? { verb: stem(first), ...(particle ? { particle } : {}), object } : null;
 }
 
 /**
  * Whether `text` writes the asked verb followed, in the same clause and within `OBJECT_SPAN` words,
- * by its object as the first content word after it ("Resets current picture settings" resets
- * settings, not "picture"; letting the object be the second content word measured alike).
+ * by its object as the first content word after it ("Delete selected channels" deletes something
+ * selected: the first content word is not "channels"; letting the object be the second content
+ * word measured alike). A phrasal verb's particle is skipped on the way and must be written
+ * right after the verb or right after the object ("Turn off the phone", "Turn the phone off").
  */
 export function writesAction(text: string, action: AskedAction): boolean {
   for (const clause of text.toLowerCase().split(CLAUSE_END)) {
     const words = clause.match(/[\p{L}\p{N}]+/gu) ?? [];
     for (let i = 0; i < words.length; i++) {
       if (stem(words[i]!) !== action.verb) continue;
-      for (let j = i + 1; j <= Math.min(words.length - 1, i + OBJECT_SPAN); j++) {
+      const from = action.particle && words[i + 1] === action.particle ? i + 2 : i + 1;
+      for (let j = from; j <= Math.min(words.length - 1, from + OBJECT_SPAN - 1); j++) {
+        if (PARTICLES.has(words[j]!)) break;
         const t = terms(words[j]!);
         if (t.length === 0) continue;
-        if (t[0] === action.object) return true;
+        if (t[0] === action.object && (!action.particle || from === i + 2 || words[j + 1] === action.particle)) return true;
         break;
       }
     }

@@ -8,8 +8,10 @@ describe('the action a how-to question asks', () => {
   it('is the verb after the how-cue and the first content word after it, stemmed', () => {
     expect(askedAction('How do I use the virtual numeric pad?')).toEqual({ verb: stem('use'), object: stem('virtual') });
     expect(askedAction('How to delete channels from favorite list?')).toEqual({ verb: stem('delete'), object: stem('channels') });
-    // A particle is the verb's object word ("turn off", not "turn on").
-    expect(askedAction('How do I turn off the TV?')).toEqual({ verb: stem('turn'), object: 'off' });
+    // A phrasal verb's particle belongs to the verb, whether or not it is a stopword ("off", "on").
+    expect(askedAction('How do I turn off the phone?')).toEqual({ verb: stem('turn'), particle: 'off', object: stem('phone') });
+    expect(askedAction('How do I turn on Bluetooth?')).toEqual({ verb: stem('turn'), particle: 'on', object: stem('bluetooth') });
+    expect(askedAction('How do I set up the board?')).toEqual({ verb: stem('set'), particle: 'up', object: stem('board') });
   });
 
   it('is none for a question that asks no how-to', () => {
@@ -28,6 +30,15 @@ describe('the action a how-to question asks', () => {
     expect(writesAction('Deleting channels from the list.', del)).toBe(true);
     // The object must be the first content word after the verb, not the second.
     expect(writesAction('Delete selected channels from the list.', del)).toBe(false);
+    // A phrasal verb: its particle on either side of the object, and the object is what is turned off.
+    const off = askedAction('How do I turn off the phone?')!;
+    expect(writesAction('Press and hold the Side key to turn the phone off, then tap Power off.', off)).toBe(true);
+    expect(writesAction('Turn off the phone before you insert the card.', off)).toBe(true);
+    expect(writesAction('Turn off Wi-Fi and Bluetooth on the phone to save battery.', off)).toBe(false);
+    expect(writesAction('Turn the phone on.', off)).toBe(false);
+    const setUp = askedAction('How do I set up the board?')!;
+    expect(writesAction('Set up Wi-Fi from the taskbar.', setUp)).toBe(false);
+    expect(writesAction('Set up the board with the imager.', setUp)).toBe(true);
   });
 });
 
