@@ -6,7 +6,7 @@ import { CONVERSATION_GONE } from '../chat/conversation.store';
 import type { LibraryIndexes } from '../index/library-indexes';
 import type { ModelRuntime } from '../models/runtime';
 import type { Llm } from '../models/types';
-import { sameLibraryName, type Library, type LibraryManager } from '../storage/library.store';
+import { noLibrary, sameLibraryName, type Library, type LibraryManager } from '../storage/library.store';
 import type { SettingsStore } from './settings';
 
 /**
@@ -156,7 +156,7 @@ export function createChats(ctx: ChatContext): Chats {
     const lib = await libraries.require(library);
     if (!lib.ok) return lib;
     // Its index is being closed and its folder removed: a service made now would reopen the index.
-    if (deleting.has(lib.value.config.id)) return fail('not-found', `There is no library named "${library}".`);
+    if (deleting.has(lib.value.config.id)) return noLibrary(library);
     return ok(await chatOf(lib.value));
   }
 
@@ -182,8 +182,9 @@ export function createChats(ctx: ChatContext): Chats {
     const lib = await libraries.get(taken.library);
     if (gone(taken)) return DOOR_OUTCOMES[taken.stoppedBy];
     if (lib) {
-      // Arrived while its library is being deleted (after the deletion stopped those under way).
-      if (deleting.has(lib.config.id)) return DOOR_OUTCOMES.deleted;
+      // Arrived while its library is being deleted (after the deletion stopped those under way):
+      // refused before `follow`, as `chatFor` would refuse it after.
+      if (deleting.has(lib.config.id)) return noLibrary(taken.library);
       taken.libraryId = lib.config.id;
       await follow(lib);
       if (gone(taken)) return DOOR_OUTCOMES[taken.stoppedBy];
@@ -279,7 +280,13 @@ export function createChats(ctx: ChatContext): Chats {
       const id = lib.config.id;
       // Before the questions under way are picked: one arriving from now on is refused at the door.
       deleting.add(id);
-      await stopAndWait((a) => a.libraryId === id || (a.libraryId === null && sameLibraryName(a.library, lib.name)), 'deleted');
+      try {
+        await stopAndWait((a) => a.libraryId === id || (a.libraryId === null && sameLibraryName(a.library, lib.name)), 'deleted');
+      } catch (e) {
+        // No release reaches the caller: the library must not refuse questions until restart.
+        deleting.delete(id);
+        throw e;
+      }
       return () => deleting.delete(id);
     },
     close() {

@@ -4,7 +4,7 @@ import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import { ParsePool } from '../ingest/parse-pool';
 import type { Library } from '../storage/library.store';
-import { LibraryManager } from '../storage/library.store';
+import { LibraryManager, noLibrary } from '../storage/library.store';
 import { ModelRuntime } from '../models/runtime';
 import { LibraryIndexes } from '../index/library-indexes';
 import type { RebuildSummary } from '../index/rebuild';
@@ -120,7 +120,7 @@ export function createEngine(options: EngineOptions): Engine {
   async function libraryFor(name: string, create: boolean): Promise<Result<Library>> {
     const found = await libraries.get(name);
     if (found) return ok(found);
-    if (!create) return fail('not-found', `There is no library named "${name}".`);
+    if (!create) return noLibrary(name);
     const created = await libraries.create(name);
     if (created.ok || created.error.code !== 'already-exists') return created;
     // Created by another process between the two looks.
@@ -334,8 +334,8 @@ export function createEngine(options: EngineOptions): Engine {
       // import (or a short hold of another app) would wait up to `OPENING_WAIT_MS` per step. A
       // step that has its turn still writes; one that had none does not run.
       lock.close();
-      // A question's door step still under way may open its library's index, which (resuming)
-      // starts the work the library owes: it ends before the jobs are stopped, not after.
+      // No question works any longer when the jobs are stopped and the indexes closed: a door step
+      // still under way may open an index (which, resuming being off, starts no work).
       await questions;
       await folds();
       for (const job of jobs.values()) job.controller.abort();

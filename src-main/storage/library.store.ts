@@ -146,6 +146,11 @@ export const LIBRARY_LOCK_FILE = 'write.lock';
 
 const NAME_COLLATOR = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
+/** The answer for a library name that names none (or one being deleted): one wording everywhere. */
+export function noLibrary(name: string): Result<never> {
+  return fail('not-found', `There is no library named "${name}".`);
+}
+
 /** True when two library names address the same library (names compare case- and accent-insensitively). */
 export function sameLibraryName(a: string, b: string): boolean {
   return NAME_COLLATOR.compare(a, b) === 0;
@@ -574,7 +579,7 @@ export class LibraryManager {
 
   async require(name: string): Promise<Result<Library>> {
     const lib = await this.get(name);
-    return lib ? ok(lib) : fail('not-found', `There is no library named "${name}".`);
+    return lib ? ok(lib) : noLibrary(name);
   }
 
   async create(name: string, settings: Partial<typeof LIBRARY_DEFAULTS> = {}): Promise<Result<Library>> {
