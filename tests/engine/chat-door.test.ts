@@ -12,7 +12,8 @@ import { tempDir } from '../helpers/temp';
  * the engine closes: the question is answered at once, while the held step still waits, never by
  * its chat service, and nothing of it is stored; the deletion or closing waits for the held step.
  * A question arriving while its library is being deleted is refused; a door step that throws is
- * logged once and never keeps a deletion or closing waiting. Real engine, real index, extracted
+ * logged once and never keeps a deletion or closing waiting; a library deletion that fails lets its
+ * questions in again. Real engine, real index, extracted
  * answers.
  */
 
@@ -234,6 +235,29 @@ describe('deleting a library whose question waits at the door', () => {
       expect(await engine.api['chat.list']({ library: 'Tanks' })).toEqual({ ok: true, value: [] });
     } finally {
       next = null;
+      await engine.dispose();
+    }
+  });
+});
+
+describe('a library deletion that fails', () => {
+  it('lets the library answer questions again: its deleting mark is released', async () => {
+    const logs: string[] = [];
+    const engine = await engineWith(path.join(tmp.dir, 'library-undeleted'), 'Tanks', logs);
+    // The folder's removal fails (as a rename refused by the disk would), after the questions were stopped and the index closed.
+    const err = new Error('EBUSY: the library folder could not be moved aside');
+    const removal = vi.spyOn(engine.libraries, 'delete').mockRejectedValueOnce(err);
+    try {
+      const id = await conversation(engine, 'Tanks');
+      expect(await engine.api['libraries.delete']({ library: 'Tanks' })).toMatchObject({ ok: false, error: { code: 'internal' } });
+      expect(removal).toHaveBeenCalledTimes(1);
+      expect(told(logs, err)).toBe(1);
+      const libs = await engine.api['libraries.list']({});
+      expect(libs.ok && libs.value.map((l) => l.name)).toEqual(['Tanks']);
+      // Answered from the library (its index opened again), not refused with the library's not-found words.
+      expect(await engine.api['chat.ask']({ library: 'Tanks', id, question: QUESTION })).toMatchObject({ ok: true, value: { mode: 'extracted' } });
+    } finally {
+      removal.mockRestore();
       await engine.dispose();
     }
   });
