@@ -30,17 +30,27 @@ function wordsOf(text: string): string {
  * tv-yesno-23, "Auto Brightness: ..." the fifth line of the best section, was quoted from its
  * copy; folding it too, smart-tv first lines went 371 -> 369). Passages only alike are no copies:
  * folding those sharing 80% of their three-word runs, smart-tv went 576 -> 573 any line and
- * 371 -> 368 first (copies whose lines differ by a comma, the gold written as one of them). Copies
- * in two documents stay: two manuals may be for two models, and the answer says whose each line is.
+ * 371 -> 368 first (copies whose lines differ by a comma, the gold written as one of them).
+ *
+ * Copies in two documents stay (two manuals may be for two models, and the answer says whose each
+ * line is), except where `asked` says which: a later copy in a manual not of the asked model (a
+ * sibling's of its family, which the model guard lets through) gives its place to the asked
+ * model's copy ranked before it, the first hit's too, as it adds no line and no model the question
+ * is about. The answer's line statistics count each passage's lines: the sibling's copy, second
+ * of the passages read, counted the section's words twice and pushed the fourth passage out
+ * (galaxy-s10 s10-111 with a deeper search pool: the Lite manual's copy of the S10 section moved
+ * the S10 section's first line off the lead).
  */
-export function withoutCopies<T extends Pick<SearchHit, 'doc' | 'text'>>(hits: readonly T[]): T[] {
-  const seen: { doc: string; words: string }[] = [];
+export function withoutCopies<T extends Pick<SearchHit, 'doc' | 'text'>>(hits: readonly T[], asked?: (hit: T) => boolean): T[] {
+  const seen: { hit: T; words: string }[] = [];
   const out: T[] = [];
   for (const hit of hits) {
     const words = wordsOf(hit.text);
-    if (words !== '' && seen.slice(1).some((s) => s.doc === hit.doc && s.words === words)) continue;
+    const copyOf = (s: { hit: T; words: string }): boolean => s.words === words;
+    if (words !== '' && seen.slice(1).some((s) => s.hit.doc === hit.doc && copyOf(s))) continue;
+    if (words !== '' && asked && !asked(hit) && seen.some((s) => s.hit.doc !== hit.doc && asked(s.hit) && copyOf(s))) continue;
     out.push(hit);
-    seen.push({ doc: hit.doc, words });
+    seen.push({ hit, words });
   }
   return out;
 }

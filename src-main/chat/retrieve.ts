@@ -303,8 +303,9 @@ export async function retrieve(
     const rescued = new Set(results.filter((hit) => own(hit) && coverage(wanted, hit) >= Math.min(need, 1)).slice(0, OWN_MODEL_RESCUE));
     if (rescued.size > 0) kept = results.filter((hit) => rescued.has(hit) || kept.includes(hit));
   }
-  // A section the manual prints twice is quoted from once (`withoutCopies`).
-  kept = withoutCopies(kept);
+  // A section the manual prints twice is quoted from once, and so is one a sibling's manual
+  // repeats word for word after the asked model's copy (`withoutCopies`).
+  kept = withoutCopies(kept, resolvedModels.length > 0 ? own : undefined);
   const maxPassages = options.maxPassages ?? 6;
   // Comparing models (named, kept from the previous question, or picked), each one's best passage
   // is among those quoted.
